@@ -1,0 +1,19 @@
+// OpenAI-style error responses (`{error:{message,type,code}}`) for routing failures and scripted error turns.
+
+/**
+ * An error response. `retry-after-ms` is for scripted errors: OpenCode honours it, so a retried 5xx gives up in
+ * seconds instead of ~70 s of exponential backoff.
+ */
+export function errorResponse(status: number, message: string, code: string, retryAfterMs?: number): Response {
+  const headers: Record<string, string> = retryAfterMs === undefined ? {} : { "retry-after-ms": String(retryAfterMs) };
+  return Response.json({ error: { message, type: errorType(status), code } }, { status, headers });
+}
+
+function errorType(status: number): string {
+  if (status === 401) return "authentication_error";
+  if (status === 403) return "permission_error";
+  if (status === 404) return "not_found_error";
+  if (status === 429) return "rate_limit_error";
+  if (status >= 500) return "server_error";
+  return "invalid_request_error";
+}

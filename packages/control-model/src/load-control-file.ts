@@ -1,0 +1,49 @@
+// Reads one control file from disk and validates it; every failure becomes a ControlFileError naming the path.
+import { readFile } from "node:fs/promises";
+import * as z from "zod";
+import { ControlFileError } from "./errors.ts";
+import { ControlFileSchema, type ControlFile } from "./schema.ts";
+
+/**
+ * Loads and validates a control file.
+ *
+ * @example
+ * const positive = await loadControlFile("evals/add-flag/controls/positive.json");
+ * const server = await startControlServer({ controls: { "add-flag": { positive } } });
+ */
+export async function loadControlFile(path: string): Promise<ControlFile> {
+  const text = await readText(path);
+  const parsed = ControlFileSchema.safeParse(parseJson(text, path));
+  if (!parsed.success) {
+    throw new ControlFileError(
+      "CONTROL_FILE_INVALID",
+      path,
+      `Control file ${path} is invalid. Fix these fields (format: packages/control-model/README.md):\n` +
+        z.prettifyError(parsed.error),
+      { cause: parsed.error },
+    );
+  }
+  return parsed.data;
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new ControlFileError("CONTROL_FILE_UNREADABLE", path, `Cannot read control file ${path}: ${reason}`, {
+      cause,
+    });
+  }
+}
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new ControlFileError("CONTROL_FILE_INVALID", path, `Control file ${path} is not valid JSON: ${reason}`, {
+      cause,
+    });
+  }
+}

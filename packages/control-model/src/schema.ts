@@ -1,0 +1,54 @@
+// The external shapes this package reads, as zod schemas: control files (`evals/<id>/controls/<name>.json`)
+// and the body of an OpenAI-compatible chat-completions request. Types come from z.infer.
+import * as z from "zod";
+
+const nonBlank = z.string().refine((s) => s.trim() !== "", { message: "must not be empty" });
+
+const ToolCallSchema = z.strictObject({
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()),
+});
+
+const TurnSchema = z
+  .strictObject({
+    text: z.string().optional(),
+    reasoning: z.string().optional(),
+    tools: z.array(ToolCallSchema).min(1).optional(),
+    delayMs: z.number().nonnegative().optional(),
+    usage: z
+      .strictObject({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() })
+      .optional(),
+    error: z
+      .strictObject({ status: z.number().int().min(400).max(599), message: z.string().min(1).optional() })
+      .optional(),
+  })
+  .refine(
+    (turn) =>
+      turn.error === undefined ||
+      (turn.text === undefined && turn.reasoning === undefined && turn.tools === undefined && turn.usage === undefined),
+    { message: "an error turn answers with an HTTP error only: remove text, reasoning, tools and usage", path: ["error"] },
+  );
+
+const VerdictEntrySchema = z.strictObject({
+  value: z.union([z.boolean(), z.number(), z.null()], { error: "must be true, false, a finite number or null" }),
+  reason: nonBlank,
+});
+
+/** A control file: the scripted turns of one control model, plus the verdicts a scripted judge declares. */
+export const ControlFileSchema = z.strictObject({
+  turns: z.array(TurnSchema).min(1),
+  verdict: z.record(z.string().min(1), VerdictEntrySchema).optional(),
+});
+
+export type ControlFile = z.infer<typeof ControlFileSchema>;
+export type ControlTurn = z.infer<typeof TurnSchema>;
+
+/** The part of an OpenAI chat-completions request body the server reads; other keys are ignored. */
+export const ChatRequestSchema = z.object({
+  model: z.string(),
+  messages: z.array(z.looseObject({ role: z.string() })),
+  tools: z.array(z.unknown()).optional(),
+  stream: z.boolean().optional(),
+});
+
+export type ChatRequest = z.infer<typeof ChatRequestSchema>;
