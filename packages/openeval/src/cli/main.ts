@@ -1,0 +1,47 @@
+// The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place.
+import { formatCliError } from "./errors.ts";
+import { formatHelp, parseFlags, type Command } from "./command.ts";
+import { validateCommand } from "./validate.ts";
+
+const COMMANDS: Command<any>[] = [validateCommand];
+
+function formatOverview(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    "openeval — benchmark harness for coding agents",
+    "",
+    "Usage: openeval <command> [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    "",
+    "Run `openeval <command> --help` for a command's options.",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    console.log(formatOverview());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    console.error(`error: unknown command "${name}"; the commands are: ${COMMANDS.map((candidate) => candidate.name).join(", ")}`);
+    return 2;
+  }
+  try {
+    const { values, positionals } = parseFlags(command, rest);
+    if ((values as { help?: boolean }).help) {
+      console.log(formatHelp(command));
+      return 0;
+    }
+    return await command.run(values, positionals);
+  } catch (error) {
+    const { message, exitCode } = formatCliError(error);
+    console.error(message);
+    return exitCode;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,27 @@
+// `openeval validate`: load and check every eval without running anything (no model, no judge code).
+import { loadBenchmark } from "../load/index.ts";
+import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { EXIT } from "./errors.ts";
+
+export const validateCommand = defineCommand({
+  name: "validate",
+  usage: "validate [--benchmark <dir>]",
+  summary: "Load benchmark.ts and every eval, check them, and list what was found. Runs no model and no judge code.",
+  options: { ...BENCHMARK_OPTION },
+  async run(flags) {
+    const benchmark = await loadBenchmark(flags.benchmark as string);
+    const { settings } = benchmark;
+    console.log(`Benchmark ${benchmark.name} (${benchmark.directory})`);
+    console.log(`  models: ${settings.models.join(", ")}; repetitions: ${settings.repetitions}`);
+    console.log(`  ${benchmark.evals.length} eval${benchmark.evals.length === 1 ? "" : "s"}:`);
+    for (const evaluation of benchmark.evals) {
+      const kinds = [evaluation.rubric && "judge.md", evaluation.code && "judge.ts"].filter(Boolean).join(" + ");
+      const criteria = evaluation.criteria.map((criterion) => `${criterion.id} (${criterion.source})`);
+      if (evaluation.code && !evaluation.code.criteria) criteria.push("criteria chosen by judge.ts at run time");
+      const controls = Object.keys(evaluation.controls);
+      console.log(`  - ${evaluation.id}: ${kinds}; criteria: ${criteria.join(", ")}${controls.length > 0 ? `; controls: ${controls.join(", ")}` : ""}`);
+    }
+    console.log("OK: the benchmark is valid.");
+    return EXIT.pass;
+  },
+});

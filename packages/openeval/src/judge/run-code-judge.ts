@@ -1,0 +1,100 @@
+// Host side of code judging: freezes the bundle into the judge run's folder, runs it in a separate Bun
+// process under the time limit, and turns what came back into normalized scores or a recorded failure.
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CodeJudgeBundle } from "../load/index.ts";
+import type { EvidenceRef } from "../recording/index.ts";
+import type { CriterionScore, EvalRun } from "../results/schema.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
+import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
+import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
+
+const WORKER = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
+
+export interface CodeJudgeRequest {
+  bundle: CodeJudgeBundle;
+  /** The eval folder: the judge's working directory, and where its package imports resolve. */
+  evalDirectory: string;
+  evidence: EvidenceRef;
+  run: EvalRun | null;
+  timeoutMs: number;
+  /** The judge run's `code/` folder: bundle, logs and returned JSON are kept here. */
+  directory: string;
+}
+
+export interface CodeJudgeExecution {
+  state: "completed" | "failed" | "timed_out";
+  /** The returned JSON exactly as the judge returned it. */
+  output?: unknown;
+  /** Normalized scores; null when the judge returned no scores (unscored). */
+  scores: Record<string, CriterionScore> | null;
+  error?: string;
+  elapsedMs: number;
+  /** Files in `directory`. */
+  files: { source: string; stdout: string; stderr: string; output: string };
+}
+
+export const CODE_JUDGE_FILES = { source: "judge.js", stdout: "stdout.log", stderr: "stderr.log", output: "output.json" } as const;
+
+export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudgeExecution> {
+  const { directory } = request;
+  await mkdir(directory, { recursive: true });
+  const module = join(directory, CODE_JUDGE_FILES.source);
+  await writeFileAtomic(module, request.bundle.source);
+  await writeJsonAtomic(join(directory, "dependencies.json"), request.bundle.dependencies);
+  const job: CodeJudgeJob = {
+    module,
+    resolveFrom: request.evalDirectory,
+    output: join(directory, CODE_JUDGE_FILES.output),
+    evidence: request.evidence,
+    run: request.run,
+    declaredCriteria: request.bundle.criteria?.map((criterion) => criterion.id) ?? null,
+  };
+
+  await rm(job.output, { force: true });
+  const startedAt = performance.now();
+  const child = Bun.spawn([process.execPath, WORKER], {
+    cwd: request.evalDirectory,
+    stdin: new Blob([JSON.stringify(job)]),
+    stdout: Bun.file(join(directory, CODE_JUDGE_FILES.stdout)),
+    stderr: Bun.file(join(directory, CODE_JUDGE_FILES.stderr)),
+  });
+  let timedOut = false;
+  // SIGKILL, not SIGTERM: a synchronous `while (true) {}` never runs a signal handler.
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, request.timeoutMs);
+  const exitCode = await child.exited;
+  clearTimeout(timer);
+  const elapsedMs = Math.round(performance.now() - startedAt);
+  const base = { elapsedMs, files: CODE_JUDGE_FILES };
+
+  if (timedOut) {
+    return { ...base, state: "timed_out", scores: null, error: `judge.ts exceeded its ${request.timeoutMs} ms time limit and was stopped` };
+  }
+  const result = await readWorkerResult(job.output);
+  if (!result) {
+    return { ...base, state: "failed", scores: null, error: `judge.ts process exited with code ${exitCode} before returning a result; see ${CODE_JUDGE_FILES.stderr}` };
+  }
+  if (!result.ok) return { ...base, state: "failed", scores: null, error: result.error };
+  try {
+    const normalized = normalizeJudgeOutput(result.output, "judge.ts", job.declaredCriteria);
+    return { ...base, state: "completed", output: result.output, scores: normalized.kind === "scored" ? normalized.scores : null };
+  } catch (error) {
+    if (!(error instanceof JudgingError)) throw error;
+    return { ...base, state: "failed", output: result.output, scores: null, error: error.message };
+  }
+}
+
+async function readWorkerResult(path: string) {
+  if (!existsSync(path)) return null;
+  try {
+    const parsed = WorkerResultSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // a torn write: the worker died while writing
+  }
+}

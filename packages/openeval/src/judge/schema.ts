@@ -1,0 +1,22 @@
+// The code-judge worker protocol: the job the host writes on the worker's stdin and the result file it reads.
+import * as z from "zod";
+import { EvalRunSchema } from "../results/schema.ts";
+
+export const CodeJudgeJobSchema = z.object({
+  /** The frozen bundle to import. */
+  module: z.string(),
+  /** Bare imports in the bundle resolve from here (the eval folder), wherever the bundle is stored. */
+  resolveFrom: z.string(),
+  output: z.string(),
+  evidence: z.object({ directory: z.string(), hash: z.string() }),
+  run: EvalRunSchema.nullable(),
+  declaredCriteria: z.array(z.string()).nullable(),
+});
+
+export const WorkerResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), output: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+
+export type CodeJudgeJob = z.infer<typeof CodeJudgeJobSchema>;
+export type WorkerResult = z.infer<typeof WorkerResultSchema>;

@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { bundleCodeJudge } from "./code-judge-bundle.ts";
+
+describe("bundleCodeJudge", () => {
+  it("inlines local imports, keeps packages external with their versions, and never executes the judge", async () => {
+    const marker = join(await makeTempDir(), "executed.txt");
+    const directory = await writeTree({
+      "judge.ts": `import { writeFileSync } from "node:fs";\nimport * as z from "zod";\nimport { expected } from "./helper.ts";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default ({ response }) => ({ scores: { ok: z.string().parse(response.text) === expected } });\n`,
+      "helper.ts": `export const expected = "APPLE";\n`,
+    });
+    const bundle = await bundleCodeJudge(join(directory, "judge.ts"));
+    expect(existsSync(marker)).toBe(false);
+    expect(bundle.source).toContain(`"APPLE"`);
+    expect(bundle.source).not.toContain("./helper.ts\"");
+    const zodVersion = (await import("zod/package.json")).version;
+    // Builtins (node:fs) need no version; packages are recorded with the version installed.
+    expect(bundle.dependencies).toEqual([{ name: "zod", version: zodVersion }]);
+    expect(bundle.criteria).toBeNull();
+  });
+
+  it("gives the same identity from another checkout path, and a new one when a local import changes", async () => {
+    const files = { "judge.ts": `import { expected } from "./helper.ts";\nexport default () => ({ scores: { ok: expected } });\n`, "helper.ts": "export const expected = true;\n" };
+    const first = await writeTree(files);
+    const second = await makeTempDir();
+    await cp(first, second, { recursive: true });
+    const a = await bundleCodeJudge(join(first, "judge.ts"));
+    const b = await bundleCodeJudge(join(second, "judge.ts"));
+    expect(b.identity).toBe(a.identity);
+    await writeTree({ "helper.ts": "export const expected = false;\n" }, second);
+    expect((await bundleCodeJudge(join(second, "judge.ts"))).identity).not.toBe(a.identity);
+  });
+
+  it("reads `export const criteria` without executing it", async () => {
+    const directory = await writeTree({
+      "judge.ts": `export const criteria = { json_shape: "JSON shape", other: { label: "Other" } } as const;\nexport default () => ({ scores: {} });\n`,
+    });
+    expect((await bundleCodeJudge(join(directory, "judge.ts"))).criteria).toEqual([
+      { id: "json_shape", label: "JSON shape" },
+      { id: "other", label: "Other" },
+    ]);
+    const computed = await writeTree({ "judge.ts": `const ids = ["a"];\nexport const criteria = ids.map((id) => id);\nexport default () => ({});\n` });
+    await expect(bundleCodeJudge(join(computed, "judge.ts"))).rejects.toThrow(/must be a plain literal/);
+  });
+
+  it("reports a missing default export, a syntax error and a macro import", async () => {
+    const noDefault = await writeTree({ "judge.ts": "export const grade = () => ({});\n" });
+    await expect(bundleCodeJudge(join(noDefault, "judge.ts"))).rejects.toThrow(/has no default export/);
+    const syntax = await writeTree({ "judge.ts": "export default () => ({ scores: { ok: true } ;\n" });
+    await expect(bundleCodeJudge(join(syntax, "judge.ts"))).rejects.toThrow(/does not compile: judge.ts:1:/);
+    const macro = await writeTree({
+      "judge.ts": `import { now } from "./m.ts" with { type: "macro" };\nexport default () => ({ scores: { t: now() > 0 } });\n`,
+      "m.ts": "export const now = () => Date.now();\n",
+    });
+    await expect(bundleCodeJudge(join(macro, "judge.ts"))).rejects.toThrow(/macro/);
+  });
+});

@@ -1,0 +1,175 @@
+// judge.ts → a frozen bundle, WITHOUT executing it: local imports inlined, packages left external and their
+// versions recorded. Identity = bundled code + imported package versions (never the checkout path).
+import { dirname, join, relative } from "node:path";
+import { readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import type { BunPlugin } from "bun";
+import { fingerprint } from "../util/hash.ts";
+import { LiteralError, readLiteral } from "./literal.ts";
+import { CRITERION_ID } from "./schema.ts";
+
+export interface JudgeDependency {
+  /** The package name as imported (`zod`, `@scope/pkg`), or a `node:`/`bun:` builtin. */
+  name: string;
+  version: string | null;
+}
+
+export interface DeclaredCriterion {
+  id: string;
+  label?: string;
+}
+
+export interface CodeJudgeBundle {
+  /** The bundled ES module, exactly as it will run. */
+  source: string;
+  dependencies: JudgeDependency[];
+  /** From `export const criteria`, read without executing; null when judge.ts declares none. */
+  criteria: DeclaredCriterion[] | null;
+  identity: string;
+}
+
+const MACRO_IMPORT = /\b(?:with|assert)\s*\{\s*type\s*:\s*["']macro["']/;
+
+/** Bundles judge.ts. Throws an Error whose message says what to fix (the caller names the file). */
+export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
+  const root = dirname(file);
+  const dependencies = new Map<string, JudgeDependency>();
+  const localFiles = new Set<string>();
+  const result = await Bun.build({
+    entrypoints: [file],
+    root,
+    target: "bun",
+    format: "esm",
+    packages: "external",
+    throw: false,
+    plugins: [freezePlugin(dependencies, localFiles)],
+  });
+  if (!result.success) {
+    const messages = result.logs.map((log) => formatBuildLog(log, root));
+    throw new Error(`does not compile: ${messages.join("; ")}`);
+  }
+  const output = result.outputs[0];
+  if (!output) throw new Error("produced no bundle; check that it is a TypeScript module");
+  const source = relativizeModuleComments(await output.text(), localFiles, root);
+  const exports = new Bun.Transpiler({ loader: "js" }).scan(source).exports;
+  if (!exports.includes("default")) {
+    throw new Error("has no default export; write `export default (ctx: JudgeContext) => ({ scores: { ... } })`");
+  }
+  const criteria = exports.includes("criteria") ? await readDeclaredCriteria(file) : null;
+  const sortedDependencies = [...dependencies.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    source,
+    dependencies: sortedDependencies,
+    criteria,
+    identity: fingerprint({ source, dependencies: sortedDependencies }),
+  };
+}
+
+/** Bun heads each inlined module with `// <path from the current directory>`; make it relative to judge.ts
+ * instead, so the frozen source (and so the identity) does not depend on where the harness was started. */
+function relativizeModuleComments(source: string, localFiles: Set<string>, root: string): string {
+  let result = source;
+  for (const file of localFiles) {
+    const fromCwd = relative(process.cwd(), file).split("\\").join("/");
+    const fromRoot = relative(root, file).split("\\").join("/");
+    result = result.replaceAll(`\n// ${fromCwd}\n`, `\n// ${fromRoot}\n`);
+  }
+  return result;
+}
+
+function freezePlugin(dependencies: Map<string, JudgeDependency>, localFiles: Set<string>): BunPlugin {
+  return {
+    name: "openeval-freeze-judge",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (/^[A-Za-z]:[\\/]/.test(args.path)) return undefined;
+        const name = packageName(args.path);
+        if (!dependencies.has(name)) dependencies.set(name, { name, version: packageVersion(args.path, args.importer) });
+        return { path: args.path, external: true };
+      });
+      // Macros run at bundle time: refusing them keeps "bundling never executes author code" true.
+      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        localFiles.add(args.path);
+        const contents = await readFile(args.path, "utf8");
+        if (MACRO_IMPORT.test(contents)) {
+          throw new Error(`${args.path} imports a Bun macro, which would run during bundling; macros are not allowed in judges`);
+        }
+        return { contents, loader: args.path.endsWith("x") ? "tsx" : "ts" };
+      });
+    },
+  };
+}
+
+function packageName(specifier: string): string {
+  if (/^(node|bun):/.test(specifier)) return specifier;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
+}
+
+/** The version in the imported package's manifest, found by walking up from where it resolves. */
+function packageVersion(specifier: string, importer: string): string | null {
+  if (/^(node|bun):/.test(specifier)) return null;
+  const name = packageName(specifier);
+  let directory: string;
+  try {
+    directory = dirname(Bun.resolveSync(specifier, dirname(importer)));
+  } catch {
+    return null; // Unresolvable here: the worker fails to import it and says so.
+  }
+  for (; directory !== dirname(directory); directory = dirname(directory)) {
+    const manifest = join(directory, "package.json");
+    if (!existsSync(manifest)) continue;
+    const parsed = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; version?: string };
+    if (parsed.name === name) return parsed.version ?? null;
+  }
+  return null;
+}
+
+async function readDeclaredCriteria(file: string): Promise<DeclaredCriterion[]> {
+  const javascript = new Bun.Transpiler({ loader: "ts" }).transformSync(await readFile(file, "utf8"));
+  const declaration = /export\s+(?:const|let|var)\s+criteria\s*=\s*/.exec(javascript);
+  if (!declaration) {
+    throw new Error("exports `criteria` but not as `export const criteria = <literal>`; declare it with plain literal values");
+  }
+  let value: unknown;
+  try {
+    value = readLiteral(javascript, declaration.index + declaration[0].length);
+  } catch (error) {
+    if (error instanceof LiteralError) throw new Error(`\`export const criteria\` must be a plain literal: ${error.message}`);
+    throw error;
+  }
+  return toDeclaredCriteria(value);
+}
+
+function toDeclaredCriteria(value: unknown): DeclaredCriterion[] {
+  const entries: DeclaredCriterion[] = Array.isArray(value)
+    ? value.map((id) => ({ id: String(id) }))
+    : value !== null && typeof value === "object"
+      ? Object.entries(value).map(([id, meta]) => ({ id, label: labelOf(meta) }))
+      : [];
+  if (entries.length === 0) {
+    throw new Error("`export const criteria` must be a non-empty array of ids or an object keyed by id");
+  }
+  for (const entry of entries) {
+    if (!CRITERION_ID.test(entry.id)) {
+      throw new Error(`criterion id "${entry.id}" in \`export const criteria\` must match ${CRITERION_ID}`);
+    }
+  }
+  return entries;
+}
+
+function labelOf(meta: unknown): string | undefined {
+  if (typeof meta === "string") return meta;
+  if (meta !== null && typeof meta === "object") {
+    const record = meta as { label?: unknown; name?: unknown };
+    const label = record.label ?? record.name;
+    return typeof label === "string" ? label : undefined;
+  }
+  return undefined;
+}
+
+function formatBuildLog(log: { message: string; position?: { file: string; line: number; column: number } | null }, root: string): string {
+  const position = log.position;
+  if (!position) return log.message;
+  return `${relative(root, position.file) || position.file}:${position.line}:${position.column}: ${log.message}`;
+}

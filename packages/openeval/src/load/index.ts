@@ -1,0 +1,15 @@
+// The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
+export { loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
+export type { Criterion, EvalDefinition, JudgeFile } from "./load-eval.ts";
+export { bundleCodeJudge, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
+export { parseRubric, type Rubric, type RubricCriterion } from "./rubric.ts";
+export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
+export {
+  CRITERION_ID,
+  MODEL_ID,
+  type Benchmark,
+  type BenchmarkSettings,
+  type EvalConfig,
+  type EvalSettings,
+  type GateSettings,
+} from "./schema.ts";

@@ -1,0 +1,131 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { BenchmarkInvalidError } from "./errors.ts";
+import { loadBenchmark } from "./load-benchmark.ts";
+
+async function problemsOf(files: Record<string, string | { symlink: string }>): Promise<string[]> {
+  const directory = await writeTree(files);
+  const error = await loadBenchmark(directory).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(BenchmarkInvalidError);
+  return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
+}
+
+describe("loadBenchmark", () => {
+  it("loads the example benchmark at the repository root", async () => {
+    const benchmark = await loadBenchmark(join(import.meta.dirname, "..", "..", "..", ".."));
+    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "incident-summary"]);
+    const incident = benchmark.evals[1]!;
+    expect(incident.criteria).toEqual([
+      { id: "supported_summary", label: "Source-supported summary", source: "judge.md" },
+      { id: "json_shape", label: "Answer is a JSON object with a summary string", source: "judge.ts" },
+    ]);
+    expect(incident.prompt.title).toBe("Incident summary");
+    expect(incident.prompt.text.startsWith("Summarize the incident")).toBe(true);
+    expect(incident.workspace.fileCount).toBe(1);
+    expect(Object.keys(incident.controls).sort()).toEqual(["negative", "positive"]);
+  });
+
+  it("applies defaults and discovers evals in name order", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"] };\n`,
+        "evals/b-second/prompt.md": "Second\n",
+        "evals/b-second/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+        "evals/a-first/prompt.md": "First\n",
+        "evals/a-first/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+        "evals/.hidden/prompt.md": "ignored\n",
+      }),
+    );
+    const benchmark = await loadBenchmark(directory);
+    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["a-first", "answer", "b-second"]);
+    expect(benchmark.settings.repetitions).toBe(3);
+    expect(benchmark.settings.judge.timeoutMs).toBe(600_000);
+    expect(benchmark.settings.candidate.timeoutMs).toBe(45 * 60 * 1000);
+  });
+
+  it("names the key and the file for unknown keys, wrong types, duplicate and malformed models", async () => {
+    const problems = await problemsOf(
+      minimalBenchmark({ "benchmark.ts": `export default { models: ["a/b", "nomodel"], repetitions: "3", colour: "red" };\n` }),
+    );
+    expect(problems).toEqual([
+      'benchmark.ts: models[1]: must look like "provider/model" or "provider/model#variant"',
+      "benchmark.ts: repetitions: Invalid input: expected number, received string",
+      'benchmark.ts: unknown key "colour"; remove or correct it',
+    ]);
+    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: ["a/b", "a/b"] };\n` }))).toEqual([
+      'benchmark.ts: models[1]: duplicate model "a/b"',
+    ]);
+  });
+
+  it("lists every broken eval: missing prompt.md, duplicate criterion, no default export, syntax error, no judge", async () => {
+    const problems = await problemsOf({
+      "benchmark.ts": `export default { models: ["p/m"], judge: { model: "p/judge" } };\n`,
+      "evals/no-prompt/judge.ts": "export default () => ({ scores: {} });\n",
+      "evals/dup/prompt.md": "x\n",
+      "evals/dup/judge.md": "## Criterion: a — A\nx\n## Criterion: a — A again\ny\n",
+      "evals/no-default/prompt.md": "x\n",
+      "evals/no-default/judge.ts": "export const grade = () => ({});\n",
+      "evals/syntax/prompt.md": "x\n",
+      "evals/syntax/judge.ts": "export default () => ({ scores: { ok: true } ;\n",
+      "evals/no-judge/prompt.md": "x\n",
+      "evals/both/prompt.md": "x\n",
+      "evals/both/judge.md": "## Criterion: shared — Shared\nx\n",
+      "evals/both/judge.ts": `export const criteria = ["shared"];\nexport default () => ({ scores: { shared: true } });\n`,
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^evals\/no-prompt: an eval needs prompt.md .*missing: prompt.md/),
+        expect.stringMatching(/^evals\/dup\/judge.md: line 3: duplicate criterion id "a"/),
+        expect.stringMatching(/^evals\/no-default\/judge.ts: has no default export/),
+        expect.stringMatching(/^evals\/syntax\/judge.ts: does not compile/),
+        expect.stringMatching(/^evals\/no-judge: .*missing: judge.md or judge.ts/),
+        expect.stringMatching(/^evals\/both\/judge.ts: criterion "shared" is declared in both judge.md and judge.ts/),
+      ]),
+    );
+    expect(problems).toHaveLength(6);
+  });
+
+  it("requires judge.model for judge.md, a control file for each control model, and no escaping symlinks", async () => {
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["control/positive"] };\n`,
+        "evals/answer/judge.md": "## Criterion: good — Good\nx\n",
+        "evals/answer/judge.ts": `export default () => ({ scores: { correct: true } });\n`,
+      }),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^benchmark.ts: judge.model is required because answer has judge.md/),
+      expect.stringMatching(/^evals\/answer\/controls: model "control\/positive" needs evals\/answer\/controls\/positive.json/),
+    ]);
+    expect(await problemsOf(minimalBenchmark({ "evals/answer/workspace/link": { symlink: "../../../../etc/passwd" } }))).toEqual([
+      expect.stringMatching(/^evals\/answer\/workspace: has symlinks pointing outside the workspace \(link -> \.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd\)/),
+    ]);
+  });
+
+  it("rejects earlyStop with judge.ts and reports an unreadable benchmark.ts", async () => {
+    expect(
+      await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": "export default { earlyStop: true };\n" })),
+    ).toEqual([expect.stringMatching(/^evals\/answer\/eval.ts: earlyStop needs a Markdown-only judge/)]);
+    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": "export default {{;\n" }))).toEqual([
+      expect.stringMatching(/^benchmark.ts: could not be loaded/),
+    ]);
+    const empty = await makeTempDir();
+    await expect(loadBenchmark(empty)).rejects.toThrow(/benchmark.ts: not found/);
+  });
+
+  it("never executes judge code while loading", async () => {
+    const marker = join(await makeTempDir(), "judge-ran.txt");
+    const directory = await writeTree(
+      minimalBenchmark({
+        "evals/answer/judge.ts": `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default () => ({ scores: { ok: true } });\n`,
+      }),
+    );
+    await loadBenchmark(directory);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

@@ -1,0 +1,91 @@
+// benchmark.ts + evals/ → BenchmarkDefinition. Every problem in every file is collected and reported together.
+import { existsSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
+import { ConfigInvalidError, importConfig } from "./import-config.ts";
+import { loadEval, type EvalDefinition } from "./load-eval.ts";
+import { BenchmarkSchema, type BenchmarkSettings } from "./schema.ts";
+
+export interface BenchmarkDefinition {
+  name: string;
+  /** Absolute path of the folder holding benchmark.ts and evals/. */
+  directory: string;
+  settings: BenchmarkSettings;
+  /** In folder-name order. */
+  evals: EvalDefinition[];
+}
+
+const EVAL_ID = /^[A-Za-z0-9][\w.-]*$/;
+const CONTROL_PROVIDER = "control";
+
+/**
+ * Loads and validates a benchmark without running any judge code.
+ * @example
+ * const benchmark = await loadBenchmark("./");
+ * console.log(benchmark.evals.map((evaluation) => evaluation.id));
+ * @throws BenchmarkInvalidError listing every problem, each with its file.
+ */
+export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> {
+  const directory = resolve(path.endsWith("benchmark.ts") ? dirname(path) : path);
+  const file = join(directory, "benchmark.ts");
+  if (!existsSync(file)) {
+    throw new BenchmarkInvalidError([{ file: "benchmark.ts", message: `not found in ${directory}; create it or pass --benchmark <dir>` }]);
+  }
+  const problems: LoadProblem[] = [];
+  let settings: BenchmarkSettings | null = null;
+  try {
+    settings = await importConfig(file, BenchmarkSchema);
+  } catch (error) {
+    const messages = error instanceof ConfigInvalidError ? error.messages : [(error as Error).message];
+    problems.push(...messages.map((message) => ({ file: "benchmark.ts", message })));
+  }
+
+  const evals: EvalDefinition[] = [];
+  for (const id of await listEvalFolders(directory, problems)) {
+    const loaded = await loadEval(id, join(directory, "evals", id), directory);
+    problems.push(...loaded.problems);
+    if (loaded.definition) evals.push(loaded.definition);
+  }
+  if (settings) problems.push(...checkAcrossEvals(settings, evals));
+  if (problems.length > 0 || !settings) throw new BenchmarkInvalidError(problems);
+  return { name: settings.name ?? basename(directory), directory, settings, evals };
+}
+
+async function listEvalFolders(directory: string, problems: LoadProblem[]): Promise<string[]> {
+  const evalsDirectory = join(directory, "evals");
+  if (!existsSync(evalsDirectory)) {
+    problems.push({ file: "evals", message: "folder not found; create evals/<id>/prompt.md with a judge.md or judge.ts" });
+    return [];
+  }
+  const names = (await readdir(evalsDirectory))
+    .filter((name) => !name.startsWith(".") && statSync(join(evalsDirectory, name)).isDirectory())
+    .sort();
+  if (names.length === 0) problems.push({ file: "evals", message: "has no eval folders; add evals/<id>/" });
+  for (const name of names.filter((candidate) => !EVAL_ID.test(candidate))) {
+    problems.push({ file: `evals/${name}`, message: `eval id "${name}" must use only letters, digits, ".", "_" and "-"` });
+  }
+  return names.filter((name) => EVAL_ID.test(name));
+}
+
+/** Rules that need both benchmark.ts and the evals. */
+function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
+  const problems: LoadProblem[] = [];
+  const rubricEvals = evals.filter((evaluation) => evaluation.rubric !== null);
+  if (rubricEvals.length > 0 && !settings.judge.model) {
+    problems.push({
+      file: "benchmark.ts",
+      message: `judge.model is required because ${rubricEvals.map((evaluation) => evaluation.id).join(", ")} ha${rubricEvals.length === 1 ? "s" : "ve"} judge.md`,
+    });
+  }
+  const controlNames = settings.models.filter((model) => model.startsWith(`${CONTROL_PROVIDER}/`)).map((model) => model.slice(CONTROL_PROVIDER.length + 1));
+  for (const evaluation of evals) {
+    for (const name of controlNames.filter((control) => !(control in evaluation.controls))) {
+      problems.push({
+        file: `evals/${evaluation.id}/controls`,
+        message: `model "control/${name}" needs evals/${evaluation.id}/controls/${name}.json; write the control or remove the model`,
+      });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,113 @@
+// One eval folder → EvalDefinition. Collects every problem it finds rather than stopping at the first.
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { loadControlFile, type ControlFile } from "@openeval/control-model";
+import { sha256 } from "../util/hash.ts";
+import { walkTree } from "../util/tree.ts";
+import { bundleCodeJudge, type CodeJudgeBundle } from "./code-judge-bundle.ts";
+import { ConfigInvalidError, importConfig } from "./import-config.ts";
+import { parsePrompt, type EvalPrompt } from "./prompt.ts";
+import { parseRubric, type Rubric } from "./rubric.ts";
+import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
+import { loadWorkspace, type EvalWorkspace } from "./workspace.ts";
+import type { LoadProblem } from "./errors.ts";
+
+export interface Criterion {
+  id: string;
+  label: string;
+  source: "judge.md" | "judge.ts";
+}
+
+export interface JudgeFile {
+  path: string;
+  sha256: string;
+}
+
+export interface EvalDefinition {
+  id: string;
+  directory: string;
+  prompt: EvalPrompt;
+  settings: EvalSettings;
+  rubric: Rubric | null;
+  code: CodeJudgeBundle | null;
+  /** Criteria known before judging: all of judge.md's, plus judge.ts's when it declares them. */
+  criteria: Criterion[];
+  workspace: EvalWorkspace;
+  /** Files only judges may read (reference fixes, fixtures); they enter the judge fingerprint. */
+  judgeFiles: JudgeFile[];
+  controls: Record<string, ControlFile>;
+}
+
+/** Files and folders of an eval that are not judge-only material. */
+const HARNESS_ENTRIES = new Set(["prompt.md", "judge.md", "judge.ts", "eval.ts", "workspace", "controls", "node_modules"]);
+
+export async function loadEval(
+  id: string,
+  directory: string,
+  benchmarkDirectory: string,
+): Promise<{ definition: EvalDefinition | null; problems: LoadProblem[] }> {
+  const problems: LoadProblem[] = [];
+  const at = (name: string) => relative(benchmarkDirectory, join(directory, name));
+  async function attempt<T>(name: string, step: () => Promise<T>): Promise<T | null> {
+    try {
+      return await step();
+    } catch (error) {
+      const messages = error instanceof ConfigInvalidError ? error.messages : [error instanceof Error ? error.message : String(error)];
+      problems.push(...messages.map((message) => ({ file: at(name), message })));
+      return null;
+    }
+  }
+
+  const has = (name: string) => existsSync(join(directory, name));
+  if (!has("prompt.md") || (!has("judge.md") && !has("judge.ts"))) {
+    const missing = [!has("prompt.md") && "prompt.md", !has("judge.md") && !has("judge.ts") && "judge.md or judge.ts"];
+    problems.push({
+      file: relative(benchmarkDirectory, directory),
+      message: `an eval needs prompt.md and at least one of judge.md / judge.ts; missing: ${missing.filter(Boolean).join(", ")}`,
+    });
+  }
+
+  const prompt = has("prompt.md") ? await attempt("prompt.md", async () => parsePrompt(await readFile(join(directory, "prompt.md"), "utf8"))) : null;
+  const settings = has("eval.ts")
+    ? await attempt("eval.ts", () => importConfig(join(directory, "eval.ts"), EvalSettingsSchema))
+    : EvalSettingsSchema.parse({});
+  const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(await readFile(join(directory, "judge.md"), "utf8"))) : null;
+  const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"))) : null;
+  const workspace = await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
+  const controls = await attempt("controls", () => loadControls(join(directory, "controls")));
+  const judgeFiles = await attempt(".", () => listJudgeFiles(directory));
+
+  if (settings?.earlyStop && has("judge.ts")) {
+    problems.push({ file: at("eval.ts"), message: "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts" });
+  }
+  const criteria = [
+    ...(rubric?.criteria.map((criterion) => ({ id: criterion.id, label: criterion.label, source: "judge.md" as const })) ?? []),
+    ...(code?.criteria?.map((criterion) => ({ id: criterion.id, label: criterion.label ?? criterion.id, source: "judge.ts" as const })) ?? []),
+  ];
+  for (const duplicate of duplicateIds(criteria)) {
+    problems.push({ file: at("judge.ts"), message: `criterion "${duplicate}" is declared in both judge.md and judge.ts; give one of them another id` });
+  }
+
+  if (problems.length > 0 || !prompt || !settings || !workspace || !controls || !judgeFiles) return { definition: null, problems };
+  return { definition: { id, directory, prompt, settings, rubric, code, criteria, workspace, judgeFiles, controls }, problems };
+}
+
+async function loadControls(directory: string): Promise<Record<string, ControlFile>> {
+  if (!existsSync(directory)) return {};
+  const names = (await readdir(directory)).filter((name) => name.endsWith(".json")).sort();
+  const controls: Record<string, ControlFile> = {};
+  for (const name of names) controls[name.slice(0, -".json".length)] = await loadControlFile(join(directory, name));
+  return controls;
+}
+
+async function listJudgeFiles(directory: string): Promise<JudgeFile[]> {
+  const entries = await walkTree(directory, new Set(["node_modules", ".git"]));
+  const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? ""));
+  return Promise.all(judgeOnly.map(async (entry) => ({ path: entry.path, sha256: sha256(await readFile(entry.absolute)) })));
+}
+
+function duplicateIds(criteria: Criterion[]): string[] {
+  const seen = new Set<string>();
+  return criteria.filter((criterion) => seen.size === seen.add(criterion.id).size).map((criterion) => criterion.id);
+}

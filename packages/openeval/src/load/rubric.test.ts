@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { parseRubric } from "./rubric.ts";
+
+describe("parseRubric", () => {
+  it("reads criteria with em dash, en dash and hyphen, keeping each section's text", () => {
+    const rubric = parseRubric(
+      "# Title\n\n## Criterion: first_one — First label\nPass when A.\n\n### Detail\nStill first.\n\n## Criterion: second – Second\nPass when B.\n\n## Criterion: third3 - Third\nC.\n",
+    );
+    expect(rubric.title).toBe("Title");
+    expect(rubric.criteria.map(({ id, label }) => [id, label])).toEqual([
+      ["first_one", "First label"],
+      ["second", "Second"],
+      ["third3", "Third"],
+    ]);
+    expect(rubric.criteria[0]!.text).toContain("Still first.");
+    expect(rubric.criteria[0]!.text).not.toContain("Pass when B");
+  });
+
+  it("rejects duplicate ids, naming the id and line", () => {
+    expect(() => parseRubric("## Criterion: a — A\nx\n\n## Criterion: a — Again\ny\n")).toThrow(/line 4: duplicate criterion id "a"/);
+  });
+
+  it("rejects malformed headings and bad ids", () => {
+    expect(() => parseRubric("## Criterion: missing_label\n")).toThrow(/malformed heading "## Criterion: missing_label"/);
+    expect(() => parseRubric("## Criterion: Bad-Id — Label\n")).toThrow(/criterion id "Bad-Id" must match/);
+    expect(() => parseRubric("## Criterion a — no colon\n")).toThrow(/malformed heading/);
+  });
+
+  it("rejects the legacy Metric syntax and a rubric without criteria", () => {
+    expect(() => parseRubric("## Metric: a — A\n")).toThrow(/old syntax/);
+    expect(() => parseRubric("# Just a title\n\nSome text.\n")).toThrow(/has no criteria/);
+  });
+});

@@ -1,0 +1,76 @@
+// judge.md: the LLM rubric. Criteria are `## Criterion: <id> — <label>` headings (em dash, en dash or hyphen);
+// each criterion's text runs to the next heading of the same or higher level.
+import { unified } from "unified";
+import remarkParse from "remark-parse";
+import { toString } from "mdast-util-to-string";
+import type { Heading, Root } from "mdast";
+import { CRITERION_ID } from "./schema.ts";
+
+export interface RubricCriterion {
+  id: string;
+  label: string;
+  /** The guidance under the heading, verbatim. */
+  text: string;
+}
+
+export interface Rubric {
+  text: string;
+  title: string | null;
+  criteria: RubricCriterion[];
+}
+
+const CRITERION_HEADING = /^Criterion:\s*(\S+)\s*[—–-]\s*(.+)$/;
+
+/** Parses judge.md. Throws an Error whose message says what to fix (the caller adds the file name). */
+export function parseRubric(text: string): Rubric {
+  const tree = unified().use(remarkParse).parse(text) as Root;
+  const criteria: RubricCriterion[] = [];
+  const problems: string[] = [];
+  let title: string | null = null;
+  const headings = tree.children
+    .map((node, index) => ({ node, index }))
+    .filter((entry): entry is { node: Heading; index: number } => entry.node.type === "heading");
+
+  headings.forEach(({ node }, position) => {
+    const heading = toString(node).trim();
+    const line = node.position?.start.line ?? 0;
+    if (node.depth === 1 && title === null) title = heading;
+    if (node.depth !== 2) return;
+    if (/^Metric:/i.test(heading)) {
+      problems.push(`line ${line}: "## ${heading}" is the old syntax; write "## Criterion: <id> — <label>"`);
+      return;
+    }
+    if (!/^Criterion\b/i.test(heading)) return;
+    const match = CRITERION_HEADING.exec(heading);
+    if (!match || !heading.startsWith("Criterion:")) {
+      problems.push(`line ${line}: malformed heading "## ${heading}"; write "## Criterion: <id> — <label>"`);
+      return;
+    }
+    const [, id = "", label = ""] = match;
+    if (!CRITERION_ID.test(id)) {
+      problems.push(`line ${line}: criterion id "${id}" must match ${CRITERION_ID} (lowercase letters, digits, _)`);
+      return;
+    }
+    if (criteria.some((criterion) => criterion.id === id)) {
+      problems.push(`line ${line}: duplicate criterion id "${id}"; give each criterion its own id`);
+      return;
+    }
+    criteria.push({ id, label: label.trim(), text: sectionText(text, node, nextSection(headings, position)) });
+  });
+
+  if (problems.length > 0) throw new Error(problems.join("; "));
+  if (criteria.length === 0) {
+    throw new Error('has no criteria; add at least one "## Criterion: <id> — <label>" section');
+  }
+  return { text, title, criteria };
+}
+
+function nextSection(headings: { node: Heading }[], position: number): Heading | undefined {
+  return headings.slice(position + 1).find((entry) => entry.node.depth <= 2)?.node;
+}
+
+function sectionText(text: string, heading: Heading, next: Heading | undefined): string {
+  const start = heading.position?.end.offset ?? 0;
+  const end = next?.position?.start.offset ?? text.length;
+  return text.slice(start, end).trim();
+}

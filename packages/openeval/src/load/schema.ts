@@ -1,0 +1,98 @@
+// The shapes authors write: benchmark.ts and eval.ts. Parsed once at load time; types come from here.
+import * as z from "zod";
+
+/** `provider/model[#variant]`, as OpenCode names models. */
+export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
+export const CRITERION_ID = /^[a-z][a-z0-9_]*$/;
+
+const MAX_CANDIDATE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
+export const DEFAULT_CANDIDATE_TIMEOUT_MS = 45 * 60 * 1000;
+export const DEFAULT_JUDGE_TIMEOUT_MS = 600_000;
+
+const positiveInt = z.number().int().positive();
+const positiveUSD = z.number().positive().finite();
+
+export const ModelIdSchema = z
+  .string()
+  .regex(MODEL_ID, { message: 'must look like "provider/model" or "provider/model#variant"' });
+
+export const VerificationSettingsSchema = z.strictObject({
+  image: z.string().min(1).optional(),
+  engine: z.enum(["docker", "podman"]).optional(),
+  cpus: z.number().positive().optional(),
+  memoryMiB: positiveInt.optional(),
+});
+
+export const JudgeSettingsSchema = z.strictObject({
+  model: ModelIdSchema.optional(),
+  timeoutMs: positiveInt.default(DEFAULT_JUDGE_TIMEOUT_MS),
+  maxCostUSD: positiveUSD.optional(),
+  verification: VerificationSettingsSchema.optional(),
+});
+
+export const CandidateSettingsSchema = z.strictObject({
+  timeoutMs: positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS).default(DEFAULT_CANDIDATE_TIMEOUT_MS),
+  maxCostUSD: positiveUSD.optional(),
+  /** OpenCode `provider` config entries, merged into each candidate's inline config. */
+  providers: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+});
+
+export const GatesSchema = z.strictObject({
+  score: z.strictObject({ min: z.number().min(0).max(1) }).optional(),
+  criteria: z.record(z.string().regex(CRITERION_ID), z.strictObject({ min: z.number().min(0).max(1) })).optional(),
+  latency: z.strictObject({ p95Ms: positiveInt }).optional(),
+  cost: z.strictObject({ maxUSD: positiveUSD }).optional(),
+});
+
+export const BenchmarkSchema = z
+  .strictObject({
+    name: z.string().min(1).optional(),
+    models: z.array(ModelIdSchema).min(1, { message: "list at least one model" }),
+    repetitions: positiveInt.default(3),
+    concurrency: positiveInt.optional(),
+    judge: JudgeSettingsSchema.default({ timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS }),
+    candidate: CandidateSettingsSchema.default({ timeoutMs: DEFAULT_CANDIDATE_TIMEOUT_MS, providers: {} }),
+    gates: GatesSchema.optional(),
+  })
+  .superRefine((benchmark, context) => {
+    const seen = new Set<string>();
+    benchmark.models.forEach((model, index) => {
+      if (seen.has(model)) {
+        context.addIssue({ code: "custom", path: ["models", index], message: `duplicate model "${model}"` });
+      }
+      seen.add(model);
+    });
+  });
+
+export const EarlyStopSchema = z.union([
+  z.literal(true),
+  z.literal(false),
+  z.strictObject({
+    minIntervalMs: positiveInt.optional(),
+    maxChecks: positiveInt.optional(),
+    maxCostUSD: positiveUSD.optional(),
+  }),
+]);
+
+export const EvalSettingsSchema = z.strictObject({
+  title: z.string().optional(),
+  timeoutMs: positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS).optional(),
+  earlyStop: EarlyStopSchema.optional(),
+  prepare: z
+    .array(z.strictObject({ cwd: z.string().optional(), argv: z.array(z.string()).min(1) }))
+    .optional(),
+});
+
+export const PromptFrontMatterSchema = z.looseObject({
+  title: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+});
+
+/** What authors write in benchmark.ts (`satisfies Benchmark`). */
+export type Benchmark = z.input<typeof BenchmarkSchema>;
+/** benchmark.ts after validation, with defaults applied. */
+export type BenchmarkSettings = z.output<typeof BenchmarkSchema>;
+/** What authors write in eval.ts. */
+export type EvalConfig = z.input<typeof EvalSettingsSchema>;
+export type EvalSettings = z.output<typeof EvalSettingsSchema>;
+export type GateSettings = z.output<typeof GatesSchema>;

@@ -1,0 +1,84 @@
+// Reads evidence written by evidence-writer: checks the manifest against its expected hash and every file
+// against the sha256 the manifest gives, and refuses any path that could leave the recording.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import { sha256 } from "../util/hash.ts";
+import { toSafeRelativePath } from "../util/relative-path.ts";
+import { EvidenceError } from "./errors.ts";
+import { MANIFEST_FILE } from "./evidence-writer.ts";
+import { OBJECTS_DIRECTORY } from "./snapshot.ts";
+import { EVIDENCE_VERSION, EvidenceManifestSchema, type EvidenceManifest, type FileEntry, type Revision } from "./schema.ts";
+
+const MAX_SYMLINK_HOPS = 8;
+
+export interface Evidence {
+  directory: string;
+  hash: string;
+  manifest: EvidenceManifest;
+  files(revision?: Revision): FileEntry[];
+  read(path: string, revision?: Revision): Promise<Uint8Array>;
+  text(path: string, revision?: Revision): Promise<string>;
+  /** A file of the recording (events, native archive) after checking it against the sha256 the manifest gives. */
+  readVerified(file: string, expectedSha256: string): Promise<Uint8Array>;
+}
+
+export async function openEvidence(directory: string, expectedHash?: string): Promise<Evidence> {
+  const manifestPath = join(directory, MANIFEST_FILE);
+  if (!existsSync(manifestPath)) {
+    throw new EvidenceError("EVIDENCE_NOT_FOUND", `No evidence manifest at ${manifestPath}; pass the directory that recordEvidence or a run wrote`);
+  }
+  const bytes = await readFile(manifestPath);
+  const hash = sha256(bytes);
+  if (expectedHash !== undefined && hash !== expectedHash) {
+    throw new EvidenceError("EVIDENCE_CORRUPT", `Evidence manifest ${manifestPath} hashes to ${hash}, not the recorded ${expectedHash}: the recording was changed after it was written`);
+  }
+  const raw = JSON.parse(bytes.toString("utf8")) as { version?: unknown };
+  if (raw.version !== EVIDENCE_VERSION) {
+    throw new EvidenceError("EVIDENCE_UNSUPPORTED", `Evidence at ${directory} has format version ${String(raw.version)}; this openeval reads version ${EVIDENCE_VERSION}`);
+  }
+  const parsed = EvidenceManifestSchema.safeParse(raw);
+  if (!parsed.success) throw new EvidenceError("EVIDENCE_CORRUPT", `Evidence manifest ${manifestPath} is malformed: ${parsed.error.message}`);
+  return new VerifiedEvidence(directory, hash, parsed.data);
+}
+
+class VerifiedEvidence implements Evidence {
+  constructor(readonly directory: string, readonly hash: string, readonly manifest: EvidenceManifest) {}
+
+  files(revision: Revision = "final"): FileEntry[] {
+    return this.manifest[revision]?.files ?? [];
+  }
+
+  async read(path: string, revision: Revision = "final"): Promise<Uint8Array> {
+    const entry = this.resolveEntry(toSafeRelativePath(path), revision, 0);
+    return this.readVerified(posix.join(OBJECTS_DIRECTORY, entry.sha256), entry.sha256);
+  }
+
+  async text(path: string, revision: Revision = "final"): Promise<string> {
+    return new TextDecoder().decode(await this.read(path, revision));
+  }
+
+  async readVerified(file: string, expectedSha256: string): Promise<Uint8Array> {
+    const path = join(this.directory, toSafeRelativePath(file));
+    if (!existsSync(path)) throw new EvidenceError("EVIDENCE_CORRUPT", `Recording file ${file} is missing from ${this.directory}`);
+    const data = new Uint8Array(await readFile(path));
+    if (sha256(data) !== expectedSha256) {
+      throw new EvidenceError("EVIDENCE_CORRUPT", `Recording file ${file} in ${this.directory} does not match its recorded sha256; the recording was altered`);
+    }
+    return data;
+  }
+
+  private resolveEntry(path: string, revision: Revision, hops: number): Extract<FileEntry, { kind: "file" }> {
+    const entry = this.files(revision).find((candidate) => candidate.path === path);
+    if (!entry) {
+      throw new EvidenceError("FILE_NOT_FOUND", `"${path}" is not in the ${revision} workspace snapshot; list files with workspace.files("${revision}")`);
+    }
+    if (entry.kind === "file") return entry;
+    // A symlink is followed only to another file of the same snapshot.
+    if (hops >= MAX_SYMLINK_HOPS || posix.isAbsolute(entry.target)) {
+      throw new EvidenceError("FILE_NOT_FOUND", `"${path}" is a symlink to ${entry.target}, outside the snapshot; it cannot be read`);
+    }
+    const target = posix.normalize(posix.join(posix.dirname(path), entry.target));
+    return this.resolveEntry(toSafeRelativePath(target), revision, hops + 1);
+  }
+}

@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { sha256 } from "../util/hash.ts";
+import { openEvidence } from "./evidence-reader.ts";
+import { createJudgeContext } from "./judge-context.ts";
+import { recordEvidence } from "./record-evidence.ts";
+import { captureDirectory } from "./snapshot.ts";
+import { writeEvidence } from "./evidence-writer.ts";
+import { measureConstructed } from "./metrics.ts";
+
+async function constructed() {
+  return recordEvidence({
+    directory: join(await makeTempDir(), "evidence"),
+    prompt: "Fix it",
+    response: "Done",
+    workspace: { initial: { "src/a.ts": "const a = 1;\n" }, final: { "src/a.ts": "const a = 2;\n" } },
+  });
+}
+
+describe("the evidence format", () => {
+  it("identifies evidence by the sha256 of its manifest and stores blobs by content", async () => {
+    const ref = await constructed();
+    expect(ref.hash).toBe(sha256(await readFile(join(ref.directory, "manifest.json"))));
+    const evidence = await openEvidence(ref.directory, ref.hash);
+    const entry = evidence.files("final")[0]!;
+    expect(entry).toMatchObject({ kind: "file", path: "src/a.ts", bytes: 13 });
+    expect(entry.kind === "file" && existsSync(join(ref.directory, "objects", entry.sha256))).toBe(true);
+  });
+
+  it("detects a changed blob and a changed manifest", async () => {
+    const ref = await constructed();
+    const evidence = await openEvidence(ref.directory, ref.hash);
+    const entry = evidence.files("final")[0]!;
+    if (entry.kind !== "file") throw new Error("expected a file");
+    await writeFile(join(ref.directory, "objects", entry.sha256), "tampered");
+    await expect(evidence.text("src/a.ts")).rejects.toThrow(/does not match its recorded sha256/);
+    await writeFile(join(ref.directory, "manifest.json"), (await readFile(join(ref.directory, "manifest.json"), "utf8")).replace("Done", "Fine"));
+    await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(/the recording was changed after it was written/);
+  });
+
+  it("refuses paths that escape: .., absolute, and symlinks pointing outside the snapshot", async () => {
+    const workspace = await writeTree({ "a.txt": "a\n", "inner/link": { symlink: "../a.txt" }, "outside": { symlink: "/etc/hostname" }, "up": { symlink: "../../x" } });
+    const directory = join(await makeTempDir(), "evidence");
+    const snapshot = await captureDirectory(workspace, directory);
+    const ref = await writeEvidence(directory, {
+      kind: "constructed", prompt: "p", response: { text: "" }, tools: [], initial: null, final: snapshot, events: null, native: null, metrics: measureConstructed([]),
+    });
+    const evidence = await openEvidence(ref.directory, ref.hash);
+    expect(await evidence.text("inner/link")).toBe("a\n");
+    await expect(evidence.read("../manifest.json")).rejects.toThrow(/leaves the workspace/);
+    await expect(evidence.read("/etc/passwd")).rejects.toThrow(/it is absolute/);
+    await expect(evidence.read("inner/../../x")).rejects.toThrow(/leaves the workspace/);
+    await expect(evidence.read("outside")).rejects.toThrow(/outside the snapshot/);
+    await expect(evidence.read("up")).rejects.toThrow(/leaves the workspace/);
+    await expect(evidence.read("missing.txt")).rejects.toThrow(/not in the final workspace snapshot/);
+  });
+
+  it("rejects constructed workspace paths that escape", async () => {
+    await expect(
+      recordEvidence({ directory: await makeTempDir(), prompt: "p", response: "r", workspace: { final: { "../evil.txt": "x" } } }),
+    ).rejects.toThrow(/leaves the workspace/);
+    await expect(recordEvidence({ directory: await makeTempDir(), prompt: "p" } as never)).rejects.toThrow(/recordEvidence: response/);
+  });
+});
+
+describe("JudgeContext over constructed evidence", () => {
+  it("diffs, materializes a disposable copy, and says clearly what constructed evidence lacks", async () => {
+    const ref = await constructed();
+    let materialized = "";
+    {
+      await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
+      const [diff] = await context.workspace.diff();
+      expect(diff).toMatchObject({ path: "src/a.ts", status: "modified", additions: 1, deletions: 1 });
+      expect(diff!.patch).toContain("-const a = 1;\n+const a = 2;");
+      materialized = await context.workspace.materialize("initial");
+      expect(await readFile(join(materialized, "src/a.ts"), "utf8")).toBe("const a = 1;\n");
+      expect(await context.recording.events()).toEqual([]);
+      await expect(context.native.database()).rejects.toThrow(/no native OpenCode archive/);
+      expect(context.metrics.cost.usd).toBeNull();
+    }
+    expect(existsSync(materialized)).toBe(false);
+  });
+});

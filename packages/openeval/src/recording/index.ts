@@ -1,0 +1,19 @@
+// The recording stage: the versioned evidence format (writer and reader), JudgeContext, metrics.
+export { recordEvidence, type RecordEvidenceOptions } from "./record-evidence.ts";
+export { openEvidence, type Evidence } from "./evidence-reader.ts";
+export { writeEvidence } from "./evidence-writer.ts";
+export { captureDirectory, captureFiles } from "./snapshot.ts";
+export { createJudgeContext, type JudgeContext, type EventFilter, type ToolFilter } from "./judge-context.ts";
+export { measureConstructed, measureTools } from "./metrics.ts";
+export { EvidenceError } from "./errors.ts";
+export type { FileDiff } from "./workspace-diff.ts";
+export type { NativeEvent, NativeMessage, NativeSession } from "./native-archive.ts";
+export {
+  EVIDENCE_VERSION,
+  type EvidenceManifest,
+  type EvidenceRef,
+  type FileEntry,
+  type Revision,
+  type RunMetrics,
+  type ToolCall,
+} from "./schema.ts";

@@ -1,0 +1,107 @@
+// JudgeContext: everything a judge may know about one recording, read lazily and verified. judge.ts receives
+// it; readRecording() returns the same object to scripts. Disposal removes every copy it made.
+import { mkdtemp, mkdir, rm, writeFile, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Database } from "bun:sqlite";
+import type { EvalRun } from "../results/schema.ts";
+import { EvidenceError } from "./errors.ts";
+import type { Evidence } from "./evidence-reader.ts";
+import { openNativeArchive, type NativeArchiveReader, type NativeEvent, type NativeMessage, type NativeSession } from "./native-archive.ts";
+import type { FileEntry, Revision, RunMetrics, ToolCall } from "./schema.ts";
+import { diffWorkspace, type FileDiff } from "./workspace-diff.ts";
+
+export interface EventFilter {
+  sessionID?: string;
+  /** Exact type, or a prefix ending in "." (e.g. "message."). */
+  type?: string;
+}
+
+export interface ToolFilter {
+  sessionID?: string;
+  name?: string;
+}
+
+export interface JudgeContext extends AsyncDisposable {
+  /** The final root answer; "" when the candidate gave none. */
+  response: { text: string };
+  /** The exact task prompt. */
+  prompt: string;
+  /** The eval run (model, repetition, state, timing, inputs); null for constructed evidence. */
+  run: Readonly<EvalRun> | null;
+  metrics: Readonly<RunMetrics>;
+  recording: {
+    events(filter?: EventFilter): Promise<NativeEvent[]>;
+    tools(filter?: ToolFilter): ToolCall[];
+    sessions(): Promise<NativeSession[]>;
+    messages(sessionID?: string): Promise<NativeMessage[]>;
+    export(sessionID?: string): Promise<unknown>;
+  };
+  workspace: {
+    files(revision?: Revision): FileEntry[];
+    read(path: string, revision?: Revision): Promise<Uint8Array>;
+    text(path: string, revision?: Revision): Promise<string>;
+    diff(path?: string): Promise<FileDiff[]>;
+    /** A disposable copy on disk, removed with the context. Not a sandbox: never execute candidate code here. */
+    materialize(revision?: Revision): Promise<string>;
+  };
+  native: {
+    /** Read-only bun:sqlite handle on a verified copy of the archived OpenCode database. */
+    database(): Promise<Database>;
+    version: string | null;
+  };
+}
+
+export async function createJudgeContext(evidence: Evidence, run: EvalRun | null): Promise<JudgeContext> {
+  const manifest = evidence.manifest;
+  let scratch: string | null = null;
+  let native: NativeArchiveReader | null = null;
+  const scratchDirectory = async () => (scratch ??= await mkdtemp(join(tmpdir(), "openeval-context-")));
+  const nativeArchive = async () => {
+    if (!manifest.native) {
+      throw new EvidenceError("NOT_AVAILABLE", "This recording has no native OpenCode archive (constructed evidence); use response, prompt, tools and workspace");
+    }
+    return (native ??= await openNativeArchive(evidence, manifest.native, await scratchDirectory()));
+  };
+
+  return {
+    response: { text: manifest.response.text ?? "" },
+    prompt: manifest.prompt,
+    run,
+    metrics: manifest.metrics,
+    recording: {
+      events: async (filter) => (manifest.native ? (await nativeArchive()).events(filter) : []),
+      tools: (filter) =>
+        manifest.tools.filter((tool) => (!filter?.name || tool.name === filter.name) && (!filter?.sessionID || tool.sessionID === filter.sessionID)),
+      sessions: async () => (manifest.native ? (await nativeArchive()).sessions() : []),
+      messages: async (sessionID) => (manifest.native ? (await nativeArchive()).messages(sessionID) : []),
+      export: async (sessionID) => (await nativeArchive()).export(sessionID),
+    },
+    workspace: {
+      files: (revision) => evidence.files(revision),
+      read: (path, revision) => evidence.read(path, revision),
+      text: (path, revision) => evidence.text(path, revision),
+      diff: (path) => diffWorkspace(evidence, path),
+      materialize: async (revision = "final") => materialize(evidence, revision, await scratchDirectory()),
+    },
+    native: {
+      database: async () => (await nativeArchive()).database(),
+      version: manifest.native?.opencodeVersion ?? null,
+    },
+    async [Symbol.asyncDispose]() {
+      native?.close();
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+async function materialize(evidence: Evidence, revision: Revision, scratch: string): Promise<string> {
+  const root = await mkdtemp(join(scratch, `workspace-${revision}-`));
+  for (const entry of evidence.files(revision)) {
+    const target = join(root, entry.path);
+    await mkdir(dirname(target), { recursive: true });
+    if (entry.kind === "symlink") await symlink(entry.target, target);
+    else await writeFile(target, await evidence.read(entry.path, revision), { mode: entry.mode });
+  }
+  return root;
+}

@@ -1,0 +1,132 @@
+// Lazy, verified access to the archived native OpenCode database and session exports of one recording.
+// Each database() call opens its own read-only copy, so a judge can never alter the archive.
+import { Database } from "bun:sqlite";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { EvidenceError } from "./errors.ts";
+import type { Evidence } from "./evidence-reader.ts";
+import type { NativeArchive } from "./schema.ts";
+
+export interface NativeSession {
+  id: string;
+  parentID: string | null;
+  title: string;
+  directory: string;
+  cost: number | null;
+  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number };
+  timeCreated: number;
+  timeUpdated: number;
+}
+
+/** A message as OpenCode stores it (`info`: the message data with its id) with its parts in order. */
+export interface NativeMessage {
+  info: Record<string, unknown> & { id: string; sessionID: string; role: string };
+  parts: (Record<string, unknown> & { id: string; type: string })[];
+}
+
+export interface NativeEvent {
+  sessionID: string;
+  sequence: number;
+  type: string;
+  time: number | null;
+  data: unknown;
+}
+
+export interface NativeArchiveReader {
+  database(): Promise<Database>;
+  sessions(): Promise<NativeSession[]>;
+  messages(sessionID?: string): Promise<NativeMessage[]>;
+  events(filter?: { sessionID?: string; type?: string }): Promise<NativeEvent[]>;
+  export(sessionID?: string): Promise<unknown>;
+  close(): void;
+}
+
+export async function openNativeArchive(evidence: Evidence, archive: NativeArchive, scratch: string): Promise<NativeArchiveReader> {
+  const handles: Database[] = [];
+  let copies = 0;
+  let events: NativeEvent[] | null = null;
+  let own: Database | null = null;
+
+  async function database(): Promise<Database> {
+    const bytes = await evidence.readVerified(archive.database.file, archive.database.sha256);
+    const path = join(scratch, `opencode-copy-${++copies}.db`);
+    await writeFile(path, bytes);
+    const handle = new Database(path, { readonly: true });
+    handle.run("PRAGMA query_only = ON");
+    handles.push(handle);
+    return handle;
+  }
+  const shared = async () => (own ??= await database());
+  const rootID = (sessionID?: string) => {
+    const id = sessionID ?? archive.rootSessionID;
+    if (!id) throw new EvidenceError("NOT_AVAILABLE", "The recording has no root session (OpenCode never started one); pass a sessionID from recording.sessions()");
+    return id;
+  };
+
+  return {
+    database,
+    async sessions() {
+      const rows = (await shared()).query("SELECT * FROM session ORDER BY time_created, id").all() as Record<string, unknown>[];
+      return rows.map(toSession);
+    },
+    async messages(sessionID) {
+      const db = await shared();
+      const id = rootID(sessionID);
+      const messages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(id) as { id: string; data: string }[];
+      const parts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY time_created, id").all(id) as { id: string; message_id: string; data: string }[];
+      return messages.map((message) => ({
+        info: { ...(JSON.parse(message.data) as Record<string, unknown>), id: message.id, sessionID: id } as NativeMessage["info"],
+        parts: parts
+          .filter((part) => part.message_id === message.id)
+          .map((part) => ({ ...(JSON.parse(part.data) as Record<string, unknown>), id: part.id }) as NativeMessage["parts"][number]),
+      }));
+    },
+    async events(filter) {
+      events ??= await readEvents(evidence);
+      return events.filter(
+        (event) =>
+          (!filter?.sessionID || event.sessionID === filter.sessionID) &&
+          (!filter?.type || (filter.type.endsWith(".") ? event.type.startsWith(filter.type) : event.type === filter.type)),
+      );
+    },
+    async export(sessionID) {
+      const id = rootID(sessionID);
+      const session = archive.sessions.find((candidate) => candidate.id === id);
+      if (!session) throw new EvidenceError("FILE_NOT_FOUND", `No export for session ${id}; recorded sessions: ${archive.sessions.map((item) => item.id).join(", ")}`);
+      return JSON.parse(new TextDecoder().decode(await evidence.readVerified(session.export, session.sha256)));
+    },
+    close() {
+      for (const handle of handles) handle.close();
+    },
+  };
+}
+
+async function readEvents(evidence: Evidence): Promise<NativeEvent[]> {
+  const file = evidence.manifest.events;
+  if (!file) return [];
+  const text = new TextDecoder().decode(await evidence.readVerified(file.file, file.sha256));
+  return text
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as NativeEvent);
+}
+
+function toSession(row: Record<string, unknown>): NativeSession {
+  const number = (key: string) => (typeof row[key] === "number" ? (row[key] as number) : 0);
+  return {
+    id: String(row.id),
+    parentID: typeof row.parent_id === "string" ? row.parent_id : null,
+    title: String(row.title ?? ""),
+    directory: String(row.directory ?? ""),
+    cost: typeof row.cost === "number" ? row.cost : null,
+    tokens: {
+      input: number("tokens_input"),
+      output: number("tokens_output"),
+      reasoning: number("tokens_reasoning"),
+      cacheRead: number("tokens_cache_read"),
+      cacheWrite: number("tokens_cache_write"),
+    },
+    timeCreated: number("time_created"),
+    timeUpdated: number("time_updated"),
+  };
+}

@@ -1,0 +1,81 @@
+// The evidence format (version 1): the manifest and what it points at. A manifest's sha256 is the evidence
+// identity; every file it names is content-addressed and verified on read.
+import * as z from "zod";
+
+export const EVIDENCE_FORMAT = "openeval.evidence";
+export const EVIDENCE_VERSION = 1;
+
+export const FileEntrySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("file"), path: z.string(), bytes: z.number().int().nonnegative(), sha256: z.string(), mode: z.number().int() }),
+  z.object({ kind: z.literal("symlink"), path: z.string(), target: z.string() }),
+]);
+
+export const SnapshotSchema = z.object({
+  capturedAt: z.string(),
+  files: z.array(FileEntrySchema),
+});
+
+export const ToolCallSchema = z.object({
+  id: z.string(),
+  sessionID: z.string().nullable(),
+  name: z.string(),
+  /** OpenCode's terminal tool states are completed/error; pending/running mean the call never finished. */
+  status: z.enum(["pending", "running", "completed", "error"]),
+  input: z.unknown(),
+  output: z.string().nullable(),
+  error: z.string().nullable(),
+  metadata: z.unknown().optional(),
+  startedAt: z.number().nullable(),
+  completedAt: z.number().nullable(),
+  durationMs: z.number().nullable(),
+});
+
+const count = z.number().int().nonnegative();
+const nullableNumber = z.number().nullable();
+
+export const RunMetricsSchema = z.object({
+  version: z.literal(1),
+  cost: z.object({ usd: nullableNumber }),
+  tokens: z.object({ input: nullableNumber, output: nullableNumber, reasoning: nullableNumber, cacheRead: nullableNumber, cacheWrite: nullableNumber }),
+  tools: z.object({ calls: count, succeeded: count, failed: count, unfinished: count, errorRate: nullableNumber }),
+  requests: z.object({ started: count, succeeded: count, failed: count, retries: count }).nullable(),
+  compactions: count.nullable(),
+  timing: z.object({ elapsedMs: nullableNumber, modelActiveMs: nullableNumber, outputTokensPerSecond: nullableNumber }),
+});
+
+export const NativeArchiveSchema = z.object({
+  database: z.object({ file: z.string(), sha256: z.string(), bytes: count }),
+  opencodeVersion: z.string(),
+  rootSessionID: z.string().nullable(),
+  sessions: z.array(z.object({ id: z.string(), parentID: z.string().nullable(), export: z.string(), sha256: z.string() })),
+});
+
+export const EvidenceManifestSchema = z.object({
+  format: z.literal(EVIDENCE_FORMAT),
+  version: z.literal(EVIDENCE_VERSION),
+  /** `constructed`: made by recordEvidence without a model; `candidate`: recorded from an OpenCode session. */
+  kind: z.enum(["constructed", "candidate"]),
+  createdAt: z.string(),
+  prompt: z.string(),
+  response: z.object({ text: z.string() }),
+  tools: z.array(ToolCallSchema),
+  initial: SnapshotSchema.nullable(),
+  final: SnapshotSchema.nullable(),
+  events: z.object({ file: z.string(), count, sha256: z.string() }).nullable(),
+  native: NativeArchiveSchema.nullable(),
+  metrics: RunMetricsSchema,
+});
+
+export type FileEntry = z.infer<typeof FileEntrySchema>;
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+export type RunMetrics = z.infer<typeof RunMetricsSchema>;
+export type NativeArchive = z.infer<typeof NativeArchiveSchema>;
+export type EvidenceManifest = z.infer<typeof EvidenceManifestSchema>;
+export type Revision = "initial" | "final";
+
+/** Where a recording lives and what it must hash to. */
+export interface EvidenceRef {
+  directory: string;
+  hash: string;
+}

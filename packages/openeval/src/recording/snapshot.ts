@@ -1,0 +1,47 @@
+// Workspace snapshots: every file with size and sha256, contents stored once under objects/<sha256>.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { sha256 } from "../util/hash.ts";
+import { writeFileAtomic } from "../util/files.ts";
+import { toSafeRelativePath } from "../util/relative-path.ts";
+import { walkTree } from "../util/tree.ts";
+import type { FileEntry, Snapshot } from "./schema.ts";
+
+export const OBJECTS_DIRECTORY = "objects";
+
+/** Directories never captured: the harness's own git repository and installed packages. */
+const EXCLUDED = new Set([".git", "node_modules"]);
+
+export async function writeBlob(evidenceDirectory: string, data: Uint8Array | string): Promise<string> {
+  const hash = sha256(data);
+  const path = join(evidenceDirectory, OBJECTS_DIRECTORY, hash);
+  if (!existsSync(path)) await writeFileAtomic(path, data);
+  return hash;
+}
+
+/** Captures a workspace folder on disk. Symlinks are recorded with their target, never followed. */
+export async function captureDirectory(root: string, evidenceDirectory: string): Promise<Snapshot> {
+  const entries = await walkTree(root, EXCLUDED);
+  const files: FileEntry[] = [];
+  for (const entry of entries) {
+    if (entry.kind === "symlink") {
+      files.push({ kind: "symlink", path: entry.path, target: entry.target });
+      continue;
+    }
+    const data = await readFile(entry.absolute);
+    files.push({ kind: "file", path: entry.path, bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: entry.mode });
+  }
+  return { capturedAt: new Date().toISOString(), files };
+}
+
+/** Captures constructed files given as path → text. */
+export async function captureFiles(contents: Record<string, string>, evidenceDirectory: string): Promise<Snapshot> {
+  const files: FileEntry[] = [];
+  for (const [rawPath, text] of Object.entries(contents)) {
+    const data = new TextEncoder().encode(text);
+    files.push({ kind: "file", path: toSafeRelativePath(rawPath), bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: 0o644 });
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { capturedAt: new Date().toISOString(), files };
+}

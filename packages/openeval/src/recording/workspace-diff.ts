@@ -1,0 +1,71 @@
+// The candidate's change: initial vs final snapshot, per file, as unified diffs.
+import { unifiedDiff } from "../util/line-diff.ts";
+import { toSafeRelativePath } from "../util/relative-path.ts";
+import type { Evidence } from "./evidence-reader.ts";
+import type { FileEntry, Revision } from "./schema.ts";
+
+export interface FileDiff {
+  path: string;
+  status: "added" | "deleted" | "modified";
+  /** Unified diff; for binary files a one-line note instead of hunks. */
+  patch: string;
+  binary: boolean;
+  additions: number;
+  deletions: number;
+}
+
+export async function diffWorkspace(evidence: Evidence, path?: string): Promise<FileDiff[]> {
+  const only = path === undefined ? null : toSafeRelativePath(path);
+  const initial = byPath(evidence.files("initial"));
+  const final = byPath(evidence.files("final"));
+  const paths = [...new Set([...initial.keys(), ...final.keys()])].filter((candidate) => only === null || candidate === only).sort();
+  const diffs: FileDiff[] = [];
+  for (const candidate of paths) {
+    const before = initial.get(candidate);
+    const after = final.get(candidate);
+    if (before && after && sameContent(before, after)) continue;
+    diffs.push(await diffFile(evidence, candidate, before, after));
+  }
+  return diffs;
+}
+
+async function diffFile(evidence: Evidence, path: string, before: FileEntry | undefined, after: FileEntry | undefined): Promise<FileDiff> {
+  const status = !before ? "added" : !after ? "deleted" : "modified";
+  const [oldText, newText] = await Promise.all([contentOf(evidence, before, "initial"), contentOf(evidence, after, "final")]);
+  if (oldText === BINARY || newText === BINARY) {
+    return { path, status, patch: `Binary files a/${path} and b/${path} differ\n`, binary: true, additions: 0, deletions: 0 };
+  }
+  const patch = unifiedDiff(path, before ? oldText : null, after ? newText : null);
+  const lines = patch.split("\n");
+  return {
+    path,
+    status,
+    patch,
+    binary: false,
+    additions: lines.filter((line) => line.startsWith("+") && !line.startsWith("+++")).length,
+    deletions: lines.filter((line) => line.startsWith("-") && !line.startsWith("---")).length,
+  };
+}
+
+const BINARY = Symbol("binary");
+
+async function contentOf(evidence: Evidence, entry: FileEntry | undefined, revision: Revision): Promise<string | typeof BINARY> {
+  if (!entry) return "";
+  if (entry.kind === "symlink") return `symlink -> ${entry.target}\n`;
+  const data = await evidence.read(entry.path, revision);
+  if (data.includes(0)) return BINARY;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch {
+    return BINARY;
+  }
+}
+
+function byPath(entries: FileEntry[]): Map<string, FileEntry> {
+  return new Map(entries.map((entry) => [entry.path, entry]));
+}
+
+function sameContent(a: FileEntry, b: FileEntry): boolean {
+  if (a.kind === "file" && b.kind === "file") return a.sha256 === b.sha256 && a.mode === b.mode;
+  return a.kind === "symlink" && b.kind === "symlink" && a.target === b.target;
+}

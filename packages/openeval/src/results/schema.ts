@@ -1,0 +1,51 @@
+// Records the results store keeps: eval runs, judge runs and the judgments they produce.
+import * as z from "zod";
+import { RunMetricsSchema } from "../recording/schema.ts";
+
+export const EVAL_RUN_STATES = ["running", "completed", "failed", "timed_out", "cost_limited", "stopped", "interrupted"] as const;
+export const JUDGE_RUN_STATES = ["running", "completed", "failed", "timed_out", "interrupted"] as const;
+
+export const SlotKeySchema = z.object({
+  evalId: z.string(),
+  model: z.string(),
+  repetition: z.number().int().positive(),
+});
+
+export const EvalRunSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  slot: SlotKeySchema,
+  /** A scripted control model (`control/<name>`), never a real model's result. */
+  control: z.boolean(),
+  state: z.enum(EVAL_RUN_STATES),
+  /** The harness or provider failed (OpenCode could not start, provider unreachable): never scored as the candidate's 0. */
+  infrastructureError: z.boolean(),
+  error: z.string().nullable(),
+  startedAt: z.string(),
+  completedAt: z.string().nullable(),
+  elapsedMs: z.number().nullable(),
+  input: z.object({
+    candidateFingerprint: z.string(),
+    prompt: z.string(),
+    timeoutMs: z.number(),
+    maxCostUSD: z.number().nullable(),
+    opencodeVersion: z.string(),
+  }),
+  evidence: z.object({ directory: z.string(), hash: z.string() }).nullable(),
+  metrics: RunMetricsSchema.nullable(),
+});
+
+export const CriterionScoreSchema = z.object({
+  /** Credit in [0,1], or null when unresolved. */
+  value: z.number().min(0).max(1).nullable(),
+  source: z.enum(["judge.ts", "judge.md"]),
+  reason: z.string().optional(),
+  evidence: z.array(z.unknown()).optional(),
+  measurements: z.unknown().optional(),
+});
+
+export type SlotKey = z.infer<typeof SlotKeySchema>;
+export type EvalRun = z.infer<typeof EvalRunSchema>;
+export type EvalRunState = EvalRun["state"];
+export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
+export type JudgeRunState = (typeof JUDGE_RUN_STATES)[number];

@@ -1,0 +1,38 @@
+// Test fixtures: temporary folders written from a path → content map, removed after the test file.
+import { mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll } from "vitest";
+
+const created: string[] = [];
+afterAll(async () => {
+  await Promise.all(created.map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+export async function makeTempDir(prefix = "openeval-test-"): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), prefix));
+  created.push(directory);
+  return directory;
+}
+
+/** Writes `files` (relative path → text; `{ symlink: target }` for a link) under a new temp folder. */
+export async function writeTree(files: Record<string, string | { symlink: string }>, root?: string): Promise<string> {
+  const directory = root ?? (await makeTempDir());
+  for (const [path, content] of Object.entries(files)) {
+    const target = join(directory, path);
+    await mkdir(dirname(target), { recursive: true });
+    if (typeof content === "string") await writeFile(target, content);
+    else await symlink(content.symlink, target);
+  }
+  return directory;
+}
+
+/** A minimal valid benchmark (one code-judged eval) that tests override file by file. */
+export function minimalBenchmark(overrides: Record<string, string | { symlink: string }> = {}): Record<string, string | { symlink: string }> {
+  return {
+    "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1 };\n`,
+    "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
+    "evals/answer/judge.ts": `export default ({ response }) => ({ scores: { correct: response.text === "APPLE" } });\n`,
+    ...overrides,
+  };
+}
