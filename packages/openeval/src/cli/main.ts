@@ -1,9 +1,10 @@
 // The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place.
 import { formatCliError } from "./errors.ts";
 import { formatHelp, parseFlags, type Command } from "./command.ts";
+import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 
-const COMMANDS: Command<any>[] = [validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, validateCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

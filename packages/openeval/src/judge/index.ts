@@ -2,3 +2,5 @@
 export { judgeEvidence, type JudgeEvidenceOptions, type JudgeResult } from "./judge-evidence.ts";
 export { runCodeJudge, type CodeJudgeExecution, type CodeJudgeRequest } from "./run-code-judge.ts";
 export { normalizeJudgeOutput, meanCredit, JudgingError, type NormalizedOutput } from "./normalize.ts";
+export { gradeEvalRun, judgeRunDirectory, type GradeRequest, type RubricGrader, type SourceOutcome } from "./grade-eval-run.ts";
+export { gradeRubricUnavailable } from "./rubric-unavailable.ts";

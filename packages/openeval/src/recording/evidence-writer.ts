@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
+import type { NativeEvent } from "./native-archive.ts";
 import { EVIDENCE_FORMAT, EVIDENCE_VERSION, type EvidenceManifest, type EvidenceRef } from "./schema.ts";
 
 export const MANIFEST_FILE = "manifest.json";
@@ -15,4 +16,13 @@ export async function writeEvidence(
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   await writeFileAtomic(join(directory, MANIFEST_FILE), text);
   return { directory, hash: sha256(text) };
+}
+
+export const EVENTS_FILE = "events.jsonl";
+
+/** Native events, one JSON object a line, in recorded order; returns the manifest's `events` entry. */
+export async function writeEventsFile(directory: string, events: readonly NativeEvent[]): Promise<NonNullable<EvidenceManifest["events"]>> {
+  const text = events.map((event) => JSON.stringify(event)).join("\n") + (events.length > 0 ? "\n" : "");
+  await writeFileAtomic(join(directory, EVENTS_FILE), text);
+  return { file: EVENTS_FILE, count: events.length, sha256: sha256(text) };
 }

@@ -1,7 +1,8 @@
 // The recording stage: the versioned evidence format (writer and reader), JudgeContext, metrics.
 export { recordEvidence, type RecordEvidenceOptions } from "./record-evidence.ts";
 export { openEvidence, type Evidence } from "./evidence-reader.ts";
-export { writeEvidence } from "./evidence-writer.ts";
+export { writeEvidence, writeEventsFile } from "./evidence-writer.ts";
+export { extractNative, type NativeExtract } from "./native-extract.ts";
 export { captureDirectory, captureFiles } from "./snapshot.ts";
 export { createJudgeContext, type JudgeContext, type EventFilter, type ToolFilter } from "./judge-context.ts";
 export { measureConstructed, measureTools } from "./metrics.ts";
@@ -17,3 +18,4 @@ export {
   type RunMetrics,
   type ToolCall,
 } from "./schema.ts";
+export { readRecording } from "./read-recording.ts";

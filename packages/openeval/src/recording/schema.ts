@@ -38,7 +38,8 @@ export const RunMetricsSchema = z.object({
   cost: z.object({ usd: nullableNumber }),
   tokens: z.object({ input: nullableNumber, output: nullableNumber, reasoning: nullableNumber, cacheRead: nullableNumber, cacheWrite: nullableNumber }),
   tools: z.object({ calls: count, succeeded: count, failed: count, unfinished: count, errorRate: nullableNumber }),
-  requests: z.object({ started: count, succeeded: count, failed: count, retries: count }).nullable(),
+  /** `retries` is null when the recording cannot tell (OpenCode 1.18 keeps retry status in memory only). */
+  requests: z.object({ started: count, succeeded: count, failed: count, retries: count.nullable() }).nullable(),
   compactions: count.nullable(),
   timing: z.object({ elapsedMs: nullableNumber, modelActiveMs: nullableNumber, outputTokensPerSecond: nullableNumber }),
 });

@@ -49,3 +49,39 @@ export type EvalRun = z.infer<typeof EvalRunSchema>;
 export type EvalRunState = EvalRun["state"];
 export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
 export type JudgeRunState = (typeof JUDGE_RUN_STATES)[number];
+
+export const JudgeRunSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  evalRunId: z.string(),
+  slot: SlotKeySchema,
+  kind: z.enum(["code", "rubric", "hybrid"]),
+  state: z.enum(JUDGE_RUN_STATES),
+  judgeFingerprint: z.string(),
+  startedAt: z.string(),
+  completedAt: z.string().nullable(),
+  elapsedMs: z.number().nullable(),
+  /** Normalized scores of every source; null while running or when grading failed. */
+  scores: z.record(z.string(), CriterionScoreSchema).nullable(),
+  /** The judge returned no scores: the slot stays in the denominator as unresolved. */
+  unscored: z.boolean(),
+  /** judge.ts's returned JSON, exactly as returned. */
+  output: z.unknown().optional(),
+  error: z.string().nullable(),
+  /** The judge run's folder, relative to the run directory. */
+  directory: z.string(),
+});
+
+export const BenchmarkRunSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  benchmarkDirectory: z.string(),
+  createdAt: z.string(),
+  opencodeVersion: z.string(),
+  models: z.array(z.string()),
+  repetitions: z.number().int().positive(),
+  evals: z.array(z.string()),
+});
+
+export type JudgeRun = z.infer<typeof JudgeRunSchema>;
+export type BenchmarkRun = z.infer<typeof BenchmarkRunSchema>;

@@ -1,0 +1,80 @@
+// Turns a finished run's live native database into its archived form: one self-contained SQLite file (WAL folded
+// in), credentials purged, secrets redacted, vacuumed so no old bytes survive, and the sha256 of what was written.
+
+import { Database } from "bun:sqlite";
+import { copyFile, mkdir, readFile, rm, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { sha256 } from "../util/hash.ts";
+import { CandidateError } from "./errors.ts";
+import { redactDatabase } from "./redact.ts";
+
+export interface ArchiveRequest {
+  /** The live database in scratch; the OpenCode process must have exited. */
+  live: string;
+  target: string;
+  secrets: readonly string[];
+}
+
+export interface ArchivedDatabase {
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * @example
+ * const archived = await archiveDatabase({ live: outcome.databasePath, target: join(runDir, "opencode.db"), secrets });
+ */
+export async function archiveDatabase(request: ArchiveRequest): Promise<ArchivedDatabase> {
+  await requireFile(request.live);
+  checkpoint(request.live);
+  await mkdir(dirname(request.target), { recursive: true });
+  await rm(request.target, { force: true });
+  await copyFile(request.live, request.target);
+  // The copy's header still says WAL: a rollback journal keeps the archive one file, never -wal/-shm.
+  execute(request.target, "PRAGMA journal_mode = DELETE");
+  redactDatabase(request.target, request.secrets);
+  // Rebuild the file so free pages (which may hold pre-redaction bytes) are gone.
+  execute(request.target, "VACUUM");
+  await Promise.all([rm(`${request.target}-wal`, { force: true }), rm(`${request.target}-shm`, { force: true })]);
+  const bytes = await readFile(request.target);
+  return { path: request.target, sha256: sha256(bytes), bytes: bytes.byteLength };
+}
+
+async function requireFile(path: string): Promise<void> {
+  try {
+    await stat(path);
+  } catch (cause) {
+    throw new CandidateError(
+      "CANDIDATE_LIVE_DATABASE_MISSING",
+      `No native OpenCode database at ${path}: OpenCode never started or wrote elsewhere (check OPENCODE_DB and the run's stderr log).`,
+      { cause },
+    );
+  }
+}
+
+/** After a normal exit almost all data sits in `-wal` (probe §2); TRUNCATE folds it into the main file. */
+function checkpoint(path: string): void {
+  const db = new Database(path, { readwrite: true, create: false });
+  try {
+    const result = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    if (result && result.busy !== 0) {
+      throw new CandidateError(
+        "CANDIDATE_LIVE_DATABASE_BUSY",
+        `The native database ${path} is still in use; archive it only after the OpenCode process has exited.`,
+      );
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs one statement on its own connection (journal-mode changes and VACUUM need no open transaction). */
+function execute(path: string, sql: string): void {
+  const db = new Database(path, { readwrite: true, create: false });
+  try {
+    db.run(sql);
+  } finally {
+    db.close();
+  }
+}

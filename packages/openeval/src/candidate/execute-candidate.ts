@@ -1,0 +1,157 @@
+// One eval run, end to end: seed the workspace, run OpenCode isolated, then turn what it left behind into a
+// verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
+import type { EvalRun, SlotKey } from "../results/schema.ts";
+import { sha256 } from "../util/hash.ts";
+import { OPENCODE_VERSION } from "../util/versions.ts";
+import { archiveDatabase } from "./archive-database.ts";
+import { selectCredentials } from "./credentials.ts";
+import { exportSessions } from "./export-sessions.ts";
+import { prepareIsolation } from "./isolated-env.ts";
+import { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
+import { runOpenCode } from "./run-opencode.ts";
+import { seedWorkspace } from "./seed-workspace.ts";
+
+export interface CandidateRequest {
+  runId: string;
+  runDirectory: string;
+  evalRunId: string;
+  slot: SlotKey;
+  evaluation: EvalDefinition;
+  settings: BenchmarkSettings;
+  candidateFingerprint: string;
+  /** Base URL of the control server for this eval; needed for `control/*` models. */
+  controlBaseURL: string | null;
+  signal?: AbortSignal;
+  onEvent?: (event: unknown) => void;
+  /** Called with the running record before OpenCode starts, then with the final one. */
+  save(evalRun: EvalRun): void;
+}
+
+/** Paths of an eval run's folder, relative to the run directory. */
+export function evalRunPaths(evalRunId: string) {
+  const root = join("eval-runs", evalRunId);
+  return { root, evidence: join(root, "evidence"), logs: join(root, "logs") };
+}
+
+export async function executeCandidate(request: CandidateRequest): Promise<EvalRun> {
+  const { evaluation, slot, settings } = request;
+  const timeoutMs = evaluation.settings.timeoutMs ?? settings.candidate.timeoutMs;
+  const running: EvalRun = {
+    id: request.evalRunId,
+    runId: request.runId,
+    slot,
+    control: slot.model.startsWith(`${CONTROL_PROVIDER}/`),
+    state: "running",
+    infrastructureError: false,
+    error: null,
+    startedAt: new Date().toISOString(),
+    completedAt: null,
+    elapsedMs: null,
+    input: {
+      candidateFingerprint: request.candidateFingerprint,
+      prompt: evaluation.prompt.text,
+      timeoutMs,
+      maxCostUSD: settings.candidate.maxCostUSD ?? null,
+      opencodeVersion: OPENCODE_VERSION,
+    },
+    evidence: null,
+    metrics: null,
+  };
+  request.save(running);
+
+  // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
+  const scratch = await mkdtemp(join(tmpdir(), `openeval-${request.evalRunId}-`));
+  try {
+    return await record(request, running, scratch, timeoutMs);
+  } catch (error) {
+    const failed: EvalRun = {
+      ...running,
+      state: "failed",
+      infrastructureError: true,
+      error: `The harness could not run or record this candidate: ${(error as Error).message}`,
+      completedAt: new Date().toISOString(),
+      elapsedMs: Date.now() - Date.parse(running.startedAt),
+    };
+    request.save(failed);
+    return failed;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number): Promise<EvalRun> {
+  const { evaluation, slot, settings, runDirectory } = request;
+  const paths = evalRunPaths(request.evalRunId);
+  const evidenceDirectory = join(runDirectory, paths.evidence);
+  const workspace = join(scratch, "workspace");
+  await seedWorkspace(evaluation.workspace.directory, workspace);
+  const initial = await captureDirectory(workspace, evidenceDirectory);
+
+  const credentials = await selectCredentials({ model: slot.model, environment: process.env });
+  const opencodeScratch = join(scratch, "opencode");
+  const outcome = await runOpenCode({
+    scratchDir: opencodeScratch,
+    workspace,
+    prompt: evaluation.prompt.text,
+    model: slot.model,
+    config: buildProviderConfig(slot.model, settings, request.controlBaseURL),
+    credentials,
+    timeoutMs,
+    maxCostUSD: settings.candidate.maxCostUSD,
+    signal: request.signal,
+    onEvent: request.onEvent,
+    eventsFile: join(runDirectory, paths.logs, "opencode-events.jsonl"),
+    stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),
+    secrets: credentials.secrets,
+  });
+
+  const final = await captureDirectory(workspace, evidenceDirectory);
+  const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, "native", "opencode.db"), secrets: credentials.secrets });
+  const { env } = await prepareIsolation(opencodeScratch);
+  const exported = await exportSessions({ env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });
+  const native = extractNative(archived.path);
+  const events = await writeEventsFile(evidenceDirectory, native.events);
+  const metrics = { ...native.metrics, version: 1 as const, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
+
+  const evidence = await writeEvidence(evidenceDirectory, {
+    kind: "candidate",
+    prompt: evaluation.prompt.text,
+    response: { text: native.response },
+    tools: native.tools,
+    initial,
+    final,
+    events,
+    native: {
+      database: { file: "native/opencode.db", sha256: archived.sha256, bytes: archived.bytes },
+      opencodeVersion: OPENCODE_VERSION,
+      rootSessionID: native.rootSessionID ?? outcome.sessionID,
+      sessions: await Promise.all(
+        exported.sessions.map(async (session) => ({
+          id: session.id,
+          parentID: session.parentID,
+          export: relative(evidenceDirectory, session.file).split("\\").join("/"),
+          sha256: sha256(await readFile(session.file)),
+        })),
+      ),
+    },
+    metrics,
+  });
+
+  const finalRun: EvalRun = {
+    ...running,
+    state: outcome.state,
+    infrastructureError: outcome.infrastructureError,
+    error: outcome.error ?? null,
+    completedAt: outcome.completedAt,
+    elapsedMs: outcome.elapsedMs,
+    evidence: { directory: paths.evidence, hash: evidence.hash },
+    metrics,
+  };
+  request.save(finalRun);
+  return finalRun;
+}

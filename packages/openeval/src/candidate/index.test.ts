@@ -1,0 +1,17 @@
+import { expect, test } from "vitest";
+import * as candidate from "./index.ts";
+
+test("the candidate stage exposes exactly this runtime API", () => {
+  expect(Object.keys(candidate).sort()).toEqual([
+    "CandidateError",
+    "archiveDatabase",
+    "evalRunPaths",
+    "executeCandidate",
+    "exportSessions",
+    "killProcessTree",
+    "prepareIsolation",
+    "redactSecrets",
+    "runOpenCode",
+    "selectCredentials",
+  ]);
+});

@@ -1,0 +1,43 @@
+import { describe, expect, test } from "vitest";
+import { parseModelRef } from "./model-id.ts";
+import { buildConfigContent, buildRunArgs, RUN_TITLE } from "./opencode-command.ts";
+
+describe("buildRunArgs", () => {
+  test("headless JSON run in the workspace, fixed title, logs and thinking", () => {
+    expect(buildRunArgs("/ws", parseModelRef("control/positive"))).toEqual([
+      "run", "--pure", "--format", "json", "--dir", "/ws", "-m", "control/positive",
+      "--title", RUN_TITLE, "--print-logs", "--thinking",
+    ]);
+  });
+
+  test("#variant becomes --variant, never part of -m", () => {
+    const args = buildRunArgs("/ws", parseModelRef("openai/gpt-x#high"));
+    expect(args).toContain("openai/gpt-x");
+    expect(args.slice(-2)).toEqual(["--variant", "high"]);
+  });
+});
+
+describe("buildConfigContent", () => {
+  test("keeps the benchmark's providers and enforces snapshot, share, autoupdate", () => {
+    const config = JSON.parse(buildConfigContent({ provider: { p: { npm: "x" } }, snapshot: true, share: "auto" }));
+    expect(config).toMatchObject({ provider: { p: { npm: "x" } }, snapshot: false, share: "disabled", autoupdate: false });
+  });
+
+  test("no permission resolves to ask: defaults allow, an authored ask becomes deny", () => {
+    const config = JSON.parse(buildConfigContent({ permission: { bash: { "*": "allow", "rm *": "ask" }, edit: "ask" } }));
+    expect(config.permission).toEqual({
+      external_directory: "allow",
+      doom_loop: "allow",
+      read: "allow",
+      bash: { "*": "allow", "rm *": "deny" },
+      edit: "deny",
+    });
+    expect(JSON.stringify(config)).not.toContain('"ask"');
+  });
+
+  test("does not mutate the caller's config", () => {
+    const config = { permission: { edit: "ask" } };
+    buildConfigContent(config);
+    expect(config).toEqual({ permission: { edit: "ask" } });
+  });
+});

@@ -1,0 +1,57 @@
+// Builds the `opencode run` invocation: the binary, its flags, and the inline config the harness enforces.
+
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { ModelRef } from "./model-id.ts";
+
+/** Fixed, so OpenCode skips its separate title-generation LLM call (which is recorded nowhere). */
+export const RUN_TITLE = "openeval candidate run";
+
+/** The pinned `opencode-ai` package's binary (a compiled Bun executable). */
+export function resolveOpenCodeBinary(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve("opencode-ai/package.json")), "bin", "opencode.exe");
+}
+
+/**
+ * `--format json` gives one event per line; `--print-logs` sends the full log to stderr (the log file is
+ * incomplete); `--thinking` adds reasoning events; `--dir` fixes the project dir (without it `run` trusts $PWD);
+ * `--title` skips the title call; `--pure` skips external plugins. The prompt goes on stdin, verbatim.
+ */
+export function buildRunArgs(workspace: string, model: ModelRef): string[] {
+  const args = ["run", "--pure", "--format", "json", "--dir", workspace, "-m", model.id];
+  args.push("--title", RUN_TITLE, "--print-logs", "--thinking");
+  // 1.18.33 has `--variant` ("provider-specific reasoning effort, e.g. high, max, minimal").
+  if (model.variant) args.push("--variant", model.variant);
+  return args;
+}
+
+/**
+ * Permissions that never resolve to "ask". In `run` mode an "ask" is auto-rejected and the session *stops* with
+ * exit 0, so the run would look completed while the agent was cut off mid-task.
+ * - external_directory: the agent may legitimately touch /tmp or read system headers; and the process backend is
+ *   not a security sandbox, so "ask" protects nothing here (the container backend is the boundary).
+ * - doom_loop: OpenCode asks after three identical tool calls; loops are the harness's job (timeout, maxCostUSD).
+ * - read: the default asks for `*.env*` files, which an eval workspace may well contain on purpose.
+ */
+const NEVER_ASK = { external_directory: "allow", doom_loop: "allow", read: "allow" } as const;
+
+/**
+ * The config passed as OPENCODE_CONFIG_CONTENT: the benchmark's config, plus what the harness enforces (no workspace
+ * snapshots, no sharing, no self-update, no "ask"). An author's own "ask" becomes "deny": nobody can answer it.
+ */
+export function buildConfigContent(config: Record<string, unknown>): string {
+  const authored = isRecord(config.permission) ? config.permission : {};
+  const permission = replaceAsk({ ...NEVER_ASK, ...authored });
+  return JSON.stringify({ ...config, snapshot: false, share: "disabled", autoupdate: false, permission });
+}
+
+function replaceAsk(value: unknown): unknown {
+  if (value === "ask") return "deny";
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceAsk(item)]));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,36 @@
+// The inline OpenCode config a candidate runs with: the benchmark's `candidate.providers`, plus, for a
+// control model, the scripted provider on 127.0.0.1 that plays the eval's control file.
+import type { BenchmarkSettings } from "../load/index.ts";
+
+/** The scripted control provider (SPEC §9): served on 127.0.0.1, never handed a real key. */
+export const CONTROL_PROVIDER = "control";
+
+export function buildProviderConfig(model: string, settings: BenchmarkSettings, controlBaseURL: string | null): Record<string, unknown> {
+  const providers: Record<string, Record<string, unknown>> = structuredClone(settings.candidate.providers);
+  if (model.startsWith(`${CONTROL_PROVIDER}/`)) {
+    if (!controlBaseURL) throw new Error(`model ${model} is a control but no control server is running`);
+    const name = model.slice(CONTROL_PROVIDER.length + 1).split("#")[0]!;
+    const scripted = {
+      npm: "@ai-sdk/openai-compatible",
+      name: "openeval scripted controls",
+      options: { baseURL: controlBaseURL, apiKey: "control" },
+      // Controls cost nothing unless the benchmark prices them (tests of cost limits do).
+      models: { [name]: { name: `control/${name}`, tool_call: true, limit: { context: 128_000, output: 8_192 }, cost: { input: 0, output: 0 } } },
+    };
+    providers[CONTROL_PROVIDER] = mergeDeep(scripted, providers[CONTROL_PROVIDER] ?? {});
+  }
+  return { provider: providers };
+}
+
+function mergeDeep(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    const current = merged[key];
+    merged[key] = isRecord(current) && isRecord(value) ? mergeDeep(current, value) : value;
+  }
+  return merged;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

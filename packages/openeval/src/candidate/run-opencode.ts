@@ -1,0 +1,193 @@
+// Runs one OpenCode agent session for a candidate, isolated under a scratch dir, within its time and cost limits,
+// streaming its events (redacted) to disk and to an observer. Why `opencode run` and not `serve` + SDK: one process
+// and one exit code per run, no port/SSE/idle choreography, and "ask" prompts cannot block (probe §3).
+
+import { randomUUID } from "node:crypto";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { type Isolation, prepareIsolation } from "./isolated-env.ts";
+import { parseModelRef } from "./model-id.ts";
+import { buildConfigContent, buildRunArgs, resolveOpenCodeBinary } from "./opencode-command.ts";
+import { type ConfinedCommand, confineCommand, killProcessTree } from "./process-tree.ts";
+import { readLines } from "./read-lines.ts";
+import { redactSecrets } from "./redact.ts";
+import { hasModelOutput, readRootSessionID } from "./native-database.ts";
+import { type KillReason, type RunState, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
+import { RunEventSchema } from "./schema.ts";
+
+export interface OpenCodeRequest {
+  scratchDir: string;
+  /** Absolute path, already a git repository (so OpenCode's upward AGENTS.md/config walk stops there). */
+  workspace: string;
+  /** Passed verbatim on stdin. */
+  prompt: string;
+  /** `provider/model[#variant]`. */
+  model: string;
+  /** Inline OpenCode config (providers etc.); the harness adds its enforced keys on top. */
+  config: Record<string, unknown>;
+  credentials: { env: Record<string, string>; auth: Record<string, unknown> | null };
+  timeoutMs: number;
+  maxCostUSD?: number;
+  signal?: AbortSignal;
+  /** Each event line, parsed, after redaction. An observer that throws does not affect the run. */
+  onEvent?: (event: unknown) => void;
+  eventsFile: string;
+  stderrFile: string;
+  secrets: string[];
+  /** Override the pinned binary (tests, or a user-pinned install). */
+  opencodeBinary?: string;
+  /** Default true: confine the run in a PID namespace when this machine allows it; false forces the /proc walk. */
+  pidNamespace?: boolean;
+}
+
+export interface OpenCodeOutcome {
+  state: RunState;
+  /** The failure was OpenCode's or the provider's, not the candidate's: recorded, retryable, never scored. */
+  infrastructureError: boolean;
+  error?: string;
+  exitCode: number | null;
+  startedAt: string;
+  completedAt: string;
+  elapsedMs: number;
+  sessionID: string | null;
+  /** The live database in scratch; archive it with archiveDatabase once this resolves. */
+  databasePath: string;
+  /** How the process tree was confined and killed. */
+  confinement: ConfinedCommand["confinement"];
+}
+
+/** How long to wait for stdout/stderr to drain after exit and the stray sweep; nothing should hold them by then. */
+const DRAIN_GRACE_MS = 5_000;
+
+/**
+ * @example
+ * const outcome = await runOpenCode({ scratchDir, workspace, prompt, model: "control/positive", config,
+ *   credentials: { env: {}, auth: null }, timeoutMs: 60_000, eventsFile, stderrFile, secrets: [] });
+ */
+export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOutcome> {
+  const started = Date.now();
+  const model = parseModelRef(request.model);
+  const isolation = await prepareIsolation(request.scratchDir);
+  await writeAuthEntry(isolation, model.provider, request.credentials.auth);
+  await mkdir(dirname(request.eventsFile), { recursive: true });
+  await mkdir(dirname(request.stderrFile), { recursive: true });
+
+  const marker = { name: "OPENEVAL_RUN_MARKER", value: randomUUID() };
+  const env = {
+    ...isolation.env,
+    ...request.credentials.env,
+    PWD: request.workspace, // `run` trusts $PWD over the real cwd
+    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config),
+    [marker.name]: marker.value,
+  };
+  const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
+  const command = await confineCommand([binary, ...buildRunArgs(request.workspace, model)], {
+    preferNamespace: request.pidNamespace ?? true,
+  });
+  const tracker = createRunTracker();
+  const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
+    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD };
+    const verdict = judgeRun(tracker, { killReason, exitCode, spawnError, ...limits });
+    const completed = Date.now();
+    return {
+      ...verdict,
+      exitCode,
+      startedAt: new Date(started).toISOString(),
+      completedAt: new Date(completed).toISOString(),
+      elapsedMs: completed - started,
+      sessionID: tracker.sessionID ?? readRootSessionID(isolation.paths.database),
+      databasePath: isolation.paths.database,
+      confinement: command.confinement,
+    };
+  };
+
+  // Step: an already-aborted run never starts.
+  if (request.signal?.aborted) return finish(null, "interrupted");
+
+  // Step: spawn, confined, prompt on stdin then closed (an open stdin pipe makes `run` wait forever).
+  let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+  try {
+    child = Bun.spawn(command.argv, { cwd: request.workspace, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  } catch (cause) {
+    await Promise.all([writeFile(request.eventsFile, ""), writeFile(request.stderrFile, "")]);
+    return finish(null, null, `OpenCode could not be started: ${String(cause)}`);
+  }
+  feedPrompt(child, request.prompt);
+
+  // Step: limits. Each kill takes the whole tree, including commands the agent detached.
+  let killReason: KillReason | null = null;
+  const kill = (reason: KillReason) => {
+    if (killReason !== null) return;
+    killReason = reason;
+    killProcessTree({ pid: child.pid, marker: `${marker.name}=${marker.value}` }).catch(() => child.kill("SIGKILL"));
+  };
+  const timer = setTimeout(() => kill("timed_out"), request.timeoutMs);
+  const onAbort = () => kill("interrupted");
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+
+  // Step: stream stdout (events) and stderr (log), redacted, to disk and observers.
+  const events = Bun.file(request.eventsFile).writer();
+  const log = Bun.file(request.stderrFile).writer();
+  const stdoutDone = readLines(child.stdout, (raw) => {
+    const line = redactSecrets(raw, request.secrets);
+    events.write(line + "\n");
+    const event = parseEvent(line);
+    if (event === null) return;
+    observeEvent(tracker, event);
+    notify(request.onEvent, event);
+    if (request.maxCostUSD !== undefined && tracker.costUSD > request.maxCostUSD) kill("cost_limited");
+  });
+  const stderrDone = readLines(child.stderr, (raw) => {
+    const line = redactSecrets(raw, request.secrets);
+    log.write(line + "\n");
+    observeLogLine(tracker, line);
+  });
+
+  // Step: wait for exit, then sweep strays (a no-op inside a PID namespace, which died with OpenCode).
+  await child.exited;
+  clearTimeout(timer);
+  request.signal?.removeEventListener("abort", onAbort);
+  await killProcessTree({ marker: `${marker.name}=${marker.value}` });
+  await Promise.race([Promise.allSettled([stdoutDone, stderrDone]), Bun.sleep(DRAIN_GRACE_MS)]);
+  await Promise.all([events.end(), log.end()]);
+
+  // Step: a kill can swallow the last event lines; the database knows whether the model ever answered.
+  if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
+  return finish(child.exitCode, killReason);
+}
+
+/** OpenCode reads provider auth from `$XDG_DATA_HOME/opencode/auth.json`; it gets only this provider's entry. */
+async function writeAuthEntry(isolation: Isolation, provider: string, auth: Record<string, unknown> | null): Promise<void> {
+  if (auth === null) return;
+  const file = join(isolation.paths.data, "opencode", "auth.json");
+  await writeFile(file, JSON.stringify({ [provider]: auth }), { mode: 0o600 });
+  await chmod(file, 0o600);
+}
+
+function feedPrompt(child: Bun.Subprocess<"pipe", "pipe", "pipe">, prompt: string): void {
+  try {
+    child.stdin.write(prompt);
+    void Promise.resolve(child.stdin.end()).catch(() => {});
+  } catch {
+    // OpenCode died before reading its prompt; the exit code and stderr tell why.
+  }
+}
+
+function parseEvent(line: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return null; // not an event line
+  }
+  const parsed = RunEventSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+function notify(onEvent: ((event: unknown) => void) | undefined, event: unknown): void {
+  try {
+    onEvent?.(event);
+  } catch {
+    // An observer's bug must not kill or falsify a paid candidate run.
+  }
+}

@@ -1,0 +1,94 @@
+// Grades one finalized eval run with its eval's judges (code, rubric, or both) into a JudgeRun. A hybrid
+// judgment becomes active only when both sources succeed; neither overwrites the other's criteria.
+import { join } from "node:path";
+import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import type { CriterionScore, EvalRun, JudgeRun } from "../results/schema.ts";
+import { runCodeJudge } from "./run-code-judge.ts";
+
+export interface GradeRequest {
+  runId: string;
+  runDirectory: string;
+  judgeRunId: string;
+  evalRun: EvalRun;
+  evaluation: EvalDefinition;
+  settings: BenchmarkSettings;
+  judgeFingerprint: string;
+  /** Called with the running record, then with the final one. */
+  save(judgeRun: JudgeRun): void;
+}
+
+/** What one judge source (judge.ts or judge.md) produced. */
+export interface SourceOutcome {
+  state: "completed" | "failed" | "timed_out";
+  /** null: the source returned no scores (unscored). */
+  scores: Record<string, CriterionScore> | null;
+  output?: unknown;
+  error?: string;
+}
+
+/** The rubric source is pluggable so that the LLM judge lives in its own module. */
+export type RubricGrader = (request: GradeRequest, directory: string) => Promise<SourceOutcome>;
+
+export function judgeRunDirectory(judgeRunId: string): string {
+  return join("judge-runs", judgeRunId);
+}
+
+export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGrader): Promise<JudgeRun> {
+  const { evaluation, evalRun } = request;
+  const directory = judgeRunDirectory(request.judgeRunId);
+  const startedAt = new Date();
+  const running: JudgeRun = {
+    id: request.judgeRunId,
+    runId: request.runId,
+    evalRunId: evalRun.id,
+    slot: evalRun.slot,
+    kind: evaluation.code && evaluation.rubric ? "hybrid" : evaluation.code ? "code" : "rubric",
+    state: "running",
+    judgeFingerprint: request.judgeFingerprint,
+    startedAt: startedAt.toISOString(),
+    completedAt: null,
+    elapsedMs: null,
+    scores: null,
+    unscored: false,
+    error: null,
+    directory,
+  };
+  request.save(running);
+
+  const outcomes: SourceOutcome[] = [];
+  let output: unknown;
+  if (evaluation.code) {
+    if (!evalRun.evidence) throw new Error(`eval run ${evalRun.id} has no recording to judge`);
+    const code = await runCodeJudge({
+      bundle: evaluation.code,
+      evalDirectory: evaluation.directory,
+      evidence: { directory: join(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
+      run: evalRun,
+      timeoutMs: request.settings.judge.timeoutMs,
+      directory: join(request.runDirectory, directory, "code"),
+    });
+    output = code.output;
+    outcomes.push({ state: code.state, scores: code.scores, error: code.error });
+  }
+  if (evaluation.rubric) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, "rubric")));
+
+  const final: JudgeRun = { ...running, ...combine(outcomes), ...(output === undefined ? {} : { output }), completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
+  request.save(final);
+  return final;
+}
+
+function combine(outcomes: SourceOutcome[]): Pick<JudgeRun, "state" | "scores" | "unscored" | "error"> {
+  const failed = outcomes.find((outcome) => outcome.state !== "completed");
+  if (failed) return { state: failed.state, scores: null, unscored: false, error: failed.error ?? `a judge source ended ${failed.state}` };
+  const scores: Record<string, CriterionScore> = {};
+  for (const outcome of outcomes) {
+    for (const [id, score] of Object.entries(outcome.scores ?? {})) {
+      if (id in scores) {
+        return { state: "failed", scores: null, unscored: false, error: `criterion "${id}" was scored by both judge.md and judge.ts; give one of them another id` };
+      }
+      scores[id] = score;
+    }
+  }
+  const unscored = outcomes.every((outcome) => outcome.scores === null);
+  return { state: "completed", scores: unscored ? null : scores, unscored, error: null };
+}

@@ -1,0 +1,36 @@
+// Candidate and judge fingerprints (SPEC §5): what, if changed, makes recorded work stale. Reuse is exact-match.
+import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import { fingerprint } from "../util/hash.ts";
+import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
+
+export function candidateFingerprint(evaluation: EvalDefinition, model: string, settings: BenchmarkSettings): string {
+  const provider = model.split("/")[0] ?? model;
+  return fingerprint({
+    prompt: evaluation.prompt.text,
+    workspace: evaluation.workspace.hash,
+    model,
+    // A control's script is its "model": editing it must re-run the control.
+    control: provider === "control" ? (evaluation.controls[model.slice("control/".length)]?.turns ?? null) : null,
+    candidate: {
+      timeoutMs: evaluation.settings.timeoutMs ?? settings.candidate.timeoutMs,
+      maxCostUSD: settings.candidate.maxCostUSD ?? null,
+      provider: settings.candidate.providers[provider] ?? null,
+    },
+    opencode: OPENCODE_VERSION,
+    runtime: CANDIDATE_RUNTIME_VERSION,
+  });
+}
+
+export function judgeFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings): string {
+  return fingerprint({
+    rubric: evaluation.rubric?.text ?? null,
+    code: evaluation.code ? { identity: evaluation.code.identity, criteria: evaluation.code.criteria } : null,
+    judge: {
+      model: evaluation.rubric ? (settings.judge.model ?? null) : null,
+      timeoutMs: settings.judge.timeoutMs,
+      verification: evaluation.code ? (settings.judge.verification ?? null) : null,
+    },
+    judgeFiles: evaluation.judgeFiles,
+    protocol: JUDGE_PROTOCOL_VERSION,
+  });
+}

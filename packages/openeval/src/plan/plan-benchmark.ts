@@ -1,0 +1,104 @@
+// The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
+// definition and the store only: planning never executes author code and never calls a model.
+import type { BenchmarkDefinition } from "../load/index.ts";
+import type { EvalRun, JudgeRun, SlotKey } from "../results/schema.ts";
+import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
+
+export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
+
+export interface PlannedSlot extends SlotKey {
+  action: SlotAction;
+  reason: string;
+  candidateFingerprint: string;
+  judgeFingerprint: string;
+  /** The recording to judge or reuse, when there is one. */
+  evalRun: EvalRun | null;
+  judgeRun: JudgeRun | null;
+}
+
+export interface PlanScope {
+  /** Replaces benchmark.ts's model list (`--model`). */
+  models?: string[];
+  onlyModels?: string[];
+  onlyEvals?: string[];
+  onlyRepetitions?: number[];
+  /** Ignore recorded work (`--fresh`). */
+  fresh?: boolean;
+}
+
+export interface Plan {
+  slots: PlannedSlot[];
+}
+
+/** What the planner needs from a store: every eval run and judge run recorded so far. */
+export interface RecordedWork {
+  evalRuns: readonly EvalRun[];
+  judgeRuns: readonly JudgeRun[];
+}
+
+export function planBenchmark(benchmark: BenchmarkDefinition, recorded: RecordedWork, scope: PlanScope = {}): Plan {
+  const models = scope.models ?? benchmark.settings.models;
+  const slots: PlannedSlot[] = [];
+  for (const evaluation of benchmark.evals) {
+    const judgeHash = judgeFingerprint(evaluation, benchmark.settings);
+    for (const model of models) {
+      const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings);
+      for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
+        const key = { evalId: evaluation.id, model, repetition };
+        const decision = inScope(key, scope)
+          ? decide(key, candidateHash, judgeHash, scope.fresh ? EMPTY : recorded)
+          : { action: "deferred" as const, reason: "Outside the --only-* scope", evalRun: null, judgeRun: null };
+        slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
+      }
+    }
+  }
+  return { slots };
+}
+
+const EMPTY: RecordedWork = { evalRuns: [], judgeRuns: [] };
+
+function inScope(slot: SlotKey, scope: PlanScope): boolean {
+  return (
+    (!scope.onlyEvals || scope.onlyEvals.includes(slot.evalId)) &&
+    (!scope.onlyModels || scope.onlyModels.includes(slot.model)) &&
+    (!scope.onlyRepetitions || scope.onlyRepetitions.includes(slot.repetition))
+  );
+}
+
+type Decision = Pick<PlannedSlot, "action" | "reason" | "evalRun" | "judgeRun">;
+
+function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorded: RecordedWork): Decision {
+  const forSlot = recorded.evalRuns.filter(
+    (run) => run.slot.evalId === slot.evalId && run.slot.model === slot.model && run.slot.repetition === slot.repetition,
+  );
+  const current = forSlot.filter((run) => run.input.candidateFingerprint === candidateHash).at(-1);
+  if (!current) {
+    return { action: "candidate", reason: forSlot.length > 0 ? "Candidate inputs changed" : "New eval/model/repetition", evalRun: null, judgeRun: null };
+  }
+  if (current.state === "running" || current.state === "interrupted") {
+    return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null };
+  }
+  if (current.infrastructureError || current.state === "failed") {
+    const why = current.infrastructureError ? "Infrastructure error" : "Candidate failed";
+    return { action: "failed", reason: `${why}: ${current.error ?? current.state}; retry it explicitly with openeval retry`, evalRun: current, judgeRun: null };
+  }
+  const judgeRuns = recorded.judgeRuns.filter((run) => run.evalRunId === current.id);
+  const judged = judgeRuns.filter((run) => run.judgeFingerprint === judgeHash && run.state !== "interrupted" && run.state !== "running").at(-1);
+  if (!judged) {
+    return {
+      action: "judge",
+      reason: judgeRuns.length > 0 ? "Judge inputs changed" : "Recorded work is ready for judging",
+      evalRun: current,
+      judgeRun: null,
+    };
+  }
+  if (judged.state !== "completed") {
+    return { action: "failed", reason: `Judge ${judged.state}: ${judged.error ?? ""}; rejudge it explicitly with openeval rejudge`.trim(), evalRun: current, judgeRun: judged };
+  }
+  return { action: "reuse", reason: "Candidate inputs and judgment unchanged", evalRun: current, judgeRun: judged };
+}
+
+export function describeSlot(slot: SlotKey): string {
+  return `${slot.evalId} × ${slot.model} #${slot.repetition}`;
+}
+

@@ -1,0 +1,341 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  assistantMessage,
+  part,
+  stepFinish,
+  userMessage,
+  writeNativeDatabase,
+  type NativeFixture,
+} from "./fixtures/native-database.ts";
+import { runControl } from "./fixtures/opencode-run.ts";
+import { extractNative } from "./native-extract.ts";
+
+let scratch: string;
+let databases = 0;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "native-extract-"));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+function extract(fixture: NativeFixture) {
+  const path = join(scratch, `db-${++databases}.db`);
+  writeNativeDatabase(path, fixture);
+  return extractNative(path);
+}
+
+const ROOT = "ses_root";
+const CHILD = "ses_child";
+
+describe("usage and cost", () => {
+  it("counts each assistant message once across root, subagent child and compaction, ignoring session totals and step-finish copies", () => {
+    const step = assistantMessage({
+      id: "msg_a1",
+      sessionID: ROOT,
+      created: 1_000,
+      completed: 2_000,
+      usage: { input: 1_000, output: 100, reasoning: 10, cacheRead: 200, cacheWrite: 5 },
+      cost: 0.01,
+    });
+    const compaction = assistantMessage({ id: "msg_a2", sessionID: ROOT, created: 3_000, completed: 4_000, usage: { input: 3_000, output: 300 }, cost: 0.02, compaction: true });
+    const child = assistantMessage({ id: "msg_c1", sessionID: CHILD, created: 1_500, completed: 1_800, usage: { input: 500, output: 50, cacheRead: 7 }, cost: 0.005 });
+    const compactionRequest = userMessage("msg_u2", ROOT, 2_900);
+    const extracted = extract({
+      // The root row holds its own running totals, as OpenCode keeps them; adding them again would double-count.
+      sessions: [
+        { id: ROOT, created: 0, cost: 0.03, tokensInput: 4_000, tokensOutput: 400 },
+        { id: CHILD, parentID: ROOT, created: 1_400, cost: 0.005, tokensInput: 500, tokensOutput: 50 },
+      ],
+      messages: [userMessage("msg_u1", ROOT, 900), step, compactionRequest, compaction, child],
+      parts: [
+        stepFinish("prt_1", step, 1_990),
+        part("prt_2", compactionRequest, 2_900, { type: "compaction", auto: true, overflow: false }),
+        stepFinish("prt_3", compaction, 3_990),
+        stepFinish("prt_4", child, 1_790),
+      ],
+    });
+
+    expect(extracted.metrics.tokens).toEqual({ input: 4_500, output: 450, reasoning: 10, cacheRead: 207, cacheWrite: 5 });
+    expect(extracted.metrics.cost.usd).toBeCloseTo(0.035, 12);
+    expect(extracted.metrics.requests).toEqual({ started: 3, succeeded: 3, failed: 0, retries: null });
+    expect(extracted.metrics.compactions).toBe(1);
+    expect(extracted.rootSessionID).toBe(ROOT);
+    expect(extracted.sessions).toEqual([
+      { id: ROOT, parentID: null },
+      { id: CHILD, parentID: ROOT },
+    ]);
+  });
+
+  it("reports usage as unavailable (null) when no step carried any, but keeps a reported zero as 0", () => {
+    // OpenCode stores zeros without `total` when the provider sent no usage (as for this failed step).
+    const unreported = extract({
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [assistantMessage({ id: "msg_1", sessionID: ROOT, created: 10, completed: 20, error: "boom" })],
+    });
+    expect(unreported.metrics.cost.usd).toBeNull();
+    expect(unreported.metrics.tokens).toEqual({ input: null, output: null, reasoning: null, cacheRead: null, cacheWrite: null });
+    expect(unreported.metrics.timing.outputTokensPerSecond).toBeNull();
+    expect(unreported.metrics.requests).toEqual({ started: 1, succeeded: 0, failed: 1, retries: null });
+
+    const zero = extract({
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [assistantMessage({ id: "msg_1", sessionID: ROOT, created: 10, completed: 20, usage: { input: 0, output: 0 }, cost: 0 })],
+    });
+    expect(zero.metrics.cost.usd).toBe(0);
+    expect(zero.metrics.tokens).toEqual({ input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 });
+    expect(zero.metrics.timing.outputTokensPerSecond).toBe(0);
+
+    const empty = extract({ sessions: [] });
+    expect(empty.metrics.cost.usd).toBeNull();
+    expect(empty.metrics.tokens.output).toBeNull();
+    expect(empty.metrics.timing.modelActiveMs).toBeNull();
+    expect(empty.rootSessionID).toBeNull();
+    expect(empty.response).toBe("");
+  });
+});
+
+describe("model-active time", () => {
+  it("is the union of closed step intervals across sessions, overlaps counted once", () => {
+    const CHILD_2 = "ses_child2";
+    const extracted = extract({
+      sessions: [
+        { id: ROOT, created: 0 },
+        { id: CHILD, parentID: ROOT, created: 1_900 },
+        { id: CHILD_2, parentID: ROOT, created: 1_950 },
+      ],
+      messages: [
+        // The root step waits on two parallel subagents: [1000, 5000] ∪ [2000, 3000] ∪ [2500, 6000] = [1000, 6000].
+        assistantMessage({ id: "msg_r1", sessionID: ROOT, created: 1_000, completed: 5_000, usage: { input: 10, output: 100 } }),
+        assistantMessage({ id: "msg_c1", sessionID: CHILD, created: 2_000, completed: 3_000, usage: { input: 10, output: 100 } }),
+        assistantMessage({ id: "msg_d1", sessionID: CHILD_2, created: 2_500, completed: 6_000, usage: { input: 10, output: 50 } }),
+        // A later compaction step, disjoint: + [8000, 9000].
+        assistantMessage({ id: "msg_r2", sessionID: ROOT, created: 8_000, completed: 9_000, usage: { input: 10, output: 50 }, compaction: true }),
+        // Never finished: not a closed interval.
+        assistantMessage({ id: "msg_r3", sessionID: ROOT, created: 10_000 }),
+      ],
+    });
+    // 5000 ms + 1000 ms = 6000 ms (a plain sum would be 4000 + 1000 + 3500 + 1000 = 9500 ms).
+    expect(extracted.metrics.timing.modelActiveMs).toBe(6_000);
+    // 300 output tokens over 6 s.
+    expect(extracted.metrics.timing.outputTokensPerSecond).toBe(50);
+    expect(extracted.metrics.requests).toEqual({ started: 5, succeeded: 4, failed: 0, retries: null });
+  });
+});
+
+describe("tools", () => {
+  const step = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 100, completed: 900 });
+  const tool = (id: string, created: number, name: string, state: Record<string, unknown>) =>
+    part(id, step, created, { type: "tool", tool: name, callID: `call_${id}`, state });
+
+  it("reads every tool part in time order with its final state; unfinished calls are counted apart from failures", () => {
+    const extracted = extract({
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [step],
+      parts: [
+        tool("prt_4", 400, "bash", { status: "pending", input: {}, raw: "" }),
+        tool("prt_1", 110, "write", {
+          status: "completed",
+          input: { filePath: "a.txt", content: "A" },
+          output: "Wrote file successfully.",
+          title: "a.txt",
+          metadata: { filepath: "/ws/a.txt", exists: false },
+          time: { start: 120, end: 150 },
+        }),
+        tool("prt_2", 200, "read", { status: "error", input: { filePath: "missing" }, error: "File not found: missing", time: { start: 210, end: 215 } }),
+        tool("prt_3", 300, "bash", { status: "running", input: { command: "sleep 30" }, metadata: { output: "" }, time: { start: 310 } }),
+      ],
+    });
+
+    expect(extracted.tools).toEqual([
+      {
+        id: "prt_1",
+        sessionID: ROOT,
+        name: "write",
+        status: "completed",
+        input: { filePath: "a.txt", content: "A" },
+        output: "Wrote file successfully.",
+        error: null,
+        metadata: { filepath: "/ws/a.txt", exists: false },
+        startedAt: 120,
+        completedAt: 150,
+        durationMs: 30,
+      },
+      {
+        id: "prt_2",
+        sessionID: ROOT,
+        name: "read",
+        status: "error",
+        input: { filePath: "missing" },
+        output: null,
+        error: "File not found: missing",
+        metadata: undefined,
+        startedAt: 210,
+        completedAt: 215,
+        durationMs: 5,
+      },
+      expect.objectContaining({ id: "prt_3", status: "running", startedAt: 310, completedAt: null, durationMs: null }),
+      expect.objectContaining({ id: "prt_4", status: "pending", input: {}, startedAt: null }),
+    ]);
+    expect(extracted.metrics.tools).toEqual({ calls: 4, succeeded: 1, failed: 1, unfinished: 2, errorRate: 0.5 });
+  });
+
+  it("counts a shell command that exited non-zero as a tool success", () => {
+    const extracted = extract({
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [step],
+      parts: [
+        tool("prt_1", 110, "bash", {
+          status: "completed",
+          input: { command: "bun test", description: "run tests" },
+          output: "1 fail\n",
+          metadata: { output: "1 fail\n", exit: 1, truncated: false },
+          time: { start: 120, end: 500 },
+        }),
+      ],
+    });
+    expect(extracted.tools[0]).toMatchObject({ status: "completed", error: null, metadata: { exit: 1 } });
+    expect(extracted.metrics.tools).toEqual({ calls: 1, succeeded: 1, failed: 0, unfinished: 0, errorRate: 0 });
+  });
+});
+
+describe("response", () => {
+  it("is the visible text of the root's last answering message, not a compaction summary nor a child's answer", () => {
+    const answer = assistantMessage({ id: "msg_a3", sessionID: ROOT, created: 300, completed: 400 });
+    const summary = assistantMessage({ id: "msg_a4", sessionID: ROOT, created: 500, completed: 600, compaction: true });
+    const child = assistantMessage({ id: "msg_c1", sessionID: CHILD, created: 700, completed: 800 });
+    const earlier = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 100, completed: 200 });
+    const extracted = extract({
+      sessions: [
+        { id: ROOT, created: 0 },
+        { id: CHILD, parentID: ROOT, created: 650 },
+      ],
+      messages: [earlier, answer, summary, child],
+      parts: [
+        part("prt_1", earlier, 110, { type: "text", text: "Working on it." }),
+        part("prt_2", answer, 310, { type: "text", text: "The fix is in." }),
+        part("prt_3", answer, 320, { type: "text", text: "(internal)", synthetic: true }),
+        part("prt_4", answer, 330, { type: "text", text: "Tests pass." }),
+        part("prt_5", summary, 510, { type: "text", text: "Summary of the conversation." }),
+        part("prt_6", child, 710, { type: "text", text: "child answer" }),
+      ],
+    });
+    expect(extracted.response).toBe("The fix is in.\n\nTests pass.");
+  });
+
+  it("picks the earliest parentless session as root", () => {
+    const extracted = extract({
+      sessions: [
+        { id: "ses_late", created: 50 },
+        { id: "ses_early", created: 10 },
+      ],
+    });
+    expect(extracted.rootSessionID).toBe("ses_early");
+  });
+});
+
+describe("events and retries", () => {
+  it("orders events by time, then session, then seq, placing untimed events by their payload time", () => {
+    const extracted = extract({
+      sessions: [
+        { id: ROOT, created: 0 },
+        { id: CHILD, parentID: ROOT, created: 15 },
+      ],
+      events: [
+        { sessionID: ROOT, seq: 0, type: "session.created.1", data: { info: { time: { created: 5, updated: 5 } } } },
+        { sessionID: ROOT, seq: 1, type: "message.part.updated.1", data: { part: { type: "tool" }, time: 10 } },
+        // Untimed, and its payload time is older than the event before it: it stays after seq 1.
+        { sessionID: ROOT, seq: 2, type: "message.updated.1", data: { info: { time: { created: 1 } } } },
+        { sessionID: ROOT, seq: 3, type: "message.part.updated.1", data: { part: { type: "tool" }, time: 30 } },
+        { sessionID: CHILD, seq: 0, type: "session.created.1", data: { info: { time: { created: 15, updated: 15 } } } },
+        { sessionID: CHILD, seq: 1, type: "message.part.updated.1", data: { time: 20 } },
+      ],
+    });
+    expect(extracted.events.map((event) => [event.sessionID, event.sequence, event.time])).toEqual([
+      [ROOT, 0, null],
+      [ROOT, 1, 10],
+      [ROOT, 2, null],
+      [CHILD, 0, null],
+      [CHILD, 1, 20],
+      [ROOT, 3, 30],
+    ]);
+    expect(extracted.events[1]).toEqual({ sessionID: ROOT, sequence: 1, type: "message.part.updated.1", time: 10, data: { part: { type: "tool" }, time: 10 } });
+  });
+
+  it("counts persisted retry evidence: retry parts and session.retry.scheduled events", () => {
+    const step = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 100, completed: 900, usage: { input: 1, output: 1 } });
+    const extracted = extract({
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [step],
+      parts: [
+        part("prt_1", step, 110, { type: "retry", attempt: 1, error: { name: "APIError", data: { message: "overloaded" } }, time: { created: 110 } }),
+        part("prt_2", step, 120, { type: "retry", attempt: 2, error: { name: "APIError", data: { message: "overloaded" } }, time: { created: 120 } }),
+      ],
+      events: [{ sessionID: ROOT, seq: 0, type: "session.retry.scheduled.1", data: { attempt: 1, at: 130 } }],
+    });
+    expect(extracted.metrics.requests?.retries).toBe(3);
+  });
+
+  it("rejects a database whose rows are not OpenCode's shapes", () => {
+    const path = join(scratch, "corrupt.db");
+    writeNativeDatabase(path, {
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [{ id: "msg_1", sessionID: ROOT, created: 1, data: { time: { created: 1 } } }],
+    });
+    expect(() => extractNative(path)).toThrow(/unexpected message msg_1 \(role: /);
+  });
+});
+
+describe("a real OpenCode run", () => {
+  const FINAL = "Both steps are done.";
+  const COST = { input: 3, output: 15 };
+
+  it("extracts the answer, both tool calls, the declared usage and its price", async () => {
+    const root = join(scratch, "run");
+    const run = await runControl({
+      root,
+      prompt: "Say hi in the shell, then write a.txt.",
+      cost: COST,
+      control: {
+        turns: [
+          { text: "Saying hi.", tools: [{ name: "bash", input: { command: "echo hi", description: "Say hi" } }], usage: { input: 1_000, output: 20 } },
+          { tools: [{ name: "write", input: { filePath: "a.txt", content: "A\n" } }], usage: { input: 1_100, output: 30 } },
+          { text: FINAL, usage: { input: 1_200, output: 40 } },
+        ],
+      },
+    });
+    expect(run.exitCode, run.stderr.slice(-3000)).toBe(0);
+    expect(await readFile(join(run.workspace, "a.txt"), "utf8")).toBe("A\n");
+
+    const extracted = extractNative(run.databasePath);
+    expect(extracted.sessions).toEqual([{ id: extracted.rootSessionID, parentID: null }]);
+    expect(extracted.response).toBe(FINAL);
+    expect(extracted.tools).toMatchObject([
+      { name: "bash", status: "completed", input: { command: "echo hi" }, output: "hi\n", error: null, metadata: { exit: 0 } },
+      { name: "write", status: "completed", input: { filePath: "a.txt", content: "A\n" }, output: "Wrote file successfully.", error: null },
+    ]);
+    for (const tool of extracted.tools) expect(tool.durationMs).toBe(tool.completedAt! - tool.startedAt!);
+
+    const { metrics } = extracted;
+    expect(metrics.tokens).toEqual({ input: 3_300, output: 90, reasoning: 0, cacheRead: 0, cacheWrite: 0 });
+    expect(metrics.cost.usd).toBeCloseTo((3_300 * COST.input + 90 * COST.output) / 1e6, 12);
+    expect(metrics.requests).toEqual({ started: 3, succeeded: 3, failed: 0, retries: null });
+    expect(metrics.tools).toEqual({ calls: 2, succeeded: 2, failed: 0, unfinished: 0, errorRate: 0 });
+    expect(metrics.compactions).toBe(0);
+    expect(metrics.timing.modelActiveMs).toBeGreaterThan(0);
+    expect(metrics.timing.outputTokensPerSecond).toBeCloseTo(90 / (metrics.timing.modelActiveMs! / 1000), 9);
+
+    // The event table holds every tool-state transition of the run, in seq order per session.
+    const bashStates = extracted.events
+      .filter((event) => event.type === "message.part.updated.1")
+      .map((event) => (event.data as { part: { tool?: string; state?: { status: string } } }).part)
+      .filter((part) => part.tool === "bash")
+      .map((part) => part.state?.status);
+    expect(bashStates[0]).toBe("pending");
+    expect(bashStates.at(-1)).toBe("completed");
+    expect(extracted.events.map((event) => event.sequence)).toEqual(extracted.events.map((_, index) => index));
+  }, 90_000);
+});

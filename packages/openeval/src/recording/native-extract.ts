@@ -1,0 +1,237 @@
+// Reads a checkpointed native OpenCode 1.18.33 database into what a recording keeps: the session tree, the final root
+// answer, every tool call, the event stream and the run's metrics. Shapes: reference/opencode-1.18-probe.md §2, §5,
+// re-checked against real runs (see native-extract.test.ts).
+import { Database } from "bun:sqlite";
+import * as z from "zod";
+import { describeZodIssues } from "../util/zod-issues.ts";
+import { EvidenceError } from "./errors.ts";
+import type { NativeEvent } from "./native-archive.ts";
+import { measureNative, type ModelStep, type NativeMetrics } from "./native-metrics.ts";
+import type { ToolCall } from "./schema.ts";
+
+export interface NativeExtract {
+  /** The session without a parent (the earliest, if several); null when OpenCode never created one. */
+  rootSessionID: string | null;
+  sessions: { id: string; parentID: string | null }[];
+  /** Text of the root session's last answering assistant message; "" when there is none. */
+  response: string;
+  tools: ToolCall[];
+  events: NativeEvent[];
+  metrics: NativeMetrics;
+}
+
+// The rows and JSON `data` shapes read here. Loose: OpenCode adds fields freely; only what we read is checked.
+const SessionRowSchema = z.object({ id: z.string(), parent_id: z.string().nullable() });
+const MessageRowSchema = z.object({ id: z.string(), session_id: z.string(), data: z.string() });
+const PartRowSchema = z.object({ id: z.string(), message_id: z.string(), session_id: z.string(), data: z.string() });
+const EventRowSchema = z.object({ id: z.string(), aggregate_id: z.string(), seq: z.number(), type: z.string(), data: z.string() });
+
+const MessageSchema = z.looseObject({
+  role: z.string(),
+  /** True on compaction summaries (`mode: "compaction"`). */
+  summary: z.boolean().optional(),
+  cost: z.number().optional(),
+  /** `total` is the provider's totalTokens: OpenCode leaves it out (and stores zeros) when no usage was reported. */
+  tokens: z
+    .looseObject({
+      total: z.number().optional(),
+      input: z.number().optional(),
+      output: z.number().optional(),
+      reasoning: z.number().optional(),
+      cache: z.looseObject({ read: z.number().optional(), write: z.number().optional() }).optional(),
+    })
+    .optional(),
+  time: z.looseObject({ created: z.number().optional(), completed: z.number().optional() }).optional(),
+  error: z.unknown().optional(),
+});
+const PartSchema = z.looseObject({
+  type: z.string(),
+  text: z.string().optional(),
+  synthetic: z.boolean().optional(),
+  ignored: z.boolean().optional(),
+});
+const ToolPartSchema = z.looseObject({
+  tool: z.string(),
+  state: z.looseObject({
+    status: z.enum(["pending", "running", "completed", "error"]),
+    input: z.unknown().optional(),
+    output: z.string().optional(),
+    error: z.string().optional(),
+    metadata: z.unknown().optional(),
+    time: z.looseObject({ start: z.number().optional(), end: z.number().optional() }).optional(),
+  }),
+});
+
+type Message = z.infer<typeof MessageSchema> & { id: string; sessionID: string };
+type Part = z.infer<typeof PartSchema> & { id: string; messageID: string; sessionID: string; raw: unknown };
+
+/**
+ * Opens the database read-only, reads it whole and closes it. Checkpoint the WAL first (OpenCode leaves almost
+ * everything in `opencode.db-wal`). Tables OpenCode never created (it failed before migrating) read as empty.
+ *
+ * @example
+ * const extract = extractNative(join(runDir, "opencode.db"));
+ * extract.response; // "Done: notes/hello.txt is written."
+ * extract.metrics.cost.usd; // 0.00375, or null when the provider reported no usage
+ */
+export function extractNative(databasePath: string): NativeExtract {
+  const db = new Database(databasePath, { readonly: true });
+  try {
+    const tables = new Set((db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const read = <T>(table: string, schema: z.ZodType<T>, sql: string): T[] =>
+      tables.has(table) ? db.query(sql).all().map((row) => parse(schema, row, `${table} row`)) : [];
+
+    const sessions = read("session", SessionRowSchema, "SELECT id, parent_id FROM session ORDER BY time_created, id").map((row) => ({
+      id: row.id,
+      parentID: row.parent_id,
+    }));
+    const messages = read("message", MessageRowSchema, "SELECT id, session_id, data FROM message ORDER BY time_created, id").map(toMessage);
+    const parts = read("part", PartRowSchema, "SELECT id, message_id, session_id, data FROM part ORDER BY time_created, id").map(toPart);
+    const events = orderEvents(read("event", EventRowSchema, "SELECT id, aggregate_id, seq, type, data FROM event").map(toEvent));
+
+    const rootSessionID = sessions.find((session) => session.parentID === null)?.id ?? null;
+    const assistants = messages.filter((message) => message.role === "assistant");
+    const tools = parts.filter((part) => part.type === "tool").map(toToolCall);
+    return {
+      rootSessionID,
+      sessions,
+      response: readResponse(assistants.filter((message) => message.sessionID === rootSessionID), parts),
+      tools,
+      events,
+      metrics: measureNative({
+        steps: assistants.map(toModelStep),
+        tools,
+        compactions: countCompactions(parts),
+        retries: countRetries(parts, events) || null,
+      }),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** The last assistant message that answers (compaction summaries are bookkeeping, not answers); its visible text. */
+function readResponse(rootAssistants: readonly Message[], parts: readonly Part[]): string {
+  const last = rootAssistants.findLast((message) => message.summary !== true);
+  if (!last) return "";
+  return parts
+    .filter((part) => part.messageID === last.id && part.type === "text" && part.synthetic !== true && part.ignored !== true)
+    .map((part) => part.text ?? "")
+    .join("\n\n");
+}
+
+function toModelStep(message: Message): ModelStep {
+  const tokens = message.tokens;
+  return {
+    usage:
+      tokens?.total === undefined
+        ? null
+        : {
+            usd: message.cost ?? null,
+            input: tokens.input ?? 0,
+            output: tokens.output ?? 0,
+            reasoning: tokens.reasoning ?? 0,
+            cacheRead: tokens.cache?.read ?? 0,
+            cacheWrite: tokens.cache?.write ?? 0,
+          },
+    created: message.time?.created ?? null,
+    completed: message.time?.completed ?? null,
+    failed: message.error !== undefined && message.error !== null,
+  };
+}
+
+function toToolCall(part: Part): ToolCall {
+  const { tool, state } = parse(ToolPartSchema, part.raw, `tool part ${part.id}`);
+  const startedAt = state.time?.start ?? null;
+  const completedAt = state.time?.end ?? null;
+  return {
+    id: part.id,
+    sessionID: part.sessionID,
+    name: tool,
+    status: state.status,
+    input: state.input ?? {},
+    output: state.output ?? null,
+    error: state.error ?? null,
+    metadata: state.metadata,
+    startedAt,
+    completedAt,
+    durationMs: startedAt !== null && completedAt !== null ? completedAt - startedAt : null,
+  };
+}
+
+/**
+ * One `compaction` part per compaction, auto (overflow) or requested: it is written before the summary step runs, so
+ * a compaction whose summary failed still counts. The summary step itself is an assistant message, counted in requests.
+ */
+function countCompactions(parts: readonly Part[]): number {
+  return parts.filter((part) => part.type === "compaction").length;
+}
+
+/**
+ * 1.18.33's `run` loop keeps retries in memory only (session status "retry", never persisted): a step that failed
+ * after 5 retries is one assistant message with `error`. Counted here are the two persisted forms the binary can
+ * write — `retry` parts and `session.retry.scheduled` events — which real runs so far never contained.
+ */
+function countRetries(parts: readonly Part[], events: readonly NativeEvent[]): number {
+  return parts.filter((part) => part.type === "retry").length + events.filter((event) => event.type.startsWith("session.retry.scheduled")).length;
+}
+
+/**
+ * (time, session, seq) order. Only `message.part.updated` events carry a `time`; the others are placed by the time in
+ * their payload (`info.time`), and within a session a time never goes below an earlier event's, so seq order holds.
+ */
+function orderEvents(events: NativeEvent[]): NativeEvent[] {
+  const sortTime = new Map<NativeEvent, number>();
+  const bySession = Map.groupBy(events, (event) => event.sessionID);
+  for (const sessionEvents of bySession.values()) {
+    let floor = Number.NEGATIVE_INFINITY;
+    for (const event of sessionEvents.sort((a, b) => a.sequence - b.sequence)) {
+      floor = Math.max(floor, event.time ?? payloadTime(event.data) ?? floor);
+      sortTime.set(event, floor);
+    }
+  }
+  const time = (event: NativeEvent) => sortTime.get(event) ?? 0;
+  return events.sort(
+    (a, b) => time(a) - time(b) || (a.sessionID < b.sessionID ? -1 : a.sessionID > b.sessionID ? 1 : 0) || a.sequence - b.sequence,
+  );
+}
+
+function payloadTime(data: unknown): number | null {
+  const time = (data as { info?: { time?: Record<string, unknown> } } | null)?.info?.time;
+  const candidate = time?.completed ?? time?.updated ?? time?.created;
+  return typeof candidate === "number" ? candidate : null;
+}
+
+function toEvent(row: z.infer<typeof EventRowSchema>): NativeEvent {
+  const data = parseJSON(row.data, `event ${row.id}`);
+  const time = (data as { time?: unknown } | null)?.time;
+  return { sessionID: row.aggregate_id, sequence: row.seq, type: row.type, time: typeof time === "number" ? time : null, data };
+}
+
+function toMessage(row: z.infer<typeof MessageRowSchema>): Message {
+  const data = parse(MessageSchema, parseJSON(row.data, `message ${row.id}`), `message ${row.id}`);
+  return { ...data, id: row.id, sessionID: row.session_id };
+}
+
+function toPart(row: z.infer<typeof PartRowSchema>): Part {
+  const raw = parseJSON(row.data, `part ${row.id}`);
+  return { ...parse(PartSchema, raw, `part ${row.id}`), id: row.id, messageID: row.message_id, sessionID: row.session_id, raw };
+}
+
+function parseJSON(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new EvidenceError("EVIDENCE_CORRUPT", `The native OpenCode database has invalid JSON in ${what}; re-archive it from the run`, { cause });
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new EvidenceError(
+    "EVIDENCE_CORRUPT",
+    `The native OpenCode database has an unexpected ${what} (${describeZodIssues(result.error).join("; ")}); was it written by OpenCode 1.18.33?`,
+    { cause: result.error },
+  );
+}

@@ -1,0 +1,104 @@
+// RunMetrics of a candidate run (SPEC §7), computed from the model steps, tool calls and markers that
+// native-extract.ts read out of OpenCode's database. Pure arithmetic: no SQLite, no OpenCode shapes.
+import { measureTools } from "./metrics.ts";
+import type { RunMetrics, ToolCall } from "./schema.ts";
+
+/** RunMetrics without `timing.elapsedMs`, which only the runner knows. */
+export type NativeMetrics = Omit<RunMetrics, "timing"> & {
+  timing: { modelActiveMs: number | null; outputTokensPerSecond: number | null };
+};
+
+/** One model step: an OpenCode assistant message of any session (root, subagent child, compaction summary). */
+export interface ModelStep {
+  /** What the provider reported for this step; null when it reported nothing. */
+  usage: StepUsage | null;
+  /** `time.created` / `time.completed`; completed is null while the step never finished. */
+  created: number | null;
+  completed: number | null;
+  /** The step ended with an error (API error after retries, abort, …). */
+  failed: boolean;
+}
+
+export interface StepUsage {
+  usd: number | null;
+  input: number;
+  output: number;
+  reasoning: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface NativeRunFacts {
+  /** Each assistant message exactly once: summing these never double-counts a step (session rows hold subtotals). */
+  steps: readonly ModelStep[];
+  tools: readonly ToolCall[];
+  compactions: number;
+  /** null: nothing recorded either way. */
+  retries: number | null;
+}
+
+/**
+ * @example
+ * measureNative({ steps: [{ usage: { usd: 0.01, input: 900, output: 40, reasoning: 0, cacheRead: 100, cacheWrite: 0 },
+ *   created: 0, completed: 2000, failed: false }], tools: [], compactions: 0, retries: 0 }).timing.outputTokensPerSecond // 20
+ */
+export function measureNative(facts: NativeRunFacts): NativeMetrics {
+  const { cost, tokens } = sumUsage(facts.steps);
+  const modelActiveMs = measureModelActive(facts.steps);
+  return {
+    version: 1,
+    cost,
+    tokens,
+    tools: measureTools(facts.tools),
+    requests: {
+      started: facts.steps.length,
+      succeeded: facts.steps.filter((step) => step.completed !== null && !step.failed).length,
+      failed: facts.steps.filter((step) => step.failed).length,
+      retries: facts.retries,
+    },
+    compactions: facts.compactions,
+    timing: {
+      modelActiveMs,
+      outputTokensPerSecond:
+        tokens.output === null || modelActiveMs === null || modelActiveMs === 0 ? null : tokens.output / (modelActiveMs / 1000),
+    },
+  };
+}
+
+/** Sums over the steps that reported usage; null (unavailable) when none did, so a reported 0 stays distinguishable. */
+function sumUsage(steps: readonly ModelStep[]): Pick<NativeMetrics, "cost" | "tokens"> {
+  const reported = steps.flatMap((step) => (step.usage ? [step.usage] : []));
+  const priced = reported.flatMap((usage) => (usage.usd === null ? [] : [usage.usd]));
+  const total = (key: Exclude<keyof StepUsage, "usd">) => (reported.length === 0 ? null : reported.reduce((sum, usage) => sum + usage[key], 0));
+  return {
+    cost: { usd: priced.length === 0 ? null : priced.reduce((sum, usd) => sum + usd, 0) },
+    tokens: {
+      input: total("input"),
+      output: total("output"),
+      reasoning: total("reasoning"),
+      cacheRead: total("cacheRead"),
+      cacheWrite: total("cacheWrite"),
+    },
+  };
+}
+
+/** Union of the closed step intervals: parallel subagent steps (and a parent step waiting on them) count once. */
+export function measureModelActive(steps: readonly ModelStep[]): number | null {
+  const intervals = steps.flatMap((step) =>
+    step.created !== null && step.completed !== null && step.completed >= step.created ? [[step.created, step.completed] as const] : [],
+  );
+  return intervals.length === 0 ? null : unionLength(intervals);
+}
+
+/** Total length covered by [start, end] intervals, overlaps counted once. */
+export function unionLength(intervals: readonly (readonly [number, number])[]): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let covered = 0;
+  let reach = Number.NEGATIVE_INFINITY;
+  for (const [start, end] of sorted) {
+    if (end <= reach) continue;
+    covered += end - Math.max(start, reach);
+    reach = end;
+  }
+  return covered;
+}

@@ -1,0 +1,31 @@
+// readRecording(): the JudgeContext of one eval run of a finished (or running) benchmark run, for scripts.
+import { join, resolve } from "node:path";
+import { ResultsStore } from "../results/store.ts";
+import { EvidenceError } from "./errors.ts";
+import { openEvidence } from "./evidence-reader.ts";
+import { createJudgeContext, type JudgeContext } from "./judge-context.ts";
+
+/**
+ * Opens the recording of one eval run. Dispose it to remove every copy it made.
+ * @example
+ * await using ctx = await readRecording("./results/2026-11-29T21-40-00.000Z-1a2b3c4d", "eval_…");
+ * const db = await ctx.native.database();
+ * console.log(db.query("SELECT id, title FROM session").all());
+ */
+export async function readRecording(runDirectory: string, evalRunId: string): Promise<JudgeContext> {
+  const directory = resolve(runDirectory);
+  const store = ResultsStore.open(directory, { readonly: true });
+  try {
+    const evalRun = store.evalRun(evalRunId);
+    if (!evalRun) {
+      const known = store.evalRuns().map((run) => run.id);
+      throw new EvidenceError("EVIDENCE_NOT_FOUND", `No eval run ${evalRunId} in ${directory}; known eval runs: ${known.join(", ") || "none"}`);
+    }
+    if (!evalRun.evidence) {
+      throw new EvidenceError("EVIDENCE_NOT_FOUND", `Eval run ${evalRunId} has no recording (state ${evalRun.state}${evalRun.error ? `: ${evalRun.error}` : ""})`);
+    }
+    return createJudgeContext(await openEvidence(join(directory, evalRun.evidence.directory), evalRun.evidence.hash), evalRun);
+  } finally {
+    store.close();
+  }
+}

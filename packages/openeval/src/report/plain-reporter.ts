@@ -1,0 +1,36 @@
+// Plain progress lines (one per event that matters), for logs and non-TTY output.
+import { describeSlot } from "../plan/index.ts";
+import type { RunnerEvent } from "../run/index.ts";
+
+export function createPlainReporter(write: (line: string) => void): (event: RunnerEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case "run.started": {
+        const counts = new Map<string, number>();
+        for (const slot of event.slots) counts.set(slot.action, (counts.get(slot.action) ?? 0) + 1);
+        const plan = [...counts].map(([action, count]) => `${count} ${action}`).join(", ");
+        write(`${event.resumed ? "Resuming" : "Starting"} run ${event.runId}: ${plan}`);
+        break;
+      }
+      case "candidate.finished": {
+        const run = event.evalRun;
+        const detail = run.infrastructureError ? ` (infrastructure error: ${run.error})` : run.error ? ` (${run.error})` : "";
+        write(`candidate ${describeSlot(event.slot)}: ${run.state} in ${formatSeconds(run.elapsedMs)}${detail}`);
+        break;
+      }
+      case "judge.finished": {
+        const run = event.judgeRun;
+        const scores = Object.entries(run.scores ?? {}).map(([id, score]) => `${id}=${score.value ?? "unresolved"}`);
+        const detail = run.state === "completed" ? (run.unscored ? "unscored" : scores.join(" ")) : `${run.state}: ${run.error}`;
+        write(`judge     ${describeSlot(event.slot)}: ${detail}`);
+        break;
+      }
+      default:
+        break;
+    }
+  };
+}
+
+export function formatSeconds(ms: number | null): string {
+  return ms === null ? "—" : `${(ms / 1000).toFixed(1)} s`;
+}

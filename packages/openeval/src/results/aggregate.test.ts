@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { aggregateScores, type SlotOutcome } from "./aggregate.ts";
+
+const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({
+  evalId, model, repetition, scores, costUSD: 0.01, elapsedMs: 1000,
+});
+
+describe("aggregateScores (SPEC §4.3)", () => {
+  it("weighs criteria equally: code 0.5 + LLM 1 gives 75% for that repetition", () => {
+    const [summary] = aggregateScores([slot("e", 1, { code: 0.5, llm: 1 })], { e: ["code", "llm"] });
+    expect(summary!.score).toEqual({ value: 75, lower: 75, upper: 75 });
+  });
+
+  it("averages criteria over repetitions, criteria within an eval, and evals within a model", () => {
+    const outcomes = [slot("a", 1, { x: 1, y: 0 }), slot("a", 2, { x: 0, y: 0 }), slot("b", 1, { z: 1 }), slot("b", 2, { z: 1 })];
+    const [summary] = aggregateScores(outcomes, { a: ["x", "y"], b: ["z"] });
+    // a: x = 0.5, y = 0 → 0.25; b: 1 → model = 100 × (0.25 + 1) / 2 = 62.5
+    expect(summary!.evals.map((evaluation) => evaluation.value)).toEqual([0.25, 1]);
+    expect(summary!.score.value).toBe(62.5);
+    expect(summary!.costUSD).toBeCloseTo(0.04);
+  });
+
+  it("turns unresolved and unjudged slots into completion bounds, never a number", () => {
+    const outcomes = [slot("a", 1, { x: 1 }), slot("a", 2, { x: null }), slot("b", 1, null)];
+    const [summary] = aggregateScores(outcomes, { a: ["x"], b: ["z"] });
+    // a: lower (1 + 0) / 2 = 0.5, upper 1; b: lower 0, upper 1 → model lower 25, upper 100
+    expect(summary!.score).toEqual({ value: null, lower: 25, upper: 100 });
+    expect(summary!.judged).toBe(2);
+  });
+
+  it("keeps an eval with no known criteria in the denominator as fully unresolved", () => {
+    const [summary] = aggregateScores([slot("a", 1, { x: 1 }), slot("b", 1, null)], { a: ["x"], b: [] });
+    expect(summary!.score).toEqual({ value: null, lower: 50, upper: 100 });
+  });
+});

@@ -1,0 +1,88 @@
+// Equal-weight aggregation (SPEC §4.3): criterion = mean over repetitions, eval = mean of its criteria,
+// model = 100 × mean of its evals. Unresolved values (null, unscored, unjudged) give completion bounds —
+// lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
+
+export interface SlotOutcome {
+  evalId: string;
+  model: string;
+  repetition: number;
+  /** Criterion id → credit (null = unresolved); null when the slot has no active judgment. */
+  scores: Record<string, number | null> | null;
+  costUSD: number | null;
+  elapsedMs: number | null;
+}
+
+export interface Bounded {
+  /** Null when anything inside is unresolved. */
+  value: number | null;
+  lower: number;
+  upper: number;
+}
+
+export interface EvalSummary extends Bounded {
+  evalId: string;
+  criteria: Record<string, Bounded>;
+}
+
+export interface ModelSummary {
+  model: string;
+  /** 0–100. */
+  score: Bounded;
+  evals: EvalSummary[];
+  slots: number;
+  judged: number;
+  costUSD: number | null;
+  elapsedMs: number | null;
+}
+
+/** `criteria`: eval id → criterion ids known for it (declared, or seen in any judgment). */
+export function aggregateScores(outcomes: readonly SlotOutcome[], criteria: Record<string, readonly string[]>): ModelSummary[] {
+  const models = [...new Set(outcomes.map((outcome) => outcome.model))];
+  return models.map((model) => {
+    const mine = outcomes.filter((outcome) => outcome.model === model);
+    const evalIds = [...new Set(mine.map((outcome) => outcome.evalId))];
+    const evals = evalIds.map((evalId) => summarizeEval(evalId, mine.filter((outcome) => outcome.evalId === evalId), criteria[evalId] ?? []));
+    const mean = meanBounded(evals);
+    return {
+      model,
+      score: { value: mean.value === null ? null : 100 * mean.value, lower: 100 * mean.lower, upper: 100 * mean.upper },
+      evals,
+      slots: mine.length,
+      judged: mine.filter((outcome) => outcome.scores !== null).length,
+      costUSD: sumKnown(mine.map((outcome) => outcome.costUSD)),
+      elapsedMs: sumKnown(mine.map((outcome) => outcome.elapsedMs)),
+    };
+  });
+}
+
+function summarizeEval(evalId: string, repetitions: readonly SlotOutcome[], criterionIds: readonly string[]): EvalSummary {
+  if (criterionIds.length === 0) return { evalId, criteria: {}, value: null, lower: 0, upper: 1 };
+  const criteria: Record<string, Bounded> = {};
+  for (const id of criterionIds) {
+    const values = repetitions.map((outcome) => (outcome.scores ? (outcome.scores[id] ?? null) : null));
+    criteria[id] = {
+      value: values.some((value) => value === null) ? null : mean(values as number[]),
+      lower: mean(values.map((value) => value ?? 0)),
+      upper: mean(values.map((value) => value ?? 1)),
+    };
+  }
+  return { evalId, criteria, ...meanBounded(Object.values(criteria)) };
+}
+
+function meanBounded(items: readonly Bounded[]): Bounded {
+  if (items.length === 0) return { value: null, lower: 0, upper: 1 };
+  return {
+    value: items.some((item) => item.value === null) ? null : mean(items.map((item) => item.value as number)),
+    lower: mean(items.map((item) => item.lower)),
+    upper: mean(items.map((item) => item.upper)),
+  };
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+function sumKnown(values: readonly (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
+}

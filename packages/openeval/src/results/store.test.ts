@@ -1,0 +1,80 @@
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import type { EvalRun, JudgeRun } from "./schema.ts";
+import { ResultsStore } from "./store.ts";
+
+function evalRun(overrides: Partial<EvalRun> = {}): EvalRun {
+  return {
+    id: "eval_1",
+    runId: "run_1",
+    slot: { evalId: "e", model: "control/positive", repetition: 1 },
+    control: true,
+    state: "running",
+    infrastructureError: false,
+    error: null,
+    startedAt: "2026-11-29T00:00:00.000Z",
+    completedAt: null,
+    elapsedMs: null,
+    input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1000, maxCostUSD: null, opencodeVersion: "1.18.33" },
+    evidence: null,
+    metrics: null,
+    ...overrides,
+  };
+}
+
+function judgeRun(overrides: Partial<JudgeRun> = {}): JudgeRun {
+  return {
+    id: "judge_1", runId: "run_1", evalRunId: "eval_1", slot: { evalId: "e", model: "control/positive", repetition: 1 }, kind: "code",
+    state: "running", judgeFingerprint: "j", startedAt: "2026-11-29T00:00:00.000Z", completedAt: null, elapsedMs: null,
+    scores: null, unscored: false, error: null, directory: "judge-runs/judge_1", ...overrides,
+  };
+}
+
+describe("ResultsStore", () => {
+  it("updates a running eval run, then refuses any change or deletion once it is finalized", async () => {
+    const directory = await makeTempDir();
+    const store = ResultsStore.open(directory, { create: true });
+    store.saveEvalRun(evalRun());
+    store.saveEvalRun(evalRun({ state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000 }));
+    expect(store.evalRun("eval_1")?.state).toBe("completed");
+    expect(() => store.saveEvalRun(evalRun({ state: "failed" }))).toThrow(/finalized eval_runs rows are immutable/);
+    store.close();
+    // Not just the API: the database itself refuses, whoever writes to it.
+    const raw = new Database(join(directory, "store.db"));
+    expect(() => raw.run("UPDATE eval_runs SET value = '{}' WHERE id = 'eval_1'")).toThrow(/immutable/);
+    expect(() => raw.run("DELETE FROM eval_runs")).toThrow(/never deleted/);
+    raw.close();
+    expect(ResultsStore.open(directory).evalRun("eval_1")?.elapsedMs).toBe(1000);
+  });
+
+  it("keeps judge runs immutable once finalized, and lists them per eval run", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    store.saveEvalRun(evalRun());
+    store.saveJudgeRun(judgeRun());
+    store.saveJudgeRun(judgeRun({ state: "completed", scores: { ok: { value: 1, source: "judge.ts" } } }));
+    expect(() => store.saveJudgeRun(judgeRun({ state: "failed" }))).toThrow(/immutable/);
+    expect(store.judgeRuns("eval_1").map((run) => run.scores)).toEqual([{ ok: { value: 1, source: "judge.ts" } }]);
+    expect(store.judgeRuns("other")).toEqual([]);
+  });
+
+  it("records events in order and a heartbeat", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    store.appendEvent("a", { n: 1 });
+    store.appendEvent("b", { n: 2 });
+    expect(store.events().map((event) => [event.sequence, event.type, event.value])).toEqual([[1, "a", { n: 1 }], [2, "b", { n: 2 }]]);
+    store.beat(1234);
+    expect(store.heartbeat()?.pid).toBe(1234);
+  });
+
+  it("says what to do for a missing store or another schema", async () => {
+    const empty = await makeTempDir();
+    expect(() => ResultsStore.open(empty)).toThrow(/No results store at .*store.db/);
+    const other = await makeTempDir();
+    const db = new Database(join(other, "store.db"));
+    db.run("PRAGMA user_version = 99");
+    db.close();
+    expect(() => ResultsStore.open(other)).toThrow(/has schema 99; this openeval reads schema 1. Start a new run with --new/);
+  });
+});

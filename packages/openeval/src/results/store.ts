@@ -1,0 +1,157 @@
+// The results store: one embedded SQLite database per run (bun:sqlite, WAL). Finalized eval runs and judge
+// runs are immutable — the database itself refuses to update or delete them — so a crash or a bug cannot
+// rewrite finished, paid-for work.
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type * as z from "zod";
+import { BenchmarkRunSchema, EvalRunSchema, JudgeRunSchema, type BenchmarkRun, type EvalRun, type JudgeRun } from "./schema.ts";
+
+export const STORE_FILE = "store.db";
+const SCHEMA_VERSION = 1;
+/** "OEV1": marks the file as an openeval results store. */
+const APPLICATION_ID = 0x4f455631;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS eval_runs (
+  id TEXT PRIMARY KEY, eval_id TEXT NOT NULL, model TEXT NOT NULL, repetition INTEGER NOT NULL,
+  state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS eval_runs_slot ON eval_runs (eval_id, model, repetition);
+CREATE TABLE IF NOT EXISTS judge_runs (
+  id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL REFERENCES eval_runs (id), state TEXT NOT NULL,
+  value TEXT NOT NULL, created INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS judge_runs_eval_run ON judge_runs (eval_run_id);
+CREATE TABLE IF NOT EXISTS events (sequence INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, type TEXT NOT NULL, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at INTEGER NOT NULL);
+${["eval_runs", "judge_runs"]
+  .map(
+    (table) => `
+CREATE TRIGGER IF NOT EXISTS ${table}_finalized_immutable BEFORE UPDATE ON ${table} WHEN OLD.state <> 'running'
+BEGIN SELECT RAISE(ABORT, 'openeval: finalized ${table} rows are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS ${table}_never_deleted BEFORE DELETE ON ${table}
+BEGIN SELECT RAISE(ABORT, 'openeval: ${table} rows are never deleted'); END;`,
+  )
+  .join("\n")}
+`;
+
+export class StoreError extends Error {
+  readonly code = "STORE_INVALID";
+}
+
+export class ResultsStore {
+  private constructor(private readonly db: Database, readonly directory: string) {}
+
+  /** Opens (or with `create`, creates) the store of the run in `directory`. */
+  static open(directory: string, options: { create?: boolean; readonly?: boolean } = {}): ResultsStore {
+    const file = join(directory, STORE_FILE);
+    if (!existsSync(file) && !options.create) {
+      throw new StoreError(`No results store at ${file}; pass a run directory (results/<run-id>) that openeval run wrote`);
+    }
+    if (options.create) mkdirSync(directory, { recursive: true });
+    const db = new Database(file, options.readonly ? { readonly: true } : { create: true });
+    if (!options.readonly) {
+      db.run("PRAGMA journal_mode = WAL");
+      db.run("PRAGMA synchronous = NORMAL");
+      db.run("PRAGMA busy_timeout = 5000");
+      const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+      if (version === 0) {
+        db.transaction(() => {
+          db.run(SCHEMA);
+          db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
+          db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+        })();
+      }
+    }
+    const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    if (version !== SCHEMA_VERSION) {
+      db.close();
+      throw new StoreError(`Results store ${file} has schema ${version}; this openeval reads schema ${SCHEMA_VERSION}. Start a new run with --new`);
+    }
+    return new ResultsStore(db, directory);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  writeRun(run: BenchmarkRun): void {
+    this.db.query("INSERT OR REPLACE INTO run (id, value) VALUES (?, ?)").run(run.id, JSON.stringify(run));
+  }
+
+  readRun(): BenchmarkRun {
+    const row = this.db.query("SELECT value FROM run LIMIT 1").get() as { value: string } | null;
+    if (!row) throw new StoreError(`The results store in ${this.directory} has no run record`);
+    return parseRow(BenchmarkRunSchema, row.value);
+  }
+
+  /** Inserts a new eval run, or updates one that is still running (the store refuses any other change). */
+  saveEvalRun(evalRun: EvalRun): void {
+    this.db
+      .query(
+        `INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES ($id, $eval, $model, $repetition, $state, $value, $created)
+         ON CONFLICT (id) DO UPDATE SET state = excluded.state, value = excluded.value`,
+      )
+      .run({
+        $id: evalRun.id,
+        $eval: evalRun.slot.evalId,
+        $model: evalRun.slot.model,
+        $repetition: evalRun.slot.repetition,
+        $state: evalRun.state,
+        $value: JSON.stringify(evalRun),
+        $created: Date.now(),
+      });
+  }
+
+  saveJudgeRun(judgeRun: JudgeRun): void {
+    this.db
+      .query(
+        `INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES ($id, $evalRun, $state, $value, $created)
+         ON CONFLICT (id) DO UPDATE SET state = excluded.state, value = excluded.value`,
+      )
+      .run({ $id: judgeRun.id, $evalRun: judgeRun.evalRunId, $state: judgeRun.state, $value: JSON.stringify(judgeRun), $created: Date.now() });
+  }
+
+  evalRun(id: string): EvalRun | null {
+    const row = this.db.query("SELECT value FROM eval_runs WHERE id = ?").get(id) as { value: string } | null;
+    return row ? parseRow(EvalRunSchema, row.value) : null;
+  }
+
+  /** All eval runs in the order they were started. */
+  evalRuns(): EvalRun[] {
+    return (this.db.query("SELECT value FROM eval_runs ORDER BY created, rowid").all() as { value: string }[]).map((row) => parseRow(EvalRunSchema, row.value));
+  }
+
+  judgeRuns(evalRunId?: string): JudgeRun[] {
+    const rows = (
+      evalRunId === undefined
+        ? this.db.query("SELECT value FROM judge_runs ORDER BY created, rowid").all()
+        : this.db.query("SELECT value FROM judge_runs WHERE eval_run_id = ? ORDER BY created, rowid").all(evalRunId)
+    ) as { value: string }[];
+    return rows.map((row) => parseRow(JudgeRunSchema, row.value));
+  }
+
+  appendEvent(type: string, value: unknown): void {
+    this.db.query("INSERT INTO events (at, type, value) VALUES (?, ?, ?)").run(new Date().toISOString(), type, JSON.stringify(value));
+  }
+
+  events(): { sequence: number; at: string; type: string; value: unknown }[] {
+    return (this.db.query("SELECT sequence, at, type, value FROM events ORDER BY sequence").all() as { sequence: number; at: string; type: string; value: string }[]).map(
+      (row) => ({ ...row, value: JSON.parse(row.value) as unknown }),
+    );
+  }
+
+  beat(pid = process.pid): void {
+    this.db.query("INSERT INTO heartbeat (id, pid, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, at = excluded.at").run(pid, Date.now());
+  }
+
+  heartbeat(): { pid: number; at: number } | null {
+    return this.db.query("SELECT pid, at FROM heartbeat WHERE id = 1").get() as { pid: number; at: number } | null;
+  }
+}
+
+function parseRow<Schema extends z.ZodType>(schema: Schema, value: string): z.output<Schema> {
+  const parsed = schema.safeParse(JSON.parse(value));
+  if (!parsed.success) throw new StoreError(`A results store row does not match this openeval's format: ${parsed.error.message}`);
+  return parsed.data;
+}

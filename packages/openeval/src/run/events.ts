@@ -1,0 +1,24 @@
+// The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
+import type { PlannedSlot } from "../plan/index.ts";
+import type { ModelSummary } from "../results/aggregate.ts";
+import type { EvalRun, JudgeRun, SlotKey } from "../results/schema.ts";
+
+export type RunnerEvent =
+  | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[] }
+  | { type: "candidate.started"; slot: SlotKey; evalRunId: string }
+  | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun }
+  | { type: "judge.started"; slot: SlotKey; judgeRunId: string }
+  | { type: "judge.finished"; slot: SlotKey; judgeRun: JudgeRun }
+  | { type: "run.finished"; runId: string; directory: string; summary: RunSummary };
+
+export interface RunSummary {
+  runId: string;
+  directory: string;
+  models: ModelSummary[];
+  /** Every slot in scope has an active judgment. */
+  complete: boolean;
+  /** Slots still needing work, with why (failed, deferred, unjudged). */
+  open: { slot: SlotKey; action: PlannedSlot["action"]; reason: string }[];
+}
+
+export type RunnerListener = (event: RunnerEvent) => void;

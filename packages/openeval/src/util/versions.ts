@@ -1,0 +1,12 @@
+// Versions that enter fingerprints. Bump a harness version when a change alters what a candidate run records
+// (candidate runtime) or how a recording is graded (judge protocol): reuse is exact-match only.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+export const CANDIDATE_RUNTIME_VERSION = 1;
+export const JUDGE_PROTOCOL_VERSION = 1;
+
+/** The pinned OpenCode version, read from the installed `opencode-ai` package. */
+export const OPENCODE_VERSION: string = (
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve("opencode-ai/package.json"), "utf8")) as { version: string }
+).version;
