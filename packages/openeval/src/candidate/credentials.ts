@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { parseModelRef } from "./model-id.ts";
+import { parseModelRef } from "../opencode/index.ts";
 import { CONTROL_PROVIDER } from "./provider-config.ts";
 import { AuthFileSchema } from "./schema.ts";
 

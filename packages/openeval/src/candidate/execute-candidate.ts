@@ -8,12 +8,9 @@ import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from 
 import type { EvalRun, SlotKey } from "../results/schema.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase } from "./archive-database.ts";
+import { archiveDatabase, exportSessions, prepareIsolation, runOpenCode } from "../opencode/index.ts";
 import { selectCredentials } from "./credentials.ts";
-import { exportSessions } from "./export-sessions.ts";
-import { prepareIsolation } from "./isolated-env.ts";
 import { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
-import { runOpenCode } from "./run-opencode.ts";
 import { seedWorkspace } from "./seed-workspace.ts";
 
 export interface CandidateRequest {

@@ -1,28 +1,5 @@
-// Zod schemas for the external shapes the candidate stage reads: the user's OpenCode auth.json, the
-// `opencode run --format json` event stream, and session rows of the native database.
-
+// Zod schemas for the external shapes the candidate stage reads: the user's OpenCode auth.json.
 import * as z from "zod";
 
 /** `~/.local/share/opencode/auth.json`: provider ID → entry (`{type:"api",key}`, `{type:"oauth",access,refresh,…}`). */
 export const AuthFileSchema = z.record(z.string(), z.unknown());
-
-/**
- * One line of `opencode run --format json` (1.18.33): `{type, timestamp, sessionID, part | error}`.
- * Only the fields the runner acts on are typed; everything else passes through untouched.
- */
-export const RunEventSchema = z.looseObject({
-  type: z.string(),
-  sessionID: z.string().optional(),
-  part: z.looseObject({ cost: z.number().optional() }).optional(),
-  error: z
-    .looseObject({
-      name: z.string().optional(),
-      data: z.looseObject({ message: z.string().optional() }).optional(),
-    })
-    .optional(),
-});
-export type RunEvent = z.infer<typeof RunEventSchema>;
-
-/** `SELECT id, parent_id FROM session` of the native database. */
-export const SessionRowSchema = z.object({ id: z.string(), parent_id: z.string().nullable() });
-export type SessionRow = z.infer<typeof SessionRowSchema>;

@@ -1,5 +1,6 @@
 // The shape of one CLI command, and flag parsing shared by all of them (node:util parseArgs, strict).
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { PlanScope } from "../plan/index.ts";
 import { UsageError } from "./errors.ts";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -14,6 +15,25 @@ export interface Command<O extends Options = Options> {
 }
 
 export const BENCHMARK_OPTION = { benchmark: { type: "string", default: "." } } as const satisfies Options;
+
+/** Scoping flags shared by run and plan (SPEC §11). */
+export const SCOPE_OPTIONS = {
+  model: { type: "string", multiple: true },
+  "only-model": { type: "string", multiple: true },
+  "only-eval": { type: "string", multiple: true },
+  "only-repetition": { type: "string", multiple: true },
+  fresh: { type: "boolean", default: false },
+} as const satisfies Options;
+
+export function parseScope(flags: Record<string, unknown>): PlanScope {
+  const list = (name: string) => (flags[name] as string[] | undefined)?.flatMap((value) => value.split(",")).filter(Boolean);
+  const repetitions = list("only-repetition")?.map((value) => {
+    const repetition = Number(value);
+    if (!Number.isInteger(repetition) || repetition < 1) throw new UsageError(`--only-repetition takes whole numbers from 1; got "${value}"`);
+    return repetition;
+  });
+  return { models: list("model"), onlyModels: list("only-model"), onlyEvals: list("only-eval"), onlyRepetitions: repetitions, fresh: flags.fresh === true };
+}
 
 export function defineCommand<O extends Options>(command: Command<O>): Command<O> {
   return command;

@@ -2,7 +2,7 @@
 import { runBenchmark } from "../run/index.ts";
 import { createPlainReporter } from "../report/plain-reporter.ts";
 import { formatSummary } from "../report/summary-table.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { BENCHMARK_OPTION, defineCommand, parseScope, SCOPE_OPTIONS } from "./command.ts";
 import { EXIT } from "./errors.ts";
 
 export const runCommand = defineCommand({
@@ -13,7 +13,7 @@ export const runCommand = defineCommand({
     ...BENCHMARK_OPTION,
     run: { type: "string" },
     new: { type: "boolean", default: false },
-    model: { type: "string", multiple: true },
+    ...SCOPE_OPTIONS,
   },
   async run(flags) {
     const controller = new AbortController();
@@ -22,7 +22,7 @@ export const runCommand = defineCommand({
       benchmark: flags.benchmark as string,
       run: flags.run as string | undefined,
       new: flags.new as boolean,
-      scope: { models: flags.model as string[] | undefined },
+      scope: parseScope(flags),
       signal: controller.signal,
       onEvent: createPlainReporter((line) => console.error(line)),
     });

@@ -15,11 +15,14 @@ export function formatSummary(summary: RunSummary): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
   const lines = [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
-  if (summary.open.length > 0) {
-    lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);
-    for (const open of summary.open.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
-    if (summary.open.length > 20) lines.push(`  … and ${summary.open.length - 20} more (openeval plan lists them all)`);
+  const unfinished = summary.open.filter((open) => open.action !== "deferred");
+  const deferred = summary.open.length - unfinished.length;
+  if (unfinished.length > 0) {
+    lines.push("", `${unfinished.length} slot${unfinished.length === 1 ? "" : "s"} not finished:`);
+    for (const open of unfinished.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
+    if (unfinished.length > 20) lines.push(`  … and ${unfinished.length - 20} more (openeval plan lists them all)`);
   }
+  if (deferred > 0) lines.push("", `${deferred} slot${deferred === 1 ? "" : "s"} deferred (outside the --only-* scope).`);
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
 }

@@ -1,6 +1,6 @@
 // Splits a model reference `provider/model[#variant]` (SPEC §2) into the parts OpenCode's CLI takes.
 
-import { CandidateError } from "./errors.ts";
+import { OpenCodeError } from "./errors.ts";
 
 export interface ModelRef {
   /** OpenCode provider ID, e.g. `anthropic`, `control`. */
@@ -21,8 +21,8 @@ export function parseModelRef(model: string): ModelRef {
   const variant = hash === -1 ? null : model.slice(hash + 1) || null;
   const slash = id.indexOf("/");
   if (slash <= 0 || slash === id.length - 1) {
-    throw new CandidateError(
-      "CANDIDATE_INVALID_MODEL",
+    throw new OpenCodeError(
+      "OPENCODE_INVALID_MODEL",
       `Model "${model}" is not of the form provider/model[#variant]; write it as OpenCode names it, e.g. anthropic/claude-sonnet-4-5.`,
     );
   }

@@ -3,7 +3,7 @@
 
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/files.ts";
-import { CandidateError } from "./errors.ts";
+import { OpenCodeError } from "./errors.ts";
 import { listSessions } from "./native-database.ts";
 import { resolveOpenCodeBinary } from "./opencode-command.ts";
 import { killProcessTree } from "./process-tree.ts";
@@ -61,8 +61,8 @@ async function exportOne(binary: string, sessionID: string, request: ExportReque
   clearTimeout(timer);
   if (child.exitCode === 0 && isJson(stdout)) return stdout;
   const reason = redactSecrets(stderr.trim().split("\n").slice(-5).join("\n"), request.secrets);
-  throw new CandidateError(
-    "CANDIDATE_EXPORT_FAILED",
+  throw new OpenCodeError(
+    "OPENCODE_EXPORT_FAILED",
     `opencode export ${sessionID} failed (exit ${child.exitCode ?? child.signalCode}); the archived database still holds the session. Last log lines:\n${reason}`,
   );
 }

@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { copyFile, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { sha256 } from "../util/hash.ts";
-import { CandidateError } from "./errors.ts";
+import { OpenCodeError } from "./errors.ts";
 import { redactDatabase } from "./redact.ts";
 
 export interface ArchiveRequest {
@@ -45,8 +45,8 @@ async function requireFile(path: string): Promise<void> {
   try {
     await stat(path);
   } catch (cause) {
-    throw new CandidateError(
-      "CANDIDATE_LIVE_DATABASE_MISSING",
+    throw new OpenCodeError(
+      "OPENCODE_LIVE_DATABASE_MISSING",
       `No native OpenCode database at ${path}: OpenCode never started or wrote elsewhere (check OPENCODE_DB and the run's stderr log).`,
       { cause },
     );
@@ -59,8 +59,8 @@ function checkpoint(path: string): void {
   try {
     const result = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
     if (result && result.busy !== 0) {
-      throw new CandidateError(
-        "CANDIDATE_LIVE_DATABASE_BUSY",
+      throw new OpenCodeError(
+        "OPENCODE_LIVE_DATABASE_BUSY",
         `The native database ${path} is still in use; archive it only after the OpenCode process has exited.`,
       );
     }

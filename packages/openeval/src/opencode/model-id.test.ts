@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CandidateError } from "./errors.ts";
+import { OpenCodeError } from "./errors.ts";
 import { parseModelRef } from "./model-id.ts";
 
 describe("parseModelRef", () => {
@@ -16,6 +16,6 @@ describe("parseModelRef", () => {
   });
 
   test.each(["claude", "/model", "provider/", ""])("rejects %j with an actionable error", (model) => {
-    expect(() => parseModelRef(model)).toThrow(CandidateError);
+    expect(() => parseModelRef(model)).toThrow(OpenCodeError);
   });
 });

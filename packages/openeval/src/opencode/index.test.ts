@@ -1,0 +1,15 @@
+import { expect, test } from "vitest";
+import * as opencode from "./index.ts";
+
+test("the opencode module exposes exactly this runtime API", () => {
+  expect(Object.keys(opencode).sort()).toEqual([
+    "OpenCodeError",
+    "archiveDatabase",
+    "exportSessions",
+    "killProcessTree",
+    "parseModelRef",
+    "prepareIsolation",
+    "redactSecrets",
+    "runOpenCode",
+  ]);
+});

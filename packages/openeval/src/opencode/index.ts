@@ -1,0 +1,19 @@
+// Driving the OpenCode binary headless and isolated: one session per call in its own HOME/XDG dirs and
+// database, its process tree contained and killable, and what it leaves archived (native database, session
+// exports) with secrets redacted. Candidate runs and rubric judges both run on this; stages import only here.
+//
+// It is NOT a security sandbox: the agent runs as the current user and can read whatever that user can. The
+// isolation keeps the user's OpenCode config, instruction files and other providers' keys out of the run.
+//
+// Order for one session: runOpenCode → archiveDatabase → exportSessions (both read the live database in
+// scratch; exports never touch the archive, whose sha256 must not change).
+export { runOpenCode, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
+export type { RunState } from "./run-tracker.ts";
+export { prepareIsolation, type Isolation, type IsolationPaths } from "./isolated-env.ts";
+export { archiveDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
+export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
+export { killProcessTree, type KillTarget } from "./process-tree.ts";
+export { parseModelRef, type ModelRef } from "./model-id.ts";
+// Anything else a stage writes from a session (final response, logs) must pass through this first.
+export { redactSecrets } from "./redact.ts";
+export { OpenCodeError, type OpenCodeErrorCode } from "./errors.ts";

@@ -1,0 +1,25 @@
+// Zod schemas for the external shapes read from OpenCode: the `opencode run --format json` event stream and
+// session rows of the native database.
+
+import * as z from "zod";
+
+/**
+ * One line of `opencode run --format json` (1.18.33): `{type, timestamp, sessionID, part | error}`.
+ * Only the fields the runner acts on are typed; everything else passes through untouched.
+ */
+export const RunEventSchema = z.looseObject({
+  type: z.string(),
+  sessionID: z.string().optional(),
+  part: z.looseObject({ cost: z.number().optional() }).optional(),
+  error: z
+    .looseObject({
+      name: z.string().optional(),
+      data: z.looseObject({ message: z.string().optional() }).optional(),
+    })
+    .optional(),
+});
+export type RunEvent = z.infer<typeof RunEventSchema>;
+
+/** `SELECT id, parent_id FROM session` of the native database. */
+export const SessionRowSchema = z.object({ id: z.string(), parent_id: z.string().nullable() });
+export type SessionRow = z.infer<typeof SessionRowSchema>;
