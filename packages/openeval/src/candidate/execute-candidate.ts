@@ -8,7 +8,7 @@ import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from 
 import type { EvalRun, SlotKey } from "../results/schema.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, exportSessions, prepareIsolation, runOpenCode } from "../opencode/index.ts";
+import { archiveDatabase, exportSessions, prepareIsolation, redactBytes, runOpenCode } from "../opencode/index.ts";
 import { selectCredentials } from "./credentials.ts";
 import { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
 import { seedWorkspace } from "./seed-workspace.ts";
@@ -107,7 +107,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     secrets: credentials.secrets,
   });
 
-  const final = await captureDirectory(workspace, evidenceDirectory);
+  // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
+  const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets));
   const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, "native", "opencode.db"), secrets: credentials.secrets });
   const { env } = await prepareIsolation(opencodeScratch);
   const exported = await exportSessions({ env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });

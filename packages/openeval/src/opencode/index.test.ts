@@ -9,6 +9,7 @@ test("the opencode module exposes exactly this runtime API", () => {
     "killProcessTree",
     "parseModelRef",
     "prepareIsolation",
+    "redactBytes",
     "redactSecrets",
     "runOpenCode",
   ]);

@@ -15,5 +15,5 @@ export { exportSessions, type ExportRequest, type ExportedSession } from "./expo
 export { killProcessTree, type KillTarget } from "./process-tree.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";
 // Anything else a stage writes from a session (final response, logs) must pass through this first.
-export { redactSecrets } from "./redact.ts";
+export { redactBytes, redactSecrets } from "./redact.ts";
 export { OpenCodeError, type OpenCodeErrorCode } from "./errors.ts";

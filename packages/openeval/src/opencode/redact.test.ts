@@ -3,9 +3,20 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { REDACTED, redactDatabase, redactSecrets } from "./redact.ts";
+import { REDACTED, redactBytes, redactDatabase, redactSecrets } from "./redact.ts";
 
 const SECRET = "sk-ant-planted-0123456789abcdef";
+
+describe("redactBytes", () => {
+  test("replaces secrets inside binary data without touching other bytes", () => {
+    const data = new Uint8Array([0, 255, ...new TextEncoder().encode(`k=${SECRET}`), 254, 0]);
+    const redacted = redactBytes(data, [SECRET]);
+    expect([...redacted.slice(0, 2)]).toEqual([0, 255]);
+    expect([...redacted.slice(-2)]).toEqual([254, 0]);
+    expect(new TextDecoder().decode(redacted.slice(2, -2))).toBe(`k=${REDACTED}`);
+    expect(redactBytes(data, [])).toBe(data);
+  });
+});
 
 describe("redactSecrets", () => {
   test("replaces every occurrence", () => {

@@ -34,6 +34,17 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return result;
 }
 
+/** The same for raw bytes (files the agent wrote): binary-safe, a byte-for-byte replacement of each secret form. */
+export function redactBytes(data: Uint8Array, secrets: readonly string[]): Uint8Array {
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return data;
+  // latin1 maps each byte to one char and back, so replacing in that view never corrupts other bytes.
+  let text = Buffer.from(data).toString("latin1");
+  const before = text;
+  for (const form of forms) text = text.replaceAll(Buffer.from(form, "utf8").toString("latin1"), REDACTED);
+  return text === before ? data : new Uint8Array(Buffer.from(text, "latin1"));
+}
+
 /**
  * Rewrites the database in place: every secret in every text (or blob) cell becomes `[REDACTED]` (the agent may have
  * run `env`, so a key can sit in any tool output, event or part), and credential tables are emptied.

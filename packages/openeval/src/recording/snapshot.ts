@@ -20,8 +20,11 @@ export async function writeBlob(evidenceDirectory: string, data: Uint8Array | st
   return hash;
 }
 
-/** Captures a workspace folder on disk. Symlinks are recorded with their target, never followed. */
-export async function captureDirectory(root: string, evidenceDirectory: string): Promise<Snapshot> {
+/**
+ * Captures a workspace folder on disk. Symlinks are recorded with their target, never followed.
+ * `redact` rewrites file contents before they are stored (e.g. to remove credentials an agent wrote to disk).
+ */
+export async function captureDirectory(root: string, evidenceDirectory: string, redact: (data: Uint8Array) => Uint8Array = (data) => data): Promise<Snapshot> {
   const entries = await walkTree(root, EXCLUDED);
   const files: FileEntry[] = [];
   for (const entry of entries) {
@@ -29,7 +32,7 @@ export async function captureDirectory(root: string, evidenceDirectory: string):
       files.push({ kind: "symlink", path: entry.path, target: entry.target });
       continue;
     }
-    const data = await readFile(entry.absolute);
+    const data = redact(new Uint8Array(await readFile(entry.absolute)));
     files.push({ kind: "file", path: entry.path, bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: entry.mode });
   }
   return { capturedAt: new Date().toISOString(), files };
