@@ -105,6 +105,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     eventsFile: join(runDirectory, paths.logs, "opencode-events.jsonl"),
     stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),
     secrets: credentials.secrets,
+    marker: request.evalRunId,
   });
 
   // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.

@@ -23,6 +23,8 @@ export const SCOPE_OPTIONS = {
   "only-eval": { type: "string", multiple: true },
   "only-repetition": { type: "string", multiple: true },
   fresh: { type: "boolean", default: false },
+  offline: { type: "boolean", default: false },
+  "max-cost": { type: "string" },
 } as const satisfies Options;
 
 export function parseScope(flags: Record<string, unknown>): PlanScope {
@@ -32,7 +34,17 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
     if (!Number.isInteger(repetition) || repetition < 1) throw new UsageError(`--only-repetition takes whole numbers from 1; got "${value}"`);
     return repetition;
   });
-  return { models: list("model"), onlyModels: list("only-model"), onlyEvals: list("only-eval"), onlyRepetitions: repetitions, fresh: flags.fresh === true };
+  const maxCost = flags["max-cost"] === undefined ? undefined : Number(flags["max-cost"]);
+  if (maxCost !== undefined && !(Number.isFinite(maxCost) && maxCost >= 0)) throw new UsageError(`--max-cost takes an amount in USD, e.g. 2.5; got "${String(flags["max-cost"])}"`);
+  return {
+    models: list("model"),
+    onlyModels: list("only-model"),
+    onlyEvals: list("only-eval"),
+    onlyRepetitions: repetitions,
+    fresh: flags.fresh === true,
+    offline: flags.offline === true,
+    maxCostUSD: maxCost,
+  };
 }
 
 export function defineCommand<O extends Options>(command: Command<O>): Command<O> {

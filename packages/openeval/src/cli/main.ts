@@ -1,10 +1,13 @@
 // The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place.
 import { formatCliError } from "./errors.ts";
 import { formatHelp, parseFlags, type Command } from "./command.ts";
+import { planCommand } from "./plan.ts";
+import { rejudgeCommand } from "./rejudge.ts";
+import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, validateCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -1,5 +1,5 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
-export { loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
+export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
 export type { Criterion, EvalDefinition, JudgeFile } from "./load-eval.ts";
 export { bundleCodeJudge, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
 export { parseRubric, type Rubric, type RubricCriterion } from "./rubric.ts";

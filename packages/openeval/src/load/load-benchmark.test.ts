@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { BenchmarkInvalidError } from "./errors.ts";
-import { loadBenchmark } from "./load-benchmark.ts";
+import { checkModelOverride, loadBenchmark } from "./load-benchmark.ts";
 
 async function problemsOf(files: Record<string, string | { symlink: string }>): Promise<string[]> {
   const directory = await writeTree(files);
@@ -18,8 +18,8 @@ async function problemsOf(files: Record<string, string | { symlink: string }>): 
 describe("loadBenchmark", () => {
   it("loads the example benchmark at the repository root", async () => {
     const benchmark = await loadBenchmark(join(import.meta.dirname, "..", "..", "..", ".."));
-    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "incident-summary"]);
-    const incident = benchmark.evals[1]!;
+    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "fix-slugify", "incident-summary"]);
+    const incident = benchmark.evals[2]!;
     expect(incident.criteria).toEqual([
       { id: "supported_summary", label: "Source-supported summary", source: "judge.md" },
       { id: "json_shape", label: "Answer is a JSON object with a summary string", source: "judge.ts" },
@@ -127,5 +127,12 @@ describe("loadBenchmark", () => {
     );
     await loadBenchmark(directory);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("checks a --model override like benchmark.ts's own list", async () => {
+    const benchmark = await loadBenchmark(await writeTree(minimalBenchmark()));
+    expect(() => checkModelOverride(benchmark, ["p/ok", "bad model"])).toThrow(/--model: "bad model" must look like "provider\/model"/);
+    expect(() => checkModelOverride(benchmark, ["control/ghost"])).toThrow(/model "control\/ghost" needs evals\/answer\/controls\/ghost.json/);
+    expect(() => checkModelOverride(benchmark, ["p/ok", "p/other#high"])).not.toThrow();
   });
 });

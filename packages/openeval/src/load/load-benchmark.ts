@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 import { ConfigInvalidError, importConfig } from "./import-config.ts";
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
-import { BenchmarkSchema, type BenchmarkSettings } from "./schema.ts";
+import { BenchmarkSchema, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
 
 export interface BenchmarkDefinition {
   name: string;
@@ -68,6 +68,18 @@ async function listEvalFolders(directory: string, problems: LoadProblem[]): Prom
   return names.filter((name) => EVAL_ID.test(name));
 }
 
+/**
+ * Checks a model list given on the command line (`--model`) as benchmark.ts's own list is checked.
+ * @throws BenchmarkInvalidError naming each bad model.
+ */
+export function checkModelOverride(benchmark: BenchmarkDefinition, models: readonly string[]): void {
+  const problems: LoadProblem[] = models
+    .filter((model) => !MODEL_ID.test(model))
+    .map((model) => ({ file: "--model", message: `"${model}" must look like "provider/model" or "provider/model#variant"` }));
+  problems.push(...controlFileProblems(models, benchmark.evals));
+  if (problems.length > 0) throw new BenchmarkInvalidError(problems);
+}
+
 /** Rules that need both benchmark.ts and the evals. */
 function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
   const problems: LoadProblem[] = [];
@@ -78,7 +90,13 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
       message: `judge.model is required because ${rubricEvals.map((evaluation) => evaluation.id).join(", ")} ha${rubricEvals.length === 1 ? "s" : "ve"} judge.md`,
     });
   }
-  const controlNames = settings.models.filter((model) => model.startsWith(`${CONTROL_PROVIDER}/`)).map((model) => model.slice(CONTROL_PROVIDER.length + 1));
+  problems.push(...controlFileProblems(settings.models, evals));
+  return problems;
+}
+
+function controlFileProblems(models: readonly string[], evals: EvalDefinition[]): LoadProblem[] {
+  const problems: LoadProblem[] = [];
+  const controlNames = models.filter((model) => model.startsWith(`${CONTROL_PROVIDER}/`)).map((model) => model.slice(CONTROL_PROVIDER.length + 1));
   for (const evaluation of evals) {
     for (const name of controlNames.filter((control) => !(control in evaluation.controls))) {
       problems.push({

@@ -4,6 +4,7 @@ import * as opencode from "./index.ts";
 test("the opencode module exposes exactly this runtime API", () => {
   expect(Object.keys(opencode).sort()).toEqual([
     "OpenCodeError",
+    "RUN_MARKER",
     "archiveDatabase",
     "exportSessions",
     "killProcessTree",

@@ -34,6 +34,11 @@ export interface OpenCodeRequest {
   eventsFile: string;
   stderrFile: string;
   secrets: string[];
+  /**
+   * Put in every process of the session's environment as OPENEVAL_RUN_MARKER, so that a later process can find
+   * and reap them (killProcessTree) if this runner dies; default: a random value.
+   */
+  marker?: string;
   /** Override the pinned binary (tests, or a user-pinned install). */
   opencodeBinary?: string;
   /** Default true: confine the run in a PID namespace when this machine allows it; false forces the /proc walk. */
@@ -56,6 +61,8 @@ export interface OpenCodeOutcome {
   confinement: ConfinedCommand["confinement"];
 }
 
+export const RUN_MARKER = "OPENEVAL_RUN_MARKER";
+
 /** How long to wait for stdout/stderr to drain after exit and the stray sweep; nothing should hold them by then. */
 const DRAIN_GRACE_MS = 5_000;
 
@@ -72,7 +79,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   await mkdir(dirname(request.eventsFile), { recursive: true });
   await mkdir(dirname(request.stderrFile), { recursive: true });
 
-  const marker = { name: "OPENEVAL_RUN_MARKER", value: randomUUID() };
+  const marker = { name: RUN_MARKER, value: request.marker ?? randomUUID() };
   const env = {
     ...isolation.env,
     ...request.credentials.env,

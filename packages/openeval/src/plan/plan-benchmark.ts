@@ -2,6 +2,7 @@
 // definition and the store only: planning never executes author code and never calls a model.
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { EvalRun, JudgeRun, SlotKey } from "../results/schema.ts";
+import { candidateMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
 
 export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
@@ -9,6 +10,8 @@ export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred"
 export interface PlannedSlot extends SlotKey {
   action: SlotAction;
   reason: string;
+  /** Why a deferred slot waits: outside the --only-* scope, or in scope but held back by --offline / --max-cost. */
+  deferredBy?: "scope" | "offline" | "budget";
   candidateFingerprint: string;
   judgeFingerprint: string;
   /** The recording to judge or reuse, when there is one. */
@@ -24,10 +27,20 @@ export interface PlanScope {
   onlyRepetitions?: number[];
   /** Ignore recorded work (`--fresh`). */
   fresh?: boolean;
+  /** No model calls: candidate runs and LLM judges are deferred and reported (`--offline`). */
+  offline?: boolean;
+  /** Hard pre-spend cap in USD (`--max-cost`). */
+  maxCostUSD?: number;
+  /** Eval runs to execute again although they failed (`openeval retry`). */
+  retry?: readonly string[];
+  /** Eval runs to grade again (`openeval rejudge <eval-run>`), or every failed judgment (`"failed"`). */
+  rejudge?: readonly string[] | "failed";
 }
 
 export interface Plan {
   slots: PlannedSlot[];
+  /** Expected spend of the planned work: null when any part of it has no cost history. */
+  estimate: { usd: number | null };
 }
 
 /** What the planner needs from a store: every eval run and judge run recorded so far. */
@@ -36,7 +49,7 @@ export interface RecordedWork {
   judgeRuns: readonly JudgeRun[];
 }
 
-export function planBenchmark(benchmark: BenchmarkDefinition, recorded: RecordedWork, scope: PlanScope = {}): Plan {
+export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork, scope: PlanScope = {}): Plan {
   const models = scope.models ?? benchmark.settings.models;
   const slots: PlannedSlot[] = [];
   for (const evaluation of benchmark.evals) {
@@ -46,13 +59,33 @@ export function planBenchmark(benchmark: BenchmarkDefinition, recorded: Recorded
       for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
         const key = { evalId: evaluation.id, model, repetition };
         const decision = inScope(key, scope)
-          ? decide(key, candidateHash, judgeHash, scope.fresh ? EMPTY : recorded)
-          : { action: "deferred" as const, reason: "Outside the --only-* scope", evalRun: null, judgeRun: null };
+          ? applyExplicitRequests(decide(key, candidateHash, judgeHash, scope.fresh ? EMPTY : recorded), scope)
+          : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
         slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
       }
     }
   }
-  return { slots };
+  const evalsById = new Map(benchmark.evals.map((evaluation) => [evaluation.id, evaluation]));
+  const hasRubric = (slot: PlannedSlot) => evalsById.get(slot.evalId)?.rubric != null;
+  const limited = limitWork(slots, scope, {
+    maxCost: (slot) => {
+      const judge = judgeMaxCost(hasRubric(slot), benchmark.settings);
+      const candidate = slot.action === "candidate" ? candidateMaxCost(slot.model, benchmark.settings) : 0;
+      return judge === null || candidate === null ? null : judge + candidate;
+    },
+    callsModel: (slot) => slot.action === "candidate" || hasRubric(slot),
+  });
+  return { slots: limited, estimate: { usd: estimate(limited, recorded.evalRuns, benchmark) } };
+}
+
+function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRun[], benchmark: BenchmarkDefinition): number | null {
+  let total = 0;
+  for (const slot of slots.filter((candidate) => candidate.action === "candidate")) {
+    const cost = candidateMaxCost(slot.model, benchmark.settings) === 0 ? 0 : estimateCandidateCost(slot, recorded);
+    if (cost === null) return null;
+    total += cost;
+  }
+  return total;
 }
 
 const EMPTY: RecordedWork = { evalRuns: [], judgeRuns: [] };
@@ -65,7 +98,7 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
   );
 }
 
-type Decision = Pick<PlannedSlot, "action" | "reason" | "evalRun" | "judgeRun">;
+type Decision = Pick<PlannedSlot, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy">;
 
 function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorded: RecordedWork): Decision {
   const forSlot = recorded.evalRuns.filter(
@@ -96,6 +129,22 @@ function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorde
     return { action: "failed", reason: `Judge ${judged.state}: ${judged.error ?? ""}; rejudge it explicitly with openeval rejudge`.trim(), evalRun: current, judgeRun: judged };
   }
   return { action: "reuse", reason: "Candidate inputs and judgment unchanged", evalRun: current, judgeRun: judged };
+}
+
+/** Failed work is never retried silently: only `retry` and `rejudge` turn it back into work. */
+function applyExplicitRequests(decision: Decision, scope: PlanScope): Decision {
+  const evalRunId = decision.evalRun?.id;
+  if (!evalRunId) return decision;
+  if (scope.retry?.includes(evalRunId)) {
+    return { action: "candidate", reason: `Explicit retry of ${evalRunId}`, evalRun: null, judgeRun: null };
+  }
+  const judgeFailed = decision.action === "failed" && decision.judgeRun !== null;
+  const candidateFailed = decision.action === "failed" && decision.judgeRun === null;
+  const listed = Array.isArray(scope.rejudge) && scope.rejudge.includes(evalRunId);
+  if ((listed && !candidateFailed) || (scope.rejudge === "failed" && judgeFailed)) {
+    return { ...decision, action: "judge", reason: `Explicit rejudge of ${evalRunId}`, judgeRun: null };
+  }
+  return decision;
 }
 
 export function describeSlot(slot: SlotKey): string {

@@ -15,14 +15,13 @@ export function formatSummary(summary: RunSummary): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
   const lines = [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
-  const unfinished = summary.open.filter((open) => open.action !== "deferred");
-  const deferred = summary.open.length - unfinished.length;
+  const unfinished = summary.open;
   if (unfinished.length > 0) {
     lines.push("", `${unfinished.length} slot${unfinished.length === 1 ? "" : "s"} not finished:`);
     for (const open of unfinished.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
     if (unfinished.length > 20) lines.push(`  … and ${unfinished.length - 20} more (openeval plan lists them all)`);
   }
-  if (deferred > 0) lines.push("", `${deferred} slot${deferred === 1 ? "" : "s"} deferred (outside the --only-* scope).`);
+  if (summary.outOfScope > 0) lines.push("", `${summary.outOfScope} slot${summary.outOfScope === 1 ? "" : "s"} outside the --only-* scope, not shown.`);
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
 }

@@ -4,7 +4,8 @@ import type { ModelSummary } from "../results/aggregate.ts";
 import type { EvalRun, JudgeRun, SlotKey } from "../results/schema.ts";
 
 export type RunnerEvent =
-  | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[] }
+  | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
+  | { type: "queue.changed"; running: number; queued: number; done: number }
   | { type: "candidate.started"; slot: SlotKey; evalRunId: string }
   | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun }
   | { type: "judge.started"; slot: SlotKey; judgeRunId: string }
@@ -17,8 +18,10 @@ export interface RunSummary {
   models: ModelSummary[];
   /** Every slot in scope has an active judgment. */
   complete: boolean;
-  /** Slots still needing work, with why (failed, deferred, unjudged). */
+  /** Slots in scope still needing work, with why (failed, held back by --offline/--max-cost, unjudged). */
   open: { slot: SlotKey; action: PlannedSlot["action"]; reason: string }[];
+  /** Slots outside the --only-* scope (not part of this summary). */
+  outOfScope: number;
 }
 
 export type RunnerListener = (event: RunnerEvent) => void;

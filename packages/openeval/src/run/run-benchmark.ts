@@ -1,18 +1,20 @@
-// runBenchmark(): plan, then run each slot's work — candidate execution, then grading — recording everything in
-// the run's store, and summarize. It emits lifecycle events and never prints.
-import { randomUUID } from "node:crypto";
+// runBenchmark(): recover, plan, then run all candidate and judge work through one queue, recording
+// everything in the run's store, and summarize. It emits lifecycle events and never prints.
+import { availableParallelism } from "node:os";
 import { basename } from "node:path";
-import { startControlServer, type ControlServer } from "@openeval/control-model";
-import { executeCandidate } from "../candidate/index.ts";
-import { gradeEvalRun, gradeRubricUnavailable } from "../judge/index.ts";
-import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { planBenchmark, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import type { ControlServer } from "@openeval/control-model";
+import { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory } from "../results/run-directory.ts";
-import type { BenchmarkRun, EvalRun } from "../results/schema.ts";
+import type { BenchmarkRun } from "../results/schema.ts";
 import { ResultsStore } from "../results/store.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
+import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
+import { startControls } from "./start-controls.ts";
+import { runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { summarizeRun } from "./summarize-run.ts";
+import { runWorkQueue } from "./work-queue.ts";
 
 export interface RunBenchmarkOptions {
   /** A benchmark folder, or one already loaded. */
@@ -22,36 +24,53 @@ export interface RunBenchmarkOptions {
   /** Start a new run instead of resuming the latest. */
   new?: boolean;
   scope?: PlanScope;
+  /** Parallel work items; default: benchmark.ts `concurrency`, else what the machine can hold. */
+  concurrency?: number;
   onEvent?: RunnerListener;
   signal?: AbortSignal;
+}
+
+/** About one OpenCode session per core: each keeps a core busy while it starts and runs tools. */
+export function defaultConcurrency(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
 }
 
 /**
  * Runs (or resumes) a benchmark and returns its summary.
  * @example
- * const summary = await runBenchmark({ benchmark: "." , onEvent: (event) => console.error(event.type) });
+ * const summary = await runBenchmark({ benchmark: ".", onEvent: (event) => console.error(event.type) });
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSummary> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
+  if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
   const emit: RunnerListener = (event) => options.onEvent?.(event);
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   const store = ResultsStore.open(choice.directory, { create: true });
   const runId = basename(choice.directory);
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
   try {
-    if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
+    await recoverRun(store);
     store.beat();
-    const plan = planBenchmark(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope);
-    emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots });
+    heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
+    if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
+    const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope);
+    emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
-    const work = plan.slots.filter((slot) => slot.action === "candidate" || slot.action === "judge");
-    const controls = work.some((slot) => slot.model.startsWith("control/")) ? await startControls(benchmark) : null;
+    const work: SlotWork[] = plan.slots
+      .filter((slot) => slot.action === "candidate" || slot.action === "judge")
+      .map((slot) => ({ kind: slot.action === "candidate" ? "candidate" : "judge", slot, evalRun: slot.evalRun }));
+    const controls: ControlServer | null = work.some((item) => item.slot.model.startsWith("control/") || item.kind === "judge")
+      ? await startControls(benchmark)
+      : null;
+    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal };
     try {
-      for (const slot of work) {
-        if (options.signal?.aborted) break;
-        await runSlot({ slot, benchmark, store, runId, controls, emit, signal: options.signal });
-        store.beat();
-      }
+      await runWorkQueue(
+        work,
+        options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency(),
+        (item, enqueue) => (item.kind === "candidate" ? runCandidateWork(item, context, enqueue) : runJudgeWork(item, context)),
+        { signal: options.signal, onChange: (state) => emit({ type: "queue.changed", ...state }) },
+      );
     } finally {
       await controls?.close();
     }
@@ -59,64 +78,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;
   } finally {
+    clearInterval(heartbeat);
     store.close();
   }
-}
-
-interface SlotContext {
-  slot: PlannedSlot;
-  benchmark: BenchmarkDefinition;
-  store: ResultsStore;
-  runId: string;
-  controls: ControlServer | null;
-  emit: RunnerListener;
-  signal?: AbortSignal;
-}
-
-async function runSlot(context: SlotContext): Promise<void> {
-  const { slot, benchmark, store, runId, emit } = context;
-  const evaluation = benchmark.evals.find((candidate) => candidate.id === slot.evalId)!;
-  const key = { evalId: slot.evalId, model: slot.model, repetition: slot.repetition };
-  let evalRun: EvalRun | null = slot.evalRun;
-  if (slot.action === "candidate") {
-    const evalRunId = `eval_${randomUUID()}`;
-    emit({ type: "candidate.started", slot: key, evalRunId });
-    evalRun = await executeCandidate({
-      runId,
-      runDirectory: store.directory,
-      evalRunId,
-      slot: key,
-      evaluation,
-      settings: benchmark.settings,
-      candidateFingerprint: slot.candidateFingerprint,
-      controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
-      signal: context.signal,
-      save: (record) => store.saveEvalRun(record),
-    });
-    emit({ type: "candidate.finished", slot: key, evalRun });
-  }
-  // Infrastructure errors and failed candidates are never judged (nor scored as 0): they wait for `retry`.
-  if (!evalRun || evalRun.infrastructureError || evalRun.state === "failed" || evalRun.state === "interrupted" || !evalRun.evidence) return;
-  const judgeRunId = `judge_${randomUUID()}`;
-  emit({ type: "judge.started", slot: key, judgeRunId });
-  const judgeRun = await gradeEvalRun(
-    {
-      runId,
-      runDirectory: store.directory,
-      judgeRunId,
-      evalRun,
-      evaluation,
-      settings: benchmark.settings,
-      judgeFingerprint: slot.judgeFingerprint,
-      save: (record) => store.saveJudgeRun(record),
-    },
-    gradeRubricUnavailable,
-  );
-  emit({ type: "judge.finished", slot: key, judgeRun });
-}
-
-async function startControls(benchmark: BenchmarkDefinition): Promise<ControlServer> {
-  return startControlServer({ controls: Object.fromEntries(benchmark.evals.map((evaluation) => [evaluation.id, evaluation.controls])) });
 }
 
 function describeRun(runId: string, benchmark: BenchmarkDefinition, scope: PlanScope): BenchmarkRun {

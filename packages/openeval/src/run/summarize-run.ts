@@ -1,14 +1,15 @@
 // A run's summary: the plan re-made over what is recorded now, so that every slot counts exactly once with its
 // active judgment (or as unresolved), then aggregated with equal weights.
 import type { BenchmarkDefinition } from "../load/index.ts";
-import { planBenchmark, type PlanScope } from "../plan/index.ts";
+import { planSlots, type PlanScope } from "../plan/index.ts";
 import { aggregateScores, type SlotOutcome } from "../results/aggregate.ts";
 import type { ResultsStore } from "../results/store.ts";
 import type { RunSummary } from "./events.ts";
 
 export function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string): RunSummary {
-  const plan = planBenchmark(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false });
-  const inScope = plan.slots.filter((slot) => slot.action !== "deferred");
+  // Re-planned over what is recorded now, with the same limits, so deferrals keep their reasons.
+  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [] });
+  const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const outcomes: SlotOutcome[] = inScope.map((slot) => ({
     evalId: slot.evalId,
     model: slot.model,
@@ -22,15 +23,17 @@ export function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore
     const seen = outcomes.filter((outcome) => outcome.evalId === evaluation.id).flatMap((outcome) => Object.keys(outcome.scores ?? {}));
     criteria[evaluation.id] = [...new Set([...evaluation.criteria.map((criterion) => criterion.id), ...seen])];
   }
-  const open = plan.slots
+  const open = inScope
     .filter((slot) => slot.action !== "reuse")
     .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason }));
+  const outOfScope = plan.slots.length - inScope.length;
   return {
     runId,
     directory: store.directory,
     models: aggregateScores(outcomes, criteria),
     complete: inScope.every((slot) => slot.action === "reuse"),
     open,
+    outOfScope,
   };
 }
 

@@ -1,0 +1,26 @@
+// `openeval plan`: per slot, the action `run` would take and why, plus a cost estimate. Runs nothing.
+import { describeSlot } from "../plan/index.ts";
+import { planBenchmark } from "../run/index.ts";
+import { BENCHMARK_OPTION, defineCommand, parseScope, SCOPE_OPTIONS } from "./command.ts";
+import { EXIT } from "./errors.ts";
+
+export const planCommand = defineCommand({
+  name: "plan",
+  usage: "plan [--benchmark <dir>] [--run <dir> | --new] [--json] [scope flags]",
+  summary: "Show what `openeval run` would do for every slot (candidate, judge, reuse, failed, deferred) and why, with a cost estimate.",
+  options: { ...BENCHMARK_OPTION, ...SCOPE_OPTIONS, run: { type: "string" }, new: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+  async run(flags) {
+    const plan = await planBenchmark({ benchmark: flags.benchmark as string, run: flags.run as string | undefined, new: flags.new as boolean, scope: parseScope(flags) });
+    const work = plan.slots.map((slot) => ({ eval: slot.evalId, model: slot.model, repetition: slot.repetition, action: slot.action, reason: slot.reason }));
+    if (flags.json) {
+      console.log(JSON.stringify({ work, estimate: plan.estimate }));
+      return EXIT.pass;
+    }
+    console.log(plan.runDirectory ? `Plan against ${plan.runDirectory}` : "Plan for a new run");
+    for (const slot of plan.slots) console.log(`  ${slot.action.padEnd(9)} ${describeSlot(slot)} — ${slot.reason}`);
+    const counts = new Map<string, number>();
+    for (const slot of plan.slots) counts.set(slot.action, (counts.get(slot.action) ?? 0) + 1);
+    console.log(`${[...counts].map(([action, count]) => `${count} ${action}`).join(", ")}; estimated cost: ${plan.estimate.usd === null ? "unknown (no cost history for some work)" : `$${plan.estimate.usd.toFixed(4)}`}`);
+    return EXIT.pass;
+  },
+});

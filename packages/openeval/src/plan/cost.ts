@@ -1,0 +1,69 @@
+// Cost before spending (SPEC §5): each action's maximum cost (known only when a limit bounds it), the
+// --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
+import type { BenchmarkSettings } from "../load/index.ts";
+import type { EvalRun } from "../results/schema.ts";
+import type { PlannedSlot } from "./plan-benchmark.ts";
+
+const CONTROL_PREFIX = "control/";
+
+/** The most a candidate run of `model` can cost, or null when nothing bounds it. */
+export function candidateMaxCost(model: string, settings: BenchmarkSettings): number | null {
+  // Controls are priced at 0 unless the benchmark prices them.
+  if (model.startsWith(CONTROL_PREFIX) && !settings.candidate.providers.control) return 0;
+  return settings.candidate.maxCostUSD ?? null;
+}
+
+/** The most a judge run can cost: code judges call no model; rubric judges are bounded by judge.maxCostUSD. */
+export function judgeMaxCost(hasRubric: boolean, settings: BenchmarkSettings): number | null {
+  if (!hasRubric || settings.judge.model?.startsWith(CONTROL_PREFIX)) return 0;
+  return settings.judge.maxCostUSD ?? null;
+}
+
+export interface CostLimits {
+  offline?: boolean;
+  maxCostUSD?: number;
+}
+
+export interface WorkCost {
+  /** Null when unknown (nothing bounds it). */
+  maxCost(slot: PlannedSlot): number | null;
+  /** The work calls a model (a candidate run, or an LLM rubric judge), scripted or not. */
+  callsModel(slot: PlannedSlot): boolean;
+}
+
+/** Defers work that --offline or --max-cost forbids, in plan order; the rest is left as planned. */
+export function limitWork(slots: PlannedSlot[], limits: CostLimits, cost: WorkCost): PlannedSlot[] {
+  let remaining = limits.maxCostUSD ?? Number.POSITIVE_INFINITY;
+  return slots.map((slot) => {
+    if (slot.action !== "candidate" && slot.action !== "judge") return slot;
+    if (limits.offline && cost.callsModel(slot)) {
+      return { ...slot, action: "deferred", deferredBy: "offline", reason: `--offline: ${slot.reason.toLowerCase()}, which needs a model call` };
+    }
+    const maxCost = cost.maxCost(slot);
+    if (limits.maxCostUSD === undefined) return slot;
+    if (maxCost === null) {
+      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum cost is unknown; set ${slot.action === "candidate" ? "candidate" : "judge"}.maxCostUSD to bound it` };
+    }
+    if (maxCost > remaining) {
+      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum $${maxCost} is over the $${remaining.toFixed(4)} left of the budget` };
+    }
+    remaining -= maxCost;
+    return slot;
+  });
+}
+
+/** Median recorded cost of the same eval and model, else of the model, else unknown (null). */
+export function estimateCandidateCost(slot: PlannedSlot, recorded: readonly EvalRun[]): number | null {
+  const costs = (filter: (run: EvalRun) => boolean) =>
+    recorded.filter((run) => filter(run) && run.metrics?.cost.usd != null).map((run) => run.metrics!.cost.usd as number);
+  const sameEval = costs((run) => run.slot.model === slot.model && run.slot.evalId === slot.evalId);
+  if (sameEval.length > 0) return median(sameEval);
+  const sameModel = costs((run) => run.slot.model === slot.model);
+  return sameModel.length > 0 ? median(sameModel) : null;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { loadBenchmark } from "../load/index.ts";
+import type { EvalRun, JudgeRun } from "../results/schema.ts";
+import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
+
+async function benchmarkWith(overrides: Record<string, string> = {}, directory?: string) {
+  const root = await writeTree(
+    minimalBenchmark({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 2 };\n`,
+      "evals/other/prompt.md": "Other task\n",
+      "evals/other/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+      ...overrides,
+    }),
+    directory,
+  );
+  return loadBenchmark(root);
+}
+
+/** Records every planned slot as finished and judged, as a run would have. */
+function recordAll(slots: readonly PlannedSlot[], state: EvalRun["state"] = "completed"): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
+  const evalRuns = slots.map((slot, index): EvalRun => ({
+    id: `eval_${index}`, runId: "r", slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, control: false,
+    state, infrastructureError: false, error: null, startedAt: "2026-01-01T00:00:00Z", completedAt: "2026-01-01T00:00:01Z", elapsedMs: 1000,
+    input: { candidateFingerprint: slot.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
+    evidence: { directory: "e", hash: "h" }, metrics: null,
+  }));
+  const judgeRuns = slots.map((slot, index): JudgeRun => ({
+    id: `judge_${index}`, runId: "r", evalRunId: `eval_${index}`, slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, kind: "code",
+    state: "completed", judgeFingerprint: slot.judgeFingerprint, startedAt: "x", completedAt: "y", elapsedMs: 1, scores: {}, unscored: false, error: null, directory: "d",
+  }));
+  return { evalRuns, judgeRuns };
+}
+
+const actions = (slots: readonly PlannedSlot[]) => slots.map((slot) => `${slot.evalId}/${slot.model}/${slot.repetition}:${slot.action}`);
+
+describe("planSlots", () => {
+  it("plans every eval × model × repetition as new work, then reuses it once recorded and judged", async () => {
+    const benchmark = await benchmarkWith();
+    const first = planSlots(benchmark, { evalRuns: [], judgeRuns: [] });
+    expect(actions(first.slots)).toEqual(["answer/p/a/1:candidate", "answer/p/a/2:candidate", "other/p/a/1:candidate", "other/p/a/2:candidate"]);
+    expect(first.slots[0]!.reason).toBe("New eval/model/repetition");
+    const again = planSlots(benchmark, recordAll(first.slots));
+    expect(again.slots.every((slot) => slot.action === "reuse")).toBe(true);
+  });
+
+  it("editing judge.ts re-judges only that eval; editing prompt.md re-runs only that eval's candidates", async () => {
+    const original = await benchmarkWith();
+    const recorded = recordAll(planSlots(original, { evalRuns: [], judgeRuns: [] }).slots);
+    const judgeEdited = await benchmarkWith({ "evals/answer/judge.ts": "export default () => ({ scores: { correct: false } });\n" }, original.directory);
+    expect(actions(planSlots(judgeEdited, recorded).slots)).toEqual(["answer/p/a/1:judge", "answer/p/a/2:judge", "other/p/a/1:reuse", "other/p/a/2:reuse"]);
+    expect(planSlots(judgeEdited, recorded).slots[0]!.reason).toBe("Judge inputs changed");
+    const promptEdited = await benchmarkWith({ "evals/other/prompt.md": "Other task, reworded\n" }, original.directory);
+    expect(actions(planSlots(promptEdited, recorded).slots)).toEqual(["answer/p/a/1:reuse", "answer/p/a/2:reuse", "other/p/a/1:candidate", "other/p/a/2:candidate"]);
+    expect(planSlots(promptEdited, recorded).slots[2]!.reason).toBe("Candidate inputs changed");
+  });
+
+  it("adding a model adds its slots only; scoping defers the rest", async () => {
+    const benchmark = await benchmarkWith();
+    const recorded = recordAll(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots);
+    const plan = planSlots(benchmark, recorded, { models: ["p/a", "p/b"], onlyEvals: ["answer"], onlyRepetitions: [1] });
+    expect(actions(plan.slots).filter((line) => !line.endsWith("deferred"))).toEqual(["answer/p/a/1:reuse", "answer/p/b/1:candidate"]);
+    expect(plan.slots.find((slot) => slot.action === "deferred")).toMatchObject({ deferredBy: "scope", reason: "Outside the --only-* scope" });
+  });
+
+  it("never retries failed work silently, but does on explicit retry and rejudge", async () => {
+    const benchmark = await benchmarkWith();
+    const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;
+    const recorded = recordAll(slots, "failed");
+    const plan = planSlots(benchmark, recorded);
+    expect(plan.slots[0]).toMatchObject({ action: "failed", reason: expect.stringContaining("retry it explicitly with openeval retry") });
+    expect(planSlots(benchmark, recorded, { retry: ["eval_0"] }).slots[0]).toMatchObject({ action: "candidate", reason: "Explicit retry of eval_0" });
+    const judgedBadly = recordAll(slots);
+    judgedBadly.judgeRuns[1] = { ...judgedBadly.judgeRuns[1]!, state: "timed_out", error: "slow" };
+    expect(planSlots(benchmark, judgedBadly).slots[1]).toMatchObject({ action: "failed", reason: expect.stringContaining("Judge timed_out") });
+    expect(planSlots(benchmark, judgedBadly, { rejudge: "failed" }).slots.map((slot) => slot.action)).toEqual(["reuse", "judge", "reuse", "reuse"]);
+    expect(planSlots(benchmark, judgedBadly, { rejudge: ["eval_0"] }).slots[0]).toMatchObject({ action: "judge", reason: "Explicit rejudge of eval_0" });
+  });
+
+  it("re-plans interrupted work", async () => {
+    const benchmark = await benchmarkWith();
+    const recorded = recordAll(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots, "interrupted");
+    expect(planSlots(benchmark, recorded).slots[0]).toMatchObject({ action: "candidate", reason: "The previous execution was interrupted before it finished" });
+  });
+
+  it("--offline defers model calls and keeps code judging; --max-cost defers work whose maximum is unknown or over budget", async () => {
+    const benchmark = await benchmarkWith();
+    const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;
+    const offline = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { offline: true });
+    expect(offline.slots.every((slot) => slot.action === "deferred" && slot.deferredBy === "offline")).toBe(true);
+    const unjudged = recordAll(slots);
+    const judgeOnly = planSlots(benchmark, { evalRuns: unjudged.evalRuns, judgeRuns: [] }, { offline: true });
+    expect(judgeOnly.slots.every((slot) => slot.action === "judge")).toBe(true);
+    const unbounded = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { maxCostUSD: 10 });
+    expect(unbounded.slots[0]).toMatchObject({ action: "deferred", deferredBy: "budget", reason: expect.stringContaining("maximum cost is unknown") });
+    const bounded = await benchmarkWith({ "benchmark.ts": `export default { models: ["p/a"], repetitions: 2, candidate: { maxCostUSD: 0.4 } };\n` });
+    const capped = planSlots(bounded, { evalRuns: [], judgeRuns: [] }, { maxCostUSD: 1 });
+    expect(capped.slots.map((slot) => slot.action)).toEqual(["candidate", "candidate", "deferred", "deferred"]);
+    expect(capped.slots[2]!.reason).toContain("over the $0.2000 left of the budget");
+  });
+
+  it("estimates from the median recorded cost of the same eval and model, else unknown", async () => {
+    const benchmark = await benchmarkWith();
+    const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;
+    expect(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).estimate.usd).toBeNull();
+    const recorded = recordAll(slots.slice(0, 1));
+    recorded.evalRuns[0]!.metrics = { version: 1, cost: { usd: 0.25 }, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null }, requests: null, compactions: null, timing: { elapsedMs: 1, modelActiveMs: 1, outputTokensPerSecond: null } };
+    // Three slots left to run: the same eval's and the model's history both give 0.25 each.
+    expect(planSlots(benchmark, recorded).estimate.usd).toBeCloseTo(0.75);
+  });
+});

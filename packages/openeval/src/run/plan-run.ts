@@ -1,0 +1,36 @@
+// planBenchmark(): what `openeval run` would do now, slot by slot, without doing it. It reads the definition
+// and the run's store only: no author code runs, no model is called, no run directory is created.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { planSlots, type Plan, type PlanScope } from "../plan/index.ts";
+import { findLatestRun } from "../results/run-directory.ts";
+import { STORE_FILE, ResultsStore, StoreError } from "../results/store.ts";
+
+export interface PlanBenchmarkOptions {
+  benchmark: string | BenchmarkDefinition;
+  /** Plan against this run directory; default: the latest run, or none (everything is new). */
+  run?: string;
+  /** Plan as if starting a new run. */
+  new?: boolean;
+  scope?: PlanScope;
+}
+
+/**
+ * @example
+ * const plan = await planBenchmark({ benchmark: "." });
+ * console.log(plan.slots.filter((slot) => slot.action === "candidate").length, plan.estimate.usd);
+ */
+export async function planBenchmark(options: PlanBenchmarkOptions): Promise<Plan & { runDirectory: string | null }> {
+  const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
+  if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
+  const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
+  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope), runDirectory };
+  if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
+  const store = ResultsStore.open(runDirectory, { readonly: true });
+  try {
+    return { ...planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, options.scope), runDirectory };
+  } finally {
+    store.close();
+  }
+}

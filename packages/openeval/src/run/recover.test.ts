@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import type { EvalRun } from "../results/schema.ts";
+import { ResultsStore } from "../results/store.ts";
+import { processesMatching } from "../../../../test/helpers/processes.ts";
+import { recoverRun, RunInProgressError } from "./recover.ts";
+
+function running(id: string): EvalRun {
+  return {
+    id, runId: "r", slot: { evalId: "e", model: "p/m", repetition: 1 }, control: false, state: "running", infrastructureError: false, error: null,
+    startedAt: new Date(Date.now() - 5000).toISOString(), completedAt: null, elapsedMs: null,
+    input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" }, evidence: null, metrics: null,
+  };
+}
+
+describe("recoverRun", () => {
+  it("marks a dead runner's unfinished eval runs interrupted and reaps the processes they left", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    store.saveEvalRun(running("eval_orphan"));
+    store.saveEvalRun({ ...running("eval_done"), state: "completed" });
+    // A process the dead runner's OpenCode left behind, carrying the eval run's marker.
+    const orphan = Bun.spawn(["sleep", "331"], { env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_orphan" } });
+    store.beat(999_999_999);
+    const recovery = await recoverRun(store);
+    expect(recovery.interruptedEvalRuns).toEqual(["eval_orphan"]);
+    expect(store.evalRun("eval_orphan")).toMatchObject({ state: "interrupted", error: expect.stringContaining("planned again") });
+    expect(store.evalRun("eval_done")?.state).toBe("completed");
+    await orphan.exited;
+    expect(processesMatching("sleep 331")).toEqual([]);
+  });
+
+  it("refuses to take over a run whose runner is alive", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    const other = Bun.spawn(["sleep", "30"]);
+    store.beat(other.pid);
+    await expect(recoverRun(store)).rejects.toThrow(RunInProgressError);
+    await expect(recoverRun(store)).rejects.toThrow(/Another openeval run \(pid \d+\) is working on/);
+    other.kill();
+    // A stale heartbeat is a dead runner, even if its pid was reused.
+    const staleStore = ResultsStore.open(await makeTempDir(), { create: true });
+    staleStore.beat(process.ppid);
+    await expect(recoverRun(staleStore, Date.now() + 60_000)).resolves.toEqual({ interruptedEvalRuns: [], interruptedJudgeRuns: [] });
+  });
+});
