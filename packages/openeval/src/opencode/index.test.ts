@@ -13,5 +13,6 @@ test("the opencode module exposes exactly this runtime API", () => {
     "redactBytes",
     "redactSecrets",
     "runOpenCode",
+    "serveOpenCode",
   ]);
 });

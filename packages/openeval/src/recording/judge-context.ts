@@ -4,6 +4,7 @@ import { mkdtemp, mkdir, rm, writeFile, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
+import type { OpenCodeClient } from "../opencode/index.ts";
 import type { EvalRun } from "../results/schema.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
@@ -48,6 +49,11 @@ export interface JudgeContext extends AsyncDisposable {
   native: {
     /** Read-only bun:sqlite handle on a verified copy of the archived OpenCode database. */
     database(): Promise<Database>;
+    /** The pinned OpenCode SDK (v2 client) over a disposable copy of the database, served on 127.0.0.1. */
+    sdk(): Promise<OpenCodeClient>;
+    /** The OpenAPI schema of that pinned OpenCode server. */
+    schema(): Promise<unknown>;
+    /** The OpenCode version that recorded this evidence. */
     version: string | null;
   };
 }
@@ -86,10 +92,12 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
     },
     native: {
       database: async () => (await nativeArchive()).database(),
+      sdk: async () => (await nativeArchive()).sdk(),
+      schema: async () => (await nativeArchive()).schema(),
       version: manifest.native?.opencodeVersion ?? null,
     },
     async [Symbol.asyncDispose]() {
-      native?.close();
+      await native?.close();
       if (scratch) await rm(scratch, { recursive: true, force: true });
     },
   };

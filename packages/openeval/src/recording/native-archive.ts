@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
 import type { NativeArchive } from "./schema.ts";
+import { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "../opencode/index.ts";
 
 export interface NativeSession {
   id: string;
@@ -34,11 +35,15 @@ export interface NativeEvent {
 
 export interface NativeArchiveReader {
   database(): Promise<Database>;
+  /** The pinned OpenCode SDK client, served over its own disposable copy of the database. */
+  sdk(): Promise<OpenCodeClient>;
+  /** The OpenAPI document of the pinned OpenCode server. */
+  schema(): Promise<unknown>;
   sessions(): Promise<NativeSession[]>;
   messages(sessionID?: string): Promise<NativeMessage[]>;
   events(filter?: { sessionID?: string; type?: string }): Promise<NativeEvent[]>;
   export(sessionID?: string): Promise<unknown>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export async function openNativeArchive(evidence: Evidence, archive: NativeArchive, scratch: string): Promise<NativeArchiveReader> {
@@ -57,6 +62,13 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
     return handle;
   }
   const shared = async () => (own ??= await database());
+  let server: Promise<OpenCodeServer> | null = null;
+  const served = () =>
+    (server ??= (async () => {
+      const copy = join(scratch, `opencode-sdk-${++copies}.db`);
+      await writeFile(copy, await evidence.readVerified(archive.database.file, archive.database.sha256));
+      return serveOpenCode({ scratchDir: join(scratch, "sdk"), database: copy });
+    })());
   const rootID = (sessionID?: string) => {
     const id = sessionID ?? archive.rootSessionID;
     if (!id) throw new EvidenceError("NOT_AVAILABLE", "The recording has no root session (OpenCode never started one); pass a sessionID from recording.sessions()");
@@ -65,6 +77,8 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
 
   return {
     database,
+    sdk: async () => (await served()).client,
+    schema: async () => (await served()).schema(),
     async sessions() {
       const rows = (await shared()).query("SELECT * FROM session ORDER BY time_created, id").all() as Record<string, unknown>[];
       return rows.map(toSession);
@@ -95,8 +109,9 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
       if (!session) throw new EvidenceError("FILE_NOT_FOUND", `No export for session ${id}; recorded sessions: ${archive.sessions.map((item) => item.id).join(", ")}`);
       return JSON.parse(new TextDecoder().decode(await evidence.readVerified(session.export, session.sha256)));
     },
-    close() {
+    async close() {
       for (const handle of handles) handle.close();
+      if (server) await (await server).close();
     },
   };
 }
