@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { EvalRun, JudgeRun } from "../results/schema.ts";
+import type { RunnerEvent, RunSummary } from "../run/index.ts";
+import { createJsonReporter } from "./json-reporter.ts";
+import { createPlainReporter } from "./plain-reporter.ts";
+import { formatSummary } from "./summary-table.ts";
+import { createTtyProgress } from "./tty-progress.ts";
+
+const slot = { evalId: "e", model: "p/m", repetition: 1 };
+const evalRun = {
+  id: "eval_1", runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null,
+  startedAt: "x", completedAt: "y", elapsedMs: 2500,
+  input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "v" },
+  evidence: { directory: "d", hash: "h" },
+  metrics: { version: 1, cost: { usd: 0.125 }, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null }, requests: null, compactions: null, timing: { elapsedMs: 2500, modelActiveMs: 1000, outputTokensPerSecond: 1 } },
+} satisfies EvalRun;
+const judgeRun = {
+  id: "judge_1", runId: "r", evalRunId: "eval_1", slot, kind: "code", state: "completed", judgeFingerprint: "j", startedAt: "x", completedAt: "y",
+  elapsedMs: 10, scores: { ok: { value: 1, source: "judge.ts" }, maybe: { value: null, source: "judge.ts" } }, unscored: false, error: null, directory: "d",
+} satisfies JudgeRun;
+
+describe("reporters", () => {
+  it("plain lines say what finished, how, and how long it took", () => {
+    const lines: string[] = [];
+    const report = createPlainReporter((line) => lines.push(line));
+    report({ type: "candidate.finished", slot, evalRun });
+    report({ type: "judge.finished", slot, judgeRun });
+    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "failed", infrastructureError: true, error: "provider down" } });
+    expect(lines).toEqual([
+      "candidate e × p/m #1: completed in 2.5 s",
+      "judge     e × p/m #1: ok=1 maybe=unresolved",
+      "candidate e × p/m #1: failed in 2.5 s (infrastructure error: provider down)",
+    ]);
+  });
+
+  it("the TTY status line shows done/running/queued, spend, elapsed and ETA, redrawn in place", () => {
+    let output = "";
+    let now = 0;
+    const report = createTtyProgress({ write: (text: string) => (output += text) }, () => now);
+    report({ type: "queue.changed", running: 2, queued: 3, done: 0 });
+    now = 10_000;
+    report({ type: "candidate.finished", slot, evalRun });
+    report({ type: "queue.changed", running: 1, queued: 3, done: 1 });
+    const last = output.split("\r\x1b[2K").at(-1);
+    expect(last).toBe("[1/5] running 1, queued 3 · spent $0.1250 · 10s elapsed · ETA 40s");
+    expect(output).toContain("candidate e × p/m #1: completed in 2.5 s\n");
+  });
+
+  it("--json writes one parseable event per line, with plans abbreviated", () => {
+    const lines: string[] = [];
+    const report = createJsonReporter((line) => lines.push(line));
+    const events: RunnerEvent[] = [
+      { type: "run.started", runId: "r", directory: "/d", resumed: false, estimateUSD: null, slots: [{ ...slot, action: "candidate", reason: "New", candidateFingerprint: "f", judgeFingerprint: "j", evalRun: null, judgeRun: null }] },
+      { type: "candidate.finished", slot, evalRun },
+    ];
+    events.forEach(report);
+    expect(lines.map((line) => JSON.parse(line).type)).toEqual(["run.started", "candidate.finished"]);
+    expect(JSON.parse(lines[0]!).slots).toEqual([{ ...slot, action: "candidate", reason: "New" }]);
+  });
+
+  it("the summary table shows bounds for incomplete scores, labels controls, and lists what is open", () => {
+    const summary: RunSummary = {
+      runId: "r", directory: "/results/r", complete: false, outOfScope: 2,
+      models: [
+        { model: "control/positive", score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0, elapsedMs: 4000 },
+        { model: "p/m", score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, elapsedMs: null },
+      ],
+      open: [{ slot, action: "failed", reason: "Infrastructure error" }],
+    };
+    const text = formatSummary(summary);
+    expect(text).toContain("control/positive (control)  100.0%");
+    expect(text).toContain("[25.0–75.0]% (incomplete)");
+    expect(text).toContain("1 slot not finished:\n  e × p/m #1: failed — Infrastructure error");
+    expect(text).toContain("2 slots outside the --only-* scope, not shown.");
+  });
+});
