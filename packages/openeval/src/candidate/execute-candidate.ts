@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
-import type { EvalRun, SlotKey } from "../results/schema.ts";
+import type { EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { archiveDatabase, exportSessions, prepareIsolation, redactBytes, runOpenCode } from "../opencode/index.ts";

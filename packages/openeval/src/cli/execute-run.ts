@@ -1,10 +1,10 @@
 // What run, retry and rejudge share: the runner with the chosen reporter, the summary, and the exit code.
 import { runBenchmark, type RunSummary } from "../run/index.ts";
 import type { PlanScope } from "../plan/index.ts";
-import { createJsonReporter } from "../report/json-reporter.ts";
-import { createPlainReporter } from "../report/plain-reporter.ts";
-import { formatSummary } from "../report/summary-table.ts";
-import { createTtyProgress } from "../report/tty-progress.ts";
+import { createJsonReporter } from "../report/index.ts";
+import { createPlainReporter } from "../report/index.ts";
+import { formatSummary } from "../report/index.ts";
+import { createTtyProgress } from "../report/index.ts";
 import { UsageError, EXIT } from "./errors.ts";
 import type { Options } from "./command.ts";
 

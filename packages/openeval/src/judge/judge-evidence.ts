@@ -4,10 +4,10 @@ import { resolve, join } from "node:path";
 import * as z from "zod";
 import { bundleCodeJudge } from "../load/index.ts";
 import { openEvidence } from "../recording/index.ts";
-import type { CriterionScore } from "../results/schema.ts";
+import type { CriterionScore } from "../results/index.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
-import { DEFAULT_JUDGE_TIMEOUT_MS } from "../load/schema.ts";
+import { DEFAULT_JUDGE_TIMEOUT_MS } from "../load/index.ts";
 import { meanCredit } from "./normalize.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CodeJudgeBundle } from "../load/index.ts";
 import type { EvidenceRef } from "../recording/index.ts";
-import type { CriterionScore, EvalRun } from "../results/schema.ts";
+import type { CriterionScore, EvalRun } from "../results/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";

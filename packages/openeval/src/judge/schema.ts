@@ -1,6 +1,6 @@
 // The code-judge worker protocol: the job the host writes on the worker's stdin and the result file it reads.
 import * as z from "zod";
-import { EvalRunSchema } from "../results/schema.ts";
+import { EvalRunSchema } from "../results/index.ts";
 
 export const CodeJudgeJobSchema = z.object({
   /** The frozen bundle to import. */

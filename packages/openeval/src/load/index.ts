@@ -6,6 +6,7 @@ export { parseRubric, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 export {
   CRITERION_ID,
+  DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,
   type Benchmark,
   type BenchmarkSettings,

@@ -1,7 +1,7 @@
 // Cost before spending (SPEC §5): each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
 import type { BenchmarkSettings } from "../load/index.ts";
-import type { EvalRun } from "../results/schema.ts";
+import type { EvalRun } from "../results/index.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
 
 const CONTROL_PREFIX = "control/";

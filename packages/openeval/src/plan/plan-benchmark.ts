@@ -1,7 +1,7 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import type { BenchmarkDefinition } from "../load/index.ts";
-import type { EvalRun, JudgeRun, SlotKey } from "../results/schema.ts";
+import type { EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
 import { candidateMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
 

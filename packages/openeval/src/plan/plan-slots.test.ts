@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import type { EvalRun, JudgeRun } from "../results/schema.ts";
+import type { EvalRun, JudgeRun } from "../results/index.ts";
 import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
 
 async function benchmarkWith(overrides: Record<string, string> = {}, directory?: string) {

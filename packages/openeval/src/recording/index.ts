@@ -15,7 +15,7 @@ export {
   type EvidenceRef,
   type FileEntry,
   type Revision,
-  type RunMetrics,
   type ToolCall,
 } from "./schema.ts";
 export { readRecording } from "./read-recording.ts";
+export type { RunMetrics } from "../results/index.ts";

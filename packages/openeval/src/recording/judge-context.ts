@@ -5,11 +5,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { OpenCodeClient } from "../opencode/index.ts";
-import type { EvalRun } from "../results/schema.ts";
+import type { EvalRun } from "../results/index.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
 import { openNativeArchive, type NativeArchiveReader, type NativeEvent, type NativeMessage, type NativeSession } from "./native-archive.ts";
-import type { FileEntry, Revision, RunMetrics, ToolCall } from "./schema.ts";
+import type { FileEntry, Revision, ToolCall } from "./schema.ts";
+import type { RunMetrics } from "../results/index.ts";
 import { diffWorkspace, type FileDiff } from "./workspace-diff.ts";
 
 export interface EventFilter {

@@ -1,5 +1,6 @@
 // RunMetrics (SPEC §7): computed once from a recording and stored with it. Missing usage is null, never 0.
-import type { RunMetrics, ToolCall } from "./schema.ts";
+import type { ToolCall } from "./schema.ts";
+import type { RunMetrics } from "../results/index.ts";
 
 /** Tool reliability: failed / (succeeded + failed); calls that never finished are counted apart. */
 export function measureTools(tools: readonly ToolCall[]): RunMetrics["tools"] {

@@ -1,7 +1,8 @@
 // RunMetrics of a candidate run (SPEC §7), computed from the model steps, tool calls and markers that
 // native-extract.ts read out of OpenCode's database. Pure arithmetic: no SQLite, no OpenCode shapes.
 import { measureTools } from "./metrics.ts";
-import type { RunMetrics, ToolCall } from "./schema.ts";
+import type { ToolCall } from "./schema.ts";
+import type { RunMetrics } from "../results/index.ts";
 
 /** RunMetrics without `timing.elapsedMs`, which only the runner knows. */
 export type NativeMetrics = Omit<RunMetrics, "timing"> & {

@@ -1,6 +1,9 @@
 // The evidence format (version 1): the manifest and what it points at. A manifest's sha256 is the evidence
 // identity; every file it names is content-addressed and verified on read.
 import * as z from "zod";
+import { RunMetricsSchema } from "../results/index.ts";
+
+const count = z.number().int().nonnegative();
 
 export const EVIDENCE_FORMAT = "openeval.evidence";
 export const EVIDENCE_VERSION = 1;
@@ -30,20 +33,6 @@ export const ToolCallSchema = z.object({
   durationMs: z.number().nullable(),
 });
 
-const count = z.number().int().nonnegative();
-const nullableNumber = z.number().nullable();
-
-export const RunMetricsSchema = z.object({
-  version: z.literal(1),
-  cost: z.object({ usd: nullableNumber }),
-  tokens: z.object({ input: nullableNumber, output: nullableNumber, reasoning: nullableNumber, cacheRead: nullableNumber, cacheWrite: nullableNumber }),
-  tools: z.object({ calls: count, succeeded: count, failed: count, unfinished: count, errorRate: nullableNumber }),
-  /** `retries` is null when the recording cannot tell (OpenCode 1.18 keeps retry status in memory only). */
-  requests: z.object({ started: count, succeeded: count, failed: count, retries: count.nullable() }).nullable(),
-  compactions: count.nullable(),
-  timing: z.object({ elapsedMs: nullableNumber, modelActiveMs: nullableNumber, outputTokensPerSecond: nullableNumber }),
-});
-
 export const NativeArchiveSchema = z.object({
   database: z.object({ file: z.string(), sha256: z.string(), bytes: count }),
   opencodeVersion: z.string(),
@@ -70,7 +59,6 @@ export const EvidenceManifestSchema = z.object({
 export type FileEntry = z.infer<typeof FileEntrySchema>;
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 export type ToolCall = z.infer<typeof ToolCallSchema>;
-export type RunMetrics = z.infer<typeof RunMetricsSchema>;
 export type NativeArchive = z.infer<typeof NativeArchiveSchema>;
 export type EvidenceManifest = z.infer<typeof EvidenceManifestSchema>;
 export type Revision = "initial" | "final";

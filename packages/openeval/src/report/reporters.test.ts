@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvalRun, JudgeRun } from "../results/schema.ts";
+import type { EvalRun, JudgeRun } from "../results/index.ts";
 import type { RunnerEvent, RunSummary } from "../run/index.ts";
 import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";

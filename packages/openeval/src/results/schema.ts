@@ -1,6 +1,20 @@
 // Records the results store keeps: eval runs, judge runs and the judgments they produce.
 import * as z from "zod";
-import { RunMetricsSchema } from "../recording/schema.ts";
+
+const count = z.number().int().nonnegative();
+const nullableNumber = z.number().nullable();
+
+/** RunMetrics (SPEC §7): computed once from a recording, stored with it and with its eval run. */
+export const RunMetricsSchema = z.object({
+  version: z.literal(1),
+  cost: z.object({ usd: nullableNumber }),
+  tokens: z.object({ input: nullableNumber, output: nullableNumber, reasoning: nullableNumber, cacheRead: nullableNumber, cacheWrite: nullableNumber }),
+  tools: z.object({ calls: count, succeeded: count, failed: count, unfinished: count, errorRate: nullableNumber }),
+  /** `retries` is null when the recording cannot tell (OpenCode 1.18 keeps retry status in memory only). */
+  requests: z.object({ started: count, succeeded: count, failed: count, retries: count.nullable() }).nullable(),
+  compactions: count.nullable(),
+  timing: z.object({ elapsedMs: nullableNumber, modelActiveMs: nullableNumber, outputTokensPerSecond: nullableNumber }),
+});
 
 export const EVAL_RUN_STATES = ["running", "completed", "failed", "timed_out", "cost_limited", "stopped", "interrupted"] as const;
 export const JUDGE_RUN_STATES = ["running", "completed", "failed", "timed_out", "interrupted"] as const;
@@ -44,6 +58,7 @@ export const CriterionScoreSchema = z.object({
   measurements: z.unknown().optional(),
 });
 
+export type RunMetrics = z.infer<typeof RunMetricsSchema>;
 export type SlotKey = z.infer<typeof SlotKeySchema>;
 export type EvalRun = z.infer<typeof EvalRunSchema>;
 export type EvalRunState = EvalRun["state"];

@@ -1,7 +1,7 @@
 // The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
-import type { ModelSummary } from "../results/aggregate.ts";
-import type { EvalRun, JudgeRun, SlotKey } from "../results/schema.ts";
+import type { ModelSummary } from "../results/index.ts";
+import type { EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }

@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { planSlots, type Plan, type PlanScope } from "../plan/index.ts";
-import { findLatestRun } from "../results/run-directory.ts";
-import { STORE_FILE, ResultsStore, StoreError } from "../results/store.ts";
+import { findLatestRun } from "../results/index.ts";
+import { STORE_FILE, ResultsStore, StoreError } from "../results/index.ts";
 
 export interface PlanBenchmarkOptions {
   benchmark: string | BenchmarkDefinition;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
-import type { EvalRun } from "../results/schema.ts";
-import { ResultsStore } from "../results/store.ts";
+import type { EvalRun } from "../results/index.ts";
+import { ResultsStore } from "../results/index.ts";
 import { processesMatching } from "../../../../test/helpers/processes.ts";
 import { recoverRun, RunInProgressError } from "./recover.ts";
 

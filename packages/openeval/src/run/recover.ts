@@ -2,7 +2,7 @@
 // Unfinished eval and judge runs are marked interrupted (kept as evidence, then re-planned) and any process
 // they left behind is reaped. A runner that is still alive is never taken over.
 import { killProcessTree, RUN_MARKER } from "../opencode/index.ts";
-import type { ResultsStore } from "../results/store.ts";
+import type { ResultsStore } from "../results/index.ts";
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 /** A heartbeat older than this means the runner is gone, even if its pid was reused by another process. */

@@ -6,8 +6,8 @@ import { executeCandidate } from "../candidate/index.ts";
 import { gradeEvalRun, gradeRubricUnavailable } from "../judge/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
-import type { EvalRun } from "../results/schema.ts";
-import type { ResultsStore } from "../results/store.ts";
+import type { EvalRun } from "../results/index.ts";
+import type { ResultsStore } from "../results/index.ts";
 import type { RunnerListener } from "./events.ts";
 
 export interface SlotWork {

@@ -2,8 +2,8 @@
 // active judgment (or as unresolved), then aggregated with equal weights.
 import type { BenchmarkDefinition } from "../load/index.ts";
 import { planSlots, type PlanScope } from "../plan/index.ts";
-import { aggregateScores, type SlotOutcome } from "../results/aggregate.ts";
-import type { ResultsStore } from "../results/store.ts";
+import { aggregateScores, type SlotOutcome } from "../results/index.ts";
+import type { ResultsStore } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 
 export function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string): RunSummary {

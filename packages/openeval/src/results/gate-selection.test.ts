@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { GateSelectionError } from "./errors.ts";
+import { resolveGate } from "./gate-selection.ts";
+
+describe("resolveGate (default ◁ benchmark.ts ◁ CLI)", () => {
+  it("enables every contributor by default", () => {
+    expect(resolveGate()).toEqual(["code-judge", "llm-judge", "gates", "regression"]);
+  });
+
+  it("lets benchmark.ts switch contributors off; omitted ones stay on", () => {
+    expect(resolveGate({ configured: { regression: false, gates: true } })).toEqual(["code-judge", "llm-judge", "gates"]);
+  });
+
+  it("--gate sets the set outright, even over benchmark.ts", () => {
+    expect(resolveGate({ configured: { regression: false }, gate: ["regression,gates"] })).toEqual(["gates", "regression"]);
+  });
+
+  it("--only restricts what is enabled, and --no-llm-judge removes llm-judge", () => {
+    expect(resolveGate({ configured: { regression: false }, only: ["gates", "regression"] })).toEqual(["gates"]);
+    expect(resolveGate({ noLlmJudge: true })).toEqual(["code-judge", "gates", "regression"]);
+    expect(resolveGate({ only: ["llm-judge"], noLlmJudge: true })).toEqual([]);
+  });
+
+  it("rejects unknown ids from the CLI or benchmark.ts, listing the valid ones", () => {
+    expect(() => resolveGate({ gate: ["judges"] })).toThrow(
+      'Unknown verdict contributor "judges"; valid ids are code-judge, llm-judge, gates, regression',
+    );
+    try {
+      resolveGate({ configured: { deterministic: false }, only: ["gates", "web"] });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(GateSelectionError);
+      expect((error as GateSelectionError).unknownIds).toEqual(["deterministic", "web"]);
+      expect((error as GateSelectionError).code).toBe("GATE_SELECTION_INVALID");
+    }
+  });
+});

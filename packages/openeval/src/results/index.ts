@@ -1,0 +1,31 @@
+// The results stage: the run's store and its records, run directories, and equal-weight aggregation.
+export {
+  BenchmarkRunSchema,
+  CriterionScoreSchema,
+  EVAL_RUN_STATES,
+  EvalRunSchema,
+  JUDGE_RUN_STATES,
+  JudgeRunSchema,
+  RunMetricsSchema,
+  SlotKeySchema,
+  type BenchmarkRun,
+  type CriterionScore,
+  type EvalRun,
+  type EvalRunState,
+  type JudgeRun,
+  type JudgeRunState,
+  type RunMetrics,
+  type SlotKey,
+} from "./schema.ts";
+export { ResultsStore, STORE_FILE, StoreError } from "./store.ts";
+export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
+export { aggregateScores, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";
+export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, type ScoreInterval, type SlotObservation } from "./statistics.ts";
+export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
+export { evaluateGates, gateName, type GateResult } from "./gates.ts";
+export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";
+export { decideVerdict, exitCodeFor, EXIT_CODES, type ContributorOutcome, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
+export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
+export type { Baseline } from "./baseline-schema.ts";
+export type { SlotFingerprint } from "./regression.ts";
+export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";

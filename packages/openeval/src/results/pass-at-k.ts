@@ -1,0 +1,94 @@
+// pass@k and pass^k: the unbiased estimators over n repetitions with c successes, and their per-model means
+// over binary criteria × evals (SPEC §10). Products instead of binomials keep them exact-enough up to n ≈ 1000.
+import type { SlotOutcome } from "./aggregate.ts";
+import { mean } from "./numbers.ts";
+
+export interface PassK {
+  model: string;
+  k: number;
+  /** Chance that at least one of k repetitions passes, averaged over the model's binary (eval, criterion) cells. */
+  passAtK: number | null;
+  /** Chance that all k repetitions pass, averaged likewise. */
+  passHatK: number | null;
+  /** Binary (eval, criterion) cells averaged. */
+  cells: number;
+  /** Why the estimates are null, else null. */
+  reason: string | null;
+}
+
+/**
+ * Unbiased pass@k = 1 − C(n−c, k) / C(n, k), computed as 1 − ∏_{i=n−c+1}^{n} (1 − k/i).
+ * @example passAtK(5, 2, 2) // 0.7
+ */
+export function passAtK(n: number, c: number, k: number): number {
+  checkCounts(n, c, k);
+  if (n - c < k) return 1;
+  let allFail = 1;
+  for (let i = n - c + 1; i <= n; i++) allFail *= 1 - k / i;
+  return 1 - allFail;
+}
+
+/**
+ * Unbiased pass^k = C(c, k) / C(n, k), computed as ∏_{i=0}^{k−1} (c − i) / (n − i).
+ * @example passHatK(5, 2, 2) // 0.1
+ */
+export function passHatK(n: number, c: number, k: number): number {
+  checkCounts(n, c, k);
+  if (c < k) return 0;
+  let allPass = 1;
+  for (let i = 0; i < k; i++) allPass *= (c - i) / (n - i);
+  return allPass;
+}
+
+/**
+ * pass@k and pass^k per model, averaged over the (eval, criterion) cells whose criterion is binary: every value
+ * recorded for it, by any model, is 0 or 1 (so every model is averaged over the same cells). A cell with an
+ * unresolved value, or fewer than k repetitions, makes the model's estimates null with the reason.
+ * @example summarizePassK(outcomes, { e: ["tests_pass"] }, 2) // [{ model, k: 2, passAtK: 0.7, passHatK: 0.1, … }]
+ */
+export function summarizePassK(outcomes: readonly SlotOutcome[], criteria: Readonly<Record<string, readonly string[]>>, k: number): PassK[] {
+  const cells = binaryCells(outcomes, criteria);
+  const models = [...new Set(outcomes.map((outcome) => outcome.model))];
+  return models.map((model) => {
+    const empty = { model, k, passAtK: null, passHatK: null, cells: 0 };
+    const mine = outcomes.filter((outcome) => outcome.model === model);
+    const counted = cells
+      .filter((cell) => mine.some((outcome) => outcome.evalId === cell.evalId))
+      .map((cell) => ({ ...cell, values: mine.filter((outcome) => outcome.evalId === cell.evalId).map((outcome) => outcome.scores?.[cell.criterion] ?? null) }));
+    if (counted.length === 0) return { ...empty, reason: "no binary criteria (every recorded value 0 or 1)" };
+    const unresolved = counted.find((cell) => cell.values.includes(null));
+    if (unresolved) return { ...empty, cells: counted.length, reason: `${unresolved.evalId}/${unresolved.criterion} has unresolved repetitions` };
+    const short = counted.find((cell) => cell.values.length < k);
+    if (short) return { ...empty, cells: counted.length, reason: `${short.evalId} has ${short.values.length} repetition(s), fewer than k = ${k}` };
+    const counts = counted.map((cell) => ({ n: cell.values.length, c: cell.values.filter((value) => value === 1).length }));
+    return {
+      model,
+      k,
+      passAtK: mean(counts.map(({ n, c }) => passAtK(n, c, k))),
+      passHatK: mean(counts.map(({ n, c }) => passHatK(n, c, k))),
+      cells: counted.length,
+      reason: null,
+    };
+  });
+}
+
+function binaryCells(outcomes: readonly SlotOutcome[], criteria: Readonly<Record<string, readonly string[]>>): { evalId: string; criterion: string }[] {
+  return Object.entries(criteria).flatMap(([evalId, ids]) =>
+    ids
+      .filter((criterion) =>
+        outcomes
+          .filter((outcome) => outcome.evalId === evalId)
+          .every((outcome) => {
+            const value = outcome.scores?.[criterion] ?? null;
+            return value === null || value === 0 || value === 1;
+          }),
+      )
+      .map((criterion) => ({ evalId, criterion })),
+  );
+}
+
+function checkCounts(n: number, c: number, k: number): void {
+  if (![n, c, k].every(Number.isInteger) || c < 0 || c > n || k < 1 || k > n) {
+    throw new RangeError(`pass@k needs whole numbers with 0 ≤ c ≤ n and 1 ≤ k ≤ n; got n = ${n}, c = ${c}, k = ${k}`);
+  }
+}

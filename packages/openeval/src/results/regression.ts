@@ -1,0 +1,57 @@
+// The regression check: every criterion cell that passed in the baseline and fails now. "Passed" is judged by
+// today's thresholds for both sides (criterion-status.ts), so a changed gate min moves both runs alike.
+import type { GateSettings } from "../load/index.ts";
+import type { ModelSummary } from "./aggregate.ts";
+import type { Baseline } from "./baseline-schema.ts";
+import { cellName, criterionCells, criterionThreshold, judgeCriterion, type CriterionStatus } from "./criterion-status.ts";
+
+/** The fingerprints of one slot's active eval run and judgment. */
+export interface SlotFingerprint {
+  evalId: string;
+  model: string;
+  candidateFingerprint: string;
+  /** Null when the slot has no active judgment. */
+  judgeFingerprint: string | null;
+}
+
+export interface RegressionReport {
+  /** `<eval>/<model>/<criterion>` that passed in the baseline and fail now. */
+  regressed: string[];
+  /** Passed in the baseline; unresolved now. */
+  unresolved: string[];
+  /** Passed in the baseline; absent from this run (eval, model or criterion gone). */
+  notCompared: string[];
+  /** `<eval>/<model>` judged with a different judge than the baseline (a regression there may be the judge's). */
+  judgeChanged: string[];
+}
+
+/**
+ * Compares the current run's cells with the baseline's.
+ * @example findRegressions(baseline, summaries, gates).regressed // ["fix-bug/openai/gpt-5/tests_pass"]
+ */
+export function findRegressions(
+  baseline: Baseline,
+  summaries: readonly ModelSummary[],
+  gates: GateSettings | undefined,
+  fingerprints: readonly SlotFingerprint[] = [],
+): RegressionReport {
+  const now = new Map<string, CriterionStatus>(
+    criterionCells(summaries).map((cell) => [cellName(cell), judgeCriterion(cell.score, criterionThreshold(gates, cell.criterionId))]),
+  );
+  const report: RegressionReport = { regressed: [], unresolved: [], notCompared: [], judgeChanged: [] };
+  for (const entry of baseline.entries) {
+    for (const [criterionId, value] of Object.entries(entry.criteria)) {
+      if (judgeCriterion({ value, lower: value, upper: value }, criterionThreshold(gates, criterionId)) !== "pass") continue;
+      const name = cellName({ evalId: entry.evalId, model: entry.model, criterionId });
+      const status = now.get(name);
+      if (status === "fail") report.regressed.push(name);
+      else if (status === "unknown") report.unresolved.push(name);
+      else if (status === undefined) report.notCompared.push(name);
+    }
+    const judges = new Set(
+      fingerprints.filter((slot) => slot.evalId === entry.evalId && slot.model === entry.model).flatMap((slot) => slot.judgeFingerprint ?? []),
+    );
+    if ([...judges].some((judge) => !entry.judgeFingerprints.includes(judge))) report.judgeChanged.push(`${entry.evalId}/${entry.model}`);
+  }
+  return report;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import type { Baseline } from "./baseline-schema.ts";
+import { resolveGate } from "./gate-selection.ts";
+import type { SlotObservation } from "./statistics.ts";
+import { decideVerdict, exitCodeFor, type CriterionRef, type VerdictInput } from "./verdict.ts";
+
+const observe = (evalId: string, repetition: number, scores: SlotObservation["scores"], model = "m/a"): SlotObservation => ({
+  evalId, model, repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: true,
+});
+// e: code-judged `tests` and rubric-judged `style`.
+const criteria: Record<string, CriterionRef[]> = { e: [{ id: "tests", source: "judge.ts" }, { id: "style", source: "judge.md" }] };
+const verdictOf = (observations: SlotObservation[], extra: Partial<VerdictInput> = {}) => decideVerdict({ observations, criteria, ...extra });
+const contributor = (verdict: ReturnType<typeof decideVerdict>, id: string) => verdict.contributors.find((outcome) => outcome.id === id)!;
+
+describe("decideVerdict", () => {
+  it("passes when every enabled contributor passes (regression skipped without a baseline)", () => {
+    const verdict = verdictOf([observe("e", 1, { tests: 1, style: 1 }), observe("e", 2, { tests: 1, style: 1 })]);
+    expect(verdict).toMatchObject({ status: "pass", complete: true, unjudged: [] });
+    expect(verdict.contributors.map((outcome) => [outcome.id, outcome.status])).toEqual([
+      ["code-judge", "pass"], ["llm-judge", "pass"], ["gates", "pass"], ["regression", "skipped"],
+    ]);
+  });
+
+  it("AND over no enabled contributor passes", () => {
+    const verdict = verdictOf([observe("e", 1, { tests: 0, style: 0 })], { enabled: [] });
+    expect(verdict.status).toBe("pass");
+    expect(verdict.contributors.every((outcome) => outcome.status === "skipped")).toBe(true);
+  });
+
+  it("fails code-judge, naming <eval>/<model>/<criterion>, when a judge.ts criterion misses full credit in a repetition", () => {
+    const verdict = verdictOf([observe("e", 1, { tests: 1, style: 1 }), observe("e", 2, { tests: 0, style: 1 })]);
+    expect(verdict.status).toBe("fail");
+    expect(contributor(verdict, "code-judge")).toMatchObject({ status: "fail", failing: ["e/m/a/tests"] });
+    expect(contributor(verdict, "llm-judge")).toMatchObject({ status: "pass", failing: [] });
+  });
+
+  it("routes judge.md criteria to llm-judge, which --no-llm-judge takes out of the verdict", () => {
+    const observations = [observe("e", 1, { tests: 1, style: 0.5 })];
+    expect(contributor(verdictOf(observations), "llm-judge")).toMatchObject({ status: "fail", failing: ["e/m/a/style"] });
+    const without = verdictOf(observations, { enabled: resolveGate({ noLlmJudge: true }) });
+    expect(without.status).toBe("pass");
+    expect(contributor(without, "llm-judge").status).toBe("skipped");
+  });
+
+  it("uses gates.criteria.<id>.min as the pass mark when set", () => {
+    const observations = [observe("e", 1, { tests: 1, style: 0.8 })];
+    expect(verdictOf(observations, { gates: { criteria: { style: { min: 0.8 } } } }).status).toBe("pass");
+    expect(verdictOf(observations, { gates: { criteria: { style: { min: 0.81 } } } }).status).toBe("fail");
+  });
+
+  it("fails the gates contributor with the failing gates, and is unknown on an undecided gate", () => {
+    const observations = [observe("e", 1, { tests: 1, style: 0.5 })];
+    const failing = verdictOf(observations, { gates: { score: { min: 0.8 } }, enabled: ["gates"] });
+    expect(contributor(failing, "gates")).toMatchObject({ status: "fail", failing: ["score.min (m/a)"] });
+    expect(failing.gates[0]).toMatchObject({ id: "score.min", status: "fail", actual: 0.75 });
+    const reused = verdictOf(observations.map((observation) => ({ ...observation, fresh: false })), { gates: { latency: { p95Ms: 5000 } }, enabled: ["gates"] });
+    expect(reused).toMatchObject({ status: "unknown", complete: true });
+    expect(contributor(reused, "gates").unresolved).toEqual(["latency.p95Ms"]);
+  });
+
+  it("reports completeness apart: an unjudged slot leaves the verdict unknown, unless a failure is already final", () => {
+    const pending = verdictOf([observe("e", 1, { tests: 1, style: 1 }), observe("e", 2, null)]);
+    expect(pending).toMatchObject({ status: "unknown", complete: false, unjudged: ["e/m/a#2"] });
+    expect(contributor(pending, "code-judge").unresolved).toEqual(["e/m/a/tests"]);
+    const lost = verdictOf([observe("e", 1, { tests: 0, style: 1 }), observe("e", 2, null)]);
+    expect(lost).toMatchObject({ status: "fail", complete: false });
+  });
+
+  it("fails regression for a criterion that passed in the baseline and fails now", () => {
+    const baseline: Baseline = {
+      format: "openeval.baseline", version: 1, runId: "old", createdAt: "2026-01-01T00:00:00.000Z", verdict: "pass",
+      acceptedFailing: false, gate: [], entries: [{ evalId: "e", model: "m/a", candidateFingerprints: [], judgeFingerprints: [], criteria: { tests: 1, style: 1 } }],
+    };
+    const verdict = verdictOf([observe("e", 1, { tests: 0, style: 1 })], { baseline, enabled: ["regression"] });
+    expect(contributor(verdict, "regression")).toMatchObject({ status: "fail", failing: ["e/m/a/tests"] });
+    expect(verdict.status).toBe("fail");
+  });
+});
+
+describe("exitCodeFor (SPEC §10)", () => {
+  it("maps complete + pass to 0, a fail to 1, and incomplete or undecided to 3", () => {
+    expect(exitCodeFor({ status: "pass" }, true)).toBe(0);
+    expect(exitCodeFor({ status: "fail" }, true)).toBe(1);
+    expect(exitCodeFor({ status: "fail" }, false)).toBe(1);
+    expect(exitCodeFor({ status: "pass" }, false)).toBe(3);
+    expect(exitCodeFor({ status: "unknown" }, true)).toBe(3);
+  });
+});

@@ -1,0 +1,147 @@
+// The one place a run's verdict is decided (the CLI, readResults and the viewer all call decideVerdict): named
+// contributors — code-judge, llm-judge, gates, regression — ANDed over the enabled set; completeness apart.
+import type { GateSettings } from "../load/index.ts";
+import { aggregateScores, type ModelSummary } from "./aggregate.ts";
+import type { Baseline } from "./baseline-schema.ts";
+import { cellName, criterionCells, criterionThreshold, judgeCriterion } from "./criterion-status.ts";
+import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
+import { evaluateGates, gateName, type GateResult } from "./gates.ts";
+import { findRegressions, type SlotFingerprint } from "./regression.ts";
+import type { SlotObservation } from "./statistics.ts";
+
+/** `unknown`: nothing failed, but unresolved evidence keeps the contributor from passing. `skipped`: not enabled. */
+export type ContributorStatus = "pass" | "fail" | "unknown" | "skipped";
+export type VerdictStatus = "pass" | "fail" | "unknown";
+
+export interface ContributorOutcome {
+  id: ContributorId;
+  status: ContributorStatus;
+  /** What failed it: `<eval>/<model>/<criterion>` for the judges and regression, gate names for gates. */
+  failing: string[];
+  /** What is still undecided (unjudged or unresolved cells, unknown gates). */
+  unresolved: string[];
+  detail: string;
+}
+
+/** A criterion and the judge that scores it (load's Criterion fits; add criteria seen only in judgments). */
+export interface CriterionRef {
+  id: string;
+  source: "judge.ts" | "judge.md";
+}
+
+export interface VerdictInput {
+  /** Every slot in scope, executed or not, with its active judgment's credits (null when unjudged). */
+  observations: readonly SlotObservation[];
+  /** Eval id → its criteria with their source. */
+  criteria: Readonly<Record<string, readonly CriterionRef[]>>;
+  gates?: GateSettings;
+  /** The accepted baseline; without one, regression is skipped. */
+  baseline?: Baseline | null;
+  /** The slots' fingerprints, to flag evals compared across a judge change. */
+  fingerprints?: readonly SlotFingerprint[];
+  /** resolveGate()'s result; default: every contributor. */
+  enabled?: readonly ContributorId[];
+}
+
+export interface Verdict {
+  /** AND over the enabled contributors: fail if any fails, else unknown if any is unknown, else pass. */
+  status: VerdictStatus;
+  /** No slot is left unjudged. Separate from the status. */
+  complete: boolean;
+  /** Slots without an active judgment, as `<eval>/<model>#<repetition>`. */
+  unjudged: string[];
+  enabled: ContributorId[];
+  /** Every contributor in display order; the ones not enabled are `skipped`. */
+  contributors: ContributorOutcome[];
+  /** Every configured gate, evaluated even when the gates contributor is not enabled (for display). */
+  gates: GateResult[];
+}
+
+/** SPEC §10 exit codes. */
+export const EXIT_CODES = { pass: 0, verdictFail: 1, invalidInput: 2, incomplete: 3 } as const;
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/**
+ * The single place a criterion's judge maps to the contributor that gates it.
+ * @example contributorForSource("judge.md") // "llm-judge"
+ */
+export function contributorForSource(source: CriterionRef["source"]): "code-judge" | "llm-judge" {
+  return source === "judge.ts" ? "code-judge" : "llm-judge";
+}
+
+/**
+ * Decides the verdict of a run from its evidence.
+ * @example decideVerdict({ observations, criteria: { e: [{ id: "tests_pass", source: "judge.ts" }] }, enabled: resolveGate() })
+ * // { status: "fail", complete: true, contributors: [{ id: "code-judge", status: "fail", failing: ["e/m/a/tests_pass"], … }, …], … }
+ */
+export function decideVerdict(input: VerdictInput): Verdict {
+  const enabled = CONTRIBUTOR_IDS.filter((id) => (input.enabled ?? CONTRIBUTOR_IDS).includes(id));
+  const criterionIds = Object.fromEntries(Object.entries(input.criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
+  const summaries = aggregateScores(input.observations, criterionIds);
+  const gates = evaluateGates({ gates: input.gates, summaries, observations: input.observations });
+  const evaluate: Record<ContributorId, () => ContributorOutcome> = {
+    "code-judge": () => judgeContributor("code-judge", summaries, input),
+    "llm-judge": () => judgeContributor("llm-judge", summaries, input),
+    gates: () => gatesContributor(gates),
+    regression: () => regressionContributor(summaries, input),
+  };
+  const contributors = CONTRIBUTOR_IDS.map((id) =>
+    enabled.includes(id) ? evaluate[id]() : { id, status: "skipped" as const, failing: [], unresolved: [], detail: "not enabled" },
+  );
+  const unjudged = input.observations.filter((slot) => slot.scores === null).map((slot) => `${slot.evalId}/${slot.model}#${slot.repetition}`);
+  return { status: andOver(contributors), complete: unjudged.length === 0, unjudged, enabled, contributors, gates };
+}
+
+/**
+ * SPEC §10: 1 when the verdict fails (a failure is final: pending work cannot undo it), else 3 when the run is
+ * incomplete or the verdict unknown, else 0. Invalid input (2) is an error thrown before any verdict.
+ * @example exitCodeFor({ status: "pass" }, false) // 3
+ */
+export function exitCodeFor(verdict: Pick<Verdict, "status">, complete: boolean): ExitCode {
+  if (verdict.status === "fail") return EXIT_CODES.verdictFail;
+  if (verdict.status === "unknown" || !complete) return EXIT_CODES.incomplete;
+  return EXIT_CODES.pass;
+}
+
+/** Skipped contributors take no part; AND over none is pass. */
+function andOver(contributors: readonly ContributorOutcome[]): VerdictStatus {
+  if (contributors.some((contributor) => contributor.status === "fail")) return "fail";
+  if (contributors.some((contributor) => contributor.status === "unknown")) return "unknown";
+  return "pass";
+}
+
+function outcome(id: ContributorId, failing: string[], unresolved: string[], detail: string): ContributorOutcome {
+  const status = failing.length > 0 ? "fail" : unresolved.length > 0 ? "unknown" : "pass";
+  return { id, status, failing, unresolved, detail };
+}
+
+/** code-judge / llm-judge: every (eval, model, criterion) cell scored by that contributor's judge must pass. */
+function judgeContributor(id: "code-judge" | "llm-judge", summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
+  const sourceOf = (evalId: string, criterionId: string) => input.criteria[evalId]?.find((ref) => ref.id === criterionId)?.source;
+  const cells = criterionCells(summaries).filter((cell) => {
+    const source = sourceOf(cell.evalId, cell.criterionId);
+    return source !== undefined && contributorForSource(source) === id;
+  });
+  const statuses = cells.map((cell) => ({ name: cellName(cell), status: judgeCriterion(cell.score, criterionThreshold(input.gates, cell.criterionId)) }));
+  const failing = statuses.filter((cell) => cell.status === "fail").map((cell) => cell.name);
+  const unresolved = statuses.filter((cell) => cell.status === "unknown").map((cell) => cell.name);
+  const source = id === "code-judge" ? "judge.ts" : "judge.md";
+  return outcome(id, failing, unresolved, `${cells.length - failing.length - unresolved.length} of ${cells.length} ${source} criterion cell(s) pass`);
+}
+
+function gatesContributor(gates: readonly GateResult[]): ContributorOutcome {
+  const failing = gates.filter((gate) => gate.status === "fail").map(gateName);
+  const unresolved = gates.filter((gate) => gate.status === "unknown").map(gateName);
+  return outcome("gates", failing, unresolved, gates.length === 0 ? "no gates configured" : gates.map((gate) => `${gateName(gate)}: ${gate.detail}`).join("; "));
+}
+
+function regressionContributor(summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
+  if (!input.baseline) return { id: "regression", status: "skipped", failing: [], unresolved: [], detail: "no baseline; set one with openeval baseline set <run>" };
+  const report = findRegressions(input.baseline, summaries, input.gates, input.fingerprints);
+  const notes = [
+    `against baseline of run ${input.baseline.runId}`,
+    report.notCompared.length > 0 ? `${report.notCompared.length} baseline pass(es) not in this run` : "",
+    report.judgeChanged.length > 0 ? `judge changed since the baseline for ${report.judgeChanged.join(", ")}` : "",
+  ];
+  return outcome("regression", report.regressed, report.unresolved, notes.filter((note) => note !== "").join("; "));
+}
