@@ -16,8 +16,9 @@ export type {
   ToolCall,
 } from "./recording/index.ts";
 export { judgeEvidence } from "./judge/index.ts";
-export { runBenchmark, planBenchmark } from "./run/index.ts";
-export type { RunBenchmarkOptions, PlanBenchmarkOptions, RunnerEvent, RunSummary } from "./run/index.ts";
+export { runBenchmark, planBenchmark, readResults } from "./run/index.ts";
+export type { ModelResult, PlanBenchmarkOptions, ReadResultsOptions, RunBenchmarkOptions, RunnerEvent, RunSummary } from "./run/index.ts";
+export type { ContributorOutcome, Verdict } from "./results/index.ts";
 export type { Plan, PlannedSlot, PlanScope, SlotAction } from "./plan/index.ts";
 export { readRecording } from "./recording/index.ts";
 export type { JudgeEvidenceOptions, JudgeResult } from "./judge/index.ts";

@@ -1,11 +1,10 @@
-// What run, retry and rejudge share: the runner with the chosen reporter, the summary, and the exit code.
+// What run, retry and rejudge share: the runner with the chosen reporter, the summary and reports, the exit code.
+import { writeFile } from "node:fs/promises";
+import { exitCodeFor } from "../results/index.ts";
 import { runBenchmark, type RunSummary } from "../run/index.ts";
 import type { PlanScope } from "../plan/index.ts";
-import { createJsonReporter } from "../report/index.ts";
-import { createPlainReporter } from "../report/index.ts";
-import { formatSummary } from "../report/index.ts";
-import { createTtyProgress } from "../report/index.ts";
-import { UsageError, EXIT } from "./errors.ts";
+import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
+import { UsageError } from "./errors.ts";
 import type { Options } from "./command.ts";
 
 export const RUN_OPTIONS = {
@@ -13,7 +12,17 @@ export const RUN_OPTIONS = {
   new: { type: "boolean", default: false },
   concurrency: { type: "string" },
   json: { type: "boolean", default: false },
+  gate: { type: "string", multiple: true },
+  only: { type: "string", multiple: true },
+  "no-llm-judge": { type: "boolean", default: false },
+  junit: { type: "string" },
+  summary: { type: "string" },
 } as const satisfies Options;
+
+/** The verdict contributor selection from --gate, --only and --no-llm-judge. */
+export function parseSelection(flags: Record<string, unknown>) {
+  return { gate: flags.gate as string[] | undefined, only: flags.only as string[] | undefined, noLlmJudge: flags["no-llm-judge"] === true };
+}
 
 export async function executeRun(flags: Record<string, unknown>, scope: PlanScope): Promise<number> {
   const controller = new AbortController();
@@ -24,18 +33,26 @@ export async function executeRun(flags: Record<string, unknown>, scope: PlanScop
     : process.stderr.isTTY
       ? createTtyProgress(process.stderr)
       : createPlainReporter((line) => console.error(line));
-  const summary: RunSummary = await runBenchmark({
+  const summary = await runBenchmark({
     benchmark: flags.benchmark as string,
     run: flags.run as string | undefined,
     new: flags.new === true,
     concurrency: parsePositiveInteger(flags.concurrency, "--concurrency"),
     scope,
+    selection: parseSelection(flags),
     signal: controller.signal,
     onEvent: reporter,
   });
-  if (json) console.log(JSON.stringify({ type: "summary", ...summary }));
+  return reportSummary(summary, flags);
+}
+
+/** Prints the summary (table, or JSON with --json), writes --junit/--summary files, and returns the exit code. */
+export async function reportSummary(summary: RunSummary, flags: Record<string, unknown>): Promise<number> {
+  if (flags.json === true) console.log(JSON.stringify({ type: "summary", ...summary }));
   else console.log(formatSummary(summary));
-  return summary.complete ? EXIT.pass : EXIT.incomplete;
+  if (typeof flags.junit === "string") await writeFile(flags.junit, formatJunit(summary));
+  if (typeof flags.summary === "string") await writeFile(flags.summary, formatMarkdownSummary(summary));
+  return exitCodeFor(summary.verdict, summary.complete);
 }
 
 export function parsePositiveInteger(value: unknown, flag: string): number | undefined {

@@ -1,13 +1,14 @@
 // The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place.
 import { formatCliError } from "./errors.ts";
 import { formatHelp, parseFlags, type Command } from "./command.ts";
+import { baselineCommand } from "./baseline.ts";
 import { planCommand } from "./plan.ts";
 import { rejudgeCommand } from "./rejudge.ts";
 import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, validateCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -7,5 +7,5 @@ export const rejudgeCommand = defineCommand({
   usage: "rejudge [<eval-run>...] [--benchmark <dir>] [--run <dir>]",
   summary: "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused.",
   options: { ...BENCHMARK_OPTION, ...RUN_OPTIONS },
-  run: (flags, evalRuns) => executeRun(flags, { rejudge: evalRuns.length > 0 ? evalRuns : "failed" }),
+  run: (flags, evalRuns) => executeRun(flags, { rejudge: evalRuns.length > 0 ? evalRuns : "failed", explicitOnly: true }),
 });

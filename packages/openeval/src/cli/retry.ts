@@ -10,6 +10,6 @@ export const retryCommand = defineCommand({
   options: { ...BENCHMARK_OPTION, ...RUN_OPTIONS },
   run: (flags, evalRuns) => {
     if (evalRuns.length === 0) throw new UsageError("name the eval runs to retry, e.g. `openeval retry eval_1234…`; `openeval plan` lists failed ones");
-    return executeRun(flags, { retry: evalRuns });
+    return executeRun(flags, { retry: evalRuns, explicitOnly: true });
   },
 });

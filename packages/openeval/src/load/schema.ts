@@ -53,6 +53,10 @@ export const BenchmarkSchema = z
     judge: JudgeSettingsSchema.default({ timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS }),
     candidate: CandidateSettingsSchema.default({ timeoutMs: DEFAULT_CANDIDATE_TIMEOUT_MS, providers: {} }),
     gates: GatesSchema.optional(),
+    /** Which verdict contributors are enabled (all by default); the CLI's --gate/--only/--no-llm-judge come after. */
+    verdict: z
+      .strictObject({ "code-judge": z.boolean().optional(), "llm-judge": z.boolean().optional(), gates: z.boolean().optional(), regression: z.boolean().optional() })
+      .optional(),
   })
   .superRefine((benchmark, context) => {
     const seen = new Set<string>();

@@ -35,6 +35,8 @@ export interface PlanScope {
   retry?: readonly string[];
   /** Eval runs to grade again (`openeval rejudge <eval-run>`), or every failed judgment (`"failed"`). */
   rejudge?: readonly string[] | "failed";
+  /** Do only what retry/rejudge asked for; other pending work waits for `openeval run`. */
+  explicitOnly?: boolean;
 }
 
 export interface Plan {
@@ -133,8 +135,17 @@ function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorde
 
 /** Failed work is never retried silently: only `retry` and `rejudge` turn it back into work. */
 function applyExplicitRequests(decision: Decision, scope: PlanScope): Decision {
+  const explicit = explicitRequest(decision, scope);
+  if (explicit) return explicit;
+  if (scope.explicitOnly && (decision.action === "candidate" || decision.action === "judge")) {
+    return { ...decision, action: "deferred", deferredBy: "scope", reason: `Not part of this retry/rejudge (${decision.reason.toLowerCase()}); openeval run does it` };
+  }
+  return decision;
+}
+
+function explicitRequest(decision: Decision, scope: PlanScope): Decision | null {
   const evalRunId = decision.evalRun?.id;
-  if (!evalRunId) return decision;
+  if (!evalRunId) return null;
   if (scope.retry?.includes(evalRunId)) {
     return { action: "candidate", reason: `Explicit retry of ${evalRunId}`, evalRun: null, judgeRun: null };
   }
@@ -144,7 +155,7 @@ function applyExplicitRequests(decision: Decision, scope: PlanScope): Decision {
   if ((listed && !candidateFailed) || (scope.rejudge === "failed" && judgeFailed)) {
     return { ...decision, action: "judge", reason: `Explicit rejudge of ${evalRunId}`, judgeRun: null };
   }
-  return decision;
+  return null;
 }
 
 export function describeSlot(slot: SlotKey): string {

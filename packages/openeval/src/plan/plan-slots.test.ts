@@ -75,6 +75,9 @@ describe("planSlots", () => {
     expect(planSlots(benchmark, judgedBadly).slots[1]).toMatchObject({ action: "failed", reason: expect.stringContaining("Judge timed_out") });
     expect(planSlots(benchmark, judgedBadly, { rejudge: "failed" }).slots.map((slot) => slot.action)).toEqual(["reuse", "judge", "reuse", "reuse"]);
     expect(planSlots(benchmark, judgedBadly, { rejudge: ["eval_0"] }).slots[0]).toMatchObject({ action: "judge", reason: "Explicit rejudge of eval_0" });
+    // retry/rejudge do only what they were asked; other pending work waits for `openeval run`.
+    const partly = { evalRuns: judgedBadly.evalRuns.slice(0, 2), judgeRuns: judgedBadly.judgeRuns.slice(0, 2) };
+    expect(planSlots(benchmark, partly, { rejudge: "failed", explicitOnly: true }).slots.map((slot) => slot.action)).toEqual(["reuse", "judge", "deferred", "deferred"]);
   });
 
   it("re-plans interrupted work", async () => {

@@ -58,18 +58,33 @@ describe("reporters", () => {
     expect(JSON.parse(lines[0]!).slots).toEqual([{ ...slot, action: "candidate", reason: "New" }]);
   });
 
-  it("the summary table shows bounds for incomplete scores, labels controls, and lists what is open", () => {
+  it("the summary table shows bounds for incomplete scores, CIs, labels controls, the verdict, and what is open", () => {
+    const costTime = { executed: 2, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 2000, p95ElapsedMs: 2000, unknownElapsed: 0 };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: false, outOfScope: 2,
+      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, comparisons: [], fingerprints: [],
       models: [
-        { model: "control/positive", score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0, elapsedMs: 4000 },
-        { model: "p/m", score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, elapsedMs: null },
+        { model: "control/positive", control: true, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0, elapsedMs: 4000,
+          interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
+        { model: "p/m", control: false, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, elapsedMs: null,
+          interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
       ],
+      verdict: {
+        status: "fail", complete: false, unjudged: ["e/p/m#1"], enabled: ["code-judge", "gates"], gates: [],
+        contributors: [
+          { id: "code-judge", status: "fail", failing: ["e/p/m/ok"], unresolved: [], detail: "" },
+          { id: "llm-judge", status: "skipped", failing: [], unresolved: [], detail: "not enabled" },
+          { id: "gates", status: "pass", failing: [], unresolved: [], detail: "no gates configured" },
+          { id: "regression", status: "skipped", failing: [], unresolved: [], detail: "not enabled" },
+        ],
+      },
       open: [{ slot, action: "failed", reason: "Infrastructure error" }],
     };
     const text = formatSummary(summary);
-    expect(text).toContain("control/positive (control)  100.0%");
+    expect(text).toMatch(/control\/positive \(control\)\s+100\.0%\s+100\.0–100\.0/);
     expect(text).toContain("[25.0–75.0]% (incomplete)");
+    expect(text).toContain("Verdict: fail (incomplete: some slots are not judged)");
+    expect(text).toContain("code-judge fail — failing: e/p/m/ok");
+    expect(text).toContain("llm-judge  skipped (not enabled)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1: failed — Infrastructure error");
     expect(text).toContain("2 slots outside the --only-* scope, not shown.");
   });

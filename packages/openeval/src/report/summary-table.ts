@@ -1,13 +1,16 @@
-// The human summary of a run: one row per model (score with completion bounds, cost, time), then what is open.
+// The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, cost, time),
+// the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {
-  const header = ["model", "score", "judged", "cost", "time"];
+  const header = ["model", "score", "95% CI", "pass@k", "judged", "cost", "time"];
   const rows = summary.models.map((model) => [
-    model.model.startsWith("control/") ? `${model.model} (control)` : model.model,
+    model.control ? `${model.model} (control)` : model.model,
     formatScore(model.score),
+    model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—",
+    model.passK?.passAtK == null ? "—" : `${(100 * model.passK.passAtK).toFixed(0)}% (k=${model.passK.k})`,
     `${model.judged}/${model.slots}`,
     model.costUSD === null ? "—" : `$${model.costUSD.toFixed(4)}`,
     formatSeconds(model.elapsedMs),
@@ -15,15 +18,34 @@ export function formatSummary(summary: RunSummary): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
   const lines = [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
-  const unfinished = summary.open;
-  if (unfinished.length > 0) {
-    lines.push("", `${unfinished.length} slot${unfinished.length === 1 ? "" : "s"} not finished:`);
-    for (const open of unfinished.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
-    if (unfinished.length > 20) lines.push(`  … and ${unfinished.length - 20} more (openeval plan lists them all)`);
+  for (const comparison of summary.comparisons) {
+    const interval = comparison.interval ? ` (95% CI ${comparison.interval.lower.toFixed(1)} to ${comparison.interval.upper.toFixed(1)})` : "";
+    lines.push(`${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`);
+  }
+  lines.push("", ...formatVerdict(summary));
+  if (summary.open.length > 0) {
+    lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);
+    for (const open of summary.open.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
+    if (summary.open.length > 20) lines.push(`  … and ${summary.open.length - 20} more (openeval plan lists them all)`);
   }
   if (summary.outOfScope > 0) lines.push("", `${summary.outOfScope} slot${summary.outOfScope === 1 ? "" : "s"} outside the --only-* scope, not shown.`);
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
+}
+
+function formatVerdict(summary: RunSummary): string[] {
+  const { verdict } = summary;
+  const lines = [`Verdict: ${verdict.status}${summary.complete ? "" : " (incomplete: some slots are not judged)"}`];
+  for (const contributor of verdict.contributors) {
+    const failing = contributor.failing.length > 0 ? ` — failing: ${listSome(contributor.failing)}` : "";
+    const unresolved = contributor.status === "unknown" ? ` — unresolved: ${listSome(contributor.unresolved)}` : "";
+    lines.push(`  ${contributor.id.padEnd(10)} ${contributor.status}${failing}${unresolved}${contributor.status === "skipped" ? ` (${contributor.detail})` : ""}`);
+  }
+  return lines;
+}
+
+function listSome(items: readonly string[]): string {
+  return items.length <= 5 ? items.join(", ") : `${items.slice(0, 5).join(", ")} and ${items.length - 5} more`;
 }
 
 function formatScore(score: { value: number | null; lower: number; upper: number }): string {

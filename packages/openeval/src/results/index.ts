@@ -1,6 +1,8 @@
 // The results stage: the run's store and its records, run directories, and equal-weight aggregation.
 export {
   BenchmarkRunSchema,
+  CITATION_KINDS,
+  CitationSchema,
   CriterionScoreSchema,
   EVAL_RUN_STATES,
   EvalRunSchema,
@@ -9,6 +11,7 @@ export {
   RunMetricsSchema,
   SlotKeySchema,
   type BenchmarkRun,
+  type Citation,
   type CriterionScore,
   type EvalRun,
   type EvalRunState,
@@ -20,7 +23,7 @@ export {
 export { ResultsStore, STORE_FILE, StoreError } from "./store.ts";
 export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
 export { aggregateScores, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";
-export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, type ScoreInterval, type SlotObservation } from "./statistics.ts";
+export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, type CostAndTime, type PairedComparison, type ScoreInterval, type SlotObservation } from "./statistics.ts";
 export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";
 export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";

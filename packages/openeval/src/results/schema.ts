@@ -49,6 +49,20 @@ export const EvalRunSchema = z.object({
   metrics: RunMetricsSchema.nullable(),
 });
 
+/** A rubric judge's citation of the evidence a score rests on (checked against the recording when submitted). */
+export const CITATION_KINDS = ["response", "message", "tool", "event", "metric", "file"] as const;
+
+export const CitationSchema = z.strictObject({
+  kind: z.enum(CITATION_KINDS),
+  id: z
+    .string()
+    .optional()
+    .describe("message: a message or part id; tool: a tool call id; event: <sessionID>#<sequence>; metric: a path such as tools.errorRate"),
+  path: z.string().optional().describe("file: the workspace path"),
+  revision: z.enum(["initial", "final"]).optional().describe("file: the snapshot, default \"final\""),
+  quote: z.string().optional().describe("Optional exact text from the cited item; it is checked against the recording"),
+});
+
 export const CriterionScoreSchema = z.object({
   /** Credit in [0,1], or null when unresolved. */
   value: z.number().min(0).max(1).nullable(),
@@ -63,6 +77,7 @@ export type SlotKey = z.infer<typeof SlotKeySchema>;
 export type EvalRun = z.infer<typeof EvalRunSchema>;
 export type EvalRunState = EvalRun["state"];
 export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
+export type Citation = z.infer<typeof CitationSchema>;
 export type JudgeRunState = (typeof JUDGE_RUN_STATES)[number];
 
 export const JudgeRunSchema = z.object({

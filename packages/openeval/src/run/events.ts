@@ -1,7 +1,6 @@
 // The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
-import type { ModelSummary } from "../results/index.ts";
-import type { EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import type { CostAndTime, EvalRun, JudgeRun, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
@@ -15,13 +14,27 @@ export type RunnerEvent =
 export interface RunSummary {
   runId: string;
   directory: string;
-  models: ModelSummary[];
+  models: ModelResult[];
+  /** Paired comparisons of the first real model with each other one (points, with a 95% CI). */
+  comparisons: PairedComparison[];
+  /** Decided over real models only: controls calibrate judges and never enter the verdict. */
+  verdict: Verdict;
+  /** Each slot's candidate fingerprint and active judge fingerprint (baselines keep them). */
+  fingerprints: SlotFingerprint[];
   /** Every slot in scope has an active judgment. */
   complete: boolean;
   /** Slots in scope still needing work, with why (failed, held back by --offline/--max-cost, unjudged). */
   open: { slot: SlotKey; action: PlannedSlot["action"]; reason: string }[];
   /** Slots outside the --only-* scope (not part of this summary). */
   outOfScope: number;
+}
+
+export interface ModelResult extends ModelSummary {
+  /** A scripted control model, shown and labelled as such. */
+  control: boolean;
+  interval: ScoreInterval;
+  passK: PassK | null;
+  costTime: CostAndTime & { model: string };
 }
 
 export type RunnerListener = (event: RunnerEvent) => void;

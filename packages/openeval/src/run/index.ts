@@ -3,3 +3,7 @@ export { runBenchmark, type RunBenchmarkOptions } from "./run-benchmark.ts";
 export type { RunnerEvent, RunnerListener, RunSummary } from "./events.ts";
 export { planBenchmark, type PlanBenchmarkOptions } from "./plan-run.ts";
 export { defaultConcurrency } from "./run-benchmark.ts";
+export { readResults, type ReadResultsOptions } from "./read-results.ts";
+export { BASELINE_FILE } from "./summarize-run.ts";
+export { RunInProgressError } from "./recover.ts";
+export type { ModelResult } from "./events.ts";

@@ -12,8 +12,8 @@ import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
 import { startControls } from "./start-controls.ts";
-import { runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
-import { summarizeRun } from "./summarize-run.ts";
+import { rubricGraderFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
+import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { runWorkQueue } from "./work-queue.ts";
 
 export interface RunBenchmarkOptions {
@@ -26,6 +26,8 @@ export interface RunBenchmarkOptions {
   scope?: PlanScope;
   /** Parallel work items; default: benchmark.ts `concurrency`, else what the machine can hold. */
   concurrency?: number;
+  /** Verdict contributor selection from the command line (--gate, --only, --no-llm-judge). */
+  selection?: SummaryOptions["selection"];
   onEvent?: RunnerListener;
   signal?: AbortSignal;
 }
@@ -60,10 +62,11 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const work: SlotWork[] = plan.slots
       .filter((slot) => slot.action === "candidate" || slot.action === "judge")
       .map((slot) => ({ kind: slot.action === "candidate" ? "candidate" : "judge", slot, evalRun: slot.evalRun }));
-    const controls: ControlServer | null = work.some((item) => item.slot.model.startsWith("control/") || item.kind === "judge")
+    const scriptedJudge = benchmark.settings.judge.model?.startsWith("control/") ?? false;
+    const controls: ControlServer | null = work.some((item) => item.slot.model.startsWith("control/") || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal };
+    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), gradeRubric: rubricGraderFor(controls) };
     try {
       await runWorkQueue(
         work,
@@ -74,7 +77,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     } finally {
       await controls?.close();
     }
-    const summary = summarizeRun(benchmark, store, scope, runId);
+    const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;
   } finally {

@@ -2,8 +2,8 @@
 // a finished recording. Failed candidates and infrastructure errors are never judged: they wait for `retry`.
 import { randomUUID } from "node:crypto";
 import type { ControlServer } from "@openeval/control-model";
-import { executeCandidate } from "../candidate/index.ts";
-import { gradeEvalRun, gradeRubricUnavailable } from "../judge/index.ts";
+import { executeCandidate, selectCredentials } from "../candidate/index.ts";
+import { createRubricGrader, gradeEvalRun, type RubricGrader } from "../judge/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EvalRun } from "../results/index.ts";
@@ -24,6 +24,17 @@ export interface WorkContext {
   controls: ControlServer | null;
   emit: RunnerListener;
   signal?: AbortSignal;
+  gradeRubric: RubricGrader;
+  /** Eval runs executed by this invocation (live latency measurements). */
+  fresh: Set<string>;
+}
+
+/** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
+export function rubricGraderFor(controls: ControlServer | null): RubricGrader {
+  return createRubricGrader({
+    controlBaseURL: (evalId) => controls?.baseURL(evalId) ?? null,
+    selectCredentials: (model) => selectCredentials({ model, environment: process.env }),
+  });
 }
 
 export function isJudgeable(evalRun: EvalRun): boolean {
@@ -48,6 +59,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     signal: context.signal,
     save: (record) => store.saveEvalRun(record),
   });
+  context.fresh.add(evalRun.id);
   context.emit({ type: "candidate.finished", slot: key, evalRun });
   if (isJudgeable(evalRun) && !context.signal?.aborted) enqueue({ kind: "judge", slot, evalRun });
 }
@@ -70,7 +82,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
       judgeFingerprint: slot.judgeFingerprint,
       save: (record) => store.saveJudgeRun(record),
     },
-    gradeRubricUnavailable,
+    context.gradeRubric,
   );
   context.emit({ type: "judge.finished", slot: key, judgeRun });
 }

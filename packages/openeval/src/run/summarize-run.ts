@@ -1,40 +1,114 @@
 // A run's summary: the plan re-made over what is recorded now, so that every slot counts exactly once with its
-// active judgment (or as unresolved), then aggregated with equal weights.
+// active judgment (or as unresolved); then equal-weight scores, statistics, gates and the verdict. Controls are
+// scored and shown, but never enter the verdict: they calibrate judges, they are not results.
+import { join } from "node:path";
 import type { BenchmarkDefinition } from "../load/index.ts";
-import { planSlots, type PlanScope } from "../plan/index.ts";
-import { aggregateScores, type SlotOutcome } from "../results/index.ts";
-import type { ResultsStore } from "../results/index.ts";
+import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import {
+  aggregateScores,
+  compareModels,
+  costAndTimeByModel,
+  decideVerdict,
+  readBaseline,
+  resolveGate,
+  scoreIntervals,
+  summarizePassK,
+  type CriterionRef,
+  type GateSelection,
+  type ResultsStore,
+  type SlotFingerprint,
+  type SlotObservation,
+} from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 
-export function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string): RunSummary {
-  // Re-planned over what is recorded now, with the same limits, so deferrals keep their reasons.
-  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [] });
+export const BASELINE_FILE = "baseline.json";
+const CONTROL_PREFIX = "control/";
+
+export interface SummaryOptions {
+  /** Eval runs executed by this invocation: only they count as live latency measurements. */
+  fresh?: ReadonlySet<string>;
+  /** CLI contributor selection (--gate, --only, --no-llm-judge). */
+  selection?: Omit<GateSelection, "configured">;
+}
+
+export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
+  // Same limits as the run, so deferrals keep their reasons; explicit retry/rejudge requests are spent.
+  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false });
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
-  const outcomes: SlotOutcome[] = inScope.map((slot) => ({
+  const observations = inScope.map((slot) => observe(slot, options.fresh));
+  const criteria = criteriaOf(benchmark, observations);
+  const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
+
+  const real = observations.filter((observation) => !observation.model.startsWith(CONTROL_PREFIX));
+  const enabled = resolveGate({ configured: benchmark.settings.verdict, ...options.selection });
+  const fingerprints = fingerprintsOf(inScope);
+  const verdict = decideVerdict({
+    observations: real,
+    criteria,
+    gates: benchmark.settings.gates,
+    baseline: await readBaseline(join(benchmark.directory, BASELINE_FILE)),
+    fingerprints,
+    enabled,
+  });
+
+  const intervals = scoreIntervals(observations, criterionIds, { seed: 1 });
+  const passK = summarizePassK(observations, criterionIds, benchmark.settings.repetitions);
+  const costTime = costAndTimeByModel(observations);
+  const realModels = [...new Set(real.map((observation) => observation.model))];
+  const summaries = aggregateScores(observations, criterionIds);
+  return {
+    runId,
+    directory: store.directory,
+    models: summaries.map((summary) => ({
+      ...summary,
+      control: summary.model.startsWith(CONTROL_PREFIX),
+      interval: intervals.find((entry) => entry.model === summary.model)!,
+      passK: passK.find((entry) => entry.model === summary.model) ?? null,
+      costTime: costTime.find((entry) => entry.model === summary.model)!,
+    })),
+    comparisons: realModels.slice(1).map((other) => compareModels(summaries, realModels[0]!, other, { seed: 1 })),
+    verdict,
+    fingerprints,
+    complete: inScope.every((slot) => slot.action === "reuse"),
+    open: inScope
+      .filter((slot) => slot.action !== "reuse")
+      .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason })),
+    outOfScope: plan.slots.length - inScope.length,
+  };
+}
+
+function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): SlotObservation {
+  return {
     evalId: slot.evalId,
     model: slot.model,
     repetition: slot.repetition,
     scores: slot.action === "reuse" && slot.judgeRun ? toCredits(slot.judgeRun.scores) : null,
     costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
     elapsedMs: slot.evalRun?.elapsedMs ?? null,
-  }));
-  const criteria: Record<string, string[]> = {};
-  for (const evaluation of benchmark.evals) {
-    const seen = outcomes.filter((outcome) => outcome.evalId === evaluation.id).flatMap((outcome) => Object.keys(outcome.scores ?? {}));
-    criteria[evaluation.id] = [...new Set([...evaluation.criteria.map((criterion) => criterion.id), ...seen])];
-  }
-  const open = inScope
-    .filter((slot) => slot.action !== "reuse")
-    .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason }));
-  const outOfScope = plan.slots.length - inScope.length;
-  return {
-    runId,
-    directory: store.directory,
-    models: aggregateScores(outcomes, criteria),
-    complete: inScope.every((slot) => slot.action === "reuse"),
-    open,
-    outOfScope,
+    executed: slot.evalRun !== null,
+    fresh: slot.evalRun !== null && (fresh?.has(slot.evalRun.id) ?? false),
   };
+}
+
+/** Declared criteria, plus any a judge.ts returned without declaring them (judge.ts is its only possible source). */
+function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[]): Record<string, CriterionRef[]> {
+  const criteria: Record<string, CriterionRef[]> = {};
+  for (const evaluation of benchmark.evals) {
+    const refs: CriterionRef[] = evaluation.criteria.map((criterion) => ({ id: criterion.id, source: criterion.source }));
+    const seen = observations.filter((observation) => observation.evalId === evaluation.id).flatMap((observation) => Object.keys(observation.scores ?? {}));
+    for (const id of new Set(seen)) if (!refs.some((ref) => ref.id === id)) refs.push({ id, source: "judge.ts" });
+    criteria[evaluation.id] = refs;
+  }
+  return criteria;
+}
+
+function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {
+  return slots.map((slot) => ({
+    evalId: slot.evalId,
+    model: slot.model,
+    candidateFingerprint: slot.candidateFingerprint,
+    judgeFingerprint: slot.judgeRun?.judgeFingerprint ?? null,
+  }));
 }
 
 /** An unscored judgment (no scores) leaves every criterion of the slot unresolved. */

@@ -1,0 +1,41 @@
+// `openeval baseline set <run> [--accept-failing]` and `openeval baseline show`: the accepted reference scores
+// (baseline.json beside benchmark.ts) that the regression contributor compares against.
+import { join, resolve } from "node:path";
+import { loadBenchmark } from "../load/index.ts";
+import { readBaseline, writeBaseline } from "../results/index.ts";
+import { BASELINE_FILE, readResults } from "../run/index.ts";
+import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { EXIT, UsageError } from "./errors.ts";
+
+export const baselineCommand = defineCommand({
+  name: "baseline",
+  usage: "baseline set <run-dir> [--accept-failing] | baseline show [--benchmark <dir>]",
+  summary: "Promote a complete run's scores to baseline.json (fingerprints and scores only), or show the current baseline.",
+  options: { ...BENCHMARK_OPTION, "accept-failing": { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+  async run(flags, [action, runDirectory]) {
+    const benchmark = await loadBenchmark(flags.benchmark as string);
+    const file = join(benchmark.directory, BASELINE_FILE);
+    if (action === "show") {
+      const baseline = await readBaseline(file);
+      if (!baseline) {
+        console.log(`No baseline at ${file}; set one with openeval baseline set <run-dir>`);
+        return EXIT.pass;
+      }
+      console.log(flags.json ? JSON.stringify(baseline, null, 2) : `Baseline from run ${baseline.runId} (${baseline.createdAt}): ${baseline.entries.length} (eval, model) entries, verdict ${baseline.verdict}\n${file}`);
+      return EXIT.pass;
+    }
+    if (action !== "set" || !runDirectory) throw new UsageError("use `openeval baseline set <run-dir> [--accept-failing]` or `openeval baseline show`");
+    const results = await readResults(resolve(runDirectory), { benchmark });
+    await writeBaseline(file, {
+      runId: results.runId,
+      createdAt: new Date().toISOString(),
+      verdict: results.verdict,
+      summaries: results.models,
+      fingerprints: results.fingerprints,
+      outOfScope: results.outOfScope,
+      acceptFailing: flags["accept-failing"] === true,
+    });
+    console.log(`Baseline set from run ${results.runId}: ${file}`);
+    return EXIT.pass;
+  },
+});

@@ -1,0 +1,34 @@
+// readResults(): the scores, statistics and verdict of a recorded run, for scripts, the CLI and the viewer.
+// Nothing is executed: the benchmark is loaded (no judge code runs) and the run's store is read.
+import { resolve } from "node:path";
+import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import type { PlanScope } from "../plan/index.ts";
+import { ResultsStore } from "../results/index.ts";
+import type { RunSummary } from "./events.ts";
+import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
+
+export interface ReadResultsOptions {
+  /** The benchmark the run belongs to; default: the folder recorded in the run. */
+  benchmark?: string | BenchmarkDefinition;
+  scope?: PlanScope;
+  selection?: SummaryOptions["selection"];
+}
+
+/**
+ * @example
+ * const results = await readResults("./results/2026-11-29T21-40-00.000Z-1a2b3c4d");
+ * console.log(results.verdict.status, results.models.map((model) => [model.model, model.score.value]));
+ */
+export async function readResults(runDirectory: string, options: ReadResultsOptions = {}): Promise<RunSummary> {
+  const directory = resolve(runDirectory);
+  const store = ResultsStore.open(directory, { readonly: true });
+  try {
+    const run = store.readRun();
+    const source = options.benchmark ?? run.benchmarkDirectory;
+    const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
+    const scope: PlanScope = options.scope ?? { models: run.models };
+    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection });
+  } finally {
+    store.close();
+  }
+}
