@@ -4,8 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { parseModelRef } from "../opencode/index.ts";
-import { CONTROL_PROVIDER } from "./provider-config.ts";
+import { CONTROL_PROVIDER, parseModelRef } from "../opencode/index.ts";
 import { AuthFileSchema } from "./schema.ts";
 
 interface ProviderEnv {

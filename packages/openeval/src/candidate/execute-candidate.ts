@@ -8,10 +8,8 @@ import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from 
 import type { EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, exportSessions, prepareIsolation, redactBytes, runOpenCode } from "../opencode/index.ts";
+import { archiveDatabase, buildProviderConfig, CONTROL_PROVIDER, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode } from "../opencode/index.ts";
 import { selectCredentials } from "./credentials.ts";
-import { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
-import { seedWorkspace } from "./seed-workspace.ts";
 
 export interface CandidateRequest {
   runId: string;
@@ -86,7 +84,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const paths = evalRunPaths(request.evalRunId);
   const evidenceDirectory = join(runDirectory, paths.evidence);
   const workspace = join(scratch, "workspace");
-  await seedWorkspace(evaluation.workspace.directory, workspace);
+  await createGitWorkspace(workspace, evaluation.workspace.directory);
   const initial = await captureDirectory(workspace, evidenceDirectory);
 
   const credentials = await selectCredentials({ model: slot.model, environment: process.env });
@@ -96,7 +94,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     workspace,
     prompt: evaluation.prompt.text,
     model: slot.model,
-    config: buildProviderConfig(slot.model, settings, request.controlBaseURL),
+    config: { provider: buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL) },
     credentials,
     timeoutMs,
     maxCostUSD: settings.candidate.maxCostUSD,

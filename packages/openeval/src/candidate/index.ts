@@ -2,4 +2,3 @@
 // given only its own provider's credentials, recorded as verified evidence → EvalRun.
 export { executeCandidate, evalRunPaths, type CandidateRequest } from "./execute-candidate.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";
-export { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";

@@ -3,9 +3,12 @@ import * as opencode from "./index.ts";
 
 test("the opencode module exposes exactly this runtime API", () => {
   expect(Object.keys(opencode).sort()).toEqual([
+    "CONTROL_PROVIDER",
     "OpenCodeError",
     "RUN_MARKER",
     "archiveDatabase",
+    "buildProviderConfig",
+    "createGitWorkspace",
     "exportSessions",
     "killProcessTree",
     "parseModelRef",

@@ -14,6 +14,8 @@ export { archiveDatabase, type ArchiveRequest, type ArchivedDatabase } from "./a
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
 export { killProcessTree, type KillTarget } from "./process-tree.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";
+export { createGitWorkspace } from "./git-workspace.ts";
+export { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
 export { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "./serve-opencode.ts";
 // Anything else a stage writes from a session (final response, logs) must pass through this first.
 export { redactBytes, redactSecrets } from "./redact.ts";

@@ -7,3 +7,4 @@ export { readResults, type ReadResultsOptions } from "./read-results.ts";
 export { BASELINE_FILE } from "./summarize-run.ts";
 export { RunInProgressError } from "./recover.ts";
 export type { ModelResult } from "./events.ts";
+export { calibrateBenchmark, type CalibrationReport, type ControlCheck } from "./calibrate.ts";

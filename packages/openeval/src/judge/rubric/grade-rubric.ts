@@ -3,14 +3,12 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { archiveDatabase, runOpenCode, type OpenCodeOutcome } from "../../opencode/index.ts";
+import { archiveDatabase, buildProviderConfig, createGitWorkspace, runOpenCode, type OpenCodeOutcome } from "../../opencode/index.ts";
 import type { EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import type { GradeRequest, RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
 import { buildJudgeConfig, judgeUserPrompt } from "./judge-agent.ts";
-import { buildJudgeProvider } from "./judge-provider.ts";
-import { createJudgeWorkspace } from "./judge-workspace.ts";
 import { readJudgment } from "./read-judgment.ts";
 import type { JudgeJob } from "./schema.ts";
 
@@ -86,7 +84,7 @@ function planJudgeRun(request: GradeRequest, options: RubricGraderOptions): Judg
       model: resolved.model,
       evidence: { directory: resolve(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
       criteria: evaluation.rubric.criteria.map((criterion) => criterion.id),
-      provider: buildJudgeProvider(resolved.model, settings, options.controlBaseURL(evaluation.id)),
+      provider: buildProviderConfig(resolved.model, settings.candidate.providers, options.controlBaseURL(evaluation.id)),
     };
   } catch (error) {
     return { error: (error as Error).message };
@@ -111,7 +109,7 @@ async function runJudge(request: GradeRequest, directory: string, plan: JudgePla
   const credentials = await options.selectCredentials(plan.model);
   const outcome = await runOpenCode({
     scratchDir: join(scratch, "opencode"),
-    workspace: await createJudgeWorkspace(join(scratch, "workspace")),
+    workspace: await createGitWorkspace(join(scratch, "workspace")),
     prompt: judgeUserPrompt(rubric),
     model: plan.model,
     config,

@@ -1,5 +1,5 @@
-// The candidate's working directory: a copy of `evals/<id>/workspace/` made a git repository with one commit,
-// so OpenCode's upward config/AGENTS.md walk stops at it (probe §2) and the agent can use git normally.
+// A session's working directory: a git repository with one commit (of a copy of `source`, or empty), so that
+// OpenCode's upward config/AGENTS.md walk stops at it (probe §2) and an agent can use git normally.
 import { cp, mkdir } from "node:fs/promises";
 
 const GIT_IDENTITY = {
@@ -14,12 +14,13 @@ const GIT_IDENTITY = {
   GIT_CONFIG_GLOBAL: "/dev/null",
 };
 
-export async function seedWorkspace(source: string | null, target: string): Promise<void> {
+export async function createGitWorkspace(target: string, source: string | null = null): Promise<string> {
   await mkdir(target, { recursive: true });
   if (source) await cp(source, target, { recursive: true, verbatimSymlinks: true });
   await git(target, ["init", "--quiet", "--initial-branch=main"]);
   await git(target, ["add", "--all"]);
   await git(target, ["commit", "--quiet", "--allow-empty", "--no-verify", "--message", "openeval: initial workspace"]);
+  return target;
 }
 
 async function git(cwd: string, args: string[]): Promise<void> {

@@ -1,12 +1,11 @@
-// The inline OpenCode config a candidate runs with: the benchmark's `candidate.providers`, plus, for a
-// control model, the scripted provider on 127.0.0.1 that plays the eval's control file.
-import type { BenchmarkSettings } from "../load/index.ts";
+// The OpenCode `provider` config a session runs with: the benchmark's providers, plus, for a `control/*` model,
+// the scripted provider on 127.0.0.1 that plays control files (candidates and the scripted judge alike).
 
 /** The scripted control provider (SPEC §9): served on 127.0.0.1, never handed a real key. */
 export const CONTROL_PROVIDER = "control";
 
-export function buildProviderConfig(model: string, settings: BenchmarkSettings, controlBaseURL: string | null): Record<string, unknown> {
-  const providers: Record<string, Record<string, unknown>> = structuredClone(settings.candidate.providers);
+export function buildProviderConfig(model: string, configured: Record<string, Record<string, unknown>>, controlBaseURL: string | null): Record<string, unknown> {
+  const providers: Record<string, Record<string, unknown>> = structuredClone(configured);
   if (model.startsWith(`${CONTROL_PROVIDER}/`)) {
     if (!controlBaseURL) throw new Error(`model ${model} is a control but no control server is running`);
     const name = model.slice(CONTROL_PROVIDER.length + 1).split("#")[0]!;
@@ -19,7 +18,7 @@ export function buildProviderConfig(model: string, settings: BenchmarkSettings, 
     };
     providers[CONTROL_PROVIDER] = mergeDeep(scripted, providers[CONTROL_PROVIDER] ?? {});
   }
-  return { provider: providers };
+  return providers;
 }
 
 function mergeDeep(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {

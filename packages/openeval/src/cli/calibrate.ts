@@ -1,0 +1,30 @@
+// `openeval calibrate`: run every eval's controls and say whether each judge tells positive from negative.
+import { calibrateBenchmark } from "../run/index.ts";
+import { createPlainReporter } from "../report/index.ts";
+import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { EXIT } from "./errors.ts";
+
+export const calibrateCommand = defineCommand({
+  name: "calibrate",
+  usage: "calibrate [--benchmark <dir>] [--run <dir> | --new] [--json]",
+  summary: "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge.",
+  options: { ...BENCHMARK_OPTION, run: { type: "string" }, new: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+  async run(flags) {
+    const report = await calibrateBenchmark({
+      benchmark: flags.benchmark as string,
+      run: flags.run as string | undefined,
+      new: flags.new as boolean,
+      onEvent: flags.json ? undefined : createPlainReporter((line) => console.error(line)),
+    });
+    if (flags.json) console.log(JSON.stringify(report));
+    else {
+      for (const item of report.checks) {
+        const criteria = Object.entries(item.criteria).map(([id, value]) => `${id}=${value === null ? "unresolved" : value.toFixed(2)}`).join(" ");
+        console.log(`${item.status.padEnd(9)} ${item.evalId} × control/${item.control} (${item.expectation}): ${criteria}${item.problem ? ` — ${item.problem}` : ""}`);
+      }
+      console.log(report.suspect.length > 0 ? `Suspect judges: ${report.suspect.join(", ")}` : report.complete ? "Every judge passed calibration." : "Calibration is incomplete: some controls are not judged.");
+    }
+    if (report.suspect.length > 0) return EXIT.verdictFail;
+    return report.complete ? EXIT.pass : EXIT.incomplete;
+  },
+});
