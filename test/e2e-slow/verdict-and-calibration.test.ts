@@ -60,17 +60,16 @@ describe("gates, exit codes and baselines", () => {
   });
 
   it("exits 3 with a failing slot left unjudged, and refuses that run as a baseline, leaving baseline.json unchanged", async () => {
-    await writeFile(join(directory, "baseline.json"), "untouched\n");
     await writeFile(join(directory, "benchmark.ts"), benchmarkSource(`{ score: { min: 0.49 } }`, `["local/half", "local/broken"]`));
     const incomplete = await runCli(["run", "--benchmark", directory, "--gate", "gates"]);
-    expect(incomplete.exitCode, incomplete.stdout).toBe(3);
+    expect(incomplete.exitCode, incomplete.stderr + incomplete.stdout).toBe(3);
     expect(incomplete.stdout).toContain("apple × local/broken #1: failed — Infrastructure error");
     const runs = join(directory, "results");
     const runDirectory = join(runs, (await import("node:fs")).readdirSync(runs)[0]!);
     const refused = await runCli(["baseline", "set", runDirectory, "--benchmark", directory]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/incomplete/);
-    expect(readFileSync(join(directory, "baseline.json"), "utf8")).toBe("untouched\n");
+    expect(existsSync(join(directory, "baseline.json"))).toBe(false);
   });
 });
 
@@ -87,7 +86,7 @@ describe("openeval calibrate", () => {
       "evals/blind/controls/positive.json": JSON.stringify({ turns: [{ text: "yes" }] }),
       "evals/blind/controls/negative.json": JSON.stringify({ turns: [{ text: "no" }] }),
     });
-    const result = await runCli(["calibrate", "--benchmark", root]);
+    const result = await runCli(["calibrate", "--benchmark", root], { timeoutMs: 500_000 });
     expect(result.exitCode, result.stdout + result.stderr).toBe(1);
     expect(result.stdout).toMatch(/^pass\s+good × control\/negative/m);
     expect(result.stdout).toMatch(/^fail\s+blind × control\/negative \(negative\).*does not tell it apart/m);
