@@ -42,7 +42,7 @@ describe("the example benchmark, offline", () => {
   });
 
   it("keeps one recording per slot, each with its own archived opencode.db", () => {
-    expect(evalRuns).toHaveLength(3 * 2 * 2);
+    expect(evalRuns).toHaveLength(4 * 2 * 2);
     for (const evalRun of evalRuns) {
       expect(evalRun.state).toBe("completed");
       expect(existsSync(join(runDirectory, evalRun.evidence!.directory, "native", "opencode.db"))).toBe(true);

@@ -3,13 +3,14 @@ import { formatCliError } from "./errors.ts";
 import { formatHelp, parseFlags, type Command } from "./command.ts";
 import { baselineCommand } from "./baseline.ts";
 import { calibrateCommand } from "./calibrate.ts";
+import { imageCommand } from "./image.ts";
 import { planCommand } from "./plan.ts";
 import { rejudgeCommand } from "./rejudge.ts";
 import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, validateCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import type { CriterionScore, EvalRun, JudgeRun } from "../results/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
+import type { VerificationLimits } from "./verification/index.ts";
 
 export interface GradeRequest {
   runId: string;
@@ -13,6 +14,8 @@ export interface GradeRequest {
   evaluation: EvalDefinition;
   settings: BenchmarkSettings;
   judgeFingerprint: string;
+  /** The verification image resolved for this run (for judges that use ctx.verification). */
+  verification?: VerificationSetup | null;
   /** Called with the running record, then with the final one. */
   save(judgeRun: JudgeRun): void;
 }
@@ -28,6 +31,14 @@ export interface SourceOutcome {
 
 /** The rubric source is pluggable so that the LLM judge lives in its own module. */
 export type RubricGrader = (request: GradeRequest, directory: string) => Promise<SourceOutcome>;
+
+/** What a run resolved once for ctx.verification: the pinned image, or why there is none. */
+export interface VerificationSetup {
+  image: string | null;
+  unavailable: string | null;
+  engine: { engine?: "docker" | "podman"; socketPath?: string };
+  limits: VerificationLimits;
+}
 
 export function judgeRunDirectory(judgeRunId: string): string {
   return join("judge-runs", judgeRunId);
@@ -66,6 +77,9 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       run: evalRun,
       timeoutMs: request.settings.judge.timeoutMs,
       directory: join(request.runDirectory, directory, "code"),
+      verification: request.verification
+        ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, "verification") }
+        : null,
     });
     output = code.output;
     outcomes.push({ state: code.state, scores: code.scores, error: code.error });

@@ -2,5 +2,22 @@
 export { judgeEvidence, type JudgeEvidenceOptions, type JudgeResult } from "./judge-evidence.ts";
 export { runCodeJudge, type CodeJudgeExecution, type CodeJudgeRequest } from "./run-code-judge.ts";
 export { normalizeJudgeOutput, meanCredit, JudgingError, type NormalizedOutput } from "./normalize.ts";
-export { gradeEvalRun, judgeRunDirectory, type GradeRequest, type RubricGrader, type SourceOutcome } from "./grade-eval-run.ts";
+export { gradeEvalRun, judgeRunDirectory, type GradeRequest, type RubricGrader, type SourceOutcome, type VerificationSetup } from "./grade-eval-run.ts";
 export { createRubricGrader, judgeControls, SCRIPTED_JUDGE_MODEL, RUBRIC_FILES, readCallLog, type JudgeCredentials } from "./rubric/index.ts";
+export {
+  buildVerificationImage,
+  resolveVerificationImage,
+  reapVerificationContainers,
+  createVerificationApi,
+  isEngineReachable,
+  DEFAULT_VERIFICATION_LIMITS,
+  VerificationError,
+  VerificationReceiptSchema,
+  RECEIPT_FILE,
+  type VerificationApi,
+  type VerificationImage,
+  type VerificationRequest,
+  type VerificationResult,
+  type BuildProgress,
+} from "./verification/index.ts";
+export { setUpVerification, usesVerification } from "./verification-setup.ts";

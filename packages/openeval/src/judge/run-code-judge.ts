@@ -10,6 +10,7 @@ import type { CriterionScore, EvalRun } from "../results/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
+import { reapVerificationContainers } from "./verification/index.ts";
 
 const WORKER = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
 
@@ -22,6 +23,8 @@ export interface CodeJudgeRequest {
   timeoutMs: number;
   /** The judge run's `code/` folder: bundle, logs and returned JSON are kept here. */
   directory: string;
+  /** ctx.verification for this grading (null: the judge gets a context whose verification explains what is missing). */
+  verification?: CodeJudgeJob["verification"];
 }
 
 export interface CodeJudgeExecution {
@@ -51,6 +54,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
     evidence: request.evidence,
     run: request.run,
     declaredCriteria: request.bundle.criteria?.map((criterion) => criterion.id) ?? null,
+    verification: request.verification ?? null,
   };
 
   await rm(job.output, { force: true });
@@ -69,6 +73,8 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   }, request.timeoutMs);
   const exitCode = await child.exited;
   clearTimeout(timer);
+  // A killed judge cannot remove its own containers.
+  if (job.verification?.image) await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(() => undefined);
   const elapsedMs = Math.round(performance.now() - startedAt);
   const base = { elapsedMs, files: CODE_JUDGE_FILES };
 

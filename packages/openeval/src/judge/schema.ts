@@ -11,6 +11,17 @@ export const CodeJudgeJobSchema = z.object({
   evidence: z.object({ directory: z.string(), hash: z.string() }),
   run: EvalRunSchema.nullable(),
   declaredCriteria: z.array(z.string()).nullable(),
+  /** How ctx.verification runs: the pinned image (or why there is none), engine, limits, where receipts go. */
+  verification: z
+    .object({
+      image: z.string().nullable(),
+      unavailable: z.string().nullable(),
+      engine: z.object({ engine: z.enum(["docker", "podman"]).optional(), socketPath: z.string().optional() }),
+      limits: z.object({ cpus: z.number(), memoryMiB: z.number(), pids: z.number(), logBytes: z.number(), artifactBytes: z.number(), tmpMiB: z.number().optional() }),
+      judgeRun: z.string(),
+      directory: z.string(),
+    })
+    .nullable(),
 });
 
 export const WorkerResultSchema = z.discriminatedUnion("ok", [

@@ -18,8 +18,8 @@ async function problemsOf(files: Record<string, string | { symlink: string }>): 
 describe("loadBenchmark", () => {
   it("loads the example benchmark at the repository root", async () => {
     const benchmark = await loadBenchmark(join(import.meta.dirname, "..", "..", "..", ".."));
-    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "fix-slugify", "incident-summary"]);
-    const incident = benchmark.evals[2]!;
+    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "fix-discount", "fix-slugify", "incident-summary"]);
+    const incident = benchmark.evals[3]!;
     expect(incident.criteria).toEqual([
       { id: "supported_summary", label: "Source-supported summary", source: "judge.md" },
       { id: "json_shape", label: "Answer is a JSON object with a summary string", source: "judge.ts" },

@@ -21,7 +21,8 @@ export function candidateFingerprint(evaluation: EvalDefinition, model: string, 
   });
 }
 
-export function judgeFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings): string {
+/** `verificationImage`: the pinned image id when this eval's judge uses ctx.verification (SPEC §5). */
+export function judgeFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings, verificationImage: string | null = null): string {
   return fingerprint({
     rubric: evaluation.rubric?.text ?? null,
     code: evaluation.code ? { identity: evaluation.code.identity, criteria: evaluation.code.criteria } : null,
@@ -31,6 +32,7 @@ export function judgeFingerprint(evaluation: EvalDefinition, settings: Benchmark
       verification: evaluation.code ? (settings.judge.verification ?? null) : null,
     },
     judgeFiles: evaluation.judgeFiles,
+    verificationImage,
     protocol: JUDGE_PROTOCOL_VERSION,
   });
 }

@@ -51,11 +51,12 @@ export interface RecordedWork {
   judgeRuns: readonly JudgeRun[];
 }
 
-export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork, scope: PlanScope = {}): Plan {
+/** `verificationImage(evalId)`: the image a verification-using judge would run with (it enters the judge fingerprint). */
+export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork, scope: PlanScope = {}, verificationImage: (evalId: string) => string | null = () => null): Plan {
   const models = scope.models ?? benchmark.settings.models;
   const slots: PlannedSlot[] = [];
   for (const evaluation of benchmark.evals) {
-    const judgeHash = judgeFingerprint(evaluation, benchmark.settings);
+    const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
     for (const model of models) {
       const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings);
       for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {

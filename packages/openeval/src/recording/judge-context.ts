@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { OpenCodeClient } from "../opencode/index.ts";
+import type { VerificationApi } from "../judge/index.ts";
 import type { EvalRun } from "../results/index.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
@@ -47,6 +48,8 @@ export interface JudgeContext extends AsyncDisposable {
     /** A disposable copy on disk, removed with the context. Not a sandbox: never execute candidate code here. */
     materialize(revision?: Revision): Promise<string>;
   };
+  /** Sandboxed checks over the reconstructed workspace in the pinned verification image (SPEC §8.3). */
+  verification: VerificationApi;
   native: {
     /** Read-only bun:sqlite handle on a verified copy of the archived OpenCode database. */
     database(): Promise<Database>;
@@ -59,7 +62,24 @@ export interface JudgeContext extends AsyncDisposable {
   };
 }
 
-export async function createJudgeContext(evidence: Evidence, run: EvalRun | null): Promise<JudgeContext> {
+/** What a context can run verification with; without it, `ctx.verification` explains how to get it. */
+export interface JudgeContextOptions {
+  verification?: (evidence: Evidence) => VerificationApi;
+}
+
+const NO_VERIFICATION: VerificationApi = {
+  run: async () => {
+    throw new EvidenceError("NOT_AVAILABLE", "ctx.verification needs a container engine and the verification image, and is given to judges during grading; build the image with `npx openeval image --verification`");
+  },
+  read: async () => {
+    throw new EvidenceError("NOT_AVAILABLE", "no verification ran in this context");
+  },
+  text: async () => {
+    throw new EvidenceError("NOT_AVAILABLE", "no verification ran in this context");
+  },
+};
+
+export async function createJudgeContext(evidence: Evidence, run: EvalRun | null, options: JudgeContextOptions = {}): Promise<JudgeContext> {
   const manifest = evidence.manifest;
   let scratch: string | null = null;
   let native: NativeArchiveReader | null = null;
@@ -91,6 +111,7 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
       diff: (path) => diffWorkspace(evidence, path),
       materialize: async (revision = "final") => materialize(evidence, revision, await scratchDirectory()),
     },
+    verification: options.verification?.(evidence) ?? NO_VERIFICATION,
     native: {
       database: async () => (await nativeArchive()).database(),
       sdk: async () => (await nativeArchive()).sdk(),

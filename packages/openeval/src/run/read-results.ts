@@ -6,6 +6,7 @@ import type { PlanScope } from "../plan/index.ts";
 import { ResultsStore } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
+import { resolveRunVerification } from "./verification.ts";
 
 export interface ReadResultsOptions {
   /** The benchmark the run belongs to; default: the folder recorded in the run. */
@@ -27,7 +28,8 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
     const source = options.benchmark ?? run.benchmarkDirectory;
     const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
     const scope: PlanScope = options.scope ?? { models: run.models };
-    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection });
+    const verification = await resolveRunVerification(benchmark);
+    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor });
   } finally {
     store.close();
   }

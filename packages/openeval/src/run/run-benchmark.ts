@@ -14,6 +14,7 @@ import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricGraderFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
+import { resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 
 export interface RunBenchmarkOptions {
@@ -56,7 +57,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     store.beat();
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
-    const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope);
+    const verification = await resolveRunVerification(benchmark);
+    const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
     const work: SlotWork[] = plan.slots
@@ -66,7 +68,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const controls: ControlServer | null = work.some((item) => item.slot.model.startsWith("control/") || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), gradeRubric: rubricGraderFor(controls) };
+    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), gradeRubric: rubricGraderFor(controls), verification: verification.setup };
     try {
       await runWorkQueue(
         work,
@@ -77,7 +79,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     } finally {
       await controls?.close();
     }
-    const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection });
+    const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;
   } finally {

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate, selectCredentials } from "../candidate/index.ts";
-import { createRubricGrader, gradeEvalRun, type RubricGrader } from "../judge/index.ts";
+import { createRubricGrader, gradeEvalRun, type RubricGrader, type VerificationSetup } from "../judge/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EvalRun } from "../results/index.ts";
@@ -25,6 +25,7 @@ export interface WorkContext {
   emit: RunnerListener;
   signal?: AbortSignal;
   gradeRubric: RubricGrader;
+  verification: VerificationSetup | null;
   /** Eval runs executed by this invocation (live latency measurements). */
   fresh: Set<string>;
 }
@@ -80,6 +81,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
       evaluation: evaluationOf(context, slot),
       settings: context.benchmark.settings,
       judgeFingerprint: slot.judgeFingerprint,
+      verification: context.verification,
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,

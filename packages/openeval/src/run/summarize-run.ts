@@ -29,11 +29,13 @@ export interface SummaryOptions {
   fresh?: ReadonlySet<string>;
   /** CLI contributor selection (--gate, --only, --no-llm-judge). */
   selection?: Omit<GateSelection, "configured">;
+  /** The verification image of verification-using evals, as planned (see run/verification.ts). */
+  verificationImage?: (evalId: string) => string | null;
 }
 
 export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
   // Same limits as the run, so deferrals keep their reasons; explicit retry/rejudge requests are spent.
-  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false });
+  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage);
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const observations = inScope.map((slot) => observe(slot, options.fresh));
   const criteria = criteriaOf(benchmark, observations);

@@ -1,0 +1,23 @@
+// Resolving ctx.verification once per run: only when some judge.ts uses it, and never fatal — a missing engine
+// or image becomes the reason every verification run of that run fails (a recorded judging failure).
+import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import type { VerificationSetup } from "./grade-eval-run.ts";
+import { DEFAULT_VERIFICATION_LIMITS, resolveVerificationImage } from "./verification/index.ts";
+
+/** A judge.ts that mentions ctx.verification; its bundle is scanned, never run. */
+export function usesVerification(evaluation: EvalDefinition): boolean {
+  return evaluation.code?.source.includes("verification") ?? false;
+}
+
+export async function setUpVerification(settings: BenchmarkSettings, evals: readonly EvalDefinition[]): Promise<VerificationSetup | null> {
+  if (!evals.some(usesVerification)) return null;
+  const configured = settings.judge.verification;
+  const engine = configured?.engine ? { engine: configured.engine } : {};
+  const limits = { ...DEFAULT_VERIFICATION_LIMITS, ...(configured?.cpus ? { cpus: configured.cpus } : {}), ...(configured?.memoryMiB ? { memoryMiB: configured.memoryMiB } : {}) };
+  try {
+    const image = await resolveVerificationImage({ ...engine, ...(configured?.image ? { image: configured.image } : {}) });
+    return { image: image.imageId, unavailable: null, engine, limits };
+  } catch (error) {
+    return { image: null, unavailable: (error as Error).message, engine, limits };
+  }
+}

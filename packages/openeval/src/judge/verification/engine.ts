@@ -1,0 +1,85 @@
+// Connecting to a container engine (Docker, or Podman's Docker-compatible API) through dockerode: which socket,
+// and one clear error when nothing answers there.
+import Docker from "dockerode";
+import { BUILD_IMAGE_COMMAND, VerificationError } from "./errors.ts";
+
+export interface EngineOptions {
+  /** Which engine's default socket to use when neither socketPath nor DOCKER_HOST is given. Default "docker". */
+  engine?: "docker" | "podman";
+  /** A unix socket path; overrides DOCKER_HOST. */
+  socketPath?: string;
+  /** Defaults to process.env; only DOCKER_HOST is read from it. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface Engine {
+  docker: Docker;
+  kind: "docker" | "podman";
+  /** Where the engine was looked for, for messages. */
+  address: string;
+}
+
+const DEFAULT_SOCKETS = { docker: "/var/run/docker.sock", podman: "/run/podman/podman.sock" } as const;
+
+/** Picks the engine address: socketPath, else DOCKER_HOST (unix://, tcp://, ssh:// as dockerode reads it), else the
+ * engine's default socket. Does not connect. */
+export function openEngine(options: EngineOptions = {}): Engine {
+  const kind = options.engine ?? "docker";
+  const dockerHost = (options.env ?? process.env).DOCKER_HOST;
+  if (options.socketPath) return { docker: new Docker({ socketPath: options.socketPath }), kind, address: `unix://${options.socketPath}` };
+  if (dockerHost) {
+    if (dockerHost.startsWith("unix://")) {
+      const socketPath = dockerHost.slice("unix://".length);
+      return { docker: new Docker({ socketPath }), kind, address: dockerHost };
+    }
+    // docker-modem parses tcp:// and ssh:// DOCKER_HOST itself (with DOCKER_TLS_VERIFY / DOCKER_CERT_PATH).
+    return { docker: new Docker(), kind, address: dockerHost };
+  }
+  return { docker: new Docker({ socketPath: DEFAULT_SOCKETS[kind] }), kind, address: `unix://${DEFAULT_SOCKETS[kind]}` };
+}
+
+/** Connects and checks that the engine answers; throws ENGINE_UNREACHABLE saying how to get one. */
+export async function connectEngine(options: EngineOptions = {}): Promise<Engine> {
+  const engine = openEngine(options);
+  try {
+    await withTimeout(engine.docker.ping(), 5_000, "no answer within 5 s");
+  } catch (error) {
+    throw new VerificationError(
+      "ENGINE_UNREACHABLE",
+      `No container engine answers at ${engine.address} (${errorMessage(error)}). Start Docker or Podman there, or point ` +
+        `DOCKER_HOST (or judge.verification.engine) at one; on a Debian machine without one, \`sudo bash .ci/setup-container-engine.sh\` ` +
+        `installs and starts Docker, then \`${BUILD_IMAGE_COMMAND}\` builds the image.`,
+      { cause: error },
+    );
+  }
+  return engine;
+}
+
+/** True when an engine answers; for tests and diagnostics that must not throw. */
+export async function isEngineReachable(options: EngineOptions = {}): Promise<boolean> {
+  try {
+    await connectEngine(options);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return (error as { json?: { message?: string } }).json?.message ?? error.message;
+  return String(error);
+}
+
+/** The HTTP status the engine answered with, when the error came from it. */
+export function statusOf(error: unknown): number | undefined {
+  return (error as { statusCode?: number } | null)?.statusCode;
+}
+
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,21 @@
+// Verification errors: a stable code and a message that says what to do (start an engine, build the image, fix the
+// request). A command that fails or times out inside the container is a result, never one of these.
+export type VerificationErrorCode =
+  | "ENGINE_UNREACHABLE"
+  | "IMAGE_MISSING"
+  | "IMAGE_STALE"
+  | "IMAGE_BUILD_FAILED"
+  | "VENDOR_PACKAGE_FAILED"
+  | "INVALID_REQUEST"
+  | "ARTIFACT_NOT_FOUND"
+  | "ARTIFACT_CORRUPT"
+  | "ENGINE_FAILED";
+
+export class VerificationError extends Error {
+  constructor(readonly code: VerificationErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The one command that builds (or rebuilds) the verification image; every image error names it. */
+export const BUILD_IMAGE_COMMAND = "npx openeval image --verification";

@@ -1,0 +1,164 @@
+// runVerification(): one sandboxed check over a recorded workspace snapshot (SPEC §8.3), as a sequence of named
+// steps: validate, create the container, copy in, run the commands, copy artifacts out, remove, keep the receipt.
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { toSafeRelativePath, UnsafePathError } from "../../util/relative-path.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../../util/files.ts";
+import { sha256 } from "../../util/hash.ts";
+import { describeZodIssues } from "../../util/zod-issues.ts";
+import { ARTIFACTS_DIRECTORY, copyArtifact } from "./artifacts.ts";
+import { connectEngine, errorMessage, type EngineOptions } from "./engine.ts";
+import { VerificationError } from "./errors.ts";
+import { BoundedBuffer } from "./output-capture.ts";
+import { CHECK_FILES, CONTAINER_LABELS, copyInto, createSandbox, execCommand, killSandbox, removeSandbox, WORKSPACE, type Sandbox } from "./sandbox.ts";
+import {
+  VerificationLimitsSchema,
+  VerificationRequestSchema,
+  type CommandResult,
+  type ParsedVerificationLimits,
+  type ParsedVerificationRequest,
+  type VerificationLimits,
+  type VerificationReceipt,
+  type VerificationRequest,
+  type VerificationResult,
+} from "./schema.ts";
+import { checkFileEntries, withOwner, workspaceEntries, type SnapshotReader } from "./snapshot-archive.ts";
+
+export interface RunVerificationOptions {
+  /** The pinned image id (`sha256:…`) from resolveVerificationImage(). */
+  image: string;
+  evidence: SnapshotReader;
+  request: VerificationRequest;
+  limits: VerificationLimits;
+  labels: { judgeRun: string };
+  /** The judge run's `verification/` folder; this run keeps its receipt, logs and artifacts in `<directory>/<id>/`. */
+  directory: string;
+  engine?: EngineOptions;
+}
+
+export const RECEIPT_FILE = "receipt.json";
+
+/**
+ * Runs the request's commands in a fresh locked-down container over the chosen snapshot, and keeps the receipt.
+ * @example
+ * const result = await runVerification({ image, evidence, directory, labels: { judgeRun },
+ *   limits: { cpus: 1, memoryMiB: 1024, pids: 256, logBytes: 1 << 20, artifactBytes: 8 << 20 },
+ *   request: { revision: "final", timeoutMs: 60_000, commands: [["python3", "-m", "pytest", "-q"]] } });
+ */
+export async function runVerification(options: RunVerificationOptions): Promise<VerificationResult> {
+  const request = parseRequest(options.request);
+  const limits = parseLimits(options.limits);
+  const id = `v_${randomBytes(6).toString("hex")}`;
+  const startedAt = new Date();
+  const engine = await connectEngine(options.engine);
+  // Read (and hash-check) the snapshot before any container exists.
+  const workspace = await workspaceEntries(options.evidence, request.revision);
+
+  const sandbox = await createSandbox(engine, {
+    imageId: options.image,
+    limits,
+    timeoutMs: request.timeoutMs,
+    labels: { [CONTAINER_LABELS.verification]: id, [CONTAINER_LABELS.judgeRun]: options.labels.judgeRun },
+  });
+  let result: VerificationResult;
+  let artifacts: { path: string; data: Uint8Array }[] = [];
+  try {
+    await copyInto(sandbox, WORKSPACE, withOwner(workspace, sandbox.user));
+    await copyInto(sandbox, CHECK_FILES, checkFileEntries(request.files ?? {}));
+    await sandbox.container.start();
+    const run = await runCommands(sandbox, request, limits);
+    if (run.state === "timed_out") await killSandbox(sandbox);
+    const copied = await copyArtifacts(sandbox, request.artifacts ?? [], limits.artifactBytes);
+    artifacts = copied.files;
+    result = { id, ...run, artifacts: copied.listed, missingArtifacts: copied.missing, refusedArtifacts: copied.refused };
+  } catch (error) {
+    if (error instanceof VerificationError) throw error;
+    throw new VerificationError("ENGINE_FAILED", `Verification ${id} failed in the engine: ${errorMessage(error)}`, { cause: error });
+  } finally {
+    // Also after a timeout or an error; a crash of this process leaves it for reapVerificationContainers().
+    await removeSandbox(sandbox).catch(() => {});
+  }
+
+  await keepReceipt(join(options.directory, id), {
+    format: "openeval.verification-receipt",
+    version: 1,
+    result,
+    imageId: options.image,
+    request,
+    limits,
+    startedAt: startedAt.toISOString(),
+    elapsedMs: Date.now() - startedAt.getTime(),
+  }, artifacts);
+  return result;
+}
+
+function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
+  const parsed = VerificationRequestSchema.safeParse(request);
+  if (!parsed.success) throw new VerificationError("INVALID_REQUEST", `verification.run(): ${describeZodIssues(parsed.error).join("; ")}`);
+  try {
+    // Paths are relative: cwd and artifacts to the workspace, files to the check folder; none may leave them.
+    const cwd = parsed.data.cwd === undefined || parsed.data.cwd === "." ? undefined : toSafeRelativePath(parsed.data.cwd);
+    const files = parsed.data.files && Object.fromEntries(Object.entries(parsed.data.files).map(([name, text]) => [toSafeRelativePath(name), text]));
+    const artifacts = parsed.data.artifacts && [...new Set(parsed.data.artifacts.map((path) => toSafeRelativePath(path)))];
+    return { ...parsed.data, cwd, files, artifacts };
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw new VerificationError("INVALID_REQUEST", `verification.run(): ${error.message}`);
+    throw error;
+  }
+}
+
+function parseLimits(limits: VerificationLimits): ParsedVerificationLimits {
+  const parsed = VerificationLimitsSchema.safeParse(limits);
+  if (!parsed.success) throw new VerificationError("INVALID_REQUEST", `verification limits: ${describeZodIssues(parsed.error).join("; ")}`);
+  return parsed.data;
+}
+
+type CommandsOutcome = Pick<VerificationResult, "state" | "exitCode" | "commands" | "stdout" | "stderr" | "logsTruncated">;
+
+/** Runs the argv list in order until one exits non-zero or the deadline passes. */
+async function runCommands(sandbox: Sandbox, request: ParsedVerificationRequest, limits: ParsedVerificationLimits): Promise<CommandsOutcome> {
+  const stdout = new BoundedBuffer(limits.logBytes);
+  const stderr = new BoundedBuffer(limits.logBytes);
+  const cwd = request.cwd ? `${WORKSPACE}/${request.cwd}` : WORKSPACE;
+  const deadline = Date.now() + request.timeoutMs;
+  const commands: CommandResult[] = [];
+  let state: VerificationResult["state"] = "completed";
+  let exitCode: number | null = 0;
+  for (const argv of request.commands) {
+    const outcome = await execCommand(sandbox, argv, { cwd, deadline, stdout, stderr });
+    commands.push({ argv, exitCode: outcome.exitCode, elapsedMs: outcome.elapsedMs });
+    if (outcome.timedOut) {
+      state = "timed_out";
+      exitCode = null;
+      break;
+    }
+    exitCode = outcome.exitCode;
+    if (exitCode !== 0) break;
+  }
+  return { state, exitCode, commands, stdout: stdout.text(), stderr: stderr.text(), logsTruncated: stdout.truncated || stderr.truncated };
+}
+
+async function copyArtifacts(sandbox: Sandbox, paths: string[], capBytes: number) {
+  const files: { path: string; data: Uint8Array }[] = [];
+  const listed: VerificationResult["artifacts"] = [];
+  const missing: string[] = [];
+  const refused: VerificationResult["refusedArtifacts"] = [];
+  for (const path of paths) {
+    const copied = await copyArtifact(sandbox, path, capBytes);
+    if (copied.kind === "missing") missing.push(path);
+    else if (copied.kind === "refused") refused.push({ path, reason: copied.reason, bytes: copied.bytes });
+    else {
+      files.push(copied);
+      listed.push({ path, bytes: copied.data.length, sha256: sha256(copied.data) });
+    }
+  }
+  return { files, listed, missing, refused };
+}
+
+async function keepReceipt(directory: string, receipt: VerificationReceipt, artifacts: { path: string; data: Uint8Array }[]): Promise<void> {
+  for (const artifact of artifacts) await writeFileAtomic(join(directory, ARTIFACTS_DIRECTORY, artifact.path), artifact.data);
+  await writeFileAtomic(join(directory, "stdout.log"), receipt.result.stdout);
+  await writeFileAtomic(join(directory, "stderr.log"), receipt.result.stderr);
+  // Written last: a receipt names only files that are already in place.
+  await writeJsonAtomic(join(directory, RECEIPT_FILE), receipt);
+}

@@ -1,0 +1,87 @@
+// The external shapes of verification: a judge's request, the limits, the result and receipt written with the
+// judge run, and images/verification/npm-packages.json. Types come from these schemas.
+import * as z from "zod";
+
+/** What judge.ts passes to `ctx.verification.run()` (SPEC §8.3). Paths are relative: `cwd` and `artifacts` to the
+ * restored workspace, `files` to /verification (outside the workspace). */
+export const VerificationRequestSchema = z.strictObject({
+  revision: z.enum(["final", "initial"]).default("final"),
+  timeoutMs: z.number().int().positive().max(12 * 3_600_000),
+  cwd: z.string().min(1).optional(),
+  commands: z.array(z.array(z.string()).min(1, "an argv needs at least the program")).min(1, "give at least one command"),
+  files: z.record(z.string(), z.string()).optional(),
+  artifacts: z.array(z.string()).optional(),
+});
+
+export const VerificationLimitsSchema = z.strictObject({
+  cpus: z.number().positive().max(256),
+  memoryMiB: z.number().int().min(64),
+  pids: z.number().int().min(16),
+  /** Kept of stdout and of stderr each; the rest is counted and dropped (logsTruncated). */
+  logBytes: z.number().int().positive(),
+  /** Largest artifact copied out; a larger one is refused and reported, never truncated. */
+  artifactBytes: z.number().int().positive(),
+  /** Size of the writable /tmp (tmpfs, counted against memory). */
+  tmpMiB: z.number().int().positive().default(256),
+});
+
+export const CommandResultSchema = z.object({
+  argv: z.array(z.string()),
+  /** null when the command was killed at the deadline. */
+  exitCode: z.number().int().nullable(),
+  elapsedMs: z.number().nonnegative(),
+});
+
+export const ArtifactSchema = z.object({ path: z.string(), bytes: z.number().int().nonnegative(), sha256: z.string() });
+
+export const RefusedArtifactSchema = z.object({ path: z.string(), reason: z.string(), bytes: z.number().int().nonnegative().nullable() });
+
+export const VerificationResultSchema = z.object({
+  id: z.string(),
+  state: z.enum(["completed", "timed_out"]),
+  /** The first non-zero exit code, 0 when every command passed, null when the run timed out. */
+  exitCode: z.number().int().nullable(),
+  commands: z.array(CommandResultSchema),
+  stdout: z.string(),
+  stderr: z.string(),
+  logsTruncated: z.boolean(),
+  artifacts: z.array(ArtifactSchema),
+  missingArtifacts: z.array(z.string()),
+  /** Beyond SPEC §8.3's list: artifacts that exist but were not copied out (over the size cap, not a regular file). */
+  refusedArtifacts: z.array(RefusedArtifactSchema),
+});
+
+/** `verification/<id>/receipt.json` of a judge run: the result plus what produced it. */
+export const VerificationReceiptSchema = z.object({
+  format: z.literal("openeval.verification-receipt"),
+  version: z.literal(1),
+  result: VerificationResultSchema,
+  imageId: z.string(),
+  request: VerificationRequestSchema,
+  limits: VerificationLimitsSchema,
+  startedAt: z.string(),
+  elapsedMs: z.number().nonnegative(),
+});
+
+export const NpmPackagesManifestSchema = z.object({
+  comment: z.string().optional(),
+  packages: z.array(
+    z.strictObject({
+      name: z.string().min(1),
+      version: z.string().min(1),
+      integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+=*$/, "an npm sha512 integrity"),
+      into: z.string().regex(/^vendor\/[a-z0-9._-]+$/, "vendor/<folder>"),
+    }),
+  ),
+});
+
+export type VerificationRequest = z.input<typeof VerificationRequestSchema>;
+export type ParsedVerificationRequest = z.infer<typeof VerificationRequestSchema>;
+export type VerificationLimits = z.input<typeof VerificationLimitsSchema>;
+export type ParsedVerificationLimits = z.infer<typeof VerificationLimitsSchema>;
+export type CommandResult = z.infer<typeof CommandResultSchema>;
+export type VerificationArtifact = z.infer<typeof ArtifactSchema>;
+export type RefusedArtifact = z.infer<typeof RefusedArtifactSchema>;
+export type VerificationResult = z.infer<typeof VerificationResultSchema>;
+export type VerificationReceipt = z.infer<typeof VerificationReceiptSchema>;
+export type NpmPackagesManifest = z.infer<typeof NpmPackagesManifestSchema>;

@@ -1,0 +1,50 @@
+// `ctx.verification` of JudgeContext: run(), read() and text() bound to one recording, one pinned image and one
+// judge run's folder, so judge.ts passes only its request.
+import type { EngineOptions } from "./engine.ts";
+import { readVerificationArtifact } from "./artifacts.ts";
+import { runVerification } from "./run-verification.ts";
+import type { VerificationLimits, VerificationRequest, VerificationResult } from "./schema.ts";
+import type { SnapshotReader } from "./snapshot-archive.ts";
+
+export interface VerificationApi {
+  /** Runs argv commands (no shell) over a workspace snapshot in a locked-down container; see SPEC §8.3. */
+  run(request: VerificationRequest): Promise<VerificationResult>;
+  /** An artifact of a finished run, after checking its sha256. */
+  read(result: VerificationResult, path: string): Promise<Uint8Array>;
+  text(result: VerificationResult, path: string): Promise<string>;
+}
+
+export interface VerificationApiOptions {
+  /** The pinned image id; resolve it once per judge run (resolveVerificationImage) so every check uses the same. */
+  image: string;
+  evidence: SnapshotReader;
+  limits: VerificationLimits;
+  judgeRun: string;
+  /** The judge run's `verification/` folder. */
+  directory: string;
+  engine?: EngineOptions;
+}
+
+/** The default limits (SPEC §4.1's judge.verification may override cpus and memoryMiB). */
+export const DEFAULT_VERIFICATION_LIMITS = {
+  cpus: 2,
+  memoryMiB: 4096,
+  pids: 512,
+  logBytes: 1_048_576,
+  artifactBytes: 16_777_216,
+  tmpMiB: 256,
+} as const satisfies VerificationLimits;
+
+/**
+ * @example
+ * const verification = createVerificationApi({ image, evidence, limits: DEFAULT_VERIFICATION_LIMITS, judgeRun, directory });
+ * const result = await verification.run({ revision: "final", timeoutMs: 60_000, commands: [["bun", "test"]] });
+ */
+export function createVerificationApi(options: VerificationApiOptions): VerificationApi {
+  return {
+    run: (request) =>
+      runVerification({ image: options.image, evidence: options.evidence, request, limits: options.limits, labels: { judgeRun: options.judgeRun }, directory: options.directory, engine: options.engine }),
+    read: (result, path) => readVerificationArtifact(result, path, options.directory),
+    text: async (result, path) => new TextDecoder().decode(await readVerificationArtifact(result, path, options.directory)),
+  };
+}

@@ -1,0 +1,45 @@
+// Test fixtures for verification: whether an engine answers (tests skip with a message saying how to get one),
+// the verification image, and constructed recordings to verify.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+import { openEvidence, recordEvidence, type Evidence } from "../../recording/index.ts";
+import { buildVerificationImage, type VerificationImage } from "./build-image.ts";
+import { isEngineReachable, openEngine } from "./engine.ts";
+
+export const engineAddress = openEngine().address;
+export const engineReachable = await isEngineReachable();
+
+/** The describe title of engine tests: says plainly when and why they are skipped. */
+export function engineSuite(title: string): string {
+  if (engineReachable) return title;
+  const message = `SKIPPED: no container engine answers at ${engineAddress}; start one with \`sudo bash .ci/setup-container-engine.sh\` (or set DOCKER_HOST)`;
+  console.warn(`[verification tests] ${title}: ${message}`);
+  return `${title} — ${message}`;
+}
+
+const created: string[] = [];
+afterAll(async () => {
+  await Promise.all(created.map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+/** A temporary folder removed after the test file. */
+export async function makeTempDirectory(prefix = "openeval-verification-"): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), prefix));
+  created.push(directory);
+  return directory;
+}
+
+let image: Promise<VerificationImage> | undefined;
+
+/** Builds the image once per test process (a no-op when an image of the same folder hash exists). */
+export function verificationImage(): Promise<VerificationImage> {
+  return (image ??= buildVerificationImage({ onProgress: (event) => event.kind === "phase" && console.error(`[verification image] ${event.message}`) }));
+}
+
+export async function constructedEvidence(workspace: { initial?: Record<string, string>; final?: Record<string, string> }): Promise<Evidence> {
+  const directory = await makeTempDirectory("openeval-verification-evidence-");
+  const ref = await recordEvidence({ directory, prompt: "Verify this.", response: "Done.", workspace });
+  return openEvidence(ref.directory, ref.hash);
+}

@@ -1,0 +1,15 @@
+// The run's verification image, resolved once and shared by planning (judge fingerprints) and grading.
+import { setUpVerification, usesVerification, type VerificationSetup } from "../judge/index.ts";
+import type { BenchmarkDefinition } from "../load/index.ts";
+
+export interface RunVerification {
+  setup: VerificationSetup | null;
+  /** The image id that enters an eval's judge fingerprint (null for evals whose judge never verifies). */
+  imageFor(evalId: string): string | null;
+}
+
+export async function resolveRunVerification(benchmark: BenchmarkDefinition): Promise<RunVerification> {
+  const setup = await setUpVerification(benchmark.settings, benchmark.evals);
+  const verifying = new Set(benchmark.evals.filter(usesVerification).map((evaluation) => evaluation.id));
+  return { setup, imageFor: (evalId) => (verifying.has(evalId) ? (setup?.image ?? null) : null) };
+}
