@@ -207,9 +207,8 @@ function sleepsIn(workspace: string): Promise<number[]> {
   return findSleeps(["30"], workspace);
 }
 
-// The timeout is 10 s, not 5: on this 2-core machine with other suites running, OpenCode needed up to ~10 s to reach
-// its first tool call, and a kill before the sleeps exist would prove nothing (hence the `sawSleeps` check).
-// Long enough for OpenCode to reach its first tool call on a busy 2-core machine (seen: up to ~10 s).
+// The timeout leaves room: on this 2-core machine with other suites running, OpenCode needed over 10 s to reach its
+// first tool call, and a kill before the sleeps exist would prove nothing (hence the `sawSleeps` check).
 const SLEEPER_TIMEOUT_MS = 25_000;
 
 const namespaceAvailable = (await detectPidNamespace()) !== null;
