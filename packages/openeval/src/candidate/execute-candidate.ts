@@ -8,8 +8,7 @@ import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from 
 import type { EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, buildProviderConfig, CONTROL_PROVIDER, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode } from "../opencode/index.ts";
-import { selectCredentials } from "./credentials.ts";
+import { archiveDatabase, buildProviderConfig, CONTROL_PROVIDER, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
 
 export interface CandidateRequest {
   runId: string;

@@ -1,4 +1,3 @@
 // The candidate stage: one eval run of a candidate model as an isolated OpenCode session (process backend),
 // given only its own provider's credentials, recorded as verified evidence → EvalRun.
 export { executeCandidate, evalRunPaths, type CandidateRequest } from "./execute-candidate.ts";
-export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";

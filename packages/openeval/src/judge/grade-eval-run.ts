@@ -86,12 +86,13 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
   }
   if (evaluation.rubric) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, "rubric")));
 
-  const final: JudgeRun = { ...running, ...combine(outcomes), ...(output === undefined ? {} : { output }), completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
+  const final: JudgeRun = { ...running, ...combineSources(outcomes), ...(output === undefined ? {} : { output }), completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
   request.save(final);
   return final;
 }
 
-function combine(outcomes: SourceOutcome[]): Pick<JudgeRun, "state" | "scores" | "unscored" | "error"> {
+/** The judgment of all sources: active only when every source succeeded; an id scored twice is an error. */
+export function combineSources(outcomes: readonly SourceOutcome[]): Pick<JudgeRun, "state" | "scores" | "unscored" | "error"> {
   const failed = outcomes.find((outcome) => outcome.state !== "completed");
   if (failed) return { state: failed.state, scores: null, unscored: false, error: failed.error ?? `a judge source ended ${failed.state}` };
   const scores: Record<string, CriterionScore> = {};

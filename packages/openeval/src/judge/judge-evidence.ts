@@ -1,21 +1,39 @@
-// judgeEvidence(): grades a recording (usually constructed evidence) with the same machinery as a run,
-// and writes an audit folder: input, frozen bundle, logs, returned JSON and the result (SPEC §8.5).
-import { resolve, join } from "node:path";
+// judgeEvidence(): grades a recording (usually constructed evidence) with the same machinery as a run — a code
+// judge in its own timed process, a rubric judge as an OpenCode agent, or both (hybrid) — and writes an audit
+// folder: input, frozen bundle, logs, returned JSON, the judge's session and the result (SPEC §8.5).
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import * as z from "zod";
-import { bundleCodeJudge } from "../load/index.ts";
+import { ControlFileSchema, startControlServer, type ControlServer } from "@openeval/control-model";
+import { BenchmarkSchema, bundleCodeJudge, parseRubric, type Rubric } from "../load/index.ts";
+import { selectCredentials } from "../opencode/index.ts";
 import { openEvidence } from "../recording/index.ts";
 import type { CriterionScore } from "../results/index.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
-import { DEFAULT_JUDGE_TIMEOUT_MS } from "../load/index.ts";
+import { combineSources, type SourceOutcome } from "./grade-eval-run.ts";
 import { meanCredit } from "./normalize.ts";
+import { gradeRubricTask } from "./rubric/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 
 const JudgeEvidenceOptionsSchema = z.strictObject({
   evidence: z.object({ directory: z.string(), hash: z.string() }),
+  /** Path to a judge.ts. */
   code: z.string().optional(),
+  /** A judge.md: its path, or its text. */
   rubric: z.string().optional(),
-  judge: z.strictObject({ timeoutMs: z.number().int().positive().optional(), model: z.string().optional() }).optional(),
+  judge: z
+    .strictObject({
+      timeoutMs: z.number().int().positive().optional(),
+      /** The rubric judge's model (`provider/model`). */
+      model: z.string().optional(),
+      /** A scripted judge (a control file whose turns call judge_submit_judgment), for offline calibration. */
+      script: ControlFileSchema.optional(),
+      /** OpenCode provider config for the judge model. */
+      providers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    })
+    .optional(),
   directory: z.string().min(1),
 });
 
@@ -26,14 +44,16 @@ export interface JudgeResult {
   scores: Record<string, CriterionScore>;
   /** Equal-weight mean of the criteria; null when any is unresolved or there are none. */
   value: number | null;
-  /** The judge's returned JSON, exactly as returned. */
+  /** The code judge's returned JSON, exactly as returned. */
   output?: unknown;
   error?: string;
   elapsedMs: number;
 }
 
+const SCRIPTED_JUDGE = "judge-script";
+
 /**
- * Grades evidence with a code judge; no model is called unless the judge itself calls one.
+ * Grades evidence; no model is called unless the judge itself calls one (a rubric judge does, unless scripted).
  * @example
  * const result = await judgeEvidence({ evidence, code: "./evals/exact-answer/judge.ts", directory: "./controls/apple/judge" });
  */
@@ -41,41 +61,74 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
   const parsed = JudgeEvidenceOptionsSchema.safeParse(options);
   if (!parsed.success) throw new TypeError(`judgeEvidence: ${describeZodIssues(parsed.error).join("; ")}`);
   const input = parsed.data;
-  if (!input.code && !input.rubric) throw new TypeError("judgeEvidence: pass `code` (a judge.ts path), `rubric`, or both");
-  if (input.rubric !== undefined) {
-    throw new TypeError("judgeEvidence: rubric (judge.md) grading needs the LLM rubric judge, which this version does not include yet; grade with `code`");
+  if (!input.code && !input.rubric) throw new TypeError("judgeEvidence: pass `code` (a judge.ts path), `rubric` (a judge.md path or text), or both");
+  if (input.rubric && !input.judge?.model && !input.judge?.script) {
+    throw new TypeError("judgeEvidence: a rubric needs judge.model (the model that grades) or judge.script (a scripted judge)");
   }
   const directory = resolve(input.directory);
   const evidence = await openEvidence(resolve(input.evidence.directory), input.evidence.hash);
-  const codeFile = resolve(input.code!);
-  const timeoutMs = input.judge?.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
-  await writeJsonAtomic(join(directory, "input.json"), { evidence: { directory: evidence.directory, hash: evidence.hash }, code: codeFile, timeoutMs });
+  const ref = { directory: evidence.directory, hash: evidence.hash };
+  const timeoutMs = input.judge?.timeoutMs;
+  await writeJsonAtomic(join(directory, "input.json"), { evidence: ref, code: input.code ? resolve(input.code) : null, rubric: input.rubric ?? null, judge: { timeoutMs, model: input.judge?.model ?? null, scripted: Boolean(input.judge?.script) } });
 
   const startedAt = performance.now();
-  let result: JudgeResult;
-  try {
-    const bundle = await bundleCodeJudge(codeFile);
-    const execution = await runCodeJudge({
-      bundle,
-      evalDirectory: resolve(codeFile, ".."),
-      evidence: { directory: evidence.directory, hash: evidence.hash },
-      run: null,
-      timeoutMs,
-      directory: join(directory, "code"),
-    });
-    const scores = execution.scores ?? {};
-    result = {
-      state: execution.state,
-      scores,
-      value: execution.state === "completed" ? meanCredit(scores) : null,
-      ...(execution.output === undefined ? {} : { output: execution.output }),
-      ...(execution.error === undefined ? {} : { error: execution.error }),
-      elapsedMs: execution.elapsedMs,
-    };
-  } catch (error) {
-    // A judge.ts that does not bundle is a failed judging, recorded like any other.
-    result = { state: "failed", scores: {}, value: null, error: `judge.ts ${(error as Error).message}`, elapsedMs: Math.round(performance.now() - startedAt) };
+  const outcomes: SourceOutcome[] = [];
+  let output: unknown;
+  if (input.code) {
+    const code = await gradeCode(resolve(input.code), ref, timeoutMs, join(directory, "code"));
+    output = code.output;
+    outcomes.push(code);
   }
+  if (input.rubric) outcomes.push(await gradeRubric(input, ref, join(directory, "rubric")));
+
+  const judgment = combineSources(outcomes);
+  const scores = judgment.scores ?? {};
+  const result: JudgeResult = {
+    state: judgment.state === "interrupted" || judgment.state === "running" ? "failed" : judgment.state,
+    scores,
+    value: judgment.state === "completed" ? meanCredit(scores) : null,
+    ...(output === undefined ? {} : { output }),
+    ...(judgment.error ? { error: judgment.error } : {}),
+    elapsedMs: Math.round(performance.now() - startedAt),
+  };
   await writeJsonAtomic(join(directory, "result.json"), result);
   return result;
+}
+
+async function gradeCode(file: string, evidence: { directory: string; hash: string }, timeoutMs: number | undefined, directory: string): Promise<SourceOutcome> {
+  try {
+    const bundle = await bundleCodeJudge(file);
+    const settings = BenchmarkSchema.parse({ models: ["control/none"], judge: timeoutMs ? { timeoutMs } : undefined });
+    const execution = await runCodeJudge({ bundle, evalDirectory: dirname(file), evidence, run: null, timeoutMs: settings.judge.timeoutMs, directory });
+    return { state: execution.state, scores: execution.scores, output: execution.output, ...(execution.error ? { error: execution.error } : {}) };
+  } catch (error) {
+    // A judge.ts that does not bundle is a failed judging, recorded like any other.
+    return { state: "failed", scores: null, error: `judge.ts ${(error as Error).message}` };
+  }
+}
+
+async function gradeRubric(input: z.output<typeof JudgeEvidenceOptionsSchema>, evidence: { directory: string; hash: string }, directory: string): Promise<SourceOutcome> {
+  let rubric: Rubric;
+  try {
+    const source = input.rubric!;
+    rubric = parseRubric(source.endsWith(".md") && existsSync(source) ? await readFile(source, "utf8") : source);
+  } catch (error) {
+    return { state: "failed", scores: null, error: `judge.md ${(error as Error).message}` };
+  }
+  const script = input.judge?.script;
+  const server: ControlServer | null = script ? await startControlServer({ controls: { constructed: { [SCRIPTED_JUDGE]: script } } }) : null;
+  try {
+    const settings = BenchmarkSchema.parse({
+      models: ["control/none"],
+      judge: { model: script ? `control/${SCRIPTED_JUDGE}` : input.judge!.model, ...(input.judge?.timeoutMs ? { timeoutMs: input.judge.timeoutMs } : {}) },
+      candidate: { providers: input.judge?.providers ?? {} },
+    });
+    return await gradeRubricTask(
+      { judgeRunId: `judge_${crypto.randomUUID()}`, evidence, run: null, candidateModel: null, evaluation: { id: "constructed", rubric, controls: {} }, settings },
+      directory,
+      { controlBaseURL: () => server?.baseURL("constructed") ?? null, selectCredentials: (model) => selectCredentials({ model, environment: process.env }) },
+    );
+  } finally {
+    await server?.close();
+  }
 }

@@ -5,6 +5,7 @@ export { bundleCodeJudge, type CodeJudgeBundle, type JudgeDependency } from "./c
 export { parseRubric, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 export {
+  BenchmarkSchema,
   CRITERION_ID,
   DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,

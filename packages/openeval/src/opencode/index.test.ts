@@ -16,6 +16,7 @@ test("the opencode module exposes exactly this runtime API", () => {
     "redactBytes",
     "redactSecrets",
     "runOpenCode",
+    "selectCredentials",
     "serveOpenCode",
   ]);
 });

@@ -2,7 +2,8 @@
 // a finished recording. Failed candidates and infrastructure errors are never judged: they wait for `retry`.
 import { randomUUID } from "node:crypto";
 import type { ControlServer } from "@openeval/control-model";
-import { executeCandidate, selectCredentials } from "../candidate/index.ts";
+import { executeCandidate } from "../candidate/index.ts";
+import { selectCredentials } from "../opencode/index.ts";
 import { createRubricGrader, gradeEvalRun, type RubricGrader, type VerificationSetup } from "../judge/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";

@@ -35,11 +35,12 @@ export function judgeControlName(candidateControl: string): string {
  */
 export function resolveJudgeModel(
   judgeModel: string,
-  candidateModel: string,
+  candidateModel: string | null,
   controls: Record<string, ControlFile>,
 ): { model: string } | { error: string } {
   if (judgeModel !== SCRIPTED_JUDGE_MODEL) return { model: judgeModel };
   const prefix = `${CONTROL_PROVIDER}/`;
+  if (candidateModel === null) return { error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} plays a control candidate's verdict, and constructed evidence has none; script the judge or use a real model` };
   if (!candidateModel.startsWith(prefix)) {
     return { error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} grades only control candidates (control/<name>), and ${candidateModel} is not one; set judge.model to a real model` };
   }

@@ -6,7 +6,9 @@ import { join, resolve } from "node:path";
 import { archiveDatabase, buildProviderConfig, createGitWorkspace, runOpenCode, type OpenCodeOutcome } from "../../opencode/index.ts";
 import type { EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
-import type { GradeRequest, RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
+import type { RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
+import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
+import type { EvalRun } from "../../results/index.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
 import { buildJudgeConfig, judgeUserPrompt } from "./judge-agent.ts";
 import { readJudgment } from "./read-judgment.ts";
@@ -50,6 +52,18 @@ interface JudgePlan {
   provider: Record<string, unknown>;
 }
 
+/** One rubric grading: a recording (of an eval run, or constructed), its rubric, and the judge settings. */
+export interface RubricTask {
+  judgeRunId: string;
+  /** Absolute evidence location. */
+  evidence: EvidenceRef;
+  run: EvalRun | null;
+  /** The candidate's model (for `control/judge`, which plays that control's verdict); null for constructed evidence. */
+  candidateModel: string | null;
+  evaluation: Pick<EvalDefinition, "id" | "rubric" | "controls">;
+  settings: BenchmarkSettings;
+}
+
 /**
  * @example
  * const gradeRubric = createRubricGrader({ controlBaseURL: (id) => server.baseURL(id), selectCredentials });
@@ -57,32 +71,46 @@ interface JudgePlan {
  */
 export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
   return async (request, directory) => {
-    const plan = planJudgeRun(request, options);
-    if ("error" in plan) return { state: "failed", scores: null, error: plan.error };
-    const scratch = await mkdtemp(join(tmpdir(), `openeval-judge-${request.judgeRunId}-`));
-    try {
-      // Absolute: the tool server runs in the judge's own working directory.
-      return await runJudge(request, resolve(directory), plan, scratch, options);
-    } catch (error) {
-      return { state: "failed", scores: null, error: `the rubric judge could not run: ${(error as Error).message}` };
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
+    const { evalRun } = request;
+    if (!evalRun.evidence) return { state: "failed", scores: null, error: `eval run ${evalRun.id} has no recording to judge` };
+    const task: RubricTask = {
+      judgeRunId: request.judgeRunId,
+      evidence: { directory: resolve(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
+      run: evalRun,
+      candidateModel: evalRun.slot.model,
+      evaluation: request.evaluation,
+      settings: request.settings,
+    };
+    return gradeRubricTask(task, directory, options);
   };
 }
 
+/** Grades one task; every failure is a recorded outcome, never a thrown error or a candidate's 0. */
+export async function gradeRubricTask(task: RubricTask, directory: string, options: RubricGraderOptions): Promise<SourceOutcome> {
+  const plan = planJudgeRun(task, options);
+  if ("error" in plan) return { state: "failed", scores: null, error: plan.error };
+  const scratch = await mkdtemp(join(tmpdir(), `openeval-judge-${task.judgeRunId}-`));
+  try {
+    // Absolute: the tool server runs in the judge's own working directory.
+    return await runJudge(task, resolve(directory), plan, scratch, options);
+  } catch (error) {
+    return { state: "failed", scores: null, error: `the rubric judge could not run: ${(error as Error).message}` };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 /** Step: everything that can be refused before any process starts. */
-function planJudgeRun(request: GradeRequest, options: RubricGraderOptions): JudgePlan | { error: string } {
-  const { evaluation, evalRun, settings } = request;
+function planJudgeRun(task: RubricTask, options: RubricGraderOptions): JudgePlan | { error: string } {
+  const { evaluation, settings } = task;
   if (!evaluation.rubric) return { error: `eval ${evaluation.id} has no judge.md to grade with` };
-  if (!evalRun.evidence) return { error: `eval run ${evalRun.id} has no recording to judge` };
   if (!settings.judge.model) return { error: "judge.md needs judge.model in benchmark.ts; set it to the model that should grade" };
-  const resolved = resolveJudgeModel(settings.judge.model, evalRun.slot.model, evaluation.controls);
+  const resolved = resolveJudgeModel(settings.judge.model, task.candidateModel, evaluation.controls);
   if ("error" in resolved) return resolved;
   try {
     return {
       model: resolved.model,
-      evidence: { directory: resolve(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
+      evidence: task.evidence,
       criteria: evaluation.rubric.criteria.map((criterion) => criterion.id),
       provider: buildProviderConfig(resolved.model, settings.candidate.providers, options.controlBaseURL(evaluation.id)),
     };
@@ -91,15 +119,15 @@ function planJudgeRun(request: GradeRequest, options: RubricGraderOptions): Judg
   }
 }
 
-async function runJudge(request: GradeRequest, directory: string, plan: JudgePlan, scratch: string, options: RubricGraderOptions): Promise<SourceOutcome> {
-  const rubric = request.evaluation.rubric!;
+async function runJudge(task: RubricTask, directory: string, plan: JudgePlan, scratch: string, options: RubricGraderOptions): Promise<SourceOutcome> {
+  const rubric = task.evaluation.rubric!;
   const at = (name: keyof typeof RUBRIC_FILES) => join(directory, RUBRIC_FILES[name]);
   await mkdir(directory, { recursive: true });
   // A retried judge run starts clean: a stale submission would be refused as a resubmission, then read as this one's.
   await Promise.all(Object.keys(RUBRIC_FILES).map((name) => rm(at(name as keyof typeof RUBRIC_FILES), { force: true })));
 
   // Step: the job the tool server reads, and the agent definition (archived without provider settings).
-  const job: JudgeJob = { evidence: plan.evidence, run: request.evalRun, criteria: plan.criteria, submissionFile: at("submission"), logFile: at("log") };
+  const job: JudgeJob = { evidence: plan.evidence, run: task.run, criteria: plan.criteria, submissionFile: at("submission"), logFile: at("log") };
   await writeJsonAtomic(at("job"), job);
   const config = buildJudgeConfig({ rubric, provider: plan.provider, jobFile: at("job"), bunBinary: options.bunBinary ?? process.execPath });
   const { provider: _provider, ...agent } = config;
@@ -114,8 +142,8 @@ async function runJudge(request: GradeRequest, directory: string, plan: JudgePla
     model: plan.model,
     config,
     credentials,
-    timeoutMs: request.settings.judge.timeoutMs,
-    maxCostUSD: request.settings.judge.maxCostUSD,
+    timeoutMs: task.settings.judge.timeoutMs,
+    maxCostUSD: task.settings.judge.maxCostUSD,
     eventsFile: at("events"),
     stderrFile: at("stderr"),
     secrets: credentials.secrets,

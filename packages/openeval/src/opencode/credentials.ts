@@ -4,8 +4,9 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CONTROL_PROVIDER, parseModelRef } from "../opencode/index.ts";
-import { AuthFileSchema } from "./schema.ts";
+import { parseModelRef } from "./model-id.ts";
+import { CONTROL_PROVIDER } from "./provider-config.ts";
+import { AuthFileSchema } from "./auth-schema.ts";
 
 interface ProviderEnv {
   /** Secret values: handed over and redacted everywhere. */

@@ -1,4 +1,4 @@
-// Zod schemas for the external shapes the candidate stage reads: the user's OpenCode auth.json.
+// The user's OpenCode auth.json, read to hand one provider's entry to a session.
 import * as z from "zod";
 
 /** `~/.local/share/opencode/auth.json`: provider ID → entry (`{type:"api",key}`, `{type:"oauth",access,refresh,…}`). */
