@@ -14,7 +14,7 @@ import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricGraderFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
-import { resolveRunVerification } from "./verification.ts";
+import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 
 export interface RunBenchmarkOptions {
@@ -58,6 +58,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
     const verification = await resolveRunVerification(benchmark);
+    await reapOrphanedVerification(verification);
     const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 

@@ -1,5 +1,5 @@
 // The run's verification image, resolved once and shared by planning (judge fingerprints) and grading.
-import { setUpVerification, usesVerification, type VerificationSetup } from "../judge/index.ts";
+import { reapVerificationContainers, setUpVerification, usesVerification, type VerificationSetup } from "../judge/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
 
 export interface RunVerification {
@@ -12,4 +12,9 @@ export async function resolveRunVerification(benchmark: BenchmarkDefinition): Pr
   const setup = await setUpVerification(benchmark.settings, benchmark.evals);
   const verifying = new Set(benchmark.evals.filter(usesVerification).map((evaluation) => evaluation.id));
   return { setup, imageFor: (evalId) => (verifying.has(evalId) ? (setup?.image ?? null) : null) };
+}
+
+/** Containers left by a runner that died mid-check (their owning process is gone) are removed before new work. */
+export async function reapOrphanedVerification(verification: RunVerification): Promise<void> {
+  if (verification.setup?.image) await reapVerificationContainers(verification.setup.engine).catch(() => undefined);
 }
