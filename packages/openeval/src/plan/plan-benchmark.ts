@@ -54,6 +54,7 @@ export interface RecordedWork {
 /** `verificationImage(evalId)`: the image a verification-using judge would run with (it enters the judge fingerprint). */
 export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork, scope: PlanScope = {}, verificationImage: (evalId: string) => string | null = () => null): Plan {
   const models = scope.models ?? benchmark.settings.models;
+  const index = indexRecorded(scope.fresh ? EMPTY : recorded);
   const slots: PlannedSlot[] = [];
   for (const evaluation of benchmark.evals) {
     const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
@@ -62,7 +63,7 @@ export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork
       for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
         const key = { evalId: evaluation.id, model, repetition };
         const decision = inScope(key, scope)
-          ? applyExplicitRequests(decide(key, candidateHash, judgeHash, scope.fresh ? EMPTY : recorded), scope)
+          ? applyExplicitRequests(decide(key, candidateHash, judgeHash, index), scope)
           : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
         slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
       }
@@ -103,10 +104,25 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
 
 type Decision = Pick<PlannedSlot, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy">;
 
-function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorded: RecordedWork): Decision {
-  const forSlot = recorded.evalRuns.filter(
-    (run) => run.slot.evalId === slot.evalId && run.slot.model === slot.model && run.slot.repetition === slot.repetition,
-  );
+/** Recorded work grouped once, so each slot's decision is a lookup (planning stays linear in the slots). */
+interface RecordedIndex {
+  evalRunsBySlot: Map<string, EvalRun[]>;
+  judgeRunsByEvalRun: Map<string, JudgeRun[]>;
+}
+
+function slotKeyOf(slot: SlotKey): string {
+  return `${slot.evalId}\u0000${slot.model}\u0000${slot.repetition}`;
+}
+
+function indexRecorded(recorded: RecordedWork): RecordedIndex {
+  return {
+    evalRunsBySlot: Map.groupBy(recorded.evalRuns, (run) => slotKeyOf(run.slot)),
+    judgeRunsByEvalRun: Map.groupBy(recorded.judgeRuns, (run) => run.evalRunId),
+  };
+}
+
+function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorded: RecordedIndex): Decision {
+  const forSlot = recorded.evalRunsBySlot.get(slotKeyOf(slot)) ?? [];
   const current = forSlot.filter((run) => run.input.candidateFingerprint === candidateHash).at(-1);
   if (!current) {
     return { action: "candidate", reason: forSlot.length > 0 ? "Candidate inputs changed" : "New eval/model/repetition", evalRun: null, judgeRun: null };
@@ -118,7 +134,7 @@ function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorde
     const why = current.infrastructureError ? "Infrastructure error" : "Candidate failed";
     return { action: "failed", reason: `${why}: ${current.error ?? current.state}; retry it explicitly with openeval retry`, evalRun: current, judgeRun: null };
   }
-  const judgeRuns = recorded.judgeRuns.filter((run) => run.evalRunId === current.id);
+  const judgeRuns = recorded.judgeRunsByEvalRun.get(current.id) ?? [];
   const judged = judgeRuns.filter((run) => run.judgeFingerprint === judgeHash && run.state !== "interrupted" && run.state !== "running").at(-1);
   if (!judged) {
     return {

@@ -1,0 +1,175 @@
+// Measurement 1: harness overhead per eval run. The same scripted session (exact-answer × control/positive, one
+// text turn) run bare (probe recipe, spawn → exit) and through runBenchmark (call → return), interleaved.
+import { join } from "node:path";
+import { startControlServer } from "@openeval/control-model";
+import { loadBenchmark, runBenchmark, type RunnerEvent } from "../packages/openeval/src/index.ts";
+import { resolveOpenCodeBinary } from "../packages/openeval/src/opencode/opencode-command.ts";
+import { runBareOpenCode, type BareRunResult } from "./lib/bare-opencode.ts";
+import { writeExactAnswerBenchmark } from "./lib/fixtures.ts";
+import { median, now, round, summarize, type Summary } from "./lib/stats.ts";
+import { seconds, type Section } from "./lib/table.ts";
+import { withTempDir } from "./lib/temp.ts";
+
+/** Where one harness run's wall time went, from the runner's events (ms). */
+export interface HarnessPhases {
+  /** Call → run.started: load benchmark.ts and evals (bundles judge.ts), open the store, recover, plan. */
+  setup: number;
+  /** run.started → candidate.started: start the control server, queue the work. */
+  startup: number;
+  /** candidate.started → candidate.finished. */
+  candidate: number;
+  /** The OpenCode process inside the candidate (EvalRun.elapsedMs). */
+  candidateOpenCode: number;
+  /** Candidate minus OpenCode: seed the git workspace, snapshots, archive the db, `opencode export`, extract, write. */
+  candidateRecording: number;
+  /** judge.started → judge.finished: bundle frozen, `bun` worker process, normalize, save. */
+  judge: number;
+  /** judge.finished → return, plus the gap between candidate and judge: summary, stop the control server, close. */
+  finish: number;
+}
+
+export interface HarnessOverheadResult {
+  repetitions: number;
+  samples: { bareMs: number[]; harnessMs: number[]; phases: HarnessPhases[]; binaryStartMs: number[]; exportMs: number[] };
+  summary: {
+    bare: Summary;
+    harness: Summary;
+    overheadSeconds: number;
+    ratio: number;
+    phases: HarnessPhases;
+    /** `opencode --version`: one start of the 185 MB OpenCode binary, for reference. */
+    binaryStart: Summary;
+    /** `opencode export <session>` after a bare run: the harness runs one per session to keep the native export. */
+    export: Summary;
+  };
+}
+
+const EVAL_ID = "exact-answer";
+
+export async function measureHarnessOverhead(options: { repetitions: number }): Promise<HarnessOverheadResult> {
+  return withTempDir("overhead", async (root) => {
+    const benchmarkDir = join(root, "benchmark");
+    await writeExactAnswerBenchmark(benchmarkDir, { models: ["control/positive"], repetitions: 1 });
+    const evaluation = (await loadBenchmark(benchmarkDir)).evals[0]!;
+    const server = await startControlServer({ controls: { [EVAL_ID]: evaluation.controls } });
+    const samples: HarnessOverheadResult["samples"] = { bareMs: [], harnessMs: [], phases: [], binaryStartMs: [], exportMs: [] };
+    try {
+      // The first start of the 185 MB binary may read it from disk: warm the page cache, then time starts.
+      await timeBinaryStart(root);
+      for (let index = 0; index < options.repetitions; index++) samples.binaryStartMs.push(round(await timeBinaryStart(root)));
+      for (let index = 0; index < options.repetitions; index++) {
+        const runBare = () => runBareOpenCode({ server, evalId: EVAL_ID, control: "positive", prompt: evaluation.prompt.text, parent: root });
+        const runHarness = () => runHarnessOnce(benchmarkDir);
+        // Alternate which goes first, so a slow drift of the machine does not favour one side.
+        let bareRun: BareRunResult;
+        let harnessRun: HarnessRun;
+        if (index % 2 === 0) {
+          bareRun = await runBare();
+          harnessRun = await runHarness();
+        } else {
+          harnessRun = await runHarness();
+          bareRun = await runBare();
+        }
+        if (bareRun.text !== "APPLE") throw new Error(`the bare run answered ${JSON.stringify(bareRun.text)}, not APPLE`);
+        samples.bareMs.push(round(bareRun.ms));
+        samples.exportMs.push(round(bareRun.exportMs));
+        samples.harnessMs.push(round(harnessRun.ms));
+        samples.phases.push(harnessRun.phases);
+      }
+    } finally {
+      await server.close();
+    }
+    return { repetitions: options.repetitions, samples, summary: summarizeOverhead(samples) };
+  });
+}
+
+interface HarnessRun {
+  ms: number;
+  phases: HarnessPhases;
+}
+
+async function runHarnessOnce(benchmarkDir: string): Promise<HarnessRun> {
+  const at: Partial<Record<RunnerEvent["type"], number>> = {};
+  let candidateOpenCode = Number.NaN;
+  let judged: number | null | undefined;
+  const start = now();
+  const summary = await runBenchmark({
+    benchmark: benchmarkDir,
+    new: true,
+    concurrency: 1,
+    onEvent: (event) => {
+      at[event.type] ??= now() - start;
+      if (event.type === "candidate.finished") candidateOpenCode = event.evalRun.elapsedMs ?? Number.NaN;
+      if (event.type === "judge.finished") judged = event.judgeRun.scores?.correct_answer?.value;
+    },
+  });
+  const ms = now() - start;
+  if (!summary.complete || judged !== 1) throw new Error(`the harness run did not score the positive control 1 (got ${judged}); open: ${JSON.stringify(summary.open)}`);
+  const t = (type: RunnerEvent["type"]) => at[type] ?? Number.NaN;
+  const candidate = t("candidate.finished") - t("candidate.started");
+  const phases: HarnessPhases = {
+    setup: t("run.started"),
+    startup: t("candidate.started") - t("run.started"),
+    candidate,
+    candidateOpenCode,
+    candidateRecording: candidate - candidateOpenCode,
+    judge: t("judge.finished") - t("judge.started"),
+    finish: ms - t("judge.finished") + (t("judge.started") - t("candidate.finished")),
+  };
+  return { ms, phases: roundPhases(phases) };
+}
+
+/** Private HOME and XDG dirs, so not even `--version` can touch the user's own OpenCode state. */
+async function timeBinaryStart(root: string): Promise<number> {
+  const home = join(root, "version-home");
+  const env = { PATH: "/usr/bin:/bin", HOME: home, XDG_DATA_HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home, XDG_STATE_HOME: home };
+  const start = now();
+  const child = Bun.spawn([resolveOpenCodeBinary(), "--version"], { stdout: "ignore", stderr: "ignore", env });
+  await child.exited;
+  return now() - start;
+}
+
+function roundPhases(phases: HarnessPhases): HarnessPhases {
+  return Object.fromEntries(Object.entries(phases).map(([key, value]) => [key, round(value)])) as unknown as HarnessPhases;
+}
+
+function summarizeOverhead(samples: HarnessOverheadResult["samples"]): HarnessOverheadResult["summary"] {
+  const bare = summarize(samples.bareMs);
+  const harness = summarize(samples.harnessMs);
+  const keys = Object.keys(samples.phases[0] ?? {}) as (keyof HarnessPhases)[];
+  const phases = Object.fromEntries(keys.map((key) => [key, round(median(samples.phases.map((phase) => phase[key])))])) as unknown as HarnessPhases;
+  return {
+    bare,
+    harness,
+    overheadSeconds: round((harness.median - bare.median) / 1000, 2),
+    ratio: round(harness.median / bare.median, 2),
+    phases,
+    binaryStart: summarize(samples.binaryStartMs),
+    export: summarize(samples.exportMs),
+  };
+}
+
+export function sectionHarnessOverhead(result: HarnessOverheadResult): Section {
+  const { summary } = result;
+  const phase = (label: string, ms: number) => [label, "", seconds(ms), ""];
+  return {
+    title: `1. Harness overhead per eval run (exact-answer × control/positive, one text turn; median of ${result.repetitions})`,
+    columns: ["", "min s", "median s", "max s"],
+    rows: [
+      ["bare `opencode run` (probe recipe, spawn → exit)", seconds(summary.bare.min), seconds(summary.bare.median), seconds(summary.bare.max)],
+      ["harness `runBenchmark` (call → return)", seconds(summary.harness.min), seconds(summary.harness.median), seconds(summary.harness.max)],
+      ["overhead (harness − bare)", "", summary.overheadSeconds.toFixed(2), ""],
+      ["ratio harness / bare", "", `${summary.ratio.toFixed(2)}×`, ""],
+      phase("  phase: setup (load, bundle judge.ts, store, plan)", summary.phases.setup),
+      phase("  phase: start control server, queue", summary.phases.startup),
+      phase("  phase: candidate (total)", summary.phases.candidate),
+      phase("    of which OpenCode process", summary.phases.candidateOpenCode),
+      phase("    of which seed + snapshots + archive + export + extract", summary.phases.candidateRecording),
+      phase("  phase: judge (code worker)", summary.phases.judge),
+      phase("  phase: summary, close", summary.phases.finish),
+      ["reference: `opencode --version` (binary start)", seconds(summary.binaryStart.min), seconds(summary.binaryStart.median), seconds(summary.binaryStart.max)],
+      ["reference: `opencode export <session>` after a bare run", seconds(summary.export.min), seconds(summary.export.median), seconds(summary.export.max)],
+    ],
+    notes: ["phases: median of each phase, from the runner's events (they need not add up to the median total)"],
+  };
+}

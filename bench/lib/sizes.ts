@@ -1,0 +1,34 @@
+// How big each measurement runs. `full` is sized to finish the whole script in about 10 minutes on an idle
+// 2-core machine; `quick` is a smoke test of the script itself, not a measurement to compare.
+export interface BenchSizes {
+  overheadRepetitions: number;
+  throughputEvals: number;
+  throughputConcurrency: number[];
+  rejudgeRecordings: number;
+  rejudgePools: number[];
+  plan: { evals: number; models: number; repetitions: number };
+  planRepetitions: number;
+  planLoads: number;
+}
+
+export const FULL: BenchSizes = {
+  overheadRepetitions: 5,
+  throughputEvals: 6,
+  throughputConcurrency: [1, 2, 4],
+  rejudgeRecordings: 200,
+  rejudgePools: [1, 2],
+  plan: { evals: 200, models: 5, repetitions: 5 },
+  planRepetitions: 5,
+  planLoads: 3,
+};
+
+export const QUICK: BenchSizes = {
+  overheadRepetitions: 1,
+  throughputEvals: 1,
+  throughputConcurrency: [1, 2],
+  rejudgeRecordings: 10,
+  rejudgePools: [1, 2],
+  plan: { evals: 20, models: 5, repetitions: 5 },
+  planRepetitions: 2,
+  planLoads: 1,
+};

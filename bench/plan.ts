@@ -1,0 +1,198 @@
+// Measurement 4: `plan` time for a large benchmark (evals × models × repetitions), everything already recorded:
+// generated eval folders, a store holding a finalized EvalRun + JudgeRun per slot with the current fingerprints,
+// then planBenchmark timed (load timed apart), with its two parts (read the store, decide the slots) beside it.
+import { join } from "node:path";
+import { loadBenchmark, planBenchmark } from "../packages/openeval/src/index.ts";
+import type { BenchmarkDefinition } from "../packages/openeval/src/load/index.ts";
+import { candidateFingerprint, judgeFingerprint, planSlots } from "../packages/openeval/src/plan/index.ts";
+import { ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/results/index.ts";
+import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
+import { benchmarkSource } from "./lib/fixtures.ts";
+import { now, round, summarize, type Summary } from "./lib/stats.ts";
+import { millis, type Section } from "./lib/table.ts";
+import { withTempDir, writeTree } from "./lib/temp.ts";
+
+export interface PlanShape {
+  evals: number;
+  models: number;
+  repetitions: number;
+}
+
+export interface PlanResult {
+  shape: PlanShape;
+  slots: number;
+  samples: { loadMs: number[]; planMs: number[]; readStoreMs: number[]; planSlotsMs: number[] };
+  /** Writing the finalized rows (one EvalRun + one JudgeRun per slot), once. */
+  writeStoreMs: number;
+  summary: { load: Summary; plan: Summary; readStore: Summary; planSlots: Summary };
+  /** Slot count per planned action; every slot should be `reuse`. */
+  actions: Record<string, number>;
+  warning: string | null;
+}
+
+export async function measurePlan(shape: PlanShape, options: { repetitions: number; loads: number }): Promise<PlanResult> {
+  return withTempDir("plan", async (root) => {
+    const models = Array.from({ length: shape.models }, (_, index) => `provider-${index + 1}/model-${index + 1}`);
+    await writeTree(root, generateBenchmark(shape, models));
+
+    const samples: PlanResult["samples"] = { loadMs: [], planMs: [], readStoreMs: [], planSlotsMs: [] };
+    let benchmark: BenchmarkDefinition | undefined;
+    for (let index = 0; index < options.loads; index++) {
+      const start = now();
+      benchmark = await loadBenchmark(root);
+      samples.loadMs.push(round(now() - start));
+    }
+
+    const runDirectory = join(root, "results", newRunId());
+    let start = now();
+    const slots = recordEverySlot(benchmark!, runDirectory);
+    const writeStoreMs = round(now() - start);
+
+    let actions: Record<string, number> = {};
+    for (let index = 0; index < options.repetitions; index++) {
+      start = now();
+      const plan = await planBenchmark({ benchmark: benchmark!, run: runDirectory });
+      samples.planMs.push(round(now() - start));
+      actions = countActions(plan.slots.map((slot) => slot.action));
+
+      // The same work in its two parts, to show which one the plan time is made of.
+      start = now();
+      const store = ResultsStore.open(runDirectory, { readonly: true });
+      const recorded = { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() };
+      store.close();
+      samples.readStoreMs.push(round(now() - start));
+      start = now();
+      planSlots(benchmark!, recorded);
+      samples.planSlotsMs.push(round(now() - start));
+    }
+
+    const reused = actions.reuse ?? 0;
+    const warning = reused === slots ? null : `WARNING: only ${reused} of ${slots} slots plan as reuse (${JSON.stringify(actions)})`;
+    const summary = {
+      load: summarize(samples.loadMs),
+      plan: summarize(samples.planMs),
+      readStore: summarize(samples.readStoreMs),
+      planSlots: summarize(samples.planSlotsMs),
+    };
+    return { shape, slots, samples, writeStoreMs, summary, actions, warning };
+  });
+}
+
+/** benchmark.ts and `evals/eval-NNN/{prompt.md,judge.ts}`; each judge.ts differs, so each bundle is its own. */
+function generateBenchmark(shape: PlanShape, models: string[]): Record<string, string> {
+  const files: Record<string, string> = { "benchmark.ts": benchmarkSource({ models, repetitions: shape.repetitions }) };
+  for (let n = 1; n <= shape.evals; n++) {
+    const id = `eval-${String(n).padStart(3, "0")}`;
+    files[`evals/${id}/prompt.md`] = `Reply with exactly WORD${n}.\n`;
+    files[`evals/${id}/judge.ts`] = `export default ({ response }) => ({ scores: { correct_answer: response.text === "WORD${n}" } });\n`;
+  }
+  return files;
+}
+
+/** Writes a finalized, judged EvalRun + JudgeRun for every slot, with the fingerprints the planner will compute. */
+function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): number {
+  const runId = runDirectory.split("/").at(-1)!;
+  const store = ResultsStore.open(runDirectory, { create: true });
+  let slots = 0;
+  try {
+    const { settings } = benchmark;
+    store.writeRun({
+      id: runId,
+      name: benchmark.name,
+      benchmarkDirectory: benchmark.directory,
+      createdAt: new Date().toISOString(),
+      opencodeVersion: OPENCODE_VERSION,
+      models: settings.models,
+      repetitions: settings.repetitions,
+      evals: benchmark.evals.map((evaluation) => evaluation.id),
+    });
+    for (const evaluation of benchmark.evals) {
+      const judgeHash = judgeFingerprint(evaluation, settings);
+      for (const model of settings.models) {
+        const candidateHash = candidateFingerprint(evaluation, model, settings);
+        for (let repetition = 1; repetition <= settings.repetitions; repetition++) {
+          const slot = { evalId: evaluation.id, model, repetition };
+          const evalRun = finishedEvalRun(`eval_${++slots}`, runId, slot, candidateHash, evaluation.prompt.text, settings.candidate.timeoutMs);
+          store.saveEvalRun(evalRun);
+          store.saveJudgeRun(finishedJudgeRun(`judge_${slots}`, evalRun, judgeHash));
+        }
+      }
+    }
+  } finally {
+    store.close();
+  }
+  return slots;
+}
+
+const STARTED = "2026-01-01T00:00:00.000Z";
+const COMPLETED = "2026-01-01T00:00:09.000Z";
+
+function finishedEvalRun(id: string, runId: string, slot: EvalRun["slot"], candidateFingerprint: string, prompt: string, timeoutMs: number): EvalRun {
+  return {
+    id,
+    runId,
+    slot,
+    control: false,
+    state: "completed",
+    infrastructureError: false,
+    error: null,
+    startedAt: STARTED,
+    completedAt: COMPLETED,
+    elapsedMs: 9_000,
+    input: { candidateFingerprint, prompt, timeoutMs, maxCostUSD: null, opencodeVersion: OPENCODE_VERSION },
+    evidence: { directory: `eval-runs/${id}/evidence`, hash: "0".repeat(64) },
+    // Like a real recording's metrics, so reading rows back costs what it would.
+    metrics: {
+      version: 1,
+      cost: { usd: 0.0123 },
+      tokens: { input: 1200, output: 300, reasoning: 0, cacheRead: 800, cacheWrite: 0 },
+      tools: { calls: 4, succeeded: 4, failed: 0, unfinished: 0, errorRate: 0 },
+      requests: { started: 3, succeeded: 3, failed: 0, retries: null },
+      compactions: 0,
+      timing: { elapsedMs: 9_000, modelActiveMs: 6_000, outputTokensPerSecond: 50 },
+    },
+  };
+}
+
+function finishedJudgeRun(id: string, evalRun: EvalRun, judgeFingerprint: string): JudgeRun {
+  return {
+    id,
+    runId: evalRun.runId,
+    evalRunId: evalRun.id,
+    slot: evalRun.slot,
+    kind: "code",
+    state: "completed",
+    judgeFingerprint,
+    startedAt: COMPLETED,
+    completedAt: COMPLETED,
+    elapsedMs: 150,
+    scores: { correct_answer: { value: 1, source: "judge.ts" } },
+    unscored: false,
+    output: { scores: { correct_answer: true } },
+    error: null,
+    directory: `judge-runs/${id}`,
+  };
+}
+
+function countActions(actions: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const action of actions) counts[action] = (counts[action] ?? 0) + 1;
+  return counts;
+}
+
+export function sectionPlan(result: PlanResult): Section {
+  const { summary, shape } = result;
+  const row = (label: string, stats: Summary) => [label, String(stats.n), millis(stats.min), millis(stats.median), millis(stats.max)];
+  return {
+    title: `4. plan time, large benchmark (${shape.evals} evals × ${shape.models} models × ${shape.repetitions} repetitions = ${result.slots} slots, all recorded)`,
+    columns: ["", "n", "min ms", "median ms", "max ms"],
+    rows: [
+      row("loadBenchmark (benchmark.ts, eval folders, bundle every judge.ts)", summary.load),
+      row("planBenchmark (loaded definition + run's store)", summary.plan),
+      row("  part: open store, read every EvalRun + JudgeRun", summary.readStore),
+      row("  part: planSlots (fingerprints, decide each slot)", summary.planSlots),
+      ["reference: write the finalized rows once", "1", "", millis(result.writeStoreMs), ""],
+    ],
+    notes: [`actions: ${Object.entries(result.actions).map(([action, count]) => `${action} ${count}`).join(", ")}`, ...(result.warning ? [result.warning] : [])],
+  };
+}

@@ -1,0 +1,163 @@
+// Measurement 3: rejudge throughput of code judges. N constructed recordings (recordEvidence), one judge.ts bundled
+// once, then every recording graded with runCodeJudge — sequentially, then through a small pool.
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { recordEvidence, type EvidenceRef } from "../packages/openeval/src/index.ts";
+import { runCodeJudge, type CodeJudgeExecution } from "../packages/openeval/src/judge/index.ts";
+import { bundleCodeJudge, type CodeJudgeBundle } from "../packages/openeval/src/load/index.ts";
+import { median, now, round } from "./lib/stats.ts";
+import { millis, seconds, type Section } from "./lib/table.ts";
+import { withTempDir, writeTree } from "./lib/temp.ts";
+
+export interface RejudgeSample {
+  /** Gradings in flight at once. */
+  pool: number;
+  gradings: number;
+  wallMs: number;
+  gradingsPerSecond: number;
+  /** Median of runCodeJudge's own elapsedMs (the worker process), per grading. */
+  medianGradingMs: number;
+  /** Gradings that failed or scored differently from what the recording was built to get (should be 0). */
+  wrong: number;
+  /** Distinct errors of failed gradings, with how often each occurred. */
+  errors: Record<string, number>;
+  elapsedMs: number[];
+}
+
+export interface RejudgeResult {
+  recordings: number;
+  recordMs: number;
+  bundleMs: number;
+  samples: RejudgeSample[];
+  /** `bun -e ""`: one start of a bare Bun process (each grading is one worker process), for reference. */
+  bunStartMs: number[];
+  /** A Bun process that only imports what the code-judge worker imports (no grading), for reference. */
+  workerImportMs: number[];
+}
+
+/** Reads the response and the workspace, as a typical judge does; half the recordings are built to fail it. */
+const JUDGE = `import type { JudgeContext } from "openeval";
+
+export default async ({ response, workspace, recording }: JudgeContext) => ({
+  scores: {
+    correct_answer: response.text === "APPLE",
+    wrote_notes: (await workspace.text("notes.txt", "final")).includes("APPLE"),
+    used_tools: recording.tools().length > 0,
+  },
+});
+`;
+
+export async function measureRejudge(options: { recordings: number; pools: number[] }): Promise<RejudgeResult> {
+  return withTempDir("rejudge", async (root) => {
+    const evalDirectory = join(root, "eval");
+    await writeTree(evalDirectory, { "prompt.md": "Reply with exactly APPLE and write it to notes.txt.\n", "judge.ts": JUDGE });
+
+    let start = now();
+    const evidence: EvidenceRef[] = [];
+    for (let index = 0; index < options.recordings; index++) evidence.push(await record(root, index));
+    const recordMs = now() - start;
+
+    start = now();
+    const bundle = await bundleCodeJudge(join(evalDirectory, "judge.ts"));
+    const bundleMs = now() - start;
+
+    const samples: RejudgeSample[] = [];
+    for (const pool of options.pools) samples.push(await gradeAll(root, evalDirectory, bundle, evidence, pool));
+    const bunStartMs: number[] = [];
+    const workerImportMs: number[] = [];
+    for (let index = 0; index < 5; index++) bunStartMs.push(round(await timeBun("")));
+    const imports = await workerImports();
+    for (let index = 0; index < 5; index++) workerImportMs.push(round(await timeBun(imports)));
+    return { recordings: options.recordings, recordMs: round(recordMs), bundleMs: round(bundleMs), samples, bunStartMs, workerImportMs };
+  });
+}
+
+/** Even recordings pass every criterion; odd ones answer in lower case and leave notes.txt unchanged. */
+function record(root: string, index: number): Promise<EvidenceRef> {
+  const passing = index % 2 === 0;
+  return recordEvidence({
+    directory: join(root, "recordings", String(index)),
+    prompt: "Reply with exactly APPLE and write it to notes.txt.",
+    response: passing ? "APPLE" : "apple",
+    tools: [{ name: "write", input: { filePath: "notes.txt" }, output: "ok" }],
+    workspace: { initial: { "notes.txt": "todo\n" }, final: { "notes.txt": passing ? "APPLE\n" : "todo\n" } },
+  });
+}
+
+async function gradeAll(root: string, evalDirectory: string, bundle: CodeJudgeBundle, evidence: EvidenceRef[], pool: number): Promise<RejudgeSample> {
+  const executions: CodeJudgeExecution[] = new Array(evidence.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < evidence.length) {
+      const index = next++;
+      executions[index] = await runCodeJudge({
+        bundle,
+        evalDirectory,
+        evidence: evidence[index]!,
+        run: null,
+        timeoutMs: 60_000,
+        directory: join(root, `judged-pool${pool}`, String(index), "code"),
+      });
+    }
+  };
+  const start = now();
+  await Promise.all(Array.from({ length: pool }, worker));
+  const wallMs = now() - start;
+  const elapsedMs = executions.map((execution) => execution.elapsedMs);
+  return {
+    pool,
+    gradings: executions.length,
+    wallMs: round(wallMs),
+    gradingsPerSecond: round(executions.length / (wallMs / 1000), 2),
+    medianGradingMs: round(median(elapsedMs)),
+    wrong: executions.filter((execution, index) => !gradedAsBuilt(execution, index % 2 === 0)).length,
+    errors: countErrors(executions),
+    elapsedMs,
+  };
+}
+
+function countErrors(executions: readonly CodeJudgeExecution[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { error } of executions) if (error) counts[error] = (counts[error] ?? 0) + 1;
+  return counts;
+}
+
+function gradedAsBuilt(execution: CodeJudgeExecution, passing: boolean): boolean {
+  const value = (id: string) => execution.scores?.[id]?.value;
+  return execution.state === "completed" && value("correct_answer") === (passing ? 1 : 0) && value("wrote_notes") === (passing ? 1 : 0) && value("used_tools") === 1;
+}
+
+async function timeBun(script: string): Promise<number> {
+  const start = now();
+  const child = Bun.spawn([process.execPath, "-e", script], { cwd: import.meta.dirname, stdout: "ignore", stderr: "pipe" });
+  const [stderr, exitCode] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  if (exitCode !== 0) throw new Error(`bun -e failed (exit ${exitCode}): ${stderr.slice(-1000)}`);
+  return now() - start;
+}
+
+/** The code-judge worker's own imports, read from its source, as a script that loads them and exits. */
+async function workerImports(): Promise<string> {
+  const worker = fileURLToPath(new URL("../packages/openeval/src/judge/code-worker.ts", import.meta.url));
+  const specifiers = new Bun.Transpiler({ loader: "ts" })
+    .scanImports(await readFile(worker, "utf8"))
+    .map((entry) => (entry.path.startsWith(".") ? resolve(dirname(worker), entry.path) : entry.path));
+  return specifiers.map((specifier) => `await import(${JSON.stringify(specifier)});`).join("\n");
+}
+
+export function sectionRejudge(result: RejudgeResult): Section {
+  const wrong = result.samples.filter((sample) => sample.wrong > 0);
+  return {
+    title: `3. Rejudge throughput of code judges (${result.recordings} constructed recordings, one judge.ts bundled once)`,
+    columns: ["pool", "gradings", "wall s", "gradings/s", "median ms per grading"],
+    rows: [
+      ...result.samples.map((sample) => [String(sample.pool), sample.gradings, seconds(sample.wallMs), sample.gradingsPerSecond.toFixed(2), millis(sample.medianGradingMs)]),
+      ["reference: `bun -e \"\"` (process start)", "", "", "", millis(median(result.bunStartMs))],
+      ["reference: bun importing the worker's modules", "", "", "", millis(median(result.workerImportMs))],
+    ],
+    notes: [
+      `recordEvidence for all ${result.recordings}: ${seconds(result.recordMs)} s; bundleCodeJudge once: ${millis(result.bundleMs)} ms`,
+      ...wrong.map((sample) => `WARNING: with pool ${sample.pool}, ${sample.wrong} gradings failed or scored differently than built; errors: ${JSON.stringify(sample.errors)}`),
+    ],
+  };
+}

@@ -1,0 +1,83 @@
+// `npm run bench`: the performance benchmark of SPEC §14. Runs each measurement in turn, prints one table section
+// per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
+// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan>.
+import { mkdir, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { measureHarnessOverhead, sectionHarnessOverhead } from "./harness-overhead.ts";
+import { describeMachine } from "./lib/machine.ts";
+import { FULL, QUICK } from "./lib/sizes.ts";
+import { now, round } from "./lib/stats.ts";
+import { formatSection, type Section } from "./lib/table.ts";
+import { measurePlan, sectionPlan } from "./plan.ts";
+import { measureRejudge, sectionRejudge } from "./rejudge.ts";
+import { measureThroughput, sectionThroughput } from "./throughput.ts";
+
+const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan"] as const;
+const VIEWER_API_NOTE = "Viewer API latency on a large run (SPEC §14): not measured yet; the viewer's engineer adds it here as `viewerApi`.";
+
+const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
+const sizes = flags.quick ? QUICK : FULL;
+const selected = new Set(flags.only ? flags.only.split(",").map((name) => name.trim()) : MEASUREMENTS);
+for (const name of selected) {
+  if (!(MEASUREMENTS as readonly string[]).includes(name)) throw new Error(`--only: unknown measurement "${name}"; use ${MEASUREMENTS.join(", ")}`);
+}
+
+const started = now();
+const machine = describeMachine();
+const loadAverage = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
+
+/** Runs one measurement when selected, announcing it on stderr (stdout carries only the table). */
+async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measure: () => Promise<T>): Promise<T | null> {
+  if (!selected.has(name)) return null;
+  process.stderr.write(`bench: ${label}…\n`);
+  const start = now();
+  const result = await measure();
+  process.stderr.write(`bench: ${label} done in ${((now() - start) / 1000).toFixed(1)} s\n`);
+  return result;
+}
+
+const harnessOverhead = await step("overhead", "1/4 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
+const throughput = await step("throughput", "2/4 throughput", () =>
+  measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency }),
+);
+const rejudge = await step("rejudge", "3/4 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
+const plan = await step("plan", "4/4 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
+loadAverage.end = loadavg().map((value) => round(value, 2));
+const totalMs = round(now() - started);
+
+const sections: Section[] = [
+  ...(harnessOverhead ? [sectionHarnessOverhead(harnessOverhead)] : []),
+  ...(throughput ? [sectionThroughput(throughput)] : []),
+  ...(rejudge ? [sectionRejudge(rejudge)] : []),
+  ...(plan ? [sectionPlan(plan)] : []),
+  { title: "5. Viewer API latency", columns: ["", "status"], rows: [["viewer API on a large run", "not measured yet"]], notes: [VIEWER_API_NOTE] },
+];
+const header = [
+  `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
+  `date ${machine.date} · ${machine.cores} cores (${machine.cpuModel}) · ${machine.memoryGiB} GiB · ${machine.platform}`,
+  `Bun ${machine.bunVersion} (${machine.bunRevision}) · OpenCode ${machine.opencodeVersion}`,
+  `load average (1/5/15 min) at start ${loadAverage.start.join(" / ")}, at end ${loadAverage.end.join(" / ")} · whole script ${(totalMs / 1000).toFixed(1)} s`,
+];
+console.log([header.join("\n"), ...sections.map(formatSection)].join("\n\n"));
+
+const output = join(import.meta.dirname, "results", flags.quick ? "quick.json" : "latest.json");
+await mkdir(join(import.meta.dirname, "results"), { recursive: true });
+const results = {
+  format: "openeval.bench",
+  version: 1,
+  quick: flags.quick,
+  machine,
+  loadAverage,
+  totalMs,
+  sizes,
+  harnessOverhead,
+  throughput,
+  rejudge,
+  plan,
+  viewerApi: null,
+  notes: { viewerApi: VIEWER_API_NOTE },
+};
+await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
+process.stderr.write(`bench: wrote ${output}\n`);
