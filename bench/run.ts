@@ -13,9 +13,9 @@ import { formatSection, type Section } from "./lib/table.ts";
 import { measurePlan, sectionPlan } from "./plan.ts";
 import { measureRejudge, sectionRejudge } from "./rejudge.ts";
 import { measureThroughput, sectionThroughput } from "./throughput.ts";
+import { measureViewerApi } from "./viewer-api.ts";
 
-const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan"] as const;
-const VIEWER_API_NOTE = "Viewer API latency on a large run (SPEC §14): not measured yet; the viewer's engineer adds it here as `viewerApi`.";
+const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer"] as const;
 
 const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 const sizes = flags.quick ? QUICK : FULL;
@@ -38,12 +38,13 @@ async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measu
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/4 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
-const throughput = await step("throughput", "2/4 throughput", () =>
+const harnessOverhead = await step("overhead", "1/5 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
+const throughput = await step("throughput", "2/5 throughput", () =>
   measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency }),
 );
-const rejudge = await step("rejudge", "3/4 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
-const plan = await step("plan", "4/4 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
+const rejudge = await step("rejudge", "3/5 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
+const plan = await step("plan", "4/5 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
+const viewerApi = await step("viewer", "5/5 viewer API on a generated run of 10,000 eval runs", () => measureViewerApi());
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
 
@@ -52,7 +53,9 @@ const sections: Section[] = [
   ...(throughput ? [sectionThroughput(throughput)] : []),
   ...(rejudge ? [sectionRejudge(rejudge)] : []),
   ...(plan ? [sectionPlan(plan)] : []),
-  { title: "5. Viewer API latency", columns: ["", "status"], rows: [["viewer API on a large run", "not measured yet"]], notes: [VIEWER_API_NOTE] },
+  ...(viewerApi
+    ? [{ title: "5. Viewer API latency (generated run of 10,000 eval runs)", columns: ["endpoint", "p50 ms", "p95 ms"], rows: viewerApi.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]), notes: [] }]
+    : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
@@ -76,8 +79,7 @@ const results = {
   throughput,
   rejudge,
   plan,
-  viewerApi: null,
-  notes: { viewerApi: VIEWER_API_NOTE },
+  viewerApi,
 };
 await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
 process.stderr.write(`bench: wrote ${output}\n`);

@@ -18,7 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   plan: ["util", "load", "results"],
   run: ["util", "load", "results", "recording", "judge", "candidate", "plan", "opencode"],
   report: ["util", "results", "plan", "run"],
-  view: ["util", "load", "results", "recording", "plan", "run", "report"],
+  view: ["util", "opencode", "load", "results", "recording", "judge", "plan", "run", "report"],
   cli: ["util", "load", "results", "recording", "judge", "plan", "run", "report", "view"],
 };
 

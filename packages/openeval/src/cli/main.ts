@@ -3,14 +3,16 @@ import { formatCliError } from "./errors.ts";
 import { formatHelp, parseFlags, type Command } from "./command.ts";
 import { baselineCommand } from "./baseline.ts";
 import { calibrateCommand } from "./calibrate.ts";
+import { exportCommand } from "./export.ts";
 import { imageCommand } from "./image.ts";
 import { planCommand } from "./plan.ts";
 import { rejudgeCommand } from "./rejudge.ts";
 import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
+import { viewCommand } from "./view.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -14,6 +14,8 @@ Bun.plugin({
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (/^(node|bun):/.test(args.path) || args.path.startsWith("/")) return undefined;
+      // `openeval` itself (e.g. openeval/scorers) is always the harness that is grading, wherever the eval lives.
+      if (args.path === "openeval" || args.path.startsWith("openeval/")) return { path: Bun.resolveSync(args.path, import.meta.dirname) };
       return { path: Bun.resolveSync(args.path, job.resolveFrom) };
     });
   },

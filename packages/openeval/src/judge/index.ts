@@ -15,6 +15,7 @@ export {
   VerificationReceiptSchema,
   RECEIPT_FILE,
   type VerificationApi,
+  type VerificationReceipt,
   type VerificationImage,
   type VerificationRequest,
   type VerificationResult,

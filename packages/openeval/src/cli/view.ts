@@ -1,0 +1,29 @@
+// `openeval view`: serve the results viewer on 127.0.0.1 until interrupted.
+import { StoreError } from "../results/index.ts";
+import { DEFAULT_VIEWER_PORT, serveViewer } from "../view/index.ts";
+import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { EXIT, UsageError } from "./errors.ts";
+
+export const viewCommand = defineCommand({
+  name: "view",
+  usage: "view [--benchmark <dir>] [--run <dir>] [--port <port>]",
+  summary: "Browse runs in a web app on 127.0.0.1: leaderboard, eval × model matrix, transcripts, judgments. Updates live while a run is in progress.",
+  options: { ...BENCHMARK_OPTION, run: { type: "string" }, port: { type: "string", default: String(DEFAULT_VIEWER_PORT) } },
+  async run(flags) {
+    const port = Number(flags.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535; got "${String(flags.port)}"`);
+    const viewer = await serveViewer({ benchmark: flags.benchmark as string, run: flags.run as string | undefined, port }).catch((error: unknown) => {
+      if ((error as { code?: string }).code === "EADDRINUSE") throw new UsageError(`Port ${port} is in use; pick another with --port (0 picks a free one)`);
+      if (error instanceof StoreError) throw new UsageError(error.message);
+      throw error;
+    });
+    const start = viewer.defaultRunId ? `${viewer.url}#/runs/${encodeURIComponent(viewer.defaultRunId)}` : viewer.url;
+    console.log(`openeval viewer: ${start}`);
+    console.log(viewer.defaultRunId ? "Press Ctrl+C to stop." : "No runs yet under this benchmark's results/; start one with `npx openeval run`. Press Ctrl+C to stop.");
+    await new Promise<void>((resolve) => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+    });
+    await viewer.stop();
+    return EXIT.pass;
+  },
+});

@@ -1,0 +1,72 @@
+// Which recorded work counts for each slot, read from the store alone: the slot's latest eval run and that run's
+// latest finished judgment — what `openeval run` reuses when benchmark.ts has not changed since. The viewer does
+// not re-plan against benchmark.ts (it may have changed, or be absent from an export): it shows what was recorded.
+import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import type { SlotCell } from "./api-types.ts";
+
+export interface SlotWork extends SlotKey {
+  evalRun: EvalRun | null;
+  /** The latest finished (not running, not interrupted) judge run of evalRun. */
+  judgeRun: JudgeRun | null;
+  /** Criterion id → credit, from a completed judgment; null when the slot is unresolved. */
+  scores: Record<string, number | null> | null;
+  failed: boolean;
+}
+
+export function slotKey(slot: SlotKey): string {
+  return `${slot.evalId}\u0000${slot.model}\u0000${slot.repetition}`;
+}
+
+/** Every slot of the run (declared evals × models × repetitions, plus any recorded outside them), in eval order. */
+export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>): SlotWork[] {
+  const latest = new Map<string, EvalRun>();
+  for (const evalRun of evalRuns) latest.set(slotKey(evalRun.slot), evalRun);
+
+  const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
+  const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
+  const repetitions = Math.max(run.repetitions, ...evalRuns.map((evalRun) => evalRun.slot.repetition));
+  const slots: SlotWork[] = [];
+  for (const evalId of evals) {
+    for (const model of models) {
+      for (let repetition = 1; repetition <= repetitions; repetition++) {
+        const key = { evalId, model, repetition };
+        const evalRun = latest.get(slotKey(key)) ?? null;
+        // Slots beyond the declared repetitions count only when something was recorded for them.
+        if (!evalRun && (repetition > run.repetitions || !run.evals.includes(evalId) || !run.models.includes(model))) continue;
+        slots.push(describeSlot(key, evalRun, evalRun ? (judgeRunsByEvalRun.get(evalRun.id) ?? []) : []));
+      }
+    }
+  }
+  return slots;
+}
+
+function describeSlot(key: SlotKey, evalRun: EvalRun | null, judgeRuns: readonly JudgeRun[]): SlotWork {
+  const judgeRun = judgeRuns.filter((candidate) => candidate.state !== "running" && candidate.state !== "interrupted").at(-1) ?? null;
+  const candidateFailed = evalRun !== null && (evalRun.infrastructureError || evalRun.state === "failed");
+  const scores =
+    judgeRun?.state === "completed" ? Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value])) : null;
+  return { ...key, evalRun, judgeRun, scores, failed: candidateFailed || (judgeRun !== null && judgeRun.state !== "completed") };
+}
+
+/** A slot's eval-level credit: the mean of its criteria; null when any is unresolved or it has none. */
+export function slotValue(scores: Record<string, number | null> | null): number | null {
+  if (!scores) return null;
+  const values = Object.values(scores);
+  if (values.length === 0 || values.some((value) => value === null)) return null;
+  return (values as number[]).reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+export function toSlotCell(slot: SlotWork): SlotCell {
+  return {
+    repetition: slot.repetition,
+    evalRunId: slot.evalRun?.id ?? null,
+    state: slot.evalRun?.state ?? "pending",
+    judgeRunId: slot.judgeRun?.id ?? null,
+    judgeState: slot.judgeRun?.state ?? null,
+    value: slotValue(slot.scores),
+  };
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,307 @@
+// The viewer's JSON API: every answer the server (or a static export) gives the front end. packages/viewer
+// imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
+import type { VerificationReceipt } from "../judge/index.ts";
+import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
+import type { BenchmarkRun, Bounded, Citation, EvalRun, EvalRunState, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
+
+export type { VerificationReceipt };
+export type { Bounded, BenchmarkRun, EvalRun, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };
+
+/** One page of a long list. */
+export interface Page<T> {
+  total: number;
+  offset: number;
+  items: T[];
+}
+
+export interface RunListItem {
+  id: string;
+  name: string;
+  createdAt: string;
+  models: string[];
+  evals: string[];
+  repetitions: number;
+  /** The counts are null for a large run not opened yet (listing runs never reads every row of every store). */
+  counts: { slots: number; evalRuns: number; judged: number; complete: boolean } | null;
+  /** A runner is writing to it now (its heartbeat is fresh). */
+  live: boolean;
+}
+
+export interface RunsAnswer {
+  runs: RunListItem[];
+  /** The run `openeval view --run` named, else the latest. */
+  defaultRunId: string | null;
+}
+
+export interface LeaderboardRow {
+  model: string;
+  /** A scripted control model (`control/<name>`), never a real model's result; it never enters the verdict. */
+  control: boolean;
+  /** 0–100 with completion bounds; value is null while anything is unresolved. */
+  score: Bounded;
+  /** 95% confidence interval of the score, 0–100 (bootstrap clustered by eval); null with `ciNote` saying why. */
+  ci: { lower: number; upper: number } | null;
+  ciNote: string | null;
+  /** This model's part in the run's verdict: "fail" when a failing check names it; null for controls or no verdict. */
+  verdict: VerdictStatus | null;
+  slots: number;
+  judged: number;
+  /** Slots whose candidate or judge failed (they stay unresolved). */
+  failed: number;
+  /** Recorded spend; a lower bound when `unknownCost` > 0; null when none is known. */
+  costUSD: number | null;
+  meanCostUSD: number | null;
+  unknownCost: number;
+  /** Sum of the candidate's elapsed time over the model's active eval runs. */
+  elapsedMs: number | null;
+  medianElapsedMs: number | null;
+  p95ElapsedMs: number | null;
+}
+
+export interface RunOverview {
+  run: BenchmarkRun;
+  /** Changes whenever the store changes: the front end refetches when it does. */
+  version: string;
+  live: boolean;
+  complete: boolean;
+  counts: { slots: number; evalRuns: number; judgeRuns: number; judged: number; running: number; failed: number };
+  leaderboard: LeaderboardRow[];
+  /** The run's verdict as readResults() decides it; null with `verdictNote` when it cannot (benchmark.ts not loadable). */
+  verdict: Verdict | null;
+  verdictNote: string | null;
+  /** Eval id → criterion ids seen in its judgments. */
+  criteria: Record<string, string[]>;
+}
+
+/** The active work of one slot (the latest eval run and its latest finished judgment). */
+export interface SlotCell {
+  repetition: number;
+  evalRunId: string | null;
+  /** "pending": nothing recorded for the slot yet. */
+  state: EvalRunState | "pending";
+  judgeRunId: string | null;
+  judgeState: JudgeRunState | null;
+  /** The slot's eval-level credit (mean of its criteria), 0–1; null when unresolved. */
+  value: number | null;
+}
+
+export interface MatrixCell {
+  model: string;
+  /** Mean over repetitions of the eval's criteria, 0–1, with completion bounds. */
+  score: Bounded;
+  slots: SlotCell[];
+}
+
+export interface MatrixRow {
+  evalId: string;
+  /** In the order of MatrixAnswer.models. */
+  cells: MatrixCell[];
+}
+
+export interface MatrixAnswer extends Page<MatrixRow> {
+  models: string[];
+}
+
+export interface EvalRunRow {
+  id: string;
+  evalId: string;
+  model: string;
+  repetition: number;
+  control: boolean;
+  state: EvalRunState;
+  infrastructureError: boolean;
+  error: string | null;
+  startedAt: string;
+  elapsedMs: number | null;
+  costUSD: number | null;
+  toolCalls: number | null;
+  /** The slot's current eval run (a superseded one stays listed, marked inactive). */
+  active: boolean;
+  judgeRunId: string | null;
+  judgeState: JudgeRunState | null;
+  value: number | null;
+}
+
+export const EVAL_RUN_SORTS = ["started", "eval", "model", "score", "elapsed", "cost"] as const;
+export type EvalRunSort = (typeof EVAL_RUN_SORTS)[number];
+
+export interface EvalRunQuery {
+  offset: number;
+  limit: number;
+  evalId?: string;
+  model?: string;
+  state?: EvalRunState;
+  sort?: EvalRunSort;
+  descending?: boolean;
+}
+
+export interface JudgeRunSummary {
+  id: string;
+  kind: JudgeRun["kind"];
+  state: JudgeRunState;
+  startedAt: string;
+  elapsedMs: number | null;
+  value: number | null;
+  error: string | null;
+  /** The judgment the slot's score uses. */
+  active: boolean;
+}
+
+export interface SessionInfo {
+  id: string;
+  parentID: string | null;
+  title: string;
+  messages: number;
+  cost: number | null;
+  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number } | null;
+}
+
+export interface ToolSummary {
+  id: string;
+  sessionID: string | null;
+  name: string;
+  status: "pending" | "running" | "completed" | "error";
+  durationMs: number | null;
+  error: string | null;
+}
+
+export interface EvalRunDetail {
+  evalRun: EvalRun;
+  judgeRuns: JudgeRunSummary[];
+  /** Why the recording could not be read (no recording yet, corrupt, …); null when it was. */
+  evidenceError: string | null;
+  prompt: string;
+  response: string;
+  kind: "candidate" | "constructed" | null;
+  rootSessionID: string | null;
+  sessions: SessionInfo[];
+  tools: ToolSummary[];
+  diff: FileDiff[];
+  /** The final workspace snapshot. */
+  files: FileEntry[];
+  /** Process logs of the eval run (paths relative to its folder). */
+  logs: FileInfo[];
+  metrics: RunMetrics | null;
+}
+
+/** One part of a message, reduced to what the transcript shows. Long text is cut (`truncated`). */
+export type TranscriptPart =
+  | { kind: "text"; id: string; text: string; synthetic: boolean; truncated: boolean }
+  | { kind: "reasoning"; id: string; text: string; truncated: boolean }
+  | {
+      kind: "tool";
+      id: string;
+      callID: string | null;
+      tool: string;
+      status: ToolSummary["status"];
+      title: string | null;
+      input: unknown;
+      output: string | null;
+      error: string | null;
+      durationMs: number | null;
+      /** A subagent session this call started (the task tool). */
+      childSessionID: string | null;
+      truncated: boolean;
+    }
+  | { kind: "step"; id: string; phase: "start" | "finish"; cost: number | null; tokens: Record<string, unknown> | null; reason: string | null }
+  | { kind: "other"; id: string; type: string; summary: string };
+
+export interface TranscriptMessage {
+  id: string;
+  sessionID: string;
+  role: string;
+  agent: string | null;
+  model: string | null;
+  createdAt: number | null;
+  completedAt: number | null;
+  cost: number | null;
+  error: string | null;
+  parts: TranscriptPart[];
+}
+
+export interface TranscriptPage extends Page<TranscriptMessage> {
+  sessionID: string;
+}
+
+/** Where a cited message, part or tool call is in the transcript. */
+export interface TranscriptLocation {
+  sessionID: string;
+  /** Index of the message in its session. */
+  index: number;
+  messageID: string;
+  partID: string | null;
+}
+
+export interface EventRow {
+  sessionID: string;
+  sequence: number;
+  type: string;
+  time: number | null;
+  data: string;
+  truncated: boolean;
+}
+
+export interface FileInfo {
+  path: string;
+  bytes: number;
+  kind: "text" | "image" | "binary";
+}
+
+export interface FileText {
+  path: string;
+  /** Null when the file is binary or too large to show. */
+  text: string | null;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** A citation as the judge gave it; kind "unknown" (with `raw`) for one that does not match the citation shape. */
+export interface CitationView {
+  kind: Citation["kind"] | "unknown";
+  id: string | null;
+  path: string | null;
+  revision: Revision | null;
+  quote: string | null;
+  raw: unknown;
+}
+
+export interface CriterionView {
+  id: string;
+  value: number | null;
+  source: "judge.ts" | "judge.md";
+  reason: string | null;
+  citations: CitationView[];
+  measurements: unknown;
+}
+
+export interface VerificationView {
+  id: string;
+  /** Folder relative to the judge run's folder. */
+  directory: string;
+  /** The receipt, when it matches the receipt format; `raw` keeps whatever the file held. */
+  receipt: VerificationReceipt | null;
+  raw: unknown;
+  stdout: string | null;
+  stderr: string | null;
+  artifacts: FileInfo[];
+}
+
+export interface JudgeRunDetail {
+  judgeRun: JudgeRun;
+  evalRun: EvalRunRow | null;
+  criteria: CriterionView[];
+  /** Every file of the judge run's folder (frozen judge source, logs, rubric archive, verification). */
+  files: FileInfo[];
+  /** code/judge.js, the frozen bundle that graded. */
+  source: string | null;
+  /** The rubric judge's accepted submission (rubric/submission.json): scores, reasons, citations as submitted. */
+  rubricSubmission: unknown;
+  logs: { stdout: string | null; stderr: string | null };
+  verifications: VerificationView[];
+}
+
+/** Server → browser over /api/runs/:run/live (SSE): the store changed. */
+export interface LiveMessage {
+  version: string;
+  live: boolean;
+}

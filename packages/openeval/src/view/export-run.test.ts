@@ -1,0 +1,98 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { exportRun, type ExportResult } from "./export-run.ts";
+import { createScrubber, hostPaths, REDACTED } from "./scrub.ts";
+import { STATIC_CALLBACK, staticDataFile, staticKeys } from "./static-files.ts";
+import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
+
+// Planted credentials: one only the exporting user's environment knows, one recognizable by its shape.
+const ENV_SECRET = "planted-env-credential-7f3a9c21";
+const SHAPED_SECRET = "sk-ant-api03-PLANTEDplanted0123456789";
+const ENV_NAME = "OPENEVAL_TEST_PROVIDER_API_KEY";
+
+let fixture: ViewerFixture;
+let result: ExportResult;
+
+beforeAll(async () => {
+  process.env[ENV_NAME] = ENV_SECRET;
+  fixture = await writeViewerFixture(await makeTempDir(), { evals: 2, models: ["provider/alpha", "control/negative"], repetitions: 1, secret: `${ENV_SECRET} ${SHAPED_SECRET}` });
+  result = await exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "export") });
+});
+afterAll(() => {
+  delete process.env[ENV_NAME];
+});
+
+function allFiles(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: "utf8" })
+    .map((name) => join(directory, name))
+    .filter((path) => statSync(path).isFile());
+}
+
+function readData(key: string): unknown {
+  const text = readFileSync(join(result.directory, staticDataFile(key)), "utf8");
+  const prefix = `${STATIC_CALLBACK}(${JSON.stringify(key)},`;
+  expect(text.startsWith(prefix)).toBe(true);
+  return JSON.parse(text.slice(prefix.length, text.lastIndexOf(");")));
+}
+
+describe("openeval export", () => {
+  it("writes the app and every answer the viewer asks for, loadable without a server", () => {
+    for (const file of ["index.html", "app.js", "app.css", "openeval-export.json"]) expect(existsSync(join(result.directory, file)), file).toBe(true);
+    expect(readFileSync(join(result.directory, "index.html"), "utf8")).toContain('"mode":"static"');
+    expect(readData(staticKeys.overview(fixture.runId))).toMatchObject({ leaderboard: [{ model: "provider/alpha", score: { value: 100 } }, { model: "control/negative", score: { value: 50 } }] });
+    const evalRun = fixture.evalRuns[0]!;
+    expect(readData(staticKeys.evalRun(fixture.runId, evalRun.id))).toMatchObject({ tools: [{ name: "bash" }, { name: "edit" }, { name: "bash" }] });
+    expect(Object.values(readData(staticKeys.transcripts(fixture.runId, evalRun.id)) as object)).toHaveLength(1);
+    expect(readData(staticKeys.workspaceFile(fixture.runId, evalRun.id, "final", "slugify.js"))).toMatchObject({ text: expect.stringContaining("/g") });
+    const judge = readData(staticKeys.judgeRun(fixture.runId, fixture.judgeRuns[0]!.id)) as { verifications: { artifacts: { path: string }[] }[] };
+    const image = judge.verifications[0]!.artifacts[0]!.path;
+    expect(existsSync(join(result.directory, "raw", fixture.runId, fixture.judgeRuns[0]!.id, image))).toBe(true);
+  });
+
+  it("scrubs planted credentials and host paths from every file", () => {
+    const forbidden = [ENV_SECRET, SHAPED_SECRET, fixture.benchmarkDirectory, fixture.runDirectory, tmpdir(), homedir()].filter((value) => value.length > 1);
+    for (const file of allFiles(result.directory).filter((path) => !path.endsWith(".png"))) {
+      const text = readFileSync(file, "utf8");
+      for (const value of forbidden) expect(text.includes(value), `${value} in ${file}`).toBe(false);
+    }
+    // Scrubbed, not dropped: the places where they were say so.
+    const detail = JSON.stringify(readData(staticKeys.evalRun(fixture.runId, fixture.evalRuns[0]!.id)));
+    expect(detail).toContain(REDACTED);
+    expect(detail).toContain("<benchmark>/workspace");
+  });
+
+  it("refuses to write into a folder that is not an earlier export, and replaces an earlier export", async () => {
+    const occupied = await makeTempDir();
+    await writeFile(join(occupied, "notes.txt"), "mine");
+    await expect(exportRun({ run: fixture.runDirectory, output: occupied })).rejects.toThrow(/not empty/);
+    const again = await exportRun({ run: fixture.runDirectory, output: result.directory });
+    expect(again.runId).toBe(fixture.runId);
+  });
+});
+
+describe("the scrubber", () => {
+  it("removes credential shapes and home folders, keeps ordinary text", async () => {
+    const scrubber = createScrubber({ paths: hostPaths("/srv/results/run-1", "/srv/bench"), secrets: ["exact-secret-value"] });
+    const text = [
+      "token ghp_0123456789abcdefghijABCDEFGHIJ0123 and AKIAABCDEFGHIJKLMNOP",
+      '{"apiKey":"abcdefgh12345678","tokens":{"input":3}}',
+      "Authorization: Bearer abc.def-ghi_jkl.mnopqrstu",
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
+      "/home/alice/project and /Users/bob/x and C:\\Users\\carol\\y",
+      "exact-secret-value at /srv/results/run-1/eval-runs and /srv/bench/evals, not /srv/benchmarks",
+    ].join("\n");
+    const scrubbed = scrubber.text(text);
+    for (const leaked of ["ghp_0123", "AKIAABCD", "abcdefgh12345678", "abc.def-ghi", "MIIE", "alice", "bob", "carol", "exact-secret-value", "/srv/results", "/srv/bench/"]) {
+      expect(scrubbed, leaked).not.toContain(leaked);
+    }
+    expect(scrubbed).toContain('"tokens":{"input":3}');
+    expect(scrubbed).toContain("<run>/eval-runs");
+    expect(scrubbed).toContain("<benchmark>/evals");
+    expect(scrubbed).toContain("/srv/benchmarks");
+    await mkdir(join(await makeTempDir(), "unused"), { recursive: true });
+  });
+});

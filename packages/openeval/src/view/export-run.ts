@@ -1,0 +1,168 @@
+// `openeval export`: a static copy of one run that opens from disk (file://) without a server. Every answer the
+// viewer would fetch is written as a data file (static-files.ts) after scrubbing credentials and host paths;
+// judge-run images are copied as they are (pixels cannot be scrubbed).
+import { existsSync, readdirSync } from "node:fs";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import type { EvalRunDetail, TranscriptMessage } from "./api-types.ts";
+import { bundleViewer } from "./bundle-viewer.ts";
+import { ExportError } from "./errors.ts";
+import { RunCatalog } from "./run-catalog.ts";
+import { toRunListItem } from "./run-index.ts";
+import { createScrubber, hostPaths, knownSecrets, type Scrubber } from "./scrub.ts";
+import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";
+import { ViewerData } from "./viewer-data.ts";
+
+const MARKER = "openeval-export.json";
+/** Workspace files shown in an export: text files up to this size, up to the budget per eval run. */
+const MAX_WORKSPACE_FILE = 256 * 1024;
+const WORKSPACE_BUDGET = 4 * 1024 * 1024;
+
+export interface ExportRunOptions {
+  /** The run directory (results/<run-id>). */
+  run: string;
+  /** The export folder: created, or a previous export replaced; any other non-empty folder is refused. */
+  output: string;
+  /** More values to remove, besides the exporting user's secret-looking environment and OpenCode credentials. */
+  secrets?: string[];
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ExportResult {
+  directory: string;
+  /** Open this file in a browser. */
+  index: string;
+  runId: string;
+  files: number;
+  bytes: number;
+}
+
+/**
+ * @example
+ * const { index } = await exportRun({ run: "results/2026-11-29T21-40-00.000Z-1a2b3c4d", output: "viewer-export" });
+ */
+export async function exportRun(options: ExportRunOptions): Promise<ExportResult> {
+  const output = resolve(options.output);
+  await prepareOutput(output);
+  const catalog = RunCatalog.open({ run: options.run, resultsRoot: dirname(resolve(options.run)) });
+  const data = new ViewerData(catalog);
+  const runId = basename(resolve(options.run));
+  const index = catalog.index(runId);
+  const scrubber = createScrubber({ paths: hostPaths(index.directory, index.run.benchmarkDirectory), secrets: [...knownSecrets(), ...(options.secrets ?? [])] });
+  const writer = new ExportWriter(output, scrubber);
+  try {
+    // Step: the app itself, in static mode.
+    const assets = await bundleViewer();
+    await writer.raw("index.html", assets.html({ mode: "static", title: `openeval — ${index.run.name} ${runId}` }));
+    await writer.raw("app.js", assets.script);
+    await writer.raw("app.css", assets.stylesheet);
+
+    // Step: the run's lists, whole (the browser pages and filters them).
+    const runs = { runs: [toRunListItem(index)], defaultRunId: runId };
+    await writer.data(staticKeys.runs(), runs);
+    await writer.data(staticKeys.overview(runId), await data.overview(runId));
+    await writer.data(staticKeys.matrix(runId), { models: index.overview.leaderboard.map((row) => row.model), rows: index.matrix });
+    await writer.data(staticKeys.evalRuns(runId), index.rows);
+
+    // Step: every eval run and judge run.
+    const evalRunIds = [...index.evalRuns.keys()];
+    const judgeRunIds = [...index.judgeRuns.keys()];
+    const total = evalRunIds.length + judgeRunIds.length;
+    let done = 0;
+    for (const id of evalRunIds) {
+      await exportEvalRun(data, writer, runId, id);
+      options.onProgress?.(++done, total);
+    }
+    for (const id of judgeRunIds) {
+      await exportJudgeRun(data, writer, runId, id);
+      options.onProgress?.(++done, total);
+    }
+    await writeFile(join(output, MARKER), `${JSON.stringify({ format: "openeval.export", version: 1, runId, exportedAt: new Date().toISOString() }, null, 2)}\n`);
+    return { directory: output, index: join(output, "index.html"), runId, files: writer.files + 1, bytes: writer.bytes };
+  } finally {
+    await data.close();
+  }
+}
+
+async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: string, id: string): Promise<void> {
+  const detail = (await data.evalRun(runId, id))!;
+  await writer.data(staticKeys.evalRun(runId, id), detail);
+  const transcripts: Record<string, TranscriptMessage[]> = {};
+  for (const session of detail.sessions) {
+    const page = await data.transcript(runId, id, { session: session.id, offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    if (page) transcripts[session.id] = page.items;
+  }
+  await writer.data(staticKeys.transcripts(runId, id), transcripts);
+  await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
+  for (const log of detail.logs) await writer.data(staticKeys.evalRunLog(runId, id, log.path), await data.evalRunLog(runId, id, log.path));
+  for (const [path, revision] of workspaceFilesToExport(detail)) {
+    await writer.data(staticKeys.workspaceFile(runId, id, revision, path), await data.workspaceFile(runId, id, path, revision));
+  }
+}
+
+/** Changed files (both sides) and small final text files, within the budget. */
+function workspaceFilesToExport(detail: EvalRunDetail): [string, "initial" | "final"][] {
+  const chosen: [string, "initial" | "final"][] = [];
+  let budget = WORKSPACE_BUDGET;
+  for (const diff of detail.diff) {
+    if (diff.status !== "added") chosen.push([diff.path, "initial"]);
+    if (diff.status !== "deleted") chosen.push([diff.path, "final"]);
+  }
+  for (const file of detail.files) {
+    if (file.kind !== "file" || file.bytes > MAX_WORKSPACE_FILE || file.bytes > budget) continue;
+    if (chosen.some(([path, revision]) => path === file.path && revision === "final")) continue;
+    budget -= file.bytes;
+    chosen.push([file.path, "final"]);
+  }
+  return chosen;
+}
+
+async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: string, id: string): Promise<void> {
+  const detail = (await data.judgeRun(runId, id))!;
+  await writer.data(staticKeys.judgeRun(runId, id), detail);
+  for (const file of detail.files) {
+    if (file.kind === "text") await writer.data(staticKeys.judgeRunText(runId, id, file.path), await data.judgeRunText(runId, id, file.path));
+    else if (file.kind === "image") await writer.copy(data.judgeRunFilePath(runId, id, file.path)!, decodeURIComponent(staticRawFile(runId, id, file.path)));
+  }
+}
+
+async function prepareOutput(output: string): Promise<void> {
+  if (existsSync(output) && readdirSync(output).length > 0) {
+    if (!existsSync(join(output, MARKER))) {
+      throw new ExportError("EXPORT_TARGET_NOT_EMPTY", `${output} is not empty and is not an earlier openeval export; pass a new or empty folder to --output`);
+    }
+    // An earlier export: replace it whole, so nothing stale is left behind.
+    for (const name of ["data", "raw", "index.html", "app.js", "app.css", MARKER]) await rm(join(output, name), { recursive: true, force: true });
+  }
+  await mkdir(output, { recursive: true });
+}
+
+class ExportWriter {
+  files = 0;
+  bytes = 0;
+
+  constructor(private readonly root: string, private readonly scrubber: Scrubber) {}
+
+  /** One answer as a data script: `__openevalData(key, value)`, scrubbed. */
+  async data(key: string, value: unknown): Promise<void> {
+    if (value === null || value === undefined) return;
+    const json = this.scrubber.text(JSON.stringify(value));
+    await this.raw(staticDataFile(key), `${STATIC_CALLBACK}(${JSON.stringify(key)},${json});\n`);
+  }
+
+  async raw(path: string, content: string): Promise<void> {
+    const target = join(this.root, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content);
+    this.files += 1;
+    this.bytes += Buffer.byteLength(content);
+  }
+
+  async copy(source: string, path: string): Promise<void> {
+    const target = join(this.root, path);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(source, target);
+    this.files += 1;
+    this.bytes += (await readFile(target)).length;
+  }
+}

@@ -1,0 +1,6 @@
+// The viewer stage: `openeval view` (a JSON API over a run's store and recordings, plus the bundled front end in
+// packages/viewer, on 127.0.0.1) and `openeval export` (a static, scrubbed copy that opens from file://).
+export { serveViewer, DEFAULT_VIEWER_PORT, type ServeViewerOptions, type ViewerServer } from "./serve-viewer.ts";
+export { exportRun, type ExportRunOptions, type ExportResult } from "./export-run.ts";
+export { ExportError } from "./errors.ts";
+export type * from "./api-types.ts";

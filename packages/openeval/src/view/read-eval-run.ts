@@ -1,0 +1,86 @@
+// One eval run for the viewer: its record and judgments from the index, its evidence through readRecording()
+// (the only reader of recordings), and its process logs from the eval run's folder.
+import { dirname, join } from "node:path";
+import type { EvalRun } from "../results/index.ts";
+import type { EvalRunDetail, FileText, JudgeRunSummary, SessionInfo } from "./api-types.ts";
+import { listFolder, toFileText } from "./folder-files.ts";
+import type { OpenRecording, RecordingCache } from "./recording-cache.ts";
+import type { RunIndex } from "./run-index.ts";
+import { slotValue } from "./active-work.ts";
+import { MAX_TEXT } from "./transcript.ts";
+
+const MAX_PATCH = 5 * MAX_TEXT;
+
+/** The folder holding the eval run's evidence/ and logs/. */
+export function evalRunFolder(index: RunIndex, evalRun: EvalRun): string {
+  return evalRun.evidence ? dirname(join(index.directory, evalRun.evidence.directory)) : join(index.directory, "eval-runs", evalRun.id);
+}
+
+export async function openEvalRunRecording(index: RunIndex, evalRun: EvalRun, recordings: RecordingCache): Promise<OpenRecording | { error: string }> {
+  if (!evalRun.evidence) {
+    return { error: evalRun.state === "running" ? "The candidate is still running: its recording is written when it finishes." : `No recording was kept (state ${evalRun.state}${evalRun.error ? `: ${evalRun.error}` : ""}).` };
+  }
+  try {
+    return await recordings.get(index.directory, evalRun.id, evalRun.evidence.hash);
+  } catch (error) {
+    return { error: `The recording could not be read: ${(error as Error).message}` };
+  }
+}
+
+export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recordings: RecordingCache): Promise<EvalRunDetail> {
+  const base: EvalRunDetail = {
+    evalRun,
+    judgeRuns: summarizeJudgeRuns(index, evalRun),
+    evidenceError: null,
+    prompt: evalRun.input.prompt,
+    response: "",
+    kind: null,
+    rootSessionID: null,
+    sessions: [],
+    tools: [],
+    diff: [],
+    files: [],
+    logs: listFolder(join(evalRunFolder(index, evalRun), "logs")),
+    metrics: evalRun.metrics,
+  };
+  const recording = await openEvalRunRecording(index, evalRun, recordings);
+  if ("error" in recording) return { ...base, evidenceError: recording.error };
+  const { context } = recording;
+  const transcripts = await recording.transcripts();
+  const native = context.native.version !== null ? await context.recording.sessions() : [];
+  const sessions: SessionInfo[] = [...transcripts].map(([id, messages]) => {
+    const session = native.find((candidate) => candidate.id === id);
+    return { id, parentID: session?.parentID ?? null, title: session?.title ?? "Constructed evidence", messages: messages.length, cost: session?.cost ?? null, tokens: session?.tokens ?? null };
+  });
+  return {
+    ...base,
+    prompt: context.prompt,
+    response: context.response.text,
+    kind: context.native.version !== null ? "candidate" : "constructed",
+    rootSessionID: sessions.find((session) => session.parentID === null)?.id ?? null,
+    sessions,
+    tools: context.recording.tools().map((tool) => ({ id: tool.id, sessionID: tool.sessionID, name: tool.name, status: tool.status, durationMs: tool.durationMs, error: tool.error })),
+    diff: (await context.workspace.diff()).map((file) => (file.patch.length > MAX_PATCH ? { ...file, patch: `${file.patch.slice(0, MAX_PATCH)}\n… (diff cut at ${MAX_PATCH} characters)\n` } : file)),
+    files: context.workspace.files("final"),
+    metrics: context.metrics,
+  };
+}
+
+function summarizeJudgeRuns(index: RunIndex, evalRun: EvalRun): JudgeRunSummary[] {
+  const activeId = index.rows.find((row) => row.id === evalRun.id)?.judgeRunId ?? null;
+  return (index.judgeRunsByEvalRun.get(evalRun.id) ?? []).map((judgeRun) => ({
+    id: judgeRun.id,
+    kind: judgeRun.kind,
+    state: judgeRun.state,
+    startedAt: judgeRun.startedAt,
+    elapsedMs: judgeRun.elapsedMs,
+    value: judgeRun.state === "completed" ? slotValue(Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value]))) : null,
+    error: judgeRun.error,
+    active: judgeRun.id === activeId,
+  }));
+}
+
+/** A file of the final (or initial) workspace snapshot, verified by the recording reader. */
+export async function readWorkspaceText(recording: OpenRecording, path: string, revision: "initial" | "final"): Promise<FileText> {
+  return toFileText(path, await recording.context.workspace.read(path, revision));
+}

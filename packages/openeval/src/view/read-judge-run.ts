@@ -1,0 +1,72 @@
+// One judge run for the viewer: per-criterion scores with reasons and citations, the returned JSON (on the record),
+// and everything in its folder — the frozen judge.js, process logs, the rubric archive, verification receipts.
+import { join } from "node:path";
+// TODO(lead): re-export VerificationReceiptSchema from judge/index.ts and import it from there.
+import { VerificationReceiptSchema } from "../judge/index.ts";
+import { CitationSchema, type JudgeRun } from "../results/index.ts";
+import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
+import { listFolder, readFolderText } from "./folder-files.ts";
+
+const RECEIPT = /^(.*\/)?verification\/([^/]+)\/receipt\.json$/;
+
+export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, evalRun: EvalRunRow | null): Promise<JudgeRunDetail> {
+  const folder = join(directory, judgeRun.directory);
+  const files = listFolder(folder);
+  const text = async (path: string) => (files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null);
+  return {
+    judgeRun,
+    evalRun,
+    criteria: Object.entries(judgeRun.scores ?? {}).map(([id, score]): CriterionView => ({
+      id,
+      value: score.value,
+      source: score.source,
+      reason: score.reason ?? null,
+      citations: (score.evidence ?? []).map(toCitationView),
+      measurements: score.measurements ?? null,
+    })),
+    files,
+    source: await text("code/judge.js"),
+    rubricSubmission: parseJson(await text("rubric/submission.json")),
+    logs: { stdout: await text("code/stdout.log"), stderr: await text("code/stderr.log") },
+    verifications: await findVerifications(files, text),
+  };
+}
+
+export function toCitationView(raw: unknown): CitationView {
+  const parsed = CitationSchema.safeParse(raw);
+  if (!parsed.success) return { kind: "unknown", id: null, path: null, revision: null, quote: null, raw };
+  const citation = parsed.data;
+  return { kind: citation.kind, id: citation.id ?? null, path: citation.path ?? null, revision: citation.revision ?? null, quote: citation.quote ?? null, raw };
+}
+
+/** Verification receipts wherever a judge kept them: `…/verification/<id>/{receipt.json, stdout.log, stderr.log, artifacts/…}`. */
+async function findVerifications(files: readonly FileInfo[], text: (path: string) => Promise<string | null>): Promise<VerificationView[]> {
+  const views: VerificationView[] = [];
+  for (const file of files) {
+    const match = RECEIPT.exec(file.path);
+    if (!match) continue;
+    const directory = `${match[1] ?? ""}verification/${match[2]}`;
+    const raw = parseJson(await text(file.path));
+    const parsed = VerificationReceiptSchema.safeParse(raw);
+    views.push({
+      id: match[2]!,
+      directory,
+      receipt: parsed.success ? parsed.data : null,
+      raw,
+      stdout: await text(`${directory}/stdout.log`),
+      stderr: await text(`${directory}/stderr.log`),
+      artifacts: files.filter((candidate) => candidate.path.startsWith(`${directory}/artifacts/`)),
+    });
+  }
+  return views;
+}
+
+/** JSON when it parses, else the text itself (shown as it is); null for no file. */
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

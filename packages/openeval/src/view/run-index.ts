@@ -1,0 +1,204 @@
+// One run's records held in memory for the API: read from the results store in one pass, aggregated once, and
+// re-read only when the store's files change (see store-version.ts). Pages are cut from here without touching disk.
+import { basename } from "node:path";
+import {
+  aggregateScores,
+  measureCostAndTime,
+  ResultsStore,
+  type BenchmarkRun,
+  type CostAndTime,
+  type EvalRun,
+  type JudgeRun,
+  type ModelSummary,
+  type SlotObservation,
+} from "../results/index.ts";
+import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
+import { findActiveWork, slotValue, toSlotCell, type SlotWork } from "./active-work.ts";
+import { isLive } from "./store-version.ts";
+
+export interface RunIndex {
+  directory: string;
+  /** Changes exactly when the run's content (or whether it is live) changes. */
+  version: string;
+  heartbeat: { at: number } | null;
+  run: BenchmarkRun;
+  evalRuns: ReadonlyMap<string, EvalRun>;
+  judgeRuns: ReadonlyMap<string, JudgeRun>;
+  judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>;
+  /** Every slot with its active judgment's credits, as the results stage's statistics take them. */
+  observations: SlotObservation[];
+  /** Every eval run, in the order they started. */
+  rows: EvalRunRow[];
+  overview: RunOverview;
+  matrix: MatrixRow[];
+}
+
+export function readRunIndex(directory: string): RunIndex {
+  const store = ResultsStore.open(directory, { readonly: true });
+  try {
+    return buildRunIndex(directory, store.readRun(), store.evalRuns(), store.judgeRuns(), store.heartbeat());
+  } finally {
+    store.close();
+  }
+}
+
+export function buildRunIndex(directory: string, run: BenchmarkRun, evalRuns: EvalRun[], judgeRuns: JudgeRun[], heartbeat: { at: number } | null): RunIndex {
+  const live = isLive(heartbeat);
+  // Rows are only ever added or finalized (the store refuses other changes), so these counts move exactly when
+  // what the viewer shows does — unlike the store's files, which a runner's heartbeat touches every 2 s.
+  const finished = (records: readonly { state: string }[]) => records.filter((record) => record.state !== "running").length;
+  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), live ? "live" : "idle"].join(".");
+  const judgeRunsByEvalRun = Map.groupBy(judgeRuns, (judgeRun) => judgeRun.evalRunId);
+  const slots = findActiveWork(run, evalRuns, judgeRunsByEvalRun);
+  const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
+  const rows = evalRuns.map((evalRun) => toRow(evalRun, active.get(evalRun.id) ?? null, judgeRunsByEvalRun.get(evalRun.id) ?? []));
+  const criteria = criteriaByEval(slots);
+  const observations = slots.map(observe);
+  const models = aggregateScores(observations, criteria);
+  // Grouped here in one pass: costAndTimeByModel's grouping is quadratic in the slots per model.
+  const spend = new Map([...Map.groupBy(observations, (observation) => observation.model)].map(([model, mine]) => [model, measureCostAndTime(mine)]));
+  const bySlotModel = Map.groupBy(slots, (slot) => slot.model);
+  const counts = {
+    slots: slots.length,
+    evalRuns: evalRuns.length,
+    judgeRuns: judgeRuns.length,
+    judged: slots.filter((slot) => slot.scores !== null).length,
+    running: evalRuns.filter((evalRun) => evalRun.state === "running").length + judgeRuns.filter((judgeRun) => judgeRun.state === "running").length,
+    failed: slots.filter((slot) => slot.failed).length,
+  };
+  return {
+    directory,
+    version,
+    heartbeat,
+    run,
+    evalRuns: new Map(evalRuns.map((evalRun) => [evalRun.id, evalRun])),
+    judgeRuns: new Map(judgeRuns.map((judgeRun) => [judgeRun.id, judgeRun])),
+    judgeRunsByEvalRun,
+    observations,
+    rows,
+    overview: {
+      run,
+      version,
+      live,
+      complete: counts.judged === counts.slots,
+      counts,
+      leaderboard: models.map((summary) =>
+        toLeaderboardRow(summary, bySlotModel.get(summary.model) ?? [], spend.get(summary.model) ?? null),
+      ),
+      verdict: null,
+      verdictNote: "The verdict is read with benchmark.ts (gates, baseline) when the leaderboard is asked for.",
+      criteria,
+    },
+    matrix: buildMatrix(slots, models),
+  };
+}
+
+/** Listed under its folder's name (the id the API takes), which is the run's id unless the folder was renamed. */
+export function toRunListItem(index: RunIndex): RunListItem {
+  const { run, overview } = index;
+  return {
+    ...describeRun(basename(index.directory), run, overview.live),
+    counts: { slots: overview.counts.slots, evalRuns: overview.counts.evalRuns, judged: overview.counts.judged, complete: overview.complete },
+  };
+}
+
+/** A run as listed, from its record alone. */
+export function describeRun(id: string, run: BenchmarkRun, live: boolean): RunListItem {
+  return { id, name: run.name, createdAt: run.createdAt, models: run.models, evals: run.evals, repetitions: run.repetitions, counts: null, live };
+}
+
+/** The run record and liveness without reading any eval run. */
+export function readRunRecord(directory: string): RunListItem {
+  const store = ResultsStore.open(directory, { readonly: true });
+  try {
+    return describeRun(basename(directory), store.readRun(), isLive(store.heartbeat()));
+  } finally {
+    store.close();
+  }
+}
+
+function toRow(evalRun: EvalRun, slot: SlotWork | null, judgeRuns: readonly JudgeRun[]): EvalRunRow {
+  // An inactive (superseded) eval run still shows its own latest judgment.
+  const judgeRun = slot?.judgeRun ?? judgeRuns.at(-1) ?? null;
+  const scores = judgeRun?.state === "completed" ? Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value])) : null;
+  return {
+    id: evalRun.id,
+    evalId: evalRun.slot.evalId,
+    model: evalRun.slot.model,
+    repetition: evalRun.slot.repetition,
+    control: evalRun.control,
+    state: evalRun.state,
+    infrastructureError: evalRun.infrastructureError,
+    error: evalRun.error,
+    startedAt: evalRun.startedAt,
+    elapsedMs: evalRun.elapsedMs,
+    costUSD: evalRun.metrics?.cost.usd ?? null,
+    toolCalls: evalRun.metrics?.tools.calls ?? null,
+    active: slot !== null,
+    judgeRunId: judgeRun?.id ?? null,
+    judgeState: judgeRun?.state ?? null,
+    value: slotValue(scores),
+  };
+}
+
+/** Criterion ids per eval, in the order judgments first named them. */
+function criteriaByEval(slots: readonly SlotWork[]): Record<string, string[]> {
+  const criteria: Record<string, Set<string>> = {};
+  for (const slot of slots) {
+    const seen = (criteria[slot.evalId] ??= new Set());
+    for (const id of Object.keys(slot.scores ?? slot.judgeRun?.scores ?? {})) seen.add(id);
+  }
+  return Object.fromEntries(Object.entries(criteria).map(([evalId, ids]) => [evalId, [...ids]]));
+}
+
+/** A slot as the results stage's statistics see it. Nothing is "fresh" here: the viewer runs nothing. */
+function observe(slot: SlotWork): SlotObservation {
+  return {
+    evalId: slot.evalId,
+    model: slot.model,
+    repetition: slot.repetition,
+    scores: slot.scores,
+    costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
+    elapsedMs: slot.evalRun?.elapsedMs ?? null,
+    executed: slot.evalRun !== null,
+    fresh: false,
+  };
+}
+
+/** Score, bounds, cost and time come from the results stage; the CI and verdict are added by run-summary.ts. */
+function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spend: CostAndTime | null): LeaderboardRow {
+  return {
+    model: summary.model,
+    control: summary.model.startsWith("control/") || slots.some((slot) => slot.evalRun?.control === true),
+    score: summary.score,
+    ci: null,
+    ciNote: null,
+    verdict: null,
+    slots: summary.slots,
+    judged: summary.judged,
+    failed: slots.filter((slot) => slot.failed).length,
+    costUSD: spend?.totalUSD ?? null,
+    meanCostUSD: spend?.meanUSD ?? null,
+    unknownCost: spend?.unknownCost ?? 0,
+    elapsedMs: summary.elapsedMs,
+    medianElapsedMs: spend?.medianElapsedMs ?? null,
+    p95ElapsedMs: spend?.p95ElapsedMs ?? null,
+  };
+}
+
+function buildMatrix(slots: readonly SlotWork[], models: readonly ModelSummary[]): MatrixRow[] {
+  const byCell = Map.groupBy(slots, (slot) => `${slot.evalId}\u0000${slot.model}`);
+  const evals = [...new Set(slots.map((slot) => slot.evalId))];
+  const evalScores = models.map((summary) => new Map(summary.evals.map((score) => [score.evalId, score])));
+  return evals.map((evalId) => ({
+    evalId,
+    cells: models.map((summary, column) => {
+      const score = evalScores[column]!.get(evalId) ?? { value: null, lower: 0, upper: 1 };
+      return {
+        model: summary.model,
+        score: { value: score.value, lower: score.lower, upper: score.upper },
+        slots: (byCell.get(`${evalId}\u0000${summary.model}`) ?? []).map(toSlotCell),
+      };
+    }),
+  }));
+}

@@ -1,0 +1,80 @@
+// `openeval view`: the bundled front end and the JSON API on 127.0.0.1 only. Requests naming another host are
+// refused, so a web page elsewhere cannot reach the results through DNS rebinding.
+import { resultsRoot } from "../results/index.ts";
+import { handleApi } from "./api.ts";
+import { bundleViewer } from "./bundle-viewer.ts";
+import { RunCatalog } from "./run-catalog.ts";
+import { ViewerData } from "./viewer-data.ts";
+
+export const DEFAULT_VIEWER_PORT = 4173;
+
+export interface ServeViewerOptions {
+  /** Benchmark folder whose results/ runs are listed (default "."). */
+  benchmark?: string;
+  /** One run directory to open (its sibling runs are listed too). */
+  run?: string;
+  /** 0 picks a free port. */
+  port?: number;
+}
+
+export interface ViewerServer {
+  url: string;
+  port: number;
+  /** The run the viewer opens first, when there is one. */
+  defaultRunId: string | null;
+  stop(): Promise<void>;
+}
+
+const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * @example
+ * const viewer = await serveViewer({ benchmark: ".", port: 4173 });
+ * console.log(`open ${viewer.url}`);
+ * await viewer.stop();
+ */
+export async function serveViewer(options: ServeViewerOptions = {}): Promise<ViewerServer> {
+  const catalog = RunCatalog.open({ run: options.run, resultsRoot: resultsRoot(options.benchmark ?? ".") });
+  const data = new ViewerData(catalog);
+  const assets = await bundleViewer();
+  const title = "openeval viewer";
+  const page = (body: string, type: string) =>
+    new Response(body, { headers: { "content-type": `${type}; charset=utf-8`, "content-security-policy": CONTENT_SECURITY_POLICY, "cache-control": "no-cache" } });
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: options.port ?? DEFAULT_VIEWER_PORT,
+    // Live streams stay open; they ping every few seconds.
+    idleTimeout: 30,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (!isLoopbackHost(request.headers.get("host"))) return new Response("The viewer answers only on 127.0.0.1 / localhost", { status: 403 });
+      if (url.pathname.startsWith("/api/")) {
+        try {
+          return await handleApi(data, request);
+        } catch (error) {
+          return Response.json({ error: `The viewer failed to answer: ${(error as Error).message}` }, { status: 500 });
+        }
+      }
+      if (url.pathname === "/" || url.pathname === "/index.html") return page(assets.html({ mode: "server", title }), "text/html");
+      if (url.pathname === "/app.js") return page(assets.script, "text/javascript");
+      if (url.pathname === "/app.css") return page(assets.stylesheet, "text/css");
+      return new Response("Not found", { status: 404 });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}/`,
+    port: server.port!,
+    defaultRunId: catalog.listRuns().defaultRunId,
+    async stop() {
+      await server.stop(true);
+      await data.close();
+    },
+  };
+}
+
+function isLoopbackHost(host: string | null): boolean {
+  if (!host) return false;
+  const name = host.replace(/:\d+$/, "");
+  return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
+}

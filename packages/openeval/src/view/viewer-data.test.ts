@@ -1,0 +1,121 @@
+import { basename } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { handleApi } from "./api.ts";
+import { RunCatalog } from "./run-catalog.ts";
+import { ViewerData } from "./viewer-data.ts";
+import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
+
+let fixture: ViewerFixture;
+let data: ViewerData;
+
+beforeAll(async () => {
+  fixture = await writeViewerFixture(await makeTempDir(), { evals: 3, models: ["provider/alpha", "control/negative"], repetitions: 2 });
+  data = new ViewerData(RunCatalog.open({ run: fixture.runDirectory, resultsRoot: "unused" }));
+});
+afterAll(() => data.close());
+
+const get = (path: string, init?: RequestInit) => handleApi(data, new Request(`http://127.0.0.1/api/${path}`, init));
+
+describe("the run's summary", () => {
+  it("lists the run and its leaderboard: scores, bounds, CI, cost and time per model", async () => {
+    expect(data.runs()).toMatchObject({ defaultRunId: fixture.runId, runs: [{ id: fixture.runId, counts: { slots: 12, judged: 12, complete: true }, live: false }] });
+    const overview = (await data.overview(fixture.runId))!;
+    const [alpha, negative] = overview.leaderboard;
+    expect(alpha).toMatchObject({ model: "provider/alpha", control: false, score: { value: 100, lower: 100, upper: 100 }, ci: { lower: 100, upper: 100 }, judged: 6, slots: 6 });
+    expect(negative).toMatchObject({ model: "control/negative", control: true, score: { value: 50 }, verdict: null });
+    expect(alpha!.costUSD).toBeCloseTo(6 * 0.0125);
+    expect(alpha!.medianElapsedMs).toBeGreaterThan(0);
+    // The fixture's benchmark folder has no benchmark.ts: every number is there, the verdict says why it is not.
+    expect(overview.verdict).toBeNull();
+    expect(overview.verdictNote).toMatch(/could not be read/);
+    expect(overview.criteria["eval-0001"]).toEqual(["tests_pass", "focused_fix"]);
+  });
+
+  it("pages the eval × model matrix with one square per repetition", () => {
+    const page = data.matrix(fixture.runId, 1, 1)!;
+    expect(page).toMatchObject({ total: 3, offset: 1, models: ["provider/alpha", "control/negative"] });
+    expect(page.items).toHaveLength(1);
+    const [alpha, negative] = page.items[0]!.cells;
+    expect(alpha).toMatchObject({ model: "provider/alpha", score: { value: 1 } });
+    expect(negative!.score.value).toBe(0.5);
+    expect(negative!.slots.map((slot) => [slot.repetition, slot.value, slot.state])).toEqual([
+      [1, 0.5, "completed"],
+      [2, 0.5, "completed"],
+    ]);
+  });
+
+  it("filters, sorts and pages eval runs", () => {
+    const page = data.evalRuns(fixture.runId, { offset: 0, limit: 2, model: "control/negative" })!;
+    expect(page.total).toBe(6);
+    expect(page.items.map((row) => row.model)).toEqual(["control/negative", "control/negative"]);
+    const sorted = data.evalRuns(fixture.runId, { offset: 0, limit: 12, sort: "score", descending: true })!;
+    expect(sorted.items[0]!.value).toBe(1);
+    expect(sorted.items.at(-1)!.value).toBe(0.5);
+  });
+});
+
+describe("an eval run's evidence", () => {
+  it("reads the transcript, tool calls, diff and metrics through readRecording", async () => {
+    const evalRun = fixture.evalRuns[0]!;
+    const detail = (await data.evalRun(fixture.runId, evalRun.id))!;
+    expect(detail.evidenceError).toBeNull();
+    expect(detail.kind).toBe("constructed");
+    expect(detail.tools.map((tool) => [tool.name, tool.status])).toEqual([
+      ["bash", "completed"],
+      ["edit", "completed"],
+      ["bash", "error"],
+    ]);
+    expect(detail.diff.map((file) => [file.path, file.status])).toEqual([
+      [".env", "added"],
+      ["slugify.js", "modified"],
+    ]);
+    expect(detail.judgeRuns).toMatchObject([{ active: true, value: 1 }]);
+
+    const transcript = (await data.transcript(fixture.runId, evalRun.id, { offset: 0, limit: 50 }))!;
+    const tools = transcript.items.flatMap((message) => message.parts).filter((part) => part.kind === "tool");
+    expect(tools.map((tool) => tool.kind === "tool" && tool.error)).toEqual([null, null, "cat: missing.txt: No such file or directory"]);
+    expect(await data.locate(fixture.runId, evalRun.id, "tool_3")).toMatchObject({ sessionID: transcript.sessionID, index: 1, partID: "tool_3" });
+  });
+
+  it("reads a cited workspace file, and refuses paths that leave the workspace or the run", async () => {
+    const evalRun = fixture.evalRuns[0]!;
+    expect((await data.workspaceFile(fixture.runId, evalRun.id, "slugify.js", "final"))!.text).toContain("/g");
+    expect(await data.workspaceFile(fixture.runId, evalRun.id, "nope.js", "final")).toBeNull();
+    expect((await get(`runs/${fixture.runId}/eval-runs/${evalRun.id}/file?path=../../../store.db`)).status).toBe(404);
+    expect((await get(`runs/${fixture.runId}/judge-runs/${fixture.judgeRuns[0]!.id}/text?path=../../store.db`)).status).toBe(400);
+  });
+});
+
+describe("a judge run", () => {
+  it("gives each criterion's reason and citations, the returned JSON, source, logs and verification", async () => {
+    const judgeRun = fixture.judgeRuns[2]!;
+    const detail = (await data.judgeRun(fixture.runId, judgeRun.id))!;
+    const focused = detail.criteria.find((criterion) => criterion.id === "focused_fix")!;
+    expect(focused.reason).toMatch(/never re-ran/);
+    expect(focused.citations.map((citation) => citation.kind)).toEqual(["tool", "file", "response", "metric", "unknown"]);
+    expect(detail.judgeRun.output).toMatchObject({ changedFiles: ["slugify.js"] });
+    expect(detail.source).toContain("export default");
+    expect(detail.logs.stdout).toContain("judging 2");
+    expect(detail.verifications).toHaveLength(1);
+    const [verification] = detail.verifications;
+    expect(verification!.receipt?.result.commands[0]!.argv[0]).toBe("bun");
+    expect(verification!.artifacts).toEqual([{ path: `${verification!.directory}/artifacts/shot.png`, bytes: expect.any(Number), kind: "image" }]);
+    const image = await get(`runs/${fixture.runId}/judge-runs/${judgeRun.id}/raw?path=${encodeURIComponent(verification!.artifacts[0]!.path)}`);
+    expect(image.headers.get("content-type")).toBe("image/png");
+  });
+});
+
+describe("the HTTP boundary", () => {
+  it("validates parameters and answers 400, 404 and 405 with a reason", async () => {
+    expect((await get(`runs/${fixture.runId}/eval-runs?limit=0`)).status).toBe(400);
+    expect(await (await get(`runs/${fixture.runId}/eval-runs?state=bogus`)).json()).toMatchObject({ error: expect.stringMatching(/state/) });
+    expect((await get("runs/no-such-run")).status).toBe(404);
+    expect((await get(`runs/${encodeURIComponent("../x")}`)).status).toBe(400);
+    expect((await get("runs", { method: "POST" })).status).toBe(405);
+    const page = (await (await get(`runs/${fixture.runId}/eval-runs?offset=10&limit=5`)).json()) as { total: number; items: unknown[] };
+    expect(page).toMatchObject({ total: 12, offset: 10 });
+    expect(page.items).toHaveLength(2);
+    expect(basename(fixture.runDirectory)).toBe(fixture.runId);
+  });
+});

@@ -1,0 +1,139 @@
+// Every answer the viewer gives, independent of HTTP: the server routes requests here, and the static export
+// calls the same methods to write its data files. Null means "no such run / eval run / judge run / file".
+import { join } from "node:path";
+import type { EvalRun } from "../results/index.ts";
+import type {
+  EvalRunDetail,
+  EvalRunQuery,
+  EventRow,
+  FileText,
+  JudgeRunDetail,
+  MatrixAnswer,
+  Page,
+  RunOverview,
+  RunsAnswer,
+  TranscriptLocation,
+  TranscriptPage,
+} from "./api-types.ts";
+import { readFolderText, resolveInside } from "./folder-files.ts";
+import { locateInTranscript, pageOf, queryEvalRuns } from "./query.ts";
+import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
+import { readJudgeRunDetail } from "./read-judge-run.ts";
+import type { RunCatalog } from "./run-catalog.ts";
+import type { RunIndex } from "./run-index.ts";
+import { RecordingCache } from "./recording-cache.ts";
+import { SummaryReader } from "./run-summary.ts";
+
+export class ViewerData {
+  private readonly recordings = new RecordingCache();
+  private readonly summaries = new SummaryReader();
+
+  constructor(readonly catalog: RunCatalog) {}
+
+  runs(): RunsAnswer {
+    return this.catalog.listRuns();
+  }
+
+  /** The run's index, or null for an unknown run id. */
+  index(runId: string): RunIndex | null {
+    return this.catalog.directory(runId) === null ? null : this.catalog.index(runId);
+  }
+
+  /** The run's summary with its verdict (which needs benchmark.ts: read once per version of the run). */
+  async overview(runId: string): Promise<RunOverview | null> {
+    const index = this.index(runId);
+    return index && this.summaries.overview(index);
+  }
+
+  matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {
+    const index = this.index(runId);
+    return index && { ...pageOf(index.matrix, offset, limit), models: index.overview.leaderboard.map((row) => row.model) };
+  }
+
+  evalRuns(runId: string, query: EvalRunQuery) {
+    const index = this.index(runId);
+    return index && queryEvalRuns(index.rows, query);
+  }
+
+  async evalRun(runId: string, evalRunId: string): Promise<EvalRunDetail | null> {
+    const found = this.find(runId, evalRunId);
+    return found && readEvalRunDetail(found.index, found.evalRun, this.recordings);
+  }
+
+  /** One page of a session's messages; `around` (a message, part or tool call id) picks the page that holds it. */
+  async transcript(runId: string, evalRunId: string, options: { session?: string; offset: number; limit: number }): Promise<TranscriptPage | null> {
+    const transcripts = await this.transcripts(runId, evalRunId);
+    if (!transcripts) return null;
+    const sessionID = options.session ?? [...transcripts.keys()][0];
+    const messages = sessionID === undefined ? undefined : transcripts.get(sessionID);
+    if (!messages) return null;
+    return { ...pageOf(messages, options.offset, options.limit), sessionID: sessionID! };
+  }
+
+  async locate(runId: string, evalRunId: string, id: string): Promise<TranscriptLocation | null> {
+    const transcripts = await this.transcripts(runId, evalRunId);
+    return transcripts && locateInTranscript(transcripts, id);
+  }
+
+  async events(runId: string, evalRunId: string, offset: number, limit: number): Promise<Page<EventRow> | null> {
+    const found = this.find(runId, evalRunId);
+    if (!found) return null;
+    const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
+    return "error" in recording ? pageOf([], 0, limit) : pageOf(await recording.events(), offset, limit);
+  }
+
+  async workspaceFile(runId: string, evalRunId: string, path: string, revision: "initial" | "final"): Promise<FileText | null> {
+    const found = this.find(runId, evalRunId);
+    if (!found) return null;
+    const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
+    if ("error" in recording) return null;
+    if (!recording.context.workspace.files(revision).some((file) => file.path === path)) return null;
+    return readWorkspaceText(recording, path, revision);
+  }
+
+  async evalRunLog(runId: string, evalRunId: string, path: string): Promise<FileText | null> {
+    const found = this.find(runId, evalRunId);
+    return found && readFolderText(join(evalRunFolder(found.index, found.evalRun), "logs"), path);
+  }
+
+  async judgeRun(runId: string, judgeRunId: string): Promise<JudgeRunDetail | null> {
+    const index = this.index(runId);
+    const judgeRun = index?.judgeRuns.get(judgeRunId);
+    if (!index || !judgeRun) return null;
+    return readJudgeRunDetail(index.directory, judgeRun, index.rows.find((row) => row.id === judgeRun.evalRunId) ?? null);
+  }
+
+  async judgeRunText(runId: string, judgeRunId: string, path: string): Promise<FileText | null> {
+    const folder = this.judgeRunFolder(runId, judgeRunId);
+    return folder === null ? null : readFolderText(folder, path);
+  }
+
+  /** The absolute path of a file in a judge run's folder (for raw bytes, e.g. images); null when unknown. */
+  judgeRunFilePath(runId: string, judgeRunId: string, path: string): string | null {
+    const folder = this.judgeRunFolder(runId, judgeRunId);
+    return folder === null ? null : resolveInside(folder, path);
+  }
+
+  close(): Promise<void> {
+    return this.recordings.close();
+  }
+
+  private judgeRunFolder(runId: string, judgeRunId: string): string | null {
+    const index = this.index(runId);
+    const judgeRun = index?.judgeRuns.get(judgeRunId);
+    return index && judgeRun ? join(index.directory, judgeRun.directory) : null;
+  }
+
+  private find(runId: string, evalRunId: string): { index: RunIndex; evalRun: EvalRun } | null {
+    const index = this.index(runId);
+    const evalRun = index?.evalRuns.get(evalRunId);
+    return index && evalRun ? { index, evalRun } : null;
+  }
+
+  private async transcripts(runId: string, evalRunId: string) {
+    const found = this.find(runId, evalRunId);
+    if (!found) return null;
+    const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
+    return "error" in recording ? new Map() : recording.transcripts();
+  }
+}

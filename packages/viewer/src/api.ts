@@ -1,0 +1,153 @@
+// The viewer's data source: the JSON API of `openeval view`, or the data files of a static export (loaded as
+// scripts, since a page opened from file:// may not fetch). Both answer with the server's own types.
+import type {
+  EvalRunDetail,
+  EvalRunQuery,
+  EvalRunRow,
+  EventRow,
+  FileText,
+  JudgeRunDetail,
+  LiveMessage,
+  MatrixAnswer,
+  MatrixRow,
+  Page,
+  RunOverview,
+  RunsAnswer,
+  TranscriptLocation,
+  TranscriptMessage,
+  TranscriptPage,
+} from "../../openeval/src/view/api-types.ts";
+import { locateInTranscript, pageOf, queryEvalRuns } from "../../openeval/src/view/query.ts";
+import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "../../openeval/src/view/static-files.ts";
+
+export interface ViewerApi {
+  mode: "server" | "static";
+  runs(): Promise<RunsAnswer>;
+  overview(run: string): Promise<RunOverview>;
+  matrix(run: string, offset: number, limit: number): Promise<MatrixAnswer>;
+  evalRuns(run: string, query: EvalRunQuery): Promise<Page<EvalRunRow>>;
+  evalRun(run: string, id: string): Promise<EvalRunDetail>;
+  transcript(run: string, id: string, session: string | undefined, offset: number, limit: number): Promise<TranscriptPage>;
+  locate(run: string, id: string, target: string): Promise<TranscriptLocation | null>;
+  events(run: string, id: string, offset: number, limit: number): Promise<Page<EventRow>>;
+  workspaceFile(run: string, id: string, path: string, revision: "initial" | "final"): Promise<FileText>;
+  evalRunLog(run: string, id: string, path: string): Promise<FileText>;
+  judgeRun(run: string, id: string): Promise<JudgeRunDetail>;
+  judgeRunText(run: string, id: string, path: string): Promise<FileText>;
+  /** A URL for an image (or any raw file) of a judge run's folder. */
+  judgeRunRawUrl(run: string, id: string, path: string): string;
+  /** Calls back whenever the run's content changes; returns the unsubscribe. A static export never changes. */
+  subscribe(run: string, onChange: (message: LiveMessage) => void): () => void;
+}
+
+export class NotFoundError extends Error {}
+
+export function createApi(mode: "server" | "static"): ViewerApi {
+  return mode === "static" ? staticApi() : serverApi();
+}
+
+function serverApi(): ViewerApi {
+  const get = async <T>(path: string, query: Record<string, string | number | boolean | undefined> = {}): Promise<T> => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+    const search = params.size > 0 ? `?${params}` : "";
+    const response = await fetch(`api/${path}${search}`);
+    const body = (await response.json()) as T & { error?: string };
+    if (response.status === 404) throw new NotFoundError(body.error ?? "Not found");
+    if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+    return body;
+  };
+  const run = (id: string) => `runs/${encodeURIComponent(id)}`;
+  return {
+    mode: "server",
+    runs: () => get("runs"),
+    overview: (id) => get(run(id)),
+    matrix: (id, offset, limit) => get(`${run(id)}/matrix`, { offset, limit }),
+    evalRuns: (id, query) =>
+      get(`${run(id)}/eval-runs`, { offset: query.offset, limit: query.limit, eval: query.evalId, model: query.model, state: query.state, sort: query.sort, desc: query.descending ? 1 : undefined }),
+    evalRun: (id, evalRun) => get(`${run(id)}/eval-runs/${evalRun}`),
+    transcript: (id, evalRun, session, offset, limit) => get(`${run(id)}/eval-runs/${evalRun}/transcript`, { session, offset, limit }),
+    locate: async (id, evalRun, target) => {
+      try {
+        return await get<TranscriptLocation>(`${run(id)}/eval-runs/${evalRun}/locate`, { id: target });
+      } catch (error) {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      }
+    },
+    events: (id, evalRun, offset, limit) => get(`${run(id)}/eval-runs/${evalRun}/events`, { offset, limit }),
+    workspaceFile: (id, evalRun, path, revision) => get(`${run(id)}/eval-runs/${evalRun}/file`, { path, revision }),
+    evalRunLog: (id, evalRun, path) => get(`${run(id)}/eval-runs/${evalRun}/log`, { path }),
+    judgeRun: (id, judgeRun) => get(`${run(id)}/judge-runs/${judgeRun}`),
+    judgeRunText: (id, judgeRun, path) => get(`${run(id)}/judge-runs/${judgeRun}/text`, { path }),
+    judgeRunRawUrl: (id, judgeRun, path) => `api/${run(id)}/judge-runs/${judgeRun}/raw?path=${encodeURIComponent(path)}`,
+    subscribe(id, onChange) {
+      const source = new EventSource(`api/${run(id)}/live`);
+      source.onmessage = (event) => onChange(JSON.parse(event.data as string) as LiveMessage);
+      return () => source.close();
+    },
+  };
+}
+
+declare global {
+  interface Window {
+    [STATIC_CALLBACK]?: (key: string, value: unknown) => void;
+  }
+}
+
+function staticApi(): ViewerApi {
+  const pending = new Map<string, { resolve: (value: unknown) => void }>();
+  const loaded = new Map<string, Promise<unknown>>();
+  window[STATIC_CALLBACK] = (key, value) => pending.get(key)?.resolve(value);
+  const load = <T>(key: string): Promise<T> => {
+    let promise = loaded.get(key);
+    if (!promise) {
+      promise = new Promise((resolve, reject) => {
+        pending.set(key, { resolve });
+        const script = document.createElement("script");
+        script.src = staticDataFile(key);
+        script.onload = () => {
+          script.remove();
+          // A data file for another key (a hash collision) never resolves this one.
+          if (pending.has(key)) setTimeout(() => pending.has(key) && reject(new NotFoundError(`Not in this export: ${key}`)), 0);
+        };
+        script.onerror = () => {
+          script.remove();
+          pending.delete(key);
+          loaded.delete(key);
+          reject(new NotFoundError(`Not in this export: ${key}`));
+        };
+        document.head.append(script);
+      }).finally(() => pending.delete(key));
+      loaded.set(key, promise);
+    }
+    return promise as Promise<T>;
+  };
+  const transcripts = async (run: string, id: string) => new Map(Object.entries(await load<Record<string, TranscriptMessage[]>>(staticKeys.transcripts(run, id))));
+  return {
+    mode: "static",
+    runs: () => load(staticKeys.runs()),
+    overview: (run) => load(staticKeys.overview(run)),
+    matrix: async (run, offset, limit) => {
+      const all = await load<{ models: string[]; rows: MatrixRow[] }>(staticKeys.matrix(run));
+      return { ...pageOf(all.rows, offset, limit), models: all.models };
+    },
+    evalRuns: async (run, query) => queryEvalRuns(await load<EvalRunRow[]>(staticKeys.evalRuns(run)), query),
+    evalRun: (run, id) => load(staticKeys.evalRun(run, id)),
+    transcript: async (run, id, session, offset, limit) => {
+      const all = await transcripts(run, id);
+      const sessionID = session ?? [...all.keys()][0] ?? "";
+      const messages = all.get(sessionID);
+      if (!messages) throw new NotFoundError(`No session ${sessionID} in this export`);
+      return { ...pageOf(messages, offset, limit), sessionID };
+    },
+    locate: async (run, id, target) => locateInTranscript(await transcripts(run, id), target),
+    events: async (run, id, offset, limit) => pageOf(await load<EventRow[]>(staticKeys.events(run, id)), offset, limit),
+    workspaceFile: (run, id, path, revision) => load(staticKeys.workspaceFile(run, id, revision, path)),
+    evalRunLog: (run, id, path) => load(staticKeys.evalRunLog(run, id, path)),
+    judgeRun: (run, id) => load(staticKeys.judgeRun(run, id)),
+    judgeRunText: (run, id, path) => load(staticKeys.judgeRunText(run, id, path)),
+    judgeRunRawUrl: (run, id, path) => staticRawFile(run, id, path),
+    subscribe: () => () => {},
+  };
+}

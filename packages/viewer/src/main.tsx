@@ -1,0 +1,20 @@
+// The viewer's entry: picks the data source (the server's API, or a static export's data files) and routes the
+// URL hash to a page.
+import { createRoot } from "react-dom/client";
+import { createApi } from "./api.ts";
+import { App } from "./app.tsx";
+import { ApiContext } from "./hooks.tsx";
+import "./styles.css";
+
+declare global {
+  interface Window {
+    OPENEVAL_VIEWER?: { mode: "server" | "static" };
+  }
+}
+
+const mode = window.OPENEVAL_VIEWER?.mode ?? (window.location.protocol === "file:" ? "static" : "server");
+createRoot(document.getElementById("root")!).render(
+  <ApiContext.Provider value={createApi(mode)}>
+    <App />
+  </ApiContext.Provider>,
+);

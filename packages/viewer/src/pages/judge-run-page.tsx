@@ -1,0 +1,263 @@
+// One judge run: each criterion's score, reason and citations (a click opens the cited message, tool call, event,
+// metric or file of the eval run), the judge's returned JSON, verification receipts with their logs and artifacts
+// (images inline), the frozen judge source, process logs, and every file of the judge run's folder.
+import type { CitationView, CriterionView, JudgeRunDetail, VerificationView } from "../../../openeval/src/view/api-types.ts";
+import { Await, Code, ControlBadge, Credit, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
+import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
+import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
+import { href, withQuery, type Location } from "../route.ts";
+import { FileContent } from "./files-view.tsx";
+
+export function JudgeRunPage({ run, judgeRun, location }: { run: string; judgeRun: string; location: Location }) {
+  const api = useApi();
+  const version = useLiveVersion();
+  const detail = useLoad(() => api.judgeRun(run, judgeRun), [run, judgeRun], version);
+  return <Await state={detail}>{(data) => <JudgeRunView run={run} detail={data} location={location} />}</Await>;
+}
+
+function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRunDetail; location: Location }) {
+  const api = useApi();
+  const { judgeRun, evalRun } = detail;
+  const openFile = location.query.get("file");
+  return (
+    <>
+      <div className="page-title">
+        <div>
+          <h1>
+            Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> {judgeRun.slot.model} <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
+            {evalRun?.control ? <ControlBadge /> : null}
+          </h1>
+          <div className="muted">
+            Judge run <code>{judgeRun.id}</code> · {judgeRun.kind} · started {formatDate(judgeRun.startedAt)} · {formatDuration(judgeRun.elapsedMs)} · <StateBadge state={judgeRun.state} />
+            {judgeRun.unscored ? <StateBadge state="interrupted" label="unscored" /> : null}
+          </div>
+        </div>
+        <div className="judgments">
+          <a className="judgment-card" href={href({ page: "eval-run", run, evalRun: judgeRun.evalRunId })}>
+            <div className="judgment-title">
+              Eval run <span className="mono">{shortId(judgeRun.evalRunId)}</span>
+            </div>
+            <div>{evalRun ? <StateBadge state={evalRun.state} /> : null}</div>
+            <div className="muted small">open the transcript →</div>
+          </a>
+        </div>
+      </div>
+
+      {judgeRun.error ? <div className="error-box">{judgeRun.error}</div> : null}
+
+      <Section title="Criteria">
+        {detail.criteria.length === 0 ? <Empty>No scores (the judge returned none, or grading failed).</Empty> : null}
+        <div className="criteria" data-testid="criteria">
+          {detail.criteria.map((criterion) => (
+            <CriterionCard key={criterion.id} run={run} evalRunId={judgeRun.evalRunId} criterion={criterion} />
+          ))}
+        </div>
+      </Section>
+
+      {detail.verifications.length > 0 ? (
+        <Section title="Verification">
+          {detail.verifications.map((verification) => (
+            <VerificationCard key={verification.directory} run={run} judgeRunId={judgeRun.id} verification={verification} />
+          ))}
+        </Section>
+      ) : null}
+
+      <Section title="Returned JSON">
+        {judgeRun.output === undefined && detail.rubricSubmission === null ? <Empty>The judge returned nothing.</Empty> : null}
+        <div className={judgeRun.output !== undefined && detail.rubricSubmission !== null ? "two-columns" : ""}>
+          {judgeRun.output !== undefined ? (
+            <div>
+              <div className="box-label">judge.ts returned</div>
+              <Json value={judgeRun.output} />
+            </div>
+          ) : null}
+          {detail.rubricSubmission !== null ? (
+            <div>
+              <div className="box-label">judge.md submission (rubric/submission.json)</div>
+              <Json value={detail.rubricSubmission} />
+            </div>
+          ) : null}
+        </div>
+      </Section>
+
+      <Section title="Frozen judge source" actions={<span className="muted small">code/judge.js — the bundle that graded, as archived</span>}>
+        {detail.source === null ? <Empty>No code judge ran for this judgment.</Empty> : <Code className="source">{detail.source}</Code>}
+      </Section>
+
+      <Section title="Process logs">
+        <div className="two-columns">
+          <div>
+            <div className="box-label">stdout</div>
+            {detail.logs.stdout ? <Code>{detail.logs.stdout}</Code> : <span className="muted">empty</span>}
+          </div>
+          <div>
+            <div className="box-label">stderr</div>
+            {detail.logs.stderr ? <Code>{detail.logs.stderr}</Code> : <span className="muted">empty</span>}
+          </div>
+        </div>
+      </Section>
+
+      <Section title="Files of this judge run" id="files">
+        <div className="split">
+          <nav className="file-list">
+            {detail.files.map((file) => (
+              <a key={file.path} href={withQuery(location, { file: file.path })} className={`file-link ${file.path === openFile ? "active" : ""}`} data-path={file.path}>
+                <span className="mono ellipsis">{file.path}</span>
+                <span className="muted small">{formatBytes(file.bytes)}</span>
+              </a>
+            ))}
+          </nav>
+          <div className="file-pane">
+            {openFile === null ? (
+              <Empty>Pick a file to read it{detail.files.some((file) => file.path.startsWith("rubric/")) ? ": the rubric judge's archive (job, agent, submission, tool log, its OpenCode session) is here too" : ""}.</Empty>
+            ) : detail.files.find((file) => file.path === openFile)?.kind === "image" ? (
+              <img className="artifact-image" src={api.judgeRunRawUrl(run, judgeRun.id, openFile)} alt={openFile} />
+            ) : (
+              <FileContent key={openFile} load={() => api.judgeRunText(run, judgeRun.id, openFile)} title={openFile} />
+            )}
+          </div>
+        </div>
+      </Section>
+    </>
+  );
+}
+
+function CriterionCard({ run, evalRunId, criterion }: { run: string; evalRunId: string; criterion: CriterionView }) {
+  return (
+    <article className="criterion" data-criterion={criterion.id}>
+      <header className="criterion-header">
+        <span className="criterion-id">{criterion.id}</span>
+        <span className="badge tone-muted">{criterion.source}</span>
+        <span className="spacer" />
+        <Credit value={criterion.value} />
+      </header>
+      {criterion.reason ? <p className="reason">{criterion.reason}</p> : criterion.source === "judge.md" ? <p className="muted small">No reason given.</p> : null}
+      {criterion.citations.length > 0 ? (
+        <ul className="citations">
+          {criterion.citations.map((citation, index) => (
+            <li key={index}>
+              <CitationLink run={run} evalRunId={evalRunId} citation={citation} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {criterion.measurements !== null ? (
+        <details>
+          <summary className="muted small">measurements</summary>
+          <Json value={criterion.measurements} />
+        </details>
+      ) : null}
+    </article>
+  );
+}
+
+export function citationHref(run: string, evalRunId: string, citation: CitationView): string | null {
+  const page = { page: "eval-run" as const, run, evalRun: evalRunId };
+  switch (citation.kind) {
+    case "response":
+      return href(page, { tab: "transcript", focus: "response" });
+    case "message":
+    case "tool":
+      return citation.id ? href(page, { tab: "transcript", focus: citation.id }) : null;
+    case "event":
+      return citation.id ? href(page, { tab: "events", focus: citation.id }) : null;
+    case "metric":
+      return citation.id ? href(page, { tab: "metrics", focus: citation.id }) : null;
+    case "file":
+      return citation.path ? href(page, { tab: "files", path: citation.path, revision: citation.revision === "initial" ? "initial" : null, quote: citation.quote }) : null;
+    case "unknown":
+      return null;
+  }
+}
+
+function CitationLink({ run, evalRunId, citation }: { run: string; evalRunId: string; citation: CitationView }) {
+  const target = citationHref(run, evalRunId, citation);
+  const label = citation.kind === "file" ? citation.path : citation.kind === "response" ? "final response" : citation.id;
+  const body = (
+    <>
+      <span className="citation-kind">{citation.kind}</span>
+      {label ? <span className="mono citation-target">{label}</span> : null}
+      {citation.quote ? <q className="citation-quote">{citation.quote}</q> : null}
+    </>
+  );
+  if (!target) return <span className="citation unlinked" title={JSON.stringify(citation.raw)}>{citation.kind === "unknown" ? <span className="mono small">{JSON.stringify(citation.raw)}</span> : body}</span>;
+  return (
+    <a className="citation" href={target} data-citation={citation.kind}>
+      {body}
+    </a>
+  );
+}
+
+function VerificationCard({ run, judgeRunId, verification }: { run: string; judgeRunId: string; verification: VerificationView }) {
+  const api = useApi();
+  const result = verification.receipt?.result ?? null;
+  const images = verification.artifacts.filter((artifact) => artifact.kind === "image");
+  const others = verification.artifacts.filter((artifact) => artifact.kind !== "image");
+  return (
+    <article className="verification" data-verification={verification.id}>
+      <header className="criterion-header">
+        <span className="criterion-id">Verification {verification.id}</span>
+        {result ? <StateBadge state={result.state === "completed" && result.exitCode === 0 ? "completed" : result.state === "timed_out" ? "timed_out" : "failed"} label={result.state === "completed" ? `exit ${String(result.exitCode)}` : result.state} /> : null}
+        <span className="spacer" />
+        {verification.receipt ? (
+          <span className="muted small">
+            {verification.receipt.request.revision} workspace · {formatDuration(verification.receipt.elapsedMs)} · image <span className="mono">{verification.receipt.imageId.slice(0, 19)}</span>
+          </span>
+        ) : null}
+      </header>
+      {result ? (
+        <table className="table commands">
+          <thead>
+            <tr>
+              <th>Command</th>
+              <th className="number">Exit</th>
+              <th className="number">Time</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.commands.map((command, index) => (
+              <tr key={index}>
+                <td className="mono">{command.argv.join(" ")}</td>
+                <td className={`number ${command.exitCode === 0 ? "tone-text-good" : "tone-text-bad"}`}>{command.exitCode === null ? "killed" : command.exitCode}</td>
+                <td className="number">{formatDuration(command.elapsedMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <div className="muted small">The receipt does not match the receipt format; it is shown raw below.</div>
+      )}
+      {images.length > 0 ? (
+        <div className="artifacts">
+          {images.map((image) => (
+            <figure key={image.path} className="artifact">
+              <img className="artifact-image" src={api.judgeRunRawUrl(run, judgeRunId, image.path)} alt={image.path} data-artifact={image.path} />
+              <figcaption className="mono small">{image.path.split("/artifacts/").pop()}</figcaption>
+            </figure>
+          ))}
+        </div>
+      ) : null}
+      {others.length > 0 ? <KeyValues items={others.map((artifact) => [<span className="mono">{artifact.path.split("/artifacts/").pop()}</span>, formatBytes(artifact.bytes)])} /> : null}
+      {result && (result.missingArtifacts.length > 0 || result.refusedArtifacts.length > 0) ? (
+        <div className="small tone-text-bad">
+          {result.missingArtifacts.length > 0 ? `missing artifacts: ${result.missingArtifacts.join(", ")}. ` : ""}
+          {result.refusedArtifacts.map((artifact) => `${artifact.path}: ${artifact.reason}`).join("; ")}
+        </div>
+      ) : null}
+      <div className="two-columns">
+        <div>
+          <div className="box-label">stdout{result?.logsTruncated ? " (truncated)" : ""}</div>
+          {verification.stdout ? <Code>{verification.stdout}</Code> : <span className="muted">empty</span>}
+        </div>
+        <div>
+          <div className="box-label">stderr</div>
+          {verification.stderr ? <Code>{verification.stderr}</Code> : <span className="muted">empty</span>}
+        </div>
+      </div>
+      <details>
+        <summary className="muted small">receipt.json</summary>
+        <Json value={verification.raw} />
+      </details>
+    </article>
+  );
+}

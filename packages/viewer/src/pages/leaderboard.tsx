@@ -1,0 +1,120 @@
+// The model leaderboard: the run summary per model — score with completion bounds (and CI once the statistics
+// stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
+import type { LeaderboardRow, RunOverview, VerdictStatus } from "../../../openeval/src/view/api-types.ts";
+import { ControlBadge, Dash, Empty, ScoreBar, StateBadge } from "../components/common.tsx";
+import { formatDuration, formatScore, formatUSD } from "../format.ts";
+import { href } from "../route.ts";
+
+export function Leaderboard({ overview, run }: { overview: RunOverview; run: string }) {
+  const rows = [...overview.leaderboard].sort((a, b) => (b.score.value ?? b.score.lower) - (a.score.value ?? a.score.lower));
+  if (rows.length === 0) return <Empty>No model has results yet.</Empty>;
+  return (
+    <>
+      <table className="table leaderboard" data-testid="leaderboard">
+        <thead>
+          <tr>
+            <th className="rank">#</th>
+            <th>Model</th>
+            <th className="number">Score</th>
+            <th className="bar-column" aria-label="Score with completion bounds" />
+            <th className="number" title="Completion bounds: unresolved slots counted as 0 (lower) and as 1 (upper)">
+              Bounds
+            </th>
+            <th className="number" title="95% confidence interval (needs repetitions ≥ 2)">
+              95% CI
+            </th>
+            <th className="number">Judged</th>
+            <th className="number">Failed</th>
+            <th className="number">Cost</th>
+            <th className="number" title="Median candidate time per eval run (and the 95th percentile)">
+              Time
+            </th>
+            <th>Verdict</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <LeaderboardLine key={row.model} row={row} rank={index + 1} run={run} />
+          ))}
+        </tbody>
+      </table>
+      <VerdictPanel overview={overview} />
+      <p className="muted small footnote">
+        Score: 100 × the mean over evals of each eval's mean criterion credit (equal weights). While slots are unresolved the score is “—” and the
+        bounds show where it can still land.
+      </p>
+    </>
+  );
+}
+
+function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number; run: string }) {
+  return (
+    <tr data-model={row.model}>
+      <td className="rank">{rank}</td>
+      <td>
+        <a className="strong" href={href({ page: "run", run }, { tab: "eval-runs", model: row.model })}>
+          {row.model}
+        </a>{" "}
+        {row.control ? <ControlBadge /> : null}
+      </td>
+      <td className="number score-cell" data-testid="score">
+        {formatScore(row.score.value)}
+      </td>
+      <td className="bar-column">
+        <ScoreBar value={row.score.value} lower={row.score.lower} upper={row.score.upper} />
+      </td>
+      <td className="number muted">
+        {formatScore(row.score.lower)}–{formatScore(row.score.upper)}
+      </td>
+      <td className="number" data-testid="ci" title={row.ciNote ?? "95% bootstrap interval, clustered by eval"}>
+        {row.ci ? `${row.ci.lower.toFixed(1)}–${row.ci.upper.toFixed(1)}` : <Dash />}
+      </td>
+      <td className="number">
+        {row.judged} / {row.slots}
+      </td>
+      <td className={`number ${row.failed > 0 ? "tone-text-bad" : "muted"}`}>{row.failed}</td>
+      <td className="number">
+        {formatUSD(row.costUSD)}
+        {row.unknownCost > 0 ? <span title={`${row.unknownCost} eval runs reported no cost: the total is a lower bound`}>+</span> : null}
+        <div className="muted small">{formatUSD(row.meanCostUSD)} each</div>
+      </td>
+      <td className="number">
+        {formatDuration(row.medianElapsedMs)}
+        <div className="muted small">p95 {formatDuration(row.p95ElapsedMs)}</div>
+      </td>
+      <td data-testid="verdict">{row.control ? <span className="muted small">not in verdict</span> : row.verdict === null ? <Dash /> : <VerdictBadge status={row.verdict} />}</td>
+    </tr>
+  );
+}
+
+export function VerdictBadge({ status }: { status: VerdictStatus }) {
+  return <StateBadge state={status === "pass" ? "completed" : status === "fail" ? "failed" : "interrupted"} label={status} />;
+}
+
+/** The verdict's contributors (code-judge, llm-judge, gates, regression): each one's status and what failed it. */
+function VerdictPanel({ overview }: { overview: RunOverview }) {
+  const { verdict } = overview;
+  if (!verdict) return <p className="muted small footnote">{overview.verdictNote}</p>;
+  return (
+    <div className="verdict-panel" data-testid="verdict-panel">
+      <div className="verdict-head">
+        <span className="strong">Verdict</span> <VerdictBadge status={verdict.status} />
+        <span className="muted small">
+          {verdict.complete ? "every slot of a real model judged" : `${verdict.unjudged.length} slot(s) of real models unjudged`} · controls never enter the verdict
+        </span>
+      </div>
+      <div className="contributors">
+        {verdict.contributors.map((contributor) => (
+          <div key={contributor.id} className={`contributor status-${contributor.status}`}>
+            <div>
+              <span className="mono strong">{contributor.id}</span>{" "}
+              {contributor.status === "skipped" ? <span className="badge tone-muted">skipped</span> : <VerdictBadge status={contributor.status} />}
+            </div>
+            <div className="muted small">{contributor.detail}</div>
+            {contributor.failing.length > 0 ? <div className="small tone-text-bad">failing: {contributor.failing.slice(0, 8).join(", ")}{contributor.failing.length > 8 ? ` and ${contributor.failing.length - 8} more` : ""}</div> : null}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

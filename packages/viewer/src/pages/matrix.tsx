@@ -1,0 +1,71 @@
+// The eval × model matrix: each cell is the eval's mean credit for the model, with one square per repetition that
+// opens that eval run (or its judgment). Rows are virtualized and fetched a page at a time.
+import { useCallback } from "react";
+import type { MatrixCell, RunOverview, SlotCell } from "../../../openeval/src/view/api-types.ts";
+import { Credit } from "../components/common.tsx";
+import { VirtualList } from "../components/virtual-list.tsx";
+import { creditClass, formatCredit } from "../format.ts";
+import { useApi, useLiveVersion } from "../hooks.tsx";
+import { href } from "../route.ts";
+
+const ROW_HEIGHT = 52;
+
+export function Matrix({ run, overview }: { run: string; overview: RunOverview }) {
+  const api = useApi();
+  const version = useLiveVersion();
+  const models = overview.leaderboard.map((row) => row.model);
+  const fetchPage = useCallback((offset: number, limit: number) => api.matrix(run, offset, limit), [api, run]);
+  const columns = `minmax(220px, 1.4fr) repeat(${Math.max(models.length, 1)}, minmax(180px, 1fr))`;
+  return (
+    <div className="matrix" data-testid="matrix">
+      <VirtualList
+        fetchPage={fetchPage}
+        resetKey={`${run}:${version}`}
+        rowHeight={ROW_HEIGHT}
+        pageSize={100}
+        header={
+          <div className="matrix-row matrix-head" style={{ gridTemplateColumns: columns }}>
+            <div>Eval</div>
+            {models.map((model) => (
+              <div key={model}>{model}</div>
+            ))}
+          </div>
+        }
+        renderRow={(row) => (
+          <div className="matrix-row" style={{ gridTemplateColumns: columns }} data-eval={row.evalId}>
+            <div className="matrix-eval">
+              <a href={href({ page: "run", run }, { tab: "eval-runs", eval: row.evalId })}>{row.evalId}</a>
+              <div className="muted small">{(overview.criteria[row.evalId] ?? []).join(", ") || "no judgment yet"}</div>
+            </div>
+            {row.cells.map((cell) => (
+              <MatrixCellView key={cell.model} run={run} cell={cell} evalId={row.evalId} />
+            ))}
+          </div>
+        )}
+      />
+    </div>
+  );
+}
+
+function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; evalId: string }) {
+  const bounds = cell.score.value === null ? `bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)}` : undefined;
+  return (
+    <div className={`matrix-cell ${creditClass(cell.score.value)}-bg`} data-model={cell.model}>
+      <a href={href({ page: "run", run }, { tab: "eval-runs", eval: evalId, model: cell.model })} title={bounds}>
+        <Credit value={cell.score.value} />
+      </a>
+      <span className="slots">
+        {cell.slots.map((slot) => (
+          <SlotSquare key={slot.repetition} run={run} slot={slot} />
+        ))}
+      </span>
+    </div>
+  );
+}
+
+function SlotSquare({ run, slot }: { run: string; slot: SlotCell }) {
+  const title = `#${slot.repetition}: ${slot.state}${slot.judgeState ? `, judge ${slot.judgeState}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}`;
+  const className = `slot ${slot.state === "running" ? "slot-running" : slot.state === "pending" ? "slot-pending" : creditClass(slot.value)}`;
+  if (!slot.evalRunId) return <span className={className} title={title} />;
+  return <a className={className} title={title} href={href({ page: "eval-run", run, evalRun: slot.evalRunId })} data-repetition={slot.repetition} />;
+}

@@ -1,0 +1,79 @@
+// One run: its summary and three views of it — the model leaderboard, the eval × model matrix, every eval run.
+import type { RunOverview } from "../../../openeval/src/view/api-types.ts";
+import { Await, StateBadge, Tabs } from "../components/common.tsx";
+import { formatDate } from "../format.ts";
+import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
+import { withQuery, type Location } from "../route.ts";
+import { EvalRunList } from "./eval-run-list.tsx";
+import { Leaderboard, VerdictBadge } from "./leaderboard.tsx";
+import { Matrix } from "./matrix.tsx";
+
+const TABS = ["leaderboard", "matrix", "eval-runs"] as const;
+
+export function RunPage({ run, location }: { run: string; location: Location }) {
+  const api = useApi();
+  const version = useLiveVersion();
+  const overview = useLoad(() => api.overview(run), [run], version);
+  const requested = location.query.get("tab");
+  const tab = TABS.find((candidate) => candidate === requested) ?? "leaderboard";
+  return (
+    <Await state={overview}>
+      {(data) => (
+        <>
+          <RunHeader overview={data} />
+          <Tabs
+            current={tab}
+            tabs={[
+              { id: "leaderboard", label: "Leaderboard", href: withQuery(location, { tab: "leaderboard" }), count: data.leaderboard.length },
+              { id: "matrix", label: "Eval × model", href: withQuery(location, { tab: "matrix" }), count: Object.keys(data.criteria).length },
+              { id: "eval-runs", label: "Eval runs", href: withQuery(location, { tab: "eval-runs" }), count: data.counts.evalRuns },
+            ]}
+          />
+          {tab === "leaderboard" ? <Leaderboard overview={data} run={run} /> : null}
+          {tab === "matrix" ? <Matrix run={run} overview={data} /> : null}
+          {tab === "eval-runs" ? <EvalRunList run={run} overview={data} location={location} /> : null}
+        </>
+      )}
+    </Await>
+  );
+}
+
+function RunHeader({ overview }: { overview: RunOverview }) {
+  const { run, counts } = overview;
+  return (
+    <div className="page-title run-header">
+      <div>
+        <h1>{run.name}</h1>
+        <div className="muted">
+          Run <code>{run.id}</code> · started {formatDate(run.createdAt)} · OpenCode {run.opencodeVersion}
+        </div>
+      </div>
+      <div className="run-stats">
+        <Stat label="Judged slots" value={`${counts.judged} / ${counts.slots}`} />
+        <Stat label="Eval runs" value={String(counts.evalRuns)} />
+        <Stat label="Failed" value={String(counts.failed)} tone={counts.failed > 0 ? "bad" : undefined} />
+        <div className="stat">
+          <div className="stat-label">Status</div>
+          <div className="stat-value">
+            {overview.live ? <StateBadge state="running" label="live" /> : overview.complete ? <StateBadge state="completed" label="complete" /> : <StateBadge state="interrupted" label="incomplete" />}
+          </div>
+        </div>
+        <div className="stat">
+          <div className="stat-label">Verdict</div>
+          <div className="stat-value" data-testid="run-verdict">
+            {overview.verdict === null ? <span className="muted" title={overview.verdictNote ?? undefined}>—</span> : <VerdictBadge status={overview.verdict.status} />}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Stat({ label, value, tone }: { label: string; value: string; tone?: string }) {
+  return (
+    <div className="stat">
+      <div className="stat-label">{label}</div>
+      <div className={`stat-value ${tone ? `tone-text-${tone}` : ""}`}>{value}</div>
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+// The transcript of one session: the prompt, every message with its text, reasoning and tool calls (input,
+// output, error, subagent), and the final answer. Pages of messages load on demand; `focus` (a message, part or
+// tool call id, or "response") scrolls to the cited item and marks it.
+import { useEffect, useState } from "react";
+import type { EvalRunDetail, TranscriptMessage, TranscriptPart } from "../../../openeval/src/view/api-types.ts";
+import { pageOffsetFor } from "../../../openeval/src/view/query.ts";
+import { Code, Empty, ErrorBox, Spinner, StateBadge } from "../components/common.tsx";
+import { formatDuration, formatJson, formatTime, formatUSD } from "../format.ts";
+import { useApi } from "../hooks.tsx";
+import { withQuery, type Location } from "../route.ts";
+import { scrollToFocus } from "./focus.ts";
+
+const PAGE = 50;
+
+interface Loaded {
+  sessionID: string;
+  start: number;
+  messages: TranscriptMessage[];
+  total: number;
+}
+
+export function Transcript({ run, detail, location }: { run: string; detail: EvalRunDetail; location: Location }) {
+  const api = useApi();
+  const focus = location.query.get("focus");
+  const requestedSession = location.query.get("session") ?? undefined;
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const evalRunId = detail.evalRun.id;
+
+  // Step: find the page to open — the cited item's, else the first of the requested (or root) session.
+  useEffect(() => {
+    let cancelled = false;
+    setError(null);
+    if (detail.evidenceError) return;
+    (async () => {
+      let session = requestedSession;
+      let offset = 0;
+      if (focus && focus !== "response") {
+        const location = await api.locate(run, evalRunId, focus);
+        if (location) {
+          session = location.sessionID;
+          offset = pageOffsetFor(location.index, PAGE);
+        }
+      }
+      const page = await api.transcript(run, evalRunId, session, offset, PAGE);
+      if (!cancelled) setLoaded({ sessionID: page.sessionID, start: page.offset, messages: page.items, total: page.total });
+    })().catch((reason: unknown) => !cancelled && setError(reason instanceof Error ? reason : new Error(String(reason))));
+    return () => {
+      cancelled = true;
+    };
+    // A running eval run gets its recording when it finishes: load again then.
+  }, [api, run, evalRunId, requestedSession, focus, detail.evalRun.evidence?.hash]);
+
+  useEffect(() => {
+    if (loaded && focus) scrollToFocus(focus);
+  }, [loaded, focus]);
+
+  const loadMore = async (direction: "earlier" | "later") => {
+    if (!loaded) return;
+    setBusy(true);
+    try {
+      const offset = direction === "earlier" ? Math.max(0, loaded.start - PAGE) : loaded.start + loaded.messages.length;
+      const limit = direction === "earlier" ? loaded.start - offset : PAGE;
+      const page = await api.transcript(run, evalRunId, loaded.sessionID, offset, limit);
+      setLoaded(direction === "earlier" ? { ...loaded, start: offset, messages: [...page.items, ...loaded.messages] } : { ...loaded, messages: [...loaded.messages, ...page.items], total: page.total });
+    } catch (reason) {
+      setError(reason instanceof Error ? reason : new Error(String(reason)));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (detail.evidenceError) return <Empty>No transcript: {detail.evidenceError}</Empty>;
+  const isRoot = loaded !== null && (loaded.sessionID === detail.rootSessionID || detail.sessions.length <= 1);
+  return (
+    <div className="transcript-layout">
+      <div className="transcript" data-testid="transcript">
+        {detail.sessions.length > 1 ? (
+          <nav className="sessions">
+            {detail.sessions.map((session) => (
+              <a key={session.id} href={withQuery(location, { session: session.id, focus: null })} className={`session-link ${loaded?.sessionID === session.id ? "active" : ""}`} data-session={session.id}>
+                {session.parentID ? "↳ subagent" : "root"} · {session.title || session.id} <span className="muted">({session.messages})</span>
+              </a>
+            ))}
+          </nav>
+        ) : null}
+        {error ? <ErrorBox error={error} /> : null}
+        {loaded === null && !error ? <Spinner /> : null}
+        {loaded !== null ? (
+          <>
+            {loaded.start > 0 ? (
+              <button className="button load-more" disabled={busy} onClick={() => void loadMore("earlier")}>
+                Load {Math.min(PAGE, loaded.start)} earlier messages
+              </button>
+            ) : null}
+            {loaded.messages.map((message) => (
+              <Message key={message.id} message={message} location={location} focus={focus} />
+            ))}
+            {loaded.start + loaded.messages.length < loaded.total ? (
+              <button className="button load-more" disabled={busy} onClick={() => void loadMore("later")}>
+                Load more ({loaded.total - loaded.start - loaded.messages.length} left)
+              </button>
+            ) : null}
+          </>
+        ) : null}
+        {isRoot ? (
+          <div className={`response-box ${focus === "response" ? "focused" : ""}`} data-id="response" id="response">
+            <div className="box-label">Final response</div>
+            {detail.response ? <div className="prose">{detail.response}</div> : <span className="muted">The candidate gave no final answer.</span>}
+          </div>
+        ) : null}
+      </div>
+      <ToolIndex detail={detail} location={location} focus={focus} />
+    </div>
+  );
+}
+
+/** Every tool call of the recording, in order: a click jumps to it (loading its session and page). */
+function ToolIndex({ detail, location, focus }: { detail: EvalRunDetail; location: Location; focus: string | null }) {
+  if (detail.tools.length === 0) return <aside className="tool-index muted small">No tool calls.</aside>;
+  return (
+    <aside className="tool-index" aria-label="Tool calls">
+      <div className="box-label">Tool calls ({detail.tools.length})</div>
+      <ol>
+        {detail.tools.map((tool) => (
+          <li key={tool.id}>
+            <a href={withQuery(location, { focus: tool.id, session: null })} className={focus === tool.id ? "active" : ""} title={tool.error ?? undefined}>
+              <span className={`dot status-${tool.status}`} />
+              <span className="mono">{tool.name}</span>
+              <span className="muted small">{formatDuration(tool.durationMs)}</span>
+            </a>
+          </li>
+        ))}
+      </ol>
+    </aside>
+  );
+}
+
+function Message({ message, location, focus }: { message: TranscriptMessage; location: Location; focus: string | null }) {
+  const visible = message.parts.filter((part) => !(part.kind === "step" && part.phase === "start"));
+  return (
+    <article className={`message role-${message.role} ${focus === message.id ? "focused" : ""}`} data-id={message.id}>
+      <header className="message-header">
+        <span className="role">{message.role}</span>
+        {message.agent ? <span className="muted small">{message.agent}</span> : null}
+        {message.model ? <span className="muted small">{message.model}</span> : null}
+        <span className="spacer" />
+        {message.cost !== null ? <span className="muted small">{formatUSD(message.cost)}</span> : null}
+        <span className="muted small">{formatTime(message.createdAt)}</span>
+        <span className="mono muted small" title="message id">
+          {message.id}
+        </span>
+      </header>
+      {message.error ? <div className="error-box">{message.error}</div> : null}
+      {visible.map((part) => (
+        <Part key={part.id} part={part} location={location} focused={focus === part.id || (part.kind === "tool" && part.callID !== null && focus === part.callID)} />
+      ))}
+    </article>
+  );
+}
+
+function Part({ part, location, focused }: { part: TranscriptPart; location: Location; focused: boolean }) {
+  const className = focused ? "focused" : "";
+  switch (part.kind) {
+    case "text":
+      return (
+        <div className={`part part-text ${part.synthetic ? "synthetic" : ""} ${className}`} data-id={part.id}>
+          <div className="prose">{part.text}</div>
+          {part.truncated ? <Cut /> : null}
+        </div>
+      );
+    case "reasoning":
+      return (
+        <details className={`part part-reasoning ${className}`} data-id={part.id} open={focused}>
+          <summary>Reasoning</summary>
+          <div className="prose">{part.text}</div>
+          {part.truncated ? <Cut /> : null}
+        </details>
+      );
+    case "tool":
+      return <ToolCall part={part} location={location} className={className} />;
+    case "step":
+      return part.phase === "finish" ? (
+        <div className="part part-step muted small" data-id={part.id}>
+          step finished{part.reason ? ` (${part.reason})` : ""}
+          {part.tokens && typeof part.tokens.output === "number" ? ` · ${String(part.tokens.input)} in / ${String(part.tokens.output)} out tokens` : ""}
+          {part.cost !== null ? ` · ${formatUSD(part.cost)}` : ""}
+        </div>
+      ) : null;
+    case "other":
+      return (
+        <div className={`part part-other ${className}`} data-id={part.id}>
+          <span className="badge tone-muted">{part.type}</span> <span className="mono small">{part.summary}</span>
+        </div>
+      );
+  }
+}
+
+function ToolCall({ part, location, className }: { part: Extract<TranscriptPart, { kind: "tool" }>; location: Location; className: string }) {
+  return (
+    <div className={`part tool-call status-${part.status} ${className}`} data-id={part.id} data-call-id={part.callID ?? undefined} data-tool={part.tool}>
+      <div className="tool-header">
+        <span className="tool-name">{part.tool}</span>
+        {part.title ? <span className="tool-title">{part.title}</span> : null}
+        <span className="spacer" />
+        <StateBadge state={part.status} />
+        <span className="muted small">{formatDuration(part.durationMs)}</span>
+      </div>
+      <div className="tool-body">
+        <div className="tool-section">
+          <div className="box-label">Input</div>
+          <Code className="tool-input">{formatJson(part.input)}</Code>
+        </div>
+        {part.output !== null ? (
+          <div className="tool-section">
+            <div className="box-label">Output</div>
+            <Code className="tool-output">{part.output}</Code>
+          </div>
+        ) : null}
+        {part.error !== null ? (
+          <div className="tool-section">
+            <div className="box-label tone-text-bad">Error</div>
+            <Code className="tool-error">{part.error}</Code>
+          </div>
+        ) : null}
+        {part.truncated ? <Cut /> : null}
+        {part.childSessionID ? (
+          <a className="button small" href={withQuery(location, { session: part.childSessionID, focus: null })}>
+            Open the subagent session →
+          </a>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function Cut() {
+  return <div className="muted small">… cut here for display (the recording keeps it whole)</div>;
+}
