@@ -27,7 +27,9 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
     const run = store.readRun();
     const source = options.benchmark ?? run.benchmarkDirectory;
     const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
-    const scope: PlanScope = options.scope ?? { models: run.models };
+    // Every model the run holds work for: the ones it started with and any added by later invocations.
+    const models = [...new Set([...run.models, ...store.evalRuns().map((evalRun) => evalRun.slot.model)])];
+    const scope: PlanScope = options.scope ?? { models };
     const verification = await resolveRunVerification(benchmark);
     return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor });
   } finally {
