@@ -9,18 +9,6 @@ import { toStrictJson } from "./strict-json.ts";
 
 const job = CodeJudgeJobSchema.parse(JSON.parse(await Bun.stdin.text()));
 
-Bun.plugin({
-  name: "openeval-judge-packages",
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (/^(node|bun):/.test(args.path) || args.path.startsWith("/")) return undefined;
-      // `openeval` itself (e.g. openeval/scorers) is always the harness that is grading, wherever the eval lives.
-      if (args.path === "openeval" || args.path.startsWith("openeval/")) return { path: Bun.resolveSync(args.path, import.meta.dirname) };
-      return { path: Bun.resolveSync(args.path, job.resolveFrom) };
-    });
-  },
-});
-
 function finish(result: WorkerResult): never {
   writeFileSync(job.output, result.ok ? `{"ok":true,"output":${toStrictJson(result.output)}}\n` : `${JSON.stringify(result)}\n`);
   process.exit(result.ok ? 0 : 1);

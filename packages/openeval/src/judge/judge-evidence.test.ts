@@ -159,6 +159,12 @@ describe("judgeEvidence: failures are recorded results", () => {
     for (const file of ["input.json", "result.json", "code/output.json", "code/dependencies.json"]) expect(existsSync(join(audit, file))).toBe(true);
   });
 
+  it("resolves imports of openeval itself to the grading harness, wherever the eval folder lives", async () => {
+    const { result } = await grade(`import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { exact: exactMatch(ctx, "APPLE") } });\n`);
+    expect(result.error).toBeUndefined();
+    expect(result.scores.exact?.value).toBe(1);
+  });
+
   it("a judge.ts that does not compile is a failed judging", async () => {
     const { result } = await grade(`export default () => ({ scores: { ok: true } ;\n`);
     expect(result.state).toBe("failed");

@@ -9,6 +9,7 @@ import type { EvidenceRef } from "../recording/index.ts";
 import type { CriterionScore, EvalRun } from "../results/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
+import { linkImports } from "./link-imports.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
 import { reapVerificationContainers } from "./verification/index.ts";
 
@@ -45,11 +46,13 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   const { directory } = request;
   await mkdir(directory, { recursive: true });
   const module = join(directory, CODE_JUDGE_FILES.source);
+  // judge.js keeps the frozen bundle exactly; the file the worker imports has its packages pinned to paths.
   await writeFileAtomic(module, request.bundle.source);
+  const linked = join(directory, "judge.linked.js");
+  await writeFileAtomic(linked, linkImports(request.bundle.source, request.evalDirectory));
   await writeJsonAtomic(join(directory, "dependencies.json"), request.bundle.dependencies);
   const job: CodeJudgeJob = {
-    module,
-    resolveFrom: request.evalDirectory,
+    module: linked,
     output: join(directory, CODE_JUDGE_FILES.output),
     evidence: request.evidence,
     run: request.run,
@@ -59,7 +62,8 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
 
   await rm(job.output, { force: true });
   const startedAt = performance.now();
-  const child = Bun.spawn([process.execPath, WORKER], {
+  // --no-install: a judge never downloads packages (Bun would auto-install a missing one from the registry).
+  const child = Bun.spawn([process.execPath, "--no-install", WORKER], {
     cwd: request.evalDirectory,
     stdin: new Blob([JSON.stringify(job)]),
     stdout: Bun.file(join(directory, CODE_JUDGE_FILES.stdout)),

@@ -3,10 +3,8 @@ import * as z from "zod";
 import { EvalRunSchema } from "../results/index.ts";
 
 export const CodeJudgeJobSchema = z.object({
-  /** The frozen bundle to import. */
+  /** The frozen bundle to import, its package imports pinned to files (link-imports.ts). */
   module: z.string(),
-  /** Bare imports in the bundle resolve from here (the eval folder), wherever the bundle is stored. */
-  resolveFrom: z.string(),
   output: z.string(),
   evidence: z.object({ directory: z.string(), hash: z.string() }),
   run: EvalRunSchema.nullable(),

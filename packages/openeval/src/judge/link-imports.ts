@@ -1,0 +1,29 @@
+// A frozen bundle keeps its package imports bare; before it runs they are pinned to files: packages resolve from
+// the eval folder, and `openeval` itself resolves to the harness that is grading, wherever the eval lives.
+// (Bun's runtime plugins do not see bare imports of a dynamically imported file, and its auto-install would
+// otherwise fetch a missing package from the network.)
+import { fileURLToPath } from "node:url";
+
+const HARNESS = fileURLToPath(new URL(".", import.meta.url));
+
+export function linkImports(source: string, evalDirectory: string): string {
+  const imports = new Bun.Transpiler({ loader: "js" }).scan(source).imports.map((entry) => entry.path);
+  let linked = source;
+  for (const specifier of new Set(imports)) {
+    if (specifier.startsWith(".") || specifier.startsWith("/") || /^(node|bun):/.test(specifier)) continue;
+    const from = specifier === "openeval" || specifier.startsWith("openeval/") ? HARNESS : evalDirectory;
+    let resolved: string;
+    try {
+      resolved = Bun.resolveSync(specifier, from);
+    } catch {
+      continue; // left bare: the worker's import fails and reports the missing package by name
+    }
+    const quoted = new RegExp(`(from\\s*|import\\s*\\(?\\s*)(["'])${escapeRegExp(specifier)}\\2`, "g");
+    linked = linked.replace(quoted, (_match, prefix: string) => `${prefix}${JSON.stringify(resolved)}`);
+  }
+  return linked;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
