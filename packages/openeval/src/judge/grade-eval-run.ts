@@ -92,7 +92,9 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
 }
 
 /** The judgment of all sources: active only when every source succeeded; an id scored twice is an error. */
-export function combineSources(outcomes: readonly SourceOutcome[]): Pick<JudgeRun, "state" | "scores" | "unscored" | "error"> {
+export function combineSources(
+  outcomes: readonly SourceOutcome[],
+): Pick<JudgeRun, "scores" | "unscored" | "error"> & { state: SourceOutcome["state"] } {
   const failed = outcomes.find((outcome) => outcome.state !== "completed");
   if (failed) return { state: failed.state, scores: null, unscored: false, error: failed.error ?? `a judge source ended ${failed.state}` };
   const scores: Record<string, CriterionScore> = {};

@@ -84,7 +84,7 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
   const judgment = combineSources(outcomes);
   const scores = judgment.scores ?? {};
   const result: JudgeResult = {
-    state: judgment.state === "interrupted" || judgment.state === "running" ? "failed" : judgment.state,
+    state: judgment.state,
     scores,
     value: judgment.state === "completed" ? meanCredit(scores) : null,
     ...(output === undefined ? {} : { output }),

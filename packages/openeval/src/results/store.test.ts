@@ -57,6 +57,7 @@ describe("ResultsStore", () => {
     expect(() => store.saveJudgeRun(judgeRun({ state: "failed" }))).toThrow(/immutable/);
     expect(store.judgeRuns("eval_1").map((run) => run.scores)).toEqual([{ ok: { value: 1, source: "judge.ts" } }]);
     expect(store.judgeRuns("other")).toEqual([]);
+    expect(store.evalRunModels()).toEqual(["control/positive"]);
   });
 
   it("records events in order and a heartbeat", async () => {

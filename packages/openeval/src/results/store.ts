@@ -122,6 +122,11 @@ export class ResultsStore {
     return (this.db.query("SELECT value FROM eval_runs ORDER BY created, rowid").all() as { value: string }[]).map((row) => parseRow(EvalRunSchema, row.value));
   }
 
+  /** The models this run holds eval runs for (one query, no row parsing). */
+  evalRunModels(): string[] {
+    return (this.db.query("SELECT DISTINCT model FROM eval_runs ORDER BY model").all() as { model: string }[]).map((row) => row.model);
+  }
+
   judgeRuns(evalRunId?: string): JudgeRun[] {
     const rows = (
       evalRunId === undefined

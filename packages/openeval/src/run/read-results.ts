@@ -28,7 +28,7 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
     const source = options.benchmark ?? run.benchmarkDirectory;
     const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
     // Every model the run holds work for: the ones it started with and any added by later invocations.
-    const models = [...new Set([...run.models, ...store.evalRuns().map((evalRun) => evalRun.slot.model)])];
+    const models = [...new Set([...run.models, ...store.evalRunModels()])];
     const scope: PlanScope = options.scope ?? { models };
     const verification = await resolveRunVerification(benchmark);
     return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor });

@@ -1,9 +1,6 @@
 // Test fixtures for verification: whether an engine answers (tests skip with a message saying how to get one),
 // the verification image, and constructed recordings to verify.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll } from "vitest";
+import { makeTempDir } from "../../../../../test/helpers/fixtures.ts";
 import { openEvidence, recordEvidence, type Evidence } from "../../recording/index.ts";
 import { buildVerificationImage, type VerificationImage } from "./build-image.ts";
 import { isEngineReachable, openEngine } from "./engine.ts";
@@ -19,16 +16,9 @@ export function engineSuite(title: string): string {
   return `${title} — ${message}`;
 }
 
-const created: string[] = [];
-afterAll(async () => {
-  await Promise.all(created.map((directory) => rm(directory, { recursive: true, force: true })));
-});
-
-/** A temporary folder removed after the test file. */
-export async function makeTempDirectory(prefix = "openeval-verification-"): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), prefix));
-  created.push(directory);
-  return directory;
+/** A temporary folder removed after the test file (the project's shared test helper). */
+export function makeTempDirectory(prefix = "openeval-verification-"): Promise<string> {
+  return makeTempDir(prefix);
 }
 
 let image: Promise<VerificationImage> | undefined;
