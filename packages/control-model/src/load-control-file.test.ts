@@ -47,6 +47,7 @@ describe("loadControlFile", () => {
         quality: { value: 0.5, reason: "Terse." },
         style: { value: null, reason: "Not applicable." },
       },
+      earlyCheck: "continue",
     };
     expect(await loadControlFile(await writeControl("valid", file))).toEqual(file);
   });
@@ -65,6 +66,7 @@ describe("loadControlFile", () => {
     ["a misspelled key", { turns: [{ tool_calls: [] }] }, "tool_calls"],
     ["a verdict value that is a string", { turns: [{}], verdict: { correct: { value: "yes", reason: "r" } } }, "verdict.correct.value"],
     ["a verdict with a blank reason", { turns: [{}], verdict: { correct: { value: true, reason: "  " } } }, "verdict.correct.reason"],
+    ["an early check that is neither decide nor continue", { turns: [{}], earlyCheck: "maybe" }, "earlyCheck"],
   ])("rejects %s, naming the path and the field", async (name, content, field) => {
     const path = await writeControl(name.replaceAll(" ", "-"), content);
     const error = await loadError(path);

@@ -38,6 +38,11 @@ const VerdictEntrySchema = z.strictObject({
 export const ControlFileSchema = z.strictObject({
   turns: z.array(TurnSchema).min(1),
   verdict: z.record(z.string().min(1), VerdictEntrySchema).optional(),
+  /**
+   * What the scripted judge answers in an early check (earlyStop) of this control's run: "decide" submits the
+   * verdict (the run is stopped), "continue" waits for the finished run. Default: decide when no value is null.
+   */
+  earlyCheck: z.enum(["decide", "continue"]).optional(),
 });
 
 export type ControlFile = z.infer<typeof ControlFileSchema>;

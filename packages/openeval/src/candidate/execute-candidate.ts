@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
-import type { EvalRun, SlotKey } from "../results/index.ts";
+import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { archiveDatabase, buildProviderConfig, CONTROL_PROVIDER, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
+import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
 
 export interface CandidateRequest {
   runId: string;
@@ -22,14 +23,26 @@ export interface CandidateRequest {
   controlBaseURL: string | null;
   signal?: AbortSignal;
   onEvent?: (event: unknown) => void;
+  /** earlyStop: checks on snapshots while the candidate runs, and may stop it. */
+  monitor?: CandidateMonitor;
   /** Called with the running record before OpenCode starts, then with the final one. */
   save(evalRun: EvalRun): void;
+}
+
+/** What watches a running candidate for earlyStop (SPEC §8.2); it cannot steer the candidate, only stop it. */
+export interface CandidateMonitor {
+  /** At each evidence boundary (a tool call finished, a model step ended), with a way to snapshot the live run. */
+  onBoundary(takeCheckpoint: TakeCheckpoint): void;
+  /** Aborted once a check decided every criterion: the run ends `stopped`. */
+  stop: AbortSignal;
+  /** After OpenCode exited, before the final record: ends any check in flight and returns the checks to keep. */
+  finish(): Promise<EarlyCheck[]>;
 }
 
 /** Paths of an eval run's folder, relative to the run directory. */
 export function evalRunPaths(evalRunId: string) {
   const root = join("eval-runs", evalRunId);
-  return { root, evidence: join(root, "evidence"), logs: join(root, "logs") };
+  return { root, evidence: join(root, "evidence"), logs: join(root, "logs"), check: (check: number) => join(root, "checks", String(check)) };
 }
 
 export async function executeCandidate(request: CandidateRequest): Promise<EvalRun> {
@@ -74,6 +87,8 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     request.save(failed);
     return failed;
   } finally {
+    // Idempotent; after a failure it still ends a check in flight before its workspace disappears.
+    await request.monitor?.finish();
     await rm(scratch, { recursive: true, force: true });
   }
 }
@@ -88,6 +103,17 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
 
   const credentials = await selectCredentials({ model: slot.model, environment: process.env });
   const opencodeScratch = join(scratch, "opencode");
+  const isolation = await prepareIsolation(opencodeScratch);
+  const { monitor } = request;
+  const takeCheckpoint = checkpointOf({
+    workspace,
+    databasePath: isolation.paths.database,
+    prompt: evaluation.prompt.text,
+    initial,
+    evidenceDirectory,
+    secrets: credentials.secrets,
+    startedAt: Date.parse(running.startedAt),
+  });
   const outcome = await runOpenCode({
     scratchDir: opencodeScratch,
     workspace,
@@ -99,17 +125,18 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     maxCostUSD: settings.candidate.maxCostUSD,
     signal: request.signal,
     onEvent: request.onEvent,
+    ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
     eventsFile: join(runDirectory, paths.logs, "opencode-events.jsonl"),
     stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),
     secrets: credentials.secrets,
     marker: request.evalRunId,
   });
 
+  const checks = await monitor?.finish();
   // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
   const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets));
   const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, "native", "opencode.db"), secrets: credentials.secrets });
-  const { env } = await prepareIsolation(opencodeScratch);
-  const exported = await exportSessions({ env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });
+  const exported = await exportSessions({ env: isolation.env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });
   const native = extractNative(archived.path);
   const events = await writeEventsFile(evidenceDirectory, native.events);
   const metrics = { ...native.metrics, version: 1 as const, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
@@ -147,6 +174,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     elapsedMs: outcome.elapsedMs,
     evidence: { directory: paths.evidence, hash: evidence.hash },
     metrics,
+    ...(checks ? { earlyStop: { checks } } : {}),
   };
   request.save(finalRun);
   return finalRun;

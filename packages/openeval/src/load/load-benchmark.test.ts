@@ -18,7 +18,7 @@ async function problemsOf(files: Record<string, string | { symlink: string }>): 
 describe("loadBenchmark", () => {
   it("loads the example benchmark at the repository root", async () => {
     const benchmark = await loadBenchmark(join(import.meta.dirname, "..", "..", "..", ".."));
-    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "fix-discount", "fix-slugify", "incident-summary"]);
+    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "fix-discount", "fix-slugify", "incident-summary", "tidy-build"]);
     const incident = benchmark.evals[3]!;
     expect(incident.criteria).toEqual([
       { id: "supported_summary", label: "Source-supported summary", source: "judge.md" },
@@ -28,6 +28,10 @@ describe("loadBenchmark", () => {
     expect(incident.prompt.text.startsWith("Summarize the incident")).toBe(true);
     expect(incident.workspace.fileCount).toBe(1);
     expect(Object.keys(incident.controls).sort()).toEqual(["negative", "positive"]);
+    const tidy = benchmark.evals[4]!;
+    expect(tidy.settings.earlyStop).toEqual({ minIntervalMs: 1_000, maxChecks: 6 });
+    expect(tidy.code).toBeNull();
+    expect(tidy.controls.positive!.earlyCheck).toBe("continue");
   });
 
   it("applies defaults and discovers evals in name order", async () => {
@@ -105,6 +109,18 @@ describe("loadBenchmark", () => {
     expect(await problemsOf(minimalBenchmark({ "evals/answer/workspace/link": { symlink: "../../../../etc/passwd" } }))).toEqual([
       expect.stringMatching(/^evals\/answer\/workspace: has symlinks pointing outside the workspace \(link -> \.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd\)/),
     ]);
+  });
+
+  it("rejects earlyStop at concurrency 1, which leaves no lane for checks", async () => {
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, concurrency: 1, judge: { model: "provider/judge" } };\n`,
+        "evals/notes/prompt.md": "Write notes.\n",
+        "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear notes\n\nThe notes are clear.\n",
+        "evals/notes/eval.ts": "export default { earlyStop: { minIntervalMs: 10_000 } };\n",
+      }),
+    );
+    expect(problems).toEqual([expect.stringMatching(/^benchmark.ts: concurrency 1 leaves no lane for the earlyStop checks of notes; set concurrency to 2 or more/)]);
   });
 
   it("rejects earlyStop with judge.ts and reports an unreadable benchmark.ts", async () => {

@@ -90,6 +90,13 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
       message: `judge.model is required because ${rubricEvals.map((evaluation) => evaluation.id).join(", ")} ha${rubricEvals.length === 1 ? "s" : "ve"} judge.md`,
     });
   }
+  const earlyStopEvals = evals.filter((evaluation) => evaluation.settings.earlyStop !== undefined && evaluation.settings.earlyStop !== false);
+  if (earlyStopEvals.length > 0 && settings.concurrency === 1) {
+    problems.push({
+      file: "benchmark.ts",
+      message: `concurrency 1 leaves no lane for the earlyStop checks of ${earlyStopEvals.map((evaluation) => evaluation.id).join(", ")}; set concurrency to 2 or more, or remove earlyStop`,
+    });
+  }
   problems.push(...controlFileProblems(settings.models, evals));
   return problems;
 }

@@ -18,5 +18,6 @@ test("the opencode module exposes exactly this runtime API", () => {
     "runOpenCode",
     "selectCredentials",
     "serveOpenCode",
+    "snapshotDatabase",
   ]);
 });

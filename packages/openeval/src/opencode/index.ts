@@ -10,7 +10,7 @@
 export { runOpenCode, RUN_MARKER, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
 export { prepareIsolation, type Isolation, type IsolationPaths } from "./isolated-env.ts";
-export { archiveDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
+export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
 export { killProcessTree, type KillTarget } from "./process-tree.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";

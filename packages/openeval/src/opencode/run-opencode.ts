@@ -13,7 +13,7 @@ import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, readRootSessionID } from "./native-database.ts";
 import { type KillReason, type RunState, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
-import { RunEventSchema } from "./schema.ts";
+import { type RunEvent, RunEventSchema } from "./schema.ts";
 
 export interface OpenCodeRequest {
   scratchDir: string;
@@ -29,8 +29,12 @@ export interface OpenCodeRequest {
   timeoutMs: number;
   maxCostUSD?: number;
   signal?: AbortSignal;
+  /** Aborted when the harness ends the run on purpose before it finishes (earlyStop): the state is `stopped`. */
+  stop?: AbortSignal;
   /** Each event line, parsed, after redaction. An observer that throws does not affect the run. */
   onEvent?: (event: unknown) => void;
+  /** At each evidence boundary: a tool call finished, or a model step ended without calling tools. */
+  onBoundary?: () => void;
   eventsFile: string;
   stderrFile: string;
   secrets: string[];
@@ -55,6 +59,8 @@ export interface OpenCodeOutcome {
   completedAt: string;
   elapsedMs: number;
   sessionID: string | null;
+  /** Sum of the root session's step costs seen in the event stream (USD). */
+  costUSD: number;
   /** The live database in scratch; archive it with archiveDatabase once this resolves. */
   databasePath: string;
   /** How the process tree was confined and killed. */
@@ -103,6 +109,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
       completedAt: new Date(completed).toISOString(),
       elapsedMs: completed - started,
       sessionID: tracker.sessionID ?? readRootSessionID(isolation.paths.database),
+      costUSD: tracker.costUSD,
       databasePath: isolation.paths.database,
       confinement: command.confinement,
     };
@@ -130,7 +137,9 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   };
   const timer = setTimeout(() => kill("timed_out"), request.timeoutMs);
   const onAbort = () => kill("interrupted");
+  const onStop = () => kill("stopped");
   request.signal?.addEventListener("abort", onAbort, { once: true });
+  request.stop?.addEventListener("abort", onStop, { once: true });
 
   // Step: stream stdout (events) and stderr (log), redacted, to disk and observers.
   const events = Bun.file(request.eventsFile).writer();
@@ -142,6 +151,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     if (event === null) return;
     observeEvent(tracker, event);
     notify(request.onEvent, event);
+    if (isBoundary(event)) notify(request.onBoundary, undefined);
     if (request.maxCostUSD !== undefined && tracker.costUSD > request.maxCostUSD) kill("cost_limited");
   });
   const stderrDone = readLines(child.stderr, (raw) => {
@@ -154,6 +164,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   await child.exited;
   clearTimeout(timer);
   request.signal?.removeEventListener("abort", onAbort);
+  request.stop?.removeEventListener("abort", onStop);
   await killProcessTree({ marker: `${marker.name}=${marker.value}` });
   await Promise.race([Promise.allSettled([stdoutDone, stderrDone]), Bun.sleep(DRAIN_GRACE_MS)]);
   await Promise.all([events.end(), log.end()]);
@@ -189,6 +200,11 @@ function parseEvent(line: string) {
   }
   const parsed = RunEventSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
+}
+
+/** `tool_use` arrives only once a tool has finished; a `tool-calls` step_finish is followed by those tools. */
+function isBoundary(event: RunEvent): boolean {
+  return event.type === "tool_use" || (event.type === "step_finish" && event.part?.reason !== "tool-calls");
 }
 
 function notify(onEvent: ((event: unknown) => void) | undefined, event: unknown): void {

@@ -43,6 +43,11 @@ describe("judgeRun", () => {
       state: "cost_limited",
       infrastructureError: false,
     });
+    expect(judgeRun(tracked({ type: "step_start" }), { ...ending, killReason: "stopped" })).toEqual({
+      state: "stopped",
+      infrastructureError: false,
+      error: expect.stringMatching(/^Stopped early: an earlyStop check decided every criterion/),
+    });
   });
 });
 

@@ -3,9 +3,9 @@
 
 import type { RunEvent } from "./schema.ts";
 
-export type RunState = "completed" | "failed" | "timed_out" | "cost_limited" | "interrupted";
-/** Why the harness killed the process; the first reason wins. */
-export type KillReason = "timed_out" | "cost_limited" | "interrupted";
+export type RunState = "completed" | "failed" | "timed_out" | "cost_limited" | "stopped" | "interrupted";
+/** Why the harness killed the process; the first reason wins. `stopped`: a judge decided early (earlyStop). */
+export type KillReason = "timed_out" | "cost_limited" | "stopped" | "interrupted";
 
 export interface RunTracker {
   sessionID: string | null;
@@ -83,6 +83,8 @@ function describeError(state: RunState, tracker: RunTracker, ending: RunEnding):
       return `Wall-clock timeout of ${ending.timeoutMs} ms reached; the whole process tree was killed.`;
     case "cost_limited":
       return `Recorded cost $${tracker.costUSD.toFixed(6)} passed maxCostUSD $${ending.maxCostUSD}; the run was stopped.`;
+    case "stopped":
+      return "Stopped early: an earlyStop check decided every criterion, so the rest of the run could not change the judgment.";
     case "interrupted":
       return "Interrupted: the run was aborted by its caller.";
     case "failed":

@@ -10,7 +10,7 @@ import * as z from "zod";
 export const RunEventSchema = z.looseObject({
   type: z.string(),
   sessionID: z.string().optional(),
-  part: z.looseObject({ cost: z.number().optional() }).optional(),
+  part: z.looseObject({ cost: z.number().optional(), reason: z.string().optional() }).optional(),
   error: z
     .looseObject({
       name: z.string().optional(),

@@ -3,7 +3,7 @@ export { recordEvidence, type RecordEvidenceOptions } from "./record-evidence.ts
 export { openEvidence, type Evidence } from "./evidence-reader.ts";
 export { writeEvidence, writeEventsFile } from "./evidence-writer.ts";
 export { extractNative, type NativeExtract } from "./native-extract.ts";
-export { captureDirectory, captureFiles } from "./snapshot.ts";
+export { captureDirectory, captureFiles, copySnapshotObjects } from "./snapshot.ts";
 export { createJudgeContext, type JudgeContext, type EventFilter, type ToolFilter } from "./judge-context.ts";
 export { measureConstructed, measureTools } from "./metrics.ts";
 export { EvidenceError } from "./errors.ts";
@@ -15,6 +15,7 @@ export {
   type EvidenceRef,
   type FileEntry,
   type Revision,
+  type Snapshot,
   type ToolCall,
 } from "./schema.ts";
 export { readRecording } from "./read-recording.ts";

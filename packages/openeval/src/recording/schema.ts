@@ -43,8 +43,11 @@ export const NativeArchiveSchema = z.object({
 export const EvidenceManifestSchema = z.object({
   format: z.literal(EVIDENCE_FORMAT),
   version: z.literal(EVIDENCE_VERSION),
-  /** `constructed`: made by recordEvidence without a model; `candidate`: recorded from an OpenCode session. */
-  kind: z.enum(["constructed", "candidate"]),
+  /**
+   * `constructed`: made by recordEvidence without a model; `candidate`: recorded from an OpenCode session;
+   * `checkpoint`: a fixed snapshot of a candidate session still running (earlyStop checks).
+   */
+  kind: z.enum(["constructed", "candidate", "checkpoint"]),
   createdAt: z.string(),
   prompt: z.string(),
   response: z.object({ text: z.string() }),

@@ -1,6 +1,6 @@
 // Workspace snapshots: every file with size and sha256, contents stored once under objects/<sha256>.
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
@@ -47,4 +47,14 @@ export async function captureFiles(contents: Record<string, string>, evidenceDir
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { capturedAt: new Date().toISOString(), files };
+}
+
+/** Makes a snapshot captured into one evidence folder readable from another (copies its objects, once each). */
+export async function copySnapshotObjects(snapshot: Snapshot, fromEvidence: string, toEvidence: string): Promise<void> {
+  await mkdir(join(toEvidence, OBJECTS_DIRECTORY), { recursive: true });
+  for (const file of snapshot.files) {
+    if (file.kind !== "file") continue;
+    const target = join(toEvidence, OBJECTS_DIRECTORY, file.sha256);
+    if (!existsSync(target)) await copyFile(join(fromEvidence, OBJECTS_DIRECTORY, file.sha256), target);
+  }
 }

@@ -25,6 +25,15 @@ export function createPlainReporter(write: (line: string) => void): (event: Runn
         write(`judge     ${describeSlot(event.slot)}: ${detail}`);
         break;
       }
+      case "check.finished": {
+        const { check } = event;
+        const detail = check.outcome === "decided" ? "every criterion decided; stopping the candidate" : `${check.outcome}${check.reason ? `: ${check.reason}` : ""}`;
+        write(`check     ${describeSlot(event.slot)}, check ${check.check}: ${detail}`);
+        break;
+      }
+      case "notice":
+        write(event.message);
+        break;
       default:
         break;
     }

@@ -12,6 +12,7 @@ export {
   SlotKeySchema,
   type BenchmarkRun,
   type Citation,
+  type EarlyCheck,
   type CriterionScore,
   type EvalRun,
   type EvalRunState,

@@ -25,6 +25,28 @@ export const SlotKeySchema = z.object({
   repetition: z.number().int().positive(),
 });
 
+const EvidenceRefSchema = z.object({ directory: z.string(), hash: z.string() });
+
+/** One earlyStop check (SPEC §8.2): a rubric judge session over a fixed snapshot of the running candidate. */
+export const EarlyCheckSchema = z.object({
+  check: z.number().int().positive(),
+  startedAt: z.string(),
+  elapsedMs: z.number(),
+  /**
+   * decided: every criterion was decided irreversibly (the candidate was stopped, the judgment is final);
+   * continue: the judge needed more; failed: no usable answer (the run goes on and is graded when it ends);
+   * cancelled: the candidate ended while the check ran.
+   */
+  outcome: z.enum(["decided", "continue", "failed", "cancelled"]),
+  /** The judge's reason to continue, or why the check failed. */
+  reason: z.string().nullable(),
+  costUSD: z.number().nullable(),
+  /** The check's folder (its `rubric/` archive), relative to the run directory. */
+  directory: z.string(),
+  /** The snapshot it judged (relative directory); null when taking it failed. */
+  checkpoint: EvidenceRefSchema.nullable(),
+});
+
 export const EvalRunSchema = z.object({
   id: z.string(),
   runId: z.string(),
@@ -45,8 +67,10 @@ export const EvalRunSchema = z.object({
     maxCostUSD: z.number().nullable(),
     opencodeVersion: z.string(),
   }),
-  evidence: z.object({ directory: z.string(), hash: z.string() }).nullable(),
+  evidence: EvidenceRefSchema.nullable(),
   metrics: RunMetricsSchema.nullable(),
+  /** earlyStop checks made while this run was recorded (absent when it was not monitored). */
+  earlyStop: z.object({ checks: z.array(EarlyCheckSchema) }).optional(),
 });
 
 /** A rubric judge's citation of the evidence a score rests on (checked against the recording when submitted). */
@@ -78,6 +102,7 @@ export type EvalRun = z.infer<typeof EvalRunSchema>;
 export type EvalRunState = EvalRun["state"];
 export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
 export type Citation = z.infer<typeof CitationSchema>;
+export type EarlyCheck = z.infer<typeof EarlyCheckSchema>;
 export type JudgeRunState = (typeof JUDGE_RUN_STATES)[number];
 
 export const JudgeRunSchema = z.object({
@@ -100,6 +125,8 @@ export const JudgeRunSchema = z.object({
   error: z.string().nullable(),
   /** The judge run's folder, relative to the run directory. */
   directory: z.string(),
+  /** The judgment of an earlyStop check that stopped the candidate: final, made on that check's snapshot. */
+  decidedEarly: z.object({ check: z.number().int().positive(), checkpoint: EvidenceRefSchema }).optional(),
 });
 
 export const BenchmarkRunSchema = z.object({

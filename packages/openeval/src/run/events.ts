@@ -1,12 +1,14 @@
 // The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
-import type { CostAndTime, EvalRun, JudgeRun, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
+import type { CostAndTime, EarlyCheck, EvalRun, JudgeRun, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
   | { type: "queue.changed"; running: number; queued: number; done: number }
   | { type: "candidate.started"; slot: SlotKey; evalRunId: string }
   | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun }
+  | { type: "check.finished"; slot: SlotKey; evalRunId: string; check: EarlyCheck }
+  | { type: "notice"; message: string }
   | { type: "judge.started"; slot: SlotKey; judgeRunId: string }
   | { type: "judge.finished"; slot: SlotKey; judgeRun: JudgeRun }
   | { type: "run.finished"; runId: string; directory: string; summary: RunSummary };

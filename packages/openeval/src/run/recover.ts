@@ -3,6 +3,7 @@
 // they left behind is reaped. A runner that is still alive is never taken over.
 import { killProcessTree, RUN_MARKER } from "../opencode/index.ts";
 import type { ResultsStore } from "../results/index.ts";
+import { checkMarker } from "./early-stop.ts";
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 /** A heartbeat older than this means the runner is gone, even if its pid was reused by another process. */
@@ -28,6 +29,7 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
   const interruptedEvalRuns: string[] = [];
   for (const evalRun of store.evalRuns().filter((run) => run.state === "running")) {
     await killProcessTree({ marker: `${RUN_MARKER}=${evalRun.id}` });
+    await killProcessTree({ marker: `${RUN_MARKER}=${checkMarker(evalRun.id)}` });
     store.saveEvalRun({
       ...evalRun,
       state: "interrupted",

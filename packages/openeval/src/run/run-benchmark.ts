@@ -12,7 +12,8 @@ import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
 import { startControls } from "./start-controls.ts";
-import { rubricGraderFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
+import { earlyStopPolicy } from "./early-stop.ts";
+import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
@@ -27,6 +28,8 @@ export interface RunBenchmarkOptions {
   scope?: PlanScope;
   /** Parallel work items; default: benchmark.ts `concurrency`, else what the machine can hold. */
   concurrency?: number;
+  /** Grade final recordings only: no earlyStop checks in this invocation (`--final-only`). */
+  finalOnly?: boolean;
   /** Verdict contributor selection from the command line (--gate, --only, --no-llm-judge). */
   selection?: SummaryOptions["selection"];
   onEvent?: RunnerListener;
@@ -62,19 +65,26 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
+    const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
+    const monitored = monitoredEvals(benchmark, concurrency, options.finalOnly ?? false, emit);
     const work: SlotWork[] = plan.slots
       .filter((slot) => slot.action === "candidate" || slot.action === "judge")
-      .map((slot) => ({ kind: slot.action === "candidate" ? "candidate" : "judge", slot, evalRun: slot.evalRun }));
+      .map((slot) => ({
+        kind: slot.action === "candidate" ? "candidate" : "judge",
+        slot,
+        evalRun: slot.evalRun,
+        monitored: slot.action === "candidate" && monitored.has(slot.evalId),
+      }));
     const scriptedJudge = benchmark.settings.judge.model?.startsWith("control/") ?? false;
     const controls: ControlServer | null = work.some((item) => item.slot.model.startsWith("control/") || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), gradeRubric: rubricGraderFor(controls), verification: verification.setup };
+    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), ...rubricJudgesFor(controls), verification: verification.setup };
     try {
       await runWorkQueue(
         work,
-        options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency(),
-        (item, enqueue) => (item.kind === "candidate" ? runCandidateWork(item, context, enqueue) : runJudgeWork(item, context)),
+        concurrency,
+        (item, enqueue) => (item.kind === "candidate" ? runCandidateWork(item, context, enqueue) : item.kind === "check" ? item.check!() : runJudgeWork(item, context)),
         { signal: options.signal, onChange: (state) => emit({ type: "queue.changed", ...state }) },
       );
     } finally {
@@ -87,6 +97,17 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     clearInterval(heartbeat);
     store.close();
   }
+}
+
+/** Evals whose candidates get earlyStop checks in this invocation; says why when some are left to final grading. */
+function monitoredEvals(benchmark: BenchmarkDefinition, concurrency: number, finalOnly: boolean, emit: RunnerListener): Set<string> {
+  const withEarlyStop = benchmark.evals.filter((evaluation) => earlyStopPolicy(evaluation.settings.earlyStop) !== null).map((evaluation) => evaluation.id);
+  if (withEarlyStop.length === 0 || finalOnly) return new Set();
+  if (concurrency < 2) {
+    emit({ type: "notice", message: `earlyStop is off for ${withEarlyStop.join(", ")}: checks need a second lane, and concurrency is ${concurrency}. Raise --concurrency to 2 or more to use it.` });
+    return new Set();
+  }
+  return new Set(withEarlyStop);
 }
 
 function describeRun(runId: string, benchmark: BenchmarkDefinition, scope: PlanScope): BenchmarkRun {

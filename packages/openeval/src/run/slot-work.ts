@@ -1,21 +1,27 @@
-// The two kinds of work the queue runs for a slot: execute its candidate (then queue its judging), and judge
-// a finished recording. Failed candidates and infrastructure errors are never judged: they wait for `retry`.
+// The kinds of work the queue runs for a slot: execute its candidate (then queue its judging), judge a finished
+// recording, and check a running candidate (earlyStop). Failed candidates and infrastructure errors are never
+// judged: they wait for `retry`.
 import { randomUUID } from "node:crypto";
 import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate } from "../candidate/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
-import { createRubricGrader, gradeEvalRun, type RubricGrader, type VerificationSetup } from "../judge/index.ts";
+import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EvalRun } from "../results/index.ts";
 import type { ResultsStore } from "../results/index.ts";
+import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, earlyStopPolicy, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "./events.ts";
 
 export interface SlotWork {
-  kind: "candidate" | "judge";
+  kind: "candidate" | "judge" | "check";
   slot: PlannedSlot;
   /** The recording to judge (judge work). */
   evalRun: EvalRun | null;
+  /** Candidate work watched by earlyStop checks. */
+  monitored?: boolean;
+  /** Check work: one earlyStop check of the slot's running candidate. */
+  check?: () => Promise<void>;
 }
 
 export interface WorkContext {
@@ -26,17 +32,20 @@ export interface WorkContext {
   emit: RunnerListener;
   signal?: AbortSignal;
   gradeRubric: RubricGrader;
+  /** One earlyStop check of a snapshot with the rubric judge. */
+  checkRubricEarly: (task: RubricTask, directory: string, limits: EarlyCheckLimits) => Promise<EarlyCheckResult>;
   verification: VerificationSetup | null;
   /** Eval runs executed by this invocation (live latency measurements). */
   fresh: Set<string>;
 }
 
 /** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
-export function rubricGraderFor(controls: ControlServer | null): RubricGrader {
-  return createRubricGrader({
+export function rubricJudgesFor(controls: ControlServer | null): Pick<WorkContext, "gradeRubric" | "checkRubricEarly"> {
+  const options: RubricGraderOptions = {
     controlBaseURL: (evalId) => controls?.baseURL(evalId) ?? null,
     selectCredentials: (model) => selectCredentials({ model, environment: process.env }),
-  });
+  };
+  return { gradeRubric: createRubricGrader(options), checkRubricEarly: (task, directory, limits) => checkEarly(task, directory, options, limits) };
 }
 
 export function isJudgeable(evalRun: EvalRun): boolean {
@@ -48,22 +57,58 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const { slot } = work;
   const key = slotKey(slot);
   const evalRunId = `eval_${randomUUID()}`;
+  const evaluation = evaluationOf(context, slot);
+  let latest: EvalRun | null = null;
+  const monitor = work.monitored ? monitorCandidate(work, context, evalRunId, () => latest, enqueue) : null;
   context.emit({ type: "candidate.started", slot: key, evalRunId });
   const evalRun = await executeCandidate({
     runId: context.runId,
     runDirectory: store.directory,
     evalRunId,
     slot: key,
-    evaluation: evaluationOf(context, slot),
+    evaluation,
     settings: benchmark.settings,
     candidateFingerprint: slot.candidateFingerprint,
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
     signal: context.signal,
-    save: (record) => store.saveEvalRun(record),
+    ...(monitor ? { monitor } : {}),
+    save: (record) => {
+      latest = record;
+      store.saveEvalRun(record);
+    },
   });
   context.fresh.add(evalRun.id);
   context.emit({ type: "candidate.finished", slot: key, evalRun });
+  const decision = monitor?.decision() ?? null;
+  if (decision && evalRun.state === "stopped") {
+    const judgeRun = decidedJudgeRun(evalRun, decision, { judgeRunId: `judge_${randomUUID()}`, judgeFingerprint: slot.judgeFingerprint });
+    context.emit({ type: "judge.started", slot: key, judgeRunId: judgeRun.id });
+    store.saveJudgeRun(judgeRun);
+    context.emit({ type: "judge.finished", slot: key, judgeRun });
+    return;
+  }
   if (isJudgeable(evalRun) && !context.signal?.aborted) enqueue({ kind: "judge", slot, evalRun });
+}
+
+/** earlyStop: checks of snapshots of this candidate, queued as check work on the run's queue. */
+function monitorCandidate(work: SlotWork, context: WorkContext, evalRunId: string, running: () => EvalRun | null, enqueue: (next: SlotWork) => void): EarlyStopMonitor | null {
+  const { slot } = work;
+  const evaluation = evaluationOf(context, slot);
+  const policy = earlyStopPolicy(evaluation.settings.earlyStop);
+  if (!policy) return null;
+  return createEarlyStopMonitor({
+    policy,
+    runDirectory: context.store.directory,
+    evalRunId,
+    schedule: (check) => enqueue({ kind: "check", slot, evalRun: null, check }),
+    judge: (checkpoint, directory, limits) =>
+      context.checkRubricEarly(
+        { judgeRunId: `${evalRunId}-check`, evidence: checkpoint, run: running(), candidateModel: slot.model, evaluation, settings: context.benchmark.settings },
+        directory,
+        { ...limits, marker: checkMarker(evalRunId) },
+      ),
+    onCheck: (check) => context.emit({ type: "check.finished", slot: slotKey(slot), evalRunId, check }),
+  });
 }
 
 export async function runJudgeWork(work: SlotWork, context: WorkContext): Promise<void> {

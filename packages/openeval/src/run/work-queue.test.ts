@@ -31,6 +31,41 @@ describe("runWorkQueue", () => {
     expect(order).toHaveLength(7);
   });
 
+  it("keeps a lane free for checks while a monitored candidate runs, and runs a check as soon as it is queued", async () => {
+    const log: string[] = [];
+    let candidatesRunning = 0;
+    let peakCandidates = 0;
+    const items: Item[] = [
+      { kind: "candidate", name: "m1", monitored: true },
+      { kind: "candidate", name: "m2", monitored: true },
+      { kind: "candidate", name: "m3", monitored: true },
+    ];
+    await runWorkQueue(items, 3, async (item, enqueue) => {
+      log.push(`start ${item.name}`);
+      if (item.kind !== "candidate") return;
+      candidatesRunning++;
+      peakCandidates = Math.max(peakCandidates, candidatesRunning);
+      // The candidate waits for its own check, as a monitored run does until a check stops it.
+      let checked!: () => void;
+      const done = new Promise<void>((resolve) => (checked = resolve));
+      enqueue({ kind: "check", name: `check-${item.name}` });
+      const check = setInterval(() => log.includes(`start check-${item.name}`) && checked(), 1);
+      await done;
+      clearInterval(check);
+      candidatesRunning--;
+    });
+    expect(peakCandidates).toBe(2);
+    for (const name of ["m1", "m2", "m3"]) expect(log).toContain(`start check-${name}`);
+  });
+
+  it("does not reserve a lane at concurrency 1 (so monitored work cannot stall)", async () => {
+    const started: string[] = [];
+    await runWorkQueue([{ kind: "candidate", name: "m", monitored: true }] as Item[], 1, async (item) => {
+      started.push(item.name);
+    });
+    expect(started).toEqual(["m"]);
+  });
+
   it("stops taking new work once aborted, letting running work finish", async () => {
     const controller = new AbortController();
     const started: string[] = [];

@@ -1,8 +1,11 @@
-// One queue of candidate and judge work under a concurrency limit. Judge work goes first so that grading keeps
-// up with recording; work added while running (a judge after its candidate) joins the same queue.
+// One queue of candidate, judge and earlyStop check work under a concurrency limit. Checks go first (a running
+// candidate waits on them), then judges, so that grading keeps up with recording; work added while running joins
+// the same queue. While a monitored (earlyStop) candidate runs, candidates leave one lane free for checks.
 
 export interface WorkItem {
-  kind: "candidate" | "judge";
+  kind: "candidate" | "judge" | "check";
+  /** A candidate watched by earlyStop checks. */
+  monitored?: boolean;
 }
 
 export interface WorkQueueState {
@@ -11,6 +14,8 @@ export interface WorkQueueState {
   done: number;
 }
 
+const PRIORITY: readonly WorkItem["kind"][] = ["check", "judge", "candidate"];
+
 export async function runWorkQueue<Item extends WorkItem>(
   initial: readonly Item[],
   concurrency: number,
@@ -18,34 +23,46 @@ export async function runWorkQueue<Item extends WorkItem>(
   options: { signal?: AbortSignal; onChange?: (state: WorkQueueState) => void } = {},
 ): Promise<void> {
   const queue = [...initial];
-  let running = 0;
+  const active = new Set<Item>();
   let done = 0;
-  const report = () => options.onChange?.({ running, queued: queue.length, done });
+  const report = () => options.onChange?.({ running: active.size, queued: queue.length, done });
+  const startable = (item: Item): boolean => {
+    if (item.kind !== "candidate") return true;
+    const candidates = [...active].filter((running) => running.kind === "candidate");
+    const monitoring = item.monitored || candidates.some((running) => running.monitored);
+    const reserve = monitoring && concurrency >= 2 ? 1 : 0;
+    return candidates.length + 1 <= concurrency - reserve;
+  };
   const takeNext = (): Item | undefined => {
-    const judge = queue.findIndex((item) => item.kind === "judge");
-    return judge >= 0 ? queue.splice(judge, 1)[0] : queue.shift();
+    for (const kind of PRIORITY) {
+      const index = queue.findIndex((item) => item.kind === kind && startable(item));
+      if (index >= 0) return queue.splice(index, 1)[0];
+    }
+    return undefined;
   };
 
   await new Promise<void>((resolve, reject) => {
     const pump = () => {
       if (options.signal?.aborted) queue.length = 0;
-      while (running < concurrency && queue.length > 0) {
-        const item = takeNext()!;
-        running++;
+      while (active.size < concurrency) {
+        const item = takeNext();
+        if (item === undefined) break;
+        active.add(item);
         report();
         handle(item, (next) => {
           queue.push(next);
           report();
+          pump();
         })
           .then(() => {
-            running--;
+            active.delete(item);
             done++;
             report();
             pump();
           })
           .catch(reject);
       }
-      if (running === 0 && queue.length === 0) resolve();
+      if (active.size === 0 && queue.length === 0) resolve();
     };
     options.signal?.addEventListener("abort", pump, { once: true });
     pump();

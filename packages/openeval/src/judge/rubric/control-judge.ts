@@ -1,11 +1,14 @@
 // The scripted judge `control/judge` (SPEC §9): for each candidate control with a `verdict`, a control
-// `judge.<name>` that submits that verdict through judge_submit_judgment, then says it is done.
+// `judge.<name>` that submits that verdict through judge_submit_judgment, then says it is done; and for earlyStop
+// checks `judge-early.<name>`, which submits a verdict that decides every criterion and otherwise continues.
 import type { ControlFile } from "@openeval/control-model";
+import type { JudgePhase } from "./schema.ts";
 
 const CONTROL_PROVIDER = "control";
 /** The judge model that answers from the candidate control's declared verdict. */
 export const SCRIPTED_JUDGE_MODEL = `${CONTROL_PROVIDER}/judge`;
 const SUBMIT_TOOL_NAME = "judge_submit_judgment";
+const CONTINUE_TOOL_NAME = "judge_continue_judging";
 const FINAL_TEXT = "Judgment submitted from the control's declared verdict.";
 
 /**
@@ -17,16 +20,21 @@ export function judgeControls(controls: Record<string, ControlFile>): Record<str
   const judges: Record<string, ControlFile> = {};
   for (const [name, control] of Object.entries(controls)) {
     if (!control.verdict) continue;
-    const scores = Object.fromEntries(
-      Object.entries(control.verdict).map(([criterion, { value, reason }]) => [criterion, { value, reason, evidence: [{ kind: "response" }] }]),
-    );
-    judges[judgeControlName(name)] = { turns: [{ tools: [{ name: SUBMIT_TOOL_NAME, input: { scores } }] }, { text: FINAL_TEXT }] };
+    const verdict = Object.entries(control.verdict);
+    const scores = Object.fromEntries(verdict.map(([criterion, { value, reason }]) => [criterion, { value, reason, evidence: [{ kind: "response" }] }]));
+    const submit = { tools: [{ name: SUBMIT_TOOL_NAME, input: { scores } }] };
+    const open = verdict.find(([, score]) => score.value === null);
+    const reason = open ? `${open[0]}: ${open[1].reason}` : "The control declares that its run is not decided until it finishes.";
+    const keepGoing = { tools: [{ name: CONTINUE_TOOL_NAME, input: { reason } }] };
+    const decides = (control.earlyCheck ?? (open ? "continue" : "decide")) === "decide";
+    judges[judgeControlName(name, "final")] = { turns: [submit, { text: FINAL_TEXT }] };
+    judges[judgeControlName(name, "early")] = { turns: [decides ? submit : keepGoing, { text: FINAL_TEXT }] };
   }
   return judges;
 }
 
-export function judgeControlName(candidateControl: string): string {
-  return `judge.${candidateControl}`;
+export function judgeControlName(candidateControl: string, phase: JudgePhase): string {
+  return `${phase === "early" ? "judge-early" : "judge"}.${candidateControl}`;
 }
 
 /**
@@ -37,6 +45,7 @@ export function resolveJudgeModel(
   judgeModel: string,
   candidateModel: string | null,
   controls: Record<string, ControlFile>,
+  phase: JudgePhase = "final",
 ): { model: string } | { error: string } {
   if (judgeModel !== SCRIPTED_JUDGE_MODEL) return { model: judgeModel };
   const prefix = `${CONTROL_PROVIDER}/`;
@@ -49,5 +58,5 @@ export function resolveJudgeModel(
   if (!controls[name]!.verdict) {
     return { error: `the candidate control "${name}" declares no verdict; add "verdict": { "<criterion>": { "value": …, "reason": "…" } } to controls/${name}.json for ${SCRIPTED_JUDGE_MODEL}` };
   }
-  return { model: `${prefix}${judgeControlName(name)}` };
+  return { model: `${prefix}${judgeControlName(name, phase)}` };
 }

@@ -1,5 +1,6 @@
 // The LLM rubric judge (SPEC §8.2) as a RubricGrader: one isolated OpenCode session of the judge model, with only
 // the judge tools, grading one eval run; everything it did is archived in the judge run's `rubric/` folder.
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -8,11 +9,11 @@ import type { EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import type { RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
 import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
-import type { EvalRun } from "../../results/index.ts";
+import type { CriterionScore, EvalRun } from "../../results/index.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
 import { buildJudgeConfig, judgeUserPrompt } from "./judge-agent.ts";
-import { readJudgment } from "./read-judgment.ts";
-import type { JudgeJob } from "./schema.ts";
+import { type JudgeRunFiles, readJudgment } from "./read-judgment.ts";
+import { ContinueArgsSchema, type JudgeJob, type JudgePhase } from "./schema.ts";
 
 /** What the judge session may see: only the judge model's own provider credentials. */
 export interface JudgeCredentials {
@@ -38,6 +39,7 @@ export const RUBRIC_FILES = {
   job: "job.json",
   agent: "judge-agent.json",
   submission: "submission.json",
+  continuation: "continue.json",
   log: "tools-log.jsonl",
   events: "opencode-events.jsonl",
   stderr: "opencode-stderr.log",
@@ -87,25 +89,84 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
 
 /** Grades one task; every failure is a recorded outcome, never a thrown error or a candidate's 0. */
 export async function gradeRubricTask(task: RubricTask, directory: string, options: RubricGraderOptions): Promise<SourceOutcome> {
-  const plan = planJudgeRun(task, options);
-  if ("error" in plan) return { state: "failed", scores: null, error: plan.error };
+  const session = await runJudgeSession(task, directory, options, { phase: "final" });
+  if ("error" in session) return { state: "failed", scores: null, error: session.error };
+  return readJudgment(session.files, session.outcome, session.criteria);
+}
+
+/** What one early check (earlyStop) concluded about a snapshot of a running candidate. */
+export interface EarlyCheckResult {
+  /** decided: every criterion is decided irreversibly (stop the candidate); continue: the judge wants more; failed: no usable answer. */
+  outcome: "decided" | "continue" | "failed";
+  scores: Record<string, CriterionScore> | null;
+  /** The judge's reason to continue, or why the check failed. */
+  reason: string | null;
+  /** The judge session's recorded cost (USD); null when it never ran. */
+  costUSD: number | null;
+}
+
+/** An early check's limits: what is left of the eval's earlyStop budget, and its cancellation (the candidate ended). */
+export interface EarlyCheckLimits {
+  maxCostUSD: number;
+  signal?: AbortSignal;
+  /** The judge processes' RUN_MARKER value, so that crash recovery can find and reap them. */
+  marker?: string;
+}
+
+/**
+ * Runs one early check of a checkpoint.
+ * @example const check = await checkEarly({ ...task, evidence: checkpoint }, join(checkDir, "rubric"), options, { maxCostUSD: 0.4 });
+ */
+export async function checkEarly(task: RubricTask, directory: string, options: RubricGraderOptions, limits: EarlyCheckLimits): Promise<EarlyCheckResult> {
+  const session = await runJudgeSession(task, directory, options, { phase: "early", ...limits });
+  if ("error" in session) return { outcome: "failed", scores: null, reason: session.error, costUSD: null };
+  const costUSD = session.outcome.costUSD;
+  const read = readJudgment(session.files, session.outcome, session.criteria);
+  if (read.state === "completed") {
+    const open = Object.entries(read.scores ?? {}).filter(([, score]) => score.value === null);
+    if (read.scores === null || open.length > 0) return { outcome: "failed", scores: null, reason: "an early judgment left criteria undecided", costUSD };
+    return { outcome: "decided", scores: read.scores, reason: null, costUSD };
+  }
+  const continued = readContinuation(session.files.continuation);
+  if (continued !== null) return { outcome: "continue", scores: null, reason: continued, costUSD };
+  return { outcome: "failed", scores: null, reason: read.error ?? "the early check ended without a decision", costUSD };
+}
+
+interface JudgeSessionLimits extends Partial<EarlyCheckLimits> {
+  phase: JudgePhase;
+}
+
+interface JudgeSession {
+  outcome: OpenCodeOutcome;
+  files: JudgeRunFiles & { continuation: string };
+  criteria: string[];
+}
+
+async function runJudgeSession(
+  task: RubricTask,
+  directory: string,
+  options: RubricGraderOptions,
+  limits: JudgeSessionLimits,
+): Promise<JudgeSession | { error: string }> {
+  const plan = planJudgeRun(task, options, limits.phase);
+  if ("error" in plan) return plan;
   const scratch = await mkdtemp(join(tmpdir(), `openeval-judge-${task.judgeRunId}-`));
   try {
     // Absolute: the tool server runs in the judge's own working directory.
-    return await runJudge(task, resolve(directory), plan, scratch, options);
+    return await runJudge(task, resolve(directory), plan, scratch, options, limits);
   } catch (error) {
-    return { state: "failed", scores: null, error: `the rubric judge could not run: ${(error as Error).message}` };
+    return { error: `the rubric judge could not run: ${(error as Error).message}` };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
 /** Step: everything that can be refused before any process starts. */
-function planJudgeRun(task: RubricTask, options: RubricGraderOptions): JudgePlan | { error: string } {
+function planJudgeRun(task: RubricTask, options: RubricGraderOptions, phase: JudgePhase): JudgePlan | { error: string } {
   const { evaluation, settings } = task;
   if (!evaluation.rubric) return { error: `eval ${evaluation.id} has no judge.md to grade with` };
   if (!settings.judge.model) return { error: "judge.md needs judge.model in benchmark.ts; set it to the model that should grade" };
-  const resolved = resolveJudgeModel(settings.judge.model, task.candidateModel, evaluation.controls);
+  const resolved = resolveJudgeModel(settings.judge.model, task.candidateModel, evaluation.controls, phase);
   if ("error" in resolved) return resolved;
   try {
     return {
@@ -119,7 +180,14 @@ function planJudgeRun(task: RubricTask, options: RubricGraderOptions): JudgePlan
   }
 }
 
-async function runJudge(task: RubricTask, directory: string, plan: JudgePlan, scratch: string, options: RubricGraderOptions): Promise<SourceOutcome> {
+async function runJudge(
+  task: RubricTask,
+  directory: string,
+  plan: JudgePlan,
+  scratch: string,
+  options: RubricGraderOptions,
+  limits: JudgeSessionLimits,
+): Promise<JudgeSession> {
   const rubric = task.evaluation.rubric!;
   const at = (name: keyof typeof RUBRIC_FILES) => join(directory, RUBRIC_FILES[name]);
   await mkdir(directory, { recursive: true });
@@ -127,33 +195,63 @@ async function runJudge(task: RubricTask, directory: string, plan: JudgePlan, sc
   await Promise.all(Object.keys(RUBRIC_FILES).map((name) => rm(at(name as keyof typeof RUBRIC_FILES), { force: true })));
 
   // Step: the job the tool server reads, and the agent definition (archived without provider settings).
-  const job: JudgeJob = { evidence: plan.evidence, run: task.run, criteria: plan.criteria, submissionFile: at("submission"), logFile: at("log") };
+  const job: JudgeJob = {
+    evidence: plan.evidence,
+    run: task.run,
+    criteria: plan.criteria,
+    phase: limits.phase,
+    submissionFile: at("submission"),
+    continueFile: at("continuation"),
+    logFile: at("log"),
+  };
   await writeJsonAtomic(at("job"), job);
-  const config = buildJudgeConfig({ rubric, provider: plan.provider, jobFile: at("job"), bunBinary: options.bunBinary ?? process.execPath });
+  const config = buildJudgeConfig({ rubric, provider: plan.provider, jobFile: at("job"), bunBinary: options.bunBinary ?? process.execPath, phase: limits.phase });
   const { provider: _provider, ...agent } = config;
   await writeJsonAtomic(at("agent"), { model: plan.model, ...agent });
 
-  // Step: one isolated OpenCode session in an empty git dir, under the judge's time limit.
+  // Step: one isolated OpenCode session in an empty git dir, under the judge's time and cost limits.
   const credentials = await options.selectCredentials(plan.model);
+  const maxCostUSD = lowest(task.settings.judge.maxCostUSD, limits.maxCostUSD);
   const outcome = await runOpenCode({
     scratchDir: join(scratch, "opencode"),
     workspace: await createGitWorkspace(join(scratch, "workspace")),
-    prompt: judgeUserPrompt(rubric),
+    prompt: judgeUserPrompt(rubric, limits.phase),
     model: plan.model,
     config,
     credentials,
     timeoutMs: task.settings.judge.timeoutMs,
-    maxCostUSD: task.settings.judge.maxCostUSD,
+    ...(maxCostUSD === undefined ? {} : { maxCostUSD }),
+    ...(limits.signal ? { signal: limits.signal } : {}),
+    ...(limits.marker ? { marker: limits.marker } : {}),
     eventsFile: at("events"),
     stderrFile: at("stderr"),
     secrets: credentials.secrets,
     ...(options.opencodeBinary ? { opencodeBinary: options.opencodeBinary } : {}),
   });
 
-  // Step: archive the judge's own database, then read the verdict from the files it left.
+  // Step: archive the judge's own database; the verdict is read from the files it left.
   const database = await archiveJudgeDatabase(outcome, at("database"), credentials.secrets);
   await writeJsonAtomic(at("session"), describeSession(outcome, plan.model));
-  return readJudgment({ submission: at("submission"), log: at("log"), stderr: at("stderr"), database }, outcome, plan.criteria);
+  return {
+    outcome,
+    criteria: plan.criteria,
+    files: { submission: at("submission"), continuation: at("continuation"), log: at("log"), stderr: at("stderr"), database },
+  };
+}
+
+function lowest(...limits: (number | undefined)[]): number | undefined {
+  const given = limits.filter((limit): limit is number => limit !== undefined);
+  return given.length === 0 ? undefined : Math.min(...given);
+}
+
+/** The reason of an accepted continue_judging, or null when the check did not end that way. */
+function readContinuation(file: string): string | null {
+  if (!existsSync(file)) return null;
+  try {
+    return ContinueArgsSchema.parse(JSON.parse(readFileSync(file, "utf8"))).reason;
+  } catch {
+    return null;
+  }
 }
 
 /** OpenCode that never started leaves no database; that is reported by the outcome, not thrown. */

@@ -25,7 +25,7 @@ let job: JudgeJob;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "openeval-native-evidence-"));
   const evidence = await recordNativeRun(root, candidate, "Write notes.txt with a greeting.");
-  job = { evidence, run: null, criteria: ["done"], submissionFile: join(root, "submission.json"), logFile: join(root, "log.jsonl") };
+  job = { evidence, run: null, criteria: ["done"], phase: "final", submissionFile: join(root, "submission.json"), continueFile: join(root, "continue.json"), logFile: join(root, "log.jsonl") };
   await Bun.write(join(root, "job.json"), JSON.stringify(job));
   server = startClient(join(root, "job.json"));
   await server.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } });

@@ -9,8 +9,15 @@ export const JudgeJobSchema = z.strictObject({
   run: EvalRunSchema.nullable(),
   /** The rubric's criterion ids: a submission must score exactly these. */
   criteria: z.array(z.string().min(1)).min(1),
+  /**
+   * `final`: grade the finished recording. `early`: an earlyStop check of a candidate still running — submit only
+   * when every criterion is decided irreversibly, else call continue_judging.
+   */
+  phase: z.enum(["final", "early"]),
   /** Where the first accepted judgment is written (atomically). */
   submissionFile: z.string().min(1),
+  /** Early checks: where an accepted continue_judging is written (atomically). */
+  continueFile: z.string().min(1),
   /** JSONL archive of every tool call: arguments, whether accepted, and the error when not. */
   logFile: z.string().min(1),
 });
@@ -36,6 +43,10 @@ export const SubmitArgsSchema = z.strictObject({
   scores: z.record(z.string(), ScoreSchema).describe("criterion id -> { value, reason, evidence }"),
 });
 
+export const ContinueArgsSchema = z.strictObject({
+  reason: z.string().describe("Which criterion is still open, and what the candidate could still do that would change it"),
+});
+
 /** The submission file: exactly what was accepted. */
 export const SubmissionFileSchema = SubmitArgsSchema;
 
@@ -43,3 +54,4 @@ export type JudgeJob = z.infer<typeof JudgeJobSchema>;
 export type EvidenceArgs = z.infer<typeof EvidenceArgsSchema>;
 export type SubmittedScore = z.infer<typeof ScoreSchema>;
 export type Submission = z.infer<typeof SubmitArgsSchema>;
+export type JudgePhase = JudgeJob["phase"];

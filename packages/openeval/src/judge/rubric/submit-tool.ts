@@ -1,13 +1,13 @@
 // The judge's `submit_judgment` tool: validates a judgment (exact criteria, credits, reasons, citations checked
 // against the recording), lists every problem as a tool error, and writes the first valid one atomically.
-import { existsSync } from "node:fs";
 import * as z from "zod";
 import type { JudgeContext } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import { describeZodIssues } from "../../util/zod-issues.ts";
 import { createCitationChecker } from "./check-citations.ts";
+import type { JudgeRequest } from "./judge-request.ts";
 import type { McpTool, ToolAnswer } from "./mcp-stdio.ts";
-import { ScoreSchema, SubmitArgsSchema, type Submission } from "./schema.ts";
+import { type JudgePhase, ScoreSchema, SubmitArgsSchema, type Submission } from "./schema.ts";
 
 export const SUBMIT_TOOL = "submit_judgment";
 export const ACCEPTED_TEXT = '{"accepted":true} Judgment recorded. Reply with one short line and stop.';
@@ -15,18 +15,26 @@ export const ACCEPTED_TEXT = '{"accepted":true} Judgment recorded. Reply with on
 export interface SubmitToolOptions {
   criteria: readonly string[];
   submissionFile: string;
+  phase: JudgePhase;
 }
 
-/** @example const tool = createSubmitTool(context, { criteria: ["correct"], submissionFile: "/tmp/j/submission.json" }); */
-export function createSubmitTool(context: JudgeContext, options: SubmitToolOptions): McpTool {
+/**
+ * @example
+ * const request = openJudgeRequest(job);
+ * const tool = createSubmitTool(context, request, { criteria: ["correct"], submissionFile: "/tmp/j/submission.json", phase: "final" });
+ */
+export function createSubmitTool(context: JudgeContext, request: JudgeRequest, options: SubmitToolOptions): McpTool {
   const citations = createCitationChecker(context);
-  // A restarted server must not accept a second judgment either.
-  let accepted = existsSync(options.submissionFile);
+  const early = options.phase === "early";
   return {
     name: SUBMIT_TOOL,
     description: [
-      "Submit your judgment, once, with a score for every criterion:",
-      "value (true/false, a number from 0 to 1 for partial credit, or null when the evidence cannot decide),",
+      early
+        ? "Submit your judgment only if every criterion is already decided irreversibly (nothing the still-running candidate does next can change it), with a score for every criterion:"
+        : "Submit your judgment, once, with a score for every criterion:",
+      early
+        ? "value (true/false, or a number from 0 to 1; null is not allowed in an early check: call continue_judging instead),"
+        : "value (true/false, a number from 0 to 1 for partial credit, or null when the evidence cannot decide),",
       "reason (non-empty), and evidence: citations {kind, id?, path?, revision?, quote?} of the recording.",
       'kind "response" (the final answer); "message" (id: a message or part id); "tool" (id: a tool call id);',
       '"event" (id: <sessionID>#<sequence>); "metric" (id: a path such as tools.errorRate); "file" (path, optional revision).',
@@ -35,13 +43,15 @@ export function createSubmitTool(context: JudgeContext, options: SubmitToolOptio
     ].join(" "),
     inputSchema: submissionJsonSchema(options.criteria),
     async call(raw) {
-      if (accepted) return reject(["a judgment was already accepted; resubmission is not allowed. Do not call submit_judgment again"], false);
+      const closed = request.closedBy();
+      if (closed) return reject([`${closed}; nothing more is accepted. Do not call any judge tool again`], false);
       const parsed = SubmitArgsSchema.safeParse(raw);
       if (!parsed.success) return reject(describeZodIssues(parsed.error));
       const problems = await validate(parsed.data, options.criteria, (citation, at) => citations.check(citation, at));
+      if (early) problems.push(...undecided(parsed.data, options.criteria));
       if (problems.length > 0) return reject(problems);
       await writeJsonAtomic(options.submissionFile, parsed.data);
-      accepted = true;
+      request.close("a judgment was already accepted");
       return { text: ACCEPTED_TEXT, isError: false };
     },
   };
@@ -74,6 +84,13 @@ async function validate(
     }
   }
   return problems;
+}
+
+/** An early check decides the run: every criterion needs a value now. */
+function undecided(submission: Submission, criteria: readonly string[]): string[] {
+  const open = criteria.filter((id) => submission.scores[id]?.value === null);
+  if (open.length === 0) return [];
+  return [`${open.map((id) => `scores.${id}.value`).join(", ")} is null: an early check submits only when every criterion is decided irreversibly; if one is still open, call continue_judging instead`];
 }
 
 function reject(problems: string[], fixable = true): ToolAnswer {

@@ -37,7 +37,9 @@ beforeAll(async () => {
     evidence,
     run: null,
     criteria: ["correct", "tested"],
+    phase: "final",
     submissionFile: join(root, "judge", "submission.json"),
+    continueFile: join(root, "judge", "continue.json"),
     logFile: join(root, "judge", "tools-log.jsonl"),
   };
   await Bun.write(join(root, "judge", "job.json"), JSON.stringify(job));
@@ -168,7 +170,7 @@ describe("the judge tool server", () => {
 
     const again = await server.call("submit_judgment", judgment);
     expect(again.isError).toBe(true);
-    expect(again.text).toContain("already accepted; resubmission is not allowed");
+    expect(again.text).toContain("a judgment was already accepted; nothing more is accepted");
     expect(JSON.parse(await readFile(job.submissionFile, "utf8"))).toEqual(judgment);
   });
 
@@ -185,6 +187,45 @@ describe("the judge tool server", () => {
     expect(server.calls).toBe(calls.length);
     const submissions = calls.filter((entry) => entry.type === "call" && entry.tool === "submit_judgment");
     expect(submissions.map((entry) => entry.type === "call" && entry.accepted)).toEqual([false, false, false, true, false]);
+  });
+
+  it("in an early check, refuses an undecided criterion, and ends with continue_judging or a fully decided judgment", async () => {
+    const early = async (name: string) => {
+      const earlyJob: JudgeJob = {
+        ...job,
+        phase: "early",
+        submissionFile: join(root, name, "submission.json"),
+        continueFile: join(root, name, "continue.json"),
+        logFile: join(root, name, "log.jsonl"),
+      };
+      await Bun.write(join(root, name, "job.json"), JSON.stringify(earlyJob));
+      const client = startClient(join(root, name, "job.json"));
+      await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } });
+      return { client, earlyJob };
+    };
+    const decided = { value: true, reason: "The test run passed.", evidence: [{ kind: "tool", id: "call_test" }] };
+
+    const open = await early("early-open");
+    const { tools } = (await open.client.request("tools/list", {})) as { tools: { name: string }[] };
+    expect(tools.map((tool) => tool.name)).toEqual(["evidence", "submit_judgment", "continue_judging"]);
+    const undecided = await open.client.call("submit_judgment", { scores: { correct: { value: null, reason: "Not yet.", evidence: [] }, tested: decided } });
+    expect(undecided.isError).toBe(true);
+    expect(undecided.text).toContain("scores.correct.value is null: an early check submits only when every criterion is decided irreversibly");
+    expect((await open.client.call("continue_judging", { reason: " " })).text).toContain("reason is empty");
+    const continued = await open.client.call("continue_judging", { reason: "correct: greet() may still change." });
+    expect(continued.isError).toBeFalsy();
+    expect(continued.text).toContain('{"continued":true}');
+    expect(JSON.parse(await readFile(open.earlyJob.continueFile, "utf8"))).toEqual({ reason: "correct: greet() may still change." });
+    const late = await open.client.call("submit_judgment", { scores: { correct: decided, tested: decided } });
+    expect(late.text).toContain("this check already ended with continue_judging");
+    expect(existsSync(open.earlyJob.submissionFile)).toBe(false);
+    await open.client.close();
+
+    const closed = await early("early-decided");
+    expect((await closed.client.call("submit_judgment", { scores: { correct: decided, tested: decided } })).isError).toBeFalsy();
+    expect((await closed.client.call("continue_judging", { reason: "changed my mind" })).text).toContain("a judgment was already accepted");
+    expect(existsSync(closed.earlyJob.continueFile)).toBe(false);
+    await closed.client.close();
   });
 
   it("logs a fatal line and exits when the recording cannot be opened", async () => {

@@ -1,9 +1,12 @@
 // The judge's tool server process, started by OpenCode as the local MCP server `judge` (tools `judge_evidence` and
-// `judge_submit_judgment`). It reads its job from OPENEVAL_JUDGE_JOB and logs every call to the job's log file.
+// `judge_submit_judgment`, plus `judge_continue_judging` in early checks). It reads its job from OPENEVAL_JUDGE_JOB
+// and logs every call to the job's log file.
 import { readFileSync } from "node:fs";
 import { createJudgeContext, openEvidence } from "../../recording/index.ts";
 import { appendCallLog } from "./call-log.ts";
+import { createContinueTool } from "./continue-tool.ts";
 import { createEvidenceTool } from "./evidence-tool.ts";
+import { openJudgeRequest } from "./judge-request.ts";
 import { type McpTool, serveMcpStdio } from "./mcp-stdio.ts";
 import { JudgeJobSchema, type JudgeJob } from "./schema.ts";
 import { createSubmitTool } from "./submit-tool.ts";
@@ -19,9 +22,11 @@ async function main(): Promise<void> {
   const job = readJob();
   try {
     const context = await createJudgeContext(await openEvidence(job.evidence.directory, job.evidence.hash), job.run);
+    const request = openJudgeRequest(job);
     const tools = [
       createEvidenceTool(context, job.evidence.hash.slice(0, 12)),
-      createSubmitTool(context, { criteria: job.criteria, submissionFile: job.submissionFile }),
+      createSubmitTool(context, request, { criteria: job.criteria, submissionFile: job.submissionFile, phase: job.phase }),
+      ...(job.phase === "early" ? [createContinueTool(request, { continueFile: job.continueFile })] : []),
     ].map((tool) => logged(tool, job));
     serveMcpStdio({
       name: SERVER_NAME,

@@ -1,0 +1,52 @@
+// earlyStop checkpoints (SPEC §8.2): a fixed, verified recording of a candidate that is still running — its
+// workspace and a consistent copy of its live native database at one moment — for an early judge check to read.
+import { join } from "node:path";
+import { captureDirectory, copySnapshotObjects, extractNative, writeEventsFile, writeEvidence, type EvidenceRef, type Snapshot } from "../recording/index.ts";
+import { OPENCODE_VERSION } from "../util/versions.ts";
+import { redactBytes, snapshotDatabase } from "../opencode/index.ts";
+
+/** Writes a checkpoint recording into `directory` (absolute, empty) and returns it. */
+export type TakeCheckpoint = (directory: string) => Promise<EvidenceRef>;
+
+export interface LiveCandidate {
+  workspace: string;
+  /** The native database OpenCode is writing. */
+  databasePath: string;
+  prompt: string;
+  /** The workspace as seeded, and the evidence folder holding its objects. */
+  initial: Snapshot;
+  evidenceDirectory: string;
+  secrets: string[];
+  startedAt: number;
+}
+
+/**
+ * Sessions are not exported for a checkpoint (one `opencode export` costs a binary start); judges read the
+ * database-derived evidence, which is the same as the final recording's.
+ * @example const checkpoint = await checkpointOf(live)(join(runDirectory, "eval-runs", id, "checks", "1", "evidence"));
+ */
+export function checkpointOf(live: LiveCandidate): TakeCheckpoint {
+  return async (directory) => {
+    const database = await snapshotDatabase({ live: live.databasePath, target: join(directory, "native", "opencode.db"), secrets: live.secrets });
+    const final = await captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets));
+    await copySnapshotObjects(live.initial, live.evidenceDirectory, directory);
+    const native = extractNative(database.path);
+    const elapsedMs = Date.now() - live.startedAt;
+    return writeEvidence(directory, {
+      kind: "checkpoint",
+      prompt: live.prompt,
+      response: { text: native.response },
+      tools: native.tools,
+      initial: live.initial,
+      final,
+      events: await writeEventsFile(directory, native.events),
+      native: {
+        database: { file: "native/opencode.db", sha256: database.sha256, bytes: database.bytes },
+        opencodeVersion: OPENCODE_VERSION,
+        rootSessionID: native.rootSessionID,
+        sessions: [],
+      },
+      metrics: { ...native.metrics, version: 1, timing: { ...native.metrics.timing, elapsedMs } },
+    });
+  };
+}
