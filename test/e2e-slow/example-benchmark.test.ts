@@ -5,7 +5,8 @@ import { cp, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
-import type { EvalRun } from "../../packages/openeval/src/results/schema.ts";
+import { defaultConcurrency } from "../../packages/openeval/src/run/run-benchmark.ts";
+import type { EvalRun, JudgeRun } from "../../packages/openeval/src/results/schema.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 
@@ -14,6 +15,7 @@ let directory: string;
 let run: CliResult;
 let runDirectory: string;
 let evalRuns: EvalRun[];
+let judgeRuns: JudgeRun[];
 
 beforeAll(async () => {
   directory = await makeTempDir();
@@ -23,8 +25,17 @@ beforeAll(async () => {
   runDirectory = join(directory, "results", (await readdir(join(directory, "results")))[0]!);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   evalRuns = store.evalRuns();
+  judgeRuns = store.judgeRuns();
   store.close();
 });
+
+/**
+ * tidy-build's negative control deletes src/ at once: with earlyStop (needs a second lane, so at least two cores
+ * for the default concurrency) a check decides it and stops the run.
+ */
+function stoppedEarly(evalRun: EvalRun): boolean {
+  return evalRun.slot.evalId === "tidy-build" && evalRun.slot.model === "control/negative" && defaultConcurrency() >= 2;
+}
 
 async function inspect(evalRun: EvalRun) {
   const child = Bun.spawn([process.execPath, join(import.meta.dirname, "scripts", "inspect-recording.ts"), runDirectory, evalRun.id], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
@@ -42,12 +53,24 @@ describe("the example benchmark, offline", () => {
   });
 
   it("keeps one recording per slot, each with its own archived opencode.db", () => {
-    expect(evalRuns).toHaveLength(4 * 2 * 2);
+    expect(evalRuns).toHaveLength(5 * 2 * 2);
     for (const evalRun of evalRuns) {
-      expect(evalRun.state).toBe("completed");
+      expect(evalRun.state).toBe(stoppedEarly(evalRun) ? "stopped" : "completed");
       expect(existsSync(join(runDirectory, evalRun.evidence!.directory, "native", "opencode.db"))).toBe(true);
     }
     expect(new Set(evalRuns.map((evalRun) => evalRun.evidence!.hash)).size).toBe(evalRuns.length);
+  });
+
+  it("grades tidy-build's controls: the negative one stopped early on a decided check, the positive one judged when finished", () => {
+    for (const evalRun of evalRuns.filter((candidate) => candidate.slot.evalId === "tidy-build")) {
+      const judgeRun = judgeRuns.find((candidate) => candidate.evalRunId === evalRun.id && candidate.state === "completed");
+      const negative = evalRun.slot.model === "control/negative";
+      expect(judgeRun?.scores?.kept_sources?.value).toBe(negative ? 0 : 1);
+      expect(judgeRun?.decidedEarly !== undefined).toBe(stoppedEarly(evalRun));
+      if (!stoppedEarly(evalRun)) continue;
+      expect(evalRun.earlyStop?.checks.at(-1)?.outcome).toBe("decided");
+      expect(existsSync(join(runDirectory, judgeRun!.decidedEarly!.checkpoint.directory, "manifest.json"))).toBe(true);
+    }
   });
 
   it("reads back the response, tool calls, workspace diff, sessions, messages and native database", async () => {
