@@ -25,6 +25,7 @@ export const SCOPE_OPTIONS = {
   fresh: { type: "boolean", default: false },
   offline: { type: "boolean", default: false },
   "max-cost": { type: "string" },
+  "final-only": { type: "boolean", default: false },
 } as const satisfies Options;
 
 export function parseScope(flags: Record<string, unknown>): PlanScope {
@@ -44,6 +45,7 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
     fresh: flags.fresh === true,
     offline: flags.offline === true,
     maxCostUSD: maxCost,
+    finalOnly: flags["final-only"] === true,
   };
 }
 

@@ -4,6 +4,7 @@ export type { Criterion, EvalDefinition, JudgeFile } from "./load-eval.ts";
 export { bundleCodeJudge, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
 export { parseRubric, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
+export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
 export {
   BenchmarkSchema,
   CRITERION_ID,

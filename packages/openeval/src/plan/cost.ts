@@ -1,6 +1,6 @@
 // Cost before spending (SPEC §5): each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
-import type { BenchmarkSettings } from "../load/index.ts";
+import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
 import type { EvalRun } from "../results/index.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
 
@@ -17,6 +17,12 @@ export function candidateMaxCost(model: string, settings: BenchmarkSettings): nu
 export function judgeMaxCost(hasRubric: boolean, settings: BenchmarkSettings): number | null {
   if (!hasRubric || settings.judge.model?.startsWith(CONTROL_PREFIX)) return 0;
   return settings.judge.maxCostUSD ?? null;
+}
+
+/** The most a candidate's earlyStop checks can spend on its judge (the eval's earlyStop maxCostUSD; 0 when unmonitored). */
+export function checksMaxCost(evaluation: EvalDefinition, settings: BenchmarkSettings): number {
+  const policy = earlyStopPolicy(evaluation.settings.earlyStop);
+  return policy === null || settings.judge.model?.startsWith(CONTROL_PREFIX) ? 0 : policy.maxCostUSD;
 }
 
 export interface CostLimits {
@@ -45,7 +51,7 @@ export function limitWork(slots: PlannedSlot[], limits: CostLimits, cost: WorkCo
       return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum cost is unknown; set ${slot.action === "candidate" ? "candidate" : "judge"}.maxCostUSD to bound it` };
     }
     if (maxCost > remaining) {
-      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum $${maxCost} is over the $${remaining.toFixed(4)} left of the budget` };
+      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum $${maxCost.toFixed(4)} is over the $${remaining.toFixed(4)} left of the budget` };
     }
     remaining -= maxCost;
     return slot;

@@ -2,7 +2,7 @@
 // definition and the store only: planning never executes author code and never calls a model.
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
-import { candidateMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
+import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
 
 export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
@@ -31,6 +31,8 @@ export interface PlanScope {
   offline?: boolean;
   /** Hard pre-spend cap in USD (`--max-cost`). */
   maxCostUSD?: number;
+  /** No earlyStop checks: candidates run to their end and are graded then (`--final-only`). */
+  finalOnly?: boolean;
   /** Eval runs to execute again although they failed (`openeval retry`). */
   retry?: readonly string[];
   /** Eval runs to grade again (`openeval rejudge <eval-run>`), or every failed judgment (`"failed"`). */
@@ -74,8 +76,10 @@ export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork
   const limited = limitWork(slots, scope, {
     maxCost: (slot) => {
       const judge = judgeMaxCost(hasRubric(slot), benchmark.settings);
-      const candidate = slot.action === "candidate" ? candidateMaxCost(slot.model, benchmark.settings) : 0;
-      return judge === null || candidate === null ? null : judge + candidate;
+      if (slot.action !== "candidate") return judge;
+      const candidate = candidateMaxCost(slot.model, benchmark.settings);
+      const checks = scope.finalOnly ? 0 : checksMaxCost(evalsById.get(slot.evalId)!, benchmark.settings);
+      return judge === null || candidate === null ? null : judge + candidate + checks;
     },
     callsModel: (slot) => slot.action === "candidate" || hasRubric(slot),
   });

@@ -102,6 +102,22 @@ describe("planSlots", () => {
     expect(capped.slots[2]!.reason).toContain("over the $0.2000 left of the budget");
   });
 
+  it("--max-cost counts what a monitored candidate's earlyStop checks may spend, unless --final-only", async () => {
+    const benchmark = await benchmarkWith({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 1, judge: { model: "p/judge", maxCostUSD: 0.2 }, candidate: { maxCostUSD: 0.4 } };\n`,
+      "evals/notes/prompt.md": "Write notes.\n",
+      "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear\n\nClear notes.\n",
+      "evals/notes/eval.ts": "export default { earlyStop: { maxCostUSD: 0.3 } };\n",
+    });
+    const scope = { onlyEvals: ["notes"], maxCostUSD: 0.85 };
+    // Candidate 0.4 + final judge 0.2 + checks 0.3 = 0.9 > 0.85.
+    expect(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope).slots.find((slot) => slot.evalId === "notes")).toMatchObject({
+      action: "deferred",
+      reason: expect.stringContaining("its maximum $0.9000 is over the $0.8500 left"),
+    });
+    expect(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { ...scope, finalOnly: true }).slots.find((slot) => slot.evalId === "notes")!.action).toBe("candidate");
+  });
+
   it("estimates from the median recorded cost of the same eval and model, else unknown", async () => {
     const benchmark = await benchmarkWith();
     const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EarlyCheckResult } from "../judge/index.ts";
 import type { EvalRun } from "../results/index.ts";
-import { createEarlyStopMonitor, decidedJudgeRun, DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyJudge, type EarlyStopPolicy } from "./early-stop.ts";
+import { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "../load/index.ts";
+import { createEarlyStopMonitor, decidedJudgeRun, type EarlyJudge } from "./early-stop.ts";
 
 const decided: EarlyCheckResult = { outcome: "decided", scores: { done: { value: 1, source: "judge.md", reason: "r" } }, reason: null, costUSD: 0.1 };
 const continuing = (costUSD: number): EarlyCheckResult => ({ outcome: "continue", scores: null, reason: "done: still open", costUSD });

@@ -4,22 +4,8 @@
 import { join } from "node:path";
 import { evalRunPaths, type CandidateMonitor, type TakeCheckpoint } from "../candidate/index.ts";
 import type { EarlyCheckLimits, EarlyCheckResult } from "../judge/index.ts";
-import type { EvalSettings } from "../load/index.ts";
+import type { EarlyStopPolicy } from "../load/index.ts";
 import type { CriterionScore, EarlyCheck, EvalRun, JudgeRun } from "../results/index.ts";
-
-/** How often, how many times and for how much a run may be checked; the documented defaults of `earlyStop: true`. */
-export interface EarlyStopPolicy {
-  minIntervalMs: number;
-  maxChecks: number;
-  maxCostUSD: number;
-}
-
-export const DEFAULT_EARLY_STOP: EarlyStopPolicy = { minIntervalMs: 45_000, maxChecks: 12, maxCostUSD: 1 };
-
-export function earlyStopPolicy(setting: EvalSettings["earlyStop"]): EarlyStopPolicy | null {
-  if (setting === undefined || setting === false) return null;
-  return setting === true ? DEFAULT_EARLY_STOP : { ...DEFAULT_EARLY_STOP, ...setting };
-}
 
 /** One check's judge: grades the snapshot at `checkpoint` into `directory` (absolute). */
 export type EarlyJudge = (checkpoint: { directory: string; hash: string }, directory: string, limits: EarlyCheckLimits) => Promise<EarlyCheckResult>;

@@ -3,7 +3,7 @@
 import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
-import { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory } from "../results/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
@@ -12,7 +12,6 @@ import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
 import { startControls } from "./start-controls.ts";
-import { earlyStopPolicy } from "./early-stop.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
@@ -28,8 +27,6 @@ export interface RunBenchmarkOptions {
   scope?: PlanScope;
   /** Parallel work items; default: benchmark.ts `concurrency`, else what the machine can hold. */
   concurrency?: number;
-  /** Grade final recordings only: no earlyStop checks in this invocation (`--final-only`). */
-  finalOnly?: boolean;
   /** Verdict contributor selection from the command line (--gate, --only, --no-llm-judge). */
   selection?: SummaryOptions["selection"];
   onEvent?: RunnerListener;
@@ -66,7 +63,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
     const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
-    const monitored = monitoredEvals(benchmark, concurrency, options.finalOnly ?? false, emit);
+    const monitored = monitoredEvals(benchmark, concurrency, scope.finalOnly ?? false, emit);
     const work: SlotWork[] = plan.slots
       .filter((slot) => slot.action === "candidate" || slot.action === "judge")
       .map((slot) => ({

@@ -6,11 +6,11 @@ import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate } from "../candidate/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
 import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
-import type { BenchmarkDefinition } from "../load/index.ts";
+import { earlyStopPolicy, type BenchmarkDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EvalRun } from "../results/index.ts";
 import type { ResultsStore } from "../results/index.ts";
-import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, earlyStopPolicy, type EarlyStopMonitor } from "./early-stop.ts";
+import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "./events.ts";
 
 export interface SlotWork {
