@@ -1,7 +1,7 @@
 // Candidate and judge fingerprints (SPEC §5): what, if changed, makes recorded work stale. Reuse is exact-match.
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
-import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
+import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION, SCORERS_VERSION } from "../util/versions.ts";
 
 export function candidateFingerprint(evaluation: EvalDefinition, model: string, settings: BenchmarkSettings): string {
   const provider = model.split("/")[0] ?? model;
@@ -34,5 +34,11 @@ export function judgeFingerprint(evaluation: EvalDefinition, settings: Benchmark
     judgeFiles: evaluation.judgeFiles,
     verificationImage,
     protocol: JUDGE_PROTOCOL_VERSION,
+    // `openeval/scorers` is the harness's own code, outside the bundle: its definition version stands in for it.
+    ...(usesScorers(evaluation) ? { scorers: SCORERS_VERSION } : {}),
   });
+}
+
+function usesScorers(evaluation: EvalDefinition): boolean {
+  return evaluation.code?.dependencies.some((dependency) => dependency.name === "openeval") ?? false;
 }

@@ -6,6 +6,13 @@ import { createRequire } from "node:module";
 export const CANDIDATE_RUNTIME_VERSION = 1;
 export const JUDGE_PROTOCOL_VERSION = 1;
 
+/**
+ * The definition of the built-in scorers (`openeval/scorers`). Bump it whenever a scorer's result for the same
+ * evidence can change (a new similarity measure, a different default): judges that import them are regraded, and
+ * recorded scores say which definition produced them.
+ */
+export const SCORERS_VERSION = "1.0.0";
+
 /** The pinned OpenCode version, read from the installed `opencode-ai` package. */
 export const OPENCODE_VERSION: string = (
   JSON.parse(readFileSync(createRequire(import.meta.url).resolve("opencode-ai/package.json"), "utf8")) as { version: string }

@@ -1,6 +1,6 @@
 // Built-in scorers (`openeval/scorers`, SPEC §8.4): versioned, deterministic helpers a judge.ts calls. Each result
 // is itself a score ({ value, reason, measurements }) that can go straight into `scores`.
-export { SCORERS_VERSION } from "./version.ts";
+export { SCORERS_VERSION } from "../../util/versions.ts";
 export { ScorerError, type ScorerErrorCode } from "./errors.ts";
 export {
   referenceFix,

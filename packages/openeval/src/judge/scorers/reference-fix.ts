@@ -18,7 +18,7 @@ import { parseOptions } from "./parse-options.ts";
 import { listPaths } from "./quote.ts";
 import { parseReferenceDiff, readReferenceDiff } from "./reference-diff.ts";
 import { parseUnifiedDiff } from "./unified-diff.ts";
-import { SCORERS_VERSION } from "./version.ts";
+import { SCORERS_VERSION } from "../../util/versions.ts";
 
 const Weight = z.number().refine(Number.isFinite, "must be a finite number").refine((weight) => weight >= 0, "must not be negative");
 
