@@ -27,6 +27,8 @@ export interface SourceOutcome {
   scores: Record<string, CriterionScore> | null;
   output?: unknown;
   error?: string;
+  /** Model spend of this source (USD): the rubric judge's session; absent for code judges, which call no model. */
+  costUSD?: number;
 }
 
 /** The rubric source is pluggable so that the LLM judge lives in its own module. */
@@ -86,7 +88,8 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
   }
   if (evaluation.rubric) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, "rubric")));
 
-  const final: JudgeRun = { ...running, ...combineSources(outcomes), ...(output === undefined ? {} : { output }), completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
+  const costUSD = outcomes.reduce((total, outcome) => total + (outcome.costUSD ?? 0), 0);
+  const final: JudgeRun = { ...running, ...combineSources(outcomes), ...(output === undefined ? {} : { output }), costUSD, completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
   request.save(final);
   return final;
 }

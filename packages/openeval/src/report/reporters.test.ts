@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvalRun, JudgeRun } from "../results/index.ts";
+import type { EarlyCheck, EvalRun, JudgeRun } from "../results/index.ts";
 import type { RunnerEvent, RunSummary } from "../run/index.ts";
 import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
@@ -19,6 +19,10 @@ const judgeRun = {
   elapsedMs: 10, scores: { ok: { value: 1, source: "judge.ts" }, maybe: { value: null, source: "judge.ts" } }, unscored: false, error: null, directory: "d",
 } satisfies JudgeRun;
 
+const check = {
+  check: 1, startedAt: "x", elapsedMs: 5, outcome: "decided", reason: null, costUSD: 0, directory: "eval-runs/eval_1/checks/1", checkpoint: { directory: "c", hash: "h" },
+} satisfies EarlyCheck;
+
 describe("reporters", () => {
   it("plain lines say what finished, how, and how long it took", () => {
     const lines: string[] = [];
@@ -26,10 +30,16 @@ describe("reporters", () => {
     report({ type: "candidate.finished", slot, evalRun });
     report({ type: "judge.finished", slot, judgeRun });
     report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "failed", infrastructureError: true, error: "provider down" } });
+    report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, outcome: "continue", reason: "ok: still open" } });
+    report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, check: 2 } });
+    report({ type: "notice", message: "earlyStop is off for e" });
     expect(lines).toEqual([
       "candidate e × p/m #1: completed in 2.5 s",
       "judge     e × p/m #1: ok=1 maybe=unresolved",
       "candidate e × p/m #1: failed in 2.5 s (infrastructure error: provider down)",
+      "check     e × p/m #1, check 1: continue: ok: still open",
+      "check     e × p/m #1, check 2: every criterion decided; stopping the candidate",
+      "earlyStop is off for e",
     ]);
   });
 
@@ -43,6 +53,11 @@ describe("reporters", () => {
     report({ type: "queue.changed", running: 1, queued: 3, done: 1 });
     const last = output.split("\r\x1b[2K").at(-1);
     expect(last).toBe("[1/5] running 1, queued 3 · spent $0.1250 · 10s elapsed · ETA 40s");
+    // Judges and earlyStop checks spend too; a decided check's judge run is that check, counted once.
+    report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, costUSD: 0.05 } });
+    report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, costUSD: 0.02 } });
+    report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, costUSD: 0.02, decidedEarly: { check: 1, checkpoint: { directory: "c", hash: "h" } } } });
+    expect(output.split("\r\x1b[2K").at(-1)).toContain("spent $0.1950");
     expect(output).toContain("candidate e × p/m #1: completed in 2.5 s\n");
   });
 

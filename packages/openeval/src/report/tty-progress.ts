@@ -25,7 +25,10 @@ export function createTtyProgress(stream: { write(text: string): unknown }, now 
   };
   return (event) => {
     if (event.type === "queue.changed") state = { running: event.running, queued: event.queued, done: event.done };
+    // Spend: candidates, then their judges and earlyStop checks.
     if (event.type === "candidate.finished") spendUSD += event.evalRun.metrics?.cost.usd ?? 0;
+    if (event.type === "judge.finished" && event.judgeRun.decidedEarly === undefined) spendUSD += event.judgeRun.costUSD ?? 0;
+    if (event.type === "check.finished") spendUSD += event.check.costUSD ?? 0;
     if (event.type === "run.finished") {
       clear();
       status = "";

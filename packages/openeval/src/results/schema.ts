@@ -122,6 +122,8 @@ export const JudgeRunSchema = z.object({
   unscored: z.boolean(),
   /** judge.ts's returned JSON, exactly as returned. */
   output: z.unknown().optional(),
+  /** What grading spent on models (USD): rubric judge sessions; 0 for code judges. Absent in older records. */
+  costUSD: z.number().optional(),
   error: z.string().nullable(),
   /** The judge run's folder, relative to the run directory. */
   directory: z.string(),

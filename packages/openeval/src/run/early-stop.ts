@@ -135,6 +135,7 @@ export function decidedJudgeRun(evalRun: EvalRun, decision: EarlyDecision, ident
     unscored: false,
     error: null,
     directory: check.directory,
+    ...(check.costUSD === null ? {} : { costUSD: check.costUSD }),
     decidedEarly: { check: check.check, checkpoint: check.checkpoint! },
   };
 }

@@ -79,7 +79,7 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     const request = await gradeRequest("control/judge", 'greet() returns "Hello, <name>!". I ran the tests.', "control/positive");
     const judgeRun = await gradeEvalRun(request, grade);
     expect(judgeRun.error).toBeNull();
-    expect(judgeRun).toMatchObject({ kind: "rubric", state: "completed", unscored: false });
+    expect(judgeRun).toMatchObject({ kind: "rubric", state: "completed", unscored: false, costUSD: 0 });
     expect(judgeRun.scores).toEqual({
       correct: { value: 1, source: "judge.md", reason: "The response describes greet().", evidence: [{ kind: "response" }] },
       tested: { value: 0.5, source: "judge.md", reason: "Tests were mentioned, not shown.", evidence: [{ kind: "response" }] },

@@ -91,7 +91,7 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
 export async function gradeRubricTask(task: RubricTask, directory: string, options: RubricGraderOptions): Promise<SourceOutcome> {
   const session = await runJudgeSession(task, directory, options, { phase: "final" });
   if ("error" in session) return { state: "failed", scores: null, error: session.error };
-  return readJudgment(session.files, session.outcome, session.criteria);
+  return { ...readJudgment(session.files, session.outcome, session.criteria), costUSD: session.outcome.costUSD };
 }
 
 /** What one early check (earlyStop) concluded about a snapshot of a running candidate. */
