@@ -179,6 +179,25 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
       await shot(page, "citation-target", true);
     });
 
+    it("shows the earlyStop checks of a stopped candidate, and the judgment its decisive check made", async () => {
+      const row = await slot(example, "tidy-build", "control/negative");
+      await open(page, base(example), `#/runs/${encodeURIComponent(example.runId)}/eval-runs/${row.id}`);
+      const decided = page.locator('[data-testid="early-checks"] [data-testid="early-check"][data-outcome="decided"]');
+      await decided.waitFor();
+      expect(await page.locator('[data-testid="eval-run-state"]').textContent()).toBe("stopped");
+      expect(await decided.locator(".badge").textContent()).toBe("decided");
+      await shot(page, "early-stop");
+      await decided.locator(`a[data-judge-run="${row.judgeRunId}"]`).click();
+      const notice = page.locator('[data-testid="decided-early"]');
+      await notice.waitFor();
+      expect(await notice.textContent()).toMatch(/Decided early by check \d+ on a snapshot of the running candidate/);
+      const criterion = page.locator('[data-criterion="kept_sources"]');
+      await criterion.waitFor();
+      expect(await criterion.locator(".credit").textContent()).toBe("0%");
+      expect(await page.locator('.file-link[data-path="rubric/submission.json"]').count()).toBe(1);
+      await shot(page, "early-stop-judgment");
+    });
+
     it("shows a verification receipt with its screenshot inline", async () => {
       const row = await slot(verification, "verify-page", "control/positive");
       const detail = await api<JudgeRunDetail>(verification, `judge-runs/${row.judgeRunId}`);

@@ -145,6 +145,8 @@ export interface JudgeRunSummary {
   error: string | null;
   /** The judgment the slot's score uses. */
   active: boolean;
+  /** The earlyStop check that made this judgment (it stopped the candidate); null for a judgment made after the run. */
+  decidedEarly: number | null;
 }
 
 export interface SessionInfo {

@@ -19,7 +19,7 @@ let result: ExportResult;
 
 beforeAll(async () => {
   process.env[ENV_NAME] = ENV_SECRET;
-  fixture = await writeViewerFixture(await makeTempDir(), { evals: 2, models: ["provider/alpha", "control/negative"], repetitions: 1, secret: `${ENV_SECRET} ${SHAPED_SECRET}` });
+  fixture = await writeViewerFixture(await makeTempDir(), { evals: 2, models: ["provider/alpha", "control/negative"], repetitions: 1, secret: `${ENV_SECRET} ${SHAPED_SECRET}`, decidedEarly: true });
   result = await exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "export") });
 });
 afterAll(() => {
@@ -51,6 +51,15 @@ describe("openeval export", () => {
     const judge = readData(staticKeys.judgeRun(fixture.runId, fixture.judgeRuns[0]!.id)) as { verifications: { artifacts: { path: string }[] }[] };
     const image = judge.verifications[0]!.artifacts[0]!.path;
     expect(existsSync(join(result.directory, "raw", fixture.runId, fixture.judgeRuns[0]!.id, image))).toBe(true);
+  });
+
+  it("keeps an early decided judgment's rubric archive, not the snapshot beside it", () => {
+    const judgeRun = fixture.judgeRuns.at(-1)!;
+    expect(judgeRun.decidedEarly).toBeDefined();
+    const detail = readData(staticKeys.judgeRun(fixture.runId, judgeRun.id)) as { files: { path: string }[] };
+    expect(detail.files.map((file) => file.path)).toEqual(["rubric/job.json", "rubric/submission.json"]);
+    expect(readData(staticKeys.judgeRunText(fixture.runId, judgeRun.id, "rubric/submission.json"))).toMatchObject({ text: expect.stringContaining("focused_fix") });
+    expect(existsSync(join(result.directory, staticDataFile(staticKeys.judgeRunText(fixture.runId, judgeRun.id, "evidence/manifest.json"))))).toBe(false);
   });
 
   it("scrubs planted credentials and host paths from every file", () => {

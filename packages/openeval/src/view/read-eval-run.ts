@@ -77,6 +77,7 @@ function summarizeJudgeRuns(index: RunIndex, evalRun: EvalRun): JudgeRunSummary[
     value: judgeRun.state === "completed" ? slotValue(Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value]))) : null,
     error: judgeRun.error,
     active: judgeRun.id === activeId,
+    decidedEarly: judgeRun.decidedEarly?.check ?? null,
   }));
 }
 

@@ -1,9 +1,10 @@
 // One judge run for the viewer: per-criterion scores with reasons and citations, the returned JSON (on the record),
 // and everything in its folder — the frozen judge.js, process logs, the rubric archive, verification receipts.
-import { join } from "node:path";
+import { join, posix } from "node:path";
 // TODO(lead): re-export VerificationReceiptSchema from judge/index.ts and import it from there.
 import { VerificationReceiptSchema } from "../judge/index.ts";
 import { CitationSchema, type JudgeRun } from "../results/index.ts";
+import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";
 
@@ -11,7 +12,7 @@ const RECEIPT = /^(.*\/)?verification\/([^/]+)\/receipt\.json$/;
 
 export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, evalRun: EvalRunRow | null): Promise<JudgeRunDetail> {
   const folder = join(directory, judgeRun.directory);
-  const files = listFolder(folder);
+  const files = listFolder(folder).filter((file) => ownsJudgeRunFile(judgeRun, file.path));
   const text = async (path: string) => (files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null);
   return {
     judgeRun,
@@ -30,6 +31,19 @@ export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, 
     logs: { stdout: await text("code/stdout.log"), stderr: await text("code/stderr.log") },
     verifications: await findVerifications(files, text),
   };
+}
+
+/**
+ * Whether `path` (relative to the judge run's folder) is the judge run's own file. A judgment decided early lives in
+ * its earlyStop check's folder, beside the snapshot of the candidate it judged (`evidence/`): that snapshot is a
+ * recording, read through readRecording() only, so it is neither listed, served nor exported as loose files.
+ * Throws UnsafePathError for a path that leaves the folder.
+ */
+export function ownsJudgeRunFile(judgeRun: JudgeRun, path: string): boolean {
+  const file = toSafeRelativePath(path);
+  if (!judgeRun.decidedEarly) return true;
+  const checkpoint = posix.relative(judgeRun.directory, judgeRun.decidedEarly.checkpoint.directory);
+  return file !== checkpoint && !file.startsWith(`${checkpoint}/`);
 }
 
 export function toCitationView(raw: unknown): CitationView {

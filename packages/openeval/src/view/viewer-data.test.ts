@@ -106,6 +106,34 @@ describe("a judge run", () => {
   });
 });
 
+describe("an eval run an earlyStop check stopped", () => {
+  let early: ViewerFixture;
+  let earlyData: ViewerData;
+  beforeAll(async () => {
+    early = await writeViewerFixture(await makeTempDir(), { evals: 1, models: ["control/negative"], repetitions: 1, decidedEarly: true });
+    earlyData = new ViewerData(RunCatalog.open({ run: early.runDirectory, resultsRoot: "unused" }));
+  });
+  afterAll(() => earlyData.close());
+
+  it("gives the checks on the eval run and names the check that made the judgment", async () => {
+    const detail = (await earlyData.evalRun(early.runId, early.evalRuns[0]!.id))!;
+    expect(detail.evalRun.state).toBe("stopped");
+    expect(detail.evalRun.earlyStop?.checks.map((check) => check.outcome)).toEqual(["continue", "decided"]);
+    expect(detail.judgeRuns).toMatchObject([{ id: early.judgeRuns[0]!.id, active: true, decidedEarly: 2 }]);
+  });
+
+  it("lists and serves the judgment's rubric archive, never the snapshot it judged as loose files", async () => {
+    const judgeRun = early.judgeRuns[0]!;
+    const detail = (await earlyData.judgeRun(early.runId, judgeRun.id))!;
+    expect(detail.judgeRun.decidedEarly).toMatchObject({ check: 2 });
+    expect(detail.files.map((file) => file.path)).toEqual(["rubric/job.json", "rubric/submission.json"]);
+    expect(detail.rubricSubmission).toMatchObject({ scores: { focused_fix: { value: 0 } } });
+    expect((await earlyData.judgeRunText(early.runId, judgeRun.id, "rubric/submission.json"))!.text).toContain("focused_fix");
+    expect(await earlyData.judgeRunText(early.runId, judgeRun.id, "evidence/manifest.json")).toBeNull();
+    expect(earlyData.judgeRunFilePath(early.runId, judgeRun.id, "./evidence/manifest.json")).toBeNull();
+  });
+});
+
 describe("the HTTP boundary", () => {
   it("validates parameters and answers 400, 404 and 405 with a reason", async () => {
     expect((await get(`runs/${fixture.runId}/eval-runs?limit=0`)).status).toBe(400);

@@ -18,7 +18,7 @@ import type {
 import { readFolderText, resolveInside } from "./folder-files.ts";
 import { locateInTranscript, pageOf, queryEvalRuns } from "./query.ts";
 import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
-import { readJudgeRunDetail } from "./read-judge-run.ts";
+import { ownsJudgeRunFile, readJudgeRunDetail } from "./read-judge-run.ts";
 import type { RunCatalog } from "./run-catalog.ts";
 import type { RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
@@ -104,13 +104,13 @@ export class ViewerData {
   }
 
   async judgeRunText(runId: string, judgeRunId: string, path: string): Promise<FileText | null> {
-    const folder = this.judgeRunFolder(runId, judgeRunId);
+    const folder = this.judgeRunFolder(runId, judgeRunId, path);
     return folder === null ? null : readFolderText(folder, path);
   }
 
   /** The absolute path of a file in a judge run's folder (for raw bytes, e.g. images); null when unknown. */
   judgeRunFilePath(runId: string, judgeRunId: string, path: string): string | null {
-    const folder = this.judgeRunFolder(runId, judgeRunId);
+    const folder = this.judgeRunFolder(runId, judgeRunId, path);
     return folder === null ? null : resolveInside(folder, path);
   }
 
@@ -118,10 +118,11 @@ export class ViewerData {
     return this.recordings.close();
   }
 
-  private judgeRunFolder(runId: string, judgeRunId: string): string | null {
+  /** The judge run's folder, when `path` is one of its own files (not the snapshot a decided early check judged). */
+  private judgeRunFolder(runId: string, judgeRunId: string, path: string): string | null {
     const index = this.index(runId);
     const judgeRun = index?.judgeRuns.get(judgeRunId);
-    return index && judgeRun ? join(index.directory, judgeRun.directory) : null;
+    return index && judgeRun && ownsJudgeRunFile(judgeRun, path) ? join(index.directory, judgeRun.directory) : null;
   }
 
   private find(runId: string, evalRunId: string): { index: RunIndex; evalRun: EvalRun } | null {

@@ -1,5 +1,6 @@
 // Test and benchmark fixtures: a run directory written through the library's own writers (ResultsStore,
-// recordEvidence), with judge runs that carry reasons, citations, logs and a verification receipt with a PNG.
+// recordEvidence), with judge runs that carry reasons, citations, logs and a verification receipt with a PNG, and
+// optionally an eval run an earlyStop check stopped.
 // Large runs share one recording between many eval runs, so 10,000 of them are written in seconds.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -14,6 +15,8 @@ export interface ViewerFixtureOptions {
   secret?: string;
   /** Recordings to write; eval runs cycle through them (default 1 per eval run up to 4). */
   recordings?: number;
+  /** The last eval run was stopped by its second earlyStop check, whose judgment is the slot's judge run. */
+  decidedEarly?: boolean;
 }
 
 export interface ViewerFixture {
@@ -52,18 +55,20 @@ export async function writeViewerFixture(root: string, options: ViewerFixtureOpt
 
   const evalRuns: EvalRun[] = [];
   const judgeRuns: JudgeRun[] = [];
+  const slots = evalIds.length * options.models.length * options.repetitions;
   let count = 0;
   for (const evalId of evalIds) {
     for (const [modelIndex, model] of options.models.entries()) {
       for (let repetition = 1; repetition <= options.repetitions; repetition++) {
         const n = count++;
         const evidence = recordings[n % recordings.length]!;
-        const evalRun = makeEvalRun(runId, n, { evalId, model, repetition }, relative(runDirectory, evidence.directory), evidence.hash);
+        let evalRun = makeEvalRun(runId, n, { evalId, model, repetition }, relative(runDirectory, evidence.directory), evidence.hash);
+        // The first model passes everything, the others pass the first criterion only.
+        let judgeRun = makeJudgeRun(runId, n, evalRun, modelIndex === 0);
+        if (options.decidedEarly && n === slots - 1) [evalRun, judgeRun] = await stopEarly(runDirectory, evalRun, judgeRun, root, options.secret);
+        else await writeJudgeFolder(join(runDirectory, judgeRun.directory), n, options.secret, root, n < 4);
         store.saveEvalRun(evalRun);
         evalRuns.push(evalRun);
-        // The first model passes everything, the others pass the first criterion only.
-        const judgeRun = makeJudgeRun(runId, n, evalRun, modelIndex === 0);
-        await writeJudgeFolder(join(runDirectory, judgeRun.directory), n, options.secret, root, n < 4);
         store.saveJudgeRun(judgeRun);
         judgeRuns.push(judgeRun);
       }
@@ -150,6 +155,33 @@ function makeJudgeRun(runId: string, n: number, evalRun: EvalRun, passes: boolea
     error: null,
     directory: `judge-runs/${id}`,
   };
+}
+
+/**
+ * The eval run stopped early: check 1 continued, check 2 decided. The judgment lives in checks/2 (its rubric/ archive)
+ * beside the snapshot it judged (evidence/, a recording holding the secret too).
+ */
+async function stopEarly(runDirectory: string, evalRun: EvalRun, judgeRun: JudgeRun, root: string, secret?: string): Promise<[EvalRun, JudgeRun]> {
+  const checks = join("eval-runs", evalRun.id, "checks");
+  const decided = join(checks, "2");
+  const snapshot = await writeRecording(join(runDirectory, decided, "evidence"), 99, root, secret);
+  const checkpoint = { directory: relative(runDirectory, snapshot.directory), hash: snapshot.hash };
+  await mkdir(join(runDirectory, decided, "rubric"), { recursive: true });
+  await writeFile(join(runDirectory, decided, "rubric", "job.json"), JSON.stringify({ checkpoint: checkpoint.directory, earlyCheck: true }));
+  await writeFile(join(runDirectory, decided, "rubric", "submission.json"), JSON.stringify({ scores: { focused_fix: { value: 0, final: true, reason: judgeRun.scores?.focused_fix?.reason } } }));
+  const check = (number: number, outcome: "continue" | "decided", reason: string | null) => ({
+    check: number,
+    startedAt: new Date(Date.parse(evalRun.startedAt) + number * 1_000).toISOString(),
+    elapsedMs: 900,
+    outcome,
+    reason,
+    costUSD: 0.002,
+    directory: join(checks, String(number)),
+    checkpoint: number === 2 ? checkpoint : { directory: join(checks, String(number), "evidence"), hash: "0".repeat(64) },
+  });
+  const stopped: EvalRun = { ...evalRun, state: "stopped", earlyStop: { checks: [check(1, "continue", "The tests have not been re-run yet."), check(2, "decided", null)] } };
+  const judgment: JudgeRun = { ...judgeRun, kind: "rubric", output: undefined, directory: decided, decidedEarly: { check: 2, checkpoint } };
+  return [stopped, judgment];
 }
 
 /** code/ (frozen judge, logs) and, for the first few, a verification receipt with a screenshot. */

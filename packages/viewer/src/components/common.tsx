@@ -26,6 +26,8 @@ const STATE_TONES: Record<string, string> = {
   stopped: "warn",
   interrupted: "warn",
   error: "bad",
+  // earlyStop check outcomes (continue and cancelled stay muted).
+  decided: "good",
 };
 
 export function StateBadge({ state, label }: { state: string; label?: string }) {

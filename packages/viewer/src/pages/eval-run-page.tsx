@@ -1,7 +1,8 @@
-// One eval run: what it was (slot, state, timing, cost), how it was judged, and its evidence — the transcript,
-// the workspace diff and files, metrics, native events and process logs. `tab` and `focus` come from the URL.
+// One eval run: what it was (slot, state, timing, cost), how it was judged (with its earlyStop checks), and its
+// evidence — the transcript, the workspace diff and files, metrics, native events and process logs. `tab` and
+// `focus` come from the URL.
 import type { EvalRunDetail } from "../../../openeval/src/view/api-types.ts";
-import { Await, ControlBadge, Credit, ErrorBox, StateBadge, Tabs } from "../components/common.tsx";
+import { Await, ControlBadge, Credit, Dash, Empty, ErrorBox, Section, StateBadge, Tabs } from "../components/common.tsx";
 import { formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
@@ -24,8 +25,10 @@ export function EvalRunPage({ run, evalRun, location }: { run: string; evalRun: 
       {(data) => (
         <>
           <EvalRunHeader run={run} detail={data} />
-          {data.evalRun.error ? <div className="error-box">{data.evalRun.error}</div> : null}
+          {/* A run an earlyStop check stopped did not fail: its "error" says why it ended. */}
+          {data.evalRun.error ? <div className={data.evalRun.state === "stopped" ? "notice" : "error-box"}>{data.evalRun.error}</div> : null}
           {data.evidenceError ? <ErrorBox error={new Error(data.evidenceError)} /> : null}
+          {data.evalRun.earlyStop ? <EarlyChecks run={run} detail={data} /> : null}
           <Tabs
             current={tab}
             tabs={[
@@ -59,7 +62,7 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
         </h1>
         <div className="muted">
           Eval run <code>{evalRun.id}</code> · started {formatDate(evalRun.startedAt)} · {formatDuration(evalRun.elapsedMs)} · {formatUSD(evalRun.metrics?.cost.usd)}{" "}
-          · <StateBadge state={evalRun.state} />
+          · <span data-testid="eval-run-state"><StateBadge state={evalRun.state} /></span>
           {evalRun.infrastructureError ? <StateBadge state="failed" label="infrastructure error" /> : null}
         </div>
       </div>
@@ -73,10 +76,74 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
             <div>
               <Credit value={judgeRun.value} /> <StateBadge state={judgeRun.state} /> <span className="muted small">{judgeRun.kind}</span>
             </div>
-            <div className="muted small">{judgeRun.active ? "counts for the score" : "superseded"}</div>
+            <div className="muted small">
+              {judgeRun.active ? "counts for the score" : "superseded"}
+              {judgeRun.decidedEarly !== null ? ` · decided early by check ${judgeRun.decidedEarly}` : ""}
+            </div>
           </a>
         ))}
       </div>
     </div>
+  );
+}
+
+/** The earlyStop checks made while the candidate ran (SPEC §8.2); a decisive check links to the judgment it made. */
+function EarlyChecks({ run, detail }: { run: string; detail: EvalRunDetail }) {
+  const checks = detail.evalRun.earlyStop?.checks ?? [];
+  const known = checks.filter((check) => check.costUSD !== null);
+  const decided = checks.find((check) => check.outcome === "decided");
+  const summary = [
+    `${checks.length} ${checks.length === 1 ? "check" : "checks"}`,
+    known.length > 0 ? `${formatUSD(known.reduce((sum, check) => sum + check.costUSD!, 0))}${known.length < checks.length ? " or more" : ""}` : null,
+    decided
+      ? `check ${decided.check} decided every criterion: the candidate was stopped`
+      : detail.evalRun.state === "running"
+        ? "checking while the candidate runs"
+        : "no check decided: the run is judged as it ended",
+  ];
+  return (
+    <Section title="earlyStop checks" actions={<span className="muted small">{summary.filter((part) => part !== null).join(" · ")}</span>}>
+      {checks.length === 0 ? (
+        <Empty>The run was monitored, but no check ran (it ended before the first one was due).</Empty>
+      ) : (
+        <table className="table early-checks" data-testid="early-checks">
+          <thead>
+            <tr>
+              <th>Check</th>
+              <th>Outcome</th>
+              <th>Started</th>
+              <th className="number">Time</th>
+              <th className="number">Cost</th>
+              <th>Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {checks.map((check) => {
+              const judgeRun = detail.judgeRuns.find((candidate) => candidate.decidedEarly === check.check);
+              return (
+                <tr key={check.check} data-testid="early-check" data-check={check.check} data-outcome={check.outcome}>
+                  <td className="nowrap">
+                    #{check.check}
+                    {judgeRun ? (
+                      <>
+                        {" "}
+                        · <a href={href({ page: "judge-run", run, judgeRun: judgeRun.id })} data-judge-run={judgeRun.id}>judgment {shortId(judgeRun.id)}</a>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>
+                    <StateBadge state={check.outcome} />
+                  </td>
+                  <td className="nowrap">{formatDate(check.startedAt)}</td>
+                  <td className="number">{formatDuration(check.elapsedMs)}</td>
+                  <td className="number">{formatUSD(check.costUSD)}</td>
+                  <td className="prose small">{check.reason ?? (check.outcome === "decided" ? <span className="muted">every criterion decided</span> : <Dash />)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </Section>
   );
 }

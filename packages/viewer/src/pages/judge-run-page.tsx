@@ -1,6 +1,7 @@
 // One judge run: each criterion's score, reason and citations (a click opens the cited message, tool call, event,
 // metric or file of the eval run), the judge's returned JSON, verification receipts with their logs and artifacts
-// (images inline), the frozen judge source, process logs, and every file of the judge run's folder.
+// (images inline), the frozen judge source, process logs, and every file of the judge run's folder. A judgment an
+// earlyStop check decided says so: it was made on a snapshot of the running candidate.
 import type { CitationView, CriterionView, JudgeRunDetail, VerificationView } from "../../../openeval/src/view/api-types.ts";
 import { Await, Code, ControlBadge, Credit, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
 import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
@@ -43,6 +44,16 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
         </div>
       </div>
 
+      {judgeRun.decidedEarly ? (
+        <div className="notice" data-testid="decided-early">
+          Decided early by check {judgeRun.decidedEarly.check} on a snapshot of the running candidate (
+          <span className="mono" title={judgeRun.decidedEarly.checkpoint.hash}>
+            {judgeRun.decidedEarly.checkpoint.hash.slice(0, 12)}
+          </span>
+          ); the candidate was stopped and this judgment is final.{" "}
+          <a href={href({ page: "eval-run", run, evalRun: judgeRun.evalRunId })}>See every check of the eval run →</a>
+        </div>
+      ) : null}
       {judgeRun.error ? <div className="error-box">{judgeRun.error}</div> : null}
 
       <Section title="Criteria">
