@@ -136,11 +136,12 @@ async function timeBun(script: string): Promise<number> {
   return now() - start;
 }
 
-/** The code-judge worker's own imports, read from its source, as a script that loads them and exits. */
+/** The code-judge worker's start-up imports (static ones; the container client loads only when used), as a script. */
 async function workerImports(): Promise<string> {
   const worker = fileURLToPath(new URL("../packages/openeval/src/judge/code-worker.ts", import.meta.url));
   const specifiers = new Bun.Transpiler({ loader: "ts" })
     .scanImports(await readFile(worker, "utf8"))
+    .filter((entry) => entry.kind === "import-statement")
     .map((entry) => (entry.path.startsWith(".") ? resolve(dirname(worker), entry.path) : entry.path));
   return specifiers.map((specifier) => `await import(${JSON.stringify(specifier)});`).join("\n");
 }

@@ -2,12 +2,14 @@
 // opens the recording, calls the judge's default export and writes the returned JSON to the result file.
 import { writeFileSync } from "node:fs";
 import { createJudgeContext, openEvidence, type Evidence } from "../recording/index.ts";
-import { createVerificationApi, type VerificationApi } from "./verification/index.ts";
+import type { VerificationApi } from "./verification/index.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { CodeJudgeJobSchema, type CodeJudgeJob, type WorkerResult } from "./schema.ts";
 import { toStrictJson } from "./strict-json.ts";
 
 const job = CodeJudgeJobSchema.parse(JSON.parse(await Bun.stdin.text()));
+// The container client is loaded only for a judge that can use it: it is half of a worker's start-up time.
+const verification = job.verification?.image ? await import("./verification/index.ts") : null;
 
 function finish(result: WorkerResult): never {
   writeFileSync(job.output, result.ok ? `{"ok":true,"output":${toStrictJson(result.output)}}\n` : `${JSON.stringify(result)}\n`);
@@ -43,7 +45,7 @@ function verificationFor(job: CodeJudgeJob): ((evidence: Evidence) => Verificati
       };
       return { run: fail, read: fail, text: fail };
     }
-    return createVerificationApi({ image: settings.image, evidence, limits: settings.limits, judgeRun: settings.judgeRun, directory: settings.directory, engine: settings.engine });
+    return verification!.createVerificationApi({ image: settings.image, evidence, limits: settings.limits, judgeRun: settings.judgeRun, directory: settings.directory, engine: settings.engine });
   };
 }
 
