@@ -3,6 +3,7 @@ import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import type { EvalRun } from "../results/index.ts";
 import { ResultsStore } from "../results/index.ts";
 import { processesMatching } from "../../../../test/helpers/processes.ts";
+import { checkMarker } from "./early-stop.ts";
 import { recoverRun, RunInProgressError } from "./recover.ts";
 
 function running(id: string): EvalRun {
@@ -20,13 +21,16 @@ describe("recoverRun", () => {
     store.saveEvalRun({ ...running("eval_done"), state: "completed" });
     // A process the dead runner's OpenCode left behind, carrying the eval run's marker.
     const orphan = Bun.spawn(["sleep", "331"], { env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_orphan" } });
+    // And one of the earlyStop check judging that eval run when the runner died.
+    const checkOrphan = Bun.spawn(["sleep", "332"], { env: { ...process.env, OPENEVAL_RUN_MARKER: checkMarker("eval_orphan") } });
     store.beat(999_999_999);
     const recovery = await recoverRun(store);
     expect(recovery.interruptedEvalRuns).toEqual(["eval_orphan"]);
     expect(store.evalRun("eval_orphan")).toMatchObject({ state: "interrupted", error: expect.stringContaining("planned again") });
     expect(store.evalRun("eval_done")?.state).toBe("completed");
-    await orphan.exited;
+    await Promise.all([orphan.exited, checkOrphan.exited]);
     expect(processesMatching("sleep 331")).toEqual([]);
+    expect(processesMatching("sleep 332")).toEqual([]);
   });
 
   it("refuses to take over a run whose runner is alive", async () => {
