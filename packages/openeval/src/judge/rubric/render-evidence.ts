@@ -11,7 +11,11 @@ export function renderSummary(context: JudgeContext, changed: FileDiff[], sessio
   const unfinished = tools.filter((tool) => tool.status === "pending" || tool.status === "running").length;
   const lines = [
     run
-      ? `Eval run ${run.id}: model ${run.slot.model}${run.control ? " (scripted control)" : ""}, repetition ${run.slot.repetition}, ended ${run.state}${run.error ? ` (${run.error})` : ""}`
+      ? `Eval run ${run.id}: model ${run.slot.model}${run.control ? " (scripted control)" : ""}, repetition ${run.slot.repetition}, ${
+          run.state === "running"
+            ? `still running: this is a snapshot${metrics.timing.elapsedMs === null ? "" : ` taken ${metrics.timing.elapsedMs} ms after it started`}, and what follows it may change the workspace and the answer`
+            : `ended ${run.state}${run.error ? ` (${run.error})` : ""}`
+        }`
       : context.native.version
         ? `A recorded OpenCode ${context.native.version} session (no eval run record).`
         : "Constructed evidence: no model was run, so there is no native transcript.",
