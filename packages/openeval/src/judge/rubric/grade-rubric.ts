@@ -1,6 +1,5 @@
 // The LLM rubric judge (SPEC §8.2) as a RubricGrader: one isolated OpenCode session of the judge model, with only
 // the judge tools, grading one eval run; everything it did is archived in the judge run's `rubric/` folder.
-import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,11 +8,11 @@ import type { EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import type { RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
 import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
-import type { CriterionScore, EvalRun } from "../../results/index.ts";
+import type { EvalRun } from "../../results/index.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
 import { buildJudgeConfig, judgeUserPrompt } from "./judge-agent.ts";
 import { type JudgeRunFiles, readJudgment } from "./read-judgment.ts";
-import { ContinueArgsSchema, type JudgeJob, type JudgePhase } from "./schema.ts";
+import type { JudgeJob, JudgePhase } from "./schema.ts";
 
 /** What the judge session may see: only the judge model's own provider credentials. */
 export interface JudgeCredentials {
@@ -94,55 +93,23 @@ export async function gradeRubricTask(task: RubricTask, directory: string, optio
   return { ...readJudgment(session.files, session.outcome, session.criteria), costUSD: session.outcome.costUSD };
 }
 
-/** What one early check (earlyStop) concluded about a snapshot of a running candidate. */
-export interface EarlyCheckResult {
-  /** decided: every criterion is decided irreversibly (stop the candidate); continue: the judge wants more; failed: no usable answer. */
-  outcome: "decided" | "continue" | "failed";
-  scores: Record<string, CriterionScore> | null;
-  /** The judge's reason to continue, or why the check failed. */
-  reason: string | null;
-  /** The judge session's recorded cost (USD); null when it never ran. */
-  costUSD: number | null;
-}
-
-/** An early check's limits: what is left of the eval's earlyStop budget, and its cancellation (the candidate ended). */
-export interface EarlyCheckLimits {
-  maxCostUSD: number;
+/** The session's phase and limits (an early check adds its budget, cancellation and process marker). */
+export interface JudgeSessionLimits {
+  phase: JudgePhase;
+  maxCostUSD?: number;
   signal?: AbortSignal;
   /** The judge processes' RUN_MARKER value, so that crash recovery can find and reap them. */
   marker?: string;
 }
 
-/**
- * Runs one early check of a checkpoint.
- * @example const check = await checkEarly({ ...task, evidence: checkpoint }, join(checkDir, "rubric"), options, { maxCostUSD: 0.4 });
- */
-export async function checkEarly(task: RubricTask, directory: string, options: RubricGraderOptions, limits: EarlyCheckLimits): Promise<EarlyCheckResult> {
-  const session = await runJudgeSession(task, directory, options, { phase: "early", ...limits });
-  if ("error" in session) return { outcome: "failed", scores: null, reason: session.error, costUSD: null };
-  const costUSD = session.outcome.costUSD;
-  const read = readJudgment(session.files, session.outcome, session.criteria);
-  if (read.state === "completed") {
-    const open = Object.entries(read.scores ?? {}).filter(([, score]) => score.value === null);
-    if (read.scores === null || open.length > 0) return { outcome: "failed", scores: null, reason: "an early judgment left criteria undecided", costUSD };
-    return { outcome: "decided", scores: read.scores, reason: null, costUSD };
-  }
-  const continued = readContinuation(session.files.continuation);
-  if (continued !== null) return { outcome: "continue", scores: null, reason: continued, costUSD };
-  return { outcome: "failed", scores: null, reason: read.error ?? "the early check ended without a decision", costUSD };
-}
-
-interface JudgeSessionLimits extends Partial<EarlyCheckLimits> {
-  phase: JudgePhase;
-}
-
-interface JudgeSession {
+export interface JudgeSession {
   outcome: OpenCodeOutcome;
   files: JudgeRunFiles & { continuation: string };
   criteria: string[];
 }
 
-async function runJudgeSession(
+/** One judge session over the task's recording; a refusal before any process starts is `{ error }`. */
+export async function runJudgeSession(
   task: RubricTask,
   directory: string,
   options: RubricGraderOptions,
@@ -242,16 +209,6 @@ async function runJudge(
 function lowest(...limits: (number | undefined)[]): number | undefined {
   const given = limits.filter((limit): limit is number => limit !== undefined);
   return given.length === 0 ? undefined : Math.min(...given);
-}
-
-/** The reason of an accepted continue_judging, or null when the check did not end that way. */
-function readContinuation(file: string): string | null {
-  if (!existsSync(file)) return null;
-  try {
-    return ContinueArgsSchema.parse(JSON.parse(readFileSync(file, "utf8"))).reason;
-  } catch {
-    return null;
-  }
 }
 
 /** OpenCode that never started leaves no database; that is reported by the outcome, not thrown. */
