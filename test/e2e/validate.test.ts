@@ -14,6 +14,7 @@ describe("openeval validate", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("exact-answer: judge.ts");
     expect(result.stdout).toContain("incident-summary: judge.md + judge.ts; criteria: supported_summary (judge.md), json_shape (judge.ts)");
+    expect(result.stdout).toContain("tidy-build: judge.md; criteria: kept_sources (judge.md), removed_dist (judge.md); controls: negative, positive; earlyStop: checks ≥ 1000 ms apart, at most 6, judge spend ≤ $1");
   });
 
   it("exits 2 naming every problem of a broken benchmark, and runs no judge code", async () => {

@@ -1,5 +1,5 @@
 // `openeval validate`: load and check every eval without running anything (no model, no judge code).
-import { loadBenchmark } from "../load/index.ts";
+import { earlyStopPolicy, loadBenchmark } from "../load/index.ts";
 import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
 import { EXIT } from "./errors.ts";
 
@@ -19,7 +19,14 @@ export const validateCommand = defineCommand({
       const criteria = evaluation.criteria.map((criterion) => `${criterion.id} (${criterion.source})`);
       if (evaluation.code && !evaluation.code.criteria) criteria.push("criteria chosen by judge.ts at run time");
       const controls = Object.keys(evaluation.controls);
-      console.log(`  - ${evaluation.id}: ${kinds}; criteria: ${criteria.join(", ")}${controls.length > 0 ? `; controls: ${controls.join(", ")}` : ""}`);
+      const policy = earlyStopPolicy(evaluation.settings.earlyStop);
+      const details = [
+        `${kinds}`,
+        `criteria: ${criteria.join(", ")}`,
+        ...(controls.length > 0 ? [`controls: ${controls.join(", ")}`] : []),
+        ...(policy ? [`earlyStop: checks ≥ ${policy.minIntervalMs} ms apart, at most ${policy.maxChecks}, judge spend ≤ $${policy.maxCostUSD}`] : []),
+      ];
+      console.log(`  - ${evaluation.id}: ${details.join("; ")}`);
     }
     console.log("OK: the benchmark is valid.");
     return EXIT.pass;
