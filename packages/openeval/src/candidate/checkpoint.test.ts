@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,5 +40,9 @@ describe("checkpointOf", () => {
     expect(await evidence.text("README.md", "initial")).toBe("# start\n");
     expect(await evidence.text("notes.txt")).toBe("token [REDACTED]\n");
     expect(evidence.manifest.metrics.timing.elapsedMs).toBeGreaterThanOrEqual(5_000);
+    // The unchanged README's object is shared with the eval run's evidence, not stored twice.
+    const readme = initial.files.find((file) => file.path === "README.md")!;
+    if (readme.kind !== "file") throw new Error("README.md is a file");
+    expect(statSync(join(target, "objects", readme.sha256)).ino).toBe(statSync(join(evidenceDirectory, "objects", readme.sha256)).ino);
   });
 });

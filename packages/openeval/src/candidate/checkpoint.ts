@@ -28,8 +28,9 @@ export interface LiveCandidate {
 export function checkpointOf(live: LiveCandidate): TakeCheckpoint {
   return async (directory) => {
     const database = await snapshotDatabase({ live: live.databasePath, target: join(directory, "native", "opencode.db"), secrets: live.secrets });
-    const final = await captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets));
+    // Initial objects first: files the agent has not changed are then already there, linked rather than stored again.
     await copySnapshotObjects(live.initial, live.evidenceDirectory, directory);
+    const final = await captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets));
     const native = extractNative(database.path);
     const elapsedMs = Date.now() - live.startedAt;
     return writeEvidence(directory, {

@@ -1,6 +1,6 @@
 // Workspace snapshots: every file with size and sha256, contents stored once under objects/<sha256>.
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
@@ -49,12 +49,17 @@ export async function captureFiles(contents: Record<string, string>, evidenceDir
   return { capturedAt: new Date().toISOString(), files };
 }
 
-/** Makes a snapshot captured into one evidence folder readable from another (copies its objects, once each). */
+/**
+ * Makes a snapshot captured into one evidence folder readable from another. Objects are hard-linked (they are
+ * content-addressed and never rewritten, so sharing them costs no space), copied across file systems.
+ */
 export async function copySnapshotObjects(snapshot: Snapshot, fromEvidence: string, toEvidence: string): Promise<void> {
   await mkdir(join(toEvidence, OBJECTS_DIRECTORY), { recursive: true });
   for (const file of snapshot.files) {
     if (file.kind !== "file") continue;
+    const source = join(fromEvidence, OBJECTS_DIRECTORY, file.sha256);
     const target = join(toEvidence, OBJECTS_DIRECTORY, file.sha256);
-    if (!existsSync(target)) await copyFile(join(fromEvidence, OBJECTS_DIRECTORY, file.sha256), target);
+    if (existsSync(target)) continue;
+    await link(source, target).catch(() => copyFile(source, target));
   }
 }
