@@ -8,8 +8,9 @@ import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from 
 import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, buildProviderConfig, CONTROL_PROVIDER, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
+import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
 import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
+import { isControlModel } from "../util/control-model.ts";
 
 export interface CandidateRequest {
   runId: string;
@@ -52,7 +53,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     id: request.evalRunId,
     runId: request.runId,
     slot,
-    control: slot.model.startsWith(`${CONTROL_PROVIDER}/`),
+    control: isControlModel(slot.model),
     state: "running",
     infrastructureError: false,
     error: null,

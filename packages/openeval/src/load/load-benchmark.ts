@@ -6,6 +6,7 @@ import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 import { ConfigInvalidError, importConfig } from "./import-config.ts";
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
 import { BenchmarkSchema, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
+import { controlName, isControlModel } from "../util/control-model.ts";
 
 export interface BenchmarkDefinition {
   name: string;
@@ -17,7 +18,6 @@ export interface BenchmarkDefinition {
 }
 
 const EVAL_ID = /^[A-Za-z0-9][\w.-]*$/;
-const CONTROL_PROVIDER = "control";
 
 /**
  * Loads and validates a benchmark without running any judge code.
@@ -103,7 +103,7 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
 
 function controlFileProblems(models: readonly string[], evals: EvalDefinition[]): LoadProblem[] {
   const problems: LoadProblem[] = [];
-  const controlNames = models.filter((model) => model.startsWith(`${CONTROL_PROVIDER}/`)).map((model) => model.slice(CONTROL_PROVIDER.length + 1));
+  const controlNames = models.filter(isControlModel).map(controlName);
   for (const evaluation of evals) {
     for (const name of controlNames.filter((control) => !(control in evaluation.controls))) {
       problems.push({

@@ -1,14 +1,14 @@
 // The OpenCode `provider` config a session runs with: the benchmark's providers, plus, for a `control/*` model,
 // the scripted provider on 127.0.0.1 that plays control files (candidates and the scripted judge alike).
+import { CONTROL_PROVIDER, controlName, isControlModel } from "../util/control-model.ts";
 
-/** The scripted control provider (SPEC §9): served on 127.0.0.1, never handed a real key. */
-export const CONTROL_PROVIDER = "control";
+export { CONTROL_PROVIDER };
 
 export function buildProviderConfig(model: string, configured: Record<string, Record<string, unknown>>, controlBaseURL: string | null): Record<string, unknown> {
   const providers: Record<string, Record<string, unknown>> = structuredClone(configured);
-  if (model.startsWith(`${CONTROL_PROVIDER}/`)) {
+  if (isControlModel(model)) {
     if (!controlBaseURL) throw new Error(`model ${model} is a control but no control server is running`);
-    const name = model.slice(CONTROL_PROVIDER.length + 1).split("#")[0]!;
+    const name = controlName(model).split("#")[0]!;
     const scripted = {
       npm: "@ai-sdk/openai-compatible",
       name: "openeval scripted controls",

@@ -3,26 +3,30 @@
 import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
 import type { EvalRun } from "../results/index.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
+import { CONTROL_PROVIDER, isControlModel } from "../util/control-model.ts";
 
-const CONTROL_PREFIX = "control/";
 
 /** The most a candidate run of `model` can cost, or null when nothing bounds it. */
 export function candidateMaxCost(model: string, settings: BenchmarkSettings): number | null {
   // Controls are priced at 0 unless the benchmark prices them.
-  if (model.startsWith(CONTROL_PREFIX) && !settings.candidate.providers.control) return 0;
+  if (isControlModel(model) && !settings.candidate.providers[CONTROL_PROVIDER]) return 0;
   return settings.candidate.maxCostUSD ?? null;
 }
 
 /** The most a judge run can cost: code judges call no model; rubric judges are bounded by judge.maxCostUSD. */
 export function judgeMaxCost(hasRubric: boolean, settings: BenchmarkSettings): number | null {
-  if (!hasRubric || settings.judge.model?.startsWith(CONTROL_PREFIX)) return 0;
+  if (!hasRubric || isScriptedJudge(settings)) return 0;
   return settings.judge.maxCostUSD ?? null;
 }
 
 /** The most a candidate's earlyStop checks can spend on its judge (the eval's earlyStop maxCostUSD; 0 when unmonitored). */
 export function checksMaxCost(evaluation: EvalDefinition, settings: BenchmarkSettings): number {
   const policy = earlyStopPolicy(evaluation.settings.earlyStop);
-  return policy === null || settings.judge.model?.startsWith(CONTROL_PREFIX) ? 0 : policy.maxCostUSD;
+  return policy === null || isScriptedJudge(settings) ? 0 : policy.maxCostUSD;
+}
+
+function isScriptedJudge(settings: BenchmarkSettings): boolean {
+  return settings.judge.model !== undefined && isControlModel(settings.judge.model);
 }
 
 export interface CostLimits {

@@ -2,6 +2,7 @@
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION, SCORERS_VERSION } from "../util/versions.ts";
+import { controlName, isControlModel } from "../util/control-model.ts";
 
 export function candidateFingerprint(evaluation: EvalDefinition, model: string, settings: BenchmarkSettings): string {
   const provider = model.split("/")[0] ?? model;
@@ -10,7 +11,7 @@ export function candidateFingerprint(evaluation: EvalDefinition, model: string, 
     workspace: evaluation.workspace.hash,
     model,
     // A control's script is its "model": editing it must re-run the control.
-    control: provider === "control" ? (evaluation.controls[model.slice("control/".length)]?.turns ?? null) : null,
+    control: isControlModel(model) ? (evaluation.controls[controlName(model)]?.turns ?? null) : null,
     candidate: {
       timeoutMs: evaluation.settings.timeoutMs ?? settings.candidate.timeoutMs,
       maxCostUSD: settings.candidate.maxCostUSD ?? null,

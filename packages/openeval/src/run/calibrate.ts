@@ -4,6 +4,7 @@
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { runBenchmark } from "./run-benchmark.ts";
+import { controlName } from "../util/control-model.ts";
 
 export interface ControlCheck {
   evalId: string;
@@ -40,7 +41,7 @@ export async function calibrateBenchmark(options: { benchmark: string | Benchmar
     run = summary.directory;
     fresh = false;
   }
-  const checks = summaries.flatMap((summary) => summary.models.flatMap((model) => model.evals.map((evaluation) => check(evaluation, model.model.slice("control/".length)))));
+  const checks = summaries.flatMap((summary) => summary.models.flatMap((model) => model.evals.map((evaluation) => check(evaluation, controlName(model.model)))));
   return {
     runDirectory: run ?? "",
     checks,

@@ -16,6 +16,7 @@ import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type Wo
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
+import { isControlModel } from "../util/control-model.ts";
 
 export interface RunBenchmarkOptions {
   /** A benchmark folder, or one already loaded. */
@@ -72,8 +73,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
         evalRun: slot.evalRun,
         monitored: slot.action === "candidate" && monitored.has(slot.evalId),
       }));
-    const scriptedJudge = benchmark.settings.judge.model?.startsWith("control/") ?? false;
-    const controls: ControlServer | null = work.some((item) => item.slot.model.startsWith("control/") || scriptedJudge)
+    const scriptedJudge = benchmark.settings.judge.model !== undefined && isControlModel(benchmark.settings.judge.model);
+    const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
     const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), ...rubricJudgesFor(controls), verification: verification.setup };

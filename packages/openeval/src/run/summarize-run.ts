@@ -20,9 +20,9 @@ import {
   type SlotObservation,
 } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
+import { isControlModel } from "../util/control-model.ts";
 
 export const BASELINE_FILE = "baseline.json";
-const CONTROL_PREFIX = "control/";
 
 export interface SummaryOptions {
   /** Eval runs executed by this invocation: only they count as live latency measurements. */
@@ -41,7 +41,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const criteria = criteriaOf(benchmark, observations);
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
-  const real = observations.filter((observation) => !observation.model.startsWith(CONTROL_PREFIX));
+  const real = observations.filter((observation) => !isControlModel(observation.model));
   const enabled = resolveGate({ configured: benchmark.settings.verdict, ...options.selection });
   const fingerprints = fingerprintsOf(inScope);
   const verdict = decideVerdict({
@@ -63,7 +63,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     directory: store.directory,
     models: summaries.map((summary) => ({
       ...summary,
-      control: summary.model.startsWith(CONTROL_PREFIX),
+      control: isControlModel(summary.model),
       interval: intervals.find((entry) => entry.model === summary.model)!,
       passK: passK.find((entry) => entry.model === summary.model) ?? null,
       costTime: costTime.find((entry) => entry.model === summary.model)!,

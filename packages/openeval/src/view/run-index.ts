@@ -15,6 +15,7 @@ import {
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
 import { findActiveWork, slotValue, toSlotCell, type SlotWork } from "./active-work.ts";
 import { isLive } from "./store-version.ts";
+import { isControlModel } from "../util/control-model.ts";
 
 export interface RunIndex {
   directory: string;
@@ -169,7 +170,7 @@ function observe(slot: SlotWork): SlotObservation {
 function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spend: CostAndTime | null): LeaderboardRow {
   return {
     model: summary.model,
-    control: summary.model.startsWith("control/") || slots.some((slot) => slot.evalRun?.control === true),
+    control: isControlModel(summary.model) || slots.some((slot) => slot.evalRun?.control === true),
     score: summary.score,
     ci: null,
     ciNote: null,

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { recordEvidence, type EvidenceRef } from "../recording/index.ts";
 import { newRunId, ResultsStore, type EvalRun, type JudgeRun } from "../results/index.ts";
+import { isControlModel } from "../util/control-model.ts";
 
 export interface ViewerFixtureOptions {
   evals: number;
@@ -101,7 +102,7 @@ function makeEvalRun(runId: string, n: number, slot: EvalRun["slot"], directory:
     id: `eval_${hex(n)}-0000-4000-8000-000000000000`,
     runId,
     slot,
-    control: slot.model.startsWith("control/"),
+    control: isControlModel(slot.model),
     state: "completed",
     infrastructureError: false,
     error: null,

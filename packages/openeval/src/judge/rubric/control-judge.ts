@@ -3,8 +3,8 @@
 // checks `judge-early.<name>`, which submits a verdict that decides every criterion and otherwise continues.
 import type { ControlFile } from "@openeval/control-model";
 import type { JudgePhase } from "./schema.ts";
+import { CONTROL_PROVIDER, controlName, isControlModel } from "../../util/control-model.ts";
 
-const CONTROL_PROVIDER = "control";
 /** The judge model that answers from the candidate control's declared verdict. */
 export const SCRIPTED_JUDGE_MODEL = `${CONTROL_PROVIDER}/judge`;
 const SUBMIT_TOOL_NAME = "judge_submit_judgment";
@@ -48,15 +48,14 @@ export function resolveJudgeModel(
   phase: JudgePhase = "final",
 ): { model: string } | { error: string } {
   if (judgeModel !== SCRIPTED_JUDGE_MODEL) return { model: judgeModel };
-  const prefix = `${CONTROL_PROVIDER}/`;
   if (candidateModel === null) return { error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} plays a control candidate's verdict, and constructed evidence has none; script the judge or use a real model` };
-  if (!candidateModel.startsWith(prefix)) {
+  if (!isControlModel(candidateModel)) {
     return { error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} grades only control candidates (control/<name>), and ${candidateModel} is not one; set judge.model to a real model` };
   }
-  const name = candidateModel.slice(prefix.length).split("#")[0]!;
+  const name = controlName(candidateModel).split("#")[0]!;
   if (!Object.hasOwn(controls, name)) return { error: `the candidate control "${name}" has no control file, so ${SCRIPTED_JUDGE_MODEL} has no verdict to submit` };
   if (!controls[name]!.verdict) {
     return { error: `the candidate control "${name}" declares no verdict; add "verdict": { "<criterion>": { "value": …, "reason": "…" } } to controls/${name}.json for ${SCRIPTED_JUDGE_MODEL}` };
   }
-  return { model: `${prefix}${judgeControlName(name, phase)}` };
+  return { model: `${CONTROL_PROVIDER}/${judgeControlName(name, phase)}` };
 }
