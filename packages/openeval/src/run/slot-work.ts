@@ -6,7 +6,7 @@ import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate } from "../candidate/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
 import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
-import { earlyStopPolicy, type BenchmarkDefinition } from "../load/index.ts";
+import { earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EvalRun } from "../results/index.ts";
 import type { ResultsStore } from "../results/index.ts";
@@ -59,7 +59,8 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const evalRunId = `eval_${randomUUID()}`;
   const evaluation = evaluationOf(context, slot);
   let latest: EvalRun | null = null;
-  const monitor = work.monitored ? monitorCandidate(work, context, evalRunId, () => latest, enqueue) : null;
+  const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop) : null;
+  const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
   context.emit({ type: "candidate.started", slot: key, evalRunId });
   const evalRun = await executeCandidate({
     runId: context.runId,
@@ -91,11 +92,15 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
 }
 
 /** earlyStop: checks of snapshots of this candidate, queued as check work on the run's queue. */
-function monitorCandidate(work: SlotWork, context: WorkContext, evalRunId: string, running: () => EvalRun | null, enqueue: (next: SlotWork) => void): EarlyStopMonitor | null {
-  const { slot } = work;
-  const evaluation = evaluationOf(context, slot);
-  const policy = earlyStopPolicy(evaluation.settings.earlyStop);
-  if (!policy) return null;
+function monitorCandidate(
+  slot: PlannedSlot,
+  evaluation: EvalDefinition,
+  policy: EarlyStopPolicy,
+  context: WorkContext,
+  evalRunId: string,
+  running: () => EvalRun | null,
+  enqueue: (next: SlotWork) => void,
+): EarlyStopMonitor {
   return createEarlyStopMonitor({
     policy,
     runDirectory: context.store.directory,
