@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { parseModelRef } from "./model-id.ts";
 import { CONTROL_PROVIDER } from "./provider-config.ts";
 import { AuthFileSchema } from "./auth-schema.ts";
+import { isRecord } from "../util/is-record.ts";
 
 interface ProviderEnv {
   /** Secret values: handed over and redacted everywhere. */
@@ -135,8 +136,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

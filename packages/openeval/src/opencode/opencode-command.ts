@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { ModelRef } from "./model-id.ts";
+import { isRecord } from "../util/is-record.ts";
 
 /** Fixed, so OpenCode skips its separate title-generation LLM call (which is recorded nowhere). */
 export const RUN_TITLE = "openeval candidate run";
@@ -50,8 +51,4 @@ function replaceAsk(value: unknown): unknown {
   if (value === "ask") return "deny";
   if (!isRecord(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceAsk(item)]));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

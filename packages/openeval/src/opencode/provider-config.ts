@@ -1,6 +1,7 @@
 // The OpenCode `provider` config a session runs with: the benchmark's providers, plus, for a `control/*` model,
 // the scripted provider on 127.0.0.1 that plays control files (candidates and the scripted judge alike).
 import { CONTROL_PROVIDER, controlName, isControlModel } from "../util/control-model.ts";
+import { isRecord } from "../util/is-record.ts";
 
 export { CONTROL_PROVIDER };
 
@@ -28,8 +29,4 @@ function mergeDeep(base: Record<string, unknown>, override: Record<string, unkno
     merged[key] = isRecord(current) && isRecord(value) ? mergeDeep(current, value) : value;
   }
   return merged;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

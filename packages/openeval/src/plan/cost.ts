@@ -1,7 +1,7 @@
 // Cost before spending (SPEC §5): each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
 import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
-import type { EvalRun } from "../results/index.ts";
+import { median, type EvalRun } from "../results/index.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
 import { CONTROL_PROVIDER, isControlModel } from "../util/control-model.ts";
 
@@ -67,13 +67,5 @@ export function estimateCandidateCost(slot: PlannedSlot, recorded: readonly Eval
   const costs = (filter: (run: EvalRun) => boolean) =>
     recorded.filter((run) => filter(run) && run.metrics?.cost.usd != null).map((run) => run.metrics!.cost.usd as number);
   const sameEval = costs((run) => run.slot.model === slot.model && run.slot.evalId === slot.evalId);
-  if (sameEval.length > 0) return median(sameEval);
-  const sameModel = costs((run) => run.slot.model === slot.model);
-  return sameModel.length > 0 ? median(sameModel) : null;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return median(sameEval) ?? median(costs((run) => run.slot.model === slot.model));
 }

@@ -33,3 +33,4 @@ export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
 export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";
+export { median } from "./numbers.ts";
