@@ -1,6 +1,7 @@
 // Equal-weight aggregation (SPEC §4.3): criterion = mean over repetitions, eval = mean of its criteria,
 // model = 100 × mean of its evals. Unresolved values (null, unscored, unjudged) give completion bounds —
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
+import { mean, meanBounded } from "./numbers.ts";
 
 export interface SlotOutcome {
   evalId: string;
@@ -67,19 +68,6 @@ function summarizeEval(evalId: string, repetitions: readonly SlotOutcome[], crit
     };
   }
   return { evalId, criteria, ...meanBounded(Object.values(criteria)) };
-}
-
-function meanBounded(items: readonly Bounded[]): Bounded {
-  if (items.length === 0) return { value: null, lower: 0, upper: 1 };
-  return {
-    value: items.some((item) => item.value === null) ? null : mean(items.map((item) => item.value as number)),
-    lower: mean(items.map((item) => item.lower)),
-    upper: mean(items.map((item) => item.upper)),
-  };
-}
-
-function mean(values: readonly number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
 function sumKnown(values: readonly (number | null)[]): number | null {

@@ -20,7 +20,6 @@ export function mean(values: readonly number[]): number {
 
 /**
  * Mean of bounded scores: value null when any is unresolved; an empty list is fully unresolved (0 to 1).
- * Same rule as aggregate.ts's private meanBounded, which could import this one.
  * @example meanBounded([{ value: 1, lower: 1, upper: 1 }, { value: null, lower: 0, upper: 1 }]) // { value: null, lower: 0.5, upper: 1 }
  */
 export function meanBounded(items: readonly Bounded[]): Bounded {
