@@ -1,11 +1,13 @@
 // Measurement 3: rejudge throughput of code judges. N constructed recordings (recordEvidence), one judge.ts bundled
 // once, then every recording graded with runCodeJudge — sequentially, then through a small pool.
 import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { recordEvidence, type EvidenceRef } from "../packages/openeval/src/index.ts";
 import { runCodeJudge, type CodeJudgeExecution } from "../packages/openeval/src/judge/index.ts";
 import { bundleCodeJudge, type CodeJudgeBundle } from "../packages/openeval/src/load/index.ts";
+import { readCpuTime } from "./lib/cpu.ts";
 import { median, now, round } from "./lib/stats.ts";
 import { millis, seconds, type Section } from "./lib/table.ts";
 import { withTempDir, writeTree } from "./lib/temp.ts";
@@ -16,6 +18,10 @@ export interface RejudgeSample {
   gradings: number;
   wallMs: number;
   gradingsPerSecond: number;
+  /** CPU (user + system) per grading: the runner's own and its workers', ms. */
+  cpuMsPerGrading: { runner: number; workers: number };
+  /** Gradings per second this machine's cores could sustain at that CPU cost (cores × 1000 / CPU ms). */
+  cpuBoundGradingsPerSecond: number;
   /** Median of runCodeJudge's own elapsedMs (the worker process), per grading. */
   medianGradingMs: number;
   /** Gradings that failed or scored differently from what the recording was built to get (should be 0). */
@@ -101,15 +107,21 @@ async function gradeAll(root: string, evalDirectory: string, bundle: CodeJudgeBu
       });
     }
   };
+  const cpuBefore = readCpuTime();
   const start = now();
   await Promise.all(Array.from({ length: pool }, worker));
   const wallMs = now() - start;
+  const cpuAfter = readCpuTime();
+  const runnerMs = (cpuAfter.selfMs - cpuBefore.selfMs) / evidence.length;
+  const workersMs = (cpuAfter.childrenMs - cpuBefore.childrenMs) / evidence.length;
   const elapsedMs = executions.map((execution) => execution.elapsedMs);
   return {
     pool,
     gradings: executions.length,
     wallMs: round(wallMs),
     gradingsPerSecond: round(executions.length / (wallMs / 1000), 2),
+    cpuMsPerGrading: { runner: round(runnerMs), workers: round(workersMs) },
+    cpuBoundGradingsPerSecond: round((availableParallelism() * 1000) / (runnerMs + workersMs), 1),
     medianGradingMs: round(median(elapsedMs)),
     wrong: executions.filter((execution, index) => !gradedAsBuilt(execution, index % 2 === 0)).length,
     errors: countErrors(executions),
@@ -150,11 +162,19 @@ export function sectionRejudge(result: RejudgeResult): Section {
   const wrong = result.samples.filter((sample) => sample.wrong > 0);
   return {
     title: `3. Rejudge throughput of code judges (${result.recordings} constructed recordings, one judge.ts bundled once)`,
-    columns: ["pool", "gradings", "wall s", "gradings/s", "median ms per grading"],
+    columns: ["pool", "gradings", "wall s", "gradings/s", "median ms per grading", "CPU ms/grading (runner+workers)", "CPU-bound gradings/s"],
     rows: [
-      ...result.samples.map((sample) => [String(sample.pool), sample.gradings, seconds(sample.wallMs), sample.gradingsPerSecond.toFixed(2), millis(sample.medianGradingMs)]),
-      ["reference: `bun -e \"\"` (process start)", "", "", "", millis(median(result.bunStartMs))],
-      ["reference: bun importing the worker's modules", "", "", "", millis(median(result.workerImportMs))],
+      ...result.samples.map((sample) => [
+        String(sample.pool),
+        sample.gradings,
+        seconds(sample.wallMs),
+        sample.gradingsPerSecond.toFixed(2),
+        millis(sample.medianGradingMs),
+        `${millis(sample.cpuMsPerGrading.runner)}+${millis(sample.cpuMsPerGrading.workers)}`,
+        sample.cpuBoundGradingsPerSecond.toFixed(1),
+      ]),
+      ["reference: `bun -e \"\"` (process start)", "", "", "", millis(median(result.bunStartMs)), "", ""],
+      ["reference: bun importing the worker's source modules", "", "", "", millis(median(result.workerImportMs)), "", ""],
     ],
     notes: [
       `recordEvidence for all ${result.recordings}: ${seconds(result.recordMs)} s; bundleCodeJudge once: ${millis(result.bundleMs)} ms`,

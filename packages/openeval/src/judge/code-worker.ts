@@ -1,5 +1,6 @@
 // The code-judge worker: runs in its own Bun process, one grading per process. It reads the job from stdin,
 // opens the recording, calls the judge's default export and writes the returned JSON to the result file.
+// No top-level await: the pool bundles this file as CommonJS with Bun's bytecode cache (code-worker-pool.ts).
 import { writeFileSync } from "node:fs";
 import { createJudgeContext, openEvidence, type Evidence } from "../recording/index.ts";
 import type { VerificationApi } from "./verification/index.ts";
@@ -7,18 +8,25 @@ import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { CodeJudgeJobSchema, type CodeJudgeJob, type WorkerResult } from "./schema.ts";
 import { toStrictJson } from "./strict-json.ts";
 
-const job = CodeJudgeJobSchema.parse(JSON.parse(await Bun.stdin.text()));
-// The container client is loaded only for a judge that can use it: it is half of a worker's start-up time.
-const verification = job.verification?.image ? await import("./verification/index.ts") : null;
+type VerificationStage = typeof import("./verification/index.ts");
 
-function finish(result: WorkerResult): never {
+async function main(): Promise<never> {
+  // Started before its job exists: everything imported above is loaded while it waits here. EOF with no job
+  // means the runner is gone or needs no more graders: exit quietly.
+  const input = await Bun.stdin.text();
+  if (input === "") process.exit(0);
+  const job = CodeJudgeJobSchema.parse(JSON.parse(input));
+  process.chdir(job.cwd);
+  // The container client is loaded only for a judge that can use it: it is half of a worker's start-up time.
+  const verification = job.verification?.image ? await import("./verification/index.ts") : null;
+  const result = await grade(job, verification);
   writeFileSync(job.output, result.ok ? `{"ok":true,"output":${toStrictJson(result.output)}}\n` : `${JSON.stringify(result)}\n`);
   process.exit(result.ok ? 0 : 1);
 }
 
-async function grade(): Promise<WorkerResult> {
+async function grade(job: CodeJudgeJob, verification: VerificationStage | null): Promise<WorkerResult> {
   try {
-    await using context = await createJudgeContext(await openEvidence(job.evidence.directory, job.evidence.hash), job.run, { verification: verificationFor(job) });
+    await using context = await createJudgeContext(await openEvidence(job.evidence.directory, job.evidence.hash), job.run, { verification: verificationFor(job, verification) });
     const module = (await import(job.module)) as { default?: unknown };
     if (typeof module.default !== "function") {
       return { ok: false, error: `judge.ts must export a default function (ctx: JudgeContext) => { scores }; its default export is ${typeof module.default}` };
@@ -35,18 +43,18 @@ async function grade(): Promise<WorkerResult> {
 }
 
 /** ctx.verification bound to this recording; when no image could be resolved, every run says why. */
-function verificationFor(job: CodeJudgeJob): ((evidence: Evidence) => VerificationApi) | undefined {
+function verificationFor(job: CodeJudgeJob, verification: VerificationStage | null): ((evidence: Evidence) => VerificationApi) | undefined {
   const settings = job.verification;
   if (!settings) return undefined;
   return (evidence) => {
-    if (!settings.image) {
+    if (!settings.image || !verification) {
       const fail = async (): Promise<never> => {
         throw new Error(settings.unavailable ?? "no verification image");
       };
       return { run: fail, read: fail, text: fail };
     }
-    return verification!.createVerificationApi({ image: settings.image, evidence, limits: settings.limits, judgeRun: settings.judgeRun, directory: settings.directory, engine: settings.engine });
+    return verification.createVerificationApi({ image: settings.image, evidence, limits: settings.limits, judgeRun: settings.judgeRun, directory: settings.directory, engine: settings.engine });
   };
 }
 
-finish(await grade());
+void main();

@@ -1,19 +1,17 @@
-// Host side of code judging: freezes the bundle into the judge run's folder, runs it in a separate Bun
+// Host side of code judging: freezes the bundle into the judge run's folder, runs it in a separate (warm) Bun
 // process under the time limit, and turns what came back into normalized scores or a recorded failure.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CodeJudgeBundle } from "../load/index.ts";
 import type { EvidenceRef } from "../recording/index.ts";
 import type { CriterionScore, EvalRun } from "../results/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
+import { takeCodeWorker } from "./code-worker-pool.ts";
 import { linkImports } from "./link-imports.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
 import { reapVerificationContainers } from "./verification/index.ts";
-
-const WORKER = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
 
 export interface CodeJudgeRequest {
   bundle: CodeJudgeBundle;
@@ -54,6 +52,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   const job: CodeJudgeJob = {
     module: linked,
     output: join(directory, CODE_JUDGE_FILES.output),
+    cwd: request.evalDirectory,
     evidence: request.evidence,
     run: request.run,
     declaredCriteria: request.bundle.criteria?.map((criterion) => criterion.id) ?? null,
@@ -61,14 +60,14 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   };
 
   await rm(job.output, { force: true });
+  const child = await takeCodeWorker();
+  const logs = Promise.all([
+    Bun.write(join(directory, CODE_JUDGE_FILES.stdout), new Response(child.stdout)),
+    Bun.write(join(directory, CODE_JUDGE_FILES.stderr), new Response(child.stderr)),
+  ]);
   const startedAt = performance.now();
-  // --no-install: a judge never downloads packages (Bun would auto-install a missing one from the registry).
-  const child = Bun.spawn([process.execPath, "--no-install", WORKER], {
-    cwd: request.evalDirectory,
-    stdin: new Blob([JSON.stringify(job)]),
-    stdout: Bun.file(join(directory, CODE_JUDGE_FILES.stdout)),
-    stderr: Bun.file(join(directory, CODE_JUDGE_FILES.stderr)),
-  });
+  child.stdin.write(JSON.stringify(job));
+  await child.stdin.end();
   let timedOut = false;
   // SIGKILL, not SIGTERM: a synchronous `while (true) {}` never runs a signal handler.
   const timer = setTimeout(() => {
@@ -77,6 +76,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   }, request.timeoutMs);
   const exitCode = await child.exited;
   clearTimeout(timer);
+  await logs;
   // A killed judge cannot remove its own containers.
   if (job.verification?.image) await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(() => undefined);
   const elapsedMs = Math.round(performance.now() - startedAt);

@@ -6,6 +6,8 @@ export const CodeJudgeJobSchema = z.object({
   /** The frozen bundle to import, its package imports pinned to files (link-imports.ts). */
   module: z.string(),
   output: z.string(),
+  /** The eval folder: the judge's working directory (a warm worker starts before its job is known). */
+  cwd: z.string(),
   evidence: z.object({ directory: z.string(), hash: z.string() }),
   run: EvalRunSchema.nullable(),
   declaredCriteria: z.array(z.string()).nullable(),

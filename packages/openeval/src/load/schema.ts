@@ -1,9 +1,11 @@
 // The shapes authors write: benchmark.ts and eval.ts. Parsed once at load time; types come from here.
 import * as z from "zod";
+import { CRITERION_ID } from "../util/criterion-id.ts";
+
+export { CRITERION_ID };
 
 /** `provider/model[#variant]`, as OpenCode names models. */
 export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
-export const CRITERION_ID = /^[a-z][a-z0-9_]*$/;
 
 const MAX_CANDIDATE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 export const DEFAULT_CANDIDATE_TIMEOUT_MS = 45 * 60 * 1000;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
 import type { NativeArchive } from "./schema.ts";
-import { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "../opencode/index.ts";
+import type { OpenCodeClient, OpenCodeServer } from "../opencode/index.ts";
 
 export interface NativeSession {
   id: string;
@@ -67,6 +67,8 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
     (server ??= (async () => {
       const copy = join(scratch, `opencode-sdk-${++copies}.db`);
       await writeFile(copy, await evidence.readVerified(archive.database.file, archive.database.sha256));
+      // Loaded on first use: the SDK is most of a code-judge worker's start-up, and few judges call native.sdk().
+      const { serveOpenCode } = await import("../opencode/index.ts");
       return serveOpenCode({ scratchDir: join(scratch, "sdk"), database: copy });
     })());
   const rootID = (sessionID?: string) => {

@@ -1,0 +1,87 @@
+// Warm code-judge workers (SPEC §8.1, §14): each is its own Bun process that loads the worker before any job
+// exists, then grades exactly one job and exits, so nothing passes from one grading to the next while a grading
+// pays only for its own work. Spares wait on stdin: when the runner dies, however, the pipe closes and they exit.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Subprocess } from "bun";
+import { sha256 } from "../util/hash.ts";
+import { writeFileAtomic } from "../util/files.ts";
+
+const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
+/** Build output of the harness's own code, beside its install (the usual home of tool caches). */
+const CACHE = fileURLToPath(new URL("../../node_modules/.cache/openeval/", import.meta.url));
+/** Spares kept started: one per lane that can grade at once on a small machine; more only costs memory. */
+const SPARES = 2;
+
+export type CodeWorker = Subprocess<"pipe", "pipe", "pipe">;
+
+let entry: Promise<string> | undefined;
+const spares: CodeWorker[] = [];
+
+/**
+ * A started worker waiting for its job: write the CodeJudgeJob JSON to its stdin and close it. Starts a
+ * replacement so that the next grading finds one ready.
+ *
+ * @example const worker = await takeCodeWorker(); worker.stdin.write(JSON.stringify(job)); worker.stdin.end();
+ */
+export async function takeCodeWorker(): Promise<CodeWorker> {
+  const file = await workerEntry();
+  let worker = spares.shift();
+  while (worker && worker.exitCode !== null) worker = spares.shift(); // a spare that died waiting is no use
+  worker ??= startWorker(file);
+  worker.ref();
+  while (spares.length < SPARES) spares.push(startWorker(file));
+  return worker;
+}
+
+function startWorker(file: string): CodeWorker {
+  // --no-install: a judge never downloads packages (Bun would auto-install a missing one from the registry).
+  const worker = Bun.spawn([process.execPath, "--no-install", file], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  worker.unref(); // a waiting spare never keeps the runner alive
+  return worker;
+}
+
+/** The worker bundled once per runner, content-addressed in the cache; the source file when it cannot be. */
+function workerEntry(): Promise<string> {
+  entry ??= bundleWorker().catch(() => WORKER_SOURCE);
+  return entry;
+}
+
+/**
+ * Resolving and evaluating ~100 source modules was most of a worker's start (≈120 ms CPU); one tree-shaken file
+ * with Bun's bytecode cache (which needs CommonJS, so the worker has no top-level await) loads in ≈10 ms.
+ * Modules a worker loads only on demand (the container client, the OpenCode server behind native.sdk()) stay
+ * outside the bundle, imported from source when a judge needs them.
+ */
+async function bundleWorker(): Promise<string> {
+  const built = await Bun.build({
+    entrypoints: [WORKER_SOURCE],
+    target: "bun",
+    format: "cjs",
+    bytecode: true,
+    minify: true,
+    plugins: [
+      {
+        name: "openeval-lazy-stages",
+        setup(build) {
+          build.onResolve({ filter: /(?:verification|opencode)\/index\.ts$/ }, (args) => ({
+            path: resolve(dirname(args.importer), args.path),
+            external: true,
+          }));
+        },
+      },
+    ],
+  });
+  const script = built.outputs.find((output) => output.path.endsWith(".js"));
+  const bytecode = built.outputs.find((output) => output.path.endsWith(".jsc"));
+  if (!built.success || !script || !bytecode) throw new Error("bundling the code-judge worker failed");
+  const source = await script.text();
+  // Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
+  const file = join(CACHE, `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`);
+  if (!existsSync(file)) {
+    await writeFileAtomic(`${file}.jsc`, new Uint8Array(await bytecode.arrayBuffer()));
+    await writeFileAtomic(file, source);
+  }
+  return file;
+}
