@@ -72,7 +72,7 @@ export async function measureHarnessOverhead(options: { repetitions: number }): 
         }
         if (bareRun.text !== "APPLE") throw new Error(`the bare run answered ${JSON.stringify(bareRun.text)}, not APPLE`);
         samples.bareMs.push(round(bareRun.ms));
-        samples.exportMs.push(round(bareRun.exportMs));
+        samples.exportMs.push(round(bareRun.exportMs ?? Number.NaN));
         samples.harnessMs.push(round(harnessRun.ms));
         samples.phases.push(harnessRun.phases);
       }

@@ -1,10 +1,15 @@
 // Measurement 2: end-to-end throughput. A benchmark of K tiny evals × the two control models, run fresh
-// (`new: true`) with runBenchmark at each concurrency; eval runs per minute from the wall time of the call.
+// (`new: true`) with runBenchmark at each concurrency; eval runs per minute from the wall time of the call. Beside
+// each, the reference: the same sessions as bare `opencode run`s, N at a time, against the same control server, so
+// the ratio says whether the harness or OpenCode (on this many cores) is the limit.
 import { join } from "node:path";
-import { runBenchmark } from "../packages/openeval/src/index.ts";
+import { startControlServer } from "@openeval/control-model";
+import { loadBenchmark, runBenchmark } from "../packages/openeval/src/index.ts";
+import { runBareOpenCode } from "./lib/bare-opencode.ts";
+import { readCpuTime } from "./lib/cpu.ts";
 import { writeTinyBenchmark } from "./lib/fixtures.ts";
 import { median, now, round } from "./lib/stats.ts";
-import { seconds, type Section } from "./lib/table.ts";
+import { millis, seconds, type Section } from "./lib/table.ts";
 import { withTempDir } from "./lib/temp.ts";
 
 export interface ThroughputSample {
@@ -16,6 +21,12 @@ export interface ThroughputSample {
   medianOpenCodeMs: number;
   /** Eval runs that did not complete with a judgment (should be 0). */
   incomplete: number;
+  /** The runner's own CPU (user + system, OpenCode and judge processes excluded) per eval run, ms. */
+  runnerCpuMsPerEvalRun: number;
+  /** The same sessions as bare `opencode run`s, `concurrency` at a time. */
+  bare: { wallMs: number; evalRunsPerMinute: number };
+  /** Harness eval runs/min ÷ bare runs/min (aim: ≥ 0.9). */
+  ratio: number;
 }
 
 export interface ThroughputResult {
@@ -30,16 +41,57 @@ export async function measureThroughput(options: { evals: number; concurrency: n
   return withTempDir("throughput", async (root) => {
     const benchmarkDir = join(root, "benchmark");
     await writeTinyBenchmark(benchmarkDir, options.evals, { models: MODELS, repetitions: 1 });
+    const sessions = await bareSessions(benchmarkDir);
+    const server = await startControlServer({ controls: Object.fromEntries(sessions.evals.map((evaluation) => [evaluation.id, evaluation.controls])) });
     const samples: ThroughputSample[] = [];
-    for (const concurrency of options.concurrency) samples.push(await runOnce(benchmarkDir, concurrency));
+    try {
+      for (const concurrency of options.concurrency) {
+        const harness = await runOnce(benchmarkDir, concurrency);
+        const bare = await runBare(sessions.runs, concurrency, async (run) => {
+          const { text } = await runBareOpenCode({ server, parent: root, timeExport: false, ...run });
+          if (!/^word\d+$/i.test(text)) throw new Error(`a bare run of ${run.evalId} answered ${JSON.stringify(text)}, not its control's word`);
+        });
+        const bareRate = round(sessions.runs.length / (bare / 60_000), 2);
+        samples.push({ ...harness, bare: { wallMs: round(bare), evalRunsPerMinute: bareRate }, ratio: round(harness.evalRunsPerMinute / bareRate, 3) });
+      }
+    } finally {
+      await server.close();
+    }
     return { evals: options.evals, models: MODELS, samples };
   });
 }
 
-async function runOnce(benchmarkDir: string, concurrency: number): Promise<ThroughputSample> {
+interface BareSession {
+  evalId: string;
+  control: string;
+  prompt: string;
+}
+
+/** Every (eval, control model) of the benchmark, as the bare reference runs it. */
+async function bareSessions(benchmarkDir: string) {
+  const { evals } = await loadBenchmark(benchmarkDir);
+  const runs: BareSession[] = evals.flatMap((evaluation) =>
+    MODELS.map((model) => ({ evalId: evaluation.id, control: model.slice("control/".length), prompt: evaluation.prompt.text })),
+  );
+  return { evals, runs };
+}
+
+/** Wall time of all sessions run bare, `concurrency` at a time. */
+async function runBare(runs: BareSession[], concurrency: number, run: (session: BareSession) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const lane = async () => {
+    while (next < runs.length) await run(runs[next++]!);
+  };
+  const start = now();
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return now() - start;
+}
+
+async function runOnce(benchmarkDir: string, concurrency: number): Promise<Omit<ThroughputSample, "bare" | "ratio">> {
   const openCodeMs: number[] = [];
   let evalRuns = 0;
   let judged = 0;
+  const cpuBefore = readCpuTime();
   const start = now();
   await runBenchmark({
     benchmark: benchmarkDir,
@@ -54,6 +106,7 @@ async function runOnce(benchmarkDir: string, concurrency: number): Promise<Throu
     },
   });
   const wallMs = now() - start;
+  const runnerCpuMs = readCpuTime().selfMs - cpuBefore.selfMs;
   return {
     concurrency,
     evalRuns,
@@ -61,6 +114,7 @@ async function runOnce(benchmarkDir: string, concurrency: number): Promise<Throu
     evalRunsPerMinute: round(evalRuns / (wallMs / 60_000), 2),
     medianOpenCodeMs: round(median(openCodeMs)),
     incomplete: evalRuns - judged,
+    runnerCpuMsPerEvalRun: round(runnerCpuMs / Math.max(evalRuns, 1)),
   };
 }
 
@@ -68,13 +122,16 @@ export function sectionThroughput(result: ThroughputResult): Section {
   const incomplete = result.samples.filter((sample) => sample.incomplete > 0);
   return {
     title: `2. End-to-end throughput (${result.evals} tiny evals × ${result.models.join(", ")} × 1 repetition, fresh run each)`,
-    columns: ["concurrency", "eval runs", "wall s", "eval runs/min", "median OpenCode s per run"],
+    columns: ["concurrency", "eval runs", "wall s", "eval runs/min", "bare runs/min", "harness/bare", "median OpenCode s per run", "runner CPU ms per run"],
     rows: result.samples.map((sample) => [
       String(sample.concurrency),
       sample.evalRuns,
       seconds(sample.wallMs),
       sample.evalRunsPerMinute.toFixed(2),
+      sample.bare.evalRunsPerMinute.toFixed(2),
+      sample.ratio.toFixed(2),
       seconds(sample.medianOpenCodeMs),
+      millis(sample.runnerCpuMsPerEvalRun),
     ]),
     notes: incomplete.map((sample) => `WARNING: at concurrency ${sample.concurrency}, ${sample.incomplete} eval runs ended without a completed judgment`),
   };

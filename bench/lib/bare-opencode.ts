@@ -15,6 +15,8 @@ export interface BareRunRequest {
   prompt: string;
   /** Parent for the run's own temp dir, removed afterwards. */
   parent: string;
+  /** Also time `opencode export` of the session afterwards (default true); the throughput reference skips it. */
+  timeExport?: boolean;
 }
 
 export interface BareRunResult {
@@ -23,7 +25,7 @@ export interface BareRunResult {
   /** The final text event, to check the session really ran. */
   text: string;
   /** `opencode export <session>` run afterwards on the same dirs (not part of `ms`): what the harness adds per session. */
-  exportMs: number;
+  exportMs: number | null;
 }
 
 export async function runBareOpenCode(request: BareRunRequest): Promise<BareRunResult> {
@@ -51,7 +53,7 @@ export async function runBareOpenCode(request: BareRunRequest): Promise<BareRunR
     const ms = now() - start;
     if (exitCode !== 0) throw new Error(`bare opencode run exited ${exitCode}: ${stderr.slice(-2000)}`);
     const events = parseEvents(stdout);
-    return { ms, text: lastText(events), exportMs: await timeExport(env, workspace, events) };
+    return { ms, text: lastText(events), exportMs: request.timeExport === false ? null : await timeExport(env, workspace, events) };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
