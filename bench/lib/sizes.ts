@@ -17,7 +17,7 @@ export const FULL: BenchSizes = {
   throughputConcurrency: [1, 2, 4],
   rejudgeRecordings: 200,
   rejudgePools: [1, 2],
-  plan: { evals: 200, models: 5, repetitions: 5 },
+  plan: { evals: 1000, models: 10, repetitions: 5 },
   planRepetitions: 5,
   planLoads: 3,
 };

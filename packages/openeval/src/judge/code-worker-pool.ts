@@ -7,10 +7,9 @@ import { fileURLToPath } from "node:url";
 import type { Subprocess } from "bun";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
+import { HARNESS_CACHE } from "../util/harness-cache.ts";
 
 const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
-/** Build output of the harness's own code, beside its install (the usual home of tool caches). */
-const CACHE = fileURLToPath(new URL("../../node_modules/.cache/openeval/", import.meta.url));
 /** Spares kept started: one per lane that can grade at once on a small machine; more only costs memory. */
 const SPARES = 2;
 
@@ -78,7 +77,7 @@ async function bundleWorker(): Promise<string> {
   if (!built.success || !script || !bytecode) throw new Error("bundling the code-judge worker failed");
   const source = await script.text();
   // Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
-  const file = join(CACHE, `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`);
+  const file = join(HARNESS_CACHE, `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`);
   if (!existsSync(file)) {
     await writeFileAtomic(`${file}.jsc`, new Uint8Array(await bytecode.arrayBuffer()));
     await writeFileAtomic(file, source);

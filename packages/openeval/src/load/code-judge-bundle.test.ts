@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { cp } from "node:fs/promises";
+import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { bundleCodeJudge } from "./code-judge-bundle.ts";
 
@@ -56,5 +56,41 @@ describe("bundleCodeJudge", () => {
       "m.ts": "export const now = () => Date.now();\n",
     });
     await expect(bundleCodeJudge(join(macro, "judge.ts"))).rejects.toThrow(/macro/);
+  });
+
+  describe("the bundle cache (SPEC §14: loading a large benchmark)", () => {
+    const helperJudge = { "judge.ts": `import { expected } from "./helper.ts";\nexport default () => ({ scores: { ok: expected } });\n`, "helper.ts": "export const expected = true;\n" };
+
+    it("bundles unchanged files once: a second load takes the cached bundle, identical", async () => {
+      const directory = await writeTree({ ...helperJudge, "judge.ts": `${helperJudge["judge.ts"]}// ${Math.random()}\n` });
+      const build = vi.spyOn(Bun, "build");
+      try {
+        const first = await bundleCodeJudge(join(directory, "judge.ts"));
+        const second = await bundleCodeJudge(join(directory, "judge.ts"));
+        expect(build).toHaveBeenCalledTimes(1);
+        expect(second).toEqual(first);
+      } finally {
+        build.mockRestore();
+      }
+    });
+
+    it("never serves a bundle whose inlined file is gone", async () => {
+      const directory = await writeTree(helperJudge);
+      await bundleCodeJudge(join(directory, "judge.ts"));
+      await rm(join(directory, "helper.ts"));
+      await expect(bundleCodeJudge(join(directory, "judge.ts"))).rejects.toThrow(/does not compile/);
+    });
+
+    it("reads package versions again on a hit: a new version is a new identity", async () => {
+      const pkg = (version: string) => ({ "node_modules/leftpad-fixture/package.json": JSON.stringify({ name: "leftpad-fixture", version, main: "index.js" }), "node_modules/leftpad-fixture/index.js": "export const pad = 1;\n" });
+      const directory = await writeTree({ "judge.ts": `import { pad } from "leftpad-fixture";\nexport default () => ({ scores: { ok: pad === 1 } });\n`, ...pkg("1.0.0") });
+      const before = await bundleCodeJudge(join(directory, "judge.ts"));
+      await writeTree(pkg("1.0.1"), directory);
+      const after = await bundleCodeJudge(join(directory, "judge.ts"));
+      expect(before.dependencies).toEqual([{ name: "leftpad-fixture", version: "1.0.0" }]);
+      expect(after.dependencies).toEqual([{ name: "leftpad-fixture", version: "1.0.1" }]);
+      expect(after.source).toBe(before.source);
+      expect(after.identity).not.toBe(before.identity);
+    });
   });
 });

@@ -4,7 +4,8 @@ import { dirname, join, relative } from "node:path";
 import { readFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import type { BunPlugin } from "bun";
-import { fingerprint } from "../util/hash.ts";
+import { fingerprint, sha256 } from "../util/hash.ts";
+import { readCachedBundle, writeCachedBundle, type CachedBundle } from "./bundle-cache.ts";
 import { LiteralError, readLiteral } from "./literal.ts";
 import { CRITERION_ID } from "./schema.ts";
 
@@ -28,13 +29,31 @@ export interface CodeJudgeBundle {
   identity: string;
 }
 
+/** One of each, made once: constructing a Bun.Transpiler costs more than scanning a judge with it. */
+const SCAN_JS = new Bun.Transpiler({ loader: "js" });
+const TRANSFORM_TS = new Bun.Transpiler({ loader: "ts" });
+
+type PackageImport = CachedBundle["packages"][number];
+
 const MACRO_IMPORT = /\b(?:with|assert)\s*\{\s*type\s*:\s*["']macro["']/;
 
-/** Bundles judge.ts. Throws an Error whose message says what to fix (the caller names the file). */
+/** Bundles judge.ts (or takes the cached bundle of the same files). Throws an Error whose message says what to fix
+ * (the caller names the file). */
 export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
   const root = dirname(file);
-  const dependencies = new Map<string, JudgeDependency>();
-  const localFiles = new Set<string>();
+  let bundle = await readCachedBundle(file);
+  if (!bundle) {
+    bundle = await buildBundle(file);
+    await writeCachedBundle(file, bundle);
+  }
+  const dependencies = describeDependencies(bundle.packages, root);
+  return { source: bundle.source, dependencies, criteria: bundle.criteria, identity: fingerprint({ source: bundle.source, dependencies }) };
+}
+
+async function buildBundle(file: string): Promise<CachedBundle> {
+  const root = dirname(file);
+  const packages: PackageImport[] = [];
+  const localFiles = new Map<string, string>();
   const result = await Bun.build({
     entrypoints: [file],
     root,
@@ -42,7 +61,7 @@ export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
     format: "esm",
     packages: "external",
     throw: false,
-    plugins: [freezePlugin(dependencies, localFiles)],
+    plugins: [freezePlugin(packages, localFiles, root)],
   });
   if (!result.success) {
     const messages = result.logs.map((log) => formatBuildLog(log, root));
@@ -50,47 +69,58 @@ export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
   }
   const output = result.outputs[0];
   if (!output) throw new Error("produced no bundle; check that it is a TypeScript module");
-  const source = relativizeModuleComments(await output.text(), localFiles, root);
-  const exports = new Bun.Transpiler({ loader: "js" }).scan(source).exports;
+  const source = relativizeModuleComments(await output.text(), [...localFiles.keys()], root);
+  const exports = SCAN_JS.scan(source).exports;
   if (!exports.includes("default")) {
     throw new Error("has no default export; write `export default (ctx: JudgeContext) => ({ scores: { ... } })`");
   }
   const criteria = exports.includes("criteria") ? await readDeclaredCriteria(file) : null;
-  const sortedDependencies = [...dependencies.values()].sort((a, b) => a.name.localeCompare(b.name));
   return {
     source,
-    dependencies: sortedDependencies,
     criteria,
-    identity: fingerprint({ source, dependencies: sortedDependencies }),
+    packages,
+    localFiles: [...localFiles].map(([path, hash]) => ({ path: relativePath(root, path), sha256: hash })),
   };
+}
+
+/** One entry per package (the first import of it decides where its version is read), sorted by name. */
+function describeDependencies(packages: readonly PackageImport[], root: string): JudgeDependency[] {
+  const dependencies = new Map<string, JudgeDependency>();
+  for (const { specifier, importer } of packages) {
+    const name = packageName(specifier);
+    if (!dependencies.has(name)) dependencies.set(name, { name, version: packageVersion(specifier, join(root, importer)) });
+  }
+  return [...dependencies.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function relativePath(root: string, file: string): string {
+  return relative(root, file).split("\\").join("/");
 }
 
 /** Bun heads each inlined module with `// <path from the current directory>`; make it relative to judge.ts
  * instead, so the frozen source (and so the identity) does not depend on where the harness was started. */
-function relativizeModuleComments(source: string, localFiles: Set<string>, root: string): string {
+function relativizeModuleComments(source: string, localFiles: readonly string[], root: string): string {
   let result = source;
   for (const file of localFiles) {
     const fromCwd = relative(process.cwd(), file).split("\\").join("/");
-    const fromRoot = relative(root, file).split("\\").join("/");
-    result = result.replaceAll(`\n// ${fromCwd}\n`, `\n// ${fromRoot}\n`);
+    result = result.replaceAll(`\n// ${fromCwd}\n`, `\n// ${relativePath(root, file)}\n`);
   }
   return result;
 }
 
-function freezePlugin(dependencies: Map<string, JudgeDependency>, localFiles: Set<string>): BunPlugin {
+function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string): BunPlugin {
   return {
     name: "openeval-freeze-judge",
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (/^[A-Za-z]:[\\/]/.test(args.path)) return undefined;
-        const name = packageName(args.path);
-        if (!dependencies.has(name)) dependencies.set(name, { name, version: packageVersion(args.path, args.importer) });
+        packages.push({ specifier: args.path, importer: relativePath(root, args.importer) });
         return { path: args.path, external: true };
       });
       // Macros run at bundle time: refusing them keeps "bundling never executes author code" true.
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
-        localFiles.add(args.path);
         const contents = await readFile(args.path, "utf8");
+        localFiles.set(args.path, sha256(contents));
         if (MACRO_IMPORT.test(contents)) {
           throw new Error(`${args.path} imports a Bun macro, which would run during bundling; macros are not allowed in judges`);
         }
@@ -126,7 +156,7 @@ function packageVersion(specifier: string, importer: string): string | null {
 }
 
 async function readDeclaredCriteria(file: string): Promise<DeclaredCriterion[]> {
-  const javascript = new Bun.Transpiler({ loader: "ts" }).transformSync(await readFile(file, "utf8"));
+  const javascript = TRANSFORM_TS.transformSync(await readFile(file, "utf8"));
   const declaration = /export\s+(?:const|let|var)\s+criteria\s*=\s*/.exec(javascript);
   if (!declaration) {
     throw new Error("exports `criteria` but not as `export const criteria = <literal>`; declare it with plain literal values");
