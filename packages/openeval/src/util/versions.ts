@@ -13,6 +13,9 @@ export const JUDGE_PROTOCOL_VERSION = 1;
  */
 export const SCORERS_VERSION = "1.0.0";
 
+/** This harness's own version (the `openeval` package). */
+export const HARNESS_VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
 /** The pinned OpenCode version, read from the installed `opencode-ai` package. */
 export const OPENCODE_VERSION: string = (
   JSON.parse(readFileSync(createRequire(import.meta.url).resolve("opencode-ai/package.json"), "utf8")) as { version: string }
