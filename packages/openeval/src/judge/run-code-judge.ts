@@ -12,6 +12,7 @@ import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { linkImports } from "./link-imports.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
 import { reapVerificationContainers } from "./verification/index.ts";
+import { RUN_MARKER, tieToRunner } from "../opencode/index.ts";
 
 const WORKER = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
 
@@ -26,10 +27,14 @@ export interface CodeJudgeRequest {
   directory: string;
   /** ctx.verification for this grading (null: the judge gets a context whose verification explains what is missing). */
   verification?: CodeJudgeJob["verification"];
+  /** Aborted when the runner is interrupted: the worker is killed and the grading ends `interrupted`. */
+  signal?: AbortSignal;
+  /** RUN_MARKER value in the worker's environment, so that crash recovery can find and reap it. */
+  marker?: string;
 }
 
 export interface CodeJudgeExecution {
-  state: "completed" | "failed" | "timed_out";
+  state: "completed" | "failed" | "timed_out" | "interrupted";
   /** The returned JSON exactly as the judge returned it. */
   output?: unknown;
   /** Normalized scores; null when the judge returned no scores (unscored). */
@@ -63,8 +68,11 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   await rm(job.output, { force: true });
   const startedAt = performance.now();
   // --no-install: a judge never downloads packages (Bun would auto-install a missing one from the registry).
-  const child = Bun.spawn([process.execPath, "--no-install", WORKER], {
+  // Tied to the runner (it dies with it) and in its own session (a terminal's Ctrl-C is the runner's to handle).
+  const child = Bun.spawn(tieToRunner([process.execPath, "--no-install", WORKER]), {
     cwd: request.evalDirectory,
+    env: { ...process.env, ...(request.marker ? { [RUN_MARKER]: request.marker } : {}) },
+    detached: true,
     stdin: new Blob([JSON.stringify(job)]),
     stdout: Bun.file(join(directory, CODE_JUDGE_FILES.stdout)),
     stderr: Bun.file(join(directory, CODE_JUDGE_FILES.stderr)),
@@ -75,13 +83,20 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
     timedOut = true;
     child.kill("SIGKILL");
   }, request.timeoutMs);
+  const onAbort = () => child.kill("SIGKILL");
+  if (request.signal?.aborted) onAbort();
+  request.signal?.addEventListener("abort", onAbort, { once: true });
   const exitCode = await child.exited;
   clearTimeout(timer);
+  request.signal?.removeEventListener("abort", onAbort);
   // A killed judge cannot remove its own containers.
   if (job.verification?.image) await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(() => undefined);
   const elapsedMs = Math.round(performance.now() - startedAt);
   const base = { elapsedMs, files: CODE_JUDGE_FILES };
 
+  if (request.signal?.aborted && !timedOut) {
+    return { ...base, state: "interrupted", scores: null, error: "The runner was interrupted while judge.ts ran; the recording is judged again on the next run" };
+  }
   if (timedOut) {
     return { ...base, state: "timed_out", scores: null, error: `judge.ts exceeded its ${request.timeoutMs} ms time limit and was stopped` };
   }

@@ -19,5 +19,6 @@ test("the opencode module exposes exactly this runtime API", () => {
     "selectCredentials",
     "serveOpenCode",
     "snapshotDatabase",
+    "tieToRunner",
   ]);
 });
