@@ -97,8 +97,20 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
       message: `concurrency 1 leaves no lane for the earlyStop checks of ${earlyStopEvals.map((evaluation) => evaluation.id).join(", ")}; set concurrency to 2 or more, or remove earlyStop`,
     });
   }
-  problems.push(...controlFileProblems(settings.models, evals));
+  problems.push(...controlFileProblems(settings.models, evals), ...gateCriterionProblems(settings, evals));
   return problems;
+}
+
+/**
+ * A `gates.criteria.<id>` that no eval declares can never be measured. Decidable only when every eval's criteria
+ * are known before judging (judge.md, or judge.ts with `export const criteria`); otherwise the summary flags it.
+ */
+function gateCriterionProblems(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
+  if (evals.some((evaluation) => evaluation.code !== null && evaluation.code.criteria === null)) return [];
+  const declared = [...new Set(evals.flatMap((evaluation) => evaluation.criteria.map((criterion) => criterion.id)))].sort();
+  return Object.keys(settings.gates?.criteria ?? {})
+    .filter((id) => !declared.includes(id))
+    .map((id) => ({ file: "benchmark.ts", message: `gates.criteria.${id}: no eval declares a criterion "${id}"; the criteria are: ${declared.join(", ") || "(none)"}` }));
 }
 
 function controlFileProblems(models: readonly string[], evals: EvalDefinition[]): LoadProblem[] {

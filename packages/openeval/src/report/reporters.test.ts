@@ -4,6 +4,7 @@ import type { RunnerEvent, RunSummary } from "../run/index.ts";
 import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 import { formatSummary } from "./summary-table.ts";
+import { formatMarkdownSummary } from "./markdown-summary.ts";
 import { createTtyProgress } from "./tty-progress.ts";
 
 const slot = { evalId: "e", model: "p/m", repetition: 1 };
@@ -101,6 +102,7 @@ describe("reporters", () => {
     expect(text).toContain("code-judge fail — failing: e/p/m/ok");
     expect(text).toContain("llm-judge  skipped (not enabled)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1: failed — Infrastructure error");
-    expect(text).toContain("2 slots outside the --only-* scope, not shown.");
+    expect(text).toContain(`Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`);
+    expect(formatMarkdownSummary(summary)).toContain("Filtered: this summary covers");
   });
 });
