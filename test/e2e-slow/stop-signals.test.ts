@@ -161,3 +161,52 @@ describe("stopping a runner", () => {
     expectRerunComplete(stopped.directory, stopped.ids);
   });
 });
+
+describe("two runners on one run", () => {
+  /** Starts two runners at the same instant on the benchmark's latest run; returns their exit codes, pids and stderr. */
+  async function raceTwo(directory: string) {
+    const start = () => Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], { stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+    const runners = [start(), start()];
+    const started = Date.now();
+    const finished = await Promise.all(runners.map(async (runner) => ({ pid: runner.pid, stderr: await new Response(runner.stderr).text(), exitCode: await runner.exited, afterMs: Date.now() - started })));
+    return finished.sort((a, b) => a.exitCode - b.exitCode);
+  }
+
+  it("exactly one proceeds; the other exits at once naming the holder; no slot is executed or judged twice", async () => {
+    const directory = await writeTree({
+      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
+      "evals/quick/prompt.md": "Reply with OK.\n",
+      "evals/quick/judge.ts": `export default ({ response }) => ({ scores: { answered: response.text.trim() === "OK" } });\n`,
+      "evals/quick/controls/positive.json": control([{ text: "OK" }]),
+    });
+    expect((await runCli(["run", "--benchmark", directory], { timeoutMs: 300_000 })).exitCode).toBe(0);
+    const rounds = [
+      // New candidate work: a second repetition.
+      () => Bun.write(join(directory, "benchmark.ts"), `export default { models: ["control/positive"], repetitions: 2 };\n`),
+      // New judge work only: an edited judge.ts.
+      () => Bun.write(join(directory, "evals/quick/judge.ts"), `export default ({ response }) => ({ scores: { answered: response.text.includes("OK") } });\n`),
+    ];
+    for (const edit of rounds) {
+      await edit();
+      const [winner, loser] = await raceTwo(directory);
+      expect(winner!.exitCode, winner!.stderr).toBe(0);
+      expect(loser!.exitCode).toBe(2);
+      expect(loser!.stderr).toContain(`Another openeval run (pid ${winner!.pid}) is working on`);
+      expect(loser!.stderr).toContain("--new");
+      expect(loser!.afterMs).toBeLessThan(winner!.afterMs);
+    }
+    const store = openStore(directory)!;
+    try {
+      const evalRuns = store.evalRuns();
+      expect(evalRuns.map((run) => `${run.slot.repetition}:${run.state}`).sort()).toEqual(["1:completed", "2:completed"]);
+      // Per eval run: the first judgment, then exactly one for the edited judge.ts (rep 2 was judged once with each).
+      for (const evalRun of evalRuns) {
+        const fingerprints = store.judgeRuns(evalRun.id).map((run) => run.judgeFingerprint);
+        expect(new Set(fingerprints).size).toBe(fingerprints.length);
+      }
+    } finally {
+      store.close();
+    }
+  });
+});
+
