@@ -55,4 +55,15 @@ describe("openeval validate", () => {
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain("--benchmark <value>");
   });
+
+  it("a benchmark.ts whose import never settles is a load error within the limit, exit 2 (validate, plan and run)", async () => {
+    const directory = await writeTree(minimalBenchmark({ "benchmark.ts": `await new Promise(() => {});\nexport default { models: ["p/m"] };\n` }));
+    for (const command of ["validate", "plan", "run"]) {
+      const started = Date.now();
+      const result = await runCli([command, "--benchmark", directory], { env: { OPENEVAL_CONFIG_TIMEOUT_MS: "2000" }, timeoutMs: 30_000 });
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(result.stderr).toContain("benchmark.ts: its import did not settle within 2000 ms");
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+  });
 });

@@ -14,3 +14,17 @@ export function processesMatching(pattern: string): number[] {
   }
   return found;
 }
+
+/** Live processes whose environment holds `entry` (`NAME=value`), e.g. a run's OPENEVAL_RUN_MARKER. */
+export function processesWithEnvironment(entry: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(entry)) found.push(Number(pid));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}

@@ -1,7 +1,6 @@
 // One eval run, end to end: seed the workspace, run OpenCode isolated, then turn what it left behind into a
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
@@ -11,6 +10,7 @@ import { OPENCODE_VERSION } from "../util/versions.ts";
 import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
 import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
 
 export interface CandidateRequest {
   runId: string;
@@ -73,14 +73,16 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   request.save(running);
 
   // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
-  const scratch = await mkdtemp(join(tmpdir(), `openeval-${request.evalRunId}-`));
+  const scratch = await createScratchDir(request.evalRunId);
   try {
     return await record(request, running, scratch, timeoutMs);
   } catch (error) {
+    // Cut short by the runner's interruption, it is retryable work like any interrupted run, not a failure.
+    const interrupted = request.signal?.aborted === true;
     const failed: EvalRun = {
       ...running,
-      state: "failed",
-      infrastructureError: true,
+      state: interrupted ? "interrupted" : "failed",
+      infrastructureError: !interrupted,
       error: `The harness could not run or record this candidate: ${(error as Error).message}`,
       completedAt: new Date().toISOString(),
       elapsedMs: Date.now() - Date.parse(running.startedAt),
@@ -90,7 +92,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   } finally {
     // Idempotent; after a failure it still ends a check in flight before its workspace disappears.
     await request.monitor?.finish();
-    await rm(scratch, { recursive: true, force: true });
+    await removeScratchDir(scratch);
   }
 }
 

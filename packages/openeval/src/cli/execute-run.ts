@@ -6,6 +6,7 @@ import type { PlanScope } from "../plan/index.ts";
 import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
 import { UsageError } from "./errors.ts";
 import type { Options } from "./command.ts";
+import { handleStopSignals } from "./stop-signals.ts";
 
 export const RUN_OPTIONS = {
   run: { type: "string" },
@@ -25,25 +26,32 @@ export function parseSelection(flags: Record<string, unknown>) {
 }
 
 export async function executeRun(flags: Record<string, unknown>, scope: PlanScope): Promise<number> {
-  const controller = new AbortController();
-  process.once("SIGINT", () => controller.abort());
+  const stop = handleStopSignals((message) => console.error(message));
   const json = flags.json === true;
   const reporter = json
     ? createJsonReporter((line) => console.log(line))
     : process.stderr.isTTY
       ? createTtyProgress(process.stderr)
       : createPlainReporter((line) => console.error(line));
-  const summary = await runBenchmark({
-    benchmark: flags.benchmark as string,
-    run: flags.run as string | undefined,
-    new: flags.new === true,
-    concurrency: parsePositiveInteger(flags.concurrency, "--concurrency"),
-    scope,
-    selection: parseSelection(flags),
-    signal: controller.signal,
-    onEvent: reporter,
-  });
-  return reportSummary(summary, flags);
+  try {
+    const summary = await runBenchmark({
+      benchmark: flags.benchmark as string,
+      run: flags.run as string | undefined,
+      new: flags.new === true,
+      concurrency: parsePositiveInteger(flags.concurrency, "--concurrency"),
+      scope,
+      selection: parseSelection(flags),
+      signal: stop.signal,
+      onEvent: reporter,
+    });
+    const code = await reportSummary(summary, flags);
+    const signal = stop.received();
+    if (signal === null) return code;
+    console.error(`Interrupted by ${signal}: ${summary.open.length} slot(s) unfinished (listed above); \`openeval run\` resumes them.`);
+    return stop.exitCode()!;
+  } finally {
+    stop.dispose();
+  }
 }
 
 /** Prints the summary (table, or JSON with --json), writes --junit/--summary files, and returns the exit code. */

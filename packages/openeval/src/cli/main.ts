@@ -11,6 +11,7 @@ import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 import { viewCommand } from "./view.ts";
+import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
 
 const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand];
 
@@ -24,7 +25,7 @@ function formatOverview(): string {
     "Commands:",
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     "",
-    "Run `openeval <command> --help` for a command's options.",
+    "Run `openeval <command> --help` for a command's options; `openeval --version` shows the versions.",
   ].join("\n");
 }
 
@@ -33,6 +34,10 @@ async function main(argv: string[]): Promise<number> {
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(formatOverview());
     return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v") {
+    console.log(`openeval ${HARNESS_VERSION}\nopencode ${OPENCODE_VERSION} (pinned)`);
+    return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {

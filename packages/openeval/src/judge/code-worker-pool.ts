@@ -1,6 +1,8 @@
 // Warm code-judge workers (SPEC §8.1, §14): each is its own Bun process that loads the worker before any job
 // exists, then grades exactly one job and exits, so nothing passes from one grading to the next while a grading
-// pays only for its own work. Spares wait on stdin: when the runner dies, however, the pipe closes and they exit.
+// pays only for its own work. Workers are tied to the runner (they die with it, even by SIGKILL) and in their own
+// session (a terminal's Ctrl-C is the runner's to handle). Without that tie a worker could outlive a killed runner
+// mid-grading, so then each one starts with its job and carries the judge run's marker for crash recovery instead.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +10,7 @@ import type { Subprocess } from "bun";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
 import { HARNESS_CACHE } from "../util/harness-cache.ts";
+import { RUN_MARKER, runnerTiePrefix, tieToRunner } from "../opencode/index.ts";
 
 const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
 /** Spares kept started: one per lane that can grade at once on a small machine; more only costs memory. */
@@ -20,12 +23,18 @@ const spares: CodeWorker[] = [];
 
 /**
  * A started worker waiting for its job: write the CodeJudgeJob JSON to its stdin and close it. Starts a
- * replacement so that the next grading finds one ready.
+ * replacement so that the next grading finds one ready. `marker`: the judge run's RUN_MARKER value, used when
+ * workers cannot be tied to the runner.
  *
- * @example const worker = await takeCodeWorker(); worker.stdin.write(JSON.stringify(job)); worker.stdin.end();
+ * @example const worker = await takeCodeWorker(judgeRunId); worker.stdin.write(JSON.stringify(job)); worker.stdin.end();
  */
-export async function takeCodeWorker(): Promise<CodeWorker> {
+export async function takeCodeWorker(marker?: string): Promise<CodeWorker> {
   const file = await workerEntry();
+  if (runnerTiePrefix().length === 0) {
+    const untied = startWorker(file, marker);
+    untied.ref();
+    return untied;
+  }
   let worker = spares.shift();
   while (worker && worker.exitCode !== null) worker = spares.shift(); // a spare that died waiting is no use
   worker ??= startWorker(file);
@@ -34,9 +43,15 @@ export async function takeCodeWorker(): Promise<CodeWorker> {
   return worker;
 }
 
-function startWorker(file: string): CodeWorker {
+function startWorker(file: string, marker?: string): CodeWorker {
   // --no-install: a judge never downloads packages (Bun would auto-install a missing one from the registry).
-  const worker = Bun.spawn([process.execPath, "--no-install", file], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const worker = Bun.spawn(tieToRunner([process.execPath, "--no-install", file]), {
+    env: { ...process.env, ...(marker ? { [RUN_MARKER]: marker } : {}) },
+    detached: true,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   worker.unref(); // a waiting spare never keeps the runner alive
   return worker;
 }

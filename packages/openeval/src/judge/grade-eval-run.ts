@@ -16,13 +16,15 @@ export interface GradeRequest {
   judgeFingerprint: string;
   /** The verification image resolved for this run (for judges that use ctx.verification). */
   verification?: VerificationSetup | null;
+  /** Aborted when the runner is interrupted: judging stops and the judge run ends `interrupted`. */
+  signal?: AbortSignal;
   /** Called with the running record, then with the final one. */
   save(judgeRun: JudgeRun): void;
 }
 
 /** What one judge source (judge.ts or judge.md) produced. */
 export interface SourceOutcome {
-  state: "completed" | "failed" | "timed_out";
+  state: "completed" | "failed" | "timed_out" | "interrupted";
   /** null: the source returned no scores (unscored). */
   scores: Record<string, CriterionScore> | null;
   output?: unknown;
@@ -79,6 +81,8 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       run: evalRun,
       timeoutMs: request.settings.judge.timeoutMs,
       directory: join(request.runDirectory, directory, "code"),
+      ...(request.signal ? { signal: request.signal } : {}),
+      marker: request.judgeRunId,
       verification: request.verification
         ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, "verification") }
         : null,
@@ -86,10 +90,10 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
     output = code.output;
     outcomes.push({ state: code.state, scores: code.scores, error: code.error });
   }
-  if (evaluation.rubric) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, "rubric")));
+  if (evaluation.rubric && !request.signal?.aborted) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, "rubric")));
 
   const costUSD = outcomes.reduce((total, outcome) => total + (outcome.costUSD ?? 0), 0);
-  const final: JudgeRun = { ...running, ...combineSources(outcomes), ...(output === undefined ? {} : { output }), costUSD, completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
+  const final: JudgeRun = { ...running, ...combineSources(outcomes, request.signal?.aborted === true), ...(output === undefined ? {} : { output }), costUSD, completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
   request.save(final);
   return final;
 }
@@ -97,7 +101,12 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
 /** The judgment of all sources: active only when every source succeeded; an id scored twice is an error. */
 export function combineSources(
   outcomes: readonly SourceOutcome[],
+  interrupted = false,
 ): Pick<JudgeRun, "scores" | "unscored" | "error"> & { state: SourceOutcome["state"] } {
+  // A judgment the runner's interruption cut short is retryable work, never a judge's failure.
+  if (interrupted && (outcomes.length === 0 || outcomes.some((outcome) => outcome.state !== "completed"))) {
+    return { state: "interrupted", scores: null, unscored: false, error: "The runner was interrupted before this judgment finished; the next run judges the recording again" };
+  }
   const failed = outcomes.find((outcome) => outcome.state !== "completed");
   if (failed) return { state: failed.state, scores: null, unscored: false, error: failed.error ?? `a judge source ended ${failed.state}` };
   const scores: Record<string, CriterionScore> = {};

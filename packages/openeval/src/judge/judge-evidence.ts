@@ -40,7 +40,7 @@ const JudgeEvidenceOptionsSchema = z.strictObject({
 export type JudgeEvidenceOptions = z.input<typeof JudgeEvidenceOptionsSchema>;
 
 export interface JudgeResult {
-  state: "completed" | "failed" | "timed_out";
+  state: "completed" | "failed" | "timed_out" | "interrupted";
   scores: Record<string, CriterionScore>;
   /** Equal-weight mean of the criteria; null when any is unresolved or there are none. */
   value: number | null;

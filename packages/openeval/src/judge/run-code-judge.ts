@@ -24,10 +24,14 @@ export interface CodeJudgeRequest {
   directory: string;
   /** ctx.verification for this grading (null: the judge gets a context whose verification explains what is missing). */
   verification?: CodeJudgeJob["verification"];
+  /** Aborted when the runner is interrupted: the worker is killed and the grading ends `interrupted`. */
+  signal?: AbortSignal;
+  /** RUN_MARKER value in the worker's environment, so that crash recovery can find and reap it. */
+  marker?: string;
 }
 
 export interface CodeJudgeExecution {
-  state: "completed" | "failed" | "timed_out";
+  state: "completed" | "failed" | "timed_out" | "interrupted";
   /** The returned JSON exactly as the judge returned it. */
   output?: unknown;
   /** Normalized scores; null when the judge returned no scores (unscored). */
@@ -60,7 +64,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   };
 
   await rm(job.output, { force: true });
-  const child = await takeCodeWorker();
+  const child = await takeCodeWorker(request.marker);
   const logs = Promise.all([
     Bun.write(join(directory, CODE_JUDGE_FILES.stdout), new Response(child.stdout)),
     Bun.write(join(directory, CODE_JUDGE_FILES.stderr), new Response(child.stderr)),
@@ -74,14 +78,21 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
     timedOut = true;
     child.kill("SIGKILL");
   }, request.timeoutMs);
+  const onAbort = () => child.kill("SIGKILL");
+  if (request.signal?.aborted) onAbort();
+  request.signal?.addEventListener("abort", onAbort, { once: true });
   const exitCode = await child.exited;
   clearTimeout(timer);
+  request.signal?.removeEventListener("abort", onAbort);
   await logs;
   // A killed judge cannot remove its own containers.
   if (job.verification?.image) await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(() => undefined);
   const elapsedMs = Math.round(performance.now() - startedAt);
   const base = { elapsedMs, files: CODE_JUDGE_FILES };
 
+  if (request.signal?.aborted && !timedOut) {
+    return { ...base, state: "interrupted", scores: null, error: "The runner was interrupted while judge.ts ran; the recording is judged again on the next run" };
+  }
   if (timedOut) {
     return { ...base, state: "timed_out", scores: null, error: `judge.ts exceeded its ${request.timeoutMs} ms time limit and was stopped` };
   }

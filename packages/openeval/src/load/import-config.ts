@@ -1,7 +1,17 @@
-// Imports an author's settings module (benchmark.ts, eval.ts) freshly and validates its default export.
-// These are configuration files: unlike judge.ts, they are meant to be evaluated at load time.
+// Imports an author's settings modules (benchmark.ts, eval.ts) and validates their default exports. These are
+// configuration files, meant to be evaluated at load time (unlike judge.ts) — but in a child process under a time
+// limit (issue 13): an import that never settles (`await new Promise(() => {})`, `while (true) {}`) is a load error
+// naming the file instead of a silent hang. One worker serves every file of a load; a timed-out one is replaced.
+import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { describeZodIssues } from "../util/zod-issues.ts";
+import { BenchmarkInvalidError } from "./errors.ts";
+import { RESULT_PREFIX } from "./plain-data.ts";
+
+const WORKER = fileURLToPath(new URL("./config-worker.ts", import.meta.url));
+export const DEFAULT_CONFIG_TIMEOUT_MS = 10_000;
+/** Environment override of the time limit, in milliseconds. */
+export const CONFIG_TIMEOUT_ENV = "OPENEVAL_CONFIG_TIMEOUT_MS";
 
 /** The settings did not validate: one message per problem, each naming its key. */
 export class ConfigInvalidError extends Error {
@@ -10,21 +20,85 @@ export class ConfigInvalidError extends Error {
   }
 }
 
-export async function importConfig<Schema extends z.ZodType>(file: string, schema: Schema): Promise<z.output<Schema>> {
-  delete require.cache[file]; // so an edited file is read again within one process
-  let module: { default?: unknown };
-  try {
-    module = (await import(file)) as { default?: unknown };
-  } catch (error) {
-    throw new Error(`could not be loaded: ${firstLine(error)}; fix the TypeScript so that it compiles and runs`);
-  }
-  if (module.default === undefined) throw new Error("has no default export; write `export default { ... }`");
-  const parsed = schema.safeParse(module.default);
-  if (!parsed.success) throw new ConfigInvalidError(describeZodIssues(parsed.error));
-  return parsed.data;
+export interface ConfigImporter {
+  /** Imports one settings module and validates its default export. */
+  import<Schema extends z.ZodType>(file: string, schema: Schema): Promise<z.output<Schema>>;
+  close(): void;
 }
 
-function firstLine(error: unknown): string {
-  const errors = error instanceof AggregateError ? error.errors : [error];
-  return errors.map((item) => String(item instanceof Error ? item.message : item).split("\n")[0]).join("; ");
+type Answer = { ok: true; value: unknown } | { ok: false; error: string };
+
+/**
+ * @example
+ * const importer = createConfigImporter();
+ * try { settings = await importer.import(file, BenchmarkSchema); } finally { importer.close(); }
+ */
+export function createConfigImporter(timeoutMs = configTimeout()): ConfigImporter {
+  let worker: ReturnType<typeof startWorker> | null = null;
+  // One import at a time: answers come back in request order.
+  let queue: Promise<unknown> = Promise.resolve();
+  const importDefault = async (file: string): Promise<Answer> => {
+    worker ??= startWorker();
+    const current = worker;
+    current.process.stdin.write(`${file}\n`);
+    current.process.stdin.flush();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
+    const answer = await Promise.race([current.next(), timedOut]);
+    clearTimeout(timer);
+    if (answer !== "timeout" && answer !== null) return answer;
+    current.process.kill("SIGKILL");
+    worker = null;
+    return {
+      ok: false,
+      error:
+        answer === "timeout"
+          ? `its import did not settle within ${timeoutMs} ms (a top-level await that never resolves, or a loop); fix it, or raise ${CONFIG_TIMEOUT_ENV}`
+          : "its import never finished (a top-level await that never resolves); fix the module so that it settles",
+    };
+  };
+  return {
+    import: async (file, schema) => {
+      const answer = queue.then(() => importDefault(file));
+      queue = answer.catch(() => undefined);
+      const result = await answer;
+      if (!result.ok) throw new Error(result.error);
+      const parsed = schema.safeParse(result.value);
+      if (!parsed.success) throw new ConfigInvalidError(describeZodIssues(parsed.error));
+      return parsed.data;
+    },
+    close: () => worker?.process.kill("SIGKILL"),
+  };
+}
+
+function configTimeout(): number {
+  const raw = process.env[CONFIG_TIMEOUT_ENV];
+  if (raw === undefined) return DEFAULT_CONFIG_TIMEOUT_MS;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new BenchmarkInvalidError([{ file: CONFIG_TIMEOUT_ENV, message: `takes a whole number of milliseconds from 1; got "${raw}"` }]);
+  }
+  return value;
+}
+
+/** The worker and a reader of its answers: `next()` is the next answer, or null once the worker has exited. */
+function startWorker() {
+  // --no-install: loading settings never downloads packages.
+  const child = Bun.spawn([process.execPath, "--no-install", WORKER], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  const next = async (): Promise<Answer | null> => {
+    for (;;) {
+      for (let newline = buffered.indexOf("\n"); newline >= 0; newline = buffered.indexOf("\n")) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.startsWith(RESULT_PREFIX)) return JSON.parse(line.slice(RESULT_PREFIX.length)) as Answer;
+      }
+      const chunk = await reader.read();
+      if (chunk.done) return null;
+      buffered += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return { process: child, next };
 }

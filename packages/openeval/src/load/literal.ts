@@ -16,8 +16,7 @@ class LiteralReader {
     const char = this.source[this.offset];
     if (char === "{") return this.object();
     if (char === "[") return this.array();
-    if (char === '"' || char === "'") return this.string();
-    if (char === "`") return this.template();
+    if (char === '"' || char === "'" || char === "`") return this.string();
     const word = /^(?:-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null)/i.exec(this.source.slice(this.offset));
     if (word) {
       this.offset += word[0].length;
@@ -67,23 +66,28 @@ class LiteralReader {
     return identifier[0];
   }
 
+  /** A quoted string or a template without `${}`, with every JavaScript escape (\n, \x41, \u{1F600}, \', line continuations). */
   private string(): string {
-    const quote = this.source[this.offset];
-    let end = this.offset + 1;
-    while (end < this.source.length && this.source[end] !== quote) end += this.source[end] === "\\" ? 2 : 1;
-    if (end >= this.source.length) throw this.error("unterminated string");
-    const body = this.source.slice(this.offset + 1, end);
-    this.offset = end + 1;
-    const json = quote === '"' ? body : body.replaceAll("\\'", "'").replace(/(^|[^\\])"/g, '$1\\"');
-    return JSON.parse(`"${json}"`) as string;
-  }
-
-  private template(): string {
-    const end = this.source.indexOf("`", this.offset + 1);
-    const body = this.source.slice(this.offset + 1, end);
-    if (end < 0 || body.includes("${")) throw this.error("template strings with ${} are not plain literals");
-    this.offset = end + 1;
-    return body;
+    const quote = this.source[this.offset]!;
+    let result = "";
+    let at = this.offset + 1;
+    for (;;) {
+      const char = this.source[at];
+      if (char === undefined || (char === "\n" && quote !== "`")) throw this.error("unterminated string");
+      if (char === quote) break;
+      if (quote === "`" && char === "$" && this.source[at + 1] === "{") throw this.error("template strings with ${} are not plain literals");
+      if (char !== "\\") {
+        result += char;
+        at++;
+        continue;
+      }
+      const escape = readEscape(this.source, at + 1);
+      if (escape === null) throw new LiteralError(`invalid escape sequence at "${this.source.slice(at, at + 12)}"`);
+      result += escape.text;
+      at = escape.end;
+    }
+    this.offset = at + 1;
+    return result;
   }
 
   private separator(close: string): void {
@@ -105,4 +109,29 @@ class LiteralReader {
   private error(message: string): LiteralError {
     return new LiteralError(`${message} at "${this.source.slice(this.offset, this.offset + 30)}"`);
   }
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };
+
+/** The escape after a backslash at `start`: its text and where the string goes on; null when malformed. */
+function readEscape(source: string, start: number): { text: string; end: number } | null {
+  const char = source[start];
+  if (char === undefined) return null;
+  if (char === "x") return codePoint(source.slice(start + 1, start + 3), /^[0-9a-f]{2}$/i, start + 3);
+  if (char === "u" && source[start + 1] === "{") {
+    const close = source.indexOf("}", start + 2);
+    return close < 0 ? null : codePoint(source.slice(start + 2, close), /^[0-9a-f]{1,6}$/i, close + 1);
+  }
+  if (char === "u") return codePoint(source.slice(start + 1, start + 5), /^[0-9a-f]{4}$/i, start + 5);
+  if (char === "\r" && source[start + 1] === "\n") return { text: "", end: start + 2 }; // line continuation
+  if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return { text: "", end: start + 1 };
+  if (char === "0" && /[0-9]/.test(source[start + 1] ?? "")) return null; // legacy octal: not in modules
+  if (/[1-9]/.test(char)) return null;
+  return { text: SIMPLE_ESCAPES[char] ?? char, end: start + 1 };
+}
+
+function codePoint(digits: string, pattern: RegExp, end: number): { text: string; end: number } | null {
+  if (!pattern.test(digits)) return null;
+  const value = Number.parseInt(digits, 16);
+  return value > 0x10ffff ? null : { text: String.fromCodePoint(value), end };
 }

@@ -151,4 +151,19 @@ describe("loadBenchmark", () => {
     expect(() => checkModelOverride(benchmark, ["control/ghost"])).toThrow(/model "control\/ghost" needs evals\/answer\/controls\/ghost.json/);
     expect(() => checkModelOverride(benchmark, ["p/ok", "p/other#high"])).not.toThrow();
   });
+
+  it("rejects a gates.criteria id no eval declares when every eval's criteria are known, listing the declared ones", async () => {
+    const declared = `export const criteria = { correct: "Correct" };\nexport default ({ response }) => ({ scores: { correct: response.text === "APPLE" } });\n`;
+    expect(
+      await problemsOf(
+        minimalBenchmark({
+          "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, gates: { criteria: { corect: { min: 1 }, correct: { min: 1 } } } };\n`,
+          "evals/answer/judge.ts": declared,
+        }),
+      ),
+    ).toEqual(['benchmark.ts: gates.criteria.corect: no eval declares a criterion "corect"; the criteria are: correct']);
+    // judge.ts without `export const criteria`: its criteria appear only when it runs, so loading cannot decide.
+    const undeclared = await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], gates: { criteria: { corect: { min: 1 } } } };\n` }));
+    await expect(loadBenchmark(undeclared)).resolves.toBeDefined();
+  });
 });

@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
-import { ConfigInvalidError, importConfig } from "./import-config.ts";
+import { ConfigInvalidError, createConfigImporter, type ConfigImporter } from "./import-config.ts";
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
 import { BenchmarkSchema, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
@@ -33,23 +33,32 @@ export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> 
     throw new BenchmarkInvalidError([{ file: "benchmark.ts", message: `not found in ${directory}; create it or pass --benchmark <dir>` }]);
   }
   const problems: LoadProblem[] = [];
+  const importer = createConfigImporter();
   let settings: BenchmarkSettings | null = null;
-  try {
-    settings = await importConfig(file, BenchmarkSchema);
-  } catch (error) {
-    const messages = error instanceof ConfigInvalidError ? error.messages : [(error as Error).message];
-    problems.push(...messages.map((message) => ({ file: "benchmark.ts", message })));
-  }
-
   const evals: EvalDefinition[] = [];
-  for (const id of await listEvalFolders(directory, problems)) {
-    const loaded = await loadEval(id, join(directory, "evals", id), directory);
-    problems.push(...loaded.problems);
-    if (loaded.definition) evals.push(loaded.definition);
+  try {
+    settings = await importSettings(importer, file, problems);
+    for (const id of await listEvalFolders(directory, problems)) {
+      const loaded = await loadEval(id, join(directory, "evals", id), directory, importer);
+      problems.push(...loaded.problems);
+      if (loaded.definition) evals.push(loaded.definition);
+    }
+  } finally {
+    importer.close();
   }
   if (settings) problems.push(...checkAcrossEvals(settings, evals));
   if (problems.length > 0 || !settings) throw new BenchmarkInvalidError(problems);
   return { name: settings.name ?? basename(directory), directory, settings, evals };
+}
+
+async function importSettings(importer: ConfigImporter, file: string, problems: LoadProblem[]): Promise<BenchmarkSettings | null> {
+  try {
+    return await importer.import(file, BenchmarkSchema);
+  } catch (error) {
+    const messages = error instanceof ConfigInvalidError ? error.messages : [(error as Error).message];
+    problems.push(...messages.map((message) => ({ file: "benchmark.ts", message })));
+    return null;
+  }
 }
 
 async function listEvalFolders(directory: string, problems: LoadProblem[]): Promise<string[]> {
@@ -97,8 +106,20 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
       message: `concurrency 1 leaves no lane for the earlyStop checks of ${earlyStopEvals.map((evaluation) => evaluation.id).join(", ")}; set concurrency to 2 or more, or remove earlyStop`,
     });
   }
-  problems.push(...controlFileProblems(settings.models, evals));
+  problems.push(...controlFileProblems(settings.models, evals), ...gateCriterionProblems(settings, evals));
   return problems;
+}
+
+/**
+ * A `gates.criteria.<id>` that no eval declares can never be measured. Decidable only when every eval's criteria
+ * are known before judging (judge.md, or judge.ts with `export const criteria`); otherwise the summary flags it.
+ */
+function gateCriterionProblems(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
+  if (evals.some((evaluation) => evaluation.code !== null && evaluation.code.criteria === null)) return [];
+  const declared = [...new Set(evals.flatMap((evaluation) => evaluation.criteria.map((criterion) => criterion.id)))].sort();
+  return Object.keys(settings.gates?.criteria ?? {})
+    .filter((id) => !declared.includes(id))
+    .map((id) => ({ file: "benchmark.ts", message: `gates.criteria.${id}: no eval declares a criterion "${id}"; the criteria are: ${declared.join(", ") || "(none)"}` }));
 }
 
 function controlFileProblems(models: readonly string[], evals: EvalDefinition[]): LoadProblem[] {

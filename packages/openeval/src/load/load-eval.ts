@@ -6,7 +6,7 @@ import { loadControlFile, type ControlFile } from "@openeval/control-model";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";
 import { bundleCodeJudge, type CodeJudgeBundle } from "./code-judge-bundle.ts";
-import { ConfigInvalidError, importConfig } from "./import-config.ts";
+import { ConfigInvalidError, type ConfigImporter } from "./import-config.ts";
 import { parsePrompt, type EvalPrompt } from "./prompt.ts";
 import { parseRubric, type Rubric } from "./rubric.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
@@ -46,6 +46,7 @@ export async function loadEval(
   id: string,
   directory: string,
   benchmarkDirectory: string,
+  importer: ConfigImporter,
 ): Promise<{ definition: EvalDefinition | null; problems: LoadProblem[] }> {
   const problems: LoadProblem[] = [];
   const at = (name: string) => relative(benchmarkDirectory, join(directory, name));
@@ -70,7 +71,7 @@ export async function loadEval(
 
   const prompt = has("prompt.md") ? await attempt("prompt.md", async () => parsePrompt(await readFile(join(directory, "prompt.md"), "utf8"))) : null;
   const settings = has("eval.ts")
-    ? await attempt("eval.ts", () => importConfig(join(directory, "eval.ts"), EvalSettingsSchema))
+    ? await attempt("eval.ts", () => importer.import(join(directory, "eval.ts"), EvalSettingsSchema))
     : EvalSettingsSchema.parse({});
   const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(await readFile(join(directory, "judge.md"), "utf8"))) : null;
   const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"))) : null;

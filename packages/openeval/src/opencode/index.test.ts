@@ -16,8 +16,10 @@ test("the opencode module exposes exactly this runtime API", () => {
     "redactBytes",
     "redactSecrets",
     "runOpenCode",
+    "runnerTiePrefix",
     "selectCredentials",
     "serveOpenCode",
     "snapshotDatabase",
+    "tieToRunner",
   ]);
 });

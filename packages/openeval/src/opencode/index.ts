@@ -13,6 +13,7 @@ export { prepareIsolation, type Isolation, type IsolationPaths } from "./isolate
 export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
 export { killProcessTree, type KillTarget } from "./process-tree.ts";
+export { runnerTiePrefix, tieToRunner } from "./tie-to-runner.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";
 export { createGitWorkspace } from "./git-workspace.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";

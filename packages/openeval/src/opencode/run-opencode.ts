@@ -11,6 +11,7 @@ import { buildConfigContent, buildRunArgs, resolveOpenCodeBinary } from "./openc
 import { type ConfinedCommand, confineCommand, killProcessTree } from "./process-tree.ts";
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
+import { tieToRunner } from "./tie-to-runner.ts";
 import { hasModelOutput, readRootSessionID } from "./native-database.ts";
 import { type KillReason, type RunState, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
@@ -118,10 +119,11 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   // Step: an already-aborted run never starts.
   if (request.signal?.aborted) return finish(null, "interrupted");
 
-  // Step: spawn, confined, prompt on stdin then closed (an open stdin pipe makes `run` wait forever).
+  // Step: spawn, confined and tied to the runner's life, prompt on stdin then closed (an open stdin pipe makes `run`
+  // wait forever). Its own session (detached): a terminal's Ctrl-C reaches the runner, which stops it and records why.
   let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
   try {
-    child = Bun.spawn(command.argv, { cwd: request.workspace, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    child = Bun.spawn(tieToRunner(command.argv), { cwd: request.workspace, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
   } catch (cause) {
     await Promise.all([writeFile(request.eventsFile, ""), writeFile(request.stderrFile, "")]);
     return finish(null, null, `OpenCode could not be started: ${String(cause)}`);
@@ -163,6 +165,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   // Step: wait for exit, then sweep strays (a no-op inside a PID namespace, which died with OpenCode).
   await child.exited;
   clearTimeout(timer);
+  if (killReason === null && request.signal?.aborted) killReason = "interrupted"; // a signal reached OpenCode first
   request.signal?.removeEventListener("abort", onAbort);
   request.stop?.removeEventListener("abort", onStop);
   await killProcessTree({ marker: `${marker.name}=${marker.value}` });

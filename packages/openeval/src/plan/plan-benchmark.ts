@@ -65,7 +65,7 @@ export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork
       for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
         const key = { evalId: evaluation.id, model, repetition };
         const decision = inScope(key, scope)
-          ? applyExplicitRequests(decide(key, candidateHash, judgeHash, index), scope)
+          ? applyExplicitRequests(decide(key, candidateHash, judgeHash, index), scope, index.evalRunsBySlot.get(slotKeyOf(key))?.at(-1)?.id)
           : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
         slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
       }
@@ -155,8 +155,8 @@ function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorde
 }
 
 /** Failed work is never retried silently: only `retry` and `rejudge` turn it back into work. */
-function applyExplicitRequests(decision: Decision, scope: PlanScope): Decision {
-  const explicit = explicitRequest(decision, scope);
+function applyExplicitRequests(decision: Decision, scope: PlanScope, activeEvalRunId: string | undefined): Decision {
+  const explicit = explicitRequest(decision, scope, activeEvalRunId);
   if (explicit) return explicit;
   if (scope.explicitOnly && (decision.action === "candidate" || decision.action === "judge")) {
     return { ...decision, action: "deferred", deferredBy: "scope", reason: `Not part of this retry/rejudge (${decision.reason.toLowerCase()}); openeval run does it` };
@@ -164,12 +164,13 @@ function applyExplicitRequests(decision: Decision, scope: PlanScope): Decision {
   return decision;
 }
 
-function explicitRequest(decision: Decision, scope: PlanScope): Decision | null {
+/** `activeEvalRunId`: the slot's latest execution, which retry names (an interrupted one is not decision.evalRun). */
+function explicitRequest(decision: Decision, scope: PlanScope, activeEvalRunId: string | undefined): Decision | null {
+  if (activeEvalRunId !== undefined && scope.retry?.includes(activeEvalRunId)) {
+    return { action: "candidate", reason: `Explicit retry of ${activeEvalRunId}`, evalRun: null, judgeRun: null };
+  }
   const evalRunId = decision.evalRun?.id;
   if (!evalRunId) return null;
-  if (scope.retry?.includes(evalRunId)) {
-    return { action: "candidate", reason: `Explicit retry of ${evalRunId}`, evalRun: null, judgeRun: null };
-  }
   const judgeFailed = decision.action === "failed" && decision.judgeRun !== null;
   const candidateFailed = decision.action === "failed" && decision.judgeRun === null;
   const listed = Array.isArray(scope.rejudge) && scope.rejudge.includes(evalRunId);

@@ -84,6 +84,8 @@ describe("planSlots", () => {
     const benchmark = await benchmarkWith();
     const recorded = recordAll(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots, "interrupted");
     expect(planSlots(benchmark, recorded).slots[0]).toMatchObject({ action: "candidate", reason: "The previous execution was interrupted before it finished" });
+    // `openeval retry <interrupted eval run>` executes it (the interrupted run is not a recording to reuse).
+    expect(planSlots(benchmark, recorded, { retry: ["eval_0"], explicitOnly: true }).slots.map((slot) => slot.action)).toEqual(["candidate", "deferred", "deferred", "deferred"]);
   });
 
   it("--offline defers model calls and keeps code judging; --max-cost defers work whose maximum is unknown or over budget", async () => {

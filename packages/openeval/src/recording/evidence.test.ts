@@ -10,6 +10,7 @@ import { recordEvidence } from "./record-evidence.ts";
 import { captureDirectory } from "./snapshot.ts";
 import { writeEvidence } from "./evidence-writer.ts";
 import { measureConstructed } from "./metrics.ts";
+import { MAX_DIFF_BYTES } from "./workspace-diff.ts";
 
 async function constructed() {
   return recordEvidence({
@@ -84,3 +85,26 @@ describe("JudgeContext over constructed evidence", () => {
     expect(existsSync(materialized)).toBe(false);
   });
 });
+
+describe("workspace diffs that scale", () => {
+  it("adds a 20,000-line file on the fast path, and summarizes binary and too-large files with sizes and hashes", async () => {
+    const lockfile = Array.from({ length: 20_000 }, (_, index) => `dependency-${index}@1.0.${index}`).join("\n") + "\n";
+    const huge = "x".repeat(MAX_DIFF_BYTES + 1);
+    const ref = await recordEvidence({
+      directory: join(await makeTempDir(), "evidence"),
+      prompt: "p",
+      response: "r",
+      workspace: { initial: { "blob.bin": "a\0b", "big.txt": "small\n" }, final: { "blob.bin": "a\0c", "big.txt": huge, "lock.txt": lockfile } },
+    });
+    await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
+    const diffs = await context.workspace.diff();
+    expect(diffs.find((diff) => diff.path === "lock.txt")).toMatchObject({ status: "added", additions: 20_000, deletions: 0, binary: false, tooLarge: false });
+    const big = diffs.find((diff) => diff.path === "big.txt")!;
+    expect(big).toMatchObject({ status: "modified", tooLarge: true, additions: 0 });
+    expect(big.patch).toBe(`Files too large to diff (over ${MAX_DIFF_BYTES} bytes): a/big.txt and b/big.txt differ (before: 6 bytes, sha256 ${sha256(Buffer.from("small\n"))}; after: ${huge.length} bytes, sha256 ${sha256(Buffer.from(huge))})\n`);
+    const blob = diffs.find((diff) => diff.path === "blob.bin")!;
+    expect(blob).toMatchObject({ binary: true, tooLarge: false });
+    expect(blob.patch).toMatch(/^Binary files a\/blob.bin and b\/blob.bin differ \(before: 3 bytes, sha256 [0-9a-f]{64}; after: 3 bytes, sha256 [0-9a-f]{64}\)\n$/);
+  });
+});
+

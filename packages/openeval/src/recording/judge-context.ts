@@ -1,12 +1,12 @@
 // JudgeContext: everything a judge may know about one recording, read lazily and verified. judge.ts receives
 // it; readRecording() returns the same object to scripts. Disposal removes every copy it made.
-import { mkdtemp, mkdir, rm, writeFile, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, mkdir, writeFile, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { OpenCodeClient } from "../opencode/index.ts";
 import type { VerificationApi } from "../judge/index.ts";
 import type { EvalRun } from "../results/index.ts";
+import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
 import { openNativeArchive, type NativeArchiveReader, type NativeEvent, type NativeMessage, type NativeSession } from "./native-archive.ts";
@@ -83,7 +83,7 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
   const manifest = evidence.manifest;
   let scratch: string | null = null;
   let native: NativeArchiveReader | null = null;
-  const scratchDirectory = async () => (scratch ??= await mkdtemp(join(tmpdir(), "openeval-context-")));
+  const scratchDirectory = async () => (scratch ??= await createScratchDir("context"));
   const nativeArchive = async () => {
     if (!manifest.native) {
       throw new EvidenceError("NOT_AVAILABLE", "This recording has no native OpenCode archive (constructed evidence); use response, prompt, tools and workspace");
@@ -120,7 +120,7 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
     },
     async [Symbol.asyncDispose]() {
       await native?.close();
-      if (scratch) await rm(scratch, { recursive: true, force: true });
+      if (scratch) await removeScratchDir(scratch);
     },
   };
 }

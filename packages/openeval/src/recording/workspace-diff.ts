@@ -1,4 +1,5 @@
-// The candidate's change: initial vs final snapshot, per file, as unified diffs.
+// The candidate's change: initial vs final snapshot, per file, as unified diffs. Binary files and files over
+// MAX_DIFF_BYTES are summarized (sizes and hashes), never diffed: a candidate's 20 MB lockfile must not stall judging.
 import { unifiedDiff } from "../util/line-diff.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { Evidence } from "./evidence-reader.ts";
@@ -7,9 +8,11 @@ import type { FileEntry, Revision } from "./schema.ts";
 export interface FileDiff {
   path: string;
   status: "added" | "deleted" | "modified";
-  /** Unified diff; for binary files a one-line note instead of hunks. */
+  /** Unified diff; for binary and too-large files a one-line summary (sizes, sha256) instead of hunks. */
   patch: string;
   binary: boolean;
+  /** Over MAX_DIFF_BYTES on either side: summarized, not diffed. */
+  tooLarge: boolean;
   additions: number;
   deletions: number;
 }
@@ -29,11 +32,18 @@ export async function diffWorkspace(evidence: Evidence, path?: string): Promise<
   return diffs;
 }
 
+/** Either side larger than this (bytes) is summarized instead of diffed. */
+export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
+
 async function diffFile(evidence: Evidence, path: string, before: FileEntry | undefined, after: FileEntry | undefined): Promise<FileDiff> {
   const status = !before ? "added" : !after ? "deleted" : "modified";
+  const summary = (what: string) => `${what} a/${path} and b/${path} differ (before: ${describe(before)}; after: ${describe(after)})\n`;
+  if (sizeOf(before) > MAX_DIFF_BYTES || sizeOf(after) > MAX_DIFF_BYTES) {
+    return { path, status, patch: summary(`Files too large to diff (over ${MAX_DIFF_BYTES} bytes):`), binary: false, tooLarge: true, additions: 0, deletions: 0 };
+  }
   const [oldText, newText] = await Promise.all([contentOf(evidence, before, "initial"), contentOf(evidence, after, "final")]);
   if (oldText === BINARY || newText === BINARY) {
-    return { path, status, patch: `Binary files a/${path} and b/${path} differ\n`, binary: true, additions: 0, deletions: 0 };
+    return { path, status, patch: summary("Binary files"), binary: true, tooLarge: false, additions: 0, deletions: 0 };
   }
   const patch = unifiedDiff(path, before ? oldText : null, after ? newText : null);
   const lines = patch.split("\n");
@@ -42,12 +52,22 @@ async function diffFile(evidence: Evidence, path: string, before: FileEntry | un
     status,
     patch,
     binary: false,
+    tooLarge: false,
     additions: lines.filter((line) => line.startsWith("+") && !line.startsWith("+++")).length,
     deletions: lines.filter((line) => line.startsWith("-") && !line.startsWith("---")).length,
   };
 }
 
 const BINARY = Symbol("binary");
+
+function sizeOf(entry: FileEntry | undefined): number {
+  return entry?.kind === "file" ? entry.bytes : 0;
+}
+
+function describe(entry: FileEntry | undefined): string {
+  if (!entry) return "absent";
+  return entry.kind === "file" ? `${entry.bytes} bytes, sha256 ${entry.sha256}` : `symlink to ${entry.target}`;
+}
 
 async function contentOf(evidence: Evidence, entry: FileEntry | undefined, revision: Revision): Promise<string | typeof BINARY> {
   if (!entry) return "";

@@ -1,5 +1,6 @@
 // A Markdown summary for a CI job page: the verdict first, then the model table and what failed or is open.
 import type { RunSummary } from "../run/index.ts";
+import { describeFilter } from "./summary-table.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -7,6 +8,7 @@ export function formatMarkdownSummary(summary: RunSummary): string {
   const lines = [
     `## ${icon} openeval: ${verdict.status}${summary.complete ? "" : " (incomplete)"}`,
     "",
+    ...(describeFilter(summary) ? [`**${describeFilter(summary)}**`, ""] : []),
     "| model | score | 95% CI | judged | cost |",
     "| --- | --- | --- | --- | --- |",
     ...summary.models.map((model) => {

@@ -1,9 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { EarlyCheck, EvalRun, JudgeRun } from "../results/index.ts";
 import type { RunnerEvent, RunSummary } from "../run/index.ts";
 import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 import { formatSummary } from "./summary-table.ts";
+import { formatMarkdownSummary } from "./markdown-summary.ts";
 import { createTtyProgress } from "./tty-progress.ts";
 
 const slot = { evalId: "e", model: "p/m", repetition: 1 };
@@ -59,6 +60,40 @@ describe("reporters", () => {
     report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, costUSD: 0.02, decidedEarly: { check: 1, checkpoint: { directory: "c", hash: "h" } } } });
     expect(output.split("\r\x1b[2K").at(-1)).toContain("spent $0.1950");
     expect(output).toContain("candidate e × p/m #1: completed in 2.5 s\n");
+    report({ type: "run.finished", runId: "r", directory: "/d", summary: {} as RunSummary });
+  });
+
+  it("TTY status: cut to the terminal width, and redrawn every second without events until the run finishes", () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      let output = "";
+      const report = createTtyProgress({ columns: 40, write: (text: string) => (output += text) }, () => now);
+      report({ type: "queue.changed", running: 1, queued: 0, done: 0 });
+      const statuses = () => output.split("\r\x1b[2K").filter(Boolean);
+      expect(statuses().at(-1)).toBe("[0/1] running 1, queued 0 · spent $0.0…");
+      expect([...statuses().at(-1)!].length).toBe(39);
+      now = 65_000;
+      vi.advanceTimersByTime(1_000);
+      expect(statuses()).toHaveLength(2); // a redraw with no event
+      now = 66_000;
+      vi.advanceTimersByTime(1_000);
+      expect(statuses()).toHaveLength(3);
+      report({ type: "run.finished", runId: "r", directory: "/d", summary: {} as RunSummary });
+      const after = output.length;
+      vi.advanceTimersByTime(5_000);
+      expect(output.length).toBe(after);
+      // A wide terminal shows the whole line, elapsed time moving.
+      output = "";
+      const wide = createTtyProgress({ columns: 200, write: (text: string) => (output += text) }, () => now);
+      wide({ type: "queue.changed", running: 1, queued: 0, done: 0 });
+      now = 131_000;
+      vi.advanceTimersByTime(1_000);
+      expect(statuses().at(-1)).toBe("[0/1] running 1, queued 0 · spent $0.0000 · 1m05s elapsed · ETA —");
+      wide({ type: "run.finished", runId: "r", directory: "/d", summary: {} as RunSummary });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("--json writes one parseable event per line, with plans abbreviated", () => {
@@ -101,6 +136,7 @@ describe("reporters", () => {
     expect(text).toContain("code-judge fail — failing: e/p/m/ok");
     expect(text).toContain("llm-judge  skipped (not enabled)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1: failed — Infrastructure error");
-    expect(text).toContain("2 slots outside the --only-* scope, not shown.");
+    expect(text).toContain(`Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`);
+    expect(formatMarkdownSummary(summary)).toContain("Filtered: this summary covers");
   });
 });

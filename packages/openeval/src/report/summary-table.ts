@@ -28,9 +28,17 @@ export function formatSummary(summary: RunSummary): string {
     for (const open of summary.open.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
     if (summary.open.length > 20) lines.push(`  … and ${summary.open.length - 20} more (openeval plan lists them all)`);
   }
-  if (summary.outOfScope > 0) lines.push("", `${summary.outOfScope} slot${summary.outOfScope === 1 ? "" : "s"} outside the --only-* scope, not shown.`);
+  const filtered = describeFilter(summary);
+  if (filtered) lines.push("", filtered);
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
+}
+
+/** A scoped summary says so: its verdict covers only part of the benchmark (issue 13). */
+export function describeFilter(summary: Pick<RunSummary, "fingerprints" | "outOfScope">): string | null {
+  if (summary.outOfScope === 0) return null;
+  const inScope = summary.fingerprints.length;
+  return `Filtered: this summary covers ${inScope} of ${inScope + summary.outOfScope} slots (--only-*); a filtered run cannot become a baseline.`;
 }
 
 function formatVerdict(summary: RunSummary): string[] {

@@ -1,10 +1,15 @@
 // Live progress on a terminal: the plain lines scroll above one status line that is redrawn in place —
-// done/running/queued, spend, elapsed and ETA.
+// done/running/queued, spend, elapsed and ETA. The line is cut to the terminal's width (a wrapped line cannot be
+// redrawn in place) and redrawn every second, so elapsed time and ETA move during a long candidate.
 import type { RunnerEvent } from "../run/index.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 
-export function createTtyProgress(stream: { write(text: string): unknown }, now = () => Date.now()): (event: RunnerEvent) => void {
+/** How often the status line is redrawn without an event. */
+export const REDRAW_INTERVAL_MS = 1_000;
+
+export function createTtyProgress(stream: { write(text: string): unknown; columns?: number }, now = () => Date.now()): (event: RunnerEvent) => void {
   const started = now();
+  let ticker: ReturnType<typeof setInterval> | undefined;
   let state = { running: 0, queued: 0, done: 0 };
   let spendUSD = 0;
   let status = "";
@@ -20,7 +25,8 @@ export function createTtyProgress(stream: { write(text: string): unknown }, now 
     const elapsed = now() - started;
     const total = state.done + state.running + state.queued;
     const eta = state.done === 0 ? "—" : formatDuration((elapsed / state.done) * (state.running + state.queued));
-    status = `[${state.done}/${total}] running ${state.running}, queued ${state.queued} · spent $${spendUSD.toFixed(4)} · ${formatDuration(elapsed)} elapsed · ETA ${eta}`;
+    const line = `[${state.done}/${total}] running ${state.running}, queued ${state.queued} · spent $${spendUSD.toFixed(4)} · ${formatDuration(elapsed)} elapsed · ETA ${eta}`;
+    status = truncate(line, (stream.columns ?? 80) - 1);
     stream.write(status);
   };
   return (event) => {
@@ -30,13 +36,22 @@ export function createTtyProgress(stream: { write(text: string): unknown }, now 
     if (event.type === "judge.finished" && event.judgeRun.decidedEarly === undefined) spendUSD += event.judgeRun.costUSD ?? 0;
     if (event.type === "check.finished") spendUSD += event.check.costUSD ?? 0;
     if (event.type === "run.finished") {
+      clearInterval(ticker);
       clear();
       status = "";
       return;
     }
+    // unref: a run that ends by an error must not be kept alive by its progress display.
+    ticker ??= setInterval(redraw, REDRAW_INTERVAL_MS).unref();
     plain(event);
     redraw();
   };
+}
+
+/** Cut to `width` characters (code points), marking the cut with an ellipsis. */
+function truncate(line: string, width: number): string {
+  const characters = [...line];
+  return characters.length <= width ? line : `${characters.slice(0, Math.max(0, width - 1)).join("")}…`;
 }
 
 export function formatDuration(ms: number): string {

@@ -46,8 +46,10 @@ describe("criteria.<id>.min", () => {
     expect(gatesOf(observations, { criteria: { y: { min: 0.1 } } })[0]).toMatchObject({ status: "fail", actual: 0 });
   });
 
-  it("is unknown for a criterion no eval has", () => {
+  it("is unknown for a criterion no eval has while slots are unjudged, and fails once every slot is judged without it", () => {
     expect(gatesOf(observations, { criteria: { typo: { min: 0.5 } } })[0]).toMatchObject({ id: "criteria.typo.min", status: "unknown", actual: null });
+    const complete = evaluateGates({ gates: { criteria: { typo: { min: 0.5 } } }, summaries: aggregateScores(observations, { a: ["x", "y"], b: ["x"] }), observations, complete: true });
+    expect(complete[0]).toMatchObject({ id: "criteria.typo.min", status: "fail", detail: expect.stringContaining('no judge scored a criterion "typo"; fix gates.criteria') });
   });
 });
 

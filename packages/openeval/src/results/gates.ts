@@ -26,6 +26,8 @@ export interface GateInput {
   /** aggregateScores() of the same observations. */
   summaries: readonly ModelSummary[];
   observations: readonly SlotObservation[];
+  /** Every observed slot is judged: a criterion that has not appeared by now never will. */
+  complete?: boolean;
 }
 
 /**
@@ -37,7 +39,7 @@ export function evaluateGates(input: GateInput): GateResult[] {
   if (!gates) return [];
   return [
     ...(gates.score ? input.summaries.map((summary) => scoreGate(summary, gates.score!.min)) : []),
-    ...Object.entries(gates.criteria ?? {}).map(([criterionId, { min }]) => criterionGate(input.summaries, criterionId, min)),
+    ...Object.entries(gates.criteria ?? {}).map(([criterionId, { min }]) => criterionGate(input, criterionId, min)),
     ...(gates.latency ? [latencyGate(input.observations, gates.latency.p95Ms)] : []),
     ...(gates.cost ? [costGate(input.observations, gates.cost.maxUSD)] : []),
   ];
@@ -54,9 +56,12 @@ function scoreGate(summary: ModelSummary, min: number): GateResult {
 }
 
 /** The criterion's mean over every (eval, model) cell where it appears, with completion bounds. */
-function criterionGate(summaries: readonly ModelSummary[], criterionId: string, min: number): GateResult {
+function criterionGate(input: GateInput, criterionId: string, min: number): GateResult {
   const id = `criteria.${criterionId}.min` as const;
-  const scores = criterionCells(summaries).filter((cell) => cell.criterionId === criterionId).map((cell) => cell.score);
+  const scores = criterionCells(input.summaries).filter((cell) => cell.criterionId === criterionId).map((cell) => cell.score);
+  if (scores.length === 0 && input.complete && input.observations.length > 0) {
+    return { id, status: "fail", actual: null, threshold: min, detail: `every slot is judged and no judge scored a criterion "${criterionId}"; fix gates.criteria in benchmark.ts` };
+  }
   if (scores.length === 0) {
     return { id, status: "unknown", actual: null, threshold: min, detail: `no eval in this run has a criterion "${criterionId}"; check gates.criteria in benchmark.ts` };
   }

@@ -150,6 +150,27 @@ export class ResultsStore {
     this.db.query("INSERT INTO heartbeat (id, pid, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, at = excluded.at").run(pid, Date.now());
   }
 
+  /**
+   * Takes the run for `pid` in one write transaction (BEGIN IMMEDIATE: of two runners claiming at the same instant,
+   * the second waits for the first's commit and then sees its claim). Returns null when taken, else the holder
+   * that `holds` says is still working on the run.
+   */
+  claim(pid: number, holds: (holder: { pid: number; at: number }) => boolean): { pid: number; at: number } | null {
+    return this.db
+      .transaction(() => {
+        const holder = this.heartbeat();
+        if (holder && holder.pid !== pid && holds(holder)) return holder;
+        this.beat(pid);
+        return null;
+      })
+      .immediate();
+  }
+
+  /** Gives the run up (a runner that finished): the next runner need not wait for the heartbeat to go stale. */
+  release(pid = process.pid): void {
+    this.db.query("DELETE FROM heartbeat WHERE id = 1 AND pid = ?").run(pid);
+  }
+
   heartbeat(): { pid: number; at: number } | null {
     return this.db.query("SELECT pid, at FROM heartbeat WHERE id = 1").get() as { pid: number; at: number } | null;
   }

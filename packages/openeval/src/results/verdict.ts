@@ -78,7 +78,8 @@ export function decideVerdict(input: VerdictInput): Verdict {
   const enabled = CONTRIBUTOR_IDS.filter((id) => (input.enabled ?? CONTRIBUTOR_IDS).includes(id));
   const criterionIds = Object.fromEntries(Object.entries(input.criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
   const summaries = aggregateScores(input.observations, criterionIds);
-  const gates = evaluateGates({ gates: input.gates, summaries, observations: input.observations });
+  const unjudged = input.observations.filter((slot) => slot.scores === null).map((slot) => `${slot.evalId}/${slot.model}#${slot.repetition}`);
+  const gates = evaluateGates({ gates: input.gates, summaries, observations: input.observations, complete: unjudged.length === 0 });
   const evaluate: Record<ContributorId, () => ContributorOutcome> = {
     "code-judge": () => judgeContributor("code-judge", summaries, input),
     "llm-judge": () => judgeContributor("llm-judge", summaries, input),
@@ -88,7 +89,6 @@ export function decideVerdict(input: VerdictInput): Verdict {
   const contributors = CONTRIBUTOR_IDS.map((id) =>
     enabled.includes(id) ? evaluate[id]() : { id, status: "skipped" as const, failing: [], unresolved: [], detail: "not enabled" },
   );
-  const unjudged = input.observations.filter((slot) => slot.scores === null).map((slot) => `${slot.evalId}/${slot.model}#${slot.repetition}`);
   return { status: andOver(contributors), complete: unjudged.length === 0, unjudged, enabled, contributors, gates };
 }
 

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { planSlots, type Plan, type PlanScope } from "../plan/index.ts";
+import { checkScope, planSlots, type Plan, type PlanScope } from "../plan/index.ts";
 import { findLatestRun } from "../results/index.ts";
 import { STORE_FILE, ResultsStore, StoreError } from "../results/index.ts";
 import { resolveRunVerification } from "./verification.ts";
@@ -25,6 +25,7 @@ export interface PlanBenchmarkOptions {
 export async function planBenchmark(options: PlanBenchmarkOptions): Promise<Plan & { runDirectory: string | null }> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
+  checkScope(benchmark, options.scope ?? {});
   const { imageFor } = await resolveRunVerification(benchmark);
   const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
   if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor), runDirectory };

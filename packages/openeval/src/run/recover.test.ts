@@ -1,3 +1,7 @@
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import type { EvalRun } from "../results/index.ts";
@@ -44,5 +48,45 @@ describe("recoverRun", () => {
     const staleStore = ResultsStore.open(await makeTempDir(), { create: true });
     staleStore.beat(process.ppid);
     await expect(recoverRun(staleStore, Date.now() + 60_000)).resolves.toEqual({ interruptedEvalRuns: [], interruptedJudgeRuns: [] });
+  });
+
+  it("reaps the code-judge worker or judge session of a judge run left running, and scratch folders whose owner died", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    store.saveEvalRun({ ...running("eval_judged"), state: "completed" });
+    store.saveJudgeRun({
+      id: "judge_orphan", runId: "r", evalRunId: "eval_judged", slot: { evalId: "e", model: "p/m", repetition: 1 }, kind: "code", state: "running",
+      judgeFingerprint: "j", startedAt: new Date().toISOString(), completedAt: null, elapsedMs: null, scores: null, unscored: false, error: null, directory: "judge-runs/judge_orphan",
+    });
+    const worker = Bun.spawn(["sleep", "333"], { env: { ...process.env, OPENEVAL_RUN_MARKER: "judge_orphan" } });
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    const scratch = join(tmpdir(), `openeval-eval_judged-${process.pid}`);
+    await mkdir(scratch, { recursive: true });
+    await writeFile(join(scratch, ".owner"), JSON.stringify({ pid: dead.pid, start: "1" }));
+    const recovery = await recoverRun(store);
+    expect(recovery.interruptedJudgeRuns).toEqual(["judge_orphan"]);
+    await worker.exited;
+    expect(processesMatching("sleep 333")).toEqual([]);
+    expect(existsSync(scratch)).toBe(false);
+  });
+
+  it("claims the run in one step: of many runners claiming at the same instant exactly one proceeds", async () => {
+    const directory = await makeTempDir();
+    ResultsStore.open(directory, { create: true }).close();
+    const claimant = `import { ResultsStore } from ${JSON.stringify(new URL("../results/store.ts", import.meta.url).pathname)};
+import { recoverRun } from ${JSON.stringify(new URL("./recover.ts", import.meta.url).pathname)};
+const store = ResultsStore.open(${JSON.stringify(directory)});
+await Bun.sleep(Number(process.argv[1]) - Date.now());
+try { await recoverRun(store); console.log("claimed"); } catch (error) { console.log(error.message); }
+await Bun.sleep(1500);`;
+    for (let round = 0; round < 3; round++) {
+      const at = String(Date.now() + 1_500);
+      const runners = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, "-e", claimant, at], { stdout: "pipe", stderr: "inherit" }));
+      const outputs = await Promise.all(runners.map((runner) => new Response(runner.stdout).text()));
+      const claimed = runners.filter((_, index) => outputs[index]!.trim() === "claimed");
+      expect(claimed, outputs.join("")).toHaveLength(1);
+      for (const output of outputs.filter((text) => text.trim() !== "claimed")) expect(output).toContain(`Another openeval run (pid ${claimed[0]!.pid}) is working on`);
+      ResultsStore.open(directory).release(claimed[0]!.pid);
+    }
   });
 });

@@ -3,6 +3,7 @@
 // they left behind is reaped. A runner that is still alive is never taken over.
 import { killProcessTree, RUN_MARKER } from "../opencode/index.ts";
 import type { ResultsStore } from "../results/index.ts";
+import { reapOrphanedScratchDirs } from "../util/scratch-dir.ts";
 import { checkMarker } from "./early-stop.ts";
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
@@ -18,13 +19,18 @@ export interface Recovery {
   interruptedJudgeRuns: string[];
 }
 
+/**
+ * Claims the run (one atomic step: exactly one of two runners started together proceeds), then takes over what a
+ * dead runner left: its unfinished eval and judge runs, their processes, and scratch folders whose owner died.
+ */
 export async function recoverRun(store: ResultsStore, now = Date.now()): Promise<Recovery> {
-  const beat = store.heartbeat();
-  if (beat && beat.pid !== process.pid && isAlive(beat.pid) && now - beat.at < STALE_AFTER_MS) {
+  const holder = store.claim(process.pid, (beat) => isAlive(beat.pid) && now - beat.at < STALE_AFTER_MS);
+  if (holder) {
     throw new RunInProgressError(
-      `Another openeval run (pid ${beat.pid}) is working on ${store.directory}; wait for it, stop it, or start a separate run with --new`,
+      `Another openeval run (pid ${holder.pid}) is working on ${store.directory}; wait for it to finish (or stop it: kill ${holder.pid}), or start a separate run with --new`,
     );
   }
+  reapOrphanedScratchDirs();
   const completedAt = new Date(now).toISOString();
   const interruptedEvalRuns: string[] = [];
   for (const evalRun of store.evalRuns().filter((run) => run.state === "running")) {
@@ -41,6 +47,7 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
   }
   const interruptedJudgeRuns: string[] = [];
   for (const judgeRun of store.judgeRuns().filter((run) => run.state === "running")) {
+    await killProcessTree({ marker: `${RUN_MARKER}=${judgeRun.id}` }); // its code-judge worker or rubric judge session
     store.saveJudgeRun({ ...judgeRun, state: "interrupted", completedAt, elapsedMs: now - Date.parse(judgeRun.startedAt), error: "The runner stopped before this judge run finished" });
     interruptedJudgeRuns.push(judgeRun.id);
   }

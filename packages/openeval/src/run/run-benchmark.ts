@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
 import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { planSlots, type PlanScope } from "../plan/index.ts";
+import { checkExplicitRequests, checkScope, planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory } from "../results/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
 import { ResultsStore } from "../results/index.ts";
@@ -48,6 +48,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
+  checkScope(benchmark, scope);
   const emit: RunnerListener = (event) => options.onEvent?.(event);
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   const store = ResultsStore.open(choice.directory, { create: true });
@@ -55,8 +56,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   try {
     await recoverRun(store);
-    store.beat();
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
+    checkExplicitRequests({ evalRuns: store.evalRuns(), judgeRuns: [] }, scope);
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
@@ -93,6 +94,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     return summary;
   } finally {
     clearInterval(heartbeat);
+    if (heartbeat) store.release();
     store.close();
   }
 }

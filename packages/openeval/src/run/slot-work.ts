@@ -53,6 +53,7 @@ export function isJudgeable(evalRun: EvalRun): boolean {
 }
 
 export async function runCandidateWork(work: SlotWork, context: WorkContext, enqueue: (next: SlotWork) => void): Promise<void> {
+  if (context.signal?.aborted) return; // the runner is stopping: nothing new starts
   const { benchmark, store } = context;
   const { slot } = work;
   const key = slotKey(slot);
@@ -120,7 +121,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   const { store } = context;
   const { slot } = work;
   const key = slotKey(slot);
-  if (!work.evalRun) return;
+  if (!work.evalRun || context.signal?.aborted) return;
   const judgeRunId = `judge_${randomUUID()}`;
   context.emit({ type: "judge.started", slot: key, judgeRunId });
   const judgeRun = await gradeEvalRun(
@@ -133,6 +134,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
       settings: context.benchmark.settings,
       judgeFingerprint: slot.judgeFingerprint,
       verification: context.verification,
+      ...(context.signal ? { signal: context.signal } : {}),
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,

@@ -4,14 +4,18 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 export const CANDIDATE_RUNTIME_VERSION = 1;
-export const JUDGE_PROTOCOL_VERSION = 1;
+/** 2: workspace diffs summarize binary and too-large files with sizes and hashes (issue 13). */
+export const JUDGE_PROTOCOL_VERSION = 2;
 
 /**
  * The definition of the built-in scorers (`openeval/scorers`). Bump it whenever a scorer's result for the same
  * evidence can change (a new similarity measure, a different default): judges that import them are regraded, and
  * recorded scores say which definition produced them.
  */
-export const SCORERS_VERSION = "1.0.0";
+export const SCORERS_VERSION = "1.1.0"; // 1.1: referenceFix counts too-large files as touched, with no lines
+
+/** This harness's own version (the `openeval` package). */
+export const HARNESS_VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /** The pinned OpenCode version, read from the installed `opencode-ai` package. */
 export const OPENCODE_VERSION: string = (

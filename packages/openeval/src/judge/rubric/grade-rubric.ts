@@ -1,11 +1,11 @@
 // The LLM rubric judge (SPEC §8.2) as a RubricGrader: one isolated OpenCode session of the judge model, with only
 // the judge tools, grading one eval run; everything it did is archived in the judge run's `rubric/` folder.
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { archiveDatabase, buildProviderConfig, createGitWorkspace, runOpenCode, type OpenCodeOutcome } from "../../opencode/index.ts";
 import type { EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
+import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import type { RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
 import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
 import type { EvalRun } from "../../results/index.ts";
@@ -82,13 +82,19 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
       evaluation: request.evaluation,
       settings: request.settings,
     };
-    return gradeRubricTask(task, directory, options);
+    // The judge run's id marks its processes, so that crash recovery can find and reap them.
+    return gradeRubricTask(task, directory, options, { ...(request.signal ? { signal: request.signal } : {}), marker: request.judgeRunId });
   };
 }
 
 /** Grades one task; every failure is a recorded outcome, never a thrown error or a candidate's 0. */
-export async function gradeRubricTask(task: RubricTask, directory: string, options: RubricGraderOptions): Promise<SourceOutcome> {
-  const session = await runJudgeSession(task, directory, options, { phase: "final" });
+export async function gradeRubricTask(
+  task: RubricTask,
+  directory: string,
+  options: RubricGraderOptions,
+  limits: Pick<JudgeSessionLimits, "signal" | "marker"> = {},
+): Promise<SourceOutcome> {
+  const session = await runJudgeSession(task, directory, options, { phase: "final", ...limits });
   if ("error" in session) return { state: "failed", scores: null, error: session.error };
   return { ...readJudgment(session.files, session.outcome, session.criteria), costUSD: session.outcome.costUSD };
 }
@@ -117,14 +123,14 @@ export async function runJudgeSession(
 ): Promise<JudgeSession | { error: string }> {
   const plan = planJudgeRun(task, options, limits.phase);
   if ("error" in plan) return plan;
-  const scratch = await mkdtemp(join(tmpdir(), `openeval-judge-${task.judgeRunId}-`));
+  const scratch = await createScratchDir(`judge-${task.judgeRunId}`);
   try {
     // Absolute: the tool server runs in the judge's own working directory.
     return await runJudge(task, resolve(directory), plan, scratch, options, limits);
   } catch (error) {
     return { error: `the rubric judge could not run: ${(error as Error).message}` };
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await removeScratchDir(scratch);
   }
 }
 

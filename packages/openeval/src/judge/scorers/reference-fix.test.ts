@@ -116,7 +116,7 @@ describe("referenceFix", () => {
     expect(normalized.kind === "scored" && normalized.scores.reference_fix).toMatchObject({
       value: score.value,
       reason: score.reason,
-      measurements: { scorer: "referenceFix@1.0.0", structural: score.structural, textual: score.textual, matched_files: ["a.py"], missing_files: ["b.py"], extra_files: ["c.py"] },
+      measurements: { scorer: "referenceFix@1.1.0", structural: score.structural, textual: score.textual, matched_files: ["a.py"], missing_files: ["b.py"], extra_files: ["c.py"] },
     });
   });
 

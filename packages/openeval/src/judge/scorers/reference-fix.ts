@@ -137,12 +137,12 @@ export async function referenceFix(ctx: JudgeContext, options: ReferenceFixOptio
   };
 }
 
-/** Path → added lines of the candidate's final diff (binary files: touched, no lines). */
+/** Path → added lines of the candidate's final diff (binary and too-large files: touched, no lines). */
 async function readCandidateAdditions(ctx: JudgeContext, ignored: (path: string) => boolean): Promise<Map<string, string[]>> {
   const additions = new Map<string, string[]>();
   for (const diff of await ctx.workspace.diff()) {
     if (ignored(diff.path)) continue;
-    additions.set(diff.path, diff.binary ? [] : parseUnifiedDiff(diff.patch).flatMap((file) => file.addedLines));
+    additions.set(diff.path, diff.binary || diff.tooLarge ? [] : parseUnifiedDiff(diff.patch).flatMap((file) => file.addedLines));
   }
   return additions;
 }

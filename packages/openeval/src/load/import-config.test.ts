@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { BenchmarkInvalidError } from "./errors.ts";
+import { createConfigImporter } from "./import-config.ts";
+import { loadBenchmark } from "./load-benchmark.ts";
+import { BenchmarkSchema } from "./schema.ts";
+
+async function problemsOf(files: Record<string, string>): Promise<string[]> {
+  const error = await loadBenchmark(await writeTree(minimalBenchmark(files))).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(BenchmarkInvalidError);
+  return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
+}
+
+describe("loading author settings in a child process, bounded", () => {
+  it("an import that never settles is a load error naming the file within the limit (OPENEVAL_CONFIG_TIMEOUT_MS), and the rest still loads", async () => {
+    process.env.OPENEVAL_CONFIG_TIMEOUT_MS = "1500";
+    const started = Date.now();
+    const problems = await problemsOf({
+      "benchmark.ts": `export default { models: ["provider/model"] };\n`,
+      "evals/answer/eval.ts": `await new Promise(() => {});\nexport default {};\n`,
+      "evals/busy/prompt.md": "x\n",
+      "evals/busy/judge.ts": "export default () => ({ scores: {} });\n",
+      "evals/busy/eval.ts": `while (true) {}\nexport default {};\n`,
+      "evals/fine/prompt.md": "x\n",
+      "evals/fine/judge.ts": "export default () => ({ scores: {} });\n",
+      "evals/fine/eval.ts": `export default { timeoutMs: 60_000, nope: 1 };\n`,
+    }).finally(() => delete process.env.OPENEVAL_CONFIG_TIMEOUT_MS);
+    expect(problems).toEqual([
+      expect.stringMatching(/^evals\/answer\/eval.ts: its import (did not settle within 1500 ms|never finished)/),
+      expect.stringMatching(/^evals\/busy\/eval.ts: its import did not settle within 1500 ms \(a top-level await that never resolves, or a loop\); fix it, or raise OPENEVAL_CONFIG_TIMEOUT_MS/),
+      expect.stringMatching(/^evals\/fine\/eval.ts: unknown key "nope"/),
+    ]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    process.env.OPENEVAL_CONFIG_TIMEOUT_MS = "soon";
+    await expect(loadBenchmark(await writeTree(minimalBenchmark()))).rejects.toThrow('OPENEVAL_CONFIG_TIMEOUT_MS: takes a whole number of milliseconds from 1; got "soon"');
+    delete process.env.OPENEVAL_CONFIG_TIMEOUT_MS;
+  });
+
+  it("a benchmark.ts whose import waits on an import that never settles fails within the limit", async () => {
+    const importer = createConfigImporter(1_000);
+    const directory = await writeTree({ "benchmark.ts": `import "./hang.ts";\nexport default { models: ["p/m"] };\n`, "hang.ts": "while (true) {}\n" });
+    try {
+      await expect(importer.import(`${directory}/benchmark.ts`, BenchmarkSchema)).rejects.toThrow(/did not settle within 1000 ms/);
+    } finally {
+      importer.close();
+    }
+  });
+
+  it("settings hold plain data only: a function or class instance is an error naming where it is", async () => {
+    const problems = await problemsOf({ "benchmark.ts": `export default { models: ["provider/model"], candidate: { providers: { p: { make: () => 1 } } } };\n` });
+    expect(problems).toEqual(["benchmark.ts: default export.candidate.providers.p.make is a function; settings take plain data (strings, numbers, booleans, arrays, objects)"]);
+    expect(await problemsOf({ "benchmark.ts": `export default { models: ["provider/model"], candidate: { providers: { p: { at: new Date(0) } } } };\n` })).toEqual([
+      "benchmark.ts: default export.candidate.providers.p.at is a Date instance; settings take plain objects",
+    ]);
+  });
+});
