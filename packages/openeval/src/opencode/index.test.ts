@@ -10,7 +10,6 @@ test("the opencode module exposes exactly this runtime API", () => {
     "buildProviderConfig",
     "createGitWorkspace",
     "exportSessions",
-    "killProcessTree",
     "parseModelRef",
     "prepareIsolation",
     "redactBytes",

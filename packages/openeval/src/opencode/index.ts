@@ -12,7 +12,6 @@ export type { RunState } from "./run-tracker.ts";
 export { prepareIsolation, type Isolation, type IsolationPaths } from "./isolated-env.ts";
 export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
-export { killProcessTree, type KillTarget } from "./process-tree.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";
 export { createGitWorkspace } from "./git-workspace.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { type Isolation, prepareIsolation } from "./isolated-env.ts";
 import { parseModelRef } from "./model-id.ts";
 import { buildConfigContent, buildRunArgs, resolveOpenCodeBinary } from "./opencode-command.ts";
-import { type ConfinedCommand, confineCommand, killProcessTree } from "./process-tree.ts";
+import { type ConfinedCommand, confineCommand, killProcessTree } from "../sandbox/index.ts";
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, readRootSessionID } from "./native-database.ts";
