@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { sha256 } from "../../util/hash.ts";
 import { VerificationError } from "./errors.ts";
 import { NpmPackagesManifestSchema, type NpmPackagesManifest } from "./schema.ts";
-import type { TarEntry } from "./tar.ts";
+import type { TarEntry } from "../../sandbox/index.ts";
 
 /** images/verification/ of this checkout (repo root, five levels above this file). */
 export const DEFAULT_CONTEXT_DIRECTORY = fileURLToPath(new URL("../../../../../images/verification/", import.meta.url));

@@ -1,8 +1,46 @@
 // Bounded capture of a command's output: demultiplexes the engine's 8-byte-framed stdout/stderr stream and keeps at
 // most `limit` bytes of each, counting (never storing) the rest so that truncation is reported, not silent.
+import type { OutputSink } from "./sandbox.ts";
+
+/** A sink that passes on at most `limit` bytes, counting the rest. */
+export interface CappedSink extends OutputSink {
+  readonly total: number;
+  readonly truncated: boolean;
+}
+
+export function cappedSink(sink: OutputSink | undefined, limit = Number.POSITIVE_INFINITY): CappedSink {
+  let total = 0;
+  let passed = 0;
+  return {
+    get total() {
+      return total;
+    },
+    get truncated() {
+      return total > passed;
+    },
+    write(chunk) {
+      total += chunk.length;
+      const room = limit - passed;
+      if (room <= 0) return;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      passed += part.length;
+      sink?.write(part);
+    },
+  };
+}
+
+/** Copies a byte stream into a sink until it ends (or errors: what arrived is kept). */
+export async function pumpStream(stream: ReadableStream<Uint8Array>, sink: OutputSink): Promise<void> {
+  const reader = stream.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) sink.write(read.value);
+  } catch {
+    // The process was killed mid-write; the bytes so far are what it said.
+  }
+}
 
 /** Keeps the first `limit` bytes written to it. */
-export class BoundedBuffer {
+export class BoundedBuffer implements OutputSink {
   private readonly chunks: Uint8Array[] = [];
   private kept = 0;
   total = 0;
@@ -35,7 +73,7 @@ export class BoundedBuffer {
 export class StreamDemuxer {
   private pending = new Uint8Array(0);
 
-  constructor(private readonly stdout: BoundedBuffer, private readonly stderr: BoundedBuffer) {}
+  constructor(private readonly stdout: OutputSink, private readonly stderr: OutputSink) {}
 
   push(chunk: Uint8Array): void {
     let data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
