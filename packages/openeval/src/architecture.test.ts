@@ -20,7 +20,7 @@ const ALLOWED: Record<string, string[]> = {
   run: ["util", "load", "results", "recording", "judge", "candidate", "plan", "opencode", "sandbox"],
   report: ["util", "results", "plan", "run"],
   view: ["util", "sandbox", "opencode", "load", "results", "recording", "judge", "plan", "run", "report"],
-  cli: ["util", "sandbox", "load", "results", "recording", "judge", "plan", "run", "report", "view"],
+  cli: ["util", "sandbox", "load", "results", "recording", "judge", "candidate", "plan", "run", "report", "view"],
 };
 
 interface Import {

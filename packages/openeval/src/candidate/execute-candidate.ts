@@ -3,7 +3,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import type { BenchmarkSettings, EvalDefinition, Isolation } from "../load/index.ts";
 import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
 import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
@@ -20,6 +20,8 @@ export interface CandidateRequest {
   evaluation: EvalDefinition;
   settings: BenchmarkSettings;
   candidateFingerprint: string;
+  /** Where it runs (SPEC §6); only `process` executes here so far — run/ refuses `container` before any model call. */
+  isolation: Isolation;
   /** Base URL of the control server for this eval; needed for `control/*` models. */
   controlBaseURL: string | null;
   signal?: AbortSignal;
@@ -66,6 +68,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
       timeoutMs,
       maxCostUSD: settings.candidate.maxCostUSD ?? null,
       opencodeVersion: OPENCODE_VERSION,
+      isolation: request.isolation,
     },
     evidence: null,
     metrics: null,

@@ -4,6 +4,7 @@ import { EvidenceError } from "../recording/index.ts";
 import { BaselineInvalidError, BaselineRefusedError, EXIT_CODES, GateSelectionError, StoreError } from "../results/index.ts";
 import { RunInProgressError } from "../run/index.ts";
 import { VerificationError } from "../judge/index.ts";
+import { CandidateError } from "../candidate/index.ts";
 
 /** SPEC §10 exit codes (one table, shared with the verdict). */
 export const EXIT = EXIT_CODES;
@@ -12,7 +13,7 @@ export class UsageError extends Error {
   readonly code = "USAGE";
 }
 
-const KNOWN = [BenchmarkInvalidError, UsageError, EvidenceError, GateSelectionError, BaselineRefusedError, BaselineInvalidError, StoreError, RunInProgressError, VerificationError];
+const KNOWN = [BenchmarkInvalidError, UsageError, EvidenceError, GateSelectionError, BaselineRefusedError, BaselineInvalidError, StoreError, RunInProgressError, VerificationError, CandidateError];
 
 export function formatCliError(error: unknown): { message: string; exitCode: number } {
   if (KNOWN.some((known) => error instanceof known)) return { message: `error: ${(error as Error).message}`, exitCode: EXIT.invalidInput };

@@ -14,6 +14,7 @@ test("the opencode module exposes exactly this runtime API", () => {
     "prepareIsolation",
     "redactBytes",
     "redactSecrets",
+    "resolveOpenCodeBinary",
     "runOpenCode",
     "selectCredentials",
     "serveOpenCode",

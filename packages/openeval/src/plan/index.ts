@@ -1,3 +1,3 @@
 // The plan stage: fingerprints, slots and per-slot actions with reasons.
 export { planSlots, describeSlot, type Plan, type PlanScope, type PlannedSlot, type RecordedWork, type SlotAction } from "./plan-benchmark.ts";
-export { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
+export { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";

@@ -13,3 +13,4 @@ export { confineCommand, detectPidNamespace, killProcessTree, type ConfinedComma
 export { BoundedBuffer } from "./output-capture.ts";
 export { packTar, unpackTar, type ReadTarEntry, type TarEntry } from "./tar.ts";
 export { SandboxError, ENGINE_REMEDY, type SandboxErrorCode } from "./errors.ts";
+export { contextEntries, hashContext, readContextFiles, type ContextFile } from "./image-context.ts";

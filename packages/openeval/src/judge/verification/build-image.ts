@@ -1,9 +1,9 @@
 // `openeval image --verification`: builds images/verification/ through the engine API, labels the image with the
 // folder's hash and pins it by its immutable id; resolveVerificationImage() finds that image again or says how to
 // build it.
-import { packTar, type ContainerEngine, type EngineOptions } from "../../sandbox/index.ts";
+import { contextEntries, hashContext, packTar, readContextFiles, type ContainerEngine, type EngineOptions } from "../../sandbox/index.ts";
 import { BUILD_IMAGE_COMMAND, VerificationError } from "./errors.ts";
-import { contextEntries, DEFAULT_CONTEXT_DIRECTORY, hashContext, readContextFiles, readNpmPackages } from "./image-context.ts";
+import { DEFAULT_CONTEXT_DIRECTORY, readNpmPackages } from "./image-context.ts";
 import { defaultCacheDirectory, readVendorEntries } from "./vendor-packages.ts";
 import { openVerificationEngine, withVerificationErrors } from "./verification-sandbox.ts";
 
@@ -52,7 +52,7 @@ export interface BuildImageOptions extends ImageOptions {
 export async function buildVerificationImage(options: BuildImageOptions = {}): Promise<VerificationImage> {
   const progress = options.onProgress ?? (() => {});
   const engine = await openVerificationEngine(options);
-  const files = await readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY);
+  const files = await withVerificationErrors(() => readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY));
   const contextHash = hashContext(files);
   const tag = `${IMAGE_REPOSITORY}:${contextHash.slice(0, 12)}`;
   if (!options.force) {
@@ -82,7 +82,7 @@ export async function buildVerificationImage(options: BuildImageOptions = {}): P
 export async function resolveVerificationImage(options: ResolveImageOptions = {}): Promise<VerificationImage> {
   const engine = await openVerificationEngine(options);
   if (options.image) return resolveNamedImage(engine, options.image);
-  const contextHash = hashContext(await readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY));
+  const contextHash = hashContext(await withVerificationErrors(() => readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY)));
   const tag = `${IMAGE_REPOSITORY}:${contextHash.slice(0, 12)}`;
   const imageId = await findImage(engine, contextHash);
   if (imageId) return { imageId, tag, contextHash };

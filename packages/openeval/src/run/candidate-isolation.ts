@@ -1,0 +1,58 @@
+// Where this run's candidates execute (SPEC §6): each model's isolation backend, and — when any model runs in
+// containers — the engine and the pinned candidate image, resolved before any model is called. No engine or no
+// image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
+import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
+import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
+import type { CandidateRuntime, PlanScope } from "../plan/index.ts";
+
+export interface RunIsolation {
+  runtimeFor(model: string): CandidateRuntime;
+  /** The engine address candidates run on when some model uses containers. */
+  engineHost: string | undefined;
+}
+
+export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean }): Promise<RunIsolation> {
+  const isolation = new Map(models.map((model) => [model, resolveIsolation(model, benchmark.settings, override)]));
+  const containerized = models.filter((model) => isolation.get(model) === "container");
+  const engineHost = benchmark.settings.candidate.container?.host;
+  let image: string | null = null;
+  if (containerized.length > 0) {
+    try {
+      image = (await resolveCandidateImage(engineHost ? { host: engineHost } : {})).imageId;
+    } catch (error) {
+      // `openeval plan` calls no model: without an image it plans candidate work and says nothing is reusable.
+      if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
+    }
+  }
+  if (options.strict && containerized.length > 0) throw containersNotYetRunnable(containerized, image);
+  return { runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
+}
+
+/** The models this invocation may run candidates for (`--model` replaces the list, `--only-model` narrows it). */
+export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope): string[] {
+  const models = scope.models ?? benchmark.settings.models;
+  return scope.onlyModels ? models.filter((model) => scope.onlyModels!.includes(model)) : models;
+}
+
+/**
+ * The engine answers and the image is there, but executing OpenCode inside the container (copy in/out, the egress
+ * proxy that limits the network to the provider) is not finished (issue 12, steps 2–3): refuse rather than run
+ * such a candidate unsandboxed without being asked.
+ */
+function containersNotYetRunnable(models: string[], image: string | null): CandidateError {
+  return new CandidateError(
+    "ISOLATION_UNAVAILABLE",
+    `${models.join(", ")} would run in containers (the default for real models; candidate.isolation), and this version cannot run candidates ` +
+      `in containers yet (the engine answers and the candidate image ${image ?? "(none)"} is ready); nothing was run. Pass \`--isolation process\` ` +
+      `to run them on this machine as the current user, unsandboxed (results are labelled so), or set candidate.isolation: "process".`,
+  );
+}
+
+function explain(error: CandidateError, models: string[]): CandidateError {
+  const who = `${models.join(", ")} ${models.length === 1 ? "runs" : "run"} in containers (candidate.isolation, default for real models)`;
+  const fix =
+    error.code === "ENGINE_UNREACHABLE"
+      ? `${error.message} Then build the candidate image with \`${BUILD_CANDIDATE_IMAGE_COMMAND}\`.`
+      : error.message;
+  return new CandidateError(error.code, `${who}, and nothing was run: ${fix} Or pass \`--isolation process\` to run them on this machine as the current user, unsandboxed (results are labelled so).`, { cause: error });
+}
