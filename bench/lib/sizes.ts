@@ -9,6 +9,7 @@ export interface BenchSizes {
   plan: { evals: number; models: number; repetitions: number };
   planRepetitions: number;
   planLoads: number;
+  sandboxRepetitions: number;
 }
 
 export const FULL: BenchSizes = {
@@ -20,6 +21,7 @@ export const FULL: BenchSizes = {
   plan: { evals: 200, models: 5, repetitions: 5 },
   planRepetitions: 5,
   planLoads: 3,
+  sandboxRepetitions: 10,
 };
 
 export const QUICK: BenchSizes = {
@@ -31,4 +33,5 @@ export const QUICK: BenchSizes = {
   plan: { evals: 20, models: 5, repetitions: 5 },
   planRepetitions: 2,
   planLoads: 1,
+  sandboxRepetitions: 2,
 };
