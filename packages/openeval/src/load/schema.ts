@@ -49,6 +49,8 @@ export const CandidateSettingsSchema = z.strictObject({
   /** Default: `container` for real models, `process` for control models; `--isolation` overrides it. */
   isolation: z.enum(ISOLATION_BACKENDS).optional(),
   container: CandidateContainerSchema.optional(),
+  /** Container isolation: hosts (`host` or `host:port`, default port 443) reachable besides the model's provider. */
+  network: z.strictObject({ allow: z.array(z.string().regex(/^[A-Za-z0-9.-]+(?::\d{1,5})?$/, { message: 'must be "host" or "host:port"' })).default([]) }).optional(),
 });
 
 export const GatesSchema = z.strictObject({

@@ -7,7 +7,7 @@
 //
 // Order for one session: runOpenCode → archiveDatabase → exportSessions (both read the live database in
 // scratch; exports never touch the archive, whose sha256 must not change).
-export { runOpenCode, RUN_MARKER, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
+export { runOpenCode, RUN_MARKER, type LaunchedCommand, type Launcher, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
 export { prepareIsolation, type Isolation, type IsolationPaths } from "./isolated-env.ts";
 export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";

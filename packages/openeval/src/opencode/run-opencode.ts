@@ -47,7 +47,24 @@ export interface OpenCodeRequest {
   opencodeBinary?: string;
   /** Default true: confine the run in a PID namespace when this machine allows it; false forces the /proc walk. */
   pidNamespace?: boolean;
+  /**
+   * Starts OpenCode somewhere else than this machine (a candidate container). It gets the host's argv, cwd and env
+   * and must make the session's files (database, workspace) readable at their host paths once `exited` resolves.
+   */
+  launch?: Launcher;
 }
+
+/** A started OpenCode process, wherever it runs. */
+export interface LaunchedCommand {
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  /** The exit code, null when killed; resolves once the session's files are back on this machine. */
+  exited: Promise<number | null>;
+  /** Kills the whole tree, including what the agent detached. */
+  kill(): Promise<void>;
+}
+
+export type Launcher = (command: { argv: string[]; cwd: string; env: Record<string, string>; stdin: string }) => Promise<LaunchedCommand>;
 
 export interface OpenCodeOutcome {
   state: RunState;
@@ -64,7 +81,7 @@ export interface OpenCodeOutcome {
   /** The live database in scratch; archive it with archiveDatabase once this resolves. */
   databasePath: string;
   /** How the process tree was confined and killed. */
-  confinement: ConfinedCommand["confinement"];
+  confinement: ConfinedCommand["confinement"] | "container";
 }
 
 export const RUN_MARKER = "OPENEVAL_RUN_MARKER";
@@ -94,9 +111,8 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     [marker.name]: marker.value,
   };
   const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
-  const command = await confineCommand([binary, ...buildRunArgs(request.workspace, model)], {
-    preferNamespace: request.pidNamespace ?? true,
-  });
+  const argv = [binary, ...buildRunArgs(request.workspace, model)];
+  const command = request.launch ? { argv, confinement: "container" as const } : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
     const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD };
@@ -119,21 +135,21 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   if (request.signal?.aborted) return finish(null, "interrupted");
 
   // Step: spawn, confined, prompt on stdin then closed (an open stdin pipe makes `run` wait forever).
-  let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+  let child: LaunchedCommand;
   try {
-    child = Bun.spawn(command.argv, { cwd: request.workspace, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const launch = request.launch ?? launchOnHost(`${marker.name}=${marker.value}`);
+    child = await launch({ argv: command.argv, cwd: request.workspace, env, stdin: request.prompt });
   } catch (cause) {
     await Promise.all([writeFile(request.eventsFile, ""), writeFile(request.stderrFile, "")]);
     return finish(null, null, `OpenCode could not be started: ${String(cause)}`);
   }
-  feedPrompt(child, request.prompt);
 
   // Step: limits. Each kill takes the whole tree, including commands the agent detached.
   let killReason: KillReason | null = null;
   const kill = (reason: KillReason) => {
     if (killReason !== null) return;
     killReason = reason;
-    killProcessTree({ pid: child.pid, marker: `${marker.name}=${marker.value}` }).catch(() => child.kill("SIGKILL"));
+    void child.kill();
   };
   const timer = setTimeout(() => kill("timed_out"), request.timeoutMs);
   const onAbort = () => kill("interrupted");
@@ -161,7 +177,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   });
 
   // Step: wait for exit, then sweep strays (a no-op inside a PID namespace, which died with OpenCode).
-  await child.exited;
+  const exitCode = await child.exited;
   clearTimeout(timer);
   request.signal?.removeEventListener("abort", onAbort);
   request.stop?.removeEventListener("abort", onStop);
@@ -171,7 +187,21 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
 
   // Step: a kill can swallow the last event lines; the database knows whether the model ever answered.
   if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
-  return finish(child.exitCode, killReason);
+  return finish(exitCode, killReason);
+}
+
+/** This machine: the confined argv as a child process; a kill takes its tree and every process with the marker. */
+function launchOnHost(marker: string): Launcher {
+  return async ({ argv, cwd, env, stdin }) => {
+    const child = Bun.spawn(argv, { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    feedPrompt(child, stdin);
+    return {
+      stdout: child.stdout,
+      stderr: child.stderr,
+      exited: child.exited.then(() => child.exitCode),
+      kill: () => killProcessTree({ pid: child.pid, marker }).then(() => undefined, () => void child.kill("SIGKILL")),
+    };
+  };
 }
 
 /** OpenCode reads provider auth from `$XDG_DATA_HOME/opencode/auth.json`; it gets only this provider's entry. */

@@ -2,16 +2,18 @@
 // containers — the engine and the pinned candidate image, resolved before any model is called. No engine or no
 // image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
 import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
-import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
+import { earlyStopPolicy, resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import type { CandidateRuntime, PlanScope } from "../plan/index.ts";
 
 export interface RunIsolation {
   runtimeFor(model: string): CandidateRuntime;
   /** The engine address candidates run on when some model uses containers. */
   engineHost: string | undefined;
+  /** The pinned candidate image (and engine) containerized candidates run with; null when none does. */
+  container: { image: string; host?: string } | null;
 }
 
-export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean }): Promise<RunIsolation> {
+export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean; finalOnly?: boolean }): Promise<RunIsolation> {
   const isolation = new Map(models.map((model) => [model, resolveIsolation(model, benchmark.settings, override)]));
   const containerized = models.filter((model) => isolation.get(model) === "container");
   const engineHost = benchmark.settings.candidate.container?.host;
@@ -24,8 +26,8 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
       if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
     }
   }
-  if (options.strict && containerized.length > 0) throw containersNotYetRunnable(containerized, image);
-  return { runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
+  if (options.strict && containerized.length > 0 && !scopeFinalOnly(options)) refuseEarlyStop(benchmark, containerized);
+  return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
 }
 
 /** The models this invocation may run candidates for (`--model` replaces the list, `--only-model` narrows it). */
@@ -34,17 +36,18 @@ export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope):
   return scope.onlyModels ? models.filter((model) => scope.onlyModels!.includes(model)) : models;
 }
 
-/**
- * The engine answers and the image is there, but executing OpenCode inside the container (copy in/out, the egress
- * proxy that limits the network to the provider) is not finished (issue 12, steps 2–3): refuse rather than run
- * such a candidate unsandboxed without being asked.
- */
-function containersNotYetRunnable(models: string[], image: string | null): CandidateError {
-  return new CandidateError(
+function scopeFinalOnly(options: { finalOnly?: boolean }): boolean {
+  return options.finalOnly === true;
+}
+
+/** earlyStop checks snapshot the live database on this machine; a containerized candidate's is inside its container. */
+function refuseEarlyStop(benchmark: BenchmarkDefinition, models: string[]): void {
+  const monitored = benchmark.evals.filter((evaluation) => earlyStopPolicy(evaluation.settings.earlyStop) !== null).map((evaluation) => evaluation.id);
+  if (monitored.length === 0) return;
+  throw new CandidateError(
     "ISOLATION_UNAVAILABLE",
-    `${models.join(", ")} would run in containers (the default for real models; candidate.isolation), and this version cannot run candidates ` +
-      `in containers yet (the engine answers and the candidate image ${image ?? "(none)"} is ready); nothing was run. Pass \`--isolation process\` ` +
-      `to run them on this machine as the current user, unsandboxed (results are labelled so), or set candidate.isolation: "process".`,
+    `${monitored.join(", ")} ${monitored.length === 1 ? "uses" : "use"} earlyStop, and earlyStop checks of candidates in containers are not supported yet (${models.join(", ")} would run in containers); ` +
+      `pass --final-only to grade finished recordings only, or --isolation process to run them on this machine, unsandboxed.`,
   );
 }
 

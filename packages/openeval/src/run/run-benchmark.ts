@@ -50,7 +50,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
   // Before any run directory or model call: a model that needs a container engine or image it cannot have stops here.
-  const isolation = await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline });
+  const isolation = await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline, finalOnly: scope.finalOnly ?? false });
   const emit: RunnerListener = (event) => options.onEvent?.(event);
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   const store = ResultsStore.open(choice.directory, { create: true });

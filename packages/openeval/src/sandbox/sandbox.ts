@@ -36,6 +36,8 @@ export interface SandboxSpec {
   lifetimeMs: number;
   /** Engine-specific network policy; the default is no network at all. */
   network?: SandboxNetwork;
+  /** Engine-managed named volumes (ContainerEngine.createVolume) shared with other sandboxes; never host folders. */
+  volumes?: { name: string; path: string }[];
 }
 
 /** `none`: only loopback. `host`: the engine host's network (the egress proxy, never a candidate). */

@@ -5,7 +5,7 @@ import type { SandboxEngine } from "../sandbox.ts";
 import { createContainerSandbox } from "./container-sandbox.ts";
 import { connectEngine, type EngineOptions } from "./engine.ts";
 import { buildImage, findImages, inspectImage, type BuildRequest, type ImageInfo } from "./images.ts";
-import { listContainers, reapContainers } from "./reap.ts";
+import { createVolume, listContainers, reapContainers, removeVolume } from "./reap.ts";
 
 export interface ContainerEngine extends SandboxEngine {
   readonly name: "container";
@@ -13,6 +13,9 @@ export interface ContainerEngine extends SandboxEngine {
   buildImage(request: BuildRequest): Promise<string>;
   findImages(labels: Record<string, string>): Promise<ImageInfo[]>;
   inspectImage(name: string): Promise<ImageInfo | null>;
+  /** A named volume several sandboxes can mount (`SandboxSpec.volumes`); labelled, so reap() removes it too. */
+  createVolume(labels: Record<string, string>): Promise<string>;
+  removeVolume(name: string): Promise<void>;
 }
 
 /**
@@ -34,5 +37,7 @@ export async function connectContainerEngine(options: EngineOptions = {}): Promi
     buildImage: (request) => buildImage(engine, request),
     findImages: (labels) => findImages(engine, labels),
     inspectImage: (name) => inspectImage(engine, name),
+    createVolume: (labels) => createVolume(engine, labels),
+    removeVolume: (name) => removeVolume(engine, name),
   };
 }

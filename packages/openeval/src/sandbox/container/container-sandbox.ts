@@ -36,6 +36,7 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
       NetworkDisabled: network.kind === "none",
       Volumes: Object.fromEntries(spec.folders.map((folder) => [folder, {}])),
       HostConfig: {
+        Mounts: (spec.volumes ?? []).map((volume) => ({ Type: "volume" as const, Source: volume.name, Target: volume.path })),
         NetworkMode: network.kind,
         ReadonlyRootfs: spec.readOnlyRoot ?? false,
         Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpMiB}m,mode=1777` },

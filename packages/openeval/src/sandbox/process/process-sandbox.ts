@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { toSafeRelativePath } from "../../util/relative-path.ts";
 import { cappedSink, pumpStream } from "../output-capture.ts";
 import { hasLabels, isOrphan, ownerLabel } from "../owner.ts";
+import { SandboxError } from "../errors.ts";
 import { confineCommand, killProcessTree } from "../process-tree.ts";
 import { OWNER_LABEL, type ReapOptions, type RunOptions, type RunOutcome, type Sandbox, type SandboxEngine, type SandboxSpec } from "../sandbox.ts";
 import { readTree, writeEntries } from "./process-files.ts";
@@ -40,6 +41,7 @@ export function createProcessEngine(options: ProcessEngineOptions = {}): Sandbox
 }
 
 async function createProcessSandbox(directory: string, spec: SandboxSpec, pidNamespace: boolean): Promise<Sandbox> {
+  if (spec.volumes?.length) throw new SandboxError("UNKNOWN_ENGINE", "Shared volumes are a container engine feature; the process engine shares this machine's folders anyway");
   const id = `ps_${randomBytes(8).toString("hex")}`;
   const folder = join(directory, `${FOLDER_PREFIX}${id}`);
   const root = join(folder, "root");
