@@ -4,6 +4,7 @@
 import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
 import { earlyStopPolicy, resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import type { CandidateRuntime, PlanScope } from "../plan/index.ts";
+import { connectContainerEngine } from "../sandbox/index.ts";
 
 export interface RunIsolation {
   runtimeFor(model: string): CandidateRuntime;
@@ -34,6 +35,20 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
 export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope): string[] {
   const models = scope.models ?? benchmark.settings.models;
   return scope.onlyModels ? models.filter((model) => scope.onlyModels!.includes(model)) : models;
+}
+
+/**
+ * Candidate containers, egress proxies and their volumes whose runner died (owner gone) are removed before new work,
+ * whichever run they belonged to; a live run's are left alone. Never fatal: they also stop by themselves.
+ */
+export async function reapOrphanedCandidates(isolation: RunIsolation, models: readonly string[]): Promise<void> {
+  if (!models.some((model) => isolation.runtimeFor(model).isolation === "container")) return;
+  try {
+    const engine = await connectContainerEngine(isolation.engineHost ? { host: isolation.engineHost } : {});
+    for (const role of ["candidate", "egress-proxy", "egress"]) await engine.reap({ "openeval.sandbox": role }, { orphansOnly: true });
+  } catch {
+    // No engine now: nothing of ours can be running there either.
+  }
 }
 
 function scopeFinalOnly(options: { finalOnly?: boolean }): boolean {

@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
 import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
+import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
 import { planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory } from "../results/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
@@ -63,6 +63,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
+    await reapOrphanedCandidates(isolation, modelsInScope(benchmark, scope));
     const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor, isolation.runtimeFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
