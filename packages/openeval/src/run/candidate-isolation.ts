@@ -27,7 +27,7 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
       if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
     }
   }
-  if (options.strict && containerized.length > 0 && !scopeFinalOnly(options)) refuseEarlyStop(benchmark, containerized);
+  if (options.strict && containerized.length > 0 && options.finalOnly !== true) refuseEarlyStop(benchmark, containerized);
   return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
 }
 
@@ -49,10 +49,6 @@ export async function reapOrphanedCandidates(isolation: RunIsolation, models: re
   } catch {
     // No engine now: nothing of ours can be running there either.
   }
-}
-
-function scopeFinalOnly(options: { finalOnly?: boolean }): boolean {
-  return options.finalOnly === true;
 }
 
 /** earlyStop checks snapshot the live database on this machine; a containerized candidate's is inside its container. */
