@@ -19,6 +19,7 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
   const containerized = models.filter((model) => isolation.get(model) === "container");
   const engineHost = benchmark.settings.candidate.container?.host;
   let image: string | null = null;
+  if (options.strict && containerized.length > 0 && options.finalOnly !== true) refuseEarlyStop(benchmark, containerized);
   if (containerized.length > 0) {
     try {
       image = (await resolveCandidateImage(engineHost ? { host: engineHost } : {})).imageId;
@@ -27,7 +28,6 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
       if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
     }
   }
-  if (options.strict && containerized.length > 0 && options.finalOnly !== true) refuseEarlyStop(benchmark, containerized);
   return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
 }
 
