@@ -12,11 +12,11 @@ import { now, round } from "./lib/stats.ts";
 import { formatSection, type Section } from "./lib/table.ts";
 import { measurePlan, sectionPlan } from "./plan.ts";
 import { measureRejudge, sectionRejudge } from "./rejudge.ts";
-import { measureSandbox, sectionSandbox } from "./sandbox.ts";
+import { measureIsolation, measureSandbox, sectionIsolation, sectionSandbox } from "./sandbox.ts";
 import { measureThroughput, sectionThroughput } from "./throughput.ts";
 import { measureViewerApi } from "./viewer-api.ts";
 
-const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer", "sandbox"] as const;
+const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer", "sandbox", "isolation"] as const;
 
 const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 const sizes = flags.quick ? QUICK : FULL;
@@ -39,14 +39,15 @@ async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measu
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/6 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
-const throughput = await step("throughput", "2/6 throughput", () =>
+const harnessOverhead = await step("overhead", "1/7 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
+const throughput = await step("throughput", "2/7 throughput", () =>
   measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency }),
 );
-const rejudge = await step("rejudge", "3/6 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
-const plan = await step("plan", "4/6 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
-const viewerApi = await step("viewer", "5/6 viewer API on a generated run of 10,000 eval runs", () => measureViewerApi());
-const sandbox = await step("sandbox", "6/6 sandbox round trips (process and container engines)", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
+const rejudge = await step("rejudge", "3/7 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
+const plan = await step("plan", "4/7 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
+const viewerApi = await step("viewer", "5/7 viewer API on a generated run of 10,000 eval runs", () => measureViewerApi());
+const sandbox = await step("sandbox", "6/7 sandbox round trips (process and container engines)", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
+const isolation = await step("isolation", "7/7 isolation backends (whole eval runs, process vs container)", () => measureIsolation({ evals: sizes.isolationEvals }));
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
 
@@ -59,6 +60,7 @@ const sections: Section[] = [
     ? [{ title: "5. Viewer API latency (generated run of 10,000 eval runs)", columns: ["endpoint", "p50 ms", "p95 ms"], rows: viewerApi.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]), notes: [] }]
     : []),
   ...(sandbox ? [sectionSandbox(sandbox)] : []),
+  ...(isolation ? [sectionIsolation(isolation)] : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
@@ -84,6 +86,7 @@ const results = {
   plan,
   viewerApi,
   sandbox,
+  isolation,
 };
 await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
 process.stderr.write(`bench: wrote ${output}\n`);

@@ -1,11 +1,71 @@
-// Sandbox round trips per engine (issue 12 §10): create a sandbox, copy a small workspace in, run a command over it,
-// copy the workspace out, remove — the per-eval-run cost the isolation backend adds around OpenCode — serially
-// (overhead per round trip) and four at a time (throughput). It is not a full eval run: OpenCode itself does not run
-// in containers yet, and its own start (seconds) would come on top of both engines alike.
+// Isolation costs (issue 12 §10). Section 6: sandbox round trips per engine (create, copy a small workspace in, run,
+// copy out, remove), serially and four at a time — the floor the container engine adds. Section 7: whole eval runs
+// of the same scripted session through runBenchmark with each isolation backend, at concurrency 1 and 4.
+import { join } from "node:path";
+import { buildCandidateImage } from "../packages/openeval/src/candidate/index.ts";
+import { runBenchmark } from "../packages/openeval/src/index.ts";
+import type { Isolation } from "../packages/openeval/src/load/index.ts";
 import { connectContainerEngine, createProcessEngine, isEngineReachable, type SandboxEngine, type SandboxSpec, type TarEntry } from "../packages/openeval/src/sandbox/index.ts";
+import { writeTinyBenchmark } from "./lib/fixtures.ts";
 import { now, round, summarize, type Summary } from "./lib/stats.ts";
 import type { Section } from "./lib/table.ts";
 import { withTempDir } from "./lib/temp.ts";
+
+export interface IsolationRun {
+  isolation: Isolation;
+  concurrency: number;
+  evalRuns: number;
+  wallMs: number;
+  /** Wall time per eval run (at concurrency 1 this is the per-eval-run cost, OpenCode and judging included). */
+  msPerEvalRun: number;
+  evalRunsPerMinute: number;
+}
+
+export interface IsolationBench {
+  runs: IsolationRun[];
+  /** Container minus process, per eval run at concurrency 1 (aim ≤ 1500 ms). */
+  extraMsPerEvalRun: number;
+  /** Container / process eval runs per minute at concurrency 4 (aim ≥ 0.8). */
+  throughputRatio: number;
+}
+
+/**
+ * The same scripted sessions (tiny evals × control/positive) as whole runs of runBenchmark, once per isolation
+ * backend, at concurrency 1 and 4. Null without a container engine.
+ */
+export async function measureIsolation(options: { evals: number }): Promise<IsolationBench | null> {
+  if (!(await isEngineReachable())) return null;
+  await buildCandidateImage();
+  return withTempDir("isolation", async (root) => {
+    const benchmarkDir = join(root, "benchmark");
+    await writeTinyBenchmark(benchmarkDir, options.evals, { models: ["control/positive"], repetitions: 1 });
+    const runs: IsolationRun[] = [];
+    for (const concurrency of [1, 4]) {
+      for (const isolation of ["process", "container"] as const) {
+        let evalRuns = 0;
+        const start = now();
+        await runBenchmark({ benchmark: benchmarkDir, new: true, concurrency, scope: { isolation }, onEvent: (event) => void (event.type === "candidate.finished" && evalRuns++) });
+        const wallMs = now() - start;
+        runs.push({ isolation, concurrency, evalRuns, wallMs: round(wallMs), msPerEvalRun: round(wallMs / evalRuns), evalRunsPerMinute: round((evalRuns * 60_000) / wallMs, 1) });
+      }
+    }
+    const find = (isolation: Isolation, concurrency: number) => runs.find((run) => run.isolation === isolation && run.concurrency === concurrency)!;
+    return {
+      runs,
+      extraMsPerEvalRun: round(find("container", 1).msPerEvalRun - find("process", 1).msPerEvalRun),
+      throughputRatio: round(find("container", 4).evalRunsPerMinute / find("process", 4).evalRunsPerMinute, 2),
+    };
+  });
+}
+
+export function sectionIsolation(result: IsolationBench): Section {
+  return {
+    title: "7. Isolation backends: whole eval runs of the same scripted session (runBenchmark, control/positive)",
+    columns: ["isolation", "concurrency", "eval runs", "wall s", "ms per eval run", "eval runs/min"],
+    rows: result.runs.map((run) => [run.isolation, String(run.concurrency), String(run.evalRuns), (run.wallMs / 1000).toFixed(1), String(run.msPerEvalRun), String(run.evalRunsPerMinute)]),
+    notes: [`container − process at concurrency 1: ${result.extraMsPerEvalRun} ms per eval run (aim ≤ 1500); throughput ratio at concurrency 4: ${result.throughputRatio} (aim ≥ 0.8).`],
+  };
+}
 
 export interface SandboxBench {
   image: string | null;
@@ -73,7 +133,7 @@ export function sectionSandbox(result: SandboxBench): Section {
       result.extraMsPerRun === null
         ? "No container engine answers: container numbers not measured."
         : `container − process: ${result.extraMsPerRun} ms per round trip (aim ≤ 1500 ms per eval run); throughput ratio container/process ${result.throughputRatio} (image ${result.image}).`,
-      "Not a full eval run: OpenCode does not run in containers yet; its start comes on top of both engines alike.",
+      "Not a whole eval run (section 7 is): OpenCode's own start comes on top of both engines alike.",
     ],
   };
 }

@@ -10,6 +10,7 @@ export interface BenchSizes {
   planRepetitions: number;
   planLoads: number;
   sandboxRepetitions: number;
+  isolationEvals: number;
 }
 
 export const FULL: BenchSizes = {
@@ -22,6 +23,7 @@ export const FULL: BenchSizes = {
   planRepetitions: 5,
   planLoads: 3,
   sandboxRepetitions: 10,
+  isolationEvals: 8,
 };
 
 export const QUICK: BenchSizes = {
@@ -34,4 +36,5 @@ export const QUICK: BenchSizes = {
   planRepetitions: 2,
   planLoads: 1,
   sandboxRepetitions: 2,
+  isolationEvals: 2,
 };

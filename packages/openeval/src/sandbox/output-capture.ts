@@ -1,6 +1,6 @@
 // Bounded capture of a command's output: demultiplexes the engine's 8-byte-framed stdout/stderr stream and keeps at
 // most `limit` bytes of each, counting (never storing) the rest so that truncation is reported, not silent.
-import type { OutputSink } from "./sandbox.ts";
+import type { OutputSink, RunOptions, RunOutcome } from "./sandbox.ts";
 
 /** A sink that passes on at most `limit` bytes, counting the rest. */
 export interface CappedSink extends OutputSink {
@@ -27,6 +27,22 @@ export function cappedSink(sink: OutputSink | undefined, limit = Number.POSITIVE
       sink?.write(part);
     },
   };
+}
+
+/** One run's capped output streams, and its outcome from them: what both engines return from `run`. */
+export function captureRun(options: Pick<RunOptions, "stdout" | "stderr" | "maxOutputBytes">) {
+  const started = performance.now();
+  const stdout = cappedSink(options.stdout, options.maxOutputBytes);
+  const stderr = cappedSink(options.stderr, options.maxOutputBytes);
+  const outcome = (exitCode: number | null, timedOut: boolean): RunOutcome => ({
+    exitCode,
+    timedOut,
+    elapsedMs: Math.round(performance.now() - started),
+    stdoutBytes: stdout.total,
+    stderrBytes: stderr.total,
+    truncated: stdout.truncated || stderr.truncated,
+  });
+  return { stdout, stderr, outcome };
 }
 
 /** Copies a byte stream into a sink until it ends (or errors: what arrived is kept). */

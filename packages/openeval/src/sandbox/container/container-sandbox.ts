@@ -5,7 +5,7 @@ import { posix } from "node:path";
 import type { Readable } from "node:stream";
 import type Docker from "dockerode";
 import { SandboxError } from "../errors.ts";
-import { cappedSink, StreamDemuxer } from "../output-capture.ts";
+import { captureRun, StreamDemuxer } from "../output-capture.ts";
 import { ownerLabel } from "../owner.ts";
 import { OWNER_LABEL, type CopyOutResult, type RunOptions, type RunOutcome, type Sandbox, type SandboxSpec, type SandboxUser } from "../sandbox.ts";
 import { packTar, unpackTar } from "../tar.ts";
@@ -93,17 +93,7 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
 
 /** Runs one argv (no shell) until it exits or the deadline passes; past it the container is killed. */
 async function execCommand(container: Docker.Container, user: SandboxUser, spec: SandboxSpec, argv: string[], options: RunOptions, state: { kill: () => Promise<void>; killed: () => boolean }): Promise<RunOutcome> {
-  const started = performance.now();
-  const stdout = cappedSink(options.stdout, options.maxOutputBytes);
-  const stderr = cappedSink(options.stderr, options.maxOutputBytes);
-  const outcome = (exitCode: number | null, timedOut: boolean): RunOutcome => ({
-    exitCode,
-    timedOut,
-    elapsedMs: Math.round(performance.now() - started),
-    stdoutBytes: stdout.total,
-    stderrBytes: stderr.total,
-    truncated: stdout.truncated || stderr.truncated,
-  });
+  const { stdout, stderr, outcome } = captureRun(options);
   const exec = await container.exec({
     Cmd: argv,
     AttachStdout: true,

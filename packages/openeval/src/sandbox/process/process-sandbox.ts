@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toSafeRelativePath } from "../../util/relative-path.ts";
-import { cappedSink, pumpStream } from "../output-capture.ts";
+import { captureRun, pumpStream } from "../output-capture.ts";
 import { hasLabels, isOrphan, ownerLabel } from "../owner.ts";
 import { SandboxError } from "../errors.ts";
 import { confineCommand, killProcessTree } from "../process-tree.ts";
@@ -85,18 +85,8 @@ interface ProcessRun {
 
 async function runProcess(run: ProcessRun): Promise<RunOutcome> {
   const { runOptions } = run;
-  const started = performance.now();
   const env = { PATH: DEFAULT_PATH, TMPDIR: run.tmp, ...run.spec.env, ...runOptions.env, [run.marker.split("=")[0]!]: run.marker.split("=")[1]! };
-  const stdout = cappedSink(runOptions.stdout, runOptions.maxOutputBytes);
-  const stderr = cappedSink(runOptions.stderr, runOptions.maxOutputBytes);
-  const outcome = (exitCode: number | null, timedOut: boolean): RunOutcome => ({
-    exitCode,
-    timedOut,
-    elapsedMs: Math.round(performance.now() - started),
-    stdoutBytes: stdout.total,
-    stderrBytes: stderr.total,
-    truncated: stdout.truncated || stderr.truncated,
-  });
+  const { stdout, stderr, outcome } = captureRun(runOptions);
   // Resolved here, against the sandbox's PATH: a missing program is exit 127, as a shell (or an engine) says it.
   const program = run.argv[0] === undefined ? null : Bun.which(run.argv[0], { PATH: env.PATH });
   if (program === null) {
