@@ -74,6 +74,27 @@ describe.skipIf(!reachable)("candidate containers across a runner crash, and cre
     expect(volumesOf(`openeval.run=${runId}`)).toBe("");
   }, 400_000);
 
+  it("ends a containerized candidate at its wall-clock timeout by killing the container, and keeps its recording", async () => {
+    const directory = await writeTree({
+      "benchmark.ts": `export default { models: ["control/sleeper"], repetitions: 1, candidate: { timeoutMs: 60_000, isolation: "container" } };\n`,
+      "evals/sleepy/prompt.md": "Wait.\n",
+      "evals/sleepy/judge.ts": judge,
+      "evals/sleepy/controls/sleeper.json": JSON.stringify({ turns: [{ tools: [{ name: "bash", input: { command: "echo started > started.txt; sleep 290", description: "wait" } }] }, { text: "OK" }] }),
+    });
+    const started = Date.now();
+    const run = await runCli(["run", "--benchmark", directory], { timeoutMs: 300_000 });
+    expect(Date.now() - started).toBeLessThan(200_000);
+    const root = join(directory, "results");
+    const store = ResultsStore.open(join(root, readdirSync(root)[0]!), { readonly: true });
+    const [evalRun] = store.evalRuns();
+    const judgeRuns = store.judgeRuns(evalRun!.id);
+    store.close();
+    expect(evalRun, run.stderr).toMatchObject({ state: "timed_out", input: { isolation: "container" } });
+    // The copy-out after the kill brought the workspace back: the judge graded the recording.
+    expect(judgeRuns[0]?.state, JSON.stringify(evalRun)).toBe("completed");
+    expect(await (await connectContainerEngine()).list({ "openeval.eval-run": evalRun!.id })).toEqual([]);
+  }, 400_000);
+
   it("hands the containerized candidate its own key only, and the key appears nowhere under results/", async () => {
     const directory = await writeTree({
       "benchmark.ts": `export default {
