@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Provides a local container engine for the verification tests: installs Debian's docker.io, starts dockerd by hand
+# Provides a local container engine for verification and candidate containers: installs Debian's docker.io, starts dockerd by hand
 # (no systemd; host networking untouched) and makes the standard Debian base image without any registry.
 # Idempotent: every step checks first and says whether it acted. Run as root. See docs in
 # packages/openeval/src/judge/verification/README.md.
@@ -82,6 +82,8 @@ else
   mirror=$(awk '/^URIs:/ { print $2; exit }' "$sources" 2>/dev/null || true)
   [[ -n "$mirror" ]] || mirror=$(awk '/^deb / { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
   if [[ -z "$mirror" ]]; then say "cannot find the Debian mirror in $sources or /etc/apt/sources.list"; exit 1; fi
+  # The state folder exists only if this script started the engine; an engine that already answered skipped that.
+  mkdir -p "$ROOT"
   rootfs=$(mktemp -d "$ROOT/rootfs.XXXXXX")
   trap 'rm -rf "$rootfs"' EXIT
   say "building $BASE_IMAGE with debootstrap (minbase, bookworm) from the host's Debian mirror"
@@ -102,4 +104,4 @@ else
   say "imported $BASE_IMAGE ($(DOCKER_HOST="$HOST" $DOCKER image inspect -f '{{.Id}}' "$BASE_IMAGE")) in $(elapsed "$start")"
 fi
 
-say "ready: DOCKER_HOST=$HOST; build the verification image with: npx openeval image --verification"
+say "ready: DOCKER_HOST=$HOST; build the verification and candidate images with: npx openeval image"

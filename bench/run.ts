@@ -1,6 +1,6 @@
 // `npm run bench`: the performance benchmark of SPEC §14. Runs each measurement in turn, prints one table section
 // per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
-// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff>.
+// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation>.
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -12,11 +12,12 @@ import { now, round } from "./lib/stats.ts";
 import { formatSection, type Section } from "./lib/table.ts";
 import { measurePlan, sectionPlan } from "./plan.ts";
 import { measureRejudge, sectionRejudge } from "./rejudge.ts";
+import { measureIsolation, measureSandbox, sectionIsolation, sectionSandbox } from "./sandbox.ts";
 import { measureThroughput, sectionThroughput } from "./throughput.ts";
 import { measureViewerApi } from "./viewer-api.ts";
 import { measureWorkspaceDiff, sectionWorkspaceDiff } from "./workspace-diff.ts";
 
-const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer", "diff"] as const;
+const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer", "diff", "sandbox", "isolation"] as const;
 
 const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 const sizes = flags.quick ? QUICK : FULL;
@@ -39,14 +40,16 @@ async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measu
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/6 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
-const throughput = await step("throughput", "2/6 throughput", () =>
+const harnessOverhead = await step("overhead", "1/8 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
+const throughput = await step("throughput", "2/8 throughput", () =>
   measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency }),
 );
-const rejudge = await step("rejudge", "3/6 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
-const plan = await step("plan", "4/6 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
-const viewerApi = await step("viewer", "5/6 viewer API on a generated run of 10,000 eval runs", () => measureViewerApi());
-const workspaceDiff = await step("diff", "6/6 workspace diff of large changes", () => measureWorkspaceDiff());
+const rejudge = await step("rejudge", "3/8 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
+const plan = await step("plan", "4/8 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
+const viewerApi = await step("viewer", "5/8 viewer API on a generated run of 10,000 eval runs", () => measureViewerApi());
+const workspaceDiff = await step("diff", "6/8 workspace diff of large changes", () => measureWorkspaceDiff());
+const sandbox = await step("sandbox", "7/8 sandbox round trips (process and container engines)", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
+const isolation = await step("isolation", "8/8 isolation backends (whole eval runs, process vs container)", () => measureIsolation({ evals: sizes.isolationEvals }));
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
 
@@ -59,6 +62,8 @@ const sections: Section[] = [
     ? [{ title: "5. Viewer API latency (generated run of 10,000 eval runs)", columns: ["endpoint", "p50 ms", "p95 ms"], rows: viewerApi.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]), notes: [] }]
     : []),
   ...(workspaceDiff ? [sectionWorkspaceDiff(workspaceDiff)] : []),
+  ...(sandbox ? [sectionSandbox(sandbox)] : []),
+  ...(isolation ? [sectionIsolation(isolation)] : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
@@ -84,6 +89,8 @@ const results = {
   plan,
   viewerApi,
   workspaceDiff,
+  sandbox,
+  isolation,
 };
 await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
 process.stderr.write(`bench: wrote ${output}\n`);

@@ -9,6 +9,8 @@ export interface BenchSizes {
   plan: { evals: number; models: number; repetitions: number };
   planRepetitions: number;
   planLoads: number;
+  sandboxRepetitions: number;
+  isolationEvals: number;
 }
 
 export const FULL: BenchSizes = {
@@ -20,6 +22,8 @@ export const FULL: BenchSizes = {
   plan: { evals: 1000, models: 10, repetitions: 5 },
   planRepetitions: 5,
   planLoads: 3,
+  sandboxRepetitions: 10,
+  isolationEvals: 8,
 };
 
 export const QUICK: BenchSizes = {
@@ -31,4 +35,6 @@ export const QUICK: BenchSizes = {
   plan: { evals: 20, models: 5, repetitions: 5 },
   planRepetitions: 2,
   planLoads: 1,
+  sandboxRepetitions: 2,
+  isolationEvals: 2,
 };

@@ -16,6 +16,7 @@ const control = (turns: unknown[]) => JSON.stringify({ turns });
 let leakyProvider: ControlServer;
 let directory: string;
 let run: Awaited<ReturnType<typeof runCli>>;
+let unsandboxed: Awaited<ReturnType<typeof runCli>>;
 
 beforeAll(async () => {
   // A provider named "anthropic" served by a control server, so that the candidate really holds ANTHROPIC_API_KEY.
@@ -56,7 +57,8 @@ beforeAll(async () => {
     "evals/provider-down/controls/positive.json": control([{ error: { status: 500, message: "upstream exploded" } }]),
   });
   run = await runCli(["run", "--benchmark", directory, "--only-model", "control/positive"], { timeoutMs: 300_000 });
-  await runCli(["run", "--benchmark", directory, "--only-model", "anthropic/leaky", "--only-eval", "answer"], {
+  // A real model runs in a container by default; this journey is about the process backend, asked for by name.
+  unsandboxed = await runCli(["run", "--benchmark", directory, "--only-model", "anthropic/leaky", "--only-eval", "answer", "--isolation", "process"], {
     env: { ANTHROPIC_API_KEY: PLANTED, OPENAI_API_KEY: "sk-openai-not-for-this-candidate-123" },
     timeoutMs: 300_000,
   });
@@ -95,6 +97,12 @@ describe("openeval run journeys", () => {
     expect(down.error).toContain("upstream exploded");
     expect(store.judgeRuns(down.id)).toEqual([]);
     expect(run.stdout).toMatch(/provider-down × control\/positive #1: failed — Infrastructure error/);
+  });
+
+  it("labels a real model run with --isolation process unsandboxed, in the summary and its eval run", () => {
+    expect(unsandboxed.stdout).toMatch(/^anthropic\/leaky \(unsandboxed\)\s/m);
+    expect(unsandboxed.stdout).toContain("(unsandboxed): ran on this machine as the current user");
+    expect(storeOf().evalRuns().find((evalRun) => evalRun.slot.model === "anthropic/leaky")!.input.isolation).toBe("process");
   });
 
   it("keeps the candidate's own key out of every file under results/, and never hands it another provider's key", () => {

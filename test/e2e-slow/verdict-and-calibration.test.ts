@@ -16,7 +16,7 @@ function benchmarkSource(gates: string, models = `["local/half"]`): string {
   return `export default {
   models: ${models},
   repetitions: 1,
-  candidate: { timeoutMs: 60_000, providers: { local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: ${JSON.stringify(provider.baseURL("shared"))} },
+  candidate: { timeoutMs: 60_000, isolation: "process", providers: { local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: ${JSON.stringify(provider.baseURL("shared"))} },
     models: { half: { name: "half", tool_call: true, limit: { context: 128000, output: 8192 } }, broken: { name: "broken", tool_call: true, limit: { context: 128000, output: 8192 } } } } } },
   gates: ${gates},
 };\n`;

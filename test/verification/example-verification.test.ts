@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isEngineReachable } from "../../packages/openeval/src/judge/index.ts";
+import { isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 

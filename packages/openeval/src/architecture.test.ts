@@ -9,17 +9,18 @@ const SOURCE = import.meta.dirname;
 /** What each stage may import at run time (type-only imports may also point back one layer). */
 const ALLOWED: Record<string, string[]> = {
   util: [],
-  opencode: ["util"],
+  sandbox: ["util"],
+  opencode: ["util", "sandbox"],
   load: ["util"],
   results: ["util", "load"],
   recording: ["util", "results", "opencode"],
-  judge: ["util", "load", "results", "recording", "opencode"],
-  candidate: ["util", "load", "results", "recording", "opencode"],
+  judge: ["util", "load", "results", "recording", "opencode", "sandbox"],
+  candidate: ["util", "load", "results", "recording", "opencode", "sandbox"],
   plan: ["util", "load", "results"],
-  run: ["util", "load", "results", "recording", "judge", "candidate", "plan", "opencode"],
+  run: ["util", "load", "results", "recording", "judge", "candidate", "plan", "opencode", "sandbox"],
   report: ["util", "results", "plan", "run"],
-  view: ["util", "opencode", "load", "results", "recording", "judge", "plan", "run", "report"],
-  cli: ["util", "load", "results", "recording", "judge", "plan", "run", "report", "view"],
+  view: ["util", "sandbox", "opencode", "load", "results", "recording", "judge", "plan", "run", "report"],
+  cli: ["util", "sandbox", "load", "results", "recording", "judge", "candidate", "plan", "run", "report", "view"],
 };
 
 interface Import {

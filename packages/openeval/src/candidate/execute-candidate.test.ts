@@ -60,6 +60,7 @@ describe("executeCandidate with a monitor", { timeout: 150_000 }, () => {
       runId: "r",
       runDirectory,
       evalRunId: "eval_watched",
+      isolation: "process",
       slot: { evalId: "notes", model: "control/endless", repetition: 1 },
       evaluation: benchmark.evals[0]!,
       settings: benchmark.settings,

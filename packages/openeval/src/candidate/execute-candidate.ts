@@ -1,13 +1,15 @@
 // One eval run, end to end: seed the workspace, run OpenCode isolated, then turn what it left behind into a
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
-import { readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
-import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import type { BenchmarkSettings, EvalDefinition, Isolation } from "../load/index.ts";
 import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
 import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
+import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
+import { openCandidateContainer } from "./container/candidate-container.ts";
+import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
@@ -20,6 +22,10 @@ export interface CandidateRequest {
   evaluation: EvalDefinition;
   settings: BenchmarkSettings;
   candidateFingerprint: string;
+  /** Where it runs (SPEC §6). */
+  isolation: Isolation;
+  /** For `container`: the pinned candidate image and the engine (default DOCKER_HOST or the local socket). */
+  container?: { image: string; host?: string };
   /** Base URL of the control server for this eval; needed for `control/*` models. */
   controlBaseURL: string | null;
   signal?: AbortSignal;
@@ -66,6 +72,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
       timeoutMs,
       maxCostUSD: settings.candidate.maxCostUSD ?? null,
       opencodeVersion: OPENCODE_VERSION,
+      isolation: request.isolation,
     },
     evidence: null,
     metrics: null,
@@ -96,6 +103,31 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   }
 }
 
+/** The candidate's container pair (candidate + egress proxy), labelled with the run and eval run for reaping. */
+async function openContainer(request: CandidateRequest, scratch: string, timeoutMs: number, credentials: { secrets: string[] }) {
+  if (!request.container) throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
+  const { settings, slot } = request;
+  const providerConfig = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL)[parseModelRef(slot.model).provider] as { options?: { baseURL?: unknown } } | undefined;
+  const baseURL = typeof providerConfig?.options?.baseURL === "string" ? providerConfig.options.baseURL : null;
+  const logFile = join(request.runDirectory, evalRunPaths(request.evalRunId).logs, "egress.log");
+  await mkdir(dirname(logFile), { recursive: true });
+  const log = Bun.file(logFile).writer();
+  const container = await openCandidateContainer({
+    image: request.container.image,
+    ...(request.container.host ? { host: request.container.host } : {}),
+    scratch,
+    limits: settings.candidate.container ?? {},
+    labels: { "openeval.run": request.runId, "openeval.eval-run": request.evalRunId },
+    egress: planEgress(baseURL, settings.candidate.network?.allow ?? []),
+    timeoutMs,
+    egressLog: { write: (chunk) => void log.write(redactBytes(chunk, credentials.secrets)) },
+  });
+  return { launch: container.launch, close: async () => {
+    await container.close();
+    await log.end();
+  } };
+}
+
 async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number): Promise<EvalRun> {
   const { evaluation, slot, settings, runDirectory } = request;
   const paths = evalRunPaths(request.evalRunId);
@@ -117,7 +149,9 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     secrets: credentials.secrets,
     startedAt: Date.parse(running.startedAt),
   });
+  const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
   const outcome = await runOpenCode({
+    ...(container ? { launch: container.launch } : {}),
     scratchDir: opencodeScratch,
     workspace,
     prompt: evaluation.prompt.text,
@@ -133,7 +167,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),
     secrets: credentials.secrets,
     marker: request.evalRunId,
-  });
+  }).finally(() => container?.close());
 
   const checks = await monitor?.finish();
   // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.

@@ -1,4 +1,7 @@
-// The candidate stage: one eval run of a candidate model as an isolated OpenCode session (process backend),
-// given only its own provider's credentials, recorded as verified evidence → EvalRun.
+// The candidate stage: one eval run of a candidate model as an isolated OpenCode session — on this machine
+// (process backend) or in a container with its network limited to its provider (container backend, the candidate
+// image) — given only its own provider's credentials, recorded as verified evidence → EvalRun.
 export { executeCandidate, evalRunPaths, type CandidateMonitor, type CandidateRequest } from "./execute-candidate.ts";
 export type { TakeCheckpoint } from "./checkpoint.ts";
+export { buildCandidateImage, resolveCandidateImage, type CandidateImage, type CandidateImageOptions } from "./candidate-image.ts";
+export { CandidateError, BUILD_CANDIDATE_IMAGE_COMMAND, type CandidateErrorCode } from "./errors.ts";

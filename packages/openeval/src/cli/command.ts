@@ -1,5 +1,6 @@
 // The shape of one CLI command, and flag parsing shared by all of them (node:util parseArgs, strict).
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isIsolation, ISOLATION_BACKENDS } from "../load/index.ts";
 import type { PlanScope } from "../plan/index.ts";
 import { UsageError } from "./errors.ts";
 
@@ -26,6 +27,7 @@ export const SCOPE_OPTIONS = {
   offline: { type: "boolean", default: false },
   "max-cost": { type: "string" },
   "final-only": { type: "boolean", default: false },
+  isolation: { type: "string" },
 } as const satisfies Options;
 
 export function parseScope(flags: Record<string, unknown>): PlanScope {
@@ -35,6 +37,8 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
     if (!Number.isInteger(repetition) || repetition < 1) throw new UsageError(`--only-repetition takes whole numbers from 1; got "${value}"`);
     return repetition;
   });
+  const isolation = flags.isolation as string | undefined;
+  if (isolation !== undefined && !isIsolation(isolation)) throw new UsageError(`--isolation takes ${ISOLATION_BACKENDS.join(" or ")}; got "${isolation}"`);
   const maxCost = flags["max-cost"] === undefined ? undefined : Number(flags["max-cost"]);
   if (maxCost !== undefined && !(Number.isFinite(maxCost) && maxCost >= 0)) throw new UsageError(`--max-cost takes an amount in USD, e.g. 2.5; got "${String(flags["max-cost"])}"`);
   return {
@@ -46,6 +50,7 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
     offline: flags.offline === true,
     maxCostUSD: maxCost,
     finalOnly: flags["final-only"] === true,
+    ...(isolation !== undefined ? { isolation } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { BaselineInvalidError, BaselineRefusedError, EXIT_CODES, GateSelectionEr
 import { RunInProgressError } from "../run/index.ts";
 import { VerificationError } from "../judge/index.ts";
 import { ScopeInvalidError } from "../plan/index.ts";
+import { CandidateError } from "../candidate/index.ts";
 
 /** SPEC §10 exit codes (one table, shared with the verdict). */
 export const EXIT = EXIT_CODES;
@@ -13,7 +14,7 @@ export class UsageError extends Error {
   readonly code = "USAGE";
 }
 
-const KNOWN = [BenchmarkInvalidError, UsageError, EvidenceError, GateSelectionError, BaselineRefusedError, BaselineInvalidError, StoreError, RunInProgressError, VerificationError, ScopeInvalidError];
+const KNOWN = [BenchmarkInvalidError, UsageError, EvidenceError, GateSelectionError, BaselineRefusedError, BaselineInvalidError, StoreError, RunInProgressError, VerificationError, ScopeInvalidError, CandidateError];
 
 export function formatCliError(error: unknown): { message: string; exitCode: number } {
   if (KNOWN.some((known) => error instanceof known)) return { message: `error: ${(error as Error).message}`, exitCode: EXIT.invalidInput };

@@ -1,34 +1,42 @@
-// `openeval image --verification`: build (or find) the verification image and print its immutable id.
+// `openeval image [--verification] [--candidate]`: build (or find) the sandbox images and print their immutable ids.
+// With neither flag it builds both.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { buildVerificationImage, type BuildProgress } from "../judge/verification/index.ts";
+import { buildCandidateImage } from "../candidate/index.ts";
+import { buildVerificationImage, type BuildProgress } from "../judge/index.ts";
 import { loadBenchmark } from "../load/index.ts";
 import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
 export const imageCommand = defineCommand({
   name: "image",
-  usage: "image --verification [--engine docker|podman] [--force] [--json] [--benchmark <dir>]",
+  usage: "image [--verification] [--candidate] [--engine docker|podman] [--force] [--json] [--benchmark <dir>]",
   summary:
-    "Build the sandboxed verification image from images/verification/ (Bun, Python, git, Chromium + Playwright) and record its immutable id. " +
+    "Build the sandbox images and record their immutable ids: --verification (images/verification/: Bun, Python, git, Chromium + Playwright), " +
+    "--candidate (images/candidate/: the pinned OpenCode and Bun from this npm install, git, bash, Python). Neither flag: both. " +
     "Uses DOCKER_HOST, --engine, or benchmark.ts judge.verification.engine.",
   options: {
     ...BENCHMARK_OPTION,
     verification: { type: "boolean", default: false },
+    candidate: { type: "boolean", default: false },
     engine: { type: "string" },
     force: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
   async run(flags) {
-    if (!flags.verification) throw new UsageError("say which image to build: `openeval image --verification` (the only image so far)");
+    const both = !flags.verification && !flags.candidate;
     const engine = await chooseEngine(flags.engine as string | undefined, flags.benchmark as string);
-    const json = flags.json === true;
-    const image = await buildVerificationImage({ engine, force: flags.force === true, onProgress: (event) => console.error(formatProgress(event)) });
-    if (json) console.log(JSON.stringify(image));
+    const options = { engine, force: flags.force === true, onProgress: (event: BuildProgress) => console.error(formatProgress(event)) };
+    const images: Record<string, { imageId: string; tag: string; contextHash: string }> = {};
+    if (both || flags.verification) images.verification = await buildVerificationImage(options);
+    if (both || flags.candidate) images.candidate = await buildCandidateImage(options);
+    if (flags.json === true) console.log(JSON.stringify(images));
     else {
-      console.log(`Verification image ${image.tag}`);
-      console.log(`  id: ${image.imageId}`);
-      console.log(`  built from images/verification/ with hash ${image.contextHash}`);
+      for (const [kind, image] of Object.entries(images)) {
+        console.log(`${kind === "verification" ? "Verification" : "Candidate"} image ${image.tag}`);
+        console.log(`  id: ${image.imageId}`);
+        console.log(`  built from images/${kind}/ with hash ${image.contextHash}`);
+      }
     }
     return EXIT.pass;
   },

@@ -10,7 +10,8 @@ import type { Subprocess } from "bun";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
 import { HARNESS_CACHE } from "../util/harness-cache.ts";
-import { RUN_MARKER, runnerTiePrefix, tieToRunner } from "../opencode/index.ts";
+import { RUN_MARKER } from "../opencode/index.ts";
+import { runnerTiePrefix, tieToRunner } from "../sandbox/index.ts";
 
 const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
 /** Spares kept started: one per lane that can grade at once on a small machine; more only costs memory. */

@@ -9,7 +9,6 @@ export {
   resolveVerificationImage,
   reapVerificationContainers,
   createVerificationApi,
-  isEngineReachable,
   DEFAULT_VERIFICATION_LIMITS,
   VerificationError,
   VerificationReceiptSchema,

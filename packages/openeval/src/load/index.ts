@@ -5,6 +5,7 @@ export { bundleCodeJudge, type CodeJudgeBundle, type JudgeDependency } from "./c
 export { parseRubric, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
+export { isIsolation, ISOLATION_BACKENDS, resolveIsolation, type Isolation } from "./isolation.ts";
 export {
   BenchmarkSchema,
   CRITERION_ID,

@@ -32,11 +32,27 @@ export const JudgeSettingsSchema = z.strictObject({
   verification: VerificationSettingsSchema.optional(),
 });
 
+/** Where candidates run (SPEC §6): `container` (sandboxed; the default for real models), `process` (this machine). */
+export const ISOLATION_BACKENDS = ["container", "process"] as const;
+
+export const CandidateContainerSchema = z.strictObject({
+  cpus: z.number().positive().optional(),
+  memoryMiB: positiveInt.optional(),
+  pidsLimit: positiveInt.optional(),
+  /** A container engine address (`tcp://host:port`, `unix:///path`), instead of DOCKER_HOST or the local socket. */
+  host: z.string().regex(/^(unix|tcp|ssh):\/\//, { message: 'must be an engine address such as "tcp://127.0.0.1:2375" or "unix:///var/run/docker.sock"' }).optional(),
+});
+
 export const CandidateSettingsSchema = z.strictObject({
   timeoutMs: positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS).default(DEFAULT_CANDIDATE_TIMEOUT_MS),
   maxCostUSD: positiveUSD.optional(),
   /** OpenCode `provider` config entries, merged into each candidate's inline config. */
   providers: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  /** Default: `container` for real models, `process` for control models; `--isolation` overrides it. */
+  isolation: z.enum(ISOLATION_BACKENDS).optional(),
+  container: CandidateContainerSchema.optional(),
+  /** Container isolation: hosts (`host` or `host:port`, default port 443) reachable besides the model's provider. */
+  network: z.strictObject({ allow: z.array(z.string().regex(/^[A-Za-z0-9.-]+(?::\d{1,5})?$/, { message: 'must be "host" or "host:port"' })).default([]) }).optional(),
 });
 
 export const GatesSchema = z.strictObject({

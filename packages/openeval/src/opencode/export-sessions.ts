@@ -6,7 +6,7 @@ import { writeFileAtomic } from "../util/files.ts";
 import { OpenCodeError } from "./errors.ts";
 import { listSessions } from "./native-database.ts";
 import { resolveOpenCodeBinary } from "./opencode-command.ts";
-import { killProcessTree } from "./process-tree.ts";
+import { killProcessTree } from "../sandbox/index.ts";
 import { redactSecrets } from "./redact.ts";
 
 export interface ExportRequest {

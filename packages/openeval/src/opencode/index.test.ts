@@ -10,16 +10,14 @@ test("the opencode module exposes exactly this runtime API", () => {
     "buildProviderConfig",
     "createGitWorkspace",
     "exportSessions",
-    "killProcessTree",
     "parseModelRef",
     "prepareIsolation",
     "redactBytes",
     "redactSecrets",
+    "resolveOpenCodeBinary",
     "runOpenCode",
-    "runnerTiePrefix",
     "selectCredentials",
     "serveOpenCode",
     "snapshotDatabase",
-    "tieToRunner",
   ]);
 });

@@ -7,17 +7,16 @@
 //
 // Order for one session: runOpenCode → archiveDatabase → exportSessions (both read the live database in
 // scratch; exports never touch the archive, whose sha256 must not change).
-export { runOpenCode, RUN_MARKER, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
+export { runOpenCode, RUN_MARKER, type LaunchedCommand, type Launcher, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
 export { prepareIsolation, type Isolation, type IsolationPaths } from "./isolated-env.ts";
 export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
-export { killProcessTree, type KillTarget } from "./process-tree.ts";
-export { runnerTiePrefix, tieToRunner } from "./tie-to-runner.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";
 export { createGitWorkspace } from "./git-workspace.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";
 export { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
+export { resolveOpenCodeBinary } from "./opencode-command.ts";
 export { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "./serve-opencode.ts";
 // Anything else a stage writes from a session (final response, logs) must pass through this first.
 export { redactBytes, redactSecrets } from "./redact.ts";

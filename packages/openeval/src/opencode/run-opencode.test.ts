@@ -10,8 +10,8 @@ import { sha256 } from "../util/hash.ts";
 import { archiveDatabase } from "./archive-database.ts";
 import { exportSessions } from "./export-sessions.ts";
 import { prepareIsolation } from "./isolated-env.ts";
-import { findSleeps } from "./process-fixtures.ts";
-import { detectPidNamespace } from "./process-tree.ts";
+import { findSleeps } from "../sandbox/process-fixtures.ts";
+import { detectPidNamespace } from "../sandbox/process-tree.ts";
 import { type ControlFile, controlConfig, createGitWorkspace, startRecordingProxy, systemText } from "./opencode-fixtures.ts";
 import { type OpenCodeOutcome, type OpenCodeRequest, runOpenCode } from "./run-opencode.ts";
 

@@ -8,10 +8,9 @@ import { dirname, join } from "node:path";
 import { type Isolation, prepareIsolation } from "./isolated-env.ts";
 import { parseModelRef } from "./model-id.ts";
 import { buildConfigContent, buildRunArgs, resolveOpenCodeBinary } from "./opencode-command.ts";
-import { type ConfinedCommand, confineCommand, killProcessTree } from "./process-tree.ts";
+import { type ConfinedCommand, confineCommand, killProcessTree, tieToRunner } from "../sandbox/index.ts";
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
-import { tieToRunner } from "./tie-to-runner.ts";
 import { hasModelOutput, readRootSessionID } from "./native-database.ts";
 import { type KillReason, type RunState, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
@@ -48,7 +47,24 @@ export interface OpenCodeRequest {
   opencodeBinary?: string;
   /** Default true: confine the run in a PID namespace when this machine allows it; false forces the /proc walk. */
   pidNamespace?: boolean;
+  /**
+   * Starts OpenCode somewhere else than this machine (a candidate container). It gets the host's argv, cwd and env
+   * and must make the session's files (database, workspace) readable at their host paths once `exited` resolves.
+   */
+  launch?: Launcher;
 }
+
+/** A started OpenCode process, wherever it runs. */
+export interface LaunchedCommand {
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  /** The exit code, null when killed; resolves once the session's files are back on this machine. */
+  exited: Promise<number | null>;
+  /** Kills the whole tree, including what the agent detached. */
+  kill(): Promise<void>;
+}
+
+export type Launcher = (command: { argv: string[]; cwd: string; env: Record<string, string>; stdin: string }) => Promise<LaunchedCommand>;
 
 export interface OpenCodeOutcome {
   state: RunState;
@@ -65,7 +81,7 @@ export interface OpenCodeOutcome {
   /** The live database in scratch; archive it with archiveDatabase once this resolves. */
   databasePath: string;
   /** How the process tree was confined and killed. */
-  confinement: ConfinedCommand["confinement"];
+  confinement: ConfinedCommand["confinement"] | "container";
 }
 
 export const RUN_MARKER = "OPENEVAL_RUN_MARKER";
@@ -95,9 +111,8 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     [marker.name]: marker.value,
   };
   const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
-  const command = await confineCommand([binary, ...buildRunArgs(request.workspace, model)], {
-    preferNamespace: request.pidNamespace ?? true,
-  });
+  const argv = [binary, ...buildRunArgs(request.workspace, model)];
+  const command = request.launch ? { argv, confinement: "container" as const } : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
     const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD };
@@ -120,22 +135,23 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   if (request.signal?.aborted) return finish(null, "interrupted");
 
   // Step: spawn, confined and tied to the runner's life, prompt on stdin then closed (an open stdin pipe makes `run`
-  // wait forever). Its own session (detached): a terminal's Ctrl-C reaches the runner, which stops it and records why.
-  let child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+  // wait forever). On the host in its own session (detached): a terminal's Ctrl-C reaches the runner, which stops
+  // it and records why.
+  let child: LaunchedCommand;
   try {
-    child = Bun.spawn(tieToRunner(command.argv), { cwd: request.workspace, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+    const launch = request.launch ?? launchOnHost(`${marker.name}=${marker.value}`);
+    child = await launch({ argv: command.argv, cwd: request.workspace, env, stdin: request.prompt });
   } catch (cause) {
     await Promise.all([writeFile(request.eventsFile, ""), writeFile(request.stderrFile, "")]);
     return finish(null, null, `OpenCode could not be started: ${String(cause)}`);
   }
-  feedPrompt(child, request.prompt);
 
   // Step: limits. Each kill takes the whole tree, including commands the agent detached.
   let killReason: KillReason | null = null;
   const kill = (reason: KillReason) => {
     if (killReason !== null) return;
     killReason = reason;
-    killProcessTree({ pid: child.pid, marker: `${marker.name}=${marker.value}` }).catch(() => child.kill("SIGKILL"));
+    void child.kill();
   };
   const timer = setTimeout(() => kill("timed_out"), request.timeoutMs);
   const onAbort = () => kill("interrupted");
@@ -163,7 +179,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   });
 
   // Step: wait for exit, then sweep strays (a no-op inside a PID namespace, which died with OpenCode).
-  await child.exited;
+  const exitCode = await child.exited;
   clearTimeout(timer);
   if (killReason === null && request.signal?.aborted) killReason = "interrupted"; // a signal reached OpenCode first
   request.signal?.removeEventListener("abort", onAbort);
@@ -174,7 +190,22 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
 
   // Step: a kill can swallow the last event lines; the database knows whether the model ever answered.
   if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
-  return finish(child.exitCode, killReason);
+  return finish(exitCode, killReason);
+}
+
+/** This machine: the confined argv as a child process tied to the runner; a kill takes its tree and every process
+ * with the marker. */
+function launchOnHost(marker: string): Launcher {
+  return async ({ argv, cwd, env, stdin }) => {
+    const child = Bun.spawn(tieToRunner(argv), { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+    feedPrompt(child, stdin);
+    return {
+      stdout: child.stdout,
+      stderr: child.stderr,
+      exited: child.exited.then(() => child.exitCode),
+      kill: () => killProcessTree({ pid: child.pid, marker }).then(() => undefined, () => void child.kill("SIGKILL")),
+    };
+  };
 }
 
 /** OpenCode reads provider auth from `$XDG_DATA_HOME/opencode/auth.json`; it gets only this provider's entry. */

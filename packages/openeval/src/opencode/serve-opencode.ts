@@ -3,7 +3,7 @@
 import { createOpencodeClient } from "@opencode-ai/sdk/v2";
 import { prepareIsolation } from "./isolated-env.ts";
 import { resolveOpenCodeBinary } from "./opencode-command.ts";
-import { killProcessTree } from "./process-tree.ts";
+import { killProcessTree } from "../sandbox/index.ts";
 
 export type OpenCodeClient = ReturnType<typeof createOpencodeClient>;
 

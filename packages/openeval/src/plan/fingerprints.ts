@@ -1,10 +1,19 @@
 // Candidate and judge fingerprints (SPEC §5): what, if changed, makes recorded work stale. Reuse is exact-match.
-import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import type { BenchmarkSettings, EvalDefinition, Isolation } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION, SCORERS_VERSION } from "../util/versions.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
 
-export function candidateFingerprint(evaluation: EvalDefinition, model: string, settings: BenchmarkSettings): string {
+/** Where a model's candidates run: the backend, and for containers the pinned candidate image id. */
+export interface CandidateRuntime {
+  isolation: Isolation;
+  /** The candidate image id (`sha256:…`) when isolation is `container`; null when it could not be resolved. */
+  image: string | null;
+}
+
+export const PROCESS_RUNTIME: CandidateRuntime = { isolation: "process", image: null };
+
+export function candidateFingerprint(evaluation: EvalDefinition, model: string, settings: BenchmarkSettings, runtime: CandidateRuntime = PROCESS_RUNTIME): string {
   const provider = model.split("/")[0] ?? model;
   return fingerprint({
     prompt: evaluation.prompt.text,
@@ -19,6 +28,8 @@ export function candidateFingerprint(evaluation: EvalDefinition, model: string, 
     },
     opencode: OPENCODE_VERSION,
     runtime: CANDIDATE_RUNTIME_VERSION,
+    // Only containers add keys, so recordings made on this machine (all of them, before containers) stay reusable.
+    ...(runtime.isolation === "container" ? { container: { image: runtime.image, limits: settings.candidate.container ?? null } } : {}),
   });
 }
 

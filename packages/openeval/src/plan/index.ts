@@ -2,4 +2,4 @@
 export { planSlots, describeSlot, type Plan, type PlanScope, type PlannedSlot, type RecordedWork, type SlotAction } from "./plan-benchmark.ts";
 export { checkScope, ScopeInvalidError } from "./check-scope.ts";
 export { checkExplicitRequests } from "./check-requests.ts";
-export { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
+export { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";

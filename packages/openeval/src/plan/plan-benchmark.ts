@@ -1,9 +1,9 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
-import type { BenchmarkDefinition } from "../load/index.ts";
+import type { BenchmarkDefinition, Isolation } from "../load/index.ts";
 import type { EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
 import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
-import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
+import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 
 export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
 
@@ -33,6 +33,8 @@ export interface PlanScope {
   maxCostUSD?: number;
   /** No earlyStop checks: candidates run to their end and are graded then (`--final-only`). */
   finalOnly?: boolean;
+  /** `--isolation`: every model's candidates run in this backend (default: container for real models, process for controls). */
+  isolation?: Isolation;
   /** Eval runs to execute again although they failed (`openeval retry`). */
   retry?: readonly string[];
   /** Eval runs to grade again (`openeval rejudge <eval-run>`), or every failed judgment (`"failed"`). */
@@ -53,15 +55,24 @@ export interface RecordedWork {
   judgeRuns: readonly JudgeRun[];
 }
 
-/** `verificationImage(evalId)`: the image a verification-using judge would run with (it enters the judge fingerprint). */
-export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork, scope: PlanScope = {}, verificationImage: (evalId: string) => string | null = () => null): Plan {
+/**
+ * `verificationImage(evalId)`: the image a verification-using judge would run with (it enters the judge fingerprint);
+ * `candidateRuntime(model)`: where that model's candidates run (the container image enters the candidate fingerprint).
+ */
+export function planSlots(
+  benchmark: BenchmarkDefinition,
+  recorded: RecordedWork,
+  scope: PlanScope = {},
+  verificationImage: (evalId: string) => string | null = () => null,
+  candidateRuntime: (model: string) => CandidateRuntime = () => PROCESS_RUNTIME,
+): Plan {
   const models = scope.models ?? benchmark.settings.models;
   const index = indexRecorded(scope.fresh ? EMPTY : recorded);
   const slots: PlannedSlot[] = [];
   for (const evaluation of benchmark.evals) {
     const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
     for (const model of models) {
-      const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings);
+      const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings, candidateRuntime(model));
       for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
         const key = { evalId: evaluation.id, model, repetition };
         const decision = inScope(key, scope)

@@ -15,7 +15,7 @@ export function formatMarkdownSummary(summary: RunSummary): string {
       const score = model.score.value === null ? `${model.score.lower.toFixed(1)}–${model.score.upper.toFixed(1)} (incomplete)` : `${model.score.value.toFixed(1)}%`;
       const interval = model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—";
       const cost = model.costUSD === null ? "—" : `$${model.costUSD.toFixed(4)}`;
-      return `| ${model.model}${model.control ? " (control)" : ""} | ${score} | ${interval} | ${model.judged}/${model.slots} | ${cost} |`;
+      return `| ${model.model}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""} | ${score} | ${interval} | ${model.judged}/${model.slots} | ${cost} |`;
     }),
     "",
     "| contributor | status | failing |",

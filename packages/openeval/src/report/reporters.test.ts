@@ -108,14 +108,14 @@ describe("reporters", () => {
     expect(JSON.parse(lines[0]!).slots).toEqual([{ ...slot, action: "candidate", reason: "New" }]);
   });
 
-  it("the summary table shows bounds for incomplete scores, CIs, labels controls, the verdict, and what is open", () => {
+  it("the summary table shows bounds for incomplete scores, CIs, labels controls and unsandboxed models, the verdict, and what is open", () => {
     const costTime = { executed: 2, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 2000, p95ElapsedMs: 2000, unknownElapsed: 0 };
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: false, outOfScope: 2, comparisons: [], fingerprints: [],
       models: [
-        { model: "control/positive", control: true, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0, elapsedMs: 4000,
+        { model: "control/positive", control: true, unsandboxed: false, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0, elapsedMs: 4000,
           interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
-        { model: "p/m", control: false, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, elapsedMs: null,
+        { model: "p/m", control: false, unsandboxed: true, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, elapsedMs: null,
           interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
       ],
       verdict: {
@@ -132,6 +132,9 @@ describe("reporters", () => {
     const text = formatSummary(summary);
     expect(text).toMatch(/control\/positive \(control\)\s+100\.0%\s+100\.0–100\.0/);
     expect(text).toContain("[25.0–75.0]% (incomplete)");
+    expect(text).toMatch(/^p\/m \(unsandboxed\)\s/m);
+    expect(text).toContain("(unsandboxed): ran on this machine as the current user (--isolation process)");
+    expect(formatSummary({ ...summary, models: summary.models.map((model) => ({ ...model, unsandboxed: false })) })).not.toContain("unsandboxed");
     expect(text).toContain("Verdict: fail (incomplete: some slots are not judged)");
     expect(text).toContain("code-judge fail — failing: e/p/m/ok");
     expect(text).toContain("llm-judge  skipped (not enabled)");

@@ -7,7 +7,7 @@ import { formatSeconds } from "./plain-reporter.ts";
 export function formatSummary(summary: RunSummary): string {
   const header = ["model", "score", "95% CI", "pass@k", "judged", "cost", "time"];
   const rows = summary.models.map((model) => [
-    model.control ? `${model.model} (control)` : model.model,
+    model.control ? `${model.model} (control)` : model.unsandboxed ? `${model.model} (unsandboxed)` : model.model,
     formatScore(model.score),
     model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—",
     model.passK?.passAtK == null ? "—" : `${(100 * model.passK.passAtK).toFixed(0)}% (k=${model.passK.k})`,
@@ -18,6 +18,9 @@ export function formatSummary(summary: RunSummary): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
   const lines = [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
+  if (summary.models.some((model) => model.unsandboxed)) {
+    lines.push("(unsandboxed): ran on this machine as the current user (--isolation process); the agent could read and change what your user can.");
+  }
   for (const comparison of summary.comparisons) {
     const interval = comparison.interval ? ` (95% CI ${comparison.interval.lower.toFixed(1)} to ${comparison.interval.upper.toFixed(1)})` : "";
     lines.push(`${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`);

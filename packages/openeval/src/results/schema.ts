@@ -66,6 +66,8 @@ export const EvalRunSchema = z.object({
     timeoutMs: z.number(),
     maxCostUSD: z.number().nullable(),
     opencodeVersion: z.string(),
+    /** Where the candidate ran (SPEC §6); absent in records made before containers, which all ran as processes. */
+    isolation: z.enum(["container", "process"]).optional(),
   }),
   evidence: EvidenceRefSchema.nullable(),
   metrics: RunMetricsSchema.nullable(),

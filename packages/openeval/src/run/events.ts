@@ -34,6 +34,8 @@ export interface RunSummary {
 export interface ModelResult extends ModelSummary {
   /** A scripted control model, shown and labelled as such. */
   control: boolean;
+  /** A real model with eval runs on this machine as the current user (`--isolation process`): labelled everywhere. */
+  unsandboxed: boolean;
   interval: ScoreInterval;
   passK: PassK | null;
   costTime: CostAndTime & { model: string };

@@ -6,6 +6,7 @@ import { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "../
 import { checkScope, planSlots, type Plan, type PlanScope } from "../plan/index.ts";
 import { findLatestRun } from "../results/index.ts";
 import { STORE_FILE, ResultsStore, StoreError } from "../results/index.ts";
+import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
 
 export interface PlanBenchmarkOptions {
@@ -27,12 +28,13 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<Plan
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   checkScope(benchmark, options.scope ?? {});
   const { imageFor } = await resolveRunVerification(benchmark);
+  const { runtimeFor } = await resolveRunIsolation(benchmark, modelsInScope(benchmark, options.scope ?? {}), options.scope?.isolation, { strict: false });
   const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
-  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor), runDirectory };
+  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor, runtimeFor), runDirectory };
   if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
-    return { ...planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, options.scope, imageFor), runDirectory };
+    return { ...planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, options.scope, imageFor, runtimeFor), runDirectory };
   } finally {
     store.close();
   }

@@ -1,7 +1,8 @@
 // Crash recovery: a run whose runner died (its heartbeat went stale) is taken over by the next `openeval run`.
 // Unfinished eval and judge runs are marked interrupted (kept as evidence, then re-planned) and any process
 // they left behind is reaped. A runner that is still alive is never taken over.
-import { killProcessTree, RUN_MARKER } from "../opencode/index.ts";
+import { RUN_MARKER } from "../opencode/index.ts";
+import { killProcessTree } from "../sandbox/index.ts";
 import type { ResultsStore } from "../results/index.ts";
 import { reapOrphanedScratchDirs } from "../util/scratch-dir.ts";
 import { checkMarker } from "./early-stop.ts";

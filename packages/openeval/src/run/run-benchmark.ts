@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
 import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
 import { checkExplicitRequests, checkScope, planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory } from "../results/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
@@ -49,6 +50,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
   checkScope(benchmark, scope);
+  // Before any run directory or model call: a model that needs a container engine or image it cannot have stops here.
+  const isolation = await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline, finalOnly: scope.finalOnly ?? false });
   const emit: RunnerListener = (event) => options.onEvent?.(event);
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   const store = ResultsStore.open(choice.directory, { create: true });
@@ -61,7 +64,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
-    const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor);
+    await reapOrphanedCandidates(isolation, modelsInScope(benchmark, scope));
+    const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor, isolation.runtimeFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
     const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
@@ -78,7 +82,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), ...rubricJudgesFor(controls), verification: verification.setup };
+    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), ...rubricJudgesFor(controls), verification: verification.setup, isolation };
     try {
       await runWorkQueue(
         work,
@@ -89,7 +93,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     } finally {
       await controls?.close();
     }
-    const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor });
+    const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;
   } finally {

@@ -1,6 +1,7 @@
 // The kinds of work the queue runs for a slot: execute its candidate (then queue its judging), judge a finished
 // recording, and check a running candidate (earlyStop). Failed candidates and infrastructure errors are never
 // judged: they wait for `retry`.
+import type { RunIsolation } from "./candidate-isolation.ts";
 import { randomUUID } from "node:crypto";
 import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate } from "../candidate/index.ts";
@@ -37,6 +38,7 @@ export interface WorkContext {
   verification: VerificationSetup | null;
   /** Eval runs executed by this invocation (live latency measurements). */
   fresh: Set<string>;
+  isolation: RunIsolation;
 }
 
 /** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
@@ -71,6 +73,8 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     evaluation,
     settings: benchmark.settings,
     candidateFingerprint: slot.candidateFingerprint,
+    isolation: context.isolation.runtimeFor(slot.model).isolation,
+    ...(context.isolation.container ? { container: context.isolation.container } : {}),
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
     signal: context.signal,
     ...(monitor ? { monitor } : {}),

@@ -3,7 +3,7 @@
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
 import type { BenchmarkDefinition } from "../load/index.ts";
-import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { planSlots, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import {
   aggregateScores,
   compareModels,
@@ -31,11 +31,13 @@ export interface SummaryOptions {
   selection?: Omit<GateSelection, "configured">;
   /** The verification image of verification-using evals, as planned (see run/verification.ts). */
   verificationImage?: (evalId: string) => string | null;
+  /** Where each model's candidates run, as planned (see run/candidate-isolation.ts). */
+  candidateRuntime?: (model: string) => CandidateRuntime;
 }
 
 export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
   // Same limits as the run, so deferrals keep their reasons; explicit retry/rejudge requests are spent.
-  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage);
+  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage, options.candidateRuntime);
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const observations = inScope.map((slot) => observe(slot, options.fresh));
   const criteria = criteriaOf(benchmark, observations);
@@ -64,6 +66,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     models: summaries.map((summary) => ({
       ...summary,
       control: isControlModel(summary.model),
+      unsandboxed: !isControlModel(summary.model) && inScope.some((slot) => slot.model === summary.model && slot.evalRun !== null && slot.evalRun.input.isolation !== "container"),
       interval: intervals.find((entry) => entry.model === summary.model)!,
       passK: passK.find((entry) => entry.model === summary.model) ?? null,
       costTime: costTime.find((entry) => entry.model === summary.model)!,

@@ -37,6 +37,8 @@ export interface LeaderboardRow {
   model: string;
   /** A scripted control model (`control/<name>`), never a real model's result; it never enters the verdict. */
   control: boolean;
+  /** A real model with eval runs on the host as the current user (`--isolation process`), not in a container. */
+  unsandboxed: boolean;
   /** 0–100 with completion bounds; value is null while anything is unresolved. */
   score: Bounded;
   /** 95% confidence interval of the score, 0–100 (bootstrap clustered by eval); null with `ciNote` saying why. */

@@ -23,7 +23,9 @@ describe("the run's summary", () => {
     const overview = (await data.overview(fixture.runId))!;
     const [alpha, negative] = overview.leaderboard;
     expect(alpha).toMatchObject({ model: "provider/alpha", control: false, score: { value: 100, lower: 100, upper: 100 }, ci: { lower: 100, upper: 100 }, judged: 6, slots: 6 });
-    expect(negative).toMatchObject({ model: "control/negative", control: true, score: { value: 50 }, verdict: null });
+    expect(negative).toMatchObject({ model: "control/negative", control: true, unsandboxed: false, score: { value: 50 }, verdict: null });
+    // The fixture's eval runs carry no isolation: recorded before containers, they ran on the host.
+    expect(alpha!.unsandboxed).toBe(true);
     expect(alpha!.costUSD).toBeCloseTo(6 * 0.0125);
     expect(alpha!.medianElapsedMs).toBeGreaterThan(0);
     // The fixture's benchmark folder has no benchmark.ts: every number is there, the verdict says why it is not.

@@ -42,6 +42,14 @@ export function ControlBadge() {
   );
 }
 
+export function UnsandboxedBadge() {
+  return (
+    <span className="badge tone-bad" title="Ran on the host as the current user (--isolation process), not in a container: the agent could read what that user can">
+      unsandboxed
+    </span>
+  );
+}
+
 /** A credit (0–1) as a coloured pill. */
 export function Credit({ value, title }: { value: number | null; title?: string }) {
   return (

@@ -2,7 +2,7 @@
 // evidence — the transcript, the workspace diff and files, metrics, native events and process logs. `tab` and
 // `focus` come from the URL.
 import type { EvalRunDetail } from "../../../openeval/src/view/api-types.ts";
-import { Await, ControlBadge, Credit, Dash, Empty, ErrorBox, Section, StateBadge, Tabs } from "../components/common.tsx";
+import { Await, ControlBadge, Credit, Dash, Empty, ErrorBox, Section, StateBadge, Tabs, UnsandboxedBadge } from "../components/common.tsx";
 import { formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
@@ -58,7 +58,8 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
     <div className="page-title">
       <div>
         <h1>
-          {evalRun.slot.evalId} <span className="muted">×</span> {evalRun.slot.model} <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}
+          {evalRun.slot.evalId} <span className="muted">×</span> {evalRun.slot.model} <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
+          {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}
         </h1>
         <div className="muted">
           Eval run <code>{evalRun.id}</code> · started {formatDate(evalRun.startedAt)} · {formatDuration(evalRun.elapsedMs)} · {formatUSD(evalRun.metrics?.cost.usd)}{" "}

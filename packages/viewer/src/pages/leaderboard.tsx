@@ -1,7 +1,7 @@
 // The model leaderboard: the run summary per model — score with completion bounds (and CI once the statistics
 // stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
 import type { LeaderboardRow, RunOverview, VerdictStatus } from "../../../openeval/src/view/api-types.ts";
-import { ControlBadge, Dash, Empty, ScoreBar, StateBadge } from "../components/common.tsx";
+import { ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
 import { formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
 
@@ -56,6 +56,7 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
           {row.model}
         </a>{" "}
         {row.control ? <ControlBadge /> : null}
+        {row.unsandboxed ? <UnsandboxedBadge /> : null}
       </td>
       <td className="number score-cell" data-testid="score">
         {formatScore(row.score.value)}

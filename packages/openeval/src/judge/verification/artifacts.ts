@@ -3,48 +3,31 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
-import type { Readable } from "node:stream";
+import type { Sandbox } from "../../sandbox/index.ts";
 import { sha256 } from "../../util/hash.ts";
 import { toSafeRelativePath } from "../../util/relative-path.ts";
-import { statusOf } from "./engine.ts";
 import { VerificationError } from "./errors.ts";
-import type { Sandbox } from "./sandbox.ts";
-import { WORKSPACE } from "./sandbox.ts";
 import type { RefusedArtifact, VerificationResult } from "./schema.ts";
-import { unpackTar } from "./tar.ts";
+import { WORKSPACE } from "./verification-sandbox.ts";
 
 export const ARTIFACTS_DIRECTORY = "artifacts";
-/** Room for the tar headers around one file (including pax records for long names). */
-const TAR_OVERHEAD = 16 * 1024;
 
 export type CopiedArtifact = { kind: "copied"; path: string; data: Uint8Array } | { kind: "missing"; path: string } | ({ kind: "refused" } & RefusedArtifact);
 
-/** Copies one workspace-relative file out of the container, or says why not. */
+/** Copies one workspace-relative file out of the sandbox, or says why not. */
 export async function copyArtifact(sandbox: Sandbox, path: string, capBytes: number): Promise<CopiedArtifact> {
-  let response: Readable & { headers?: Record<string, string | undefined> };
-  try {
-    response = (await sandbox.container.getArchive({ path: posix.join(WORKSPACE, path) })) as unknown as typeof response;
-  } catch (error) {
-    if (statusOf(error) === 404) return { kind: "missing", path };
-    throw error;
+  const copied = await sandbox.copyOut(posix.join(WORKSPACE, path), { maxBytes: capBytes });
+  if (copied.kind === "missing") return { kind: "missing", path };
+  if (copied.kind === "over-limit") {
+    if (copied.directory) return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
+    if (copied.bytes === null) return { kind: "refused", path, reason: `grew over the ${capBytes}-byte artifact limit while being copied`, bytes: null };
+    return { kind: "refused", path, reason: `is ${copied.bytes} bytes, over the ${capBytes}-byte artifact limit`, bytes: copied.bytes };
   }
-  // The engine states the size before sending anything: refuse early rather than download a huge file.
-  const stat = parseStat(response.headers?.["x-docker-container-path-stat"]);
-  if (stat && isDirectory(stat.mode)) return refuse(response, { path, reason: "is a folder, not a file", bytes: null });
-  if (stat && stat.size > capBytes) return refuse(response, { path, reason: `is ${stat.size} bytes, over the ${capBytes}-byte artifact limit`, bytes: stat.size });
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for await (const chunk of response) {
-    received += (chunk as Uint8Array).length;
-    // It may still be growing (a background process): stop reading past the cap.
-    if (received > capBytes + TAR_OVERHEAD) return refuse(response, { path, reason: `grew over the ${capBytes}-byte artifact limit while being copied`, bytes: null });
-    chunks.push(chunk as Uint8Array);
-  }
-  const entry = unpackTar(Buffer.concat(chunks))[0];
+  const entry = copied.entries[0];
   if (!entry) return { kind: "missing", path };
+  if (entry.type === "directory") return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
   if (entry.type === "symlink") return { kind: "refused", path, reason: `is a symlink (to ${entry.target}); artifacts are regular files`, bytes: null };
   if (entry.type !== "file") return { kind: "refused", path, reason: "is not a regular file", bytes: null };
-  if (entry.data.length > capBytes) return { kind: "refused", path, reason: `is ${entry.data.length} bytes, over the ${capBytes}-byte artifact limit`, bytes: entry.data.length };
   return { kind: "copied", path, data: entry.data };
 }
 
@@ -68,24 +51,4 @@ export async function readVerificationArtifact(result: Pick<VerificationResult, 
     throw new VerificationError("ARTIFACT_CORRUPT", `Artifact "${safe}" of verification ${result.id} does not match its recorded sha256; it was altered after the run`);
   }
   return data;
-}
-
-function refuse(response: Readable, refused: RefusedArtifact): CopiedArtifact {
-  response.destroy();
-  return { kind: "refused", ...refused };
-}
-
-function parseStat(header: string | undefined): { size: number; mode: number } | null {
-  if (!header) return null;
-  try {
-    const stat = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as { size?: number; mode?: number };
-    return typeof stat.size === "number" && typeof stat.mode === "number" ? { size: stat.size, mode: stat.mode } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Go's os.ModeDir, as the engine encodes the mode. */
-function isDirectory(mode: number): boolean {
-  return mode >= 2 ** 31;
 }

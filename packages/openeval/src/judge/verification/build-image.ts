@@ -1,12 +1,11 @@
 // `openeval image --verification`: builds images/verification/ through the engine API, labels the image with the
 // folder's hash and pins it by its immutable id; resolveVerificationImage() finds that image again or says how to
 // build it.
-import type { Readable } from "node:stream";
-import { connectEngine, errorMessage, type Engine, type EngineOptions } from "./engine.ts";
+import { contextEntries, hashContext, packTar, readContextFiles, type ContainerEngine, type EngineOptions } from "../../sandbox/index.ts";
 import { BUILD_IMAGE_COMMAND, VerificationError } from "./errors.ts";
-import { contextEntries, DEFAULT_CONTEXT_DIRECTORY, hashContext, readContextFiles, readNpmPackages } from "./image-context.ts";
-import { packTar } from "./tar.ts";
+import { DEFAULT_CONTEXT_DIRECTORY, readNpmPackages } from "./image-context.ts";
 import { defaultCacheDirectory, readVendorEntries } from "./vendor-packages.ts";
+import { openVerificationEngine, withVerificationErrors } from "./verification-sandbox.ts";
 
 export const IMAGE_REPOSITORY = "openeval-verification";
 export const LABELS = {
@@ -52,8 +51,8 @@ export interface BuildImageOptions extends ImageOptions {
  */
 export async function buildVerificationImage(options: BuildImageOptions = {}): Promise<VerificationImage> {
   const progress = options.onProgress ?? (() => {});
-  const engine = await connectEngine(options);
-  const files = await readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY);
+  const engine = await openVerificationEngine(options);
+  const files = await withVerificationErrors(() => readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY));
   const contextHash = hashContext(files);
   const tag = `${IMAGE_REPOSITORY}:${contextHash.slice(0, 12)}`;
   if (!options.force) {
@@ -67,7 +66,9 @@ export async function buildVerificationImage(options: BuildImageOptions = {}): P
   const vendor = await readVendorEntries(readNpmPackages(files), options.cacheDirectory ?? defaultCacheDirectory(), (message) => progress({ kind: "phase", message }));
   const context = packTar(contextEntries(files, vendor));
   progress({ kind: "phase", message: `Building ${tag} on ${engine.address} (${Math.round(context.length / 1_048_576)} MiB context)` });
-  const imageId = await build(engine, Buffer.from(context.buffer, context.byteOffset, context.length), tag, contextHash, progress);
+  const imageId = await withVerificationErrors(() =>
+    engine.buildImage({ context, tag, labels: { [LABELS.image]: "verification", [LABELS.contextHash]: contextHash }, onOutput: (message) => progress({ kind: "output", message }) }),
+  );
   progress({ kind: "phase", message: `Built ${tag}: ${imageId}` });
   return { imageId, tag, contextHash };
 }
@@ -79,13 +80,13 @@ export async function buildVerificationImage(options: BuildImageOptions = {}): P
  * const { imageId } = await resolveVerificationImage({ engine: settings.judge.verification?.engine });
  */
 export async function resolveVerificationImage(options: ResolveImageOptions = {}): Promise<VerificationImage> {
-  const engine = await connectEngine(options);
+  const engine = await openVerificationEngine(options);
   if (options.image) return resolveNamedImage(engine, options.image);
-  const contextHash = hashContext(await readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY));
+  const contextHash = hashContext(await withVerificationErrors(() => readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY)));
   const tag = `${IMAGE_REPOSITORY}:${contextHash.slice(0, 12)}`;
   const imageId = await findImage(engine, contextHash);
   if (imageId) return { imageId, tag, contextHash };
-  const others = await engine.docker.listImages({ filters: { label: [`${LABELS.image}=verification`] } });
+  const others = await withVerificationErrors(() => engine.findImages({ [LABELS.image]: "verification" }));
   if (others.length > 0) {
     throw new VerificationError(
       "IMAGE_STALE",
@@ -96,74 +97,13 @@ export async function resolveVerificationImage(options: ResolveImageOptions = {}
   throw new VerificationError("IMAGE_MISSING", `No verification image on ${engine.address}; build it with \`${BUILD_IMAGE_COMMAND}\``);
 }
 
-async function resolveNamedImage(engine: Engine, name: string): Promise<VerificationImage> {
-  try {
-    const image = await engine.docker.getImage(name).inspect();
-    return { imageId: image.Id, tag: name, contextHash: image.Config?.Labels?.[LABELS.contextHash] ?? "" };
-  } catch (error) {
-    const hint = name.startsWith(`${IMAGE_REPOSITORY}:`) ? `build it with \`${BUILD_IMAGE_COMMAND}\`` : `build or pull it on that engine`;
-    throw new VerificationError("IMAGE_MISSING", `The verification image ${name} (judge.verification.image) is not on ${engine.address}: ${errorMessage(error)}; ${hint}`, { cause: error });
-  }
+async function resolveNamedImage(engine: ContainerEngine, name: string): Promise<VerificationImage> {
+  const image = await withVerificationErrors(() => engine.inspectImage(name));
+  if (image) return { imageId: image.id, tag: name, contextHash: image.labels[LABELS.contextHash] ?? "" };
+  const hint = name.startsWith(`${IMAGE_REPOSITORY}:`) ? `build it with \`${BUILD_IMAGE_COMMAND}\`` : `build or pull it on that engine`;
+  throw new VerificationError("IMAGE_MISSING", `The verification image ${name} (judge.verification.image) is not on ${engine.address}; ${hint}`);
 }
 
-async function findImage(engine: Engine, contextHash: string): Promise<string | null> {
-  const images = await engine.docker.listImages({ filters: { label: [`${LABELS.contextHash}=${contextHash}`] } });
-  return images.sort((a, b) => b.Created - a.Created)[0]?.Id ?? null;
-}
-
-async function build(engine: Engine, context: Buffer, tag: string, contextHash: string, progress: (event: BuildProgress) => void): Promise<string> {
-  let stream: Readable;
-  try {
-    // A Buffer (typed as a stream in @types/dockerode) is sent with a Content-Length instead of chunked.
-    stream = (await engine.docker.buildImage(context as unknown as NodeJS.ReadableStream, {
-      t: tag,
-      labels: { [LABELS.image]: "verification", [LABELS.contextHash]: contextHash },
-      // Builds fetch Debian packages; a daemon started without a bridge (as .ci/setup-container-engine.sh does)
-      // has no other network for them. Verification containers themselves always run with NetworkMode "none".
-      networkmode: "host",
-      rm: true,
-      forcerm: true,
-    })) as unknown as Readable;
-  } catch (error) {
-    throw new VerificationError("IMAGE_BUILD_FAILED", `The engine refused the build: ${errorMessage(error)}`, { cause: error });
-  }
-  let imageId: string | null = null;
-  let failure: string | null = null;
-  const tail: string[] = [];
-  for await (const message of readJsonLines(stream)) {
-    if (message.error) failure = message.error;
-    if (message.aux?.ID) imageId = message.aux.ID;
-    for (const line of (message.stream ?? "").split("\n")) {
-      if (line.trim() === "") continue;
-      tail.push(line);
-      if (tail.length > 20) tail.shift();
-      progress({ kind: "output", message: line });
-      // The classic builder reports the final id only as text.
-      const built = /^Successfully built ([0-9a-f]{12,64})$/.exec(line.trim());
-      if (built && !imageId) imageId = built[1]!;
-    }
-  }
-  if (failure) {
-    throw new VerificationError("IMAGE_BUILD_FAILED", `The verification image did not build: ${failure}\nLast build output:\n${tail.join("\n")}`);
-  }
-  // Whatever the build printed, the tag now names the image; inspect gives the full immutable id.
-  try {
-    return (await engine.docker.getImage(tag).inspect()).Id;
-  } catch (error) {
-    throw new VerificationError("IMAGE_BUILD_FAILED", `The build ended without an image (${imageId ?? "no id reported"}): ${errorMessage(error)}`, { cause: error });
-  }
-}
-
-async function* readJsonLines(stream: Readable): AsyncGenerator<{ stream?: string; error?: string; aux?: { ID?: string } }> {
-  let buffer = "";
-  for await (const chunk of stream) {
-    buffer += chunk.toString();
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      if (line) yield JSON.parse(line);
-    }
-  }
-  if (buffer.trim()) yield JSON.parse(buffer.trim());
+async function findImage(engine: ContainerEngine, contextHash: string): Promise<string | null> {
+  return (await withVerificationErrors(() => engine.findImages({ [LABELS.contextHash]: contextHash })))[0]?.id ?? null;
 }

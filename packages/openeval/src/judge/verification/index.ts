@@ -3,9 +3,8 @@
 export { buildVerificationImage, resolveVerificationImage, IMAGE_REPOSITORY, type BuildImageOptions, type BuildProgress, type ImageOptions, type ResolveImageOptions, type VerificationImage } from "./build-image.ts";
 export { runVerification, RECEIPT_FILE, type RunVerificationOptions } from "./run-verification.ts";
 export { readVerificationArtifact } from "./artifacts.ts";
-export { reapVerificationContainers, type ReapOptions } from "./reap.ts";
+export { reapVerificationContainers } from "./verification-sandbox.ts";
 export { createVerificationApi, DEFAULT_VERIFICATION_LIMITS, type VerificationApi, type VerificationApiOptions } from "./verification-api.ts";
-export { connectEngine, isEngineReachable, type EngineOptions } from "./engine.ts";
 export { VerificationError, BUILD_IMAGE_COMMAND, type VerificationErrorCode } from "./errors.ts";
 export type { SnapshotReader } from "./snapshot-archive.ts";
 export {

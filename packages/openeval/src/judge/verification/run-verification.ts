@@ -7,10 +7,9 @@ import { writeFileAtomic, writeJsonAtomic } from "../../util/files.ts";
 import { sha256 } from "../../util/hash.ts";
 import { describeZodIssues } from "../../util/zod-issues.ts";
 import { ARTIFACTS_DIRECTORY, copyArtifact } from "./artifacts.ts";
-import { connectEngine, errorMessage, type EngineOptions } from "./engine.ts";
+import { BoundedBuffer, type EngineOptions, type Sandbox } from "../../sandbox/index.ts";
 import { VerificationError } from "./errors.ts";
-import { BoundedBuffer } from "./output-capture.ts";
-import { CHECK_FILES, CONTAINER_LABELS, copyInto, createSandbox, execCommand, killSandbox, removeSandbox, WORKSPACE, type Sandbox } from "./sandbox.ts";
+import { CHECK_FILES, openVerificationEngine, verificationSpec, withVerificationErrors, WORKSPACE } from "./verification-sandbox.ts";
 import {
   VerificationLimitsSchema,
   VerificationRequestSchema,
@@ -50,33 +49,27 @@ export async function runVerification(options: RunVerificationOptions): Promise<
   const limits = parseLimits(options.limits);
   const id = `v_${randomBytes(6).toString("hex")}`;
   const startedAt = new Date();
-  const engine = await connectEngine(options.engine);
+  const engine = await openVerificationEngine(options.engine);
   // Read (and hash-check) the snapshot before any container exists.
   const workspace = await workspaceEntries(options.evidence, request.revision);
 
-  const sandbox = await createSandbox(engine, {
-    imageId: options.image,
-    limits,
-    timeoutMs: request.timeoutMs,
-    labels: { [CONTAINER_LABELS.verification]: id, [CONTAINER_LABELS.judgeRun]: options.labels.judgeRun },
-  });
+  const spec = verificationSpec({ imageId: options.image, limits, timeoutMs: request.timeoutMs, id, judgeRun: options.labels.judgeRun });
+  const sandbox = await withVerificationErrors(() => engine.create(spec));
   let result: VerificationResult;
   let artifacts: { path: string; data: Uint8Array }[] = [];
   try {
-    await copyInto(sandbox, WORKSPACE, withOwner(workspace, sandbox.user));
-    await copyInto(sandbox, CHECK_FILES, checkFileEntries(request.files ?? {}));
-    await sandbox.container.start();
+    await sandbox.copyIn(WORKSPACE, withOwner(workspace, sandbox.user));
+    await sandbox.copyIn(CHECK_FILES, checkFileEntries(request.files ?? {}));
     const run = await runCommands(sandbox, request, limits);
-    if (run.state === "timed_out") await killSandbox(sandbox);
     const copied = await copyArtifacts(sandbox, request.artifacts ?? [], limits.artifactBytes);
     artifacts = copied.files;
     result = { id, ...run, artifacts: copied.listed, missingArtifacts: copied.missing, refusedArtifacts: copied.refused };
   } catch (error) {
     if (error instanceof VerificationError) throw error;
-    throw new VerificationError("ENGINE_FAILED", `Verification ${id} failed in the engine: ${errorMessage(error)}`, { cause: error });
+    throw new VerificationError("ENGINE_FAILED", `Verification ${id} failed in the engine: ${(error as Error).message}`, { cause: error });
   } finally {
     // Also after a timeout or an error; a crash of this process leaves it for reapVerificationContainers().
-    await removeSandbox(sandbox).catch(() => {});
+    await sandbox.remove().catch(() => {});
   }
 
   await keepReceipt(join(options.directory, id), {
@@ -115,7 +108,7 @@ function parseLimits(limits: VerificationLimits): ParsedVerificationLimits {
 
 type CommandsOutcome = Pick<VerificationResult, "state" | "exitCode" | "commands" | "stdout" | "stderr" | "logsTruncated">;
 
-/** Runs the argv list in order until one exits non-zero or the deadline passes. */
+/** Runs the argv list in order until one exits non-zero or the deadline passes (which kills the sandbox). */
 async function runCommands(sandbox: Sandbox, request: ParsedVerificationRequest, limits: ParsedVerificationLimits): Promise<CommandsOutcome> {
   const stdout = new BoundedBuffer(limits.logBytes);
   const stderr = new BoundedBuffer(limits.logBytes);
@@ -125,7 +118,7 @@ async function runCommands(sandbox: Sandbox, request: ParsedVerificationRequest,
   let state: VerificationResult["state"] = "completed";
   let exitCode: number | null = 0;
   for (const argv of request.commands) {
-    const outcome = await execCommand(sandbox, argv, { cwd, deadline, stdout, stderr });
+    const outcome = await sandbox.run(argv, { cwd, deadline, stdout, stderr });
     commands.push({ argv, exitCode: outcome.exitCode, elapsedMs: outcome.elapsedMs });
     if (outcome.timedOut) {
       state = "timed_out";

@@ -2,7 +2,7 @@
 // commands can write there) and the judge's check files (owned by root, read-only to the commands).
 import { posix } from "node:path";
 import type { FileEntry, Revision } from "../../recording/index.ts";
-import type { TarEntry } from "./tar.ts";
+import type { TarEntry } from "../../sandbox/index.ts";
 
 /** The part of a verified recording that verification reads: hash-checked files of one snapshot. */
 export interface SnapshotReader {

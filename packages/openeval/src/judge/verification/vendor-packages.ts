@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { VerificationError } from "./errors.ts";
 import type { NpmPackagesManifest } from "./schema.ts";
-import { unpackTar, type TarEntry } from "./tar.ts";
+import { unpackTar, type TarEntry } from "../../sandbox/index.ts";
 
 type NpmPackage = NpmPackagesManifest["packages"][number];
 

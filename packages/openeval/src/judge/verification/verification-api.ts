@@ -1,6 +1,6 @@
 // `ctx.verification` of JudgeContext: run(), read() and text() bound to one recording, one pinned image and one
 // judge run's folder, so judge.ts passes only its request.
-import type { EngineOptions } from "./engine.ts";
+import type { EngineOptions } from "../../sandbox/index.ts";
 import { readVerificationArtifact } from "./artifacts.ts";
 import { runVerification } from "./run-verification.ts";
 import type { VerificationLimits, VerificationRequest, VerificationResult } from "./schema.ts";

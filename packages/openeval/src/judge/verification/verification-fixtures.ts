@@ -3,9 +3,9 @@
 import { makeTempDir } from "../../../../../test/helpers/fixtures.ts";
 import { openEvidence, recordEvidence, type Evidence } from "../../recording/index.ts";
 import { buildVerificationImage, type VerificationImage } from "./build-image.ts";
-import { isEngineReachable, openEngine } from "./engine.ts";
+import { engineAddress as addressOf, isEngineReachable } from "../../sandbox/index.ts";
 
-export const engineAddress = openEngine().address;
+export const engineAddress = addressOf();
 export const engineReachable = await isEngineReachable();
 
 /** The describe title of engine tests: says plainly when and why they are skipped. */

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packTar, unpackTar } from "./tar.ts";
-import { makeTempDirectory } from "./verification-fixtures.ts";
+import { makeTempDir as makeTempDirectory } from "../../../../test/helpers/fixtures.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
 const longName = `${"deep/".repeat(30)}file-with-a-long-name.txt`;

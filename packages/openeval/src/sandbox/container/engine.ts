@@ -1,13 +1,15 @@
 // Connecting to a container engine (Docker, or Podman's Docker-compatible API) through dockerode: which socket,
 // and one clear error when nothing answers there.
 import Docker from "dockerode";
-import { BUILD_IMAGE_COMMAND, VerificationError } from "./errors.ts";
+import { ENGINE_REMEDY, SandboxError } from "../errors.ts";
 
 export interface EngineOptions {
   /** Which engine's default socket to use when neither socketPath nor DOCKER_HOST is given. Default "docker". */
   engine?: "docker" | "podman";
   /** A unix socket path; overrides DOCKER_HOST. */
   socketPath?: string;
+  /** An engine address (`unix:///…`, `tcp://host:port`, `ssh://…`), as DOCKER_HOST would give it; overrides it. */
+  host?: string;
   /** Defaults to process.env; only DOCKER_HOST is read from it. */
   env?: Record<string, string | undefined>;
 }
@@ -25,32 +27,33 @@ const DEFAULT_SOCKETS = { docker: "/var/run/docker.sock", podman: "/run/podman/p
  * engine's default socket. Does not connect. */
 export function openEngine(options: EngineOptions = {}): Engine {
   const kind = options.engine ?? "docker";
-  const dockerHost = (options.env ?? process.env).DOCKER_HOST;
+  const dockerHost = options.host ?? (options.env ?? process.env).DOCKER_HOST;
   if (options.socketPath) return { docker: new Docker({ socketPath: options.socketPath }), kind, address: `unix://${options.socketPath}` };
   if (dockerHost) {
     if (dockerHost.startsWith("unix://")) {
       const socketPath = dockerHost.slice("unix://".length);
       return { docker: new Docker({ socketPath }), kind, address: dockerHost };
     }
-    // docker-modem parses tcp:// and ssh:// DOCKER_HOST itself (with DOCKER_TLS_VERIFY / DOCKER_CERT_PATH).
+    const tcp = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(dockerHost);
+    if (tcp && !(options.env ?? process.env).DOCKER_TLS_VERIFY) return { docker: new Docker({ host: tcp[1], port: Number(tcp[2]), protocol: "http" }), kind, address: dockerHost };
+    // docker-modem parses the rest of DOCKER_HOST itself (ssh://, tcp:// with DOCKER_TLS_VERIFY / DOCKER_CERT_PATH).
     return { docker: new Docker(), kind, address: dockerHost };
   }
   return { docker: new Docker({ socketPath: DEFAULT_SOCKETS[kind] }), kind, address: `unix://${DEFAULT_SOCKETS[kind]}` };
 }
 
-/** Connects and checks that the engine answers; throws ENGINE_UNREACHABLE saying how to get one. */
+/** Where the engine would be looked for (socket or DOCKER_HOST), for messages and test titles. */
+export function engineAddress(options: EngineOptions = {}): string {
+  return openEngine(options).address;
+}
+
+/** Connects and checks that the engine answers; throws ENGINE_UNREACHABLE saying how to get one (callers add theirs). */
 export async function connectEngine(options: EngineOptions = {}): Promise<Engine> {
   const engine = openEngine(options);
   try {
     await withTimeout(engine.docker.ping(), 5_000, "no answer within 5 s");
   } catch (error) {
-    throw new VerificationError(
-      "ENGINE_UNREACHABLE",
-      `No container engine answers at ${engine.address} (${errorMessage(error)}). Start Docker or Podman there, or point ` +
-        `DOCKER_HOST (or judge.verification.engine) at one; on a Debian machine without one, \`sudo bash .ci/setup-container-engine.sh\` ` +
-        `installs and starts Docker, then \`${BUILD_IMAGE_COMMAND}\` builds the image.`,
-      { cause: error },
-    );
+    throw new SandboxError("ENGINE_UNREACHABLE", `No container engine answers at ${engine.address} (${errorMessage(error)}). ${ENGINE_REMEDY}.`, { cause: error });
   }
   return engine;
 }

@@ -1,0 +1,139 @@
+// Isolation costs (issue 12 §10). Section 6: sandbox round trips per engine (create, copy a small workspace in, run,
+// copy out, remove), serially and four at a time — the floor the container engine adds. Section 7: whole eval runs
+// of the same scripted session through runBenchmark with each isolation backend, at concurrency 1 and 4.
+import { join } from "node:path";
+import { buildCandidateImage } from "../packages/openeval/src/candidate/index.ts";
+import { runBenchmark } from "../packages/openeval/src/index.ts";
+import type { Isolation } from "../packages/openeval/src/load/index.ts";
+import { connectContainerEngine, createProcessEngine, isEngineReachable, type SandboxEngine, type SandboxSpec, type TarEntry } from "../packages/openeval/src/sandbox/index.ts";
+import { writeTinyBenchmark } from "./lib/fixtures.ts";
+import { now, round, summarize, type Summary } from "./lib/stats.ts";
+import type { Section } from "./lib/table.ts";
+import { withTempDir } from "./lib/temp.ts";
+
+export interface IsolationRun {
+  isolation: Isolation;
+  concurrency: number;
+  evalRuns: number;
+  wallMs: number;
+  /** Wall time per eval run (at concurrency 1 this is the per-eval-run cost, OpenCode and judging included). */
+  msPerEvalRun: number;
+  evalRunsPerMinute: number;
+}
+
+export interface IsolationBench {
+  runs: IsolationRun[];
+  /** Container minus process, per eval run at concurrency 1 (aim ≤ 1500 ms). */
+  extraMsPerEvalRun: number;
+  /** Container / process eval runs per minute at concurrency 4 (aim ≥ 0.8). */
+  throughputRatio: number;
+}
+
+/**
+ * The same scripted sessions (tiny evals × control/positive) as whole runs of runBenchmark, once per isolation
+ * backend, at concurrency 1 and 4. Null without a container engine.
+ */
+export async function measureIsolation(options: { evals: number }): Promise<IsolationBench | null> {
+  if (!(await isEngineReachable())) return null;
+  await buildCandidateImage();
+  return withTempDir("isolation", async (root) => {
+    const benchmarkDir = join(root, "benchmark");
+    await writeTinyBenchmark(benchmarkDir, options.evals, { models: ["control/positive"], repetitions: 1 });
+    const runs: IsolationRun[] = [];
+    for (const concurrency of [1, 4]) {
+      for (const isolation of ["process", "container"] as const) {
+        let evalRuns = 0;
+        const start = now();
+        await runBenchmark({ benchmark: benchmarkDir, new: true, concurrency, scope: { isolation }, onEvent: (event) => void (event.type === "candidate.finished" && evalRuns++) });
+        const wallMs = now() - start;
+        runs.push({ isolation, concurrency, evalRuns, wallMs: round(wallMs), msPerEvalRun: round(wallMs / evalRuns), evalRunsPerMinute: round((evalRuns * 60_000) / wallMs, 1) });
+      }
+    }
+    const find = (isolation: Isolation, concurrency: number) => runs.find((run) => run.isolation === isolation && run.concurrency === concurrency)!;
+    return {
+      runs,
+      extraMsPerEvalRun: round(find("container", 1).msPerEvalRun - find("process", 1).msPerEvalRun),
+      throughputRatio: round(find("container", 4).evalRunsPerMinute / find("process", 4).evalRunsPerMinute, 2),
+    };
+  });
+}
+
+export function sectionIsolation(result: IsolationBench): Section {
+  return {
+    title: "7. Isolation backends: whole eval runs of the same scripted session (runBenchmark, control/positive)",
+    columns: ["isolation", "concurrency", "eval runs", "wall s", "ms per eval run", "eval runs/min"],
+    rows: result.runs.map((run) => [run.isolation, String(run.concurrency), String(run.evalRuns), (run.wallMs / 1000).toFixed(1), String(run.msPerEvalRun), String(run.evalRunsPerMinute)]),
+    notes: [`container − process at concurrency 1: ${result.extraMsPerEvalRun} ms per eval run (aim ≤ 1500); throughput ratio at concurrency 4: ${result.throughputRatio} (aim ≥ 0.8).`],
+  };
+}
+
+export interface SandboxBench {
+  image: string | null;
+  engines: { engine: string; roundTripMs: Summary; samples: number[]; throughputPerSecond: number; concurrency: number }[];
+  /** Null when no container engine answers. */
+  extraMsPerRun: number | null;
+  throughputRatio: number | null;
+}
+
+const encoder = new TextEncoder();
+const WORKSPACE: TarEntry[] = Array.from({ length: 20 }, (_, index) => ({ type: "file" as const, path: `src/file-${index}.ts`, data: encoder.encode(`export const value${index} = ${index};\n`.repeat(50)), mode: 0o644 }));
+
+async function roundTrip(engine: SandboxEngine, spec: SandboxSpec): Promise<number> {
+  const start = now();
+  const sandbox = await engine.create(spec);
+  try {
+    await sandbox.copyIn("/workspace", [{ type: "directory", path: "src", mode: 0o755, ...sandbox.user }, ...WORKSPACE.map((entry) => ({ ...entry, ...sandbox.user }))]);
+    const outcome = await sandbox.run(["sh", "-c", "cat src/*.ts > /dev/null && echo done > result.txt"], { deadline: Date.now() + 60_000 });
+    if (outcome.exitCode !== 0) throw new Error(`bench: the round-trip command exited ${outcome.exitCode}`);
+    const copied = await sandbox.copyOut("/workspace", { maxBytes: 16 << 20 });
+    if (copied.kind !== "copied") throw new Error(`bench: copying the workspace out gave ${copied.kind}`);
+  } finally {
+    await sandbox.remove();
+  }
+  return now() - start;
+}
+
+async function measureEngine(name: string, engine: SandboxEngine, spec: SandboxSpec, repetitions: number, concurrency: number) {
+  await roundTrip(engine, spec); // warm-up (image layers, page cache)
+  const samples: number[] = [];
+  for (let index = 0; index < repetitions; index++) samples.push(await roundTrip(engine, spec));
+  const batch = concurrency * 3;
+  const start = now();
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next++ < batch) await roundTrip(engine, spec);
+  }));
+  const throughputPerSecond = batch / ((now() - start) / 1000);
+  return { engine: name, roundTripMs: summarize(samples), samples: samples.map((sample) => round(sample)), throughputPerSecond: round(throughputPerSecond, 2), concurrency };
+}
+
+export async function measureSandbox(options: { repetitions: number; image?: string }): Promise<SandboxBench> {
+  const image = options.image ?? process.env.OPENEVAL_BASE_IMAGE ?? "debian:bookworm-slim";
+  return withTempDir("sandbox", async (directory) => {
+    const spec: SandboxSpec = { labels: { "openeval.bench": "sandbox" }, folders: ["/workspace"], workdir: "/workspace", limits: { cpus: 1, memoryMiB: 512, pids: 256, tmpMiB: 64 }, lifetimeMs: 120_000 };
+    const engines = [await measureEngine("process", createProcessEngine({ directory }), spec, options.repetitions, 4)];
+    const reachable = await isEngineReachable();
+    if (reachable) engines.push(await measureEngine("container", await connectContainerEngine(), { ...spec, image }, options.repetitions, 4));
+    const [processRun, containerRun] = engines;
+    return {
+      image: reachable ? image : null,
+      engines,
+      extraMsPerRun: containerRun ? round(containerRun.roundTripMs.median - processRun!.roundTripMs.median) : null,
+      throughputRatio: containerRun ? round(containerRun.throughputPerSecond / processRun!.throughputPerSecond, 2) : null,
+    };
+  });
+}
+
+export function sectionSandbox(result: SandboxBench): Section {
+  return {
+    title: "6. Sandbox round trip per engine (create, copy 20 files in, run, copy out, remove)",
+    columns: ["engine", "median ms", "min ms", "max ms", "round trips/s at concurrency 4"],
+    rows: result.engines.map((row) => [row.engine, String(round(row.roundTripMs.median)), String(round(row.roundTripMs.min)), String(round(row.roundTripMs.max)), String(row.throughputPerSecond)]),
+    notes: [
+      result.extraMsPerRun === null
+        ? "No container engine answers: container numbers not measured."
+        : `container − process: ${result.extraMsPerRun} ms per round trip (aim ≤ 1500 ms per eval run); throughput ratio container/process ${result.throughputRatio} (image ${result.image}).`,
+      "Not a whole eval run (section 7 is): OpenCode's own start comes on top of both engines alike.",
+    ],
+  };
+}

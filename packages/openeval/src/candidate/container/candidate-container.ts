@@ -1,0 +1,157 @@
+// Running one candidate's OpenCode in a container (SPEC §6, docs/design/container-isolation.md): no host mounts —
+// the scratch folder (isolated HOME/config, auth entry, workspace) goes in as a tar to the candidate's volume at
+// /home/candidate, the session runs as the image's non-root user on a read-only root with no network but loopback,
+// its only way out a forwarder to the egress proxy (a second container on the host network, sharing one
+// engine-managed volume for the unix socket), and after it stops everything comes back to the host scratch folder,
+// so the existing recording path reads it at the same host paths.
+import { rm } from "node:fs/promises";
+import type { Launcher } from "../../opencode/index.ts";
+import { connectContainerEngine, readFolder, writeFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type TarEntry } from "../../sandbox/index.ts";
+import type { EgressPlan } from "./egress.ts";
+
+/** The candidate's whole scratch folder inside the container (the image's HOME, owned by its user). */
+const CONTAINER_ROOT = "/home/candidate";
+const EGRESS_DIR = "/run/openeval-egress";
+const EGRESS_SOCKET = `${EGRESS_DIR}/egress.sock`;
+const EGRESS_PROGRAM = ["bun", "/opt/openeval/openeval-egress.ts"];
+/** What a copy-out may bring back: far above any workspace plus database a candidate should leave. */
+const COPY_OUT_LIMIT = 4 * 1024 ** 3;
+const PROXY_LIMITS: SandboxLimits = { cpus: 0.5, memoryMiB: 256, pids: 128, tmpMiB: 16 };
+export const DEFAULT_CANDIDATE_LIMITS = { cpus: 2, memoryMiB: 4096, pidsLimit: 1024 } as const;
+
+export interface CandidateContainerOptions {
+  image: string;
+  host?: string;
+  /** The host scratch folder that holds the run's workspace and OpenCode dirs; mapped to /home/candidate. */
+  scratch: string;
+  limits: { cpus?: number; memoryMiB?: number; pidsLimit?: number };
+  labels: Record<string, string>;
+  egress: EgressPlan;
+  timeoutMs: number;
+  /** The egress proxy's log (each refused connection is a line). */
+  egressLog: OutputSink;
+}
+
+export interface CandidateContainer {
+  launch: Launcher;
+  /** Removes both containers and the shared volume. Idempotent; also after a failure. */
+  close(): Promise<void>;
+}
+
+export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
+  const engine = await connectContainerEngine(options.host ? { host: options.host } : {});
+  const made: { sandboxes: Sandbox[]; volume: string | null } = { sandboxes: [], volume: null };
+  const close = async () => {
+    for (const sandbox of made.sandboxes.splice(0)) await sandbox.remove().catch(() => {});
+    if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
+    made.volume = null;
+  };
+  return { launch: (command) => launch(engine, options, made, command).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  }), close };
+}
+
+async function launch(engine: ContainerEngine, options: CandidateContainerOptions, made: { sandboxes: Sandbox[]; volume: string | null }, command: Parameters<Launcher>[0]) {
+  const lifetimeMs = options.timeoutMs + 60_000;
+  const deadline = Date.now() + lifetimeMs;
+  made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" });
+  const volumes = [{ name: made.volume, path: EGRESS_DIR }];
+
+  // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
+  const proxy = await engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes });
+  made.sandboxes.push(proxy);
+  await startAndWait(proxy, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog);
+
+  // Step: the candidate container: no network, read-only root, limits, only the image's user.
+  const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits };
+  const candidate = await engine.create({
+    image: options.image,
+    labels: { ...options.labels, "openeval.sandbox": "candidate" },
+    folders: [CONTAINER_ROOT],
+    workdir: CONTAINER_ROOT,
+    limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
+    readOnlyRoot: true,
+    lifetimeMs,
+    network: { kind: "none" },
+    volumes,
+  });
+  made.sandboxes.push(candidate);
+
+  // Step: copy the scratch folder in (as tar, owned by the container's user) and start the forwarders.
+  const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
+  if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
+  await candidate.copyIn(CONTAINER_ROOT, insideRoot(scratch.entries).map((entry) => ({ ...entry, ...candidate.user })));
+  for (const forward of options.egress.forwards) {
+    await startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog);
+  }
+
+  // Step: OpenCode itself, at the container's paths; its output streams out as it comes.
+  const map = (value: string) => (value.startsWith(options.scratch) ? CONTAINER_ROOT + value.slice(options.scratch.length) : value);
+  const stdout = streamSink();
+  const stderr = streamSink();
+  const env = { ...Object.fromEntries(Object.entries(command.env).map(([key, value]) => [key, map(value)])), ...options.egress.env };
+  const run = candidate.run(["opencode", ...command.argv.slice(1).map(map)], { cwd: map(command.cwd), env, stdin: new TextEncoder().encode(command.stdin), deadline, stdout: stdout.sink, stderr: stderr.sink });
+  const exited = run.then(async (outcome) => {
+    stdout.close();
+    stderr.close();
+    // Step: the session's files come back to the host scratch folder, where the recording path reads them.
+    await copyBack(candidate, options.scratch);
+    return outcome.exitCode;
+  });
+  return { stdout: stdout.stream, stderr: stderr.stream, exited, kill: () => candidate.kill() };
+}
+
+/** Starts a long-running helper and waits for its "listening" line (or its early exit). */
+async function startAndWait(sandbox: Sandbox, argv: string[], deadline: number, log: OutputSink): Promise<void> {
+  let seen = "";
+  let ready!: () => void;
+  const listening = new Promise<void>((resolve) => (ready = resolve));
+  const sink = { write: (chunk: Uint8Array) => {
+    log.write(chunk);
+    seen += new TextDecoder().decode(chunk);
+    if (seen.includes("listening")) ready();
+  } };
+  const running = sandbox.run(argv, { deadline, stdout: sink, stderr: sink, maxOutputBytes: 1 << 20 });
+  const ended = running.then((outcome) => outcome);
+  const first = await Promise.race([listening.then(() => null), ended, Bun.sleep(30_000).then(() => "slow" as const)]);
+  if (first === "slow") throw new Error(`${argv.slice(2, 3).join(" ")} did not start listening within 30 s`);
+  if (first !== null) throw new Error(`${argv.slice(2, 3).join(" ")} exited (${first.exitCode}) before listening: ${seen.trim()}`);
+}
+
+/** Entries of the scratch folder relative to it (the copy names them `<basename>/…`). */
+function insideRoot(entries: ReadTarEntry[]): TarEntry[] {
+  const result: TarEntry[] = [];
+  for (const entry of entries) {
+    const path = entry.path.split("/").slice(1).join("/").replace(/\/$/, "");
+    if (path === "") continue;
+    if (entry.type === "directory") result.push({ type: "directory", path, mode: entry.mode });
+    else if (entry.type === "symlink") result.push({ type: "symlink", path, target: entry.target });
+    else if (entry.type === "file") result.push({ type: "file", path, data: entry.data, mode: entry.mode });
+  }
+  return result;
+}
+
+async function copyBack(candidate: Sandbox, scratch: string): Promise<void> {
+  const copied = await candidate.copyOut(CONTAINER_ROOT, { maxBytes: COPY_OUT_LIMIT });
+  if (copied.kind !== "copied") throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
+  await rm(scratch, { recursive: true, force: true });
+  // The agent may have made links that point anywhere; they come back as links, never followed here.
+  await writeFolder(scratch, insideRoot(copied.entries).map((entry) => (entry.type === "file" ? { ...entry, mode: (entry.mode ?? 0o644) & 0o777 } : entry)));
+}
+
+function streamSink(): { stream: ReadableStream<Uint8Array>; sink: OutputSink; close(): void } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  let closed = false;
+  return {
+    stream,
+    sink: { write: (chunk) => !closed && controller.enqueue(chunk.slice()) },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      controller.close();
+    },
+  };
+}
+

@@ -1,0 +1,42 @@
+// Which endpoints a containerized candidate may reach (docs/design/container-isolation.md): its own provider's
+// host:port, plus `candidate.network.allow`. A provider on this machine's loopback keeps its base URL (a forwarder
+// listens on the same port inside the container); any other goes through HTTPS_PROXY to the egress proxy.
+export interface EgressPlan {
+  /** host:port pairs the proxy lets through; nothing else. */
+  allow: string[];
+  /** Forwarders inside the container: 127.0.0.1:<port> → the proxy, sending CONNECT <target> itself when given. */
+  forwards: { port: number; target: string | null }[];
+  /** Added to the candidate's environment. */
+  env: Record<string, string>;
+}
+
+/** Inside the candidate container, where OpenCode's fetch finds the egress proxy (HTTPS_PROXY). */
+export const PROXY_PORT = 3128;
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** `host` or `host:port` (default 443), as candidate.network.allow lists them. */
+export function parseAllowEntry(entry: string): string {
+  const match = /^([A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
+  if (!match) throw new Error(`candidate.network.allow: "${entry}" is not a host or host:port`);
+  return `${match[1]!.toLowerCase()}:${match[2] ?? "443"}`;
+}
+
+export function planEgress(providerBaseURL: string | null, allow: readonly string[]): EgressPlan {
+  const allowed = new Set(allow.map(parseAllowEntry));
+  const forwards: EgressPlan["forwards"] = [];
+  if (providerBaseURL) {
+    const url = new URL(providerBaseURL);
+    const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+    if (LOOPBACK.has(url.hostname)) {
+      allowed.add(`127.0.0.1:${port}`);
+      forwards.push({ port, target: `127.0.0.1:${port}` });
+    } else {
+      allowed.add(`${url.hostname.toLowerCase()}:${port}`);
+    }
+  }
+  const viaProxy = [...allowed].some((entry) => !entry.startsWith("127.0.0.1:") || !forwards.some((forward) => forward.target === entry));
+  if (viaProxy) forwards.push({ port: PROXY_PORT, target: null });
+  const proxyURL = `http://127.0.0.1:${PROXY_PORT}`;
+  const env: Record<string, string> = viaProxy ? { HTTPS_PROXY: proxyURL, HTTP_PROXY: proxyURL, https_proxy: proxyURL, http_proxy: proxyURL, NO_PROXY: "127.0.0.1,localhost", no_proxy: "127.0.0.1,localhost" } : {};
+  return { allow: [...allowed].sort(), forwards, env };
+}

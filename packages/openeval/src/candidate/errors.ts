@@ -1,0 +1,12 @@
+// Candidate errors that stop a run before any model call: no engine for container isolation, no candidate image.
+// Each says what to do. A candidate that fails while running is a recorded EvalRun, never one of these.
+export type CandidateErrorCode = "ENGINE_UNREACHABLE" | "IMAGE_MISSING" | "IMAGE_STALE" | "IMAGE_BUILD_FAILED" | "ISOLATION_UNAVAILABLE";
+
+export class CandidateError extends Error {
+  constructor(readonly code: CandidateErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The one command that builds (or rebuilds) the candidate image; every image error names it. */
+export const BUILD_CANDIDATE_IMAGE_COMMAND = "npx openeval image --candidate";

@@ -1,0 +1,61 @@
+// Verification's policy on the sandbox stage (SPEC §8.3): a container from the pinned verification image with no
+// network, a read-only root, engine-managed /workspace and /verification folders (never host mounts), the image's
+// non-root user, memory/CPU/pids limits and no environment from the host. Engine errors become VerificationErrors.
+import { connectContainerEngine, SandboxError, type ContainerEngine, type EngineOptions, type SandboxSpec } from "../../sandbox/index.ts";
+import { BUILD_IMAGE_COMMAND, VerificationError } from "./errors.ts";
+import type { ParsedVerificationLimits } from "./schema.ts";
+
+export const WORKSPACE = "/workspace";
+export const CHECK_FILES = "/verification";
+
+export const CONTAINER_LABELS = {
+  role: "openeval.sandbox",
+  verification: "openeval.verification",
+  judgeRun: "openeval.judge-run",
+} as const;
+
+export function verificationSpec(options: { imageId: string; limits: ParsedVerificationLimits; timeoutMs: number; id: string; judgeRun: string }): SandboxSpec {
+  return {
+    image: options.imageId,
+    labels: { [CONTAINER_LABELS.role]: "verification", [CONTAINER_LABELS.verification]: options.id, [CONTAINER_LABELS.judgeRun]: options.judgeRun },
+    folders: [WORKSPACE, CHECK_FILES],
+    workdir: WORKSPACE,
+    // Only what the image sets (PATH, HOME, LANG…): nothing from the host, so no credentials.
+    env: {},
+    limits: { cpus: options.limits.cpus, memoryMiB: options.limits.memoryMiB, pids: options.limits.pids, tmpMiB: options.limits.tmpMiB },
+    readOnlyRoot: true,
+    lifetimeMs: options.timeoutMs,
+    network: { kind: "none" },
+  };
+}
+
+/** The engine verification runs on; ENGINE_UNREACHABLE names how to get one and then the image. */
+export async function openVerificationEngine(options: EngineOptions = {}): Promise<ContainerEngine> {
+  return withVerificationErrors(() => connectContainerEngine(options));
+}
+
+/** A sandbox error as a VerificationError of the same code, the image errors naming the command that builds it. */
+export async function withVerificationErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    if (error.code === "ENGINE_UNREACHABLE") throw new VerificationError(error.code, `${error.message} Then \`${BUILD_IMAGE_COMMAND}\` builds the verification image.`, { cause: error });
+    if (error.code === "IMAGE_MISSING") throw new VerificationError(error.code, `${error.message}; build it with \`${BUILD_IMAGE_COMMAND}\``, { cause: error });
+    if (error.code === "IMAGE_BUILD_FAILED") throw new VerificationError(error.code, error.message, { cause: error });
+    throw new VerificationError("ENGINE_FAILED", error.message, { cause: error });
+  }
+}
+
+/**
+ * Removes leftover verification containers (and their volumes); returns the ids removed.
+ * @example
+ * await reapVerificationContainers();                       // at the start of `openeval run`: orphans only
+ * await reapVerificationContainers({ judgeRun: "jr_123" }); // after a judge worker was killed: all of that judge run
+ */
+export async function reapVerificationContainers(options: EngineOptions & { judgeRun?: string } = {}): Promise<string[]> {
+  const { judgeRun, ...engineOptions } = options;
+  const engine = await openVerificationEngine(engineOptions);
+  if (judgeRun) return engine.reap({ [CONTAINER_LABELS.judgeRun]: judgeRun });
+  return engine.reap({ [CONTAINER_LABELS.role]: "verification" }, { orphansOnly: true });
+}

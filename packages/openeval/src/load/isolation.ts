@@ -1,0 +1,17 @@
+// Which isolation backend a model's candidates run in (SPEC §6): the `--isolation` flag, else benchmark.ts
+// `candidate.isolation`, else `container` for real models and `process` for controls (so a machine with only
+// Node.js runs the offline example benchmark).
+import { isControlModel } from "../util/control-model.ts";
+import { ISOLATION_BACKENDS, type BenchmarkSettings } from "./schema.ts";
+
+export type Isolation = (typeof ISOLATION_BACKENDS)[number];
+
+export function resolveIsolation(model: string, settings: BenchmarkSettings, override?: Isolation): Isolation {
+  return override ?? settings.candidate.isolation ?? (isControlModel(model) ? "process" : "container");
+}
+
+export function isIsolation(value: string): value is Isolation {
+  return (ISOLATION_BACKENDS as readonly string[]).includes(value);
+}
+
+export { ISOLATION_BACKENDS };

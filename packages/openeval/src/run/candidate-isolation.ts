@@ -1,0 +1,72 @@
+// Where this run's candidates execute (SPEC §6): each model's isolation backend, and — when any model runs in
+// containers — the engine and the pinned candidate image, resolved before any model is called. No engine or no
+// image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
+import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
+import { earlyStopPolicy, resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
+import type { CandidateRuntime, PlanScope } from "../plan/index.ts";
+import { connectContainerEngine } from "../sandbox/index.ts";
+
+export interface RunIsolation {
+  runtimeFor(model: string): CandidateRuntime;
+  /** The engine address candidates run on when some model uses containers. */
+  engineHost: string | undefined;
+  /** The pinned candidate image (and engine) containerized candidates run with; null when none does. */
+  container: { image: string; host?: string } | null;
+}
+
+export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean; finalOnly?: boolean }): Promise<RunIsolation> {
+  const isolation = new Map(models.map((model) => [model, resolveIsolation(model, benchmark.settings, override)]));
+  const containerized = models.filter((model) => isolation.get(model) === "container");
+  const engineHost = benchmark.settings.candidate.container?.host;
+  let image: string | null = null;
+  if (options.strict && containerized.length > 0 && options.finalOnly !== true) refuseEarlyStop(benchmark, containerized);
+  if (containerized.length > 0) {
+    try {
+      image = (await resolveCandidateImage(engineHost ? { host: engineHost } : {})).imageId;
+    } catch (error) {
+      // `openeval plan` calls no model: without an image it plans candidate work and says nothing is reusable.
+      if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
+    }
+  }
+  return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
+}
+
+/** The models this invocation may run candidates for (`--model` replaces the list, `--only-model` narrows it). */
+export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope): string[] {
+  const models = scope.models ?? benchmark.settings.models;
+  return scope.onlyModels ? models.filter((model) => scope.onlyModels!.includes(model)) : models;
+}
+
+/**
+ * Candidate containers, egress proxies and their volumes whose runner died (owner gone) are removed before new work,
+ * whichever run they belonged to; a live run's are left alone. Never fatal: they also stop by themselves.
+ */
+export async function reapOrphanedCandidates(isolation: RunIsolation, models: readonly string[]): Promise<void> {
+  if (!models.some((model) => isolation.runtimeFor(model).isolation === "container")) return;
+  try {
+    const engine = await connectContainerEngine(isolation.engineHost ? { host: isolation.engineHost } : {});
+    for (const role of ["candidate", "egress-proxy", "egress"]) await engine.reap({ "openeval.sandbox": role }, { orphansOnly: true });
+  } catch {
+    // No engine now: nothing of ours can be running there either.
+  }
+}
+
+/** earlyStop checks snapshot the live database on this machine; a containerized candidate's is inside its container. */
+function refuseEarlyStop(benchmark: BenchmarkDefinition, models: string[]): void {
+  const monitored = benchmark.evals.filter((evaluation) => earlyStopPolicy(evaluation.settings.earlyStop) !== null).map((evaluation) => evaluation.id);
+  if (monitored.length === 0) return;
+  throw new CandidateError(
+    "ISOLATION_UNAVAILABLE",
+    `${monitored.join(", ")} ${monitored.length === 1 ? "uses" : "use"} earlyStop, and earlyStop checks of candidates in containers are not supported yet (${models.join(", ")} would run in containers); ` +
+      `pass --final-only to grade finished recordings only, or --isolation process to run them on this machine, unsandboxed.`,
+  );
+}
+
+function explain(error: CandidateError, models: string[]): CandidateError {
+  const who = `${models.join(", ")} ${models.length === 1 ? "runs" : "run"} in containers (candidate.isolation, default for real models)`;
+  const fix =
+    error.code === "ENGINE_UNREACHABLE"
+      ? `${error.message} Then build the candidate image with \`${BUILD_CANDIDATE_IMAGE_COMMAND}\`.`
+      : error.message;
+  return new CandidateError(error.code, `${who}, and nothing was run: ${fix} Or pass \`--isolation process\` to run them on this machine as the current user, unsandboxed (results are labelled so).`, { cause: error });
+}

@@ -1,0 +1,43 @@
+// The `container` engine: Docker, or Podman's Docker-compatible API, local or remote (DOCKER_HOST /
+// candidate.container.host), through dockerode. Besides sandboxes it builds and finds images, which is what the
+// verification and candidate images need; nothing it returns carries a dockerode type.
+import type { SandboxEngine } from "../sandbox.ts";
+import { createContainerSandbox } from "./container-sandbox.ts";
+import { connectEngine, type EngineOptions } from "./engine.ts";
+import { buildImage, findImages, inspectImage, type BuildRequest, type ImageInfo } from "./images.ts";
+import { createVolume, listContainers, reapContainers, removeVolume } from "./reap.ts";
+
+export interface ContainerEngine extends SandboxEngine {
+  readonly name: "container";
+  readonly kind: "docker" | "podman";
+  buildImage(request: BuildRequest): Promise<string>;
+  findImages(labels: Record<string, string>): Promise<ImageInfo[]>;
+  inspectImage(name: string): Promise<ImageInfo | null>;
+  /** A named volume several sandboxes can mount (`SandboxSpec.volumes`); labelled, so reap() removes it too. */
+  createVolume(labels: Record<string, string>): Promise<string>;
+  removeVolume(name: string): Promise<void>;
+}
+
+/**
+ * Connects (ENGINE_UNREACHABLE, with the remedy, when nothing answers).
+ * @example
+ * const engine = await connectContainerEngine({ host: "tcp://127.0.0.1:2375" });
+ * const sandbox = await engine.create({ image, labels, folders: ["/workspace"], workdir: "/workspace", limits, lifetimeMs });
+ */
+export async function connectContainerEngine(options: EngineOptions = {}): Promise<ContainerEngine> {
+  const engine = await connectEngine(options);
+  return {
+    name: "container",
+    kind: engine.kind,
+    address: engine.address,
+    confines: { resources: true, network: true, filesystem: true },
+    create: (spec) => createContainerSandbox(engine, spec),
+    list: async (labels) => (await listContainers(engine, labels)).map((container) => container.id),
+    reap: (labels, options) => reapContainers(engine, labels, options),
+    buildImage: (request) => buildImage(engine, request),
+    findImages: (labels) => findImages(engine, labels),
+    inspectImage: (name) => inspectImage(engine, name),
+    createVolume: (labels) => createVolume(engine, labels),
+    removeVolume: (name) => removeVolume(engine, name),
+  };
+}

@@ -1,0 +1,231 @@
+// One container as a sandbox: created from a pinned image id with the spec's limits, engine-managed volumes for its
+// folders (never host mounts), the image's non-root user and no host environment; commands run through the exec
+// API without a shell; kill and remove act on the whole container. dockerode stays inside this folder.
+import { posix } from "node:path";
+import type { Readable } from "node:stream";
+import type Docker from "dockerode";
+import { SandboxError } from "../errors.ts";
+import { captureRun, StreamDemuxer } from "../output-capture.ts";
+import { ownerLabel } from "../owner.ts";
+import { OWNER_LABEL, type CopyOutResult, type RunOptions, type RunOutcome, type Sandbox, type SandboxSpec, type SandboxUser } from "../sandbox.ts";
+import { packTar, unpackTar } from "../tar.ts";
+import { errorMessage, statusOf, type Engine } from "./engine.ts";
+
+/** The image's user when it names none (or root): `nobody`. */
+const FALLBACK_USER: SandboxUser = { uid: 65534, gid: 65534 };
+/** The container's own process outlives the sandbox's lifetime by this much, then exits by itself (a crashed harness
+ * leaves a stopped container for the reaper, never a running one). */
+const SELF_STOP_MARGIN_S = 300;
+/** Room for the tar headers around the copied files (including pax records for long names). */
+const TAR_OVERHEAD = 16 * 1024;
+
+export async function createContainerSandbox(engine: Engine, spec: SandboxSpec): Promise<Sandbox> {
+  if (!spec.image) throw new SandboxError("IMAGE_MISSING", "A container sandbox needs an image id; the caller's policy names one");
+  const user = await imageUser(engine, spec.image);
+  const network = spec.network ?? { kind: "none" };
+  const { limits } = spec;
+  const container = await engine.docker
+    .createContainer({
+      Image: spec.image,
+      Cmd: ["sleep", String(Math.ceil(spec.lifetimeMs / 1000) + SELF_STOP_MARGIN_S)],
+      User: `${user.uid}:${user.gid}`,
+      WorkingDir: spec.workdir,
+      // Only what the image and the policy set: nothing from the host, so no stray credentials.
+      Env: Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${value}`),
+      Labels: { ...spec.labels, [OWNER_LABEL]: ownerLabel() },
+      NetworkDisabled: network.kind === "none",
+      Volumes: Object.fromEntries(spec.folders.map((folder) => [folder, {}])),
+      HostConfig: {
+        Mounts: (spec.volumes ?? []).map((volume) => ({ Type: "volume" as const, Source: volume.name, Target: volume.path })),
+        NetworkMode: network.kind,
+        ReadonlyRootfs: spec.readOnlyRoot ?? false,
+        Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpMiB}m,mode=1777` },
+        Memory: limits.memoryMiB * 1_048_576,
+        MemorySwap: limits.memoryMiB * 1_048_576,
+        NanoCpus: Math.round(limits.cpus * 1e9),
+        PidsLimit: limits.pids,
+        CapDrop: ["ALL"],
+        SecurityOpt: ["no-new-privileges"],
+        // docker-init reaps what the commands leave behind; Podman's equivalent (catatonit) is often not installed.
+        Init: engine.kind === "docker",
+        IpcMode: "private",
+        LogConfig: { Type: "none", Config: {} },
+        // Podman (rootful) otherwise asks for rlimits above this machine kind's hard limits; Docker sets none.
+        ...(engine.kind === "podman" ? { Ulimits: [{ Name: "nofile", Soft: 20_000, Hard: 20_000 }, { Name: "nproc", Soft: 20_000, Hard: 20_000 }] } : {}),
+      },
+    })
+    .catch((error: unknown) => {
+      if (statusOf(error) === 404) throw new SandboxError("IMAGE_MISSING", `The image ${spec.image} is not on ${engine.address}`, { cause: error });
+      throw new SandboxError("ENGINE_FAILED", `Could not create a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+    });
+  let killed = false;
+  const kill = async () => {
+    killed = true;
+    await killContainer(container);
+  };
+  try {
+    await container.start();
+    await ownFolders(container, spec, user);
+  } catch (error) {
+    await container.remove({ force: true, v: true }).catch(() => {});
+    throw new SandboxError("ENGINE_FAILED", `Could not start a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+  }
+  return {
+    id: container.id,
+    user,
+    path: (sandboxPath) => sandboxPath,
+    copyIn: async (folder, entries) => {
+      if (entries.length === 0) return;
+      const archive = packTar(entries, { mtime: Date.now() / 1000 });
+      // A Buffer goes with a Content-Length (the probe saw chunked streams misbehave); owners come from the headers.
+      await container.putArchive(Buffer.from(archive.buffer, archive.byteOffset, archive.length), { path: folder });
+    },
+    copyOut: (path, { maxBytes }) => copyOut(container, path, maxBytes),
+    run: (argv, options) => execCommand(container, user, spec, argv, options, { kill, killed: () => killed }),
+    kill,
+    remove: async () => {
+      await container.remove({ force: true, v: true }).catch((error: unknown) => {
+        if (statusOf(error) !== 404) throw error;
+      });
+    },
+  };
+}
+
+/** Runs one argv (no shell) until it exits or the deadline passes; past it the container is killed. */
+async function execCommand(container: Docker.Container, user: SandboxUser, spec: SandboxSpec, argv: string[], options: RunOptions, state: { kill: () => Promise<void>; killed: () => boolean }): Promise<RunOutcome> {
+  const { stdout, stderr, outcome } = captureRun(options);
+  const exec = await container.exec({
+    Cmd: argv,
+    AttachStdout: true,
+    AttachStderr: true,
+    AttachStdin: options.stdin !== undefined,
+    Tty: false,
+    WorkingDir: options.cwd ?? spec.workdir,
+    User: `${user.uid}:${user.gid}`,
+    Env: Object.entries(options.env ?? {}).map(([key, value]) => `${key}=${value}`),
+  });
+  const stream = (await exec.start({ hijack: true, stdin: options.stdin !== undefined })) as unknown as Readable & { end(data?: Uint8Array): void };
+  const demuxer = new StreamDemuxer(stdout, stderr);
+  stream.on("data", (chunk: Uint8Array) => demuxer.push(chunk));
+  const ended = new Promise<"ended">((resolve) => {
+    stream.once("end", () => resolve("ended"));
+    stream.once("close", () => resolve("ended"));
+    stream.once("error", () => resolve("ended"));
+  });
+  // Half-closing the hijacked connection closes the command's stdin.
+  if (options.stdin !== undefined) stream.end(Buffer.from(options.stdin));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), Math.max(0, options.deadline - Date.now()))));
+  const result = await Promise.race([ended, expired]);
+  clearTimeout(timer);
+  if (result === "expired") {
+    // The exec API cannot kill one command; the deadline takes the whole container (the folders stay readable).
+    await state.kill();
+    stream.destroy();
+    return outcome(null, true);
+  }
+  const info = await exitOf(exec);
+  return outcome(info.killed || state.killed() || (info.exitCode === 137 && (await containerStopping(container))) ? null : info.exitCode, false);
+}
+
+async function exitOf(exec: Docker.Exec): Promise<{ exitCode: number | null; killed: boolean }> {
+  // The stream can end a moment before the engine records the exit code.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const info = await exec.inspect().catch(() => null);
+    if (info === null) return { exitCode: null, killed: true };
+    if (!info.Running && info.ExitCode !== null) return { exitCode: info.ExitCode, killed: false };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { exitCode: null, killed: true };
+}
+
+/**
+ * An exec cannot outlive its container, so a SIGKILLed command (137) whose container stops with it was killed from
+ * outside (a reap); one in a container that keeps running was killed inside it (the memory cgroup, `kill -9`).
+ */
+async function containerStopping(container: Docker.Container): Promise<boolean> {
+  for (let attempt = 0; attempt < 25; attempt++) {
+    const info = await container.inspect().catch(() => null);
+    if (info === null || !info.State.Running) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+/**
+ * A volume starts as the image's folder (owner included) or, when the image has none, root-owned: the sandbox's
+ * user must be able to write it. The engine applies a folder's own tar entry only from its parent (a `./` entry is
+ * skipped), and a read-only root refuses that, so with a read-only root the image must provide the folders.
+ */
+async function ownFolders(container: Docker.Container, spec: SandboxSpec, user: SandboxUser): Promise<void> {
+  if (spec.readOnlyRoot) return;
+  for (const folder of spec.folders) {
+    const archive = packTar([{ type: "directory", path: posix.basename(folder), mode: 0o755, ...user }], { mtime: Date.now() / 1000 });
+    await container.putArchive(Buffer.from(archive.buffer, archive.byteOffset, archive.length), { path: posix.dirname(folder) });
+  }
+}
+
+async function killContainer(container: Docker.Container): Promise<void> {
+  await container.kill({ signal: "SIGKILL" }).catch((error: unknown) => {
+    if (statusOf(error) !== 409 && statusOf(error) !== 404) throw error;
+  });
+}
+
+async function copyOut(container: Docker.Container, path: string, maxBytes: number): Promise<CopyOutResult> {
+  let response: Readable & { headers?: Record<string, string | undefined> };
+  try {
+    response = (await container.getArchive({ path })) as unknown as typeof response;
+  } catch (error) {
+    if (statusOf(error) === 404) return { kind: "missing" };
+    throw error;
+  }
+  // The engine states the size before sending anything: refuse early rather than download a huge file.
+  const stat = parseStat(response.headers?.["x-docker-container-path-stat"]);
+  const directory = stat ? isDirectory(stat.mode) : false;
+  if (stat && !directory && stat.size > maxBytes) return refuse(response, { kind: "over-limit", bytes: stat.size, directory });
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for await (const chunk of response) {
+    received += (chunk as Uint8Array).length;
+    // It may still be growing (a background process): stop reading past the cap.
+    if (received > maxBytes + TAR_OVERHEAD) return refuse(response, { kind: "over-limit", bytes: null, directory });
+    chunks.push(chunk as Uint8Array);
+  }
+  const entries = unpackTar(Buffer.concat(chunks));
+  const bytes = entries.reduce((sum, entry) => sum + entry.data.length, 0);
+  if (bytes > maxBytes) return { kind: "over-limit", bytes, directory };
+  return { kind: "copied", entries };
+}
+
+function refuse(response: Readable, result: CopyOutResult): CopyOutResult {
+  response.destroy();
+  return result;
+}
+
+function parseStat(header: string | undefined): { size: number; mode: number } | null {
+  if (!header) return null;
+  try {
+    const stat = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as { size?: number; mode?: number };
+    return typeof stat.size === "number" && typeof stat.mode === "number" ? { size: stat.size, mode: stat.mode } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Go's os.ModeDir, as the engine encodes the mode. */
+function isDirectory(mode: number): boolean {
+  return mode >= 2 ** 31;
+}
+
+async function imageUser(engine: Engine, imageId: string): Promise<SandboxUser> {
+  let user: string;
+  try {
+    user = (await engine.docker.getImage(imageId).inspect()).Config?.User ?? "";
+  } catch (error) {
+    if (statusOf(error) === 404) throw new SandboxError("IMAGE_MISSING", `The image ${imageId} is not on ${engine.address}`, { cause: error });
+    throw new SandboxError("ENGINE_FAILED", `Could not inspect the image ${imageId}: ${errorMessage(error)}`, { cause: error });
+  }
+  const match = /^(\d+)(?::(\d+))?$/.exec(user);
+  if (!match || match[1] === "0") return FALLBACK_USER;
+  return { uid: Number(match[1]), gid: Number(match[2] ?? match[1]) };
+}

@@ -1,0 +1,49 @@
+// Copying in and out of a process sandbox: tar entries written under a folder (paths that would leave it are
+// refused), and a file or folder read back as tar entries with the same names the container engine gives.
+import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { toSafeRelativePath } from "../../util/relative-path.ts";
+import type { CopyOutResult } from "../sandbox.ts";
+import type { ReadTarEntry, TarEntry } from "../tar.ts";
+
+/** Owners are not applied: every file belongs to the current user, as every command runs as that user. */
+export async function writeEntries(folder: string, entries: TarEntry[]): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  for (const entry of entries) {
+    const target = join(folder, toSafeRelativePath(entry.path));
+    await mkdir(dirname(target), { recursive: true });
+    if (entry.type === "directory") {
+      await mkdir(target, { recursive: true });
+      if (entry.mode !== undefined) await chmod(target, entry.mode);
+    } else if (entry.type === "symlink") {
+      await symlink(entry.target, target);
+    } else {
+      await writeFile(target, entry.data, { mode: entry.mode ?? 0o644 });
+      if (entry.mode !== undefined) await chmod(target, entry.mode);
+    }
+  }
+}
+
+/** Names are relative to the path's parent (`workspace/a.txt` for /workspace), like the engine's archive API. */
+export async function readTree(path: string, maxBytes: number): Promise<CopyOutResult> {
+  const top = await lstat(path).catch(() => null);
+  if (top === null) return { kind: "missing" };
+  const entries: ReadTarEntry[] = [];
+  let bytes = 0;
+  const visit = async (file: string, name: string): Promise<boolean> => {
+    const info = await lstat(file);
+    const mode = info.mode & 0o7777;
+    if (info.isSymbolicLink()) entries.push({ type: "symlink", path: name, mode, size: 0, target: await readlink(file), data: new Uint8Array(0) });
+    else if (info.isDirectory()) {
+      entries.push({ type: "directory", path: `${name}/`, mode, size: 0, target: "", data: new Uint8Array(0) });
+      for (const child of (await readdir(file)).sort()) if (!(await visit(join(file, child), `${name}/${child}`))) return false;
+    } else if (info.isFile()) {
+      bytes += info.size;
+      if (bytes > maxBytes) return false;
+      entries.push({ type: "file", path: name, mode, size: info.size, target: "", data: new Uint8Array(await readFile(file)) });
+    }
+    return true;
+  };
+  if (!(await visit(path, basename(path)))) return { kind: "over-limit", bytes: top.isDirectory() ? null : top.size, directory: top.isDirectory() };
+  return { kind: "copied", entries };
+}

@@ -1,0 +1,92 @@
+// Journey: choosing where candidates run (SPEC §6, issue 12). A real model defaults to a container; with no engine
+// the run stops before the model's provider sees a single request (exit 2) and says how to get one, or to pass
+// `--isolation process`. Bad isolation input is refused naming the flag or the key.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { startControlServer, type ControlServer } from "@openeval/control-model";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/fixtures.ts";
+
+let provider: ControlServer;
+let directory: string;
+const NO_ENGINE = { DOCKER_HOST: "unix:///nonexistent/openeval-isolation-test.sock" };
+
+function benchmarkSource(candidateExtra = ""): string {
+  return `export default {
+  models: ["local/answer"],
+  repetitions: 1,
+  candidate: { timeoutMs: 60_000, ${candidateExtra} providers: { local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: ${JSON.stringify(provider.baseURL("answer"))} },
+    models: { answer: { name: "answer", tool_call: true, limit: { context: 128000, output: 8192 } } } } } },
+};\n`;
+}
+
+beforeAll(async () => {
+  provider = await startControlServer({ controls: { answer: { answer: { turns: [{ text: "OK" }] } } } });
+  directory = await writeTree({
+    "benchmark.ts": benchmarkSource(),
+    "evals/answer/prompt.md": "Reply with OK.\n",
+    "evals/answer/judge.ts": `export default ({ response }) => ({ scores: { answered: response.text.trim() === "OK" } });\n`,
+  });
+});
+
+afterAll(async () => {
+  await provider?.close();
+});
+
+describe("candidate isolation", () => {
+  it("stops a real model with no container engine before any model call (exit 2), naming the remedies", async () => {
+    const result = await runCli(["run", "--benchmark", directory], { env: NO_ENGINE });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("local/answer runs in containers");
+    expect(result.stderr).toContain("No container engine answers at unix:///nonexistent/openeval-isolation-test.sock");
+    expect(result.stderr).toContain("sudo bash .ci/setup-container-engine.sh");
+    expect(result.stderr).toContain("DOCKER_HOST");
+    expect(result.stderr).toContain("--isolation process");
+    expect(provider.requests).toEqual([]);
+    expect(existsSync(join(directory, "results"))).toBe(false);
+  });
+
+  it("lets `openeval plan` show the work without an engine (planning calls no model)", async () => {
+    const result = await runCli(["plan", "--benchmark", directory, "--json"], { env: NO_ENGINE });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).work.map((slot: { action: string }) => slot.action)).toEqual(["candidate"]);
+  });
+
+  it("refuses earlyStop for candidates in containers before anything runs, unless --final-only", async () => {
+    const early = await writeTree({
+      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, judge: { model: "control/judge" }, candidate: { isolation: "container" } };\n`,
+      "evals/notes/prompt.md": "Write notes.\n",
+      "evals/notes/judge.md": "## Criterion: kept — Kept the notes\n\nThe notes file exists.\n",
+      "evals/notes/eval.ts": "export default { earlyStop: true };\n",
+      "evals/notes/controls/positive.json": JSON.stringify({ turns: [{ text: "done" }], verdict: { kept: { value: true, reason: "kept" } } }),
+    });
+    const result = await runCli(["run", "--benchmark", early], { env: NO_ENGINE });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("notes uses earlyStop, and earlyStop checks of candidates in containers are not supported yet");
+    expect(result.stderr).toContain("--final-only");
+    // With --final-only the earlyStop question is gone and the missing engine is what stops it.
+    const finalOnly = await runCli(["run", "--benchmark", early, "--final-only"], { env: NO_ENGINE });
+    expect(finalOnly.exitCode).toBe(2);
+    expect(finalOnly.stderr).toContain("No container engine answers");
+  });
+
+  it("refuses an --isolation value it does not know, naming the flag and the choices", async () => {
+    const result = await runCli(["run", "--benchmark", directory, "--isolation", "vm"], { env: NO_ENGINE });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--isolation takes container or process; got "vm"');
+    expect(provider.requests).toEqual([]);
+  });
+
+  it("refuses a candidate.isolation or candidate.container key it does not know, naming it", async () => {
+    const bad = await writeTree({
+      "benchmark.ts": `export default { models: ["p/m"], candidate: { isolation: "vm", container: { gpus: 1 } } };\n`,
+      "evals/answer/prompt.md": "x\n",
+      "evals/answer/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+    });
+    const result = await runCli(["validate", "--benchmark", bad]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/candidate\.isolation/);
+    expect(result.stderr).toMatch(/gpus/);
+  });
+});
