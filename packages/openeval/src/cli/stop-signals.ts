@@ -3,7 +3,7 @@
 // exits 128 + the signal's number (130, 143). A terminal's Ctrl-C reaches every process of its group and the npm
 // wrapper forwards what it gets, so one keypress can arrive twice: repeats within a second are the same request.
 // Another one later forces: scratch folders are removed and the process exits at once; the kernel then kills
-// every child tied to it (opencode/tie-to-runner.ts) and the next run's recovery records them interrupted.
+// every child tied to it (sandbox/tie-to-runner.ts) and the next run's recovery records them interrupted.
 import { constants } from "node:os";
 import { removeOwnScratchDirsSync } from "../util/scratch-dir.ts";
 
