@@ -46,6 +46,11 @@ export function evalRunPaths(evalRunId: string) {
   return { root, evidence: join(root, "evidence"), logs: join(root, "logs"), check: (check: number) => join(root, "checks", String(check)) };
 }
 
+/** The name its scratch folder in the temp dir starts with: crash recovery removes a dead runner's (with its auth.json copy). */
+export function candidateScratchPrefix(evalRunId: string): string {
+  return `openeval-${evalRunId}-`;
+}
+
 export async function executeCandidate(request: CandidateRequest): Promise<EvalRun> {
   const { evaluation, slot, settings } = request;
   const timeoutMs = evaluation.settings.timeoutMs ?? settings.candidate.timeoutMs;
@@ -73,7 +78,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   request.save(running);
 
   // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
-  const scratch = await mkdtemp(join(tmpdir(), `openeval-${request.evalRunId}-`));
+  const scratch = await mkdtemp(join(tmpdir(), candidateScratchPrefix(request.evalRunId)));
   try {
     return await record(request, running, scratch, timeoutMs);
   } catch (error) {

@@ -16,6 +16,8 @@ export interface GradeRequest {
   judgeFingerprint: string;
   /** The verification image resolved for this run (for judges that use ctx.verification). */
   verification?: VerificationSetup | null;
+  /** Values to redact from what the judge leaves (its logs and returned JSON): every secret the runner can see. */
+  secrets?: readonly string[];
   /** Called with the running record, then with the final one. */
   save(judgeRun: JudgeRun): void;
 }
@@ -79,6 +81,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       run: evalRun,
       timeoutMs: request.settings.judge.timeoutMs,
       directory: join(request.runDirectory, directory, "code"),
+      secrets: request.secrets ?? [],
       verification: request.verification
         ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, "verification") }
         : null,

@@ -12,6 +12,7 @@ import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { linkImports } from "./link-imports.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
 import { reapVerificationContainers } from "./verification/index.ts";
+import { redactBytes } from "../opencode/index.ts";
 
 const WORKER = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
 
@@ -24,6 +25,8 @@ export interface CodeJudgeRequest {
   timeoutMs: number;
   /** The judge run's `code/` folder: bundle, logs and returned JSON are kept here. */
   directory: string;
+  /** Values removed from the judge's logs and returned JSON before they are read or kept. */
+  secrets?: readonly string[];
   /** ctx.verification for this grading (null: the judge gets a context whose verification explains what is missing). */
   verification?: CodeJudgeJob["verification"];
 }
@@ -80,6 +83,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   // A killed judge cannot remove its own containers.
   if (job.verification?.image) await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(() => undefined);
   const elapsedMs = Math.round(performance.now() - startedAt);
+  await redactFiles([CODE_JUDGE_FILES.stdout, CODE_JUDGE_FILES.stderr, CODE_JUDGE_FILES.output].map((name) => join(directory, name)), request.secrets ?? []);
   const base = { elapsedMs, files: CODE_JUDGE_FILES };
 
   if (timedOut) {
@@ -96,6 +100,17 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   } catch (error) {
     if (!(error instanceof JudgingError)) throw error;
     return { ...base, state: "failed", output: result.output, scores: null, error: error.message };
+  }
+}
+
+/** A judge runs with the runner's environment (it may call a model itself): what it prints or returns is redacted. */
+async function redactFiles(files: string[], secrets: readonly string[]): Promise<void> {
+  if (secrets.length === 0) return;
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    const data = new Uint8Array(await readFile(file));
+    const redacted = redactBytes(data, secrets);
+    if (redacted !== data) await writeFileAtomic(file, redacted);
   }
 }
 

@@ -15,6 +15,7 @@ export { exportSessions, type ExportRequest, type ExportedSession } from "./expo
 export { killProcessTree, type KillTarget } from "./process-tree.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";
 export { createGitWorkspace } from "./git-workspace.ts";
+export { findKnownSecrets, type KnownSecret } from "./known-secrets.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";
 export { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
 export { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "./serve-opencode.ts";

@@ -4,6 +4,7 @@
 import { killProcessTree, RUN_MARKER } from "../opencode/index.ts";
 import type { ResultsStore } from "../results/index.ts";
 import { checkMarker } from "./early-stop.ts";
+import { removeScratchOf } from "./remove-scratch.ts";
 
 export const HEARTBEAT_INTERVAL_MS = 2_000;
 /** A heartbeat older than this means the runner is gone, even if its pid was reused by another process. */
@@ -44,6 +45,7 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
     store.saveJudgeRun({ ...judgeRun, state: "interrupted", completedAt, elapsedMs: now - Date.parse(judgeRun.startedAt), error: "The runner stopped before this judge run finished" });
     interruptedJudgeRuns.push(judgeRun.id);
   }
+  await removeScratchOf({ evalRuns: interruptedEvalRuns, judgeRuns: interruptedJudgeRuns });
   return { interruptedEvalRuns, interruptedJudgeRuns };
 }
 

@@ -5,7 +5,8 @@ import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
 import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { planSlots, type PlanScope } from "../plan/index.ts";
-import { chooseRunDirectory } from "../results/index.ts";
+import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../results/index.ts";
+import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
 import { ResultsStore } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
@@ -58,6 +59,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     store.beat();
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
+    // Step: every secret this runner can see is redacted from what it records; the list (hashes only) is kept for export.
+    const secrets = await findKnownSecrets(process.env);
+    await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
     const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor);
@@ -77,7 +81,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), ...rubricJudgesFor(controls), verification: verification.setup };
+    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), secrets: secrets.map((secret) => secret.value), ...rubricJudgesFor(controls), verification: verification.setup };
     try {
       await runWorkQueue(
         work,

@@ -37,6 +37,8 @@ export interface WorkContext {
   verification: VerificationSetup | null;
   /** Eval runs executed by this invocation (live latency measurements). */
   fresh: Set<string>;
+  /** Every secret the runner can see: redacted from judge archives too. */
+  secrets: readonly string[];
 }
 
 /** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
@@ -133,6 +135,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
       settings: context.benchmark.settings,
       judgeFingerprint: slot.judgeFingerprint,
       verification: context.verification,
+      secrets: context.secrets,
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,

@@ -9,7 +9,8 @@ import { bundleViewer } from "./bundle-viewer.ts";
 import { ExportError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { toRunListItem } from "./run-index.ts";
-import { createScrubber, hostPaths, knownSecrets, type Scrubber } from "./scrub.ts";
+import { readRedactionList } from "../results/index.ts";
+import { createScrubber, hostPaths, type Scrubber } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";
 import { ViewerData } from "./viewer-data.ts";
 
@@ -23,7 +24,7 @@ export interface ExportRunOptions {
   run: string;
   /** The export folder: created, or a previous export replaced; any other non-empty folder is refused. */
   output: string;
-  /** More values to remove, besides the exporting user's secret-looking environment and OpenCode credentials. */
+  /** More values to remove, besides those on the run's redaction list (what the runner redacted when recording). */
   secrets?: string[];
   onProgress?: (done: number, total: number) => void;
 }
@@ -48,7 +49,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
   const data = new ViewerData(catalog);
   const runId = basename(resolve(options.run));
   const index = catalog.index(runId);
-  const scrubber = createScrubber({ paths: hostPaths(index.directory, index.run.benchmarkDirectory), secrets: [...knownSecrets(), ...(options.secrets ?? [])] });
+  const scrubber = createScrubber({ paths: hostPaths(index.directory, index.run.benchmarkDirectory), secrets: options.secrets ?? [], redactions: readRedactionList(index.directory) });
   const writer = new ExportWriter(output, scrubber);
   try {
     // Step: the app itself, in static mode.

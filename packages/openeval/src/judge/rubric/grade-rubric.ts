@@ -108,6 +108,11 @@ export interface JudgeSession {
   criteria: string[];
 }
 
+/** The name a judge session's scratch folder (HOME, auth entry, live database) starts with; recovery removes a dead runner's. */
+export function judgeScratchPrefix(judgeRunId: string): string {
+  return `openeval-judge-${judgeRunId}-`;
+}
+
 /** One judge session over the task's recording; a refusal before any process starts is `{ error }`. */
 export async function runJudgeSession(
   task: RubricTask,
@@ -117,7 +122,7 @@ export async function runJudgeSession(
 ): Promise<JudgeSession | { error: string }> {
   const plan = planJudgeRun(task, options, limits.phase);
   if ("error" in plan) return plan;
-  const scratch = await mkdtemp(join(tmpdir(), `openeval-judge-${task.judgeRunId}-`));
+  const scratch = await mkdtemp(join(tmpdir(), judgeScratchPrefix(task.judgeRunId)));
   try {
     // Absolute: the tool server runs in the judge's own working directory.
     return await runJudge(task, resolve(directory), plan, scratch, options, limits);
