@@ -93,8 +93,10 @@ describe("reporters", () => {
         ],
       },
       open: [{ slot, action: "failed", reason: "Infrastructure error" }],
+      inputChanges: [{ at: "2026-12-01T10:00:00.000Z", changes: [{ scope: "benchmark", path: "evals/e/REFERENCE_FIX.md", change: "modified" }, { scope: "harness", path: "src/judge/code-worker.ts", change: "modified" }] }],
     };
     const text = formatSummary(summary);
+    expect(text).toContain("Changed while the run's candidates ran (2026-12-01T10:00:00.000Z; graded with the frozen inputs): evals/e/REFERENCE_FIX.md (modified), harness src/judge/code-worker.ts (modified)");
     expect(text).toMatch(/control\/positive \(control\)\s+100\.0%\s+100\.0–100\.0/);
     expect(text).toContain("[25.0–75.0]% (incomplete)");
     expect(text).toContain("Verdict: fail (incomplete: some slots are not judged)");

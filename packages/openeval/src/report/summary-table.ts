@@ -1,7 +1,7 @@
 // The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, cost, time),
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
-import type { RunSummary } from "../run/index.ts";
+import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {
@@ -29,6 +29,9 @@ export function formatSummary(summary: RunSummary): string {
     if (summary.open.length > 20) lines.push(`  … and ${summary.open.length - 20} more (openeval plan lists them all)`);
   }
   if (summary.outOfScope > 0) lines.push("", `${summary.outOfScope} slot${summary.outOfScope === 1 ? "" : "s"} outside the --only-* scope, not shown.`);
+  for (const record of summary.inputChanges) {
+    lines.push("", `Changed while the run's candidates ran (${record.at}; graded with the frozen inputs): ${describeInputChanges(record.changes)}`);
+  }
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
 }

@@ -7,6 +7,7 @@ import { planSlots, type Plan, type PlanScope } from "../plan/index.ts";
 import { findLatestRun } from "../results/index.ts";
 import { STORE_FILE, ResultsStore, StoreError } from "../results/index.ts";
 import { resolveRunVerification } from "./verification.ts";
+import { recordedInputChanges, type InputChangeRecord } from "./input-changes.ts";
 
 export interface PlanBenchmarkOptions {
   benchmark: string | BenchmarkDefinition;
@@ -22,16 +23,22 @@ export interface PlanBenchmarkOptions {
  * const plan = await planBenchmark({ benchmark: "." });
  * console.log(plan.slots.filter((slot) => slot.action === "candidate").length, plan.estimate.usd);
  */
-export async function planBenchmark(options: PlanBenchmarkOptions): Promise<Plan & { runDirectory: string | null }> {
+export type RunPlan = Plan & {
+  runDirectory: string | null;
+  /** Changes to the benchmark, the harness or the frozen inputs seen while that run's candidates ran (issue 14). */
+  inputChanges: InputChangeRecord[];
+};
+
+export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunPlan> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const { imageFor } = await resolveRunVerification(benchmark);
   const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
-  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor), runDirectory };
+  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor), runDirectory, inputChanges: [] };
   if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
-    return { ...planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, options.scope, imageFor), runDirectory };
+    return { ...planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, options.scope, imageFor), runDirectory, inputChanges: recordedInputChanges(store) };
   } finally {
     store.close();
   }

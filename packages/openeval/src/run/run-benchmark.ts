@@ -17,6 +17,8 @@ import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type Wo
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
+import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
+import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
 import { isControlModel } from "../util/control-model.ts";
 
 export interface RunBenchmarkOptions {
@@ -77,11 +79,23 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
         evalRun: slot.evalRun,
         monitored: slot.action === "candidate" && monitored.has(slot.evalId),
       }));
+    // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
+    const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
+    const { benchmark: frozenBenchmark, frozen } = work.length > 0 ? await freezeInputs(benchmark, choice.directory) : { benchmark, frozen: new Map() };
+    const reportChanges = (changes: InputChange[]) => {
+      if (changes.length === 0) return;
+      store.appendEvent(INPUTS_CHANGED_EVENT, { changes });
+      emit({ type: "notice", message: `Changed while this run's candidates ran (graded with the frozen inputs): ${describeInputChanges(changes)}` });
+    };
+    const restoreInputs = async (evalId: string) => {
+      const altered = await restoreFrozen(frozen.get(evalId)!);
+      reportChanges(altered.map((path) => ({ scope: "frozen" as const, path: `${evalId}/${path}`, change: "modified" as const })));
+    };
     const scriptedJudge = benchmark.settings.judge.model !== undefined && isControlModel(benchmark.settings.judge.model);
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), secrets: secrets.map((secret) => secret.value), ...rubricJudgesFor(controls), verification: verification.setup };
+    const context: WorkContext = { benchmark: frozenBenchmark, restoreInputs, store, runId, controls, emit, signal: options.signal, fresh: new Set(), secrets: secrets.map((secret) => secret.value), ...rubricJudgesFor(controls), verification: verification.setup };
     try {
       await runWorkQueue(
         work,
@@ -92,6 +106,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     } finally {
       await controls?.close();
     }
+    if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;

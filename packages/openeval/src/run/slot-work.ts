@@ -25,7 +25,10 @@ export interface SlotWork {
 }
 
 export interface WorkContext {
+  /** The benchmark as frozen for this invocation: its evals' folders are the run store's frozen copies. */
   benchmark: BenchmarkDefinition;
+  /** Puts an eval's frozen folder back as it was frozen (and reports what had changed) before it is used. */
+  restoreInputs: (evalId: string) => Promise<void>;
   store: ResultsStore;
   runId: string;
   controls: ControlServer | null;
@@ -60,6 +63,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const key = slotKey(slot);
   const evalRunId = `eval_${randomUUID()}`;
   const evaluation = evaluationOf(context, slot);
+  await context.restoreInputs(slot.evalId);
   let latest: EvalRun | null = null;
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
@@ -124,6 +128,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   const key = slotKey(slot);
   if (!work.evalRun) return;
   const judgeRunId = `judge_${randomUUID()}`;
+  await context.restoreInputs(slot.evalId);
   context.emit({ type: "judge.started", slot: key, judgeRunId });
   const judgeRun = await gradeEvalRun(
     {

@@ -21,6 +21,7 @@ import {
 } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { recordedInputChanges } from "./input-changes.ts";
 
 export const BASELINE_FILE = "baseline.json";
 
@@ -76,6 +77,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason })),
     outOfScope: plan.slots.length - inScope.length,
+    inputChanges: recordedInputChanges(store),
   };
 }
 
