@@ -47,6 +47,23 @@ describe("openeval validate", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("refuses a judge.ts whose package import does not resolve, before any candidate runs (issue 14 §5)", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
+        "evals/answer/judge.ts": `import chalk from "chalk-not-installed-here";\nexport default () => ({ scores: { ok: chalk !== undefined } });\n`,
+        "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
+      }),
+    );
+    const validate = await runCli(["validate", "--benchmark", directory]);
+    expect(validate.exitCode).toBe(2);
+    expect(validate.stderr).toContain('evals/answer/judge.ts: imports "chalk-not-installed-here" (imported by judge.ts), which cannot be resolved from');
+    const run = await runCli(["run", "--benchmark", directory]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("chalk-not-installed-here");
+    expect(existsSync(join(directory, "results"))).toBe(false);
+  });
+
   it("explains unknown commands and flags", async () => {
     const unknown = await runCli(["valdiate"]);
     expect(unknown.exitCode).toBe(2);

@@ -35,6 +35,7 @@ export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
   const root = dirname(file);
   const dependencies = new Map<string, JudgeDependency>();
   const localFiles = new Set<string>();
+  const unresolved = new Map<string, string>();
   const result = await Bun.build({
     entrypoints: [file],
     root,
@@ -42,11 +43,18 @@ export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
     format: "esm",
     packages: "external",
     throw: false,
-    plugins: [freezePlugin(dependencies, localFiles)],
+    plugins: [freezePlugin(dependencies, localFiles, unresolved)],
   });
   if (!result.success) {
     const messages = result.logs.map((log) => formatBuildLog(log, root));
     throw new Error(`does not compile: ${messages.join("; ")}`);
+  }
+  // Found now, not when grading: a judge that cannot import its packages would fail after the candidate was paid for.
+  if (unresolved.size > 0) {
+    const names = [...unresolved].map(([name, importer]) => `"${name}" (imported by ${relative(root, importer) || importer})`);
+    throw new Error(
+      `imports ${names.join(", ")}, which cannot be resolved from ${root}; install ${unresolved.size === 1 ? "it" : "them"} in the benchmark folder (npm install ${[...unresolved.keys()].join(" ")})`,
+    );
   }
   const output = result.outputs[0];
   if (!output) throw new Error("produced no bundle; check that it is a TypeScript module");
@@ -77,13 +85,17 @@ function relativizeModuleComments(source: string, localFiles: Set<string>, root:
   return result;
 }
 
-function freezePlugin(dependencies: Map<string, JudgeDependency>, localFiles: Set<string>): BunPlugin {
+/** `openeval` itself is provided by the harness that grades (link-imports.ts), wherever the eval lives. */
+const HARNESS_PACKAGE = "openeval";
+
+function freezePlugin(dependencies: Map<string, JudgeDependency>, localFiles: Set<string>, unresolved: Map<string, string>): BunPlugin {
   return {
     name: "openeval-freeze-judge",
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (/^[A-Za-z]:[\\/]/.test(args.path)) return undefined;
         const name = packageName(args.path);
+        if (name !== HARNESS_PACKAGE && !resolves(args.path, args.importer)) unresolved.set(name, args.importer);
         if (!dependencies.has(name)) dependencies.set(name, { name, version: packageVersion(args.path, args.importer) });
         return { path: args.path, external: true };
       });
@@ -106,6 +118,15 @@ function packageName(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
 }
 
+function resolves(specifier: string, importer: string): boolean {
+  try {
+    Bun.resolveSync(specifier, dirname(importer));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The version in the imported package's manifest, found by walking up from where it resolves. */
 function packageVersion(specifier: string, importer: string): string | null {
   if (/^(node|bun):/.test(specifier)) return null;
@@ -114,7 +135,7 @@ function packageVersion(specifier: string, importer: string): string | null {
   try {
     directory = dirname(Bun.resolveSync(specifier, dirname(importer)));
   } catch {
-    return null; // Unresolvable here: the worker fails to import it and says so.
+    return null; // bundleCodeJudge refuses it (see resolves())
   }
   for (; directory !== dirname(directory); directory = dirname(directory)) {
     const manifest = join(directory, "package.json");
