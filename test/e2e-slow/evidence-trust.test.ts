@@ -55,6 +55,10 @@ beforeAll(async () => {
       bash(`cat ${dataHome}/opencode/auth.json; cp ${dataHome}/opencode/auth.json stolen.json; env | grep -E 'TOKEN|PASSWORD|API_KEY' | tee env.txt`),
       { text: `OK ${AUTH.openrouter.key} ${ENV.MY_SERVICE_TOKEN}` },
     ),
+    // Writes 500 MB (and a small file beside it).
+    "evals/d-big/prompt.md": "Make a big file.\n",
+    "evals/d-big/judge.ts": `export default (ctx) => ({ scores: { has_big: ctx.workspace.files().some((file) => file.path === "big.bin" && file.bytes === 524288000) } });\n`,
+    "evals/d-big/controls/positive.json": control(bash("head -c 524288000 /dev/zero > big.bin; echo small > small.txt"), { text: "made" }),
   }, directory);
   run = await runCli(["run", "--benchmark", directory], { env: { ...ENV, XDG_DATA_HOME: dataHome }, timeoutMs: 400_000 });
   const root = join(directory, "results");
@@ -103,7 +107,7 @@ describe("no stray secrets (issue 14 §1)", () => {
       const runId = runDirectory.split("/").at(-1)!;
       await get(`/api/runs/${runId}`);
       const evalRuns = JSON.parse(await get(`/api/runs/${runId}/eval-runs?limit=100`)) as { items: { id: string; judgeRunId: string | null }[] };
-      expect(evalRuns.items.length).toBe(3);
+      expect(evalRuns.items.length).toBe(4);
       for (const item of evalRuns.items) {
         const detail = JSON.parse(await get(`/api/runs/${runId}/eval-runs/${item.id}`)) as { sessions: { id: string }[]; files: { path: string }[]; logs: { path: string }[] };
         for (const session of detail.sessions) await get(`/api/runs/${runId}/eval-runs/${item.id}/transcript?session=${session.id}`);
@@ -145,3 +149,20 @@ describe("frozen judge inputs (issue 14 §2)", () => {
   });
 });
 
+
+describe("bounded evidence (issue 14 §3)", () => {
+  it("records a 500 MB file from a candidate by size and sha256, without copying it", async () => {
+    const store = storeOf();
+    const big = store.evalRuns().find((evalRun) => evalRun.slot.evalId === "d-big")!;
+    expect(big.state).toBe("completed");
+    const evidence = join(runDirectory, big.evidence!.directory);
+    const manifest = JSON.parse(readFileSync(join(evidence, "manifest.json"), "utf8")) as { final: { files: { path: string; bytes: number; sha256: string; omitted?: { note: string } }[] } };
+    const entry = manifest.final.files.find((file) => file.path === "big.bin")!;
+    const zeros = new Bun.CryptoHasher("sha256").update(new Uint8Array(524288000)).digest("hex");
+    expect(entry).toMatchObject({ bytes: 524288000, sha256: zeros, omitted: { note: expect.stringContaining("per-file limit") } });
+    expect(manifest.final.files.find((file) => file.path === "small.txt")).not.toHaveProperty("omitted");
+    const stored = listFiles(runDirectory).reduce((total, file) => total + statSync(file).size, 0);
+    expect(stored).toBeLessThan(50 * 1024 * 1024);
+    expect(store.judgeRuns(big.id)[0]?.scores).toEqual({ has_big: { value: 1, source: "judge.ts" } });
+  });
+});

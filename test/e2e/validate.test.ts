@@ -64,6 +64,22 @@ describe("openeval validate", () => {
     expect(existsSync(join(directory, "results"))).toBe(false);
   });
 
+  it("refuses a prompt over the size limit and a FIFO in workspace/ (issue 14 §3)", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "evals/answer/prompt.md": `${"Reply with exactly APPLE. ".repeat(80_000)}\n`,
+        "evals/piped/prompt.md": "Read the pipe.\n",
+        "evals/piped/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+        "evals/piped/workspace/readme.txt": "hello\n",
+      }),
+    );
+    expect(Bun.spawnSync(["mkfifo", join(directory, "evals", "piped", "workspace", "pipe")]).exitCode).toBe(0);
+    const result = await runCli(["validate", "--benchmark", directory]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/evals\/answer\/prompt\.md: is \d+ bytes, over the 1048576-byte limit for a prompt/);
+    expect(result.stderr).toContain("evals/piped/workspace: has FIFOs, sockets or device files (pipe)");
+  });
+
   it("explains unknown commands and flags", async () => {
     const unknown = await runCli(["valdiate"]);
     expect(unknown.exitCode).toBe(2);

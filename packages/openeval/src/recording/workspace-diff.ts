@@ -31,6 +31,10 @@ export async function diffWorkspace(evidence: Evidence, path?: string): Promise<
 
 async function diffFile(evidence: Evidence, path: string, before: FileEntry | undefined, after: FileEntry | undefined): Promise<FileDiff> {
   const status = !before ? "added" : !after ? "deleted" : "modified";
+  const omitted = [before, after].find((entry) => entry?.kind === "file" && entry.omitted);
+  if (omitted?.kind === "file") {
+    return { path, status, patch: `File ${path} (${omitted.bytes} bytes, sha256 ${omitted.sha256}) ${omitted.omitted!.note}\n`, binary: true, additions: 0, deletions: 0 };
+  }
   const [oldText, newText] = await Promise.all([contentOf(evidence, before, "initial"), contentOf(evidence, after, "final")]);
   if (oldText === BINARY || newText === BINARY) {
     return { path, status, patch: `Binary files a/${path} and b/${path} differ\n`, binary: true, additions: 0, deletions: 0 };
