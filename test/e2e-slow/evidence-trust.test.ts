@@ -1,10 +1,13 @@
 // Issue 14, as a hostile candidate and a careless user would try it, with real OpenCode against control models
 // whose bash commands attack the harness: secrets found by absolute path and in the environment, judge inputs
-// and another eval's workspace rewritten while the run goes on.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// and another eval's workspace rewritten while the run goes on, 500 MB written; then results edited and forged.
+import { Database } from "bun:sqlite";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { formatSummary } from "../../packages/openeval/src/report/summary-table.ts";
 import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
+import { readResults } from "../../packages/openeval/src/run/index.ts";
 import { serveViewer, type ViewerServer } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
@@ -164,5 +167,83 @@ describe("bounded evidence (issue 14 §3)", () => {
     const stored = listFiles(runDirectory).reduce((total, file) => total + statSync(file).size, 0);
     expect(stored).toBeLessThan(50 * 1024 * 1024);
     expect(store.judgeRuns(big.id)[0]?.scores).toEqual({ has_big: { value: 1, source: "judge.ts" } });
+  });
+});
+
+describe("tamper-evident results (issue 14 §4)", () => {
+  const runId = () => runDirectory.split("/").at(-1)!;
+  const evalRunOf = (evalId: string) => storeOf().evalRuns().find((evalRun) => evalRun.slot.evalId === evalId)!;
+
+  it("openeval verify passes an untouched run", async () => {
+    const verified = await runCli(["verify", runDirectory]);
+    expect(verified.stderr).toBe("");
+    expect(verified.exitCode).toBe(0);
+    expect(verified.stdout).toMatch(/Verified .*: 4 eval runs, 4 judge runs, \d+ recording files; nothing changed\./);
+  });
+
+  it("an edited judge-run file is named by verify and refused by the viewer", async () => {
+    const judgeRun = storeOf().judgeRuns(evalRunOf("c-leak").id)[0]!;
+    const output = join(runDirectory, judgeRun.directory, "code", "output.json");
+    writeFileSync(output, readFileSync(output, "utf8").replace('"answered":true', '"answered":false'));
+    const verified = await runCli(["verify", runDirectory]);
+    expect(verified.exitCode).toBe(1);
+    expect(verified.stderr).toContain(`judge run ${judgeRun.id}: files changed after it finished: ${judgeRun.directory}/code/output.json (changed)`);
+    const viewer = await serveViewer({ run: runDirectory, port: 0 });
+    try {
+      const text = await fetch(new URL(`/api/runs/${runId()}/judge-runs/${judgeRun.id}/text?path=code/output.json`, viewer.url));
+      expect(text.status).toBe(409);
+      expect(((await text.json()) as { error: string }).error).toContain("Integrity error");
+      const detail = (await (await fetch(new URL(`/api/runs/${runId()}/judge-runs/${judgeRun.id}`, viewer.url))).json()) as { integrityError: string | null };
+      expect(detail.integrityError).toContain("code/output.json (changed)");
+    } finally {
+      await viewer.stop();
+    }
+  });
+
+  it("a forged 'newer' judge row is reported by verify, plan, the summary and the viewer, and does not change the score", async () => {
+    const victim = evalRunOf("b-victim");
+    const real = storeOf().judgeRuns(victim.id)[0]!;
+    const forged = { ...real, id: "judge_forged", scores: { start_intact: { value: 0, source: "judge.ts" } } };
+    const db = new Database(join(runDirectory, "store.db"));
+    db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, 'completed', ?, ?)").run(forged.id, victim.id, JSON.stringify(forged), Date.now());
+    db.close();
+
+    const verified = await runCli(["verify", runDirectory]);
+    expect(verified.exitCode).toBe(1);
+    expect(verified.stderr).toContain("judge run judge_forged: the row, its files.json or the recording it judged was changed");
+    const plan = await runCli(["plan", "--benchmark", directory]);
+    expect(plan.stdout).toContain("integrity error (not used): judge run judge_forged");
+    expect(plan.stdout).toMatch(/reuse\s+b-victim/);
+    const results = await readResults(runDirectory);
+    expect(results.integrity.map((problem) => problem.id)).toContain("judge_forged");
+    expect(results.complete).toBe(false);
+    expect(formatSummary(results)).toContain("failed the integrity check (not scored; run openeval verify for the whole run):\n  judge run judge_forged");
+    const victimScore = results.models[0]!.evals.find((evaluation) => evaluation.evalId === "b-victim");
+    expect(victimScore?.value).toBe(1);
+    const viewer = await serveViewer({ run: runDirectory, port: 0 });
+    try {
+      const overview = (await (await fetch(new URL(`/api/runs/${runId()}`, viewer.url))).json()) as { integrity: { id: string }[] };
+      expect(overview.integrity.map((problem) => problem.id)).toContain("judge_forged");
+    } finally {
+      await viewer.stop();
+    }
+  });
+
+  it("over a tampered recording manifest the viewer answers the integrity error, not 404 or an empty list", async () => {
+    const big = evalRunOf("d-big");
+    const manifest = join(runDirectory, big.evidence!.directory, "manifest.json");
+    writeFileSync(manifest, `${readFileSync(manifest, "utf8")} `);
+    const viewer = await serveViewer({ run: runDirectory, port: 0 });
+    try {
+      for (const path of ["transcript", "events"]) {
+        const answer = await fetch(new URL(`/api/runs/${runId()}/eval-runs/${big.id}/${path}`, viewer.url));
+        expect(answer.status, path).toBe(409);
+        expect(((await answer.json()) as { error: string }).error, path).toMatch(/hashes to .* not the recorded/);
+      }
+    } finally {
+      await viewer.stop();
+    }
+    const verified = await runCli(["verify", runDirectory]);
+    expect(verified.stderr).toContain(`eval run ${big.id}: its recording's manifest.json was changed`);
   });
 });

@@ -11,8 +11,9 @@ import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 import { viewCommand } from "./view.ts";
+import { verifyCommand } from "./verify.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -29,6 +29,10 @@ export function formatSummary(summary: RunSummary): string {
     if (summary.open.length > 20) lines.push(`  … and ${summary.open.length - 20} more (openeval plan lists them all)`);
   }
   if (summary.outOfScope > 0) lines.push("", `${summary.outOfScope} slot${summary.outOfScope === 1 ? "" : "s"} outside the --only-* scope, not shown.`);
+  if (summary.integrity.length > 0) {
+    lines.push("", `${summary.integrity.length} record${summary.integrity.length === 1 ? "" : "s"} failed the integrity check (not scored; run openeval verify for the whole run):`);
+    for (const problem of summary.integrity) lines.push(`  ${problem.message}`);
+  }
   for (const record of summary.inputChanges) {
     lines.push("", `Changed while the run's candidates ran (${record.at}; graded with the frozen inputs): ${describeInputChanges(record.changes)}`);
   }

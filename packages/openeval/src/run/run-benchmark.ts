@@ -18,6 +18,7 @@ import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
+import { describeIntegrityProblems, readCheckedRecords } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
 import { isControlModel } from "../util/control-model.ts";
 
@@ -66,7 +67,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
-    const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor);
+    const records = readCheckedRecords(store);
+    for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
+    const plan = planSlots(benchmark, records, scope, verification.imageFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
     const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();

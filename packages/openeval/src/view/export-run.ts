@@ -6,7 +6,7 @@ import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EvalRunDetail, TranscriptMessage } from "./api-types.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
-import { ExportError } from "./errors.ts";
+import { ExportError, UnreadableEvidenceError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { toRunListItem } from "./run-index.ts";
 import { readRedactionList } from "../results/index.ts";
@@ -94,7 +94,8 @@ async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: stri
     if (page) transcripts[session.id] = page.items;
   }
   await writer.data(staticKeys.transcripts(runId, id), transcripts);
-  await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
+  // A recording that fails its hash check is exported with its error (evidenceError), not its contents.
+  if (!detail.evidenceError) await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
   for (const log of detail.logs) await writer.data(staticKeys.evalRunLog(runId, id, log.path), await data.evalRunLog(runId, id, log.path));
   for (const [path, revision] of workspaceFilesToExport(detail)) {
     await writer.data(staticKeys.workspaceFile(runId, id, revision, path), await data.workspaceFile(runId, id, path, revision));
@@ -122,8 +123,13 @@ async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: str
   const detail = (await data.judgeRun(runId, id))!;
   await writer.data(staticKeys.judgeRun(runId, id), detail);
   for (const file of detail.files) {
-    if (file.kind === "text") await writer.data(staticKeys.judgeRunText(runId, id, file.path), await data.judgeRunText(runId, id, file.path));
-    else if (file.kind === "image") await writer.copy(data.judgeRunFilePath(runId, id, file.path)!, decodeURIComponent(staticRawFile(runId, id, file.path)));
+    try {
+      if (file.kind === "text") await writer.data(staticKeys.judgeRunText(runId, id, file.path), await data.judgeRunText(runId, id, file.path));
+      else if (file.kind === "image") await writer.copy(data.judgeRunFilePath(runId, id, file.path)!, decodeURIComponent(staticRawFile(runId, id, file.path)));
+    } catch (error) {
+      // A file that fails its hash check is left out; the judge run's integrityError says why.
+      if (!(error instanceof UnreadableEvidenceError)) throw error;
+    }
   }
 }
 
