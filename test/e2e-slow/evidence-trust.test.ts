@@ -138,6 +138,8 @@ describe("frozen judge inputs (issue 14 §2)", () => {
     const scores = (evalId: string) => store.judgeRuns(store.evalRuns().find((evalRun) => evalRun.slot.evalId === evalId)!.id)[0]?.scores;
     expect(scores("a-tamper")).toEqual({ reference_intact: { value: 1, source: "judge.ts" } });
     expect(scores("b-victim")).toEqual({ start_intact: { value: 1, source: "judge.ts" } });
+    // Judges ran the worker frozen with the run, not the harness's live file.
+    expect(statSync(join(runDirectory, "inputs", "harness", "code-worker.js")).size).toBeGreaterThan(100_000);
     // The live folder really was changed.
     expect(readFileSync(join(directory, "evals", "a-tamper", "REFERENCE_FIX.md"), "utf8")).toBe("forged\n");
     expect(run.stdout).toMatch(/Changed while the run's candidates ran .*evals\/a-tamper\/REFERENCE_FIX\.md \(modified\)/);
@@ -201,9 +203,9 @@ describe("tamper-evident results (issue 14 §4)", () => {
   });
 
   it("a forged 'newer' judge row is reported by verify, plan, the summary and the viewer, and does not change the score", async () => {
-    const victim = evalRunOf("b-victim");
+    const victim = evalRunOf("d-big");
     const real = storeOf().judgeRuns(victim.id)[0]!;
-    const forged = { ...real, id: "judge_forged", scores: { start_intact: { value: 0, source: "judge.ts" } } };
+    const forged = { ...real, id: "judge_forged", scores: { has_big: { value: 0, source: "judge.ts" } } };
     const db = new Database(join(runDirectory, "store.db"));
     db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, 'completed', ?, ?)").run(forged.id, victim.id, JSON.stringify(forged), Date.now());
     db.close();
@@ -213,12 +215,12 @@ describe("tamper-evident results (issue 14 §4)", () => {
     expect(verified.stderr).toContain("judge run judge_forged: the row, its files.json or the recording it judged was changed");
     const plan = await runCli(["plan", "--benchmark", directory]);
     expect(plan.stdout).toContain("integrity error (not used): judge run judge_forged");
-    expect(plan.stdout).toMatch(/reuse\s+b-victim/);
+    expect(plan.stdout).toMatch(/reuse\s+d-big/);
     const results = await readResults(runDirectory);
     expect(results.integrity.map((problem) => problem.id)).toContain("judge_forged");
     expect(results.complete).toBe(false);
     expect(formatSummary(results)).toContain("failed the integrity check (not scored; run openeval verify for the whole run):\n  judge run judge_forged");
-    const victimScore = results.models[0]!.evals.find((evaluation) => evaluation.evalId === "b-victim");
+    const victimScore = results.models[0]!.evals.find((evaluation) => evaluation.evalId === "d-big");
     expect(victimScore?.value).toBe(1);
     const viewer = await serveViewer({ run: runDirectory, port: 0 });
     try {

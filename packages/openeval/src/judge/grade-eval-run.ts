@@ -16,6 +16,8 @@ export interface GradeRequest {
   judgeFingerprint: string;
   /** The verification image resolved for this run (for judges that use ctx.verification). */
   verification?: VerificationSetup | null;
+  /** The code-judge worker frozen when the run started (freezeCodeWorker); default: the harness's live one. */
+  codeWorker?: string;
   /** Values to redact from what the judge leaves (its logs and returned JSON): every secret the runner can see. */
   secrets?: readonly string[];
   /** Called with the running record, then with the final one. */
@@ -82,6 +84,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       timeoutMs: request.settings.judge.timeoutMs,
       directory: join(request.runDirectory, directory, "code"),
       secrets: request.secrets ?? [],
+      ...(request.codeWorker ? { worker: request.codeWorker } : {}),
       verification: request.verification
         ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, "verification") }
         : null,

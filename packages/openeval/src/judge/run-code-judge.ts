@@ -1,8 +1,8 @@
 // Host side of code judging: freezes the bundle into the judge run's folder, runs it in a separate Bun
 // process under the time limit, and turns what came back into normalized scores or a recorded failure.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, rm, symlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CodeJudgeBundle } from "../load/index.ts";
 import type { EvidenceRef } from "../recording/index.ts";
@@ -25,6 +25,8 @@ export interface CodeJudgeRequest {
   timeoutMs: number;
   /** The judge run's `code/` folder: bundle, logs and returned JSON are kept here. */
   directory: string;
+  /** The worker to run (a run's frozen bundle of code-worker.ts, see freezeCodeWorker); default: this harness's own. */
+  worker?: string;
   /** Values removed from the judge's logs and returned JSON before they are read or kept. */
   secrets?: readonly string[];
   /** ctx.verification for this grading (null: the judge gets a context whose verification explains what is missing). */
@@ -41,6 +43,19 @@ export interface CodeJudgeExecution {
   elapsedMs: number;
   /** Files in `directory`. */
   files: { source: string; stdout: string; stderr: string; output: string };
+}
+
+/**
+ * Bundles the code-judge worker (with the harness code it imports) into `directory`, so that a run grades with the
+ * worker as it was when the run started: a candidate that patches the harness's files cannot change a grade.
+ * Installed packages it loads at run time (the pinned OpenCode) resolve through a link to the harness's own.
+ */
+export async function freezeCodeWorker(directory: string): Promise<string> {
+  const result = await Bun.build({ entrypoints: [WORKER], target: "bun", format: "esm", outdir: directory, throw: false });
+  if (!result.success) throw new Error(`could not bundle the code-judge worker: ${result.logs.map(String).join("; ")}`);
+  const modules = join(directory, "node_modules");
+  if (!existsSync(modules)) await symlink(dirname(dirname(Bun.resolveSync("opencode-ai/package.json", dirname(WORKER)))), modules);
+  return join(directory, "code-worker.js");
 }
 
 export const CODE_JUDGE_FILES = { source: "judge.js", stdout: "stdout.log", stderr: "stderr.log", output: "output.json" } as const;
@@ -66,7 +81,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   await rm(job.output, { force: true });
   const startedAt = performance.now();
   // --no-install: a judge never downloads packages (Bun would auto-install a missing one from the registry).
-  const child = Bun.spawn([process.execPath, "--no-install", WORKER], {
+  const child = Bun.spawn([process.execPath, "--no-install", request.worker ?? WORKER], {
     cwd: request.evalDirectory,
     stdin: new Blob([JSON.stringify(job)]),
     stdout: Bun.file(join(directory, CODE_JUDGE_FILES.stdout)),

@@ -4,9 +4,11 @@
 // and laid out as a frozen eval folder (`inputs/evals/<id>/`). Candidates are seeded and judges run from that
 // folder, which is checked against its manifest (and restored from the objects) before each use, so a candidate
 // that edits the benchmark folder — or the frozen copy — cannot change its own grade or another eval's start.
+// The harness's code-judge worker is frozen too (bundled into `inputs/harness/`), so patching it does not either.
 import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { freezeCodeWorker } from "../judge/index.ts";
 import type { BenchmarkDefinition, EvalDefinition } from "../load/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { sha256 } from "../util/hash.ts";
@@ -27,8 +29,18 @@ export interface FrozenEval {
   files: FrozenFile[];
 }
 
-/** Freezes every eval of the benchmark and returns the definition candidates and judges must use. */
-export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory: string): Promise<{ benchmark: BenchmarkDefinition; frozen: Map<string, FrozenEval> }> {
+export interface FrozenInputs {
+  benchmark: BenchmarkDefinition;
+  frozen: Map<string, FrozenEval>;
+  /** The code-judge worker bundled as it is now (`inputs/harness/`), null when no eval has a judge.ts. */
+  codeWorker: string | null;
+}
+
+/**
+ * Freezes every eval of the benchmark and the harness's code-judge worker; returns the definition candidates
+ * and judges must use.
+ */
+export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory: string): Promise<FrozenInputs> {
   const inputs = join(runDirectory, INPUTS_DIRECTORY);
   await linkPackages(join(benchmark.directory, "node_modules"), join(inputs, "node_modules"));
   const frozen = new Map<string, FrozenEval>();
@@ -38,7 +50,8 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
     frozen.set(evaluation.id, entry);
     evals.push({ ...evaluation, directory: entry.directory, workspace: { ...evaluation.workspace, directory: evaluation.workspace.directory ? join(entry.directory, "workspace") : null } });
   }
-  return { benchmark: { ...benchmark, evals }, frozen };
+  const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await freezeCodeWorker(join(inputs, "harness")) : null;
+  return { benchmark: { ...benchmark, evals }, frozen, codeWorker };
 }
 
 /**

@@ -84,7 +84,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
       }));
     // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
     const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
-    const { benchmark: frozenBenchmark, frozen } = work.length > 0 ? await freezeInputs(benchmark, choice.directory) : { benchmark, frozen: new Map() };
+    const { benchmark: frozenBenchmark, frozen, codeWorker } = work.length > 0 ? await freezeInputs(benchmark, choice.directory) : { benchmark, frozen: new Map(), codeWorker: null };
     const reportChanges = (changes: InputChange[]) => {
       if (changes.length === 0) return;
       store.appendEvent(INPUTS_CHANGED_EVENT, { changes });
@@ -98,7 +98,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark: frozenBenchmark, restoreInputs, store, runId, controls, emit, signal: options.signal, fresh: new Set(), secrets: secrets.map((secret) => secret.value), ...rubricJudgesFor(controls), verification: verification.setup };
+    const context: WorkContext = { benchmark: frozenBenchmark, restoreInputs, store, runId, controls, emit, signal: options.signal, fresh: new Set(), secrets: secrets.map((secret) => secret.value), codeWorker, ...rubricJudgesFor(controls), verification: verification.setup };
     try {
       await runWorkQueue(
         work,

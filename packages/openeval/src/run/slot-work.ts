@@ -42,6 +42,8 @@ export interface WorkContext {
   fresh: Set<string>;
   /** Every secret the runner can see: redacted from judge archives too. */
   secrets: readonly string[];
+  /** The code-judge worker as frozen for this invocation (null: nothing to grade with code). */
+  codeWorker: string | null;
 }
 
 /** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
@@ -141,6 +143,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
       judgeFingerprint: slot.judgeFingerprint,
       verification: context.verification,
       secrets: context.secrets,
+      ...(context.codeWorker ? { codeWorker: context.codeWorker } : {}),
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,
