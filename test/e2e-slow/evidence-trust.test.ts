@@ -68,10 +68,12 @@ beforeAll(async () => {
   runDirectory = join(root, readdirSync(root)[0]!);
 });
 
+/** Every regular file under `root`, not following symlinks (the frozen inputs link to installed packages). */
 function listFiles(root: string): string[] {
-  return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .map((name) => join(root, name))
-    .filter((path) => statSync(path).isFile());
+  return readdirSync(root, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(root, entry.name);
+    return entry.isDirectory() ? listFiles(path) : entry.isFile() ? [path] : [];
+  });
 }
 
 function expectNoPlanted(text: string | Buffer, where: string): void {
