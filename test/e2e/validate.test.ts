@@ -47,10 +47,43 @@ describe("openeval validate", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("refuses a judge.ts whose package import does not resolve, before any candidate runs (issue 14 §5)", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
+        "evals/answer/judge.ts": `import chalk from "chalk-not-installed-here";\nexport default () => ({ scores: { ok: chalk !== undefined } });\n`,
+        "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
+      }),
+    );
+    const validate = await runCli(["validate", "--benchmark", directory]);
+    expect(validate.exitCode).toBe(2);
+    expect(validate.stderr).toContain('evals/answer/judge.ts: imports "chalk-not-installed-here" (imported by judge.ts), which cannot be resolved from');
+    const run = await runCli(["run", "--benchmark", directory]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("chalk-not-installed-here");
+    expect(existsSync(join(directory, "results"))).toBe(false);
+  });
+
+  it("refuses a prompt over the size limit and a FIFO in workspace/ (issue 14 §3)", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "evals/answer/prompt.md": `${"Reply with exactly APPLE. ".repeat(80_000)}\n`,
+        "evals/piped/prompt.md": "Read the pipe.\n",
+        "evals/piped/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+        "evals/piped/workspace/readme.txt": "hello\n",
+      }),
+    );
+    expect(Bun.spawnSync(["mkfifo", join(directory, "evals", "piped", "workspace", "pipe")]).exitCode).toBe(0);
+    const result = await runCli(["validate", "--benchmark", directory]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/evals\/answer\/prompt\.md: is \d+ bytes, over the 1048576-byte limit for a prompt/);
+    expect(result.stderr).toContain("evals/piped/workspace: has FIFOs, sockets or device files (pipe)");
+  });
+
   it("explains unknown commands and flags", async () => {
     const unknown = await runCli(["valdiate"]);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toContain('unknown command "valdiate"; the commands are: run, plan, retry, rejudge, baseline, calibrate, image, view, export, validate');
+    expect(unknown.stderr).toContain('unknown command "valdiate"; the commands are: run, plan, retry, rejudge, baseline, calibrate, image, view, export, validate, verify');
     const help = await runCli(["validate", "--help"]);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain("--benchmark <value>");

@@ -1,3 +1,4 @@
+import { DEFAULT_SNAPSHOT_LIMITS } from "../util/evidence-limits.ts";
 import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -30,7 +31,7 @@ describe("checkpointOf", () => {
     writer.run("PRAGMA journal_mode = WAL");
 
     const target = join(scratch, "checks", "1", "evidence");
-    const take = checkpointOf({ workspace, databasePath, prompt: "Keep notes.", initial, evidenceDirectory, secrets: [SECRET], startedAt: Date.now() - 5_000 });
+    const take = checkpointOf({ workspace, databasePath, prompt: "Keep notes.", initial, evidenceDirectory, secrets: [SECRET], limits: DEFAULT_SNAPSHOT_LIMITS, startedAt: Date.now() - 5_000 });
     const ref = await take(target);
     writer.close();
 

@@ -1,6 +1,7 @@
 // earlyStop checkpoints (SPEC §8.2): a fixed, verified recording of a candidate that is still running — its
 // workspace and a consistent copy of its live native database at one moment — for an early judge check to read.
 import { join } from "node:path";
+import type { SnapshotLimits } from "../util/evidence-limits.ts";
 import { captureDirectory, copySnapshotObjects, extractNative, writeEventsFile, writeEvidence, type EvidenceRef, type Snapshot } from "../recording/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { redactBytes, snapshotDatabase } from "../opencode/index.ts";
@@ -17,6 +18,8 @@ export interface LiveCandidate {
   initial: Snapshot;
   evidenceDirectory: string;
   secrets: string[];
+  /** benchmark.ts `evidence`: what a snapshot copies. */
+  limits: SnapshotLimits;
   startedAt: number;
 }
 
@@ -30,7 +33,7 @@ export function checkpointOf(live: LiveCandidate): TakeCheckpoint {
     const database = await snapshotDatabase({ live: live.databasePath, target: join(directory, "native", "opencode.db"), secrets: live.secrets });
     // Initial objects first: files the agent has not changed are then already there, linked rather than stored again.
     await copySnapshotObjects(live.initial, live.evidenceDirectory, directory);
-    const final = await captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets));
+    const final = await captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets), live.limits);
     const native = extractNative(database.path);
     const elapsedMs = Date.now() - live.startedAt;
     return writeEvidence(directory, {

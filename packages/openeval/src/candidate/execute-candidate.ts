@@ -52,6 +52,7 @@ export function evalRunPaths(evalRunId: string) {
   return { root, evidence: join(root, "evidence"), logs: join(root, "logs"), check: (check: number) => join(root, "checks", String(check)) };
 }
 
+
 export async function executeCandidate(request: CandidateRequest): Promise<EvalRun> {
   const { evaluation, slot, settings } = request;
   const timeoutMs = evaluation.settings.timeoutMs ?? settings.candidate.timeoutMs;
@@ -134,7 +135,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const evidenceDirectory = join(runDirectory, paths.evidence);
   const workspace = join(scratch, "workspace");
   await createGitWorkspace(workspace, evaluation.workspace.directory);
-  const initial = await captureDirectory(workspace, evidenceDirectory);
+  const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence);
 
   const credentials = await selectCredentials({ model: slot.model, environment: process.env });
   const opencodeScratch = join(scratch, "opencode");
@@ -147,6 +148,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     initial,
     evidenceDirectory,
     secrets: credentials.secrets,
+    limits: settings.evidence,
     startedAt: Date.parse(running.startedAt),
   });
   const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
@@ -171,7 +173,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
 
   const checks = await monitor?.finish();
   // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
-  const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets));
+  const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence);
   const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, "native", "opencode.db"), secrets: credentials.secrets });
   const exported = await exportSessions({ env: isolation.env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });
   const native = extractNative(archived.path);

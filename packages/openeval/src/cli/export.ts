@@ -1,10 +1,9 @@
 // `openeval export <run> --output <dir>`: a static, scrubbed copy of a run's viewer that opens from disk.
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { findLatestRun, resultsRoot, STORE_FILE, StoreError } from "../results/index.ts";
+import { StoreError } from "../results/index.ts";
 import { ExportError, exportRun } from "../view/index.ts";
 import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
 import { EXIT, UsageError } from "./errors.ts";
+import { chooseRun } from "./choose-run.ts";
 
 export const exportCommand = defineCommand({
   name: "export",
@@ -30,16 +29,3 @@ export const exportCommand = defineCommand({
     }
   },
 });
-
-/** A run directory, a run id under the benchmark's results/, or (none given) the latest run. */
-function chooseRun(benchmark: string, run: string | undefined): string {
-  if (run === undefined) {
-    const latest = findLatestRun(resolve(benchmark));
-    if (!latest) throw new UsageError(`No runs under ${resultsRoot(resolve(benchmark))}; run one with \`npx openeval run\` or pass a run directory`);
-    return latest;
-  }
-  for (const candidate of [resolve(run), join(resultsRoot(resolve(benchmark)), run)]) {
-    if (existsSync(join(candidate, STORE_FILE))) return candidate;
-  }
-  throw new UsageError(`${run} is not a run: pass a results/<run-id> folder or a run id under ${resultsRoot(resolve(benchmark))}`);
-}

@@ -12,8 +12,9 @@ import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 import { viewCommand } from "./view.ts";
 import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
+import { verifyCommand } from "./verify.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -1,6 +1,6 @@
 // `openeval plan`: per slot, the action `run` would take and why, plus a cost estimate. Runs nothing.
 import { describeSlot } from "../plan/index.ts";
-import { planBenchmark } from "../run/index.ts";
+import { describeInputChanges, planBenchmark } from "../run/index.ts";
 import { BENCHMARK_OPTION, defineCommand, parseScope, SCOPE_OPTIONS } from "./command.ts";
 import { EXIT } from "./errors.ts";
 
@@ -13,10 +13,14 @@ export const planCommand = defineCommand({
     const plan = await planBenchmark({ benchmark: flags.benchmark as string, run: flags.run as string | undefined, new: flags.new as boolean, scope: parseScope(flags) });
     const work = plan.slots.map((slot) => ({ eval: slot.evalId, model: slot.model, repetition: slot.repetition, action: slot.action, reason: slot.reason }));
     if (flags.json) {
-      console.log(JSON.stringify({ work, estimate: plan.estimate }));
+      console.log(JSON.stringify({ work, estimate: plan.estimate, inputChanges: plan.inputChanges, integrity: plan.integrity }));
       return EXIT.pass;
     }
     console.log(plan.runDirectory ? `Plan against ${plan.runDirectory}` : "Plan for a new run");
+    for (const problem of plan.integrity) console.log(`  integrity error (not used): ${problem.message}`);
+    for (const record of plan.inputChanges) {
+      console.log(`  note: changed during a run of it (${record.at}; that run graded with its frozen inputs): ${describeInputChanges(record.changes)}`);
+    }
     for (const slot of plan.slots) console.log(`  ${slot.action.padEnd(9)} ${describeSlot(slot)} — ${slot.reason}`);
     const counts = new Map<string, number>();
     for (const slot of plan.slots) counts.set(slot.action, (counts.get(slot.action) ?? 0) + 1);

@@ -50,8 +50,8 @@ describe("warm code-judge workers (SPEC §8.1, §14)", () => {
       [
         process.execPath,
         "-e",
-        `const { takeCodeWorker } = await import(${JSON.stringify(POOL)});
-         const worker = await takeCodeWorker(); worker.stdin.end(); await worker.exited;
+        `const { harnessCodeWorker, takeCodeWorker } = await import(${JSON.stringify(POOL)});
+         const worker = takeCodeWorker(await harnessCodeWorker()); worker.stdin.end(); await worker.exited;
          await Bun.sleep(300); console.log("ready"); await Bun.sleep(60_000);`,
       ],
       { stdout: "pipe", stderr: "inherit" },

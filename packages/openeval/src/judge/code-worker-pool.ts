@@ -19,28 +19,30 @@ const SPARES = 2;
 
 export type CodeWorker = Subprocess<"pipe", "pipe", "pipe">;
 
-let entry: Promise<string> | undefined;
-const spares: CodeWorker[] = [];
+let harnessWorker: Promise<string> | undefined;
+/** Started spares per worker file (a run's frozen worker, or the harness's own). */
+const spares = new Map<string, CodeWorker[]>();
 
 /**
- * A started worker waiting for its job: write the CodeJudgeJob JSON to its stdin and close it. Starts a
+ * A started worker of `file` waiting for its job: write the CodeJudgeJob JSON to its stdin and close it. Starts a
  * replacement so that the next grading finds one ready. `marker`: the judge run's RUN_MARKER value, used when
  * workers cannot be tied to the runner.
  *
- * @example const worker = await takeCodeWorker(judgeRunId); worker.stdin.write(JSON.stringify(job)); worker.stdin.end();
+ * @example const worker = await takeCodeWorker(await harnessCodeWorker(), judgeRunId); worker.stdin.write(JSON.stringify(job)); worker.stdin.end();
  */
-export async function takeCodeWorker(marker?: string): Promise<CodeWorker> {
-  const file = await workerEntry();
+export function takeCodeWorker(file: string, marker?: string): CodeWorker {
   if (runnerTiePrefix().length === 0) {
     const untied = startWorker(file, marker);
     untied.ref();
     return untied;
   }
-  let worker = spares.shift();
-  while (worker && worker.exitCode !== null) worker = spares.shift(); // a spare that died waiting is no use
+  const ready = spares.get(file) ?? [];
+  spares.set(file, ready);
+  let worker = ready.shift();
+  while (worker && worker.exitCode !== null) worker = ready.shift(); // a spare that died waiting is no use
   worker ??= startWorker(file);
   worker.ref();
-  while (spares.length < SPARES) spares.push(startWorker(file));
+  while (ready.length < SPARES) ready.push(startWorker(file));
   return worker;
 }
 
@@ -57,19 +59,21 @@ function startWorker(file: string, marker?: string): CodeWorker {
   return worker;
 }
 
-/** The worker bundled once per runner, content-addressed in the cache; the source file when it cannot be. */
-function workerEntry(): Promise<string> {
-  entry ??= bundleWorker().catch(() => WORKER_SOURCE);
-  return entry;
+/** The harness's own worker, bundled once per runner into the cache; the source file when it cannot be. */
+export function harnessCodeWorker(): Promise<string> {
+  harnessWorker ??= bundleCodeWorker(HARNESS_CACHE).catch(() => WORKER_SOURCE);
+  return harnessWorker;
 }
 
 /**
- * Resolving and evaluating ~100 source modules was most of a worker's start (≈120 ms CPU); one tree-shaken file
- * with Bun's bytecode cache (which needs CommonJS, so the worker has no top-level await) loads in ≈10 ms.
- * Modules a worker loads only on demand (the container client, the OpenCode server behind native.sdk()) stay
- * outside the bundle, imported from source when a judge needs them.
+ * Bundles the worker with the harness code it grades with into `directory` (content-addressed) and returns the
+ * file to run. A run freezes one when it starts, so a candidate that patches the harness's files cannot change a
+ * grade (issue 14). Resolving and evaluating ~100 source modules was most of a worker's start (≈120 ms CPU); one
+ * tree-shaken file with Bun's bytecode cache (which needs CommonJS, so the worker has no top-level await) loads in
+ * a third of that. Modules a worker loads only on demand (the container client for ctx.verification, the OpenCode
+ * server behind native.sdk()) stay outside it, imported from the harness install when a judge uses them.
  */
-async function bundleWorker(): Promise<string> {
+export async function bundleCodeWorker(directory: string): Promise<string> {
   const built = await Bun.build({
     entrypoints: [WORKER_SOURCE],
     target: "bun",
@@ -93,7 +97,7 @@ async function bundleWorker(): Promise<string> {
   if (!built.success || !script || !bytecode) throw new Error("bundling the code-judge worker failed");
   const source = await script.text();
   // Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
-  const file = join(HARNESS_CACHE, `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`);
+  const file = join(directory, `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`);
   if (!existsSync(file)) {
     await writeFileAtomic(`${file}.jsc`, new Uint8Array(await bytecode.arrayBuffer()));
     await writeFileAtomic(file, source);

@@ -18,6 +18,10 @@ export interface GradeRequest {
   verification?: VerificationSetup | null;
   /** Aborted when the runner is interrupted: judging stops and the judge run ends `interrupted`. */
   signal?: AbortSignal;
+  /** The code-judge worker frozen when the run started (freezeCodeWorker); default: the harness's live one. */
+  codeWorker?: string;
+  /** Values to redact from what the judge leaves (its logs and returned JSON): every secret the runner can see. */
+  secrets?: readonly string[];
   /** Called with the running record, then with the final one. */
   save(judgeRun: JudgeRun): void;
 }
@@ -83,6 +87,8 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       directory: join(request.runDirectory, directory, "code"),
       ...(request.signal ? { signal: request.signal } : {}),
       marker: request.judgeRunId,
+      secrets: request.secrets ?? [],
+      ...(request.codeWorker ? { worker: request.codeWorker } : {}),
       verification: request.verification
         ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, "verification") }
         : null,

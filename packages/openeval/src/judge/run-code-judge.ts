@@ -8,10 +8,11 @@ import type { EvidenceRef } from "../recording/index.ts";
 import type { CriterionScore, EvalRun } from "../results/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
-import { takeCodeWorker } from "./code-worker-pool.ts";
+import { bundleCodeWorker, harnessCodeWorker, takeCodeWorker } from "./code-worker-pool.ts";
 import { linkImports } from "./link-imports.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
 import { reapVerificationContainers } from "./verification/index.ts";
+import { redactBytes } from "../opencode/index.ts";
 
 export interface CodeJudgeRequest {
   bundle: CodeJudgeBundle;
@@ -22,6 +23,10 @@ export interface CodeJudgeRequest {
   timeoutMs: number;
   /** The judge run's `code/` folder: bundle, logs and returned JSON are kept here. */
   directory: string;
+  /** The worker to run (a run's frozen bundle of code-worker.ts, see freezeCodeWorker); default: this harness's own. */
+  worker?: string;
+  /** Values removed from the judge's logs and returned JSON before they are read or kept. */
+  secrets?: readonly string[];
   /** ctx.verification for this grading (null: the judge gets a context whose verification explains what is missing). */
   verification?: CodeJudgeJob["verification"];
   /** Aborted when the runner is interrupted: the worker is killed and the grading ends `interrupted`. */
@@ -41,6 +46,9 @@ export interface CodeJudgeExecution {
   /** Files in `directory`. */
   files: { source: string; stdout: string; stderr: string; output: string };
 }
+
+/** A run's own copy of the code-judge worker, made when it starts (see bundleCodeWorker). */
+export const freezeCodeWorker = bundleCodeWorker;
 
 export const CODE_JUDGE_FILES = { source: "judge.js", stdout: "stdout.log", stderr: "stderr.log", output: "output.json" } as const;
 
@@ -64,7 +72,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   };
 
   await rm(job.output, { force: true });
-  const child = await takeCodeWorker(request.marker);
+  const child = takeCodeWorker(request.worker ?? (await harnessCodeWorker()), request.marker);
   const logs = Promise.all([
     Bun.write(join(directory, CODE_JUDGE_FILES.stdout), new Response(child.stdout)),
     Bun.write(join(directory, CODE_JUDGE_FILES.stderr), new Response(child.stderr)),
@@ -88,6 +96,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   // A killed judge cannot remove its own containers.
   if (job.verification?.image) await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(() => undefined);
   const elapsedMs = Math.round(performance.now() - startedAt);
+  await redactFiles([CODE_JUDGE_FILES.stdout, CODE_JUDGE_FILES.stderr, CODE_JUDGE_FILES.output].map((name) => join(directory, name)), request.secrets ?? []);
   const base = { elapsedMs, files: CODE_JUDGE_FILES };
 
   if (request.signal?.aborted && !timedOut) {
@@ -107,6 +116,17 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   } catch (error) {
     if (!(error instanceof JudgingError)) throw error;
     return { ...base, state: "failed", output: result.output, scores: null, error: error.message };
+  }
+}
+
+/** A judge runs with the runner's environment (it may call a model itself): what it prints or returns is redacted. */
+async function redactFiles(files: string[], secrets: readonly string[]): Promise<void> {
+  if (secrets.length === 0) return;
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    const data = new Uint8Array(await readFile(file));
+    const redacted = redactBytes(data, secrets);
+    if (redacted !== data) await writeFileAtomic(file, redacted);
   }
 }
 

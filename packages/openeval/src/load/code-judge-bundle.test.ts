@@ -94,3 +94,22 @@ describe("bundleCodeJudge", () => {
     });
   });
 });
+
+describe("bundleCodeJudge: package imports (issue 14 §5)", () => {
+  it("refuses a package that does not resolve from the eval folder, naming the package and the importing file", async () => {
+    const directory = await writeTree({
+      "judge.ts": `import { grade } from "./lib/grade.ts";\nexport default grade;\n`,
+      "lib/grade.ts": `import leftPad from "left-pad-not-installed-anywhere";\nexport const grade = () => ({ scores: { ok: leftPad("a", 2) === " a" } });\n`,
+    });
+    await expect(bundleCodeJudge(join(directory, "judge.ts"))).rejects.toThrow(
+      /imports "left-pad-not-installed-anywhere" \(imported by lib\/grade\.ts\), which cannot be resolved from .*; install it in the benchmark folder \(npm install left-pad-not-installed-anywhere\)/,
+    );
+  });
+
+  it("accepts builtins and openeval itself (the grading harness provides it)", async () => {
+    const directory = await writeTree({
+      "judge.ts": `import { readFileSync } from "fs";\nimport { Database } from "bun:sqlite";\nimport { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x").value === 1 && typeof readFileSync === "function" && typeof Database === "function" } });\n`,
+    });
+    expect((await bundleCodeJudge(join(directory, "judge.ts"))).dependencies.map((dependency) => dependency.name)).toEqual(["openeval"]);
+  });
+});

@@ -83,12 +83,25 @@ async function buildBundle(file: string): Promise<CachedBundle> {
   };
 }
 
-/** One entry per package (the first import of it decides where its version is read), sorted by name. */
+/**
+ * One entry per package (the first import of it decides where its version is read), sorted by name. Every import
+ * must resolve now, not when grading (a judge that cannot import its packages would fail after the candidate was
+ * paid for); checked on every load, a cached bundle included, since packages come and go without judge.ts changing.
+ */
 function describeDependencies(packages: readonly PackageImport[], root: string): JudgeDependency[] {
   const dependencies = new Map<string, JudgeDependency>();
+  const unresolved = new Map<string, string>();
   for (const { specifier, importer } of packages) {
     const name = packageName(specifier);
-    if (!dependencies.has(name)) dependencies.set(name, { name, version: packageVersion(specifier, join(root, importer)) });
+    const from = join(root, importer);
+    if (name !== HARNESS_PACKAGE && !resolves(specifier, from)) unresolved.set(name, importer);
+    if (!dependencies.has(name)) dependencies.set(name, { name, version: packageVersion(specifier, from) });
+  }
+  if (unresolved.size > 0) {
+    const names = [...unresolved].map(([name, importer]) => `"${name}" (imported by ${importer})`);
+    throw new Error(
+      `imports ${names.join(", ")}, which cannot be resolved from ${root}; install ${unresolved.size === 1 ? "it" : "them"} in the benchmark folder (npm install ${[...unresolved.keys()].join(" ")})`,
+    );
   }
   return [...dependencies.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -107,6 +120,9 @@ function relativizeModuleComments(source: string, localFiles: readonly string[],
   }
   return result;
 }
+
+/** `openeval` itself is provided by the harness that grades (link-imports.ts), wherever the eval lives. */
+const HARNESS_PACKAGE = "openeval";
 
 function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string): BunPlugin {
   return {
@@ -136,6 +152,15 @@ function packageName(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
 }
 
+function resolves(specifier: string, importer: string): boolean {
+  try {
+    Bun.resolveSync(specifier, dirname(importer));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The version in the imported package's manifest, found by walking up from where it resolves. */
 function packageVersion(specifier: string, importer: string): string | null {
   if (/^(node|bun):/.test(specifier)) return null;
@@ -144,7 +169,7 @@ function packageVersion(specifier: string, importer: string): string | null {
   try {
     directory = dirname(Bun.resolveSync(specifier, dirname(importer)));
   } catch {
-    return null; // Unresolvable here: the worker fails to import it and says so.
+    return null; // bundleCodeJudge refuses it (see resolves())
   }
   for (; directory !== dirname(directory); directory = dirname(directory)) {
     const manifest = join(directory, "package.json");

@@ -2,6 +2,7 @@
 import matter from "gray-matter";
 import { PromptFrontMatterSchema } from "./schema.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
+import { MAX_PROMPT_BYTES } from "../util/evidence-limits.ts";
 
 export interface EvalPrompt {
   text: string;
@@ -10,6 +11,10 @@ export interface EvalPrompt {
 }
 
 export function parsePrompt(source: string): EvalPrompt {
+  const bytes = Buffer.byteLength(source);
+  if (bytes > MAX_PROMPT_BYTES) {
+    throw new Error(`is ${bytes} bytes, over the ${MAX_PROMPT_BYTES}-byte limit for a prompt; move large material into workspace/ and refer to it`);
+  }
   // gray-matter caches by input string and returns shared objects; pass a fresh options object to skip it.
   const parsed = matter(source, {});
   const frontMatter = PromptFrontMatterSchema.safeParse(parsed.data);

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { CRITERION_ID } from "../util/criterion-id.ts";
 
 export { CRITERION_ID };
+import { DEFAULT_SNAPSHOT_LIMITS } from "../util/evidence-limits.ts";
 
 /** `provider/model[#variant]`, as OpenCode names models. */
 export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
@@ -55,6 +56,12 @@ export const CandidateSettingsSchema = z.strictObject({
   network: z.strictObject({ allow: z.array(z.string().regex(/^[A-Za-z0-9.-]+(?::\d{1,5})?$/, { message: 'must be "host" or "host:port"' })).default([]) }).optional(),
 });
 
+/** Workspace snapshot limits (bytes): what is over them is recorded by size and sha256, not copied. */
+export const EvidenceSettingsSchema = z.strictObject({
+  maxFileBytes: positiveInt.default(DEFAULT_SNAPSHOT_LIMITS.maxFileBytes),
+  maxSnapshotBytes: positiveInt.default(DEFAULT_SNAPSHOT_LIMITS.maxSnapshotBytes),
+});
+
 export const GatesSchema = z.strictObject({
   score: z.strictObject({ min: z.number().min(0).max(1) }).optional(),
   criteria: z.record(z.string().regex(CRITERION_ID), z.strictObject({ min: z.number().min(0).max(1) })).optional(),
@@ -71,6 +78,7 @@ export const BenchmarkSchema = z
     judge: JudgeSettingsSchema.default({ timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS }),
     candidate: CandidateSettingsSchema.default({ timeoutMs: DEFAULT_CANDIDATE_TIMEOUT_MS, providers: {} }),
     gates: GatesSchema.optional(),
+    evidence: EvidenceSettingsSchema.default(DEFAULT_SNAPSHOT_LIMITS),
     /** Which verdict contributors are enabled (all by default); the CLI's --gate/--only/--no-llm-judge come after. */
     verdict: z
       .strictObject({ "code-judge": z.boolean().optional(), "llm-judge": z.boolean().optional(), gates: z.boolean().optional(), regression: z.boolean().optional() })

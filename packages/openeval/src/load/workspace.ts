@@ -14,7 +14,11 @@ export interface EvalWorkspace {
 
 export async function loadWorkspace(directory: string | null): Promise<EvalWorkspace> {
   if (directory === null) return { directory, hash: fingerprint([]), fileCount: 0 };
-  const entries = await walkTree(directory, new Set([".git"]));
+  const special: string[] = [];
+  const entries = await walkTree(directory, new Set([".git"]), special);
+  if (special.length > 0) {
+    throw new Error(`has FIFOs, sockets or device files (${special.join(", ")}), which cannot be copied into a workspace; remove them`);
+  }
   const escaping = entries.filter((entry) => entry.kind === "symlink" && entry.escapes);
   if (escaping.length > 0) {
     const names = escaping.map((entry) => (entry.kind === "symlink" ? `${entry.path} -> ${entry.target}` : entry.path));

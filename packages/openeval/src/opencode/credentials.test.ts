@@ -37,9 +37,11 @@ describe("selectCredentials", () => {
     const creds = await selectCredentials({ model: "anthropic/x", environment, authFile });
     expect(creds.env).toEqual({ ANTHROPIC_API_KEY: ANTHROPIC });
     expect(creds.auth).toEqual({ type: "api", key: "sk-ant-from-auth-file-0123456789" });
-    expect(creds.secrets.sort()).toEqual([ANTHROPIC, "sk-ant-from-auth-file-0123456789"].sort());
-    expect(JSON.stringify(creds)).not.toContain(OPENAI);
-    expect(JSON.stringify(creds)).not.toContain("openai-access-token");
+    expect(creds.secrets).toEqual(expect.arrayContaining([ANTHROPIC, "sk-ant-from-auth-file-0123456789"]));
+    // Handed over: only its own. Redacted: every secret the runner can see (issue 14).
+    expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain(OPENAI);
+    expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain("openai-access-token");
+    expect(creds.secrets).toEqual(expect.arrayContaining([OPENAI, "openai-access-token-0123456789", "aws-secret-planted-0123456789"]));
   });
 
   test("an oauth entry's tokens are all secrets; the type field is not", async () => {
@@ -47,22 +49,26 @@ describe("selectCredentials", () => {
     expect(creds.env).toEqual({ OPENAI_API_KEY: OPENAI });
     expect(creds.secrets).toEqual(expect.arrayContaining([OPENAI, "openai-access-token-0123456789", "openai-refresh-0123456789"]));
     expect(creds.secrets).not.toContain("oauth");
-    expect(JSON.stringify(creds)).not.toContain(ANTHROPIC);
+    expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain(ANTHROPIC);
   });
 
-  test("the control provider gets nothing", async () => {
+  test("the control provider gets nothing, and still redacts every known secret", async () => {
     const creds = await selectCredentials({ model: "control/x", environment, authFile });
-    expect(creds).toEqual({ env: {}, auth: null, secrets: [] });
+    expect({ env: creds.env, auth: creds.auth }).toEqual({ env: {}, auth: null });
+    expect(creds.secrets.sort()).toEqual(
+      [ANTHROPIC, OPENAI, "gemini-planted-0123456789", "aws-secret-planted-0123456789", "sk-ant-from-auth-file-0123456789", "openai-access-token-0123456789", "openai-refresh-0123456789"].sort(),
+    );
   });
 
   test("settings pass but are not treated as secrets", async () => {
     const creds = await selectCredentials({ model: "amazon-bedrock/some-model", environment, authFile });
     expect(creds.env).toEqual({ AWS_REGION: "eu-central-1", AWS_SECRET_ACCESS_KEY: "aws-secret-planted-0123456789" });
-    expect(creds.secrets).toEqual(["aws-secret-planted-0123456789"]);
+    expect(creds.secrets).toContain("aws-secret-planted-0123456789");
+    expect(creds.secrets).not.toContain("eu-central-1");
   });
 
   test("an unknown provider gets no environment keys; a missing auth file is no entry", async () => {
-    const creds = await selectCredentials({ model: "someproxy/model", environment, authFile: join(dir, "missing.json") });
+    const creds = await selectCredentials({ model: "someproxy/model", environment: { HOME: "/nonexistent-home" }, authFile: join(dir, "missing.json") });
     expect(creds).toEqual({ env: {}, auth: null, secrets: [] });
   });
 

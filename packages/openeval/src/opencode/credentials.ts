@@ -1,13 +1,13 @@
 // Chooses the credentials one candidate may see: only its own provider's environment keys (by allowlist) and its
-// own entry from the user's OpenCode auth.json. Everything handed over is also returned as a secret to redact.
+// own entry from the user's OpenCode auth.json. What it returns to redact is wider: every secret the runner can see
+// (known-secrets.ts), so another provider's key a candidate reads by path never reaches results/ either.
 
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { parseModelRef } from "./model-id.ts";
 import { CONTROL_PROVIDER } from "./provider-config.ts";
 import { AuthFileSchema } from "./auth-schema.ts";
 import { isRecord } from "../util/is-record.ts";
+import { defaultAuthFile, findKnownSecrets } from "./known-secrets.ts";
 
 interface ProviderEnv {
   /** Secret values: handed over and redacted everywhere. */
@@ -70,7 +70,10 @@ export interface Credentials {
   env: Record<string, string>;
   /** That provider's auth.json entry, to be written into the isolated data dir; null when there is none. */
   auth: Record<string, unknown> | null;
-  /** Every secret value handed over, for redaction. */
+  /**
+   * Every secret value to redact from what the session leaves: those handed over, plus every other secret the
+   * runner can see (all auth.json entries, credential-shaped environment variables), for controls too.
+   */
   secrets: string[];
 }
 
@@ -81,7 +84,9 @@ export interface Credentials {
  */
 export async function selectCredentials(request: CredentialRequest): Promise<Credentials> {
   const { provider } = parseModelRef(request.model);
-  if (provider === CONTROL_PROVIDER) return { env: {}, auth: null, secrets: [] };
+  const authFile = request.authFile ?? defaultAuthFile(request.environment);
+  const known = (await findKnownSecrets(request.environment, authFile)).map((secret) => secret.value);
+  if (provider === CONTROL_PROVIDER) return { env: {}, auth: null, secrets: known };
 
   const env: Record<string, string> = {};
   const secrets: string[] = [];
@@ -97,14 +102,9 @@ export async function selectCredentials(request: CredentialRequest): Promise<Cre
     if (value) env[name] = value;
   }
 
-  const auth = await readAuthEntry(request.authFile ?? defaultAuthFile(request.environment), provider);
+  const auth = await readAuthEntry(authFile, provider);
   if (auth) secrets.push(...stringLeaves(auth, ["type"]));
-  return { env, auth, secrets: [...new Set(secrets)] };
-}
-
-function defaultAuthFile(environment: Record<string, string | undefined>): string {
-  const dataHome = environment.XDG_DATA_HOME || join(environment.HOME || homedir(), ".local", "share");
-  return join(dataHome, "opencode", "auth.json");
+  return { env, auth, secrets: [...new Set([...secrets, ...known])] };
 }
 
 /** A missing or unreadable auth.json means "no entry": environment keys may still be enough. */

@@ -10,6 +10,7 @@ test("the opencode module exposes exactly this runtime API", () => {
     "buildProviderConfig",
     "createGitWorkspace",
     "exportSessions",
+    "findKnownSecrets",
     "parseModelRef",
     "prepareIsolation",
     "redactBytes",

@@ -51,6 +51,9 @@ class VerifiedEvidence implements Evidence {
 
   async read(path: string, revision: Revision = "final"): Promise<Uint8Array> {
     const entry = this.resolveEntry(toSafeRelativePath(path), revision, 0);
+    if (entry.omitted) {
+      throw new EvidenceError("FILE_OMITTED", `"${entry.path}" (${entry.bytes} bytes, sha256 ${entry.sha256}) is in the ${revision} snapshot by size and hash only: ${entry.omitted.note}`);
+    }
     return this.readVerified(posix.join(OBJECTS_DIRECTORY, entry.sha256), entry.sha256);
   }
 

@@ -131,6 +131,8 @@ async function materialize(evidence: Evidence, revision: Revision, scratch: stri
     const target = join(root, entry.path);
     await mkdir(dirname(target), { recursive: true });
     if (entry.kind === "symlink") await symlink(entry.target, target);
+    // Recorded by hash only: there are no contents to restore.
+    else if (entry.omitted) continue;
     else await writeFile(target, await evidence.read(entry.path, revision), { mode: entry.mode });
   }
   return root;

@@ -9,7 +9,15 @@ export const EVIDENCE_FORMAT = "openeval.evidence";
 export const EVIDENCE_VERSION = 1;
 
 export const FileEntrySchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("file"), path: z.string(), bytes: z.number().int().nonnegative(), sha256: z.string(), mode: z.number().int() }),
+  z.object({
+    kind: z.literal("file"),
+    path: z.string(),
+    bytes: z.number().int().nonnegative(),
+    sha256: z.string(),
+    mode: z.number().int(),
+    /** Over a snapshot limit: recorded by size and sha256 only, its contents were not copied. */
+    omitted: z.object({ limit: z.enum(["file", "snapshot"]), note: z.string() }).optional(),
+  }),
   z.object({ kind: z.literal("symlink"), path: z.string(), target: z.string() }),
 ]);
 

@@ -1,11 +1,13 @@
 // Workspace snapshots: every file with size and sha256, contents stored once under objects/<sha256>.
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { copyFile, link, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import { walkTree } from "../util/tree.ts";
+import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from "../util/evidence-limits.ts";
 import type { FileEntry, Snapshot } from "./schema.ts";
 
 export const OBJECTS_DIRECTORY = "objects";
@@ -23,19 +25,45 @@ export async function writeBlob(evidenceDirectory: string, data: Uint8Array | st
 /**
  * Captures a workspace folder on disk. Symlinks are recorded with their target, never followed.
  * `redact` rewrites file contents before they are stored (e.g. to remove credentials an agent wrote to disk).
+ * A file over `limits.maxFileBytes`, or one that would take the snapshot past `limits.maxSnapshotBytes`, is
+ * recorded by size and sha256 (of its bytes on disk) with a note, and not copied: a candidate that writes 500 MB
+ * must not put 500 MB into results/.
  */
-export async function captureDirectory(root: string, evidenceDirectory: string, redact: (data: Uint8Array) => Uint8Array = (data) => data): Promise<Snapshot> {
+export async function captureDirectory(
+  root: string,
+  evidenceDirectory: string,
+  redact: (data: Uint8Array) => Uint8Array = (data) => data,
+  limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
+): Promise<Snapshot> {
   const entries = await walkTree(root, EXCLUDED);
   const files: FileEntry[] = [];
+  let stored = 0;
   for (const entry of entries) {
     if (entry.kind === "symlink") {
       files.push({ kind: "symlink", path: entry.path, target: entry.target });
       continue;
     }
+    const limit = entry.bytes > limits.maxFileBytes ? "file" : stored + entry.bytes > limits.maxSnapshotBytes ? "snapshot" : null;
+    if (limit) {
+      const note =
+        limit === "file"
+          ? `not copied: ${entry.bytes} bytes is over the ${limits.maxFileBytes}-byte per-file limit (benchmark.ts evidence.maxFileBytes)`
+          : `not copied: the snapshot reached its ${limits.maxSnapshotBytes}-byte limit (benchmark.ts evidence.maxSnapshotBytes)`;
+      files.push({ kind: "file", path: entry.path, bytes: entry.bytes, sha256: await hashFile(entry.absolute), mode: entry.mode, omitted: { limit, note } });
+      continue;
+    }
     const data = redact(new Uint8Array(await readFile(entry.absolute)));
+    stored += data.byteLength;
     files.push({ kind: "file", path: entry.path, bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: entry.mode });
   }
   return { capturedAt: new Date().toISOString(), files };
+}
+
+/** sha256 of a file read in chunks, so an oversized file is never held in memory. */
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }
 
 /** Captures constructed files given as path → text. */
@@ -56,7 +84,7 @@ export async function captureFiles(contents: Record<string, string>, evidenceDir
 export async function copySnapshotObjects(snapshot: Snapshot, fromEvidence: string, toEvidence: string): Promise<void> {
   await mkdir(join(toEvidence, OBJECTS_DIRECTORY), { recursive: true });
   for (const file of snapshot.files) {
-    if (file.kind !== "file") continue;
+    if (file.kind !== "file" || file.omitted) continue;
     const source = join(fromEvidence, OBJECTS_DIRECTORY, file.sha256);
     const target = join(toEvidence, OBJECTS_DIRECTORY, file.sha256);
     if (existsSync(target)) continue;

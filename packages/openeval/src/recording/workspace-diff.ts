@@ -37,6 +37,11 @@ export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 
 async function diffFile(evidence: Evidence, path: string, before: FileEntry | undefined, after: FileEntry | undefined): Promise<FileDiff> {
   const status = !before ? "added" : !after ? "deleted" : "modified";
+  // Recorded by size and hash only (over the snapshot limits): there is no content to diff.
+  const omitted = [before, after].find((entry) => entry?.kind === "file" && entry.omitted);
+  if (omitted?.kind === "file") {
+    return { path, status, patch: `File ${path} (${omitted.bytes} bytes, sha256 ${omitted.sha256}) ${omitted.omitted!.note}\n`, binary: false, tooLarge: true, additions: 0, deletions: 0 };
+  }
   const summary = (what: string) => `${what} a/${path} and b/${path} differ (before: ${describe(before)}; after: ${describe(after)})\n`;
   if (sizeOf(before) > MAX_DIFF_BYTES || sizeOf(after) > MAX_DIFF_BYTES) {
     return { path, status, patch: summary(`Files too large to diff (over ${MAX_DIFF_BYTES} bytes):`), binary: false, tooLarge: true, additions: 0, deletions: 0 };

@@ -128,8 +128,12 @@ describe("reporters", () => {
         ],
       },
       open: [{ slot, action: "failed", reason: "Infrastructure error" }],
+      inputChanges: [{ at: "2026-12-01T10:00:00.000Z", changes: [{ scope: "benchmark", path: "evals/e/REFERENCE_FIX.md", change: "modified" }, { scope: "harness", path: "src/judge/code-worker.ts", change: "modified" }] }],
+      integrity: [{ kind: "judge-run", id: "judge_x", message: "judge run judge_x has no integrity hash: the row was inserted by hand or by an older openeval" }],
     };
     const text = formatSummary(summary);
+    expect(text).toContain("1 record failed the integrity check (not scored; run openeval verify for the whole run):\n  judge run judge_x has no integrity hash");
+    expect(text).toContain("Changed while the run's candidates ran (2026-12-01T10:00:00.000Z; graded with the frozen inputs): evals/e/REFERENCE_FIX.md (modified), harness src/judge/code-worker.ts (modified)");
     expect(text).toMatch(/control\/positive \(control\)\s+100\.0%\s+100\.0–100\.0/);
     expect(text).toContain("[25.0–75.0]% (incomplete)");
     expect(text).toMatch(/^p\/m \(unsandboxed\)\s/m);

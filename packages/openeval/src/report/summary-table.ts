@@ -1,7 +1,7 @@
 // The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, cost, time),
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
-import type { RunSummary } from "../run/index.ts";
+import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {
@@ -33,6 +33,13 @@ export function formatSummary(summary: RunSummary): string {
   }
   const filtered = describeFilter(summary);
   if (filtered) lines.push("", filtered);
+  if (summary.integrity.length > 0) {
+    lines.push("", `${summary.integrity.length} record${summary.integrity.length === 1 ? "" : "s"} failed the integrity check (not scored; run openeval verify for the whole run):`);
+    for (const problem of summary.integrity) lines.push(`  ${problem.message}`);
+  }
+  for (const record of summary.inputChanges) {
+    lines.push("", `Changed while the run's candidates ran (${record.at}; graded with the frozen inputs): ${describeInputChanges(record.changes)}`);
+  }
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
 }

@@ -34,3 +34,5 @@ export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
 export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";
 export { median } from "./numbers.ts";
+export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
+export { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem } from "./integrity.ts";

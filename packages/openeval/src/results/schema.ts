@@ -73,6 +73,8 @@ export const EvalRunSchema = z.object({
   metrics: RunMetricsSchema.nullable(),
   /** earlyStop checks made while this run was recorded (absent when it was not monitored). */
   earlyStop: z.object({ checks: z.array(EarlyCheckSchema) }).optional(),
+  /** Set by the store when the row is finalized: the row's hash chained to its evidence (integrity.ts). */
+  integrity: z.string().optional(),
 });
 
 /** A rubric judge's citation of the evidence a score rests on (checked against the recording when submitted). */
@@ -131,6 +133,8 @@ export const JudgeRunSchema = z.object({
   directory: z.string(),
   /** The judgment of an earlyStop check that stopped the candidate: final, made on that check's snapshot. */
   decidedEarly: z.object({ check: z.number().int().positive(), checkpoint: EvidenceRefSchema }).optional(),
+  /** Set by the store when the row is finalized: the row's hash chained to its evidence and files.json (integrity.ts). */
+  integrity: z.string().optional(),
 });
 
 export const BenchmarkRunSchema = z.object({

@@ -5,6 +5,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as z from "zod";
+import { sealEvalRun, sealJudgeRun } from "./integrity.ts";
 import { BenchmarkRunSchema, EvalRunSchema, JudgeRunSchema, type BenchmarkRun, type EvalRun, type JudgeRun } from "./schema.ts";
 
 export const STORE_FILE = "store.db";
@@ -85,8 +86,12 @@ export class ResultsStore {
     return parseRow(BenchmarkRunSchema, row.value);
   }
 
-  /** Inserts a new eval run, or updates one that is still running (the store refuses any other change). */
-  saveEvalRun(evalRun: EvalRun): void {
+  /**
+   * Inserts a new eval run, or updates one that is still running (the store refuses any other change). A
+   * finalized row is sealed: it carries its integrity hash (integrity.ts).
+   */
+  saveEvalRun(record: EvalRun): void {
+    const evalRun = record.state === "running" ? record : sealEvalRun(record);
     this.db
       .query(
         `INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES ($id, $eval, $model, $repetition, $state, $value, $created)
@@ -103,7 +108,9 @@ export class ResultsStore {
       });
   }
 
-  saveJudgeRun(judgeRun: JudgeRun): void {
+  /** The same for judge runs; sealing a finalized one also writes its folder's files.json. */
+  saveJudgeRun(record: JudgeRun): void {
+    const judgeRun = record.state === "running" ? record : sealJudgeRun(this.directory, record, this.evalRun(record.evalRunId));
     this.db
       .query(
         `INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES ($id, $evalRun, $state, $value, $created)

@@ -1,5 +1,7 @@
 // The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
+import type { InputChangeRecord } from "./input-changes.ts";
+import type { IntegrityProblem } from "../results/index.ts";
 import type { CostAndTime, EarlyCheck, EvalRun, JudgeRun, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
@@ -29,6 +31,13 @@ export interface RunSummary {
   open: { slot: SlotKey; action: PlannedSlot["action"]; reason: string }[];
   /** Slots outside the --only-* scope (not part of this summary). */
   outOfScope: number;
+  /**
+   * Files of the benchmark folder, the harness or the run's frozen inputs that changed while candidates ran
+   * (issue 14): grading used the frozen inputs regardless, but the run says who changed what and when.
+   */
+  inputChanges: InputChangeRecord[];
+  /** Records that fail their integrity check (issue 14): reported, and judge runs among them not scored. */
+  integrity: IntegrityProblem[];
 }
 
 export interface ModelResult extends ModelSummary {

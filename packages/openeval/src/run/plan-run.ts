@@ -8,6 +8,9 @@ import { findLatestRun } from "../results/index.ts";
 import { STORE_FILE, ResultsStore, StoreError } from "../results/index.ts";
 import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
+import { recordedInputChanges, type InputChangeRecord } from "./input-changes.ts";
+import { readCheckedRecords } from "./checked-records.ts";
+import type { IntegrityProblem } from "../results/index.ts";
 
 export interface PlanBenchmarkOptions {
   benchmark: string | BenchmarkDefinition;
@@ -23,18 +26,27 @@ export interface PlanBenchmarkOptions {
  * const plan = await planBenchmark({ benchmark: "." });
  * console.log(plan.slots.filter((slot) => slot.action === "candidate").length, plan.estimate.usd);
  */
-export async function planBenchmark(options: PlanBenchmarkOptions): Promise<Plan & { runDirectory: string | null }> {
+export type RunPlan = Plan & {
+  runDirectory: string | null;
+  /** Changes to the benchmark, the harness or the frozen inputs seen while that run's candidates ran (issue 14). */
+  inputChanges: InputChangeRecord[];
+  /** Records that fail their integrity check (left out of planning when they are judge runs). */
+  integrity: IntegrityProblem[];
+};
+
+export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunPlan> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   checkScope(benchmark, options.scope ?? {});
   const { imageFor } = await resolveRunVerification(benchmark);
   const { runtimeFor } = await resolveRunIsolation(benchmark, modelsInScope(benchmark, options.scope ?? {}), options.scope?.isolation, { strict: false });
   const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
-  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor, runtimeFor), runDirectory };
+  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor, runtimeFor), runDirectory, inputChanges: [], integrity: [] };
   if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
-    return { ...planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, options.scope, imageFor, runtimeFor), runDirectory };
+    const records = readCheckedRecords(store);
+    return { ...planSlots(benchmark, records, options.scope, imageFor, runtimeFor), runDirectory, inputChanges: recordedInputChanges(store), integrity: records.integrity };
   } finally {
     store.close();
   }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,8 +27,25 @@ describe("recoverRun", () => {
     const orphan = Bun.spawn(["sleep", "331"], { env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_orphan" } });
     // And one of the earlyStop check judging that eval run when the runner died.
     const checkOrphan = Bun.spawn(["sleep", "332"], { env: { ...process.env, OPENEVAL_RUN_MARKER: checkMarker("eval_orphan") } });
+    // Its scratch folders (owned by the dead runner), with the auth.json copy the candidate got, and a live
+    // process's that must stay.
+    const deadRunner = Bun.spawn(["true"]);
+    await deadRunner.exited;
+    const scratch = join(tmpdir(), `openeval-eval_orphan-${process.pid}-x1`);
+    const checkScratch = join(tmpdir(), `openeval-judge-eval_orphan-check-${process.pid}-x2`);
+    const otherScratch = join(tmpdir(), `openeval-eval_done-${process.pid}-x3`);
+    for (const directory of [scratch, checkScratch, otherScratch]) {
+      await mkdir(join(directory, "opencode", "data", "opencode"), { recursive: true });
+      await writeFile(join(directory, "opencode", "data", "opencode", "auth.json"), '{"anthropic":{"type":"api","key":"sk-ant-left-behind-123"}}');
+      const owner = directory === otherScratch ? { pid: process.pid, start: null } : { pid: deadRunner.pid, start: "1" };
+      await writeFile(join(directory, ".owner"), JSON.stringify(owner));
+    }
     store.beat(999_999_999);
     const recovery = await recoverRun(store);
+    expect(existsSync(scratch)).toBe(false);
+    expect(existsSync(checkScratch)).toBe(false);
+    expect(existsSync(otherScratch)).toBe(true);
+    await rm(otherScratch, { recursive: true });
     expect(recovery.interruptedEvalRuns).toEqual(["eval_orphan"]);
     expect(store.evalRun("eval_orphan")).toMatchObject({ state: "interrupted", error: expect.stringContaining("planned again") });
     expect(store.evalRun("eval_done")?.state).toBe("completed");

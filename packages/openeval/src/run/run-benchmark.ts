@@ -6,7 +6,8 @@ import type { ControlServer } from "@openeval/control-model";
 import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
 import { checkExplicitRequests, checkScope, planSlots, type PlanScope } from "../plan/index.ts";
-import { chooseRunDirectory } from "../results/index.ts";
+import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../results/index.ts";
+import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
 import { ResultsStore } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
@@ -17,6 +18,9 @@ import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type Wo
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
+import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
+import { describeIntegrityProblems, readCheckedRecords } from "./checked-records.ts";
+import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
 import { isControlModel } from "../util/control-model.ts";
 
 export interface RunBenchmarkOptions {
@@ -62,10 +66,15 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
     checkExplicitRequests({ evalRuns: store.evalRuns(), judgeRuns: [] }, scope);
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
+    // Step: every secret this runner can see is redacted from what it records; the list (hashes only) is kept for export.
+    const secrets = await findKnownSecrets(process.env);
+    await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
     await reapOrphanedCandidates(isolation, modelsInScope(benchmark, scope));
-    const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor, isolation.runtimeFor);
+    const records = readCheckedRecords(store);
+    for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
+    const plan = planSlots(benchmark, records, scope, verification.imageFor, isolation.runtimeFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
     const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
@@ -78,11 +87,37 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
         evalRun: slot.evalRun,
         monitored: slot.action === "candidate" && monitored.has(slot.evalId),
       }));
+    // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
+    const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
+    const { benchmark: frozenBenchmark, frozen, codeWorker } = work.length > 0 ? await freezeInputs(benchmark, choice.directory) : { benchmark, frozen: new Map(), codeWorker: null };
+    const reportChanges = (changes: InputChange[]) => {
+      if (changes.length === 0) return;
+      store.appendEvent(INPUTS_CHANGED_EVENT, { changes });
+      emit({ type: "notice", message: `Changed while this run's candidates ran (graded with the frozen inputs): ${describeInputChanges(changes)}` });
+    };
+    const restoreInputs = async (evalId: string) => {
+      const altered = await restoreFrozen(frozen.get(evalId)!);
+      reportChanges(altered.map((path) => ({ scope: "frozen" as const, path: `${evalId}/${path}`, change: "modified" as const })));
+    };
     const scriptedJudge = benchmark.settings.judge.model !== undefined && isControlModel(benchmark.settings.judge.model);
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), ...rubricJudgesFor(controls), verification: verification.setup, isolation };
+    const context: WorkContext = {
+      benchmark: frozenBenchmark,
+      restoreInputs,
+      store,
+      runId,
+      controls,
+      emit,
+      signal: options.signal,
+      fresh: new Set(),
+      secrets: secrets.map((secret) => secret.value),
+      codeWorker,
+      ...rubricJudgesFor(controls),
+      verification: verification.setup,
+      isolation,
+    };
     try {
       await runWorkQueue(
         work,
@@ -93,6 +128,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     } finally {
       await controls?.close();
     }
+    if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;

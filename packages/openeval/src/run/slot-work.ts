@@ -26,7 +26,10 @@ export interface SlotWork {
 }
 
 export interface WorkContext {
+  /** The benchmark as frozen for this invocation: its evals' folders are the run store's frozen copies. */
   benchmark: BenchmarkDefinition;
+  /** Puts an eval's frozen folder back as it was frozen (and reports what had changed) before it is used. */
+  restoreInputs: (evalId: string) => Promise<void>;
   store: ResultsStore;
   runId: string;
   controls: ControlServer | null;
@@ -39,6 +42,10 @@ export interface WorkContext {
   /** Eval runs executed by this invocation (live latency measurements). */
   fresh: Set<string>;
   isolation: RunIsolation;
+  /** Every secret the runner can see: redacted from judge archives too. */
+  secrets: readonly string[];
+  /** The code-judge worker as frozen for this invocation (null: nothing to grade with code). */
+  codeWorker: string | null;
 }
 
 /** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
@@ -61,6 +68,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const key = slotKey(slot);
   const evalRunId = `eval_${randomUUID()}`;
   const evaluation = evaluationOf(context, slot);
+  await context.restoreInputs(slot.evalId);
   let latest: EvalRun | null = null;
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
@@ -127,6 +135,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   const key = slotKey(slot);
   if (!work.evalRun || context.signal?.aborted) return;
   const judgeRunId = `judge_${randomUUID()}`;
+  await context.restoreInputs(slot.evalId);
   context.emit({ type: "judge.started", slot: key, judgeRunId });
   const judgeRun = await gradeEvalRun(
     {
@@ -139,6 +148,8 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
       judgeFingerprint: slot.judgeFingerprint,
       verification: context.verification,
       ...(context.signal ? { signal: context.signal } : {}),
+      secrets: context.secrets,
+      ...(context.codeWorker ? { codeWorker: context.codeWorker } : {}),
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,

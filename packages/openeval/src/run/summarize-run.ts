@@ -21,6 +21,8 @@ import {
 } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { recordedInputChanges } from "./input-changes.ts";
+import { readCheckedRecords } from "./checked-records.ts";
 
 export const BASELINE_FILE = "baseline.json";
 
@@ -37,7 +39,8 @@ export interface SummaryOptions {
 
 export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
   // Same limits as the run, so deferrals keep their reasons; explicit retry/rejudge requests are spent.
-  const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage, options.candidateRuntime);
+  const records = readCheckedRecords(store);
+  const plan = planSlots(benchmark, records, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage, options.candidateRuntime);
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const observations = inScope.map((slot) => observe(slot, options.fresh));
   const criteria = criteriaOf(benchmark, observations);
@@ -74,11 +77,14 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     comparisons: realModels.slice(1).map((other) => compareModels(summaries, realModels[0]!, other, { seed: 1 })),
     verdict,
     fingerprints,
-    complete: inScope.every((slot) => slot.action === "reuse"),
+    // A run with records that fail their integrity check has no trustworthy verdict.
+    complete: inScope.every((slot) => slot.action === "reuse") && records.integrity.length === 0,
     open: inScope
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason })),
     outOfScope: plan.slots.length - inScope.length,
+    inputChanges: recordedInputChanges(store),
+    integrity: records.integrity,
   };
 }
 

@@ -1,4 +1,5 @@
 // File writes that never leave a half-written file behind (write to a sibling temp file, then rename).
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -12,4 +13,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** The same, synchronously (for the store, whose writes are synchronous). */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomUUID()}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, path);
 }

@@ -7,8 +7,11 @@ export type TreeEntry =
   | { kind: "file"; path: string; absolute: string; mode: number; bytes: number }
   | { kind: "symlink"; path: string; absolute: string; target: string; escapes: boolean };
 
-/** Entries sorted by path; `exclude` names directories skipped wherever they occur (e.g. ".git"). */
-export async function walkTree(root: string, exclude: ReadonlySet<string> = new Set()): Promise<TreeEntry[]> {
+/**
+ * Entries sorted by path; `exclude` names directories skipped wherever they occur (e.g. ".git"). FIFOs, sockets
+ * and devices are never entries (reading one can block or never end); `special` collects their paths.
+ */
+export async function walkTree(root: string, exclude: ReadonlySet<string> = new Set(), special?: string[]): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [];
   async function visit(directory: string): Promise<void> {
     const children = await readdir(directory, { withFileTypes: true });
@@ -23,10 +26,13 @@ export async function walkTree(root: string, exclude: ReadonlySet<string> = new 
       } else if (child.isFile()) {
         const stats = await lstat(absolute);
         entries.push({ kind: "file", path, absolute, mode: stats.mode & 0o777, bytes: stats.size });
+      } else {
+        special?.push(path);
       }
     }
   }
   await visit(root);
+  special?.sort();
   return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -2,7 +2,7 @@
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../judge/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
-import type { BenchmarkRun, Bounded, Citation, EvalRun, EvalRunState, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
+import type { BenchmarkRun, Bounded, Citation, EvalRun, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
 
 export type { VerificationReceipt };
 export type { Bounded, BenchmarkRun, EvalRun, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };
@@ -73,6 +73,8 @@ export interface RunOverview {
   verdictNote: string | null;
   /** Eval id → criterion ids seen in its judgments. */
   criteria: Record<string, string[]>;
+  /** Records that fail their integrity check (issue 14): shown, and judge runs among them not scored. */
+  integrity: IntegrityProblem[];
 }
 
 /** The active work of one slot (the latest eval run and its latest finished judgment). */
@@ -302,6 +304,8 @@ export interface JudgeRunDetail {
   rubricSubmission: unknown;
   logs: { stdout: string | null; stderr: string | null };
   verifications: VerificationView[];
+  /** What of this judge run changed after it finished (its row or a file), or null when it checks out. */
+  integrityError: string | null;
 }
 
 /** Server → browser over /api/runs/:run/live (SSE): the store changed. */

@@ -1,5 +1,6 @@
 // The JSON API under /api: one route table, parameters parsed with zod at the edge, answers from ViewerData.
-// 400 names the bad parameter, 404 the missing thing; a path that tries to leave its folder is a 400.
+// 400 names the bad parameter, 404 the missing thing; a path that tries to leave its folder is a 400; evidence that
+// fails its hash check is a 409 naming what changed.
 import { existsSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import type * as z from "zod";
@@ -9,6 +10,7 @@ import { IMAGE_TYPES } from "./folder-files.ts";
 import { streamLiveUpdates } from "./live.ts";
 import { EvalRunQuerySchema, FileQuerySchema, IdSchema, LocateQuerySchema, PageQuerySchema, PathQuerySchema, TranscriptQuerySchema } from "./schema.ts";
 import type { ViewerData } from "./viewer-data.ts";
+import { UnreadableEvidenceError } from "./errors.ts";
 
 type Handler = (data: ViewerData, ids: string[], query: URLSearchParams, request: Request) => unknown | Promise<unknown>;
 
@@ -57,6 +59,7 @@ export async function handleApi(data: ViewerData, request: Request): Promise<Res
       return answer === null || answer === undefined ? json({ error: `Not found: ${url.pathname}` }, 404) : json(answer);
     } catch (error) {
       if (error instanceof BadRequest || error instanceof UnsafePathError) return json({ error: error.message }, 400);
+      if (error instanceof UnreadableEvidenceError) return json({ error: error.message }, 409);
       throw error;
     }
   }

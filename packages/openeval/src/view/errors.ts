@@ -1,8 +1,13 @@
 // Viewer-stage errors a user can act on, each with a stable code. The CLI maps them to exit code 2.
-export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY";
+export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY" | "RECORDING_UNREADABLE";
 
 export class ExportError extends Error {
   constructor(readonly code: ViewErrorCode, message: string, options?: ErrorOptions) {
     super(message, options);
   }
+}
+
+/** A recording or judge-run file that exists but fails its hash check: the API answers it, never an empty list. */
+export class UnreadableEvidenceError extends Error {
+  readonly code: ViewErrorCode = "RECORDING_UNREADABLE";
 }

@@ -2,28 +2,27 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { recordRedactions, toRedactionEntries } from "../results/index.ts";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { exportRun, type ExportResult } from "./export-run.ts";
 import { createScrubber, hostPaths, REDACTED } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys } from "./static-files.ts";
 import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
 
-// Planted credentials: one only the exporting user's environment knows, one recognizable by its shape.
+// Planted credentials: one only the run's redaction list knows (by hash: the exporting shell does not have it), one
+// recognizable by its shape.
 const ENV_SECRET = "planted-env-credential-7f3a9c21";
 const SHAPED_SECRET = "sk-ant-api03-PLANTEDplanted0123456789";
-const ENV_NAME = "OPENEVAL_TEST_PROVIDER_API_KEY";
 
 let fixture: ViewerFixture;
 let result: ExportResult;
 
 beforeAll(async () => {
-  process.env[ENV_NAME] = ENV_SECRET;
   fixture = await writeViewerFixture(await makeTempDir(), { evals: 2, models: ["provider/alpha", "control/negative"], repetitions: 1, secret: `${ENV_SECRET} ${SHAPED_SECRET}`, decidedEarly: true });
+  await recordRedactions(fixture.runDirectory, toRedactionEntries([{ value: ENV_SECRET, source: "env SOME_PROVIDER_API_KEY" }]));
+  expect(JSON.stringify(process.env)).not.toContain(ENV_SECRET);
   result = await exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "export") });
-});
-afterAll(() => {
-  delete process.env[ENV_NAME];
 });
 
 function allFiles(directory: string): string[] {
@@ -103,5 +102,16 @@ describe("the scrubber", () => {
     expect(scrubbed).toContain("<benchmark>/evals");
     expect(scrubbed).toContain("/srv/benchmarks");
     await mkdir(join(await makeTempDir(), "unused"), { recursive: true });
+  });
+});
+
+describe("the scrubber's redaction list", () => {
+  it("finds a secret known only by its hash wherever it stands as a token, and nothing else", () => {
+    const secret = "Zq8-planted.value_0042";
+    const scrubber = createScrubber({ paths: [], secrets: [], redactions: toRedactionEntries([{ value: secret, source: "auth.json x.key" }]) });
+    const scrubbed = scrubber.text(`cat: {"x":{"type":"api","key":"${secret}"}}\nX_KEY=${secret}\nBearer:${secret} (${secret}), ${secret}-suffix`);
+    expect(scrubbed).not.toMatch(new RegExp(`${secret}(?!-suffix)`));
+    expect(scrubbed.match(/\[REDACTED\]/g)).toHaveLength(4);
+    expect(scrubbed).toContain('"type":"api"');
   });
 });

@@ -6,10 +6,11 @@ import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { EvalRunDetail, TranscriptMessage } from "./api-types.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
-import { ExportError } from "./errors.ts";
+import { ExportError, UnreadableEvidenceError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { toRunListItem } from "./run-index.ts";
-import { createScrubber, hostPaths, knownSecrets, type Scrubber } from "./scrub.ts";
+import { readRedactionList } from "../results/index.ts";
+import { createScrubber, hostPaths, type Scrubber } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";
 import { ViewerData } from "./viewer-data.ts";
 
@@ -23,7 +24,7 @@ export interface ExportRunOptions {
   run: string;
   /** The export folder: created, or a previous export replaced; any other non-empty folder is refused. */
   output: string;
-  /** More values to remove, besides the exporting user's secret-looking environment and OpenCode credentials. */
+  /** More values to remove, besides those on the run's redaction list (what the runner redacted when recording). */
   secrets?: string[];
   onProgress?: (done: number, total: number) => void;
 }
@@ -48,7 +49,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
   const data = new ViewerData(catalog);
   const runId = basename(resolve(options.run));
   const index = catalog.index(runId);
-  const scrubber = createScrubber({ paths: hostPaths(index.directory, index.run.benchmarkDirectory), secrets: [...knownSecrets(), ...(options.secrets ?? [])] });
+  const scrubber = createScrubber({ paths: hostPaths(index.directory, index.run.benchmarkDirectory), secrets: options.secrets ?? [], redactions: readRedactionList(index.directory) });
   const writer = new ExportWriter(output, scrubber);
   try {
     // Step: the app itself, in static mode.
@@ -93,7 +94,8 @@ async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: stri
     if (page) transcripts[session.id] = page.items;
   }
   await writer.data(staticKeys.transcripts(runId, id), transcripts);
-  await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
+  // A recording that fails its hash check is exported with its error (evidenceError), not its contents.
+  if (!detail.evidenceError) await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
   for (const log of detail.logs) await writer.data(staticKeys.evalRunLog(runId, id, log.path), await data.evalRunLog(runId, id, log.path));
   for (const [path, revision] of workspaceFilesToExport(detail)) {
     await writer.data(staticKeys.workspaceFile(runId, id, revision, path), await data.workspaceFile(runId, id, path, revision));
@@ -121,8 +123,13 @@ async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: str
   const detail = (await data.judgeRun(runId, id))!;
   await writer.data(staticKeys.judgeRun(runId, id), detail);
   for (const file of detail.files) {
-    if (file.kind === "text") await writer.data(staticKeys.judgeRunText(runId, id, file.path), await data.judgeRunText(runId, id, file.path));
-    else if (file.kind === "image") await writer.copy(data.judgeRunFilePath(runId, id, file.path)!, decodeURIComponent(staticRawFile(runId, id, file.path)));
+    try {
+      if (file.kind === "text") await writer.data(staticKeys.judgeRunText(runId, id, file.path), await data.judgeRunText(runId, id, file.path));
+      else if (file.kind === "image") await writer.copy(data.judgeRunFilePath(runId, id, file.path)!, decodeURIComponent(staticRawFile(runId, id, file.path)));
+    } catch (error) {
+      // A file that fails its hash check is left out; the judge run's integrityError says why.
+      if (!(error instanceof UnreadableEvidenceError)) throw error;
+    }
   }
 }
 

@@ -83,5 +83,8 @@ function summarizeJudgeRuns(index: RunIndex, evalRun: EvalRun): JudgeRunSummary[
 
 /** A file of the final (or initial) workspace snapshot, verified by the recording reader. */
 export async function readWorkspaceText(recording: OpenRecording, path: string, revision: "initial" | "final"): Promise<FileText> {
+  const entry = recording.context.workspace.files(revision).find((file) => file.path === path);
+  // Over a snapshot limit: recorded by size and hash only, so there is nothing to show.
+  if (entry?.kind === "file" && entry.omitted) return { path, text: null, bytes: entry.bytes, truncated: true };
   return toFileText(path, await recording.context.workspace.read(path, revision));
 }

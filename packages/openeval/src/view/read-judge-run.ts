@@ -3,16 +3,18 @@
 import { join, posix } from "node:path";
 // TODO(lead): re-export VerificationReceiptSchema from judge/index.ts and import it from there.
 import { VerificationReceiptSchema } from "../judge/index.ts";
-import { CitationSchema, type JudgeRun } from "../results/index.ts";
+import { CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../results/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";
 
 const RECEIPT = /^(.*\/)?verification\/([^/]+)\/receipt\.json$/;
 
-export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, evalRun: EvalRunRow | null): Promise<JudgeRunDetail> {
+/** The detail as its folder holds it; the caller adds `integrityError` (it needs the eval run it judged). */
+export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, evalRun: EvalRunRow | null): Promise<Omit<JudgeRunDetail, "integrityError">> {
   const folder = join(directory, judgeRun.directory);
-  const files = listFolder(folder).filter((file) => ownsJudgeRunFile(judgeRun, file.path));
+  // files.json is the integrity manifest of the files listed, not one of them.
+  const files = listFolder(folder).filter((file) => file.path !== JUDGE_FILES_MANIFEST && ownsJudgeRunFile(judgeRun, file.path));
   const text = async (path: string) => (files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null);
   return {
     judgeRun,

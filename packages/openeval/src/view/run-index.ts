@@ -8,6 +8,7 @@ import {
   type BenchmarkRun,
   type CostAndTime,
   type EvalRun,
+  type IntegrityProblem,
   type JudgeRun,
   type ModelSummary,
   type SlotObservation,
@@ -16,6 +17,7 @@ import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } 
 import { findActiveWork, slotValue, toSlotCell, type SlotWork } from "./active-work.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { readCheckedRecords } from "../run/index.ts";
 
 export interface RunIndex {
   directory: string;
@@ -37,18 +39,27 @@ export interface RunIndex {
 export function readRunIndex(directory: string): RunIndex {
   const store = ResultsStore.open(directory, { readonly: true });
   try {
-    return buildRunIndex(directory, store.readRun(), store.evalRuns(), store.judgeRuns(), store.heartbeat());
+    // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
+    const records = readCheckedRecords(store);
+    return buildRunIndex(directory, store.readRun(), records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity);
   } finally {
     store.close();
   }
 }
 
-export function buildRunIndex(directory: string, run: BenchmarkRun, evalRuns: EvalRun[], judgeRuns: JudgeRun[], heartbeat: { at: number } | null): RunIndex {
+export function buildRunIndex(
+  directory: string,
+  run: BenchmarkRun,
+  evalRuns: EvalRun[],
+  judgeRuns: JudgeRun[],
+  heartbeat: { at: number } | null,
+  integrity: IntegrityProblem[] = [],
+): RunIndex {
   const live = isLive(heartbeat);
   // Rows are only ever added or finalized (the store refuses other changes), so these counts move exactly when
   // what the viewer shows does — unlike the store's files, which a runner's heartbeat touches every 2 s.
   const finished = (records: readonly { state: string }[]) => records.filter((record) => record.state !== "running").length;
-  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), live ? "live" : "idle"].join(".");
+  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), integrity.length, live ? "live" : "idle"].join(".");
   const judgeRunsByEvalRun = Map.groupBy(judgeRuns, (judgeRun) => judgeRun.evalRunId);
   const slots = findActiveWork(run, evalRuns, judgeRunsByEvalRun);
   const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
@@ -89,6 +100,7 @@ export function buildRunIndex(directory: string, run: BenchmarkRun, evalRuns: Ev
       verdict: null,
       verdictNote: "The verdict is read with benchmark.ts (gates, baseline) when the leaderboard is asked for.",
       criteria,
+      integrity,
     },
     matrix: buildMatrix(slots, models),
   };

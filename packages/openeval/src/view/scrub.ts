@@ -1,14 +1,19 @@
 // What a static export must not carry: credentials and this machine's paths. Known values are replaced first
-// (the exporting user's secret-looking environment, OpenCode's auth.json, the run's and benchmark's folders, home,
-// temp), then generic shapes (API keys, tokens, private keys, home folders of any user).
-import { existsSync, readFileSync } from "node:fs";
+// (the secrets the run recorded as redacted, matched by hash; the run's and benchmark's folders, home, temp),
+// then generic shapes (API keys, tokens, private keys, home folders of any user). The exporting shell's own
+// environment plays no part: an export must be as clean from a clean shell as from the recording one.
+import { createHash } from "node:crypto";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
 import { redactSecrets } from "../opencode/index.ts";
+import type { RedactionEntry } from "../results/index.ts";
 
 export const REDACTED = "[REDACTED]";
 
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)/i;
+/**
+ * Candidate secret tokens: runs of characters keys are made of, split at whitespace, quotes, brackets and
+ * separators; each run and its parts around `=` / `:` are hashed and compared with the list.
+ */
+const TOKEN = /[^\s"'`\\,;(){}[\]<>]+/g;
 
 /** Credential shapes worth removing wherever they appear, known or not. */
 const SECRET_PATTERNS: [RegExp, string][] = [
@@ -31,6 +36,8 @@ export interface ScrubOptions {
   paths: { path: string; label: string }[];
   /** Exact secret values to remove. */
   secrets: string[];
+  /** The run's redaction list: secrets known only by sha256 and length. */
+  redactions?: readonly RedactionEntry[];
 }
 
 export interface Scrubber {
@@ -40,9 +47,10 @@ export interface Scrubber {
 export function createScrubber(options: ScrubOptions): Scrubber {
   // Longest first, so a folder inside another is replaced by its own label.
   const paths = options.paths.filter((entry) => entry.path.length > 1).sort((a, b) => b.path.length - a.path.length);
+  const hashed = hashedSecrets(options.redactions ?? []);
   return {
     text(value) {
-      let result = redactSecrets(value, options.secrets);
+      let result = redactHashed(redactSecrets(value, options.secrets), hashed);
       for (const [pattern, replacement] of SECRET_PATTERNS) result = result.replace(pattern, replacement);
       for (const { path, label } of paths) result = replacePath(result, path, label);
       for (const pattern of HOME_PATTERNS) result = result.replace(pattern, "~");
@@ -63,27 +71,27 @@ export function hostPaths(runDirectory: string, benchmarkDirectory: string): Scr
   ];
 }
 
-/** Secret-looking environment values of the exporting user, and every credential in OpenCode's auth.json. */
-export function knownSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
-  const secrets = Object.entries(env)
-    .filter(([name, value]) => SECRET_NAME.test(name) && value !== undefined && value.length >= 8)
-    .map(([, value]) => value!);
-  const dataHome = env.XDG_DATA_HOME || join(homedir(), ".local", "share");
-  const authFile = join(dataHome, "opencode", "auth.json");
-  if (existsSync(authFile)) {
-    try {
-      collectStrings(JSON.parse(readFileSync(authFile, "utf8")), secrets);
-    } catch {
-      // An unreadable auth.json holds nothing we could match anyway.
-    }
-  }
-  return secrets;
+interface HashedSecrets {
+  lengths: Set<number>;
+  hashes: Set<string>;
 }
 
-function collectStrings(value: unknown, into: string[]): void {
-  if (typeof value === "string" && value.length >= 16) into.push(value);
-  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
-  else if (value && typeof value === "object") for (const item of Object.values(value)) collectStrings(item, into);
+function hashedSecrets(entries: readonly RedactionEntry[]): HashedSecrets {
+  return { lengths: new Set(entries.map((entry) => entry.bytes)), hashes: new Set(entries.map((entry) => entry.sha256)) };
+}
+
+function redactHashed(text: string, secrets: HashedSecrets): string {
+  if (secrets.hashes.size === 0) return text;
+  const isSecret = (candidate: string) =>
+    secrets.lengths.has(Buffer.byteLength(candidate)) && secrets.hashes.has(createHash("sha256").update(candidate).digest("hex"));
+  return text.replace(TOKEN, (token) => {
+    if (isSecret(token)) return REDACTED;
+    if (!/[=:]/.test(token)) return token;
+    return token
+      .split(/([=:]+)/)
+      .map((part) => (isSecret(part) ? REDACTED : part))
+      .join("");
+  });
 }
 
 /** Replaces `path` where it is a whole path prefix (not inside a longer name), as is and JSON-escaped. */

@@ -46,9 +46,15 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
     port: options.port ?? DEFAULT_VIEWER_PORT,
     // Live streams stay open; they ping every few seconds.
     idleTimeout: 30,
+    // Never Bun's development error page: it shows source paths and code to whoever asks.
+    development: false,
+    error: () => new Response("The viewer failed to answer this request", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } }),
     async fetch(request) {
+      const host = request.headers.get("host");
+      // Checked before the URL is parsed: without a Host header there is no URL to parse (HTTP/1.0, raw clients).
+      if (!host) return new Response("A Host header is required (127.0.0.1 or localhost)", { status: 400 });
+      if (!isLoopbackHost(host)) return new Response("The viewer answers only on 127.0.0.1 / localhost", { status: 403 });
       const url = new URL(request.url);
-      if (!isLoopbackHost(request.headers.get("host"))) return new Response("The viewer answers only on 127.0.0.1 / localhost", { status: 403 });
       if (url.pathname.startsWith("/api/")) {
         try {
           return await handleApi(data, request);
@@ -73,8 +79,7 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
   };
 }
 
-function isLoopbackHost(host: string | null): boolean {
-  if (!host) return false;
+function isLoopbackHost(host: string): boolean {
   const name = host.replace(/:\d+$/, "");
   return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
 }

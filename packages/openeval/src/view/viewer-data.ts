@@ -1,7 +1,9 @@
 // Every answer the viewer gives, independent of HTTP: the server routes requests here, and the static export
 // calls the same methods to write its data files. Null means "no such run / eval run / judge run / file".
 import { join } from "node:path";
-import type { EvalRun } from "../results/index.ts";
+import { existsSync } from "node:fs";
+import { checkJudgeRunFile, checkRecords, type EvalRun } from "../results/index.ts";
+import { UnreadableEvidenceError } from "./errors.ts";
 import type {
   EvalRunDetail,
   EvalRunQuery,
@@ -23,6 +25,12 @@ import type { RunCatalog } from "./run-catalog.ts";
 import type { RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
+
+/** A recording that exists but cannot be read (it fails its hash check) is an error to show; no recording is empty. */
+function unreadable<T>(evalRun: EvalRun, error: string, empty: () => T): T {
+  if (evalRun.evidence) throw new UnreadableEvidenceError(error);
+  return empty();
+}
 
 export class ViewerData {
   private readonly recordings = new RecordingCache();
@@ -79,14 +87,15 @@ export class ViewerData {
     const found = this.find(runId, evalRunId);
     if (!found) return null;
     const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
-    return "error" in recording ? pageOf([], 0, limit) : pageOf(await recording.events(), offset, limit);
+    if ("error" in recording) return unreadable(found.evalRun, recording.error, () => pageOf([], 0, limit));
+    return pageOf(await recording.events(), offset, limit);
   }
 
   async workspaceFile(runId: string, evalRunId: string, path: string, revision: "initial" | "final"): Promise<FileText | null> {
     const found = this.find(runId, evalRunId);
     if (!found) return null;
     const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
-    if ("error" in recording) return null;
+    if ("error" in recording) return unreadable(found.evalRun, recording.error, () => null);
     if (!recording.context.workspace.files(revision).some((file) => file.path === path)) return null;
     return readWorkspaceText(recording, path, revision);
   }
@@ -100,18 +109,34 @@ export class ViewerData {
     const index = this.index(runId);
     const judgeRun = index?.judgeRuns.get(judgeRunId);
     if (!index || !judgeRun) return null;
-    return readJudgeRunDetail(index.directory, judgeRun, index.rows.find((row) => row.id === judgeRun.evalRunId) ?? null);
+    const detail = await readJudgeRunDetail(index.directory, judgeRun, index.rows.find((row) => row.id === judgeRun.evalRunId) ?? null);
+    const evalRun = index.evalRuns.get(judgeRun.evalRunId);
+    const problems = checkRecords(index.directory, { evalRuns: evalRun ? [evalRun] : [], judgeRuns: [judgeRun] }, { files: true });
+    return { ...detail, integrityError: problems.find((problem) => problem.kind === "judge-run")?.message ?? null };
   }
 
   async judgeRunText(runId: string, judgeRunId: string, path: string): Promise<FileText | null> {
     const folder = this.judgeRunFolder(runId, judgeRunId, path);
-    return folder === null ? null : readFolderText(folder, path);
+    if (folder === null) return null;
+    this.checkJudgeRunFile(runId, judgeRunId, path);
+    return readFolderText(folder, path);
   }
 
   /** The absolute path of a file in a judge run's folder (for raw bytes, e.g. images); null when unknown. */
   judgeRunFilePath(runId: string, judgeRunId: string, path: string): string | null {
     const folder = this.judgeRunFolder(runId, judgeRunId, path);
-    return folder === null ? null : resolveInside(folder, path);
+    if (folder === null) return null;
+    this.checkJudgeRunFile(runId, judgeRunId, path);
+    return resolveInside(folder, path);
+  }
+
+  /** A finished judge run's file is served only when it matches its files.json. */
+  private checkJudgeRunFile(runId: string, judgeRunId: string, path: string): void {
+    const index = this.index(runId)!;
+    const judgeRun = index.judgeRuns.get(judgeRunId)!;
+    if (judgeRun.state === "running" || !existsSync(join(index.directory, judgeRun.directory, path))) return;
+    const problem = checkJudgeRunFile(index.directory, judgeRun, path);
+    if (problem) throw new UnreadableEvidenceError(`Integrity error: ${problem}`);
   }
 
   close(): Promise<void> {
@@ -135,6 +160,7 @@ export class ViewerData {
     const found = this.find(runId, evalRunId);
     if (!found) return null;
     const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
-    return "error" in recording ? new Map() : recording.transcripts();
+    if ("error" in recording) return unreadable(found.evalRun, recording.error, () => new Map());
+    return recording.transcripts();
   }
 }

@@ -54,6 +54,11 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
           <a href={href({ page: "eval-run", run, evalRun: judgeRun.evalRunId })}>See every check of the eval run →</a>
         </div>
       ) : null}
+      {detail.integrityError ? (
+        <div className="error-box" data-testid="integrity-error">
+          Integrity error: {detail.integrityError}
+        </div>
+      ) : null}
       {judgeRun.error ? <div className="error-box">{judgeRun.error}</div> : null}
 
       <Section title="Criteria">

@@ -41,6 +41,17 @@ export function RunPage({ run, location }: { run: string; location: Location }) 
 function RunHeader({ overview }: { overview: RunOverview }) {
   const { run, counts } = overview;
   return (
+    <>
+    {overview.integrity.length > 0 ? (
+      <div className="error-box" data-testid="run-integrity">
+        {overview.integrity.length} record{overview.integrity.length === 1 ? "" : "s"} failed the integrity check (judge runs among them are not scored):
+        <ul>
+          {overview.integrity.map((problem) => (
+            <li key={`${problem.kind}:${problem.id}`}>{problem.message}</li>
+          ))}
+        </ul>
+      </div>
+    ) : null}
     <div className="page-title run-header">
       <div>
         <h1>{run.name}</h1>
@@ -66,6 +77,7 @@ function RunHeader({ overview }: { overview: RunOverview }) {
         </div>
       </div>
     </div>
+    </>
   );
 }
 

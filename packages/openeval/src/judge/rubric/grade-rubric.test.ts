@@ -248,6 +248,7 @@ function settingsFixture(judgeModel: string): BenchmarkSettings {
     models: ["control/positive"],
     repetitions: 1,
     judge: { model: judgeModel, timeoutMs: 120_000 },
+    evidence: { maxFileBytes: 1024 * 1024, maxSnapshotBytes: 10 * 1024 * 1024 },
     candidate: { timeoutMs: 60_000, providers: {} },
   };
 }

@@ -114,6 +114,7 @@ export interface JudgeSession {
   criteria: string[];
 }
 
+
 /** One judge session over the task's recording; a refusal before any process starts is `{ error }`. */
 export async function runJudgeSession(
   task: RubricTask,

@@ -18,6 +18,7 @@ export async function readFileText(context: JudgeContext, path: string, revision
   const entry = context.workspace.files(revision).find((candidate) => candidate.path === path);
   if (!entry) throw new Error(`"${path}" is not in the ${revision} workspace; list it with action "files" (revision "${revision}")`);
   if (entry.kind === "symlink" && entry.target.startsWith("/")) return `(symlink to ${entry.target}, outside the workspace)`;
+  if (entry.kind === "file" && entry.omitted) return `(${entry.bytes} bytes, sha256 ${entry.sha256}: ${entry.omitted.note})`;
   const text = decodeText(await context.workspace.read(path, revision));
   return text ?? `(binary file, ${entry.kind === "file" ? entry.bytes : "?"} bytes: not shown)`;
 }

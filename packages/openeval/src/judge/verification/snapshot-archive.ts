@@ -22,6 +22,8 @@ export async function workspaceEntries(evidence: SnapshotReader, revision: Revis
   for (const directory of parentDirectories(files.map((file) => file.path))) entries.push({ type: "directory", path: directory, mode: 0o755 });
   for (const file of files) {
     if (file.kind === "symlink") entries.push({ type: "symlink", path: file.path, target: file.target });
+    // Recorded by size and hash only (over a snapshot limit): nothing to restore.
+    else if (file.omitted) continue;
     // The owner may always read and write its files; setuid/setgid/sticky bits never enter the container.
     else entries.push({ type: "file", path: file.path, data: await evidence.read(file.path, revision), mode: (file.mode & 0o777) | 0o600 });
   }

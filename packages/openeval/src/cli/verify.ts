@@ -1,0 +1,25 @@
+// `openeval verify [<run>]`: checks a whole run against its hashes; exits non-zero naming what changed.
+import { verifyRun } from "../run/index.ts";
+import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { chooseRun } from "./choose-run.ts";
+import { EXIT, UsageError } from "./errors.ts";
+
+export const verifyCommand = defineCommand({
+  name: "verify",
+  usage: "verify [<run-dir | run-id>] [--benchmark <dir>] [--json]",
+  summary: "Check every record and file of a run against its hashes (rows, judge-run files, recordings). Exits 1 naming what changed. Default: the latest run.",
+  options: { ...BENCHMARK_OPTION, json: { type: "boolean", default: false } },
+  async run(flags, positionals) {
+    if (positionals.length > 1) throw new UsageError(`verify takes one run; got ${positionals.join(", ")}`);
+    const result = await verifyRun(chooseRun(flags.benchmark as string, positionals[0]));
+    if (flags.json) console.log(JSON.stringify(result));
+    else if (result.problems.length === 0) {
+      console.log(`Verified ${result.directory}: ${result.evalRuns} eval runs, ${result.judgeRuns} judge runs, ${result.files} recording files; nothing changed.`);
+    } else {
+      console.error(`${result.problems.length} integrity error${result.problems.length === 1 ? "" : "s"} in ${result.directory}:`);
+      for (const problem of result.problems) console.error(`  ${problem.message}`);
+    }
+    // 1, like a failed verdict: the run was read fine, and it does not pass the check.
+    return result.problems.length === 0 ? EXIT.pass : EXIT.verdictFail;
+  },
+});

@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { bundleCodeJudge } from "../load/index.ts";
+import { recordEvidence } from "../recording/index.ts";
+import { CODE_JUDGE_FILES, freezeCodeWorker, runCodeJudge } from "./run-code-judge.ts";
+
+const SECRET = "judge-visible-secret-0123456789";
+
+describe("runCodeJudge", () => {
+  it("redacts what the judge prints and returns: it runs with the runner's environment (issue 14)", async () => {
+    const evidence = await recordEvidence({ directory: join(await makeTempDir(), "evidence"), prompt: "p", response: "r" });
+    const folder = await writeTree({
+      "judge.ts": `export default () => { console.log("out ${SECRET}"); console.error("err ${SECRET}"); return { scores: { ok: true }, seen: "${SECRET}" }; };\n`,
+    });
+    const directory = join(await makeTempDir(), "code");
+    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts")), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory, secrets: [SECRET] });
+    expect(execution.state).toBe("completed");
+    expect(execution.output).toEqual({ scores: { ok: true }, seen: "[REDACTED]" });
+    for (const file of [CODE_JUDGE_FILES.stdout, CODE_JUDGE_FILES.stderr, CODE_JUDGE_FILES.output]) {
+      const text = await readFile(join(directory, file), "utf8");
+      expect(text, file).not.toContain(SECRET);
+    }
+    expect(await readFile(join(directory, CODE_JUDGE_FILES.stdout), "utf8")).toContain("out [REDACTED]");
+  });
+});
+
+describe("freezeCodeWorker", () => {
+  it("bundles the worker with the harness code it runs, so a patched harness file cannot change a grade (issue 14 §2)", async () => {
+    const worker = await freezeCodeWorker(join(await makeTempDir(), "harness"));
+    const source = readFileSync(worker, "utf8");
+    // Self-contained: no import of the harness's own files is left to resolve at grading time.
+    expect(source).not.toMatch(/from\s*["']\.{1,2}\//);
+    const evidence = await recordEvidence({ directory: join(await makeTempDir(), "evidence"), prompt: "p", response: "APPLE" });
+    const folder = await writeTree({ "judge.ts": `export default (ctx) => ({ scores: { correct: ctx.response.text === "APPLE" } });\n` });
+    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts")), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory: join(await makeTempDir(), "code"), worker });
+    expect(execution.scores).toEqual({ correct: { value: 1, source: "judge.ts" } });
+  });
+});

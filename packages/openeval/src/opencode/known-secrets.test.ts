@@ -1,0 +1,34 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { findKnownSecrets, isCredentialName } from "./known-secrets.ts";
+
+describe("findKnownSecrets", () => {
+  test("every auth.json entry's values and every credential-shaped variable, whatever the provider", async () => {
+    const directory = await makeTempDir();
+    const authFile = join(directory, "auth.json");
+    await writeFile(authFile, JSON.stringify({
+      anthropic: { type: "api", key: "sk-ant-auth-0123456789" },
+      openai: { type: "oauth", access: "oa-access-0123456789", refresh: "oa-refresh-0123456789", expires: 99 },
+      "my-gateway": { type: "wellknown", key: "gw-key-0123456789", token: "gw-token-0123456789" },
+    }));
+    const secrets = await findKnownSecrets({
+      DATABASE_PASSWORD: "hunter2-hunter2",
+      MY_SERVICE_TOKEN: "svc-token-0123456789",
+      STRIPE_SECRET_KEY: "stripe-secret-0123456789",
+      PATH: "/usr/bin:/bin:/usr/local/bin",
+      SHORT_TOKEN: "abc",
+    }, authFile);
+    expect(secrets.map((secret) => secret.value).sort()).toEqual(
+      ["hunter2-hunter2", "svc-token-0123456789", "stripe-secret-0123456789", "sk-ant-auth-0123456789", "oa-access-0123456789", "oa-refresh-0123456789", "gw-key-0123456789", "gw-token-0123456789"].sort(),
+    );
+    expect(secrets.find((secret) => secret.value === "oa-refresh-0123456789")?.source).toBe("auth.json openai.refresh");
+    expect(secrets.find((secret) => secret.value === "hunter2-hunter2")?.source).toBe("env DATABASE_PASSWORD");
+  });
+
+  test("names: keys, tokens, secrets and passwords are credentials; paths and settings are not", () => {
+    for (const name of ["OPENAI_API_KEY", "AWS_ACCESS_KEY_ID", "GH_TOKEN", "X_SECRET_Y", "PGPASSWORD", "AUTH_HEADER", "GOOGLE_APPLICATION_CREDENTIALS"]) expect(isCredentialName(name), name).toBe(true);
+    for (const name of ["PATH", "HOME", "AWS_REGION", "KEYBOARD_LAYOUT", "TERM"]) expect(isCredentialName(name), name).toBe(false);
+  });
+});

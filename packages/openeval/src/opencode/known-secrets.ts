@@ -1,0 +1,62 @@
+// Every secret the runner can see, whoever it belongs to: the values of every auth.json entry and of every
+// credential-shaped environment variable. Recordings redact all of them (issue 14): a candidate that finds the
+// user's auth.json by absolute path, or runs `env`, must not carry another provider's key into results/.
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { AuthFileSchema } from "./auth-schema.ts";
+import { MIN_SECRET_LENGTH } from "./redact.ts";
+import { isRecord } from "../util/is-record.ts";
+
+/** Names that hold credentials (`*_KEY`, `*_TOKEN*`, `*_SECRET*`, `*_PASSWORD*`, …); values of the rest are settings. */
+const CREDENTIAL_NAME = /(?:KEY$|KEY_ID$|_KEY_|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|COOKIE|^AUTH|_AUTH$|_AUTH_)/i;
+
+/** One secret and where it was seen (never the value itself in anything written). */
+export interface KnownSecret {
+  value: string;
+  /** `env NAME` or `auth.json <provider>.<field>`. */
+  source: string;
+}
+
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME.test(name);
+}
+
+/** The user's OpenCode auth.json: `$XDG_DATA_HOME/opencode/auth.json`, else `~/.local/share/opencode/auth.json`. */
+export function defaultAuthFile(environment: Record<string, string | undefined>): string {
+  const dataHome = environment.XDG_DATA_HOME || join(environment.HOME || homedir(), ".local", "share");
+  return join(dataHome, "opencode", "auth.json");
+}
+
+/**
+ * @example
+ * const secrets = await findKnownSecrets(process.env); // → [{ value: "sk-…", source: "env OPENAI_API_KEY" }, …]
+ */
+export async function findKnownSecrets(environment: Record<string, string | undefined>, authFile = defaultAuthFile(environment)): Promise<KnownSecret[]> {
+  const found: KnownSecret[] = [];
+  for (const [name, value] of Object.entries(environment)) {
+    if (value && isCredentialName(name)) found.push({ value, source: `env ${name}` });
+  }
+  for (const [provider, entry] of Object.entries(await readAuthFile(authFile))) collectLeaves(entry, `auth.json ${provider}`, found);
+  const seen = new Set<string>();
+  return found.filter((secret) => secret.value.length >= MIN_SECRET_LENGTH && seen.size < seen.add(secret.value).size);
+}
+
+/** A missing or malformed auth.json holds nothing to redact. */
+async function readAuthFile(file: string): Promise<Record<string, unknown>> {
+  try {
+    const parsed = AuthFileSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Every string of an entry (api `key`, oauth `access`/`refresh`, well-known `token`, …) except its `type`. */
+function collectLeaves(value: unknown, source: string, into: KnownSecret[]): void {
+  if (typeof value === "string") into.push({ value, source });
+  else if (Array.isArray(value)) value.forEach((item, index) => collectLeaves(item, `${source}[${index}]`, into));
+  else if (isRecord(value)) {
+    for (const [key, item] of Object.entries(value)) if (key !== "type") collectLeaves(item, `${source}.${key}`, into);
+  }
+}

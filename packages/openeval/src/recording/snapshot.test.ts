@@ -1,0 +1,45 @@
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { sha256 } from "../util/hash.ts";
+import { createJudgeContext } from "./judge-context.ts";
+import { openEvidence } from "./evidence-reader.ts";
+import { writeEvidence } from "./evidence-writer.ts";
+import { measureConstructed } from "./metrics.ts";
+import { captureDirectory, OBJECTS_DIRECTORY } from "./snapshot.ts";
+
+describe("bounded snapshots (issue 14 §3)", () => {
+  it("records a file over the per-file limit, and files past the snapshot total, by size and sha256 without copying them", async () => {
+    const workspace = await writeTree({ "small.txt": "tiny\n", "b-big.bin": "x".repeat(2000), "c-fits.txt": "y".repeat(600), "d-over-total.txt": "z".repeat(600) });
+    const evidence = await makeTempDir();
+    const snapshot = await captureDirectory(workspace, evidence, undefined, { maxFileBytes: 1000, maxSnapshotBytes: 1000 });
+    const byPath = Object.fromEntries(snapshot.files.map((file) => [file.path, file]));
+    expect(byPath["b-big.bin"]).toMatchObject({ kind: "file", bytes: 2000, sha256: sha256("x".repeat(2000)), omitted: { limit: "file", note: expect.stringContaining("1000-byte per-file limit (benchmark.ts evidence.maxFileBytes)") } });
+    expect(byPath["c-fits.txt"]).not.toHaveProperty("omitted");
+    expect(byPath["d-over-total.txt"]).toMatchObject({ bytes: 600, omitted: { limit: "snapshot" } });
+    expect(existsSync(join(evidence, OBJECTS_DIRECTORY, sha256("x".repeat(2000))))).toBe(false);
+    expect(existsSync(join(evidence, OBJECTS_DIRECTORY, sha256("z".repeat(600))))).toBe(false);
+    expect(existsSync(join(evidence, OBJECTS_DIRECTORY, sha256("tiny\n")))).toBe(true);
+
+    // Readers say what happened instead of failing on a missing object.
+    const initial = await captureDirectory(await makeTempDir(), evidence);
+    const ref = await writeEvidence(evidence, { kind: "constructed", prompt: "p", response: { text: "r" }, tools: [], initial, final: snapshot, events: null, native: null, metrics: measureConstructed([]) });
+    await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
+    await expect(context.workspace.read("b-big.bin")).rejects.toThrow(/"b-big.bin" \(2000 bytes, sha256 [0-9a-f]{64}\) is in the final snapshot by size and hash only: not copied/);
+    const diff = await context.workspace.diff("b-big.bin");
+    expect(diff[0]).toMatchObject({ status: "added", binary: false, tooLarge: true, patch: expect.stringContaining("not copied") });
+    const copy = await context.workspace.materialize();
+    expect(existsSync(join(copy, "small.txt"))).toBe(true);
+    expect(existsSync(join(copy, "b-big.bin"))).toBe(false);
+  });
+
+  it("streams the hash of a large file instead of reading it whole", async () => {
+    const workspace = await makeTempDir();
+    const big = Buffer.alloc(3 * 1024 * 1024, 7);
+    await writeFile(join(workspace, "big.bin"), big);
+    const snapshot = await captureDirectory(workspace, await makeTempDir(), undefined, { maxFileBytes: 1024 * 1024, maxSnapshotBytes: 10 * 1024 * 1024 });
+    expect(snapshot.files[0]).toMatchObject({ bytes: big.length, sha256: sha256(big) });
+  });
+});

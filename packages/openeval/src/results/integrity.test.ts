@@ -1,0 +1,92 @@
+import { Database } from "bun:sqlite";
+import { readFileSync, writeFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST } from "./integrity.ts";
+import type { EvalRun, JudgeRun } from "./schema.ts";
+import { ResultsStore, STORE_FILE } from "./store.ts";
+
+const slot = { evalId: "e", model: "p/m", repetition: 1 };
+
+async function finishedRun() {
+  const directory = await makeTempDir();
+  const store = ResultsStore.open(directory, { create: true });
+  await mkdir(join(directory, "eval-runs", "eval_1", "evidence"), { recursive: true });
+  writeFileSync(join(directory, "eval-runs", "eval_1", "evidence", "manifest.json"), '{"format":"openeval.evidence"}\n');
+  const manifestHash = new Bun.CryptoHasher("sha256").update(readFileSync(join(directory, "eval-runs", "eval_1", "evidence", "manifest.json"))).digest("hex");
+  const evalRun: EvalRun = {
+    id: "eval_1", runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null, startedAt: "2026-12-01T00:00:00.000Z", completedAt: "2026-12-01T00:01:00.000Z", elapsedMs: 60_000,
+    input: { candidateFingerprint: "c", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" }, evidence: { directory: "eval-runs/eval_1/evidence", hash: manifestHash }, metrics: null,
+  };
+  store.saveEvalRun(evalRun);
+  await mkdir(join(directory, "judge-runs", "judge_1", "code"), { recursive: true });
+  writeFileSync(join(directory, "judge-runs", "judge_1", "code", "output.json"), '{"ok":true,"output":{"scores":{"correct":false}}}\n');
+  writeFileSync(join(directory, "judge-runs", "judge_1", "code", "stdout.log"), "graded\n");
+  const judgeRun: JudgeRun = {
+    id: "judge_1", runId: "r", evalRunId: "eval_1", slot, kind: "code", state: "completed", judgeFingerprint: "j", startedAt: "2026-12-01T00:01:00.000Z", completedAt: "2026-12-01T00:01:01.000Z",
+    elapsedMs: 1000, scores: { correct: { value: 0, source: "judge.ts" } }, unscored: false, error: null, directory: "judge-runs/judge_1",
+  };
+  store.saveJudgeRun(judgeRun);
+  return { directory, store, judgeRun };
+}
+
+describe("tamper-evident results (issue 14 §4)", () => {
+  it("seals finalized rows and their judge-run files; an untouched run checks out", async () => {
+    const { directory, store } = await finishedRun();
+    const [judgeRun] = store.judgeRuns();
+    expect(judgeRun!.integrity).toMatch(/^[0-9a-f]{64}$/);
+    expect(store.evalRuns()[0]!.integrity).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(readFileSync(join(directory, "judge-runs", "judge_1", JUDGE_FILES_MANIFEST), "utf8")).files).toEqual({
+      "code/output.json": expect.stringMatching(/^[0-9a-f]{64}$/),
+      "code/stdout.log": expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(checkRecords(directory, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { files: true })).toEqual([]);
+  });
+
+  it("reports an edited judge-run file, by name", async () => {
+    const { directory, store, judgeRun } = await finishedRun();
+    writeFileSync(join(directory, "judge-runs", "judge_1", "code", "output.json"), '{"ok":true,"output":{"scores":{"correct":true}}}\n');
+    expect(checkRecords(directory, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { files: true })).toEqual([
+      { kind: "judge-run", id: "judge_1", message: "judge run judge_1: files changed after it finished: judge-runs/judge_1/code/output.json (changed)" },
+    ]);
+    expect(checkJudgeRunFile(directory, store.judgeRuns()[0]!, "code/output.json")).toMatch(/code\/output\.json was changed after the judge run finished/);
+    expect(checkJudgeRunFile(directory, store.judgeRuns()[0]!, "code/stdout.log")).toBeNull();
+    expect(judgeRun.id).toBe("judge_1");
+  });
+
+  it("reports a forged judge row INSERTed by hand, and one copying another row's hash", async () => {
+    const { directory, store, judgeRun } = await finishedRun();
+    store.close();
+    const db = new Database(join(directory, STORE_FILE));
+    const forged = { ...judgeRun, id: "judge_forged", scores: { correct: { value: 1, source: "judge.ts" } } };
+    db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, 'completed', ?, ?)").run(forged.id, "eval_1", JSON.stringify(forged), Date.now() + 1000);
+    const sealed = ResultsStore.open(directory).judgeRuns()[0]!;
+    const copied = { ...forged, id: "judge_copied", integrity: sealed.integrity };
+    db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, 'completed', ?, ?)").run(copied.id, "eval_1", JSON.stringify(copied), Date.now() + 2000);
+    db.close();
+    const reopened = ResultsStore.open(directory, { readonly: true });
+    const problems = checkRecords(directory, { evalRuns: reopened.evalRuns(), judgeRuns: reopened.judgeRuns() });
+    expect(problems.map((problem) => problem.id)).toEqual(["judge_forged", "judge_copied"]);
+    expect(problems[0]!.message).toContain("has no integrity hash");
+    expect(problems[1]!.message).toMatch(/its files\.json is missing|integrity hash does not match/);
+  });
+
+  it("reports an eval row edited behind the store's back, and a recording manifest that changed", async () => {
+    const { directory, store } = await finishedRun();
+    store.close();
+    const db = new Database(join(directory, STORE_FILE));
+    db.run("DROP TRIGGER eval_runs_finalized_immutable");
+    const row = JSON.parse((db.query("SELECT value FROM eval_runs").get() as { value: string }).value) as EvalRun;
+    db.query("UPDATE eval_runs SET value = ?").run(JSON.stringify({ ...row, elapsedMs: 1 }));
+    db.close();
+    const reopened = ResultsStore.open(directory, { readonly: true });
+    expect(checkRecords(directory, { evalRuns: reopened.evalRuns(), judgeRuns: [] })[0]!.message).toContain("eval run eval_1: the row was edited after it was finalized");
+    writeFileSync(join(directory, "eval-runs", "eval_1", "evidence", "manifest.json"), '{"format":"forged"}\n');
+    const problems = checkRecords(directory, { evalRuns: [{ ...row }], judgeRuns: reopened.judgeRuns() });
+    expect(problems.map((problem) => problem.message)).toEqual([
+      "eval run eval_1: its recording's manifest.json was changed (sha256 differs from the row's evidence hash)",
+    ]);
+  });
+});

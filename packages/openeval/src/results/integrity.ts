@@ -1,0 +1,126 @@
+// Tamper evidence for a run's records (issue 14 §4; SPEC §10). A finalized row carries `integrity`: the hash of
+// the row chained to its evidence — an eval run to its recording's manifest hash, a judge run to that hash and to
+// `files.json`, the sha256 of every file its folder holds. An edited row, an INSERTed one, or an edited judge-run
+// file then no longer matches, and every reader (plan, readResults, the summary, the viewer, `openeval verify`)
+// reports it instead of scoring it. The hashes are unkeyed: this makes changes evident, not impossible.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, posix } from "node:path";
+import * as z from "zod";
+import { fingerprint, sha256 } from "../util/hash.ts";
+import { writeFileAtomicSync } from "../util/files.ts";
+import type { EvalRun, JudgeRun } from "./schema.ts";
+
+export const JUDGE_FILES_MANIFEST = "files.json";
+/** The evidence manifest's name (recording/evidence-writer.ts writes it; results cannot import recording). */
+const EVIDENCE_MANIFEST = "manifest.json";
+
+const JudgeFilesSchema = z.object({ format: z.literal("openeval.judge-files"), files: z.record(z.string(), z.string()) });
+
+export interface IntegrityProblem {
+  /** The record the problem is about. */
+  kind: "eval-run" | "judge-run";
+  id: string;
+  /** What changed, naming the row or file. */
+  message: string;
+}
+
+export function sealEvalRun(evalRun: EvalRun): EvalRun {
+  return { ...evalRun, integrity: evalRunIntegrity(evalRun) };
+}
+
+/** Writes the judge run's files.json and returns the row sealed to it and to the recording it judged. */
+export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: EvalRun | null): JudgeRun {
+  const files = hashJudgeFiles(runDirectory, judgeRun);
+  const manifest = `${JSON.stringify({ format: "openeval.judge-files", files }, null, 2)}\n`;
+  writeFileAtomicSync(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST), manifest);
+  return { ...judgeRun, integrity: judgeRunIntegrity(judgeRun, evalRun, sha256(manifest)) };
+}
+
+/**
+ * Checks rows (always) and, with `files`, every judge-run file against files.json. Cheap enough for every plan:
+ * one manifest read per record; `files` reads each judge-run file too (the viewer and `openeval verify`).
+ */
+export function checkRecords(runDirectory: string, records: { evalRuns: readonly EvalRun[]; judgeRuns: readonly JudgeRun[] }, options: { files?: boolean } = {}): IntegrityProblem[] {
+  const problems: IntegrityProblem[] = [];
+  const evalRuns = new Map(records.evalRuns.map((evalRun) => [evalRun.id, evalRun]));
+  for (const evalRun of records.evalRuns) {
+    if (evalRun.state === "running") continue;
+    const problem = checkEvalRun(runDirectory, evalRun);
+    if (problem) problems.push({ kind: "eval-run", id: evalRun.id, message: problem });
+  }
+  for (const judgeRun of records.judgeRuns) {
+    if (judgeRun.state === "running") continue;
+    const problem = checkJudgeRun(runDirectory, judgeRun, evalRuns.get(judgeRun.evalRunId) ?? null, options.files ?? false);
+    if (problem) problems.push({ kind: "judge-run", id: judgeRun.id, message: problem });
+  }
+  return problems;
+}
+
+/** Checks one judge-run file against files.json before it is served; null when it matches. */
+export function checkJudgeRunFile(runDirectory: string, judgeRun: JudgeRun, path: string): string | null {
+  const listed = readJudgeFiles(runDirectory, judgeRun);
+  if (typeof listed === "string") return listed;
+  const expected = listed[path];
+  if (expected === undefined) return `${posix.join(judgeRun.directory, path)} is not listed in the judge run's ${JUDGE_FILES_MANIFEST}: it was added after the judge run finished`;
+  const file = join(runDirectory, judgeRun.directory, path);
+  if (!existsSync(file)) return `${posix.join(judgeRun.directory, path)} is missing`;
+  return sha256(readFileSync(file)) === expected ? null : `${posix.join(judgeRun.directory, path)} was changed after the judge run finished (sha256 differs from ${JUDGE_FILES_MANIFEST})`;
+}
+
+function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
+  if (evalRun.integrity === undefined) return `eval run ${evalRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
+  if (evalRun.integrity !== evalRunIntegrity(evalRun)) return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
+  if (!evalRun.evidence) return null;
+  const manifest = join(runDirectory, evalRun.evidence.directory, EVIDENCE_MANIFEST);
+  if (!existsSync(manifest)) return `eval run ${evalRun.id}: its recording's ${EVIDENCE_MANIFEST} is missing`;
+  if (sha256(readFileSync(manifest)) !== evalRun.evidence.hash) return `eval run ${evalRun.id}: its recording's ${EVIDENCE_MANIFEST} was changed (sha256 differs from the row's evidence hash)`;
+  return null;
+}
+
+function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: EvalRun | null, files: boolean): string | null {
+  if (judgeRun.integrity === undefined) return `judge run ${judgeRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
+  const manifestPath = join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST);
+  if (!existsSync(manifestPath)) return `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is missing`;
+  if (judgeRun.integrity !== judgeRunIntegrity(judgeRun, evalRun, sha256(readFileSync(manifestPath)))) {
+    return `judge run ${judgeRun.id}: the row, its ${JUDGE_FILES_MANIFEST} or the recording it judged was changed after it was finalized (its integrity hash does not match)`;
+  }
+  if (!files) return null;
+  const listed = readJudgeFiles(runDirectory, judgeRun);
+  if (typeof listed === "string") return listed;
+  const present = hashJudgeFiles(runDirectory, judgeRun);
+  const changed = Object.keys({ ...listed, ...present }).filter((path) => listed[path] !== present[path]).sort();
+  if (changed.length === 0) return null;
+  const describe = (path: string) => `${posix.join(judgeRun.directory, path)} (${present[path] === undefined ? "removed" : listed[path] === undefined ? "added" : "changed"})`;
+  return `judge run ${judgeRun.id}: files changed after it finished: ${changed.map(describe).join(", ")}`;
+}
+
+function evalRunIntegrity(evalRun: EvalRun): string {
+  return fingerprint({ row: { ...evalRun, integrity: undefined } });
+}
+
+function judgeRunIntegrity(judgeRun: JudgeRun, evalRun: EvalRun | null, filesSha256: string): string {
+  const evidence = judgeRun.decidedEarly?.checkpoint.hash ?? evalRun?.evidence?.hash ?? null;
+  return fingerprint({ row: { ...judgeRun, integrity: undefined }, evidence, files: filesSha256 });
+}
+
+function readJudgeFiles(runDirectory: string, judgeRun: JudgeRun): Record<string, string> | string {
+  const path = join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST);
+  if (!existsSync(path)) return `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is missing`;
+  const parsed = JudgeFilesSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  return parsed.success ? parsed.data.files : `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is malformed`;
+}
+
+/** Every file of the judge run's folder, by relative path; an early decision's snapshot is a recording of its own. */
+function hashJudgeFiles(runDirectory: string, judgeRun: JudgeRun): Record<string, string> {
+  const root = join(runDirectory, judgeRun.directory);
+  const skip = judgeRun.decidedEarly ? posix.relative(judgeRun.directory, judgeRun.decidedEarly.checkpoint.directory) : null;
+  const files: Record<string, string> = {};
+  if (!existsSync(root)) return files;
+  for (const name of readdirSync(root, { recursive: true, encoding: "utf8" }).sort()) {
+    const path = name.split("\\").join("/");
+    if (path === JUDGE_FILES_MANIFEST || (skip !== null && (path === skip || path.startsWith(`${skip}/`)))) continue;
+    const absolute = join(root, name);
+    if (statSync(absolute).isFile()) files[path] = sha256(readFileSync(absolute));
+  }
+  return files;
+}

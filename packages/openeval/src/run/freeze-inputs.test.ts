@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { loadBenchmark } from "../load/index.ts";
+import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
+import { compareSources, describeInputChanges, hashSources } from "./input-changes.ts";
+
+async function frozenBenchmark() {
+  const directory = await writeTree(minimalBenchmark({
+    "evals/answer/REFERENCE_FIX.md": "reference\n",
+    "evals/answer/workspace/src/a.js": "export const a = 1;\n",
+    "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
+  }));
+  const benchmark = await loadBenchmark(directory);
+  const run = await makeTempDir();
+  return { directory, run, ...(await freezeInputs(benchmark, run)) };
+}
+
+describe("freezeInputs", () => {
+  it("copies workspace and judge-only files into the run store and points the definition at the copy", async () => {
+    const { directory, run, benchmark, frozen } = await frozenBenchmark();
+    const evaluation = benchmark.evals[0]!;
+    expect(evaluation.directory).toBe(join(run, "inputs", "evals", "answer"));
+    expect(evaluation.workspace.directory).toBe(join(run, "inputs", "evals", "answer", "workspace"));
+    expect(readFileSync(join(evaluation.directory, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
+    expect(readFileSync(join(evaluation.directory, "workspace", "src", "a.js"), "utf8")).toBe("export const a = 1;\n");
+    expect(readFileSync(join(evaluation.directory, "judge.bundle.js"), "utf8")).toContain("APPLE");
+    // Controls are the harness's, never a judge's or a candidate's input.
+    expect(existsSync(join(evaluation.directory, "controls"))).toBe(false);
+    // Edits to the live folder after freezing do not reach the copy.
+    await writeFile(join(directory, "evals", "answer", "REFERENCE_FIX.md"), "rewritten by a candidate\n");
+    expect(await restoreFrozen(frozen.get("answer")!)).toEqual([]);
+    expect(readFileSync(join(evaluation.directory, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
+  });
+
+  it("puts back a frozen copy that was edited, and names what was altered", async () => {
+    const { benchmark, frozen } = await frozenBenchmark();
+    const folder = benchmark.evals[0]!.directory;
+    await writeFile(join(folder, "REFERENCE_FIX.md"), "forged\n");
+    await writeFile(join(folder, "workspace", "planted.js"), "evil\n");
+    expect((await restoreFrozen(frozen.get("answer")!)).sort()).toEqual(["REFERENCE_FIX.md", "workspace/planted.js"]);
+    expect(readFileSync(join(folder, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
+    expect(existsSync(join(folder, "workspace", "planted.js"))).toBe(false);
+  });
+
+  it("refuses to use a damaged object", async () => {
+    const { run, benchmark, frozen } = await frozenBenchmark();
+    const entry = frozen.get("answer")!.files.find((file) => file.path === "REFERENCE_FIX.md")!;
+    if (entry.kind !== "file") throw new Error("expected a file");
+    await writeFile(join(run, "inputs", "objects", entry.sha256), "forged\n");
+    await writeFile(join(benchmark.evals[0]!.directory, "REFERENCE_FIX.md"), "forged\n");
+    await expect(restoreFrozen(frozen.get("answer")!)).rejects.toThrow(/frozen copy of REFERENCE_FIX.md .* was altered or removed/);
+  });
+});
+
+describe("input changes", () => {
+  it("names benchmark files modified, added and removed since the hashes were taken", async () => {
+    const directory = await writeTree(minimalBenchmark({ "evals/answer/REFERENCE_FIX.md": "reference\n", "results/r/store.db": "x" }));
+    const before = await hashSources(directory);
+    await writeFile(join(directory, "evals", "answer", "REFERENCE_FIX.md"), "changed\n");
+    await writeFile(join(directory, "evals", "answer", "extra.md"), "new\n");
+    await writeFile(join(directory, "results", "r", "store.db"), "results are not inputs");
+    const changes = compareSources(before, await hashSources(directory));
+    expect(changes).toEqual([
+      { scope: "benchmark", path: "evals/answer/REFERENCE_FIX.md", change: "modified" },
+      { scope: "benchmark", path: "evals/answer/extra.md", change: "added" },
+    ]);
+    expect(describeInputChanges(changes)).toBe("evals/answer/REFERENCE_FIX.md (modified), evals/answer/extra.md (added)");
+    expect([...before.keys()].some((key) => key.startsWith("harness:src/judge/code-worker.ts"))).toBe(true);
+  });
+});
