@@ -7,12 +7,13 @@ import { exportCommand } from "./export.ts";
 import { imageCommand } from "./image.ts";
 import { planCommand } from "./plan.ts";
 import { rejudgeCommand } from "./rejudge.ts";
+import { reportCommand } from "./report.ts";
 import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 import { viewCommand } from "./view.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -34,3 +34,4 @@ export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
 export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";
 export { median } from "./numbers.ts";
+export { baselineSummaries, compareSummaries, CHANGE_STATUSES, type ChangeStatus, type CriterionChange, type EvalChange, type ModelPairComparison, type ScoreChange } from "./compare.ts";

@@ -1,8 +1,13 @@
 // Viewer-stage errors a user can act on, each with a stable code. The CLI maps them to exit code 2.
-export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY";
+export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY" | "COMPARE_INVALID";
 
 export class ExportError extends Error {
   constructor(readonly code: ViewErrorCode, message: string, options?: ErrorOptions) {
     super(message, options);
   }
+}
+
+/** A comparison that names no run, baseline or model it can compare (the message lists what exists). */
+export class CompareError extends Error {
+  readonly code: ViewErrorCode = "COMPARE_INVALID";
 }

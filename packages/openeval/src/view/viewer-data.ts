@@ -23,6 +23,8 @@ import type { RunCatalog } from "./run-catalog.ts";
 import type { RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
+import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
+import { compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
 
 export class ViewerData {
   private readonly recordings = new RecordingCache();
@@ -43,6 +45,15 @@ export class ViewerData {
   async overview(runId: string): Promise<RunOverview | null> {
     const index = this.index(runId);
     return index && this.summaries.overview(index);
+  }
+
+  /** Side a against side b (b − a); null when either run is unknown. */
+  async compare(request: ComparisonRequest): Promise<ComparisonAnswer | null> {
+    const indexB = this.index(request.b);
+    const indexA = request.a === "baseline" ? null : this.index(request.a);
+    if (!indexB || (request.a !== "baseline" && !indexA)) return null;
+    const a = indexA ? loadRunSide(request.a, indexA) : await loadBaselineSide(indexB.run.benchmarkDirectory);
+    return compareSides(a, loadRunSide(request.b, indexB), request);
   }
 
   matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {
