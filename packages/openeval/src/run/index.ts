@@ -8,3 +8,4 @@ export { BASELINE_FILE } from "./summarize-run.ts";
 export { RunInProgressError } from "./recover.ts";
 export type { ModelResult } from "./events.ts";
 export { calibrateBenchmark, type CalibrationReport, type ControlCheck } from "./calibrate.ts";
+export { isJudgeable } from "./slot-work.ts";

@@ -10,6 +10,7 @@ import type { BenchmarkRun } from "../results/index.ts";
 import { ResultsStore } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
+import { createProgressLog } from "./progress-log.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
@@ -48,9 +49,14 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
-  const emit: RunnerListener = (event) => options.onEvent?.(event);
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   const store = ResultsStore.open(choice.directory, { create: true });
+  const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
+  const progress = createProgressLog(store, { concurrency, maxCostUSD: scope.maxCostUSD ?? null });
+  const emit: RunnerListener = (event) => {
+    progress(event);
+    options.onEvent?.(event);
+  };
   const runId = basename(choice.directory);
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   try {
@@ -63,7 +69,6 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const plan = planSlots(benchmark, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, scope, verification.imageFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
-    const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
     const monitored = monitoredEvals(benchmark, concurrency, scope.finalOnly ?? false, emit);
     const work: SlotWork[] = plan.slots
       .filter((slot) => slot.action === "candidate" || slot.action === "judge")

@@ -21,6 +21,7 @@ const ROUTES: [RegExp, Handler][] = [
   }],
   [/^\/api\/runs\/([^/]+)$/, (data, [run]) => data.overview(run!)],
   [/^\/api\/runs\/([^/]+)\/live$/, (data, [run], _query, request) => (data.index(run!) ? streamLiveUpdates(data, run!, request.signal) : null)],
+  [/^\/api\/runs\/([^/]+)\/queue$/, (data, [run]) => data.queue(run!)],
   [/^\/api\/runs\/([^/]+)\/matrix$/, (data, [run], query) => {
     const page = parse(PageQuerySchema, query);
     return data.matrix(run!, page.offset, page.limit);

@@ -7,3 +7,4 @@ export { compareRuns, type CompareRunsOptions } from "./compare-runs.ts";
 export { formatComparison } from "./compare-table.ts";
 export { CompareError, ExportError } from "./errors.ts";
 export type * from "./compare-types.ts";
+export type * from "./queue-types.ts";

@@ -4,7 +4,9 @@ import { basename } from "node:path";
 import {
   aggregateScores,
   measureCostAndTime,
+  readInvocations,
   ResultsStore,
+  type Invocation,
   type BenchmarkRun,
   type CostAndTime,
   type EvalRun,
@@ -23,6 +25,8 @@ export interface RunIndex {
   version: string;
   heartbeat: { at: number } | null;
   run: BenchmarkRun;
+  /** What each runner invocation recorded (its planned work, --max-cost, end): the live queue reads it. */
+  invocations: Invocation[];
   evalRuns: ReadonlyMap<string, EvalRun>;
   judgeRuns: ReadonlyMap<string, JudgeRun>;
   judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>;
@@ -37,18 +41,19 @@ export interface RunIndex {
 export function readRunIndex(directory: string): RunIndex {
   const store = ResultsStore.open(directory, { readonly: true });
   try {
-    return buildRunIndex(directory, store.readRun(), store.evalRuns(), store.judgeRuns(), store.heartbeat());
+    return buildRunIndex(directory, store.readRun(), store.evalRuns(), store.judgeRuns(), store.heartbeat(), readInvocations(store));
   } finally {
     store.close();
   }
 }
 
-export function buildRunIndex(directory: string, run: BenchmarkRun, evalRuns: EvalRun[], judgeRuns: JudgeRun[], heartbeat: { at: number } | null): RunIndex {
+export function buildRunIndex(directory: string, run: BenchmarkRun, evalRuns: EvalRun[], judgeRuns: JudgeRun[], heartbeat: { at: number } | null, invocations: Invocation[] = []): RunIndex {
   const live = isLive(heartbeat);
   // Rows are only ever added or finalized (the store refuses other changes), so these counts move exactly when
   // what the viewer shows does — unlike the store's files, which a runner's heartbeat touches every 2 s.
   const finished = (records: readonly { state: string }[]) => records.filter((record) => record.state !== "running").length;
-  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), live ? "live" : "idle"].join(".");
+  const ended = invocations.filter((invocation) => invocation.finished !== null).length;
+  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), invocations.length, ended, live ? "live" : "idle"].join(".");
   const judgeRunsByEvalRun = Map.groupBy(judgeRuns, (judgeRun) => judgeRun.evalRunId);
   const slots = findActiveWork(run, evalRuns, judgeRunsByEvalRun);
   const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
@@ -72,6 +77,7 @@ export function buildRunIndex(directory: string, run: BenchmarkRun, evalRuns: Ev
     version,
     heartbeat,
     run,
+    invocations,
     evalRuns: new Map(evalRuns.map((evalRun) => [evalRun.id, evalRun])),
     judgeRuns: new Map(judgeRuns.map((judgeRun) => [judgeRun.id, judgeRun])),
     judgeRunsByEvalRun,

@@ -25,6 +25,8 @@ import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
 import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
 import { compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
+import { readQueue } from "./live-queue.ts";
+import type { QueueAnswer } from "./queue-types.ts";
 
 export class ViewerData {
   private readonly recordings = new RecordingCache();
@@ -45,6 +47,12 @@ export class ViewerData {
   async overview(runId: string): Promise<RunOverview | null> {
     const index = this.index(runId);
     return index && this.summaries.overview(index);
+  }
+
+  /** The latest invocation's running, queued and finished work, spend and ETA. */
+  queue(runId: string): QueueAnswer | null {
+    const index = this.index(runId);
+    return index && readQueue(index);
   }
 
   /** Side a against side b (b − a); null when either run is unknown. */
