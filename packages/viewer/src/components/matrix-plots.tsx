@@ -25,9 +25,11 @@ export function heatColor(value: number | null): string {
 }
 
 const LEFT = 170;
-const CELL = 30;
+/** Cells grow when a page has few evals, so a small run does not get a stamp-sized picture. */
+const cellSize = (evals: number) => Math.round(Math.max(30, Math.min(64, 520 / Math.max(evals, 1))));
 
 export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
+  const CELL = cellSize(page.items.length);
   const width = LEFT + page.items.length * CELL + 10;
   const top = 96;
   const height = top + page.models.length * CELL + 8;
@@ -54,6 +56,11 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
               <rect className="heat-cell" data-eval={row.evalId} data-model={cell.model} data-value={cell.score.value ?? ""} x={LEFT + column * CELL} y={top + line * CELL} width={CELL} height={CELL} fill={heatColor(cell.score.value)}>
                 <title>{label}</title>
               </rect>
+              {CELL >= 44 ? (
+                <text className="heat-value" x={LEFT + column * CELL + CELL / 2} y={top + line * CELL + CELL / 2 + 4} textAnchor="middle" aria-hidden="true">
+                  {formatCredit(cell.score.value)}
+                </text>
+              ) : null}
             </a>
           );
         }),
@@ -63,7 +70,8 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
 }
 
 export function RepetitionPlot({ page }: { page: MatrixAnswer }) {
-  const band = Math.max(CELL, page.models.length * 10 + 10);
+  const spacing = 14;
+  const band = Math.max(cellSize(page.items.length), page.models.length * spacing + 12);
   const left = 50;
   const bottom = 170;
   const width = left + page.items.length * band + 10;
@@ -72,7 +80,8 @@ export function RepetitionPlot({ page }: { page: MatrixAnswer }) {
     row.cells.flatMap((cell, modelIndex) =>
       cell.slots
         .filter((slot) => slot.value !== null)
-        .map((slot) => ({ evalId: row.evalId, model: cell.model, modelIndex, repetition: slot.repetition, value: slot.value!, cx: left + column * band + 8 + modelIndex * 10 + 4 })),
+        // Repetitions with the same credit sit side by side rather than on top of each other.
+        .map((slot) => ({ evalId: row.evalId, model: cell.model, modelIndex, repetition: slot.repetition, value: slot.value!, cx: left + column * band + (band - page.models.length * spacing) / 2 + modelIndex * spacing + ((slot.repetition - 1) % 3) * 3 })),
     ),
   );
   const describe = (dot: (typeof dots)[number]) => `${dot.evalId} × ${dot.model} #${dot.repetition}: ${formatCredit(dot.value)}`;
