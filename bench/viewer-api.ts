@@ -42,6 +42,10 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
       // Cold: the first request reads the store into memory; the first leaderboard adds CIs and the verdict.
       const coldIndex = await time(`${api}/eval-runs?limit=100`);
       const coldSummary = await time(api);
+      // The queue and each comparison are made once per version of the run(s), then answered from memory.
+      const compareUrl = (model: string) => `${viewer.url}api/compare?a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`;
+      const coldQueue = await time(`${api}/queue`);
+      const coldCompare = await time(compareUrl(MODELS[1]!));
       const endpoints: [string, (index: number) => string][] = [
         ["GET /api/runs", () => `${viewer.url}api/runs`],
         ["GET /api/runs/:run (leaderboard)", () => api],
@@ -52,11 +56,13 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
         ["GET /api/runs/:run/eval-runs/:id/transcript", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}/transcript?limit=50`],
         ["GET /api/runs/:run/judge-runs/:id", (index) => `${api}/judge-runs/${pick(fixture.judgeRuns, index).id}`],
         ["GET /api/runs/:run/queue (an invocation of 10,000 planned slots)", () => `${api}/queue`],
-        ["GET /api/compare (two models of the run, paired CI)", (index) => `${viewer.url}api/compare?a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(pick(MODELS.slice(1), index))}`],
+        ["GET /api/compare (two models of the run, paired CI)", (index) => compareUrl(pick(MODELS.slice(1), index))],
       ];
       const results: ViewerApiLatency[] = [
         { endpoint: `first request, cold (read ${total.toLocaleString("en-US")} eval runs + judge runs into memory)`, p50Ms: round(coldIndex), p95Ms: round(coldIndex) },
         { endpoint: "first leaderboard, cold (95% CIs by bootstrap, verdict)", p50Ms: round(coldSummary), p95Ms: round(coldSummary) },
+        { endpoint: "first queue, cold (derived from 10,000 eval runs and the invocation's plan)", p50Ms: round(coldQueue), p95Ms: round(coldQueue) },
+        { endpoint: "first comparison, cold (aggregation of both sides, paired bootstrap)", p50Ms: round(coldCompare), p95Ms: round(coldCompare) },
       ];
       for (const [endpoint, url] of endpoints) {
         await time(url(0)); // warm-up

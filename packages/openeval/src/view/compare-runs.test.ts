@@ -130,3 +130,16 @@ describe("openeval report --compare", () => {
     expect(missing.stderr).toMatch(/report needs --compare/);
   });
 });
+
+describe("the viewer's comparison of a run that changes", () => {
+  it("is made again when either run's store changes (it is kept per version of both)", async () => {
+    const request = { a: fixture.runId, b: basename(runB) };
+    expect((await data.compare(request))!.pairs[0]!.counts.regression).toBe(1);
+    const store = ResultsStore.open(runB);
+    const judged = fixture.judgeRuns.find((run) => run.slot.evalId === "eval-0001" && run.slot.model === ALPHA && run.slot.repetition === 1)!;
+    store.saveJudgeRun({ ...judged, id: "judge_rejudged-0001" });
+    store.close();
+    await Bun.sleep(600); // the catalog looks at a store's files at most every 500 ms
+    expect((await data.compare(request))!.pairs[0]!.counts.regression).toBe(0);
+  });
+});
