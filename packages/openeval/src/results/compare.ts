@@ -9,7 +9,7 @@ import { compareModels } from "./statistics.ts";
 
 /** How b's score differs from a's: lower is a regression, higher an improvement. */
 export type ChangeStatus = "regression" | "improvement" | "unchanged" | "unresolved" | "missing";
-export const CHANGE_STATUSES: readonly ChangeStatus[] = ["regression", "improvement", "unchanged", "unresolved", "missing"];
+const CHANGE_STATUSES: readonly ChangeStatus[] = ["regression", "improvement", "unchanged", "unresolved", "missing"];
 
 export interface ScoreChange {
   /** Credit 0–1 on each side; null when unresolved or absent (see status). */

@@ -34,6 +34,6 @@ export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
 export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";
 export { median } from "./numbers.ts";
-export { baselineSummaries, compareSummaries, CHANGE_STATUSES, type ChangeStatus, type CriterionChange, type EvalChange, type ModelPairComparison, type ScoreChange } from "./compare.ts";
+export { baselineSummaries, compareSummaries, type ChangeStatus, type CriterionChange, type EvalChange, type ModelPairComparison, type ScoreChange } from "./compare.ts";
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
 export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";

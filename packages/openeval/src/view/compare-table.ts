@@ -1,8 +1,10 @@
 // `openeval report --compare` as text: per model pair the two scores and the paired difference with its 95% CI,
 // then every criterion that changed (regressions first), so a CI job page shows what got worse at a glance.
-import type { ComparisonAnswer, ComparisonSide, CriterionChange } from "./compare-types.ts";
+// Pure (no Node modules): the viewer orders and formats changes with the same two helpers.
+import type { ChangeStatus, ComparisonAnswer, ComparisonSide } from "./compare-types.ts";
 
-const ORDER: Record<CriterionChange["status"], number> = { regression: 0, improvement: 1, unresolved: 2, missing: 3, unchanged: 4 };
+/** How changes are listed: what got worse first, unchanged last. */
+export const CHANGE_ORDER: Record<ChangeStatus, number> = { regression: 0, improvement: 1, unresolved: 2, missing: 3, unchanged: 4 };
 
 export function formatComparison(answer: ComparisonAnswer): string {
   const lines = [`a: ${describeSide(answer.a)}`, `b: ${describeSide(answer.b)}`, "b − a in points (0–100)."];
@@ -18,7 +20,7 @@ export function formatComparison(answer: ComparisonAnswer): string {
     const changed = pair.evals.flatMap((evaluation) => evaluation.criteria).filter((criterion) => criterion.status !== "unchanged");
     if (changed.length === 0) continue;
     const rows = changed
-      .sort((x, y) => ORDER[x.status] - ORDER[y.status] || (x.difference ?? 0) - (y.difference ?? 0))
+      .sort((x, y) => CHANGE_ORDER[x.status] - CHANGE_ORDER[y.status] || (x.difference ?? 0) - (y.difference ?? 0))
       .map((criterion) => [criterion.status, `${criterion.evalId}/${criterion.criterionId}`, credit(criterion.a), credit(criterion.b), criterion.difference === null ? "—" : signed(100 * criterion.difference)]);
     lines.push("", ...table(["change", "criterion", "a", "b", "b − a"], rows).map((line) => `  ${line}`));
   }
@@ -43,7 +45,8 @@ function credit(value: number | null): string {
   return value === null ? "—" : (100 * value).toFixed(1);
 }
 
-function signed(points: number): string {
+/** Points with their sign (a true minus), ± for no change. */
+export function signed(points: number): string {
   const rounded = Math.abs(points) < 0.05 ? 0 : points;
   return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded).toFixed(1)}`;
 }

@@ -1,13 +1,12 @@
 // The compare page's rows: every criterion of one model pair with its eval's change, filtered and sorted by the
 // URL (regressions first by default, the biggest drop on top).
+import { CHANGE_ORDER } from "../../../openeval/src/view/compare-table.ts";
 import type { ChangeSort, ChangeStatus, CriterionChange, EvalChangeView, ModelPairView, SlotPair } from "../../../openeval/src/view/compare-types.ts";
 
 export interface CompareRow extends CriterionChange {
   evalChange: Omit<EvalChangeView, "criteria" | "slots">;
   slots: SlotPair[];
 }
-
-const STATUS_ORDER: Record<ChangeStatus, number> = { regression: 0, improvement: 1, unresolved: 2, missing: 3, unchanged: 4 };
 
 export function compareRows(pair: ModelPairView, options: { sort?: ChangeSort; descending: boolean; status?: ChangeStatus }): CompareRow[] {
   const rows = pair.evals.flatMap(({ criteria, slots, ...evalChange }) => criteria.map((criterion) => ({ ...criterion, evalChange, slots })));
@@ -17,7 +16,7 @@ export function compareRows(pair: ModelPairView, options: { sort?: ChangeSort; d
   const known = (a: number | null, b: number | null) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : options.descending ? b - a : a - b);
   const bySlot = (a: CompareRow, b: CompareRow) => text(a.evalId, b.evalId) || text(a.criterionId, b.criterionId);
   const compare: Record<ChangeSort, (a: CompareRow, b: CompareRow) => number> = {
-    status: (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || known(a.difference, b.difference) || bySlot(a, b),
+    status: (a, b) => CHANGE_ORDER[a.status] - CHANGE_ORDER[b.status] || known(a.difference, b.difference) || bySlot(a, b),
     difference: (a, b) => known(a.difference, b.difference) || bySlot(a, b),
     a: (a, b) => known(a.a, b.a) || bySlot(a, b),
     b: (a, b) => known(a.b, b.b) || bySlot(a, b),

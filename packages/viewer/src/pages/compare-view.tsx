@@ -4,7 +4,7 @@
 import { useCallback } from "react";
 import type { RunOverview } from "../../../openeval/src/view/api-types.ts";
 import { CHANGE_SORTS, type ChangeStatus, type ComparisonAnswer, type ComparisonRequest, type ModelPairView } from "../../../openeval/src/view/compare-types.ts";
-import { CHANGE_STATUSES } from "../../../openeval/src/results/compare.ts";
+import { CHANGE_ORDER, signed } from "../../../openeval/src/view/compare-table.ts";
 import { pageOf } from "../../../openeval/src/view/query.ts";
 import { Await, Empty, StateBadge } from "../components/common.tsx";
 import { DifferencePlot } from "../components/difference-plot.tsx";
@@ -16,6 +16,7 @@ import { compareRows, type CompareRow } from "./compare-rows.ts";
 
 const ROW_HEIGHT = 46;
 const COLUMNS = "minmax(160px, 1.3fr) minmax(140px, 1fr) 80px 80px 90px 110px minmax(150px, 1fr)";
+const CHANGE_STATUSES = Object.keys(CHANGE_ORDER) as ChangeStatus[];
 const STATUS_TONES: Record<ChangeStatus, string> = { regression: "failed", improvement: "completed", unchanged: "pending", unresolved: "interrupted", missing: "interrupted" };
 
 export function CompareView({ run, overview, location }: { run: string; overview: RunOverview; location: Location }) {
@@ -214,9 +215,4 @@ function ChangeRow({ row, answer, run }: { row: CompareRow; answer: ComparisonAn
 
 function tone(difference: number | null): string {
   return difference === null || Math.abs(difference) < 1e-9 ? "muted" : difference < 0 ? "tone-text-bad" : "tone-text-good";
-}
-
-export function signed(points: number): string {
-  const rounded = Math.abs(points) < 0.05 ? 0 : points;
-  return `${rounded > 0 ? "+" : rounded < 0 ? "−" : "±"}${Math.abs(rounded).toFixed(1)}`;
 }
