@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ComparisonAnswer, LeaderboardRow, MatrixAnswer, QueueAnswer, RunOverview } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import { startViewer } from "./start-viewer.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "packages", "openeval", "bin", "openeval");
@@ -35,22 +36,6 @@ afterAll(async () => {
   await browser?.close();
   viewer?.process.kill();
 });
-
-async function startViewer(directory: string) {
-  const child = Bun.spawn([process.execPath, RUN_COMMAND, "view", "--benchmark", directory, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
-  const reader = child.stdout.getReader();
-  let output = "";
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    output += new TextDecoder().decode(value);
-    const match = /openeval viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
-    if (match) return { url: match[1]!, process: child };
-  }
-  child.kill();
-  throw new Error(`openeval view did not start: ${output}`);
-}
 
 async function api<T>(path: string): Promise<T> {
   const response = await fetch(`${viewer.url}api/${path}`);
