@@ -125,8 +125,10 @@ describe("comparing two runs (the judge edited so that a criterion regresses)", 
       await row.locator('a[data-side-by-side="1"]').click();
       await page.locator('[data-testid="side-by-side"] [data-side="b"] [data-testid="transcript"]').waitFor();
       for (const side of ["a", "b"]) expect(await page.locator(`[data-side="${side}"] .response-box`).textContent()).toContain("APPLE");
-      expect(await page.locator('[data-side="a"] .credit').textContent()).toBe("100%");
-      expect(await page.locator('[data-side="b"] .credit').textContent()).toBe("0%");
+      const verdict = (side: string) => page.locator(`[data-side="${side}"] [data-testid="side-criteria"] [data-criterion="correct_answer"] .credit`);
+      await verdict("b").waitFor();
+      expect(await verdict("a").textContent()).toBe("100%");
+      expect(await verdict("b").textContent()).toBe("0%");
       await screenshot(page, "side-by-side");
       expect(errors).toEqual([]);
     } finally {

@@ -59,6 +59,23 @@ function ColumnHeader({ label, run, detail }: { label: string; run: string; deta
           </>
         ) : null}
       </div>
+      {active ? <JudgmentCriteria run={run} judgeRun={active.id} /> : null}
     </div>
+  );
+}
+
+/** The slot's judgment per criterion, with the judge's reason: what differs between the two sides. */
+function JudgmentCriteria({ run, judgeRun }: { run: string; judgeRun: string }) {
+  const api = useApi();
+  const detail = useLoad(() => api.judgeRun(run, judgeRun), [run, judgeRun]);
+  if (!detail.data) return null;
+  return (
+    <ul className="side-criteria" data-testid="side-criteria">
+      {detail.data.criteria.map((criterion) => (
+        <li key={criterion.id} data-criterion={criterion.id}>
+          <Credit value={criterion.value} /> <span className="mono">{criterion.id}</span> {criterion.reason ? <span className="muted small">— {criterion.reason}</span> : null}
+        </li>
+      ))}
+    </ul>
   );
 }
