@@ -4,6 +4,8 @@ import { readQueue } from "./live-queue.ts";
 import { buildRunIndex } from "./run-index.ts";
 
 const T = Date.parse("2026-12-01T10:00:00.000Z");
+/** The run index tells liveness by the wall clock: a heartbeat that beat just now. */
+const beating = () => ({ at: Date.now() });
 const at = (seconds: number) => new Date(T + seconds * 1_000).toISOString();
 const run: BenchmarkRun = { id: "r", name: "queue", benchmarkDirectory: "/nowhere", createdAt: at(-100), opencodeVersion: "1.18.33", models: ["m/a"], repetitions: 3, evals: ["e"] };
 
@@ -38,7 +40,7 @@ describe("the live queue", () => {
   const first = evalRun(1, 1, 10, 0.4); // finished at 11 s, not judged yet
   const second = evalRun(2, 5, null); // running since 5 s
   const index = (finished = false, live = true) =>
-    buildRunIndex("/nowhere/r", run, [earlier, first, second], [earlierJudge], live ? { at: T + 14_000 } : null, [invocation(finished)]);
+    buildRunIndex("/nowhere/r", run, [earlier, first, second], [earlierJudge], live ? beating() : null, [invocation(finished)]);
 
   it("lists running, queued and finished work of the latest invocation, with spend against --max-cost", () => {
     const queue = readQueue(index(), T + 15_000);
@@ -59,7 +61,7 @@ describe("the live queue", () => {
   });
 
   it("waits for a judge to finish before it tells an ETA", () => {
-    const queue = readQueue(buildRunIndex("/nowhere/r", run, [first, second], [], { at: T + 14_000 }, [invocation()]), T + 15_000);
+    const queue = readQueue(buildRunIndex("/nowhere/r", run, [first, second], [], beating(), [invocation()]), T + 15_000);
     expect(queue.etaMs).toBeNull();
     expect(queue.etaNote).toMatch(/once a judge of this run has finished/);
   });
