@@ -183,11 +183,13 @@ async function checkPlots(page: Page, base: string, run: string, overview: RunOv
   expect(await page.locator('[data-testid="heat-map"] .heat-cell').count()).toBe(matrix.items.length * matrix.models.length);
   for (const row of matrix.items) {
     for (const cell of row.cells) {
-      expect(await page.locator(`.heat-cell[data-eval="${row.evalId}"][data-model="${cell.model}"]`).getAttribute("data-value")).toBe(cell.score.value === null ? "" : String(cell.score.value));
+      expect(await page.locator(`.heat-cell[data-plot-eval="${row.evalId}"][data-plot-model="${cell.model}"]`).getAttribute("data-value")).toBe(cell.score.value === null ? "" : String(cell.score.value));
       const dots = cell.slots.filter((slot) => slot.value !== null).length;
-      expect(await page.locator(`[data-testid="repetition-plot"] .rep-dot[data-eval="${row.evalId}"][data-model="${cell.model}"]`).count()).toBe(dots);
+      expect(await page.locator(`[data-testid="repetition-plot"] .rep-dot[data-plot-eval="${row.evalId}"][data-plot-model="${cell.model}"]`).count()).toBe(dots);
     }
   }
+  // The matrix's own rows are still the only [data-eval] elements (viewer.test.ts counts them).
+  expect(await page.locator("[data-eval]").count()).toBe(matrix.items.length);
   await screenshot(page, `${label}-matrix-plots`);
 }
 

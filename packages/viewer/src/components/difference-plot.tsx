@@ -17,7 +17,7 @@ export function DifferencePlot({ pair }: { pair: ModelPairView }) {
       <line className="zero-line" x1={x(0)} x2={x(0)} y1={4} y2={66} />
       {/* Three rows of dots, so that evals with the same difference stay visible. */}
       {points.map((point, index) => (
-        <circle key={point.evalId} className="rep-dot" cx={x(point.value)} cy={12 + (index % 3) * 8} r={4.5} fill={point.value < 0 ? "#c23a3a" : point.value > 0 ? "#1f8a4c" : "#9aa3b8"} data-eval={point.evalId} data-value={point.value}>
+        <circle key={point.evalId} className="rep-dot" cx={x(point.value)} cy={12 + (index % 3) * 8} r={4.5} fill={point.value < 0 ? "#c23a3a" : point.value > 0 ? "#1f8a4c" : "#9aa3b8"} data-plot-eval={point.evalId} data-value={point.value}>
           <title>{`${point.evalId}: ${point.value.toFixed(1)} points`}</title>
         </circle>
       ))}

@@ -1,5 +1,6 @@
 // The eval × model matrix as pictures, a page of evals at a time: a heat map of each model's mean credit per eval,
-// and per eval the distribution of its repetitions (one dot per repetition and model).
+// and per eval the distribution of its repetitions (one dot per repetition and model). Marks name their cell with
+// data-plot-eval/-model (data-eval marks the matrix's rows).
 import type { MatrixAnswer } from "../../../openeval/src/view/api-types.ts";
 import { formatCredit } from "../format.ts";
 import { href } from "../route.ts";
@@ -53,7 +54,7 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
           const label = describe({ evalId: row.evalId, ...cell });
           return (
             <a key={`${row.evalId}-${cell.model}`} href={href({ page: "run", run }, { tab: "eval-runs", eval: row.evalId, model: cell.model })} aria-label={label}>
-              <rect className="heat-cell" data-eval={row.evalId} data-model={cell.model} data-value={cell.score.value ?? ""} x={LEFT + column * CELL} y={top + line * CELL} width={CELL} height={CELL} fill={heatColor(cell.score.value)}>
+              <rect className="heat-cell" data-plot-eval={row.evalId} data-plot-model={cell.model} data-value={cell.score.value ?? ""} x={LEFT + column * CELL} y={top + line * CELL} width={CELL} height={CELL} fill={heatColor(cell.score.value)}>
                 <title>{label}</title>
               </rect>
               {CELL >= 44 ? (
@@ -94,7 +95,7 @@ export function RepetitionPlot({ page }: { page: MatrixAnswer }) {
         </text>
       ))}
       {dots.map((dot) => (
-        <circle key={`${dot.evalId}-${dot.model}-${dot.repetition}`} className="rep-dot" data-eval={dot.evalId} data-model={dot.model} data-value={dot.value} cx={dot.cx} cy={y(dot.value)} r={4} fill={modelColor(dot.modelIndex)} fillOpacity={0.8}>
+        <circle key={`${dot.evalId}-${dot.model}-${dot.repetition}`} className="rep-dot" data-plot-eval={dot.evalId} data-plot-model={dot.model} data-value={dot.value} cx={dot.cx} cy={y(dot.value)} r={4} fill={modelColor(dot.modelIndex)} fillOpacity={0.8}>
           <title>{describe(dot)}</title>
         </circle>
       ))}
