@@ -4,6 +4,7 @@
 // into memory) and the first leaderboard (its bootstrap CIs and verdict) are reported on rows of their own: they are
 // paid once per version of the run, then every answer comes from memory.
 import { join } from "node:path";
+import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/results/index.ts";
 import { serveViewer } from "../packages/openeval/src/view/index.ts";
 import { writeViewerFixture } from "../packages/openeval/src/view/viewer-fixtures.ts";
 import { now, round } from "./lib/stats.ts";
@@ -30,6 +31,7 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
   const requests = options.requests ?? 60;
   return withTempDir("viewer-api", async (root) => {
     const fixture = await writeViewerFixture(join(root, "benchmark"), { evals, models: MODELS, repetitions: REPETITIONS, recordings: 8 });
+    recordQueue(fixture.runDirectory, fixture.evalRuns.map((evalRun) => evalRun.slot));
     const viewer = await serveViewer({ run: fixture.runDirectory, port: 0 });
     try {
       const api = `${viewer.url}api/runs/${encodeURIComponent(fixture.runId)}`;
@@ -40,6 +42,10 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
       // Cold: the first request reads the store into memory; the first leaderboard adds CIs and the verdict.
       const coldIndex = await time(`${api}/eval-runs?limit=100`);
       const coldSummary = await time(api);
+      // The queue and each comparison are made once per version of the run(s), then answered from memory.
+      const compareUrl = (model: string) => `${viewer.url}api/compare?a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`;
+      const coldQueue = await time(`${api}/queue`);
+      const coldCompare = await time(compareUrl(MODELS[1]!));
       const endpoints: [string, (index: number) => string][] = [
         ["GET /api/runs", () => `${viewer.url}api/runs`],
         ["GET /api/runs/:run (leaderboard)", () => api],
@@ -49,10 +55,14 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
         ["GET /api/runs/:run/eval-runs/:id (detail)", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}`],
         ["GET /api/runs/:run/eval-runs/:id/transcript", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}/transcript?limit=50`],
         ["GET /api/runs/:run/judge-runs/:id", (index) => `${api}/judge-runs/${pick(fixture.judgeRuns, index).id}`],
+        ["GET /api/runs/:run/queue (an invocation of 10,000 planned slots)", () => `${api}/queue`],
+        ["GET /api/compare (two models of the run, paired CI)", (index) => compareUrl(pick(MODELS.slice(1), index))],
       ];
       const results: ViewerApiLatency[] = [
         { endpoint: `first request, cold (read ${total.toLocaleString("en-US")} eval runs + judge runs into memory)`, p50Ms: round(coldIndex), p95Ms: round(coldIndex) },
         { endpoint: "first leaderboard, cold (95% CIs by bootstrap, verdict)", p50Ms: round(coldSummary), p95Ms: round(coldSummary) },
+        { endpoint: "first queue, cold (derived from 10,000 eval runs and the invocation's plan)", p50Ms: round(coldQueue), p95Ms: round(coldQueue) },
+        { endpoint: "first comparison, cold (aggregation of both sides, paired bootstrap)", p50Ms: round(coldCompare), p95Ms: round(coldCompare) },
       ];
       for (const [endpoint, url] of endpoints) {
         await time(url(0)); // warm-up
@@ -65,6 +75,16 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
       await viewer.stop();
     }
   });
+}
+
+/** The queue an invocation that planned every slot would leave (it started just before the fixture's first eval run). */
+function recordQueue(runDirectory: string, slots: { evalId: string; model: string; repetition: number }[]): void {
+  const store = ResultsStore.open(runDirectory);
+  try {
+    recordInvocationStarted(store, { invocation: "inv_bench", startedAt: "2026-11-29T11:59:00.000Z", pid: process.pid, concurrency: 4, maxCostUSD: 200, estimateUSD: null, work: slots.map((slot) => ({ kind: "candidate", ...slot })) });
+  } finally {
+    store.close();
+  }
 }
 
 async function time(url: string): Promise<number> {

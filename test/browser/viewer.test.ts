@@ -14,6 +14,7 @@ import { readResults, type RunSummary } from "../../packages/openeval/src/run/in
 import type { EvalRunRow, JudgeRunDetail, Page as ApiPage } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import { startViewer } from "./start-viewer.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
@@ -65,23 +66,6 @@ async function serveAndExport(benchmark: string): Promise<Served> {
   const exporting = Bun.spawnSync([process.execPath, RUN_COMMAND, "export", runId, "--benchmark", benchmark, "--output", exported], { stdout: "pipe", stderr: "pipe" });
   if (exporting.exitCode !== 0) throw new Error(`openeval export failed: ${exporting.stderr.toString()}`);
   return { benchmark, runId, exported, ...(await startViewer(benchmark)) };
-}
-
-/** `openeval view --port 0`, until it prints its URL. */
-async function startViewer(directory: string) {
-  const child = Bun.spawn([process.execPath, RUN_COMMAND, "view", "--benchmark", directory, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
-  const reader = child.stdout.getReader();
-  let output = "";
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    output += new TextDecoder().decode(value);
-    const match = /openeval viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
-    if (match) return { url: match[1]!, process: child };
-  }
-  child.kill();
-  throw new Error(`openeval view did not start: ${output}${await new Response(child.stderr).text()}`);
 }
 
 async function api<T>(served: Served, path: string): Promise<T> {

@@ -3,6 +3,6 @@ import * as api from "./index.ts";
 
 describe("the public API", () => {
   it("is exactly this list of runtime exports", () => {
-    expect(Object.keys(api).sort()).toEqual(["BenchmarkInvalidError", "EvidenceError", "judgeEvidence", "loadBenchmark", "planBenchmark", "readRecording", "readResults", "recordEvidence", "runBenchmark"]);
+    expect(Object.keys(api).sort()).toEqual(["BenchmarkInvalidError", "EvidenceError", "compareRuns", "judgeEvidence", "loadBenchmark", "planBenchmark", "readRecording", "readResults", "recordEvidence", "runBenchmark"]);
   });
 });

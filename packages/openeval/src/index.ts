@@ -23,3 +23,5 @@ export type { Plan, PlannedSlot, PlanScope, SlotAction } from "./plan/index.ts";
 export { readRecording } from "./recording/index.ts";
 export type { JudgeEvidenceOptions, JudgeResult } from "./judge/index.ts";
 export type { CriterionScore, EvalRun } from "./results/schema.ts";
+export { compareRuns } from "./view/index.ts";
+export type { ComparisonAnswer, CompareRunsOptions } from "./view/index.ts";

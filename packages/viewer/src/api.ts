@@ -17,6 +17,8 @@ import type {
   TranscriptMessage,
   TranscriptPage,
 } from "../../openeval/src/view/api-types.ts";
+import type { ComparisonAnswer, ComparisonRequest } from "../../openeval/src/view/compare-types.ts";
+import type { QueueAnswer } from "../../openeval/src/view/queue-types.ts";
 import { locateInTranscript, pageOf, queryEvalRuns } from "../../openeval/src/view/query.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "../../openeval/src/view/static-files.ts";
 
@@ -36,6 +38,10 @@ export interface ViewerApi {
   judgeRunText(run: string, id: string, path: string): Promise<FileText>;
   /** A URL for an image (or any raw file) of a judge run's folder. */
   judgeRunRawUrl(run: string, id: string, path: string): string;
+  /** The latest invocation's live queue (a static export keeps the one it was made with). */
+  queue(run: string): Promise<QueueAnswer>;
+  /** Side a against side b (b − a); a static export holds its run against baseline.json and its model pairs. */
+  compare(request: ComparisonRequest): Promise<ComparisonAnswer>;
   /** Calls back whenever the run's content changes; returns the unsubscribe. A static export never changes. */
   subscribe(run: string, onChange: (message: LiveMessage) => void): () => void;
 }
@@ -81,6 +87,8 @@ function serverApi(): ViewerApi {
     judgeRun: (id, judgeRun) => get(`${run(id)}/judge-runs/${judgeRun}`),
     judgeRunText: (id, judgeRun, path) => get(`${run(id)}/judge-runs/${judgeRun}/text`, { path }),
     judgeRunRawUrl: (id, judgeRun, path) => `api/${run(id)}/judge-runs/${judgeRun}/raw?path=${encodeURIComponent(path)}`,
+    queue: (id) => get(`${run(id)}/queue`),
+    compare: (request) => get("compare", { a: request.a, b: request.b, ma: request.modelA, mb: request.modelB }),
     subscribe(id, onChange) {
       const source = new EventSource(`api/${run(id)}/live`);
       source.onmessage = (event) => onChange(JSON.parse(event.data as string) as LiveMessage);
@@ -148,6 +156,8 @@ function staticApi(): ViewerApi {
     judgeRun: (run, id) => load(staticKeys.judgeRun(run, id)),
     judgeRunText: (run, id, path) => load(staticKeys.judgeRunText(run, id, path)),
     judgeRunRawUrl: (run, id, path) => staticRawFile(run, id, path),
+    queue: (run) => load(staticKeys.queue(run)),
+    compare: (request) => load(staticKeys.compare(request.a, request.b, request.modelA, request.modelB)),
     subscribe: () => () => {},
   };
 }

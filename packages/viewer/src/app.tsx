@@ -5,6 +5,7 @@ import { EvalRunPage } from "./pages/eval-run-page.tsx";
 import { JudgeRunPage } from "./pages/judge-run-page.tsx";
 import { RunPage } from "./pages/run-page.tsx";
 import { RunsPage } from "./pages/runs-page.tsx";
+import { SideBySidePage } from "./pages/side-by-side-page.tsx";
 import { href, type Route } from "./route.ts";
 import { shortId } from "./format.ts";
 
@@ -24,6 +25,8 @@ export function App() {
       <EvalRunPage run={route.run} evalRun={route.evalRun} location={location} />
     ) : route.page === "judge-run" ? (
       <JudgeRunPage run={route.run} judgeRun={route.judgeRun} location={location} />
+    ) : route.page === "side-by-side" ? (
+      <SideBySidePage run={route.run} location={location} />
     ) : (
       <div className="empty">
         No page at <code>{route.path}</code>. <a href="#/">Back to the runs</a>
@@ -54,6 +57,7 @@ function TopBar({ route }: { route: Route }) {
   }
   if (route.page === "eval-run") crumbs.push(<span key="eval">Eval run {shortId(route.evalRun)}</span>);
   if (route.page === "judge-run") crumbs.push(<span key="judge">Judge run {shortId(route.judgeRun)}</span>);
+  if (route.page === "side-by-side") crumbs.push(<span key="side">Side by side</span>);
   return (
     <header className="top-bar">
       <a className="brand" href={href({ page: "runs" })}>

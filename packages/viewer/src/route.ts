@@ -6,6 +6,8 @@ export type Route =
   | { page: "run"; run: string }
   | { page: "eval-run"; run: string; evalRun: string }
   | { page: "judge-run"; run: string; judgeRun: string }
+  /** Two eval runs of one slot side by side (`?a=<eval run>&runA=<its run>&b=<eval run of this run>`). */
+  | { page: "side-by-side"; run: string }
   | { page: "not-found"; path: string };
 
 export interface Location {
@@ -20,6 +22,7 @@ export function parseHash(hash: string): Location {
   const query = new URLSearchParams(search);
   if (parts.length === 0) return { route: { page: "runs" }, query };
   if (parts[0] === "runs" && parts.length === 2) return { route: { page: "run", run: parts[1]! }, query };
+  if (parts[0] === "runs" && parts.length === 3 && parts[2] === "side-by-side") return { route: { page: "side-by-side", run: parts[1]! }, query };
   if (parts[0] === "runs" && parts.length === 4 && parts[2] === "eval-runs") return { route: { page: "eval-run", run: parts[1]!, evalRun: parts[3]! }, query };
   if (parts[0] === "runs" && parts.length === 4 && parts[2] === "judge-runs") return { route: { page: "judge-run", run: parts[1]!, judgeRun: parts[3]! }, query };
   return { route: { page: "not-found", path }, query };
@@ -38,7 +41,9 @@ export function href(route: Route, query: QueryValues = {}): string {
           ? `/runs/${encodeURIComponent(route.run)}/eval-runs/${encodeURIComponent(route.evalRun)}`
           : route.page === "judge-run"
             ? `/runs/${encodeURIComponent(route.run)}/judge-runs/${encodeURIComponent(route.judgeRun)}`
-            : route.path;
+            : route.page === "side-by-side"
+              ? `/runs/${encodeURIComponent(route.run)}/side-by-side`
+              : route.path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== "" && value !== false) params.set(key, String(value));
   const search = params.toString();

@@ -36,3 +36,6 @@ export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "
 export { median } from "./numbers.ts";
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
 export { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem } from "./integrity.ts";
+export { baselineSummaries, compareSummaries, type ChangeStatus, type CriterionChange, type EvalChange, type ModelPairComparison, type ScoreChange } from "./compare.ts";
+export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
+export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";

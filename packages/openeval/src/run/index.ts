@@ -11,3 +11,4 @@ export { calibrateBenchmark, type CalibrationReport, type ControlCheck } from ".
 export { describeInputChanges, type InputChange, type InputChangeRecord } from "./input-changes.ts";
 export { verifyRun, type RunVerification } from "./verify-run.ts";
 export { describeIntegrityProblems, readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
+export { isJudgeable } from "./slot-work.ts";

@@ -12,6 +12,7 @@ import type { BenchmarkRun } from "../results/index.ts";
 import { ResultsStore } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
+import { createProgressLog } from "./progress-log.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
@@ -56,9 +57,14 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   checkScope(benchmark, scope);
   // Before any run directory or model call: a model that needs a container engine or image it cannot have stops here.
   const isolation = await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline, finalOnly: scope.finalOnly ?? false });
-  const emit: RunnerListener = (event) => options.onEvent?.(event);
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   const store = ResultsStore.open(choice.directory, { create: true });
+  const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
+  const progress = createProgressLog(store, { concurrency, maxCostUSD: scope.maxCostUSD ?? null });
+  const emit: RunnerListener = (event) => {
+    progress(event);
+    options.onEvent?.(event);
+  };
   const runId = basename(choice.directory);
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   try {
@@ -77,7 +83,6 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const plan = planSlots(benchmark, records, scope, verification.imageFor, isolation.runtimeFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
-    const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
     const monitored = monitoredEvals(benchmark, concurrency, scope.finalOnly ?? false, emit);
     const work: SlotWork[] = plan.slots
       .filter((slot) => slot.action === "candidate" || slot.action === "judge")

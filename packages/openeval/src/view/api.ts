@@ -6,9 +6,10 @@ import { extname } from "node:path";
 import type * as z from "zod";
 import { UnsafePathError } from "../util/relative-path.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
+import { CompareError } from "./errors.ts";
 import { IMAGE_TYPES } from "./folder-files.ts";
 import { streamLiveUpdates } from "./live.ts";
-import { EvalRunQuerySchema, FileQuerySchema, IdSchema, LocateQuerySchema, PageQuerySchema, PathQuerySchema, TranscriptQuerySchema } from "./schema.ts";
+import { CompareQuerySchema, EvalRunQuerySchema, FileQuerySchema, IdSchema, LocateQuerySchema, PageQuerySchema, PathQuerySchema, TranscriptQuerySchema } from "./schema.ts";
 import type { ViewerData } from "./viewer-data.ts";
 import { UnreadableEvidenceError } from "./errors.ts";
 
@@ -16,8 +17,13 @@ type Handler = (data: ViewerData, ids: string[], query: URLSearchParams, request
 
 const ROUTES: [RegExp, Handler][] = [
   [/^\/api\/runs$/, (data) => data.runs()],
+  [/^\/api\/compare$/, (data, _ids, query) => {
+    const { a, b, ma, mb } = parse(CompareQuerySchema, query);
+    return data.compare({ a, b, modelA: ma, modelB: mb });
+  }],
   [/^\/api\/runs\/([^/]+)$/, (data, [run]) => data.overview(run!)],
   [/^\/api\/runs\/([^/]+)\/live$/, (data, [run], _query, request) => (data.index(run!) ? streamLiveUpdates(data, run!, request.signal) : null)],
+  [/^\/api\/runs\/([^/]+)\/queue$/, (data, [run]) => data.queue(run!)],
   [/^\/api\/runs\/([^/]+)\/matrix$/, (data, [run], query) => {
     const page = parse(PageQuerySchema, query);
     return data.matrix(run!, page.offset, page.limit);
@@ -58,7 +64,7 @@ export async function handleApi(data: ViewerData, request: Request): Promise<Res
       if (answer instanceof Response) return answer;
       return answer === null || answer === undefined ? json({ error: `Not found: ${url.pathname}` }, 404) : json(answer);
     } catch (error) {
-      if (error instanceof BadRequest || error instanceof UnsafePathError) return json({ error: error.message }, 400);
+      if (error instanceof BadRequest || error instanceof UnsafePathError || error instanceof CompareError) return json({ error: error.message }, 400);
       if (error instanceof UnreadableEvidenceError) return json({ error: error.message }, 409);
       throw error;
     }

@@ -1,5 +1,5 @@
 // Viewer-stage errors a user can act on, each with a stable code. The CLI maps them to exit code 2.
-export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY" | "RECORDING_UNREADABLE";
+export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY" | "RECORDING_UNREADABLE" | "COMPARE_INVALID";
 
 export class ExportError extends Error {
   constructor(readonly code: ViewErrorCode, message: string, options?: ErrorOptions) {
@@ -10,4 +10,9 @@ export class ExportError extends Error {
 /** A recording or judge-run file that exists but fails its hash check: the API answers it, never an empty list. */
 export class UnreadableEvidenceError extends Error {
   readonly code: ViewErrorCode = "RECORDING_UNREADABLE";
+}
+
+/** A comparison that names no run, baseline or model it can compare (the message lists what exists). */
+export class CompareError extends Error {
+  readonly code: ViewErrorCode = "COMPARE_INVALID";
 }

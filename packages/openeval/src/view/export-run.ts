@@ -4,9 +4,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { BASELINE_FILE } from "../run/index.ts";
 import type { EvalRunDetail, TranscriptMessage } from "./api-types.ts";
+import type { ComparisonRequest } from "./compare-types.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
-import { ExportError, UnreadableEvidenceError } from "./errors.ts";
+import { CompareError, ExportError, UnreadableEvidenceError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { toRunListItem } from "./run-index.ts";
 import { readRedactionList } from "../results/index.ts";
@@ -18,6 +20,7 @@ const MARKER = "openeval-export.json";
 /** Workspace files shown in an export: text files up to this size, up to the budget per eval run. */
 const MAX_WORKSPACE_FILE = 256 * 1024;
 const WORKSPACE_BUDGET = 4 * 1024 * 1024;
+const MAX_COMPARED_MODELS = 6;
 
 export interface ExportRunOptions {
   /** The run directory (results/<run-id>). */
@@ -64,6 +67,10 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
     await writer.data(staticKeys.overview(runId), await data.overview(runId));
     await writer.data(staticKeys.matrix(runId), { models: index.overview.leaderboard.map((row) => row.model), rows: index.matrix });
     await writer.data(staticKeys.evalRuns(runId), index.rows);
+    await writer.data(staticKeys.queue(runId), data.queue(runId));
+    for (const request of exportedComparisons(runId, index.overview.leaderboard.map((row) => row.model), existsSync(join(index.run.benchmarkDirectory, BASELINE_FILE)))) {
+      await writer.data(staticKeys.compare(request.a, request.b, request.modelA, request.modelB), await data.compare(request).catch(skipIncomparable));
+    }
 
     // Step: every eval run and judge run.
     const evalRunIds = [...index.evalRuns.keys()];
@@ -83,6 +90,19 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
   } finally {
     await data.close();
   }
+}
+
+/** Comparisons an export can show without a server: against baseline.json, and between its models (every ordered
+ * pair of up to MAX_COMPARED_MODELS models; beyond that, the first model against each other one). */
+function exportedComparisons(runId: string, models: readonly string[], hasBaseline: boolean): ComparisonRequest[] {
+  const pairs = models.length <= MAX_COMPARED_MODELS ? models.flatMap((a) => models.filter((b) => b !== a).map((b) => [a, b])) : models.slice(1).flatMap((b) => [[models[0]!, b], [b, models[0]!]]);
+  return [...(hasBaseline ? [{ a: "baseline", b: runId }] : []), ...pairs.map(([modelA, modelB]) => ({ a: runId, b: runId, modelA, modelB }))];
+}
+
+/** A pair the comparison refuses (e.g. no shared eval) is left out of the export; the page says it is not there. */
+function skipIncomparable(error: unknown): null {
+  if (error instanceof CompareError) return null;
+  throw error;
 }
 
 async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: string, id: string): Promise<void> {

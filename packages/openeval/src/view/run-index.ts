@@ -4,7 +4,9 @@ import { basename } from "node:path";
 import {
   aggregateScores,
   measureCostAndTime,
+  readInvocations,
   ResultsStore,
+  type Invocation,
   type BenchmarkRun,
   type CostAndTime,
   type EvalRun,
@@ -25,6 +27,8 @@ export interface RunIndex {
   version: string;
   heartbeat: { at: number } | null;
   run: BenchmarkRun;
+  /** What each runner invocation recorded (its planned work, --max-cost, end): the live queue reads it. */
+  invocations: Invocation[];
   evalRuns: ReadonlyMap<string, EvalRun>;
   judgeRuns: ReadonlyMap<string, JudgeRun>;
   judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>;
@@ -41,7 +45,7 @@ export function readRunIndex(directory: string): RunIndex {
   try {
     // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
     const records = readCheckedRecords(store);
-    return buildRunIndex(directory, store.readRun(), records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity);
+    return buildRunIndex(directory, store.readRun(), records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
   } finally {
     store.close();
   }
@@ -54,12 +58,14 @@ export function buildRunIndex(
   judgeRuns: JudgeRun[],
   heartbeat: { at: number } | null,
   integrity: IntegrityProblem[] = [],
+  invocations: Invocation[] = [],
 ): RunIndex {
   const live = isLive(heartbeat);
   // Rows are only ever added or finalized (the store refuses other changes), so these counts move exactly when
   // what the viewer shows does — unlike the store's files, which a runner's heartbeat touches every 2 s.
   const finished = (records: readonly { state: string }[]) => records.filter((record) => record.state !== "running").length;
-  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), integrity.length, live ? "live" : "idle"].join(".");
+  const ended = invocations.filter((invocation) => invocation.finished !== null).length;
+  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), integrity.length, invocations.length, ended, live ? "live" : "idle"].join(".");
   const judgeRunsByEvalRun = Map.groupBy(judgeRuns, (judgeRun) => judgeRun.evalRunId);
   const slots = findActiveWork(run, evalRuns, judgeRunsByEvalRun);
   const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
@@ -83,6 +89,7 @@ export function buildRunIndex(
     version,
     heartbeat,
     run,
+    invocations,
     evalRuns: new Map(evalRuns.map((evalRun) => [evalRun.id, evalRun])),
     judgeRuns: new Map(judgeRuns.map((judgeRun) => [judgeRun.id, judgeRun])),
     judgeRunsByEvalRun,

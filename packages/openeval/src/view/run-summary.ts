@@ -1,7 +1,8 @@
 // The leaderboard's statistics and verdict, exactly as the CLI reports them: readResults() over the run with its
-// benchmark.ts (gates, contributor selection, baseline, 95% CIs). The benchmark is loaded once per folder; the
-// summary is made once per version of the run, when the leaderboard is first asked for. A run whose benchmark.ts is
-// gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note instead of a verdict.
+// benchmark.ts (gates, contributor selection, baseline, 95% CIs). The benchmark is loaded again when it is a few
+// seconds old; the summary is made once per version of the run, when the leaderboard is first asked for. A run whose
+// benchmark.ts is gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note
+// instead of a verdict.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { scoreIntervals, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
 import { readResults } from "../run/index.ts";
@@ -10,6 +11,9 @@ import type { RunIndex } from "./run-index.ts";
 
 /** readResults() seeds its bootstrap with 1; so does the fallback, so the two agree. */
 const SEED = 1;
+/** A loaded benchmark is reused for summaries made within this long; after that it is loaded again, so an edited
+ * judge or gate shows in the verdict and CIs (loading bundles every judge.ts: not for every live update). */
+const BENCHMARK_REUSE_MS = 5_000;
 
 interface Summary {
   verdict: Verdict | null;
@@ -19,7 +23,7 @@ interface Summary {
 }
 
 export class SummaryReader {
-  private readonly benchmarks = new Map<string, Promise<BenchmarkDefinition>>();
+  private readonly benchmarks = new Map<string, { loadedAt: number; benchmark: Promise<BenchmarkDefinition> }>();
   private readonly summaries = new Map<string, { version: string; summary: Promise<Summary> }>();
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
@@ -53,11 +57,12 @@ export class SummaryReader {
 
   private async summarize(index: RunIndex): Promise<Summary> {
     const folder = index.run.benchmarkDirectory;
-    let benchmark = this.benchmarks.get(folder);
-    if (!benchmark) {
-      benchmark = loadBenchmark(folder);
-      this.benchmarks.set(folder, benchmark);
+    let cached = this.benchmarks.get(folder);
+    if (!cached || Date.now() - cached.loadedAt > BENCHMARK_REUSE_MS) {
+      cached = { loadedAt: Date.now(), benchmark: loadBenchmark(folder) };
+      this.benchmarks.set(folder, cached);
     }
+    const benchmark = cached.benchmark;
     try {
       const summary = await readResults(index.directory, { benchmark: await benchmark });
       return {

@@ -36,3 +36,11 @@ export const FileQuerySchema = z.object({
 });
 
 export const PathQuerySchema = z.object({ path: z.string().min(1).max(1_000) });
+
+/** /api/compare: side a (a run id, or "baseline"), side b (a run id), and optionally one model of each. */
+export const CompareQuerySchema = z.object({
+  a: IdSchema,
+  b: IdSchema,
+  ma: z.string().min(1).max(300).optional(),
+  mb: z.string().min(1).max(300).optional(),
+});

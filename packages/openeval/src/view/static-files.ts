@@ -17,6 +17,9 @@ export const staticKeys = {
   evalRunLog: (run: string, id: string, path: string) => `runs/${run}/eval-runs/${id}/log/${path}`,
   judgeRun: (run: string, id: string) => `runs/${run}/judge-runs/${id}`,
   judgeRunText: (run: string, id: string, path: string) => `runs/${run}/judge-runs/${id}/text/${path}`,
+  queue: (run: string) => `runs/${run}/queue`,
+  /** a: a run id or "baseline"; the models are "" when every shared model is compared. */
+  compare: (a: string, b: string, modelA = "", modelB = "") => `compare/${a}/${b}/${modelA}/${modelB}`,
 };
 
 /** The data file that holds `key` (a 53-bit hash: no collisions in practice, and the loader checks the key). */

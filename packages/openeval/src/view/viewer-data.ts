@@ -25,6 +25,13 @@ import type { RunCatalog } from "./run-catalog.ts";
 import type { RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
+import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
+import { compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
+import { readQueue } from "./live-queue.ts";
+import type { QueueAnswer } from "./queue-types.ts";
+
+/** Comparisons kept in memory (the oldest is dropped first). */
+const COMPARISONS_KEPT = 16;
 
 /** A recording that exists but cannot be read (it fails its hash check) is an error to show; no recording is empty. */
 function unreadable<T>(evalRun: EvalRun, error: string, empty: () => T): T {
@@ -35,6 +42,8 @@ function unreadable<T>(evalRun: EvalRun, error: string, empty: () => T): T {
 export class ViewerData {
   private readonly recordings = new RecordingCache();
   private readonly summaries = new SummaryReader();
+  private readonly queues = new Map<string, { version: string; answer: QueueAnswer }>();
+  private readonly comparisons = new Map<string, ComparisonAnswer>();
 
   constructor(readonly catalog: RunCatalog) {}
 
@@ -51,6 +60,37 @@ export class ViewerData {
   async overview(runId: string): Promise<RunOverview | null> {
     const index = this.index(runId);
     return index && this.summaries.overview(index);
+  }
+
+  /**
+   * The latest invocation's running, queued and finished work, spend and ETA: made once per version of the run
+   * (its `at` says when; the page counts elapsed time and the ETA on from there).
+   */
+  queue(runId: string): QueueAnswer | null {
+    const index = this.index(runId);
+    if (!index) return null;
+    const cached = this.queues.get(runId);
+    if (cached?.version === index.version) return cached.answer;
+    const answer = readQueue(index);
+    this.queues.set(runId, { version: index.version, answer });
+    return answer;
+  }
+
+  /** Side a against side b (b − a), made once per version of both runs; null when either run is unknown. */
+  async compare(request: ComparisonRequest): Promise<ComparisonAnswer | null> {
+    const indexB = this.index(request.b);
+    const indexA = request.a === "baseline" ? null : this.index(request.a);
+    if (!indexB || (request.a !== "baseline" && !indexA)) return null;
+    // baseline.json is read each time: it is small, and `baseline set` may have just rewritten it.
+    const key = JSON.stringify([request.a, indexA?.version, request.b, indexB.version, request.modelA, request.modelB]);
+    if (indexA && this.comparisons.has(key)) return this.comparisons.get(key)!;
+    const a = indexA ? loadRunSide(request.a, indexA) : await loadBaselineSide(indexB.run.benchmarkDirectory);
+    const answer = compareSides(a, loadRunSide(request.b, indexB), request);
+    if (indexA) {
+      if (this.comparisons.size >= COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
+      this.comparisons.set(key, answer);
+    }
+    return answer;
   }
 
   matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {

@@ -2,14 +2,20 @@
 // stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
 import type { LeaderboardRow, RunOverview, VerdictStatus } from "../../../openeval/src/view/api-types.ts";
 import { ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
+import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
 
 export function Leaderboard({ overview, run }: { overview: RunOverview; run: string }) {
-  const rows = [...overview.leaderboard].sort((a, b) => (b.score.value ?? b.score.lower) - (a.score.value ?? a.score.lower));
+  const rows = rankLeaderboard(overview.leaderboard);
   if (rows.length === 0) return <Empty>No model has results yet.</Empty>;
   return (
     <>
+      <div className="plots" data-testid="leaderboard-plots">
+        <ScoreIntervalPlot rows={rows} />
+        <TradeOffPlot rows={rows} metric="cost" />
+        <TradeOffPlot rows={rows} metric="time" />
+      </div>
       <table className="table leaderboard" data-testid="leaderboard">
         <thead>
           <tr>
@@ -45,6 +51,11 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
       </p>
     </>
   );
+}
+
+/** Best first (an unresolved score ranks by its lower bound). */
+export function rankLeaderboard(rows: readonly LeaderboardRow[]): LeaderboardRow[] {
+  return [...rows].sort((a, b) => (b.score.value ?? b.score.lower) - (a.score.value ?? a.score.lower));
 }
 
 function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number; run: string }) {

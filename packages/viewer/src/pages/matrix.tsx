@@ -7,6 +7,7 @@ import { VirtualList } from "../components/virtual-list.tsx";
 import { creditClass, formatCredit } from "../format.ts";
 import { useApi, useLiveVersion } from "../hooks.tsx";
 import { href } from "../route.ts";
+import { MatrixPictures } from "./matrix-pictures.tsx";
 
 const ROW_HEIGHT = 52;
 
@@ -18,6 +19,7 @@ export function Matrix({ run, overview }: { run: string; overview: RunOverview }
   const columns = `minmax(220px, 1.4fr) repeat(${Math.max(models.length, 1)}, minmax(180px, 1fr))`;
   return (
     <div className="matrix" data-testid="matrix">
+      <MatrixPictures run={run} />
       <VirtualList
         fetchPage={fetchPage}
         resetKey={`${run}:${version}`}

@@ -7,18 +7,22 @@ import { withQuery, type Location } from "../route.ts";
 import { EvalRunList } from "./eval-run-list.tsx";
 import { Leaderboard, VerdictBadge } from "./leaderboard.tsx";
 import { Matrix } from "./matrix.tsx";
+import { CompareView } from "./compare-view.tsx";
+import { QueueView } from "./queue-view.tsx";
 
-const TABS = ["leaderboard", "matrix", "eval-runs"] as const;
+const TABS = ["leaderboard", "matrix", "eval-runs", "compare", "queue"] as const;
 
 export function RunPage({ run, location }: { run: string; location: Location }) {
   const api = useApi();
   const version = useLiveVersion();
   const overview = useLoad(() => api.overview(run), [run], version);
   const requested = location.query.get("tab");
-  const tab = TABS.find((candidate) => candidate === requested) ?? "leaderboard";
   return (
     <Await state={overview}>
-      {(data) => (
+      {(data) => {
+        // While a runner works on the run, it opens on the queue.
+        const tab = TABS.find((candidate) => candidate === requested) ?? (data.live ? "queue" : "leaderboard");
+        return (
         <>
           <RunHeader overview={data} />
           <Tabs
@@ -27,13 +31,18 @@ export function RunPage({ run, location }: { run: string; location: Location }) 
               { id: "leaderboard", label: "Leaderboard", href: withQuery(location, { tab: "leaderboard" }), count: data.leaderboard.length },
               { id: "matrix", label: "Eval × model", href: withQuery(location, { tab: "matrix" }), count: Object.keys(data.criteria).length },
               { id: "eval-runs", label: "Eval runs", href: withQuery(location, { tab: "eval-runs" }), count: data.counts.evalRuns },
+              { id: "compare", label: "Compare", href: withQuery(location, { tab: "compare" }) },
+              { id: "queue", label: data.live ? "Queue · live" : "Queue", href: withQuery(location, { tab: "queue" }), count: data.live ? data.counts.running : null },
             ]}
           />
           {tab === "leaderboard" ? <Leaderboard overview={data} run={run} /> : null}
           {tab === "matrix" ? <Matrix run={run} overview={data} /> : null}
           {tab === "eval-runs" ? <EvalRunList run={run} overview={data} location={location} /> : null}
+          {tab === "compare" ? <CompareView run={run} overview={data} location={location} /> : null}
+          {tab === "queue" ? <QueueView run={run} overview={data} /> : null}
         </>
-      )}
+        );
+      }}
     </Await>
   );
 }

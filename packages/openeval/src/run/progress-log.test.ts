@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { readInvocations, ResultsStore } from "../results/index.ts";
+import type { PlannedSlot } from "../plan/index.ts";
+import type { RunSummary } from "./events.ts";
+import { createProgressLog } from "./progress-log.ts";
+
+const slot = (repetition: number, action: PlannedSlot["action"]) => ({ evalId: "e", model: "m/a", repetition, action }) as PlannedSlot;
+
+describe("the progress log", () => {
+  it("records each invocation's planned work, --max-cost and concurrency, and how it ended", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    try {
+      const log = createProgressLog(store, { concurrency: 3, maxCostUSD: 2.5 });
+      log({ type: "run.started", runId: "r", directory: store.directory, resumed: false, slots: [slot(1, "candidate"), slot(2, "reuse"), slot(3, "judge")], estimateUSD: 0.75 });
+      const [running] = readInvocations(store);
+      expect(running!.finished).toBeNull();
+      expect(running!.started).toMatchObject({ pid: process.pid, concurrency: 3, maxCostUSD: 2.5, estimateUSD: 0.75 });
+      expect(running!.started.work).toEqual([{ kind: "candidate", evalId: "e", model: "m/a", repetition: 1 }, { kind: "judge", evalId: "e", model: "m/a", repetition: 3 }]);
+      log({ type: "run.finished", runId: "r", directory: store.directory, summary: { complete: false, verdict: { status: "unknown" } } as RunSummary });
+      expect(readInvocations(store)[0]!.finished).toMatchObject({ invocation: running!.started.invocation, complete: false, verdict: "unknown" });
+    } finally {
+      store.close();
+    }
+  });
+});

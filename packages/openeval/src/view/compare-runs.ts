@@ -1,0 +1,107 @@
+// The comparison of two recorded runs, a run and its baseline.json, or two models of one run (issue 20). It reads
+// what was recorded (each slot's active work, as the viewer shows it) rather than re-planning against today's
+// benchmark.ts: an edited judge must not turn the earlier run's judgments into "unresolved" before they are compared.
+import { basename, join } from "node:path";
+import { aggregateScores, baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
+import { BASELINE_FILE } from "../run/index.ts";
+import type { SlotCell } from "./api-types.ts";
+import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView } from "./compare-types.ts";
+import { CompareError } from "./errors.ts";
+import { readRunIndex, type RunIndex } from "./run-index.ts";
+
+/** One side, loaded: its model summaries and (for a run) each cell's slots. */
+export interface LoadedSide {
+  side: ComparisonSide;
+  summaries: ModelSummary[];
+  /** `<eval>\0<model>` → slots; null for baseline.json, which keeps no recordings. */
+  slots: Map<string, SlotCell[]> | null;
+}
+
+export function loadRunSide(id: string, index: RunIndex): LoadedSide {
+  const slots = new Map<string, SlotCell[]>();
+  for (const row of index.matrix) for (const cell of row.cells) slots.set(`${row.evalId}\u0000${cell.model}`, cell.slots);
+  return {
+    side: { kind: "run", runId: id, name: index.run.name, createdAt: index.run.createdAt, file: null },
+    summaries: aggregateScores(index.observations, index.overview.criteria),
+    slots,
+  };
+}
+
+/** baseline.json beside the run's benchmark.ts. */
+export async function loadBaselineSide(benchmarkDirectory: string): Promise<LoadedSide> {
+  const file = join(benchmarkDirectory, BASELINE_FILE);
+  const baseline = await readBaseline(file);
+  if (!baseline) throw new CompareError(`No baseline at ${file}; set one with \`openeval baseline set <run-dir>\``);
+  return { side: { kind: "baseline", runId: baseline.runId, name: "baseline.json", createdAt: baseline.createdAt, file }, summaries: baselineSummaries(baseline), slots: null };
+}
+
+/**
+ * b − a for each model pair: `modelA`/`modelB` when given (either alone means the same model on both sides), else
+ * every model both sides have. Throws CompareError naming a model a side lacks, or when nothing can be paired.
+ */
+export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<ComparisonRequest, "modelA" | "modelB"> = {}): ComparisonAnswer {
+  const modelsOf = (loaded: LoadedSide) => loaded.summaries.map((summary) => summary.model);
+  const sameRun = a.side.kind === "run" && b.side.kind === "run" && a.side.runId === b.side.runId;
+  let pairs: [string, string][];
+  if (request.modelA !== undefined || request.modelB !== undefined) {
+    pairs = [[request.modelA ?? request.modelB!, request.modelB ?? request.modelA!]];
+  } else if (sameRun) {
+    throw new CompareError(`Comparing run ${a.side.runId} with itself needs two of its models (${modelsOf(a).join(", ")}): name them with modelA and modelB`);
+  } else {
+    pairs = modelsOf(b)
+      .filter((model) => modelsOf(a).includes(model))
+      .map((model) => [model, model]);
+    if (pairs.length === 0) throw new CompareError(`${describe(a)} (${modelsOf(a).join(", ") || "no models"}) and ${describe(b)} (${modelsOf(b).join(", ") || "no models"}) share no model; name one model of each side`);
+  }
+  return { a: a.side, b: b.side, pairs: pairs.map(([modelA, modelB]) => comparePair(a, b, modelA, modelB)) };
+}
+
+function comparePair(a: LoadedSide, b: LoadedSide, modelA: string, modelB: string): ModelPairView {
+  const find = (loaded: LoadedSide, model: string) => {
+    const summary = loaded.summaries.find((candidate) => candidate.model === model);
+    if (!summary) throw new CompareError(`${describe(loaded)} has no model ${model}; its models are ${loaded.summaries.map((candidate) => candidate.model).join(", ") || "none"}`);
+    return summary;
+  };
+  const comparison = compareSummaries(find(a, modelA), find(b, modelB));
+  return {
+    ...comparison,
+    evals: comparison.evals.map((evaluation) => ({ ...evaluation, slots: pairSlots(a.slots?.get(`${evaluation.evalId}\u0000${modelA}`), b.slots?.get(`${evaluation.evalId}\u0000${modelB}`)) })),
+  };
+}
+
+function pairSlots(a: SlotCell[] | undefined, b: SlotCell[] | undefined) {
+  if (!a || !b) return [];
+  const repetitions = [...new Set([...a, ...b].map((slot) => slot.repetition))].sort((x, y) => x - y);
+  return repetitions.map((repetition) => ({ repetition, a: a.find((slot) => slot.repetition === repetition) ?? null, b: b.find((slot) => slot.repetition === repetition) ?? null }));
+}
+
+function describe(loaded: LoadedSide): string {
+  return loaded.side.kind === "baseline" ? `the baseline (${loaded.side.file})` : `run ${loaded.side.runId}`;
+}
+
+export interface CompareRunsOptions {
+  /** Side a: a run directory, or "baseline" for the baseline.json beside side b's benchmark.ts. */
+  a: string;
+  /** Side b: a run directory. */
+  b: string;
+  modelA?: string;
+  modelB?: string;
+}
+
+/**
+ * Compares two recorded runs (b − a), for scripts and `openeval report --compare`.
+ * @example
+ * const comparison = await compareRuns({ a: "results/<run-a>", b: "results/<run-b>" });
+ * comparison.pairs[0].evals.flatMap((e) => e.criteria).filter((c) => c.status === "regression")
+ */
+export async function compareRuns(options: CompareRunsOptions): Promise<ComparisonAnswer> {
+  const indexB = readRunIndex(options.b);
+  const b = loadRunSide(basename(indexB.directory), indexB);
+  const a = options.a === "baseline" ? await loadBaselineSide(indexB.run.benchmarkDirectory) : runSideOf(options.a);
+  return compareSides(a, b, options);
+}
+
+function runSideOf(directory: string): LoadedSide {
+  const index = readRunIndex(directory);
+  return loadRunSide(basename(index.directory), index);
+}

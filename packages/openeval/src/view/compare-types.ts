@@ -1,0 +1,50 @@
+// The comparison answer (issue 20): what `openeval report --compare` prints as JSON and the compare page shows.
+// b − a throughout: side a is the reference (the earlier run, baseline.json, or the first model).
+import type { ChangeStatus, CriterionChange, EvalChange, ModelPairComparison } from "../results/index.ts";
+import type { SlotCell } from "./api-types.ts";
+
+export type { ChangeStatus, CriterionChange, EvalChange, ModelPairComparison };
+
+export interface ComparisonSide {
+  kind: "run" | "baseline";
+  /** The run's id (for baseline.json: the run it was set from). */
+  runId: string;
+  name: string;
+  createdAt: string;
+  /** The baseline.json file (kind "baseline"); null for a run. */
+  file: string | null;
+}
+
+/** One slot's active work on each side, for opening the two transcripts side by side. */
+export interface SlotPair {
+  repetition: number;
+  a: SlotCell | null;
+  b: SlotCell | null;
+}
+
+export interface EvalChangeView extends EvalChange {
+  /** By repetition; empty when a side has no recordings (baseline.json keeps none). */
+  slots: SlotPair[];
+}
+
+export interface ModelPairView extends Omit<ModelPairComparison, "evals"> {
+  evals: EvalChangeView[];
+}
+
+export interface ComparisonAnswer {
+  a: ComparisonSide;
+  b: ComparisonSide;
+  pairs: ModelPairView[];
+}
+
+/** What to compare: run ids (or "baseline" for side a: the baseline.json beside side b's benchmark.ts). */
+export interface ComparisonRequest {
+  a: string;
+  b: string;
+  /** Model of side a and of side b; default: every model both sides have. Required to compare a run with itself. */
+  modelA?: string;
+  modelB?: string;
+}
+
+export const CHANGE_SORTS = ["eval", "difference", "a", "b", "status"] as const;
+export type ChangeSort = (typeof CHANGE_SORTS)[number];

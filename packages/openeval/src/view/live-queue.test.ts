@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { BenchmarkRun, EvalRun, Invocation, JudgeRun } from "../results/index.ts";
+import { readQueue } from "./live-queue.ts";
+import { buildRunIndex } from "./run-index.ts";
+
+const T = Date.parse("2026-12-01T10:00:00.000Z");
+/** The run index tells liveness by the wall clock: a heartbeat that beat just now. */
+const beating = () => ({ at: Date.now() });
+const at = (seconds: number) => new Date(T + seconds * 1_000).toISOString();
+const run: BenchmarkRun = { id: "r", name: "queue", benchmarkDirectory: "/nowhere", createdAt: at(-100), opencodeVersion: "1.18.33", models: ["m/a"], repetitions: 3, evals: ["e"] };
+
+function evalRun(repetition: number, started: number, elapsed: number | null, cost: number | null = 0.5): EvalRun {
+  return {
+    id: `eval_${repetition}-${started}`, runId: "r", slot: { evalId: "e", model: "m/a", repetition }, control: false,
+    state: elapsed === null ? "running" : "completed", infrastructureError: false, error: null,
+    startedAt: at(started), completedAt: elapsed === null ? null : at(started + elapsed), elapsedMs: elapsed === null ? null : elapsed * 1_000,
+    input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 60_000, maxCostUSD: null, opencodeVersion: "1.18.33" },
+    evidence: elapsed === null ? null : { directory: "x", hash: "h" },
+    metrics: elapsed === null ? null : ({ cost: { usd: cost }, tools: { calls: 1 } } as EvalRun["metrics"]),
+  };
+}
+
+function judgeRun(of: EvalRun, started: number, elapsed: number, cost = 0.25): JudgeRun {
+  return {
+    id: `judge_${of.id}`, runId: "r", evalRunId: of.id, slot: of.slot, kind: "rubric", state: "completed", judgeFingerprint: "j",
+    startedAt: at(started), completedAt: at(started + elapsed), elapsedMs: elapsed * 1_000, scores: { x: { value: 1, source: "judge.md" } }, unscored: false, costUSD: cost, error: null, directory: "j",
+  };
+}
+
+const work = [1, 2, 3].map((repetition) => ({ kind: "candidate" as const, evalId: "e", model: "m/a", repetition }));
+const invocation = (finished = false): Invocation => ({
+  started: { invocation: "inv_1", startedAt: at(0), pid: 1, concurrency: 2, maxCostUSD: 3, estimateUSD: 1.5, work },
+  finished: finished ? { invocation: "inv_1", finishedAt: at(60), complete: true, verdict: "pass" } : null,
+});
+
+describe("the live queue", () => {
+  // An earlier invocation's work (before t = 0) only informs the durations.
+  const earlier = evalRun(1, -90, 20);
+  const earlierJudge = judgeRun(earlier, -70, 10);
+  const first = evalRun(1, 1, 10, 0.4); // finished at 11 s, not judged yet
+  const second = evalRun(2, 5, null); // running since 5 s
+  const index = (finished = false, live = true) =>
+    buildRunIndex("/nowhere/r", run, [earlier, first, second], [earlierJudge], live ? beating() : null, [], [invocation(finished)]);
+
+  it("lists running, queued and finished work of the latest invocation, with spend against --max-cost", () => {
+    const queue = readQueue(index(), T + 15_000);
+    expect(queue.status).toBe("running");
+    expect(queue.invocation).toMatchObject({ maxCostUSD: 3, concurrency: 2 });
+    expect(queue.running.items.map((item) => [item.kind, item.repetition, item.elapsedMs])).toEqual([["candidate", 2, 10_000]]);
+    // The finished candidate's judging comes first, then the candidate not started.
+    expect(queue.queued.items.map((item) => [item.kind, item.repetition, item.evalRunId])).toEqual([["judge", 1, first.id], ["candidate", 3, null]]);
+    expect(queue.finished.items.map((item) => item.evalRunId)).toEqual([first.id]);
+    expect(queue.spendUSD).toBeCloseTo(0.4);
+  });
+
+  it("estimates the time left from this run's typical durations, over the lanes", () => {
+    // Candidates take 15 s (median of 20 and 10), judges 10 s. Left: the running one 15 − 10 = 5 s + its judge 10 s;
+    // the queued judge 10 s; the queued candidate 15 s + its judge 10 s. 50 s over 2 lanes.
+    expect(readQueue(index(), T + 15_000).etaMs).toBe(25_000);
+    expect(readQueue(index(), T + 17_000).etaMs).toBe(24_000);
+  });
+
+  it("waits for a judge to finish before it tells an ETA", () => {
+    const queue = readQueue(buildRunIndex("/nowhere/r", run, [first, second], [], beating(), [], [invocation()]), T + 15_000);
+    expect(queue.etaMs).toBeNull();
+    expect(queue.etaNote).toMatch(/once a judge of this run has finished/);
+  });
+
+  it("ends in the summary, or says the runner stopped", () => {
+    const done = readQueue(index(true, false), T + 70_000);
+    expect(done).toMatchObject({ status: "finished", etaMs: 0, summary: { verdict: "pass", complete: true }, queued: { total: 0 } });
+    const gone = readQueue(index(false, false), T + 70_000);
+    expect(gone).toMatchObject({ status: "stopped", etaMs: null, queued: { total: 0 } });
+    expect(readQueue(buildRunIndex("/nowhere/r", run, [], [], null), T)).toMatchObject({ status: "none", invocation: null });
+  });
+});

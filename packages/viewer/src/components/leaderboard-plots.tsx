@@ -1,0 +1,98 @@
+// The leaderboard at a glance: each model's score with its completion bounds (band) and 95% CI (whiskers), and
+// cost or time against score with the Pareto front (no other model is both cheaper/faster and better) marked.
+import type { LeaderboardRow } from "../../../openeval/src/view/api-types.ts";
+import { formatDuration, formatScore, formatUSD } from "../format.ts";
+import { linearScale, PlotFrame, XAxis, YAxis } from "./plot-frame.tsx";
+
+const LABEL = 190;
+
+export function ScoreIntervalPlot({ rows }: { rows: readonly LeaderboardRow[] }) {
+  const width = 640;
+  // A few models get roomy rows, so the plot keeps the height of its neighbours.
+  const ROW = Math.max(30, Math.min(60, 200 / Math.max(rows.length, 1)));
+  const height = 40 + rows.length * ROW;
+  const x = linearScale([0, 100], [LABEL, width - 16], 5);
+  const axisY = 12 + rows.length * ROW;
+  const describe = (row: LeaderboardRow) =>
+    `${row.model}: score ${formatScore(row.score.value)}, bounds ${formatScore(row.score.lower)}–${formatScore(row.score.upper)}, 95% CI ${row.ci ? `${row.ci.lower.toFixed(1)}–${row.ci.upper.toFixed(1)}` : "none"}`;
+  return (
+    <PlotFrame testId="score-plot" title="Score, completion bounds and 95% CI" description={rows.map(describe).join("; ")} width={width} height={height}>
+      <XAxis scale={x} y={axisY} top={4} format={(value) => `${value}`} />
+      {rows.map((row, index) => {
+        const y = 12 + index * ROW + ROW / 2 - 4;
+        return (
+          <g key={row.model} className="score-mark" data-model={row.model} data-score={row.score.value ?? ""} data-ci-lower={row.ci?.lower ?? ""} data-ci-upper={row.ci?.upper ?? ""} aria-label={describe(row)}>
+            <title>{describe(row)}</title>
+            <text className="mark-label" x={LABEL - 10} y={y + 4} textAnchor="end">
+              {truncate(row.model, 26)}
+            </text>
+            <rect className="bounds-band" x={x(row.score.lower)} width={Math.max(x(row.score.upper) - x(row.score.lower), 1.5)} y={y - 7} height={14} rx={3} />
+            {row.ci ? (
+              <g className="ci-whisker">
+                <line x1={x(row.ci.lower)} x2={x(row.ci.upper)} y1={y} y2={y} />
+                <line x1={x(row.ci.lower)} x2={x(row.ci.lower)} y1={y - 5} y2={y + 5} />
+                <line x1={x(row.ci.upper)} x2={x(row.ci.upper)} y1={y - 5} y2={y + 5} />
+              </g>
+            ) : null}
+            {row.score.value !== null ? <circle className={`score-dot ${row.control ? "control" : ""}`} cx={x(row.score.value)} cy={y} r={5} /> : null}
+          </g>
+        );
+      })}
+    </PlotFrame>
+  );
+}
+
+/** Models on the Pareto front: no other model is at most as costly (x) and at least as good (y), better in one. */
+export function paretoFront<T>(points: readonly T[], x: (point: T) => number, y: (point: T) => number): Set<T> {
+  return new Set(points.filter((point) => !points.some((other) => other !== point && x(other) <= x(point) && y(other) >= y(point) && (x(other) < x(point) || y(other) > y(point)))));
+}
+
+export function TradeOffPlot({ rows, metric }: { rows: readonly LeaderboardRow[]; metric: "cost" | "time" }) {
+  const width = 420;
+  const height = 260;
+  const valueOf = (row: LeaderboardRow) => (metric === "cost" ? row.costUSD : row.medianElapsedMs);
+  const format = metric === "cost" ? formatUSD : formatDuration;
+  const plotted = rows.filter((row) => valueOf(row) !== null && row.score.value !== null);
+  const left = 56;
+  const bottom = height - 44;
+  const x = linearScale([0, Math.max(...plotted.map((row) => valueOf(row)!), 0) * 1.1], [left, width - 18], 4);
+  const y = linearScale([0, 100], [bottom, 14], 4);
+  const front = paretoFront(plotted, (row) => valueOf(row)!, (row) => row.score.value!);
+  const frontLine = [...front].sort((a, b) => valueOf(a)! - valueOf(b)!);
+  const path = frontLine.map((row, index) => `${index === 0 ? "M" : "L"}${x(valueOf(row)!)},${y(row.score.value!)}`).join(" ");
+  const left_out = rows.length - plotted.length;
+  const label = metric === "cost" ? "Cost (total USD)" : "Median time per eval run";
+  const describe = (row: LeaderboardRow) => `${row.model}: ${format(valueOf(row))}, score ${formatScore(row.score.value)}${front.has(row) ? ", on the Pareto front" : ""}`;
+  return (
+    <PlotFrame
+      testId={`${metric}-plot`}
+      title={`${metric === "cost" ? "Cost" : "Time"} against score`}
+      description={`${plotted.map(describe).join("; ")}${left_out > 0 ? `; ${left_out} model(s) without a known ${metric} or score are not shown` : ""}`}
+      width={width}
+      height={height}
+    >
+      <XAxis scale={x} y={bottom} top={14} format={(value) => format(value)} label={label} />
+      <YAxis scale={y} x={left} right={width - 18} format={(value) => `${value}`} label="Score" />
+      {frontLine.length > 1 ? <path className="pareto-line" d={path} /> : null}
+      {plotted.map((row) => (
+        <g key={row.model} className="trade-mark" data-model={row.model} data-x={valueOf(row)!} data-score={row.score.value!} data-pareto={front.has(row) ? "1" : "0"} aria-label={describe(row)}>
+          <title>{describe(row)}</title>
+          <circle className={`trade-dot ${front.has(row) ? "pareto" : ""} ${row.control ? "control" : ""}`} cx={x(valueOf(row)!)} cy={y(row.score.value!)} r={front.has(row) ? 6.5 : 5} />
+          {/* Labels of points on the right half go to their left, so they stay inside the plot. */}
+          <text className="mark-label" x={x(valueOf(row)!) + (x(valueOf(row)!) > width * 0.6 ? -9 : 9)} y={y(row.score.value!) - 8} textAnchor={x(valueOf(row)!) > width * 0.6 ? "end" : "start"}>
+            {truncate(row.model, 22)}
+          </text>
+        </g>
+      ))}
+      {plotted.length === 0 ? (
+        <text className="plot-empty" x={width / 2} y={height / 2} textAnchor="middle">
+          No model has a known {metric} and score yet
+        </text>
+      ) : null}
+    </PlotFrame>
+  );
+}
+
+export function truncate(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}
