@@ -8,7 +8,7 @@ import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from 
 import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
+import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
 import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
 import { isControlModel } from "../util/control-model.ts";
 
@@ -26,6 +26,8 @@ export interface CandidateRequest {
   onEvent?: (event: unknown) => void;
   /** earlyStop: checks on snapshots while the candidate runs, and may stop it. */
   monitor?: CandidateMonitor;
+  /** Set when the model's endpoint failed its preflight: the run is recorded as that infrastructure error, nothing starts. */
+  unreachable?: string;
   /** Called with the running record before OpenCode starts, then with the final one. */
   save(evalRun: EvalRun): void;
 }
@@ -71,22 +73,18 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     metrics: null,
   };
   request.save(running);
+  if (request.unreachable !== undefined) return finishFailed(request, running, request.unreachable);
 
   // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
   const scratch = await mkdtemp(join(tmpdir(), `openeval-${request.evalRunId}-`));
+  let ran: OpenCodeOutcome | null = null;
   try {
-    return await record(request, running, scratch, timeoutMs);
+    return await record(request, running, scratch, timeoutMs, (outcome) => (ran = outcome));
   } catch (error) {
-    const failed: EvalRun = {
-      ...running,
-      state: "failed",
-      infrastructureError: true,
-      error: `The harness could not run or record this candidate: ${(error as Error).message}`,
-      completedAt: new Date().toISOString(),
-      elapsedMs: Date.now() - Date.parse(running.startedAt),
-    };
-    request.save(failed);
-    return failed;
+    // What the session itself ended with (e.g. the provider's rejection) is the cause; keep it before the harness's own failure.
+    const outcome = ran as OpenCodeOutcome | null;
+    const cause = outcome?.error ? `${outcome.error} — and ` : "";
+    return finishFailed(request, running, `${cause}The harness could not run or record this candidate: ${(error as Error).message}`, outcome?.setupError ?? false);
   } finally {
     // Idempotent; after a failure it still ends a check in flight before its workspace disappears.
     await request.monitor?.finish();
@@ -94,7 +92,22 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   }
 }
 
-async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number): Promise<EvalRun> {
+/** An infrastructure error recorded without a recording (nothing ran, or it could not be recorded). */
+function finishFailed(request: CandidateRequest, running: EvalRun, error: string, setupError = false): EvalRun {
+  const failed: EvalRun = {
+    ...running,
+    state: "failed",
+    infrastructureError: true,
+    ...(setupError ? { setupError } : {}),
+    error,
+    completedAt: new Date().toISOString(),
+    elapsedMs: Date.now() - Date.parse(running.startedAt),
+  };
+  request.save(failed);
+  return failed;
+}
+
+async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number, onOutcome: (outcome: OpenCodeOutcome) => void): Promise<EvalRun> {
   const { evaluation, slot, settings, runDirectory } = request;
   const paths = evalRunPaths(request.evalRunId);
   const evidenceDirectory = join(runDirectory, paths.evidence);
@@ -132,6 +145,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     secrets: credentials.secrets,
     marker: request.evalRunId,
   });
+  onOutcome(outcome);
 
   const checks = await monitor?.finish();
   // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
@@ -170,6 +184,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     ...running,
     state: outcome.state,
     infrastructureError: outcome.infrastructureError,
+    ...(outcome.setupError ? { setupError: true } : {}),
     error: outcome.error ?? null,
     completedAt: outcome.completedAt,
     elapsedMs: outcome.elapsedMs,

@@ -7,6 +7,7 @@ export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
 export {
   BenchmarkSchema,
+  GatesSchema,
   CRITERION_ID,
   DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,

@@ -12,7 +12,7 @@ import { type ConfinedCommand, confineCommand, killProcessTree } from "./process
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, readRootSessionID } from "./native-database.ts";
-import { type KillReason, type RunState, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
+import { type KillReason, type RunState, type StepError, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 
 export interface OpenCodeRequest {
@@ -53,6 +53,10 @@ export interface OpenCodeOutcome {
   state: RunState;
   /** The failure was OpenCode's or the provider's, not the candidate's: recorded, retryable, never scored. */
   infrastructureError: boolean;
+  /** The model's context cannot hold the session's requests (an infrastructure error of the model's setup). */
+  setupError: boolean;
+  /** Errors OpenCode reported in its event stream, in order (rejected attempts keep no error in the database). */
+  stepErrors: StepError[];
   error?: string;
   exitCode: number | null;
   startedAt: string;
@@ -99,7 +103,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   });
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
-    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD };
+    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD, model: request.model };
     const verdict = judgeRun(tracker, { killReason, exitCode, spawnError, ...limits });
     const completed = Date.now();
     return {
@@ -110,6 +114,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
       elapsedMs: completed - started,
       sessionID: tracker.sessionID ?? readRootSessionID(isolation.paths.database),
       costUSD: tracker.costUSD,
+      stepErrors: tracker.stepErrors,
       databasePath: isolation.paths.database,
       confinement: command.confinement,
     };
@@ -149,7 +154,8 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     events.write(line + "\n");
     const event = parseEvent(line);
     if (event === null) return;
-    observeEvent(tracker, event);
+    // A context the provider keeps rejecting makes OpenCode compact and retry forever: end it as a setup error.
+    if (observeEvent(tracker, event) === "context_overflow") kill("context_overflow");
     notify(request.onEvent, event);
     if (isBoundary(event)) notify(request.onBoundary, undefined);
     if (request.maxCostUSD !== undefined && tracker.costUSD > request.maxCostUSD) kill("cost_limited");

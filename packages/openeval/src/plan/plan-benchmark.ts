@@ -1,7 +1,7 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import type { BenchmarkDefinition } from "../load/index.ts";
-import type { EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import { capitalizeOutcome, describeOutcome, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
 import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
 
@@ -135,7 +135,7 @@ function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorde
     return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null };
   }
   if (current.infrastructureError || current.state === "failed") {
-    const why = current.infrastructureError ? "Infrastructure error" : "Candidate failed";
+    const why = capitalizeOutcome(describeOutcome(current));
     return { action: "failed", reason: `${why}: ${current.error ?? current.state}; retry it explicitly with openeval retry`, evalRun: current, judgeRun: null };
   }
   const judgeRuns = recorded.judgeRunsByEvalRun.get(current.id) ?? [];

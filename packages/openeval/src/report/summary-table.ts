@@ -1,6 +1,7 @@
 // The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, cost, time),
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
+import { verdictHeadline } from "../results/index.ts";
 import type { RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
@@ -25,7 +26,10 @@ export function formatSummary(summary: RunSummary): string {
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
     lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);
-    for (const open of summary.open.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
+    for (const open of summary.open.slice(0, 20)) {
+      const id = open.evalRunId ? ` [eval run ${open.evalRunId}]` : "";
+      lines.push(`  ${describeSlot(open.slot)}${id}: ${open.action} — ${open.reason}`);
+    }
     if (summary.open.length > 20) lines.push(`  … and ${summary.open.length - 20} more (openeval plan lists them all)`);
   }
   if (summary.outOfScope > 0) lines.push("", `${summary.outOfScope} slot${summary.outOfScope === 1 ? "" : "s"} outside the --only-* scope, not shown.`);
@@ -35,7 +39,10 @@ export function formatSummary(summary: RunSummary): string {
 
 function formatVerdict(summary: RunSummary): string[] {
   const { verdict } = summary;
-  const lines = [`Verdict: ${verdict.status}${summary.complete ? "" : " (incomplete: some slots are not judged)"}`];
+  const headline = verdictHeadline(verdict, summary.complete);
+  const why = summary.complete ? (headline === "incomplete" ? " (unresolved scores or gates keep it from being decided)" : "") : " (some slots are not judged)";
+  const lines = [`Verdict: ${headline}${why}`];
+  if (summary.settingsNote) lines.push(`  Note: ${summary.settingsNote}`);
   for (const contributor of verdict.contributors) {
     const failing = contributor.failing.length > 0 ? ` — failing: ${listSome(contributor.failing)}` : "";
     const unresolved = contributor.status === "unknown" ? ` — unresolved: ${listSome(contributor.unresolved)}` : "";

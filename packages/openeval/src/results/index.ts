@@ -28,9 +28,11 @@ export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, 
 export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";
 export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";
-export { decideVerdict, exitCodeFor, EXIT_CODES, type ContributorOutcome, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
+export { decideVerdict, exitCodeFor, verdictHeadline, EXIT_CODES, type ContributorOutcome, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
 export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
 export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";
 export { median } from "./numbers.ts";
+export { readVerdictSettings, recordVerdictSettings, verdictSettingsOf, type VerdictSettings } from "./verdict-settings.ts";
+export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";

@@ -56,6 +56,11 @@ export const EvalRunSchema = z.object({
   state: z.enum(EVAL_RUN_STATES),
   /** The harness or provider failed (OpenCode could not start, provider unreachable): never scored as the candidate's 0. */
   infrastructureError: z.boolean(),
+  /**
+   * The model's setup failed the run (its context cannot hold the request): an infrastructure error of that model,
+   * never the candidate's failure. Absent in older records.
+   */
+  setupError: z.boolean().optional(),
   error: z.string().nullable(),
   startedAt: z.string(),
   completedAt: z.string().nullable(),

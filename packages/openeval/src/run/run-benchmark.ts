@@ -7,7 +7,7 @@ import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefin
 import { planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory } from "../results/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
-import { ResultsStore } from "../results/index.ts";
+import { recordVerdictSettings, ResultsStore, verdictSettingsOf } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
@@ -88,6 +88,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     } finally {
       await controls?.close();
     }
+    // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
+    recordVerdictSettings(store, verdictSettingsOf(benchmark.settings, options.selection));
     const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;

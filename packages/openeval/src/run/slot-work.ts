@@ -8,7 +8,7 @@ import { selectCredentials } from "../opencode/index.ts";
 import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
 import { earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
-import type { EvalRun } from "../results/index.ts";
+import { describeOutcome, type EvalRun } from "../results/index.ts";
 import type { ResultsStore } from "../results/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "./events.ts";
@@ -79,7 +79,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     },
   });
   context.fresh.add(evalRun.id);
-  context.emit({ type: "candidate.finished", slot: key, evalRun });
+  context.emit({ type: "candidate.finished", slot: key, evalRun, outcome: describeOutcome(evalRun) });
   const decision = monitor?.decision() ?? null;
   if (decision && evalRun.state === "stopped") {
     const judgeRun = decidedJudgeRun(evalRun, decision, { judgeRunId: `judge_${randomUUID()}`, judgeFingerprint: slot.judgeFingerprint });

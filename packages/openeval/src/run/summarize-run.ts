@@ -18,6 +18,9 @@ import {
   type ResultsStore,
   type SlotFingerprint,
   type SlotObservation,
+  readVerdictSettings,
+  verdictSettingsOf,
+  type VerdictSettings,
 } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -31,6 +34,12 @@ export interface SummaryOptions {
   selection?: Omit<GateSelection, "configured">;
   /** The verification image of verification-using evals, as planned (see run/verification.ts). */
   verificationImage?: (evalId: string) => string | null;
+  /**
+   * `current` (a run deciding its verdict now, which records them first): today's benchmark.ts and command line.
+   * `recorded` (readResults, the viewer): the settings recorded with the run; a selection given here overrides the
+   * recorded one. Default `current`.
+   */
+  settings?: "current" | "recorded";
 }
 
 export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
@@ -42,12 +51,13 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
   const real = observations.filter((observation) => !isControlModel(observation.model));
-  const enabled = resolveGate({ configured: benchmark.settings.verdict, ...options.selection });
+  const { settings, note: settingsNote } = chooseVerdictSettings(benchmark, store, options);
+  const enabled = resolveGate({ configured: settings.configured ?? undefined, ...settings.selection });
   const fingerprints = fingerprintsOf(inScope);
   const verdict = decideVerdict({
     observations: real,
     criteria,
-    gates: benchmark.settings.gates,
+    gates: settings.gates ?? undefined,
     baseline: await readBaseline(join(benchmark.directory, BASELINE_FILE)),
     fingerprints,
     enabled,
@@ -74,8 +84,25 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     complete: inScope.every((slot) => slot.action === "reuse"),
     open: inScope
       .filter((slot) => slot.action !== "reuse")
-      .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason })),
+      .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
+    settingsNote,
+  };
+}
+
+/** The verdict's settings, recorded with the run when it decides now; the recorded ones when it is read back. */
+function chooseVerdictSettings(benchmark: BenchmarkDefinition, store: ResultsStore, options: SummaryOptions): { settings: VerdictSettings; note: string | null } {
+  const current = verdictSettingsOf(benchmark.settings, options.selection);
+  if (options.settings !== "recorded") return { settings: current, note: null };
+  const recorded = readVerdictSettings(store);
+  if (recorded === null) {
+    return { settings: current, note: "this run recorded no verdict settings (it predates them): it is judged by today's benchmark.ts" };
+  }
+  const settings = options.selection ? { ...recorded, selection: current.selection } : recorded;
+  if (recorded.fingerprint === current.fingerprint) return { settings, note: null };
+  return {
+    settings,
+    note: `${benchmark.directory}/benchmark.ts has changed since this run (gates, thresholds, verdict selection, or the judge/candidate settings): the verdict uses the settings recorded with the run`,
   };
 }
 

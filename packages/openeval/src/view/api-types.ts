@@ -66,8 +66,14 @@ export interface RunOverview {
   complete: boolean;
   counts: { slots: number; evalRuns: number; judgeRuns: number; judged: number; running: number; failed: number };
   leaderboard: LeaderboardRow[];
-  /** The run's verdict as readResults() decides it; null with `verdictNote` when it cannot (benchmark.ts not loadable). */
+  /**
+   * The run's verdict as readResults() decides it (with the settings recorded with the run); null with `verdictNote`
+   * when it cannot (benchmark.ts not loadable).
+   */
   verdict: Verdict | null;
+  /** The CLI's headline word for it: "incomplete" when it cannot be decided yet, never "pass". */
+  verdictHeadline: "pass" | "fail" | "incomplete" | null;
+  /** Why there is no verdict, or that benchmark.ts changed since the run (the verdict then uses the recorded settings). */
   verdictNote: string | null;
   /** Eval id → criterion ids seen in its judgments. */
   criteria: Record<string, string[]>;

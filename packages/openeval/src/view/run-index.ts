@@ -87,6 +87,7 @@ export function buildRunIndex(directory: string, run: BenchmarkRun, evalRuns: Ev
         toLeaderboardRow(summary, bySlotModel.get(summary.model) ?? [], spend.get(summary.model) ?? null),
       ),
       verdict: null,
+      verdictHeadline: null,
       verdictNote: "The verdict is read with benchmark.ts (gates, baseline) when the leaderboard is asked for.",
       criteria,
     },
