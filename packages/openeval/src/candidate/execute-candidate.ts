@@ -11,6 +11,7 @@ import { OPENCODE_VERSION } from "../util/versions.ts";
 import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
 import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { isPriced } from "../util/model-pricing.ts";
 
 export interface CandidateRequest {
   runId: string;
@@ -152,9 +153,9 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets));
   const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, "native", "opencode.db"), secrets: credentials.secrets });
   const exported = await exportSessions({ env: isolation.env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });
-  const native = extractNative(archived.path);
+  const native = extractNative(archived.path, { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors });
   const events = await writeEventsFile(evidenceDirectory, native.events);
-  const metrics = { ...native.metrics, version: 1 as const, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
+  const metrics = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
 
   const evidence = await writeEvidence(evidenceDirectory, {
     kind: "candidate",
@@ -168,6 +169,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
       database: { file: "native/opencode.db", sha256: archived.sha256, bytes: archived.bytes },
       opencodeVersion: OPENCODE_VERSION,
       rootSessionID: native.rootSessionID ?? outcome.sessionID,
+      ...(native.stepErrors.length > 0 ? { stepErrors: native.stepErrors } : {}),
       sessions: await Promise.all(
         exported.sessions.map(async (session) => ({
           id: session.id,

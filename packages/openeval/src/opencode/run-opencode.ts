@@ -11,7 +11,7 @@ import { buildConfigContent, buildRunArgs, resolveOpenCodeBinary } from "./openc
 import { type ConfinedCommand, confineCommand, killProcessTree } from "./process-tree.ts";
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
-import { hasModelOutput, readRootSessionID } from "./native-database.ts";
+import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-database.ts";
 import { type KillReason, type RunState, type StepError, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 
@@ -177,6 +177,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
 
   // Step: a kill can swallow the last event lines; the database knows whether the model ever answered.
   if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
+  if (!tracker.sawToolCall) tracker.sawToolCall = hasToolCall(isolation.paths.database);
   return finish(child.exitCode, killReason);
 }
 

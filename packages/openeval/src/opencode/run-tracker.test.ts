@@ -37,6 +37,9 @@ describe("judgeRun", () => {
     expect(hanging).toMatchObject({ state: "timed_out", infrastructureError: false });
     const midStep = judgeRun(tracked({ type: "step_start" }), { ...ending, killReason: "timed_out" });
     expect(midStep).toMatchObject({ state: "timed_out", infrastructureError: true });
+    const toolHangs = tracked({ type: "step_start" });
+    toolHangs.sawToolCall = true; // what run-opencode reads from the database after the kill
+    expect(judgeRun(toolHangs, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: false });
     const silent = judgeRun(tracked(), { ...ending, killReason: "timed_out" });
     expect(silent).toMatchObject({ state: "timed_out", infrastructureError: true });
   });

@@ -26,6 +26,11 @@ export interface RunTracker {
   sawStepStart: boolean;
   /** Model steps of the candidate that finished (compaction summaries are taken back): complete turns. */
   candidateSteps: number;
+  /**
+   * The model asked for a tool (a tool_use event, or after a kill a tool part in the database): its output for that
+   * step was complete, and what happens next (a tool that hangs) is the candidate's doing.
+   */
+  sawToolCall: boolean;
   /** `candidateSteps` when the last context-overflow rejection came. */
   stepsAtLastOverflow: number;
   /** A step finished and no compaction's "Continue…" text has shown it to be the compaction summary yet. */
@@ -47,6 +52,7 @@ export function createRunTracker(): RunTracker {
     sessionID: null,
     sawStepStart: false,
     candidateSteps: 0,
+    sawToolCall: false,
     stepsAtLastOverflow: 0,
     pendingStep: false,
     contextOverflow: null,
@@ -69,6 +75,7 @@ export type Observation = "context_overflow" | null;
 export function observeEvent(tracker: RunTracker, event: RunEvent): Observation {
   tracker.sessionID ??= event.sessionID ?? null;
   if (event.type === "step_start") tracker.sawStepStart = true;
+  if (event.type === "tool_use") tracker.sawToolCall = true;
   if (event.type === "step_finish") {
     tracker.costUSD += event.part?.cost ?? 0;
     tracker.candidateSteps += 1;
@@ -129,15 +136,16 @@ export interface RunEnding {
  * infrastructure error too: recorded, retryable once fixed, never scored.
  *
  * Infrastructure error (never scored as the candidate's 0): the run failed or timed out *before the candidate
- * completed a single model step* (compaction summaries do not count): OpenCode could not start, the provider was
- * unreachable, rejected the request, or never finished answering. After a completed step, a failure or a timeout
- * is the candidate's own (e.g. its tool call hanging in `sleep`).
+ * completed a single model step* (compaction summaries do not count; a step whose tool call is running has completed
+ * its output): OpenCode could not start, the provider was unreachable, rejected the request, or never finished
+ * answering. After that, a failure or a timeout is the candidate's own (e.g. its tool call hanging in `sleep`).
  */
 export function judgeRun(tracker: RunTracker, ending: RunEnding): RunVerdict {
   const state: RunState = ending.killReason === "context_overflow" ? "failed" : (ending.killReason ?? (ending.exitCode === 0 ? "completed" : "failed"));
   const overflow = tracker.contextOverflow ?? (state === "failed" && tracker.candidateSteps === 0 ? firstOverflow(tracker) : null);
   const setupError = state === "failed" && overflow !== null;
-  const infrastructureError = setupError || ((state === "failed" || state === "timed_out") && tracker.candidateSteps === 0);
+  const beforeFirstStep = tracker.candidateSteps === 0 && !tracker.sawToolCall;
+  const infrastructureError = setupError || ((state === "failed" || state === "timed_out") && beforeFirstStep);
   const error = setupError ? describeOverflow(overflow, ending.model) : describeError(state, tracker, ending);
   return error === undefined ? { state, infrastructureError, setupError } : { state, infrastructureError, setupError, error };
 }

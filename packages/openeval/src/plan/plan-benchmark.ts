@@ -2,8 +2,9 @@
 // definition and the store only: planning never executes author code and never calls a model.
 import type { BenchmarkDefinition } from "../load/index.ts";
 import { capitalizeOutcome, describeOutcome, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
-import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
+import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
+import { isPriced } from "../util/model-pricing.ts";
 
 export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
 
@@ -82,6 +83,10 @@ export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork
       return judge === null || candidate === null ? null : judge + candidate + checks;
     },
     callsModel: (slot) => slot.action === "candidate" || hasRubric(slot),
+    whyUnknown: (slot) => {
+      if (slot.action === "candidate" && candidateMaxCost(slot.model, benchmark.settings) === null) return unknownCandidateCost(slot.model, benchmark.settings);
+      return "set judge.maxCostUSD to bound it";
+    },
   });
   return { slots: limited, estimate: { usd: estimate(limited, recorded.evalRuns, benchmark) } };
 }
@@ -89,7 +94,8 @@ export function planSlots(benchmark: BenchmarkDefinition, recorded: RecordedWork
 function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRun[], benchmark: BenchmarkDefinition): number | null {
   let total = 0;
   for (const slot of slots.filter((candidate) => candidate.action === "candidate")) {
-    const cost = candidateMaxCost(slot.model, benchmark.settings) === 0 ? 0 : estimateCandidateCost(slot, recorded);
+    const max = candidateMaxCost(slot.model, benchmark.settings);
+    const cost = max === 0 ? 0 : max === null && !isPriced(slot.model, benchmark.settings.candidate.providers) ? null : estimateCandidateCost(slot, recorded);
     if (cost === null) return null;
     total += cost;
   }

@@ -100,6 +100,7 @@ describe("reporters", () => {
       },
       open: [{ slot, action: "failed", reason: "Infrastructure error", evalRunId: "eval_1" }],
       settingsNote: null,
+      warnings: ["e × p/m #1 [eval run eval_1] compacted its context 7 times"],
     };
     const text = formatSummary(summary);
     expect(text).toMatch(/control\/positive \(control\)\s+100\.0%\s+100\.0–100\.0/);
@@ -109,10 +110,13 @@ describe("reporters", () => {
     expect(text).toContain("llm-judge  skipped (not enabled)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1 [eval run eval_1]: failed — Infrastructure error");
     expect(text).toContain("2 slots outside the --only-* scope, not shown.");
+    expect(text).toContain("Warnings:\n  e × p/m #1 [eval run eval_1] compacted its context 7 times");
+    // p/m ran twice and recorded no cost: unknown, not $0 and not a dash.
+    expect(text).toMatch(/p\/m\s+\[25\.0–75\.0\]% \(incomplete\).*unknown/);
   });
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
-    const base = { runId: "r", directory: "/results/r", outOfScope: 0, comparisons: [], fingerprints: [], models: [], open: [] };
+    const base = { runId: "r", directory: "/results/r", outOfScope: 0, comparisons: [], fingerprints: [], models: [], open: [], warnings: [] };
     const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [] };
     const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
     expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");

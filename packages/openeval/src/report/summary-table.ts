@@ -13,7 +13,7 @@ export function formatSummary(summary: RunSummary): string {
     model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—",
     model.passK?.passAtK == null ? "—" : `${(100 * model.passK.passAtK).toFixed(0)}% (k=${model.passK.k})`,
     `${model.judged}/${model.slots}`,
-    model.costUSD === null ? "—" : `$${model.costUSD.toFixed(4)}`,
+    formatModelCost(model),
     formatSeconds(model.elapsedMs),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -23,6 +23,7 @@ export function formatSummary(summary: RunSummary): string {
     const interval = comparison.interval ? ` (95% CI ${comparison.interval.lower.toFixed(1)} to ${comparison.interval.upper.toFixed(1)})` : "";
     lines.push(`${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`);
   }
+  if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
     lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);
@@ -49,6 +50,14 @@ function formatVerdict(summary: RunSummary): string[] {
     lines.push(`  ${contributor.id.padEnd(10)} ${contributor.status}${failing}${unresolved}${contributor.status === "skipped" ? ` (${contributor.detail})` : ""}`);
   }
   return lines;
+}
+
+/** Unknown cost (no usage, or no pricing) reads "unknown", never $0; a partly known total is a lower bound. */
+export function formatModelCost(model: RunSummary["models"][number]): string {
+  const { unknownCost, executed } = model.costTime;
+  if (executed === 0) return "—";
+  if (model.costUSD === null) return "unknown";
+  return unknownCost > 0 ? `≥ $${model.costUSD.toFixed(4)} (${unknownCost} unknown)` : `$${model.costUSD.toFixed(4)}`;
 }
 
 function listSome(items: readonly string[]): string {

@@ -33,6 +33,8 @@ export interface RunSummary {
     /** The slot's recorded eval run, the id `openeval retry` / `rejudge` take; null when it never ran. */
     evalRunId: string | null;
   }[];
+  /** What the numbers alone do not tell: runs that compacted many times, models whose cost is unknown (no pricing). */
+  warnings: string[];
   /** Set when the verdict's settings (gates, selection, thresholds) are not today's benchmark.ts: says which it used. */
   settingsNote: string | null;
   /** Slots outside the --only-* scope (not part of this summary). */

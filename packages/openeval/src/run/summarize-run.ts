@@ -3,7 +3,8 @@
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
 import type { BenchmarkDefinition } from "../load/index.ts";
-import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { describeSlot, planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { isPriced, unpricedReason } from "../util/model-pricing.ts";
 import {
   aggregateScores,
   compareModels,
@@ -86,8 +87,24 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
+    warnings: warningsOf(benchmark, inScope),
     settingsNote,
   };
+}
+
+/** More compactions than this in one eval run is worth a warning: the model's context is likely too small for the task. */
+export const COMPACTION_WARNING = 3;
+
+function warningsOf(benchmark: BenchmarkDefinition, slots: readonly PlannedSlot[]): string[] {
+  const compacted = slots.flatMap((slot) => {
+    const count = slot.evalRun?.metrics?.compactions ?? 0;
+    if (count <= COMPACTION_WARNING) return [];
+    return [`${describeSlot(slot)} [eval run ${slot.evalRun!.id}] compacted its context ${count} times: the model's context is likely too small for this eval (raise it, or set limit.context to what the server allows)`];
+  });
+  const unpriced = [...new Set(slots.filter((slot) => slot.evalRun !== null).map((slot) => slot.model))]
+    .filter((model) => !isPriced(model, benchmark.settings.candidate.providers))
+    .map(unpricedReason);
+  return [...compacted, ...unpriced];
 }
 
 /** The verdict's settings, recorded with the run when it decides now; the recorded ones when it is read back. */

@@ -3,6 +3,7 @@
 import { basename } from "node:path";
 import {
   aggregateScores,
+  describeOutcome,
   measureCostAndTime,
   ResultsStore,
   type BenchmarkRun,
@@ -131,6 +132,7 @@ function toRow(evalRun: EvalRun, slot: SlotWork | null, judgeRuns: readonly Judg
     control: evalRun.control,
     state: evalRun.state,
     infrastructureError: evalRun.infrastructureError,
+    outcome: describeOutcome(evalRun),
     error: evalRun.error,
     startedAt: evalRun.startedAt,
     elapsedMs: evalRun.elapsedMs,

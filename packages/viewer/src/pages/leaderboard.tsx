@@ -74,7 +74,7 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
       </td>
       <td className={`number ${row.failed > 0 ? "tone-text-bad" : "muted"}`}>{row.failed}</td>
       <td className="number">
-        {formatUSD(row.costUSD)}
+        {row.costUSD === null && row.unknownCost > 0 ? "unknown" : formatUSD(row.costUSD)}
         {row.unknownCost > 0 ? <span title={`${row.unknownCost} eval runs reported no cost: the total is a lower bound`}>+</span> : null}
         <div className="muted small">{formatUSD(row.meanCostUSD)} each</div>
       </td>
