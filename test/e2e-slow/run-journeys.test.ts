@@ -94,7 +94,7 @@ describe("openeval run journeys", () => {
     expect(down).toMatchObject({ state: "failed", infrastructureError: true });
     expect(down.error).toContain("upstream exploded");
     expect(store.judgeRuns(down.id)).toEqual([]);
-    expect(run.stdout).toMatch(/provider-down × control\/positive #1: failed — Infrastructure error/);
+    expect(run.stdout).toContain(`provider-down × control/positive #1 [eval run ${down.id}]: failed — Infrastructure error`);
   });
 
   it("keeps the candidate's own key out of every file under results/, and never hands it another provider's key", () => {

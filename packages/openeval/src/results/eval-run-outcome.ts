@@ -10,7 +10,7 @@ export type EvalRunOutcome =
   | "candidate failed"
   | "timed out"
   | "cost limited"
-  | "stopped early"
+  | "stopped"
   | "interrupted";
 
 const STATE_WORDS: Record<EvalRun["state"], EvalRunOutcome> = {
@@ -19,7 +19,7 @@ const STATE_WORDS: Record<EvalRun["state"], EvalRunOutcome> = {
   failed: "candidate failed",
   timed_out: "timed out",
   cost_limited: "cost limited",
-  stopped: "stopped early",
+  stopped: "stopped",
   interrupted: "interrupted",
 };
 

@@ -11,6 +11,7 @@ import { recordVerdictSettings, ResultsStore, verdictSettingsOf } from "../resul
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
+import { createPreflight } from "./preflight.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
@@ -77,7 +78,18 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
-    const context: WorkContext = { benchmark, store, runId, controls, emit, signal: options.signal, fresh: new Set(), ...rubricJudgesFor(controls), verification: verification.setup };
+    const context: WorkContext = {
+      benchmark,
+      store,
+      runId,
+      controls,
+      emit,
+      signal: options.signal,
+      fresh: new Set(),
+      ...rubricJudgesFor(controls),
+      verification: verification.setup,
+      preflight: createPreflight(benchmark),
+    };
     try {
       await runWorkQueue(
         work,

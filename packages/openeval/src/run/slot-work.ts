@@ -12,6 +12,7 @@ import { describeOutcome, type EvalRun } from "../results/index.ts";
 import type { ResultsStore } from "../results/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "./events.ts";
+import type { Preflight } from "./preflight.ts";
 
 export interface SlotWork {
   kind: "candidate" | "judge" | "check";
@@ -37,6 +38,8 @@ export interface WorkContext {
   verification: VerificationSetup | null;
   /** Eval runs executed by this invocation (live latency measurements). */
   fresh: Set<string>;
+  /** Whether a model's endpoint is reachable, checked once before its first slot. */
+  preflight: Preflight;
 }
 
 /** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
@@ -62,6 +65,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
   context.emit({ type: "candidate.started", slot: key, evalRunId });
+  const unreachable = await context.preflight(slot.model);
   const evalRun = await executeCandidate({
     runId: context.runId,
     runDirectory: store.directory,
@@ -73,6 +77,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
     signal: context.signal,
     ...(monitor ? { monitor } : {}),
+    ...(unreachable !== null ? { unreachable } : {}),
     save: (record) => {
       latest = record;
       store.saveEvalRun(record);
