@@ -4,7 +4,6 @@
 // One provider answers context-length errors (OpenAI's and llama.cpp's shapes), one cuts its answer at the output
 // limit, one is unpriced, one makes OpenCode compact on every step, and one sits on a port that never accepts.
 import { readdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { startControlServer, type ControlServer } from "@openeval/control-model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
 import type { EvalRun } from "../../packages/openeval/src/results/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
+import { closedPort } from "../helpers/ports.ts";
 
 const OPENAI_OVERFLOW = {
   error: {
@@ -26,15 +26,6 @@ const OPENAI_OVERFLOW = {
 const LLAMA_OVERFLOW = {
   error: { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 6230, n_ctx: 2048 },
 };
-
-/** A port that was free a moment ago and that nothing listens on: every connection is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let provider: ControlServer;
 let directory: string;
@@ -62,7 +53,7 @@ function benchmarkSource(gates: string, verdict: string): string {
     down: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `http://127.0.0.1:${downPort}/v1` }, models: { model: model("model") } },
   };
   return `export default {
-  models: ["local/small", "local/llama-small", "local/cut", "local/unpriced", "local/compactor", "down/model"],
+  models: ["local/small", "local/llama-small", "local/cut", "local/unpriced", "down/model", "local/compactor"],
   repetitions: 1,
   concurrency: 2,
   candidate: { timeoutMs: 100_000, maxCostUSD: 1, providers: ${JSON.stringify(providers)} },
@@ -81,7 +72,8 @@ beforeAll(async () => {
         "llama-small": { turns: [{ error: { status: 400, body: LLAMA_OVERFLOW } }] },
         cut: { turns: [{ text: "OK, and then", finishReason: "length", usage: { input: 900, output: 1_024 } }, { text: "OK" }] },
         unpriced: answer(),
-        compactor: { turns: [{ tools: [{ name: "bash", input: { command: "echo step", description: "step" } }], usage: { input: 9_000, output: 10 } }] },
+        // Paced, so that its endless loop does not starve the other candidates of the 2 cores.
+        compactor: { turns: [{ delayMs: 1_000, tools: [{ name: "bash", input: { command: "echo step", description: "step" } }], usage: { input: 9_000, output: 10 } }] },
       },
     },
   });

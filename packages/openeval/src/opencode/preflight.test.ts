@@ -1,15 +1,6 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkEndpoint, preflightTarget } from "./preflight.ts";
-
-/** A port that was free a moment ago and that nothing listens on: connections are refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { closedPort } from "../../../../test/helpers/ports.ts";
 
 let seen: { path: string; authorization: string | null }[] = [];
 let server: ReturnType<typeof Bun.serve>;
