@@ -96,7 +96,7 @@ describe("openeval run journeys", () => {
     expect(down).toMatchObject({ state: "failed", infrastructureError: true });
     expect(down.error).toContain("upstream exploded");
     expect(store.judgeRuns(down.id)).toEqual([]);
-    expect(run.stdout).toMatch(/provider-down × control\/positive #1: failed — Infrastructure error/);
+    expect(run.stdout).toContain(`provider-down × control/positive #1 [eval run ${down.id}]: failed — Infrastructure error`);
   });
 
   it("labels a real model run with --isolation process unsandboxed, in the summary and its eval run", () => {

@@ -63,7 +63,7 @@ describe("gates, exit codes and baselines", () => {
     await writeFile(join(directory, "benchmark.ts"), benchmarkSource(`{ score: { min: 0.49 } }`, `["local/half", "local/broken"]`));
     const incomplete = await runCli(["run", "--benchmark", directory, "--gate", "gates"]);
     expect(incomplete.exitCode, incomplete.stderr + incomplete.stdout).toBe(3);
-    expect(incomplete.stdout).toContain("apple × local/broken #1: failed — Infrastructure error");
+    expect(incomplete.stdout).toMatch(/apple × local\/broken #1 \[eval run eval_[0-9a-f-]+\]: failed — Infrastructure error/);
     const runs = join(directory, "results");
     const runDirectory = join(runs, (await import("node:fs")).readdirSync(runs)[0]!);
     const refused = await runCli(["baseline", "set", runDirectory, "--benchmark", directory]);

@@ -17,7 +17,7 @@ export interface Answer {
   reasoning: string | undefined;
   text: string | undefined;
   toolCalls: OpenAiToolCall[];
-  finishReason: "stop" | "tool_calls";
+  finishReason: "stop" | "tool_calls" | "length";
   /** Only what the control declared: no usage numbers are ever invented. */
   usage: OpenAiUsage | undefined;
 }
@@ -44,7 +44,7 @@ export function answerTurn(turn: ControlTurn): Answer {
     reasoning: turn.reasoning || undefined,
     text: turn.text || undefined,
     toolCalls,
-    finishReason: toolCalls.length > 0 ? "tool_calls" : "stop",
+    finishReason: turn.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
     usage: turn.usage && {
       prompt_tokens: turn.usage.input,
       completion_tokens: turn.usage.output,

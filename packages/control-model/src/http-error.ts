@@ -5,8 +5,13 @@
  * seconds instead of ~70 s of exponential backoff.
  */
 export function errorResponse(status: number, message: string, code: string, retryAfterMs?: number): Response {
+  return errorBodyResponse(status, { error: { message, type: errorType(status), code } }, retryAfterMs);
+}
+
+/** An error response with a given JSON body: how a scripted turn plays another provider's error shape. */
+export function errorBodyResponse(status: number, body: unknown, retryAfterMs?: number): Response {
   const headers: Record<string, string> = retryAfterMs === undefined ? {} : { "retry-after-ms": String(retryAfterMs) };
-  return Response.json({ error: { message, type: errorType(status), code } }, { status, headers });
+  return Response.json(body, { status, headers });
 }
 
 function errorType(status: number): string {

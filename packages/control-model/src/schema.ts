@@ -18,16 +18,31 @@ const TurnSchema = z
     usage: z
       .strictObject({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() })
       .optional(),
+    /** `length`: the answer was cut at the output limit (the turn's text is what made it out). */
+    finishReason: z.literal("length").optional(),
     error: z
-      .strictObject({ status: z.number().int().min(400).max(599), message: z.string().min(1).optional() })
+      .strictObject({
+        status: z.number().int().min(400).max(599),
+        message: z.string().min(1).optional(),
+        /** The JSON body to answer with, verbatim (a real provider's error shape); default: an OpenAI error body. */
+        body: z.unknown().optional(),
+      })
       .optional(),
   })
   .refine(
     (turn) =>
       turn.error === undefined ||
-      (turn.text === undefined && turn.reasoning === undefined && turn.tools === undefined && turn.usage === undefined),
-    { message: "an error turn answers with an HTTP error only: remove text, reasoning, tools and usage", path: ["error"] },
-  );
+      (turn.text === undefined && turn.reasoning === undefined && turn.tools === undefined && turn.usage === undefined && turn.finishReason === undefined),
+    { message: "an error turn answers with an HTTP error only: remove text, reasoning, tools, usage and finishReason", path: ["error"] },
+  )
+  .refine((turn) => turn.error?.body === undefined || turn.error.message === undefined, {
+    message: "an error turn gives either `message` (an OpenAI error body) or `body` (sent verbatim), not both",
+    path: ["error"],
+  })
+  .refine((turn) => turn.finishReason === undefined || turn.tools === undefined, {
+    message: "a turn cut at the output limit (finishReason \"length\") has no tool calls",
+    path: ["finishReason"],
+  });
 
 const VerdictEntrySchema = z.strictObject({
   value: z.union([z.boolean(), z.number(), z.null()], { error: "must be true, false, a finite number or null" }),

@@ -27,7 +27,7 @@ const ChunkSchema = z.strictObject({
           )
           .optional(),
       }),
-      finish_reason: z.enum(["stop", "tool_calls"]).nullable(),
+      finish_reason: z.enum(["stop", "tool_calls", "length"]).nullable(),
     }),
   ),
   usage: z
@@ -50,6 +50,10 @@ const controls: Record<string, Record<string, ControlFile>> = {
       ],
     },
     failing: { turns: [{ error: { status: 503, message: "overloaded now" } }] },
+    "llama-small": {
+      turns: [{ error: { status: 400, body: { error: { code: 400, message: "request (6230 tokens) exceeds the available context size (2048 tokens)", type: "exceed_context_size_error", n_prompt_tokens: 6230, n_ctx: 2048 } } } }],
+    },
+    cut: { turns: [{ text: "The answer starts", finishReason: "length", usage: { input: 10, output: 1024 } }] },
     slow: { turns: [{ delayMs: 300, text: "Finally." }] },
     stuck: { turns: [{ delayMs: 60_000, text: "Never sent." }] },
   },
@@ -178,6 +182,20 @@ describe("scripted errors and delays", () => {
     });
   });
 
+  it("answers an error turn with a given body verbatim (another provider's error shape)", async () => {
+    const response = await chat("fix-bug", { model: "llama-small", messages: [user()] });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { code: 400, message: "request (6230 tokens) exceeds the available context size (2048 tokens)", type: "exceed_context_size_error", n_prompt_tokens: 6230, n_ctx: 2048 },
+    });
+  });
+
+  it("streams finish_reason length for a turn cut at the output limit", async () => {
+    const chunks = await readChunks(await chat("fix-bug", { model: "cut", messages: [user()] }));
+    expect(textOf(chunks)).toBe("The answer starts");
+    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason)).filter(Boolean)).toEqual(["length"]);
+  });
+
   it("waits delayMs before answering", async () => {
     const started = performance.now();
     const chunks = await readChunks(await chat("fix-bug", { model: "slow", messages: [user()] }));
@@ -203,7 +221,7 @@ describe("routing", () => {
   it("serves /health and lists an eval's controls", async () => {
     expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: "ok" });
     const models = await (await fetch(`${server.baseURL("fix-bug")}/models`)).json();
-    expect(models.data.map((model: { id: string }) => model.id)).toEqual(["talker", "writer", "failing", "slow", "stuck"]);
+    expect(models.data.map((model: { id: string }) => model.id)).toEqual(["talker", "writer", "failing", "llama-small", "cut", "slow", "stuck"]);
   });
 
   it("binds 127.0.0.1 and encodes the eval id into the base URL", async () => {
@@ -217,7 +235,7 @@ describe("routing", () => {
     expect(response.status).toBe(404);
     const { error } = await response.json();
     expect(error.message).toContain('"ghost"');
-    expect(error.message).toContain("talker, writer, failing, slow, stuck");
+    expect(error.message).toContain("talker, writer, failing, llama-small, cut, slow, stuck");
   });
 
   it("answers an unknown eval with 404 naming it and the known evals", async () => {

@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { answerTurn, SUMMARY_ANSWER, type Answer } from "./answer.ts";
 import { formatCompletion } from "./completion.ts";
-import { errorResponse } from "./http-error.ts";
+import { errorBodyResponse, errorResponse } from "./http-error.ts";
 import { ChatRequestSchema, type ChatRequest, type ControlFile } from "./schema.ts";
 import { countStep, selectTurn } from "./select-turn.ts";
 import { formatSseEvents } from "./stream.ts";
@@ -108,7 +108,8 @@ async function playStep(
   const turn = selectTurn(control, step);
   if (turn.delayMs && !(await sleep(turn.delayMs, req.signal))) return new Response(null, { status: CLIENT_CLOSED });
   if (turn.error) {
-    const { status, message = `Scripted control error (HTTP ${status})` } = turn.error;
+    const { status, message = `Scripted control error (HTTP ${status})`, body } = turn.error;
+    if (body !== undefined) return errorBodyResponse(status, body, ERROR_RETRY_AFTER_MS);
     return errorResponse(status, message, "control_error", ERROR_RETRY_AFTER_MS);
   }
   return answerResponse(answerTurn(turn), body);

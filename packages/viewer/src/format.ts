@@ -12,6 +12,11 @@ export function formatCredit(value: number | null | undefined): string {
   return value === null || value === undefined ? DASH : `${Math.round(value * 1000) / 10}%`;
 }
 
+/** A recorded cost: null is "unknown" (no usage, or an unpriced model), never $0. */
+export function formatCost(value: number | null | undefined): string {
+  return value === null || value === undefined ? "unknown" : formatUSD(value);
+}
+
 export function formatUSD(value: number | null | undefined): string {
   if (value === null || value === undefined) return DASH;
   if (value === 0) return "$0";

@@ -50,7 +50,7 @@ export function checkpointOf(live: LiveCandidate): TakeCheckpoint {
         rootSessionID: native.rootSessionID,
         sessions: [],
       },
-      metrics: { ...native.metrics, version: 1, timing: { ...native.metrics.timing, elapsedMs } },
+      metrics: { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs } },
     });
   };
 }

@@ -7,11 +7,12 @@ import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from 
 import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials } from "../opencode/index.ts";
+import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
 import { openCandidateContainer } from "./container/candidate-container.ts";
 import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { isPriced } from "../util/model-pricing.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
 
 export interface CandidateRequest {
@@ -32,6 +33,8 @@ export interface CandidateRequest {
   onEvent?: (event: unknown) => void;
   /** earlyStop: checks on snapshots while the candidate runs, and may stop it. */
   monitor?: CandidateMonitor;
+  /** Set when the model's endpoint failed its preflight: the run is recorded as that infrastructure error, nothing starts. */
+  unreachable?: string;
   /** Called with the running record before OpenCode starts, then with the final one. */
   save(evalRun: EvalRun): void;
 }
@@ -79,24 +82,20 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     metrics: null,
   };
   request.save(running);
+  if (request.unreachable !== undefined) return finishFailed(request, running, request.unreachable);
 
   // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
   const scratch = await createScratchDir(request.evalRunId);
+  let ran: OpenCodeOutcome | null = null;
   try {
-    return await record(request, running, scratch, timeoutMs);
+    return await record(request, running, scratch, timeoutMs, (outcome) => (ran = outcome));
   } catch (error) {
+    // What the session itself ended with (e.g. the provider's rejection) is the cause; keep it before the harness's own failure.
+    const outcome = ran as OpenCodeOutcome | null;
+    const cause = outcome?.error ? `${outcome.error} — and ` : "";
+    const message = `${cause}The harness could not run or record this candidate: ${(error as Error).message}`;
     // Cut short by the runner's interruption, it is retryable work like any interrupted run, not a failure.
-    const interrupted = request.signal?.aborted === true;
-    const failed: EvalRun = {
-      ...running,
-      state: interrupted ? "interrupted" : "failed",
-      infrastructureError: !interrupted,
-      error: `The harness could not run or record this candidate: ${(error as Error).message}`,
-      completedAt: new Date().toISOString(),
-      elapsedMs: Date.now() - Date.parse(running.startedAt),
-    };
-    request.save(failed);
-    return failed;
+    return finishFailed(request, running, message, { setupError: outcome?.setupError ?? false, interrupted: request.signal?.aborted === true });
   } finally {
     // Idempotent; after a failure it still ends a check in flight before its workspace disappears.
     await request.monitor?.finish();
@@ -129,7 +128,23 @@ async function openContainer(request: CandidateRequest, scratch: string, timeout
   } };
 }
 
-async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number): Promise<EvalRun> {
+/** An eval run that ended without a recording (nothing ran, or it could not be recorded): an infrastructure error,
+ * or interrupted work when the runner was stopping. */
+function finishFailed(request: CandidateRequest, running: EvalRun, error: string, cause: { setupError?: boolean; interrupted?: boolean } = {}): EvalRun {
+  const failed: EvalRun = {
+    ...running,
+    state: cause.interrupted ? "interrupted" : "failed",
+    infrastructureError: !cause.interrupted,
+    ...(cause.setupError ? { setupError: true } : {}),
+    error,
+    completedAt: new Date().toISOString(),
+    elapsedMs: Date.now() - Date.parse(running.startedAt),
+  };
+  request.save(failed);
+  return failed;
+}
+
+async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number, onOutcome: (outcome: OpenCodeOutcome) => void): Promise<EvalRun> {
   const { evaluation, slot, settings, runDirectory } = request;
   const paths = evalRunPaths(request.evalRunId);
   const evidenceDirectory = join(runDirectory, paths.evidence);
@@ -170,15 +185,16 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     secrets: credentials.secrets,
     marker: request.evalRunId,
   }).finally(() => container?.close());
+  onOutcome(outcome);
 
   const checks = await monitor?.finish();
   // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
   const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence);
   const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, "native", "opencode.db"), secrets: credentials.secrets });
   const exported = await exportSessions({ env: isolation.env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });
-  const native = extractNative(archived.path);
+  const native = extractNative(archived.path, { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors });
   const events = await writeEventsFile(evidenceDirectory, native.events);
-  const metrics = { ...native.metrics, version: 1 as const, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
+  const metrics = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
 
   const evidence = await writeEvidence(evidenceDirectory, {
     kind: "candidate",
@@ -192,6 +208,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
       database: { file: "native/opencode.db", sha256: archived.sha256, bytes: archived.bytes },
       opencodeVersion: OPENCODE_VERSION,
       rootSessionID: native.rootSessionID ?? outcome.sessionID,
+      ...(native.stepErrors.length > 0 ? { stepErrors: native.stepErrors } : {}),
       sessions: await Promise.all(
         exported.sessions.map(async (session) => ({
           id: session.id,
@@ -208,6 +225,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     ...running,
     state: outcome.state,
     infrastructureError: outcome.infrastructureError,
+    ...(outcome.setupError ? { setupError: true } : {}),
     error: outcome.error ?? null,
     completedAt: outcome.completedAt,
     elapsedMs: outcome.elapsedMs,

@@ -11,7 +11,8 @@ export const planCommand = defineCommand({
   options: { ...BENCHMARK_OPTION, ...SCOPE_OPTIONS, run: { type: "string" }, new: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
   async run(flags) {
     const plan = await planBenchmark({ benchmark: flags.benchmark as string, run: flags.run as string | undefined, new: flags.new as boolean, scope: parseScope(flags) });
-    const work = plan.slots.map((slot) => ({ eval: slot.evalId, model: slot.model, repetition: slot.repetition, action: slot.action, reason: slot.reason }));
+    // The recorded eval run's id is what `openeval retry` and `rejudge` take.
+    const work = plan.slots.map((slot) => ({ eval: slot.evalId, model: slot.model, repetition: slot.repetition, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null }));
     if (flags.json) {
       console.log(JSON.stringify({ work, estimate: plan.estimate, inputChanges: plan.inputChanges, integrity: plan.integrity }));
       return EXIT.pass;
@@ -21,7 +22,7 @@ export const planCommand = defineCommand({
     for (const record of plan.inputChanges) {
       console.log(`  note: changed during a run of it (${record.at}; that run graded with its frozen inputs): ${describeInputChanges(record.changes)}`);
     }
-    for (const slot of plan.slots) console.log(`  ${slot.action.padEnd(9)} ${describeSlot(slot)} — ${slot.reason}`);
+    for (const slot of plan.slots) console.log(`  ${slot.action.padEnd(9)} ${describeSlot(slot)}${slot.evalRun ? ` [eval run ${slot.evalRun.id}]` : ""} — ${slot.reason}`);
     const counts = new Map<string, number>();
     for (const slot of plan.slots) counts.set(slot.action, (counts.get(slot.action) ?? 0) + 1);
     console.log(`${[...counts].map(([action, count]) => `${count} ${action}`).join(", ")}; estimated cost: ${plan.estimate.usd === null ? "unknown (no cost history for some work)" : `$${plan.estimate.usd.toFixed(4)}`}`);

@@ -8,6 +8,7 @@ export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./ear
 export { isIsolation, ISOLATION_BACKENDS, resolveIsolation, type Isolation } from "./isolation.ts";
 export {
   BenchmarkSchema,
+  GatesSchema,
   CRITERION_ID,
   DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,

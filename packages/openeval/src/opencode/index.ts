@@ -18,6 +18,7 @@ export { findKnownSecrets, type KnownSecret } from "./known-secrets.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";
 export { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
 export { resolveOpenCodeBinary } from "./opencode-command.ts";
+export { checkEndpoint, preflightTarget, type PreflightTarget } from "./preflight.ts";
 export { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "./serve-opencode.ts";
 // Anything else a stage writes from a session (final response, logs) must pass through this first.
 export { redactBytes, redactSecrets } from "./redact.ts";

@@ -45,3 +45,20 @@ export function hasModelOutput(databasePath: string): boolean {
     return false;
   }
 }
+
+/**
+ * Whether the model asked for a tool call: its output for that step was complete and the agent was acting on it.
+ * The stream shows a tool only once it finished, so a call still running at a kill is found here.
+ */
+export function hasToolCall(databasePath: string): boolean {
+  try {
+    const db = new Database(databasePath, { readwrite: true, create: false });
+    try {
+      return db.query("SELECT 1 AS found FROM part WHERE json_extract(data, '$.type') = 'tool' LIMIT 1").get() !== null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}

@@ -11,8 +11,8 @@ import { buildConfigContent, buildRunArgs, resolveOpenCodeBinary } from "./openc
 import { type ConfinedCommand, confineCommand, killProcessTree, tieToRunner } from "../sandbox/index.ts";
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
-import { hasModelOutput, readRootSessionID } from "./native-database.ts";
-import { type KillReason, type RunState, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
+import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-database.ts";
+import { type KillReason, type RunState, type StepError, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 
 export interface OpenCodeRequest {
@@ -70,6 +70,10 @@ export interface OpenCodeOutcome {
   state: RunState;
   /** The failure was OpenCode's or the provider's, not the candidate's: recorded, retryable, never scored. */
   infrastructureError: boolean;
+  /** The model's context cannot hold the session's requests (an infrastructure error of the model's setup). */
+  setupError: boolean;
+  /** Errors OpenCode reported in its event stream, in order (rejected attempts keep no error in the database). */
+  stepErrors: StepError[];
   error?: string;
   exitCode: number | null;
   startedAt: string;
@@ -115,7 +119,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   const command = request.launch ? { argv, confinement: "container" as const } : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
-    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD };
+    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD, model: request.model };
     const verdict = judgeRun(tracker, { killReason, exitCode, spawnError, ...limits });
     const completed = Date.now();
     return {
@@ -126,6 +130,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
       elapsedMs: completed - started,
       sessionID: tracker.sessionID ?? readRootSessionID(isolation.paths.database),
       costUSD: tracker.costUSD,
+      stepErrors: tracker.stepErrors,
       databasePath: isolation.paths.database,
       confinement: command.confinement,
     };
@@ -167,7 +172,8 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     events.write(line + "\n");
     const event = parseEvent(line);
     if (event === null) return;
-    observeEvent(tracker, event);
+    // A context the provider keeps rejecting makes OpenCode compact and retry forever: end it as a setup error.
+    if (observeEvent(tracker, event) === "context_overflow") kill("context_overflow");
     notify(request.onEvent, event);
     if (isBoundary(event)) notify(request.onBoundary, undefined);
     if (request.maxCostUSD !== undefined && tracker.costUSD > request.maxCostUSD) kill("cost_limited");
@@ -190,6 +196,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
 
   // Step: a kill can swallow the last event lines; the database knows whether the model ever answered.
   if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
+  if (!tracker.sawToolCall) tracker.sawToolCall = hasToolCall(isolation.paths.database);
   return finish(exitCode, killReason);
 }
 

@@ -1,28 +1,30 @@
 import { describe, expect, test } from "vitest";
 import { type RunTracker, createRunTracker, judgeRun, observeEvent } from "./run-tracker.ts";
 
-function tracked(...events: { type: string; part?: { cost?: number }; error?: { name?: string; data?: { message?: string } } }[]): RunTracker {
+type TestEvent = Parameters<typeof observeEvent>[1];
+
+function tracked(...events: TestEvent[]): RunTracker {
   const tracker = createRunTracker();
   for (const event of events) observeEvent(tracker, { sessionID: "ses_1", ...event });
   return tracker;
 }
 
-const ending = { killReason: null, exitCode: 1, timeoutMs: 1000 } as const;
+const ending = { killReason: null, exitCode: 1, timeoutMs: 1000, model: "local/small" } as const;
 const apiError = { type: "error", error: { name: "APIError", data: { message: "overloaded" } } };
 
 describe("judgeRun", () => {
   test("exit 0 is completed, whatever happened before", () => {
-    expect(judgeRun(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({ state: "completed", infrastructureError: false });
+    expect(judgeRun(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({ state: "completed", infrastructureError: false, setupError: false });
   });
 
   test("an error before any step is the provider's failure", () => {
-    expect(judgeRun(tracked(apiError), ending)).toEqual({ state: "failed", infrastructureError: true, error: "APIError: overloaded" });
+    expect(judgeRun(tracked(apiError), ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "APIError: overloaded" });
   });
 
   test("a non-zero exit before the model ever answered is infrastructure (OpenCode could not start)", () => {
     const tracker = tracked();
     tracker.lastLogError = "level=ERROR message=boom";
-    expect(judgeRun(tracker, ending)).toEqual({ state: "failed", infrastructureError: true, error: "level=ERROR message=boom" });
+    expect(judgeRun(tracker, ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "level=ERROR message=boom" });
   });
 
   test("a failure after a finished step is the candidate's", () => {
@@ -30,11 +32,26 @@ describe("judgeRun", () => {
     expect(verdict).toMatchObject({ state: "failed", infrastructureError: false });
   });
 
-  test("a timeout while the first step's tool hangs is the candidate's; one where the model never answered is not", () => {
-    const hanging = judgeRun(tracked({ type: "step_start" }), { ...ending, killReason: "timed_out" });
+  test("a timeout after a completed step is the candidate's; one before the first completed step is infrastructure", () => {
+    const hanging = judgeRun(tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0, reason: "tool-calls" } }), { ...ending, killReason: "timed_out" });
     expect(hanging).toMatchObject({ state: "timed_out", infrastructureError: false });
+    const midStep = judgeRun(tracked({ type: "step_start" }), { ...ending, killReason: "timed_out" });
+    expect(midStep).toMatchObject({ state: "timed_out", infrastructureError: true });
+    const toolHangs = tracked({ type: "step_start" });
+    toolHangs.sawToolCall = true; // what run-opencode reads from the database after the kill
+    expect(judgeRun(toolHangs, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: false });
     const silent = judgeRun(tracked(), { ...ending, killReason: "timed_out" });
     expect(silent).toMatchObject({ state: "timed_out", infrastructureError: true });
+  });
+
+  test("a compaction summary is not a completed candidate step", () => {
+    const compacted = tracked(
+      { type: "step_start" },
+      { type: "step_finish", part: { cost: 0, reason: "stop", messageID: "msg_summary" } },
+      { type: "text", part: { synthetic: true, metadata: { compaction_continue: true } } },
+    );
+    expect(compacted.candidateSteps).toBe(0);
+    expect(judgeRun(compacted, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: true });
   });
 
   test("harness kills name the state and are never infrastructure", () => {
@@ -46,6 +63,7 @@ describe("judgeRun", () => {
     expect(judgeRun(tracked({ type: "step_start" }), { ...ending, killReason: "stopped" })).toEqual({
       state: "stopped",
       infrastructureError: false,
+      setupError: false,
       error: expect.stringMatching(/^Stopped early: an earlyStop check decided every criterion/),
     });
   });
@@ -58,5 +76,39 @@ test("observeEvent sums step_finish costs and keeps the first session and error"
     { type: "error", error: { name: "First" } },
     { type: "error", error: { name: "Second" } },
   );
-  expect(tracker).toMatchObject({ sessionID: "ses_1", costUSD: 0.75, sawStepFinish: true, firstError: "First" });
+  expect(tracker).toMatchObject({ sessionID: "ses_1", costUSD: 0.75, candidateSteps: 2, firstError: "First" });
+});
+
+test("an error that carries the endpoint's URL names it", () => {
+  const tracker = tracked({ type: "error", error: { name: "APIError", data: { message: "Cannot connect to API", url: "http://127.0.0.1:9/v1/chat/completions" } } });
+  expect(tracker.firstError).toBe("APIError: Cannot connect to API (http://127.0.0.1:9/v1/chat/completions)");
+});
+
+describe("context overflow", () => {
+  const overflow = { type: "error", error: { name: "ContextOverflowError", data: { message: "This model's maximum context length is 2048 tokens. However, your messages resulted in 6230 tokens." } } };
+
+  test("a rejection before any completed step ends the run as a setup error with both numbers and the remedy", () => {
+    const tracker = createRunTracker();
+    expect(observeEvent(tracker, overflow)).toBe("context_overflow");
+    const verdict = judgeRun(tracker, { ...ending, exitCode: null, killReason: "context_overflow" });
+    expect(verdict).toMatchObject({ state: "failed", infrastructureError: true, setupError: true });
+    expect(verdict.error).toContain("Setup error of local/small");
+    expect(verdict.error).toContain("needs 6230 tokens");
+    expect(verdict.error).toContain("a context of 2048 tokens");
+    expect(verdict.error).toMatch(/Raise the server's context to at least 6230 tokens .*or set limit\.context/);
+    expect(verdict.error).toContain("not the candidate's failure");
+  });
+
+  test("a rejection after completed work lets OpenCode compact once; rejected again with nothing done in between, it is a setup error", () => {
+    const tracker = tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0, reason: "tool-calls" } });
+    expect(observeEvent(tracker, overflow)).toBeNull();
+    observeEvent(tracker, { type: "step_finish", part: { cost: 0, reason: "stop" } });
+    observeEvent(tracker, { type: "text", part: { synthetic: true, metadata: { compaction_continue: true } } });
+    expect(observeEvent(tracker, overflow)).toBe("context_overflow");
+  });
+
+  test("a rejection OpenCode does not compact past (it failed the session) is a setup error too", () => {
+    const tracker = tracked({ type: "error", error: { name: "APIError", data: { message: "prompt is too long: 6230 tokens > 2048 maximum" } } });
+    expect(judgeRun(tracker, ending)).toMatchObject({ state: "failed", setupError: true, error: expect.stringContaining("needs 6230 tokens") });
+  });
 });

@@ -1,18 +1,44 @@
 // Follows one run's event stream and stderr, and turns what it saw plus how the process ended into a run state —
 // including the line between a candidate's failure and an infrastructure failure.
 
+import { type ContextOverflow, readContextOverflow } from "./provider-errors.ts";
 import type { RunEvent } from "./schema.ts";
 
 export type RunState = "completed" | "failed" | "timed_out" | "cost_limited" | "stopped" | "interrupted";
-/** Why the harness killed the process; the first reason wins. `stopped`: a judge decided early (earlyStop). */
-export type KillReason = "timed_out" | "cost_limited" | "stopped" | "interrupted";
+/**
+ * Why the harness killed the process; the first reason wins. `stopped`: a judge decided early (earlyStop);
+ * `context_overflow`: the provider rejects the requests as larger than the model's context and compaction cannot help.
+ */
+export type KillReason = "timed_out" | "cost_limited" | "stopped" | "interrupted" | "context_overflow";
+
+/** An error OpenCode reported for a step in its event stream (the database does not keep rejected attempts' errors). */
+export interface StepError {
+  sessionID: string | null;
+  /** Epoch ms of the event. */
+  at: number | null;
+  name: string;
+  message: string;
+}
 
 export interface RunTracker {
   sessionID: string | null;
   /** The provider answered at least once: a step_start event, or (after a kill) a model part in the database. */
   sawStepStart: boolean;
-  /** A model step finished: the candidate produced a complete turn. */
-  sawStepFinish: boolean;
+  /** Model steps of the candidate that finished (compaction summaries are taken back): complete turns. */
+  candidateSteps: number;
+  /**
+   * The model asked for a tool (a tool_use event, or after a kill a tool part in the database): its output for that
+   * step was complete, and what happens next (a tool that hangs) is the candidate's doing.
+   */
+  sawToolCall: boolean;
+  /** `candidateSteps` when the last context-overflow rejection came. */
+  stepsAtLastOverflow: number;
+  /** A step finished and no compaction's "Continue…" text has shown it to be the compaction summary yet. */
+  pendingStep: boolean;
+  /** The provider rejected a request as larger than the model's context, with nothing completed since: a setup error. */
+  contextOverflow: ContextOverflow | null;
+  /** Every error event, in order. */
+  stepErrors: StepError[];
   /** Sum of `step_finish.part.cost` (USD) of the root session; subagent sessions are not in the stream. */
   costUSD: number;
   /** The first `error` event, as "Name: message". */
@@ -22,20 +48,61 @@ export interface RunTracker {
 }
 
 export function createRunTracker(): RunTracker {
-  return { sessionID: null, sawStepStart: false, sawStepFinish: false, costUSD: 0, firstError: null, lastLogError: null };
+  return {
+    sessionID: null,
+    sawStepStart: false,
+    candidateSteps: 0,
+    sawToolCall: false,
+    stepsAtLastOverflow: 0,
+    pendingStep: false,
+    contextOverflow: null,
+    stepErrors: [],
+    costUSD: 0,
+    firstError: null,
+    lastLogError: null,
+  };
 }
 
-export function observeEvent(tracker: RunTracker, event: RunEvent): void {
+/** What a tracker has newly learned that the runner must act on. */
+export type Observation = "context_overflow" | null;
+
+/**
+ * Follows one event. A compaction shows in the stream as an ordinary step followed by a synthetic "Continue…" text
+ * (`metadata.compaction_continue`), so that step is taken back once the text arrives. A context-overflow rejection
+ * with no candidate step finished since the last one (or since the start, where only OpenCode's own prompt was sent)
+ * cannot be helped by compacting again: that is returned so the runner ends the run.
+ */
+export function observeEvent(tracker: RunTracker, event: RunEvent): Observation {
   tracker.sessionID ??= event.sessionID ?? null;
   if (event.type === "step_start") tracker.sawStepStart = true;
+  if (event.type === "tool_use") tracker.sawToolCall = true;
   if (event.type === "step_finish") {
-    tracker.sawStepFinish = true;
     tracker.costUSD += event.part?.cost ?? 0;
+    tracker.candidateSteps += 1;
+    tracker.pendingStep = true;
   }
-  if (event.type === "error" && tracker.firstError === null) {
-    const name = event.error?.name ?? "Error";
-    tracker.firstError = event.error?.data?.message ? `${name}: ${event.error.data.message}` : name;
+  if (event.type === "text" && event.part?.synthetic === true && event.part.metadata?.compaction_continue === true && tracker.pendingStep) {
+    tracker.candidateSteps -= 1;
+    tracker.pendingStep = false;
   }
+  if (event.type !== "error") return null;
+  const name = event.error?.name ?? "Error";
+  const message = event.error?.data?.message ?? "";
+  tracker.stepErrors.push({ sessionID: event.sessionID ?? null, at: event.timestamp ?? null, name, message });
+  if (tracker.firstError === null) tracker.firstError = describeProviderError(name, message, event.error?.data?.url);
+  const overflow = readContextOverflow(event.error);
+  if (overflow === null) return null;
+  const stuck = tracker.candidateSteps === tracker.stepsAtLastOverflow;
+  tracker.stepsAtLastOverflow = tracker.candidateSteps;
+  if (!stuck) return null;
+  tracker.contextOverflow = overflow;
+  return "context_overflow";
+}
+
+/** "Name: message", with the URL OpenCode's error carries when the message does not name it (e.g. "Cannot connect to API"). */
+function describeProviderError(name: string, message: string, url: string | undefined): string {
+  const text = message ? `${name}: ${message}` : name;
+  return url && !text.includes(url) ? `${text} (${url})` : text;
 }
 
 export function observeLogLine(tracker: RunTracker, line: string): void {
@@ -45,6 +112,8 @@ export function observeLogLine(tracker: RunTracker, line: string): void {
 export interface RunVerdict {
   state: RunState;
   infrastructureError: boolean;
+  /** The model is set up too small for the session (its context cannot hold the request): not the candidate's failure. */
+  setupError: boolean;
   error?: string;
 }
 
@@ -54,25 +123,52 @@ export interface RunEnding {
   spawnError?: string;
   timeoutMs: number;
   maxCostUSD?: number;
+  /** `provider/model`, named in a setup error. */
+  model: string;
 }
 
 /**
- * State: a harness kill names it; otherwise exit 0 is `completed` (OpenCode exits 0 even after an auto-rejected
- * permission) and anything else is `failed`.
+ * State: a harness kill names it (a context overflow ends the run `failed`); otherwise exit 0 is `completed`
+ * (OpenCode exits 0 even after an auto-rejected permission) and anything else is `failed`.
+ *
+ * Setup error: the provider rejected a request as larger than the model's context with no candidate step finished
+ * since (at the start that is OpenCode's own prompt): the model's setup, not the candidate, failed. It is an
+ * infrastructure error too: recorded, retryable once fixed, never scored.
  *
  * Infrastructure error (never scored as the candidate's 0): the run failed or timed out *before the candidate
- * produced a single complete step*, and either OpenCode reported an error (API error after its retries, unknown
- * model, provider misconfigured) or no model step ever began (OpenCode could not start, or the provider was
- * unreachable or never answered while OpenCode retried). Not infrastructure: a step had begun and the run then
- * timed out without an error — that is the candidate's own tool call hanging (e.g. `sleep` in bash) — and any
- * failure after a finished step, which is part of the candidate's run.
+ * completed a single model step* (compaction summaries do not count; a step whose tool call is running has completed
+ * its output): OpenCode could not start, the provider was unreachable, rejected the request, or never finished
+ * answering. After that, a failure or a timeout is the candidate's own (e.g. its tool call hanging in `sleep`).
  */
 export function judgeRun(tracker: RunTracker, ending: RunEnding): RunVerdict {
-  const state: RunState = ending.killReason ?? (ending.exitCode === 0 ? "completed" : "failed");
-  const beforeAnyStep = !tracker.sawStepFinish && (tracker.firstError !== null || !tracker.sawStepStart);
-  const infrastructureError = (state === "failed" || state === "timed_out") && beforeAnyStep;
-  const error = describeError(state, tracker, ending);
-  return error === undefined ? { state, infrastructureError } : { state, infrastructureError, error };
+  const state: RunState = ending.killReason === "context_overflow" ? "failed" : (ending.killReason ?? (ending.exitCode === 0 ? "completed" : "failed"));
+  const overflow = tracker.contextOverflow ?? (state === "failed" && tracker.candidateSteps === 0 ? firstOverflow(tracker) : null);
+  const setupError = state === "failed" && overflow !== null;
+  const beforeFirstStep = tracker.candidateSteps === 0 && !tracker.sawToolCall;
+  const infrastructureError = setupError || ((state === "failed" || state === "timed_out") && beforeFirstStep);
+  const error = setupError ? describeOverflow(overflow, ending.model) : describeError(state, tracker, ending);
+  return error === undefined ? { state, infrastructureError, setupError } : { state, infrastructureError, setupError, error };
+}
+
+/** A rejection OpenCode did not compact past (it failed the session instead): the first overflow among the errors. */
+function firstOverflow(tracker: RunTracker): ContextOverflow | null {
+  for (const error of tracker.stepErrors) {
+    const overflow = readContextOverflow({ name: error.name, data: { message: error.message } });
+    if (overflow) return overflow;
+  }
+  return null;
+}
+
+/** Both numbers and the remedy (SPEC §6: errors say what to do). */
+export function describeOverflow(overflow: ContextOverflow, model: string): string {
+  const needs = overflow.requested === null ? "more tokens than it allows" : `${overflow.requested} tokens`;
+  const allows = overflow.limit === null ? "its context (the provider did not say how large)" : `a context of ${overflow.limit} tokens`;
+  const atLeast = overflow.requested === null ? "" : ` to at least ${overflow.requested} tokens`;
+  return (
+    `Setup error of ${model}: the provider rejected the request because it does not fit the model's context — the request needs ${needs}, the server allows ${allows}. ` +
+    `This is not the candidate's failure. Raise the server's context${atLeast} (llama.cpp --ctx-size, vLLM --max-model-len, Ollama num_ctx), ` +
+    `or set limit.context of ${model} in benchmark.ts candidate.providers to what the server really allows. Provider said: ${overflow.message}`
+  );
 }
 
 function describeError(state: RunState, tracker: RunTracker, ending: RunEnding): string | undefined {

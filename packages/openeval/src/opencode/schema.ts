@@ -9,12 +9,23 @@ import * as z from "zod";
  */
 export const RunEventSchema = z.looseObject({
   type: z.string(),
+  timestamp: z.number().optional(),
   sessionID: z.string().optional(),
-  part: z.looseObject({ cost: z.number().optional(), reason: z.string().optional() }).optional(),
+  part: z
+    .looseObject({
+      cost: z.number().optional(),
+      reason: z.string().optional(),
+      messageID: z.string().optional(),
+      /** A text OpenCode wrote itself; with `metadata.compaction_continue` it follows a compaction. */
+      synthetic: z.boolean().optional(),
+      metadata: z.looseObject({ compaction_continue: z.boolean().optional() }).optional(),
+    })
+    .optional(),
   error: z
     .looseObject({
       name: z.string().optional(),
-      data: z.looseObject({ message: z.string().optional() }).optional(),
+      /** `url`: the endpoint, when OpenCode could not reach it. */
+      data: z.looseObject({ message: z.string().optional(), url: z.string().optional(), responseBody: z.string().optional() }).optional(),
     })
     .optional(),
 });

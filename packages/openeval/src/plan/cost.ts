@@ -4,13 +4,22 @@ import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "..
 import { median, type EvalRun } from "../results/index.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
 import { CONTROL_PROVIDER, isControlModel } from "../util/control-model.ts";
+import { isPriced, unpricedReason } from "../util/model-pricing.ts";
 
-
-/** The most a candidate run of `model` can cost, or null when nothing bounds it. */
+/**
+ * The most a candidate run of `model` can cost, or null when nothing bounds it. An unpriced model's recorded cost is
+ * always $0, so `maxCostUSD` can never stop it: its maximum is unknown.
+ */
 export function candidateMaxCost(model: string, settings: BenchmarkSettings): number | null {
   // Controls are priced at 0 unless the benchmark prices them.
   if (isControlModel(model) && !settings.candidate.providers[CONTROL_PROVIDER]) return 0;
+  if (!isPriced(model, settings.candidate.providers)) return null;
   return settings.candidate.maxCostUSD ?? null;
+}
+
+/** Why a candidate's maximum cost is unknown, as the plan says it. */
+export function unknownCandidateCost(model: string, settings: BenchmarkSettings): string {
+  return isPriced(model, settings.candidate.providers) ? "set candidate.maxCostUSD to bound it" : unpricedReason(model);
 }
 
 /** The most a judge run can cost: code judges call no model; rubric judges are bounded by judge.maxCostUSD. */
@@ -39,6 +48,8 @@ export interface WorkCost {
   maxCost(slot: PlannedSlot): number | null;
   /** The work calls a model (a candidate run, or an LLM rubric judge), scripted or not. */
   callsModel(slot: PlannedSlot): boolean;
+  /** What to do when its maximum is unknown. */
+  whyUnknown(slot: PlannedSlot): string;
 }
 
 /** Defers work that --offline or --max-cost forbids, in plan order; the rest is left as planned. */
@@ -52,7 +63,7 @@ export function limitWork(slots: PlannedSlot[], limits: CostLimits, cost: WorkCo
     const maxCost = cost.maxCost(slot);
     if (limits.maxCostUSD === undefined) return slot;
     if (maxCost === null) {
-      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum cost is unknown; set ${slot.action === "candidate" ? "candidate" : "judge"}.maxCostUSD to bound it` };
+      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum cost is unknown; ${cost.whyUnknown(slot)}` };
     }
     if (maxCost > remaining) {
       return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum $${maxCost.toFixed(4)} is over the $${remaining.toFixed(4)} left of the budget` };

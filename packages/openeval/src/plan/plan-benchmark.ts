@@ -1,9 +1,10 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import type { BenchmarkDefinition, Isolation } from "../load/index.ts";
-import type { EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
-import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork } from "./cost.ts";
+import { capitalizeOutcome, describeOutcome, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
+import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
+import { isPriced } from "../util/model-pricing.ts";
 
 export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
 
@@ -93,6 +94,10 @@ export function planSlots(
       return judge === null || candidate === null ? null : judge + candidate + checks;
     },
     callsModel: (slot) => slot.action === "candidate" || hasRubric(slot),
+    whyUnknown: (slot) => {
+      if (slot.action === "candidate" && candidateMaxCost(slot.model, benchmark.settings) === null) return unknownCandidateCost(slot.model, benchmark.settings);
+      return "set judge.maxCostUSD to bound it";
+    },
   });
   return { slots: limited, estimate: { usd: estimate(limited, recorded.evalRuns, benchmark) } };
 }
@@ -100,7 +105,8 @@ export function planSlots(
 function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRun[], benchmark: BenchmarkDefinition): number | null {
   let total = 0;
   for (const slot of slots.filter((candidate) => candidate.action === "candidate")) {
-    const cost = candidateMaxCost(slot.model, benchmark.settings) === 0 ? 0 : estimateCandidateCost(slot, recorded);
+    const max = candidateMaxCost(slot.model, benchmark.settings);
+    const cost = max === 0 ? 0 : max === null && !isPriced(slot.model, benchmark.settings.candidate.providers) ? null : estimateCandidateCost(slot, recorded);
     if (cost === null) return null;
     total += cost;
   }
@@ -146,7 +152,7 @@ function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorde
     return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null };
   }
   if (current.infrastructureError || current.state === "failed") {
-    const why = current.infrastructureError ? "Infrastructure error" : "Candidate failed";
+    const why = capitalizeOutcome(describeOutcome(current));
     return { action: "failed", reason: `${why}: ${current.error ?? current.state}; retry it explicitly with openeval retry`, evalRun: current, judgeRun: null };
   }
   const judgeRuns = recorded.judgeRunsByEvalRun.get(current.id) ?? [];

@@ -2,6 +2,9 @@
 import type { ToolCall } from "./schema.ts";
 import type { RunMetrics } from "../results/index.ts";
 
+/** The RunMetrics version written now (see RunMetricsSchema). */
+export const METRICS_VERSION = 2;
+
 /** Tool reliability: failed / (succeeded + failed); calls that never finished are counted apart. */
 export function measureTools(tools: readonly ToolCall[]): RunMetrics["tools"] {
   const succeeded = tools.filter((tool) => tool.status === "completed").length;
@@ -19,12 +22,13 @@ export function measureTools(tools: readonly ToolCall[]): RunMetrics["tools"] {
 /** Metrics of constructed evidence: no model ran, so usage, requests and timing are unavailable. */
 export function measureConstructed(tools: readonly ToolCall[]): RunMetrics {
   return {
-    version: 1,
+    version: METRICS_VERSION,
     cost: { usd: null },
     tokens: { input: null, output: null, reasoning: null, cacheRead: null, cacheWrite: null },
     tools: measureTools(tools),
     requests: null,
     compactions: null,
+    truncated: null,
     timing: { elapsedMs: null, modelActiveMs: null, outputTokensPerSecond: null },
   };
 }

@@ -90,8 +90,9 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
       const id = rootID(sessionID);
       const messages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(id) as { id: string; data: string }[];
       const parts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY time_created, id").all(id) as { id: string; message_id: string; data: string }[];
+      const stepErrors = new Map((archive.stepErrors ?? []).map((error) => [error.messageID, error]));
       return messages.map((message) => ({
-        info: { ...(JSON.parse(message.data) as Record<string, unknown>), id: message.id, sessionID: id } as NativeMessage["info"],
+        info: withStepError({ ...(JSON.parse(message.data) as Record<string, unknown>), id: message.id, sessionID: id } as NativeMessage["info"], stepErrors.get(message.id)),
         parts: parts
           .filter((part) => part.message_id === message.id)
           .map((part) => ({ ...(JSON.parse(part.data) as Record<string, unknown>), id: part.id }) as NativeMessage["parts"][number]),
@@ -146,4 +147,10 @@ function toSession(row: Record<string, unknown>): NativeSession {
     timeCreated: number("time_created"),
     timeUpdated: number("time_updated"),
   };
+}
+
+/** A rejected step keeps no error in the database; the one the event stream reported is shown in its place. */
+function withStepError(info: NativeMessage["info"], error: { name: string; message: string } | undefined): NativeMessage["info"] {
+  if (!error || (info.error !== undefined && info.error !== null)) return info;
+  return { ...info, error: { name: error.name, data: { message: error.message }, source: "event stream" } };
 }

@@ -22,10 +22,10 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-function extract(fixture: NativeFixture) {
+function extract(fixture: NativeFixture, options?: Parameters<typeof extractNative>[1]) {
   const path = join(scratch, `db-${++databases}.db`);
   writeNativeDatabase(path, fixture);
-  return extractNative(path);
+  return extractNative(path, options);
 }
 
 const ROOT = "ses_root";
@@ -61,7 +61,7 @@ describe("usage and cost", () => {
 
     expect(extracted.metrics.tokens).toEqual({ input: 4_500, output: 450, reasoning: 10, cacheRead: 207, cacheWrite: 5 });
     expect(extracted.metrics.cost.usd).toBeCloseTo(0.035, 12);
-    expect(extracted.metrics.requests).toEqual({ started: 3, succeeded: 3, failed: 0, retries: null });
+    expect(extracted.metrics.requests).toMatchObject({ started: 3, succeeded: 3, failed: 0, retries: null });
     expect(extracted.metrics.compactions).toBe(1);
     expect(extracted.rootSessionID).toBe(ROOT);
     expect(extracted.sessions).toEqual([
@@ -79,7 +79,7 @@ describe("usage and cost", () => {
     expect(unreported.metrics.cost.usd).toBeNull();
     expect(unreported.metrics.tokens).toEqual({ input: null, output: null, reasoning: null, cacheRead: null, cacheWrite: null });
     expect(unreported.metrics.timing.outputTokensPerSecond).toBeNull();
-    expect(unreported.metrics.requests).toEqual({ started: 1, succeeded: 0, failed: 1, retries: null });
+    expect(unreported.metrics.requests).toMatchObject({ started: 1, succeeded: 0, failed: 1, retries: null });
 
     const zero = extract({
       sessions: [{ id: ROOT, created: 0 }],
@@ -95,6 +95,51 @@ describe("usage and cost", () => {
     expect(empty.metrics.timing.modelActiveMs).toBeNull();
     expect(empty.rootSessionID).toBeNull();
     expect(empty.response).toBe("");
+  });
+});
+
+describe("requests counted from the recorded attempts", () => {
+  // What OpenCode 1.18.33 leaves after compacting past context-overflow rejections (seen against a scripted provider):
+  // each rejected attempt is an empty, completed assistant message without finish or error; the error is only in the stream.
+  const rejected = (id: string, created: number) => assistantMessage({ id, sessionID: ROOT, created, completed: created + 1_500 });
+  const fixture: NativeFixture = {
+    sessions: [{ id: ROOT, created: 0 }],
+    messages: [
+      userMessage("msg_u1", ROOT, 0),
+      rejected("msg_r1", 1_000),
+      assistantMessage({ id: "msg_s1", sessionID: ROOT, created: 3_000, completed: 3_100, compaction: true, finish: "stop", usage: { input: 50, output: 5 } }),
+      rejected("msg_r2", 4_000),
+      assistantMessage({ id: "msg_ok", sessionID: ROOT, created: 6_000, completed: 8_000, finish: "length", usage: { input: 100, output: 1_024 }, cost: 0 }),
+      assistantMessage({ id: "msg_t", sessionID: ROOT, created: 9_000, completed: 10_000, finish: "tool-calls", usage: { input: 100, output: 10 }, cost: 0 }),
+    ],
+  };
+  const streamErrors = [
+    { sessionID: ROOT, at: 2_600, name: "ContextOverflowError", message: "maximum context length is 2048 tokens" },
+    { sessionID: ROOT, at: 5_600, name: "ContextOverflowError", message: "maximum context length is 2048 tokens (again)" },
+  ];
+
+  it("counts rejected attempts as failed, records finish reasons and steps cut at the output limit", () => {
+    const { metrics } = extract(fixture, { streamErrors });
+    expect(metrics.requests).toEqual({ started: 5, succeeded: 3, failed: 2, retries: null, finishReasons: { error: 2, stop: 1, length: 1, "tool-calls": 1 } });
+    expect(metrics.truncated).toBe(1);
+    expect(metrics.version).toBe(2);
+  });
+
+  it("times only steps that produced output: rejected attempts are not model-active time", () => {
+    // [3000, 3100] + [6000, 8000] + [9000, 10000]; the two rejected 1.5 s attempts are left out.
+    expect(extract(fixture).metrics.timing.modelActiveMs).toBe(3_100);
+  });
+
+  it("gives each rejected attempt the error the stream reported for it", () => {
+    expect(extract(fixture, { streamErrors }).stepErrors).toEqual([
+      { messageID: "msg_r1", name: "ContextOverflowError", message: "maximum context length is 2048 tokens" },
+      { messageID: "msg_r2", name: "ContextOverflowError", message: "maximum context length is 2048 tokens (again)" },
+    ]);
+  });
+
+  it("an unpriced model's $0 is not a cost: unknown; a priced model's reported 0 stays 0", () => {
+    expect(extract(fixture, { priced: false }).metrics.cost.usd).toBeNull();
+    expect(extract(fixture).metrics.cost.usd).toBe(0);
   });
 });
 
@@ -122,7 +167,7 @@ describe("model-active time", () => {
     expect(extracted.metrics.timing.modelActiveMs).toBe(6_000);
     // 300 output tokens over 6 s.
     expect(extracted.metrics.timing.outputTokensPerSecond).toBe(50);
-    expect(extracted.metrics.requests).toEqual({ started: 5, succeeded: 4, failed: 0, retries: null });
+    expect(extracted.metrics.requests).toMatchObject({ started: 5, succeeded: 4, failed: 0, retries: null });
   });
 });
 
@@ -322,7 +367,7 @@ describe("a real OpenCode run", () => {
     const { metrics } = extracted;
     expect(metrics.tokens).toEqual({ input: 3_300, output: 90, reasoning: 0, cacheRead: 0, cacheWrite: 0 });
     expect(metrics.cost.usd).toBeCloseTo((3_300 * COST.input + 90 * COST.output) / 1e6, 12);
-    expect(metrics.requests).toEqual({ started: 3, succeeded: 3, failed: 0, retries: null });
+    expect(metrics.requests).toMatchObject({ started: 3, succeeded: 3, failed: 0, retries: null });
     expect(metrics.tools).toEqual({ calls: 2, succeeded: 2, failed: 0, unfinished: 0, errorRate: 0 });
     expect(metrics.compactions).toBe(0);
     expect(metrics.timing.modelActiveMs).toBeGreaterThan(0);

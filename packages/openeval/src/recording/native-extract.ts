@@ -9,6 +9,29 @@ import type { NativeEvent } from "./native-archive.ts";
 import { measureNative, type ModelStep, type NativeMetrics } from "./native-metrics.ts";
 import type { ToolCall } from "./schema.ts";
 
+/** An error OpenCode reported in its event stream for a step of a session (it keeps none for attempts it moved past). */
+export interface StreamError {
+  sessionID: string | null;
+  /** Epoch ms of the event. */
+  at: number | null;
+  name: string;
+  message: string;
+}
+
+/** A rejected step's error, matched from the event stream: the transcript shows it on that step. */
+export interface StepError {
+  messageID: string;
+  name: string;
+  message: string;
+}
+
+export interface ExtractOptions {
+  /** false: the model has no pricing, so OpenCode's $0 is not a cost (see measureNative). Default true. */
+  priced?: boolean;
+  /** The run's error events, to name the error of each rejected step. */
+  streamErrors?: readonly StreamError[];
+}
+
 export interface NativeExtract {
   /** The session without a parent (the earliest, if several); null when OpenCode never created one. */
   rootSessionID: string | null;
@@ -18,6 +41,8 @@ export interface NativeExtract {
   tools: ToolCall[];
   events: NativeEvent[];
   metrics: NativeMetrics;
+  /** Errors of steps whose message in the database holds none (rejected attempts OpenCode moved past). */
+  stepErrors: StepError[];
 }
 
 // The rows and JSON `data` shapes read here. Loose: OpenCode adds fields freely; only what we read is checked.
@@ -30,6 +55,8 @@ const MessageSchema = z.looseObject({
   role: z.string(),
   /** True on compaction summaries (`mode: "compaction"`). */
   summary: z.boolean().optional(),
+  /** How the step ended: `stop`, `tool-calls`, `length` (cut at the output limit), … */
+  finish: z.string().optional(),
   cost: z.number().optional(),
   /** `total` is the provider's totalTokens: OpenCode leaves it out (and stores zeros) when no usage was reported. */
   tokens: z
@@ -74,7 +101,7 @@ type Part = z.infer<typeof PartSchema> & { id: string; messageID: string; sessio
  * extract.response; // "Done: notes/hello.txt is written."
  * extract.metrics.cost.usd; // 0.00375, or null when the provider reported no usage
  */
-export function extractNative(databasePath: string): NativeExtract {
+export function extractNative(databasePath: string, options: ExtractOptions = {}): NativeExtract {
   const db = new Database(databasePath, { readonly: true });
   try {
     const tables = new Set((db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
@@ -92,6 +119,12 @@ export function extractNative(databasePath: string): NativeExtract {
     const rootSessionID = sessions.find((session) => session.parentID === null)?.id ?? null;
     const assistants = messages.filter((message) => message.role === "assistant");
     const tools = parts.filter((part) => part.type === "tool").map(toToolCall);
+    const partsByMessage = Map.groupBy(parts, (part) => part.messageID);
+    const found = assistants.map((message) => toModelStep(message, partsByMessage.get(message.id) ?? []));
+    const stepErrors = matchStepErrors(assistants, found, options.streamErrors ?? []);
+    // An attempt the stream reports an error for failed, even when the run was ended before OpenCode closed it.
+    const failedIds = new Set(stepErrors.map((error) => error.messageID));
+    const steps = found.map((step, index) => (failedIds.has(assistants[index]!.id) ? { ...step, failed: true } : step));
     return {
       rootSessionID,
       sessions,
@@ -99,11 +132,13 @@ export function extractNative(databasePath: string): NativeExtract {
       tools,
       events,
       metrics: measureNative({
-        steps: assistants.map(toModelStep),
+        steps,
         tools,
         compactions: countCompactions(parts),
         retries: countRetries(parts, events) || null,
+        priced: options.priced ?? true,
       }),
+      stepErrors,
     };
   } finally {
     db.close();
@@ -120,11 +155,19 @@ function readResponse(rootAssistants: readonly Message[], parts: readonly Part[]
     .join("\n\n");
 }
 
-function toModelStep(message: Message): ModelStep {
+/** Parts that are model output (not the step-start/finish bookkeeping); reported usage also shows the model answered. */
+const OUTPUT_PARTS = new Set(["text", "reasoning", "tool"]);
+
+function toModelStep(message: Message, parts: readonly Part[]): ModelStep {
   const tokens = message.tokens;
+  const reportedUsage = tokens?.total !== undefined;
+  const producedOutput = reportedUsage || parts.some((part) => OUTPUT_PARTS.has(part.type));
+  const hasError = message.error !== undefined && message.error !== null;
+  // OpenCode compacts past a context-overflow rejection: the attempt stays as an empty, completed step without a finish.
+  const rejected = message.time?.completed !== undefined && message.finish === undefined && !producedOutput;
   return {
     usage:
-      tokens?.total === undefined
+      !reportedUsage
         ? null
         : {
             usd: message.cost ?? null,
@@ -136,8 +179,27 @@ function toModelStep(message: Message): ModelStep {
           },
     created: message.time?.created ?? null,
     completed: message.time?.completed ?? null,
-    failed: message.error !== undefined && message.error !== null,
+    failed: hasError || rejected,
+    finish: message.finish ?? null,
+    producedOutput,
   };
+}
+
+/**
+ * Each stream error goes to the latest step of its session created before it that produced no output, has no error
+ * in the database and none matched yet (errors and attempts come in the same order).
+ */
+function matchStepErrors(assistants: readonly Message[], steps: readonly ModelStep[], errors: readonly StreamError[]): StepError[] {
+  const open = assistants.filter((message, index) => steps[index]!.producedOutput === false && (message.error === undefined || message.error === null));
+  const matched: StepError[] = [];
+  const taken = new Set<string>();
+  for (const error of errors) {
+    const step = open.findLast((message) => !taken.has(message.id) && message.sessionID === error.sessionID && (error.at === null || (message.time?.created ?? 0) <= error.at));
+    if (!step) continue;
+    taken.add(step.id);
+    matched.push({ messageID: step.id, name: error.name, message: error.message });
+  }
+  return matched;
 }
 
 function toToolCall(part: Part): ToolCall {

@@ -1,6 +1,6 @@
 // RunMetrics of a candidate run (SPEC §7), computed from the model steps, tool calls and markers that
 // native-extract.ts read out of OpenCode's database. Pure arithmetic: no SQLite, no OpenCode shapes.
-import { measureTools } from "./metrics.ts";
+import { METRICS_VERSION, measureTools } from "./metrics.ts";
 import type { ToolCall } from "./schema.ts";
 import type { RunMetrics } from "../results/index.ts";
 
@@ -16,8 +16,15 @@ export interface ModelStep {
   /** `time.created` / `time.completed`; completed is null while the step never finished. */
   created: number | null;
   completed: number | null;
-  /** The step ended with an error (API error after retries, abort, …). */
+  /**
+   * The attempt failed: it ended with an error (API error after retries, abort, …), or the provider rejected it and
+   * OpenCode moved on (a context overflow it compacts past leaves an empty step without a finish reason).
+   */
   failed: boolean;
+  /** How the step ended (`stop`, `tool-calls`, `length`, …); null when OpenCode recorded none. */
+  finish?: string | null;
+  /** The step produced output (text, reasoning, a tool call). Default true. */
+  producedOutput?: boolean;
 }
 
 export interface StepUsage {
@@ -36,6 +43,11 @@ export interface NativeRunFacts {
   compactions: number;
   /** null: nothing recorded either way. */
   retries: number | null;
+  /**
+   * false: the model has no pricing (a configured provider model without `cost`): OpenCode then records $0, which is
+   * not a price, so the cost is unknown. Default true.
+   */
+  priced?: boolean;
 }
 
 /**
@@ -44,10 +56,10 @@ export interface NativeRunFacts {
  *   created: 0, completed: 2000, failed: false }], tools: [], compactions: 0, retries: 0 }).timing.outputTokensPerSecond // 20
  */
 export function measureNative(facts: NativeRunFacts): NativeMetrics {
-  const { cost, tokens } = sumUsage(facts.steps);
-  const modelActiveMs = measureModelActive(facts.steps);
+  const { cost, tokens } = sumUsage(facts.steps, facts.priced ?? true);
+  const modelActiveMs = measureModelActive(facts.steps.filter((step) => step.producedOutput !== false));
   return {
-    version: 1,
+    version: METRICS_VERSION,
     cost,
     tokens,
     tools: measureTools(facts.tools),
@@ -56,8 +68,10 @@ export function measureNative(facts: NativeRunFacts): NativeMetrics {
       succeeded: facts.steps.filter((step) => step.completed !== null && !step.failed).length,
       failed: facts.steps.filter((step) => step.failed).length,
       retries: facts.retries,
+      finishReasons: countFinishReasons(facts.steps),
     },
     compactions: facts.compactions,
+    truncated: facts.steps.filter((step) => step.finish === "length").length,
     timing: {
       modelActiveMs,
       outputTokensPerSecond:
@@ -66,13 +80,22 @@ export function measureNative(facts: NativeRunFacts): NativeMetrics {
   };
 }
 
+function countFinishReasons(steps: readonly ModelStep[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const step of steps) {
+    const reason = step.failed ? "error" : (step.finish ?? (step.completed === null ? "unfinished" : "none"));
+    counts[reason] = (counts[reason] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /** Sums over the steps that reported usage; null (unavailable) when none did, so a reported 0 stays distinguishable. */
-function sumUsage(steps: readonly ModelStep[]): Pick<NativeMetrics, "cost" | "tokens"> {
+function sumUsage(steps: readonly ModelStep[], priced: boolean): Pick<NativeMetrics, "cost" | "tokens"> {
   const reported = steps.flatMap((step) => (step.usage ? [step.usage] : []));
-  const priced = reported.flatMap((usage) => (usage.usd === null ? [] : [usage.usd]));
+  const prices = priced ? reported.flatMap((usage) => (usage.usd === null ? [] : [usage.usd])) : [];
   const total = (key: Exclude<keyof StepUsage, "usd">) => (reported.length === 0 ? null : reported.reduce((sum, usage) => sum + usage[key], 0));
   return {
-    cost: { usd: priced.length === 0 ? null : priced.reduce((sum, usd) => sum + usd, 0) },
+    cost: { usd: prices.length === 0 ? null : prices.reduce((sum, usd) => sum + usd, 0) },
     tokens: {
       input: total("input"),
       output: total("output"),

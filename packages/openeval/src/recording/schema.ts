@@ -46,6 +46,11 @@ export const NativeArchiveSchema = z.object({
   opencodeVersion: z.string(),
   rootSessionID: z.string().nullable(),
   sessions: z.array(z.object({ id: z.string(), parentID: z.string().nullable(), export: z.string(), sha256: z.string() })),
+  /**
+   * Errors of steps the database keeps without one (attempts the provider rejected and OpenCode moved past, e.g. by
+   * compacting), matched from the run's event stream; messages() shows them on those steps. Absent in older recordings.
+   */
+  stepErrors: z.array(z.object({ messageID: z.string(), name: z.string(), message: z.string() })).optional(),
 });
 
 export const EvidenceManifestSchema = z.object({

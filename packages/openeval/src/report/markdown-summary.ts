@@ -1,12 +1,14 @@
 // A Markdown summary for a CI job page: the verdict first, then the model table and what failed or is open.
+import { verdictHeadline } from "../results/index.ts";
 import type { RunSummary } from "../run/index.ts";
-import { describeFilter } from "./summary-table.ts";
+import { describeFilter, formatModelCost } from "./summary-table.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
-  const icon = verdict.status === "pass" && summary.complete ? "✅" : verdict.status === "fail" ? "❌" : "⚠️";
+  const headline = verdictHeadline(verdict, summary.complete);
+  const icon = headline === "pass" ? "✅" : headline === "fail" ? "❌" : "⚠️";
   const lines = [
-    `## ${icon} openeval: ${verdict.status}${summary.complete ? "" : " (incomplete)"}`,
+    `## ${icon} openeval: ${headline}${headline === "fail" && !summary.complete ? " (incomplete)" : ""}`,
     "",
     ...(describeFilter(summary) ? [`**${describeFilter(summary)}**`, ""] : []),
     "| model | score | 95% CI | judged | cost |",
@@ -14,7 +16,7 @@ export function formatMarkdownSummary(summary: RunSummary): string {
     ...summary.models.map((model) => {
       const score = model.score.value === null ? `${model.score.lower.toFixed(1)}–${model.score.upper.toFixed(1)} (incomplete)` : `${model.score.value.toFixed(1)}%`;
       const interval = model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—";
-      const cost = model.costUSD === null ? "—" : `$${model.costUSD.toFixed(4)}`;
+      const cost = formatModelCost(model);
       return `| ${model.model}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""} | ${score} | ${interval} | ${model.judged}/${model.slots} | ${cost} |`;
     }),
     "",
@@ -24,7 +26,10 @@ export function formatMarkdownSummary(summary: RunSummary): string {
   ];
   if (summary.open.length > 0) {
     lines.push("", `<details><summary>${summary.open.length} slot(s) not finished</summary>`, "");
-    for (const open of summary.open) lines.push(`- ${open.slot.evalId} × ${open.slot.model} #${open.slot.repetition}: ${open.action} — ${open.reason}`);
+    for (const open of summary.open) {
+      const id = open.evalRunId ? ` (eval run \`${open.evalRunId}\`)` : "";
+      lines.push(`- ${open.slot.evalId} × ${open.slot.model} #${open.slot.repetition}${id}: ${open.action} — ${open.reason}`);
+    }
     lines.push("", "</details>");
   }
   return `${lines.join("\n")}\n`;

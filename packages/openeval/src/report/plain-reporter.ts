@@ -1,5 +1,6 @@
 // Plain progress lines (one per event that matters), for logs and non-TTY output.
 import { describeSlot } from "../plan/index.ts";
+import { describeOutcome } from "../results/index.ts";
 import type { RunnerEvent } from "../run/index.ts";
 
 export function createPlainReporter(write: (line: string) => void): (event: RunnerEvent) => void {
@@ -14,8 +15,8 @@ export function createPlainReporter(write: (line: string) => void): (event: Runn
       }
       case "candidate.finished": {
         const run = event.evalRun;
-        const detail = run.infrastructureError ? ` (infrastructure error: ${run.error})` : run.error ? ` (${run.error})` : "";
-        write(`candidate ${describeSlot(event.slot)}: ${run.state} in ${formatSeconds(run.elapsedMs)}${detail}`);
+        const detail = run.error ? ` (${run.error})` : "";
+        write(`candidate ${describeSlot(event.slot)}: ${describeOutcome(run)} in ${formatSeconds(run.elapsedMs)}, eval run ${run.id}${detail}`);
         break;
       }
       case "judge.finished": {

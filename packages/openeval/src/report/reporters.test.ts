@@ -28,16 +28,21 @@ describe("reporters", () => {
   it("plain lines say what finished, how, and how long it took", () => {
     const lines: string[] = [];
     const report = createPlainReporter((line) => lines.push(line));
-    report({ type: "candidate.finished", slot, evalRun });
+    report({ type: "candidate.finished", slot, evalRun, outcome: "completed" });
     report({ type: "judge.finished", slot, judgeRun });
-    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "failed", infrastructureError: true, error: "provider down" } });
+    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "failed", infrastructureError: true, error: "provider down" }, outcome: "infrastructure error" });
+    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "timed_out", infrastructureError: true, error: "Wall-clock timeout" }, outcome: "infrastructure error" });
+    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "failed", infrastructureError: true, setupError: true, error: "Setup error of p/m" }, outcome: "setup error" });
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, outcome: "continue", reason: "ok: still open" } });
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, check: 2 } });
     report({ type: "notice", message: "earlyStop is off for e" });
     expect(lines).toEqual([
-      "candidate e × p/m #1: completed in 2.5 s",
+      "candidate e × p/m #1: completed in 2.5 s, eval run eval_1",
       "judge     e × p/m #1: ok=1 maybe=unresolved",
-      "candidate e × p/m #1: failed in 2.5 s (infrastructure error: provider down)",
+      "candidate e × p/m #1: infrastructure error in 2.5 s, eval run eval_1 (provider down)",
+      // A timeout before the first completed step reads as what the summary calls it, not "timed_out".
+      "candidate e × p/m #1: infrastructure error in 2.5 s, eval run eval_1 (Wall-clock timeout)",
+      "candidate e × p/m #1: setup error in 2.5 s, eval run eval_1 (Setup error of p/m)",
       "check     e × p/m #1, check 1: continue: ok: still open",
       "check     e × p/m #1, check 2: every criterion decided; stopping the candidate",
       "earlyStop is off for e",
@@ -50,7 +55,7 @@ describe("reporters", () => {
     const report = createTtyProgress({ write: (text: string) => (output += text) }, () => now);
     report({ type: "queue.changed", running: 2, queued: 3, done: 0 });
     now = 10_000;
-    report({ type: "candidate.finished", slot, evalRun });
+    report({ type: "candidate.finished", slot, evalRun, outcome: "completed" });
     report({ type: "queue.changed", running: 1, queued: 3, done: 1 });
     const last = output.split("\r\x1b[2K").at(-1);
     expect(last).toBe("[1/5] running 1, queued 3 · spent $0.1250 · 10s elapsed · ETA 40s");
@@ -59,7 +64,7 @@ describe("reporters", () => {
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, costUSD: 0.02 } });
     report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, costUSD: 0.02, decidedEarly: { check: 1, checkpoint: { directory: "c", hash: "h" } } } });
     expect(output.split("\r\x1b[2K").at(-1)).toContain("spent $0.1950");
-    expect(output).toContain("candidate e × p/m #1: completed in 2.5 s\n");
+    expect(output).toContain("candidate e × p/m #1: completed in 2.5 s, eval run eval_1\n");
     report({ type: "run.finished", runId: "r", directory: "/d", summary: {} as RunSummary });
   });
 
@@ -101,11 +106,12 @@ describe("reporters", () => {
     const report = createJsonReporter((line) => lines.push(line));
     const events: RunnerEvent[] = [
       { type: "run.started", runId: "r", directory: "/d", resumed: false, estimateUSD: null, slots: [{ ...slot, action: "candidate", reason: "New", candidateFingerprint: "f", judgeFingerprint: "j", evalRun: null, judgeRun: null }] },
-      { type: "candidate.finished", slot, evalRun },
+      { type: "candidate.finished", slot, evalRun, outcome: "completed" },
     ];
     events.forEach(report);
     expect(lines.map((line) => JSON.parse(line).type)).toEqual(["run.started", "candidate.finished"]);
     expect(JSON.parse(lines[0]!).slots).toEqual([{ ...slot, action: "candidate", reason: "New" }]);
+    expect(JSON.parse(lines[1]!).outcome).toBe("completed");
   });
 
   it("the summary table shows bounds for incomplete scores, CIs, labels controls and unsandboxed models, the verdict, and what is open", () => {
@@ -127,9 +133,11 @@ describe("reporters", () => {
           { id: "regression", status: "skipped", failing: [], unresolved: [], detail: "not enabled" },
         ],
       },
-      open: [{ slot, action: "failed", reason: "Infrastructure error" }],
+      open: [{ slot, action: "failed", reason: "Infrastructure error", evalRunId: "eval_1" }],
       inputChanges: [{ at: "2026-12-01T10:00:00.000Z", changes: [{ scope: "benchmark", path: "evals/e/REFERENCE_FIX.md", change: "modified" }, { scope: "harness", path: "src/judge/code-worker.ts", change: "modified" }] }],
       integrity: [{ kind: "judge-run", id: "judge_x", message: "judge run judge_x has no integrity hash: the row was inserted by hand or by an older openeval" }],
+      settingsNote: null,
+      warnings: ["e × p/m #1 [eval run eval_1] compacted its context 7 times"],
     };
     const text = formatSummary(summary);
     expect(text).toContain("1 record failed the integrity check (not scored; run openeval verify for the whole run):\n  judge run judge_x has no integrity hash");
@@ -139,11 +147,27 @@ describe("reporters", () => {
     expect(text).toMatch(/^p\/m \(unsandboxed\)\s/m);
     expect(text).toContain("(unsandboxed): ran on this machine as the current user (--isolation process)");
     expect(formatSummary({ ...summary, models: summary.models.map((model) => ({ ...model, unsandboxed: false })) })).not.toContain("unsandboxed");
-    expect(text).toContain("Verdict: fail (incomplete: some slots are not judged)");
+    expect(text).toContain("Verdict: fail (some slots are not judged)");
     expect(text).toContain("code-judge fail — failing: e/p/m/ok");
     expect(text).toContain("llm-judge  skipped (not enabled)");
-    expect(text).toContain("1 slot not finished:\n  e × p/m #1: failed — Infrastructure error");
+    expect(text).toContain("1 slot not finished:\n  e × p/m #1 [eval run eval_1]: failed — Infrastructure error");
     expect(text).toContain(`Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`);
     expect(formatMarkdownSummary(summary)).toContain("Filtered: this summary covers");
+    expect(text).toContain("Warnings:\n  e × p/m #1 [eval run eval_1] compacted its context 7 times");
+    // p/m ran twice and recorded no cost: unknown, not $0 and not a dash.
+    expect(text).toMatch(/p\/m \(unsandboxed\)\s+\[25\.0–75\.0\]% \(incomplete\).*unknown/);
+  });
+
+  it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
+    const base = { runId: "r", directory: "/results/r", outOfScope: 0, comparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
+    const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [] };
+    const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
+    expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");
+    expect(unjudged).not.toContain("Verdict: pass");
+    expect(unjudged).toContain("Note: benchmark.ts changed since this run");
+    const unknown = formatSummary({ ...base, complete: true, verdict: { ...verdict, status: "unknown", complete: true, unjudged: [] }, settingsNote: null });
+    expect(unknown).toContain("Verdict: incomplete (unresolved scores or gates keep it from being decided)");
+    const passing = formatSummary({ ...base, complete: true, verdict: { ...verdict, complete: true, unjudged: [] }, settingsNote: null });
+    expect(passing).toContain("Verdict: pass\n");
   });
 });

@@ -1,6 +1,7 @@
 // The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, cost, time),
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
+import { verdictHeadline } from "../results/index.ts";
 import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
@@ -12,7 +13,7 @@ export function formatSummary(summary: RunSummary): string {
     model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—",
     model.passK?.passAtK == null ? "—" : `${(100 * model.passK.passAtK).toFixed(0)}% (k=${model.passK.k})`,
     `${model.judged}/${model.slots}`,
-    model.costUSD === null ? "—" : `$${model.costUSD.toFixed(4)}`,
+    formatModelCost(model),
     formatSeconds(model.elapsedMs),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -25,10 +26,14 @@ export function formatSummary(summary: RunSummary): string {
     const interval = comparison.interval ? ` (95% CI ${comparison.interval.lower.toFixed(1)} to ${comparison.interval.upper.toFixed(1)})` : "";
     lines.push(`${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`);
   }
+  if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
     lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);
-    for (const open of summary.open.slice(0, 20)) lines.push(`  ${describeSlot(open.slot)}: ${open.action} — ${open.reason}`);
+    for (const open of summary.open.slice(0, 20)) {
+      const id = open.evalRunId ? ` [eval run ${open.evalRunId}]` : "";
+      lines.push(`  ${describeSlot(open.slot)}${id}: ${open.action} — ${open.reason}`);
+    }
     if (summary.open.length > 20) lines.push(`  … and ${summary.open.length - 20} more (openeval plan lists them all)`);
   }
   const filtered = describeFilter(summary);
@@ -53,13 +58,24 @@ export function describeFilter(summary: Pick<RunSummary, "fingerprints" | "outOf
 
 function formatVerdict(summary: RunSummary): string[] {
   const { verdict } = summary;
-  const lines = [`Verdict: ${verdict.status}${summary.complete ? "" : " (incomplete: some slots are not judged)"}`];
+  const headline = verdictHeadline(verdict, summary.complete);
+  const why = summary.complete ? (headline === "incomplete" ? " (unresolved scores or gates keep it from being decided)" : "") : " (some slots are not judged)";
+  const lines = [`Verdict: ${headline}${why}`];
+  if (summary.settingsNote) lines.push(`  Note: ${summary.settingsNote}`);
   for (const contributor of verdict.contributors) {
     const failing = contributor.failing.length > 0 ? ` — failing: ${listSome(contributor.failing)}` : "";
     const unresolved = contributor.status === "unknown" ? ` — unresolved: ${listSome(contributor.unresolved)}` : "";
     lines.push(`  ${contributor.id.padEnd(10)} ${contributor.status}${failing}${unresolved}${contributor.status === "skipped" ? ` (${contributor.detail})` : ""}`);
   }
   return lines;
+}
+
+/** Unknown cost (no usage, or no pricing) reads "unknown", never $0; a partly known total is a lower bound. */
+export function formatModelCost(model: RunSummary["models"][number]): string {
+  const { unknownCost, executed } = model.costTime;
+  if (executed === 0) return "—";
+  if (model.costUSD === null) return "unknown";
+  return unknownCost > 0 ? `≥ $${model.costUSD.toFixed(4)} (${unknownCost} unknown)` : `$${model.costUSD.toFixed(4)}`;
 }
 
 function listSome(items: readonly string[]): string {

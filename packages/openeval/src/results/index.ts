@@ -28,7 +28,7 @@ export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, 
 export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";
 export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";
-export { decideVerdict, exitCodeFor, EXIT_CODES, type ContributorOutcome, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
+export { decideVerdict, exitCodeFor, verdictHeadline, EXIT_CODES, type ContributorOutcome, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
 export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
@@ -39,3 +39,5 @@ export { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityPr
 export { baselineSummaries, compareSummaries, type ChangeStatus, type CriterionChange, type EvalChange, type ModelPairComparison, type ScoreChange } from "./compare.ts";
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
 export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
+export { readVerdictSettings, recordVerdictSettings, verdictSettingsOf, type VerdictSettings } from "./verdict-settings.ts";
+export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";

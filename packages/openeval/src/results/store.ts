@@ -153,6 +153,12 @@ export class ResultsStore {
     );
   }
 
+  /** The value of the latest event of `type`, or null when none was appended. */
+  latestEvent(type: string): unknown {
+    const row = this.db.query("SELECT value FROM events WHERE type = ? ORDER BY sequence DESC LIMIT 1").get(type) as { value: string } | null;
+    return row === null ? null : (JSON.parse(row.value) as unknown);
+  }
+
   beat(pid = process.pid): void {
     this.db.query("INSERT INTO heartbeat (id, pid, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, at = excluded.at").run(pid, Date.now());
   }

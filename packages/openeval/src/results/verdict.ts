@@ -103,6 +103,16 @@ export function exitCodeFor(verdict: Pick<Verdict, "status">, complete: boolean)
   return EXIT_CODES.pass;
 }
 
+/**
+ * The verdict's headline word, the same rule as the exit code: "fail" is final; a verdict that cannot be decided
+ * yet (unknown, or slots left unjudged) is "incomplete", never "pass".
+ * @example verdictHeadline({ status: "pass" }, false) // "incomplete"
+ */
+export function verdictHeadline(verdict: Pick<Verdict, "status">, complete: boolean): "pass" | "fail" | "incomplete" {
+  const code = exitCodeFor(verdict, complete);
+  return code === EXIT_CODES.verdictFail ? "fail" : code === EXIT_CODES.incomplete ? "incomplete" : "pass";
+}
+
 /** Skipped contributors take no part; AND over none is pass. */
 function andOver(contributors: readonly ContributorOutcome[]): VerdictStatus {
   if (contributors.some((contributor) => contributor.status === "fail")) return "fail";

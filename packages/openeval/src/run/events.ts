@@ -2,13 +2,13 @@
 import type { PlannedSlot } from "../plan/index.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
 import type { IntegrityProblem } from "../results/index.ts";
-import type { CostAndTime, EarlyCheck, EvalRun, JudgeRun, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
+import type { CostAndTime, EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
   | { type: "queue.changed"; running: number; queued: number; done: number }
   | { type: "candidate.started"; slot: SlotKey; evalRunId: string }
-  | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun }
+  | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun; outcome: EvalRunOutcome }
   | { type: "check.finished"; slot: SlotKey; evalRunId: string; check: EarlyCheck }
   | { type: "notice"; message: string }
   | { type: "judge.started"; slot: SlotKey; judgeRunId: string }
@@ -28,7 +28,17 @@ export interface RunSummary {
   /** Every slot in scope has an active judgment. */
   complete: boolean;
   /** Slots in scope still needing work, with why (failed, held back by --offline/--max-cost, unjudged). */
-  open: { slot: SlotKey; action: PlannedSlot["action"]; reason: string }[];
+  open: {
+    slot: SlotKey;
+    action: PlannedSlot["action"];
+    reason: string;
+    /** The slot's recorded eval run, the id `openeval retry` / `rejudge` take; null when it never ran. */
+    evalRunId: string | null;
+  }[];
+  /** What the numbers alone do not tell: runs that compacted many times, models whose cost is unknown (no pricing). */
+  warnings: string[];
+  /** Set when the verdict's settings (gates, selection, thresholds) are not today's benchmark.ts: says which it used. */
+  settingsNote: string | null;
   /** Slots outside the --only-* scope (not part of this summary). */
   outOfScope: number;
   /**

@@ -31,7 +31,7 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
     const models = [...new Set([...run.models, ...store.evalRunModels()])];
     const scope: PlanScope = options.scope ?? { models };
     const verification = await resolveRunVerification(benchmark);
-    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor });
+    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, settings: "recorded" });
   } finally {
     store.close();
   }

@@ -9,11 +9,12 @@ import { checkExplicitRequests, checkScope, planSlots, type PlanScope } from "..
 import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../results/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
-import { ResultsStore } from "../results/index.ts";
+import { recordVerdictSettings, ResultsStore, verdictSettingsOf } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { createProgressLog } from "./progress-log.ts";
 import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
+import { createPreflight } from "./preflight.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
@@ -122,6 +123,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
       ...rubricJudgesFor(controls),
       verification: verification.setup,
       isolation,
+      preflight: createPreflight(benchmark),
     };
     try {
       await runWorkQueue(
@@ -134,6 +136,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
       await controls?.close();
     }
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
+    // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
+    recordVerdictSettings(store, verdictSettingsOf(benchmark.settings, options.selection));
     const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;

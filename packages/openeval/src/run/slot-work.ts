@@ -9,10 +9,11 @@ import { selectCredentials } from "../opencode/index.ts";
 import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
 import { earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
-import type { EvalRun } from "../results/index.ts";
+import { describeOutcome, type EvalRun } from "../results/index.ts";
 import type { ResultsStore } from "../results/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "./events.ts";
+import type { Preflight } from "./preflight.ts";
 
 export interface SlotWork {
   kind: "candidate" | "judge" | "check";
@@ -46,6 +47,8 @@ export interface WorkContext {
   secrets: readonly string[];
   /** The code-judge worker as frozen for this invocation (null: nothing to grade with code). */
   codeWorker: string | null;
+  /** Whether a model's endpoint is reachable, checked once before its first slot. */
+  preflight: Preflight;
 }
 
 /** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
@@ -73,6 +76,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
   context.emit({ type: "candidate.started", slot: key, evalRunId });
+  const unreachable = await context.preflight(slot.model);
   const evalRun = await executeCandidate({
     runId: context.runId,
     runDirectory: store.directory,
@@ -86,13 +90,14 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
     signal: context.signal,
     ...(monitor ? { monitor } : {}),
+    ...(unreachable !== null ? { unreachable } : {}),
     save: (record) => {
       latest = record;
       store.saveEvalRun(record);
     },
   });
   context.fresh.add(evalRun.id);
-  context.emit({ type: "candidate.finished", slot: key, evalRun });
+  context.emit({ type: "candidate.finished", slot: key, evalRun, outcome: describeOutcome(evalRun) });
   const decision = monitor?.decision() ?? null;
   if (decision && evalRun.state === "stopped") {
     const judgeRun = decidedJudgeRun(evalRun, decision, { judgeRunId: `judge_${randomUUID()}`, judgeFingerprint: slot.judgeFingerprint });

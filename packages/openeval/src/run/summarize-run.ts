@@ -3,7 +3,8 @@
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
 import type { BenchmarkDefinition } from "../load/index.ts";
-import { planSlots, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { describeSlot, planSlots, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { isPriced, unpricedReason } from "../util/model-pricing.ts";
 import {
   aggregateScores,
   compareModels,
@@ -18,6 +19,9 @@ import {
   type ResultsStore,
   type SlotFingerprint,
   type SlotObservation,
+  readVerdictSettings,
+  verdictSettingsOf,
+  type VerdictSettings,
 } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -35,6 +39,12 @@ export interface SummaryOptions {
   verificationImage?: (evalId: string) => string | null;
   /** Where each model's candidates run, as planned (see run/candidate-isolation.ts). */
   candidateRuntime?: (model: string) => CandidateRuntime;
+  /**
+   * `current` (a run deciding its verdict now, which records them first): today's benchmark.ts and command line.
+   * `recorded` (readResults, the viewer): the settings recorded with the run; a selection given here overrides the
+   * recorded one. Default `current`.
+   */
+  settings?: "current" | "recorded";
 }
 
 export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
@@ -47,12 +57,13 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
   const real = observations.filter((observation) => !isControlModel(observation.model));
-  const enabled = resolveGate({ configured: benchmark.settings.verdict, ...options.selection });
+  const { settings, note: settingsNote } = chooseVerdictSettings(benchmark, store, options);
+  const enabled = resolveGate({ configured: settings.configured ?? undefined, ...settings.selection });
   const fingerprints = fingerprintsOf(inScope);
   const verdict = decideVerdict({
     observations: real,
     criteria,
-    gates: benchmark.settings.gates,
+    gates: settings.gates ?? undefined,
     baseline: await readBaseline(join(benchmark.directory, BASELINE_FILE)),
     fingerprints,
     enabled,
@@ -81,10 +92,43 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     complete: inScope.every((slot) => slot.action === "reuse") && records.integrity.length === 0,
     open: inScope
       .filter((slot) => slot.action !== "reuse")
-      .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason })),
+      .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
     inputChanges: recordedInputChanges(store),
     integrity: records.integrity,
+    warnings: warningsOf(benchmark, inScope),
+    settingsNote,
+  };
+}
+
+/** More compactions than this in one eval run is worth a warning: the model's context is likely too small for the task. */
+export const COMPACTION_WARNING = 3;
+
+function warningsOf(benchmark: BenchmarkDefinition, slots: readonly PlannedSlot[]): string[] {
+  const compacted = slots.flatMap((slot) => {
+    const count = slot.evalRun?.metrics?.compactions ?? 0;
+    if (count <= COMPACTION_WARNING) return [];
+    return [`${describeSlot(slot)} [eval run ${slot.evalRun!.id}] compacted its context ${count} times: the model's context is likely too small for this eval (raise it, or set limit.context to what the server allows)`];
+  });
+  const unpriced = [...new Set(slots.filter((slot) => slot.evalRun !== null).map((slot) => slot.model))]
+    .filter((model) => !isPriced(model, benchmark.settings.candidate.providers))
+    .map(unpricedReason);
+  return [...compacted, ...unpriced];
+}
+
+/** The verdict's settings, recorded with the run when it decides now; the recorded ones when it is read back. */
+function chooseVerdictSettings(benchmark: BenchmarkDefinition, store: ResultsStore, options: SummaryOptions): { settings: VerdictSettings; note: string | null } {
+  const current = verdictSettingsOf(benchmark.settings, options.selection);
+  if (options.settings !== "recorded") return { settings: current, note: null };
+  const recorded = readVerdictSettings(store);
+  if (recorded === null) {
+    return { settings: current, note: "this run recorded no verdict settings (it predates them): it is judged by today's benchmark.ts" };
+  }
+  const settings = options.selection ? { ...recorded, selection: current.selection } : recorded;
+  if (recorded.fingerprint === current.fingerprint) return { settings, note: null };
+  return {
+    settings,
+    note: `${benchmark.directory}/benchmark.ts has changed since this run (gates, thresholds, verdict selection, or the judge/candidate settings): the verdict uses the settings recorded with the run`,
   };
 }
 

@@ -3,7 +3,12 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
-export const CANDIDATE_RUNTIME_VERSION = 1;
+/**
+ * 2: metrics v2 (requests from recorded attempts, finish reasons, truncated steps, model-active time over steps with
+ * output, unpriced cost unknown) and rejected steps' errors in the recording; judges see both, so version-1 recordings
+ * are recorded again rather than mixed with these.
+ */
+export const CANDIDATE_RUNTIME_VERSION = 2;
 /** 2: workspace diffs summarize binary and too-large files with sizes and hashes (issue 13). */
 export const JUDGE_PROTOCOL_VERSION = 2;
 

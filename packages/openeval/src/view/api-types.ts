@@ -2,10 +2,10 @@
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../judge/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
-import type { BenchmarkRun, Bounded, Citation, EvalRun, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
+import type { BenchmarkRun, Bounded, Citation, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
 
 export type { VerificationReceipt };
-export type { Bounded, BenchmarkRun, EvalRun, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };
+export type { Bounded, BenchmarkRun, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };
 
 /** One page of a long list. */
 export interface Page<T> {
@@ -68,8 +68,14 @@ export interface RunOverview {
   complete: boolean;
   counts: { slots: number; evalRuns: number; judgeRuns: number; judged: number; running: number; failed: number };
   leaderboard: LeaderboardRow[];
-  /** The run's verdict as readResults() decides it; null with `verdictNote` when it cannot (benchmark.ts not loadable). */
+  /**
+   * The run's verdict as readResults() decides it (with the settings recorded with the run); null with `verdictNote`
+   * when it cannot (benchmark.ts not loadable).
+   */
   verdict: Verdict | null;
+  /** The CLI's headline word for it: "incomplete" when it cannot be decided yet, never "pass". */
+  verdictHeadline: "pass" | "fail" | "incomplete" | null;
+  /** Why there is no verdict, or that benchmark.ts changed since the run (the verdict then uses the recorded settings). */
   verdictNote: string | null;
   /** Eval id → criterion ids seen in its judgments. */
   criteria: Record<string, string[]>;
@@ -114,6 +120,8 @@ export interface EvalRunRow {
   control: boolean;
   state: EvalRunState;
   infrastructureError: boolean;
+  /** How it ended, in the words the CLI uses (e.g. "infrastructure error" for a timeout before the first step). */
+  outcome: EvalRunOutcome;
   error: string | null;
   startedAt: string;
   elapsedMs: number | null;
@@ -173,6 +181,8 @@ export interface ToolSummary {
 
 export interface EvalRunDetail {
   evalRun: EvalRun;
+  /** How it ended, in the CLI's words (see EvalRunRow.outcome). */
+  outcome: EvalRunOutcome;
   judgeRuns: JudgeRunSummary[];
   /** Why the recording could not be read (no recording yet, corrupt, …); null when it was. */
   evidenceError: string | null;

@@ -1,7 +1,7 @@
 // One eval run for the viewer: its record and judgments from the index, its evidence through readRecording()
 // (the only reader of recordings), and its process logs from the eval run's folder.
 import { dirname, join } from "node:path";
-import type { EvalRun } from "../results/index.ts";
+import { describeOutcome, type EvalRun } from "../results/index.ts";
 import type { EvalRunDetail, FileText, JudgeRunSummary, SessionInfo } from "./api-types.ts";
 import { listFolder, toFileText } from "./folder-files.ts";
 import type { OpenRecording, RecordingCache } from "./recording-cache.ts";
@@ -30,6 +30,7 @@ export async function openEvalRunRecording(index: RunIndex, evalRun: EvalRun, re
 export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recordings: RecordingCache): Promise<EvalRunDetail> {
   const base: EvalRunDetail = {
     evalRun,
+    outcome: describeOutcome(evalRun),
     judgeRuns: summarizeJudgeRuns(index, evalRun),
     evidenceError: null,
     prompt: evalRun.input.prompt,

@@ -3,6 +3,7 @@
 import { basename } from "node:path";
 import {
   aggregateScores,
+  describeOutcome,
   measureCostAndTime,
   readInvocations,
   ResultsStore,
@@ -105,6 +106,7 @@ export function buildRunIndex(
         toLeaderboardRow(summary, bySlotModel.get(summary.model) ?? [], spend.get(summary.model) ?? null),
       ),
       verdict: null,
+      verdictHeadline: null,
       verdictNote: "The verdict is read with benchmark.ts (gates, baseline) when the leaderboard is asked for.",
       criteria,
       integrity,
@@ -149,6 +151,7 @@ function toRow(evalRun: EvalRun, slot: SlotWork | null, judgeRuns: readonly Judg
     control: evalRun.control,
     state: evalRun.state,
     infrastructureError: evalRun.infrastructureError,
+    outcome: describeOutcome(evalRun),
     error: evalRun.error,
     startedAt: evalRun.startedAt,
     elapsedMs: evalRun.elapsedMs,

@@ -1,38 +1,38 @@
-// The leaderboard's statistics and verdict, exactly as the CLI reports them: readResults() over the run with its
-// benchmark.ts (gates, contributor selection, baseline, 95% CIs). The benchmark is loaded again when it is a few
-// seconds old; the summary is made once per version of the run, when the leaderboard is first asked for. A run whose
-// benchmark.ts is gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note
-// instead of a verdict.
+// The leaderboard's statistics and verdict, exactly as the CLI reports them: readResults() over the run, which decides
+// the verdict with the gates, thresholds and contributor selection recorded with the run and says when benchmark.ts
+// has changed since. The benchmark is loaded again when its benchmark.ts changes; the summary is made once per
+// version of the run and of benchmark.ts, when the leaderboard is first asked for. A run whose benchmark.ts is
+// gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note instead of a verdict.
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { scoreIntervals, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
+import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
 import { readResults } from "../run/index.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
 import type { RunIndex } from "./run-index.ts";
 
 /** readResults() seeds its bootstrap with 1; so does the fallback, so the two agree. */
 const SEED = 1;
-/** A loaded benchmark is reused for summaries made within this long; after that it is loaded again, so an edited
- * judge or gate shows in the verdict and CIs (loading bundles every judge.ts: not for every live update). */
-const BENCHMARK_REUSE_MS = 5_000;
-
 interface Summary {
   verdict: Verdict | null;
+  headline: RunOverview["verdictHeadline"];
   note: string | null;
   /** Per model, with the score it was computed for (a CI is shown only next to that same score). */
   intervals: Map<string, { interval: ScoreInterval; score: Bounded }>;
 }
 
 export class SummaryReader {
-  private readonly benchmarks = new Map<string, { loadedAt: number; benchmark: Promise<BenchmarkDefinition> }>();
+  private readonly benchmarks = new Map<string, { version: string; benchmark: Promise<BenchmarkDefinition> }>();
   private readonly summaries = new Map<string, { version: string; summary: Promise<Summary> }>();
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, note, intervals } = await this.read(index);
+    const { verdict, headline, note, intervals } = await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
       verdict,
+      verdictHeadline: headline,
       verdictNote: note,
       leaderboard: overview.leaderboard.map((row) => {
         const computed = intervals.get(row.model);
@@ -48,26 +48,29 @@ export class SummaryReader {
   }
 
   private read(index: RunIndex): Promise<Summary> {
+    const version = `${index.version}:${benchmarkVersion(index.run.benchmarkDirectory)}`;
     const cached = this.summaries.get(index.directory);
-    if (cached && cached.version === index.version) return cached.summary;
+    if (cached && cached.version === version) return cached.summary;
     const summary = this.summarize(index);
-    this.summaries.set(index.directory, { version: index.version, summary });
+    this.summaries.set(index.directory, { version, summary });
     return summary;
   }
 
   private async summarize(index: RunIndex): Promise<Summary> {
     const folder = index.run.benchmarkDirectory;
+    const version = benchmarkVersion(folder);
     let cached = this.benchmarks.get(folder);
-    if (!cached || Date.now() - cached.loadedAt > BENCHMARK_REUSE_MS) {
-      cached = { loadedAt: Date.now(), benchmark: loadBenchmark(folder) };
+    if (!cached || cached.version !== version) {
+      cached = { version, benchmark: loadBenchmark(folder) };
       this.benchmarks.set(folder, cached);
     }
     const benchmark = cached.benchmark;
     try {
-      const summary = await readResults(index.directory, { benchmark: await benchmark });
+      const summary = await readResults(index.directory, { benchmark: await cached.benchmark });
       return {
         verdict: summary.verdict,
-        note: null,
+        headline: verdictHeadline(summary.verdict, summary.complete),
+        note: summary.settingsNote,
         intervals: new Map(summary.models.map((model) => [model.model, { interval: model.interval, score: model.score }])),
       };
     } catch (error) {
@@ -75,10 +78,21 @@ export class SummaryReader {
       const intervals = scoreIntervals(index.observations, index.overview.criteria, { seed: SEED });
       return {
         verdict: null,
+        headline: null,
         note: `No verdict: the run's benchmark (${folder}) could not be read: ${oneLine((error as Error).message)}`,
         intervals: new Map(intervals.map((interval) => [interval.model, { interval, score: scores.get(interval.model)! }])),
       };
     }
+  }
+}
+
+/** benchmark.ts's modification time and size: an edit is seen on the next request. */
+function benchmarkVersion(folder: string): string {
+  try {
+    const stat = statSync(join(folder, "benchmark.ts"));
+    return `${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return "missing";
   }
 }
 

@@ -3,7 +3,7 @@ import { useCallback, useState } from "react";
 import { EVAL_RUN_SORTS, type EvalRunQuery, type EvalRunState, type RunOverview } from "../../../openeval/src/view/api-types.ts";
 import { ControlBadge, Credit, StateBadge } from "../components/common.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
-import { formatDuration, formatUSD, shortId } from "../format.ts";
+import { formatCost, formatDuration, shortId } from "../format.ts";
 import { useApi, useLiveVersion } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
 
@@ -72,14 +72,14 @@ export function EvalRunList({ run, overview, location }: { run: string; overview
             </div>
             <div className="number">{row.repetition}</div>
             <div>
-              <StateBadge state={row.state} />
+              <StateBadge state={row.state} label={row.outcome} />
               {!row.active ? <span className="muted small"> superseded</span> : null}
             </div>
             <div className="number">
               <Credit value={row.value} title={row.judgeState ? `judge ${row.judgeState}` : "not judged"} />
             </div>
             <div className="number">{formatDuration(row.elapsedMs)}</div>
-            <div className="number">{formatUSD(row.costUSD)}</div>
+            <div className="number">{row.state === "running" ? "—" : formatCost(row.costUSD)}</div>
             <div className="number">{row.toolCalls ?? "—"}</div>
           </a>
         )}

@@ -3,7 +3,7 @@
 // `focus` come from the URL.
 import type { EvalRunDetail } from "../../../openeval/src/view/api-types.ts";
 import { Await, ControlBadge, Credit, Dash, Empty, ErrorBox, Section, StateBadge, Tabs, UnsandboxedBadge } from "../components/common.tsx";
-import { formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
+import { formatCost, formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
 import { DiffView } from "./diff-view.tsx";
@@ -62,9 +62,9 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
           {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}
         </h1>
         <div className="muted">
-          Eval run <code>{evalRun.id}</code> · started {formatDate(evalRun.startedAt)} · {formatDuration(evalRun.elapsedMs)} · {formatUSD(evalRun.metrics?.cost.usd)}{" "}
-          · <span data-testid="eval-run-state"><StateBadge state={evalRun.state} /></span>
-          {evalRun.infrastructureError ? <StateBadge state="failed" label="infrastructure error" /> : null}
+          Eval run <code>{evalRun.id}</code> · started {formatDate(evalRun.startedAt)} · {formatDuration(evalRun.elapsedMs)} · cost <span data-testid="eval-run-cost">{evalRun.state === "running" ? "—" : formatCost(evalRun.metrics?.cost.usd)}</span>{" "}
+          · <span data-testid="eval-run-state"><StateBadge state={evalRun.state} label={detail.outcome} /></span>
+          {evalRun.error ? <div className="small tone-text-bad" data-testid="eval-run-error">{evalRun.error}</div> : null}
         </div>
       </div>
       <div className="judgments" data-testid="judgments">

@@ -86,7 +86,7 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
       </td>
       <td className={`number ${row.failed > 0 ? "tone-text-bad" : "muted"}`}>{row.failed}</td>
       <td className="number">
-        {formatUSD(row.costUSD)}
+        {row.costUSD === null && row.unknownCost > 0 ? "unknown" : formatUSD(row.costUSD)}
         {row.unknownCost > 0 ? <span title={`${row.unknownCost} eval runs reported no cost: the total is a lower bound`}>+</span> : null}
         <div className="muted small">{formatUSD(row.meanCostUSD)} each</div>
       </td>
@@ -99,7 +99,7 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
   );
 }
 
-export function VerdictBadge({ status }: { status: VerdictStatus }) {
+export function VerdictBadge({ status }: { status: VerdictStatus | "incomplete" }) {
   return <StateBadge state={status === "pass" ? "completed" : status === "fail" ? "failed" : "interrupted"} label={status} />;
 }
 
@@ -110,11 +110,12 @@ function VerdictPanel({ overview }: { overview: RunOverview }) {
   return (
     <div className="verdict-panel" data-testid="verdict-panel">
       <div className="verdict-head">
-        <span className="strong">Verdict</span> <VerdictBadge status={verdict.status} />
+        <span className="strong">Verdict</span> <VerdictBadge status={overview.verdictHeadline ?? verdict.status} />
         <span className="muted small">
           {verdict.complete ? "every slot of a real model judged" : `${verdict.unjudged.length} slot(s) of real models unjudged`} · controls never enter the verdict
         </span>
       </div>
+      {overview.verdictNote ? <p className="small tone-text-warn" data-testid="verdict-note">Note: {overview.verdictNote}</p> : null}
       <div className="contributors">
         {verdict.contributors.map((contributor) => (
           <div key={contributor.id} className={`contributor status-${contributor.status}`}>

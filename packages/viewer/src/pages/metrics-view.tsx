@@ -16,7 +16,7 @@ export function MetricsView({ metrics, focus }: { metrics: RunMetrics | null; fo
   const percent = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)}%`);
   const groups: [string, Row[]][] = [
     ["Cost and tokens", [
-      ["cost.usd", "Cost", formatUSD(metrics.cost.usd)],
+      ["cost.usd", "Cost", metrics.cost.usd === null ? "unknown" : formatUSD(metrics.cost.usd)],
       ["tokens.input", "Input tokens", formatNumber(metrics.tokens.input)],
       ["tokens.output", "Output tokens", formatNumber(metrics.tokens.output)],
       ["tokens.reasoning", "Reasoning tokens", formatNumber(metrics.tokens.reasoning)],
@@ -36,6 +36,8 @@ export function MetricsView({ metrics, focus }: { metrics: RunMetrics | null; fo
       ["requests.failed", "Failed", formatNumber(metrics.requests?.failed)],
       ["requests.retries", "Retries", formatNumber(metrics.requests?.retries)],
       ["compactions", "Compactions", formatNumber(metrics.compactions)],
+      ["truncated", "Cut at the output limit", formatNumber(metrics.truncated)],
+      ...Object.entries(metrics.requests?.finishReasons ?? {}).map(([reason, count]): Row => [`requests.finishReasons.${reason}`, `Steps ending "${reason}"`, formatNumber(count)]),
     ]],
     ["Timing", [
       ["timing.elapsedMs", "Elapsed", formatDuration(metrics.timing.elapsedMs)],

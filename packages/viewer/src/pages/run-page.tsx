@@ -81,7 +81,7 @@ function RunHeader({ overview }: { overview: RunOverview }) {
         <div className="stat">
           <div className="stat-label">Verdict</div>
           <div className="stat-value" data-testid="run-verdict">
-            {overview.verdict === null ? <span className="muted" title={overview.verdictNote ?? undefined}>—</span> : <VerdictBadge status={overview.verdict.status} />}
+            {overview.verdict === null ? <span className="muted" title={overview.verdictNote ?? undefined}>—</span> : <VerdictBadge status={overview.verdictHeadline ?? overview.verdict.status} />}
           </div>
         </div>
       </div>

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { capitalizeOutcome, describeOutcome } from "./eval-run-outcome.ts";
+
+describe("describeOutcome", () => {
+  it("words an infrastructure or setup error as such, whatever state the process ended in", () => {
+    expect(describeOutcome({ state: "timed_out", infrastructureError: true })).toBe("infrastructure error");
+    expect(describeOutcome({ state: "failed", infrastructureError: true })).toBe("infrastructure error");
+    expect(describeOutcome({ state: "failed", infrastructureError: true, setupError: true })).toBe("setup error");
+  });
+
+  it("words the candidate's own endings", () => {
+    expect(describeOutcome({ state: "failed", infrastructureError: false })).toBe("candidate failed");
+    expect(describeOutcome({ state: "timed_out", infrastructureError: false })).toBe("timed out");
+    expect(describeOutcome({ state: "completed", infrastructureError: false })).toBe("completed");
+    expect(capitalizeOutcome("setup error")).toBe("Setup error");
+  });
+});

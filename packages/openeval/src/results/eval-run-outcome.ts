@@ -1,0 +1,38 @@
+// The one set of words for how an eval run ended, shared by the summary, the event lines, JSON and the viewer
+// (SPEC §6): a setup or infrastructure error is never worded as the candidate's failure or its timeout.
+import type { EvalRun } from "./schema.ts";
+
+export type EvalRunOutcome =
+  | "running"
+  | "completed"
+  | "setup error"
+  | "infrastructure error"
+  | "candidate failed"
+  | "timed out"
+  | "cost limited"
+  | "stopped"
+  | "interrupted";
+
+const STATE_WORDS: Record<EvalRun["state"], EvalRunOutcome> = {
+  running: "running",
+  completed: "completed",
+  failed: "candidate failed",
+  timed_out: "timed out",
+  cost_limited: "cost limited",
+  stopped: "stopped",
+  interrupted: "interrupted",
+};
+
+/**
+ * @example describeOutcome({ state: "timed_out", infrastructureError: true }) // "infrastructure error"
+ */
+export function describeOutcome(run: Pick<EvalRun, "state" | "infrastructureError" | "setupError">): EvalRunOutcome {
+  if (run.setupError) return "setup error";
+  if (run.infrastructureError) return "infrastructure error";
+  return STATE_WORDS[run.state];
+}
+
+/** The outcome as a sentence's start: "Infrastructure error". */
+export function capitalizeOutcome(outcome: EvalRunOutcome): string {
+  return outcome.charAt(0).toUpperCase() + outcome.slice(1);
+}

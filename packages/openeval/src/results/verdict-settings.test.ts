@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { BenchmarkSchema } from "../load/index.ts";
+import { ResultsStore } from "./store.ts";
+import { readVerdictSettings, recordVerdictSettings, verdictSettingsOf } from "./verdict-settings.ts";
+
+const settings = (extra: object = {}) =>
+  BenchmarkSchema.parse({ models: ["local/m"], gates: { score: { min: 0.8 }, criteria: { ok: { min: 1 } } }, candidate: { providers: { local: { options: { apiKey: "sk-secret-123" } } } }, ...extra });
+
+describe("verdict settings", () => {
+  it("keep gates, thresholds and both selections, and the providers only as a fingerprint (they may hold keys)", () => {
+    const recorded = verdictSettingsOf(settings({ verdict: { regression: false } }), { only: ["gates"] });
+    expect(recorded).toMatchObject({ gates: { score: { min: 0.8 }, criteria: { ok: { min: 1 } } }, configured: { regression: false }, selection: { only: ["gates"] } });
+    expect(JSON.stringify(recorded)).not.toContain("sk-secret-123");
+  });
+
+  it("change their fingerprint when benchmark.ts's verdict settings change, not when the command line's selection does", () => {
+    const base = verdictSettingsOf(settings());
+    expect(verdictSettingsOf(settings(), { gate: ["gates"] }).fingerprint).toBe(base.fingerprint);
+    expect(verdictSettingsOf(settings({ gates: { score: { min: 0.9 } } })).fingerprint).not.toBe(base.fingerprint);
+    expect(verdictSettingsOf(settings({ judge: { timeoutMs: 5 } })).fingerprint).not.toBe(base.fingerprint);
+  });
+
+  it("are read back as the latest recorded, and as null for a run that recorded none", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    try {
+      expect(readVerdictSettings(store)).toBeNull();
+      recordVerdictSettings(store, verdictSettingsOf(settings()));
+      const later = verdictSettingsOf(settings({ gates: { cost: { maxUSD: 3 } } }));
+      recordVerdictSettings(store, later);
+      expect(readVerdictSettings(store)).toEqual(later);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,54 @@
+// The settings a run's verdict was decided with (SPEC §10): gates with their criterion thresholds, the contributor
+// selection of benchmark.ts and of the command line, and a fingerprint of the judge and candidate settings they came
+// from. Recorded with the run, so that readResults and the viewer judge a run by what it ran with, and can say when
+// benchmark.ts has changed since. Provider config is kept only as a fingerprint: it may hold keys.
+import * as z from "zod";
+import { GatesSchema, type BenchmarkSettings } from "../load/index.ts";
+import { fingerprint } from "../util/hash.ts";
+import type { GateSelection } from "./gate-selection.ts";
+import type { ResultsStore } from "./store.ts";
+
+export const VERDICT_SETTINGS_EVENT = "verdict.settings";
+
+export const VerdictSettingsSchema = z.object({
+  gates: GatesSchema.nullable(),
+  /** benchmark.ts `verdict`: contributor id → enabled. */
+  configured: z.record(z.string(), z.boolean()).nullable(),
+  /** The command line's --gate / --only / --no-llm-judge. */
+  selection: z.object({ gate: z.array(z.string()).optional(), only: z.array(z.string()).optional(), noLlmJudge: z.boolean().optional() }),
+  judge: z.object({ model: z.string().nullable(), timeoutMs: z.number(), maxCostUSD: z.number().nullable() }),
+  candidate: z.object({ timeoutMs: z.number(), maxCostUSD: z.number().nullable(), providersFingerprint: z.string() }),
+  /** Of everything above except the command line's selection: equal fingerprints mean benchmark.ts's verdict settings are unchanged. */
+  fingerprint: z.string(),
+});
+
+export type VerdictSettings = z.infer<typeof VerdictSettingsSchema>;
+
+/**
+ * @example verdictSettingsOf(benchmark.settings, { only: ["gates"] }).fingerprint // "3f1c…"
+ */
+export function verdictSettingsOf(settings: BenchmarkSettings, selection: Omit<GateSelection, "configured"> = {}): VerdictSettings {
+  const fromBenchmark = {
+    gates: settings.gates ?? null,
+    configured: settings.verdict ?? null,
+    judge: { model: settings.judge.model ?? null, timeoutMs: settings.judge.timeoutMs, maxCostUSD: settings.judge.maxCostUSD ?? null },
+    candidate: { timeoutMs: settings.candidate.timeoutMs, maxCostUSD: settings.candidate.maxCostUSD ?? null, providersFingerprint: fingerprint(settings.candidate.providers) },
+  };
+  const cli = {
+    ...(selection.gate ? { gate: [...selection.gate] } : {}),
+    ...(selection.only ? { only: [...selection.only] } : {}),
+    ...(selection.noLlmJudge ? { noLlmJudge: true } : {}),
+  };
+  return { ...fromBenchmark, selection: cli, fingerprint: fingerprint(fromBenchmark) };
+}
+
+/** Appended on every invocation that decides the run's verdict (a resumed run may run with other settings). */
+export function recordVerdictSettings(store: ResultsStore, settings: VerdictSettings): void {
+  store.appendEvent(VERDICT_SETTINGS_EVENT, settings);
+}
+
+/** The settings the run was last decided with, or null for runs made before they were recorded. */
+export function readVerdictSettings(store: ResultsStore): VerdictSettings | null {
+  const recorded = store.latestEvent(VERDICT_SETTINGS_EVENT);
+  return recorded === null ? null : VerdictSettingsSchema.parse(recorded);
+}
