@@ -152,7 +152,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   await createGitWorkspace(workspace, evaluation.workspace.directory);
   const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence);
 
-  const credentials = await selectCredentials({ model: slot.model, environment: process.env });
+  const credentials = await selectCredentials({ model: slot.model, environment: process.env, providers: settings.candidate.providers });
   const opencodeScratch = join(scratch, "opencode");
   const isolation = await prepareIsolation(opencodeScratch);
   const { monitor } = request;

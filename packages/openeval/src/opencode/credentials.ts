@@ -63,6 +63,8 @@ export interface CredentialRequest {
   environment: Record<string, string | undefined>;
   /** The user's OpenCode auth.json; default `$XDG_DATA_HOME/opencode/auth.json`, else `~/.local/share/opencode/auth.json`. */
   authFile?: string;
+  /** benchmark.ts `candidate.providers`: keys written there (`options.apiKey`) are redacted too. */
+  providers?: Record<string, unknown>;
 }
 
 export interface Credentials {
@@ -85,7 +87,7 @@ export interface Credentials {
 export async function selectCredentials(request: CredentialRequest): Promise<Credentials> {
   const { provider } = parseModelRef(request.model);
   const authFile = request.authFile ?? defaultAuthFile(request.environment);
-  const known = (await findKnownSecrets(request.environment, authFile)).map((secret) => secret.value);
+  const known = (await findKnownSecrets(request.environment, authFile, request.providers)).map((secret) => secret.value);
   if (provider === CONTROL_PROVIDER) return { env: {}, auth: null, secrets: known };
 
   const env: Record<string, string> = {};

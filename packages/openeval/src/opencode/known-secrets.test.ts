@@ -27,6 +27,17 @@ describe("findKnownSecrets", () => {
     expect(secrets.find((secret) => secret.value === "hunter2-hunter2")?.source).toBe("env DATABASE_PASSWORD");
   });
 
+  test("keys written into benchmark.ts provider config (options.apiKey, an Authorization header), not its URLs or names", async () => {
+    const providers = {
+      local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:8080/v1", apiKey: "local-provider-key-0123", headers: { Authorization: "Bearer header-token-0123" } }, models: { m: { name: "M" } } },
+    };
+    const secrets = await findKnownSecrets({}, join(await makeTempDir(), "missing-auth.json"), providers);
+    expect(secrets).toEqual([
+      { value: "local-provider-key-0123", source: "candidate.providers.local.options.apiKey" },
+      { value: "Bearer header-token-0123", source: "candidate.providers.local.options.headers.Authorization" },
+    ]);
+  });
+
   test("names: keys, tokens, secrets and passwords are credentials; paths and settings are not", () => {
     for (const name of ["OPENAI_API_KEY", "AWS_ACCESS_KEY_ID", "GH_TOKEN", "X_SECRET_Y", "PGPASSWORD", "AUTH_HEADER", "GOOGLE_APPLICATION_CREDENTIALS"]) expect(isCredentialName(name), name).toBe(true);
     for (const name of ["PATH", "HOME", "AWS_REGION", "KEYBOARD_LAYOUT", "TERM"]) expect(isCredentialName(name), name).toBe(false);

@@ -32,12 +32,17 @@ export function defaultAuthFile(environment: Record<string, string | undefined>)
  * @example
  * const secrets = await findKnownSecrets(process.env); // → [{ value: "sk-…", source: "env OPENAI_API_KEY" }, …]
  */
-export async function findKnownSecrets(environment: Record<string, string | undefined>, authFile = defaultAuthFile(environment)): Promise<KnownSecret[]> {
+export async function findKnownSecrets(
+  environment: Record<string, string | undefined>,
+  authFile = defaultAuthFile(environment),
+  providers: Record<string, unknown> = {},
+): Promise<KnownSecret[]> {
   const found: KnownSecret[] = [];
   for (const [name, value] of Object.entries(environment)) {
     if (value && isCredentialName(name)) found.push({ value, source: `env ${name}` });
   }
   for (const [provider, entry] of Object.entries(await readAuthFile(authFile))) collectLeaves(entry, `auth.json ${provider}`, found);
+  collectCredentialFields(providers, "candidate.providers", found);
   const seen = new Set<string>();
   return found.filter((secret) => secret.value.length >= MIN_SECRET_LENGTH && seen.size < seen.add(secret.value).size);
 }
@@ -49,6 +54,15 @@ async function readAuthFile(file: string): Promise<Record<string, unknown>> {
     return parsed.success ? parsed.data : {};
   } catch {
     return {};
+  }
+}
+
+/** Strings under credential-shaped keys of benchmark.ts provider config (`options.apiKey`, an `Authorization` header…). */
+function collectCredentialFields(value: unknown, source: string, into: KnownSecret[]): void {
+  if (!isRecord(value)) return;
+  for (const [key, item] of Object.entries(value)) {
+    if (isCredentialName(key)) collectLeaves(item, `${source}.${key}`, into);
+    else collectCredentialFields(item, `${source}.${key}`, into);
   }
 }
 

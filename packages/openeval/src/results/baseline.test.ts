@@ -1,5 +1,5 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { aggregateScores } from "./aggregate.ts";
@@ -75,7 +75,7 @@ describe("buildBaseline", () => {
   });
 
   it("writes atomically and reads back through the schema; a missing file reads as null", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "openeval-baseline-"));
+    const directory = await makeTempDir("openeval-baseline-");
     const file = join(directory, "baseline.json");
     expect(await readBaseline(file)).toBeNull();
     const written = await writeBaseline(file, inputFor(passing));
@@ -83,7 +83,7 @@ describe("buildBaseline", () => {
   });
 
   it("rejects a baseline.json it cannot read, naming the key", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "openeval-baseline-"));
+    const directory = await makeTempDir("openeval-baseline-");
     const file = join(directory, "baseline.json");
     const baseline = buildBaseline(inputFor(passing));
     writeFileSync(file, JSON.stringify({ ...baseline, entries: [{ ...baseline.entries[0], criteria: { tests: 2 } }] }));

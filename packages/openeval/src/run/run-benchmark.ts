@@ -74,7 +74,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     checkExplicitRequests({ evalRuns: store.evalRuns(), judgeRuns: [] }, scope);
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
     // Step: every secret this runner can see is redacted from what it records; the list (hashes only) is kept for export.
-    const secrets = await findKnownSecrets(process.env);
+    const secrets = await findKnownSecrets(process.env, undefined, benchmark.settings.candidate.providers);
     await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
