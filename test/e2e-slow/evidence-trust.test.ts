@@ -141,7 +141,9 @@ describe("frozen judge inputs (issue 14 §2)", () => {
     expect(scores("a-tamper")).toEqual({ reference_intact: { value: 1, source: "judge.ts" } });
     expect(scores("b-victim")).toEqual({ start_intact: { value: 1, source: "judge.ts" } });
     // Judges ran the worker frozen with the run, not the harness's live file.
-    expect(statSync(join(runDirectory, "inputs", "harness", "code-worker.js")).size).toBeGreaterThan(100_000);
+    const frozenWorker = readdirSync(join(runDirectory, "inputs", "harness")).find((name) => /^code-worker-[0-9a-f]{16}\.js$/.test(name));
+    expect(frozenWorker).toBeDefined();
+    expect(statSync(join(runDirectory, "inputs", "harness", frozenWorker!)).size).toBeGreaterThan(50_000);
     // The live folder really was changed.
     expect(readFileSync(join(directory, "evals", "a-tamper", "REFERENCE_FIX.md"), "utf8")).toBe("forged\n");
     expect(run.stdout).toMatch(/Changed while the run's candidates ran .*evals\/a-tamper\/REFERENCE_FIX\.md \(modified\)/);

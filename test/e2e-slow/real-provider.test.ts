@@ -56,7 +56,8 @@ function benchmarkSource(gates: string, verdict: string): string {
   models: ["local/small", "local/llama-small", "local/cut", "local/unpriced", "down/model", "local/compactor"],
   repetitions: 1,
   concurrency: 2,
-  candidate: { timeoutMs: 100_000, maxCostUSD: 1, providers: ${JSON.stringify(providers)} },
+  // On this machine: these journeys are about what providers answer; candidates in containers have their own suite.
+  candidate: { isolation: "process", timeoutMs: 100_000, maxCostUSD: 1, providers: ${JSON.stringify(providers)} },
   gates: ${gates},
   verdict: ${verdict},
 };\n`;
@@ -155,7 +156,7 @@ describe("metrics and cost against real providers", () => {
   it("records an unpriced model's cost as unknown, counted in unknownCost, and the cost gate cannot pass silently", async () => {
     const unpriced = evalRunOf("local/unpriced");
     expect(unpriced.metrics?.cost.usd).toBeNull();
-    expect(run.stdout).toMatch(/local\/unpriced\s+100\.0%.*unknown/);
+    expect(run.stdout).toMatch(/local\/unpriced \(unsandboxed\)\s+100\.0%.*unknown/);
     expect(run.stdout).toContain("local/unpriced has no pricing");
     const results = await readResults(runDirectory());
     expect(results.models.find((entry) => entry.model === "local/unpriced")!.costTime.unknownCost).toBe(1);
