@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
+import { readResults } from "../../packages/openeval/src/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/results/index.ts";
 import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
@@ -91,6 +92,13 @@ describe.skipIf(!reachable)("a control candidate in a container", () => {
       store.close();
     }
     expect(decoyConnections).toEqual([]);
+  });
+
+  it("reads back as judged through readResults (the viewer's path), with the runtime it ran in", async () => {
+    const results = await readResults(join(directory, "results", readdirSync(join(directory, "results"))[0]!));
+    expect(results.models.map((model) => ({ model: model.model, judged: model.judged, slots: model.slots, unsandboxed: model.unsandboxed }))).toEqual([
+      { model: "control/snoop", judged: 1, slots: 1, unsandboxed: false },
+    ]);
   });
 
   it("leaves no container or volume of the run behind", async () => {

@@ -42,7 +42,7 @@ describe("gates, exit codes and baselines", () => {
     await writeFile(join(directory, "benchmark.ts"), benchmarkSource(`{ score: { min: 0.51 } }`));
     const above = await runCli(["run", "--benchmark", directory, "--gate", "gates", "--junit", join(directory, "junit.xml"), "--summary", join(directory, "summary.md")]);
     expect(above.exitCode, above.stdout + above.stderr).toBe(1);
-    expect(above.stdout).toMatch(/local\/half\s+50\.0%/);
+    expect(above.stdout).toMatch(/local\/half \(unsandboxed\)\s+50\.0%/);
     expect(above.stdout).toMatch(/gates\s+fail — failing: score\.min/);
     expect(readFileSync(join(directory, "junit.xml"), "utf8")).toContain('<testsuite name="local/half"');
     expect(readFileSync(join(directory, "summary.md"), "utf8")).toContain("## ❌ openeval: fail");

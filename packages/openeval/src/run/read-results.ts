@@ -6,6 +6,7 @@ import type { PlanScope } from "../plan/index.ts";
 import { ResultsStore } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
+import { resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
 
 export interface ReadResultsOptions {
@@ -31,7 +32,11 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
     const models = [...new Set([...run.models, ...store.evalRunModels()])];
     const scope: PlanScope = options.scope ?? { models };
     const verification = await resolveRunVerification(benchmark);
-    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, settings: "recorded" });
+    // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
+    // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
+    const recorded = new Set(store.evalRuns().flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
+    const isolation = await resolveRunIsolation(benchmark, models, recorded.size === 1 ? [...recorded][0] : undefined, { strict: false });
+    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor, settings: "recorded" });
   } finally {
     store.close();
   }
