@@ -133,7 +133,7 @@ describe("a provider answering context-length errors", () => {
     // The same words in the summary; never scored (no judge run), never "Candidate failed".
     expect(run.stdout).toContain(`answer × ${name} #1 [eval run ${evalRun.id}]: failed — Setup error: Setup error of ${name}`);
     expect(run.stdout).not.toContain(`${name} #1 [eval run ${evalRun.id}]: failed — Candidate failed`);
-    expect(run.stdout).toMatch(new RegExp(`${name.replace("/", "\\/")}\\s+\\[0\\.0–100\\.0\\]% \\(incomplete\\)`));
+    expect(run.stdout).toMatch(new RegExp(`${name.replace("/", "\\/")} \\(unsandboxed\\)\\s+\\[0\\.0–100\\.0\\]% \\(incomplete\\)`));
   });
 
   it("counts the rejected request as failed in the metrics", () => {
@@ -171,6 +171,7 @@ describe("metrics and cost against real providers", () => {
 
   it("warns when a run compacted more than a few times", () => {
     const compactor = evalRunOf("local/compactor");
+    expect(compactor.metrics, JSON.stringify(compactor)).not.toBeNull();
     const compactions = compactor.metrics!.compactions!;
     expect(compactions).toBeGreaterThanOrEqual(1);
     // How many fit in the timeout depends on the machine's load: the warning must match the count either way.
