@@ -56,9 +56,11 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
   checkScope(benchmark, scope);
-  // Before any run directory or model call: a model that needs a container engine or image it cannot have stops here.
-  const isolation = await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline, finalOnly: scope.finalOnly ?? false });
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
+  // Before any model call a model that needs a container engine or image it cannot have stops here: for a new run
+  // before its directory exists; on a recorded run after retry/rejudge ids are checked, so a typo is named first.
+  const resolveIsolation = () => resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline, finalOnly: scope.finalOnly ?? false });
+  const isolationOfNewRun = choice.created ? await resolveIsolation() : null;
   const store = ResultsStore.open(choice.directory, { create: true });
   const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
   const progress = createProgressLog(store, { concurrency, maxCostUSD: scope.maxCostUSD ?? null });
@@ -72,6 +74,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
     await recoverRun(store);
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
     checkExplicitRequests({ evalRuns: store.evalRuns(), judgeRuns: [] }, scope);
+    const isolation = isolationOfNewRun ?? (await resolveIsolation());
     if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
     // Step: every secret this runner can see is redacted from what it records; the list (hashes only) is kept for export.
     const secrets = await findKnownSecrets(process.env, undefined, benchmark.settings.candidate.providers);
