@@ -11,7 +11,8 @@ import { walkTree } from "../util/tree.ts";
 
 /** packages/openeval/src and the control model package: the code that records and grades. */
 const HARNESS_ROOTS = [fileURLToPath(new URL("..", import.meta.url)), fileURLToPath(new URL("../../../control-model/src", import.meta.url))];
-const SKIPPED = new Set(["results", "node_modules", ".git"]);
+/** What in a benchmark folder is not its source: recorded results and installed packages. */
+export const NOT_BENCHMARK_SOURCE: ReadonlySet<string> = new Set(["results", "node_modules", ".git"]);
 
 export interface InputChange {
   /** `frozen`: the run store's own frozen copy (`inputs/evals/<id>/`), put back before it was used. */
@@ -27,7 +28,7 @@ export type SourceHashes = Map<string, string>;
 export async function hashSources(benchmarkDirectory: string): Promise<SourceHashes> {
   const hashes: SourceHashes = new Map();
   const add = async (scope: InputChange["scope"], root: string, base: string) => {
-    for (const entry of await walkTree(root, SKIPPED).catch(() => [])) {
+    for (const entry of await walkTree(root, NOT_BENCHMARK_SOURCE).catch(() => [])) {
       const path = relative(base, entry.absolute).split("\\").join("/");
       hashes.set(`${scope}:${path}`, entry.kind === "file" ? sha256(await readFile(entry.absolute)) : `symlink:${entry.target}`);
     }

@@ -1,13 +1,14 @@
 // The leaderboard's statistics and verdict, exactly as the CLI reports them: readResults() over the run, which decides
 // the verdict with the gates, thresholds and contributor selection recorded with the run and says when benchmark.ts
-// has changed since. The benchmark is loaded again when its benchmark.ts changes; the summary is made once per
+// has changed since. The benchmark is loaded again when any of its files (benchmark.ts, an eval's judge) changes; the summary is made once per
 // version of the run and of benchmark.ts, when the leaderboard is first asked for. A run whose benchmark.ts is
 // gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note instead of a verdict.
-import { statSync } from "node:fs";
-import { join } from "node:path";
+import { lstat } from "node:fs/promises";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
-import { readResults } from "../run/index.ts";
+import { NOT_BENCHMARK_SOURCE, readResults } from "../run/index.ts";
+import { sha256 } from "../util/hash.ts";
+import { walkTree } from "../util/tree.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
 import type { RunIndex } from "./run-index.ts";
 
@@ -47,8 +48,8 @@ export class SummaryReader {
     };
   }
 
-  private read(index: RunIndex): Promise<Summary> {
-    const version = `${index.version}:${benchmarkVersion(index.run.benchmarkDirectory)}`;
+  private async read(index: RunIndex): Promise<Summary> {
+    const version = `${index.version}:${await benchmarkVersion(index.run.benchmarkDirectory)}`;
     const cached = this.summaries.get(index.directory);
     if (cached && cached.version === version) return cached.summary;
     const summary = this.summarize(index);
@@ -58,7 +59,7 @@ export class SummaryReader {
 
   private async summarize(index: RunIndex): Promise<Summary> {
     const folder = index.run.benchmarkDirectory;
-    const version = benchmarkVersion(folder);
+    const version = await benchmarkVersion(folder);
     let cached = this.benchmarks.get(folder);
     if (!cached || cached.version !== version) {
       cached = { version, benchmark: loadBenchmark(folder) };
@@ -86,11 +87,18 @@ export class SummaryReader {
   }
 }
 
-/** benchmark.ts's modification time and size: an edit is seen on the next request. */
-function benchmarkVersion(folder: string): string {
+/**
+ * Every source file's modification time and size (results/ and installed packages aside): an edit to benchmark.ts or
+ * to an eval's judge is seen on the next request, as a fresh `openeval report` would see it.
+ */
+export async function benchmarkVersion(folder: string): Promise<string> {
   try {
-    const stat = statSync(join(folder, "benchmark.ts"));
-    return `${stat.mtimeMs}:${stat.size}`;
+    const entries = await walkTree(folder, NOT_BENCHMARK_SOURCE);
+    const stamps = await Promise.all(entries.map(async (entry) => {
+      const stat = await lstat(entry.absolute);
+      return `${entry.absolute}:${stat.mtimeMs}:${stat.size}`;
+    }));
+    return sha256(stamps.join("\n"));
   } catch {
     return "missing";
   }

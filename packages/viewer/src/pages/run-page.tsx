@@ -1,4 +1,5 @@
 // One run: its summary and three views of it — the model leaderboard, the eval × model matrix, every eval run.
+import { useRef } from "react";
 import type { RunOverview } from "../../../openeval/src/view/api-types.ts";
 import { Await, StateBadge, Tabs } from "../components/common.tsx";
 import { formatDate } from "../format.ts";
@@ -17,11 +18,14 @@ export function RunPage({ run, location }: { run: string; location: Location }) 
   const version = useLiveVersion();
   const overview = useLoad(() => api.overview(run), [run], version);
   const requested = location.query.get("tab");
+  // Liveness when the page opened picks its tab: the queue a user watched stays on screen, ending in its summary.
+  const opened = useRef<{ run: string; live: boolean } | null>(null);
   return (
     <Await state={overview}>
       {(data) => {
         // While a runner works on the run, it opens on the queue.
-        const tab = TABS.find((candidate) => candidate === requested) ?? (data.live ? "queue" : "leaderboard");
+        if (opened.current?.run !== run) opened.current = { run, live: data.live };
+        const tab = TABS.find((candidate) => candidate === requested) ?? (opened.current.live ? "queue" : "leaderboard");
         return (
         <>
           <RunHeader overview={data} />
