@@ -131,7 +131,7 @@ describe("a provider answering context-length errors", () => {
     expect(evalRun.error).toContain("2048 tokens");
     expect(evalRun.error).toMatch(/Raise the server's context .* or set limit\.context/);
     // The same words in the summary; never scored (no judge run), never "Candidate failed".
-    expect(run.stdout).toContain(`answer × ${name} #1 [eval run ${evalRun.id}]: failed — Setup error: Setup error of ${name}`);
+    expect(run.stdout).toContain(`answer × ${name} #1 [eval run ${evalRun.id}]: failed — Setup error of ${name}`);
     expect(run.stdout).not.toContain(`${name} #1 [eval run ${evalRun.id}]: failed — Candidate failed`);
     expect(run.stdout).toMatch(new RegExp(`${name.replace("/", "\\/")} \\(unsandboxed\\)\\s+\\[0\\.0–100\\.0\\]% \\(incomplete\\)`));
   });

@@ -153,7 +153,10 @@ function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorde
   }
   if (current.infrastructureError || current.state === "failed") {
     const why = capitalizeOutcome(describeOutcome(current));
-    return { action: "failed", reason: `${why}: ${current.error ?? current.state}; retry it explicitly with openeval retry`, evalRun: current, judgeRun: null };
+    const detail = current.error ?? current.state;
+    // A message that already opens with its outcome ("Setup error of …") is not prefixed with it again.
+    const said = detail.toLowerCase().startsWith(why.toLowerCase()) ? detail : `${why}: ${detail}`;
+    return { action: "failed", reason: `${said}; retry it explicitly with openeval retry`, evalRun: current, judgeRun: null };
   }
   const judgeRuns = recorded.judgeRunsByEvalRun.get(current.id) ?? [];
   const judged = judgeRuns.filter((run) => run.judgeFingerprint === judgeHash && run.state !== "interrupted" && run.state !== "running").at(-1);

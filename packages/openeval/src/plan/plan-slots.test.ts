@@ -69,6 +69,11 @@ describe("planSlots", () => {
     const recorded = recordAll(slots, "failed");
     const plan = planSlots(benchmark, recorded);
     expect(plan.slots[0]).toMatchObject({ action: "failed", reason: expect.stringContaining("retry it explicitly with openeval retry") });
+    // The outcome opens the reason once, whether or not the recorded message already says it.
+    recorded.evalRuns[0] = { ...recorded.evalRuns[0]!, infrastructureError: true, error: "boom" };
+    recorded.evalRuns[1] = { ...recorded.evalRuns[1]!, infrastructureError: true, setupError: true, error: "Setup error of p/a: too small" };
+    const reasons = planSlots(benchmark, recorded).slots.slice(0, 2).map((slot) => slot.reason);
+    expect(reasons).toEqual(["Infrastructure error: boom; retry it explicitly with openeval retry", "Setup error of p/a: too small; retry it explicitly with openeval retry"]);
     expect(planSlots(benchmark, recorded, { retry: ["eval_0"] }).slots[0]).toMatchObject({ action: "candidate", reason: "Explicit retry of eval_0" });
     const judgedBadly = recordAll(slots);
     judgedBadly.judgeRuns[1] = { ...judgedBadly.judgeRuns[1]!, state: "timed_out", error: "slow" };
