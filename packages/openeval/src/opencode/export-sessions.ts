@@ -1,7 +1,8 @@
 // Writes OpenCode's native export (`opencode export <id>`) of every session in a run's database — the root and each
 // child (subagent) session, which the root's export does not include — redacted, one JSON file per session.
 
-import { join } from "node:path";
+import { readFile, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../util/files.ts";
 import { OpenCodeError } from "./errors.ts";
 import { listSessions } from "./native-database.ts";
@@ -40,31 +41,41 @@ export async function exportSessions(request: ExportRequest): Promise<{ sessions
   const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
   const sessions = await mapBounded(rows, request.concurrency ?? 2, async (row) => {
     const file = join(request.targetDir, `${row.id}.json`);
-    const text = await exportOne(binary, row.id, request);
+    // Unredacted, so beside the live database in the scratch folder, never under results/.
+    const text = await exportOne(binary, row.id, request, join(dirname(request.databasePath), `export-${row.id}.json`));
     await writeFileAtomic(file, redactSecrets(text, request.secrets));
     return { id: row.id, parentID: row.parent_id, file };
   });
   return { sessions };
 }
 
-async function exportOne(binary: string, sessionID: string, request: ExportRequest): Promise<string> {
-  const child = Bun.spawn([binary, "export", sessionID], {
-    cwd: request.workspace,
-    env: { ...request.env, OPENCODE_DB: request.databasePath, PWD: request.workspace },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const timer = setTimeout(() => void killProcessTree({ pid: child.pid }), EXPORT_TIMEOUT_MS);
-  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
-  await child.exited;
-  clearTimeout(timer);
-  if (child.exitCode === 0 && isJson(stdout)) return stdout;
-  const reason = redactSecrets(stderr.trim().split("\n").slice(-5).join("\n"), request.secrets);
-  throw new OpenCodeError(
-    "OPENCODE_EXPORT_FAILED",
-    `opencode export ${sessionID} failed (exit ${child.exitCode ?? child.signalCode}); the archived database still holds the session. Last log lines:\n${reason}`,
-  );
+/**
+ * stdout goes to a file, never a pipe: OpenCode 1.18 exits before a pipe has taken more than its first 64 KiB, so a
+ * long session's export came back cut short (exit 0, invalid JSON). The raw file is removed once read.
+ */
+async function exportOne(binary: string, sessionID: string, request: ExportRequest, rawFile: string): Promise<string> {
+  try {
+    const child = Bun.spawn([binary, "export", sessionID], {
+      cwd: request.workspace,
+      env: { ...request.env, OPENCODE_DB: request.databasePath, PWD: request.workspace },
+      stdin: "ignore",
+      stdout: Bun.file(rawFile),
+      stderr: "pipe",
+    });
+    const timer = setTimeout(() => void killProcessTree({ pid: child.pid }), EXPORT_TIMEOUT_MS);
+    const stderr = await new Response(child.stderr).text();
+    await child.exited;
+    clearTimeout(timer);
+    const stdout = await readFile(rawFile, "utf8").catch(() => "");
+    if (child.exitCode === 0 && isJson(stdout)) return stdout;
+    const reason = redactSecrets(stderr.trim().split("\n").slice(-5).join("\n"), request.secrets);
+    throw new OpenCodeError(
+      "OPENCODE_EXPORT_FAILED",
+      `opencode export ${sessionID} failed (exit ${child.exitCode ?? child.signalCode}); the archived database still holds the session. Last log lines:\n${reason}`,
+    );
+  } finally {
+    await rm(rawFile, { force: true });
+  }
 }
 
 function isJson(text: string): boolean {

@@ -23,7 +23,8 @@ const PLANTED_OPENAI = "sk-planted-openai-3e9d8c7b6a5f4e3d";
 const controls: Record<string, ControlFile> = {
   worker: {
     turns: [
-      { reasoning: "Plan: a.txt via bash, b.txt via write.", text: "Creating files.", tools: [{ name: "bash", input: { command: "echo hi > a.txt" } }] },
+      // Reasoning past 64 KiB: the session's export is too (OpenCode's export to a pipe stopped there).
+      { reasoning: `Plan: a.txt via bash, b.txt via write. ${"Think. ".repeat(10_000)}`, text: "Creating files.", tools: [{ name: "bash", input: { command: "echo hi > a.txt" } }] },
       { tools: [{ name: "write", input: { filePath: "b.txt", content: "bee\n" } }] },
       { text: "All done." },
     ],
@@ -196,7 +197,9 @@ describe("a control that runs bash and write, then answers", () => {
       secrets: [],
     });
     expect(sessions).toEqual([{ id: result.outcome.sessionID, parentID: null, file: join(targetDir, `${result.outcome.sessionID}.json`) }]);
-    const exported = JSON.parse(await readFile(sessions[0]!.file, "utf8"));
+    const text = await readFile(sessions[0]!.file, "utf8");
+    expect(text.length).toBeGreaterThan(70_000);
+    const exported = JSON.parse(text);
     expect(exported.info.id).toBe(result.outcome.sessionID);
     expect(exported.messages.length).toBeGreaterThanOrEqual(4);
   }, 30_000);
