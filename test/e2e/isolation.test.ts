@@ -53,24 +53,6 @@ describe("candidate isolation", () => {
     expect(JSON.parse(result.stdout).work.map((slot: { action: string }) => slot.action)).toEqual(["candidate"]);
   });
 
-  it("refuses earlyStop for candidates in containers before anything runs, unless --final-only", async () => {
-    const early = await writeTree({
-      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, judge: { model: "control/judge" }, candidate: { isolation: "container" } };\n`,
-      "evals/notes/prompt.md": "Write notes.\n",
-      "evals/notes/judge.md": "## Criterion: kept — Kept the notes\n\nThe notes file exists.\n",
-      "evals/notes/eval.ts": "export default { earlyStop: true };\n",
-      "evals/notes/controls/positive.json": JSON.stringify({ turns: [{ text: "done" }], verdict: { kept: { value: true, reason: "kept" } } }),
-    });
-    const result = await runCli(["run", "--benchmark", early], { env: NO_ENGINE });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("notes uses earlyStop, and earlyStop checks of candidates in containers are not supported yet");
-    expect(result.stderr).toContain("--final-only");
-    // With --final-only the earlyStop question is gone and the missing engine is what stops it.
-    const finalOnly = await runCli(["run", "--benchmark", early, "--final-only"], { env: NO_ENGINE });
-    expect(finalOnly.exitCode).toBe(2);
-    expect(finalOnly.stderr).toContain("No container engine answers");
-  });
-
   it("refuses an --isolation value it does not know, naming the flag and the choices", async () => {
     const result = await runCli(["run", "--benchmark", directory, "--isolation", "vm"], { env: NO_ENGINE });
     expect(result.exitCode).toBe(2);

@@ -8,9 +8,9 @@ import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
-import { openCandidateContainer } from "./container/candidate-container.ts";
+import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";
 import { planEgress } from "./container/egress.ts";
-import { checkpointOf, type TakeCheckpoint } from "./checkpoint.ts";
+import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { isPriced } from "../util/model-pricing.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
@@ -122,10 +122,23 @@ async function openContainer(request: CandidateRequest, scratch: string, timeout
     timeoutMs,
     egressLog: { write: (chunk) => void log.write(redactBytes(chunk, credentials.secrets)) },
   });
-  return { launch: container.launch, close: async () => {
+  return { launch: container.launch, copyLive: container.copyLive, close: async () => {
     await container.close();
     await log.end();
   } };
+}
+
+/** A checkpoint of a candidate in a container: its live files are copied to a scratch folder, then recorded as on the host. */
+function checkpointInContainer(live: LiveCandidate, copyLive: CandidateContainer["copyLive"], evalRunId: string): TakeCheckpoint {
+  return async (directory) => {
+    const copy = await createScratchDir(`${evalRunId}-live`);
+    try {
+      const copied = await copyLive({ workspace: live.workspace, database: live.databasePath }, copy);
+      return await checkpointOf({ ...live, workspace: copied.workspace, databasePath: copied.database })(directory);
+    } finally {
+      await removeScratchDir(copy);
+    }
+  };
 }
 
 /** An eval run that ended without a recording (nothing ran, or it could not be recorded): an infrastructure error,
@@ -156,7 +169,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const opencodeScratch = join(scratch, "opencode");
   const isolation = await prepareIsolation(opencodeScratch);
   const { monitor } = request;
-  const takeCheckpoint = checkpointOf({
+  const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
+  const live = {
     workspace,
     databasePath: isolation.paths.database,
     prompt: evaluation.prompt.text,
@@ -165,8 +179,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     secrets: credentials.secrets,
     limits: settings.evidence,
     startedAt: Date.parse(running.startedAt),
-  });
-  const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
+  };
+  const takeCheckpoint: TakeCheckpoint = container ? checkpointInContainer(live, container.copyLive, request.evalRunId) : checkpointOf(live);
   const outcome = await runOpenCode({
     ...(container ? { launch: container.launch } : {}),
     scratchDir: opencodeScratch,

@@ -2,7 +2,7 @@
 // containers — the engine and the pinned candidate image, resolved before any model is called. No engine or no
 // image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
 import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
-import { earlyStopPolicy, resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
+import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import type { CandidateRuntime, PlanScope } from "../plan/index.ts";
 import { connectContainerEngine } from "../sandbox/index.ts";
 
@@ -14,12 +14,11 @@ export interface RunIsolation {
   container: { image: string; host?: string } | null;
 }
 
-export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean; finalOnly?: boolean }): Promise<RunIsolation> {
+export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean }): Promise<RunIsolation> {
   const isolation = new Map(models.map((model) => [model, resolveIsolation(model, benchmark.settings, override)]));
   const containerized = models.filter((model) => isolation.get(model) === "container");
   const engineHost = benchmark.settings.candidate.container?.host;
   let image: string | null = null;
-  if (options.strict && containerized.length > 0 && options.finalOnly !== true) refuseEarlyStop(benchmark, containerized);
   if (containerized.length > 0) {
     try {
       image = (await resolveCandidateImage(engineHost ? { host: engineHost } : {})).imageId;
@@ -49,17 +48,6 @@ export async function reapOrphanedCandidates(isolation: RunIsolation, models: re
   } catch {
     // No engine now: nothing of ours can be running there either.
   }
-}
-
-/** earlyStop checks snapshot the live database on this machine; a containerized candidate's is inside its container. */
-function refuseEarlyStop(benchmark: BenchmarkDefinition, models: string[]): void {
-  const monitored = benchmark.evals.filter((evaluation) => earlyStopPolicy(evaluation.settings.earlyStop) !== null).map((evaluation) => evaluation.id);
-  if (monitored.length === 0) return;
-  throw new CandidateError(
-    "ISOLATION_UNAVAILABLE",
-    `${monitored.join(", ")} ${monitored.length === 1 ? "uses" : "use"} earlyStop, and earlyStop checks of candidates in containers are not supported yet (${models.join(", ")} would run in containers); ` +
-      `pass --final-only to grade finished recordings only, or --isolation process to run them on this machine, unsandboxed.`,
-  );
 }
 
 function explain(error: CandidateError, models: string[]): CandidateError {

@@ -59,7 +59,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   // Before any model call a model that needs a container engine or image it cannot have stops here: for a new run
   // before its directory exists; on a recorded run after retry/rejudge ids are checked, so a typo is named first.
-  const resolveIsolation = () => resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline, finalOnly: scope.finalOnly ?? false });
+  const resolveIsolation = () => resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline });
   const isolationOfNewRun = choice.created ? await resolveIsolation() : null;
   const store = ResultsStore.open(choice.directory, { create: true });
   const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();

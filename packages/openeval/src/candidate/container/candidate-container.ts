@@ -5,6 +5,7 @@
 // engine-managed volume for the unix socket), and after it stops everything comes back to the host scratch folder,
 // so the existing recording path reads it at the same host paths.
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
 import { connectContainerEngine, readFolder, writeFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type TarEntry } from "../../sandbox/index.ts";
 import type { EgressPlan } from "./egress.ts";
@@ -32,29 +33,53 @@ export interface CandidateContainerOptions {
   egressLog: OutputSink;
 }
 
+export interface LiveCopy {
+  workspace: string;
+  database: string;
+}
+
 export interface CandidateContainer {
   launch: Launcher;
+  /**
+   * earlyStop (SPEC §8.2): the running candidate's workspace and a consistent copy of its live database (made inside
+   * the container, as the process backend makes it on the host), brought to `target` on the host. `paths` are the
+   * host scratch paths the session was given.
+   */
+  copyLive(paths: LiveCopy, target: string): Promise<LiveCopy>;
   /** Removes both containers and the shared volume. Idempotent; also after a failure. */
   close(): Promise<void>;
 }
 
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
   const engine = await connectContainerEngine(options.host ? { host: options.host } : {});
-  const made: { sandboxes: Sandbox[]; volume: string | null } = { sandboxes: [], volume: null };
+  const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0 };
   const close = async () => {
     for (const sandbox of made.sandboxes.splice(0)) await sandbox.remove().catch(() => {});
     if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
     made.volume = null;
   };
+  const copyLiveOf = (paths: LiveCopy, target: string) => {
+    if (!made.candidate) throw new Error("The candidate's container is not running: nothing to copy");
+    return copyLive(made.candidate, options.scratch, paths, target, made.deadline);
+  };
   return { launch: (command) => launch(engine, options, made, command).catch(async (error: unknown) => {
     await close();
     throw error;
-  }), close };
+  }), copyLive: copyLiveOf, close };
 }
 
-async function launch(engine: ContainerEngine, options: CandidateContainerOptions, made: { sandboxes: Sandbox[]; volume: string | null }, command: Parameters<Launcher>[0]) {
+interface Made {
+  sandboxes: Sandbox[];
+  volume: string | null;
+  /** Set once the candidate container exists (for live copies). */
+  candidate: Sandbox | null;
+  deadline: number;
+}
+
+async function launch(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
   const lifetimeMs = options.timeoutMs + 60_000;
   const deadline = Date.now() + lifetimeMs;
+  made.deadline = deadline;
   made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" });
   const volumes = [{ name: made.volume, path: EGRESS_DIR }];
 
@@ -77,17 +102,18 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
     volumes,
   });
   made.sandboxes.push(candidate);
+  made.candidate = candidate;
 
   // Step: copy the scratch folder in (as tar, owned by the container's user) and start the forwarders.
   const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
   if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
-  await candidate.copyIn(CONTAINER_ROOT, insideRoot(scratch.entries).map((entry) => ({ ...entry, ...candidate.user })));
+  await candidate.copyIn(CONTAINER_ROOT, relativeEntries(scratch.entries, 1).map((entry) => ({ ...entry, ...candidate.user })));
   for (const forward of options.egress.forwards) {
     await startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog);
   }
 
   // Step: OpenCode itself, at the container's paths; its output streams out as it comes.
-  const map = (value: string) => (value.startsWith(options.scratch) ? CONTAINER_ROOT + value.slice(options.scratch.length) : value);
+  const map = (value: string) => insidePath(options.scratch, value);
   const stdout = streamSink();
   const stderr = streamSink();
   const env = { ...Object.fromEntries(Object.entries(command.env).map(([key, value]) => [key, map(value)])), ...options.egress.env };
@@ -100,6 +126,36 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
     return outcome.exitCode;
   });
   return { stdout: stdout.stream, stderr: stderr.stream, exited, kill: () => candidate.kill() };
+}
+
+/** A host scratch path as the container sees it (other values unchanged). */
+function insidePath(scratch: string, value: string): string {
+  return value.startsWith(scratch) ? CONTAINER_ROOT + value.slice(scratch.length) : value;
+}
+
+/** The live database is copied with VACUUM INTO inside the container, never read while OpenCode writes its WAL. */
+async function copyLive(candidate: Sandbox, scratch: string, paths: LiveCopy, target: string, deadline: number): Promise<LiveCopy> {
+  const folder = `${CONTAINER_ROOT}/.openeval-live-copy`;
+  const copy = `${folder}/opencode.db`;
+  const script = [
+    'const { mkdirSync, rmSync } = require("node:fs");',
+    `rmSync(${JSON.stringify(folder)}, { recursive: true, force: true }); mkdirSync(${JSON.stringify(folder)});`,
+    `const db = new (require("bun:sqlite").Database)(${JSON.stringify(insidePath(scratch, paths.database))}, { readonly: true });`,
+    `db.run("PRAGMA busy_timeout = 5000"); db.query("VACUUM INTO ?").run(${JSON.stringify(copy)}); db.close();`,
+  ].join("\n");
+  let problem = "";
+  const made = await candidate.run(["bun", "-e", script], { deadline, maxOutputBytes: 64 * 1024, stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) } });
+  if (made.exitCode !== 0) throw new Error(`The live database could not be copied inside the candidate's container: ${problem.trim() || `exit ${made.exitCode}`}`);
+  try {
+    for (const path of [insidePath(scratch, paths.workspace), copy]) {
+      const copied = await candidate.copyOut(path, { maxBytes: COPY_OUT_LIMIT });
+      if (copied.kind !== "copied") throw new Error(`${path} could not be copied out of the candidate's container (${copied.kind})`);
+      await writeFolder(target, relativeEntries(copied.entries, 0));
+    }
+  } finally {
+    await candidate.run(["rm", "-rf", folder], { deadline }).catch(() => {});
+  }
+  return { workspace: join(target, "workspace"), database: join(target, "opencode.db") };
 }
 
 /** Starts a long-running helper and waits for its "listening" line (or its early exit). */
@@ -119,15 +175,19 @@ async function startAndWait(sandbox: Sandbox, argv: string[], deadline: number, 
   if (first !== null) throw new Error(`${argv.slice(2, 3).join(" ")} exited (${first.exitCode}) before listening: ${seen.trim()}`);
 }
 
-/** Entries of the scratch folder relative to it (the copy names them `<basename>/…`). */
-function insideRoot(entries: ReadTarEntry[]): TarEntry[] {
+/**
+ * Tar entries to write elsewhere (host or container): without the first `skip` path components (a copy of a folder names
+ * them `<basename>/…`), file modes cut to permission bits. The agent may have made links that point anywhere; they
+ * come back as links, never followed here.
+ */
+function relativeEntries(entries: ReadTarEntry[], skip: number): TarEntry[] {
   const result: TarEntry[] = [];
   for (const entry of entries) {
-    const path = entry.path.split("/").slice(1).join("/").replace(/\/$/, "");
+    const path = entry.path.split("/").slice(skip).join("/").replace(/\/$/, "");
     if (path === "") continue;
     if (entry.type === "directory") result.push({ type: "directory", path, mode: entry.mode });
     else if (entry.type === "symlink") result.push({ type: "symlink", path, target: entry.target });
-    else if (entry.type === "file") result.push({ type: "file", path, data: entry.data, mode: entry.mode });
+    else if (entry.type === "file") result.push({ type: "file", path, data: entry.data, mode: (entry.mode ?? 0o644) & 0o777 });
   }
   return result;
 }
@@ -136,8 +196,7 @@ async function copyBack(candidate: Sandbox, scratch: string): Promise<void> {
   const copied = await candidate.copyOut(CONTAINER_ROOT, { maxBytes: COPY_OUT_LIMIT });
   if (copied.kind !== "copied") throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
   await rm(scratch, { recursive: true, force: true });
-  // The agent may have made links that point anywhere; they come back as links, never followed here.
-  await writeFolder(scratch, insideRoot(copied.entries).map((entry) => (entry.type === "file" ? { ...entry, mode: (entry.mode ?? 0o644) & 0o777 } : entry)));
+  await writeFolder(scratch, relativeEntries(copied.entries, 1));
 }
 
 function streamSink(): { stream: ReadableStream<Uint8Array>; sink: OutputSink; close(): void } {
