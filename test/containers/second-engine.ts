@@ -1,13 +1,15 @@
 // Test fixture: a second dockerd on a 127.0.0.1 TCP socket with its own data root and exec root (a "remote"
 // engine: nothing shared with the runner's engine but the kernel), seeded with the local base image. Stopped and
 // removed by stop().
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export interface SecondEngine {
   host: string;
+  /** Copies an image of the runner's engine here, as a registry would carry it. */
+  load(image: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,6 +43,9 @@ export async function startSecondEngine(baseImage: string): Promise<SecondEngine
     await Promise.race([daemon.exited, Bun.sleep(15_000)]);
     if (daemon.exitCode === null) daemon.kill("SIGKILL");
     await daemon.exited;
+    // dockerd leaves its network namespace (exec/netns/default, made for host-network containers) mounted.
+    const mounts = (await readFile("/proc/self/mounts", "utf8")).split("\n").map((line) => line.split(" ")[1] ?? "");
+    for (const mount of mounts.filter((path) => path.startsWith(`${root}/`)).sort().reverse()) Bun.spawnSync(["umount", "-l", mount]);
     await rm(root, { recursive: true, force: true });
   };
   for (let attempt = 0; attempt < 150 && !(await ping(host)); attempt++) await Bun.sleep(200);
@@ -49,10 +54,15 @@ export async function startSecondEngine(baseImage: string): Promise<SecondEngine
     throw new Error(`the second dockerd did not answer on ${host}`);
   }
   // Images move as a tar stream from engine to engine, as a registry would carry them.
-  const load = Bun.spawn(["sh", "-c", `${DOCKER} save "$0" | DOCKER_HOST=${host} ${DOCKER} load -q`, baseImage], { stdout: "ignore", stderr: "pipe" });
-  if ((await load.exited) !== 0) {
+  const load = async (image: string) => {
+    const copy = Bun.spawn(["sh", "-c", `${DOCKER} save "$0" | DOCKER_HOST=${host} ${DOCKER} load -q`, image], { stdout: "ignore", stderr: "pipe" });
+    if ((await copy.exited) !== 0) throw new Error(`could not load ${image} into ${host}: ${await new Response(copy.stderr).text()}`);
+  };
+  try {
+    await load(baseImage);
+  } catch (error) {
     await stop();
-    throw new Error(`could not load ${baseImage} into ${host}: ${await new Response(load.stderr).text()}`);
+    throw error;
   }
-  return { host, stop };
+  return { host, load, stop };
 }
