@@ -53,7 +53,7 @@ export async function reapOrphanedCandidates(isolation: RunIsolation, models: re
 
 /** earlyStop checks snapshot the live database on this machine; a containerized candidate's is inside its container. */
 function refuseEarlyStop(benchmark: BenchmarkDefinition, models: string[]): void {
-  const monitored = benchmark.evals.filter((evaluation) => earlyStopPolicy(evaluation.settings.earlyStop) !== null).map((evaluation) => evaluation.id);
+  const monitored = benchmark.evals.filter((evaluation) => models.some((model) => earlyStopPolicy(evaluation.settings.earlyStop, model) !== null)).map((evaluation) => evaluation.id);
   if (monitored.length === 0) return;
   throw new CandidateError(
     "ISOLATION_UNAVAILABLE",

@@ -99,7 +99,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
         kind: slot.action === "candidate" ? "candidate" : "judge",
         slot,
         evalRun: slot.evalRun,
-        monitored: slot.action === "candidate" && monitored.has(slot.evalId),
+        monitored: slot.action === "candidate" && monitored.has(slot.evalId) && earlyStopPolicy(benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)?.settings.earlyStop, slot.model) !== null,
       }));
     // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
     const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
