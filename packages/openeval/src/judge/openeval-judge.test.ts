@@ -74,7 +74,7 @@ describe("constructed evidence", () => {
     await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
     const [tool] = context.recording.tools();
     expect(tool).toMatchObject({ status: "succeeded", content: "a.txt" });
-    expect(() => tool!.assistantMessageId).toThrow(/predates assistant message ids/);
+    expect(() => tool!.assistantMessageId).toThrow(/has no assistant message ids on its tool calls \(constructed evidence, or recorded before they were kept\)/);
     expect(context.metrics).toMatchObject({ complete: false, sessions: 0, compactions: null });
     expect(context.recording).toMatchObject({ sessionID: null, coverage: "recorded-session" });
     expect(context.recording.events()).toEqual([]);

@@ -94,7 +94,7 @@ export function toJudgeTool(tool: ToolCall): JudgeToolCall {
     ...(tool.metadata === undefined ? {} : { metadata: tool.metadata }),
   };
   if (tool.messageID !== undefined) return { ...view, assistantMessageId: tool.messageID };
-  return unavailable(view, "assistantMessageId", `tool call ${tool.id}: this recording predates assistant message ids on tool calls; record it again (openeval retry) to have them`) as JudgeToolCall;
+  return unavailable(view, "assistantMessageId", `tool call ${tool.id}: this recording has no assistant message ids on its tool calls (constructed evidence, or recorded before they were kept); a candidate recorded now has them (\`openeval run --fresh\` records it again)`) as JudgeToolCall;
 }
 
 export function toRecordedEvent(event: NativeEvent): RecordedEvent {
