@@ -8,14 +8,14 @@ export const criteria = {
 };
 
 export default async ({ workspace, recording }: JudgeContext) => {
-  const diff = await workspace.diff();
+  const diff = await workspace.patches();
   const source = await workspace.text("slugify.js");
   const fixed = /replace\(\/\[\^a-z0-9\]\+\/g,\s*"-"\)/.test(source);
 
   const tools = recording.tools();
   const lastEdit = tools.findLastIndex((tool) => tool.name === "edit" || tool.name === "write");
   const testRuns = tools.slice(lastEdit + 1).filter((tool) => tool.name === "bash" && String((tool.input as { command?: string })?.command ?? "").includes("node --test"));
-  const passed = testRuns.some((tool) => tool.status === "completed" && /# fail 0/.test(tool.output ?? ""));
+  const passed = testRuns.some((tool) => tool.status === "succeeded" && /# fail 0/.test(tool.content ?? ""));
 
   return {
     scores: {

@@ -63,7 +63,7 @@ async function serveAndExport(benchmark: string): Promise<Served> {
   const runId = (await readdir(join(benchmark, "results"))).sort().at(-1)!;
   const exported = join(RUNS, `${runId}-export`);
   await rm(exported, { recursive: true, force: true });
-  const exporting = Bun.spawnSync([process.execPath, RUN_COMMAND, "export", runId, "--benchmark", benchmark, "--output", exported], { stdout: "pipe", stderr: "pipe" });
+  const exporting = Bun.spawnSync([process.execPath, RUN_COMMAND, "export", runId, "--benchmark", benchmark, "--output", exported, "--allow-artifact", "slugify.js"], { stdout: "pipe", stderr: "pipe" });
   if (exporting.exitCode !== 0) throw new Error(`openeval export failed: ${exporting.stderr.toString()}`);
   return { benchmark, runId, exported, ...(await startViewer(benchmark)) };
 }

@@ -3,6 +3,15 @@ import * as api from "./index.ts";
 
 describe("the public API", () => {
   it("is exactly this list of runtime exports", () => {
-    expect(Object.keys(api).sort()).toEqual(["BenchmarkInvalidError", "EvidenceError", "compareRuns", "judgeEvidence", "loadBenchmark", "planBenchmark", "readRecording", "readResults", "recordEvidence", "runBenchmark"]);
+    expect(Object.keys(api).sort()).toEqual(["BenchmarkInvalidError", "EvidenceError", "VERIFICATION_IMAGE", "compareRuns", "criterionMean", "isScored", "judgeEvidence", "loadBenchmark", "planBenchmark", "readRecording", "readResults", "recordEvidence", "rubricCriteria", "runBenchmark"]);
+  });
+
+  it("has OpenEval's judgment helpers: rubricCriteria, criterionMean, isScored", () => {
+    expect(api.rubricCriteria("# R\n\n## Criterion: correct — The answer is right\n\nText.\n")).toEqual([{ id: "correct", name: "The answer is right" }]);
+    expect(() => api.rubricCriteria("## Metric: old — Old\n")).toThrow(/old syntax; write "## Criterion: <id> — <label>"/);
+    expect(api.criterionMean({ a: { value: 1 }, b: { value: 0.5 } })).toBe(0.75);
+    expect(api.criterionMean({ a: { value: 1 }, b: { value: null } })).toBeNull();
+    expect([0, 1, 0.5, 1.5, -0.1, Number.NaN, "1"].map(api.isScored)).toEqual([true, true, true, false, false, false, false]);
+    expect(api.VERIFICATION_IMAGE).toBe("openeval-verification:standard");
   });
 });

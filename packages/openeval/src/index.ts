@@ -1,21 +1,27 @@
 // The public API of openeval: an explicit list (a test pins it). The CLI is a thin layer over these.
-export { loadBenchmark, BenchmarkInvalidError } from "./load/index.ts";
-export type { Benchmark, BenchmarkDefinition, EvalConfig, EvalDefinition, LoadProblem } from "./load/index.ts";
+export { loadBenchmark, BenchmarkInvalidError, rubricCriteria } from "./load/index.ts";
+export type { Benchmark, BenchmarkDefinition, CodeCriteria, EvalConfig, EvalConfig as Eval, EvalDefinition, LoadProblem } from "./load/index.ts";
 export { recordEvidence, EvidenceError } from "./recording/index.ts";
 export type {
   EvidenceRef,
   FileDiff,
   FileEntry,
   JudgeContext,
-  NativeEvent,
+  JudgeMetrics,
+  JudgeToolCall,
+  JudgeToolStatus,
   NativeMessage,
   NativeSession,
+  RecordedEvent,
+  RecordedFile,
   RecordEvidenceOptions,
   Revision,
   RunMetrics,
-  ToolCall,
+  ToolMetrics,
 } from "./recording/index.ts";
-export { judgeEvidence } from "./judge/index.ts";
+export type { JudgeToolCall as ToolCall } from "./recording/index.ts";
+export { criterionMean, isScored, judgeEvidence, VERIFICATION_IMAGE } from "./judge/index.ts";
+export type { CodeScore, ScoreValue } from "./judge/index.ts";
 export { runBenchmark, planBenchmark, readResults } from "./run/index.ts";
 export type { ModelResult, PlanBenchmarkOptions, ReadResultsOptions, RunBenchmarkOptions, RunnerEvent, RunSummary } from "./run/index.ts";
 export type { ContributorOutcome, Verdict } from "./results/index.ts";

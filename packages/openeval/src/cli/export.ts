@@ -7,9 +7,11 @@ import { chooseRun } from "./choose-run.ts";
 
 export const exportCommand = defineCommand({
   name: "export",
-  usage: "export [<run-dir | run-id>] --output <dir> [--benchmark <dir>]",
-  summary: "Write a static copy of a run's viewer (credentials and host paths scrubbed) that opens from disk without a server. Default: the latest run.",
-  options: { ...BENCHMARK_OPTION, output: { type: "string" } },
+  usage: "export [<run-dir | run-id>] --output <dir> [--allow-artifact <path>]… [--benchmark <dir>]",
+  summary:
+    "Write a static copy of a run's viewer (credentials and host paths scrubbed) that opens from disk without a server. Default: the latest run. " +
+    "Workspace file contents are left out unless --allow-artifact names the file or a folder holding it.",
+  options: { ...BENCHMARK_OPTION, output: { type: "string" }, "allow-artifact": { type: "string", multiple: true } },
   async run(flags, positionals) {
     if (typeof flags.output !== "string") throw new UsageError("--output <dir> is required: the folder to write the export to");
     if (positionals.length > 1) throw new UsageError(`export takes one run; got ${positionals.join(", ")}`);
@@ -18,10 +20,15 @@ export const exportCommand = defineCommand({
       const result = await exportRun({
         run,
         output: flags.output,
+        allowArtifacts: (flags["allow-artifact"] as string[] | undefined) ?? [],
         onProgress: (done, total) => process.stderr.write(`\rexporting ${done}/${total}`),
       });
       process.stderr.write("\n");
       console.log(`Exported run ${result.runId} (${result.files} files, ${(result.bytes / 1024 / 1024).toFixed(1)} MB). Open ${result.index}`);
+      const leftOut = new Set(Object.values(result.leftOut).flat());
+      if (leftOut.size > 0) {
+        console.log(`Left out the contents of ${leftOut.size} workspace file${leftOut.size === 1 ? "" : "s"} (listed in openeval-export.json); include one with --allow-artifact <path>`);
+      }
       return EXIT.pass;
     } catch (error) {
       if (error instanceof ExportError || error instanceof StoreError) throw new UsageError(error.message);

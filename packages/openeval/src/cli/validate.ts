@@ -1,5 +1,5 @@
 // `openeval validate`: load and check every eval without running anything (no model, no judge code).
-import { earlyStopPolicy, loadBenchmark } from "../load/index.ts";
+import { earlyStopPolicy, loadBenchmark, type EvalSettings } from "../load/index.ts";
 import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
 import { EXIT } from "./errors.ts";
 
@@ -24,7 +24,7 @@ export const validateCommand = defineCommand({
         `${kinds}`,
         `criteria: ${criteria.join(", ")}`,
         ...(controls.length > 0 ? [`controls: ${controls.join(", ")}`] : []),
-        ...(policy ? [`earlyStop: checks ≥ ${policy.minIntervalMs} ms apart, at most ${policy.maxChecks}, judge spend ≤ $${policy.maxCostUSD}`] : []),
+        ...(policy ? [`earlyStop: checks ≥ ${policy.minIntervalMs} ms apart, at most ${policy.maxChecks}, judge spend ≤ $${policy.maxCostUSD}${onlyModelsOf(evaluation.settings.earlyStop)}`] : []),
       ];
       console.log(`  - ${evaluation.id}: ${details.join("; ")}`);
     }
@@ -32,3 +32,7 @@ export const validateCommand = defineCommand({
     return EXIT.pass;
   },
 });
+
+function onlyModelsOf(setting: EvalSettings["earlyStop"]): string {
+  return typeof setting === "object" && setting.onlyModels ? `, only for ${setting.onlyModels.join(", ")}` : "";
+}

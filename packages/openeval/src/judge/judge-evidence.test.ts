@@ -95,7 +95,7 @@ export default async (ctx) => ({
   final: await ctx.workspace.text("a.txt"),
   initial: await ctx.workspace.text("a.txt", "initial"),
   files: ctx.workspace.files().map((file) => file.path),
-  diff: (await ctx.workspace.diff()).map((file) => [file.path, file.status]),
+  diff: (await ctx.workspace.patches()).map((file) => [file.path, file.status]),
 });
 `);
     expect(result.state).toBe("completed");

@@ -13,7 +13,7 @@ import type { CriterionScore } from "../results/index.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
 import { combineSources, type SourceOutcome } from "./grade-eval-run.ts";
-import { meanCredit } from "./normalize.ts";
+import { criterionMean } from "./normalize.ts";
 import { gradeRubricTask } from "./rubric/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 
@@ -86,7 +86,7 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
   const result: JudgeResult = {
     state: judgment.state,
     scores,
-    value: judgment.state === "completed" ? meanCredit(scores) : null,
+    value: judgment.state === "completed" ? criterionMean(scores) : null,
     ...(output === undefined ? {} : { output }),
     ...(judgment.error ? { error: judgment.error } : {}),
     elapsedMs: Math.round(performance.now() - startedAt),

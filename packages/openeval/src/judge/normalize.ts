@@ -32,6 +32,17 @@ export function normalizeJudgeOutput(output: unknown, source: CriterionScore["so
   return { kind: "scored", scores: normalized };
 }
 
+/** What judge.ts may return for one criterion: true/false (1/0), a credit in [0, 1], null (unresolved). */
+export type ScoreValue = boolean | number | null;
+
+/** A criterion's score with its grounds (OpenEval 0.5's structured score). */
+export interface CodeScore {
+  value: ScoreValue;
+  reason?: string;
+  evidence?: unknown[];
+  measurements?: unknown;
+}
+
 function normalizeScore(id: string, returned: unknown, source: CriterionScore["source"]): CriterionScore {
   if (isPlainObject(returned) && "value" in returned) {
     const { value, reason, evidence, measurements } = returned as Record<string, unknown>;
@@ -71,11 +82,16 @@ function checkDeclared(returned: string[], declared: readonly string[], source: 
   }
 }
 
+/** A resolved criterion credit: a finite number in [0, 1]. */
+export function isScored(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1;
+}
+
 /** Equal-weight mean of criterion credits; null when any is unresolved or there are none. */
-export function meanCredit(scores: Record<string, Pick<CriterionScore, "value">>): number | null {
+export function criterionMean(scores: Readonly<Record<string, Pick<CriterionScore, "value">>>): number | null {
   const values = Object.values(scores).map((score) => score.value);
-  if (values.length === 0 || values.some((value) => value === null)) return null;
-  return (values as number[]).reduce((sum, value) => sum + value, 0) / values.length;
+  if (values.length === 0 || !values.every(isScored)) return null;
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

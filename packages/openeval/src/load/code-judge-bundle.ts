@@ -15,6 +15,9 @@ export interface JudgeDependency {
   version: string | null;
 }
 
+/** judge.ts's `export const criteria`: criterion ids, or labels keyed by id (a string, or `{ name }` / `{ label }`). */
+export type CodeCriteria = readonly string[] | Readonly<Record<string, string | { readonly name?: string; readonly label?: string }>>;
+
 export interface DeclaredCriterion {
   id: string;
   label?: string;

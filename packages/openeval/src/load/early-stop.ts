@@ -1,5 +1,5 @@
 // eval.ts `earlyStop` resolved to the policy the runner follows (SPEC §8.2): `true` means the documented defaults,
-// an object overrides some of them.
+// an object overrides some of them, and its `onlyModels` limits the checks to those models' candidates.
 import type { EvalSettings } from "./schema.ts";
 
 /** How often, how many times and for how much (judge spend per eval run) a running candidate may be checked. */
@@ -11,8 +11,15 @@ export interface EarlyStopPolicy {
 
 export const DEFAULT_EARLY_STOP: EarlyStopPolicy = { minIntervalMs: 45_000, maxChecks: 12, maxCostUSD: 1 };
 
-/** @example earlyStopPolicy({ maxChecks: 2 }) // { minIntervalMs: 45_000, maxChecks: 2, maxCostUSD: 1 } */
-export function earlyStopPolicy(setting: EvalSettings["earlyStop"]): EarlyStopPolicy | null {
+/**
+ * The policy for `model`'s candidates (null: not checked); without a model, the policy of the eval's checked models.
+ * @example earlyStopPolicy({ maxChecks: 2 }) // { minIntervalMs: 45_000, maxChecks: 2, maxCostUSD: 1 }
+ * @example earlyStopPolicy({ onlyModels: ["a/b"] }, "c/d") // null
+ */
+export function earlyStopPolicy(setting: EvalSettings["earlyStop"], model?: string): EarlyStopPolicy | null {
   if (setting === undefined || setting === false) return null;
-  return setting === true ? DEFAULT_EARLY_STOP : { ...DEFAULT_EARLY_STOP, ...setting };
+  if (setting === true) return DEFAULT_EARLY_STOP;
+  const { onlyModels, ...limits } = setting;
+  if (model !== undefined && onlyModels !== undefined && !onlyModels.includes(model)) return null;
+  return { ...DEFAULT_EARLY_STOP, ...limits };
 }

@@ -1,8 +1,8 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
 export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
 export type { Criterion, EvalDefinition, JudgeFile } from "./load-eval.ts";
-export { bundleCodeJudge, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
-export { parseRubric, type Rubric, type RubricCriterion } from "./rubric.ts";
+export { bundleCodeJudge, type CodeCriteria, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
+export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
 export { isIsolation, ISOLATION_BACKENDS, resolveIsolation, type Isolation } from "./isolation.ts";

@@ -123,6 +123,38 @@ describe("loadBenchmark", () => {
     expect(problems).toEqual([expect.stringMatching(/^benchmark.ts: concurrency 1 leaves no lane for the earlyStop checks of notes; set concurrency to 2 or more/)]);
   });
 
+  it("takes OpenEval's eval.ts candidate: { timeoutMs }, with top-level timeoutMs as its alias, and refuses both at once", async () => {
+    const loadWith = async (evalTs: string) => {
+      const directory = await writeTree(minimalBenchmark({ "evals/answer/eval.ts": evalTs }));
+      return (await loadBenchmark(directory)).evals[0]!.settings.timeoutMs;
+    };
+    expect(await loadWith("export default { candidate: { timeoutMs: 90_000 } };\n")).toBe(90_000);
+    expect(await loadWith("export default { timeoutMs: 80_000 };\n")).toBe(80_000);
+    expect(await loadWith("export default {};\n")).toBeUndefined();
+    expect(await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": "export default { timeoutMs: 1, candidate: { timeoutMs: 2 } };\n" }))).toEqual([
+      expect.stringMatching(/^evals\/answer\/eval.ts: .*timeoutMs.*is an alias of candidate.timeoutMs; give the timeout once, as candidate: \{ timeoutMs \}/),
+    ]);
+    expect(await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": "export default { candidate: { timeoutMs: 1, websearch: false } };\n" }))).toEqual([
+      expect.stringMatching(/^evals\/answer\/eval.ts: .*websearch/),
+    ]);
+  });
+
+  it("takes earlyStop onlyModels naming models of benchmark.ts, and refuses one it does not list", async () => {
+    const files = (onlyModels: string) =>
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model", "provider/other"], repetitions: 1, judge: { model: "provider/judge" } };\n`,
+        "evals/notes/prompt.md": "Write notes.\n",
+        "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear notes\n\nThe notes are clear.\n",
+        "evals/notes/eval.ts": `export default { earlyStop: { onlyModels: ${onlyModels} } };\n`,
+      });
+    const benchmark = await loadBenchmark(await writeTree(files(`["provider/other"]`)));
+    expect(benchmark.evals.find((evaluation) => evaluation.id === "notes")!.settings.earlyStop).toEqual({ onlyModels: ["provider/other"] });
+    expect(await problemsOf(files(`["provider/typo"]`))).toEqual([
+      'evals/notes/eval.ts: earlyStop.onlyModels: "provider/typo" is not a model of benchmark.ts; the models are: provider/model, provider/other',
+    ]);
+    expect(await problemsOf(files(`[]`))).toEqual([expect.stringMatching(/^evals\/notes\/eval.ts: .*list at least one model, or remove onlyModels/)]);
+  });
+
   it("rejects earlyStop with judge.ts and reports an unreadable benchmark.ts", async () => {
     expect(
       await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": "export default { earlyStop: true };\n" })),

@@ -106,8 +106,20 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
       message: `concurrency 1 leaves no lane for the earlyStop checks of ${earlyStopEvals.map((evaluation) => evaluation.id).join(", ")}; set concurrency to 2 or more, or remove earlyStop`,
     });
   }
-  problems.push(...controlFileProblems(settings.models, evals), ...gateCriterionProblems(settings, evals));
+  problems.push(...controlFileProblems(settings.models, evals), ...gateCriterionProblems(settings, evals), ...earlyStopModelProblems(settings.models, evals));
   return problems;
+}
+
+/** An earlyStop `onlyModels` entry benchmark.ts does not list would never be checked: a typo, said at load. */
+function earlyStopModelProblems(models: readonly string[], evals: readonly EvalDefinition[]): LoadProblem[] {
+  return evals.flatMap((evaluation) => {
+    const setting = evaluation.settings.earlyStop;
+    const unknown = typeof setting === "object" ? (setting.onlyModels ?? []).filter((model) => !models.includes(model)) : [];
+    return unknown.map((model) => ({
+      file: join("evals", evaluation.id, "eval.ts"),
+      message: `earlyStop.onlyModels: "${model}" is not a model of benchmark.ts; the models are: ${models.join(", ")}`,
+    }));
+  });
 }
 
 /**

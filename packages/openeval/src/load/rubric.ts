@@ -65,6 +65,14 @@ export function parseRubric(text: string): Rubric {
   return { text, title, criteria };
 }
 
+/**
+ * The criteria judge.md declares, as OpenEval's `rubricCriteria` gives them (`{ id, name }`); throws what to fix.
+ * @example rubricCriteria("## Criterion: correct — The answer is right\n...") // [{ id: "correct", name: "The answer is right" }]
+ */
+export function rubricCriteria(text: string): { id: string; name: string }[] {
+  return parseRubric(text).criteria.map((criterion) => ({ id: criterion.id, name: criterion.label }));
+}
+
 function nextSection(headings: { node: Heading }[], position: number): Heading | undefined {
   return headings.slice(position + 1).find((entry) => entry.node.depth <= 2)?.node;
 }

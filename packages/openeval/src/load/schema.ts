@@ -101,17 +101,37 @@ export const EarlyStopSchema = z.union([
     minIntervalMs: positiveInt.optional(),
     maxChecks: positiveInt.optional(),
     maxCostUSD: positiveUSD.optional(),
+    /** Check only these models' candidates (OpenEval's `onlyModels`); every model when absent. */
+    onlyModels: z.array(ModelIdSchema).min(1, { message: "list at least one model, or remove onlyModels" }).optional(),
   }),
 ]);
 
-export const EvalSettingsSchema = z.strictObject({
-  title: z.string().optional(),
-  timeoutMs: positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS).optional(),
-  earlyStop: EarlyStopSchema.optional(),
-  prepare: z
-    .array(z.strictObject({ cwd: z.string().optional(), argv: z.array(z.string()).min(1) }))
-    .optional(),
-});
+const CandidateTimeoutSchema = positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS);
+
+/**
+ * eval.ts. The candidate's time limit is `candidate: { timeoutMs }` (OpenEval's spelling, overriding benchmark.ts's);
+ * a top-level `timeoutMs` is accepted as an alias. Validated, both come out as `timeoutMs`.
+ */
+export const EvalSettingsSchema = z
+  .strictObject({
+    title: z.string().optional(),
+    candidate: z.strictObject({ timeoutMs: CandidateTimeoutSchema.optional() }).optional(),
+    /** Alias of `candidate.timeoutMs`. */
+    timeoutMs: CandidateTimeoutSchema.optional(),
+    earlyStop: EarlyStopSchema.optional(),
+    prepare: z
+      .array(z.strictObject({ cwd: z.string().optional(), argv: z.array(z.string()).min(1) }))
+      .optional(),
+  })
+  .superRefine((settings, context) => {
+    if (settings.timeoutMs !== undefined && settings.candidate?.timeoutMs !== undefined) {
+      context.addIssue({ code: "custom", path: ["timeoutMs"], message: "is an alias of candidate.timeoutMs; give the timeout once, as candidate: { timeoutMs }" });
+    }
+  })
+  .transform(({ candidate, timeoutMs, ...settings }): typeof settings & { timeoutMs?: number } => {
+    const limit = candidate?.timeoutMs ?? timeoutMs;
+    return limit === undefined ? settings : { ...settings, timeoutMs: limit };
+  });
 
 export const PromptFrontMatterSchema = z.looseObject({
   title: z.string().optional(),

@@ -29,8 +29,8 @@ export function judgeMaxCost(hasRubric: boolean, settings: BenchmarkSettings): n
 }
 
 /** The most a candidate's earlyStop checks can spend on its judge (the eval's earlyStop maxCostUSD; 0 when unmonitored). */
-export function checksMaxCost(evaluation: EvalDefinition, settings: BenchmarkSettings): number {
-  const policy = earlyStopPolicy(evaluation.settings.earlyStop);
+export function checksMaxCost(evaluation: EvalDefinition, settings: BenchmarkSettings, model: string): number {
+  const policy = earlyStopPolicy(evaluation.settings.earlyStop, model);
   return policy === null || isScriptedJudge(settings) ? 0 : policy.maxCostUSD;
 }
 

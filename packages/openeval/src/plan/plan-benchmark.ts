@@ -90,7 +90,7 @@ export function planSlots(
       const judge = judgeMaxCost(hasRubric(slot), benchmark.settings);
       if (slot.action !== "candidate") return judge;
       const candidate = candidateMaxCost(slot.model, benchmark.settings);
-      const checks = scope.finalOnly ? 0 : checksMaxCost(evalsById.get(slot.evalId)!, benchmark.settings);
+      const checks = scope.finalOnly ? 0 : checksMaxCost(evalsById.get(slot.evalId)!, benchmark.settings, slot.model);
       return judge === null || candidate === null ? null : judge + candidate + checks;
     },
     callsModel: (slot) => slot.action === "candidate" || hasRubric(slot),

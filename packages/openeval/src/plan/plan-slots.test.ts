@@ -125,6 +125,18 @@ describe("planSlots", () => {
     expect(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { ...scope, finalOnly: true }).slots.find((slot) => slot.evalId === "notes")!.action).toBe("candidate");
   });
 
+  it("counts earlyStop checks only for the models earlyStop onlyModels names", async () => {
+    const benchmark = await benchmarkWith({
+      "benchmark.ts": `export default { models: ["p/a", "p/b"], repetitions: 1, judge: { model: "p/judge", maxCostUSD: 0.2 }, candidate: { maxCostUSD: 0.4 } };\n`,
+      "evals/notes/prompt.md": "Write notes.\n",
+      "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear\n\nClear notes.\n",
+      "evals/notes/eval.ts": `export default { earlyStop: { maxCostUSD: 0.3, onlyModels: ["p/b"] } };\n`,
+    });
+    // p/a: 0.4 + 0.2 = 0.6 fits in 0.85; p/b adds its checks' 0.3 = 0.9, over it.
+    const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { onlyEvals: ["notes"], maxCostUSD: 0.85 }).slots.filter((slot) => slot.evalId === "notes");
+    expect(slots.map((slot) => [slot.model, slot.action])).toEqual([["p/a", "candidate"], ["p/b", "deferred"]]);
+  });
+
   it("estimates from the median recorded cost of the same eval and model, else unknown", async () => {
     const benchmark = await benchmarkWith();
     const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;

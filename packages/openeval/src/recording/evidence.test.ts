@@ -73,12 +73,12 @@ describe("JudgeContext over constructed evidence", () => {
     let materialized = "";
     {
       await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
-      const [diff] = await context.workspace.diff();
+      const [diff] = await context.workspace.patches();
       expect(diff).toMatchObject({ path: "src/a.ts", status: "modified", additions: 1, deletions: 1 });
       expect(diff!.patch).toContain("-const a = 1;\n+const a = 2;");
       materialized = await context.workspace.materialize("initial");
       expect(await readFile(join(materialized, "src/a.ts"), "utf8")).toBe("const a = 1;\n");
-      expect(await context.recording.events()).toEqual([]);
+      expect(context.recording.events()).toEqual([]);
       await expect(context.native.database()).rejects.toThrow(/no native OpenCode archive/);
       expect(context.metrics.cost.usd).toBeNull();
     }
@@ -97,7 +97,7 @@ describe("workspace diffs that scale", () => {
       workspace: { initial: { "blob.bin": "a\0b", "big.txt": "small\n" }, final: { "blob.bin": "a\0c", "big.txt": huge, "lock.txt": lockfile } },
     });
     await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
-    const diffs = await context.workspace.diff();
+    const diffs = await context.workspace.patches();
     expect(diffs.find((diff) => diff.path === "lock.txt")).toMatchObject({ status: "added", additions: 20_000, deletions: 0, binary: false, tooLarge: false });
     const big = diffs.find((diff) => diff.path === "big.txt")!;
     expect(big).toMatchObject({ status: "modified", tooLarge: true, additions: 0 });

@@ -8,6 +8,7 @@ export { createJudgeContext, type JudgeContext, type EventFilter, type ToolFilte
 export { measureConstructed, measureTools } from "./metrics.ts";
 export { EvidenceError } from "./errors.ts";
 export type { FileDiff } from "./workspace-diff.ts";
+export { openCodeStatus, type JudgeMetrics, type JudgeToolCall, type JudgeToolStatus, type RecordedEvent, type RecordedFile, type ToolMetrics } from "./judge-shapes.ts";
 export type { NativeEvent, NativeMessage, NativeSession } from "./native-archive.ts";
 export {
   EVIDENCE_VERSION,

@@ -1,5 +1,6 @@
 // JudgeContext: everything a judge may know about one recording, read lazily and verified. judge.ts receives
-// it; readRecording() returns the same object to scripts. Disposal removes every copy it made.
+// it; readRecording() returns the same object to scripts. Disposal removes every copy it made. Its members follow
+// OpenEval 0.5's public contract where OpenCode 1.x has the data (judge-shapes.ts); README's table lists the rest.
 import { mkdtemp, mkdir, writeFile, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
@@ -9,10 +10,11 @@ import type { EvalRun } from "../results/index.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
-import { openNativeArchive, type NativeArchiveReader, type NativeEvent, type NativeMessage, type NativeSession } from "./native-archive.ts";
-import type { FileEntry, Revision, ToolCall } from "./schema.ts";
-import type { RunMetrics } from "../results/index.ts";
-import { diffWorkspace, type FileDiff } from "./workspace-diff.ts";
+import { openNativeArchive, readEvents, type NativeArchiveReader, type NativeMessage, type NativeSession } from "./native-archive.ts";
+import type { Revision } from "./schema.ts";
+import { HARNESS_VERSION } from "../util/versions.ts";
+import { judgeMetrics, toJudgeTool, toRecordedEvent, toRecordedFile, type JudgeMetrics, type JudgeToolCall, type RecordedEvent, type RecordedFile } from "./judge-shapes.ts";
+import { diffContents, diffWorkspace, type FileDiff } from "./workspace-diff.ts";
 
 export interface EventFilter {
   sessionID?: string;
@@ -32,19 +34,27 @@ export interface JudgeContext extends AsyncDisposable {
   prompt: string;
   /** The eval run (model, repetition, state, timing, inputs); null for constructed evidence. */
   run: Readonly<EvalRun> | null;
-  metrics: Readonly<RunMetrics>;
+  metrics: Readonly<JudgeMetrics>;
   recording: {
-    events(filter?: EventFilter): Promise<NativeEvent[]>;
-    tools(filter?: ToolFilter): ToolCall[];
+    evidence: { directory: string; hash: string };
+    /** The root OpenCode session; null for constructed evidence. */
+    sessionID: string | null;
+    /** `recorded-prefix` for an earlyStop checkpoint of a session still running. */
+    coverage: "recorded-session" | "recorded-prefix";
+    events(filter?: EventFilter): RecordedEvent[];
+    tools(filter?: ToolFilter): JudgeToolCall[];
     sessions(): Promise<NativeSession[]>;
     messages(sessionID?: string): Promise<NativeMessage[]>;
     export(sessionID?: string): Promise<unknown>;
   };
   workspace: {
-    files(revision?: Revision): FileEntry[];
+    files(revision?: Revision): RecordedFile[];
     read(path: string, revision?: Revision): Promise<Uint8Array>;
     text(path: string, revision?: Revision): Promise<string>;
-    diff(path?: string): Promise<FileDiff[]>;
+    /** One file's text before and after the candidate (OpenEval's shape); null where it does not exist. */
+    diff(path: string): Promise<{ initial: string | null; final: string | null }>;
+    /** Every changed file (or only `path`) as a unified diff; binary and too-large files summarized. */
+    patches(path?: string): Promise<FileDiff[]>;
     /** A disposable copy on disk, removed with the context. Not a sandbox: never execute candidate code here. */
     materialize(revision?: Revision): Promise<string>;
   };
@@ -59,6 +69,8 @@ export interface JudgeContext extends AsyncDisposable {
     schema(): Promise<unknown>;
     /** The OpenCode version that recorded this evidence. */
     version: string | null;
+    /** The version of this harness, which read the recording. */
+    readerVersion: string;
   };
 }
 
@@ -91,24 +103,36 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
     return (native ??= await openNativeArchive(evidence, manifest.native, await scratchDirectory()));
   };
 
+  // Read now so that events() can be synchronous, as OpenEval's is.
+  const events = manifest.native ? (await readEvents(evidence)).map(toRecordedEvent) : [];
+  const tools = manifest.tools.map(toJudgeTool);
+
   return {
     response: { text: manifest.response.text ?? "" },
     prompt: manifest.prompt,
     run,
-    metrics: manifest.metrics,
+    metrics: judgeMetrics(evidence, events),
     recording: {
-      events: async (filter) => (manifest.native ? (await nativeArchive()).events(filter) : []),
-      tools: (filter) =>
-        manifest.tools.filter((tool) => (!filter?.name || tool.name === filter.name) && (!filter?.sessionID || tool.sessionID === filter.sessionID)),
+      evidence: { directory: evidence.directory, hash: evidence.hash },
+      sessionID: manifest.native?.rootSessionID ?? null,
+      coverage: manifest.kind === "checkpoint" ? "recorded-prefix" : "recorded-session",
+      events: (filter) =>
+        events.filter(
+          (event) =>
+            (!filter?.sessionID || event.sessionID === filter.sessionID) &&
+            (!filter?.type || (filter.type.endsWith(".") ? event.event.type.startsWith(filter.type) : event.event.type === filter.type)),
+        ),
+      tools: (filter) => tools.filter((tool) => (!filter?.name || tool.name === filter.name) && (!filter?.sessionID || tool.sessionID === filter.sessionID)),
       sessions: async () => (manifest.native ? (await nativeArchive()).sessions() : []),
       messages: async (sessionID) => (manifest.native ? (await nativeArchive()).messages(sessionID) : []),
       export: async (sessionID) => (await nativeArchive()).export(sessionID),
     },
     workspace: {
-      files: (revision) => evidence.files(revision),
+      files: (revision) => evidence.files(revision).map(toRecordedFile),
       read: (path, revision) => evidence.read(path, revision),
       text: (path, revision) => evidence.text(path, revision),
-      diff: (path) => diffWorkspace(evidence, path),
+      diff: (path) => diffContents(evidence, path),
+      patches: (path) => diffWorkspace(evidence, path),
       materialize: async (revision = "final") => materialize(evidence, revision, await scratchDirectory()),
     },
     verification: options.verification?.(evidence) ?? NO_VERIFICATION,
@@ -117,6 +141,7 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
       sdk: async () => (await nativeArchive()).sdk(),
       schema: async () => (await nativeArchive()).schema(),
       version: manifest.native?.opencodeVersion ?? null,
+      readerVersion: HARNESS_VERSION,
     },
     async [Symbol.asyncDispose]() {
       await native?.close();

@@ -41,7 +41,6 @@ export interface NativeArchiveReader {
   schema(): Promise<unknown>;
   sessions(): Promise<NativeSession[]>;
   messages(sessionID?: string): Promise<NativeMessage[]>;
-  events(filter?: { sessionID?: string; type?: string }): Promise<NativeEvent[]>;
   export(sessionID?: string): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -49,7 +48,6 @@ export interface NativeArchiveReader {
 export async function openNativeArchive(evidence: Evidence, archive: NativeArchive, scratch: string): Promise<NativeArchiveReader> {
   const handles: Database[] = [];
   let copies = 0;
-  let events: NativeEvent[] | null = null;
   let own: Database | null = null;
 
   async function database(): Promise<Database> {
@@ -98,14 +96,6 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
           .map((part) => ({ ...(JSON.parse(part.data) as Record<string, unknown>), id: part.id }) as NativeMessage["parts"][number]),
       }));
     },
-    async events(filter) {
-      events ??= await readEvents(evidence);
-      return events.filter(
-        (event) =>
-          (!filter?.sessionID || event.sessionID === filter.sessionID) &&
-          (!filter?.type || (filter.type.endsWith(".") ? event.type.startsWith(filter.type) : event.type === filter.type)),
-      );
-    },
     async export(sessionID) {
       const id = rootID(sessionID);
       const session = archive.sessions.find((candidate) => candidate.id === id);
@@ -119,7 +109,8 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
   };
 }
 
-async function readEvents(evidence: Evidence): Promise<NativeEvent[]> {
+/** The recording's OpenCode events, verified against the manifest; [] when it has none. */
+export async function readEvents(evidence: Evidence): Promise<NativeEvent[]> {
   const file = evidence.manifest.events;
   if (!file) return [];
   const text = new TextDecoder().decode(await evidence.readVerified(file.file, file.sha256));

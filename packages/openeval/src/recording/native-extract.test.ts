@@ -199,6 +199,7 @@ describe("tools", () => {
       {
         id: "prt_1",
         sessionID: ROOT,
+        messageID: "msg_a1",
         name: "write",
         status: "completed",
         input: { filePath: "a.txt", content: "A" },
@@ -212,6 +213,7 @@ describe("tools", () => {
       {
         id: "prt_2",
         sessionID: ROOT,
+        messageID: "msg_a1",
         name: "read",
         status: "error",
         input: { filePath: "missing" },

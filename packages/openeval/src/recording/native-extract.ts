@@ -209,6 +209,7 @@ function toToolCall(part: Part): ToolCall {
   return {
     id: part.id,
     sessionID: part.sessionID,
+    messageID: part.messageID,
     name: tool,
     status: state.status,
     input: state.input ?? {},

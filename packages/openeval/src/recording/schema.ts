@@ -30,6 +30,8 @@ export const ToolCallSchema = z.object({
   id: z.string(),
   sessionID: z.string().nullable(),
   name: z.string(),
+  /** The assistant message that made the call (absent in recordings made before it was kept, and in constructed ones). */
+  messageID: z.string().optional(),
   /** OpenCode's terminal tool states are completed/error; pending/running mean the call never finished. */
   status: z.enum(["pending", "running", "completed", "error"]),
   input: z.unknown(),

@@ -28,7 +28,7 @@ describe("bounded snapshots (issue 14 §3)", () => {
     const ref = await writeEvidence(evidence, { kind: "constructed", prompt: "p", response: { text: "r" }, tools: [], initial, final: snapshot, events: null, native: null, metrics: measureConstructed([]) });
     await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
     await expect(context.workspace.read("b-big.bin")).rejects.toThrow(/"b-big.bin" \(2000 bytes, sha256 [0-9a-f]{64}\) is in the final snapshot by size and hash only: not copied/);
-    const diff = await context.workspace.diff("b-big.bin");
+    const diff = await context.workspace.patches("b-big.bin");
     expect(diff[0]).toMatchObject({ status: "added", binary: false, tooLarge: true, patch: expect.stringContaining("not copied") });
     const copy = await context.workspace.materialize();
     expect(existsSync(join(copy, "small.txt"))).toBe(true);

@@ -1,4 +1,5 @@
-// The candidate's change: initial vs final snapshot, per file, as unified diffs. Binary files and files over
+// The candidate's change: initial vs final snapshot, per file, as unified diffs (ctx.workspace.patches) or, as
+// OpenEval's ctx.workspace.diff(path) gives it, one file's text on each side. Binary files and files over
 // MAX_DIFF_BYTES are summarized (sizes and hashes), never diffed: a candidate's 20 MB lockfile must not stall judging.
 import { unifiedDiff } from "../util/line-diff.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
@@ -30,6 +31,14 @@ export async function diffWorkspace(evidence: Evidence, path?: string): Promise<
     diffs.push(await diffFile(evidence, candidate, before, after));
   }
   return diffs;
+}
+
+/** One file's text in the initial and final snapshots; null where the file does not exist. */
+export async function diffContents(evidence: Evidence, path: string): Promise<{ initial: string | null; final: string | null }> {
+  if (typeof path !== "string") throw new TypeError("workspace.diff(path) takes one workspace path; workspace.patches() gives every changed file as a unified diff");
+  const only = toSafeRelativePath(path);
+  const side = async (revision: Revision) => (evidence.files(revision).some((entry) => entry.path === only) ? evidence.text(only, revision) : null);
+  return { initial: await side("initial"), final: await side("final") };
 }
 
 /** Either side larger than this (bytes) is summarized instead of diffed. */

@@ -11,7 +11,7 @@ export function formatMarkdownSummary(summary: RunSummary): string {
     `## ${icon} openeval: ${headline}${headline === "fail" && !summary.complete ? " (incomplete)" : ""}`,
     "",
     ...(describeFilter(summary) ? [`**${describeFilter(summary)}**`, ""] : []),
-    "| model | score | 95% CI | judged | cost |",
+    "| model | score | 95% CI | judged | cost (candidate + judge = total) |",
     "| --- | --- | --- | --- | --- |",
     ...summary.models.map((model) => {
       const score = model.score.value === null ? `${model.score.lower.toFixed(1)}–${model.score.upper.toFixed(1)} (incomplete)` : `${model.score.value.toFixed(1)}%`;

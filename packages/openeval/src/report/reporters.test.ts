@@ -119,9 +119,9 @@ describe("reporters", () => {
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: false, outOfScope: 2, comparisons: [], fingerprints: [],
       models: [
-        { model: "control/positive", control: true, unsandboxed: false, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0, elapsedMs: 4000,
+        { model: "control/positive", control: true, unsandboxed: false, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000,
           interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
-        { model: "p/m", control: false, unsandboxed: true, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, elapsedMs: null,
+        { model: "p/m", control: false, unsandboxed: true, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null,
           interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
       ],
       verdict: {
@@ -156,6 +156,11 @@ describe("reporters", () => {
     expect(text).toContain("Warnings:\n  e × p/m #1 [eval run eval_1] compacted its context 7 times");
     // p/m ran twice and recorded no cost: unknown, not $0 and not a dash.
     expect(text).toMatch(/p\/m \(unsandboxed\)\s+\[25\.0–75\.0\]% \(incomplete\).*unknown/);
+    // Candidate and judge spend apart and together; time is the union of active intervals.
+    expect(text).toContain("cost (candidate + judge = total)");
+    expect(text).toMatch(/control\/positive \(control\).*\$0\.0100 \+ \$0\.0020 = \$0\.0120\s+4\.0 s/);
+    const judgeUnknown = { ...summary.models[0]!, judgeCostUSD: null, totalCostUSD: 0.01 };
+    expect(formatSummary({ ...summary, models: [judgeUnknown] })).toContain("$0.0100 + unknown = ≥ $0.0100");
   });
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {

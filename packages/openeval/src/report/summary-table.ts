@@ -1,4 +1,5 @@
-// The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, cost, time),
+// The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, candidate and
+// judge cost apart and together, active time),
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
 import { verdictHeadline } from "../results/index.ts";
@@ -6,7 +7,7 @@ import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {
-  const header = ["model", "score", "95% CI", "pass@k", "judged", "cost", "time"];
+  const header = ["model", "score", "95% CI", "pass@k", "judged", "cost (candidate + judge = total)", "time (active)"];
   const rows = summary.models.map((model) => [
     model.control ? `${model.model} (control)` : model.unsandboxed ? `${model.model} (unsandboxed)` : model.model,
     formatScore(model.score),
@@ -70,12 +71,19 @@ function formatVerdict(summary: RunSummary): string[] {
   return lines;
 }
 
-/** Unknown cost (no usage, or no pricing) reads "unknown", never $0; a partly known total is a lower bound. */
+/**
+ * Candidate and judge spend, apart and together. Unknown cost (no usage, or no pricing) reads "unknown", never $0;
+ * a partly known sum is a lower bound.
+ */
 export function formatModelCost(model: RunSummary["models"][number]): string {
   const { unknownCost, executed } = model.costTime;
   if (executed === 0) return "—";
-  if (model.costUSD === null) return "unknown";
-  return unknownCost > 0 ? `≥ $${model.costUSD.toFixed(4)} (${unknownCost} unknown)` : `$${model.costUSD.toFixed(4)}`;
+  if (model.totalCostUSD === null) return "unknown";
+  const usd = (value: number) => `$${value.toFixed(4)}`;
+  const candidate = model.costUSD === null ? "unknown" : unknownCost > 0 ? `≥ ${usd(model.costUSD)} (${unknownCost} unknown)` : usd(model.costUSD);
+  const judge = model.judgeCostUSD === null ? "unknown" : usd(model.judgeCostUSD);
+  const partial = model.costUSD === null || unknownCost > 0 || model.judgeCostUSD === null;
+  return `${candidate} + ${judge} = ${partial ? "≥ " : ""}${usd(model.totalCostUSD)}`;
 }
 
 function listSome(items: readonly string[]): string {

@@ -1,6 +1,7 @@
 // Equal-weight aggregation (SPEC §4.3): criterion = mean over repetitions, eval = mean of its criteria,
 // model = 100 × mean of its evals. Unresolved values (null, unscored, unjudged) give completion bounds —
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
+import { unionMs, type Interval } from "./active-time.ts";
 import { mean, meanBounded } from "./numbers.ts";
 
 export interface SlotOutcome {
@@ -9,8 +10,13 @@ export interface SlotOutcome {
   repetition: number;
   /** Criterion id → credit (null = unresolved); null when the slot has no active judgment. */
   scores: Record<string, number | null> | null;
+  /** The candidate's spend. */
   costUSD: number | null;
   elapsedMs: number | null;
+  /** The active judgment's model spend (0 for code judges); null when unknown or not judged. */
+  judgeCostUSD?: number | null;
+  /** When the slot's candidate and judge were active. */
+  intervals?: readonly Interval[];
 }
 
 export interface Bounded {
@@ -32,7 +38,13 @@ export interface ModelSummary {
   evals: EvalSummary[];
   slots: number;
   judged: number;
+  /** Candidate spend. */
   costUSD: number | null;
+  /** Judge spend (rubric judge sessions; code judges spend nothing). */
+  judgeCostUSD: number | null;
+  /** Candidate and judge spend together; null when neither is known. */
+  totalCostUSD: number | null;
+  /** The union of the intervals the model's candidates and judges were active (concurrent work counts once). */
   elapsedMs: number | null;
 }
 
@@ -50,8 +62,8 @@ export function aggregateScores(outcomes: readonly SlotOutcome[], criteria: Reco
       evals,
       slots: mine.length,
       judged: mine.filter((outcome) => outcome.scores !== null).length,
-      costUSD: sumKnown(mine.map((outcome) => outcome.costUSD)),
-      elapsedMs: sumKnown(mine.map((outcome) => outcome.elapsedMs)),
+      ...spendOf(mine),
+      elapsedMs: unionMs(mine.flatMap((outcome) => outcome.intervals ?? [])),
     };
   });
 }
@@ -68,6 +80,12 @@ function summarizeEval(evalId: string, repetitions: readonly SlotOutcome[], crit
     };
   }
   return { evalId, criteria, ...meanBounded(Object.values(criteria)) };
+}
+
+function spendOf(outcomes: readonly SlotOutcome[]): Pick<ModelSummary, "costUSD" | "judgeCostUSD" | "totalCostUSD"> {
+  const costUSD = sumKnown(outcomes.map((outcome) => outcome.costUSD));
+  const judgeCostUSD = sumKnown(outcomes.map((outcome) => outcome.judgeCostUSD ?? null));
+  return { costUSD, judgeCostUSD, totalCostUSD: sumKnown([costUSD, judgeCostUSD]) };
 }
 
 function sumKnown(values: readonly (number | null)[]): number | null {

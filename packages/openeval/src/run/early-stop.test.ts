@@ -41,6 +41,13 @@ describe("earlyStopPolicy", () => {
     expect(earlyStopPolicy(false)).toBeNull();
     expect(earlyStopPolicy(undefined)).toBeNull();
   });
+
+  it("applies to every model unless onlyModels names some; without a model it is the eval's policy", () => {
+    expect(earlyStopPolicy(true, "a/b")).toEqual(DEFAULT_EARLY_STOP);
+    expect(earlyStopPolicy({ maxChecks: 2, onlyModels: ["a/b"] }, "a/b")).toEqual({ ...DEFAULT_EARLY_STOP, maxChecks: 2 });
+    expect(earlyStopPolicy({ onlyModels: ["a/b"] }, "c/d")).toBeNull();
+    expect(earlyStopPolicy({ onlyModels: ["a/b"] })).toEqual(DEFAULT_EARLY_STOP);
+  });
 });
 
 describe("createEarlyStopMonitor", () => {

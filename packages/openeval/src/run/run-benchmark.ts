@@ -20,6 +20,7 @@ import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type Wo
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
+import { runOptionsOf } from "./run-options.ts";
 import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
 import { describeIntegrityProblems, readCheckedRecords } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
@@ -47,11 +48,15 @@ export function defaultConcurrency(): number {
 }
 
 /**
- * Runs (or resumes) a benchmark and returns its summary.
+ * Runs (or resumes) a benchmark and returns its summary. OpenEval's `(path, options)` form is accepted too.
  * @example
  * const summary = await runBenchmark({ benchmark: ".", onEvent: (event) => console.error(event.type) });
+ * const same = await runBenchmark(".", { onEvent: (event) => console.error(event.type) });
  */
-export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSummary> {
+export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSummary>;
+export async function runBenchmark(benchmark: string | BenchmarkDefinition, options?: Omit<RunBenchmarkOptions, "benchmark">): Promise<RunSummary>;
+export async function runBenchmark(first: string | BenchmarkDefinition | RunBenchmarkOptions, second?: Omit<RunBenchmarkOptions, "benchmark">): Promise<RunSummary> {
+  const options = runOptionsOf(first, second);
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
@@ -94,7 +99,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
         kind: slot.action === "candidate" ? "candidate" : "judge",
         slot,
         evalRun: slot.evalRun,
-        monitored: slot.action === "candidate" && monitored.has(slot.evalId),
+        monitored: slot.action === "candidate" && monitored.has(slot.evalId) && earlyStopPolicy(benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)?.settings.earlyStop, slot.model) !== null,
       }));
     // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
     const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;

@@ -73,7 +73,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const evaluation = evaluationOf(context, slot);
   await context.restoreInputs(slot.evalId);
   let latest: EvalRun | null = null;
-  const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop) : null;
+  const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop, slot.model) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
   context.emit({ type: "candidate.started", slot: key, evalRunId });
   const unreachable = await context.preflight(slot.model);

@@ -22,6 +22,7 @@ import {
   readVerdictSettings,
   verdictSettingsOf,
   type VerdictSettings,
+  judgingOf,
 } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -140,6 +141,7 @@ function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): Slo
     scores: slot.action === "reuse" && slot.judgeRun ? toCredits(slot.judgeRun.scores) : null,
     costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
     elapsedMs: slot.evalRun?.elapsedMs ?? null,
+    ...judgingOf(slot.evalRun, slot.judgeRun),
     executed: slot.evalRun !== null,
     fresh: slot.evalRun !== null && (fresh?.has(slot.evalRun.id) ?? false),
   };

@@ -9,8 +9,13 @@ import { createRequire } from "node:module";
  * are recorded again rather than mixed with these.
  */
 export const CANDIDATE_RUNTIME_VERSION = 2;
-/** 2: workspace diffs summarize binary and too-large files with sizes and hashes (issue 13). */
-export const JUDGE_PROTOCOL_VERSION = 2;
+/**
+ * 2: workspace diffs summarize binary and too-large files with sizes and hashes (issue 13).
+ * 3: JudgeContext follows OpenEval 0.5's shapes (tool statuses succeeded/failed, synchronous events, diff(path) as
+ * { initial, final }, metrics with byName/compactions/complete/sessions), and the rubric judge's evidence tool shows
+ * tool calls in that vocabulary: a recorded judgment read the old shapes, so it is planned again (issue 17).
+ */
+export const JUDGE_PROTOCOL_VERSION = 3;
 
 /**
  * The definition of the built-in scorers (`openeval/scorers`). Bump it whenever a scorer's result for the same

@@ -50,8 +50,12 @@ export interface LeaderboardRow {
   judged: number;
   /** Slots whose candidate or judge failed (they stay unresolved). */
   failed: number;
-  /** Recorded spend; a lower bound when `unknownCost` > 0; null when none is known. */
+  /** Recorded candidate spend; a lower bound when `unknownCost` > 0; null when none is known. */
   costUSD: number | null;
+  /** What judging spent (rubric judges and earlyStop checks); null when none is known. */
+  judgeCostUSD: number | null;
+  /** Candidate and judge spend together. */
+  totalCostUSD: number | null;
   meanCostUSD: number | null;
   unknownCost: number;
   /** Sum of the candidate's elapsed time over the model's active eval runs. */

@@ -1,5 +1,5 @@
 // Viewer-stage errors a user can act on, each with a stable code. The CLI maps them to exit code 2.
-export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY" | "RECORDING_UNREADABLE" | "COMPARE_INVALID";
+export type ViewErrorCode = "EXPORT_TARGET_NOT_EMPTY" | "EXPORT_BAD_ARTIFACT" | "RECORDING_UNREADABLE" | "COMPARE_INVALID";
 
 export class ExportError extends Error {
   constructor(readonly code: ViewErrorCode, message: string, options?: ErrorOptions) {

@@ -46,10 +46,27 @@ describe("openeval export", () => {
     const evalRun = fixture.evalRuns[0]!;
     expect(readData(staticKeys.evalRun(fixture.runId, evalRun.id))).toMatchObject({ tools: [{ name: "bash" }, { name: "edit" }, { name: "bash" }] });
     expect(Object.values(readData(staticKeys.transcripts(fixture.runId, evalRun.id)) as object)).toHaveLength(1);
-    expect(readData(staticKeys.workspaceFile(fixture.runId, evalRun.id, "final", "slugify.js"))).toMatchObject({ text: expect.stringContaining("/g") });
     const judge = readData(staticKeys.judgeRun(fixture.runId, fixture.judgeRuns[0]!.id)) as { verifications: { artifacts: { path: string }[] }[] };
     const image = judge.verifications[0]!.artifacts[0]!.path;
     expect(existsSync(join(result.directory, "raw", fixture.runId, fixture.judgeRuns[0]!.id, image))).toBe(true);
+  });
+
+  it("leaves workspace file contents out unless --allow-artifact names them, and says what it left out", async () => {
+    const evalRun = fixture.evalRuns[0]!;
+    const fileKey = staticKeys.workspaceFile(fixture.runId, evalRun.id, "final", "slugify.js");
+    expect(existsSync(join(result.directory, staticDataFile(fileKey)))).toBe(false);
+    const detail = readData(staticKeys.evalRun(fixture.runId, evalRun.id)) as { diff: { path: string; patch: string }[] };
+    expect(detail.diff.find((file) => file.path === "slugify.js")!.patch).toBe("(the contents of slugify.js are left out: workspace file contents are left out of exports; `openeval export --allow-artifact <path>` includes a file (or a folder))\n");
+    expect(result.leftOut[evalRun.id]).toContain("slugify.js");
+    const marker = JSON.parse(readFileSync(join(result.directory, "openeval-export.json"), "utf8"));
+    expect(marker).toMatchObject({ allowedArtifacts: [], leftOut: { workspaceFiles: { [evalRun.id]: expect.arrayContaining(["slugify.js"]) } } });
+
+    const allowed = await exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "allowed"), allowArtifacts: ["slugify.js"] });
+    const text = readFileSync(join(allowed.directory, staticDataFile(fileKey)), "utf8");
+    expect(text).toContain("/g");
+    expect(readFileSync(join(allowed.directory, staticDataFile(staticKeys.evalRun(fixture.runId, evalRun.id))), "utf8")).toContain("+export const slugify = (s) => s.replace(/[^a-z0-9]+/g");
+    expect(allowed.leftOut[evalRun.id] ?? []).not.toContain("slugify.js");
+    await expect(exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "bad"), allowArtifacts: ["../etc/passwd"] })).rejects.toThrow('--allow-artifact "../etc/passwd" is not a workspace path');
   });
 
   it("keeps an early decided judgment's rubric archive, not the snapshot beside it", () => {

@@ -1,6 +1,8 @@
 // `openeval export`: a static copy of one run that opens from disk (file://) without a server. Every answer the
 // viewer would fetch is written as a data file (static-files.ts) after scrubbing credentials and host paths;
-// judge-run images are copied as they are (pixels cannot be scrubbed).
+// judge-run images are copied as they are (pixels cannot be scrubbed). Workspace file contents (the files and their
+// diffs) are left out unless `allowArtifacts` names them, as OpenEval's `--allow-artifact` does; the export's
+// openeval-export.json and each diff say what was left out.
 import { existsSync, readdirSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
@@ -12,6 +14,7 @@ import { CompareError, ExportError, UnreadableEvidenceError } from "./errors.ts"
 import { RunCatalog } from "./run-catalog.ts";
 import { toRunListItem } from "./run-index.ts";
 import { readRedactionList } from "../results/index.ts";
+import { toSafeRelativePath } from "../util/relative-path.ts";
 import { createScrubber, hostPaths, type Scrubber } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";
 import { ViewerData } from "./viewer-data.ts";
@@ -29,6 +32,8 @@ export interface ExportRunOptions {
   output: string;
   /** More values to remove, besides those on the run's redaction list (what the runner redacted when recording). */
   secrets?: string[];
+  /** Workspace paths (a file, or a folder for everything under it) whose contents the export may show. */
+  allowArtifacts?: string[];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -39,6 +44,8 @@ export interface ExportResult {
   runId: string;
   files: number;
   bytes: number;
+  /** Workspace files whose contents were left out, by eval run id (also in openeval-export.json). */
+  leftOut: Record<string, string[]>;
 }
 
 /**
@@ -47,6 +54,7 @@ export interface ExportResult {
  */
 export async function exportRun(options: ExportRunOptions): Promise<ExportResult> {
   const output = resolve(options.output);
+  const allowed = artifactFilter(options.allowArtifacts ?? []);
   await prepareOutput(output);
   const catalog = RunCatalog.open({ run: options.run, resultsRoot: dirname(resolve(options.run)) });
   const data = new ViewerData(catalog);
@@ -77,16 +85,19 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
     const judgeRunIds = [...index.judgeRuns.keys()];
     const total = evalRunIds.length + judgeRunIds.length;
     let done = 0;
+    const leftOut: Record<string, string[]> = {};
     for (const id of evalRunIds) {
-      await exportEvalRun(data, writer, runId, id);
+      const omitted = await exportEvalRun(data, writer, runId, id, allowed);
+      if (omitted.length > 0) leftOut[id] = omitted;
       options.onProgress?.(++done, total);
     }
     for (const id of judgeRunIds) {
       await exportJudgeRun(data, writer, runId, id);
       options.onProgress?.(++done, total);
     }
-    await writeFile(join(output, MARKER), `${JSON.stringify({ format: "openeval.export", version: 1, runId, exportedAt: new Date().toISOString() }, null, 2)}\n`);
-    return { directory: output, index: join(output, "index.html"), runId, files: writer.files + 1, bytes: writer.bytes };
+    const marker = { format: "openeval.export", version: 1, runId, exportedAt: new Date().toISOString(), allowedArtifacts: options.allowArtifacts ?? [], leftOut: { note: LEFT_OUT_NOTE, workspaceFiles: leftOut } };
+    await writeFile(join(output, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+    return { directory: output, index: join(output, "index.html"), runId, files: writer.files + 1, bytes: writer.bytes, leftOut };
   } finally {
     await data.close();
   }
@@ -105,8 +116,28 @@ function skipIncomparable(error: unknown): null {
   throw error;
 }
 
-async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: string, id: string): Promise<void> {
-  const detail = (await data.evalRun(runId, id))!;
+const LEFT_OUT_NOTE = "workspace file contents are left out of exports; `openeval export --allow-artifact <path>` includes a file (or a folder)";
+
+/** Whether a workspace path's contents may be exported; refuses a path that could not be in a workspace. */
+function artifactFilter(paths: readonly string[]): (path: string) => boolean {
+  const allowed = paths.map((path) => {
+    try {
+      return toSafeRelativePath(path);
+    } catch {
+      throw new ExportError("EXPORT_BAD_ARTIFACT", `--allow-artifact "${path}" is not a workspace path; give a path relative to the workspace, such as src/app.ts`);
+    }
+  });
+  return (path) => allowed.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** Exports one eval run; returns the workspace files whose contents were left out. */
+async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: string, id: string, allowed: (path: string) => boolean): Promise<string[]> {
+  const found = (await data.evalRun(runId, id))!;
+  const leftOut = [...new Set([...found.diff.map((file) => file.path), ...found.files.filter((file) => file.kind === "file").map((file) => file.path)])].filter((path) => !allowed(path)).sort();
+  const detail: EvalRunDetail = {
+    ...found,
+    diff: found.diff.map((file) => (allowed(file.path) ? file : { ...file, patch: `(the contents of ${file.path} are left out: ${LEFT_OUT_NOTE})\n` })),
+  };
   await writer.data(staticKeys.evalRun(runId, id), detail);
   const transcripts: Record<string, TranscriptMessage[]> = {};
   for (const session of detail.sessions) {
@@ -117,9 +148,10 @@ async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: stri
   // A recording that fails its hash check is exported with its error (evidenceError), not its contents.
   if (!detail.evidenceError) await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
   for (const log of detail.logs) await writer.data(staticKeys.evalRunLog(runId, id, log.path), await data.evalRunLog(runId, id, log.path));
-  for (const [path, revision] of workspaceFilesToExport(detail)) {
+  for (const [path, revision] of workspaceFilesToExport(detail).filter(([path]) => allowed(path))) {
     await writer.data(staticKeys.workspaceFile(runId, id, revision, path), await data.workspaceFile(runId, id, path, revision));
   }
+  return leftOut;
 }
 
 /** Changed files (both sides) and small final text files, within the budget. */

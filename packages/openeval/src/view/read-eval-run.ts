@@ -1,6 +1,7 @@
 // One eval run for the viewer: its record and judgments from the index, its evidence through readRecording()
 // (the only reader of recordings), and its process logs from the eval run's folder.
 import { dirname, join } from "node:path";
+import { openCodeStatus } from "../recording/index.ts";
 import { describeOutcome, type EvalRun } from "../results/index.ts";
 import type { EvalRunDetail, FileText, JudgeRunSummary, SessionInfo } from "./api-types.ts";
 import { listFolder, toFileText } from "./folder-files.ts";
@@ -60,10 +61,9 @@ export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recor
     kind: context.native.version !== null ? "candidate" : "constructed",
     rootSessionID: sessions.find((session) => session.parentID === null)?.id ?? null,
     sessions,
-    tools: context.recording.tools().map((tool) => ({ id: tool.id, sessionID: tool.sessionID, name: tool.name, status: tool.status, durationMs: tool.durationMs, error: tool.error })),
-    diff: (await context.workspace.diff()).map((file) => (file.patch.length > MAX_PATCH ? { ...file, patch: `${file.patch.slice(0, MAX_PATCH)}\n… (diff cut at ${MAX_PATCH} characters)\n` } : file)),
+    tools: context.recording.tools().map((tool) => ({ id: tool.id, sessionID: tool.sessionID ?? null, name: tool.name, status: openCodeStatus(tool.status), durationMs: tool.durationMs ?? null, error: tool.error ?? null })),
+    diff: (await context.workspace.patches()).map((file) => (file.patch.length > MAX_PATCH ? { ...file, patch: `${file.patch.slice(0, MAX_PATCH)}\n… (diff cut at ${MAX_PATCH} characters)\n` } : file)),
     files: context.workspace.files("final"),
-    metrics: context.metrics,
   };
 }
 

@@ -68,9 +68,9 @@ async function readTranscripts(context: JudgeContext): Promise<Map<string, Trans
 }
 
 async function readEvents(context: JudgeContext): Promise<EventRow[]> {
-  return (await context.recording.events()).map((event) => {
-    const data = JSON.stringify(event.data) ?? "null";
+  return context.recording.events().map((event) => {
+    const data = JSON.stringify(event.event.data) ?? "null";
     const truncated = data.length > MAX_EVENT_DATA;
-    return { sessionID: event.sessionID, sequence: event.sequence, type: event.type, time: event.time, data: truncated ? data.slice(0, MAX_EVENT_DATA) : data, truncated };
+    return { sessionID: event.sessionID, sequence: event.sequence, type: event.event.type, time: event.time === null ? null : Date.parse(event.time), data: truncated ? data.slice(0, MAX_EVENT_DATA) : data, truncated };
   });
 }

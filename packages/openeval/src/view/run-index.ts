@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import {
   aggregateScores,
   describeOutcome,
+  judgingOf,
   measureCostAndTime,
   readInvocations,
   ResultsStore,
@@ -183,6 +184,7 @@ function observe(slot: SlotWork): SlotObservation {
     scores: slot.scores,
     costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
     elapsedMs: slot.evalRun?.elapsedMs ?? null,
+    ...judgingOf(slot.evalRun, slot.judgeRun),
     executed: slot.evalRun !== null,
     fresh: false,
   };
@@ -202,6 +204,8 @@ function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spe
     judged: summary.judged,
     failed: slots.filter((slot) => slot.failed).length,
     costUSD: spend?.totalUSD ?? null,
+    judgeCostUSD: summary.judgeCostUSD,
+    totalCostUSD: summary.totalCostUSD,
     meanCostUSD: spend?.meanUSD ?? null,
     unknownCost: spend?.unknownCost ?? 0,
     elapsedMs: summary.elapsedMs,

@@ -1,6 +1,6 @@
 // A recording's messages as the transcript shows them: text, reasoning, tool calls (input, output, error,
 // subagent), steps. Constructed evidence (no native session) gets one synthetic session from its manifest.
-import type { NativeMessage, ToolCall } from "../recording/index.ts";
+import { openCodeStatus, type JudgeToolCall, type NativeMessage } from "../recording/index.ts";
 import type { TranscriptMessage, TranscriptPart } from "./api-types.ts";
 
 /** Longer texts are cut: a page stays small even when a tool printed megabytes. */
@@ -72,7 +72,7 @@ function toToolPart(part: NativeMessage["parts"][number]): TranscriptPart {
 }
 
 /** One user turn (the prompt), the recorded tool calls, and the final answer. */
-export function constructedTranscript(prompt: string, tools: readonly ToolCall[], response: string): TranscriptMessage[] {
+export function constructedTranscript(prompt: string, tools: readonly JudgeToolCall[], response: string): TranscriptMessage[] {
   const message = (id: string, role: string, parts: TranscriptPart[]): TranscriptMessage => ({
     id,
     sessionID: CONSTRUCTED_SESSION,
@@ -90,9 +90,9 @@ export function constructedTranscript(prompt: string, tools: readonly ToolCall[]
     return { kind: "text", id, text: cutText, synthetic: false, truncated };
   };
   const toolParts = tools.map((tool): TranscriptPart => {
-    const [output, outputCut] = tool.output === null ? [null, false] : cut(tool.output);
-    const [error, errorCut] = tool.error === null ? [null, false] : cut(tool.error);
-    return { kind: "tool", id: tool.id, callID: tool.id, tool: tool.name, status: tool.status, title: null, input: tool.input, output, error, durationMs: tool.durationMs, childSessionID: null, truncated: outputCut || errorCut };
+    const [output, outputCut] = tool.content === undefined ? [null, false] : cut(tool.content);
+    const [error, errorCut] = tool.error === undefined ? [null, false] : cut(tool.error);
+    return { kind: "tool", id: tool.id, callID: tool.id, tool: tool.name, status: openCodeStatus(tool.status), title: null, input: tool.input, output, error, durationMs: tool.durationMs ?? null, childSessionID: null, truncated: outputCut || errorCut };
   });
   return [message("prompt", "user", [text("prompt-text", prompt)]), message("answer", "assistant", [...toolParts, text("response-text", response)])];
 }

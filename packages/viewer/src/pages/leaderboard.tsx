@@ -89,6 +89,9 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
         {row.costUSD === null && row.unknownCost > 0 ? "unknown" : formatUSD(row.costUSD)}
         {row.unknownCost > 0 ? <span title={`${row.unknownCost} eval runs reported no cost: the total is a lower bound`}>+</span> : null}
         <div className="muted small">{formatUSD(row.meanCostUSD)} each</div>
+        <div className="muted small" data-testid="judge-cost">
+          judge {formatUSD(row.judgeCostUSD)} · total {formatUSD(row.totalCostUSD)}
+        </div>
       </td>
       <td className="number">
         {formatDuration(row.medianElapsedMs)}

@@ -65,7 +65,7 @@ async function indexTargets(context: JudgeContext): Promise<Targets> {
     }
   }
   const tools = new Map(context.recording.tools().map((tool) => [tool.id, [renderTool(tool), ...stringLeaves(tool.input)]]));
-  const events = new Map((await context.recording.events()).map((event) => [eventId(event), [JSON.stringify(event.data), ...stringLeaves(event.data)]]));
+  const events = new Map(context.recording.events().map((event) => [eventId(event), [JSON.stringify(event.event.data), ...stringLeaves(event.event.data)]]));
   return { messages, tools, events };
 }
 
@@ -94,7 +94,7 @@ async function fileTexts(context: JudgeContext, citation: Citation): Promise<str
   }
   const text = decodeText(await context.workspace.read(path, revision)) ?? "";
   // A quote may come from the diff of that file as well as from its content.
-  const patches = (await context.workspace.diff(path)).map((diff) => diff.patch);
+  const patches = (await context.workspace.patches(path)).map((diff) => diff.patch);
   return [text, ...patches];
 }
 

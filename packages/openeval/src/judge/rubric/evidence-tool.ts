@@ -57,7 +57,7 @@ async function renderAction(context: JudgeContext, args: EvidenceArgs): Promise<
     case "summary": {
       const sessions = await context.recording.sessions();
       const lines = sessions.map((session) => `  ${session.id}${session.parentID ? ` (child of ${session.parentID})` : " (root)"} ${JSON.stringify(session.title)}`);
-      return renderSummary(context, await context.workspace.diff(), lines);
+      return renderSummary(context, await context.workspace.patches(), lines);
     }
     case "response":
       return context.response.text === "" ? "(The candidate gave no final response.)" : context.response.text;
@@ -66,13 +66,13 @@ async function renderAction(context: JudgeContext, args: EvidenceArgs): Promise<
     case "tools":
       return renderTools(context.recording.tools(args.sessionID ? { sessionID: args.sessionID } : undefined));
     case "events":
-      return renderEvents(await context.recording.events(args.sessionID ? { sessionID: args.sessionID } : undefined));
+      return renderEvents(context.recording.events(args.sessionID ? { sessionID: args.sessionID } : undefined));
     case "files":
       return renderFiles(context, revision);
     case "file":
       return readFileText(context, requirePath(args), revision);
     case "diff":
-      return renderDiff(await context.workspace.diff(args.path === undefined ? undefined : safePath(args.path)));
+      return renderDiff(await context.workspace.patches(args.path === undefined ? undefined : safePath(args.path)));
     case "metrics":
       return JSON.stringify(context.metrics, null, 2);
   }

@@ -51,7 +51,7 @@ describe("judge tools over a native recording", () => {
     expect(messages).toMatch(/\[part prt_\S+ tool\] bash completed \(call \S+\)\ninput: \{"command":"echo shell-says-hi"/);
     expect(messages).toContain(FINAL);
 
-    expect(evidenceBody((await server.call("evidence", { action: "tools" })).text)).toMatch(/--- tool \S+: write \(completed, session ses_/);
+    expect(evidenceBody((await server.call("evidence", { action: "tools" })).text)).toMatch(/--- tool \S+: write \(succeeded, session ses_/);
     expect(evidenceBody((await server.call("evidence", { action: "events", sessionID: root })).text)).toMatch(new RegExp(`^${root}#\\d+ session\\.created`, "m"));
     expect((await server.call("evidence", { action: "messages", sessionID: "ses_nope" })).text).toContain('no session "ses_nope" in the recording');
   });

@@ -1,14 +1,14 @@
 // Renders each kind of candidate evidence as plain text for the judge model: candidate-written text stays verbatim
 // (so quotes can be copied exactly), ids are printed where a citation needs them.
-import type { FileDiff, JudgeContext, NativeMessage, Revision, ToolCall } from "../../recording/index.ts";
+import type { FileDiff, JudgeContext, JudgeToolCall, NativeMessage, RecordedEvent, Revision } from "../../recording/index.ts";
 
 type Part = NativeMessage["parts"][number];
 
 export function renderSummary(context: JudgeContext, changed: FileDiff[], sessionLines: string[]): string {
   const { run, metrics } = context;
   const tools = context.recording.tools();
-  const failed = tools.filter((tool) => tool.status === "error").length;
-  const unfinished = tools.filter((tool) => tool.status === "pending" || tool.status === "running").length;
+  const failed = tools.filter((tool) => tool.status === "failed").length;
+  const unfinished = tools.filter((tool) => tool.status === "preparing" || tool.status === "called").length;
   const lines = [
     run
       ? `Eval run ${run.id}: model ${run.slot.model}${run.control ? " (scripted control)" : ""}, repetition ${run.slot.repetition}, ${
@@ -65,26 +65,26 @@ export function renderPart(part: Part): string {
   return `${head} ${JSON.stringify(rest)}`;
 }
 
-export function renderTools(tools: ToolCall[]): string {
+export function renderTools(tools: JudgeToolCall[]): string {
   if (tools.length === 0) return "No tool calls recorded.";
   return tools.map(renderTool).join("\n\n");
 }
 
-export function renderTool(tool: ToolCall): string {
+export function renderTool(tool: JudgeToolCall): string {
   const where = tool.sessionID ? `, session ${tool.sessionID}` : "";
-  const took = tool.durationMs === null ? "" : `, ${tool.durationMs} ms`;
+  const took = tool.durationMs === undefined ? "" : `, ${tool.durationMs} ms`;
   return [
     `--- tool ${tool.id}: ${tool.name} (${tool.status}${where}${took}) ---`,
     `input: ${JSON.stringify(tool.input)}`,
-    ...(tool.output !== null ? [`output:\n${tool.output}`] : []),
-    ...(tool.error !== null ? [`error:\n${tool.error}`] : []),
+    ...(tool.content !== undefined ? [`output:\n${tool.content}`] : []),
+    ...(tool.error !== undefined ? [`error:\n${tool.error}`] : []),
   ].join("\n");
 }
 
-export function renderEvents(events: Awaited<ReturnType<JudgeContext["recording"]["events"]>>): string {
+export function renderEvents(events: RecordedEvent[]): string {
   if (events.length === 0) return "No native events recorded (constructed evidence has none).";
   return events
-    .map((event) => `${eventId(event)} ${event.type}${event.time === null ? "" : ` @${new Date(event.time).toISOString()}`} ${JSON.stringify(event.data)}`)
+    .map((event) => `${eventId(event)} ${event.event.type}${event.time === null ? "" : ` @${event.time}`} ${JSON.stringify(event.event.data)}`)
     .join("\n");
 }
 

@@ -86,7 +86,7 @@ describe("the judge tool server", () => {
     const summary = (await server.call("evidence", { action: "summary" })).text;
     expect(summary).toContain("Constructed evidence: no model was run");
     expect(summary).toContain("Changed files:\n  src/greet.ts (added, +1 -0)");
-    expect((await server.call("evidence", { action: "tools" })).text).toContain("--- tool call_test: bash (completed) ---\ninput: {\"command\":\"bun test\"}\noutput:\n3 pass");
+    expect((await server.call("evidence", { action: "tools" })).text).toContain("--- tool call_test: bash (succeeded) ---\ninput: {\"command\":\"bun test\"}\noutput:\n3 pass");
     expect((await server.call("evidence", { action: "files", revision: "initial" })).text).not.toContain("src/greet.ts");
     expect((await server.call("evidence", { action: "diff" })).text).toContain("+export const greet");
     expect((await server.call("evidence", { action: "metrics" })).text).toContain('"errorRate": 0');

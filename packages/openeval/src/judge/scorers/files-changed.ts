@@ -41,7 +41,7 @@ export interface FilesChangedScore {
  */
 export async function filesChanged(ctx: JudgeContext, options: FilesChangedOptions = {}): Promise<FilesChangedScore> {
   const { only, include = [], exclude = [] } = parseOptions("filesChanged", FilesChangedOptionsSchema, options);
-  const changed = (await ctx.workspace.diff()).map((diff) => diff.path).sort();
+  const changed = (await ctx.workspace.patches()).map((diff) => diff.path).sort();
   const missing = include.filter((pattern) => !changed.some((path) => matches(pattern, path)));
   const forbidden = changed.filter((path) => exclude.some((pattern) => matches(pattern, path)));
   const outside = only ? changed.filter((path) => !only.some((pattern) => matches(pattern, path))) : [];

@@ -140,7 +140,7 @@ export async function referenceFix(ctx: JudgeContext, options: ReferenceFixOptio
 /** Path → added lines of the candidate's final diff (binary and too-large files: touched, no lines). */
 async function readCandidateAdditions(ctx: JudgeContext, ignored: (path: string) => boolean): Promise<Map<string, string[]>> {
   const additions = new Map<string, string[]>();
-  for (const diff of await ctx.workspace.diff()) {
+  for (const diff of await ctx.workspace.patches()) {
     if (ignored(diff.path)) continue;
     additions.set(diff.path, diff.binary || diff.tooLarge ? [] : parseUnifiedDiff(diff.patch).flatMap((file) => file.addedLines));
   }

@@ -31,8 +31,8 @@ export function toolWasCalled(ctx: JudgeContext, name: string, options: ToolWasC
   if (typeof name !== "string" || name.length === 0) throw new ScorerError("INVALID_OPTIONS", "toolWasCalled: name must be a tool name such as \"bash\" or \"edit\"");
   const { minTimes = 1, succeeded = false } = parseOptions("toolWasCalled", ToolWasCalledOptionsSchema, options);
   const calls = ctx.recording.tools({ name });
-  const completed = calls.filter((call) => call.status === "completed").length;
-  const failed = calls.filter((call) => call.status === "error").length;
+  const completed = calls.filter((call) => call.status === "succeeded").length;
+  const failed = calls.filter((call) => call.status === "failed").length;
   const counted = succeeded ? completed : calls.length;
   const value = counted >= minTimes;
   const what = succeeded ? `successful ${name} call` : `${name} call`;

@@ -8,6 +8,8 @@ import { defaultCacheDirectory, readVendorEntries } from "./vendor-packages.ts";
 import { openVerificationEngine, withVerificationErrors } from "./verification-sandbox.ts";
 
 export const IMAGE_REPOSITORY = "openeval-verification";
+/** `judge.verification.image` naming the standard image (built from images/verification/), as OpenEval spells it. */
+export const VERIFICATION_IMAGE = `${IMAGE_REPOSITORY}:standard`;
 export const LABELS = {
   image: "openeval.image",
   contextHash: "openeval.context-hash",
@@ -81,7 +83,7 @@ export async function buildVerificationImage(options: BuildImageOptions = {}): P
  */
 export async function resolveVerificationImage(options: ResolveImageOptions = {}): Promise<VerificationImage> {
   const engine = await openVerificationEngine(options);
-  if (options.image) return resolveNamedImage(engine, options.image);
+  if (options.image && options.image !== VERIFICATION_IMAGE) return resolveNamedImage(engine, options.image);
   const contextHash = hashContext(await withVerificationErrors(() => readContextFiles(options.contextDirectory ?? DEFAULT_CONTEXT_DIRECTORY)));
   const tag = `${IMAGE_REPOSITORY}:${contextHash.slice(0, 12)}`;
   const imageId = await findImage(engine, contextHash);

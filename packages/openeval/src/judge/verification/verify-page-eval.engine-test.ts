@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createJudgeContext, openEvidence, recordEvidence, type JudgeContext } from "../../recording/index.ts";
-import { meanCredit, normalizeJudgeOutput } from "../normalize.ts";
+import { criterionMean, normalizeJudgeOutput } from "../normalize.ts";
 import { createVerificationApi, DEFAULT_VERIFICATION_LIMITS } from "./verification-api.ts";
 import { engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./verification-fixtures.ts";
 
@@ -44,7 +44,7 @@ async function gradeControl(name: string) {
     const output = await judge({ ...context, verification } as JudgeContext);
     const normalized = normalizeJudgeOutput(output, "judge.ts", ["renders", "counts_clicks", "screenshot"]);
     if (normalized.kind !== "scored") throw new Error("judge.ts returned no scores");
-    return { output: output as { verification: { id: string }; report: unknown }, scores: normalized.scores, credit: meanCredit(normalized.scores), directory };
+    return { output: output as { verification: { id: string }; report: unknown }, scores: normalized.scores, credit: criterionMean(normalized.scores), directory };
   } finally {
     process.chdir(cwd);
   }

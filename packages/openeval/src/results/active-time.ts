@@ -1,0 +1,42 @@
+// A model's time and spend in the summary (issue 17 item 10): the union of the intervals its candidates and judges
+// were active, as OpenEval's runtime counts it, so that concurrent work is counted once rather than summed; and what
+// judging spent, apart from the candidate's spend.
+import type { EvalRun, JudgeRun } from "./schema.ts";
+
+/** `[start, end]` in epoch ms. */
+export type Interval = readonly [number, number];
+
+/** The interval of a record with `startedAt` and a duration; null while it runs or when either is unknown. */
+export function intervalOf(record: { startedAt: string; elapsedMs: number | null } | null | undefined): Interval | null {
+  if (!record || record.elapsedMs === null) return null;
+  const start = Date.parse(record.startedAt);
+  return Number.isFinite(start) ? [start, start + record.elapsedMs] : null;
+}
+
+/**
+ * What a slot's judging spent and when its candidate and judge were active. A judgment decided early is the deciding
+ * earlyStop check's, whose spend is counted once; spend is null when none of it is known.
+ */
+export function judgingOf(evalRun: EvalRun | null, judgeRun: JudgeRun | null): { judgeCostUSD: number | null; intervals: Interval[] } {
+  const checks = evalRun?.earlyStop?.checks.map((check) => check.costUSD) ?? [];
+  const spends = [...checks, judgeRun?.decidedEarly ? null : judgeRun?.costUSD].filter((cost): cost is number => typeof cost === "number");
+  return {
+    judgeCostUSD: spends.length === 0 ? null : spends.reduce((sum, cost) => sum + cost, 0),
+    intervals: [intervalOf(evalRun), intervalOf(judgeRun)].filter((interval) => interval !== null),
+  };
+}
+
+/** Total length of the union of `intervals`, in ms; null when there are none. */
+export function unionMs(intervals: readonly Interval[]): number | null {
+  if (intervals.length === 0) return null;
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let [start, end] = sorted[0]!;
+  for (const [nextStart, nextEnd] of sorted.slice(1)) {
+    if (nextStart > end) {
+      total += end - start;
+      [start, end] = [nextStart, nextEnd];
+    } else end = Math.max(end, nextEnd);
+  }
+  return total + (end - start);
+}
