@@ -90,6 +90,7 @@ const HARNESS_CONFIG_KEYS: Record<string, string> = {
   snapshot: "the harness enforces it for isolation and recording",
   share: "the harness enforces it for isolation and recording",
   autoupdate: "the harness enforces it for isolation and recording",
+  plugin: "candidates run with --pure: no external plugins are loaded or installed while a candidate runs",
   instructions: "its paths would reach outside the candidate's isolation; use the variant's instructions",
 };
 /** Files the harness itself lays: the workspace's git repository, and the config dir's seeded or generated files. */

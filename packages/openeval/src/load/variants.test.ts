@@ -54,10 +54,11 @@ describe("benchmark.ts variants", () => {
   });
 
   it("refuses overlays that would change the provider, credentials, model or isolation", async () => {
-    expect(await problemsOf(`{ sneaky: { config: { provider: {}, share: "auto", instructions: ["~/notes.md"], mcp: {} }, agent: { model: "other/model" },
+    expect(await problemsOf(`{ sneaky: { config: { provider: {}, share: "auto", instructions: ["~/notes.md"], plugin: ["x"], mcp: {} }, agent: { model: "other/model" },
       files: { "workspace/.git/config": "x", "config/opencode.json": "{}", "config/AGENTS.md": "x" } } }`)).toEqual([
       "benchmark.ts: variants.sneaky.config.provider: a variant cannot set \"provider\": providers and their credentials come from candidate.providers and the user's credentials",
       'benchmark.ts: variants.sneaky.config.share: a variant cannot set "share": the harness enforces it for isolation and recording',
+      'benchmark.ts: variants.sneaky.config.plugin: a variant cannot set "plugin": candidates run with --pure: no external plugins are loaded or installed while a candidate runs',
       'benchmark.ts: variants.sneaky.config.instructions: a variant cannot set "instructions": its paths would reach outside the candidate\'s isolation; use the variant\'s instructions',
       "benchmark.ts: variants.sneaky.agent.model: a variant cannot change the model: list models in models (a candidate is model × variant)",
       "benchmark.ts: variants.sneaky.files.workspace/.git/config: the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead",

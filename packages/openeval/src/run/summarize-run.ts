@@ -14,6 +14,7 @@ import {
   resolveGate,
   scoreIntervals,
   summarizePassK,
+  toSlotKey,
   type CriterionRef,
   type GateSelection,
   type ResultsStore,
@@ -92,7 +93,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     complete: inScope.every((slot) => slot.action === "reuse") && records.integrity.length === 0,
     open: inScope
       .filter((slot) => slot.action !== "reuse")
-      .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
+      .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
     inputChanges: recordedInputChanges(store),
     integrity: records.integrity,

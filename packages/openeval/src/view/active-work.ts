@@ -1,7 +1,7 @@
 // Which recorded work counts for each slot, read from the store alone: the slot's latest eval run and that run's
 // latest finished judgment — what `openeval run` reuses when benchmark.ts has not changed since. The viewer does
 // not re-plan against benchmark.ts (it may have changed, or be absent from an export): it shows what was recorded.
-import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import { slotId, type BenchmarkRun, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";
 
 export interface SlotWork extends SlotKey {
@@ -14,7 +14,7 @@ export interface SlotWork extends SlotKey {
 }
 
 export function slotKey(slot: SlotKey): string {
-  return `${slot.evalId}\u0000${slot.model}\u0000${slot.repetition}`;
+  return slotId(slot);
 }
 
 /** Every slot of the run (declared evals × models × repetitions, plus any recorded outside them), in eval order. */
