@@ -54,7 +54,7 @@ describe("benchmark.ts variants", () => {
   });
 
   it("refuses overlays that would change the provider, credentials, model or isolation", async () => {
-    expect(await problemsOf(`{ sneaky: { config: { provider: {}, share: "auto", instructions: ["~/notes.md"], plugin: ["x"], mcp: {} }, agent: { model: "other/model" },
+    expect(await problemsOf(`{ sneaky: { config: { provider: {}, share: "auto", plugin: ["x"], instructions: ["~/notes.md"], mcp: {} }, agent: { model: "other/model" },
       files: { "workspace/.git/config": "x", "config/opencode.json": "{}", "config/AGENTS.md": "x" } } }`)).toEqual([
       "benchmark.ts: variants.sneaky.config.provider: a variant cannot set \"provider\": providers and their credentials come from candidate.providers and the user's credentials",
       'benchmark.ts: variants.sneaky.config.share: a variant cannot set "share": the harness enforces it for isolation and recording',
