@@ -1,0 +1,104 @@
+// Agent variants end to end (issue 19): one control model, current plus two variants. A control plays the same
+// script whatever the variant, so each arm's own setup must show in its own recording — the instructions it read,
+// the skill files in its workspace, the agent it ran as, the permission its config overlay set — and in no other's.
+import { Database } from "bun:sqlite";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/fixtures.ts";
+
+let directory: string;
+const BASH_UNAVAILABLE = "Model tried to call unavailable tool 'bash'";
+
+/** Reads the global AGENTS.md from the workspace (the scratch layout is the same in both backends), then lists skills. */
+const CONTROL = {
+  turns: [
+    {
+      text: "Looking at my setup.",
+      tools: [
+        { name: "read", input: { filePath: "../opencode/config/opencode/AGENTS.md" } },
+        { name: "bash", input: { command: "ls .opencode/skills 2>/dev/null; echo listed", description: "List skills" } },
+      ],
+      usage: { input: 100, output: 10 },
+    },
+    { text: "DONE", usage: { input: 120, output: 2 } },
+  ],
+};
+
+const VARIANTS = `{
+  terse: { instructions: { file: "variants/terse.md" }, agent: { prompt: "You answer tersely." },
+           files: { "workspace/.opencode/skills/terse-skill/SKILL.md": "---\\nname: terse-skill\\ndescription: terse\\n---\\nBe terse.\\n" } },
+  locked: { instructions: "LOCKED-INSTRUCTIONS-MARKER", config: { permission: { bash: "deny" } } },
+}`;
+
+beforeAll(async () => {
+  directory = await writeTree({
+    "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, variants: ${VARIANTS} };\n`,
+    "variants/terse.md": "TERSE-INSTRUCTIONS-MARKER\n",
+    "evals/setup/prompt.md": "Describe your setup.\n",
+    "evals/setup/judge.ts": `export default ({ response }) => ({ scores: { done: response.text.trim() === "DONE" } });\n`,
+    "evals/setup/controls/positive.json": JSON.stringify(CONTROL),
+  });
+});
+
+interface Arm {
+  variant: string;
+  /** Every session export of the arm's recording, concatenated. */
+  sessions: string;
+  agents: string[];
+}
+
+async function readArms(): Promise<Arm[]> {
+  const runs = await readdir(join(directory, "results"));
+  const runDirectory = join(directory, "results", runs[0]!);
+  const db = new Database(join(runDirectory, "store.db"), { readonly: true });
+  const rows = (db.query("SELECT value FROM eval_runs ORDER BY rowid").all() as { value: string }[]).map((row) => JSON.parse(row.value));
+  db.close();
+  return Promise.all(
+    rows.map(async (row) => {
+      const folder = join(runDirectory, row.evidence.directory, "native", "sessions");
+      const sessions = (await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), "utf8")))).join("\n");
+      const agents = [...sessions.matchAll(/"agent":\s*"([^"]+)"/g)].map((match) => match[1]!);
+      return { variant: row.slot.variant ?? "current", sessions, agents: [...new Set(agents)] };
+    }),
+  );
+}
+
+describe("agent variants", () => {
+  it("runs current and both variants; each arm's recorded session shows its own setup and not the others'", async () => {
+    const run = await runCli(["run", "--benchmark", directory, "--json"], { timeoutMs: 300_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const arms = await readArms();
+    expect(arms.map((arm) => arm.variant).sort()).toEqual(["current", "locked", "terse"]);
+    const arm = (name: string) => arms.find((candidate) => candidate.variant === name)!;
+
+    expect(arm("terse").sessions).toContain("TERSE-INSTRUCTIONS-MARKER");
+    expect(arm("terse").sessions).toContain("terse-skill");
+    expect(arm("terse").agents).toEqual(["openeval-variant"]);
+
+    expect(arm("locked").sessions).toContain("LOCKED-INSTRUCTIONS-MARKER");
+    // Its config denies bash: OpenCode offered no bash tool, so the scripted call was recorded as unavailable.
+    expect(arm("locked").sessions).toContain(BASH_UNAVAILABLE);
+    expect(arm("locked").agents).toEqual(["build"]);
+
+    expect(arm("current").sessions).toContain("listed");
+    expect(arm("current").agents).toEqual(["build"]);
+    const foreignMarkers = {
+      current: ["TERSE-INSTRUCTIONS-MARKER", "LOCKED-INSTRUCTIONS-MARKER", "terse-skill", BASH_UNAVAILABLE],
+      terse: ["LOCKED-INSTRUCTIONS-MARKER", BASH_UNAVAILABLE],
+      locked: ["TERSE-INSTRUCTIONS-MARKER", "terse-skill"],
+    };
+    for (const [name, foreign] of Object.entries(foreignMarkers)) {
+      for (const marker of foreign) expect(arm(name).sessions, `${name} shows ${marker}`).not.toContain(marker);
+    }
+  });
+
+  it("after editing one variant's instructions file, plans candidate for that variant only and reuses the rest", async () => {
+    await writeFile(join(directory, "variants", "terse.md"), "TERSE-INSTRUCTIONS-MARKER, edited\n");
+    const plan = await runCli(["plan", "--benchmark", directory, "--json"]);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    const work = (JSON.parse(plan.stdout) as { work: { variant: string; action: string }[] }).work;
+    expect(work.map((slot) => `${slot.variant}:${slot.action}`)).toEqual(["current:reuse", "terse:candidate", "locked:reuse"]);
+  });
+});
