@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
+import type { RunSummary } from "../../packages/openeval/src/run/index.ts";
 
 let directory: string;
 const BASH_UNAVAILABLE = "Model tried to call unavailable tool 'bash'";
@@ -37,7 +38,8 @@ beforeAll(async () => {
     "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, variants: ${VARIANTS} };\n`,
     "variants/terse.md": "TERSE-INSTRUCTIONS-MARKER\n",
     "evals/setup/prompt.md": "Describe your setup.\n",
-    "evals/setup/judge.ts": `export default ({ response }) => ({ scores: { done: response.text.trim() === "DONE" } });\n`,
+    "evals/setup/judge.ts":
+      `export default ({ response, recording }) => ({ scores: { done: response.text.trim() === "DONE", ran_bash: recording.tools({ name: "bash" }).some((tool) => tool.status === "completed") } });\n`,
     "evals/setup/controls/positive.json": JSON.stringify(CONTROL),
   });
 });
@@ -69,6 +71,19 @@ describe("agent variants", () => {
   it("runs current and both variants; each arm's recorded session shows its own setup and not the others'", async () => {
     const run = await runCli(["run", "--benchmark", directory, "--json"], { timeoutMs: 300_000 });
     expect(run.exitCode, run.stderr).toBe(0);
+    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; summary?: RunSummary });
+    const summary = events.find((event) => event.type === "run.finished")!.summary!;
+    expect(summary.models.map((row) => [row.model, row.variant ?? "current", row.score.value])).toEqual([
+      ["control/positive", "current", 100],
+      ["control/positive", "terse", 100],
+      ["control/positive", "locked", 50],
+    ]);
+    expect(summary.models.every((row) => row.costTime.executed === 1 && row.elapsedMs !== null)).toBe(true);
+    const comparisons = summary.variantComparisons.map((entry) => [entry.variant, entry.comparison.a, entry.comparison.b, entry.comparison.counts.regression, entry.comparison.evals[0]!.difference]);
+    expect(comparisons).toEqual([
+      ["terse", "control/positive", "control/positive [terse]", 0, 0],
+      ["locked", "control/positive", "control/positive [locked]", 1, -0.5],
+    ]);
     const arms = await readArms();
     expect(arms.map((arm) => arm.variant).sort()).toEqual(["current", "locked", "terse"]);
     const arm = (name: string) => arms.find((candidate) => candidate.variant === name)!;

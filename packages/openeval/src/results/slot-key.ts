@@ -18,7 +18,31 @@ export function slotId(slot: SlotKey): string {
   return `${slot.evalId}\u0000${slot.model}\u0000${variantOf(slot)}\u0000${slot.repetition}`;
 }
 
-/** The candidate a slot belongs to, as reports name it: the model, then `[variant]` unless it is current. */
-export function candidateName(slot: { model: string; variant?: string }): string {
-  return slot.variant === undefined || slot.variant === CURRENT_VARIANT_NAME ? slot.model : `${slot.model} [${slot.variant}]`;
+/** A candidate: a model with an agent variant (`variant` absent for current, as in slot keys). */
+export interface CandidateRef {
+  model: string;
+  variant?: string;
+}
+
+/** The candidate a slot (or a summary row) belongs to, as reports name it: the model, then `[variant]` unless current. */
+export function candidateName(candidate: CandidateRef): string {
+  const variant = variantOf({ evalId: "", repetition: 1, ...candidate });
+  return variant === CURRENT_VARIANT_NAME ? candidate.model : `${candidate.model} [${variant}]`;
+}
+
+/** Items grouped per candidate in first-appearance order: the unit of every per-model statistic (SPEC §10). */
+export function groupByCandidate<T extends CandidateRef>(items: readonly T[]): { candidate: CandidateRef; items: T[] }[] {
+  const groups = new Map<string, { candidate: CandidateRef; items: T[] }>();
+  for (const item of items) {
+    const name = candidateName(item);
+    const group = groups.get(name) ?? { candidate: candidateRefOf(item), items: [] };
+    group.items.push(item);
+    groups.set(name, group);
+  }
+  return [...groups.values()];
+}
+
+function candidateRefOf(item: CandidateRef): CandidateRef {
+  const variant = variantOf({ evalId: "", repetition: 1, ...item });
+  return { model: item.model, ...(variant === CURRENT_VARIANT_NAME ? {} : { variant }) };
 }
