@@ -5,7 +5,7 @@ import type { Bounded, ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import type { BootstrapOptions, Interval } from "./bootstrap.ts";
 import { mean, THRESHOLD_TOLERANCE } from "./numbers.ts";
-import { candidateName } from "./slot-key.ts";
+import { candidateName, groupByCandidate } from "./slot-key.ts";
 import { compareModels } from "./statistics.ts";
 
 /** How b's score differs from a's: lower is a regression, higher an improvement. */
@@ -97,8 +97,7 @@ function change(a: Bounded | undefined, b: Bounded | undefined): ScoreChange {
  * @example compareSummaries(baselineSummaries(baseline).find((m) => m.model === "openai/gpt-5")!, current)
  */
 export function baselineSummaries(baseline: Baseline): ModelSummary[] {
-  const byModel = Map.groupBy(baseline.entries, (entry) => entry.model);
-  return [...byModel].map(([model, entries]) => {
+  return groupByCandidate(baseline.entries).map(({ candidate, items: entries }) => {
     const evals = entries.map((entry) => {
       const criteria = Object.fromEntries(Object.entries(entry.criteria).map(([id, value]) => [id, { value, lower: value, upper: value }]));
       const values = Object.values(entry.criteria);
@@ -107,6 +106,6 @@ export function baselineSummaries(baseline: Baseline): ModelSummary[] {
     });
     const known = evals.map((evaluation) => evaluation.value);
     const value = known.length === 0 || known.includes(null) ? null : 100 * mean(known as number[]);
-    return { model, score: { value, lower: value ?? 0, upper: value ?? 100 }, evals, slots: 0, judged: 0, costUSD: null, elapsedMs: null };
+    return { ...candidate, score: { value, lower: value ?? 0, upper: value ?? 100 }, evals, slots: 0, judged: 0, costUSD: null, elapsedMs: null };
   });
 }

@@ -182,6 +182,7 @@ function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {
   return slots.map((slot) => ({
     evalId: slot.evalId,
     model: slot.model,
+    ...(slot.variant === undefined ? {} : { variant: slot.variant }),
     candidateFingerprint: slot.candidateFingerprint,
     judgeFingerprint: slot.judgeRun?.judgeFingerprint ?? null,
   }));
