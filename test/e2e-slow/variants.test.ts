@@ -116,4 +116,17 @@ describe("agent variants", () => {
     const work = (JSON.parse(plan.stdout) as { work: { variant: string; action: string }[] }).work;
     expect(work.map((slot) => `${slot.variant}:${slot.action}`)).toEqual(["current:reuse", "terse:candidate", "locked:reuse"]);
   });
+
+  it("baseline set --variant promotes that arm only; a name that is no variant is refused", async () => {
+    const runs = await readdir(join(directory, "results"));
+    const runDirectory = join(directory, "results", runs[0]!);
+    await writeFile(join(directory, "variants", "terse.md"), "TERSE-INSTRUCTIONS-MARKER\n"); // as recorded: the run is complete again
+    const set = await runCli(["baseline", "set", runDirectory, "--benchmark", directory, "--variant", "locked"]);
+    expect(set.exitCode, set.stderr).toBe(0);
+    const baseline = JSON.parse(await readFile(join(directory, "baseline.json"), "utf8")) as { entries: { model: string; variant?: string; criteria: Record<string, number> }[] };
+    expect(baseline.entries).toMatchObject([{ model: "control/positive", variant: "locked", criteria: { done: 1, ran_bash: 0 } }]);
+    const typo = await runCli(["baseline", "set", runDirectory, "--benchmark", directory, "--variant", "lockd"]);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('--variant "lockd" matches no variant; the valid values are: current, terse, locked');
+  });
 });
