@@ -35,6 +35,8 @@ export interface RunsAnswer {
 
 export interface LeaderboardRow {
   model: string;
+  /** The agent variant of this row (one row per model × variant); absent for current. */
+  variant?: string;
   /** A scripted control model (`control/<name>`), never a real model's result; it never enters the verdict. */
   control: boolean;
   /** A real model with eval runs on the host as the current user (`--isolation process`), not in a container. */
@@ -97,6 +99,8 @@ export interface SlotCell {
 
 export interface MatrixCell {
   model: string;
+  /** Absent for current. */
+  variant?: string;
   /** Mean over repetitions of the eval's criteria, 0–1, with completion bounds. */
   score: Bounded;
   slots: SlotCell[];

@@ -40,7 +40,7 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
         </thead>
         <tbody>
           {rows.map((row, index) => (
-            <LeaderboardLine key={row.model} row={row} rank={index + 1} run={run} />
+            <LeaderboardLine key={`${row.model}\u0000${row.variant ?? ""}`} row={row} rank={index + 1} run={run} />
           ))}
         </tbody>
       </table>
@@ -60,12 +60,13 @@ export function rankLeaderboard(rows: readonly LeaderboardRow[]): LeaderboardRow
 
 function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number; run: string }) {
   return (
-    <tr data-model={row.model}>
+    <tr data-model={row.model} data-variant={row.variant ?? "current"}>
       <td className="rank">{rank}</td>
       <td>
         <a className="strong" href={href({ page: "run", run }, { tab: "eval-runs", model: row.model })}>
           {row.model}
         </a>{" "}
+        {row.variant ? <span className="badge tone-muted">variant {row.variant}</span> : null}
         {row.control ? <ControlBadge /> : null}
         {row.unsandboxed ? <UnsandboxedBadge /> : null}
       </td>
