@@ -111,6 +111,7 @@ export function buildRunIndex(
       verdictNote: "The verdict is read with benchmark.ts (gates, baseline) when the leaderboard is asked for.",
       criteria,
       integrity,
+      variantComparisons: [],
     },
     matrix: buildMatrix(slots, models),
   };

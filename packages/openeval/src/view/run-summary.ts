@@ -20,6 +20,7 @@ interface Summary {
   note: string | null;
   /** Per model, with the score it was computed for (a CI is shown only next to that same score). */
   intervals: Map<string, { interval: ScoreInterval; score: Bounded }>;
+  variantComparisons: RunOverview["variantComparisons"];
 }
 
 export class SummaryReader {
@@ -28,10 +29,11 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, headline, note, intervals } = await this.read(index);
+    const { verdict, headline, note, intervals, variantComparisons } = await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
+      variantComparisons,
       verdict,
       verdictHeadline: headline,
       verdictNote: note,
@@ -42,7 +44,8 @@ export class SummaryReader {
           ...row,
           ci: matches ? computed.interval.interval : null,
           ciNote: matches ? computed.interval.reason : "not computed for this score",
-          verdict: verdict && !row.control ? modelVerdict(verdict, row) : null,
+          // A variant is not part of the verdict the viewer reads (only current blocks unless --variant names one).
+          verdict: verdict && !row.control && row.variant === undefined ? modelVerdict(verdict, row) : null,
         };
       }),
     };
@@ -73,6 +76,7 @@ export class SummaryReader {
         headline: verdictHeadline(summary.verdict, summary.complete),
         note: summary.settingsNote,
         intervals: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
+        variantComparisons: summary.variantComparisons,
       };
     } catch (error) {
       const scores = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
@@ -82,6 +86,7 @@ export class SummaryReader {
         headline: null,
         note: `No verdict: the run's benchmark (${folder}) could not be read: ${oneLine((error as Error).message)}`,
         intervals: new Map(intervals.map((interval) => [candidateName(interval), { interval, score: scores.get(candidateName(interval))! }])),
+        variantComparisons: [],
       };
     }
   }
