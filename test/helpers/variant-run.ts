@@ -6,9 +6,10 @@ import { planSlots } from "../../packages/openeval/src/plan/index.ts";
 import { ResultsStore, toSlotKey } from "../../packages/openeval/src/results/index.ts";
 import { makeTempDir, minimalBenchmark, writeTree } from "./fixtures.ts";
 
-export async function recordedRun() {
+/** `settings`: more benchmark.ts keys, e.g. `gates: { score: { min: 0.5 } }`. */
+export async function recordedRun(settings = "") {
   const benchmark = await loadBenchmark(
-    await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, variants: { worse: { instructions: "Guess." } } };\n` })),
+    await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, variants: { worse: { instructions: "Guess." } }, ${settings} };\n` })),
   );
   const store = ResultsStore.open(join(await makeTempDir(), "run"), { create: true });
   store.writeRun({ id: "r", name: "v", benchmarkDirectory: benchmark.directory, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });

@@ -15,4 +15,12 @@ describe("the verdict with variants", () => {
     expect(named.verdict.contributors.find((contributor) => contributor.id === "code-judge")!.failing).toEqual(["answer/p/m [worse]/correct"]);
     store.close();
   });
+
+  it("a blocking variant's score gate is its own, named by model and variant", async () => {
+    const { benchmark, store } = await recordedRun("gates: { score: { min: 0.5 } }");
+    const named = await summarizeRun(benchmark, store, { variants: ["worse"] }, "r");
+    expect(named.verdict.contributors.find((contributor) => contributor.id === "gates")!.failing).toEqual(["score.min (p/m [worse])"]);
+    expect((await summarizeRun(benchmark, store, {}, "r")).verdict.status).toBe("pass");
+    store.close();
+  });
 });
