@@ -115,6 +115,9 @@ describe("agent variants", () => {
     expect(plan.exitCode, plan.stderr).toBe(0);
     const work = (JSON.parse(plan.stdout) as { work: { variant: string; action: string }[] }).work;
     expect(work.map((slot) => `${slot.variant}:${slot.action}`)).toEqual(["current:reuse", "terse:candidate", "locked:reuse"]);
+    const typo = await runCli(["plan", "--benchmark", directory, "--only-variant", "trese"]);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('--only-variant "trese" matches no variant (current or one of benchmark.ts); the valid values are: current, terse, locked');
   });
 
   it("baseline set --variant promotes that arm only; a name that is no variant is refused", async () => {
