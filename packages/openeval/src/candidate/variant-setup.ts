@@ -9,6 +9,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { VariantDefinition } from "../load/index.ts";
+import { seedConfigDir } from "../opencode/index.ts";
 import { isRecord } from "../util/is-record.ts";
 
 /** The name the variant's agent is given in the session's config; `opencode run --agent` selects it. */
@@ -23,6 +24,8 @@ export async function layVariant(variant: VariantDefinition, places: { workspace
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, text);
   }
+  // A workspace .opencode/ is a config dir too: seeded like the global one, OpenCode installs nothing into it.
+  if (Object.keys(files).some((path) => path.startsWith("workspace/.opencode/"))) await seedConfigDir(join(places.workspace, ".opencode"));
 }
 
 /**

@@ -94,7 +94,7 @@ const HARNESS_CONFIG_KEYS: Record<string, string> = {
   instructions: "its paths would reach outside the candidate's isolation; use the variant's instructions",
 };
 /** Files the harness itself lays: the workspace's git repository, and the config dir's seeded or generated files. */
-const HARNESS_FILES = /^(workspace\/\.git(\/|$)|config\/(AGENTS\.md|opencode\.jsonc?|config\.json|package(-lock)?\.json|node_modules)(\/|$))/;
+const HARNESS_FILES = /^(workspace\/\.git(\/|$)|workspace\/\.opencode\/(package(-lock)?\.json|node_modules)(\/|$)|config\/(AGENTS\.md|opencode\.jsonc?|config\.json|package(-lock)?\.json|node_modules)(\/|$))/;
 
 /**
  * A named candidate containing only differences from `current` (SPEC §6). `agent` is an OpenCode agent definition

@@ -55,7 +55,7 @@ describe("benchmark.ts variants", () => {
 
   it("refuses overlays that would change the provider, credentials, model or isolation", async () => {
     expect(await problemsOf(`{ sneaky: { config: { provider: {}, share: "auto", plugin: ["x"], instructions: ["~/notes.md"], mcp: {} }, agent: { model: "other/model" },
-      files: { "workspace/.git/config": "x", "config/opencode.json": "{}", "config/AGENTS.md": "x" } } }`)).toEqual([
+      files: { "workspace/.git/config": "x", "config/opencode.json": "{}", "config/AGENTS.md": "x", "workspace/.opencode/package.json": "{}" } } }`)).toEqual([
       "benchmark.ts: variants.sneaky.config.provider: a variant cannot set \"provider\": providers and their credentials come from candidate.providers and the user's credentials",
       'benchmark.ts: variants.sneaky.config.share: a variant cannot set "share": the harness enforces it for isolation and recording',
       'benchmark.ts: variants.sneaky.config.plugin: a variant cannot set "plugin": candidates run with --pure: no external plugins are loaded or installed while a candidate runs',
@@ -64,6 +64,7 @@ describe("benchmark.ts variants", () => {
       "benchmark.ts: variants.sneaky.files.workspace/.git/config: the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead",
       "benchmark.ts: variants.sneaky.files.config/opencode.json: the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead",
       "benchmark.ts: variants.sneaky.files.config/AGENTS.md: the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead",
+      "benchmark.ts: variants.sneaky.files.workspace/.opencode/package.json: the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead",
     ]);
   });
 });
