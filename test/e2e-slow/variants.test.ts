@@ -6,7 +6,10 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { writeTree } from "../helpers/fixtures.ts";
+import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
+import { startControlServer } from "../../packages/control-model/src/index.ts";
+import { layVariant, variantConfig } from "../../packages/openeval/src/candidate/variant-setup.ts";
+import { buildProviderConfig, createGitWorkspace, prepareIsolation, runOpenCode } from "../../packages/openeval/src/opencode/index.ts";
 import type { RunSummary } from "../../packages/openeval/src/run/index.ts";
 
 let directory: string;
@@ -132,4 +135,43 @@ describe("agent variants", () => {
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('--variant "lockd" matches no variant; the valid values are: current, terse, locked');
   });
+
+  it("OpenCode sends a variant's instructions and agent prompt in its system prompt", async () => {
+    // The recording keeps no system prompt: a proxy in front of the control server keeps each request's body.
+    const control = await startControlServer({ controls: { setup: { positive: { turns: [{ text: "DONE" }] } } } });
+    const bodies: string[] = [];
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (request) => {
+        const body = request.method === "POST" ? await request.text() : undefined;
+        if (body) bodies.push(body);
+        return fetch(control.url + new URL(request.url).pathname, { method: request.method, headers: request.headers, ...(body ? { body } : {}) });
+      },
+    });
+    try {
+      const scratch = await makeTempDir();
+      const isolation = await prepareIsolation(join(scratch, "opencode"));
+      await createGitWorkspace(join(scratch, "workspace"), null);
+      const variant = { name: "terse", instructions: "TERSE-SYSTEM-MARKER", agent: { prompt: "AGENT-PROMPT-MARKER" }, config: null, files: {} };
+      await layVariant(variant, { workspace: join(scratch, "workspace"), configDir: join(isolation.paths.config, "opencode") });
+      const session = variantConfig(variant, { provider: buildProviderConfig("control/positive", {}, `http://127.0.0.1:${proxy.port}/setup/v1`) });
+      const outcome = await runOpenCode({
+        scratchDir: join(scratch, "opencode"), workspace: join(scratch, "workspace"), prompt: "hi", model: "control/positive", config: session.config,
+        ...(session.agent ? { agent: session.agent } : {}), credentials: { env: {}, auth: null }, timeoutMs: 60_000,
+        eventsFile: join(scratch, "events.jsonl"), stderrFile: join(scratch, "stderr.log"), secrets: [],
+      });
+      expect(outcome.state).toBe("completed");
+      const systems = bodies.map((body) => JSON.stringify((JSON.parse(body) as { messages: { role: string }[] }).messages.filter((message) => message.role === "system")));
+      expect(systems.length).toBeGreaterThan(0);
+      for (const system of systems) {
+        expect(system).toContain("TERSE-SYSTEM-MARKER");
+        expect(system).toContain("AGENT-PROMPT-MARKER");
+      }
+    } finally {
+      await proxy.stop(true);
+      await control.close();
+    }
+  });
 });
+
