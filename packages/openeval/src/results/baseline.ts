@@ -40,7 +40,7 @@ export interface BaselineInput {
  */
 export function buildBaseline(input: BaselineInput): Baseline {
   throwIfRefused(input);
-  const arm = input.summaries.filter((summary) => variantOf({ evalId: "", repetition: 1, ...summary }) === (input.variant ?? CURRENT_VARIANT_NAME));
+  const arm = input.summaries.filter((summary) => variantOf(summary) === (input.variant ?? CURRENT_VARIANT_NAME));
   const entries = arm.flatMap((summary) =>
     summary.evals.map((evaluation) => {
       const slots = input.fingerprints.filter((slot) => slot.evalId === evaluation.evalId && candidateName(slot) === candidateName(summary));

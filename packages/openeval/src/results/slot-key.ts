@@ -3,8 +3,9 @@
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 import type { SlotKey } from "./schema.ts";
 
-export function variantOf(slot: SlotKey): string {
-  return slot.variant ?? CURRENT_VARIANT_NAME;
+/** The variant of a slot, a record or a summary row: absent means current. */
+export function variantOf(item: { variant?: string }): string {
+  return item.variant ?? CURRENT_VARIANT_NAME;
 }
 
 /** The key of a slot (or of anything that extends one), with `variant` only when it is not current. */
@@ -26,7 +27,7 @@ export interface CandidateRef {
 
 /** The candidate a slot (or a summary row) belongs to, as reports name it: the model, then `[variant]` unless current. */
 export function candidateName(candidate: CandidateRef): string {
-  const variant = variantOf({ evalId: "", repetition: 1, ...candidate });
+  const variant = variantOf(candidate);
   return variant === CURRENT_VARIANT_NAME ? candidate.model : `${candidate.model} [${variant}]`;
 }
 
@@ -43,6 +44,6 @@ export function groupByCandidate<T extends CandidateRef>(items: readonly T[]): {
 }
 
 function candidateRefOf(item: CandidateRef): CandidateRef {
-  const variant = variantOf({ evalId: "", repetition: 1, ...item });
+  const variant = variantOf(item);
   return { model: item.model, ...(variant === CURRENT_VARIANT_NAME ? {} : { variant }) };
 }
