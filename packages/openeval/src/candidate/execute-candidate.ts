@@ -2,7 +2,7 @@
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import type { BenchmarkSettings, EvalDefinition, Isolation } from "../load/index.ts";
+import { CURRENT_VARIANT, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
 import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
@@ -11,6 +11,7 @@ import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSession
 import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";
 import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
+import { layVariant, variantConfig } from "./variant-setup.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { isPriced } from "../util/model-pricing.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
@@ -21,6 +22,8 @@ export interface CandidateRequest {
   evalRunId: string;
   slot: SlotKey;
   evaluation: EvalDefinition;
+  /** The agent setup this slot runs with; default current (no overrides). */
+  variant?: VariantDefinition;
   settings: BenchmarkSettings;
   candidateFingerprint: string;
   /** Where it runs (SPEC §6). */
@@ -162,12 +165,16 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const paths = evalRunPaths(request.evalRunId);
   const evidenceDirectory = join(runDirectory, paths.evidence);
   const workspace = join(scratch, "workspace");
+  const opencodeScratch = join(scratch, "opencode");
+  const isolation = await prepareIsolation(opencodeScratch);
   await createGitWorkspace(workspace, evaluation.workspace.directory);
+  // Before the initial snapshot: a variant's workspace files are part of what the candidate starts from.
+  const variant = request.variant ?? CURRENT_VARIANT;
+  await layVariant(variant, { workspace, configDir: join(isolation.paths.config, "opencode") });
   const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence);
 
   const credentials = await selectCredentials({ model: slot.model, environment: process.env, providers: settings.candidate.providers });
-  const opencodeScratch = join(scratch, "opencode");
-  const isolation = await prepareIsolation(opencodeScratch);
+  const session = variantConfig(variant, { provider: buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL) });
   const { monitor } = request;
   const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
   const live = {
@@ -187,7 +194,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     workspace,
     prompt: evaluation.prompt.text,
     model: slot.model,
-    config: { provider: buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL) },
+    config: session.config,
+    ...(session.agent ? { agent: session.agent } : {}),
     credentials,
     timeoutMs,
     maxCostUSD: settings.candidate.maxCostUSD,

@@ -9,9 +9,9 @@ import { EXIT, UsageError } from "./errors.ts";
 
 export const baselineCommand = defineCommand({
   name: "baseline",
-  usage: "baseline set <run-dir> [--accept-failing] | baseline show [--benchmark <dir>]",
-  summary: "Promote a complete run's scores to baseline.json (fingerprints and scores only), or show the current baseline.",
-  options: { ...BENCHMARK_OPTION, "accept-failing": { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+  usage: "baseline set <run-dir> [--variant <name>] [--accept-failing] | baseline show [--benchmark <dir>]",
+  summary: "Promote one arm of a complete run (current, or the --variant named) to baseline.json (fingerprints and scores only), or show the current baseline.",
+  options: { ...BENCHMARK_OPTION, variant: { type: "string" }, "accept-failing": { type: "boolean", default: false }, json: { type: "boolean", default: false } },
   async run(flags, [action, runDirectory]) {
     const benchmark = await loadBenchmark(flags.benchmark as string);
     const file = join(benchmark.directory, BASELINE_FILE);
@@ -25,7 +25,11 @@ export const baselineCommand = defineCommand({
       return EXIT.pass;
     }
     if (action !== "set" || !runDirectory) throw new UsageError("use `openeval baseline set <run-dir> [--accept-failing]` or `openeval baseline show`");
-    const results = await readResults(resolve(runDirectory), { benchmark });
+    const variant = flags.variant as string | undefined;
+    const arms = ["current", ...benchmark.variants.map((definition) => definition.name)];
+    if (variant !== undefined && !arms.includes(variant)) throw new UsageError(`--variant "${variant}" matches no variant; the valid values are: ${arms.join(", ")}`);
+    // The arm's own verdict decides whether it may be promoted: a named variant blocks (SPEC §10, the Crux evals seed).
+    const results = await readResults(resolve(runDirectory), { benchmark, ...(variant && variant !== "current" ? { variants: [variant] } : {}) });
     await writeBaseline(file, {
       runId: results.runId,
       createdAt: new Date().toISOString(),
@@ -34,8 +38,9 @@ export const baselineCommand = defineCommand({
       fingerprints: results.fingerprints,
       outOfScope: results.outOfScope,
       acceptFailing: flags["accept-failing"] === true,
+      ...(variant !== undefined && variant !== "current" ? { variant } : {}),
     });
-    console.log(`Baseline set from run ${results.runId}: ${file}`);
+    console.log(`Baseline set from run ${results.runId}${variant ? ` (variant ${variant})` : ""}: ${file}`);
     return EXIT.pass;
   },
 });

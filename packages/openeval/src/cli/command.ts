@@ -21,6 +21,8 @@ export const BENCHMARK_OPTION = { benchmark: { type: "string", default: "." } } 
 export const SCOPE_OPTIONS = {
   model: { type: "string", multiple: true },
   "only-model": { type: "string", multiple: true },
+  variant: { type: "string", multiple: true },
+  "only-variant": { type: "string", multiple: true },
   "only-eval": { type: "string", multiple: true },
   "only-repetition": { type: "string", multiple: true },
   fresh: { type: "boolean", default: false },
@@ -44,6 +46,8 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
   return {
     models: list("model"),
     onlyModels: list("only-model"),
+    variants: list("variant"),
+    onlyVariants: list("only-variant"),
     onlyEvals: list("only-eval"),
     onlyRepetitions: repetitions,
     fresh: flags.fresh === true,

@@ -5,6 +5,7 @@ export { bundleCodeJudge, type CodeCriteria, type CodeJudgeBundle, type JudgeDep
 export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
+export { CURRENT_VARIANT, CURRENT_VARIANT_NAME, type VariantDefinition } from "./variants.ts";
 export { isIsolation, ISOLATION_BACKENDS, resolveIsolation, type Isolation } from "./isolation.ts";
 export {
   BenchmarkSchema,
@@ -12,6 +13,7 @@ export {
   CRITERION_ID,
   DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,
+  RESERVED_VARIANTS,
   type Benchmark,
   type BenchmarkSettings,
   type EvalConfig,

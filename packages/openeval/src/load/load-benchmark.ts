@@ -6,6 +6,7 @@ import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 import { ConfigInvalidError, createConfigImporter, type ConfigImporter } from "./import-config.ts";
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
 import { BenchmarkSchema, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
+import { loadVariants, type VariantDefinition } from "./variants.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
 
 export interface BenchmarkDefinition {
@@ -15,6 +16,8 @@ export interface BenchmarkDefinition {
   settings: BenchmarkSettings;
   /** In folder-name order. */
   evals: EvalDefinition[];
+  /** benchmark.ts `variants`, in the order written; `current` is not among them (it has no definition). */
+  variants: VariantDefinition[];
 }
 
 const EVAL_ID = /^[A-Za-z0-9][\w.-]*$/;
@@ -36,8 +39,10 @@ export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> 
   const importer = createConfigImporter();
   let settings: BenchmarkSettings | null = null;
   const evals: EvalDefinition[] = [];
+  let variants: VariantDefinition[] = [];
   try {
     settings = await importSettings(importer, file, problems);
+    if (settings) variants = await loadVariants(directory, settings, problems);
     for (const id of await listEvalFolders(directory, problems)) {
       const loaded = await loadEval(id, join(directory, "evals", id), directory, importer);
       problems.push(...loaded.problems);
@@ -48,7 +53,7 @@ export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> 
   }
   if (settings) problems.push(...checkAcrossEvals(settings, evals));
   if (problems.length > 0 || !settings) throw new BenchmarkInvalidError(problems);
-  return { name: settings.name ?? basename(directory), directory, settings, evals };
+  return { name: settings.name ?? basename(directory), directory, settings, evals, variants };
 }
 
 async function importSettings(importer: ConfigImporter, file: string, problems: LoadProblem[]): Promise<BenchmarkSettings | null> {

@@ -69,6 +69,61 @@ export const GatesSchema = z.strictObject({
   cost: z.strictObject({ maxUSD: positiveUSD }).optional(),
 });
 
+/** A variant's name: `current` and `baseline` are reserved (Crux evals seed; SPEC §6). */
+export const VARIANT_NAME = /^[A-Za-z0-9][\w.-]*$/;
+export const RESERVED_VARIANTS = ["current", "baseline"] as const;
+/** Text given inline, or `{ file }`: a path relative to the benchmark folder, read at load time. */
+const TextOrFileSchema = z.union([z.string(), z.strictObject({ file: z.string().min(1) })]);
+/** Where `files` may go: the workspace, or OpenCode's global config dir (skills/, agent/, command/ …). */
+function isVariantFilePath(path: string): boolean {
+  const [root, ...rest] = path.split("/");
+  return (root === "workspace" || root === "config") && rest.length > 0 && rest.every((segment) => segment !== "" && segment !== "." && segment !== ".." && !segment.includes("\0"));
+}
+
+/** OpenCode config keys a variant overlay may not touch: the provider and credentials, or what isolation enforces. */
+const HARNESS_CONFIG_KEYS: Record<string, string> = {
+  provider: "providers and their credentials come from candidate.providers and the user's credentials",
+  model: "the model is the candidate's model; list models in models",
+  small_model: "the model is the candidate's model; list models in models",
+  enabled_providers: "providers come from the candidate's model",
+  disabled_providers: "providers come from the candidate's model",
+  snapshot: "the harness enforces it for isolation and recording",
+  share: "the harness enforces it for isolation and recording",
+  autoupdate: "the harness enforces it for isolation and recording",
+  plugin: "candidates run with --pure: no external plugins are loaded or installed while a candidate runs",
+  instructions: "its paths would reach outside the candidate's isolation; use the variant's instructions",
+};
+/** Files the harness itself lays: the workspace's git repository, and the config dir's seeded or generated files. */
+const HARNESS_FILES = /^(workspace\/\.git(\/|$)|workspace\/\.opencode\/(package(-lock)?\.json|node_modules)(\/|$)|config\/(AGENTS\.md|opencode\.jsonc?|config\.json|package(-lock)?\.json|node_modules)(\/|$))/;
+
+/**
+ * A named candidate containing only differences from `current` (SPEC §6). `agent` is an OpenCode agent definition
+ * the session runs as; `config` an OpenCode config overlay; `files` extra files by `workspace/…` or `config/…` path.
+ */
+export const VariantSchema = z
+  .strictObject({
+    instructions: TextOrFileSchema.optional(),
+    agent: z.record(z.string(), z.unknown()).optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+    files: z.record(z.string(), TextOrFileSchema).optional(),
+  })
+  .superRefine((variant, context) => {
+    for (const key of Object.keys(variant.config ?? {}).filter((key) => Object.hasOwn(HARNESS_CONFIG_KEYS, key))) {
+      context.addIssue({ code: "custom", path: ["config", key], message: `a variant cannot set "${key}": ${HARNESS_CONFIG_KEYS[key]}` });
+    }
+    if (variant.agent && "model" in variant.agent) {
+      context.addIssue({ code: "custom", path: ["agent", "model"], message: "a variant cannot change the model: list models in models (a candidate is model × variant)" });
+    }
+    for (const path of Object.keys(variant.files ?? {})) {
+      const message = !isVariantFilePath(path)
+        ? 'each path must start with "workspace/" or "config/" and hold no empty, "." or ".." segment'
+        : HARNESS_FILES.test(path)
+          ? "the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead"
+          : null;
+      if (message) context.addIssue({ code: "custom", path: ["files", path], message });
+    }
+  });
+
 export const BenchmarkSchema = z
   .strictObject({
     name: z.string().min(1).optional(),
@@ -83,6 +138,7 @@ export const BenchmarkSchema = z
     verdict: z
       .strictObject({ "code-judge": z.boolean().optional(), "llm-judge": z.boolean().optional(), gates: z.boolean().optional(), regression: z.boolean().optional() })
       .optional(),
+    variants: z.record(z.string(), VariantSchema).default({}),
   })
   .superRefine((benchmark, context) => {
     const seen = new Set<string>();
@@ -92,6 +148,13 @@ export const BenchmarkSchema = z
       }
       seen.add(model);
     });
+    for (const name of Object.keys(benchmark.variants)) {
+      if ((RESERVED_VARIANTS as readonly string[]).includes(name)) {
+        context.addIssue({ code: "custom", path: ["variants", name], message: `"${name}" is a reserved variant name (current runs without overrides, baseline is an accepted run); rename the variant` });
+      } else if (!VARIANT_NAME.test(name)) {
+        context.addIssue({ code: "custom", path: ["variants", name], message: 'variant names use only letters, digits, ".", "_" and "-"' });
+      }
+    }
   });
 
 export const EarlyStopSchema = z.union([
@@ -146,3 +209,4 @@ export type BenchmarkSettings = z.output<typeof BenchmarkSchema>;
 export type EvalConfig = z.input<typeof EvalSettingsSchema>;
 export type EvalSettings = z.output<typeof EvalSettingsSchema>;
 export type GateSettings = z.output<typeof GatesSchema>;
+export type VariantSettings = z.output<typeof VariantSchema>;

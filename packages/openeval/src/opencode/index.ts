@@ -9,7 +9,7 @@
 // scratch; exports never touch the archive, whose sha256 must not change).
 export { runOpenCode, RUN_MARKER, type LaunchedCommand, type Launcher, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
-export { prepareIsolation, type Isolation, type IsolationPaths } from "./isolated-env.ts";
+export { prepareIsolation, seedConfigDir, type Isolation, type IsolationPaths } from "./isolated-env.ts";
 export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";

@@ -84,11 +84,11 @@ export async function prepareIsolation(scratchDir: string): Promise<Isolation> {
 }
 
 /**
- * OpenCode runs a detached `npm install @opencode-ai/plugin` into every config dir (not stopped by `--pure` or any
- * flag). It skips the install when `node_modules/` exists and every dependency is already in the lockfile, so we
+ * OpenCode runs a detached `npm install @opencode-ai/plugin` into every config dir — the global one, and any
+ * `.opencode/` of the project — (not stopped by `--pure` or any flag). It skips the install when `node_modules/` exists and every dependency is already in the lockfile, so we
  * write exactly that: no network, no `~/.npm` cache, no half-installed tree racing the run.
  */
-async function seedConfigDir(dir: string): Promise<void> {
+export async function seedConfigDir(dir: string): Promise<void> {
   await mkdir(join(dir, "node_modules"), { recursive: true });
   const dependencies = { [PLUGIN_PACKAGE]: "*" };
   await writeFile(join(dir, "package.json"), JSON.stringify({ dependencies }));

@@ -15,6 +15,10 @@ describe("buildRunArgs", () => {
     expect(args).toContain("openai/gpt-x");
     expect(args.slice(-2)).toEqual(["--variant", "high"]);
   });
+
+  test("an agent variant's agent is selected with --agent", () => {
+    expect(buildRunArgs("/ws", parseModelRef("control/positive"), "openeval-variant").slice(-2)).toEqual(["--agent", "openeval-variant"]);
+  });
 });
 
 describe("buildConfigContent", () => {

@@ -17,13 +17,14 @@ export function resolveOpenCodeBinary(): string {
 /**
  * `--format json` gives one event per line; `--print-logs` sends the full log to stderr (the log file is
  * incomplete); `--thinking` adds reasoning events; `--dir` fixes the project dir (without it `run` trusts $PWD);
- * `--title` skips the title call; `--pure` skips external plugins. The prompt goes on stdin, verbatim.
+ * `--title` skips the title call; `--pure` skips external plugins; `--agent` selects an agent variant's agent. The prompt goes on stdin, verbatim.
  */
-export function buildRunArgs(workspace: string, model: ModelRef): string[] {
+export function buildRunArgs(workspace: string, model: ModelRef, agent?: string): string[] {
   const args = ["run", "--pure", "--format", "json", "--dir", workspace, "-m", model.id];
   args.push("--title", RUN_TITLE, "--print-logs", "--thinking");
   // 1.18.33 has `--variant` ("provider-specific reasoning effort, e.g. high, max, minimal").
   if (model.variant) args.push("--variant", model.variant);
+  if (agent !== undefined) args.push("--agent", agent);
   return args;
 }
 

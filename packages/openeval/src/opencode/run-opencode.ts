@@ -25,6 +25,8 @@ export interface OpenCodeRequest {
   model: string;
   /** Inline OpenCode config (providers etc.); the harness adds its enforced keys on top. */
   config: Record<string, unknown>;
+  /** The agent the session runs as (`--agent`, defined in `config.agent`); default OpenCode's build agent. */
+  agent?: string;
   credentials: { env: Record<string, string>; auth: Record<string, unknown> | null };
   timeoutMs: number;
   maxCostUSD?: number;
@@ -115,7 +117,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     [marker.name]: marker.value,
   };
   const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
-  const argv = [binary, ...buildRunArgs(request.workspace, model)];
+  const argv = [binary, ...buildRunArgs(request.workspace, model, request.agent)];
   const command = request.launch ? { argv, confinement: "container" as const } : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {

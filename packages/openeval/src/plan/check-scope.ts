@@ -1,28 +1,31 @@
 // The --only-* scope must name what exists (issue 13): a typo that matches nothing would otherwise plan nothing,
 // print an empty table and pass a CI job forever. Each value is checked and the valid ones are listed.
-import type { BenchmarkDefinition } from "../load/index.ts";
-import type { PlanScope } from "./plan-benchmark.ts";
+import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
+import { plannedVariants, type PlanScope } from "./plan-benchmark.ts";
 
 export class ScopeInvalidError extends Error {
   readonly code = "SCOPE_INVALID";
 }
 
 /**
- * Throws ScopeInvalidError naming every --only-eval / --only-model / --only-repetition value that matches nothing.
+ * Throws ScopeInvalidError naming every --only-eval / --only-model / --only-repetition / --variant / --only-variant value that matches nothing.
  * @example checkScope(benchmark, { onlyEvals: ["typo"] }) // throws: --only-eval "typo" matches no eval; the evals are: …
  */
 export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope): void {
   const models = scope.models ?? benchmark.settings.models;
+  const variantNames = [CURRENT_VARIANT_NAME, ...benchmark.variants.map((variant) => variant.name)];
   const repetitions = Array.from({ length: benchmark.settings.repetitions }, (_, index) => index + 1);
   const problems = [
     ...unmatched("--only-eval", scope.onlyEvals, benchmark.evals.map((evaluation) => evaluation.id), "eval"),
     ...unmatched("--only-model", scope.onlyModels, models, scope.models ? "model given with --model" : "model of benchmark.ts"),
     ...unmatched("--only-repetition", scope.onlyRepetitions, repetitions, "repetition"),
+    ...unmatched("--variant", scope.variants, variantNames.slice(1), "variant of benchmark.ts"),
+    ...unmatched("--only-variant", scope.onlyVariants, plannedVariants(benchmark, scope).map((variant) => variant.name), scope.variants ? "variant given with --variant (or current)" : "variant (current or one of benchmark.ts)"),
   ];
   if (problems.length > 0) throw new ScopeInvalidError(problems.join("\n"));
 }
 
 function unmatched<Value extends string | number>(flag: string, given: readonly Value[] | undefined, valid: readonly Value[], noun: string): string[] {
   const missing = (given ?? []).filter((value) => !valid.includes(value));
-  return missing.map((value) => `${flag} "${value}" matches no ${noun}; the valid values are: ${valid.join(", ")}`);
+  return missing.map((value) => `${flag} "${value}" matches no ${noun}; the valid values are: ${valid.join(", ") || "(none)"}`);
 }

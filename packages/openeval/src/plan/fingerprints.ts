@@ -1,5 +1,5 @@
 // Candidate and judge fingerprints (SPEC §5): what, if changed, makes recorded work stale. Reuse is exact-match.
-import type { BenchmarkSettings, EvalDefinition, Isolation } from "../load/index.ts";
+import { CURRENT_VARIANT, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION, SCORERS_VERSION } from "../util/versions.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
@@ -13,7 +13,13 @@ export interface CandidateRuntime {
 
 export const PROCESS_RUNTIME: CandidateRuntime = { isolation: "process", image: null };
 
-export function candidateFingerprint(evaluation: EvalDefinition, model: string, settings: BenchmarkSettings, runtime: CandidateRuntime = PROCESS_RUNTIME): string {
+export function candidateFingerprint(
+  evaluation: EvalDefinition,
+  model: string,
+  settings: BenchmarkSettings,
+  runtime: CandidateRuntime = PROCESS_RUNTIME,
+  variant: VariantDefinition = CURRENT_VARIANT,
+): string {
   const provider = model.split("/")[0] ?? model;
   return fingerprint({
     prompt: evaluation.prompt.text,
@@ -30,6 +36,8 @@ export function candidateFingerprint(evaluation: EvalDefinition, model: string, 
     runtime: CANDIDATE_RUNTIME_VERSION,
     // Only containers add keys, so recordings made on this machine (all of them, before containers) stay reusable.
     ...(runtime.isolation === "container" ? { container: { image: runtime.image, limits: settings.candidate.container ?? null } } : {}),
+    // The variant's whole definition, file contents included; current adds nothing, so older recordings stay its own.
+    ...(variant.name === CURRENT_VARIANT.name ? {} : { variant }),
   });
 }
 

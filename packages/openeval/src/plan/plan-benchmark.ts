@@ -1,7 +1,7 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
-import type { BenchmarkDefinition, Isolation } from "../load/index.ts";
-import { capitalizeOutcome, describeOutcome, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
+import { CURRENT_VARIANT, type BenchmarkDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
+import { capitalizeOutcome, candidateName, describeOutcome, slotId, toSlotKey, variantOf, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
 import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
@@ -24,6 +24,9 @@ export interface PlanScope {
   /** Replaces benchmark.ts's model list (`--model`). */
   models?: string[];
   onlyModels?: string[];
+  /** `--variant`: the variants to run besides current (default: every variant of benchmark.ts); they block too. */
+  variants?: string[];
+  onlyVariants?: string[];
   onlyEvals?: string[];
   onlyRepetitions?: number[];
   /** Ignore recorded work (`--fresh`). */
@@ -68,18 +71,21 @@ export function planSlots(
   candidateRuntime: (model: string) => CandidateRuntime = () => PROCESS_RUNTIME,
 ): Plan {
   const models = scope.models ?? benchmark.settings.models;
+  const variants = plannedVariants(benchmark, scope);
   const index = indexRecorded(scope.fresh ? EMPTY : recorded);
   const slots: PlannedSlot[] = [];
   for (const evaluation of benchmark.evals) {
     const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
     for (const model of models) {
-      const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings, candidateRuntime(model));
-      for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
-        const key = { evalId: evaluation.id, model, repetition };
-        const decision = inScope(key, scope)
-          ? applyExplicitRequests(decide(key, candidateHash, judgeHash, index), scope, index.evalRunsBySlot.get(slotKeyOf(key))?.at(-1)?.id)
-          : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
-        slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
+      for (const variant of variants) {
+        const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings, candidateRuntime(model), variant);
+        for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
+          const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
+          const decision = inScope(key, scope)
+            ? applyExplicitRequests(decide(key, candidateHash, judgeHash, index), scope, index.evalRunsBySlot.get(slotId(key))?.at(-1)?.id)
+            : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
+          slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
+        }
       }
     }
   }
@@ -113,12 +119,19 @@ function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRun[], b
   return total;
 }
 
+/** Current always runs; then every variant of benchmark.ts, or those `--variant` names (checkScope checked them). */
+export function plannedVariants(benchmark: BenchmarkDefinition, scope: PlanScope): VariantDefinition[] {
+  const chosen = scope.variants ? benchmark.variants.filter((variant) => scope.variants!.includes(variant.name)) : benchmark.variants;
+  return [CURRENT_VARIANT, ...chosen];
+}
+
 const EMPTY: RecordedWork = { evalRuns: [], judgeRuns: [] };
 
 function inScope(slot: SlotKey, scope: PlanScope): boolean {
   return (
     (!scope.onlyEvals || scope.onlyEvals.includes(slot.evalId)) &&
     (!scope.onlyModels || scope.onlyModels.includes(slot.model)) &&
+    (!scope.onlyVariants || scope.onlyVariants.includes(variantOf(slot))) &&
     (!scope.onlyRepetitions || scope.onlyRepetitions.includes(slot.repetition))
   );
 }
@@ -131,19 +144,15 @@ interface RecordedIndex {
   judgeRunsByEvalRun: Map<string, JudgeRun[]>;
 }
 
-function slotKeyOf(slot: SlotKey): string {
-  return `${slot.evalId}\u0000${slot.model}\u0000${slot.repetition}`;
-}
-
 function indexRecorded(recorded: RecordedWork): RecordedIndex {
   return {
-    evalRunsBySlot: Map.groupBy(recorded.evalRuns, (run) => slotKeyOf(run.slot)),
+    evalRunsBySlot: Map.groupBy(recorded.evalRuns, (run) => slotId(run.slot)),
     judgeRunsByEvalRun: Map.groupBy(recorded.judgeRuns, (run) => run.evalRunId),
   };
 }
 
 function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorded: RecordedIndex): Decision {
-  const forSlot = recorded.evalRunsBySlot.get(slotKeyOf(slot)) ?? [];
+  const forSlot = recorded.evalRunsBySlot.get(slotId(slot)) ?? [];
   const current = forSlot.filter((run) => run.input.candidateFingerprint === candidateHash).at(-1);
   if (!current) {
     return { action: "candidate", reason: forSlot.length > 0 ? "Candidate inputs changed" : "New eval/model/repetition", evalRun: null, judgeRun: null };
@@ -201,6 +210,6 @@ function explicitRequest(decision: Decision, scope: PlanScope, activeEvalRunId: 
 }
 
 export function describeSlot(slot: SlotKey): string {
-  return `${slot.evalId} × ${slot.model} #${slot.repetition}`;
+  return `${slot.evalId} × ${candidateName(slot)} #${slot.repetition}`;
 }
 

@@ -5,7 +5,7 @@ import type { RunnerEvent } from "../run/index.ts";
 export function createJsonReporter(write: (line: string) => void): (event: RunnerEvent) => void {
   return (event) => {
     if (event.type === "run.started") {
-      const slots = event.slots.map(({ evalId, model, repetition, action, reason }) => ({ evalId, model, repetition, action, reason }));
+      const slots = event.slots.map(({ evalId, model, variant, repetition, action, reason }) => ({ evalId, model, variant, repetition, action, reason }));
       write(JSON.stringify({ ...event, slots }));
       return;
     }

@@ -1,7 +1,8 @@
 // A Markdown summary for a CI job page: the verdict first, then the model table and what failed or is open.
-import { verdictHeadline } from "../results/index.ts";
+import { candidateName, verdictHeadline } from "../results/index.ts";
+import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../run/index.ts";
-import { describeFilter, formatModelCost } from "./summary-table.ts";
+import { describeFilter, formatModelCost, formatVariantComparison } from "./summary-table.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -17,8 +18,9 @@ export function formatMarkdownSummary(summary: RunSummary): string {
       const score = model.score.value === null ? `${model.score.lower.toFixed(1)}–${model.score.upper.toFixed(1)} (incomplete)` : `${model.score.value.toFixed(1)}%`;
       const interval = model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—";
       const cost = formatModelCost(model);
-      return `| ${model.model}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""} | ${score} | ${interval} | ${model.judged}/${model.slots} | ${cost} |`;
+      return `| ${candidateName(model)}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""} | ${score} | ${interval} | ${model.judged}/${model.slots} | ${cost} |`;
     }),
+    ...(summary.variantComparisons.length > 0 ? ["", "**Variants against current**", "", ...summary.variantComparisons.flatMap((entry) => formatVariantComparison(entry).map((line) => `- ${line.trim()}`))] : []),
     "",
     "| contributor | status | failing |",
     "| --- | --- | --- |",
@@ -28,7 +30,7 @@ export function formatMarkdownSummary(summary: RunSummary): string {
     lines.push("", `<details><summary>${summary.open.length} slot(s) not finished</summary>`, "");
     for (const open of summary.open) {
       const id = open.evalRunId ? ` (eval run \`${open.evalRunId}\`)` : "";
-      lines.push(`- ${open.slot.evalId} × ${open.slot.model} #${open.slot.repetition}${id}: ${open.action} — ${open.reason}`);
+      lines.push(`- ${describeSlot(open.slot)}${id}: ${open.action} — ${open.reason}`);
     }
     lines.push("", "</details>");
   }

@@ -117,7 +117,7 @@ describe("reporters", () => {
   it("the summary table shows bounds for incomplete scores, CIs, labels controls and unsandboxed models, the verdict, and what is open", () => {
     const costTime = { executed: 2, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 2000, p95ElapsedMs: 2000, unknownElapsed: 0 };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, comparisons: [], fingerprints: [],
+      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, comparisons: [], variantComparisons: [], fingerprints: [],
       models: [
         { model: "control/positive", control: true, unsandboxed: false, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000,
           interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
@@ -163,8 +163,36 @@ describe("reporters", () => {
     expect(formatSummary({ ...summary, models: [judgeUnknown] })).toContain("$0.0100 + unknown = ≥ $0.0100");
   });
 
+  it("names variant rows model [variant] and compares each variant with current, per eval and per criterion", () => {
+    const costTime = { executed: 1, totalUSD: 0.01, meanUSD: 0.01, unknownCost: 0, medianElapsedMs: 1000, p95ElapsedMs: 1000, unknownElapsed: 0 };
+    const row = (variant: string | undefined, value: number) => ({
+      model: "p/m", ...(variant ? { variant } : {}), control: false, unsandboxed: false, score: { value, lower: value, upper: value }, evals: [], slots: 1, judged: 1, costUSD: 0.01, judgeCostUSD: 0, totalCostUSD: 0.01, elapsedMs: 1000,
+      interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime },
+    });
+    const change = { a: 1, b: 0.5, difference: -0.5, status: "regression" as const };
+    const summary: RunSummary = {
+      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [] },
+      models: [row(undefined, 100), row("terse", 50)],
+      variantComparisons: [{
+        model: "p/m", variant: "terse",
+        comparison: {
+          a: "p/m", b: "p/m [terse]", scoreA: { value: 100, lower: 100, upper: 100 }, scoreB: { value: 50, lower: 50, upper: 50 },
+          paired: { meanDifference: -50, interval: null, reason: "needs ≥ 2 paired evals; 1 paired", pairedEvals: 1, excluded: [] },
+          evals: [{ evalId: "e", ...change, criteria: [{ evalId: "e", criterionId: "ok", ...change }] }],
+          counts: { regression: 1, improvement: 0, unchanged: 0, unresolved: 0, missing: 0 },
+        },
+      }],
+    };
+    const text = formatSummary(summary);
+    expect(text).toMatch(/^p\/m \[terse\]\s+50\.0%/m);
+    expect(text).toContain("p/m [terse] vs current: -50.0 points (no CI: needs ≥ 2 paired evals; 1 paired) over 1 paired eval(s); criteria: 0 improved, 1 regressed, 0 unchanged\n  per eval: e -50.0");
+    expect(formatMarkdownSummary(summary)).toContain("| p/m [terse] | 50.0% |");
+    expect(formatMarkdownSummary(summary)).toContain("- p/m [terse] vs current: -50.0 points");
+  });
+
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
-    const base = { runId: "r", directory: "/results/r", outOfScope: 0, comparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
+    const base = { runId: "r", directory: "/results/r", outOfScope: 0, comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
     const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [] };
     const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
     expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");

@@ -2,14 +2,14 @@
 // judge cost apart and together, active time),
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
-import { verdictHeadline } from "../results/index.ts";
+import { candidateName, verdictHeadline } from "../results/index.ts";
 import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {
   const header = ["model", "score", "95% CI", "pass@k", "judged", "cost (candidate + judge = total)", "time (active)"];
   const rows = summary.models.map((model) => [
-    model.control ? `${model.model} (control)` : model.unsandboxed ? `${model.model} (unsandboxed)` : model.model,
+    `${candidateName(model)}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""}`,
     formatScore(model.score),
     model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—",
     model.passK?.passAtK == null ? "—" : `${(100 * model.passK.passAtK).toFixed(0)}% (k=${model.passK.k})`,
@@ -27,6 +27,7 @@ export function formatSummary(summary: RunSummary): string {
     const interval = comparison.interval ? ` (95% CI ${comparison.interval.lower.toFixed(1)} to ${comparison.interval.upper.toFixed(1)})` : "";
     lines.push(`${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`);
   }
+  for (const entry of summary.variantComparisons) lines.push(...formatVariantComparison(entry));
   if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
@@ -48,6 +49,20 @@ export function formatSummary(summary: RunSummary): string {
   }
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
+}
+
+/** A variant against current for the same model: the paired difference with its CI, then per eval and criterion counts. */
+export function formatVariantComparison(entry: RunSummary["variantComparisons"][number]): string[] {
+  const { paired, evals, counts } = entry.comparison;
+  const interval = paired.interval ? ` (95% CI ${signed(paired.interval.lower)} to ${signed(paired.interval.upper)})` : paired.reason ? ` (no CI: ${paired.reason})` : "";
+  const difference = paired.meanDifference === null ? "—" : `${signed(paired.meanDifference)} points`;
+  const perEval = evals.map((evaluation) => `${evaluation.evalId} ${evaluation.difference === null ? evaluation.status : signed(100 * evaluation.difference)}`).join(", ");
+  const criteria = `criteria: ${counts.improvement} improved, ${counts.regression} regressed, ${counts.unchanged} unchanged${counts.unresolved + counts.missing > 0 ? `, ${counts.unresolved + counts.missing} unresolved or missing` : ""}`;
+  return [`${entry.comparison.b} vs current: ${difference}${interval} over ${paired.pairedEvals} paired eval(s); ${criteria}`, `  per eval: ${perEval}`];
+}
+
+function signed(value: number): string {
+  return `${value > 0 ? "+" : ""}${value.toFixed(1)}`;
 }
 
 /** A scoped summary says so: its verdict covers only part of the benchmark (issue 13). */

@@ -32,4 +32,13 @@ describe("aggregateScores (SPEC §4.3)", () => {
     const [summary] = aggregateScores([slot("a", 1, { x: 1 }), slot("b", 1, null)], { a: ["x"], b: [] });
     expect(summary!.score).toEqual({ value: null, lower: 50, upper: 100 });
   });
+
+  it("gives each (model, variant) its own row; current rows carry no variant", () => {
+    const outcomes = [slot("a", 1, { x: 1 }), { ...slot("a", 1, { x: 0 }), variant: "terse" }, slot("a", 1, { x: 1 }, "m/b")];
+    expect(aggregateScores(outcomes, { a: ["x"] }).map((summary) => [summary.model, summary.variant, summary.score.value])).toEqual([
+      ["m/a", undefined, 100],
+      ["m/a", "terse", 0],
+      ["m/b", undefined, 100],
+    ]);
+  });
 });

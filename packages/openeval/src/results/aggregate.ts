@@ -3,10 +3,13 @@
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
 import { unionMs, type Interval } from "./active-time.ts";
 import { mean, meanBounded } from "./numbers.ts";
+import { groupByCandidate } from "./slot-key.ts";
 
 export interface SlotOutcome {
   evalId: string;
   model: string;
+  /** The agent variant; absent for current. */
+  variant?: string;
   repetition: number;
   /** Criterion id → credit (null = unresolved); null when the slot has no active judgment. */
   scores: Record<string, number | null> | null;
@@ -33,6 +36,8 @@ export interface EvalSummary extends Bounded {
 
 export interface ModelSummary {
   model: string;
+  /** One row per (model, variant): absent for current. */
+  variant?: string;
   /** 0–100. */
   score: Bounded;
   evals: EvalSummary[];
@@ -50,14 +55,12 @@ export interface ModelSummary {
 
 /** `criteria`: eval id → criterion ids known for it (declared, or seen in any judgment). */
 export function aggregateScores(outcomes: readonly SlotOutcome[], criteria: Record<string, readonly string[]>): ModelSummary[] {
-  const models = [...new Set(outcomes.map((outcome) => outcome.model))];
-  return models.map((model) => {
-    const mine = outcomes.filter((outcome) => outcome.model === model);
+  return groupByCandidate(outcomes).map(({ candidate, items: mine }) => {
     const evalIds = [...new Set(mine.map((outcome) => outcome.evalId))];
     const evals = evalIds.map((evalId) => summarizeEval(evalId, mine.filter((outcome) => outcome.evalId === evalId), criteria[evalId] ?? []));
     const mean = meanBounded(evals);
     return {
-      model,
+      ...candidate,
       score: { value: mean.value === null ? null : 100 * mean.value, lower: 100 * mean.lower, upper: 100 * mean.upper },
       evals,
       slots: mine.length,

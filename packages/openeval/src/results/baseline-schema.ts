@@ -8,6 +8,8 @@ export const BASELINE_VERSION = 1;
 export const BaselineEntrySchema = z.strictObject({
   evalId: z.string().min(1),
   model: z.string().min(1),
+  /** The arm's variant (`baseline set --variant`); absent for current. */
+  variant: z.string().min(1).optional(),
   /** The distinct candidate fingerprints of the entry's eval runs (one unless inputs changed between repetitions). */
   candidateFingerprints: z.array(z.string()),
   /** The distinct judge fingerprints of the judgments that produced the scores. */
@@ -32,8 +34,8 @@ export const BaselineSchema = z
   .superRefine((baseline, context) => {
     const seen = new Set<string>();
     baseline.entries.forEach((entry, index) => {
-      const key = `${entry.evalId}\u0000${entry.model}`;
-      if (seen.has(key)) context.addIssue({ code: "custom", path: ["entries", index], message: `duplicate entry for ${entry.evalId} × ${entry.model}` });
+      const key = `${entry.evalId}\u0000${entry.model}\u0000${entry.variant ?? ""}`;
+      if (seen.has(key)) context.addIssue({ code: "custom", path: ["entries", index], message: `duplicate entry for ${entry.evalId} × ${entry.model}${entry.variant ? ` [${entry.variant}]` : ""}` });
       seen.add(key);
     });
   });

@@ -116,4 +116,20 @@ describe("findRegressions", () => {
     const rejudged = [{ evalId: "e", model: "m/a", candidateFingerprint: "cand-1", judgeFingerprint: "judge-2" }];
     expect(findRegressions(baseline, aggregateScores([observe(1, { tests: 1, style: 1 })], ids), undefined, rejudged).judgeChanged).toEqual(["e/m/a"]);
   });
+
+  it("promotes one arm: current by default, the --variant's rows with it; regression compares the same arm", () => {
+    const terse = (repetition: number, scores: SlotObservation["scores"]): SlotObservation => ({ ...observe(repetition, scores), variant: "terse" });
+    const observations = [observe(1, { tests: 1, style: 1 }), observe(2, { tests: 1, style: 1 }), terse(1, { tests: 0, style: 1 }), terse(2, { tests: 0, style: 1 })];
+    const armFingerprints = [...fingerprints, { evalId: "e", model: "m/a", variant: "terse", candidateFingerprint: "cand-terse", judgeFingerprint: "judge-1" }];
+    const currentOnly = decideVerdict({ observations: observations.filter((observation) => observation.variant === undefined), criteria });
+    const current = buildBaseline(inputFor(observations, { fingerprints: armFingerprints, verdict: currentOnly }));
+    expect(current.entries.map((entry) => [entry.model, entry.variant, entry.criteria, entry.candidateFingerprints])).toEqual([["m/a", undefined, { tests: 1, style: 1 }, ["cand-1"]]]);
+    const variant = buildBaseline(inputFor(observations, { fingerprints: armFingerprints, variant: "terse", acceptFailing: true }));
+    expect(variant.entries.map((entry) => [entry.model, entry.variant, entry.criteria, entry.candidateFingerprints])).toEqual([["m/a", "terse", { tests: 0, style: 1 }, ["cand-terse"]]]);
+    // A terse baseline is compared with terse's cells only: current passing tests does not hide terse's style regression.
+    const now = aggregateScores([observe(1, { tests: 1, style: 1 }), terse(1, { tests: 0, style: 0 })], ids);
+    expect(findRegressions(variant, now, undefined).regressed).toEqual(["e/m/a [terse]/style"]);
+    expect(findRegressions(current, now, undefined).regressed).toEqual([]);
+  });
 });
+

@@ -9,6 +9,8 @@ import { cellName, criterionCells } from "./criterion-status.ts";
 import { BaselineInvalidError, BaselineRefusedError, type BaselineRefusal } from "./errors.ts";
 import type { SlotFingerprint } from "./regression.ts";
 import type { Verdict } from "./verdict.ts";
+import { candidateName, variantOf } from "./slot-key.ts";
+import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 
 export interface BaselineInput {
   runId: string;
@@ -24,6 +26,8 @@ export interface BaselineInput {
   outOfScope: number;
   /** --accept-failing: accept a complete run whose verdict is fail. */
   acceptFailing?: boolean;
+  /** The arm to promote (`--variant`): that variant's rows; default current's. */
+  variant?: string;
 }
 
 /**
@@ -36,12 +40,14 @@ export interface BaselineInput {
  */
 export function buildBaseline(input: BaselineInput): Baseline {
   throwIfRefused(input);
-  const entries = input.summaries.flatMap((summary) =>
+  const arm = input.summaries.filter((summary) => variantOf(summary) === (input.variant ?? CURRENT_VARIANT_NAME));
+  const entries = arm.flatMap((summary) =>
     summary.evals.map((evaluation) => {
-      const slots = input.fingerprints.filter((slot) => slot.evalId === evaluation.evalId && slot.model === summary.model);
+      const slots = input.fingerprints.filter((slot) => slot.evalId === evaluation.evalId && candidateName(slot) === candidateName(summary));
       return {
         evalId: evaluation.evalId,
         model: summary.model,
+        ...(summary.variant === undefined ? {} : { variant: summary.variant }),
         candidateFingerprints: distinct(slots.map((slot) => slot.candidateFingerprint)),
         judgeFingerprints: distinct(slots.flatMap((slot) => slot.judgeFingerprint ?? [])),
         criteria: Object.fromEntries(Object.entries(evaluation.criteria).map(([id, score]) => [id, score.value as number])),

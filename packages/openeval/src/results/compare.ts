@@ -5,6 +5,7 @@ import type { Bounded, ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import type { BootstrapOptions, Interval } from "./bootstrap.ts";
 import { mean, THRESHOLD_TOLERANCE } from "./numbers.ts";
+import { candidateName, groupByCandidate } from "./slot-key.ts";
 import { compareModels } from "./statistics.ts";
 
 /** How b's score differs from a's: lower is a regression, higher an improvement. */
@@ -50,7 +51,7 @@ export interface ModelPairComparison {
  */
 export function compareSummaries(a: ModelSummary, b: ModelSummary, options: BootstrapOptions = {}): ModelPairComparison {
   // compareModels pairs two models of one summary list by eval: give the sides names it can tell apart.
-  const paired = compareModels([{ ...b, model: "b" }, { ...a, model: "a" }], "b", "a", { seed: 1, ...options });
+  const paired = compareModels([{ model: "b", evals: b.evals }, { model: "a", evals: a.evals }], "b", "a", { seed: 1, ...options });
   const evalsA = new Map(a.evals.map((evaluation) => [evaluation.evalId, evaluation]));
   const evalsB = new Map(b.evals.map((evaluation) => [evaluation.evalId, evaluation]));
   const evalIds = [...new Set([...evalsA.keys(), ...evalsB.keys()])];
@@ -66,8 +67,8 @@ export function compareSummaries(a: ModelSummary, b: ModelSummary, options: Boot
   const counts = Object.fromEntries(CHANGE_STATUSES.map((status) => [status, 0])) as Record<ChangeStatus, number>;
   for (const evaluation of evals) for (const criterion of evaluation.criteria) counts[criterion.status] += 1;
   return {
-    a: a.model,
-    b: b.model,
+    a: candidateName(a),
+    b: candidateName(b),
     scoreA: a.score,
     scoreB: b.score,
     paired: {
@@ -96,8 +97,7 @@ function change(a: Bounded | undefined, b: Bounded | undefined): ScoreChange {
  * @example compareSummaries(baselineSummaries(baseline).find((m) => m.model === "openai/gpt-5")!, current)
  */
 export function baselineSummaries(baseline: Baseline): ModelSummary[] {
-  const byModel = Map.groupBy(baseline.entries, (entry) => entry.model);
-  return [...byModel].map(([model, entries]) => {
+  return groupByCandidate(baseline.entries).map(({ candidate, items: entries }) => {
     const evals = entries.map((entry) => {
       const criteria = Object.fromEntries(Object.entries(entry.criteria).map(([id, value]) => [id, { value, lower: value, upper: value }]));
       const values = Object.values(entry.criteria);
@@ -106,6 +106,6 @@ export function baselineSummaries(baseline: Baseline): ModelSummary[] {
     });
     const known = evals.map((evaluation) => evaluation.value);
     const value = known.length === 0 || known.includes(null) ? null : 100 * mean(known as number[]);
-    return { model, score: { value, lower: value ?? 0, upper: value ?? 100 }, evals, slots: 0, judged: 0, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null };
+    return { ...candidate, score: { value, lower: value ?? 0, upper: value ?? 100 }, evals, slots: 0, judged: 0, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null };
   });
 }

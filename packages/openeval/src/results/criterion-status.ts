@@ -4,6 +4,7 @@
 import type { GateSettings } from "../load/index.ts";
 import type { Bounded, ModelSummary } from "./aggregate.ts";
 import { meetsThreshold } from "./numbers.ts";
+import { candidateName } from "./slot-key.ts";
 
 export type CriterionStatus = "pass" | "fail" | "unknown";
 
@@ -13,6 +14,8 @@ export const DEFAULT_CRITERION_THRESHOLD = 1;
 export interface CriterionCell {
   evalId: string;
   model: string;
+  /** Absent for current. */
+  variant?: string;
   criterionId: string;
   score: Bounded;
 }
@@ -43,15 +46,16 @@ export function judgeCriterion(score: Bounded, threshold: number): CriterionStat
 export function criterionCells(summaries: readonly ModelSummary[]): CriterionCell[] {
   return summaries.flatMap((summary) =>
     summary.evals.flatMap((evaluation) =>
-      Object.entries(evaluation.criteria).map(([criterionId, score]) => ({ evalId: evaluation.evalId, model: summary.model, criterionId, score })),
+      Object.entries(evaluation.criteria).map(([criterionId, score]) => ({ evalId: evaluation.evalId, model: summary.model, ...(summary.variant === undefined ? {} : { variant: summary.variant }), criterionId, score })),
     ),
   );
 }
 
 /**
- * How a cell is named in contributor outcomes and refusals: `<eval>/<model>/<criterion>`.
+ * How a cell is named in contributor outcomes and refusals: `<eval>/<model>/<criterion>`, the model followed by
+ * ` [variant]` for a variant's cell.
  * @example cellName({ evalId: "fix-bug", model: "openai/gpt-5", criterionId: "tests_pass" }) // "fix-bug/openai/gpt-5/tests_pass"
  */
-export function cellName(cell: Pick<CriterionCell, "evalId" | "model" | "criterionId">): string {
-  return `${cell.evalId}/${cell.model}/${cell.criterionId}`;
+export function cellName(cell: Pick<CriterionCell, "evalId" | "model" | "variant" | "criterionId">): string {
+  return `${cell.evalId}/${candidateName(cell)}/${cell.criterionId}`;
 }

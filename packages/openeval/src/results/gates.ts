@@ -3,6 +3,7 @@
 // makes it `unknown`, never a silent pass.
 import type { GateSettings } from "../load/index.ts";
 import type { Bounded, ModelSummary } from "./aggregate.ts";
+import { candidateName } from "./slot-key.ts";
 import { criterionCells, judgeCriterion } from "./criterion-status.ts";
 import { meanBounded } from "./numbers.ts";
 import { measureCostAndTime, type SlotObservation } from "./statistics.ts";
@@ -52,7 +53,9 @@ export function gateName(result: GateResult): string {
 
 function scoreGate(summary: ModelSummary, min: number): GateResult {
   const score = { value: fraction(summary.score.value), lower: summary.score.lower / 100, upper: summary.score.upper / 100 };
-  return { id: "score.min", model: summary.model, ...boundedGate(score, min, `${summary.model} score`) };
+  // Named by candidate: with --variant, a model's current and variant rows each have their own score gate.
+  const name = candidateName(summary);
+  return { id: "score.min", model: name, ...boundedGate(score, min, `${name} score`) };
 }
 
 /** The criterion's mean over every (eval, model) cell where it appears, with completion bounds. */

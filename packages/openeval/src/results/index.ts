@@ -21,6 +21,7 @@ export {
   type RunMetrics,
   type SlotKey,
 } from "./schema.ts";
+export { candidateName, slotId, toSlotKey, variantOf } from "./slot-key.ts";
 export { ResultsStore, STORE_FILE, StoreError } from "./store.ts";
 export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
 export { aggregateScores, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";

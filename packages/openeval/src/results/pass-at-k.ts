@@ -2,9 +2,11 @@
 // over binary criteria × evals (SPEC §10). Products instead of binomials keep them exact-enough up to n ≈ 1000.
 import type { SlotOutcome } from "./aggregate.ts";
 import { mean } from "./numbers.ts";
+import { groupByCandidate } from "./slot-key.ts";
 
 export interface PassK {
   model: string;
+  variant?: string;
   k: number;
   /** Chance that at least one of k repetitions passes, averaged over the model's binary (eval, criterion) cells. */
   passAtK: number | null;
@@ -48,10 +50,8 @@ export function passHatK(n: number, c: number, k: number): number {
  */
 export function summarizePassK(outcomes: readonly SlotOutcome[], criteria: Readonly<Record<string, readonly string[]>>, k: number): PassK[] {
   const cells = binaryCells(outcomes, criteria);
-  const models = [...new Set(outcomes.map((outcome) => outcome.model))];
-  return models.map((model) => {
-    const empty = { model, k, passAtK: null, passHatK: null, cells: 0 };
-    const mine = outcomes.filter((outcome) => outcome.model === model);
+  return groupByCandidate(outcomes).map(({ candidate, items: mine }) => {
+    const empty = { ...candidate, k, passAtK: null, passHatK: null, cells: 0 };
     const counted = cells
       .filter((cell) => mine.some((outcome) => outcome.evalId === cell.evalId))
       .map((cell) => ({ ...cell, values: mine.filter((outcome) => outcome.evalId === cell.evalId).map((outcome) => outcome.scores?.[cell.criterion] ?? null) }));
@@ -62,7 +62,7 @@ export function summarizePassK(outcomes: readonly SlotOutcome[], criteria: Reado
     if (short) return { ...empty, cells: counted.length, reason: `${short.evalId} has ${short.values.length} repetition(s), fewer than k = ${k}` };
     const counts = counted.map((cell) => ({ n: cell.values.length, c: cell.values.filter((value) => value === 1).length }));
     return {
-      model,
+      ...candidate,
       k,
       passAtK: mean(counts.map(({ n, c }) => passAtK(n, c, k))),
       passHatK: mean(counts.map(({ n, c }) => passHatK(n, c, k))),

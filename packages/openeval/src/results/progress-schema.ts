@@ -11,6 +11,8 @@ export const PlannedWorkSchema = z.object({
   evalId: z.string(),
   model: z.string(),
   repetition: z.number().int().positive(),
+  /** Absent for current (and in records made before variants). */
+  variant: z.string().optional(),
 });
 
 export const InvocationStartedSchema = z.object({

@@ -4,11 +4,14 @@ import type { GateSettings } from "../load/index.ts";
 import type { ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import { cellName, criterionCells, criterionThreshold, judgeCriterion, type CriterionStatus } from "./criterion-status.ts";
+import { candidateName } from "./slot-key.ts";
 
 /** The fingerprints of one slot's active eval run and judgment. */
 export interface SlotFingerprint {
   evalId: string;
   model: string;
+  /** Absent for current. */
+  variant?: string;
   candidateFingerprint: string;
   /** Null when the slot has no active judgment. */
   judgeFingerprint: string | null;
@@ -42,16 +45,16 @@ export function findRegressions(
   for (const entry of baseline.entries) {
     for (const [criterionId, value] of Object.entries(entry.criteria)) {
       if (judgeCriterion({ value, lower: value, upper: value }, criterionThreshold(gates, criterionId)) !== "pass") continue;
-      const name = cellName({ evalId: entry.evalId, model: entry.model, criterionId });
+      const name = cellName({ ...entry, criterionId });
       const status = now.get(name);
       if (status === "fail") report.regressed.push(name);
       else if (status === "unknown") report.unresolved.push(name);
       else if (status === undefined) report.notCompared.push(name);
     }
     const judges = new Set(
-      fingerprints.filter((slot) => slot.evalId === entry.evalId && slot.model === entry.model).flatMap((slot) => slot.judgeFingerprint ?? []),
+      fingerprints.filter((slot) => slot.evalId === entry.evalId && candidateName(slot) === candidateName(entry)).flatMap((slot) => slot.judgeFingerprint ?? []),
     );
-    if ([...judges].some((judge) => !entry.judgeFingerprints.includes(judge))) report.judgeChanged.push(`${entry.evalId}/${entry.model}`);
+    if ([...judges].some((judge) => !entry.judgeFingerprints.includes(judge))) report.judgeChanged.push(`${entry.evalId}/${candidateName(entry)}`);
   }
   return report;
 }

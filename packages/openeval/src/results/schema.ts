@@ -38,6 +38,8 @@ export const SlotKeySchema = z.object({
   evalId: z.string(),
   model: z.string(),
   repetition: z.number().int().positive(),
+  /** The agent variant (SPEC §6); absent for `current`, so rows recorded before variants read as current. */
+  variant: z.string().optional(),
 });
 
 const EvidenceRefSchema = z.object({ directory: z.string(), hash: z.string() });

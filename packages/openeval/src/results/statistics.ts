@@ -3,6 +3,7 @@
 import type { ModelSummary, SlotOutcome } from "./aggregate.ts";
 import { bootstrapInterval, pick, type BootstrapOptions, type Interval } from "./bootstrap.ts";
 import { mean, median, quantile } from "./numbers.ts";
+import { candidateName, groupByCandidate, type CandidateRef } from "./slot-key.ts";
 
 /** A slot as the gates and cost/time statistics see it: its outcome plus whether (and when) it was executed. */
 export interface SlotObservation extends SlotOutcome {
@@ -14,6 +15,7 @@ export interface SlotObservation extends SlotOutcome {
 
 export interface ScoreInterval {
   model: string;
+  variant?: string;
   /** 95% interval of the model's 0–100 score; null with `reason` when it cannot be computed. */
   interval: Interval | null;
   reason: string | null;
@@ -30,22 +32,21 @@ export function scoreIntervals(
   criteria: Readonly<Record<string, readonly string[]>>,
   options: BootstrapOptions = {},
 ): ScoreInterval[] {
-  const models = [...new Set(outcomes.map((outcome) => outcome.model))];
-  return models.map((model) => {
-    const evals = groupBy(outcomes.filter((outcome) => outcome.model === model), (outcome) => outcome.evalId);
+  return groupByCandidate(outcomes).map(({ candidate, items }) => {
+    const evals = groupBy(items, (outcome) => outcome.evalId);
     const few = [...evals].find(([, repetitions]) => repetitions.length < 2);
-    if (few) return { model, interval: null, reason: `needs ≥ 2 repetitions per eval; ${few[0]} has ${few[1].length}` };
+    if (few) return { ...candidate, interval: null, reason: `needs ≥ 2 repetitions per eval; ${few[0]} has ${few[1].length}` };
     const clusters: number[][] = [];
     for (const [evalId, repetitions] of evals) {
       const scores = repetitions.map((outcome) => repetitionScore(outcome, criteria[evalId] ?? []));
-      if (scores.includes(null)) return { model, interval: null, reason: `score unresolved (${evalId} has unjudged or unresolved repetitions)` };
+      if (scores.includes(null)) return { ...candidate, interval: null, reason: `score unresolved (${evalId} has unjudged or unresolved repetitions)` };
       clusters.push(scores as number[]);
     }
     const interval = bootstrapInterval(
       (random) => 100 * mean(clusters.map(() => pick(clusters, random)).map((cluster) => mean(cluster.map(() => pick(cluster, random))))),
-      { ...options, subject: model },
+      { ...options, subject: candidateName(candidate) },
     );
-    return { model, interval, reason: null };
+    return { ...candidate, interval, reason: null };
   });
 }
 
@@ -79,8 +80,8 @@ export interface PairedComparison {
  * their mean × 100, and a seeded percentile bootstrap over evals (each draw keeps an eval's pair together).
  * @example compareModels(aggregateScores(outcomes, criteria), "m/a", "m/b") // { meanDifference: 25, interval: { lower: 0, upper: 50 }, … }
  */
-export function compareModels(summaries: readonly ModelSummary[], a: string, b: string, options: BootstrapOptions = {}): PairedComparison {
-  const scoresOf = (model: string) => new Map(summaries.find((summary) => summary.model === model)?.evals.map((evaluation) => [evaluation.evalId, evaluation.value]) ?? []);
+export function compareModels(summaries: readonly (Pick<ModelSummary, "model" | "variant" | "evals">)[], a: string, b: string, options: BootstrapOptions = {}): PairedComparison {
+  const scoresOf = (name: string) => new Map(summaries.find((summary) => candidateName(summary) === name)?.evals.map((evaluation) => [evaluation.evalId, evaluation.value]) ?? []);
   const [left, right] = [scoresOf(a), scoresOf(b)];
   const differences: PairedComparison["differences"] = [];
   const excluded: PairedComparison["excluded"] = [];
@@ -135,8 +136,8 @@ export function measureCostAndTime(observations: readonly SlotObservation[]): Co
  * Cost and time per model, in first-appearance order.
  * @example costAndTimeByModel(observations) // [{ model: "m/a", totalUSD: 0.4, … }]
  */
-export function costAndTimeByModel(observations: readonly SlotObservation[]): (CostAndTime & { model: string })[] {
-  return [...groupBy(observations, (observation) => observation.model)].map(([model, mine]) => ({ model, ...measureCostAndTime(mine) }));
+export function costAndTimeByModel(observations: readonly SlotObservation[]): (CostAndTime & CandidateRef)[] {
+  return groupByCandidate(observations).map(({ candidate, items }) => ({ ...candidate, ...measureCostAndTime(items) }));
 }
 
 function known(values: readonly (number | null)[]): number[] {

@@ -2,7 +2,7 @@
 import type { PlannedSlot } from "../plan/index.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
 import type { IntegrityProblem } from "../results/index.ts";
-import type { CostAndTime, EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
+import type { CostAndTime, EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
@@ -19,8 +19,13 @@ export interface RunSummary {
   runId: string;
   directory: string;
   models: ModelResult[];
-  /** Paired comparisons of the first real model with each other one (points, with a 95% CI). */
+  /** Paired comparisons of the first real model with each other one (points, with a 95% CI), current variants only. */
   comparisons: PairedComparison[];
+  /**
+   * Each variant against current for the same model over the same evals (b − a = variant − current): the paired
+   * difference with its 95% CI, per eval and per criterion.
+   */
+  variantComparisons: { model: string; variant: string; comparison: ModelPairComparison }[];
   /** Decided over real models only: controls calibrate judges and never enter the verdict. */
   verdict: Verdict;
   /** Each slot's candidate fingerprint and active judge fingerprint (baselines keep them). */
@@ -57,7 +62,7 @@ export interface ModelResult extends ModelSummary {
   unsandboxed: boolean;
   interval: ScoreInterval;
   passK: PassK | null;
-  costTime: CostAndTime & { model: string };
+  costTime: CostAndTime & { model: string; variant?: string };
 }
 
 export type RunnerListener = (event: RunnerEvent) => void;

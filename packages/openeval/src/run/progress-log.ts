@@ -2,7 +2,7 @@
 // invocation started, the work it planned, its --max-cost and concurrency, and how it ended. The running,
 // queued and finished work itself is read from the store's eval and judge runs.
 import { randomUUID } from "node:crypto";
-import { recordInvocationFinished, recordInvocationStarted, type ResultsStore } from "../results/index.ts";
+import { recordInvocationFinished, recordInvocationStarted, toSlotKey, type ResultsStore } from "../results/index.ts";
 import type { RunnerListener } from "./events.ts";
 
 export function createProgressLog(store: ResultsStore, settings: { concurrency: number; maxCostUSD: number | null }): RunnerListener {
@@ -18,7 +18,7 @@ export function createProgressLog(store: ResultsStore, settings: { concurrency: 
         estimateUSD: event.estimateUSD,
         work: event.slots
           .filter((slot) => slot.action === "candidate" || slot.action === "judge")
-          .map((slot) => ({ kind: slot.action as "candidate" | "judge", evalId: slot.evalId, model: slot.model, repetition: slot.repetition })),
+          .map((slot) => ({ kind: slot.action as "candidate" | "judge", ...toSlotKey(slot) })),
       });
     }
     if (event.type === "run.finished") {

@@ -13,6 +13,8 @@ export interface ReadResultsOptions {
   /** The benchmark the run belongs to; default: the folder recorded in the run. */
   benchmark?: string | BenchmarkDefinition;
   scope?: PlanScope;
+  /** Variants that block besides current (`--variant`); without a scope, the summary holds current and these. */
+  variants?: string[];
   selection?: SummaryOptions["selection"];
 }
 
@@ -30,7 +32,7 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
     const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
     // Every model the run holds work for: the ones it started with and any added by later invocations.
     const models = [...new Set([...run.models, ...store.evalRunModels()])];
-    const scope: PlanScope = options.scope ?? { models };
+    const scope: PlanScope = options.scope ?? { models, ...(options.variants ? { variants: options.variants } : {}) };
     const verification = await resolveRunVerification(benchmark);
     // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
     // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.

@@ -7,9 +7,9 @@ import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate } from "../candidate/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
 import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
-import { earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition } from "../load/index.ts";
+import { CURRENT_VARIANT, earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition, type VariantDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
-import { describeOutcome, type EvalRun } from "../results/index.ts";
+import { describeOutcome, toSlotKey, variantOf, type EvalRun } from "../results/index.ts";
 import type { ResultsStore } from "../results/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "./events.ts";
@@ -68,7 +68,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   if (context.signal?.aborted) return; // the runner is stopping: nothing new starts
   const { benchmark, store } = context;
   const { slot } = work;
-  const key = slotKey(slot);
+  const key = toSlotKey(slot);
   const evalRunId = `eval_${randomUUID()}`;
   const evaluation = evaluationOf(context, slot);
   await context.restoreInputs(slot.evalId);
@@ -83,6 +83,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     evalRunId,
     slot: key,
     evaluation,
+    variant: variantDefinitionOf(context, slot),
     settings: benchmark.settings,
     candidateFingerprint: slot.candidateFingerprint,
     isolation: context.isolation.runtimeFor(slot.model).isolation,
@@ -130,14 +131,14 @@ function monitorCandidate(
         directory,
         { ...limits, marker: checkMarker(evalRunId) },
       ),
-    onCheck: (check) => context.emit({ type: "check.finished", slot: slotKey(slot), evalRunId, check }),
+    onCheck: (check) => context.emit({ type: "check.finished", slot: toSlotKey(slot), evalRunId, check }),
   });
 }
 
 export async function runJudgeWork(work: SlotWork, context: WorkContext): Promise<void> {
   const { store } = context;
   const { slot } = work;
-  const key = slotKey(slot);
+  const key = toSlotKey(slot);
   if (!work.evalRun || context.signal?.aborted) return;
   const judgeRunId = `judge_${randomUUID()}`;
   await context.restoreInputs(slot.evalId);
@@ -166,6 +167,7 @@ function evaluationOf(context: WorkContext, slot: PlannedSlot) {
   return context.benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)!;
 }
 
-function slotKey(slot: PlannedSlot) {
-  return { evalId: slot.evalId, model: slot.model, repetition: slot.repetition };
+function variantDefinitionOf(context: WorkContext, slot: PlannedSlot): VariantDefinition {
+  const name = variantOf(slot);
+  return context.benchmark.variants.find((variant) => variant.name === name) ?? CURRENT_VARIANT;
 }

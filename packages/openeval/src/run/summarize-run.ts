@@ -2,18 +2,23 @@
 // active judgment (or as unresolved); then equal-weight scores, statistics, gates and the verdict. Controls are
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
-import type { BenchmarkDefinition } from "../load/index.ts";
+import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
 import { describeSlot, planSlots, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
 import {
   aggregateScores,
+  candidateName,
   compareModels,
+  compareSummaries,
   costAndTimeByModel,
   decideVerdict,
   readBaseline,
   resolveGate,
   scoreIntervals,
   summarizePassK,
+  toSlotKey,
+  variantOf,
+  type ModelSummary,
   type CriterionRef,
   type GateSelection,
   type ResultsStore,
@@ -57,7 +62,9 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const criteria = criteriaOf(benchmark, observations);
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
-  const real = observations.filter((observation) => !isControlModel(observation.model));
+  // Only current blocks, and the variants named with --variant (the Crux evals seed); controls never do.
+  const blocking = (observation: SlotObservation) => variantOf(observation) === CURRENT_VARIANT_NAME || (scope.variants?.includes(variantOf(observation)) ?? false);
+  const real = observations.filter((observation) => !isControlModel(observation.model) && blocking(observation));
   const { settings, note: settingsNote } = chooseVerdictSettings(benchmark, store, options);
   const enabled = resolveGate({ configured: settings.configured ?? undefined, ...settings.selection });
   const fingerprints = fingerprintsOf(inScope);
@@ -73,7 +80,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const intervals = scoreIntervals(observations, criterionIds, { seed: 1 });
   const passK = summarizePassK(observations, criterionIds, benchmark.settings.repetitions);
   const costTime = costAndTimeByModel(observations);
-  const realModels = [...new Set(real.map((observation) => observation.model))];
+  const realModels = [...new Set(real.filter((observation) => observation.variant === undefined).map((observation) => observation.model))];
   const summaries = aggregateScores(observations, criterionIds);
   return {
     runId,
@@ -82,24 +89,37 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
       ...summary,
       control: isControlModel(summary.model),
       unsandboxed: !isControlModel(summary.model) && inScope.some((slot) => slot.model === summary.model && slot.evalRun !== null && slot.evalRun.input.isolation !== "container"),
-      interval: intervals.find((entry) => entry.model === summary.model)!,
-      passK: passK.find((entry) => entry.model === summary.model) ?? null,
-      costTime: costTime.find((entry) => entry.model === summary.model)!,
+      interval: intervals.find((entry) => sameCandidate(entry, summary))!,
+      passK: passK.find((entry) => sameCandidate(entry, summary)) ?? null,
+      costTime: costTime.find((entry) => sameCandidate(entry, summary))!,
     })),
     comparisons: realModels.slice(1).map((other) => compareModels(summaries, realModels[0]!, other, { seed: 1 })),
+    variantComparisons: compareVariants(summaries),
     verdict,
     fingerprints,
     // A run with records that fail their integrity check has no trustworthy verdict.
     complete: inScope.every((slot) => slot.action === "reuse") && records.integrity.length === 0,
     open: inScope
       .filter((slot) => slot.action !== "reuse")
-      .map((slot) => ({ slot: { evalId: slot.evalId, model: slot.model, repetition: slot.repetition }, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
+      .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
     inputChanges: recordedInputChanges(store),
     integrity: records.integrity,
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
   };
+}
+
+function sameCandidate(a: { model: string; variant?: string }, b: { model: string; variant?: string }): boolean {
+  return candidateName(a) === candidateName(b);
+}
+
+/** Each variant's row against its model's current row (compareSummaries: b − a, so variant − current). */
+function compareVariants(summaries: readonly ModelSummary[]): RunSummary["variantComparisons"] {
+  return summaries.flatMap((summary) => {
+    const current = summary.variant === undefined ? undefined : summaries.find((other) => other.model === summary.model && other.variant === undefined);
+    return current && summary.variant ? [{ model: summary.model, variant: summary.variant, comparison: compareSummaries(current, summary) }] : [];
+  });
 }
 
 /** More compactions than this in one eval run is worth a warning: the model's context is likely too small for the task. */
@@ -137,6 +157,7 @@ function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): Slo
   return {
     evalId: slot.evalId,
     model: slot.model,
+    ...(slot.variant === undefined ? {} : { variant: slot.variant }),
     repetition: slot.repetition,
     scores: slot.action === "reuse" && slot.judgeRun ? toCredits(slot.judgeRun.scores) : null,
     costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
@@ -163,6 +184,7 @@ function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {
   return slots.map((slot) => ({
     evalId: slot.evalId,
     model: slot.model,
+    ...(slot.variant === undefined ? {} : { variant: slot.variant }),
     candidateFingerprint: slot.candidateFingerprint,
     judgeFingerprint: slot.judgeRun?.judgeFingerprint ?? null,
   }));

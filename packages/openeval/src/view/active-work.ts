@@ -1,7 +1,8 @@
 // Which recorded work counts for each slot, read from the store alone: the slot's latest eval run and that run's
 // latest finished judgment — what `openeval run` reuses when benchmark.ts has not changed since. The viewer does
 // not re-plan against benchmark.ts (it may have changed, or be absent from an export): it shows what was recorded.
-import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import { CURRENT_VARIANT_NAME } from "../load/index.ts";
+import { slotId, toSlotKey, variantOf, type BenchmarkRun, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";
 
 export interface SlotWork extends SlotKey {
@@ -14,7 +15,7 @@ export interface SlotWork extends SlotKey {
 }
 
 export function slotKey(slot: SlotKey): string {
-  return `${slot.evalId}\u0000${slot.model}\u0000${slot.repetition}`;
+  return slotId(slot);
 }
 
 /** Every slot of the run (declared evals × models × repetitions, plus any recorded outside them), in eval order. */
@@ -24,16 +25,20 @@ export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], 
 
   const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
+  // The run record lists no variants: a variant's slots are known once something was recorded for them.
+  const variants = unique([CURRENT_VARIANT_NAME, ...evalRuns.map((evalRun) => variantOf(evalRun.slot))]);
   const repetitions = Math.max(run.repetitions, ...evalRuns.map((evalRun) => evalRun.slot.repetition));
   const slots: SlotWork[] = [];
   for (const evalId of evals) {
     for (const model of models) {
-      for (let repetition = 1; repetition <= repetitions; repetition++) {
-        const key = { evalId, model, repetition };
-        const evalRun = latest.get(slotKey(key)) ?? null;
-        // Slots beyond the declared repetitions count only when something was recorded for them.
-        if (!evalRun && (repetition > run.repetitions || !run.evals.includes(evalId) || !run.models.includes(model))) continue;
-        slots.push(describeSlot(key, evalRun, evalRun ? (judgeRunsByEvalRun.get(evalRun.id) ?? []) : []));
+      for (const variant of variants) {
+        for (let repetition = 1; repetition <= repetitions; repetition++) {
+          const key = toSlotKey({ evalId, model, repetition, variant });
+          const evalRun = latest.get(slotKey(key)) ?? null;
+          // Slots beyond the declared repetitions (or of a variant) count only when something was recorded for them.
+          if (!evalRun && (repetition > run.repetitions || !run.evals.includes(evalId) || !run.models.includes(model) || variant !== CURRENT_VARIANT_NAME)) continue;
+          slots.push(describeSlot(key, evalRun, evalRun ? (judgeRunsByEvalRun.get(evalRun.id) ?? []) : []));
+        }
       }
     }
   }

@@ -2,7 +2,7 @@
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../judge/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
-import type { BenchmarkRun, Bounded, Citation, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
+import type { BenchmarkRun, Bounded, Citation, ModelPairComparison, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
 
 export type { VerificationReceipt };
 export type { Bounded, BenchmarkRun, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };
@@ -35,6 +35,8 @@ export interface RunsAnswer {
 
 export interface LeaderboardRow {
   model: string;
+  /** The agent variant of this row (one row per model × variant); absent for current. */
+  variant?: string;
   /** A scripted control model (`control/<name>`), never a real model's result; it never enters the verdict. */
   control: boolean;
   /** A real model with eval runs on the host as the current user (`--isolation process`), not in a container. */
@@ -85,6 +87,8 @@ export interface RunOverview {
   criteria: Record<string, string[]>;
   /** Records that fail their integrity check (issue 14): shown, and judge runs among them not scored. */
   integrity: IntegrityProblem[];
+  /** Each variant against current for the same model (variant − current), as the run's summary gives it; [] without one. */
+  variantComparisons: { model: string; variant: string; comparison: ModelPairComparison }[];
 }
 
 /** The active work of one slot (the latest eval run and its latest finished judgment). */
@@ -101,6 +105,8 @@ export interface SlotCell {
 
 export interface MatrixCell {
   model: string;
+  /** Absent for current. */
+  variant?: string;
   /** Mean over repetitions of the eval's criteria, 0–1, with completion bounds. */
   score: Bounded;
   slots: SlotCell[];

@@ -2,7 +2,7 @@
 // (recorded when it started), the eval and judge runs it has started since, and how long this run's finished work
 // took. Queued = planned and not started, plus the judging that follows each finished candidate.
 import { isJudgeable } from "../run/index.ts";
-import { median, type EvalRun, type JudgeRun } from "../results/index.ts";
+import { median, slotId, type EvalRun, type JudgeRun } from "../results/index.ts";
 import type { QueueAnswer, QueueItem, QueueList } from "./queue-types.ts";
 import type { RunIndex } from "./run-index.ts";
 
@@ -77,7 +77,7 @@ function judgeItem(run: JudgeRun, now: number): QueueItem {
   };
 }
 
-const slotOf = (slot: { evalId: string; model: string; repetition: number }) => `${slot.evalId}\u0000${slot.model}\u0000${slot.repetition}`;
+const slotOf = slotId;
 
 function queuedWork(planned: readonly { kind: "candidate" | "judge"; evalId: string; model: string; repetition: number }[], evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): QueueItem[] {
   const candidates = new Set(evalRuns.map((run) => slotOf(run.slot)));

@@ -3,6 +3,7 @@
 import { basename } from "node:path";
 import {
   aggregateScores,
+  candidateName,
   describeOutcome,
   judgingOf,
   measureCostAndTime,
@@ -76,8 +77,8 @@ export function buildRunIndex(
   const observations = slots.map(observe);
   const models = aggregateScores(observations, criteria);
   // Grouped here in one pass: costAndTimeByModel's grouping is quadratic in the slots per model.
-  const spend = new Map([...Map.groupBy(observations, (observation) => observation.model)].map(([model, mine]) => [model, measureCostAndTime(mine)]));
-  const bySlotModel = Map.groupBy(slots, (slot) => slot.model);
+  const spend = new Map([...Map.groupBy(observations, candidateName)].map(([candidate, mine]) => [candidate, measureCostAndTime(mine)]));
+  const bySlotModel = Map.groupBy(slots, candidateName);
   const counts = {
     slots: slots.length,
     evalRuns: evalRuns.length,
@@ -104,13 +105,14 @@ export function buildRunIndex(
       complete: counts.judged === counts.slots,
       counts,
       leaderboard: models.map((summary) =>
-        toLeaderboardRow(summary, bySlotModel.get(summary.model) ?? [], spend.get(summary.model) ?? null),
+        toLeaderboardRow(summary, bySlotModel.get(candidateName(summary)) ?? [], spend.get(candidateName(summary)) ?? null),
       ),
       verdict: null,
       verdictHeadline: null,
       verdictNote: "The verdict is read with benchmark.ts (gates, baseline) when the leaderboard is asked for.",
       criteria,
       integrity,
+      variantComparisons: [],
     },
     matrix: buildMatrix(slots, models),
   };
@@ -180,6 +182,7 @@ function observe(slot: SlotWork): SlotObservation {
   return {
     evalId: slot.evalId,
     model: slot.model,
+    ...(slot.variant === undefined ? {} : { variant: slot.variant }),
     repetition: slot.repetition,
     scores: slot.scores,
     costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
@@ -194,6 +197,7 @@ function observe(slot: SlotWork): SlotObservation {
 function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spend: CostAndTime | null): LeaderboardRow {
   return {
     model: summary.model,
+    ...(summary.variant === undefined ? {} : { variant: summary.variant }),
     control: isControlModel(summary.model) || slots.some((slot) => slot.evalRun?.control === true),
     unsandboxed: !isControlModel(summary.model) && slots.some((slot) => slot.evalRun !== null && !slot.evalRun.control && slot.evalRun.input.isolation !== "container"),
     score: summary.score,
@@ -215,7 +219,7 @@ function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spe
 }
 
 function buildMatrix(slots: readonly SlotWork[], models: readonly ModelSummary[]): MatrixRow[] {
-  const byCell = Map.groupBy(slots, (slot) => `${slot.evalId}\u0000${slot.model}`);
+  const byCell = Map.groupBy(slots, (slot) => `${slot.evalId}\u0000${candidateName(slot)}`);
   const evals = [...new Set(slots.map((slot) => slot.evalId))];
   const evalScores = models.map((summary) => new Map(summary.evals.map((score) => [score.evalId, score])));
   return evals.map((evalId) => ({
@@ -224,8 +228,9 @@ function buildMatrix(slots: readonly SlotWork[], models: readonly ModelSummary[]
       const score = evalScores[column]!.get(evalId) ?? { value: null, lower: 0, upper: 1 };
       return {
         model: summary.model,
+        ...(summary.variant === undefined ? {} : { variant: summary.variant }),
         score: { value: score.value, lower: score.lower, upper: score.upper },
-        slots: (byCell.get(`${evalId}\u0000${summary.model}`) ?? []).map(toSlotCell),
+        slots: (byCell.get(`${evalId}\u0000${candidateName(summary)}`) ?? []).map(toSlotCell),
       };
     }),
   }));

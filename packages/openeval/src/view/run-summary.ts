@@ -5,7 +5,7 @@
 // gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note instead of a verdict.
 import { lstat } from "node:fs/promises";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
+import { candidateName, scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
 import { NOT_BENCHMARK_SOURCE, readResults } from "../run/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";
@@ -20,6 +20,7 @@ interface Summary {
   note: string | null;
   /** Per model, with the score it was computed for (a CI is shown only next to that same score). */
   intervals: Map<string, { interval: ScoreInterval; score: Bounded }>;
+  variantComparisons: RunOverview["variantComparisons"];
 }
 
 export class SummaryReader {
@@ -28,21 +29,23 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, headline, note, intervals } = await this.read(index);
+    const { verdict, headline, note, intervals, variantComparisons } = await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
+      variantComparisons,
       verdict,
       verdictHeadline: headline,
       verdictNote: note,
       leaderboard: overview.leaderboard.map((row) => {
-        const computed = intervals.get(row.model);
+        const computed = intervals.get(candidateName(row));
         const matches = computed !== undefined && sameScore(computed.score, row.score);
         return {
           ...row,
           ci: matches ? computed.interval.interval : null,
           ciNote: matches ? computed.interval.reason : "not computed for this score",
-          verdict: verdict && !row.control ? modelVerdict(verdict, row) : null,
+          // A variant is not part of the verdict the viewer reads (only current blocks unless --variant names one).
+          verdict: verdict && !row.control && row.variant === undefined ? modelVerdict(verdict, row) : null,
         };
       }),
     };
@@ -72,16 +75,18 @@ export class SummaryReader {
         verdict: summary.verdict,
         headline: verdictHeadline(summary.verdict, summary.complete),
         note: summary.settingsNote,
-        intervals: new Map(summary.models.map((model) => [model.model, { interval: model.interval, score: model.score }])),
+        intervals: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
+        variantComparisons: summary.variantComparisons,
       };
     } catch (error) {
-      const scores = new Map(index.overview.leaderboard.map((row) => [row.model, row.score]));
+      const scores = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
       const intervals = scoreIntervals(index.observations, index.overview.criteria, { seed: SEED });
       return {
         verdict: null,
         headline: null,
         note: `No verdict: the run's benchmark (${folder}) could not be read: ${oneLine((error as Error).message)}`,
-        intervals: new Map(intervals.map((interval) => [interval.model, { interval, score: scores.get(interval.model)! }])),
+        intervals: new Map(intervals.map((interval) => [candidateName(interval), { interval, score: scores.get(candidateName(interval))! }])),
+        variantComparisons: [],
       };
     }
   }
@@ -111,7 +116,8 @@ function sameScore(a: Bounded, b: Bounded): boolean {
 
 /** "fail" when a failing check names the model, "unknown" when an undecided one does, else the run's status if it passes. */
 function modelVerdict(verdict: Verdict, row: LeaderboardRow): VerdictStatus {
-  const names = (entry: string) => entry.includes(`/${row.model}/`) || entry.includes(`/${row.model}#`) || entry.endsWith(`/${row.model}`);
+  const name = candidateName(row);
+  const names = (entry: string) => entry.includes(`/${name}/`) || entry.includes(`/${name}#`) || entry.endsWith(`/${name}`);
   const gateFails = verdict.gates.some((gate) => gate.model === row.model && gate.status === "fail");
   if (gateFails || verdict.contributors.some((contributor) => contributor.failing.some(names))) return "fail";
   if (verdict.contributors.some((contributor) => contributor.unresolved.some(names))) return "unknown";

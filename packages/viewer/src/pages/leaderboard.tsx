@@ -40,16 +40,49 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
         </thead>
         <tbody>
           {rows.map((row, index) => (
-            <LeaderboardLine key={row.model} row={row} rank={index + 1} run={run} />
+            <LeaderboardLine key={`${row.model}\u0000${row.variant ?? ""}`} row={row} rank={index + 1} run={run} />
           ))}
         </tbody>
       </table>
+      <VariantComparisons overview={overview} />
       <VerdictPanel overview={overview} />
       <p className="muted small footnote">
         Score: 100 × the mean over evals of each eval's mean criterion credit (equal weights). While slots are unresolved the score is “—” and the
         bounds show where it can still land.
       </p>
     </>
+  );
+}
+
+/** Each variant against current for the same model: the paired difference (variant − current) with its 95% CI. */
+function VariantComparisons({ overview }: { overview: RunOverview }) {
+  if (overview.variantComparisons.length === 0) return null;
+  const points = (value: number) => `${value > 0 ? "+" : ""}${value.toFixed(1)}`;
+  return (
+    <table className="table" data-testid="variant-comparisons">
+      <thead>
+        <tr>
+          <th>Variant vs current</th>
+          <th className="number">Difference</th>
+          <th className="number">95% CI</th>
+          <th>Per eval</th>
+          <th>Criteria</th>
+        </tr>
+      </thead>
+      <tbody>
+        {overview.variantComparisons.map(({ model, variant, comparison }) => (
+          <tr key={`${model}\u0000${variant}`} data-model={model} data-variant={variant}>
+            <td>{comparison.b}</td>
+            <td className="number">{comparison.paired.meanDifference === null ? <Dash /> : points(comparison.paired.meanDifference)}</td>
+            <td className="number" title={comparison.paired.reason ?? undefined}>
+              {comparison.paired.interval ? `${points(comparison.paired.interval.lower)} to ${points(comparison.paired.interval.upper)}` : <Dash />}
+            </td>
+            <td>{comparison.evals.map((evaluation) => `${evaluation.evalId} ${evaluation.difference === null ? evaluation.status : points(100 * evaluation.difference)}`).join(", ")}</td>
+            <td>{`${comparison.counts.improvement} improved, ${comparison.counts.regression} regressed, ${comparison.counts.unchanged} unchanged`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -60,12 +93,13 @@ export function rankLeaderboard(rows: readonly LeaderboardRow[]): LeaderboardRow
 
 function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number; run: string }) {
   return (
-    <tr data-model={row.model}>
+    <tr data-model={row.model} data-variant={row.variant ?? "current"}>
       <td className="rank">{rank}</td>
       <td>
         <a className="strong" href={href({ page: "run", run }, { tab: "eval-runs", model: row.model })}>
           {row.model}
         </a>{" "}
+        {row.variant ? <span className="badge tone-muted">variant {row.variant}</span> : null}
         {row.control ? <ControlBadge /> : null}
         {row.unsandboxed ? <UnsandboxedBadge /> : null}
       </td>

@@ -250,6 +250,7 @@ function settingsFixture(judgeModel: string): BenchmarkSettings {
     judge: { model: judgeModel, timeoutMs: 120_000 },
     evidence: { maxFileBytes: 1024 * 1024, maxSnapshotBytes: 10 * 1024 * 1024 },
     candidate: { timeoutMs: 60_000, providers: {} },
+    variants: {},
   };
 }
 

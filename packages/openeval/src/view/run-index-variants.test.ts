@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import { buildRunIndex } from "./run-index.ts";
+
+const run: BenchmarkRun = { id: "r", name: "variants", benchmarkDirectory: "/nowhere", createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["m/a"], repetitions: 1, evals: ["e"] };
+
+function recorded(slot: SlotKey, value: number, cost: number): [EvalRun, JudgeRun] {
+  const id = `eval_${slot.variant ?? "current"}`;
+  const evalRun: EvalRun = {
+    id, runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null,
+    startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:10.000Z", elapsedMs: 10_000,
+    input: { candidateFingerprint: id, prompt: "p", timeoutMs: 60_000, maxCostUSD: null, opencodeVersion: "1.18.33" },
+    evidence: { directory: "x", hash: "h" }, metrics: { cost: { usd: cost }, tools: { calls: 1 } } as EvalRun["metrics"],
+  };
+  const judgeRun: JudgeRun = {
+    id: `judge_${id}`, runId: "r", evalRunId: id, slot, kind: "code", state: "completed", judgeFingerprint: "j", startedAt: "x", completedAt: "y",
+    elapsedMs: 1, scores: { ok: { value, source: "judge.ts" } }, unscored: false, error: null, directory: "j",
+  };
+  return [evalRun, judgeRun];
+}
+
+describe("the viewer's leaderboard with variants", () => {
+  it("has one row per (model, variant), each with its own score, cost and matrix cell", () => {
+    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const terse = recorded({ evalId: "e", model: "m/a", repetition: 1, variant: "terse" }, 0, 0.25);
+    const index = buildRunIndex("/nowhere/r", run, [current[0], terse[0]], [current[1], terse[1]], null);
+    expect(index.overview.leaderboard.map((row) => [row.model, row.variant, row.score.value, row.costUSD, row.slots])).toEqual([
+      ["m/a", undefined, 100, 0.5, 1],
+      ["m/a", "terse", 0, 0.25, 1],
+    ]);
+    expect(index.matrix[0]!.cells.map((cell) => [cell.variant, cell.slots.map((slot) => slot.evalRunId)])).toEqual([
+      [undefined, ["eval_current"]],
+      ["terse", ["eval_terse"]],
+    ]);
+  });
+});

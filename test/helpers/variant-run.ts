@@ -1,0 +1,30 @@
+// A recorded run of one real model with a current arm scoring 1 and a variant "worse" scoring 0, written through
+// the results store (rows sealed as a runner seals them): for the verdict and viewer tests of variants (issue 19).
+import { join } from "node:path";
+import { loadBenchmark } from "../../packages/openeval/src/load/index.ts";
+import { planSlots } from "../../packages/openeval/src/plan/index.ts";
+import { ResultsStore, toSlotKey } from "../../packages/openeval/src/results/index.ts";
+import { makeTempDir, minimalBenchmark, writeTree } from "./fixtures.ts";
+
+/** `settings`: more benchmark.ts keys, e.g. `gates: { score: { min: 0.5 } }`. */
+export async function recordedRun(settings = "") {
+  const benchmark = await loadBenchmark(
+    await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, variants: { worse: { instructions: "Guess." } }, ${settings} };\n` })),
+  );
+  const store = ResultsStore.open(join(await makeTempDir(), "run"), { create: true });
+  store.writeRun({ id: "r", name: "v", benchmarkDirectory: benchmark.directory, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
+  for (const slot of planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots) {
+    const id = `eval_${slot.variant ?? "current"}`;
+    const time = { startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:01.000Z", elapsedMs: 1000 };
+    store.saveEvalRun({
+      id, runId: "r", slot: toSlotKey(slot), control: false, state: "completed", infrastructureError: false, error: null, ...time,
+      input: { candidateFingerprint: slot.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "1.18.33", isolation: "process" },
+      evidence: null, metrics: null,
+    });
+    store.saveJudgeRun({
+      id: `judge_${id}`, runId: "r", evalRunId: id, slot: toSlotKey(slot), kind: "code", state: "completed", judgeFingerprint: slot.judgeFingerprint, ...time,
+      scores: { correct: { value: slot.variant ? 0 : 1, source: "judge.ts" } }, unscored: false, error: null, directory: `judge-runs/judge_${id}`,
+    });
+  }
+  return { benchmark, store };
+}
