@@ -11,7 +11,7 @@ import { EXIT, UsageError } from "./errors.ts";
 export const reportCommand = defineCommand({
   name: "report",
   usage: "report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
-  summary: "Compare two runs (or baseline.json with a run, or two models): scores, paired difference with 95% CI, regressions and improvements.",
+  summary: "Compare two runs (or baseline.json with a run, or two models or variants — --model 'p/m,p/m [terse]'): scores, paired difference with 95% CI, regressions and improvements.",
   options: { ...BENCHMARK_OPTION, compare: { type: "boolean", default: false }, model: { type: "string" }, json: { type: "boolean", default: false } },
   async run(flags, positionals) {
     if (!flags.compare) throw new UsageError("report needs --compare <run-a | baseline> <run-b> (the only report so far)");

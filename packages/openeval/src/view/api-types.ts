@@ -37,6 +37,8 @@ export interface LeaderboardRow {
   model: string;
   /** The agent variant of this row (one row per model × variant); absent for current. */
   variant?: string;
+  /** The row's candidate as reports name it (`model`, or `model [variant]`): what a comparison names a side by. */
+  candidate: string;
   /** A scripted control model (`control/<name>`), never a real model's result; it never enters the verdict. */
   control: boolean;
   /** A real model with eval runs on the host as the current user (`--isolation process`), not in a container. */

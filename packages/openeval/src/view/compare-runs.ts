@@ -2,7 +2,7 @@
 // what was recorded (each slot's active work, as the viewer shows it) rather than re-planning against today's
 // benchmark.ts: an edited judge must not turn the earlier run's judgments into "unresolved" before they are compared.
 import { basename, join } from "node:path";
-import { aggregateScores, baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
+import { aggregateScores, baselineSummaries, candidateName, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
 import { BASELINE_FILE } from "../run/index.ts";
 import type { SlotCell } from "./api-types.ts";
 import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView } from "./compare-types.ts";
@@ -13,13 +13,13 @@ import { readRunIndex, type RunIndex } from "./run-index.ts";
 export interface LoadedSide {
   side: ComparisonSide;
   summaries: ModelSummary[];
-  /** `<eval>\0<model>` → slots; null for baseline.json, which keeps no recordings. */
+  /** `<eval>\0<candidate>` → slots; null for baseline.json, which keeps no recordings. */
   slots: Map<string, SlotCell[]> | null;
 }
 
 export function loadRunSide(id: string, index: RunIndex): LoadedSide {
   const slots = new Map<string, SlotCell[]>();
-  for (const row of index.matrix) for (const cell of row.cells) slots.set(`${row.evalId}\u0000${cell.model}`, cell.slots);
+  for (const row of index.matrix) for (const cell of row.cells) slots.set(`${row.evalId}\u0000${candidateName(cell)}`, cell.slots);
   return {
     side: { kind: "run", runId: id, name: index.run.name, createdAt: index.run.createdAt, file: null },
     summaries: aggregateScores(index.observations, index.overview.criteria),
@@ -36,11 +36,11 @@ export async function loadBaselineSide(benchmarkDirectory: string): Promise<Load
 }
 
 /**
- * b − a for each model pair: `modelA`/`modelB` when given (either alone means the same model on both sides), else
- * every model both sides have. Throws CompareError naming a model a side lacks, or when nothing can be paired.
+ * b − a for each candidate pair (a model, or `model [variant]` as candidateName spells it): `modelA`/`modelB` when
+ * given (either alone means the same on both sides), else every candidate both sides have. Throws CompareError naming a model a side lacks, or when nothing can be paired.
  */
 export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<ComparisonRequest, "modelA" | "modelB"> = {}): ComparisonAnswer {
-  const modelsOf = (loaded: LoadedSide) => loaded.summaries.map((summary) => summary.model);
+  const modelsOf = (loaded: LoadedSide) => loaded.summaries.map(candidateName);
   const sameRun = a.side.kind === "run" && b.side.kind === "run" && a.side.runId === b.side.runId;
   let pairs: [string, string][];
   if (request.modelA !== undefined || request.modelB !== undefined) {
@@ -58,8 +58,8 @@ export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<Compari
 
 function comparePair(a: LoadedSide, b: LoadedSide, modelA: string, modelB: string): ModelPairView {
   const find = (loaded: LoadedSide, model: string) => {
-    const summary = loaded.summaries.find((candidate) => candidate.model === model);
-    if (!summary) throw new CompareError(`${describe(loaded)} has no model ${model}; its models are ${loaded.summaries.map((candidate) => candidate.model).join(", ") || "none"}`);
+    const summary = loaded.summaries.find((candidate) => candidateName(candidate) === model);
+    if (!summary) throw new CompareError(`${describe(loaded)} has no model ${model}; its models are ${loaded.summaries.map(candidateName).join(", ") || "none"}`);
     return summary;
   };
   const comparison = compareSummaries(find(a, modelA), find(b, modelB));

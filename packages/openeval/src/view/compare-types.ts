@@ -41,7 +41,10 @@ export interface ComparisonAnswer {
 export interface ComparisonRequest {
   a: string;
   b: string;
-  /** Model of side a and of side b; default: every model both sides have. Required to compare a run with itself. */
+  /**
+   * Candidate of side a and of side b (a model, or `model [variant]`); default: every candidate both sides have.
+   * Required to compare a run with itself.
+   */
   modelA?: string;
   modelB?: string;
 }

@@ -76,7 +76,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
     await writer.data(staticKeys.matrix(runId), { models: index.overview.leaderboard.map((row) => row.model), rows: index.matrix });
     await writer.data(staticKeys.evalRuns(runId), index.rows);
     await writer.data(staticKeys.queue(runId), data.queue(runId));
-    for (const request of exportedComparisons(runId, index.overview.leaderboard.map((row) => row.model), existsSync(join(index.run.benchmarkDirectory, BASELINE_FILE)))) {
+    for (const request of exportedComparisons(runId, index.overview.leaderboard.map((row) => row.candidate), existsSync(join(index.run.benchmarkDirectory, BASELINE_FILE)))) {
       await writer.data(staticKeys.compare(request.a, request.b, request.modelA, request.modelB), await data.compare(request).catch(skipIncomparable));
     }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import { compareSides, loadRunSide } from "./compare-runs.ts";
 import { buildRunIndex } from "./run-index.ts";
 
 const run: BenchmarkRun = { id: "r", name: "variants", benchmarkDirectory: "/nowhere", createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["m/a"], repetitions: 1, evals: ["e"] };
@@ -32,5 +33,18 @@ describe("the viewer's leaderboard with variants", () => {
       [undefined, ["eval_current"]],
       ["terse", ["eval_terse"]],
     ]);
+  });
+
+  it("names each row's candidate, and compares a variant with current on the compare page's request", () => {
+    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const terse = recorded({ evalId: "e", model: "m/a", repetition: 1, variant: "terse" }, 0, 0.25);
+    const index = buildRunIndex("/nowhere/r", run, [current[0], terse[0]], [current[1], terse[1]], null);
+    expect(index.overview.leaderboard.map((row) => row.candidate)).toEqual(["m/a", "m/a [terse]"]);
+    const side = loadRunSide("r", index);
+    const [pair] = compareSides(side, side, { modelA: "m/a", modelB: "m/a [terse]" }).pairs;
+    expect(pair!.evals[0]).toMatchObject({ evalId: "e", a: 1, b: 0, difference: -1, status: "regression" });
+    // The transcripts of the same slot, one per candidate, open side by side.
+    expect(pair!.evals[0]!.slots.map((slot) => [slot.a?.evalRunId, slot.b?.evalRunId])).toEqual([["eval_current", "eval_terse"]]);
+    expect(() => compareSides(side, side, { modelA: "m/a", modelB: "m/a [wordy]" })).toThrow("run r has no model m/a [wordy]; its models are m/a, m/a [terse]");
   });
 });

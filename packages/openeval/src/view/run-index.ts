@@ -198,6 +198,7 @@ function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spe
   return {
     model: summary.model,
     ...(summary.variant === undefined ? {} : { variant: summary.variant }),
+    candidate: candidateName(summary),
     control: isControlModel(summary.model) || slots.some((slot) => slot.evalRun?.control === true),
     unsandboxed: !isControlModel(summary.model) && slots.some((slot) => slot.evalRun !== null && !slot.evalRun.control && slot.evalRun.input.isolation !== "container"),
     score: summary.score,

@@ -23,7 +23,8 @@ export function CompareView({ run, overview, location }: { run: string; overview
   const api = useApi();
   const version = useLiveVersion();
   const runs = useLoad(() => api.runs(), []);
-  const models = overview.leaderboard.map((row) => row.model);
+  // Candidates: a model, or one of its variants (`model [variant]`).
+  const models = overview.leaderboard.map((row) => row.candidate);
   const others = (runs.data?.runs ?? []).filter((candidate) => candidate.id !== run);
   const get = (key: string) => location.query.get(key) ?? undefined;
   // Default: the run before this one, else this run's first two models, else its baseline.
