@@ -139,6 +139,12 @@ describe("loadBenchmark", () => {
     ]);
   });
 
+  it("refuses OpenEval's prepare steps, which this openeval does not run, saying what to do instead", async () => {
+    expect(await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": 'export default { prepare: [{ argv: ["npm", "install"] }] };\n' }))).toEqual([
+      expect.stringMatching(/^evals\/answer\/eval.ts: .*prepare.*prepare steps are not supported by this openeval yet; commit their output into the eval's workspace\/ folder/),
+    ]);
+  });
+
   it("takes earlyStop onlyModels naming models of benchmark.ts, and refuses one it does not list", async () => {
     const files = (onlyModels: string) =>
       minimalBenchmark({

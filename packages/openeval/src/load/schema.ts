@@ -182,16 +182,22 @@ export const EvalSettingsSchema = z
     /** Alias of `candidate.timeoutMs`. */
     timeoutMs: CandidateTimeoutSchema.optional(),
     earlyStop: EarlyStopSchema.optional(),
-    prepare: z
-      .array(z.strictObject({ cwd: z.string().optional(), argv: z.array(z.string()).min(1) }))
-      .optional(),
+    /** OpenEval's preparation steps: refused until they run (validating them and then ignoring them would lie). */
+    prepare: z.unknown().optional(),
   })
   .superRefine((settings, context) => {
+    if (settings.prepare !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["prepare"],
+        message: "prepare steps are not supported by this openeval yet; commit their output into the eval's workspace/ folder (the candidate starts from it) and remove prepare",
+      });
+    }
     if (settings.timeoutMs !== undefined && settings.candidate?.timeoutMs !== undefined) {
       context.addIssue({ code: "custom", path: ["timeoutMs"], message: "is an alias of candidate.timeoutMs; give the timeout once, as candidate: { timeoutMs }" });
     }
   })
-  .transform(({ candidate, timeoutMs, ...settings }): typeof settings & { timeoutMs?: number } => {
+  .transform(({ candidate, timeoutMs, prepare: _refused, ...settings }): typeof settings & { timeoutMs?: number } => {
     const limit = candidate?.timeoutMs ?? timeoutMs;
     return limit === undefined ? settings : { ...settings, timeoutMs: limit };
   });
