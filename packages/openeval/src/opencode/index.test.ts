@@ -19,6 +19,7 @@ test("the opencode module exposes exactly this runtime API", () => {
     "redactSecrets",
     "resolveOpenCodeBinary",
     "runOpenCode",
+    "seedConfigDir",
     "selectCredentials",
     "serveOpenCode",
     "snapshotDatabase",
