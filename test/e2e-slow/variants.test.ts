@@ -42,7 +42,7 @@ beforeAll(async () => {
     "variants/terse.md": "TERSE-INSTRUCTIONS-MARKER\n",
     "evals/setup/prompt.md": "Describe your setup.\n",
     "evals/setup/judge.ts":
-      `export default ({ response, recording }) => ({ scores: { done: response.text.trim() === "DONE", ran_bash: recording.tools({ name: "bash" }).some((tool) => tool.status === "completed") } });\n`,
+      `export default ({ response, recording }) => ({ scores: { done: response.text.trim() === "DONE", ran_bash: recording.tools({ name: "bash" }).some((tool) => tool.status === "succeeded") } });\n`,
     "evals/setup/controls/positive.json": JSON.stringify(CONTROL),
   });
 });
