@@ -44,6 +44,8 @@ describe("bundleCodeJudge", () => {
     ]);
     const computed = await writeTree({ "judge.ts": `const ids = ["a"];\nexport const criteria = ids.map((id) => id);\nexport default () => ({});\n` });
     await expect(bundleCodeJudge(join(computed, "judge.ts"))).rejects.toThrow(/must be a plain literal/);
+    const categorized = await writeTree({ "judge.ts": `export const criteria = { ok: { label: "OK", categories: ["speed"] } };\nexport default () => ({});\n` });
+    await expect(bundleCodeJudge(join(categorized, "judge.ts"))).rejects.toThrow('criterion "ok" in `export const criteria` has categories, which this openeval does not support yet; remove them');
   });
 
   it("reports a missing default export, a syntax error and a macro import", async () => {

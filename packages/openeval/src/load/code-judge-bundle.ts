@@ -208,6 +208,9 @@ function toDeclaredCriteria(value: unknown): DeclaredCriterion[] {
   if (entries.length === 0) {
     throw new Error("`export const criteria` must be a non-empty array of ids or an object keyed by id");
   }
+  // OpenEval's criterion categories: refused until they compose benchmarks here (accepting them would ignore them).
+  const categorized = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value).find(([, meta]) => meta !== null && typeof meta === "object" && "categories" in meta) : undefined;
+  if (categorized) throw new Error(`criterion "${categorized[0]}" in \`export const criteria\` has categories, which this openeval does not support yet; remove them`);
   for (const entry of entries) {
     if (!CRITERION_ID.test(entry.id)) {
       throw new Error(`criterion id "${entry.id}" in \`export const criteria\` must match ${CRITERION_ID}`);
