@@ -180,12 +180,12 @@ async function checkPlots(page: Page, base: string, run: string, overview: RunOv
   await screenshot(page, `${label}-leaderboard-plots`);
   await page.goto(`${base}#/runs/${encodeURIComponent(run)}?tab=matrix`);
   await page.locator('[data-testid="heat-map"] .heat-cell').first().waitFor();
-  expect(await page.locator('[data-testid="heat-map"] .heat-cell').count()).toBe(matrix.items.length * matrix.models.length);
+  expect(await page.locator('[data-testid="heat-map"] .heat-cell').count()).toBe(matrix.items.length * matrix.candidates.length);
   for (const row of matrix.items) {
     for (const cell of row.cells) {
-      expect(await page.locator(`.heat-cell[data-plot-eval="${row.evalId}"][data-plot-model="${cell.model}"]`).getAttribute("data-value")).toBe(cell.score.value === null ? "" : String(cell.score.value));
+      expect(await page.locator(`.heat-cell[data-plot-eval="${row.evalId}"][data-plot-model="${cell.candidate}"]`).getAttribute("data-value")).toBe(cell.score.value === null ? "" : String(cell.score.value));
       const dots = cell.slots.filter((slot) => slot.value !== null).length;
-      expect(await page.locator(`[data-testid="repetition-plot"] .rep-dot[data-plot-eval="${row.evalId}"][data-plot-model="${cell.model}"]`).count()).toBe(dots);
+      expect(await page.locator(`[data-testid="repetition-plot"] .rep-dot[data-plot-eval="${row.evalId}"][data-plot-model="${cell.candidate}"]`).count()).toBe(dots);
     }
   }
   // The matrix's own rows are still the only [data-eval] elements (viewer.test.ts counts them).

@@ -2,6 +2,7 @@
 // script whatever the variant, so each arm's own setup must show in its own recording — the instructions it read,
 // the skill files in its workspace, the agent it ran as, the permission its config overlay set — and in no other's.
 import { Database } from "bun:sqlite";
+import { readdirSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -54,6 +55,14 @@ interface Arm {
   agents: string[];
 }
 
+/** The run record, as the runs list shows it. */
+function readRunRecord(): { variants?: string[] } {
+  const db = new Database(join(directory, "results", readdirSync(join(directory, "results"))[0]!, "store.db"), { readonly: true });
+  const row = db.query("SELECT value FROM run").get() as { value: string };
+  db.close();
+  return JSON.parse(row.value);
+}
+
 async function readArms(): Promise<Arm[]> {
   const runs = await readdir(join(directory, "results"));
   const runDirectory = join(directory, "results", runs[0]!);
@@ -89,6 +98,7 @@ describe("agent variants", () => {
     ]);
     const arms = await readArms();
     expect(arms.map((arm) => arm.variant).sort()).toEqual(["current", "locked", "terse"]);
+    expect(readRunRecord().variants).toEqual(["terse", "locked"]);
     const arm = (name: string) => arms.find((candidate) => candidate.variant === name)!;
 
     expect(arm("terse").sessions).toContain("TERSE-INSTRUCTIONS-MARKER");

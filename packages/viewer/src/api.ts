@@ -137,8 +137,8 @@ function staticApi(): ViewerApi {
     runs: () => load(staticKeys.runs()),
     overview: (run) => load(staticKeys.overview(run)),
     matrix: async (run, offset, limit) => {
-      const all = await load<{ models: string[]; rows: MatrixRow[] }>(staticKeys.matrix(run));
-      return { ...pageOf(all.rows, offset, limit), models: all.models };
+      const all = await load<{ candidates: string[]; rows: MatrixRow[] }>(staticKeys.matrix(run));
+      return { ...pageOf(all.rows, offset, limit), candidates: all.candidates };
     },
     evalRuns: async (run, query) => queryEvalRuns(await load<EvalRunRow[]>(staticKeys.evalRuns(run)), query),
     evalRun: (run, id) => load(staticKeys.evalRun(run, id)),

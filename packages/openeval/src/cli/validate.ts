@@ -13,6 +13,7 @@ export const validateCommand = defineCommand({
     const { settings } = benchmark;
     console.log(`Benchmark ${benchmark.name} (${benchmark.directory})`);
     console.log(`  models: ${settings.models.join(", ")}; repetitions: ${settings.repetitions}`);
+    if (benchmark.variants.length > 0) console.log(`  variants: current, ${benchmark.variants.map((variant) => variant.name).join(", ")}`);
     console.log(`  ${benchmark.evals.length} eval${benchmark.evals.length === 1 ? "" : "s"}:`);
     for (const evaluation of benchmark.evals) {
       const kinds = [evaluation.rubric && "judge.md", evaluation.code && "judge.ts"].filter(Boolean).join(" + ");

@@ -166,6 +166,8 @@ export const BenchmarkRunSchema = z.object({
   createdAt: z.string(),
   opencodeVersion: z.string(),
   models: z.array(z.string()),
+  /** The agent variants run besides current (issue 19); absent in runs recorded before variants, which ran current only. */
+  variants: z.array(z.string()).optional(),
   repetitions: z.number().int().positive(),
   evals: z.array(z.string()),
 });

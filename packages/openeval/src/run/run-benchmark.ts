@@ -3,9 +3,9 @@
 import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
-import { checkModelOverride, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { checkModelOverride, CURRENT_VARIANT_NAME, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
-import { checkExplicitRequests, checkScope, planSlots, type PlanScope } from "../plan/index.ts";
+import { checkExplicitRequests, checkScope, plannedVariants, planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../results/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
@@ -175,6 +175,9 @@ function describeRun(runId: string, benchmark: BenchmarkDefinition, scope: PlanS
     createdAt: new Date().toISOString(),
     opencodeVersion: OPENCODE_VERSION,
     models: scope.models ?? benchmark.settings.models,
+    variants: plannedVariants(benchmark, scope)
+      .map((variant) => variant.name)
+      .filter((name) => name !== CURRENT_VARIANT_NAME),
     repetitions: benchmark.settings.repetitions,
     evals: benchmark.evals.map((evaluation) => evaluation.id),
   };

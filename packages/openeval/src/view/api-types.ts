@@ -19,6 +19,8 @@ export interface RunListItem {
   name: string;
   createdAt: string;
   models: string[];
+  /** The agent variants run besides current ([] for a run of current only). */
+  variants: string[];
   evals: string[];
   repetitions: number;
   /** The counts are null for a large run not opened yet (listing runs never reads every row of every store). */
@@ -109,6 +111,8 @@ export interface MatrixCell {
   model: string;
   /** Absent for current. */
   variant?: string;
+  /** The column's name: `model`, or `model [variant]`. */
+  candidate: string;
   /** Mean over repetitions of the eval's criteria, 0–1, with completion bounds. */
   score: Bounded;
   slots: SlotCell[];
@@ -121,13 +125,18 @@ export interface MatrixRow {
 }
 
 export interface MatrixAnswer extends Page<MatrixRow> {
-  models: string[];
+  /** The columns: one per candidate (`model`, or `model [variant]`), in leaderboard order. */
+  candidates: string[];
 }
 
 export interface EvalRunRow {
   id: string;
   evalId: string;
   model: string;
+  /** Absent for current. */
+  variant?: string;
+  /** `model`, or `model [variant]`: what the list shows and filters by. */
+  candidate: string;
   repetition: number;
   control: boolean;
   state: EvalRunState;
@@ -153,7 +162,10 @@ export interface EvalRunQuery {
   offset: number;
   limit: number;
   evalId?: string;
+  /** Every variant of this model. */
   model?: string;
+  /** One candidate (`model` for current, `model [variant]`). */
+  candidate?: string;
   state?: EvalRunState;
   sort?: EvalRunSort;
   descending?: boolean;

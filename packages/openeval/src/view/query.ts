@@ -16,16 +16,16 @@ const compareKnown = (a: number | null, b: number | null, descending: boolean) =
  */
 export function queryEvalRuns(rows: readonly EvalRunRow[], query: EvalRunQuery): Page<EvalRunRow> {
   const matching = rows.filter(
-    (row) => (!query.evalId || row.evalId === query.evalId) && (!query.model || row.model === query.model) && (!query.state || row.state === query.state),
+    (row) => (!query.evalId || row.evalId === query.evalId) && (!query.model || row.model === query.model) && (!query.candidate || row.candidate === query.candidate) && (!query.state || row.state === query.state),
   );
   const sort = query.sort ?? "started";
   const descending = query.descending === true;
-  const bySlot = (a: EvalRunRow, b: EvalRunRow) => compareText(a.evalId, b.evalId) || compareText(a.model, b.model) || a.repetition - b.repetition;
+  const bySlot = (a: EvalRunRow, b: EvalRunRow) => compareText(a.evalId, b.evalId) || compareText(a.candidate, b.candidate) || a.repetition - b.repetition;
   const compare: Record<NonNullable<EvalRunQuery["sort"]>, (a: EvalRunRow, b: EvalRunRow) => number> = {
     // Rows arrive in the order the runs started; keep it stable.
     started: () => 0,
     eval: bySlot,
-    model: (a, b) => compareText(a.model, b.model) || bySlot(a, b),
+    model: (a, b) => compareText(a.candidate, b.candidate) || bySlot(a, b),
     score: (a, b) => compareKnown(a.value, b.value, descending),
     elapsed: (a, b) => compareKnown(a.elapsedMs, b.elapsedMs, descending),
     cost: (a, b) => compareKnown(a.costUSD, b.costUSD, descending),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
 import { compareSides, loadRunSide } from "./compare-runs.ts";
-import { buildRunIndex } from "./run-index.ts";
+import { queryEvalRuns } from "./query.ts";
+import { buildRunIndex, describeRun, matrixCandidates } from "./run-index.ts";
 
 const run: BenchmarkRun = { id: "r", name: "variants", benchmarkDirectory: "/nowhere", createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["m/a"], repetitions: 1, evals: ["e"] };
 
@@ -33,6 +34,23 @@ describe("the viewer's leaderboard with variants", () => {
       [undefined, ["eval_current"]],
       ["terse", ["eval_terse"]],
     ]);
+  });
+
+  it("names the matrix's columns, cells and eval-run rows by candidate, and the eval-run list filters by one", () => {
+    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const terse = recorded({ evalId: "e", model: "m/a", repetition: 1, variant: "terse" }, 0, 0.25);
+    const index = buildRunIndex("/nowhere/r", run, [current[0], terse[0]], [current[1], terse[1]], null);
+    expect(matrixCandidates(index.overview)).toEqual(["m/a", "m/a [terse]"]);
+    expect(index.matrix[0]!.cells.map((cell) => cell.candidate)).toEqual(["m/a", "m/a [terse]"]);
+    const query = (filter: { model?: string; candidate?: string }) => queryEvalRuns(index.rows, { offset: 0, limit: 10, ...filter }).items.map((row) => [row.candidate, row.variant]);
+    expect(query({ candidate: "m/a [terse]" })).toEqual([["m/a [terse]", "terse"]]);
+    expect(query({ candidate: "m/a" })).toEqual([["m/a", undefined]]);
+    expect(query({ model: "m/a" })).toHaveLength(2);
+  });
+
+  it("lists a run with the variants it ran ([] for a run recorded before variants)", () => {
+    expect(describeRun("r", { ...run, variants: ["terse"] }, false).variants).toEqual(["terse"]);
+    expect(describeRun("r", run, false).variants).toEqual([]);
   });
 
   it("names each row's candidate, and compares a variant with current on the compare page's request", () => {

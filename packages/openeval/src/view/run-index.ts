@@ -118,6 +118,11 @@ export function buildRunIndex(
   };
 }
 
+/** The matrix's columns: one per leaderboard row, named by its candidate. */
+export function matrixCandidates(overview: RunOverview): string[] {
+  return overview.leaderboard.map((row) => row.candidate);
+}
+
 /** Listed under its folder's name (the id the API takes), which is the run's id unless the folder was renamed. */
 export function toRunListItem(index: RunIndex): RunListItem {
   const { run, overview } = index;
@@ -129,7 +134,7 @@ export function toRunListItem(index: RunIndex): RunListItem {
 
 /** A run as listed, from its record alone. */
 export function describeRun(id: string, run: BenchmarkRun, live: boolean): RunListItem {
-  return { id, name: run.name, createdAt: run.createdAt, models: run.models, evals: run.evals, repetitions: run.repetitions, counts: null, live };
+  return { id, name: run.name, createdAt: run.createdAt, models: run.models, variants: run.variants ?? [], evals: run.evals, repetitions: run.repetitions, counts: null, live };
 }
 
 /** The run record and liveness without reading any eval run. */
@@ -150,6 +155,8 @@ function toRow(evalRun: EvalRun, slot: SlotWork | null, judgeRuns: readonly Judg
     id: evalRun.id,
     evalId: evalRun.slot.evalId,
     model: evalRun.slot.model,
+    ...(evalRun.slot.variant === undefined ? {} : { variant: evalRun.slot.variant }),
+    candidate: candidateName(evalRun.slot),
     repetition: evalRun.slot.repetition,
     control: evalRun.control,
     state: evalRun.state,
@@ -230,6 +237,7 @@ function buildMatrix(slots: readonly SlotWork[], models: readonly ModelSummary[]
       return {
         model: summary.model,
         ...(summary.variant === undefined ? {} : { variant: summary.variant }),
+        candidate: candidateName(summary),
         score: { value: score.value, lower: score.lower, upper: score.upper },
         slots: (byCell.get(`${evalId}\u0000${candidateName(summary)}`) ?? []).map(toSlotCell),
       };

@@ -21,6 +21,7 @@ export const EvalRunQuerySchema = z.object({
   limit: limit(500, 100),
   eval: IdSchema.optional(),
   model: z.string().min(1).max(300).optional(),
+  candidate: z.string().min(1).max(400).optional(),
   state: z.enum(EVAL_RUN_STATES).optional(),
   sort: z.enum(EVAL_RUN_SORTS).optional(),
   desc: z.enum(["0", "1"]).optional(),

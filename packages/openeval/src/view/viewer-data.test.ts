@@ -36,7 +36,7 @@ describe("the run's summary", () => {
 
   it("pages the eval × model matrix with one square per repetition", () => {
     const page = data.matrix(fixture.runId, 1, 1)!;
-    expect(page).toMatchObject({ total: 3, offset: 1, models: ["provider/alpha", "control/negative"] });
+    expect(page).toMatchObject({ total: 3, offset: 1, candidates: ["provider/alpha", "control/negative"] });
     expect(page.items).toHaveLength(1);
     const [alpha, negative] = page.items[0]!.cells;
     expect(alpha).toMatchObject({ model: "provider/alpha", score: { value: 1 } });

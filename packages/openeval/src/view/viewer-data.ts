@@ -22,7 +22,7 @@ import { locateInTranscript, pageOf, queryEvalRuns } from "./query.ts";
 import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
 import { ownsJudgeRunFile, readJudgeRunDetail } from "./read-judge-run.ts";
 import type { RunCatalog } from "./run-catalog.ts";
-import type { RunIndex } from "./run-index.ts";
+import { matrixCandidates, type RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
 import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
@@ -95,7 +95,7 @@ export class ViewerData {
 
   matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {
     const index = this.index(runId);
-    return index && { ...pageOf(index.matrix, offset, limit), models: index.overview.leaderboard.map((row) => row.model) };
+    return index && { ...pageOf(index.matrix, offset, limit), candidates: matrixCandidates(index.overview) };
   }
 
   evalRuns(runId: string, query: EvalRunQuery) {

@@ -14,17 +14,17 @@ export function ScoreIntervalPlot({ rows }: { rows: readonly LeaderboardRow[] })
   const x = linearScale([0, 100], [LABEL, width - 16], 5);
   const axisY = 12 + rows.length * ROW;
   const describe = (row: LeaderboardRow) =>
-    `${row.model}: score ${formatScore(row.score.value)}, bounds ${formatScore(row.score.lower)}–${formatScore(row.score.upper)}, 95% CI ${row.ci ? `${row.ci.lower.toFixed(1)}–${row.ci.upper.toFixed(1)}` : "none"}`;
+    `${row.candidate}: score ${formatScore(row.score.value)}, bounds ${formatScore(row.score.lower)}–${formatScore(row.score.upper)}, 95% CI ${row.ci ? `${row.ci.lower.toFixed(1)}–${row.ci.upper.toFixed(1)}` : "none"}`;
   return (
     <PlotFrame testId="score-plot" title="Score, completion bounds and 95% CI" description={rows.map(describe).join("; ")} width={width} height={height}>
       <XAxis scale={x} y={axisY} top={4} format={(value) => `${value}`} />
       {rows.map((row, index) => {
         const y = 12 + index * ROW + ROW / 2 - 4;
         return (
-          <g key={row.model} className="score-mark" data-model={row.model} data-score={row.score.value ?? ""} data-ci-lower={row.ci?.lower ?? ""} data-ci-upper={row.ci?.upper ?? ""} aria-label={describe(row)}>
+          <g key={row.candidate} className="score-mark" data-model={row.model} data-variant={row.variant ?? "current"} data-score={row.score.value ?? ""} data-ci-lower={row.ci?.lower ?? ""} data-ci-upper={row.ci?.upper ?? ""} aria-label={describe(row)}>
             <title>{describe(row)}</title>
             <text className="mark-label" x={LABEL - 10} y={y + 4} textAnchor="end">
-              {truncate(row.model, 26)}
+              {truncate(row.candidate, 26)}
             </text>
             <rect className="bounds-band" x={x(row.score.lower)} width={Math.max(x(row.score.upper) - x(row.score.lower), 1.5)} y={y - 7} height={14} rx={3} />
             {row.ci ? (
@@ -62,7 +62,7 @@ export function TradeOffPlot({ rows, metric }: { rows: readonly LeaderboardRow[]
   const path = frontLine.map((row, index) => `${index === 0 ? "M" : "L"}${x(valueOf(row)!)},${y(row.score.value!)}`).join(" ");
   const left_out = rows.length - plotted.length;
   const label = metric === "cost" ? "Cost (total USD)" : "Median time per eval run";
-  const describe = (row: LeaderboardRow) => `${row.model}: ${format(valueOf(row))}, score ${formatScore(row.score.value)}${front.has(row) ? ", on the Pareto front" : ""}`;
+  const describe = (row: LeaderboardRow) => `${row.candidate}: ${format(valueOf(row))}, score ${formatScore(row.score.value)}${front.has(row) ? ", on the Pareto front" : ""}`;
   return (
     <PlotFrame
       testId={`${metric}-plot`}
@@ -75,12 +75,12 @@ export function TradeOffPlot({ rows, metric }: { rows: readonly LeaderboardRow[]
       <YAxis scale={y} x={left} right={width - 18} format={(value) => `${value}`} label="Score" />
       {frontLine.length > 1 ? <path className="pareto-line" d={path} /> : null}
       {plotted.map((row) => (
-        <g key={row.model} className="trade-mark" data-model={row.model} data-x={valueOf(row)!} data-score={row.score.value!} data-pareto={front.has(row) ? "1" : "0"} aria-label={describe(row)}>
+        <g key={row.candidate} className="trade-mark" data-model={row.model} data-variant={row.variant ?? "current"} data-x={valueOf(row)!} data-score={row.score.value!} data-pareto={front.has(row) ? "1" : "0"} aria-label={describe(row)}>
           <title>{describe(row)}</title>
           <circle className={`trade-dot ${front.has(row) ? "pareto" : ""} ${row.control ? "control" : ""}`} cx={x(valueOf(row)!)} cy={y(row.score.value!)} r={front.has(row) ? 6.5 : 5} />
           {/* Labels of points on the right half go to their left, so they stay inside the plot. */}
           <text className="mark-label" x={x(valueOf(row)!) + (x(valueOf(row)!) > width * 0.6 ? -9 : 9)} y={y(row.score.value!) - 8} textAnchor={x(valueOf(row)!) > width * 0.6 ? "end" : "start"}>
-            {truncate(row.model, 22)}
+            {truncate(row.candidate, 22)}
           </text>
         </g>
       ))}

@@ -33,10 +33,10 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
   const CELL = cellSize(page.items.length);
   const width = LEFT + page.items.length * CELL + 10;
   const top = 96;
-  const height = top + page.models.length * CELL + 8;
+  const height = top + page.candidates.length * CELL + 8;
   const cells = page.items.flatMap((row) => row.cells.map((cell) => ({ evalId: row.evalId, ...cell })));
   const describe = (cell: (typeof cells)[number]) =>
-    `${cell.evalId} × ${cell.model}: ${cell.score.value === null ? `unresolved (bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)})` : formatCredit(cell.score.value)}`;
+    `${cell.evalId} × ${cell.candidate}: ${cell.score.value === null ? `unresolved (bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)})` : formatCredit(cell.score.value)}`;
   return (
     <PlotFrame testId="heat-map" title={`Mean credit, models × evals (${page.offset + 1}–${page.offset + page.items.length} of ${page.total})`} description={cells.map(describe).join("; ")} width={Math.max(width, 360)} height={height}>
       {page.items.map((row, column) => (
@@ -44,17 +44,17 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
           {truncate(row.evalId, 16)}
         </text>
       ))}
-      {page.models.map((model, line) => (
-        <text key={model} className="mark-label" x={LEFT - 8} y={top + line * CELL + CELL / 2 + 4} textAnchor="end">
-          {truncate(model, 24)}
+      {page.candidates.map((candidate, line) => (
+        <text key={candidate} className="mark-label" x={LEFT - 8} y={top + line * CELL + CELL / 2 + 4} textAnchor="end">
+          {truncate(candidate, 24)}
         </text>
       ))}
       {page.items.map((row, column) =>
         row.cells.map((cell, line) => {
           const label = describe({ evalId: row.evalId, ...cell });
           return (
-            <a key={`${row.evalId}-${cell.model}`} href={href({ page: "run", run }, { tab: "eval-runs", eval: row.evalId, model: cell.model })} aria-label={label}>
-              <rect className="heat-cell" data-plot-eval={row.evalId} data-plot-model={cell.model} data-value={cell.score.value ?? ""} x={LEFT + column * CELL} y={top + line * CELL} width={CELL} height={CELL} fill={heatColor(cell.score.value)}>
+            <a key={`${row.evalId}-${cell.candidate}`} href={href({ page: "run", run }, { tab: "eval-runs", eval: row.evalId, candidate: cell.candidate })} aria-label={label}>
+              <rect className="heat-cell" data-plot-eval={row.evalId} data-plot-model={cell.candidate} data-value={cell.score.value ?? ""} x={LEFT + column * CELL} y={top + line * CELL} width={CELL} height={CELL} fill={heatColor(cell.score.value)}>
                 <title>{label}</title>
               </rect>
               {CELL >= 44 ? (
@@ -72,7 +72,7 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
 
 export function RepetitionPlot({ page }: { page: MatrixAnswer }) {
   const spacing = 14;
-  const band = Math.max(cellSize(page.items.length), page.models.length * spacing + 12);
+  const band = Math.max(cellSize(page.items.length), page.candidates.length * spacing + 12);
   const left = 50;
   const bottom = 170;
   const width = left + page.items.length * band + 10;
@@ -82,7 +82,7 @@ export function RepetitionPlot({ page }: { page: MatrixAnswer }) {
       cell.slots
         .filter((slot) => slot.value !== null)
         // Repetitions with the same credit sit side by side rather than on top of each other.
-        .map((slot) => ({ evalId: row.evalId, model: cell.model, modelIndex, repetition: slot.repetition, value: slot.value!, cx: left + column * band + (band - page.models.length * spacing) / 2 + modelIndex * spacing + ((slot.repetition - 1) % 3) * 3 })),
+        .map((slot) => ({ evalId: row.evalId, model: cell.candidate, modelIndex, repetition: slot.repetition, value: slot.value!, cx: left + column * band + (band - page.candidates.length * spacing) / 2 + modelIndex * spacing + ((slot.repetition - 1) % 3) * 3 })),
     ),
   );
   const describe = (dot: (typeof dots)[number]) => `${dot.evalId} × ${dot.model} #${dot.repetition}: ${formatCredit(dot.value)}`;

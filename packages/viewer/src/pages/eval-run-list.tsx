@@ -20,6 +20,7 @@ export function EvalRunList({ run, overview, location }: { run: string; overview
   const query: Omit<EvalRunQuery, "offset" | "limit"> = {
     evalId: get("eval"),
     model: get("model"),
+    candidate: get("candidate"),
     state: STATES.find((state) => state === get("state")),
     sort: EVAL_RUN_SORTS.find((sort) => sort === sortValue),
     descending: get("desc") === "1",
@@ -34,7 +35,7 @@ export function EvalRunList({ run, overview, location }: { run: string; overview
     <div className="eval-runs">
       <div className="filters">
         <Select label="Eval" value={query.evalId} options={overview.run.evals} onChange={(value) => navigate({ eval: value })} />
-        <Select label="Model" value={query.model} options={overview.leaderboard.map((row) => row.model)} onChange={(value) => navigate({ model: value })} />
+        <Select label="Candidate" value={query.candidate} options={overview.leaderboard.map((row) => row.candidate)} onChange={(value) => navigate({ candidate: value, model: null })} />
         <Select label="State" value={query.state} options={STATES} onChange={(value) => navigate({ state: value })} />
         <Select label="Sort" value={query.sort} options={EVAL_RUN_SORTS.filter((sort) => sort !== "started")} onChange={(value) => navigate({ sort: value })} allLabel="started" />
         <label className="filter">
@@ -51,7 +52,7 @@ export function EvalRunList({ run, overview, location }: { run: string; overview
           <div className="list-row list-head" style={{ gridTemplateColumns: COLUMNS }}>
             <div>Eval run</div>
             <div>Eval</div>
-            <div>Model</div>
+            <div>Candidate</div>
             <div className="number">Rep</div>
             <div>State</div>
             <div className="number">Score</div>
@@ -68,7 +69,7 @@ export function EvalRunList({ run, overview, location }: { run: string; overview
             </div>
             <div className="ellipsis">{row.evalId}</div>
             <div className="ellipsis">
-              {row.model} {row.control ? <ControlBadge /> : null}
+              {row.candidate} {row.control ? <ControlBadge /> : null}
             </div>
             <div className="number">{row.repetition}</div>
             <div>

@@ -96,7 +96,7 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
     <tr data-model={row.model} data-variant={row.variant ?? "current"}>
       <td className="rank">{rank}</td>
       <td>
-        <a className="strong" href={href({ page: "run", run }, { tab: "eval-runs", model: row.model })}>
+        <a className="strong" href={href({ page: "run", run }, { tab: "eval-runs", candidate: row.candidate })}>
           {row.model}
         </a>{" "}
         {row.variant ? <span className="badge tone-muted">variant {row.variant}</span> : null}

@@ -20,7 +20,7 @@ export function MatrixPictures({ run }: { run: string }) {
             <HeatMap run={run} page={data} />
             <div>
               <RepetitionPlot page={data} />
-              <ModelLegend models={data.models} />
+              <ModelLegend models={data.candidates} />
             </div>
           </div>
           {data.total > EVALS_PER_PAGE ? (

@@ -14,9 +14,9 @@ const ROW_HEIGHT = 52;
 export function Matrix({ run, overview }: { run: string; overview: RunOverview }) {
   const api = useApi();
   const version = useLiveVersion();
-  const models = overview.leaderboard.map((row) => row.model);
+  const candidates = overview.leaderboard.map((row) => row.candidate);
   const fetchPage = useCallback((offset: number, limit: number) => api.matrix(run, offset, limit), [api, run]);
-  const columns = `minmax(220px, 1.4fr) repeat(${Math.max(models.length, 1)}, minmax(180px, 1fr))`;
+  const columns = `minmax(220px, 1.4fr) repeat(${Math.max(candidates.length, 1)}, minmax(180px, 1fr))`;
   return (
     <div className="matrix" data-testid="matrix">
       <MatrixPictures run={run} />
@@ -28,8 +28,8 @@ export function Matrix({ run, overview }: { run: string; overview: RunOverview }
         header={
           <div className="matrix-row matrix-head" style={{ gridTemplateColumns: columns }}>
             <div>Eval</div>
-            {models.map((model) => (
-              <div key={model}>{model}</div>
+            {candidates.map((candidate) => (
+              <div key={candidate}>{candidate}</div>
             ))}
           </div>
         }
@@ -40,7 +40,7 @@ export function Matrix({ run, overview }: { run: string; overview: RunOverview }
               <div className="muted small">{(overview.criteria[row.evalId] ?? []).join(", ") || "no judgment yet"}</div>
             </div>
             {row.cells.map((cell) => (
-              <MatrixCellView key={cell.model} run={run} cell={cell} evalId={row.evalId} />
+              <MatrixCellView key={cell.candidate} run={run} cell={cell} evalId={row.evalId} />
             ))}
           </div>
         )}
@@ -52,8 +52,8 @@ export function Matrix({ run, overview }: { run: string; overview: RunOverview }
 function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; evalId: string }) {
   const bounds = cell.score.value === null ? `bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)}` : undefined;
   return (
-    <div className={`matrix-cell ${creditClass(cell.score.value)}-bg`} data-model={cell.model}>
-      <a href={href({ page: "run", run }, { tab: "eval-runs", eval: evalId, model: cell.model })} title={bounds}>
+    <div className={`matrix-cell ${creditClass(cell.score.value)}-bg`} data-model={cell.model} data-variant={cell.variant ?? "current"}>
+      <a href={href({ page: "run", run }, { tab: "eval-runs", eval: evalId, candidate: cell.candidate })} title={bounds}>
         <Credit value={cell.score.value} />
       </a>
       <span className="slots">

@@ -47,6 +47,7 @@ export function RunsPage() {
                           {model}
                         </span>
                       ))}
+                      {run.variants.length > 0 ? <div className="muted small" data-testid="run-variants">variants: current, {run.variants.join(", ")}</div> : null}
                     </td>
                     <td className="number">{run.evals.length}</td>
                     <td className="number">{run.repetitions}</td>
