@@ -34,7 +34,7 @@ let summary: RunSummary;
 let browser: Browser;
 
 beforeAll(async () => {
-  const exampleFolder = process.env.OPENEVAL_BROWSER_EXAMPLE ?? (await runBenchmark("example", [join(ROOT, "benchmark.ts"), join(ROOT, "evals")]));
+  const exampleFolder = process.env.OPENEVAL_BROWSER_EXAMPLE ?? (await runBenchmark("example", [join(ROOT, "benchmark.ts"), join(ROOT, "evals"), join(ROOT, "variants")]));
   const verificationFolder = process.env.OPENEVAL_BROWSER_VERIFICATION ?? (await runBenchmark("verification", [join(ROOT, "examples", "verification", "benchmark.ts"), join(ROOT, "examples", "verification", "evals")]));
   example = await serveAndExport(exampleFolder);
   verification = await serveAndExport(verificationFolder);
@@ -75,7 +75,7 @@ async function api<T>(served: Served, path: string): Promise<T> {
 }
 
 async function slot(served: Served, evalId: string, model: string): Promise<EvalRunRow> {
-  const page = await api<ApiPage<EvalRunRow>>(served, `eval-runs?eval=${evalId}&model=${encodeURIComponent(model)}`);
+  const page = await api<ApiPage<EvalRunRow>>(served, `eval-runs?eval=${evalId}&candidate=${encodeURIComponent(model)}`);
   const row = page.items.find((item) => item.active && item.repetition === 1);
   expect(row, `${evalId} × ${model}`).toBeDefined();
   return row!;
@@ -102,28 +102,47 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
       await page.close();
     });
 
-    it("lists the run, and the leaderboard shows both controls with the run's scores", async () => {
+    it("lists the run with its variant, and the leaderboard shows both controls in both arms with the run's scores", async () => {
       await open(page, base(example), "#/");
       await expect.poll(() => page.locator(`a:has-text("${example.runId}")`).count()).toBe(1);
+      expect(await page.locator('[data-testid="run-variants"]').first().textContent()).toBe("variants: current, concise");
       await shot(page, "runs");
       await page.click(`a:has-text("${example.runId}")`);
       await page.waitForSelector('[data-testid="leaderboard"]');
       for (const model of ["control/positive", "control/negative"]) {
-        const expected = summary.models.find((candidate) => candidate.model === model)!;
-        const row = page.locator(`[data-testid="leaderboard"] tr[data-model="${model}"]`);
-        await expect.poll(() => row.locator('[data-testid="score"]').textContent()).toBe(expected.score.value === null ? "—" : `${expected.score.value.toFixed(1)}%`);
-        expect(await row.locator(".tone-control").textContent()).toBe("control");
+        for (const variant of ["current", "concise"]) {
+          const expected = summary.models.find((candidate) => candidate.model === model && (candidate.variant ?? "current") === variant)!;
+          const row = page.locator(`[data-testid="leaderboard"] tr[data-model="${model}"][data-variant="${variant}"]`);
+          await expect.poll(() => row.locator('[data-testid="score"]').textContent()).toBe(expected.score.value === null ? "—" : `${expected.score.value.toFixed(1)}%`);
+          expect(await row.locator(".tone-control").textContent()).toBe("control");
+        }
       }
-      expect(summary.models.find((model) => model.model === "control/positive")!.score.value).toBe(100);
+      expect(summary.models.find((model) => model.model === "control/positive" && model.variant === undefined)!.score.value).toBe(100);
       await shot(page, "leaderboard");
+    });
+
+    it("compares the variant with current for each model: the paired difference and its CI, as the summary gives it", async () => {
+      await open(page, base(example), `#/runs/${encodeURIComponent(example.runId)}`);
+      await page.waitForSelector('[data-testid="variant-comparisons"]');
+      expect(summary.variantComparisons.length).toBe(2);
+      for (const { model, variant, comparison } of summary.variantComparisons) {
+        const row = page.locator(`[data-testid="variant-comparisons"] tr[data-model="${model}"][data-variant="${variant}"]`);
+        expect(await row.count()).toBe(1);
+        // The controls play the same script in both arms: no difference.
+        expect(comparison.paired.meanDifference).toBe(0);
+        expect(await row.locator("td").nth(0).textContent()).toBe(`${model} [${variant}]`);
+        expect(await row.locator("td").nth(1).textContent()).toBe("0.0");
+      }
     });
 
     it("shows the eval × model matrix, and a square opens its eval run", async () => {
       await open(page, base(example), `#/runs/${encodeURIComponent(example.runId)}?tab=matrix`);
       await page.waitForSelector('[data-eval="fix-slugify"]');
       expect(await page.locator("[data-eval]").count()).toBe(summary.models[0]!.evals.length);
+      const header = await page.locator(".matrix-head > div").allTextContents();
+      expect(header.slice(1).sort()).toEqual(["control/negative", "control/negative [concise]", "control/positive", "control/positive [concise]"]);
       await shot(page, "matrix");
-      await page.click('[data-eval="fix-slugify"] [data-model="control/positive"] a.slot[data-repetition="1"]');
+      await page.click('[data-eval="fix-slugify"] [data-model="control/positive"][data-variant="current"] a.slot[data-repetition="1"]');
       await page.waitForSelector('[data-testid="transcript"]');
       expect(await page.locator("h1").textContent()).toContain("fix-slugify");
     });

@@ -17,6 +17,7 @@ describe.skipIf(!reachable)("the example benchmark in containers", () => {
     const directory = await makeTempDir("openeval-example-containers-");
     await cp(join(ROOT, "benchmark.ts"), join(directory, "benchmark.ts"));
     await cp(join(ROOT, "evals"), join(directory, "evals"), { recursive: true });
+    await cp(join(ROOT, "variants"), join(directory, "variants"), { recursive: true });
     const run = await runCli(["run", "--benchmark", directory, "--isolation", "container"], { timeoutMs: 1_500_000 });
     expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).not.toContain("not finished");

@@ -21,13 +21,15 @@ beforeAll(async () => {
   directory = await makeTempDir();
   await cp(join(ROOT, "benchmark.ts"), join(directory, "benchmark.ts"));
   await cp(join(ROOT, "evals"), join(directory, "evals"), { recursive: true });
-  run = await runCli(["run", "--benchmark", directory], { timeoutMs: 500_000 });
+  await cp(join(ROOT, "variants"), join(directory, "variants"), { recursive: true });
+  // 40 sessions (the variant doubles the 20 of current); a loaded 2-core machine needs ~10 minutes.
+  run = await runCli(["run", "--benchmark", directory], { timeoutMs: 1_200_000 });
   runDirectory = join(directory, "results", (await readdir(join(directory, "results")))[0]!);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   evalRuns = store.evalRuns();
   judgeRuns = store.judgeRuns();
   store.close();
-});
+}, 1_260_000);
 
 /**
  * tidy-build's negative control deletes src/ at once: with earlyStop (needs a second lane, so at least two cores
@@ -53,12 +55,19 @@ describe("the example benchmark, offline", () => {
   });
 
   it("keeps one recording per slot, each with its own archived opencode.db", () => {
-    expect(evalRuns).toHaveLength(5 * 2 * 2);
+    // 5 evals × 2 models × 2 arms (current and the `concise` variant) × 2 repetitions.
+    expect(evalRuns).toHaveLength(5 * 2 * 2 * 2);
+    expect(evalRuns.filter((evalRun) => evalRun.slot.variant === "concise")).toHaveLength(5 * 2 * 2);
     for (const evalRun of evalRuns) {
       expect(evalRun.state).toBe(stoppedEarly(evalRun) ? "stopped" : "completed");
       expect(existsSync(join(runDirectory, evalRun.evidence!.directory, "native", "opencode.db"))).toBe(true);
     }
     expect(new Set(evalRuns.map((evalRun) => evalRun.evidence!.hash)).size).toBe(evalRuns.length);
+  });
+
+  it("reports the variant arm beside current and compares it with current per model", () => {
+    expect(run.stdout).toMatch(/control\/positive \[concise\] \(control\)\s+100\.0%/);
+    expect(run.stdout).toMatch(/control\/positive \[concise\] vs current: 0\.0 points .* over 5 paired eval\(s\)/);
   });
 
   it("grades tidy-build's controls: the negative one stopped early on a decided check, the positive one judged when finished", () => {

@@ -13,6 +13,7 @@ describe("openeval validate", () => {
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("exact-answer: judge.ts");
+    expect(result.stdout).toContain("  variants: current, concise\n");
     expect(result.stdout).toContain("incident-summary: judge.md + judge.ts; criteria: supported_summary (judge.md), json_shape (judge.ts)");
     expect(result.stdout).toContain("tidy-build: judge.md; criteria: kept_sources (judge.md), removed_dist (judge.md); controls: negative, positive; earlyStop: checks ≥ 1000 ms apart, at most 6, judge spend ≤ $1");
   });
