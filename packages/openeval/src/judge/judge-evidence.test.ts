@@ -178,3 +178,35 @@ describe("judgeEvidence: failures are recorded results", () => {
     ).rejects.toThrow(/the recording was changed after it was written/);
   });
 });
+
+describe("judgeEvidence: ctx.verification (SPEC §8.5, the same machinery as a run)", () => {
+  const VERIFYING = `export default async (ctx) => {
+  try {
+    await ctx.verification.run({ commands: [["true"]] });
+    return { scores: { verified: true } };
+  } catch (error) {
+    return { scores: { verified: false }, message: String(error.message) };
+  }
+};
+`;
+
+  it("binds ctx.verification to judge.verification's image, and a missing image is the reason its runs fail", async () => {
+    const directory = await writeTree({ "judge.ts": VERIFYING });
+    const audit = join(await makeTempDir(), "audit");
+    const result = await judgeEvidence({ evidence, code: join(directory, "judge.ts"), directory: audit, judge: { verification: { image: "openeval-test-absent:none" } } });
+    expect(result.state).toBe("completed");
+    const message = (result.output as { message: string }).message;
+    // With an engine the named image is missing; without one, the engine is: either way the run says how to fix it.
+    expect(message).toMatch(/openeval-test-absent:none \(judge\.verification\.image\) is not on|openeval image --verification/);
+    expect(message).not.toMatch(/judgeEvidence|not available/);
+    expect(result.verification).toEqual([]);
+    expect(JSON.parse(await readFile(join(audit, "input.json"), "utf8")).judge.verification).toEqual({ image: "openeval-test-absent:none" });
+  });
+
+  it("refuses an unknown judge.verification key, naming it", async () => {
+    const directory = await writeTree({ "judge.ts": VERIFYING });
+    await expect(
+      judgeEvidence({ evidence, code: join(directory, "judge.ts"), directory: await makeTempDir(), judge: { verification: { colour: "red" } as never } }),
+    ).rejects.toThrow(/judgeEvidence: .*colour/);
+  });
+});

@@ -1,12 +1,13 @@
 // judgeEvidence(): grades a recording (usually constructed evidence) with the same machinery as a run — a code
-// judge in its own timed process, a rubric judge as an OpenCode agent, or both (hybrid) — and writes an audit
-// folder: input, frozen bundle, logs, returned JSON, the judge's session and the result (SPEC §8.5).
+// judge in its own timed process (with ctx.verification in the sandboxed container when it uses it), a rubric
+// judge as an OpenCode agent, or both (hybrid) — and writes an audit folder: input, frozen bundle, logs, returned
+// JSON, verification receipts, the judge's session and the result (SPEC §8.5).
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import * as z from "zod";
 import { ControlFileSchema, startControlServer, type ControlServer } from "@openeval/control-model";
-import { BenchmarkSchema, bundleCodeJudge, parseRubric, type Rubric } from "../load/index.ts";
+import { BenchmarkSchema, bundleCodeJudge, parseRubric, VerificationSettingsSchema, type CodeJudgeBundle, type Rubric } from "../load/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
 import { openEvidence } from "../recording/index.ts";
 import type { CriterionScore } from "../results/index.ts";
@@ -16,6 +17,8 @@ import { combineSources, type SourceOutcome } from "./grade-eval-run.ts";
 import { criterionMean } from "./normalize.ts";
 import { gradeRubricTask } from "./rubric/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
+import { readVerificationReceipts, type VerificationReceipt } from "./verification/index.ts";
+import { resolveVerificationSetup, usesVerification } from "./verification-setup.ts";
 
 const JudgeEvidenceOptionsSchema = z.strictObject({
   evidence: z.object({ directory: z.string(), hash: z.string() }),
@@ -32,6 +35,8 @@ const JudgeEvidenceOptionsSchema = z.strictObject({
       script: ControlFileSchema.optional(),
       /** OpenCode provider config for the judge model. */
       providers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+      /** ctx.verification for a judge.ts that uses it, as benchmark.ts `judge.verification` (default: the pinned image). */
+      verification: VerificationSettingsSchema.optional(),
     })
     .optional(),
   directory: z.string().min(1),
@@ -48,6 +53,8 @@ export interface JudgeResult {
   output?: unknown;
   error?: string;
   elapsedMs: number;
+  /** The receipts of the code judge's ctx.verification runs (kept under `<directory>/verification/<id>/`). */
+  verification: (VerificationReceipt & { id: string })[];
 }
 
 const SCRIPTED_JUDGE = "judge-script";
@@ -69,13 +76,14 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
   const evidence = await openEvidence(resolve(input.evidence.directory), input.evidence.hash);
   const ref = { directory: evidence.directory, hash: evidence.hash };
   const timeoutMs = input.judge?.timeoutMs;
-  await writeJsonAtomic(join(directory, "input.json"), { evidence: ref, code: input.code ? resolve(input.code) : null, rubric: input.rubric ?? null, judge: { timeoutMs, model: input.judge?.model ?? null, scripted: Boolean(input.judge?.script) } });
+  const verification = input.judge?.verification ?? null;
+  await writeJsonAtomic(join(directory, "input.json"), { evidence: ref, code: input.code ? resolve(input.code) : null, rubric: input.rubric ?? null, judge: { timeoutMs, model: input.judge?.model ?? null, scripted: Boolean(input.judge?.script), verification } });
 
   const startedAt = performance.now();
   const outcomes: SourceOutcome[] = [];
   let output: unknown;
   if (input.code) {
-    const code = await gradeCode(resolve(input.code), ref, timeoutMs, join(directory, "code"));
+    const code = await gradeCode(resolve(input.code), ref, { timeoutMs, verification: input.judge?.verification }, directory);
     output = code.output;
     outcomes.push(code);
   }
@@ -90,21 +98,39 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
     ...(output === undefined ? {} : { output }),
     ...(judgment.error ? { error: judgment.error } : {}),
     elapsedMs: Math.round(performance.now() - startedAt),
+    verification: await readVerificationReceipts(join(directory, VERIFICATION_FOLDER)),
   };
   await writeJsonAtomic(join(directory, "result.json"), result);
   return result;
 }
 
-async function gradeCode(file: string, evidence: { directory: string; hash: string }, timeoutMs: number | undefined, directory: string): Promise<SourceOutcome> {
+const VERIFICATION_FOLDER = "verification";
+
+type CodeJudgeSettings = { timeoutMs: number | undefined; verification: z.output<typeof VerificationSettingsSchema> | undefined };
+
+/** Code judging as a run does it, in `<directory>/code/`; ctx.verification (when the judge uses it) keeps its receipts in `<directory>/verification/`. */
+async function gradeCode(file: string, evidence: { directory: string; hash: string }, options: CodeJudgeSettings, directory: string): Promise<SourceOutcome> {
+  let bundle: CodeJudgeBundle;
   try {
-    const bundle = await bundleCodeJudge(file);
-    const settings = BenchmarkSchema.parse({ models: ["control/none"], judge: timeoutMs ? { timeoutMs } : undefined });
-    const execution = await runCodeJudge({ bundle, evalDirectory: dirname(file), evidence, run: null, timeoutMs: settings.judge.timeoutMs, directory });
-    return { state: execution.state, scores: execution.scores, output: execution.output, ...(execution.error ? { error: execution.error } : {}) };
+    bundle = await bundleCodeJudge(file);
   } catch (error) {
     // A judge.ts that does not bundle is a failed judging, recorded like any other.
     return { state: "failed", scores: null, error: `judge.ts ${(error as Error).message}` };
   }
+  const settings = BenchmarkSchema.parse({ models: ["control/none"], judge: { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.verification ? { verification: options.verification } : {}) } });
+  const setup = usesVerification({ code: bundle }) ? await resolveVerificationSetup(settings.judge.verification) : null;
+  const judgeRun = `judge_${crypto.randomUUID()}`;
+  const execution = await runCodeJudge({
+    bundle,
+    evalDirectory: dirname(file),
+    evidence,
+    run: null,
+    timeoutMs: settings.judge.timeoutMs,
+    directory: join(directory, "code"),
+    marker: judgeRun,
+    verification: setup ? { ...setup, judgeRun, directory: join(directory, VERIFICATION_FOLDER) } : null,
+  });
+  return { state: execution.state, scores: execution.scores, output: execution.output, ...(execution.error ? { error: execution.error } : {}) };
 }
 
 async function gradeRubric(input: z.output<typeof JudgeEvidenceOptionsSchema>, evidence: { directory: string; hash: string }, directory: string): Promise<SourceOutcome> {

@@ -5,13 +5,17 @@ import type { VerificationSetup } from "./grade-eval-run.ts";
 import { DEFAULT_VERIFICATION_LIMITS, resolveVerificationImage } from "./verification/index.ts";
 
 /** A judge.ts that mentions ctx.verification; its bundle is scanned, never run. */
-export function usesVerification(evaluation: EvalDefinition): boolean {
+export function usesVerification(evaluation: Pick<EvalDefinition, "code">): boolean {
   return evaluation.code?.source.includes("verification") ?? false;
 }
 
 export async function setUpVerification(settings: BenchmarkSettings, evals: readonly EvalDefinition[]): Promise<VerificationSetup | null> {
   if (!evals.some(usesVerification)) return null;
-  const configured = settings.judge.verification;
+  return resolveVerificationSetup(settings.judge.verification);
+}
+
+/** The image (benchmark.ts `judge.verification.image`, else the pinned one), engine and limits, or why there is none. */
+export async function resolveVerificationSetup(configured: BenchmarkSettings["judge"]["verification"]): Promise<VerificationSetup> {
   const engine = configured?.engine ? { engine: configured.engine } : {};
   const limits = { ...DEFAULT_VERIFICATION_LIMITS, ...(configured?.cpus ? { cpus: configured.cpus } : {}), ...(configured?.memoryMiB ? { memoryMiB: configured.memoryMiB } : {}) };
   try {

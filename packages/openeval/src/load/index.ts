@@ -14,6 +14,7 @@ export {
   DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,
   RESERVED_VARIANTS,
+  VerificationSettingsSchema,
   type Benchmark,
   type BenchmarkSettings,
   type EvalConfig,

@@ -3,6 +3,7 @@
 export { buildVerificationImage, resolveVerificationImage, IMAGE_REPOSITORY, VERIFICATION_IMAGE, type BuildImageOptions, type BuildProgress, type ImageOptions, type ResolveImageOptions, type VerificationImage } from "./build-image.ts";
 export { runVerification, RECEIPT_FILE, type RunVerificationOptions } from "./run-verification.ts";
 export { readVerificationArtifact } from "./artifacts.ts";
+export { readVerificationReceipts } from "./read-receipts.ts";
 export { reapVerificationContainers } from "./verification-sandbox.ts";
 export { createVerificationApi, DEFAULT_VERIFICATION_LIMITS, type VerificationApi, type VerificationApiOptions } from "./verification-api.ts";
 export { VerificationError, BUILD_IMAGE_COMMAND, type VerificationErrorCode } from "./errors.ts";
