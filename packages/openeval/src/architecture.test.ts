@@ -1,12 +1,12 @@
 // The tree is the data's journey (STYLE §1–2): stages import each other only through index.ts, dependencies
 // point one way, stages never import the CLI or the viewer, and judges never reach into candidate/.
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const SOURCE = import.meta.dirname;
 
-/** What each stage may import at run time (type-only imports may also point back one layer). */
+/** What each stage may import, types included: an arrow never points back up. */
 const ALLOWED: Record<string, string[]> = {
   util: [],
   sandbox: ["util"],
@@ -27,7 +27,6 @@ interface Import {
   file: string;
   stage: string;
   target: string;
-  typeOnly: boolean;
 }
 
 function sourceFiles(directory: string): string[] {
@@ -44,12 +43,12 @@ function crossStageImports(): Import[] {
     const relative = file.slice(SOURCE.length + 1);
     const stage = relative.split("/")[0]!;
     if (!relative.includes("/")) continue;
-    for (const match of readFileSync(file, "utf8").matchAll(/^(?:import|export)(\s+type)?[^;]*?from\s+"(\.\.\/[^"]+)"/gms)) {
+    for (const match of readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"(\.\.\/[^"]+)"/gms)) {
       const depth = relative.split("/").length - 2;
-      const parts = match[2]!.split("/");
+      const parts = match[1]!.split("/");
       const target = parts.slice(parts.filter((part) => part === "..").length).join("/");
       if (parts.filter((part) => part === "..").length !== depth + 1) continue; // within the stage
-      imports.push({ file: relative, stage, target, typeOnly: Boolean(match[1]) });
+      imports.push({ file: relative, stage, target });
     }
   }
   return imports;
@@ -64,22 +63,53 @@ describe("the import graph", () => {
     expect(stages.filter((stage) => !(stage in ALLOWED))).toEqual([]);
   });
 
-  it("lets each stage import only the stages below it, never the CLI or the viewer", () => {
+  it("lets each stage import only the stages below it (type-only imports too), never the CLI or the viewer", () => {
     const violations = imports
-      .filter((entry) => !entry.typeOnly)
       .filter((entry) => !(ALLOWED[entry.stage] ?? []).includes(entry.target.split("/")[0]!))
       .map((entry) => `${entry.file} imports ${entry.target}`);
     expect(violations).toEqual([]);
   });
 
-  it("goes through a stage's index.ts (util, a toolbox, is imported file by file)", () => {
+  it("goes through a stage's own index.ts, not a sub-folder's (util, a toolbox, is imported file by file)", () => {
     const violations = imports
-      .filter((entry) => !entry.target.startsWith("util/") && !entry.target.endsWith("/index.ts"))
+      .filter((entry) => !entry.target.startsWith("util/") && !/^[a-z-]+\/index\.ts$/.test(entry.target))
       .map((entry) => `${entry.file} imports ${entry.target}`);
     expect(violations).toEqual([]);
   });
 
   it("keeps judges away from candidate/", () => {
     expect(imports.filter((entry) => entry.stage === "judge" && entry.target.startsWith("candidate/"))).toEqual([]);
+  });
+});
+
+const VIEWER = join(SOURCE, "..", "..", "viewer");
+/** The one entry of this package the viewer's front end may import (declared in package.json `exports`). */
+const VIEWER_ENTRY = "openeval/viewer-api";
+
+function viewerImports(): { file: string; specifier: string }[] {
+  const walk = (directory: string): string[] =>
+    readdirSync(directory, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(directory, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(directory, entry.name)] : []));
+  return walk(join(VIEWER, "src")).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((match) => ({ file: relative(VIEWER, file), specifier: match[1]! })),
+  );
+}
+
+describe("the viewer's imports", () => {
+  const imports = viewerImports();
+  const packageJson = JSON.parse(readFileSync(join(SOURCE, "..", "package.json"), "utf8")) as { exports: Record<string, string> };
+
+  it("finds them (the checks below would catch nothing otherwise)", () => {
+    expect(imports.filter((entry) => entry.specifier === VIEWER_ENTRY).length).toBeGreaterThan(10);
+    expect(packageJson.exports["./viewer-api"]).toBe("./src/view/viewer-api.ts");
+  });
+
+  it("never reach out of packages/viewer by a relative path", () => {
+    const outside = imports.filter((entry) => entry.specifier.startsWith(".") && relative(VIEWER, resolve(VIEWER, dirname(entry.file), entry.specifier)).startsWith(".."));
+    expect(outside.map((entry) => `${entry.file} imports ${entry.specifier}`)).toEqual([]);
+  });
+
+  it("take this package only through its declared viewer entry", () => {
+    const other = imports.filter((entry) => (entry.specifier === "openeval" || entry.specifier.startsWith("openeval/")) && entry.specifier !== VIEWER_ENTRY);
+    expect(other.map((entry) => `${entry.file} imports ${entry.specifier}`)).toEqual([]);
   });
 });

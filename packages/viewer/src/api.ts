@@ -1,26 +1,6 @@
 // The viewer's data source: the JSON API of `openeval view`, or the data files of a static export (loaded as
 // scripts, since a page opened from file:// may not fetch). Both answer with the server's own types.
-import type {
-  EvalRunDetail,
-  EvalRunQuery,
-  EvalRunRow,
-  EventRow,
-  FileText,
-  JudgeRunDetail,
-  LiveMessage,
-  MatrixAnswer,
-  MatrixRow,
-  Page,
-  RunOverview,
-  RunsAnswer,
-  TranscriptLocation,
-  TranscriptMessage,
-  TranscriptPage,
-} from "../../openeval/src/view/api-types.ts";
-import type { ComparisonAnswer, ComparisonRequest } from "../../openeval/src/view/compare-types.ts";
-import type { QueueAnswer } from "../../openeval/src/view/queue-types.ts";
-import { locateInTranscript, pageOf, queryEvalRuns } from "../../openeval/src/view/query.ts";
-import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "../../openeval/src/view/static-files.ts";
+import { type ComparisonAnswer, type ComparisonRequest, type EvalRunDetail, type EvalRunQuery, type EvalRunRow, type EventRow, type FileText, type JudgeRunDetail, type LiveMessage, locateInTranscript, type MatrixAnswer, type MatrixRow, type Page, pageOf, queryEvalRuns, type QueueAnswer, type RunOverview, type RunsAnswer, STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile, type TranscriptLocation, type TranscriptMessage, type TranscriptPage } from "openeval/viewer-api";
 
 export interface ViewerApi {
   mode: "server" | "static";

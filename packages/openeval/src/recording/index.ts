@@ -20,4 +20,19 @@ export {
   type ToolCall,
 } from "./schema.ts";
 export { readRecording } from "./read-recording.ts";
+export {
+  VerificationLimitsSchema,
+  VerificationReceiptSchema,
+  VerificationRequestSchema,
+  type CommandResult,
+  type ParsedVerificationLimits,
+  type ParsedVerificationRequest,
+  type RefusedArtifact,
+  type VerificationApi,
+  type VerificationArtifact,
+  type VerificationLimits,
+  type VerificationReceipt,
+  type VerificationRequest,
+  type VerificationResult,
+} from "./verification-contract.ts";
 export type { RunMetrics } from "../results/index.ts";

@@ -1,6 +1,6 @@
 // b − a at a glance: each eval's difference as a dot, the paired mean difference with its 95% CI as a whisker,
 // and zero marked — an interval clear of zero is a change the repetitions cannot explain.
-import type { ModelPairView } from "../../../openeval/src/view/compare-types.ts";
+import type { ModelPairView } from "openeval/viewer-api";
 import { linearScale, PlotFrame, XAxis } from "./plot-frame.tsx";
 
 export function DifferencePlot({ pair }: { pair: ModelPairView }) {

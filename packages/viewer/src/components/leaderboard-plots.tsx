@@ -1,6 +1,6 @@
 // The leaderboard at a glance: each model's score with its completion bounds (band) and 95% CI (whiskers), and
 // cost or time against score with the Pareto front (no other model is both cheaper/faster and better) marked.
-import type { LeaderboardRow } from "../../../openeval/src/view/api-types.ts";
+import type { LeaderboardRow } from "openeval/viewer-api";
 import { formatDuration, formatScore, formatUSD } from "../format.ts";
 import { linearScale, PlotFrame, XAxis, YAxis } from "./plot-frame.tsx";
 

@@ -1,7 +1,7 @@
 // The eval × model matrix as pictures, a page of evals at a time: a heat map of each model's mean credit per eval,
 // and per eval the distribution of its repetitions (one dot per repetition and model). Marks name their cell with
 // data-plot-eval/-model (data-eval marks the matrix's rows).
-import type { MatrixAnswer } from "../../../openeval/src/view/api-types.ts";
+import type { MatrixAnswer } from "openeval/viewer-api";
 import { formatCredit } from "../format.ts";
 import { href } from "../route.ts";
 import { truncate } from "./leaderboard-plots.tsx";

@@ -1,7 +1,7 @@
 // A virtualized list over a paged source: only the rows in view (plus a margin) are in the DOM, and only the pages
 // they fall in are fetched. Rows have one fixed height, so any position is known without measuring.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
-import type { Page } from "../../../openeval/src/view/api-types.ts";
+import type { Page } from "openeval/viewer-api";
 
 const OVERSCAN = 10;
 

@@ -1,7 +1,6 @@
 // The compare page's rows: every criterion of one model pair with its eval's change, filtered and sorted by the
 // URL (regressions first by default, the biggest drop on top).
-import { CHANGE_ORDER } from "../../../openeval/src/view/compare-table.ts";
-import type { ChangeSort, ChangeStatus, CriterionChange, EvalChangeView, ModelPairView, SlotPair } from "../../../openeval/src/view/compare-types.ts";
+import { CHANGE_ORDER, type ChangeSort, type ChangeStatus, type CriterionChange, type EvalChangeView, type ModelPairView, type SlotPair } from "openeval/viewer-api";
 
 export interface CompareRow extends CriterionChange {
   evalChange: Omit<EvalChangeView, "criteria" | "slots">;

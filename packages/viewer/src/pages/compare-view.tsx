@@ -2,10 +2,7 @@
 // another (a) — per model pair the two scores and the paired difference with its 95% CI, then every criterion's
 // change, regressions first, sortable and filterable from the URL; a slot's two transcripts open side by side.
 import { useCallback } from "react";
-import type { RunOverview } from "../../../openeval/src/view/api-types.ts";
-import { CHANGE_SORTS, type ChangeStatus, type ComparisonAnswer, type ComparisonRequest, type ModelPairView } from "../../../openeval/src/view/compare-types.ts";
-import { CHANGE_ORDER, signed } from "../../../openeval/src/view/compare-table.ts";
-import { pageOf } from "../../../openeval/src/view/query.ts";
+import { CHANGE_ORDER, CHANGE_SORTS, type ChangeStatus, type ComparisonAnswer, type ComparisonRequest, type ModelPairView, pageOf, type RunOverview, signed } from "openeval/viewer-api";
 import { Await, Empty, StateBadge } from "../components/common.tsx";
 import { DifferencePlot } from "../components/difference-plot.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";

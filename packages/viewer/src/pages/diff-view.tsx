@@ -1,6 +1,6 @@
 // The candidate's change: one unified diff per file, initial → final snapshot.
 import { useEffect } from "react";
-import type { FileDiff } from "../../../openeval/src/view/api-types.ts";
+import type { FileDiff } from "openeval/viewer-api";
 import { Empty } from "../components/common.tsx";
 import { scrollToFocus } from "./focus.ts";
 

@@ -1,6 +1,6 @@
 // Every eval run of the run, filtered and sorted by the URL's query, virtualized so that 10,000 rows scroll freely.
 import { useCallback, useState } from "react";
-import { EVAL_RUN_SORTS, type EvalRunQuery, type EvalRunState, type RunOverview } from "../../../openeval/src/view/api-types.ts";
+import { EVAL_RUN_SORTS, type EvalRunQuery, type EvalRunState, type RunOverview } from "openeval/viewer-api";
 import { ControlBadge, Credit, StateBadge } from "../components/common.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { formatCost, formatDuration, shortId } from "../format.ts";

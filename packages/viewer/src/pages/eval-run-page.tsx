@@ -1,7 +1,7 @@
 // One eval run: what it was (slot, state, timing, cost), how it was judged (with its earlyStop checks), and its
 // evidence — the transcript, the workspace diff and files, metrics, native events and process logs. `tab` and
 // `focus` come from the URL.
-import type { EvalRunDetail } from "../../../openeval/src/view/api-types.ts";
+import type { EvalRunDetail } from "openeval/viewer-api";
 import { Await, ControlBadge, Credit, Dash, Empty, ErrorBox, Section, StateBadge, Tabs, UnsandboxedBadge } from "../components/common.tsx";
 import { formatCost, formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";

@@ -1,7 +1,7 @@
 // The native OpenCode event stream of the recording, virtualized. An event citation (`<sessionID>#<sequence>`)
 // scrolls to its row.
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { EventRow } from "../../../openeval/src/view/api-types.ts";
+import type { EventRow } from "openeval/viewer-api";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { formatTime } from "../format.ts";
 import { useApi } from "../hooks.tsx";

@@ -1,7 +1,7 @@
 // The final workspace (or the initial one) file by file, and the eval run's process logs. A file citation opens
 // here with `path` (and `quote`, which is marked in the text).
 import { useEffect, type ReactNode } from "react";
-import type { EvalRunDetail, FileText } from "../../../openeval/src/view/api-types.ts";
+import type { EvalRunDetail, FileText } from "openeval/viewer-api";
 import { Await, Code, Empty } from "../components/common.tsx";
 import { formatBytes } from "../format.ts";
 import { useApi, useLoad } from "../hooks.tsx";

@@ -2,7 +2,7 @@
 // metric or file of the eval run), the judge's returned JSON, verification receipts with their logs and artifacts
 // (images inline), the frozen judge source, process logs, and every file of the judge run's folder. A judgment an
 // earlyStop check decided says so: it was made on a snapshot of the running candidate.
-import type { CitationView, CriterionView, JudgeRunDetail, VerificationView } from "../../../openeval/src/view/api-types.ts";
+import type { CitationView, CriterionView, JudgeRunDetail, VerificationView } from "openeval/viewer-api";
 import { Await, Code, ControlBadge, Credit, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
 import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";

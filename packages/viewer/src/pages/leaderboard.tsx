@@ -1,6 +1,6 @@
 // The model leaderboard: the run summary per model — score with completion bounds (and CI once the statistics
 // stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
-import type { LeaderboardRow, RunOverview, VerdictStatus } from "../../../openeval/src/view/api-types.ts";
+import type { LeaderboardRow, RunOverview, VerdictStatus } from "openeval/viewer-api";
 import { ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDuration, formatScore, formatUSD } from "../format.ts";

@@ -1,7 +1,7 @@
 // The eval × model matrix: each cell is the eval's mean credit for the model, with one square per repetition that
 // opens that eval run (or its judgment). Rows are virtualized and fetched a page at a time.
 import { useCallback } from "react";
-import type { MatrixCell, RunOverview, SlotCell } from "../../../openeval/src/view/api-types.ts";
+import type { MatrixCell, RunOverview, SlotCell } from "openeval/viewer-api";
 import { Credit } from "../components/common.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { creditClass, formatCredit } from "../format.ts";

@@ -1,7 +1,7 @@
 // RunMetrics (SPEC §7) as a table; each row carries its metric path (e.g. tools.errorRate) so a metric citation
 // lands on it. Missing values read "—" (unavailable), never 0.
 import { useEffect } from "react";
-import type { RunMetrics } from "../../../openeval/src/view/api-types.ts";
+import type { RunMetrics } from "openeval/viewer-api";
 import { Empty } from "../components/common.tsx";
 import { formatDuration, formatNumber, formatUSD } from "../format.ts";
 import { scrollToFocus } from "./focus.ts";

@@ -2,8 +2,7 @@
 // against --max-cost and the ETA. It refetches on every live update and ticks each second in between; once the
 // runner finishes, it shows how the invocation ended and the leaderboard it produced.
 import { useEffect, useState } from "react";
-import type { RunOverview } from "../../../openeval/src/view/api-types.ts";
-import type { QueueAnswer, QueueItem, QueueList } from "../../../openeval/src/view/queue-types.ts";
+import type { QueueAnswer, QueueItem, QueueList, RunOverview } from "openeval/viewer-api";
 import { ScoreIntervalPlot } from "../components/leaderboard-plots.tsx";
 import { Await, Empty, Section, StateBadge } from "../components/common.tsx";
 import { formatDate, formatDuration, formatUSD, shortId } from "../format.ts";

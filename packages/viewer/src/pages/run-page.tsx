@@ -1,6 +1,6 @@
 // One run: its summary and three views of it — the model leaderboard, the eval × model matrix, every eval run.
 import { useRef } from "react";
-import type { RunOverview } from "../../../openeval/src/view/api-types.ts";
+import type { RunOverview } from "openeval/viewer-api";
 import { Await, StateBadge, Tabs } from "../components/common.tsx";
 import { formatDate } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";

@@ -1,6 +1,6 @@
 // Two eval runs of one slot side by side — the same eval and repetition in two runs, or two models of one run —
 // each with its judgment and transcript, so a regression can be read where it happened.
-import type { EvalRunDetail } from "../../../openeval/src/view/api-types.ts";
+import type { EvalRunDetail } from "openeval/viewer-api";
 import { Await, ControlBadge, Credit, Empty, StateBadge } from "../components/common.tsx";
 import { formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLoad } from "../hooks.tsx";

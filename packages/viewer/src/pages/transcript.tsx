@@ -2,8 +2,7 @@
 // output, error, subagent), and the final answer. Pages of messages load on demand; `focus` (a message, part or
 // tool call id, or "response") scrolls to the cited item and marks it.
 import { useEffect, useState } from "react";
-import type { EvalRunDetail, TranscriptMessage, TranscriptPart } from "../../../openeval/src/view/api-types.ts";
-import { pageOffsetFor } from "../../../openeval/src/view/query.ts";
+import { type EvalRunDetail, pageOffsetFor, type TranscriptMessage, type TranscriptPart } from "openeval/viewer-api";
 import { Code, Empty, ErrorBox, Spinner, StateBadge } from "../components/common.tsx";
 import { formatDuration, formatJson, formatTime, formatUSD } from "../format.ts";
 import { useApi } from "../hooks.tsx";

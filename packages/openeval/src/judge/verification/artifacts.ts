@@ -7,7 +7,7 @@ import type { Sandbox } from "../../sandbox/index.ts";
 import { sha256 } from "../../util/hash.ts";
 import { toSafeRelativePath } from "../../util/relative-path.ts";
 import { VerificationError } from "./errors.ts";
-import type { RefusedArtifact, VerificationResult } from "./schema.ts";
+import type { RefusedArtifact, VerificationResult } from "../../recording/index.ts";
 import { WORKSPACE } from "./verification-sandbox.ts";
 
 export const ARTIFACTS_DIRECTORY = "artifacts";

@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import type { ContextFile } from "../../sandbox/index.ts";
 import { VerificationError } from "./errors.ts";
-import { NpmPackagesManifestSchema, type NpmPackagesManifest } from "./schema.ts";
+import { NpmPackagesManifestSchema, type NpmPackagesManifest } from "./npm-packages-manifest.ts";
 
 /** images/verification/ of this checkout (repo root, five levels above this file). */
 export const DEFAULT_CONTEXT_DIRECTORY = fileURLToPath(new URL("../../../../../images/verification/", import.meta.url));

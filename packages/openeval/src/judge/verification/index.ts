@@ -5,11 +5,12 @@ export { runVerification, RECEIPT_FILE, type RunVerificationOptions } from "./ru
 export { readVerificationArtifact } from "./artifacts.ts";
 export { readVerificationReceipts } from "./read-receipts.ts";
 export { reapVerificationContainers } from "./verification-sandbox.ts";
-export { createVerificationApi, DEFAULT_VERIFICATION_LIMITS, type VerificationApi, type VerificationApiOptions } from "./verification-api.ts";
+export { createVerificationApi, DEFAULT_VERIFICATION_LIMITS, type VerificationApiOptions } from "./verification-api.ts";
 export { VerificationError, BUILD_IMAGE_COMMAND, type VerificationErrorCode } from "./errors.ts";
 export type { SnapshotReader } from "./snapshot-archive.ts";
 export {
   VerificationReceiptSchema,
+  type VerificationApi,
   type VerificationArtifact,
   type VerificationLimits,
   type VerificationReceipt,
@@ -17,4 +18,4 @@ export {
   type VerificationResult,
   type RefusedArtifact,
   type CommandResult,
-} from "./schema.ts";
+} from "../../recording/index.ts";

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RECEIPT_FILE } from "./run-verification.ts";
-import { VerificationReceiptSchema, type VerificationReceipt } from "./schema.ts";
+import { VerificationReceiptSchema, type VerificationReceipt } from "../../recording/index.ts";
 
 export async function readVerificationReceipts(directory: string): Promise<(VerificationReceipt & { id: string })[]> {
   if (!existsSync(directory)) return [];

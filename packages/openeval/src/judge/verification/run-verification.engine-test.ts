@@ -9,7 +9,7 @@ import { readVerificationArtifact } from "./artifacts.ts";
 import { connectContainerEngine } from "../../sandbox/index.ts";
 import { reapVerificationContainers } from "./verification-sandbox.ts";
 import { RECEIPT_FILE, runVerification, type RunVerificationOptions } from "./run-verification.ts";
-import { VerificationReceiptSchema, type VerificationLimits, type VerificationRequest } from "./schema.ts";
+import { VerificationReceiptSchema, type VerificationLimits, type VerificationRequest } from "../../recording/index.ts";
 import { constructedEvidence, engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./verification-fixtures.ts";
 
 const LIMITS: VerificationLimits = { cpus: 1, memoryMiB: 256, pids: 128, logBytes: 64 * 1024, artifactBytes: 256 * 1024 };

@@ -20,7 +20,7 @@ import {
   type VerificationReceipt,
   type VerificationRequest,
   type VerificationResult,
-} from "./schema.ts";
+} from "../../recording/index.ts";
 import { checkFileEntries, withOwner, workspaceEntries, type SnapshotReader } from "./snapshot-archive.ts";
 
 export interface RunVerificationOptions {

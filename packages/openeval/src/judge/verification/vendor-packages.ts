@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { VerificationError } from "./errors.ts";
-import type { NpmPackagesManifest } from "./schema.ts";
+import type { NpmPackagesManifest } from "./npm-packages-manifest.ts";
 import { unpackTar, type TarEntry } from "../../sandbox/index.ts";
 
 type NpmPackage = NpmPackagesManifest["packages"][number];

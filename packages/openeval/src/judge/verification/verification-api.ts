@@ -3,16 +3,8 @@
 import type { EngineOptions } from "../../sandbox/index.ts";
 import { readVerificationArtifact } from "./artifacts.ts";
 import { runVerification } from "./run-verification.ts";
-import type { VerificationLimits, VerificationRequest, VerificationResult } from "./schema.ts";
+import type { VerificationApi, VerificationLimits, VerificationRequest, VerificationResult } from "../../recording/index.ts";
 import type { SnapshotReader } from "./snapshot-archive.ts";
-
-export interface VerificationApi {
-  /** Runs argv commands (no shell) over a workspace snapshot in a locked-down container; see SPEC §8.3. */
-  run(request: VerificationRequest): Promise<VerificationResult>;
-  /** An artifact of a finished run, after checking its sha256. */
-  read(result: VerificationResult, path: string): Promise<Uint8Array>;
-  text(result: VerificationResult, path: string): Promise<string>;
-}
 
 export interface VerificationApiOptions {
   /** The pinned image id; resolve it once per judge run (resolveVerificationImage) so every check uses the same. */

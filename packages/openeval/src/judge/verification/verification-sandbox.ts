@@ -3,7 +3,7 @@
 // non-root user, memory/CPU/pids limits and no environment from the host. Engine errors become VerificationErrors.
 import { connectContainerEngine, SandboxError, type ContainerEngine, type EngineOptions, type SandboxSpec } from "../../sandbox/index.ts";
 import { BUILD_IMAGE_COMMAND, VerificationError } from "./errors.ts";
-import type { ParsedVerificationLimits } from "./schema.ts";
+import type { ParsedVerificationLimits } from "../../recording/index.ts";
 
 export const WORKSPACE = "/workspace";
 export const CHECK_FILES = "/verification";

@@ -1,5 +1,6 @@
-// The external shapes of verification: a judge's request, the limits, the result and receipt written with the
-// judge run, and images/verification/npm-packages.json. Types come from these schemas.
+// The verification contract (SPEC §8.3): what a judge's `ctx.verification` takes and gives — the request, the
+// limits, the result, and the receipt kept with the judge run — and the API itself. It lives with JudgeContext,
+// which exposes it; the judge stage implements it in a container (judge/verification/). Types come from the schemas.
 import * as z from "zod";
 
 /** What judge.ts passes to `ctx.verification.run()` (SPEC §8.3). Paths are relative: `cwd` and `artifacts` to the
@@ -63,18 +64,6 @@ export const VerificationReceiptSchema = z.object({
   elapsedMs: z.number().nonnegative(),
 });
 
-export const NpmPackagesManifestSchema = z.object({
-  comment: z.string().optional(),
-  packages: z.array(
-    z.strictObject({
-      name: z.string().min(1),
-      version: z.string().min(1),
-      integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+=*$/, "an npm sha512 integrity"),
-      into: z.string().regex(/^vendor\/[a-z0-9._-]+$/, "vendor/<folder>"),
-    }),
-  ),
-});
-
 export type VerificationRequest = z.input<typeof VerificationRequestSchema>;
 export type ParsedVerificationRequest = z.infer<typeof VerificationRequestSchema>;
 export type VerificationLimits = z.input<typeof VerificationLimitsSchema>;
@@ -84,4 +73,12 @@ export type VerificationArtifact = z.infer<typeof ArtifactSchema>;
 export type RefusedArtifact = z.infer<typeof RefusedArtifactSchema>;
 export type VerificationResult = z.infer<typeof VerificationResultSchema>;
 export type VerificationReceipt = z.infer<typeof VerificationReceiptSchema>;
-export type NpmPackagesManifest = z.infer<typeof NpmPackagesManifestSchema>;
+
+/** `ctx.verification`: sandboxed commands over a snapshot of the recorded workspace. */
+export interface VerificationApi {
+  /** Runs argv commands (no shell) over a workspace snapshot in a locked-down container; see SPEC §8.3. */
+  run(request: VerificationRequest): Promise<VerificationResult>;
+  /** An artifact of a finished run, after checking its sha256. */
+  read(result: VerificationResult, path: string): Promise<Uint8Array>;
+  text(result: VerificationResult, path: string): Promise<string>;
+}
