@@ -3,7 +3,7 @@
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
-import { describeSlot, planSlots, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
 import {
   aggregateScores,
@@ -59,7 +59,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const plan = planSlots(benchmark, records, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage, options.candidateRuntime);
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const observations = inScope.map((slot) => observe(slot, options.fresh));
-  const criteria = criteriaOf(benchmark, observations);
+  const criteria = criteriaOf(benchmark, observations, scope);
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
   // Only current blocks, and the variants named with --variant (the Crux evals seed); controls never do.
@@ -168,11 +168,18 @@ function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): Slo
   };
 }
 
-/** Declared criteria, plus any a judge.ts returned without declaring them (judge.ts is its only possible source). */
-function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[]): Record<string, CriterionRef[]> {
+/**
+ * Declared criteria, plus any a judge.ts returned without declaring them (judge.ts is its only possible source) —
+ * unless categories choose the criteria (benchmark.ts `categories`, --only-category): an undeclared one has none.
+ */
+function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[], scope: PlanScope): Record<string, CriterionRef[]> {
   const criteria: Record<string, CriterionRef[]> = {};
   for (const evaluation of benchmark.evals) {
-    const refs: CriterionRef[] = evaluation.criteria.map((criterion) => ({ id: criterion.id, source: criterion.source }));
+    const refs: CriterionRef[] = scoredCriteria(evaluation, scope).map((criterion) => ({ id: criterion.id, source: criterion.source }));
+    if (benchmark.categories !== null || scope.onlyCategories) {
+      if (refs.length > 0) criteria[evaluation.id] = refs;
+      continue;
+    }
     const seen = observations.filter((observation) => observation.evalId === evaluation.id).flatMap((observation) => Object.keys(observation.scores ?? {}));
     for (const id of new Set(seen)) if (!refs.some((ref) => ref.id === id)) refs.push({ id, source: "judge.ts" });
     criteria[evaluation.id] = refs;
