@@ -14,6 +14,7 @@ import {
   decideVerdict,
   readBaseline,
   resolveGate,
+  scoreCategories,
   scoreIntervals,
   summarizePassK,
   toSlotKey,
@@ -103,6 +104,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
+    categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark), { seed: 1 }),
     inputChanges: recordedInputChanges(store),
     integrity: records.integrity,
     warnings: warningsOf(benchmark, inScope),
@@ -185,6 +187,11 @@ function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotO
     criteria[evaluation.id] = refs;
   }
   return criteria;
+}
+
+/** Eval id → criterion id → its category keys, for the criteria that have any. */
+function categoriesOf(benchmark: BenchmarkDefinition): Record<string, Record<string, string[]>> {
+  return Object.fromEntries(benchmark.evals.map((evaluation) => [evaluation.id, Object.fromEntries(evaluation.criteria.filter((criterion) => criterion.categories.length > 0).map((criterion) => [criterion.id, criterion.categories]))]));
 }
 
 function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {
