@@ -1,11 +1,13 @@
 // Issue 17, item 3 end to end: criterion categories with the scripted controls. `--only-category` runs only the evals
 // with a criterion in it and scores those criteria; benchmark.ts `categories` composes the benchmark, and adding it
-// (or editing a criterion's categories) plans reuse everywhere; per-category scores come out in --json.
+// (or editing a criterion's categories) plans reuse everywhere; per-category scores come out in --json and the viewer API.
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
 import type { RunSummary } from "../../packages/openeval/src/run/index.ts";
+import { readRunIndex } from "../../packages/openeval/src/view/run-index.ts";
+import { SummaryReader } from "../../packages/openeval/src/view/run-summary.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 
@@ -81,6 +83,9 @@ describe("criterion categories", () => {
       ["control/negative", 100, [["brief"]]],
     ]);
     expect(byCategory(summary).map((entry) => entry[0])).toEqual(["speed", "accuracy"]);
+    // The viewer's run page shows the same per-category table (its API reads the summary as the CLI does).
+    const overview = await new SummaryReader().overview(readRunIndex(summary.directory));
+    expect(overview.categories).toEqual(summary.categories);
 
     const typo = await runCli(["plan", "--benchmark", directory, "--only-category", "tone"]);
     expect(typo.exitCode).toBe(2);
