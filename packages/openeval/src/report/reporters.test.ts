@@ -181,6 +181,8 @@ describe("reporters", () => {
     expect(text).toMatch(/^speed\s+p\/m\s+75\.0%\s+50\.0–100\.0\s+2 in 1 eval$/m);
     expect(text).toMatch(/^cost control\s+p\/m\s+\[0\.0–100\.0\]% \(incomplete\)\s+—\s+1 in 1 eval$/m);
     expect(formatSummary({ ...summary, categories: [] })).not.toContain("By category");
+    expect(formatMarkdownSummary(summary)).toContain("**By category**\n\n| category | model | score | 95% CI | criteria |\n| --- | --- | --- | --- | --- |\n| speed | p/m | 75.0% | 50.0–100.0 | 2 in 1 eval |");
+    expect(formatMarkdownSummary({ ...summary, categories: [] })).not.toContain("By category");
     const junit = formatJunit(summary);
     expect(junit).toContain('<property name="category.speed.score" value="75.0"/>');
     expect(junit).toContain('<property name="category.speed.ci" value="50.0–100.0"/>');

@@ -56,9 +56,11 @@ function formatTable(header: string[], rows: string[][]): string[] {
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
 }
 
+export const CATEGORY_HEADER = ["category", "model", "score", "95% CI", "criteria"];
+
 /** One row per category × model: the score over that category's criteria, with bounds and 95% CI. */
-export function formatCategories(categories: RunSummary["categories"]): string[] {
-  const rows = categories.flatMap((entry) =>
+export function categoryRows(categories: RunSummary["categories"]): string[][] {
+  return categories.flatMap((entry) =>
     entry.models.map((model) => [
       entry.category,
       candidateName(model),
@@ -67,7 +69,10 @@ export function formatCategories(categories: RunSummary["categories"]): string[]
       `${entry.criteria} in ${entry.evals} eval${entry.evals === 1 ? "" : "s"}`,
     ]),
   );
-  return formatTable(["category", "model", "score", "95% CI", "criteria"], rows);
+}
+
+function formatCategories(categories: RunSummary["categories"]): string[] {
+  return formatTable(CATEGORY_HEADER, categoryRows(categories));
 }
 
 /** A variant against current for the same model: the paired difference with its CI, then per eval and criterion counts. */
