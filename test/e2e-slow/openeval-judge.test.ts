@@ -42,4 +42,11 @@ describe("an OpenEval 0.5 judge.ts in a real run", () => {
     expect(scoresOf("control/negative")).toEqual({ wrote_notes: 0, shell_output: 0, tried_missing: 0, reliability: 0, recorded_events: 1 });
     expect(run.stdout).toMatch(/control\/negative \(control\)\s+20\.0%/);
   });
+
+  it("reports the criteria's OpenEval categories as per-category scores (tools: the mean of its three criteria)", () => {
+    expect(run.stdout).toContain("By category:");
+    expect(run.stdout).toMatch(/^tools\s+control\/positive\s+88\.9%/m);
+    expect(run.stdout).toMatch(/^tools\s+control\/negative\s+0\.0%/m);
+    expect(run.stdout).toMatch(/^workspace\s+control\/positive\s+100\.0%/m);
+  });
 });

@@ -32,6 +32,7 @@ describe("scope flags that match nothing", () => {
   it.each([
     [["--only-eval", "anwser"], '--only-eval "anwser" matches no eval; the valid values are: answer'],
     [["--only-model", "provider/typo"], '--only-model "provider/typo" matches no model of benchmark.ts; the valid values are: provider/model, provider/other'],
+    [["--only-category", "speed"], '--only-category "speed" matches no criterion category; the valid values are: (none)'],
     [["--only-repetition", "3"], '--only-repetition "3" matches no repetition; the valid values are: 1, 2'],
     [["--model", "provider/x", "--only-model", "provider/model"], '--only-model "provider/model" matches no model given with --model; the valid values are: provider/x'],
   ])("run and plan %j exit 2 naming the valid values", async (flags, message) => {

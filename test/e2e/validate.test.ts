@@ -48,6 +48,24 @@ describe("openeval validate", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("shows criterion categories and a benchmark composed from them; a category no criterion has is refused (issue 17 item 3)", async () => {
+    const files = (categories: string) =>
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, judge: { model: "provider/judge" }, categories: [${categories}] };\n`,
+        "evals/answer/judge.ts": `export const criteria = { correct: { name: "Correct", categories: ["Accuracy"] } };\nexport default ({ response }) => ({ scores: { correct: response.text === "APPLE" } });\n`,
+        "evals/style/prompt.md": "Write politely.\n",
+        "evals/style/judge.md": "## Criterion: polite — Polite\nCategories: tone, Accuracy\nPass when polite.\n\n## Criterion: brief — Brief\nShort.\n",
+      });
+    const composed = await runCli(["validate", "--benchmark", await writeTree(files(`"accuracy"`))]);
+    expect(composed.exitCode, composed.stderr).toBe(0);
+    expect(composed.stdout).toContain("composed from the criteria in categories: accuracy");
+    expect(composed.stdout).toContain("answer: judge.ts; criteria: correct (judge.ts; accuracy)");
+    expect(composed.stdout).toContain("style: judge.md; criteria: polite (judge.md; tone; accuracy)");
+    const typo = await runCli(["validate", "--benchmark", await writeTree(files(`"acuracy"`))]);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('benchmark.ts: categories: "acuracy" matches no criterion; the categories criteria have are: accuracy, tone');
+  });
+
   it("refuses a judge.ts whose package import does not resolve, before any candidate runs (issue 14 §5)", async () => {
     const directory = await writeTree(
       minimalBenchmark({

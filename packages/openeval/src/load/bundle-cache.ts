@@ -10,13 +10,13 @@ import { HARNESS_CACHE } from "../util/harness-cache.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 
 /** Bump when what a cached entry means changes (its fields, or how a bundle is made). */
-const CACHE_FORMAT = "openeval.judge-bundle.1";
+const CACHE_FORMAT = "openeval.judge-bundle.2";
 const DIRECTORY = join(HARNESS_CACHE, "judge-bundles");
 
 const CachedBundleSchema = z.object({
   format: z.literal(CACHE_FORMAT),
   source: z.string(),
-  criteria: z.array(z.object({ id: z.string(), label: z.string().optional() })).nullable(),
+  criteria: z.array(z.object({ id: z.string(), label: z.string().optional(), categories: z.array(z.string()) })).nullable(),
   /** Package imports left external, in the order the bundler met them; paths relative to judge.ts's folder. */
   packages: z.array(z.object({ specifier: z.string(), importer: z.string() })),
   localFiles: z.array(z.object({ path: z.string(), sha256: z.string() })),

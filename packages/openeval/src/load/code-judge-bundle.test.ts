@@ -39,13 +39,30 @@ describe("bundleCodeJudge", () => {
       "judge.ts": `export const criteria = { json_shape: "JSON shape", other: { label: "Other" } } as const;\nexport default () => ({ scores: {} });\n`,
     });
     expect((await bundleCodeJudge(join(directory, "judge.ts"))).criteria).toEqual([
-      { id: "json_shape", label: "JSON shape" },
-      { id: "other", label: "Other" },
+      { id: "json_shape", label: "JSON shape", categories: [] },
+      { id: "other", label: "Other", categories: [] },
     ]);
     const computed = await writeTree({ "judge.ts": `const ids = ["a"];\nexport const criteria = ids.map((id) => id);\nexport default () => ({});\n` });
     await expect(bundleCodeJudge(join(computed, "judge.ts"))).rejects.toThrow(/must be a plain literal/);
-    const categorized = await writeTree({ "judge.ts": `export const criteria = { ok: { label: "OK", categories: ["speed"] } };\nexport default () => ({});\n` });
-    await expect(bundleCodeJudge(join(categorized, "judge.ts"))).rejects.toThrow('criterion "ok" in `export const criteria` has categories, which this openeval does not support yet; remove them');
+  });
+
+  it("reads criteria categories as keys and cuts them from the bundle, so they never change the identity", async () => {
+    const judge = (categories: string) => `export const criteria = {\n  ok: { label: "OK"${categories} },\n  other: { categories: ["x"], name: "Other" },\n} as const;\nexport default () => ({ scores: { ok: true } });\n`;
+    const plain = await bundleCodeJudge(join(await writeTree({ "judge.ts": judge("").replace('categories: ["x"], ', "") }), "judge.ts"));
+    const categorized = await bundleCodeJudge(join(await writeTree({ "judge.ts": judge(`, categories: [" Speed", "speed", "Cost"] /* why */`) }), "judge.ts"));
+    expect(categorized.criteria).toEqual([
+      { id: "ok", label: "OK", categories: ["speed", "cost"] },
+      { id: "other", label: "Other", categories: ["x"] },
+    ]);
+    expect(categorized.source).not.toContain("categories");
+    expect(categorized.identity).toBe(plain.identity);
+  });
+
+  it("refuses criteria categories that are not a list of allowed names, saying what is allowed", async () => {
+    const notList = await writeTree({ "judge.ts": `export const criteria = { ok: { categories: "speed" } };\nexport default () => ({});\n` });
+    await expect(bundleCodeJudge(join(notList, "judge.ts"))).rejects.toThrow('criterion "ok" in `export const criteria`: categories must be an array of names, e.g. ["speed"]');
+    const badName = await writeTree({ "judge.ts": `export const criteria = { ok: { categories: ["a*b"] } };\nexport default () => ({});\n` });
+    await expect(bundleCodeJudge(join(badName, "judge.ts"))).rejects.toThrow('criterion "ok" in `export const criteria`: category "a*b" is not allowed; a category is 1–64 characters');
   });
 
   it("reports a missing default export, a syntax error and a macro import", async () => {

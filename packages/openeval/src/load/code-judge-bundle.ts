@@ -1,13 +1,15 @@
 // judge.ts → a frozen bundle, WITHOUT executing it: local imports inlined, packages left external and their
-// versions recorded. Identity = bundled code + imported package versions (never the checkout path).
+// versions recorded. Identity = bundled code + imported package versions (never the checkout path). Criterion
+// categories in `export const criteria` are metadata: cut from the bundled code, so they never change the identity.
 import { dirname, join, relative } from "node:path";
 import { readFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import type { BunPlugin } from "bun";
 import { fingerprint, sha256 } from "../util/hash.ts";
 import { readCachedBundle, writeCachedBundle, type CachedBundle } from "./bundle-cache.ts";
-import { LiteralError, readLiteral } from "./literal.ts";
+import { LiteralError, readLiteral, type PropertySpan } from "./literal.ts";
 import { CRITERION_ID } from "./schema.ts";
+import { categoryKeys } from "./categories.ts";
 
 export interface JudgeDependency {
   /** The package name as imported (`zod`, `@scope/pkg`), or a `node:`/`bun:` builtin. */
@@ -15,12 +17,17 @@ export interface JudgeDependency {
   version: string | null;
 }
 
-/** judge.ts's `export const criteria`: criterion ids, or labels keyed by id (a string, or `{ name }` / `{ label }`). */
-export type CodeCriteria = readonly string[] | Readonly<Record<string, string | { readonly name?: string; readonly label?: string }>>;
+/** judge.ts's `export const criteria`: criterion ids, or labels keyed by id (a string, or `{ name }` / `{ label }`,
+ * optionally with `categories`). */
+export type CodeCriteria =
+  | readonly string[]
+  | Readonly<Record<string, string | { readonly name?: string; readonly label?: string; readonly categories?: readonly string[] }>>;
 
 export interface DeclaredCriterion {
   id: string;
   label?: string;
+  /** Category keys, trimmed and lowercased; empty when the entry has none. */
+  categories: string[];
 }
 
 export interface CodeJudgeBundle {
@@ -64,7 +71,7 @@ async function buildBundle(file: string): Promise<CachedBundle> {
     format: "esm",
     packages: "external",
     throw: false,
-    plugins: [freezePlugin(packages, localFiles, root)],
+    plugins: [freezePlugin(packages, localFiles, root, file)],
   });
   if (!result.success) {
     const messages = result.logs.map((log) => formatBuildLog(log, root));
@@ -127,7 +134,7 @@ function relativizeModuleComments(source: string, localFiles: readonly string[],
 /** `openeval` itself is provided by the harness that grades (link-imports.ts), wherever the eval lives. */
 const HARNESS_PACKAGE = "openeval";
 
-function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string): BunPlugin {
+function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string, entry: string): BunPlugin {
   return {
     name: "openeval-freeze-judge",
     setup(build) {
@@ -143,7 +150,7 @@ function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>
         if (MACRO_IMPORT.test(contents)) {
           throw new Error(`${args.path} imports a Bun macro, which would run during bundling; macros are not allowed in judges`);
         }
-        return { contents, loader: args.path.endsWith("x") ? "tsx" : "ts" };
+        return { contents: args.path === entry ? withoutCategories(contents) : contents, loader: args.path.endsWith("x") ? "tsx" : "ts" };
       });
     },
   };
@@ -183,9 +190,36 @@ function packageVersion(specifier: string, importer: string): string | null {
   return null;
 }
 
+const CRITERIA_EXPORT = /export\s+(?:const|let|var)\s+criteria\s*(?::[^=]*)?=\s*/;
+
+/**
+ * judge.ts with each `categories` of an `export const criteria` entry cut out, so that the bundle (and so the
+ * identity) is the one the same judge without categories has. Left as written when the literal cannot be read here;
+ * readDeclaredCriteria then says why.
+ */
+function withoutCategories(contents: string): string {
+  const declaration = CRITERIA_EXPORT.exec(contents);
+  if (!declaration) return contents;
+  const spans: PropertySpan[] = [];
+  try {
+    readLiteral(contents, declaration.index + declaration[0].length, (span) => {
+      if (span.path.length === 2 && span.path[1] === "categories") spans.push(span);
+    });
+  } catch (error) {
+    if (error instanceof LiteralError) return contents;
+    throw error;
+  }
+  let result = contents;
+  for (const span of spans.reverse()) {
+    const comma = /^\s*,/.exec(result.slice(span.end));
+    result = result.slice(0, span.start) + result.slice(span.end + (comma?.[0].length ?? 0));
+  }
+  return result;
+}
+
 async function readDeclaredCriteria(file: string): Promise<DeclaredCriterion[]> {
   const javascript = TRANSFORM_TS.transformSync(await readFile(file, "utf8"));
-  const declaration = /export\s+(?:const|let|var)\s+criteria\s*=\s*/.exec(javascript);
+  const declaration = CRITERIA_EXPORT.exec(javascript);
   if (!declaration) {
     throw new Error("exports `criteria` but not as `export const criteria = <literal>`; declare it with plain literal values");
   }
@@ -201,16 +235,13 @@ async function readDeclaredCriteria(file: string): Promise<DeclaredCriterion[]> 
 
 function toDeclaredCriteria(value: unknown): DeclaredCriterion[] {
   const entries: DeclaredCriterion[] = Array.isArray(value)
-    ? value.map((id) => ({ id: String(id) }))
+    ? value.map((id) => ({ id: String(id), categories: [] }))
     : value !== null && typeof value === "object"
-      ? Object.entries(value).map(([id, meta]) => ({ id, label: labelOf(meta) }))
+      ? Object.entries(value).map(([id, meta]) => ({ id, label: labelOf(meta), categories: categoriesOf(id, meta) }))
       : [];
   if (entries.length === 0) {
     throw new Error("`export const criteria` must be a non-empty array of ids or an object keyed by id");
   }
-  // OpenEval's criterion categories: refused until they compose benchmarks here (accepting them would ignore them).
-  const categorized = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value).find(([, meta]) => meta !== null && typeof meta === "object" && "categories" in meta) : undefined;
-  if (categorized) throw new Error(`criterion "${categorized[0]}" in \`export const criteria\` has categories, which this openeval does not support yet; remove them`);
   for (const entry of entries) {
     if (!CRITERION_ID.test(entry.id)) {
       throw new Error(`criterion id "${entry.id}" in \`export const criteria\` must match ${CRITERION_ID}`);
@@ -227,6 +258,13 @@ function labelOf(meta: unknown): string | undefined {
     return typeof label === "string" ? label : undefined;
   }
   return undefined;
+}
+
+function categoriesOf(id: string, meta: unknown): string[] {
+  if (meta === null || typeof meta !== "object" || !("categories" in meta)) return [];
+  const where = `criterion "${id}" in \`export const criteria\``;
+  if (!Array.isArray(meta.categories)) throw new Error(`${where}: categories must be an array of names, e.g. ["speed"]`);
+  return categoryKeys(meta.categories, where);
 }
 
 function formatBuildLog(log: { message: string; position?: { file: string; line: number; column: number } | null }, root: string): string {

@@ -4,6 +4,7 @@ export type { Criterion, EvalDefinition, JudgeFile } from "./load-eval.ts";
 export { bundleCodeJudge, type CodeCriteria, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
 export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
+export { categoryKey, categoryKeys, inCategories } from "./categories.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
 export { CURRENT_VARIANT, CURRENT_VARIANT_NAME, type VariantDefinition } from "./variants.ts";
 export { isIsolation, ISOLATION_BACKENDS, resolveIsolation, type Isolation } from "./isolation.ts";

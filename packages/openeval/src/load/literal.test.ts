@@ -40,8 +40,8 @@ b'`,
       "bad/judge.ts": `export const criteria = { x: { label: "a" + "b" } };\nexport default () => ({ scores: {} });\n`,
     });
     expect((await bundleCodeJudge(join(directory, "ok", "judge.ts"))).criteria).toEqual([
-      { id: "x", label: 'say "hi" ""' },
-      { id: "y", label: `it's "fine"` },
+      { id: "x", label: 'say "hi" ""', categories: [] },
+      { id: "y", label: `it's "fine"`, categories: [] },
     ]);
     await expect(bundleCodeJudge(join(directory, "bad", "judge.ts"))).rejects.toThrow(/`export const criteria` must be a plain literal: expected "," or "}"/);
   });

@@ -3,19 +3,31 @@
 
 export class LiteralError extends Error {}
 
-export function readLiteral(source: string, start: number): unknown {
-  const reader = new LiteralReader(source, start);
-  return reader.value();
+/** Where an object property was written: from its key to the end of its value, and its keys from the top. */
+export interface PropertySpan {
+  path: string[];
+  start: number;
+  end: number;
+}
+
+/** The literal at `start`; `onProperty` sees every object property's span (to cut metadata out of source text). */
+export function readLiteral(source: string, start: number, onProperty?: (span: PropertySpan) => void): unknown {
+  const reader = new LiteralReader(source, start, onProperty);
+  return reader.value([]);
 }
 
 class LiteralReader {
-  constructor(private readonly source: string, private offset: number) {}
+  constructor(
+    private readonly source: string,
+    private offset: number,
+    private readonly onProperty?: (span: PropertySpan) => void,
+  ) {}
 
-  value(): unknown {
+  value(path: string[]): unknown {
     this.skipSpace();
     const char = this.source[this.offset];
-    if (char === "{") return this.object();
-    if (char === "[") return this.array();
+    if (char === "{") return this.object(path);
+    if (char === "[") return this.array(path);
     if (char === '"' || char === "'" || char === "`") return this.string();
     const word = /^(?:-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null)/i.exec(this.source.slice(this.offset));
     if (word) {
@@ -25,7 +37,7 @@ class LiteralReader {
     throw this.error("expected a literal value (object, array, string, number, boolean or null)");
   }
 
-  private object(): Record<string, unknown> {
+  private object(path: string[]): Record<string, unknown> {
     const result: Record<string, unknown> = {};
     this.offset++;
     for (;;) {
@@ -34,16 +46,18 @@ class LiteralReader {
         this.offset++;
         return result;
       }
+      const start = this.offset;
       const key = this.key();
       this.skipSpace();
       if (this.source[this.offset] !== ":") throw this.error(`expected ":" after key "${key}"`);
       this.offset++;
-      result[key] = this.value();
+      result[key] = this.value([...path, key]);
+      this.onProperty?.({ path: [...path, key], start, end: this.offset });
       this.separator("}");
     }
   }
 
-  private array(): unknown[] {
+  private array(path: string[]): unknown[] {
     const result: unknown[] = [];
     this.offset++;
     for (;;) {
@@ -52,7 +66,7 @@ class LiteralReader {
         this.offset++;
         return result;
       }
-      result.push(this.value());
+      result.push(this.value([...path, String(result.length)]));
       this.separator("]");
     }
   }

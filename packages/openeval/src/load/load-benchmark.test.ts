@@ -21,8 +21,8 @@ describe("loadBenchmark", () => {
     expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "fix-discount", "fix-slugify", "incident-summary", "tidy-build"]);
     const incident = benchmark.evals[3]!;
     expect(incident.criteria).toEqual([
-      { id: "supported_summary", label: "Source-supported summary", source: "judge.md" },
-      { id: "json_shape", label: "Answer is a JSON object with a summary string", source: "judge.ts" },
+      { id: "supported_summary", label: "Source-supported summary", categories: [], source: "judge.md" },
+      { id: "json_shape", label: "Answer is a JSON object with a summary string", categories: [], source: "judge.ts" },
     ]);
     expect(incident.prompt.title).toBe("Incident summary");
     expect(incident.prompt.text.startsWith("Summarize the incident")).toBe(true);

@@ -7,6 +7,7 @@ import { ConfigInvalidError, createConfigImporter, type ConfigImporter } from ".
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
 import { BenchmarkSchema, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
 import { loadVariants, type VariantDefinition } from "./variants.ts";
+import { composeByCategories } from "./compose-categories.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
 
 export interface BenchmarkDefinition {
@@ -18,6 +19,11 @@ export interface BenchmarkDefinition {
   evals: EvalDefinition[];
   /** benchmark.ts `variants`, in the order written; `current` is not among them (it has no definition). */
   variants: VariantDefinition[];
+  /**
+   * benchmark.ts `categories` as keys, when it composes the benchmark from them: `evals` are then only those with a
+   * criterion in them, each eval's `criteria` only those, and undeclared criteria a judge.ts returns are not scored.
+   */
+  categories: string[] | null;
 }
 
 const EVAL_ID = /^[A-Za-z0-9][\w.-]*$/;
@@ -51,9 +57,10 @@ export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> 
   } finally {
     importer.close();
   }
-  if (settings) problems.push(...checkAcrossEvals(settings, evals));
+  const composed = composeByCategories(settings?.categories, evals, problems);
+  if (settings) problems.push(...checkAcrossEvals(settings, composed.evals));
   if (problems.length > 0 || !settings) throw new BenchmarkInvalidError(problems);
-  return { name: settings.name ?? basename(directory), directory, settings, evals, variants };
+  return { name: settings.name ?? basename(directory), directory, settings, evals: composed.evals, variants, categories: composed.keys };
 }
 
 async function importSettings(importer: ConfigImporter, file: string, problems: LoadProblem[]): Promise<BenchmarkSettings | null> {

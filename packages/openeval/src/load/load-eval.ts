@@ -17,6 +17,8 @@ export interface Criterion {
   id: string;
   label: string;
   source: "judge.md" | "judge.ts";
+  /** Category keys (OpenEval 0.5), trimmed and lowercased; empty when the criterion has none. */
+  categories: string[];
 }
 
 export interface JudgeFile {
@@ -83,8 +85,8 @@ export async function loadEval(
     problems.push({ file: at("eval.ts"), message: "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts" });
   }
   const criteria = [
-    ...(rubric?.criteria.map((criterion) => ({ id: criterion.id, label: criterion.label, source: "judge.md" as const })) ?? []),
-    ...(code?.criteria?.map((criterion) => ({ id: criterion.id, label: criterion.label ?? criterion.id, source: "judge.ts" as const })) ?? []),
+    ...(rubric?.criteria.map(({ id, label, categories }) => ({ id, label, categories, source: "judge.md" as const })) ?? []),
+    ...(code?.criteria?.map(({ id, label, categories }) => ({ id, label: label ?? id, categories, source: "judge.ts" as const })) ?? []),
   ];
   for (const duplicate of duplicateIds(criteria)) {
     problems.push({ file: at("judge.ts"), message: `criterion "${duplicate}" is declared in both judge.md and judge.ts; give one of them another id` });

@@ -30,4 +30,22 @@ describe("parseRubric", () => {
     expect(() => parseRubric("## Metric: a — A\n")).toThrow(/old syntax/);
     expect(() => parseRubric("# Just a title\n\nSome text.\n")).toThrow(/has no criteria/);
   });
+
+  it("reads a Categories line under a criterion heading as keys and takes it out of the text the judge reads", () => {
+    const rubric = parseRubric("# T\n\n## Criterion: fast — Fast\nCategories: Speed, speed ,  Cost Control\nPass when quick.\n\n## Criterion: plain — Plain\nCategory: safety\nOk.\n\n## Criterion: none — None\nNo categories.\n");
+    expect(rubric.criteria.map(({ id, categories }) => [id, categories])).toEqual([
+      ["fast", ["speed", "cost control"]],
+      ["plain", ["safety"]],
+      ["none", []],
+    ]);
+    expect(rubric.text).toBe("# T\n\n## Criterion: fast — Fast\nPass when quick.\n\n## Criterion: plain — Plain\nOk.\n\n## Criterion: none — None\nNo categories.\n");
+    expect(rubric.criteria[0]!.text).toBe("Pass when quick.");
+  });
+
+  it("refuses a Categories line away from its heading and a bad category, saying what is allowed", () => {
+    expect(() => parseRubric("## Criterion: a — A\n\nCategories: x\n")).toThrow('line 3: a Categories line must come directly below its "## Criterion:" heading');
+    expect(() => parseRubric("## Criterion: a — A\nCategories: ok, !bad\n")).toThrow('line 2: category " !bad" is not allowed; a category is 1–64 characters: letters, digits, spaces');
+    expect(() => parseRubric("## Criterion: a — A\nCategories:\n")).toThrow("line 2: lists no categories");
+    expect(() => parseRubric("## Criterion: a — A\nCategories: x\nz\n\n## Criterion: a — B\ny\n")).toThrow(/line 5: duplicate criterion id "a"/);
+  });
 });

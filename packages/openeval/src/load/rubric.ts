@@ -1,19 +1,24 @@
 // judge.md: the LLM rubric. Criteria are `## Criterion: <id> — <label>` headings (em dash, en dash or hyphen);
-// each criterion's text runs to the next heading of the same or higher level.
+// each criterion's text runs to the next heading of the same or higher level. A `Categories: a, b` line directly under
+// a criterion heading is metadata: it is taken out of the text the judge reads and the fingerprint hashes.
 import { unified } from "unified";
 import remarkParse from "remark-parse";
 import { toString } from "mdast-util-to-string";
 import type { Heading, Root } from "mdast";
 import { CRITERION_ID } from "./schema.ts";
+import { categoryKeys } from "./categories.ts";
 
 export interface RubricCriterion {
   id: string;
   label: string;
-  /** The guidance under the heading, verbatim. */
+  /** The guidance under the heading, verbatim (without its Categories line). */
   text: string;
+  /** Category keys from the `Categories:` line, trimmed and lowercased; empty when there is none. */
+  categories: string[];
 }
 
 export interface Rubric {
+  /** judge.md without its Categories lines: what the judge reads and the judge fingerprint hashes. */
   text: string;
   title: string | null;
   criteria: RubricCriterion[];
@@ -22,10 +27,11 @@ export interface Rubric {
 const CRITERION_HEADING = /^Criterion:\s*(\S+)\s*[—–-]\s*(.+)$/;
 
 /** Parses judge.md. Throws an Error whose message says what to fix (the caller adds the file name). */
-export function parseRubric(text: string): Rubric {
+export function parseRubric(source: string): Rubric {
+  const problems: string[] = [];
+  const { text, originLine, categoriesAt } = takeCategoryLines(source, problems);
   const tree = unified().use(remarkParse).parse(text) as Root;
   const criteria: RubricCriterion[] = [];
-  const problems: string[] = [];
   let title: string | null = null;
   const headings = tree.children
     .map((node, index) => ({ node, index }))
@@ -33,7 +39,7 @@ export function parseRubric(text: string): Rubric {
 
   headings.forEach(({ node }, position) => {
     const heading = toString(node).trim();
-    const line = node.position?.start.line ?? 0;
+    const line = originLine(node.position?.start.line ?? 0);
     if (node.depth === 1 && title === null) title = heading;
     if (node.depth !== 2) return;
     if (/^Metric:/i.test(heading)) {
@@ -55,7 +61,8 @@ export function parseRubric(text: string): Rubric {
       problems.push(`line ${line}: duplicate criterion id "${id}"; give each criterion its own id`);
       return;
     }
-    criteria.push({ id, label: label.trim(), text: sectionText(text, node, nextSection(headings, position)) });
+    const categories = categoriesAt.get(line) ?? [];
+    criteria.push({ id, label: label.trim(), text: sectionText(text, node, nextSection(headings, position)), categories });
   });
 
   if (problems.length > 0) throw new Error(problems.join("; "));
@@ -71,6 +78,39 @@ export function parseRubric(text: string): Rubric {
  */
 export function rubricCriteria(text: string): { id: string; name: string }[] {
   return parseRubric(text).criteria.map((criterion) => ({ id: criterion.id, name: criterion.label }));
+}
+
+const CRITERION_LINE = /^##[ \t]+Criterion\b/;
+const CATEGORY_LINE = /^Categor(?:y|ies):[ \t]*(.*?)\r?$/i;
+
+/**
+ * Removes each `Categories:` line that directly follows a `## Criterion:` heading, keyed by the heading's line; any
+ * other Categories line is a problem (it would otherwise reach the judge as rubric text). Line numbers stay those of
+ * the file the author wrote.
+ */
+function takeCategoryLines(source: string, problems: string[]) {
+  const lines = source.split("\n");
+  const kept: string[] = [];
+  const origins: number[] = [];
+  const categoriesAt = new Map<number, string[]>();
+  lines.forEach((line, index) => {
+    const category = CATEGORY_LINE.exec(line);
+    if (!category) {
+      kept.push(line);
+      origins.push(index + 1);
+      return;
+    }
+    if (!CRITERION_LINE.test(lines[index - 1] ?? "")) {
+      problems.push(`line ${index + 1}: a Categories line must come directly below its "## Criterion:" heading`);
+      return;
+    }
+    try {
+      categoriesAt.set(index, categoryKeys(category[1]!.trim() === "" ? [] : category[1]!.split(","), `line ${index + 1}`));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  });
+  return { text: kept.join("\n"), originLine: (line: number) => origins[line - 1] ?? line, categoriesAt };
 }
 
 function nextSection(headings: { node: Heading }[], position: number): Heading | undefined {

@@ -139,6 +139,8 @@ export const BenchmarkSchema = z
       .strictObject({ "code-judge": z.boolean().optional(), "llm-judge": z.boolean().optional(), gates: z.boolean().optional(), regression: z.boolean().optional() })
       .optional(),
     variants: z.record(z.string(), VariantSchema).default({}),
+    /** OpenEval 0.5: compose the benchmark from the criteria in these categories (checked against the evals at load). */
+    categories: z.array(z.string()).min(1, { message: "list at least one category, or remove categories" }).optional(),
   })
   .superRefine((benchmark, context) => {
     const seen = new Set<string>();

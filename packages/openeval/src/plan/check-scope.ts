@@ -1,6 +1,6 @@
 // The --only-* scope must name what exists (issue 13): a typo that matches nothing would otherwise plan nothing,
 // print an empty table and pass a CI job forever. Each value is checked and the valid ones are listed.
-import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
+import { categoryKey, CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
 import { plannedVariants, type PlanScope } from "./plan-benchmark.ts";
 
 export class ScopeInvalidError extends Error {
@@ -8,7 +8,7 @@ export class ScopeInvalidError extends Error {
 }
 
 /**
- * Throws ScopeInvalidError naming every --only-eval / --only-model / --only-repetition / --variant / --only-variant value that matches nothing.
+ * Throws ScopeInvalidError naming every --only-eval / --only-category / --only-model / --only-repetition / --variant / --only-variant value that matches nothing.
  * @example checkScope(benchmark, { onlyEvals: ["typo"] }) // throws: --only-eval "typo" matches no eval; the evals are: …
  */
 export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope): void {
@@ -17,12 +17,18 @@ export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope): vo
   const repetitions = Array.from({ length: benchmark.settings.repetitions }, (_, index) => index + 1);
   const problems = [
     ...unmatched("--only-eval", scope.onlyEvals, benchmark.evals.map((evaluation) => evaluation.id), "eval"),
+    ...unmatched("--only-category", scope.onlyCategories?.map(categoryKey), categoriesOf(benchmark), "criterion category"),
     ...unmatched("--only-model", scope.onlyModels, models, scope.models ? "model given with --model" : "model of benchmark.ts"),
     ...unmatched("--only-repetition", scope.onlyRepetitions, repetitions, "repetition"),
     ...unmatched("--variant", scope.variants, variantNames.slice(1), "variant of benchmark.ts"),
     ...unmatched("--only-variant", scope.onlyVariants, plannedVariants(benchmark, scope).map((variant) => variant.name), scope.variants ? "variant given with --variant (or current)" : "variant (current or one of benchmark.ts)"),
   ];
   if (problems.length > 0) throw new ScopeInvalidError(problems.join("\n"));
+}
+
+/** The categories of the criteria the benchmark is made of, sorted. */
+function categoriesOf(benchmark: BenchmarkDefinition): string[] {
+  return [...new Set(benchmark.evals.flatMap((evaluation) => evaluation.criteria.flatMap((criterion) => criterion.categories)))].sort();
 }
 
 function unmatched<Value extends string | number>(flag: string, given: readonly Value[] | undefined, valid: readonly Value[], noun: string): string[] {

@@ -45,7 +45,8 @@ export function candidateFingerprint(
 export function judgeFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings, verificationImage: string | null = null): string {
   return fingerprint({
     rubric: evaluation.rubric?.text ?? null,
-    code: evaluation.code ? { identity: evaluation.code.identity, criteria: evaluation.code.criteria } : null,
+    // Categories are reporting metadata (OpenEval 0.5): changing them never rejudges.
+    code: evaluation.code ? { identity: evaluation.code.identity, criteria: evaluation.code.criteria?.map(({ id, label }) => ({ id, label })) ?? null } : null,
     judge: {
       model: evaluation.rubric ? (settings.judge.model ?? null) : null,
       timeoutMs: settings.judge.timeoutMs,

@@ -1,6 +1,6 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
-import { CURRENT_VARIANT, type BenchmarkDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
+import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { capitalizeOutcome, candidateName, describeOutcome, slotId, toSlotKey, variantOf, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
 import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
@@ -28,6 +28,8 @@ export interface PlanScope {
   variants?: string[];
   onlyVariants?: string[];
   onlyEvals?: string[];
+  /** `--only-category`: only evals with a criterion in these categories, scored by those criteria. */
+  onlyCategories?: string[];
   onlyRepetitions?: number[];
   /** Ignore recorded work (`--fresh`). */
   fresh?: boolean;
@@ -74,6 +76,7 @@ export function planSlots(
   const variants = plannedVariants(benchmark, scope);
   const index = indexRecorded(scope.fresh ? EMPTY : recorded);
   const slots: PlannedSlot[] = [];
+  const categorized = scope.onlyCategories ? new Set(benchmark.evals.filter((evaluation) => scoredCriteria(evaluation, scope).length > 0).map((evaluation) => evaluation.id)) : null;
   for (const evaluation of benchmark.evals) {
     const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
     for (const model of models) {
@@ -81,7 +84,7 @@ export function planSlots(
         const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings, candidateRuntime(model), variant);
         for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
           const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
-          const decision = inScope(key, scope)
+          const decision = inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
             ? applyExplicitRequests(decide(key, candidateHash, judgeHash, index), scope, index.evalRunsBySlot.get(slotId(key))?.at(-1)?.id)
             : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
           slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
@@ -123,6 +126,13 @@ function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRun[], b
 export function plannedVariants(benchmark: BenchmarkDefinition, scope: PlanScope): VariantDefinition[] {
   const chosen = scope.variants ? benchmark.variants.filter((variant) => scope.variants!.includes(variant.name)) : benchmark.variants;
   return [CURRENT_VARIANT, ...chosen];
+}
+
+/** The criteria an eval is scored by in this scope: with --only-category, those in the categories; else all. */
+export function scoredCriteria(evaluation: EvalDefinition, scope: Pick<PlanScope, "onlyCategories">): EvalDefinition["criteria"] {
+  if (!scope.onlyCategories) return evaluation.criteria;
+  const keys = scope.onlyCategories.map(categoryKey);
+  return evaluation.criteria.filter((criterion) => inCategories(criterion.categories, keys));
 }
 
 const EMPTY: RecordedWork = { evalRuns: [], judgeRuns: [] };

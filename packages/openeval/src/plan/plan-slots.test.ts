@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
@@ -53,6 +55,26 @@ describe("planSlots", () => {
     const promptEdited = await benchmarkWith({ "evals/other/prompt.md": "Other task, reworded\n" }, original.directory);
     expect(actions(planSlots(promptEdited, recorded).slots)).toEqual(["answer/p/a/1:reuse", "answer/p/a/2:reuse", "other/p/a/1:candidate", "other/p/a/2:candidate"]);
     expect(planSlots(promptEdited, recorded).slots[2]!.reason).toBe("Candidate inputs changed");
+  });
+
+  it("editing only criterion categories (judge.md Categories line, judge.ts criteria entries) plans reuse everywhere", async () => {
+    const rubric = (categories: string) => `# Answer\n\n## Criterion: exact — Exact answer\n${categories}Pass when the reply is APPLE.\n`;
+    const code = (categories: string) => `export const criteria = { ok: { label: "OK"${categories} } };\nexport default () => ({ scores: { ok: true } });\n`;
+    const files = (markdown: string, typescript: string) => ({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 2, judge: { model: "p/judge" } };\n`,
+      "evals/answer/judge.ts": "",
+      "evals/answer/judge.md": rubric(markdown),
+      "evals/other/judge.ts": code(typescript),
+    });
+    const original = await benchmarkWith(files("", ""));
+    await rm(join(original.directory, "evals/answer/judge.ts"));
+    const plain = await loadBenchmark(original.directory);
+    const recorded = recordAll(planSlots(plain, { evalRuns: [], judgeRuns: [] }).slots);
+    const categorized = await benchmarkWith(files("Categories: Accuracy, speed\n", `, categories: ["Speed"]`), original.directory);
+    await rm(join(original.directory, "evals/answer/judge.ts"));
+    const edited = await loadBenchmark(categorized.directory);
+    expect(edited.evals.map((evaluation) => evaluation.criteria.map((criterion) => [criterion.id, criterion.categories]))).toEqual([[["exact", ["accuracy", "speed"]]], [["ok", ["speed"]]]]);
+    expect(planSlots(edited, recorded).slots.map((slot) => slot.action)).toEqual(["reuse", "reuse", "reuse", "reuse"]);
   });
 
   it("adding a model adds its slots only; scoping defers the rest", async () => {

@@ -1,8 +1,9 @@
-// A Markdown summary for a CI job page: the verdict first, then the model table and what failed or is open.
+// A Markdown summary for a CI job page: the verdict first, then the model table (and per-category scores when criteria
+// have categories) and what failed or is open.
 import { candidateName, verdictHeadline } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../run/index.ts";
-import { describeFilter, formatModelCost, formatVariantComparison } from "./summary-table.ts";
+import { CATEGORY_HEADER, categoryRows, describeFilter, formatModelCost, formatVariantComparison } from "./summary-table.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -20,6 +21,7 @@ export function formatMarkdownSummary(summary: RunSummary): string {
       const cost = formatModelCost(model);
       return `| ${candidateName(model)}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""} | ${score} | ${interval} | ${model.judged}/${model.slots} | ${cost} |`;
     }),
+    ...(summary.categories.length > 0 ? ["", "**By category**", "", markdownRow(CATEGORY_HEADER), markdownRow(CATEGORY_HEADER.map(() => "---")), ...categoryRows(summary.categories).map(markdownRow)] : []),
     ...(summary.variantComparisons.length > 0 ? ["", "**Variants against current**", "", ...summary.variantComparisons.flatMap((entry) => formatVariantComparison(entry).map((line) => `- ${line.trim()}`))] : []),
     "",
     "| contributor | status | failing |",
@@ -35,4 +37,8 @@ export function formatMarkdownSummary(summary: RunSummary): string {
     lines.push("", "</details>");
   }
   return `${lines.join("\n")}\n`;
+}
+
+function markdownRow(cells: readonly string[]): string {
+  return `| ${cells.join(" | ")} |`;
 }

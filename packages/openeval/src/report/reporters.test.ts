@@ -5,6 +5,7 @@ import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 import { formatSummary } from "./summary-table.ts";
 import { formatMarkdownSummary } from "./markdown-summary.ts";
+import { formatJunit } from "./junit.ts";
 import { createTtyProgress } from "./tty-progress.ts";
 
 const slot = { evalId: "e", model: "p/m", repetition: 1 };
@@ -117,7 +118,7 @@ describe("reporters", () => {
   it("the summary table shows bounds for incomplete scores, CIs, labels controls and unsandboxed models, the verdict, and what is open", () => {
     const costTime = { executed: 2, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 2000, p95ElapsedMs: 2000, unknownElapsed: 0 };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, comparisons: [], variantComparisons: [], fingerprints: [],
+      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, categories: [], comparisons: [], variantComparisons: [], fingerprints: [],
       models: [
         { model: "control/positive", control: true, unsandboxed: false, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000,
           interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
@@ -163,6 +164,34 @@ describe("reporters", () => {
     expect(formatSummary({ ...summary, models: [judgeUnknown] })).toContain("$0.0100 + unknown = ≥ $0.0100");
   });
 
+  it("per-category scores (bounds, 95% CI) show in the summary table and as JUnit suite properties, only when there are categories", () => {
+    const costTime = { executed: 1, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 1, p95ElapsedMs: 1, unknownElapsed: 0 };
+    const summary: RunSummary = {
+      runId: "r", directory: "/results/r", complete: false, outOfScope: 0, comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [] },
+      models: [{ model: "p/m", control: false, unsandboxed: false, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1,
+        interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime } }],
+      categories: [
+        { category: "speed", criteria: 2, evals: 1, models: [{ model: "p/m", score: { value: 75, lower: 75, upper: 75 }, interval: { lower: 50, upper: 100 }, reason: null }] },
+        { category: "cost control", criteria: 1, evals: 1, models: [{ model: "p/m", score: { value: null, lower: 0, upper: 100 }, interval: null, reason: "unresolved" }] },
+      ],
+    };
+    const text = formatSummary(summary);
+    expect(text).toContain("By category:");
+    expect(text).toMatch(/^speed\s+p\/m\s+75\.0%\s+50\.0–100\.0\s+2 in 1 eval$/m);
+    expect(text).toMatch(/^cost control\s+p\/m\s+\[0\.0–100\.0\]% \(incomplete\)\s+—\s+1 in 1 eval$/m);
+    expect(formatSummary({ ...summary, categories: [] })).not.toContain("By category");
+    expect(formatMarkdownSummary(summary)).toContain("**By category**\n\n| category | model | score | 95% CI | criteria |\n| --- | --- | --- | --- | --- |\n| speed | p/m | 75.0% | 50.0–100.0 | 2 in 1 eval |");
+    expect(formatMarkdownSummary({ ...summary, categories: [] })).not.toContain("By category");
+    const junit = formatJunit(summary);
+    expect(junit).toContain('<property name="category.speed.score" value="75.0"/>');
+    expect(junit).toContain('<property name="category.speed.ci" value="50.0–100.0"/>');
+    expect(junit).toContain('<property name="category.cost control.score" value="unresolved"/>');
+    expect(junit).toContain('<property name="category.cost control.upper" value="100.0"/>');
+    expect(junit).toContain('<testcase classname="p/m.e" name="fast"></testcase>');
+    expect(formatJunit({ ...summary, categories: [] })).not.toContain("<properties>");
+  });
+
   it("names variant rows model [variant] and compares each variant with current, per eval and per criterion", () => {
     const costTime = { executed: 1, totalUSD: 0.01, meanUSD: 0.01, unknownCost: 0, medianElapsedMs: 1000, p95ElapsedMs: 1000, unknownElapsed: 0 };
     const row = (variant: string | undefined, value: number) => ({
@@ -171,7 +200,7 @@ describe("reporters", () => {
     });
     const change = { a: 1, b: 0.5, difference: -0.5, status: "regression" as const };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, categories: [], comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
       verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [] },
       models: [row(undefined, 100), row("terse", 50)],
       variantComparisons: [{
@@ -192,7 +221,7 @@ describe("reporters", () => {
   });
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
-    const base = { runId: "r", directory: "/results/r", outOfScope: 0, comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
+    const base = { runId: "r", directory: "/results/r", outOfScope: 0, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
     const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [] };
     const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
     expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");

@@ -1,5 +1,5 @@
 // The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, candidate and
-// judge cost apart and together, active time),
+// judge cost apart and together, active time), per-category scores when criteria have categories,
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
 import { candidateName, verdictHeadline } from "../results/index.ts";
@@ -17,9 +17,7 @@ export function formatSummary(summary: RunSummary): string {
     formatModelCost(model),
     formatSeconds(model.elapsedMs),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
-  const lines = [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
+  const lines = formatTable(header, rows);
   if (summary.models.some((model) => model.unsandboxed)) {
     lines.push("(unsandboxed): ran on this machine as the current user (--isolation process); the agent could read and change what your user can.");
   }
@@ -28,6 +26,7 @@ export function formatSummary(summary: RunSummary): string {
     lines.push(`${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`);
   }
   for (const entry of summary.variantComparisons) lines.push(...formatVariantComparison(entry));
+  if (summary.categories.length > 0) lines.push("", "By category:", ...formatCategories(summary.categories));
   if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
@@ -49,6 +48,31 @@ export function formatSummary(summary: RunSummary): string {
   }
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
+}
+
+function formatTable(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
+}
+
+export const CATEGORY_HEADER = ["category", "model", "score", "95% CI", "criteria"];
+
+/** One row per category × model: the score over that category's criteria, with bounds and 95% CI. */
+export function categoryRows(categories: RunSummary["categories"]): string[][] {
+  return categories.flatMap((entry) =>
+    entry.models.map((model) => [
+      entry.category,
+      candidateName(model),
+      formatScore(model.score),
+      model.interval ? `${model.interval.lower.toFixed(1)}–${model.interval.upper.toFixed(1)}` : "—",
+      `${entry.criteria} in ${entry.evals} eval${entry.evals === 1 ? "" : "s"}`,
+    ]),
+  );
+}
+
+function formatCategories(categories: RunSummary["categories"]): string[] {
+  return formatTable(CATEGORY_HEADER, categoryRows(categories));
 }
 
 /** A variant against current for the same model: the paired difference with its CI, then per eval and criterion counts. */

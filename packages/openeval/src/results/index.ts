@@ -25,6 +25,7 @@ export { candidateName, slotId, toSlotKey, variantOf } from "./slot-key.ts";
 export { ResultsStore, STORE_FILE, StoreError } from "./store.ts";
 export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
 export { aggregateScores, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";
+export { scoreCategories, type CategoryModelScore, type CategoryScore } from "./category-scores.ts";
 export { judgingOf, unionMs, type Interval } from "./active-time.ts";
 export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, type CostAndTime, type PairedComparison, type ScoreInterval, type SlotObservation } from "./statistics.ts";
 export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";

@@ -2,7 +2,7 @@
 import type { PlannedSlot } from "../plan/index.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
 import type { IntegrityProblem } from "../results/index.ts";
-import type { CostAndTime, EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
+import type { CategoryScore, CostAndTime, EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
@@ -46,6 +46,8 @@ export interface RunSummary {
   settingsNote: string | null;
   /** Slots outside the --only-* scope (not part of this summary). */
   outOfScope: number;
+  /** Per criterion category (OpenEval 0.5), each model's score over that category's criteria; empty without categories. */
+  categories: CategoryScore[];
   /**
    * Files of the benchmark folder, the harness or the run's frozen inputs that changed while candidates ran
    * (issue 14): grading used the frozen inputs regardless, but the run says who changed what and when.

@@ -13,6 +13,7 @@ describe("runBenchmark's call shapes", () => {
     expect(() => runOptionsOf("./bench", { dryRun: true, onlyModels: ["a/b"] } as never)).toThrow(
       "runBenchmark: unsupported options `dryRun` (use planBenchmark() with the same options), `onlyModels` (use `scope: { onlyModels }`)",
     );
+    expect(() => runOptionsOf("./bench", { onlyCategories: ["speed"] } as never)).toThrow("runBenchmark: unsupported option `onlyCategories` (use `scope: { onlyCategories }`)");
     expect(() => runOptionsOf({ benchmark: ".", colour: true } as never)).toThrow("runBenchmark: unsupported option `colour`");
     expect(() => runOptionsOf(".", { benchmark: "." } as never)).toThrow("the benchmark is the first argument; remove `benchmark` from the options");
   });

@@ -17,7 +17,7 @@ const INSTEAD: Record<string, string> = {
   onlyRepetitions: "`scope: { onlyRepetitions }`",
   maxCostUSD: "`scope: { maxCostUSD }`",
   finalOnly: "`scope: { finalOnly }`",
-  onlyCategories: "`scope: { onlyEvals }` (criterion categories are not supported yet)",
+  onlyCategories: "`scope: { onlyCategories }`",
 };
 
 export function runOptionsOf(first: string | BenchmarkDefinition | RunBenchmarkOptions, second?: Omit<RunBenchmarkOptions, "benchmark">): RunBenchmarkOptions {

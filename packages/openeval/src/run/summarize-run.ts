@@ -3,7 +3,7 @@
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
-import { describeSlot, planSlots, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
 import {
   aggregateScores,
@@ -14,6 +14,7 @@ import {
   decideVerdict,
   readBaseline,
   resolveGate,
+  scoreCategories,
   scoreIntervals,
   summarizePassK,
   toSlotKey,
@@ -59,7 +60,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const plan = planSlots(benchmark, records, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage, options.candidateRuntime);
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const observations = inScope.map((slot) => observe(slot, options.fresh));
-  const criteria = criteriaOf(benchmark, observations);
+  const criteria = criteriaOf(benchmark, observations, scope);
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
   // Only current blocks, and the variants named with --variant (the Crux evals seed); controls never do.
@@ -103,6 +104,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
+    categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark), { seed: 1 }),
     inputChanges: recordedInputChanges(store),
     integrity: records.integrity,
     warnings: warningsOf(benchmark, inScope),
@@ -168,16 +170,28 @@ function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): Slo
   };
 }
 
-/** Declared criteria, plus any a judge.ts returned without declaring them (judge.ts is its only possible source). */
-function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[]): Record<string, CriterionRef[]> {
+/**
+ * Declared criteria, plus any a judge.ts returned without declaring them (judge.ts is its only possible source) —
+ * unless categories choose the criteria (benchmark.ts `categories`, --only-category): an undeclared one has none.
+ */
+function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[], scope: PlanScope): Record<string, CriterionRef[]> {
   const criteria: Record<string, CriterionRef[]> = {};
   for (const evaluation of benchmark.evals) {
-    const refs: CriterionRef[] = evaluation.criteria.map((criterion) => ({ id: criterion.id, source: criterion.source }));
+    const refs: CriterionRef[] = scoredCriteria(evaluation, scope).map((criterion) => ({ id: criterion.id, source: criterion.source }));
+    if (benchmark.categories !== null || scope.onlyCategories) {
+      if (refs.length > 0) criteria[evaluation.id] = refs;
+      continue;
+    }
     const seen = observations.filter((observation) => observation.evalId === evaluation.id).flatMap((observation) => Object.keys(observation.scores ?? {}));
     for (const id of new Set(seen)) if (!refs.some((ref) => ref.id === id)) refs.push({ id, source: "judge.ts" });
     criteria[evaluation.id] = refs;
   }
   return criteria;
+}
+
+/** Eval id → criterion id → its category keys, for the criteria that have any. */
+function categoriesOf(benchmark: BenchmarkDefinition): Record<string, Record<string, string[]>> {
+  return Object.fromEntries(benchmark.evals.map((evaluation) => [evaluation.id, Object.fromEntries(evaluation.criteria.filter((criterion) => criterion.categories.length > 0).map((criterion) => [criterion.id, criterion.categories]))]));
 }
 
 function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {

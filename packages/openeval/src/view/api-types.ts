@@ -2,7 +2,7 @@
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../judge/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
-import type { BenchmarkRun, Bounded, Citation, ModelPairComparison, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
+import type { BenchmarkRun, Bounded, CategoryScore, Citation, ModelPairComparison, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
 
 export type { VerificationReceipt };
 export type { Bounded, BenchmarkRun, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };
@@ -93,6 +93,8 @@ export interface RunOverview {
   integrity: IntegrityProblem[];
   /** Each variant against current for the same model (variant − current), as the run's summary gives it; [] without one. */
   variantComparisons: { model: string; variant: string; comparison: ModelPairComparison }[];
+  /** Per criterion category, each model's score with bounds and 95% CI, as the run's summary gives it; [] without categories. */
+  categories: CategoryScore[];
 }
 
 /** The active work of one slot (the latest eval run and its latest finished judgment). */

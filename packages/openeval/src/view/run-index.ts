@@ -113,6 +113,7 @@ export function buildRunIndex(
       criteria,
       integrity,
       variantComparisons: [],
+      categories: [],
     },
     matrix: buildMatrix(slots, models),
   };

@@ -21,6 +21,7 @@ interface Summary {
   /** Per model, with the score it was computed for (a CI is shown only next to that same score). */
   intervals: Map<string, { interval: ScoreInterval; score: Bounded }>;
   variantComparisons: RunOverview["variantComparisons"];
+  categories: RunOverview["categories"];
 }
 
 export class SummaryReader {
@@ -29,11 +30,12 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, headline, note, intervals, variantComparisons } = await this.read(index);
+    const { verdict, headline, note, intervals, variantComparisons, categories } = await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
       variantComparisons,
+      categories,
       verdict,
       verdictHeadline: headline,
       verdictNote: note,
@@ -77,6 +79,7 @@ export class SummaryReader {
         note: summary.settingsNote,
         intervals: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
         variantComparisons: summary.variantComparisons,
+        categories: summary.categories,
       };
     } catch (error) {
       const scores = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
@@ -87,6 +90,8 @@ export class SummaryReader {
         note: `No verdict: the run's benchmark (${folder}) could not be read: ${oneLine((error as Error).message)}`,
         intervals: new Map(intervals.map((interval) => [candidateName(interval), { interval, score: scores.get(candidateName(interval))! }])),
         variantComparisons: [],
+        // Criterion categories live in the benchmark's judge files, which could not be read.
+        categories: [],
       };
     }
   }

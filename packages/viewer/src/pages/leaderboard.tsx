@@ -5,6 +5,7 @@ import { ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } fro
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
+import { CategoryScores } from "./category-scores.tsx";
 
 export function Leaderboard({ overview, run }: { overview: RunOverview; run: string }) {
   const rows = rankLeaderboard(overview.leaderboard);
@@ -45,6 +46,7 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
         </tbody>
       </table>
       <VariantComparisons overview={overview} />
+      <CategoryScores overview={overview} />
       <VerdictPanel overview={overview} />
       <p className="muted small footnote">
         Score: 100 × the mean over evals of each eval's mean criterion credit (equal weights). While slots are unresolved the score is “—” and the

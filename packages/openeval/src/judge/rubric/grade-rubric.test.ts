@@ -236,7 +236,7 @@ function evaluationFixture(): EvalDefinition {
     settings: {},
     rubric,
     code: null,
-    criteria: rubric.criteria.map((criterion) => ({ id: criterion.id, label: criterion.label, source: "judge.md" as const })),
+    criteria: rubric.criteria.map((criterion) => ({ id: criterion.id, label: criterion.label, categories: [], source: "judge.md" as const })),
     workspace: { directory: null, hash: "empty", fileCount: 0 },
     judgeFiles: [],
     controls: candidates,
