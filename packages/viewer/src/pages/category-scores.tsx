@@ -1,6 +1,6 @@
 // Per-category scores on the run page (OpenEval 0.5 criterion categories): one row per category and model, the score
 // over that category's criteria with completion bounds and 95% CI, as the run summary computes them.
-import type { RunOverview } from "../../../openeval/src/view/api-types.ts";
+import type { RunOverview } from "openeval/viewer-api";
 import { Dash } from "../components/common.tsx";
 import { formatScore } from "../format.ts";
 
