@@ -42,4 +42,5 @@ export { baselineSummaries, compareSummaries, type ChangeStatus, type CriterionC
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
 export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
 export { readVerdictSettings, recordVerdictSettings, verdictSettingsOf, type VerdictSettings } from "./verdict-settings.ts";
+export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";

@@ -153,6 +153,12 @@ export class ResultsStore {
     );
   }
 
+  /** The events of these types, in the order they were appended. */
+  eventsOf(types: readonly string[]): { type: string; value: unknown }[] {
+    const rows = this.db.query(`SELECT type, value FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`).all(...types) as { type: string; value: string }[];
+    return rows.map((row) => ({ type: row.type, value: JSON.parse(row.value) as unknown }));
+  }
+
   /** The value of the latest event of `type`, or null when none was appended. */
   latestEvent(type: string): unknown {
     const row = this.db.query("SELECT value FROM events WHERE type = ? ORDER BY sequence DESC LIMIT 1").get(type) as { value: string } | null;

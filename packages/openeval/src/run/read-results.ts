@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import type { PlanScope } from "../plan/index.ts";
-import { ResultsStore } from "../results/index.ts";
+import { readRunModels, ResultsStore } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { resolveRunIsolation } from "./candidate-isolation.ts";
@@ -30,9 +30,10 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
     const run = store.readRun();
     const source = options.benchmark ?? run.benchmarkDirectory;
     const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
-    // Every model the run holds work for: the ones it started with and any added by later invocations.
-    const models = [...new Set([...run.models, ...store.evalRunModels()])];
-    const scope: PlanScope = options.scope ?? { models, ...(options.variants ? { variants: options.variants } : {}) };
+    // Every model the run holds work for (the ones it started with, any added since), less those remove-models retired.
+    const { active, retired } = readRunModels(store);
+    const models = [...new Set([...active, ...store.evalRunModels()])].filter((model) => !retired.includes(model));
+    const scope: PlanScope = options.scope ?? { replaceModels: models, ...(options.variants ? { variants: options.variants } : {}) };
     const verification = await resolveRunVerification(benchmark);
     // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
     // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
