@@ -1,6 +1,7 @@
 // The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place.
 import { formatCliError } from "./errors.ts";
 import { formatHelp, parseFlags, type Command } from "./command.ts";
+import { addModelsCommand } from "./add-models.ts";
 import { baselineCommand } from "./baseline.ts";
 import { calibrateCommand } from "./calibrate.ts";
 import { exportCommand } from "./export.ts";
@@ -15,7 +16,7 @@ import { viewCommand } from "./view.ts";
 import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
 import { verifyCommand } from "./verify.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, addModelsCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

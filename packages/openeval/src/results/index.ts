@@ -34,7 +34,7 @@ export { decideVerdict, exitCodeFor, verdictHeadline, EXIT_CODES, type Contribut
 export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
-export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";
+export { BaselineInvalidError, BaselineRefusedError, GateSelectionError, RunMaintenanceError } from "./errors.ts";
 export { median } from "./numbers.ts";
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
 export { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem } from "./integrity.ts";

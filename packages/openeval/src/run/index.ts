@@ -12,3 +12,4 @@ export { describeInputChanges, NOT_BENCHMARK_SOURCE, type InputChange, type Inpu
 export { verifyRun, type RunVerification } from "./verify-run.ts";
 export { describeIntegrityProblems, readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 export { isJudgeable } from "./slot-work.ts";
+export { addModels, type AddModelsOptions } from "./add-models.ts";
