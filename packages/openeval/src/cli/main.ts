@@ -8,6 +8,7 @@ import { exportCommand } from "./export.ts";
 import { imageCommand } from "./image.ts";
 import { planCommand } from "./plan.ts";
 import { rejudgeCommand } from "./rejudge.ts";
+import { removeModelsCommand } from "./remove-models.ts";
 import { reportCommand } from "./report.ts";
 import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
@@ -16,7 +17,7 @@ import { viewCommand } from "./view.ts";
 import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
 import { verifyCommand } from "./verify.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, addModelsCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, addModelsCommand, removeModelsCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

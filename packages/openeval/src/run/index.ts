@@ -13,3 +13,4 @@ export { verifyRun, type RunVerification } from "./verify-run.ts";
 export { describeIntegrityProblems, readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 export { isJudgeable } from "./slot-work.ts";
 export { addModels, type AddModelsOptions } from "./add-models.ts";
+export { removeModels, type RemovedModels } from "./remove-models.ts";

@@ -87,6 +87,8 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     const models = plannedModels(benchmark, scope, recordedModels);
     if (recordedModels) recordModelsAdded(store, models.filter((model) => !recordedModels.active.includes(model)));
     else store.writeRun(describeRun(runId, benchmark, models));
+    const retired = benchmark.settings.models.filter((model) => recordedModels?.retired.includes(model) && !models.includes(model));
+    if (retired.length > 0) emit({ type: "notice", message: `${retired.join(", ")} of benchmark.ts ${retired.length === 1 ? "is" : "are"} retired from this run (remove-models): not run or scored; \`openeval add-models ${choice.directory} --model <ref>\` brings ${retired.length === 1 ? "it" : "them"} back` });
     // Step: every secret this runner can see is redacted from what it records; the list (hashes only) is kept for export.
     const secrets = await findKnownSecrets(process.env, undefined, benchmark.settings.candidate.providers);
     await recordRedactions(choice.directory, toRedactionEntries(secrets));
