@@ -14,3 +14,4 @@ export { describeIntegrityProblems, readCheckedRecords, type CheckedRecords } fr
 export { isJudgeable } from "./slot-work.ts";
 export { addModels, type AddModelsOptions } from "./add-models.ts";
 export { removeModels, type RemovedModels } from "./remove-models.ts";
+export { mergeRuns, type MergedRuns } from "./merge-runs.ts";
