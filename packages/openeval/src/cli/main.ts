@@ -13,12 +13,13 @@ import { removeModelsCommand } from "./remove-models.ts";
 import { reportCommand } from "./report.ts";
 import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
+import { snapshotCommand } from "./snapshot.ts";
 import { validateCommand } from "./validate.ts";
 import { viewCommand } from "./view.ts";
 import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
 import { verifyCommand } from "./verify.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, addModelsCommand, removeModelsCommand, mergeRunsCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, addModelsCommand, removeModelsCommand, mergeRunsCommand, snapshotCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -15,3 +15,4 @@ export { isJudgeable } from "./slot-work.ts";
 export { addModels, type AddModelsOptions } from "./add-models.ts";
 export { removeModels, type RemovedModels } from "./remove-models.ts";
 export { mergeRuns, type MergedRuns } from "./merge-runs.ts";
+export { snapshotRun, SNAPSHOTS_DIRECTORY, type RunSnapshot } from "./snapshot-run.ts";
