@@ -7,17 +7,9 @@ import { executeRun, RUN_OPTIONS } from "./execute-run.ts";
 
 export const addModelsCommand = defineCommand({
   name: "add-models",
-  usage: "add-models <run-dir | run-id> --model <provider/model>... [--offline] [--isolation container|process] [--json] [--benchmark <dir>]",
+  usage: "add-models <run-dir | run-id> --model <provider/model>... [scope flags as for run] [--json] [--benchmark <dir>]",
   summary: "Extend a recorded run with more models: their slots are planned and run, the run's recorded work is reused. Refused while a runner holds the run.",
-  options: {
-    ...BENCHMARK_OPTION,
-    model: SCOPE_OPTIONS.model,
-    offline: SCOPE_OPTIONS.offline,
-    isolation: SCOPE_OPTIONS.isolation,
-    "max-cost": SCOPE_OPTIONS["max-cost"],
-    concurrency: RUN_OPTIONS.concurrency,
-    json: RUN_OPTIONS.json,
-  },
+  options: { ...BENCHMARK_OPTION, ...SCOPE_OPTIONS, concurrency: RUN_OPTIONS.concurrency, json: RUN_OPTIONS.json },
   run: (flags, positionals) => {
     if (positionals.length !== 1) throw new UsageError("add-models takes one run, e.g. `openeval add-models results/<run-id> --model openai/gpt-5`");
     const scope = parseScope(flags);
