@@ -82,6 +82,7 @@ function describe(run: EvalRun): string {
   return `${run.slot.evalId}/${run.slot.model}${run.slot.variant ? `/${run.slot.variant}` : ""}/${run.slot.repetition}`;
 }
 
+/** Files already there (a merge that stopped before its rows were inserted) are left as they are: the same copy. */
 function copyFolder(from: string, to: string, relative: string): void {
-  if (existsSync(join(from, relative))) cpSync(join(from, relative), join(to, relative), { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
+  if (existsSync(join(from, relative))) cpSync(join(from, relative), join(to, relative), { recursive: true, errorOnExist: false, force: false, verbatimSymlinks: true });
 }

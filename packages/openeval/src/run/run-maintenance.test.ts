@@ -43,6 +43,12 @@ describe("run maintenance refusals", () => {
     await expect(addModels(run, ["provider/other"])).rejects.toThrow(`Another openeval run (pid ${sleeper.pid}) is working on ${run}; wait for it to finish (or stop it: kill ${sleeper.pid})`);
   });
 
+  it("add-models checks each model like benchmark.ts's list", async () => {
+    const run = await recordedRun({ benchmark: await writeTree(minimalBenchmark()), models: ["provider/model"] });
+    const error = await addModels(run, ["not a model"]).catch((caught: unknown) => caught as { problems: { message: string }[] });
+    expect(error.problems.map((problem) => problem.message)).toEqual(['"not a model" must look like "provider/model" or "provider/model#variant"']);
+  });
+
   it("remove-models keeps at least one model and refuses a run a live runner holds", async () => {
     await expect(removeModels(await recordedRun(), ["p/a", "p/b"])).rejects.toThrow("remove-models: a run keeps at least one model; p/a, p/b would leave none");
     await expect(removeModels(await recordedRun({ heldBy: sleeper.pid }), ["p/a"])).rejects.toThrow(`Another openeval run (pid ${sleeper.pid}) is working on`);
@@ -55,6 +61,7 @@ describe("run maintenance refusals", () => {
     const unfinished = await recordedRun({ running: true });
     await expect(mergeRuns(await recordedRun(), unfinished)).rejects.toThrow(`merge-runs: ${unfinished} has unfinished eval runs (eval_open); \`openeval run --run ${unfinished}\` recovers them first`);
     await expect(mergeRuns(await recordedRun(), await recordedRun({ heldBy: sleeper.pid }))).rejects.toThrow(`Another openeval run (pid ${sleeper.pid})`);
+    await expect(mergeRuns(await recordedRun(), join(await makeTempDir(), "nothing"))).rejects.toThrow(/No results store at .*nothing/);
   });
 
   it("snapshot refuses a name that is not a plain file name", async () => {
