@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { BenchmarkInvalidError } from "../load/index.ts";
 import { ResultsStore, type EvalRun } from "../results/index.ts";
 import { addModels } from "./add-models.ts";
 import { mergeRuns } from "./merge-runs.ts";
@@ -45,8 +46,12 @@ describe("run maintenance refusals", () => {
 
   it("add-models checks each model like benchmark.ts's list", async () => {
     const run = await recordedRun({ benchmark: await writeTree(minimalBenchmark()), models: ["provider/model"] });
-    const error = await addModels(run, ["not a model"]).catch((caught: unknown) => caught as { problems: { message: string }[] });
-    expect(error.problems.map((problem) => problem.message)).toEqual(['"not a model" must look like "provider/model" or "provider/model#variant"']);
+    const error = await addModels(run, ["not a model"]).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(BenchmarkInvalidError);
+    expect((error as BenchmarkInvalidError).problems.map((problem) => problem.message)).toEqual(['"not a model" must look like "provider/model" or "provider/model#variant"']);
   });
 
   it("remove-models keeps at least one model and refuses a run a live runner holds", async () => {
