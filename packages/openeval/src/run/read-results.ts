@@ -25,11 +25,16 @@ export interface ReadResultsOptions {
  * console.log(results.verdict.status, results.models.map((model) => [model.model, model.score.value]));
  */
 export async function readResults(runDirectory: string, options: ReadResultsOptions = {}): Promise<RunSummary> {
-  return (await readScoredRun(runDirectory, options)).summary;
+  return (await readRecordedRun(runDirectory, options, false)).summary;
 }
 
 /** A recorded run's summary with the planned slots behind it (each with its active eval run and judge run), for snapshot. */
 export async function readScoredRun(runDirectory: string, options: ReadResultsOptions = {}): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot[] }> {
+  return readRecordedRun(runDirectory, options, true);
+}
+
+/** `withSlots`: plan the slots again beside the summary (the viewer's leaderboard, via readResults, does without). */
+async function readRecordedRun(runDirectory: string, options: ReadResultsOptions, withSlots: boolean): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot[] }> {
   const directory = resolve(runDirectory);
   const store = ResultsStore.open(directory, { readonly: true });
   try {
@@ -46,7 +51,7 @@ export async function readScoredRun(runDirectory: string, options: ReadResultsOp
     const recorded = new Set(store.evalRuns().flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
     const isolation = await resolveRunIsolation(benchmark, models, recorded.size === 1 ? [...recorded][0] : undefined, { strict: false });
     const summary = await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor, settings: "recorded" });
-    const slots = planSlots(benchmark, readCheckedRecords(store), scope, verification.imageFor, isolation.runtimeFor).slots.filter((slot) => slot.deferredBy !== "scope");
+    const slots = withSlots ? planSlots(benchmark, readCheckedRecords(store), scope, verification.imageFor, isolation.runtimeFor).slots.filter((slot) => slot.deferredBy !== "scope") : [];
     return { run, summary, slots };
   } finally {
     store.close();
