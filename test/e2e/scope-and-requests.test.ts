@@ -31,10 +31,10 @@ beforeAll(async () => {
 describe("scope flags that match nothing", () => {
   it.each([
     [["--only-eval", "anwser"], '--only-eval "anwser" matches no eval; the valid values are: answer'],
-    [["--only-model", "provider/typo"], '--only-model "provider/typo" matches no model of benchmark.ts; the valid values are: provider/model, provider/other'],
+    [["--only-model", "provider/typo"], `--only-model "provider/typo" matches no model of the run (benchmark.ts's, the run's and --model's); the valid values are: provider/model, provider/other`],
     [["--only-category", "speed"], '--only-category "speed" matches no criterion category; the valid values are: (none)'],
     [["--only-repetition", "3"], '--only-repetition "3" matches no repetition; the valid values are: 1, 2'],
-    [["--model", "provider/x", "--only-model", "provider/model"], '--only-model "provider/model" matches no model given with --model; the valid values are: provider/x'],
+    [["--model", "provider/x", "--only-model", "provider/typo"], `--only-model "provider/typo" matches no model of the run (benchmark.ts's, the run's and --model's); the valid values are: provider/model, provider/other, provider/x`],
   ])("run and plan %j exit 2 naming the valid values", async (flags, message) => {
     for (const command of ["run", "plan"]) {
       const result = await runCli([command, "--benchmark", directory, "--offline", ...flags]);
@@ -42,6 +42,15 @@ describe("scope flags that match nothing", () => {
       expect(result.stderr).toContain(message);
       expect(result.stdout).not.toContain("Verdict");
     }
+  });
+});
+
+describe("--model adds models (OpenEval's meaning)", () => {
+  it("plans benchmark.ts's models and the run's with the --model ones, each once", async () => {
+    const result = await runCli(["plan", "--benchmark", directory, "--json", "--model", "provider/x", "--model", "provider/model"]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { work } = JSON.parse(result.stdout) as { work: { model: string }[] };
+    expect([...new Set(work.map((slot) => slot.model))]).toEqual(["provider/model", "provider/other", "provider/x"]);
   });
 });
 

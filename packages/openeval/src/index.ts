@@ -22,8 +22,8 @@ export type {
 export type { JudgeToolCall as ToolCall } from "./recording/index.ts";
 export { criterionMean, isScored, judgeEvidence, VERIFICATION_IMAGE } from "./judge/index.ts";
 export type { CodeScore, ScoreValue } from "./judge/index.ts";
-export { runBenchmark, planBenchmark, readResults } from "./run/index.ts";
-export type { ModelResult, PlanBenchmarkOptions, ReadResultsOptions, RunBenchmarkOptions, RunnerEvent, RunSummary } from "./run/index.ts";
+export { addModels, mergeRuns, removeModels, runBenchmark, planBenchmark, readResults, snapshotRun } from "./run/index.ts";
+export type { AddModelsOptions, MergedRuns, ModelResult, RemovedModels, RunSnapshot, PlanBenchmarkOptions, ReadResultsOptions, RunBenchmarkOptions, RunnerEvent, RunSummary } from "./run/index.ts";
 export type { ContributorOutcome, Verdict } from "./results/index.ts";
 export type { Plan, PlannedSlot, PlanScope, SlotAction } from "./plan/index.ts";
 export { readRecording } from "./recording/index.ts";

@@ -1,7 +1,7 @@
 // The one place CLI errors are formatted: known errors briefly with their exit code, unknown ones with a stack.
 import { BenchmarkInvalidError } from "../load/index.ts";
 import { EvidenceError } from "../recording/index.ts";
-import { BaselineInvalidError, BaselineRefusedError, EXIT_CODES, GateSelectionError, StoreError } from "../results/index.ts";
+import { BaselineInvalidError, BaselineRefusedError, EXIT_CODES, GateSelectionError, RunMaintenanceError, StoreError } from "../results/index.ts";
 import { RunInProgressError } from "../run/index.ts";
 import { VerificationError } from "../judge/index.ts";
 import { ScopeInvalidError } from "../plan/index.ts";
@@ -14,7 +14,7 @@ export class UsageError extends Error {
   readonly code = "USAGE";
 }
 
-const KNOWN = [BenchmarkInvalidError, UsageError, EvidenceError, GateSelectionError, BaselineRefusedError, BaselineInvalidError, StoreError, RunInProgressError, VerificationError, ScopeInvalidError, CandidateError];
+const KNOWN = [BenchmarkInvalidError, UsageError, EvidenceError, GateSelectionError, BaselineRefusedError, BaselineInvalidError, StoreError, RunInProgressError, VerificationError, ScopeInvalidError, CandidateError, RunMaintenanceError];
 
 export function formatCliError(error: unknown): { message: string; exitCode: number } {
   if (KNOWN.some((known) => error instanceof known)) return { message: `error: ${(error as Error).message}`, exitCode: EXIT.invalidInput };

@@ -1,7 +1,7 @@
 // What run, retry and rejudge share: the runner with the chosen reporter, the summary and reports, the exit code.
 import { writeFile } from "node:fs/promises";
 import { exitCodeFor } from "../results/index.ts";
-import { runBenchmark, type RunSummary } from "../run/index.ts";
+import { runBenchmark, type RunBenchmarkOptions, type RunSummary } from "../run/index.ts";
 import type { PlanScope } from "../plan/index.ts";
 import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
 import { UsageError } from "./errors.ts";
@@ -25,7 +25,10 @@ export function parseSelection(flags: Record<string, unknown>) {
   return { gate: flags.gate as string[] | undefined, only: flags.only as string[] | undefined, noLlmJudge: flags["no-llm-judge"] === true };
 }
 
-export async function executeRun(flags: Record<string, unknown>, scope: PlanScope): Promise<number> {
+/** What a run-like command starts: runBenchmark, or one of the run maintenance functions built on it (add-models). */
+export type StartRun = (options: Omit<RunBenchmarkOptions, "benchmark">) => Promise<RunSummary>;
+
+export async function executeRun(flags: Record<string, unknown>, scope: PlanScope, start?: StartRun): Promise<number> {
   const stop = handleStopSignals((message) => console.error(message));
   const json = flags.json === true;
   const reporter = json
@@ -34,16 +37,10 @@ export async function executeRun(flags: Record<string, unknown>, scope: PlanScop
       ? createTtyProgress(process.stderr)
       : createPlainReporter((line) => console.error(line));
   try {
-    const summary = await runBenchmark({
-      benchmark: flags.benchmark as string,
-      run: flags.run as string | undefined,
-      new: flags.new === true,
-      concurrency: parsePositiveInteger(flags.concurrency, "--concurrency"),
-      scope,
-      selection: parseSelection(flags),
-      signal: stop.signal,
-      onEvent: reporter,
-    });
+    const options = { concurrency: parsePositiveInteger(flags.concurrency, "--concurrency"), scope, selection: parseSelection(flags), signal: stop.signal, onEvent: reporter };
+    const summary = start
+      ? await start(options)
+      : await runBenchmark({ ...options, benchmark: flags.benchmark as string, run: flags.run as string | undefined, new: flags.new === true });
     const code = await reportSummary(summary, flags);
     const signal = stop.received();
     if (signal === null) return code;

@@ -1,21 +1,25 @@
 // The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place.
 import { formatCliError } from "./errors.ts";
 import { formatHelp, parseFlags, type Command } from "./command.ts";
+import { addModelsCommand } from "./add-models.ts";
 import { baselineCommand } from "./baseline.ts";
 import { calibrateCommand } from "./calibrate.ts";
 import { exportCommand } from "./export.ts";
 import { imageCommand } from "./image.ts";
+import { mergeRunsCommand } from "./merge-runs.ts";
 import { planCommand } from "./plan.ts";
 import { rejudgeCommand } from "./rejudge.ts";
+import { removeModelsCommand } from "./remove-models.ts";
 import { reportCommand } from "./report.ts";
 import { retryCommand } from "./retry.ts";
 import { runCommand } from "./run.ts";
+import { snapshotCommand } from "./snapshot.ts";
 import { validateCommand } from "./validate.ts";
 import { viewCommand } from "./view.ts";
 import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
 import { verifyCommand } from "./verify.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
+const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, addModelsCommand, removeModelsCommand, mergeRunsCommand, snapshotCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
 
 function formatOverview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

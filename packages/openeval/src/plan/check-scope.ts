@@ -1,7 +1,8 @@
 // The --only-* scope must name what exists (issue 13): a typo that matches nothing would otherwise plan nothing,
 // print an empty table and pass a CI job forever. Each value is checked and the valid ones are listed.
 import { categoryKey, CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
-import { plannedVariants, type PlanScope } from "./plan-benchmark.ts";
+import type { RunModels } from "../results/index.ts";
+import { plannedModels, plannedVariants, type PlanScope } from "./plan-benchmark.ts";
 
 export class ScopeInvalidError extends Error {
   readonly code = "SCOPE_INVALID";
@@ -11,14 +12,14 @@ export class ScopeInvalidError extends Error {
  * Throws ScopeInvalidError naming every --only-eval / --only-category / --only-model / --only-repetition / --variant / --only-variant value that matches nothing.
  * @example checkScope(benchmark, { onlyEvals: ["typo"] }) // throws: --only-eval "typo" matches no eval; the evals are: …
  */
-export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope): void {
-  const models = scope.models ?? benchmark.settings.models;
+export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope, runModels?: RunModels): void {
+  const models = plannedModels(benchmark, scope, runModels);
   const variantNames = [CURRENT_VARIANT_NAME, ...benchmark.variants.map((variant) => variant.name)];
   const repetitions = Array.from({ length: benchmark.settings.repetitions }, (_, index) => index + 1);
   const problems = [
     ...unmatched("--only-eval", scope.onlyEvals, benchmark.evals.map((evaluation) => evaluation.id), "eval"),
     ...unmatched("--only-category", scope.onlyCategories?.map(categoryKey), categoriesOf(benchmark), "criterion category"),
-    ...unmatched("--only-model", scope.onlyModels, models, scope.models ? "model given with --model" : "model of benchmark.ts"),
+    ...unmatched("--only-model", scope.onlyModels, models, "model of the run (benchmark.ts's, the run's and --model's)"),
     ...unmatched("--only-repetition", scope.onlyRepetitions, repetitions, "repetition"),
     ...unmatched("--variant", scope.variants, variantNames.slice(1), "variant of benchmark.ts"),
     ...unmatched("--only-variant", scope.onlyVariants, plannedVariants(benchmark, scope).map((variant) => variant.name), scope.variants ? "variant given with --variant (or current)" : "variant (current or one of benchmark.ts)"),

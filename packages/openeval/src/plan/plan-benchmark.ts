@@ -1,7 +1,7 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { capitalizeOutcome, candidateName, describeOutcome, slotId, toSlotKey, variantOf, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
+import { capitalizeOutcome, candidateName, describeOutcome, slotId, toSlotKey, variantOf, type EvalRun, type JudgeRun, type RunModels, type SlotKey } from "../results/index.ts";
 import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
@@ -21,8 +21,10 @@ export interface PlannedSlot extends SlotKey {
 }
 
 export interface PlanScope {
-  /** Replaces benchmark.ts's model list (`--model`). */
+  /** `--model` (OpenEval's meaning): models added to the run, besides benchmark.ts's and those the run already holds. */
   models?: string[];
+  /** Exactly these models, instead of benchmark.ts's and the run's (calibration runs controls only; readResults scores the run's). */
+  replaceModels?: string[];
   onlyModels?: string[];
   /** `--variant`: the variants to run besides current (default: every variant of benchmark.ts); they block too. */
   variants?: string[];
@@ -55,10 +57,24 @@ export interface Plan {
   estimate: { usd: number | null };
 }
 
-/** What the planner needs from a store: every eval run and judge run recorded so far. */
+/** What the planner needs from a store: every eval run and judge run recorded so far, and the run's models. */
 export interface RecordedWork {
   evalRuns: readonly EvalRun[];
   judgeRuns: readonly JudgeRun[];
+  /** Absent for a run not yet created. */
+  runModels?: RunModels;
+}
+
+/**
+ * The models a plan covers: `replaceModels` when given; otherwise the run's models, then benchmark.ts's (less those
+ * the run retired with remove-models), then `--model`'s, each once.
+ * @example plannedModels(benchmark, { models: ["openai/gpt-5"] }) // [...benchmark.settings.models, "openai/gpt-5"]
+ */
+export function plannedModels(benchmark: BenchmarkDefinition, scope: PlanScope, runModels?: RunModels): string[] {
+  if (scope.replaceModels) return [...new Set(scope.replaceModels)];
+  const retired = new Set(runModels?.retired ?? []);
+  const configured = benchmark.settings.models.filter((model) => !retired.has(model));
+  return [...new Set([...(runModels?.active ?? []), ...configured, ...(scope.models ?? [])])];
 }
 
 /**
@@ -72,7 +88,7 @@ export function planSlots(
   verificationImage: (evalId: string) => string | null = () => null,
   candidateRuntime: (model: string) => CandidateRuntime = () => PROCESS_RUNTIME,
 ): Plan {
-  const models = scope.models ?? benchmark.settings.models;
+  const models = plannedModels(benchmark, scope, recorded.runModels);
   const variants = plannedVariants(benchmark, scope);
   const index = indexRecorded(scope.fresh ? EMPTY : recorded);
   const slots: PlannedSlot[] = [];

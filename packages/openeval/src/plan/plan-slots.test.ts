@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
 import type { EvalRun, JudgeRun } from "../results/index.ts";
-import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
+import { plannedModels, planSlots, type PlannedSlot } from "./plan-benchmark.ts";
 
 async function benchmarkWith(overrides: Record<string, string> = {}, directory?: string) {
   const root = await writeTree(
@@ -83,6 +83,17 @@ describe("planSlots", () => {
     const plan = planSlots(benchmark, recorded, { models: ["p/a", "p/b"], onlyEvals: ["answer"], onlyRepetitions: [1] });
     expect(actions(plan.slots).filter((line) => !line.endsWith("deferred"))).toEqual(["answer/p/a/1:reuse", "answer/p/b/1:candidate"]);
     expect(plan.slots.find((slot) => slot.action === "deferred")).toMatchObject({ deferredBy: "scope", reason: "Outside the --only-* scope" });
+  });
+
+  it("--model adds to benchmark.ts's and the run's models; a retired model stays out unless added back; replaceModels replaces", async () => {
+    const benchmark = await benchmarkWith();
+    expect(plannedModels(benchmark, { models: ["p/b", "p/a"] })).toEqual(["p/a", "p/b"]);
+    expect(plannedModels(benchmark, {}, { active: ["p/c"], retired: [] })).toEqual(["p/c", "p/a"]);
+    expect(plannedModels(benchmark, {}, { active: ["p/c"], retired: ["p/a"] })).toEqual(["p/c"]);
+    expect(plannedModels(benchmark, { models: ["p/a"] }, { active: ["p/c"], retired: ["p/a"] })).toEqual(["p/c", "p/a"]);
+    expect(plannedModels(benchmark, { replaceModels: ["control/positive"] }, { active: ["p/c"], retired: [] })).toEqual(["control/positive"]);
+    const plan = planSlots(benchmark, { evalRuns: [], judgeRuns: [], runModels: { active: ["p/a"], retired: [] } }, { models: ["p/b"], onlyEvals: ["answer"], onlyRepetitions: [1] });
+    expect(actions(plan.slots).filter((line) => !line.endsWith("deferred"))).toEqual(["answer/p/a/1:candidate", "answer/p/b/1:candidate"]);
   });
 
   it("never retries failed work silently, but does on explicit retry and rejudge", async () => {

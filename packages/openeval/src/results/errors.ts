@@ -34,3 +34,8 @@ export class BaselineInvalidError extends Error {
     super(`${file} is not a valid baseline:\n${problems.map((problem) => `  ${problem}`).join("\n")}\nSet it again with: openeval baseline set <run>`, options);
   }
 }
+
+/** add-models, remove-models, merge-runs or snapshot was asked for something the run cannot do (named in the message). */
+export class RunMaintenanceError extends Error {
+  readonly code = "RUN_MAINTENANCE";
+}

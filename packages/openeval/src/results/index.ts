@@ -35,7 +35,7 @@ export { decideVerdict, exitCodeFor, verdictHeadline, EXIT_CODES, type Contribut
 export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
-export { BaselineInvalidError, BaselineRefusedError, GateSelectionError } from "./errors.ts";
+export { BaselineInvalidError, BaselineRefusedError, GateSelectionError, RunMaintenanceError } from "./errors.ts";
 export { median } from "./numbers.ts";
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
 export { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem } from "./integrity.ts";
@@ -43,4 +43,5 @@ export { baselineSummaries, compareSummaries, type ChangeStatus, type CriterionC
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
 export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
 export { readVerdictSettings, recordVerdictSettings, verdictSettingsOf, type VerdictSettings } from "./verdict-settings.ts";
+export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";

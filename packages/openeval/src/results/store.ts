@@ -119,6 +119,20 @@ export class ResultsStore {
       .run({ $id: judgeRun.id, $evalRun: judgeRun.evalRunId, $state: judgeRun.state, $value: JSON.stringify(judgeRun), $created: Date.now() });
   }
 
+  /**
+   * Inserts finalized records from another run as they are, in one transaction (merge-runs): never sealed again, so
+   * a record that fails its integrity check there fails it here too. An id already present aborts the whole copy.
+   */
+  copyFinalized(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): void {
+    if ([...evalRuns, ...judgeRuns].some((record) => record.state === "running")) throw new StoreError("Only finalized eval and judge runs can be copied into a run");
+    const insertEvalRun = this.db.query("INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    const insertJudgeRun = this.db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, ?, ?, ?)");
+    this.db.transaction(() => {
+      for (const run of evalRuns) insertEvalRun.run(run.id, run.slot.evalId, run.slot.model, run.slot.repetition, run.state, JSON.stringify(run), Date.now());
+      for (const run of judgeRuns) insertJudgeRun.run(run.id, run.evalRunId, run.state, JSON.stringify(run), Date.now());
+    })();
+  }
+
   evalRun(id: string): EvalRun | null {
     const row = this.db.query("SELECT value FROM eval_runs WHERE id = ?").get(id) as { value: string } | null;
     return row ? parseRow(EvalRunSchema, row.value) : null;
@@ -151,6 +165,12 @@ export class ResultsStore {
     return (this.db.query("SELECT sequence, at, type, value FROM events ORDER BY sequence").all() as { sequence: number; at: string; type: string; value: string }[]).map(
       (row) => ({ ...row, value: JSON.parse(row.value) as unknown }),
     );
+  }
+
+  /** The events of these types, in the order they were appended. */
+  eventsOf(types: readonly string[]): { type: string; value: unknown }[] {
+    const rows = this.db.query(`SELECT type, value FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`).all(...types) as { type: string; value: string }[];
+    return rows.map((row) => ({ type: row.type, value: JSON.parse(row.value) as unknown }));
   }
 
   /** The value of the latest event of `type`, or null when none was appended. */

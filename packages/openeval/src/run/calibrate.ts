@@ -36,7 +36,7 @@ export async function calibrateBenchmark(options: { benchmark: string | Benchmar
   // One pass per control name, over the evals that have it: each pass resumes the run the first one chose.
   for (const name of names) {
     const evals = benchmark.evals.filter((evaluation) => name in evaluation.controls).map((evaluation) => evaluation.id);
-    const summary = await runBenchmark({ benchmark, run, new: fresh, scope: { models: [`control/${name}`], onlyEvals: evals, variants: [] }, onEvent: options.onEvent });
+    const summary = await runBenchmark({ benchmark, run, new: fresh, scope: { replaceModels: [`control/${name}`], onlyEvals: evals, variants: [] }, onEvent: options.onEvent });
     summaries.push(summary);
     run = summary.directory;
     fresh = false;

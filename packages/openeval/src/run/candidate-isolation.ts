@@ -3,7 +3,8 @@
 // image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
 import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
 import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
-import type { CandidateRuntime, PlanScope } from "../plan/index.ts";
+import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
+import type { RunModels } from "../results/index.ts";
 import { connectContainerEngine } from "../sandbox/index.ts";
 
 export interface RunIsolation {
@@ -30,9 +31,9 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
   return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
 }
 
-/** The models this invocation may run candidates for (`--model` replaces the list, `--only-model` narrows it). */
-export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope): string[] {
-  const models = scope.models ?? benchmark.settings.models;
+/** The models this invocation may run candidates for (plannedModels, narrowed by `--only-model`). */
+export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope, runModels?: RunModels): string[] {
+  const models = plannedModels(benchmark, scope, runModels);
   return scope.onlyModels ? models.filter((model) => scope.onlyModels!.includes(model)) : models;
 }
 

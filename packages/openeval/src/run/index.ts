@@ -12,3 +12,7 @@ export { describeInputChanges, NOT_BENCHMARK_SOURCE, type InputChange, type Inpu
 export { verifyRun, type RunVerification } from "./verify-run.ts";
 export { describeIntegrityProblems, readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 export { isJudgeable } from "./slot-work.ts";
+export { addModels, type AddModelsOptions } from "./add-models.ts";
+export { removeModels, type RemovedModels } from "./remove-models.ts";
+export { mergeRuns, type MergedRuns } from "./merge-runs.ts";
+export { snapshotRun, SNAPSHOTS_DIRECTORY, type RunSnapshot } from "./snapshot-run.ts";

@@ -2,7 +2,7 @@
 // and the run's store only: no author code runs, no model is called, no run directory is created.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { checkScope, planSlots, type Plan, type PlanScope } from "../plan/index.ts";
 import { findLatestRun } from "../results/index.ts";
 import { STORE_FILE, ResultsStore, StoreError } from "../results/index.ts";
@@ -10,7 +10,8 @@ import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
 import { recordedInputChanges, type InputChangeRecord } from "./input-changes.ts";
 import { readCheckedRecords } from "./checked-records.ts";
-import type { IntegrityProblem } from "../results/index.ts";
+import type { IntegrityProblem, RunModels } from "../results/index.ts";
+import { checkModelRefs } from "./run-benchmark.ts";
 
 export interface PlanBenchmarkOptions {
   benchmark: string | BenchmarkDefinition;
@@ -36,17 +37,21 @@ export type RunPlan = Plan & {
 
 export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunPlan> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
-  if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
-  checkScope(benchmark, options.scope ?? {});
+  const scope = options.scope ?? {};
+  checkModelRefs(benchmark, scope);
   const { imageFor } = await resolveRunVerification(benchmark);
-  const { runtimeFor } = await resolveRunIsolation(benchmark, modelsInScope(benchmark, options.scope ?? {}), options.scope?.isolation, { strict: false });
+  const runtimes = async (runModels?: RunModels) => (await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: false })).runtimeFor;
   const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
-  if (runDirectory === null) return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, options.scope, imageFor, runtimeFor), runDirectory, inputChanges: [], integrity: [] };
+  if (runDirectory === null) {
+    checkScope(benchmark, scope);
+    return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, await runtimes()), runDirectory, inputChanges: [], integrity: [] };
+  }
   if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
     const records = readCheckedRecords(store);
-    return { ...planSlots(benchmark, records, options.scope, imageFor, runtimeFor), runDirectory, inputChanges: recordedInputChanges(store), integrity: records.integrity };
+    checkScope(benchmark, scope, records.runModels);
+    return { ...planSlots(benchmark, records, scope, imageFor, await runtimes(records.runModels)), runDirectory, inputChanges: recordedInputChanges(store), integrity: records.integrity };
   } finally {
     store.close();
   }

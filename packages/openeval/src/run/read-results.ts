@@ -2,8 +2,9 @@
 // Nothing is executed: the benchmark is loaded (no judge code runs) and the run's store is read.
 import { resolve } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import type { PlanScope } from "../plan/index.ts";
-import { ResultsStore } from "../results/index.ts";
+import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import { readRunModels, ResultsStore, type BenchmarkRun } from "../results/index.ts";
+import { readCheckedRecords } from "./checked-records.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { resolveRunIsolation } from "./candidate-isolation.ts";
@@ -24,21 +25,34 @@ export interface ReadResultsOptions {
  * console.log(results.verdict.status, results.models.map((model) => [model.model, model.score.value]));
  */
 export async function readResults(runDirectory: string, options: ReadResultsOptions = {}): Promise<RunSummary> {
+  return (await readRecordedRun(runDirectory, options, false)).summary;
+}
+
+/** A recorded run's summary with the planned slots behind it (each with its active eval run and judge run), for snapshot. */
+export async function readScoredRun(runDirectory: string, options: ReadResultsOptions = {}): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot[] }> {
+  return readRecordedRun(runDirectory, options, true);
+}
+
+/** `withSlots`: plan the slots again beside the summary (the viewer's leaderboard, via readResults, does without). */
+async function readRecordedRun(runDirectory: string, options: ReadResultsOptions, withSlots: boolean): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot[] }> {
   const directory = resolve(runDirectory);
   const store = ResultsStore.open(directory, { readonly: true });
   try {
     const run = store.readRun();
     const source = options.benchmark ?? run.benchmarkDirectory;
     const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
-    // Every model the run holds work for: the ones it started with and any added by later invocations.
-    const models = [...new Set([...run.models, ...store.evalRunModels()])];
-    const scope: PlanScope = options.scope ?? { models, ...(options.variants ? { variants: options.variants } : {}) };
+    // Every model the run holds work for (the ones it started with, any added since), less those remove-models retired.
+    const { active, retired } = readRunModels(store);
+    const models = [...new Set([...active, ...store.evalRunModels()])].filter((model) => !retired.includes(model));
+    const scope: PlanScope = options.scope ?? { replaceModels: models, ...(options.variants ? { variants: options.variants } : {}) };
     const verification = await resolveRunVerification(benchmark);
     // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
     // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
     const recorded = new Set(store.evalRuns().flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
     const isolation = await resolveRunIsolation(benchmark, models, recorded.size === 1 ? [...recorded][0] : undefined, { strict: false });
-    return await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor, settings: "recorded" });
+    const summary = await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor, settings: "recorded" });
+    const slots = withSlots ? planSlots(benchmark, readCheckedRecords(store), scope, verification.imageFor, isolation.runtimeFor).slots.filter((slot) => slot.deferredBy !== "scope") : [];
+    return { run, summary, slots };
   } finally {
     store.close();
   }

@@ -25,12 +25,7 @@ export interface Recovery {
  * dead runner left: its unfinished eval and judge runs, their processes, and scratch folders whose owner died.
  */
 export async function recoverRun(store: ResultsStore, now = Date.now()): Promise<Recovery> {
-  const holder = store.claim(process.pid, (beat) => isAlive(beat.pid) && now - beat.at < STALE_AFTER_MS);
-  if (holder) {
-    throw new RunInProgressError(
-      `Another openeval run (pid ${holder.pid}) is working on ${store.directory}; wait for it to finish (or stop it: kill ${holder.pid}), or start a separate run with --new`,
-    );
-  }
+  claimRun(store, ", or start a separate run with --new", now);
   reapOrphanedScratchDirs();
   const completedAt = new Date(now).toISOString();
   const interruptedEvalRuns: string[] = [];
@@ -53,6 +48,36 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
     interruptedJudgeRuns.push(judgeRun.id);
   }
   return { interruptedEvalRuns, interruptedJudgeRuns };
+}
+
+/** Claims the run for this process, or throws RunInProgressError naming the live runner that holds it and `alternative`. */
+export function claimRun(store: ResultsStore, alternative = "", now = Date.now()): void {
+  const holder = store.claim(process.pid, (beat) => holds(beat, now));
+  if (holder) throw inProgress(store, holder, alternative);
+}
+
+/** Throws RunInProgressError when a live runner holds the run; writes nothing (merge-runs reads its source so). */
+export function checkNotHeld(store: ResultsStore, now = Date.now()): void {
+  const holder = store.heartbeat();
+  if (holder && holder.pid !== process.pid && holds(holder, now)) throw inProgress(store, holder, "");
+}
+
+function holds(beat: { pid: number; at: number }, now: number): boolean {
+  return isAlive(beat.pid) && now - beat.at < STALE_AFTER_MS;
+}
+
+function inProgress(store: ResultsStore, holder: { pid: number }, alternative: string): RunInProgressError {
+  return new RunInProgressError(`Another openeval run (pid ${holder.pid}) is working on ${store.directory}; wait for it to finish (or stop it: kill ${holder.pid})${alternative}`);
+}
+
+/** Does `work` on a run no live runner holds (remove-models, merge-runs), holding it meanwhile. */
+export function whileHoldingRun<T>(store: ResultsStore, work: () => T): T {
+  claimRun(store);
+  try {
+    return work();
+  } finally {
+    store.release();
+  }
 }
 
 function isAlive(pid: number): boolean {

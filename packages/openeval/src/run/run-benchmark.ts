@@ -5,11 +5,11 @@ import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
 import { checkModelOverride, CURRENT_VARIANT_NAME, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
-import { checkExplicitRequests, checkScope, plannedVariants, planSlots, type PlanScope } from "../plan/index.ts";
+import { checkExplicitRequests, checkScope, plannedModels, plannedVariants, planSlots, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../results/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../results/index.ts";
-import { recordVerdictSettings, ResultsStore, verdictSettingsOf } from "../results/index.ts";
+import { readRunModels, recordModelsAdded, recordVerdictSettings, ResultsStore, verdictSettingsOf, type RunModels } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { createProgressLog } from "./progress-log.ts";
@@ -58,13 +58,14 @@ export async function runBenchmark(benchmark: string | BenchmarkDefinition, opti
 export async function runBenchmark(first: string | BenchmarkDefinition | RunBenchmarkOptions, second?: Omit<RunBenchmarkOptions, "benchmark">): Promise<RunSummary> {
   const options = runOptionsOf(first, second);
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
-  if (options.scope?.models) checkModelOverride(benchmark, options.scope.models);
   const scope = options.scope ?? {};
-  checkScope(benchmark, scope);
+  checkModelRefs(benchmark, scope);
   const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
+  // A new run is checked before its directory exists; a recorded one once its models are read (--only-model may name them).
+  if (choice.created) checkScope(benchmark, scope);
   // Before any model call a model that needs a container engine or image it cannot have stops here: for a new run
   // before its directory exists; on a recorded run after retry/rejudge ids are checked, so a typo is named first.
-  const resolveIsolation = () => resolveRunIsolation(benchmark, modelsInScope(benchmark, scope), scope.isolation, { strict: !scope.offline });
+  const resolveIsolation = (runModels?: RunModels) => resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: !scope.offline });
   const isolationOfNewRun = choice.created ? await resolveIsolation() : null;
   const store = ResultsStore.open(choice.directory, { create: true });
   const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
@@ -78,15 +79,22 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
   try {
     await recoverRun(store);
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
+    const recordedModels = choice.created ? undefined : readRunModels(store);
+    if (recordedModels) checkScope(benchmark, scope, recordedModels);
     checkExplicitRequests({ evalRuns: store.evalRuns(), judgeRuns: [] }, scope);
-    const isolation = isolationOfNewRun ?? (await resolveIsolation());
-    if (choice.created) store.writeRun(describeRun(runId, benchmark, scope));
+    const isolation = isolationOfNewRun ?? (await resolveIsolation(recordedModels));
+    // Step: the run's models are benchmark.ts's, the run's own and --model's; models new to a recorded run join it.
+    const models = plannedModels(benchmark, scope, recordedModels);
+    if (recordedModels) recordModelsAdded(store, models.filter((model) => !recordedModels.active.includes(model)));
+    else store.writeRun(describeRun(runId, benchmark, models, scope));
+    const retired = benchmark.settings.models.filter((model) => recordedModels?.retired.includes(model) && !models.includes(model));
+    if (retired.length > 0) emit({ type: "notice", message: `${retired.join(", ")} of benchmark.ts ${retired.length === 1 ? "is" : "are"} retired from this run (remove-models): not run or scored; \`openeval add-models ${choice.directory} --model <ref>\` brings ${retired.length === 1 ? "it" : "them"} back` });
     // Step: every secret this runner can see is redacted from what it records; the list (hashes only) is kept for export.
     const secrets = await findKnownSecrets(process.env, undefined, benchmark.settings.candidate.providers);
     await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
-    await reapOrphanedCandidates(isolation, modelsInScope(benchmark, scope));
+    await reapOrphanedCandidates(isolation, modelsInScope(benchmark, scope, recordedModels));
     const records = readCheckedRecords(store);
     for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
     const plan = planSlots(benchmark, records, scope, verification.imageFor, isolation.runtimeFor);
@@ -167,14 +175,19 @@ function monitoredEvals(benchmark: BenchmarkDefinition, concurrency: number, fin
   return new Set(withEarlyStop);
 }
 
-function describeRun(runId: string, benchmark: BenchmarkDefinition, scope: PlanScope): BenchmarkRun {
+/** `--model` and replaceModels are checked like benchmark.ts's own list. */
+export function checkModelRefs(benchmark: BenchmarkDefinition, scope: PlanScope): void {
+  for (const models of [scope.models, scope.replaceModels]) if (models) checkModelOverride(benchmark, models);
+}
+
+function describeRun(runId: string, benchmark: BenchmarkDefinition, models: string[], scope: PlanScope): BenchmarkRun {
   return {
     id: runId,
     name: benchmark.name,
     benchmarkDirectory: benchmark.directory,
     createdAt: new Date().toISOString(),
     opencodeVersion: OPENCODE_VERSION,
-    models: scope.models ?? benchmark.settings.models,
+    models,
     variants: plannedVariants(benchmark, scope)
       .map((variant) => variant.name)
       .filter((name) => name !== CURRENT_VARIANT_NAME),

@@ -48,7 +48,8 @@ export function readRunIndex(directory: string): RunIndex {
   try {
     // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
     const records = readCheckedRecords(store);
-    return buildRunIndex(directory, store.readRun(), records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
+    // The run's models as add-models and remove-models left them (its record keeps the list it was created with).
+    return buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
   } finally {
     store.close();
   }

@@ -1,0 +1,25 @@
+// `openeval merge-runs <to> <from>`: copy one run's finalized work into another run of the same benchmark.
+import { mergeRuns } from "../run/index.ts";
+import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { chooseRun } from "./choose-run.ts";
+import { EXIT, UsageError } from "./errors.ts";
+
+export const mergeRunsCommand = defineCommand({
+  name: "merge-runs",
+  usage: "merge-runs <to: run-dir | run-id> <from: run-dir | run-id> [--json] [--benchmark <dir>]",
+  summary: "Copy the finalized eval and judge runs of <from> into <to> (same benchmark); slots <to> already holds keep its work and are listed. <from> is left as it was.",
+  options: { ...BENCHMARK_OPTION, json: { type: "boolean", default: false } },
+  async run(flags, positionals) {
+    if (positionals.length !== 2) throw new UsageError("merge-runs takes two runs: the run to merge into, then the run to merge from");
+    const [to, from] = positionals.map((run) => chooseRun(flags.benchmark, run));
+    const result = await mergeRuns(to!, from!);
+    if (flags.json) {
+      console.log(JSON.stringify(result));
+      return EXIT.pass;
+    }
+    console.log(`Merged ${result.from} into ${result.directory}: ${result.copiedSlots.length} slot(s) copied (${result.evalRuns} eval runs, ${result.judgeRuns} judge runs).`);
+    const differing = result.keptSlots.filter((slot) => !slot.sameInputs);
+    if (result.keptSlots.length > 0) console.log(`Kept the target's work for ${result.keptSlots.length} slot(s) both runs hold${differing.length > 0 ? `; made from other inputs in ${from}: ${differing.map((slot) => slot.slot).join(", ")}` : ""}.`);
+    return EXIT.pass;
+  },
+});

@@ -1,0 +1,50 @@
+// snapshotRun(): freeze a run's active scores to `<run>/maintenance/snapshots/<name>.json`, as `openeval snapshot`
+// (OpenEval's layout): the slots with the eval and judge runs they use, and the scores and verdict readResults
+// gives now, under a hash of all of it. A snapshot is never overwritten; the run's records are only read.
+import { writeFileSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { RunMaintenanceError, toSlotKey } from "../results/index.ts";
+import { fingerprint } from "../util/hash.ts";
+import { readScoredRun } from "./read-results.ts";
+
+export const SNAPSHOTS_DIRECTORY = join("maintenance", "snapshots");
+const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export interface RunSnapshot {
+  path: string;
+  hash: string;
+  slots: number;
+}
+
+/**
+ * @example
+ * const { path, hash } = await snapshotRun("./results/2026-12-01T10-00-00.000Z-1a2b3c4d", "before-prompt-change");
+ */
+export async function snapshotRun(runDirectory: string, name: string): Promise<RunSnapshot> {
+  if (!SNAPSHOT_NAME.test(name) || name.includes("..")) {
+    throw new RunMaintenanceError(`snapshot: "${name}" is not a snapshot name; use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit`);
+  }
+  const directory = resolve(runDirectory);
+  const path = join(directory, SNAPSHOTS_DIRECTORY, `${name}.json`);
+  const { run, summary, slots } = await readScoredRun(directory);
+  const active = slots.filter((slot) => slot.evalRun !== null);
+  const payload = {
+    version: 1,
+    name,
+    capturedAt: new Date().toISOString(),
+    run,
+    slots: active.map((slot) => ({ ...toSlotKey(slot), action: slot.action, candidateFingerprint: slot.candidateFingerprint, judgeFingerprint: slot.judgeFingerprint, evalRunId: slot.evalRun!.id, judgeRunId: slot.judgeRun?.id ?? null })),
+    evalRuns: active.map((slot) => slot.evalRun!),
+    judgeRuns: active.flatMap((slot) => (slot.judgeRun ? [slot.judgeRun] : [])),
+    scores: { models: summary.models, verdict: summary.verdict, complete: summary.complete },
+  };
+  const hash = fingerprint(payload);
+  mkdirSync(join(directory, SNAPSHOTS_DIRECTORY), { recursive: true });
+  try {
+    writeFileSync(path, `${JSON.stringify({ hash, payload }, null, 2)}\n`, { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new RunMaintenanceError(`snapshot: "${name}" already exists (${path}); snapshots are never overwritten, choose another name`);
+    throw error;
+  }
+  return { path, hash, slots: active.length };
+}
