@@ -13,10 +13,12 @@ export {
   CRITERION_ID,
   DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,
+  PREPARE_STEP_TIMEOUT_MS,
   RESERVED_VARIANTS,
   type Benchmark,
   type BenchmarkSettings,
   type EvalConfig,
   type EvalSettings,
   type GateSettings,
+  type PrepareStep,
 } from "./schema.ts";

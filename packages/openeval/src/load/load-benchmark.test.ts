@@ -139,9 +139,28 @@ describe("loadBenchmark", () => {
     ]);
   });
 
-  it("refuses OpenEval's prepare steps, which this openeval does not run, saying what to do instead", async () => {
-    expect(await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": 'export default { prepare: [{ argv: ["npm", "install"] }] };\n' }))).toEqual([
-      expect.stringMatching(/^evals\/answer\/eval.ts: .*prepare.*prepare steps are not supported by this openeval yet; commit their output into the eval's workspace\/ folder/),
+  it("takes OpenEval's prepare steps, cwd defaulting to the workspace root and normalized", async () => {
+    const evalTs = 'export default { prepare: [{ argv: ["npm", "install"] }, { cwd: "./app/", argv: ["sh", "-c", "make"] }] };\n';
+    const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/eval.ts": evalTs })));
+    expect(benchmark.evals[0]!.settings.prepare).toEqual([
+      { cwd: ".", argv: ["npm", "install"] },
+      { cwd: "app", argv: ["sh", "-c", "make"] },
+    ]);
+  });
+
+  it("refuses prepare steps whose cwd leaves the workspace or whose argv is empty, saying what to write", async () => {
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "evals/answer/eval.ts": 'export default { prepare: [{ cwd: "../up", argv: ["ls"] }, { cwd: "/etc", argv: ["ls"] }, { argv: [] }, { argv: [""] }, { argv: ["ls"], shell: true }] };\n',
+      }),
+    );
+    const outside = 'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path';
+    expect(problems).toEqual([
+      `evals/answer/eval.ts: prepare[0].cwd: ${outside}`,
+      `evals/answer/eval.ts: prepare[1].cwd: ${outside}`,
+      'evals/answer/eval.ts: prepare[2].argv: give the command and its arguments as a list, e.g. ["npm", "install"]',
+      "evals/answer/eval.ts: prepare[3].argv: the command (argv[0]) is empty; name the program to run",
+      'evals/answer/eval.ts: prepare[4]: unknown key "shell"; remove or correct it',
     ]);
   });
 

@@ -171,6 +171,34 @@ export const EarlyStopSchema = z.union([
 
 const CandidateTimeoutSchema = positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS);
 
+/** How long one prepare step may run (OpenEval's 180 s); past it the step is killed and the run is a preparation error. */
+export const PREPARE_STEP_TIMEOUT_MS = 180_000;
+
+/** A folder inside the workspace, relative to its root ("." is the root): no absolute path, no "..", no NUL. */
+function isWorkspaceFolder(cwd: string): boolean {
+  if (cwd === "" || cwd.includes("\0") || cwd.startsWith("/") || cwd.startsWith("\\") || /^[A-Za-z]:/.test(cwd)) return false;
+  return cwd.replaceAll("\\", "/").split("/").every((segment) => segment !== "..");
+}
+
+/** `a/./b/` → `a/b`, `./` → `.`: one spelling per folder, so the fingerprint does not change with the spelling. */
+function normalizeFolder(cwd: string): string {
+  const segments = cwd.replaceAll("\\", "/").split("/").filter((segment) => segment !== "" && segment !== ".");
+  return segments.length === 0 ? "." : segments.join("/");
+}
+
+/** OpenEval's preparation step: argv (no shell) run in `cwd` of the candidate's workspace before its initial snapshot. */
+export const PrepareStepSchema = z.strictObject({
+  cwd: z
+    .string()
+    .refine(isWorkspaceFolder, { message: 'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path' })
+    .transform(normalizeFolder)
+    .default("."),
+  argv: z
+    .array(z.string())
+    .min(1, { message: 'give the command and its arguments as a list, e.g. ["npm", "install"]' })
+    .refine((argv) => argv[0] !== "", { message: "the command (argv[0]) is empty; name the program to run" }),
+});
+
 /**
  * eval.ts. The candidate's time limit is `candidate: { timeoutMs }` (OpenEval's spelling, overriding benchmark.ts's);
  * a top-level `timeoutMs` is accepted as an alias. Validated, both come out as `timeoutMs`.
@@ -182,22 +210,15 @@ export const EvalSettingsSchema = z
     /** Alias of `candidate.timeoutMs`. */
     timeoutMs: CandidateTimeoutSchema.optional(),
     earlyStop: EarlyStopSchema.optional(),
-    /** OpenEval's preparation steps: refused until they run (validating them and then ignoring them would lie). */
-    prepare: z.unknown().optional(),
+    /** Steps run in order in the candidate's isolation before its initial snapshot: their output earns no credit. */
+    prepare: z.array(PrepareStepSchema).default([]),
   })
   .superRefine((settings, context) => {
-    if (settings.prepare !== undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["prepare"],
-        message: "prepare steps are not supported by this openeval yet; commit their output into the eval's workspace/ folder (the candidate starts from it) and remove prepare",
-      });
-    }
     if (settings.timeoutMs !== undefined && settings.candidate?.timeoutMs !== undefined) {
       context.addIssue({ code: "custom", path: ["timeoutMs"], message: "is an alias of candidate.timeoutMs; give the timeout once, as candidate: { timeoutMs }" });
     }
   })
-  .transform(({ candidate, timeoutMs, prepare: _refused, ...settings }): typeof settings & { timeoutMs?: number } => {
+  .transform(({ candidate, timeoutMs, ...settings }): typeof settings & { timeoutMs?: number } => {
     const limit = candidate?.timeoutMs ?? timeoutMs;
     return limit === undefined ? settings : { ...settings, timeoutMs: limit };
   });
@@ -216,3 +237,4 @@ export type EvalConfig = z.input<typeof EvalSettingsSchema>;
 export type EvalSettings = z.output<typeof EvalSettingsSchema>;
 export type GateSettings = z.output<typeof GatesSchema>;
 export type VariantSettings = z.output<typeof VariantSchema>;
+export type PrepareStep = z.output<typeof PrepareStepSchema>;
