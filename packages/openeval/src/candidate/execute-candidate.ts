@@ -13,6 +13,7 @@ import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
 import { layVariant, variantConfig } from "./variant-setup.ts";
 import { hostStepRunner, prepareWorkspace, type PreparationFailure } from "./prepare-workspace.ts";
+import { checkoutPaths, seedCheckout } from "./seed-checkout.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { isPriced } from "../util/model-pricing.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
@@ -182,7 +183,9 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const workspace = join(scratch, "workspace");
   const opencodeScratch = join(scratch, "opencode");
   const isolation = await prepareIsolation(opencodeScratch);
-  await createGitWorkspace(workspace, evaluation.workspace.directory);
+  const checkout = evaluation.workspace.git;
+  await createGitWorkspace(workspace, evaluation.workspace.directory, checkout ? { exclude: checkoutPaths(checkout) } : {});
+  if (checkout) await seedCheckout(workspace, checkout, evaluation.directory);
   // Before the initial snapshot: a variant's workspace files are part of what the candidate starts from.
   const variant = request.variant ?? CURRENT_VARIANT;
   await layVariant(variant, { workspace, configDir: join(isolation.paths.config, "opencode") });

@@ -10,7 +10,7 @@ import { ConfigInvalidError, type ConfigImporter } from "./import-config.ts";
 import { parsePrompt, type EvalPrompt } from "./prompt.ts";
 import { parseRubric, type Rubric } from "./rubric.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
-import { loadWorkspace, type EvalWorkspace } from "./workspace.ts";
+import { loadGitWorkspace, loadWorkspace, type EvalWorkspace } from "./workspace.ts";
 import type { LoadProblem } from "./errors.ts";
 
 export interface Criterion {
@@ -75,7 +75,13 @@ export async function loadEval(
     : EvalSettingsSchema.parse({});
   const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(await readFile(join(directory, "judge.md"), "utf8"))) : null;
   const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"))) : null;
-  const workspace = await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
+  const workspaceSettings = settings?.workspace;
+  if (workspaceSettings && has("workspace")) {
+    problems.push({ file: at("eval.ts"), message: "workspace: the candidate starts from the repository, so the workspace/ folder would be ignored; move its files to a folder named by workspace.overlay, or remove one of them" });
+  }
+  const workspace = workspaceSettings
+    ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
+    : await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
   const controls = await attempt("controls", () => loadControls(join(directory, "controls")));
   const judgeFiles = await attempt(".", () => listJudgeFiles(directory));
 

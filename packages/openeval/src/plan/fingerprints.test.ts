@@ -42,4 +42,17 @@ describe("candidateFingerprint", () => {
     expect(await fingerprintOf('export default { prepare: [{ cwd: "app", argv: ["npm", "install"] }] };\n')).not.toBe(install);
     expect(await fingerprintOf('export default { prepare: [{ argv: ["npm", "ci"] }] };\n')).not.toBe(install);
   });
+
+  it("holds a repository workspace's commit, layout and overlay tree, not where the repository is", async () => {
+    const repository = (location: string, commit: string, overlay = "") => `export default { workspace: { repository: "${location}", commit: "${commit}", ref: "main"${overlay} } };\n`;
+    const base = await fingerprintOf(repository("/src/a", "a".repeat(40)));
+    expect(await fingerprintOf(repository("/elsewhere/a", "a".repeat(40)))).toBe(base);
+    expect(await fingerprintOf(repository("/src/a", "b".repeat(40)))).not.toBe(base);
+    expect(await fingerprintOf(repository("/src/a", "a".repeat(40)).replace('ref: "main"', 'ref: "main", checkout: "repo"'))).not.toBe(base);
+    const overlaid = async (text: string) => {
+      const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/eval.ts": repository("/src/a", "a".repeat(40), ', overlay: "extra"'), "evals/answer/extra/NOTES.md": text })));
+      return candidateFingerprint(benchmark.evals[0]!, "provider/model", benchmark.settings);
+    };
+    expect(await overlaid("one\n")).not.toBe(await overlaid("two\n"));
+  });
 });

@@ -237,7 +237,7 @@ function evaluationFixture(): EvalDefinition {
     rubric,
     code: null,
     criteria: rubric.criteria.map((criterion) => ({ id: criterion.id, label: criterion.label, source: "judge.md" as const })),
-    workspace: { directory: null, hash: "empty", fileCount: 0 },
+    workspace: { directory: null, hash: "empty", fileCount: 0, git: null },
     judgeFiles: [],
     controls: candidates,
   };
