@@ -50,7 +50,7 @@ describe("eval.ts prepare", { timeout: 300_000 }, () => {
     const broken = runs.find((evalRun) => evalRun.slot.evalId === "broken")!;
     expect(broken).toMatchObject({ state: "failed", infrastructureError: true, evidence: null });
     expect(broken.preparationError).toEqual({ step: 1, cwd: ".", argv: ["sh", "setup.sh"], exitCode: 7, timedOut: false, outputTail: "cannot build", log: `eval-runs/${broken.id}/logs/prepare.log` });
-    expect(broken.error).toMatch(/^Preparation error: prepare step 1 \(sh setup\.sh in \.\) exited 7/);
+    expect(broken.error).toMatch(/^Preparation error: prepare step 1 \(sh setup\.sh in \.\) exited 7, last output: cannot build; /);
     expect(`${result.stdout}\n${result.stderr}`).toContain("preparation error");
     // Never the candidate's 0: no judge ran on it.
     const plan = await runCli(["plan", "--benchmark", directory, "--json"]);

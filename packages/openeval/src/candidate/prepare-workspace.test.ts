@@ -35,7 +35,7 @@ describe("prepareWorkspace on this machine", { timeout: 30_000 }, () => {
       { cwd: ".", argv: ["touch", "never.txt"] },
     ]);
     expect(failure?.preparation).toEqual({ step: 1, cwd: ".", argv: ["sh", "-c", "echo using [REDACTED]; echo broken >&2; exit 3"], exitCode: 3, timedOut: false, outputTail: "using [REDACTED]\nbroken", log: "logs/prepare.log" });
-    expect(failure?.message).toMatch(/^Preparation error: prepare step 1 \(sh -c .*\) exited 3; fix the eval's prepare steps or workspace, then execute it again with openeval retry$/);
+    expect(failure?.message).toMatch(/^Preparation error: prepare step 1 \(sh -c .*\) exited 3, last output: broken; fix the eval's prepare steps or workspace, then execute it again with openeval retry$/);
     expect(existsSync(join(workspace, "never.txt"))).toBe(false);
     expect(log).not.toContain(SECRET);
     expect(failure?.message).not.toContain(SECRET);

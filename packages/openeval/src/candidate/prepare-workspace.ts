@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PREPARE_STEP_TIMEOUT_MS, type PrepareStep } from "../load/index.ts";
-import { redactSecrets } from "../opencode/index.ts";
+import { redactSecrets, RUN_MARKER } from "../opencode/index.ts";
 import type { PreparationError } from "../results/index.ts";
 import { BoundedBuffer, confineCommand, killProcessTree, tieToRunner, type OutputSink } from "../sandbox/index.ts";
 
@@ -68,7 +68,7 @@ export async function prepareWorkspace(steps: readonly PrepareStep[], options: P
     if (end.exitCode !== 0) {
       failure = {
         preparation: { step: index + 1, cwd: step.cwd, argv, exitCode: end.exitCode, timedOut: end.timedOut, outputTail: tailOf(text), log: options.logPath },
-        message: `Preparation error: prepare step ${index + 1} (${command} in ${step.cwd}) ${ending}; fix the eval's prepare steps or workspace, then execute it again with openeval retry`,
+        message: `Preparation error: prepare step ${index + 1} (${command} in ${step.cwd}) ${ending}${lastLine(text)}; fix the eval's prepare steps or workspace, then execute it again with openeval retry`,
       };
       break;
     }
@@ -78,12 +78,15 @@ export async function prepareWorkspace(steps: readonly PrepareStep[], options: P
   return failure;
 }
 
-/** This machine: the step confined like the candidate's OpenCode (PID namespace or marker), tied to the runner, killed whole at its timeout. */
-export function hostStepRunner(marker: string): StepRunner {
+/**
+ * This machine: the step confined like the candidate's OpenCode (PID namespace, or its marker — the eval run's id,
+ * which crash recovery reaps by), tied to the runner, killed whole at its timeout.
+ */
+export function hostStepRunner(evalRunId: string): StepRunner {
   return async ({ argv, cwd, env }, { timeoutMs, output }) => {
-    const markerEntry = `OPENEVAL_PREPARE_MARKER=${marker}`;
+    const markerEntry = `${RUN_MARKER}=${evalRunId}`;
     const { argv: confined } = await confineCommand(argv);
-    const child = Bun.spawn(tieToRunner(confined), { cwd, env: { ...env, PWD: cwd, OPENEVAL_PREPARE_MARKER: marker }, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const child = Bun.spawn(tieToRunner(confined), { cwd, env: { ...env, PWD: cwd, [RUN_MARKER]: evalRunId }, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
     const drained = Promise.all([pipe(child.stdout, output), pipe(child.stderr, output)]);
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -108,6 +111,12 @@ function describeEnd(end: StepEnd, timeoutMs: number): string {
   if (end.startError !== undefined) return `could not start: ${end.startError}`;
   if (end.timedOut) return `timed out after ${Math.round(timeoutMs / 1000)} s`;
   return end.exitCode === null ? "was killed" : `exited ${end.exitCode}`;
+}
+
+/** The output's last line for the error sentence (the summary and viewer show it; the record keeps the tail). */
+function lastLine(text: string): string {
+  const line = text.trimEnd().split("\n").at(-1)?.trim() ?? "";
+  return line === "" ? "" : `, last output: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`;
 }
 
 function tailOf(text: string): string {
