@@ -1,6 +1,6 @@
 // eval.ts `workspace` from a git repository with real OpenCode and a scripted control (issue 17 §5): the candidate
-// starts from the pinned commit of a local repository, sees only that commit in git, and no host path in its git
-// metadata; pinning another commit plans the candidate again.
+// starts from the pinned commit of a local repository with the eval's overlay on top, sees only that commit in
+// git, and no host path in its git metadata; pinning another commit plans the candidate again.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { onlyRunDirectory, readEvalRuns } from "../helpers/results.ts";
 
 const inspect = "cd checkout && git log --all --format=%H > ../gitlog.txt && git remote -v > ../remotes.txt && cat app.js > ../seen.txt";
 const control = { turns: [{ tools: [{ name: "bash", input: { command: inspect, description: "look at the checkout" } }] }, { text: "Done." }] };
-const evalTs = (source: string, commit: string) => `export default { workspace: { repository: ${JSON.stringify(source)}, commit: "${commit}", ref: "main" } };\n`;
+const evalTs = (source: string, commit: string) => `export default { workspace: { repository: ${JSON.stringify(source)}, commit: "${commit}", ref: "main", overlay: "extra" } };\n`;
 
 let directory: string;
 let source: string;
@@ -33,6 +33,7 @@ beforeAll(async () => {
     "evals/repo/prompt.md": "Look at the checkout.\n",
     "evals/repo/judge.ts": `export default ({ workspace }) => ({ scores: { looked: workspace.files().some((file) => file.path === "seen.txt") } });\n`,
     "evals/repo/eval.ts": evalTs(source, commits[0]!),
+    "evals/repo/extra/NOTES.md": "Read app.js.\n",
     "evals/repo/controls/positive.json": JSON.stringify(control),
   });
 });
@@ -46,6 +47,8 @@ describe("a workspace from a git repository", { timeout: 300_000 }, () => {
     const initial = recording.workspace.files("initial").map((file) => file.path);
     expect(initial).toContain("checkout/app.js");
     expect(initial).not.toContain("checkout/later.txt");
+    // The overlay, from the run's frozen copy of the eval, lies over the checkout.
+    expect(await recording.workspace.text("checkout/NOTES.md", "initial")).toBe("Read app.js.\n");
     expect(await recording.workspace.text("checkout/app.js", "initial")).toBe("export const version = 1;\n");
     expect(await recording.workspace.text("upstream.git/config", "initial")).not.toContain(source);
     expect(await recording.workspace.text("gitlog.txt")).toBe(`${commits[0]}\n`);

@@ -1,6 +1,6 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
 export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
-export type { Criterion, EvalDefinition, JudgeFile } from "./load-eval.ts";
+export { workspaceFolders, type Criterion, type EvalDefinition, type JudgeFile } from "./load-eval.ts";
 export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
 export { bundleCodeJudge, type CodeCriteria, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
 export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";

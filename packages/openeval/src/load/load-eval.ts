@@ -83,7 +83,7 @@ export async function loadEval(
     ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
     : await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
   const controls = await attempt("controls", () => loadControls(join(directory, "controls")));
-  const judgeFiles = await attempt(".", () => listJudgeFiles(directory));
+  const judgeFiles = await attempt(".", () => listJudgeFiles(directory, workspaceFolders(workspaceSettings)));
 
   if (settings?.earlyStop && has("judge.ts")) {
     problems.push({ file: at("eval.ts"), message: "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts" });
@@ -108,9 +108,16 @@ async function loadControls(directory: string): Promise<Record<string, ControlFi
   return controls;
 }
 
-async function listJudgeFiles(directory: string): Promise<JudgeFile[]> {
+/** The eval's folders a repository workspace copies into the candidate's (overlay, revisions): candidate inputs. */
+export function workspaceFolders(settings: EvalSettings["workspace"]): string[] {
+  return settings ? [...(settings.overlay ? [settings.overlay] : []), ...(settings.revisions ?? []).map((revision) => revision.directory)] : [];
+}
+
+/** `candidateFolders`: folders the candidate gets (see workspaceFolders), which are not judge-only either. */
+async function listJudgeFiles(directory: string, candidateFolders: string[]): Promise<JudgeFile[]> {
   const entries = await walkTree(directory, new Set(["node_modules", ".git"]));
-  const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? ""));
+  const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
+  const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path));
   return Promise.all(judgeOnly.map(async (entry) => ({ path: entry.path, sha256: sha256(await readFile(entry.absolute)) })));
 }
 
