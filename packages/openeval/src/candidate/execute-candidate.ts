@@ -171,7 +171,7 @@ function prepare(request: CandidateRequest, where: { workspace: string; env: Rec
   const steps = request.evaluation.settings.prepare;
   if (steps.length === 0) return Promise.resolve(null);
   const logPath = join(evalRunPaths(request.evalRunId).logs, "prepare.log");
-  const options = { ...where, logFile: join(request.runDirectory, logPath), logPath };
+  const options = { ...where, logFile: join(request.runDirectory, logPath), logPath, ...(request.signal ? { signal: request.signal } : {}) };
   if (container) return container.prepare(where.workspace, (runStep) => prepareWorkspace(steps, { ...options, runStep }));
   return prepareWorkspace(steps, { ...options, runStep: hostStepRunner(request.evalRunId) });
 }
@@ -198,6 +198,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   });
   if (prepared) {
     await container?.close();
+    // Cut short by the runner's interruption, it is interrupted work, not a preparation error.
+    if (request.signal?.aborted) return finishFailed(request, running, "Interrupted while the eval's prepare steps ran", { interrupted: true });
     return finishFailed(request, running, prepared.message, { preparationError: prepared.preparation });
   }
   const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence).catch(async (error: unknown) => {

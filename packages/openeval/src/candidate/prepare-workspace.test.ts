@@ -7,13 +7,13 @@ import { hostStepRunner, prepareWorkspace } from "./prepare-workspace.ts";
 
 const SECRET = "sk-prepare-secret-0123456789";
 
-async function prepareIn(steps: { cwd: string; argv: string[] }[], timeoutMs?: number) {
+async function prepareIn(steps: { cwd: string; argv: string[] }[], timeoutMs?: number, signal?: AbortSignal) {
   const root = await makeTempDir();
   const workspace = join(root, "workspace");
   await mkdir(join(workspace, "app"), { recursive: true });
   const logFile = join(root, "logs", "prepare.log");
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root };
-  const failure = await prepareWorkspace(steps, { workspace, env, runStep: hostStepRunner(`test-${Date.now()}`), logFile, logPath: "logs/prepare.log", secrets: [SECRET], ...(timeoutMs ? { timeoutMs } : {}) });
+  const failure = await prepareWorkspace(steps, { workspace, env, runStep: hostStepRunner(`test-${Date.now()}`), logFile, logPath: "logs/prepare.log", secrets: [SECRET], ...(timeoutMs ? { timeoutMs } : {}), ...(signal ? { signal } : {}) });
   return { failure, workspace, log: existsSync(logFile) ? await readFile(logFile, "utf8") : null };
 }
 
@@ -47,6 +47,16 @@ describe("prepareWorkspace on this machine", { timeout: 30_000 }, () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(failure?.preparation).toMatchObject({ step: 1, exitCode: null, timedOut: true });
     expect(failure?.message).toContain("timed out after 1 s");
+  });
+
+  it("kills the running step when the runner stops, and starts no further step", async () => {
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    const started = Date.now();
+    const { failure, workspace } = await prepareIn([{ cwd: ".", argv: ["sleep", "30"] }, { cwd: ".", argv: ["touch", "never.txt"] }], undefined, stop.signal);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(failure?.preparation).toMatchObject({ step: 1, exitCode: null, timedOut: false });
+    expect(existsSync(join(workspace, "never.txt"))).toBe(false);
   });
 
   it("reports a step that cannot start (its folder is missing) as a preparation error", async () => {

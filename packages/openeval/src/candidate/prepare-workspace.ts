@@ -28,7 +28,7 @@ export interface StepEnd {
  * Runs one step where the candidate runs. `cwd` is the host path of the step's folder and `env` the environment the
  * candidate's session gets (without its credentials); both are mapped by a backend that runs elsewhere.
  */
-export type StepRunner = (step: { argv: string[]; cwd: string; env: Record<string, string> }, options: { timeoutMs: number; output: OutputSink }) => Promise<StepEnd>;
+export type StepRunner = (step: { argv: string[]; cwd: string; env: Record<string, string> }, options: { timeoutMs: number; output: OutputSink; signal?: AbortSignal }) => Promise<StepEnd>;
 
 export interface PrepareOptions {
   workspace: string;
@@ -39,6 +39,8 @@ export interface PrepareOptions {
   logPath: string;
   secrets: string[];
   timeoutMs?: number;
+  /** The runner is stopping: the running step is killed and no further step starts. */
+  signal?: AbortSignal;
 }
 
 /** A failed preparation: the record kept on the eval run, and its error sentence. */
@@ -55,7 +57,8 @@ export async function prepareWorkspace(steps: readonly PrepareStep[], options: P
   let failure: PreparationFailure | null = null;
   for (const [index, step] of steps.entries()) {
     const output = new BoundedBuffer(MAX_STEP_OUTPUT_BYTES);
-    const end = await options.runStep({ argv: step.argv, cwd: join(options.workspace, step.cwd), env: options.env }, { timeoutMs, output }).catch(
+    const run = { timeoutMs, output, ...(options.signal ? { signal: options.signal } : {}) };
+    const end = await options.runStep({ argv: step.argv, cwd: join(options.workspace, step.cwd), env: options.env }, run).catch(
       (error: unknown): StepEnd => ({ exitCode: null, timedOut: false, startError: error instanceof Error ? error.message : String(error) }),
     );
     // Redacted as a whole (a key the environment handed in can be in the output, or even in argv).
@@ -83,7 +86,7 @@ export async function prepareWorkspace(steps: readonly PrepareStep[], options: P
  * which crash recovery reaps by), tied to the runner, killed whole at its timeout.
  */
 export function hostStepRunner(evalRunId: string): StepRunner {
-  return async ({ argv, cwd, env }, { timeoutMs, output }) => {
+  return async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
     const markerEntry = `${RUN_MARKER}=${evalRunId}`;
     const { argv: confined } = await confineCommand(argv);
     const child = Bun.spawn(tieToRunner(confined), { cwd, env: { ...env, PWD: cwd, [RUN_MARKER]: evalRunId }, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
@@ -93,8 +96,12 @@ export function hostStepRunner(evalRunId: string): StepRunner {
       timedOut = true;
       void killProcessTree({ pid: child.pid, marker: markerEntry });
     }, timeoutMs);
+    const onAbort = () => void killProcessTree({ pid: child.pid, marker: markerEntry });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
     await child.exited;
     clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
     // What the step left running (a daemon it started) does not outlive it, nor hold its output open.
     await killProcessTree({ marker: markerEntry });
     await Promise.race([drained, Bun.sleep(DRAIN_GRACE_MS)]);

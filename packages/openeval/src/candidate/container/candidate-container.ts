@@ -132,9 +132,16 @@ async function prepareIn(engine: ContainerEngine, options: CandidateContainerOpt
   const folder = await readFolder(workspace, COPY_OUT_LIMIT);
   if (folder.kind !== "copied") throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
   await candidate.copyIn(posix.dirname(inside), relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...candidate.user })));
-  const failure = await body(async ({ argv, cwd, env }, { timeoutMs, output }) => {
-    const outcome = await candidate.run(argv, { cwd: insidePath(options.scratch, cwd), env: insideEnv(options.scratch, env), deadline: Date.now() + timeoutMs, stdout: output, stderr: output });
-    return { exitCode: outcome.exitCode, timedOut: outcome.timedOut };
+  const failure = await body(async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
+    // The runner stopping kills the container's processes; the eval run then ends interrupted.
+    const onAbort = () => void candidate.kill();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const outcome = await candidate.run(argv, { cwd: insidePath(options.scratch, cwd), env: insideEnv(options.scratch, env), deadline: Date.now() + timeoutMs, stdout: output, stderr: output });
+      return { exitCode: outcome.exitCode, timedOut: outcome.timedOut };
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
   });
   // A failed step ends the eval run (a timed-out one took the container with it): nothing to bring back.
   if (failure) return failure;
