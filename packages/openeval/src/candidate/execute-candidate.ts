@@ -2,9 +2,9 @@
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { CURRENT_VARIANT, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
+import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
-import type { EarlyCheck, EvalRun, SlotKey } from "../results/index.ts";
+import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
@@ -12,6 +12,8 @@ import { openCandidateContainer, type CandidateContainer } from "./container/can
 import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
 import { layVariant, variantConfig } from "./variant-setup.ts";
+import { hostStepRunner, prepareWorkspace, type PreparationFailure } from "./prepare-workspace.ts";
+import { checkoutPaths, seedCheckout } from "./seed-checkout.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { isPriced } from "../util/model-pricing.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
@@ -123,11 +125,14 @@ async function openContainer(request: CandidateRequest, scratch: string, timeout
     labels: { "openeval.run": request.runId, "openeval.eval-run": request.evalRunId },
     egress: planEgress(baseURL, settings.candidate.network?.allow ?? []),
     timeoutMs,
+    preparationMs: request.evaluation.settings.prepare.length * PREPARE_STEP_TIMEOUT_MS,
     egressLog: { write: (chunk) => void log.write(redactBytes(chunk, credentials.secrets)) },
   });
-  return { launch: container.launch, copyLive: container.copyLive, close: async () => {
+  let closed = false;
+  return { launch: container.launch, prepare: container.prepare, copyLive: container.copyLive, close: async () => {
     await container.close();
-    await log.end();
+    if (!closed) await log.end();
+    closed = true;
   } };
 }
 
@@ -146,18 +151,29 @@ function checkpointInContainer(live: LiveCandidate, copyLive: CandidateContainer
 
 /** An eval run that ended without a recording (nothing ran, or it could not be recorded): an infrastructure error,
  * or interrupted work when the runner was stopping. */
-function finishFailed(request: CandidateRequest, running: EvalRun, error: string, cause: { setupError?: boolean; interrupted?: boolean } = {}): EvalRun {
+function finishFailed(request: CandidateRequest, running: EvalRun, error: string, cause: { setupError?: boolean; interrupted?: boolean; preparationError?: PreparationError } = {}): EvalRun {
   const failed: EvalRun = {
     ...running,
     state: cause.interrupted ? "interrupted" : "failed",
     infrastructureError: !cause.interrupted,
     ...(cause.setupError ? { setupError: true } : {}),
+    ...(cause.preparationError ? { preparationError: cause.preparationError } : {}),
     error,
     completedAt: new Date().toISOString(),
     elapsedMs: Date.now() - Date.parse(running.startedAt),
   };
   request.save(failed);
   return failed;
+}
+
+/** Runs the eval's prepare steps where the candidate will run: on this machine, or in its container. */
+function prepare(request: CandidateRequest, where: { workspace: string; env: Record<string, string>; secrets: string[] }, container: Pick<CandidateContainer, "prepare"> | null): Promise<PreparationFailure | null> {
+  const steps = request.evaluation.settings.prepare;
+  if (steps.length === 0) return Promise.resolve(null);
+  const logPath = join(evalRunPaths(request.evalRunId).logs, "prepare.log");
+  const options = { ...where, logFile: join(request.runDirectory, logPath), logPath, ...(request.signal ? { signal: request.signal } : {}) };
+  if (container) return container.prepare(where.workspace, (runStep) => prepareWorkspace(steps, { ...options, runStep }));
+  return prepareWorkspace(steps, { ...options, runStep: hostStepRunner(request.evalRunId) });
 }
 
 async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number, onOutcome: (outcome: OpenCodeOutcome) => void): Promise<EvalRun> {
@@ -167,16 +183,32 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const workspace = join(scratch, "workspace");
   const opencodeScratch = join(scratch, "opencode");
   const isolation = await prepareIsolation(opencodeScratch);
-  await createGitWorkspace(workspace, evaluation.workspace.directory);
+  const checkout = evaluation.workspace.git;
+  await createGitWorkspace(workspace, evaluation.workspace.directory, checkout ? { exclude: checkoutPaths(checkout) } : {});
+  if (checkout) await seedCheckout(workspace, checkout, evaluation.directory);
   // Before the initial snapshot: a variant's workspace files are part of what the candidate starts from.
   const variant = request.variant ?? CURRENT_VARIANT;
   await layVariant(variant, { workspace, configDir: join(isolation.paths.config, "opencode") });
-  const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence);
-
   const credentials = await selectCredentials({ model: slot.model, environment: process.env, providers: settings.candidate.providers });
+  const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
+  // eval.ts prepare, in the candidate's isolation, before the initial snapshot: its output is the starting state.
+  const prepared = await prepare(request, { workspace, env: isolation.env, secrets: credentials.secrets }, container).catch(async (error: unknown) => {
+    await container?.close();
+    throw error;
+  });
+  if (prepared) {
+    await container?.close();
+    // Cut short by the runner's interruption, it is interrupted work, not a preparation error.
+    if (request.signal?.aborted) return finishFailed(request, running, "Interrupted while the eval's prepare steps ran", { interrupted: true });
+    return finishFailed(request, running, prepared.message, { preparationError: prepared.preparation });
+  }
+  const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence).catch(async (error: unknown) => {
+    await container?.close();
+    throw error;
+  });
+
   const session = variantConfig(variant, { provider: buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL) });
   const { monitor } = request;
-  const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
   const live = {
     workspace,
     databasePath: isolation.paths.database,

@@ -1,6 +1,7 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
 export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
-export type { Criterion, EvalDefinition, JudgeFile } from "./load-eval.ts";
+export { workspaceFolders, type Criterion, type EvalDefinition, type JudgeFile } from "./load-eval.ts";
+export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
 export { bundleCodeJudge, type CodeCriteria, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
 export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
@@ -14,6 +15,7 @@ export {
   CRITERION_ID,
   DEFAULT_JUDGE_TIMEOUT_MS,
   MODEL_ID,
+  PREPARE_STEP_TIMEOUT_MS,
   RESERVED_VARIANTS,
   VerificationSettingsSchema,
   type Benchmark,
@@ -21,4 +23,5 @@ export {
   type EvalConfig,
   type EvalSettings,
   type GateSettings,
+  type PrepareStep,
 } from "./schema.ts";

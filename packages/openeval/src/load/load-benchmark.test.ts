@@ -139,9 +139,61 @@ describe("loadBenchmark", () => {
     ]);
   });
 
-  it("refuses OpenEval's prepare steps, which this openeval does not run, saying what to do instead", async () => {
-    expect(await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": 'export default { prepare: [{ argv: ["npm", "install"] }] };\n' }))).toEqual([
-      expect.stringMatching(/^evals\/answer\/eval.ts: .*prepare.*prepare steps are not supported by this openeval yet; commit their output into the eval's workspace\/ folder/),
+  it("takes OpenEval's prepare steps, cwd defaulting to the workspace root and normalized", async () => {
+    const evalTs = 'export default { prepare: [{ argv: ["npm", "install"] }, { cwd: "./app/", argv: ["sh", "-c", "make"] }] };\n';
+    const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/eval.ts": evalTs })));
+    expect(benchmark.evals[0]!.settings.prepare).toEqual([
+      { cwd: ".", argv: ["npm", "install"] },
+      { cwd: "app", argv: ["sh", "-c", "make"] },
+    ]);
+  });
+
+  it("refuses prepare steps whose cwd leaves the workspace or whose argv is empty, saying what to write", async () => {
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "evals/answer/eval.ts": 'export default { prepare: [{ cwd: "../up", argv: ["ls"] }, { cwd: "/etc", argv: ["ls"] }, { argv: [] }, { argv: [""] }, { argv: ["ls"], shell: true }] };\n',
+      }),
+    );
+    const outside = 'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path';
+    expect(problems).toEqual([
+      `evals/answer/eval.ts: prepare[0].cwd: ${outside}`,
+      `evals/answer/eval.ts: prepare[1].cwd: ${outside}`,
+      'evals/answer/eval.ts: prepare[2].argv: give the command and its arguments as a list, e.g. ["npm", "install"]',
+      "evals/answer/eval.ts: prepare[3].argv: the command (argv[0]) is empty; name the program to run",
+      'evals/answer/eval.ts: prepare[4]: unknown key "shell"; remove or correct it',
+    ]);
+  });
+
+  it("takes OpenEval's repository workspace: a local path becomes a file:// URL, checkout and remote get their defaults", async () => {
+    const commit = "a".repeat(40);
+    const directory = await writeTree(minimalBenchmark({ "evals/answer/eval.ts": `export default { workspace: { repository: "../../source", commit: "${commit}", ref: "main", overlay: "extra" } };\n`, "evals/answer/extra/NOTES.md": "n\n" }));
+    const evaluation = (await loadBenchmark(directory)).evals[0]!;
+    expect(evaluation.workspace).toMatchObject({ directory: null, git: { repository: `file://${join(directory, "source")}`, commit, ref: "main", checkout: "checkout", remote: "upstream", overlay: "extra" } });
+  });
+
+  it("refuses repository workspaces OpenEval would refuse, or that could not be fetched offline and without credentials, saying what to write", async () => {
+    const problemsWith = (workspace: string, files: Record<string, string> = {}) => problemsOf(minimalBenchmark({ "evals/answer/eval.ts": `export default { workspace: ${workspace} };\n`, ...files }));
+    const commit = `"${"b".repeat(40)}"`;
+    expect(await problemsWith(`{ repository: "https://github.com/o/r", ref: "main" }`)).toEqual(["evals/answer/eval.ts: workspace.commit: a repository workspace needs the commit to check out (its full 40-character id)"]);
+    expect(await problemsWith(`{ repository: "https://github.com/o/r", commit: "abc123", ref: "main" }`)).toEqual(["evals/answer/eval.ts: workspace.commit: must be the full 40-character commit id (lowercase hex)"]);
+    const fetchable = "must be a credential-free https:// URL, a file:// URL or a local path (relative to the eval's folder)";
+    expect(await problemsWith(`{ repository: "https://user:token@github.com/o/r", commit: ${commit}, ref: "main" }`)).toEqual([`evals/answer/eval.ts: workspace.repository: ${fetchable}`]);
+    expect(await problemsWith(`{ repository: "git@github.com:o/r.git", commit: ${commit}, ref: "main" }`)).toEqual([`evals/answer/eval.ts: workspace.repository: ${fetchable}`]);
+    expect(await problemsWith(`{ ref: "main" }`)).toEqual(["evals/answer/eval.ts: workspace.repository: give either repository (with commit) or revisions, not both or neither"]);
+    expect(await problemsWith(`{ repository: ".", commit: ${commit}, ref: "../x" }`)).toEqual([
+      'evals/answer/eval.ts: workspace.ref: is not a usable git ref name (no "..", no leading "-" or "/", no trailing "/" or ".lock")',
+    ]);
+    expect(await problemsWith(`{ revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "feature" }`, { "evals/answer/v1/a.txt": "a\n" })).toEqual([
+      "evals/answer/eval.ts: workspace.ref: must be one of the revisions' refs (main): the checkout starts there",
+    ]);
+    expect(await problemsWith(`{ revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "main" }`)).toEqual([
+      "evals/answer/eval.ts: names the folder v1, which the eval does not have; create it or correct the path",
+    ]);
+    expect(await problemsWith(`{ repository: ".", commit: ${commit}, ref: "main", checkout: "../out" }`)).toEqual([
+      'evals/answer/eval.ts: workspace.checkout: must be a simple name (letters, digits, "_", "." and "-"), not a path',
+    ]);
+    expect(await problemsWith(`{ repository: ".", commit: ${commit}, ref: "main" }`, { "evals/answer/workspace/a.txt": "a\n" })).toEqual([
+      "evals/answer/eval.ts: workspace: the candidate starts from the repository, so the workspace/ folder would be ignored; move its files to a folder named by workspace.overlay, or remove one of them",
     ]);
   });
 

@@ -10,7 +10,7 @@ import { ConfigInvalidError, type ConfigImporter } from "./import-config.ts";
 import { parsePrompt, type EvalPrompt } from "./prompt.ts";
 import { parseRubric, type Rubric } from "./rubric.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
-import { loadWorkspace, type EvalWorkspace } from "./workspace.ts";
+import { loadGitWorkspace, loadWorkspace, type EvalWorkspace } from "./workspace.ts";
 import type { LoadProblem } from "./errors.ts";
 
 export interface Criterion {
@@ -77,9 +77,15 @@ export async function loadEval(
     : EvalSettingsSchema.parse({});
   const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(await readFile(join(directory, "judge.md"), "utf8"))) : null;
   const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"))) : null;
-  const workspace = await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
+  const workspaceSettings = settings?.workspace;
+  if (workspaceSettings && has("workspace")) {
+    problems.push({ file: at("eval.ts"), message: "workspace: the candidate starts from the repository, so the workspace/ folder would be ignored; move its files to a folder named by workspace.overlay, or remove one of them" });
+  }
+  const workspace = workspaceSettings
+    ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
+    : await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
   const controls = await attempt("controls", () => loadControls(join(directory, "controls")));
-  const judgeFiles = await attempt(".", () => listJudgeFiles(directory));
+  const judgeFiles = await attempt(".", () => listJudgeFiles(directory, workspaceFolders(workspaceSettings)));
 
   if (settings?.earlyStop && has("judge.ts")) {
     problems.push({ file: at("eval.ts"), message: "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts" });
@@ -104,9 +110,16 @@ async function loadControls(directory: string): Promise<Record<string, ControlFi
   return controls;
 }
 
-async function listJudgeFiles(directory: string): Promise<JudgeFile[]> {
+/** The eval's folders a repository workspace copies into the candidate's (overlay, revisions): candidate inputs. */
+export function workspaceFolders(settings: EvalSettings["workspace"]): string[] {
+  return settings ? [...(settings.overlay ? [settings.overlay] : []), ...(settings.revisions ?? []).map((revision) => revision.directory)] : [];
+}
+
+/** `candidateFolders`: folders the candidate gets (see workspaceFolders), which are not judge-only either. */
+async function listJudgeFiles(directory: string, candidateFolders: string[]): Promise<JudgeFile[]> {
   const entries = await walkTree(directory, new Set(["node_modules", ".git"]));
-  const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? ""));
+  const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
+  const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path));
   return Promise.all(judgeOnly.map(async (entry) => ({ path: entry.path, sha256: sha256(await readFile(entry.absolute)) })));
 }
 

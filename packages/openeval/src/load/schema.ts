@@ -173,6 +173,87 @@ export const EarlyStopSchema = z.union([
 
 const CandidateTimeoutSchema = positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS);
 
+/** How long one prepare step may run (OpenEval's 180 s); past it the step is killed and the run is a preparation error. */
+export const PREPARE_STEP_TIMEOUT_MS = 180_000;
+
+/** A folder inside the workspace, relative to its root ("." is the root): no absolute path, no "..", no NUL. */
+function isWorkspaceFolder(cwd: string): boolean {
+  if (cwd === "" || cwd.includes("\0") || cwd.startsWith("/") || cwd.startsWith("\\") || /^[A-Za-z]:/.test(cwd)) return false;
+  return cwd.replaceAll("\\", "/").split("/").every((segment) => segment !== "..");
+}
+
+/** `a/./b/` → `a/b`, `./` → `.`: one spelling per folder, so the fingerprint does not change with the spelling. */
+function normalizeFolder(cwd: string): string {
+  const segments = cwd.replaceAll("\\", "/").split("/").filter((segment) => segment !== "" && segment !== ".");
+  return segments.length === 0 ? "." : segments.join("/");
+}
+
+/** OpenEval's preparation step: argv (no shell) run in `cwd` of the candidate's workspace before its initial snapshot. */
+export const PrepareStepSchema = z.strictObject({
+  cwd: z
+    .string()
+    .refine(isWorkspaceFolder, { message: 'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path' })
+    .transform(normalizeFolder)
+    .default("."),
+  argv: z
+    .array(z.string())
+    .min(1, { message: 'give the command and its arguments as a list, e.g. ["npm", "install"]' })
+    .refine((argv) => argv[0] !== "", { message: "the command (argv[0]) is empty; name the program to run" }),
+});
+
+/** A git ref name as OpenEval takes it: word characters, ".", "/" and "-", no "..", not starting with "-" or "/". */
+const GIT_REF = z
+  .string()
+  .regex(/^[\w./-]+$/, { message: 'must be a git ref name (letters, digits, "_", ".", "/" and "-")' })
+  .refine((ref) => !ref.includes("..") && !/^[-/]|\/$|\.lock$/.test(ref), { message: 'is not a usable git ref name (no "..", no leading "-" or "/", no trailing "/" or ".lock")' });
+/** A folder name the workspace gets (the checkout, the `<remote>.git` repository). */
+const SIMPLE_NAME = z.string().regex(/^[\w-][\w.-]*$/, { message: 'must be a simple name (letters, digits, "_", "." and "-"), not a path' });
+/** A folder of the eval (overlay, a revision's files), relative to it. */
+const EVAL_FOLDER = z
+  .string()
+  .refine(isWorkspaceFolder, { message: "must be a folder of the eval, relative to its folder, without \"..\" or an absolute path" })
+  .transform(normalizeFolder)
+  .refine((folder) => folder !== "." && folder.split("/")[0] !== "workspace", { message: 'must be a folder inside the eval other than the eval itself or workspace/ (the candidate gets the repository, not workspace/)' });
+/** A repository the harness can fetch one commit from without credentials: https, file://, or a local path. */
+function isFetchableRepository(repository: string): boolean {
+  if (/^https:\/\//.test(repository)) return !/^https:\/\/[^/]*@/.test(repository);
+  if (/^file:\/\//.test(repository)) return true;
+  return !/^[a-z][\w+.-]*:\/\//i.test(repository) && !/^[^/]+@[^/]+:/.test(repository);
+}
+
+/**
+ * OpenEval's repository workspace: one commit of `repository` fetched alone (depth 1), or a history built from
+ * `revisions`, cloned into `checkout/` beside a bare `<remote>.git` it tracks; `overlay` is copied over the checkout.
+ */
+export const EvalWorkspaceSettingsSchema = z
+  .strictObject({
+    repository: z.string().min(1).refine(isFetchableRepository, { message: "must be a credential-free https:// URL, a file:// URL or a local path (relative to the eval's folder)" }).optional(),
+    commit: z.string().regex(/^[0-9a-f]{40}$/, { message: "must be the full 40-character commit id (lowercase hex)" }).optional(),
+    revisions: z
+      .array(z.strictObject({ ref: GIT_REF, directory: EVAL_FOLDER, message: z.string().min(1, { message: "give the revision's commit message" }) }))
+      .min(1, { message: "list at least one revision, or use repository and commit" })
+      .optional(),
+    ref: GIT_REF,
+    overlay: EVAL_FOLDER.optional(),
+    checkout: SIMPLE_NAME.default("checkout"),
+    remote: SIMPLE_NAME.default("upstream"),
+  })
+  .superRefine((workspace, context) => {
+    const issue = (path: string, message: string) => context.addIssue({ code: "custom", path: [path], message });
+    if ((workspace.repository === undefined) === (workspace.revisions === undefined)) {
+      issue("repository", "give either repository (with commit) or revisions, not both or neither");
+    }
+    if (workspace.repository !== undefined && workspace.commit === undefined) issue("commit", "a repository workspace needs the commit to check out (its full 40-character id)");
+    if (workspace.revisions !== undefined && workspace.commit !== undefined) issue("commit", "revisions build their own history; remove commit (it pins a repository's commit)");
+    if (workspace.revisions) {
+      const refs = workspace.revisions.map((revision) => revision.ref);
+      if (refs.includes("preparation")) issue("revisions", '"preparation" is reserved while the history is built; name the revision\'s ref otherwise');
+      if (new Set(refs).size !== refs.length) issue("revisions", "each revision needs its own ref");
+      if (!refs.includes(workspace.ref)) issue("ref", `must be one of the revisions' refs (${refs.join(", ")}): the checkout starts there`);
+    }
+    if (workspace.checkout === `${workspace.remote}.git`) issue("checkout", `is the name of the remote's repository folder (${workspace.remote}.git); name the checkout otherwise`);
+  });
+
 /**
  * eval.ts. The candidate's time limit is `candidate: { timeoutMs }` (OpenEval's spelling, overriding benchmark.ts's);
  * a top-level `timeoutMs` is accepted as an alias. Validated, both come out as `timeoutMs`.
@@ -184,22 +265,17 @@ export const EvalSettingsSchema = z
     /** Alias of `candidate.timeoutMs`. */
     timeoutMs: CandidateTimeoutSchema.optional(),
     earlyStop: EarlyStopSchema.optional(),
-    /** OpenEval's preparation steps: refused until they run (validating them and then ignoring them would lie). */
-    prepare: z.unknown().optional(),
+    /** The candidate's starting workspace from a git repository, instead of the eval's workspace/ folder. */
+    workspace: EvalWorkspaceSettingsSchema.optional(),
+    /** Steps run in order in the candidate's isolation before its initial snapshot: their output earns no credit. */
+    prepare: z.array(PrepareStepSchema).default([]),
   })
   .superRefine((settings, context) => {
-    if (settings.prepare !== undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["prepare"],
-        message: "prepare steps are not supported by this openeval yet; commit their output into the eval's workspace/ folder (the candidate starts from it) and remove prepare",
-      });
-    }
     if (settings.timeoutMs !== undefined && settings.candidate?.timeoutMs !== undefined) {
       context.addIssue({ code: "custom", path: ["timeoutMs"], message: "is an alias of candidate.timeoutMs; give the timeout once, as candidate: { timeoutMs }" });
     }
   })
-  .transform(({ candidate, timeoutMs, prepare: _refused, ...settings }): typeof settings & { timeoutMs?: number } => {
+  .transform(({ candidate, timeoutMs, ...settings }): typeof settings & { timeoutMs?: number } => {
     const limit = candidate?.timeoutMs ?? timeoutMs;
     return limit === undefined ? settings : { ...settings, timeoutMs: limit };
   });
@@ -218,3 +294,5 @@ export type EvalConfig = z.input<typeof EvalSettingsSchema>;
 export type EvalSettings = z.output<typeof EvalSettingsSchema>;
 export type GateSettings = z.output<typeof GatesSchema>;
 export type VariantSettings = z.output<typeof VariantSchema>;
+export type PrepareStep = z.output<typeof PrepareStepSchema>;
+export type EvalWorkspaceSettings = z.output<typeof EvalWorkspaceSettingsSchema>;

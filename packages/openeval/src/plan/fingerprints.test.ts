@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
+import { candidateFingerprint } from "./fingerprints.ts";
 
 const withScorers = `import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { correct: exactMatch(ctx.response.text, "APPLE") } });\n`;
 
@@ -23,5 +24,35 @@ describe("judgeFingerprint", () => {
     expect(await fingerprintWith("1.0.0", withScorers)).not.toBe(await fingerprintWith("2.0.0", withScorers));
     const plain = minimalBenchmark()["evals/answer/judge.ts"] as string;
     expect(await fingerprintWith("1.0.0", plain)).toBe(await fingerprintWith("2.0.0", plain));
+  });
+});
+
+describe("candidateFingerprint", () => {
+  async function fingerprintOf(evalTs: string | null): Promise<string> {
+    const benchmark = await loadBenchmark(await writeTree(minimalBenchmark(evalTs === null ? {} : { "evals/answer/eval.ts": evalTs })));
+    return candidateFingerprint(benchmark.evals[0]!, "provider/model", benchmark.settings);
+  }
+
+  it("holds the prepare steps (their output is the starting state), and no steps hash as before prepare existed", async () => {
+    const none = await fingerprintOf(null);
+    expect(await fingerprintOf("export default { prepare: [] };\n")).toBe(none);
+    const install = await fingerprintOf('export default { prepare: [{ argv: ["npm", "install"] }] };\n');
+    expect(install).not.toBe(none);
+    expect(await fingerprintOf('export default { prepare: [{ cwd: "./", argv: ["npm", "install"] }] };\n')).toBe(install);
+    expect(await fingerprintOf('export default { prepare: [{ cwd: "app", argv: ["npm", "install"] }] };\n')).not.toBe(install);
+    expect(await fingerprintOf('export default { prepare: [{ argv: ["npm", "ci"] }] };\n')).not.toBe(install);
+  });
+
+  it("holds a repository workspace's commit, layout and overlay tree, not where the repository is", async () => {
+    const repository = (location: string, commit: string, overlay = "") => `export default { workspace: { repository: "${location}", commit: "${commit}", ref: "main"${overlay} } };\n`;
+    const base = await fingerprintOf(repository("/src/a", "a".repeat(40)));
+    expect(await fingerprintOf(repository("/elsewhere/a", "a".repeat(40)))).toBe(base);
+    expect(await fingerprintOf(repository("/src/a", "b".repeat(40)))).not.toBe(base);
+    expect(await fingerprintOf(repository("/src/a", "a".repeat(40)).replace('ref: "main"', 'ref: "main", checkout: "repo"'))).not.toBe(base);
+    const overlaid = async (text: string) => {
+      const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/eval.ts": repository("/src/a", "a".repeat(40), ', overlay: "extra"'), "evals/answer/extra/NOTES.md": text })));
+      return candidateFingerprint(benchmark.evals[0]!, "provider/model", benchmark.settings);
+    };
+    expect(await overlaid("one\n")).not.toBe(await overlaid("two\n"));
   });
 });

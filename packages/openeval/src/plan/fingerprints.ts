@@ -34,6 +34,8 @@ export function candidateFingerprint(
     },
     opencode: OPENCODE_VERSION,
     runtime: CANDIDATE_RUNTIME_VERSION,
+    // Preparation shapes the starting state (SPEC §5); only an eval with steps adds the key, so others stay reusable.
+    ...(evaluation.settings.prepare.length > 0 ? { prepare: evaluation.settings.prepare } : {}),
     // Only containers add keys, so recordings made on this machine (all of them, before containers) stay reusable.
     ...(runtime.isolation === "container" ? { container: { image: runtime.image, limits: settings.candidate.container ?? null } } : {}),
     // The variant's whole definition, file contents included; current adds nothing, so older recordings stay its own.

@@ -6,6 +6,8 @@ describe("describeOutcome", () => {
     expect(describeOutcome({ state: "timed_out", infrastructureError: true })).toBe("infrastructure error");
     expect(describeOutcome({ state: "failed", infrastructureError: true })).toBe("infrastructure error");
     expect(describeOutcome({ state: "failed", infrastructureError: true, setupError: true })).toBe("setup error");
+    const preparationError = { step: 1, cwd: ".", argv: ["npm", "ci"], exitCode: 1, timedOut: false, outputTail: "", log: "eval-runs/e/logs/prepare.log" };
+    expect(describeOutcome({ state: "failed", infrastructureError: true, preparationError })).toBe("preparation error");
   });
 
   it("words the candidate's own endings", () => {

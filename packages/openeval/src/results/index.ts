@@ -15,6 +15,7 @@ export {
   type EarlyCheck,
   type CriterionScore,
   type EvalRun,
+  type PreparationError,
   type EvalRunState,
   type JudgeRun,
   type JudgeRunState,

@@ -64,6 +64,21 @@ export const EarlyCheckSchema = z.object({
   checkpoint: EvidenceRefSchema.nullable(),
 });
 
+/** The prepare step that stopped an eval run's preparation (issue 17 §2): what ran, how it ended, its output's tail. */
+export const PreparationErrorSchema = z.object({
+  /** 1-based, in eval.ts order. */
+  step: z.number().int().positive(),
+  cwd: z.string(),
+  argv: z.array(z.string()),
+  /** null when it was killed (timed out) or could not start. */
+  exitCode: z.number().nullable(),
+  timedOut: z.boolean(),
+  /** The last lines of its stdout and stderr, redacted. */
+  outputTail: z.string(),
+  /** Every step's output, relative to the run directory. */
+  log: z.string(),
+});
+
 export const EvalRunSchema = z.object({
   id: z.string(),
   runId: z.string(),
@@ -78,6 +93,8 @@ export const EvalRunSchema = z.object({
    * never the candidate's failure. Absent in older records.
    */
   setupError: z.boolean().optional(),
+  /** eval.ts prepare failed before the candidate started (with infrastructureError): never the candidate's failure. */
+  preparationError: PreparationErrorSchema.optional(),
   error: z.string().nullable(),
   startedAt: z.string(),
   completedAt: z.string().nullable(),
@@ -125,6 +142,7 @@ export const CriterionScoreSchema = z.object({
 export type RunMetrics = z.infer<typeof RunMetricsSchema>;
 export type SlotKey = z.infer<typeof SlotKeySchema>;
 export type EvalRun = z.infer<typeof EvalRunSchema>;
+export type PreparationError = z.infer<typeof PreparationErrorSchema>;
 export type EvalRunState = EvalRun["state"];
 export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
 export type Citation = z.infer<typeof CitationSchema>;

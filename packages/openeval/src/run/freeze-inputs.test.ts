@@ -35,6 +35,21 @@ describe("freezeInputs", () => {
     expect(readFileSync(join(evaluation.directory, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
   });
 
+  it("freezes a repository workspace's overlay and revisions folders as candidate inputs, not judge-only files", async () => {
+    const directory = await writeTree(minimalBenchmark({
+      "evals/answer/eval.ts": 'export default { workspace: { revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "main", overlay: "extra" } };\n',
+      "evals/answer/v1/app.js": "one\n",
+      "evals/answer/extra/NOTES.md": "notes\n",
+      "evals/answer/REFERENCE_FIX.md": "reference\n",
+    }));
+    const loaded = await loadBenchmark(directory);
+    expect(loaded.evals[0]!.judgeFiles.map((file) => file.path)).toEqual(["REFERENCE_FIX.md"]);
+    const { benchmark } = await freezeInputs(loaded, await makeTempDir());
+    const folder = benchmark.evals[0]!.directory;
+    expect(readFileSync(join(folder, "v1", "app.js"), "utf8")).toBe("one\n");
+    expect(readFileSync(join(folder, "extra", "NOTES.md"), "utf8")).toBe("notes\n");
+  });
+
   it("puts back a frozen copy that was edited, and names what was altered", async () => {
     const { benchmark, frozen } = await frozenBenchmark();
     const folder = benchmark.evals[0]!.directory;

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { freezeCodeWorker } from "../judge/index.ts";
-import type { BenchmarkDefinition, EvalDefinition } from "../load/index.ts";
+import { workspaceFolders, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";
@@ -97,9 +97,11 @@ async function freezeEval(evaluation: EvalDefinition, inputs: string): Promise<F
     if (sha256(data) !== judgeFile.sha256) throw new Error(`${join(evaluation.directory, judgeFile.path)} changed while the run was being planned; run again`);
     await store(judgeFile.path, data);
   }
-  if (evaluation.workspace.directory) {
-    for (const entry of await walkTree(evaluation.workspace.directory, new Set([".git"]))) {
-      const path = `workspace/${entry.path}`;
+  // What seeds the candidate: workspace/, or a repository workspace's overlay and revisions folders.
+  const seeds = evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace);
+  for (const folder of seeds) {
+    for (const entry of await walkTree(join(evaluation.directory, folder), new Set([".git"]))) {
+      const path = `${folder}/${entry.path}`;
       if (entry.kind === "symlink") files.push({ kind: "symlink", path, target: entry.target });
       else await store(path, await readFile(entry.absolute), entry.mode);
     }

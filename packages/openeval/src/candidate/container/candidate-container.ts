@@ -5,10 +5,11 @@
 // engine-managed volume for the unix socket), and after it stops everything comes back to the host scratch folder,
 // so the existing recording path reads it at the same host paths.
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
 import { connectContainerEngine, readFolder, writeFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type TarEntry } from "../../sandbox/index.ts";
 import type { EgressPlan } from "./egress.ts";
+import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 
 /** The candidate's whole scratch folder inside the container (the image's HOME, owned by its user). */
 const CONTAINER_ROOT = "/home/candidate";
@@ -29,6 +30,8 @@ export interface CandidateContainerOptions {
   labels: Record<string, string>;
   egress: EgressPlan;
   timeoutMs: number;
+  /** The longest eval.ts prepare may take before the session (its steps' timeouts); 0 without steps. */
+  preparationMs: number;
   /** The egress proxy's log (each refused connection is a line). */
   egressLog: OutputSink;
 }
@@ -40,6 +43,12 @@ export interface LiveCopy {
 
 export interface CandidateContainer {
   launch: Launcher;
+  /**
+   * eval.ts prepare (issue 17 §2): starts the candidate's container now (the session later runs in the same one), runs
+   * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared workspace
+   * back to the host, where the initial snapshot is taken.
+   */
+  prepare(workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null>;
   /**
    * earlyStop (SPEC §8.2): the running candidate's workspace and a consistent copy of its live database (made inside
    * the container, as the process backend makes it on the host), brought to `target` on the host. `paths` are the
@@ -62,10 +71,20 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     if (!made.candidate) throw new Error("The candidate's container is not running: nothing to copy");
     return copyLive(made.candidate, options.scratch, paths, target, made.deadline);
   };
-  return { launch: (command) => launch(engine, options, made, command).catch(async (error: unknown) => {
-    await close();
-    throw error;
-  }), copyLive: copyLiveOf, close };
+  const closingOnError = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  };
+  return {
+    launch: (command) => closingOnError(launch(engine, options, made, command)),
+    prepare: (workspace, body) => closingOnError(prepareIn(engine, options, made, workspace, body)),
+    copyLive: copyLiveOf,
+    close,
+  };
 }
 
 interface Made {
@@ -76,10 +95,11 @@ interface Made {
   deadline: number;
 }
 
-async function launch(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
-  const lifetimeMs = options.timeoutMs + 60_000;
+/** The egress proxy and the candidate container, made once: by prepare when the eval has steps, else by launch. */
+async function start(engine: ContainerEngine, options: CandidateContainerOptions, made: Made): Promise<Sandbox> {
+  if (made.candidate) return made.candidate;
+  const lifetimeMs = options.preparationMs + options.timeoutMs + 60_000;
   const deadline = Date.now() + lifetimeMs;
-  made.deadline = deadline;
   made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" });
   const volumes = [{ name: made.volume, path: EGRESS_DIR }];
 
@@ -103,6 +123,39 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
   });
   made.sandboxes.push(candidate);
   made.candidate = candidate;
+  return candidate;
+}
+
+async function prepareIn(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null> {
+  const candidate = await start(engine, options, made);
+  const inside = insidePath(options.scratch, workspace);
+  const folder = await readFolder(workspace, COPY_OUT_LIMIT);
+  if (folder.kind !== "copied") throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
+  await candidate.copyIn(posix.dirname(inside), relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...candidate.user })));
+  const failure = await body(async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
+    // The runner stopping kills the container's processes; the eval run then ends interrupted.
+    const onAbort = () => void candidate.kill();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const outcome = await candidate.run(argv, { cwd: insidePath(options.scratch, cwd), env: insideEnv(options.scratch, env), deadline: Date.now() + timeoutMs, stdout: output, stderr: output });
+      return { exitCode: outcome.exitCode, timedOut: outcome.timedOut };
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
+  });
+  // A failed step ends the eval run (a timed-out one took the container with it): nothing to bring back.
+  if (failure) return failure;
+  const prepared = await candidate.copyOut(inside, { maxBytes: COPY_OUT_LIMIT });
+  if (prepared.kind !== "copied") throw new Error(`The prepared workspace could not be copied out of the candidate's container (${prepared.kind})`);
+  await rm(workspace, { recursive: true, force: true });
+  await writeFolder(workspace, relativeEntries(prepared.entries, 1));
+  return null;
+}
+
+async function launch(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
+  const candidate = await start(engine, options, made);
+  const deadline = Date.now() + options.timeoutMs + 60_000;
+  made.deadline = deadline;
 
   // Step: copy the scratch folder in (as tar, owned by the container's user) and start the forwarders.
   const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
@@ -116,7 +169,7 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
   const map = (value: string) => insidePath(options.scratch, value);
   const stdout = streamSink();
   const stderr = streamSink();
-  const env = { ...Object.fromEntries(Object.entries(command.env).map(([key, value]) => [key, map(value)])), ...options.egress.env };
+  const env = { ...insideEnv(options.scratch, command.env), ...options.egress.env };
   const run = candidate.run(["opencode", ...command.argv.slice(1).map(map)], { cwd: map(command.cwd), env, stdin: new TextEncoder().encode(command.stdin), deadline, stdout: stdout.sink, stderr: stderr.sink });
   const exited = run.then(async (outcome) => {
     stdout.close();
@@ -131,6 +184,11 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
 /** A host scratch path as the container sees it (other values unchanged). */
 function insidePath(scratch: string, value: string): string {
   return value.startsWith(scratch) ? CONTAINER_ROOT + value.slice(scratch.length) : value;
+}
+
+/** An environment for the host's scratch paths, as the container sees them. */
+function insideEnv(scratch: string, env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, insidePath(scratch, value)]));
 }
 
 /** The live database is copied with VACUUM INTO inside the container, never read while OpenCode writes its WAL. */

@@ -233,11 +233,11 @@ function evaluationFixture(): EvalDefinition {
     id: EVAL_ID,
     directory: join(root, "evals", EVAL_ID),
     prompt: { text: "Write greet(name) in src/greet.ts and run the tests." },
-    settings: {},
+    settings: { prepare: [] },
     rubric,
     code: null,
     criteria: rubric.criteria.map((criterion) => ({ id: criterion.id, label: criterion.label, categories: [], source: "judge.md" as const })),
-    workspace: { directory: null, hash: "empty", fileCount: 0 },
+    workspace: { directory: null, hash: "empty", fileCount: 0, git: null },
     judgeFiles: [],
     controls: candidates,
   };
