@@ -3,7 +3,7 @@
 // No top-level await: the pool bundles this file as CommonJS with Bun's bytecode cache (code-worker-pool.ts).
 import { writeFileSync } from "node:fs";
 import { createJudgeContext, openEvidence, type Evidence } from "../recording/index.ts";
-import type { VerificationApi } from "./verification/index.ts";
+import type { VerificationApi } from "../recording/index.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { CodeJudgeJobSchema, type CodeJudgeJob, type WorkerResult } from "./schema.ts";
 import { toStrictJson } from "./strict-json.ts";

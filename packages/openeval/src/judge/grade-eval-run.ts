@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import type { CriterionScore, EvalRun, JudgeRun } from "../results/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
-import type { VerificationLimits } from "./verification/index.ts";
+import type { VerificationLimits } from "../recording/index.ts";
 
 export interface GradeRequest {
   runId: string;

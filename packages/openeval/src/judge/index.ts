@@ -12,13 +12,8 @@ export {
   createVerificationApi,
   DEFAULT_VERIFICATION_LIMITS,
   VerificationError,
-  VerificationReceiptSchema,
   RECEIPT_FILE,
-  type VerificationApi,
-  type VerificationReceipt,
   type VerificationImage,
-  type VerificationRequest,
-  type VerificationResult,
   type BuildProgress,
 } from "./verification/index.ts";
 export { setUpVerification, usesVerification } from "./verification-setup.ts";

@@ -9,7 +9,7 @@ import * as z from "zod";
 import { ControlFileSchema, startControlServer, type ControlServer } from "@openeval/control-model";
 import { BenchmarkSchema, bundleCodeJudge, parseRubric, VerificationSettingsSchema, type CodeJudgeBundle, type Rubric } from "../load/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
-import { openEvidence } from "../recording/index.ts";
+import { openEvidence, type VerificationReceipt } from "../recording/index.ts";
 import type { CriterionScore } from "../results/index.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
@@ -17,7 +17,7 @@ import { combineSources, type SourceOutcome } from "./grade-eval-run.ts";
 import { criterionMean } from "./normalize.ts";
 import { gradeRubricTask } from "./rubric/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
-import { readVerificationReceipts, type VerificationReceipt } from "./verification/index.ts";
+import { readVerificationReceipts } from "./verification/index.ts";
 import { resolveVerificationSetup, usesVerification } from "./verification-setup.ts";
 
 const JudgeEvidenceOptionsSchema = z.strictObject({

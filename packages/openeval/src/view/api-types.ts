@@ -1,6 +1,6 @@
 // The viewer's JSON API: every answer the server (or a static export) gives the front end. packages/viewer
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
-import type { VerificationReceipt } from "../judge/index.ts";
+import type { VerificationReceipt } from "../recording/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
 import type { BenchmarkRun, Bounded, CategoryScore, Citation, ModelPairComparison, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
 

@@ -1,8 +1,7 @@
 // One judge run for the viewer: per-criterion scores with reasons and citations, the returned JSON (on the record),
 // and everything in its folder — the frozen judge.js, process logs, the rubric archive, verification receipts.
 import { join, posix } from "node:path";
-// TODO(lead): re-export VerificationReceiptSchema from judge/index.ts and import it from there.
-import { VerificationReceiptSchema } from "../judge/index.ts";
+import { VerificationReceiptSchema } from "../recording/index.ts";
 import { CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../results/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";

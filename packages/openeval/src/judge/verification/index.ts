@@ -8,14 +8,3 @@ export { reapVerificationContainers } from "./verification-sandbox.ts";
 export { createVerificationApi, DEFAULT_VERIFICATION_LIMITS, type VerificationApiOptions } from "./verification-api.ts";
 export { VerificationError, BUILD_IMAGE_COMMAND, type VerificationErrorCode } from "./errors.ts";
 export type { SnapshotReader } from "./snapshot-archive.ts";
-export {
-  VerificationReceiptSchema,
-  type VerificationApi,
-  type VerificationArtifact,
-  type VerificationLimits,
-  type VerificationReceipt,
-  type VerificationRequest,
-  type VerificationResult,
-  type RefusedArtifact,
-  type CommandResult,
-} from "../../recording/index.ts";
