@@ -128,6 +128,20 @@ export function Await<T>({ state, children }: { state: Loaded<T>; children: (dat
   return <Spinner />;
 }
 
+/** The Bounds and 95% CI column heads, explained the same way wherever a score is shown. */
+export function BoundsAndIntervalHeads() {
+  return (
+    <>
+      <th className="number" title="Completion bounds: unresolved slots counted as 0 (lower) and as 1 (upper)">
+        Bounds
+      </th>
+      <th className="number" title="95% confidence interval (needs repetitions ≥ 2)">
+        95% CI
+      </th>
+    </>
+  );
+}
+
 export function Dash() {
   return <span className="muted">{DASH}</span>;
 }

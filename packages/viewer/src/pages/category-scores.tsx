@@ -1,7 +1,7 @@
 // Per-category scores on the run page (OpenEval 0.5 criterion categories): one row per category and model, the score
 // over that category's criteria with completion bounds and 95% CI, as the run summary computes them.
 import type { RunOverview } from "openeval/viewer-api";
-import { Dash } from "../components/common.tsx";
+import { BoundsAndIntervalHeads, Dash } from "../components/common.tsx";
 import { formatScore } from "../format.ts";
 
 export function CategoryScores({ overview }: { overview: RunOverview }) {
@@ -13,12 +13,7 @@ export function CategoryScores({ overview }: { overview: RunOverview }) {
           <th>Category</th>
           <th>Model</th>
           <th className="number">Score</th>
-          <th className="number" title="Completion bounds: unresolved slots counted as 0 (lower) and as 1 (upper)">
-            Bounds
-          </th>
-          <th className="number" title="95% confidence interval (needs repetitions ≥ 2)">
-            95% CI
-          </th>
+          <BoundsAndIntervalHeads />
           <th className="number">Criteria</th>
         </tr>
       </thead>

@@ -1,7 +1,7 @@
 // The model leaderboard: the run summary per model — score with completion bounds (and CI once the statistics
 // stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
 import type { LeaderboardRow, RunOverview, VerdictStatus } from "openeval/viewer-api";
-import { ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
+import { BoundsAndIntervalHeads, ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
@@ -24,12 +24,7 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
             <th>Model</th>
             <th className="number">Score</th>
             <th className="bar-column" aria-label="Score with completion bounds" />
-            <th className="number" title="Completion bounds: unresolved slots counted as 0 (lower) and as 1 (upper)">
-              Bounds
-            </th>
-            <th className="number" title="95% confidence interval (needs repetitions ≥ 2)">
-              95% CI
-            </th>
+            <BoundsAndIntervalHeads />
             <th className="number">Judged</th>
             <th className="number">Failed</th>
             <th className="number">Cost</th>
