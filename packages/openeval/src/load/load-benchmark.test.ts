@@ -66,6 +66,20 @@ describe("loadBenchmark", () => {
     ]);
   });
 
+  it("refuses OpenEval 0.5 settings it has no equivalent for, saying what to use instead (issue 17 §1)", async () => {
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["a/b"], suite: "core", container: { engine: "docker", cpus: 2 }, candidate: { websearch: "exa" }, judge: { websearch: false } };\n`,
+      }),
+    );
+    expect(problems).toEqual([
+      "benchmark.ts: judge.websearch: OpenEval's setting is not supported by this openeval: OpenCode's web search is not offered to candidates or judges here; remove websearch",
+      "benchmark.ts: candidate.websearch: OpenEval's setting is not supported by this openeval: OpenCode's web search is not offered to candidates or judges here; remove websearch",
+      "benchmark.ts: suite: OpenEval's setting is not supported by this openeval: runs are grouped by benchmark folder here; name the benchmark with name",
+      expect.stringMatching(/^benchmark\.ts: container: OpenEval's setting is not supported by this openeval: set candidate\.container \(\{ cpus, memoryMiB, host \}\) and candidate\.isolation/),
+    ]);
+  });
+
   it("lists every broken eval: missing prompt.md, duplicate criterion, no default export, syntax error, no judge", async () => {
     const problems = await problemsOf({
       "benchmark.ts": `export default { models: ["p/m"], judge: { model: "p/judge" } };\n`,

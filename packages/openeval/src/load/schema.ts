@@ -19,6 +19,22 @@ export const ModelIdSchema = z
   .string()
   .regex(MODEL_ID, { message: 'must look like "provider/model" or "provider/model#variant"' });
 
+/**
+ * An OpenEval 0.5 key this project has no equivalent for: refused with what to do instead (issue 17 §1), never
+ * validated and then ignored. It parses to nothing.
+ */
+function openEvalKeyRefused(message: string) {
+  return z
+    .unknown()
+    .superRefine((value, context) => {
+      if (value !== undefined) context.addIssue({ code: "custom", message: `OpenEval's setting is not supported by this openeval: ${message}` });
+    })
+    .transform((): undefined => undefined)
+    .optional();
+}
+
+const WEBSEARCH_REFUSED = openEvalKeyRefused("OpenCode's web search is not offered to candidates or judges here; remove websearch");
+
 export const VerificationSettingsSchema = z.strictObject({
   image: z.string().min(1).optional(),
   engine: z.enum(["docker", "podman"]).optional(),
@@ -31,6 +47,7 @@ export const JudgeSettingsSchema = z.strictObject({
   timeoutMs: positiveInt.default(DEFAULT_JUDGE_TIMEOUT_MS),
   maxCostUSD: positiveUSD.optional(),
   verification: VerificationSettingsSchema.optional(),
+  websearch: WEBSEARCH_REFUSED,
 });
 
 /** Where candidates run (SPEC §6): `container` (sandboxed; the default for real models), `process` (this machine). */
@@ -54,6 +71,7 @@ export const CandidateSettingsSchema = z.strictObject({
   container: CandidateContainerSchema.optional(),
   /** Container isolation: hosts (`host` or `host:port`, default port 443) reachable besides the model's provider. */
   network: z.strictObject({ allow: z.array(z.string().regex(/^[A-Za-z0-9.-]+(?::\d{1,5})?$/, { message: 'must be "host" or "host:port"' })).default([]) }).optional(),
+  websearch: WEBSEARCH_REFUSED,
 });
 
 /** Workspace snapshot limits (bytes): what is over them is recorded by size and sha256, not copied. */
@@ -141,6 +159,10 @@ export const BenchmarkSchema = z
     variants: z.record(z.string(), VariantSchema).default({}),
     /** OpenEval 0.5: compose the benchmark from the criteria in these categories (checked against the evals at load). */
     categories: z.array(z.string()).min(1, { message: "list at least one category, or remove categories" }).optional(),
+    suite: openEvalKeyRefused("runs are grouped by benchmark folder here; name the benchmark with name"),
+    container: openEvalKeyRefused(
+      "set candidate.container ({ cpus, memoryMiB, host }) and candidate.isolation; the engine comes from DOCKER_HOST or candidate.container.host, and the image is this openeval's own candidate image (openeval image)",
+    ),
   })
   .superRefine((benchmark, context) => {
     const seen = new Set<string>();
