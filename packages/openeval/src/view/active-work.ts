@@ -25,8 +25,9 @@ export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], 
 
   const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
-  // The run record lists no variants: a variant's slots are known once something was recorded for them.
-  const variants = unique([CURRENT_VARIANT_NAME, ...evalRuns.map((evalRun) => variantOf(evalRun.slot))]);
+  // A run recorded before variants lists none: then a variant's slots are known once something was recorded for them.
+  const declaredVariants = [CURRENT_VARIANT_NAME, ...(run.variants ?? [])];
+  const variants = unique([...declaredVariants, ...evalRuns.map((evalRun) => variantOf(evalRun.slot))]);
   const repetitions = Math.max(run.repetitions, ...evalRuns.map((evalRun) => evalRun.slot.repetition));
   const slots: SlotWork[] = [];
   for (const evalId of evals) {
@@ -35,8 +36,8 @@ export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], 
         for (let repetition = 1; repetition <= repetitions; repetition++) {
           const key = toSlotKey({ evalId, model, repetition, variant });
           const evalRun = latest.get(slotKey(key)) ?? null;
-          // Slots beyond the declared repetitions (or of a variant) count only when something was recorded for them.
-          if (!evalRun && (repetition > run.repetitions || !run.evals.includes(evalId) || !run.models.includes(model) || variant !== CURRENT_VARIANT_NAME)) continue;
+          // Slots beyond the declared repetitions (or of an undeclared variant) count only when something was recorded for them.
+          if (!evalRun && (repetition > run.repetitions || !run.evals.includes(evalId) || !run.models.includes(model) || !declaredVariants.includes(variant))) continue;
           slots.push(describeSlot(key, evalRun, evalRun ? (judgeRunsByEvalRun.get(evalRun.id) ?? []) : []));
         }
       }

@@ -48,6 +48,16 @@ describe("the viewer's leaderboard with variants", () => {
     expect(query({ model: "m/a" })).toHaveLength(2);
   });
 
+  it("shows a declared variant's slots as pending before anything of it is recorded", () => {
+    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const index = buildRunIndex("/nowhere/r", { ...run, variants: ["terse"] }, [current[0]], [current[1]], null);
+    expect(index.matrix[0]!.cells.map((cell) => [cell.candidate, cell.slots.map((slot) => slot.state)])).toEqual([
+      ["m/a", ["completed"]],
+      ["m/a [terse]", ["pending"]],
+    ]);
+    expect(index.overview.counts.slots).toBe(2);
+  });
+
   it("lists a run with the variants it ran ([] for a run recorded before variants)", () => {
     expect(describeRun("r", { ...run, variants: ["terse"] }, false).variants).toEqual(["terse"]);
     expect(describeRun("r", run, false).variants).toEqual([]);
