@@ -18,7 +18,7 @@ import { criterionMean } from "./normalize.ts";
 import { gradeRubricTask } from "./rubric/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import { readVerificationReceipts } from "./verification/index.ts";
-import { resolveVerificationSetup, usesVerification } from "./verification-setup.ts";
+import { resolveVerificationSetup, mentionsVerification } from "./verification-setup.ts";
 
 const JudgeEvidenceOptionsSchema = z.strictObject({
   evidence: z.object({ directory: z.string(), hash: z.string() }),
@@ -118,7 +118,7 @@ async function gradeCode(file: string, evidence: { directory: string; hash: stri
     return { state: "failed", scores: null, error: `judge.ts ${(error as Error).message}` };
   }
   const settings = BenchmarkSchema.parse({ models: ["control/none"], judge: { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.verification ? { verification: options.verification } : {}) } });
-  const setup = usesVerification({ code: bundle }) ? await resolveVerificationSetup(settings.judge.verification) : null;
+  const setup = mentionsVerification({ code: bundle }) ? await resolveVerificationSetup(settings.judge.verification) : null;
   const judgeRun = `judge_${crypto.randomUUID()}`;
   const execution = await runCodeJudge({
     bundle,

@@ -4,13 +4,13 @@ import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import type { VerificationSetup } from "./grade-eval-run.ts";
 import { DEFAULT_VERIFICATION_LIMITS, resolveVerificationImage } from "./verification/index.ts";
 
-/** A judge.ts that mentions ctx.verification; its bundle is scanned, never run. */
-export function usesVerification(evaluation: Pick<EvalDefinition, "code">): boolean {
+/** A judge.ts whose bundle mentions `verification` (a text scan: it is never run to find out), so ctx.verification is set up for it. */
+export function mentionsVerification(evaluation: Pick<EvalDefinition, "code">): boolean {
   return evaluation.code?.source.includes("verification") ?? false;
 }
 
 export async function setUpVerification(settings: BenchmarkSettings, evals: readonly EvalDefinition[]): Promise<VerificationSetup | null> {
-  if (!evals.some(usesVerification)) return null;
+  if (!evals.some(mentionsVerification)) return null;
   return resolveVerificationSetup(settings.judge.verification);
 }
 

@@ -12,7 +12,7 @@ import { type ConfinedCommand, confineCommand, killProcessTree, tieToRunner } fr
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-database.ts";
-import { type KillReason, type RunState, type StepError, createRunTracker, judgeRun, observeEvent, observeLogLine } from "./run-tracker.ts";
+import { type KillReason, type RunState, type StepError, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 
 export interface OpenCodeRequest {
@@ -122,7 +122,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
     const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD, model: request.model };
-    const verdict = judgeRun(tracker, { killReason, exitCode, spawnError, ...limits });
+    const verdict = classifyEnding(tracker, { killReason, exitCode, spawnError, ...limits });
     const completed = Date.now();
     return {
       ...verdict,

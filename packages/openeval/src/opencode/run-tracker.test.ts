@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type RunTracker, createRunTracker, judgeRun, observeEvent } from "./run-tracker.ts";
+import { type RunTracker, createRunTracker, classifyEnding, observeEvent } from "./run-tracker.ts";
 
 type TestEvent = Parameters<typeof observeEvent>[1];
 
@@ -12,35 +12,35 @@ function tracked(...events: TestEvent[]): RunTracker {
 const ending = { killReason: null, exitCode: 1, timeoutMs: 1000, model: "local/small" } as const;
 const apiError = { type: "error", error: { name: "APIError", data: { message: "overloaded" } } };
 
-describe("judgeRun", () => {
+describe("classifyEnding", () => {
   test("exit 0 is completed, whatever happened before", () => {
-    expect(judgeRun(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({ state: "completed", infrastructureError: false, setupError: false });
+    expect(classifyEnding(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({ state: "completed", infrastructureError: false, setupError: false });
   });
 
   test("an error before any step is the provider's failure", () => {
-    expect(judgeRun(tracked(apiError), ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "APIError: overloaded" });
+    expect(classifyEnding(tracked(apiError), ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "APIError: overloaded" });
   });
 
   test("a non-zero exit before the model ever answered is infrastructure (OpenCode could not start)", () => {
     const tracker = tracked();
     tracker.lastLogError = "level=ERROR message=boom";
-    expect(judgeRun(tracker, ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "level=ERROR message=boom" });
+    expect(classifyEnding(tracker, ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "level=ERROR message=boom" });
   });
 
   test("a failure after a finished step is the candidate's", () => {
-    const verdict = judgeRun(tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0 } }, apiError), ending);
+    const verdict = classifyEnding(tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0 } }, apiError), ending);
     expect(verdict).toMatchObject({ state: "failed", infrastructureError: false });
   });
 
   test("a timeout after a completed step is the candidate's; one before the first completed step is infrastructure", () => {
-    const hanging = judgeRun(tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0, reason: "tool-calls" } }), { ...ending, killReason: "timed_out" });
+    const hanging = classifyEnding(tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0, reason: "tool-calls" } }), { ...ending, killReason: "timed_out" });
     expect(hanging).toMatchObject({ state: "timed_out", infrastructureError: false });
-    const midStep = judgeRun(tracked({ type: "step_start" }), { ...ending, killReason: "timed_out" });
+    const midStep = classifyEnding(tracked({ type: "step_start" }), { ...ending, killReason: "timed_out" });
     expect(midStep).toMatchObject({ state: "timed_out", infrastructureError: true });
     const toolHangs = tracked({ type: "step_start" });
     toolHangs.sawToolCall = true; // what run-opencode reads from the database after the kill
-    expect(judgeRun(toolHangs, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: false });
-    const silent = judgeRun(tracked(), { ...ending, killReason: "timed_out" });
+    expect(classifyEnding(toolHangs, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: false });
+    const silent = classifyEnding(tracked(), { ...ending, killReason: "timed_out" });
     expect(silent).toMatchObject({ state: "timed_out", infrastructureError: true });
   });
 
@@ -51,16 +51,16 @@ describe("judgeRun", () => {
       { type: "text", part: { synthetic: true, metadata: { compaction_continue: true } } },
     );
     expect(compacted.candidateSteps).toBe(0);
-    expect(judgeRun(compacted, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: true });
+    expect(classifyEnding(compacted, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: true });
   });
 
   test("harness kills name the state and are never infrastructure", () => {
-    expect(judgeRun(tracked(), { ...ending, killReason: "interrupted" })).toMatchObject({ state: "interrupted", infrastructureError: false });
-    expect(judgeRun(tracked(), { ...ending, killReason: "cost_limited", maxCostUSD: 1 })).toMatchObject({
+    expect(classifyEnding(tracked(), { ...ending, killReason: "interrupted" })).toMatchObject({ state: "interrupted", infrastructureError: false });
+    expect(classifyEnding(tracked(), { ...ending, killReason: "cost_limited", maxCostUSD: 1 })).toMatchObject({
       state: "cost_limited",
       infrastructureError: false,
     });
-    expect(judgeRun(tracked({ type: "step_start" }), { ...ending, killReason: "stopped" })).toEqual({
+    expect(classifyEnding(tracked({ type: "step_start" }), { ...ending, killReason: "stopped" })).toEqual({
       state: "stopped",
       infrastructureError: false,
       setupError: false,
@@ -90,7 +90,7 @@ describe("context overflow", () => {
   test("a rejection before any completed step ends the run as a setup error with both numbers and the remedy", () => {
     const tracker = createRunTracker();
     expect(observeEvent(tracker, overflow)).toBe("context_overflow");
-    const verdict = judgeRun(tracker, { ...ending, exitCode: null, killReason: "context_overflow" });
+    const verdict = classifyEnding(tracker, { ...ending, exitCode: null, killReason: "context_overflow" });
     expect(verdict).toMatchObject({ state: "failed", infrastructureError: true, setupError: true });
     expect(verdict.error).toContain("Setup error of local/small");
     expect(verdict.error).toContain("needs 6230 tokens");
@@ -109,6 +109,6 @@ describe("context overflow", () => {
 
   test("a rejection OpenCode does not compact past (it failed the session) is a setup error too", () => {
     const tracker = tracked({ type: "error", error: { name: "APIError", data: { message: "prompt is too long: 6230 tokens > 2048 maximum" } } });
-    expect(judgeRun(tracker, ending)).toMatchObject({ state: "failed", setupError: true, error: expect.stringContaining("needs 6230 tokens") });
+    expect(classifyEnding(tracker, ending)).toMatchObject({ state: "failed", setupError: true, error: expect.stringContaining("needs 6230 tokens") });
   });
 });

@@ -140,7 +140,7 @@ export interface RunEnding {
  * its output): OpenCode could not start, the provider was unreachable, rejected the request, or never finished
  * answering. After that, a failure or a timeout is the candidate's own (e.g. its tool call hanging in `sleep`).
  */
-export function judgeRun(tracker: RunTracker, ending: RunEnding): RunVerdict {
+export function classifyEnding(tracker: RunTracker, ending: RunEnding): RunVerdict {
   const state: RunState = ending.killReason === "context_overflow" ? "failed" : (ending.killReason ?? (ending.exitCode === 0 ? "completed" : "failed"));
   const overflow = tracker.contextOverflow ?? (state === "failed" && tracker.candidateSteps === 0 ? firstOverflow(tracker) : null);
   const setupError = state === "failed" && overflow !== null;

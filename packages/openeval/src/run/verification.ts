@@ -1,5 +1,5 @@
 // The run's verification image, resolved once and shared by planning (judge fingerprints) and grading.
-import { reapVerificationContainers, setUpVerification, usesVerification, type VerificationSetup } from "../judge/index.ts";
+import { reapVerificationContainers, setUpVerification, mentionsVerification, type VerificationSetup } from "../judge/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
 
 export interface RunVerification {
@@ -10,7 +10,7 @@ export interface RunVerification {
 
 export async function resolveRunVerification(benchmark: BenchmarkDefinition): Promise<RunVerification> {
   const setup = await setUpVerification(benchmark.settings, benchmark.evals);
-  const verifying = new Set(benchmark.evals.filter(usesVerification).map((evaluation) => evaluation.id));
+  const verifying = new Set(benchmark.evals.filter(mentionsVerification).map((evaluation) => evaluation.id));
   return { setup, imageFor: (evalId) => (verifying.has(evalId) ? (setup?.image ?? null) : null) };
 }
 

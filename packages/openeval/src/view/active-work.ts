@@ -5,7 +5,8 @@ import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 import { slotId, toSlotKey, variantOf, type BenchmarkRun, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";
 
-export interface SlotWork extends SlotKey {
+/** A slot with the recorded work that counts for it (not run/slot-work.ts's SlotWork, which is work to do). */
+export interface RecordedSlot extends SlotKey {
   evalRun: EvalRun | null;
   /** The latest finished (not running, not interrupted) judge run of evalRun. */
   judgeRun: JudgeRun | null;
@@ -14,14 +15,10 @@ export interface SlotWork extends SlotKey {
   failed: boolean;
 }
 
-export function slotKey(slot: SlotKey): string {
-  return slotId(slot);
-}
-
 /** Every slot of the run (declared evals × models × repetitions, plus any recorded outside them), in eval order. */
-export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>): SlotWork[] {
+export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>): RecordedSlot[] {
   const latest = new Map<string, EvalRun>();
-  for (const evalRun of evalRuns) latest.set(slotKey(evalRun.slot), evalRun);
+  for (const evalRun of evalRuns) latest.set(slotId(evalRun.slot), evalRun);
 
   const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
@@ -29,16 +26,16 @@ export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], 
   const declaredVariants = [CURRENT_VARIANT_NAME, ...(run.variants ?? [])];
   const variants = unique([...declaredVariants, ...evalRuns.map((evalRun) => variantOf(evalRun.slot))]);
   const repetitions = Math.max(run.repetitions, ...evalRuns.map((evalRun) => evalRun.slot.repetition));
-  const slots: SlotWork[] = [];
+  const slots: RecordedSlot[] = [];
   for (const evalId of evals) {
     for (const model of models) {
       for (const variant of variants) {
         for (let repetition = 1; repetition <= repetitions; repetition++) {
           const key = toSlotKey({ evalId, model, repetition, variant });
-          const evalRun = latest.get(slotKey(key)) ?? null;
+          const evalRun = latest.get(slotId(key)) ?? null;
           // Slots beyond the declared repetitions (or of an undeclared variant) count only when something was recorded for them.
           if (!evalRun && (repetition > run.repetitions || !run.evals.includes(evalId) || !run.models.includes(model) || !declaredVariants.includes(variant))) continue;
-          slots.push(describeSlot(key, evalRun, evalRun ? (judgeRunsByEvalRun.get(evalRun.id) ?? []) : []));
+          slots.push(recordedSlot(key, evalRun, evalRun ? (judgeRunsByEvalRun.get(evalRun.id) ?? []) : []));
         }
       }
     }
@@ -46,7 +43,7 @@ export function findActiveWork(run: BenchmarkRun, evalRuns: readonly EvalRun[], 
   return slots;
 }
 
-function describeSlot(key: SlotKey, evalRun: EvalRun | null, judgeRuns: readonly JudgeRun[]): SlotWork {
+function recordedSlot(key: SlotKey, evalRun: EvalRun | null, judgeRuns: readonly JudgeRun[]): RecordedSlot {
   const judgeRun = judgeRuns.filter((candidate) => candidate.state !== "running" && candidate.state !== "interrupted").at(-1) ?? null;
   const candidateFailed = evalRun !== null && (evalRun.infrastructureError || evalRun.state === "failed");
   const scores =
@@ -62,7 +59,7 @@ export function slotValue(scores: Record<string, number | null> | null): number 
   return (values as number[]).reduce((sum, value) => sum + value, 0) / values.length;
 }
 
-export function toSlotCell(slot: SlotWork): SlotCell {
+export function toSlotCell(slot: RecordedSlot): SlotCell {
   return {
     repetition: slot.repetition,
     evalRunId: slot.evalRun?.id ?? null,

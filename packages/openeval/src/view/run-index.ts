@@ -19,7 +19,7 @@ import {
   type SlotObservation,
 } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
-import { findActiveWork, slotValue, toSlotCell, type SlotWork } from "./active-work.ts";
+import { findActiveWork, slotValue, toSlotCell, type RecordedSlot } from "./active-work.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { readCheckedRecords } from "../run/index.ts";
@@ -149,7 +149,7 @@ export function readRunRecord(directory: string): RunListItem {
   }
 }
 
-function toRow(evalRun: EvalRun, slot: SlotWork | null, judgeRuns: readonly JudgeRun[]): EvalRunRow {
+function toRow(evalRun: EvalRun, slot: RecordedSlot | null, judgeRuns: readonly JudgeRun[]): EvalRunRow {
   // An inactive (superseded) eval run still shows its own latest judgment.
   const judgeRun = slot?.judgeRun ?? judgeRuns.at(-1) ?? null;
   const scores = judgeRun?.state === "completed" ? Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value])) : null;
@@ -177,7 +177,7 @@ function toRow(evalRun: EvalRun, slot: SlotWork | null, judgeRuns: readonly Judg
 }
 
 /** Criterion ids per eval, in the order judgments first named them. */
-function criteriaByEval(slots: readonly SlotWork[]): Record<string, string[]> {
+function criteriaByEval(slots: readonly RecordedSlot[]): Record<string, string[]> {
   const criteria: Record<string, Set<string>> = {};
   for (const slot of slots) {
     const seen = (criteria[slot.evalId] ??= new Set());
@@ -187,7 +187,7 @@ function criteriaByEval(slots: readonly SlotWork[]): Record<string, string[]> {
 }
 
 /** A slot as the results stage's statistics see it. Nothing is "fresh" here: the viewer runs nothing. */
-function observe(slot: SlotWork): SlotObservation {
+function observe(slot: RecordedSlot): SlotObservation {
   return {
     evalId: slot.evalId,
     model: slot.model,
@@ -203,7 +203,7 @@ function observe(slot: SlotWork): SlotObservation {
 }
 
 /** Score, bounds, cost and time come from the results stage; the CI and verdict are added by run-summary.ts. */
-function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spend: CostAndTime | null): LeaderboardRow {
+function toLeaderboardRow(summary: ModelSummary, slots: readonly RecordedSlot[], spend: CostAndTime | null): LeaderboardRow {
   return {
     model: summary.model,
     ...(summary.variant === undefined ? {} : { variant: summary.variant }),
@@ -228,7 +228,7 @@ function toLeaderboardRow(summary: ModelSummary, slots: readonly SlotWork[], spe
   };
 }
 
-function buildMatrix(slots: readonly SlotWork[], models: readonly ModelSummary[]): MatrixRow[] {
+function buildMatrix(slots: readonly RecordedSlot[], models: readonly ModelSummary[]): MatrixRow[] {
   const byCell = Map.groupBy(slots, (slot) => `${slot.evalId}\u0000${candidateName(slot)}`);
   const evals = [...new Set(slots.map((slot) => slot.evalId))];
   const evalScores = models.map((summary) => new Map(summary.evals.map((score) => [score.evalId, score])));
