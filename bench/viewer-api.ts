@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/results/index.ts";
 import { serveViewer } from "../packages/openeval/src/view/index.ts";
-import { writeViewerFixture } from "../packages/openeval/src/view/viewer-fixtures.ts";
+import { writeViewerFixture } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
 import { now, round } from "./lib/stats.ts";
 import { withTempDir } from "./lib/temp.ts";
 

@@ -10,9 +10,9 @@ import { sha256 } from "../util/hash.ts";
 import { archiveDatabase } from "./archive-database.ts";
 import { exportSessions } from "./export-sessions.ts";
 import { prepareIsolation } from "./isolated-env.ts";
-import { findSleeps } from "../sandbox/process-fixtures.ts";
+import { findSleeps } from "../sandbox/fixtures/process-tree.ts";
 import { detectPidNamespace } from "../sandbox/process-tree.ts";
-import { type ControlFile, controlConfig, createGitWorkspace, startRecordingProxy, systemText } from "./opencode-fixtures.ts";
+import { type ControlFile, controlConfig, createGitWorkspace, startRecordingProxy, systemText } from "./fixtures/opencode-run.ts";
 import { type OpenCodeOutcome, type OpenCodeRequest, runOpenCode } from "./run-opencode.ts";
 
 const EVAL_ID = "candidate-stage";

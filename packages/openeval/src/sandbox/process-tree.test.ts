@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { findSleeps } from "./process-fixtures.ts";
+import { findSleeps } from "./fixtures/process-tree.ts";
 import { confineCommand, detectPidNamespace, killProcessTree } from "./process-tree.ts";
 
 // Each test's sleeps carry a unique extra argument (`sleep 300 0.00042` sleeps 300.00042 s), so we only ever look at

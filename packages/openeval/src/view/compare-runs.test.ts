@@ -10,7 +10,7 @@ import { compareRuns } from "./compare-runs.ts";
 import { CompareError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
-import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
+import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
 const ALPHA = "provider/alpha";
 let fixture: ViewerFixture;

@@ -8,7 +8,7 @@ import type { ComparisonAnswer } from "./compare-types.ts";
 import { exportRun, type ExportResult } from "./export-run.ts";
 import type { QueueAnswer } from "./queue-types.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys } from "./static-files.ts";
-import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
+import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
 const MODELS = ["provider/alpha", "provider/beta"];
 let fixture: ViewerFixture;

@@ -8,7 +8,7 @@ import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { exportRun, type ExportResult } from "./export-run.ts";
 import { createScrubber, hostPaths, REDACTED } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys } from "./static-files.ts";
-import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
+import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
 // Planted credentials: one only the run's redaction list knows (by hash: the exporting shell does not have it), one
 // recognizable by its shape.

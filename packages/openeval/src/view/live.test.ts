@@ -5,7 +5,7 @@ import type { LiveMessage } from "./api-types.ts";
 import { handleApi } from "./api.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
-import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
+import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
 let fixture: ViewerFixture;
 let data: ViewerData;

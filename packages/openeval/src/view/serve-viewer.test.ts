@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { serveViewer, type ViewerServer } from "./serve-viewer.ts";
-import { writeViewerFixture, type ViewerFixture } from "./viewer-fixtures.ts";
+import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
 let fixture: ViewerFixture;
 let viewer: ViewerServer;

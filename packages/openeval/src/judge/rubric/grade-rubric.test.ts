@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startControlServer, type ControlFile, type ControlServer } from "../../../../control-model/src/index.ts";
 import { parseRubric, type BenchmarkSettings, type EvalDefinition } from "../../load/index.ts";
-import { startRecordingProxy, systemText, type RecordingProxy } from "../../opencode/opencode-fixtures.ts";
+import { startRecordingProxy, systemText, type RecordingProxy } from "../../opencode/fixtures/opencode-run.ts";
 import { recordEvidence } from "../../recording/index.ts";
 import type { EvalRun } from "../../results/index.ts";
 import { gradeEvalRun, type GradeRequest } from "../grade-eval-run.ts";

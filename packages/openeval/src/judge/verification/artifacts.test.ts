@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../util/hash.ts";
 import { readVerificationArtifact } from "./artifacts.ts";
-import { makeTempDirectory } from "./verification-fixtures.ts";
+import { makeTempDirectory } from "./fixtures/engine.ts";
 
 async function keptResult() {
   const directory = await makeTempDirectory("openeval-artifacts-");

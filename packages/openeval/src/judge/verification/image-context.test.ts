@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VerificationError } from "./errors.ts";
-import { makeTempDirectory } from "./verification-fixtures.ts";
+import { makeTempDirectory } from "./fixtures/engine.ts";
 import { hashContext, readContextFiles, SandboxError } from "../../sandbox/index.ts";
 import { DEFAULT_CONTEXT_DIRECTORY, readNpmPackages } from "./image-context.ts";
 

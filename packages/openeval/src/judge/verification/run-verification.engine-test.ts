@@ -10,7 +10,7 @@ import { connectContainerEngine } from "../../sandbox/index.ts";
 import { reapVerificationContainers } from "./verification-sandbox.ts";
 import { RECEIPT_FILE, runVerification, type RunVerificationOptions } from "./run-verification.ts";
 import { VerificationReceiptSchema, type VerificationLimits, type VerificationRequest } from "../../recording/index.ts";
-import { constructedEvidence, engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./verification-fixtures.ts";
+import { constructedEvidence, engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./fixtures/engine.ts";
 
 const LIMITS: VerificationLimits = { cpus: 1, memoryMiB: 256, pids: 128, logBytes: 64 * 1024, artifactBytes: 256 * 1024 };
 let imageId: string;
@@ -184,7 +184,7 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
 
   it("leaves a killed harness's container to reapVerificationContainers(), which removes it", async () => {
     const evidenceDirectory = (await constructedEvidence({ final: { "a.txt": "a" } })).directory;
-    const script = join(import.meta.dirname, "verification-fixtures-crash.ts");
+    const script = join(import.meta.dirname, "fixtures", "crash-process.ts");
     const child = Bun.spawn([process.execPath, script, imageId, evidenceDirectory, directory], { stdout: "pipe", stderr: "inherit" });
     // The child prints the container's verification id once its command is running, then we kill it.
     const reader = child.stdout.getReader();

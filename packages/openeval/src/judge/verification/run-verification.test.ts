@@ -8,7 +8,7 @@ import { resolveVerificationImage } from "./build-image.ts";
 import { VerificationError } from "./errors.ts";
 import { runVerification } from "./run-verification.ts";
 import { DEFAULT_VERIFICATION_LIMITS } from "./verification-api.ts";
-import { constructedEvidence, engineReachable, engineSuite, makeTempDirectory } from "./verification-fixtures.ts";
+import { constructedEvidence, engineReachable, engineSuite, makeTempDirectory } from "./fixtures/engine.ts";
 
 const NOWHERE = { socketPath: "/nonexistent/openeval-test.sock" };
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordEvidence } from "../../recording/index.ts";
 import { judgeEvidence } from "../judge-evidence.ts";
-import { engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./verification-fixtures.ts";
+import { engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./fixtures/engine.ts";
 
 const EVAL_DIRECTORY = join(import.meta.dirname, "..", "..", "..", "..", "..", "examples", "verification", "evals", "verify-page");
 

@@ -1,7 +1,7 @@
 // The sandbox contract on the process engine, once with a PID namespace (when this machine allows one) and once
 // with the /proc walk that finds detached processes by the sandbox's marker.
 import { makeTempDir } from "../../../../../test/helpers/fixtures.ts";
-import { findSleeps } from "../process-fixtures.ts";
+import { findSleeps } from "../fixtures/process-tree.ts";
 import { describeSandboxContract } from "../sandbox-contract.case.ts";
 import { createProcessEngine } from "./process-sandbox.ts";
 
