@@ -1,23 +1,17 @@
-// The one place CLI errors are formatted: known errors briefly with their exit code, unknown ones with a stack.
-import { BenchmarkInvalidError } from "../load/index.ts";
-import { EvidenceError } from "../recording/index.ts";
-import { BaselineInvalidError, BaselineRefusedError, EXIT_CODES, GateSelectionError, RunMaintenanceError, StoreError } from "../results/index.ts";
-import { RunInProgressError } from "../run/index.ts";
-import { VerificationError } from "../judge/index.ts";
-import { ScopeInvalidError } from "../plan/index.ts";
-import { CandidateError } from "../candidate/index.ts";
+// The one place CLI errors are formatted: an OpenEvalError (any stage's error a user can act on) briefly, with the
+// exit code it carries; anything else with a stack, as a bug to report.
+import { EXIT_CODES } from "../util/exit-codes.ts";
+import { OpenEvalError } from "../util/errors.ts";
 
 /** SPEC §10 exit codes (one table, shared with the verdict). */
 export const EXIT = EXIT_CODES;
 
-export class UsageError extends Error {
+export class UsageError extends OpenEvalError {
   readonly code = "USAGE";
 }
 
-const KNOWN = [BenchmarkInvalidError, UsageError, EvidenceError, GateSelectionError, BaselineRefusedError, BaselineInvalidError, StoreError, RunInProgressError, VerificationError, ScopeInvalidError, CandidateError, RunMaintenanceError];
-
 export function formatCliError(error: unknown): { message: string; exitCode: number } {
-  if (KNOWN.some((known) => error instanceof known)) return { message: `error: ${(error as Error).message}`, exitCode: EXIT.invalidInput };
+  if (error instanceof OpenEvalError) return { message: `error: ${error.message}`, exitCode: error.exitCode };
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { message: `Unexpected error (please report it):\n${stack}`, exitCode: EXIT.incomplete };
 }

@@ -1,6 +1,5 @@
 // `openeval export <run> --output <dir>`: a static, scrubbed copy of a run's viewer that opens from disk.
-import { StoreError } from "../results/index.ts";
-import { ExportError, exportRun } from "../view/index.ts";
+import { exportRun } from "../view/index.ts";
 import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import { chooseRun } from "./choose-run.ts";
@@ -16,23 +15,18 @@ export const exportCommand = defineCommand({
     if (typeof flags.output !== "string") throw new UsageError("--output <dir> is required: the folder to write the export to");
     if (positionals.length > 1) throw new UsageError(`export takes one run; got ${positionals.join(", ")}`);
     const run = chooseRun(flags.benchmark as string, positionals[0]);
-    try {
-      const result = await exportRun({
-        run,
-        output: flags.output,
-        allowArtifacts: (flags["allow-artifact"] as string[] | undefined) ?? [],
-        onProgress: (done, total) => process.stderr.write(`\rexporting ${done}/${total}`),
-      });
-      process.stderr.write("\n");
-      console.log(`Exported run ${result.runId} (${result.files} files, ${(result.bytes / 1024 / 1024).toFixed(1)} MB). Open ${result.index}`);
-      const leftOut = new Set(Object.values(result.leftOut).flat());
-      if (leftOut.size > 0) {
-        console.log(`Left out the contents of ${leftOut.size} workspace file${leftOut.size === 1 ? "" : "s"} (listed in openeval-export.json); include one with --allow-artifact <path>`);
-      }
-      return EXIT.pass;
-    } catch (error) {
-      if (error instanceof ExportError || error instanceof StoreError) throw new UsageError(error.message);
-      throw error;
+    const result = await exportRun({
+      run,
+      output: flags.output,
+      allowArtifacts: (flags["allow-artifact"] as string[] | undefined) ?? [],
+      onProgress: (done, total) => process.stderr.write(`\rexporting ${done}/${total}`),
+    });
+    process.stderr.write("\n");
+    console.log(`Exported run ${result.runId} (${result.files} files, ${(result.bytes / 1024 / 1024).toFixed(1)} MB). Open ${result.index}`);
+    const leftOut = new Set(Object.values(result.leftOut).flat());
+    if (leftOut.size > 0) {
+      console.log(`Left out the contents of ${leftOut.size} workspace file${leftOut.size === 1 ? "" : "s"} (listed in openeval-export.json); include one with --allow-artifact <path>`);
     }
+    return EXIT.pass;
   },
 });

@@ -1,5 +1,4 @@
 // `openeval view`: serve the results viewer on 127.0.0.1 until interrupted.
-import { StoreError } from "../results/index.ts";
 import { DEFAULT_VIEWER_PORT, serveViewer } from "../view/index.ts";
 import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
 import { EXIT, UsageError } from "./errors.ts";
@@ -14,7 +13,6 @@ export const viewCommand = defineCommand({
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535; got "${String(flags.port)}"`);
     const viewer = await serveViewer({ benchmark: flags.benchmark as string, run: flags.run as string | undefined, port }).catch((error: unknown) => {
       if ((error as { code?: string }).code === "EADDRINUSE") throw new UsageError(`Port ${port} is in use; pick another with --port (0 picks a free one)`);
-      if (error instanceof StoreError) throw new UsageError(error.message);
       throw error;
     });
     const start = viewer.defaultRunId ? `${viewer.url}#/runs/${encodeURIComponent(viewer.defaultRunId)}` : viewer.url;

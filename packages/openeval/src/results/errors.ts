@@ -1,8 +1,9 @@
 // Results-stage errors a user can act on: a bad contributor selection, a refused or unreadable baseline.
 // Each carries a stable code; the CLI maps all three to exit code 2 (invalid input, nothing decided).
+import { OpenEvalError } from "../util/errors.ts";
 
 /** `--gate`, `--only` or benchmark.ts named a contributor that does not exist. */
-export class GateSelectionError extends Error {
+export class GateSelectionError extends OpenEvalError {
   readonly code = "GATE_SELECTION_INVALID";
   constructor(readonly unknownIds: readonly string[], readonly validIds: readonly string[]) {
     super(
@@ -20,7 +21,7 @@ export interface BaselineRefusal {
 }
 
 /** The run cannot become a baseline; every reason is listed, not only the first. */
-export class BaselineRefusedError extends Error {
+export class BaselineRefusedError extends OpenEvalError {
   readonly code = "BASELINE_REFUSED";
   constructor(readonly runId: string, readonly refusals: readonly BaselineRefusal[]) {
     super(`Run ${runId} cannot become the baseline:\n${refusals.map((refusal) => `  ${refusal.reason}: ${refusal.message}`).join("\n")}`);
@@ -28,7 +29,7 @@ export class BaselineRefusedError extends Error {
 }
 
 /** baseline.json exists but is not a baseline this version can read. */
-export class BaselineInvalidError extends Error {
+export class BaselineInvalidError extends OpenEvalError {
   readonly code = "BASELINE_INVALID";
   constructor(readonly file: string, problems: readonly string[], options?: { cause?: unknown }) {
     super(`${file} is not a valid baseline:\n${problems.map((problem) => `  ${problem}`).join("\n")}\nSet it again with: openeval baseline set <run>`, options);
@@ -36,6 +37,6 @@ export class BaselineInvalidError extends Error {
 }
 
 /** add-models, remove-models, merge-runs or snapshot was asked for something the run cannot do (named in the message). */
-export class RunMaintenanceError extends Error {
+export class RunMaintenanceError extends OpenEvalError {
   readonly code = "RUN_MAINTENANCE";
 }

@@ -1,6 +1,7 @@
 // The results store: one embedded SQLite database per run (bun:sqlite, WAL). Finalized eval runs and judge
 // runs are immutable — the database itself refuses to update or delete them — so a crash or a bug cannot
 // rewrite finished, paid-for work.
+import { OpenEvalError } from "../util/errors.ts";
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -36,7 +37,7 @@ BEGIN SELECT RAISE(ABORT, 'openeval: ${table} rows are never deleted'); END;`,
   .join("\n")}
 `;
 
-export class StoreError extends Error {
+export class StoreError extends OpenEvalError {
   readonly code = "STORE_INVALID";
 }
 

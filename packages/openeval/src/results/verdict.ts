@@ -8,6 +8,7 @@ import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
 import { evaluateGates, gateName, type GateResult } from "./gates.ts";
 import { findRegressions, type SlotFingerprint } from "./regression.ts";
 import type { SlotObservation } from "./statistics.ts";
+import { EXIT_CODES, type ExitCode } from "../util/exit-codes.ts";
 
 /** `unknown`: nothing failed, but unresolved evidence keeps the contributor from passing. `skipped`: not enabled. */
 export type ContributorStatus = "pass" | "fail" | "unknown" | "skipped";
@@ -58,8 +59,6 @@ export interface Verdict {
 }
 
 /** SPEC §10 exit codes. */
-export const EXIT_CODES = { pass: 0, verdictFail: 1, invalidInput: 2, incomplete: 3 } as const;
-export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
 /**
  * The single place a criterion's judge maps to the contributor that gates it.

@@ -1,6 +1,7 @@
 // Crash recovery: a run whose runner died (its heartbeat went stale) is taken over by the next `openeval run`.
 // Unfinished eval and judge runs are marked interrupted (kept as evidence, then re-planned) and any process
 // they left behind is reaped. A runner that is still alive is never taken over.
+import { OpenEvalError } from "../util/errors.ts";
 import { RUN_MARKER } from "../opencode/index.ts";
 import { killProcessTree } from "../sandbox/index.ts";
 import type { ResultsStore } from "../results/index.ts";
@@ -11,7 +12,7 @@ export const HEARTBEAT_INTERVAL_MS = 2_000;
 /** A heartbeat older than this means the runner is gone, even if its pid was reused by another process. */
 const STALE_AFTER_MS = 5 * HEARTBEAT_INTERVAL_MS;
 
-export class RunInProgressError extends Error {
+export class RunInProgressError extends OpenEvalError {
   readonly code = "RUN_IN_PROGRESS";
 }
 

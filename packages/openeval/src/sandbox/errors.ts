@@ -1,8 +1,10 @@
 // Sandbox errors: a stable code and a message that says what to do. A command that fails or times out inside a
 // sandbox is an outcome, never one of these; these mean the sandbox itself could not be had.
+import { OpenEvalError } from "../util/errors.ts";
+
 export type SandboxErrorCode = "ENGINE_UNREACHABLE" | "UNKNOWN_ENGINE" | "IMAGE_MISSING" | "IMAGE_BUILD_FAILED" | "ENGINE_FAILED";
 
-export class SandboxError extends Error {
+export class SandboxError extends OpenEvalError {
   constructor(readonly code: SandboxErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

@@ -1,5 +1,7 @@
 // Verification errors: a stable code and a message that says what to do (start an engine, build the image, fix the
 // request). A command that fails or times out inside the container is a result, never one of these.
+import { OpenEvalError } from "../../util/errors.ts";
+
 export type VerificationErrorCode =
   | "ENGINE_UNREACHABLE"
   | "IMAGE_MISSING"
@@ -11,7 +13,7 @@ export type VerificationErrorCode =
   | "ARTIFACT_CORRUPT"
   | "ENGINE_FAILED";
 
-export class VerificationError extends Error {
+export class VerificationError extends OpenEvalError {
   constructor(readonly code: VerificationErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

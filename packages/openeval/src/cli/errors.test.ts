@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { OpenCodeError } from "../opencode/index.ts";
+import { StoreError } from "../results/index.ts";
+import { ExportError } from "../view/index.ts";
+import { formatCliError, UsageError } from "./errors.ts";
+
+describe("formatCliError: one formatter keyed on the error base (issue 16 §5)", () => {
+  it("prints any stage's actionable error briefly, with the exit code it carries", () => {
+    // OpenCodeError and ExportError were once missing from a hand-kept list, and printed as bugs with a stack.
+    for (const error of [new OpenCodeError("OPENCODE_INVALID_MODEL", "model p/m is unknown; check the provider"), new ExportError("EXPORT_TARGET_NOT_EMPTY", "out/ is not empty; pick an empty folder"), new UsageError("--output is required"), new StoreError("no run record")]) {
+      expect(formatCliError(error)).toEqual({ message: `error: ${error.message}`, exitCode: 2 });
+    }
+  });
+
+  it("prints anything else as a bug to report, with its stack, exit 3", () => {
+    const formatted = formatCliError(new TypeError("x is undefined"));
+    expect(formatted.exitCode).toBe(3);
+    expect(formatted.message).toMatch(/^Unexpected error \(please report it\):\nTypeError: x is undefined\n\s+at /);
+  });
+});
