@@ -2,7 +2,7 @@
 // workspace and a consistent copy of its live native database at one moment — for an early judge check to read.
 import { join } from "node:path";
 import type { SnapshotLimits } from "../util/evidence-limits.ts";
-import { captureDirectory, copySnapshotObjects, extractNative, writeEventsFile, writeEvidence, type EvidenceRef, type Snapshot } from "../recording/index.ts";
+import { captureDirectory, copySnapshotObjects, extractNative, NATIVE_LAYOUT, writeEventsFile, writeEvidence, type EvidenceRef, type Snapshot } from "../recording/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { redactBytes, snapshotDatabase } from "../opencode/index.ts";
 
@@ -30,7 +30,7 @@ export interface LiveCandidate {
  */
 export function checkpointOf(live: LiveCandidate): TakeCheckpoint {
   return async (directory) => {
-    const database = await snapshotDatabase({ live: live.databasePath, target: join(directory, "native", "opencode.db"), secrets: live.secrets });
+    const database = await snapshotDatabase({ live: live.databasePath, target: join(directory, NATIVE_LAYOUT.database), secrets: live.secrets });
     // Initial objects first: files the agent has not changed are then already there, linked rather than stored again.
     await copySnapshotObjects(live.initial, live.evidenceDirectory, directory);
     const final = await captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets), live.limits);
@@ -45,7 +45,7 @@ export function checkpointOf(live: LiveCandidate): TakeCheckpoint {
       final,
       events: await writeEventsFile(directory, native.events),
       native: {
-        database: { file: "native/opencode.db", sha256: database.sha256, bytes: database.bytes },
+        database: { file: NATIVE_LAYOUT.database, sha256: database.sha256, bytes: database.bytes },
         opencodeVersion: OPENCODE_VERSION,
         rootSessionID: native.rootSessionID,
         sessions: [],

@@ -3,7 +3,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { captureDirectory, extractNative, writeEvidence, writeEventsFile } from "../recording/index.ts";
+import { captureDirectory, extractNative, NATIVE_LAYOUT, writeEvidence, writeEventsFile } from "../recording/index.ts";
 import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
@@ -244,8 +244,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const checks = await monitor?.finish();
   // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
   const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence);
-  const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, "native", "opencode.db"), secrets: credentials.secrets });
-  const exported = await exportSessions({ env: isolation.env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, "native", "sessions"), secrets: credentials.secrets });
+  const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, NATIVE_LAYOUT.database), secrets: credentials.secrets });
+  const exported = await exportSessions({ env: isolation.env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, NATIVE_LAYOUT.sessions), secrets: credentials.secrets });
   const native = extractNative(archived.path, { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors });
   const events = await writeEventsFile(evidenceDirectory, native.events);
   const metrics = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
@@ -259,7 +259,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     final,
     events,
     native: {
-      database: { file: "native/opencode.db", sha256: archived.sha256, bytes: archived.bytes },
+      database: { file: NATIVE_LAYOUT.database, sha256: archived.sha256, bytes: archived.bytes },
       opencodeVersion: OPENCODE_VERSION,
       rootSessionID: native.rootSessionID ?? outcome.sessionID,
       ...(native.stepErrors.length > 0 ? { stepErrors: native.stepErrors } : {}),

@@ -48,6 +48,9 @@ export interface VerificationSetup {
   limits: VerificationLimits;
 }
 
+/** A judge run's folder: one sub-folder per source (files: CODE_JUDGE_FILES, RUBRIC_FILES) and verification's receipts. */
+export const JUDGE_RUN_FOLDERS = { code: "code", rubric: "rubric", verification: "verification" } as const;
+
 export function judgeRunDirectory(judgeRunId: string): string {
   return join("judge-runs", judgeRunId);
 }
@@ -84,19 +87,19 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       evidence: { directory: join(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
       run: evalRun,
       timeoutMs: request.settings.judge.timeoutMs,
-      directory: join(request.runDirectory, directory, "code"),
+      directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.code),
       ...(request.signal ? { signal: request.signal } : {}),
       marker: request.judgeRunId,
       secrets: request.secrets ?? [],
       ...(request.codeWorker ? { worker: request.codeWorker } : {}),
       verification: request.verification
-        ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, "verification") }
+        ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification) }
         : null,
     });
     output = code.output;
     outcomes.push({ state: code.state, scores: code.scores, error: code.error });
   }
-  if (evaluation.rubric && !request.signal?.aborted) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, "rubric")));
+  if (evaluation.rubric && !request.signal?.aborted) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric)));
 
   const costUSD = outcomes.reduce((total, outcome) => total + (outcome.costUSD ?? 0), 0);
   const final: JudgeRun = { ...running, ...combineSources(outcomes, request.signal?.aborted === true), ...(output === undefined ? {} : { output }), costUSD, completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };

@@ -13,7 +13,7 @@ import { openEvidence, type VerificationReceipt } from "../recording/index.ts";
 import type { CriterionScore } from "../results/index.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
-import { combineSources, type SourceOutcome } from "./grade-eval-run.ts";
+import { combineSources, JUDGE_RUN_FOLDERS, type SourceOutcome } from "./grade-eval-run.ts";
 import { criterionMean } from "./normalize.ts";
 import { gradeRubricTask } from "./rubric/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
@@ -87,7 +87,7 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
     output = code.output;
     outcomes.push(code);
   }
-  if (input.rubric) outcomes.push(await gradeRubric(input, ref, join(directory, "rubric")));
+  if (input.rubric) outcomes.push(await gradeRubric(input, ref, join(directory, JUDGE_RUN_FOLDERS.rubric)));
 
   const judgment = combineSources(outcomes);
   const scores = judgment.scores ?? {};
@@ -98,13 +98,11 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
     ...(output === undefined ? {} : { output }),
     ...(judgment.error ? { error: judgment.error } : {}),
     elapsedMs: Math.round(performance.now() - startedAt),
-    verification: await readVerificationReceipts(join(directory, VERIFICATION_FOLDER)),
+    verification: await readVerificationReceipts(join(directory, JUDGE_RUN_FOLDERS.verification)),
   };
   await writeJsonAtomic(join(directory, "result.json"), result);
   return result;
 }
-
-const VERIFICATION_FOLDER = "verification";
 
 type CodeJudgeSettings = { timeoutMs: number | undefined; verification: z.output<typeof VerificationSettingsSchema> | undefined };
 
@@ -126,9 +124,9 @@ async function gradeCode(file: string, evidence: { directory: string; hash: stri
     evidence,
     run: null,
     timeoutMs: settings.judge.timeoutMs,
-    directory: join(directory, "code"),
+    directory: join(directory, JUDGE_RUN_FOLDERS.code),
     marker: judgeRun,
-    verification: setup ? { ...setup, judgeRun, directory: join(directory, VERIFICATION_FOLDER) } : null,
+    verification: setup ? { ...setup, judgeRun, directory: join(directory, JUDGE_RUN_FOLDERS.verification) } : null,
   });
   return { state: execution.state, scores: execution.scores, output: execution.output, ...(execution.error ? { error: execution.error } : {}) };
 }

@@ -12,6 +12,7 @@ export { openCodeStatus, type JudgeMetrics, type JudgeToolCall, type JudgeToolSt
 export type { NativeEvent, NativeMessage, NativeSession } from "./native-archive.ts";
 export {
   EVIDENCE_VERSION,
+  NATIVE_LAYOUT,
   type EvidenceManifest,
   type EvidenceRef,
   type FileEntry,

@@ -43,6 +43,9 @@ export const ToolCallSchema = z.object({
   durationMs: z.number().nullable(),
 });
 
+/** Where a recording keeps OpenCode's native files, relative to its evidence folder: one spelling for every writer. */
+export const NATIVE_LAYOUT = { database: "native/opencode.db", sessions: "native/sessions" } as const;
+
 export const NativeArchiveSchema = z.object({
   database: z.object({ file: z.string(), sha256: z.string(), bytes: count }),
   opencodeVersion: z.string(),

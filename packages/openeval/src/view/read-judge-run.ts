@@ -1,13 +1,17 @@
 // One judge run for the viewer: per-criterion scores with reasons and citations, the returned JSON (on the record),
 // and everything in its folder — the frozen judge.js, process logs, the rubric archive, verification receipts.
 import { join, posix } from "node:path";
+import { CODE_JUDGE_FILES, JUDGE_RUN_FOLDERS, RECEIPT_FILE, RUBRIC_FILES } from "../judge/index.ts";
 import { VerificationReceiptSchema } from "../recording/index.ts";
 import { CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../results/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";
 
-const RECEIPT = /^(.*\/)?verification\/([^/]+)\/receipt\.json$/;
+const codeFile = (file: string) => posix.join(JUDGE_RUN_FOLDERS.code, file);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** A receipt wherever a judge kept one: `…/verification/<id>/receipt.json`. */
+const RECEIPT = new RegExp(`^(.*/)?${escape(JUDGE_RUN_FOLDERS.verification)}/([^/]+)/${escape(RECEIPT_FILE)}$`);
 
 /** The detail as its folder holds it; the caller adds `integrityError` (it needs the eval run it judged). */
 export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, evalRun: EvalRunRow | null): Promise<Omit<JudgeRunDetail, "integrityError">> {
@@ -27,9 +31,9 @@ export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, 
       measurements: score.measurements ?? null,
     })),
     files,
-    source: await text("code/judge.js"),
-    rubricSubmission: parseJson(await text("rubric/submission.json")),
-    logs: { stdout: await text("code/stdout.log"), stderr: await text("code/stderr.log") },
+    source: await text(codeFile(CODE_JUDGE_FILES.source)),
+    rubricSubmission: parseJson(await text(posix.join(JUDGE_RUN_FOLDERS.rubric, RUBRIC_FILES.submission))),
+    logs: { stdout: await text(codeFile(CODE_JUDGE_FILES.stdout)), stderr: await text(codeFile(CODE_JUDGE_FILES.stderr)) },
     verifications: await findVerifications(files, text),
   };
 }
@@ -60,7 +64,7 @@ async function findVerifications(files: readonly FileInfo[], text: (path: string
   for (const file of files) {
     const match = RECEIPT.exec(file.path);
     if (!match) continue;
-    const directory = `${match[1] ?? ""}verification/${match[2]}`;
+    const directory = `${match[1] ?? ""}${JUDGE_RUN_FOLDERS.verification}/${match[2]}`;
     const raw = parseJson(await text(file.path));
     const parsed = VerificationReceiptSchema.safeParse(raw);
     views.push({
