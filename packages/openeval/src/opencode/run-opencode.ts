@@ -12,7 +12,7 @@ import { type ConfinedCommand, confineCommand, killProcessTree, tieToRunner } fr
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-database.ts";
-import { type KillReason, type RunState, type StepError, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
+import { type KillReason, type RunState, type RunTracker, type StepError, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 
 export interface OpenCodeRequest {
@@ -109,13 +109,6 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   await mkdir(dirname(request.stderrFile), { recursive: true });
 
   const marker = { name: RUN_MARKER, value: request.marker ?? randomUUID() };
-  const env = {
-    ...isolation.env,
-    ...request.credentials.env,
-    PWD: request.workspace, // `run` trusts $PWD over the real cwd
-    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config),
-    [marker.name]: marker.value,
-  };
   const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
   const argv = [binary, ...buildRunArgs(request.workspace, model, request.agent)];
   const command = request.launch ? { argv, confinement: "container" as const } : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
@@ -138,22 +131,58 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     };
   };
 
-  // Step: an already-aborted run never starts.
+  // An already-aborted run never starts.
   if (request.signal?.aborted) return finish(null, "interrupted");
-
-  // Step: spawn, confined and tied to the runner's life, prompt on stdin then closed (an open stdin pipe makes `run`
-  // wait forever). On the host in its own session (detached): a terminal's Ctrl-C reaches the runner, which stops
-  // it and records why.
   let child: LaunchedCommand;
   try {
-    const launch = request.launch ?? launchOnHost(`${marker.name}=${marker.value}`);
-    child = await launch({ argv: command.argv, cwd: request.workspace, env, stdin: request.prompt });
+    child = await launchSession(request, command.argv, sessionEnv(request, isolation, marker), marker);
   } catch (cause) {
     await Promise.all([writeFile(request.eventsFile, ""), writeFile(request.stderrFile, "")]);
     return finish(null, null, `OpenCode could not be started: ${String(cause)}`);
   }
+  const limits = enforceLimits(child, request);
+  const streamed = streamOutput(child, request, tracker, limits.kill);
 
-  // Step: limits. Each kill takes the whole tree, including commands the agent detached.
+  // Wait for exit, then sweep strays (a no-op inside a PID namespace, which died with OpenCode).
+  const exitCode = await child.exited;
+  const killReason = limits.end();
+  await killProcessTree({ marker: `${marker.name}=${marker.value}` });
+  await streamed.drain();
+
+  // A kill can swallow the last event lines; the database knows whether the model ever answered.
+  if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
+  if (!tracker.sawToolCall) tracker.sawToolCall = hasToolCall(isolation.paths.database);
+  return finish(exitCode, killReason);
+}
+
+type Marker = { name: string; value: string };
+
+/** The isolated environment, this provider's credentials, the config and the marker crash recovery finds it by. */
+function sessionEnv(request: OpenCodeRequest, isolation: Isolation, marker: Marker): Record<string, string> {
+  return {
+    ...isolation.env,
+    ...request.credentials.env,
+    PWD: request.workspace, // `run` trusts $PWD over the real cwd
+    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config),
+    [marker.name]: marker.value,
+  };
+}
+
+/**
+ * Spawns the session, confined and tied to the runner's life, prompt on stdin then closed (an open stdin pipe makes
+ * `run` wait forever). On the host in its own session (detached): a terminal's Ctrl-C reaches the runner, which stops
+ * it and records why.
+ */
+function launchSession(request: OpenCodeRequest, argv: string[], env: Record<string, string>, marker: Marker): Promise<LaunchedCommand> {
+  const launch = request.launch ?? launchOnHost(`${marker.name}=${marker.value}`);
+  return launch({ argv, cwd: request.workspace, env, stdin: request.prompt });
+}
+
+/**
+ * The time limit, the caller's abort (interrupted) and stop signals: each kill takes the whole tree, including
+ * commands the agent detached, and the first reason wins. `end()` (after exit) releases them and says why it died.
+ */
+function enforceLimits(child: LaunchedCommand, request: OpenCodeRequest): { kill: (reason: KillReason) => void; end: () => KillReason | null } {
   let killReason: KillReason | null = null;
   const kill = (reason: KillReason) => {
     if (killReason !== null) return;
@@ -165,8 +194,23 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   const onStop = () => kill("stopped");
   request.signal?.addEventListener("abort", onAbort, { once: true });
   request.stop?.addEventListener("abort", onStop, { once: true });
+  return {
+    kill,
+    end: () => {
+      clearTimeout(timer);
+      if (killReason === null && request.signal?.aborted) killReason = "interrupted"; // a signal reached OpenCode first
+      request.signal?.removeEventListener("abort", onAbort);
+      request.stop?.removeEventListener("abort", onStop);
+      return killReason;
+    },
+  };
+}
 
-  // Step: stream stdout (events) and stderr (log), redacted, to disk and observers.
+/**
+ * Streams stdout (events) and stderr (log), redacted, to disk, the tracker and the observers; a context the provider
+ * keeps rejecting or spend over the cap kills the session. `drain()` waits (bounded) for both streams and closes the files.
+ */
+function streamOutput(child: LaunchedCommand, request: OpenCodeRequest, tracker: RunTracker, kill: (reason: KillReason) => void): { drain: () => Promise<void> } {
   const events = Bun.file(request.eventsFile).writer();
   const log = Bun.file(request.stderrFile).writer();
   const stdoutDone = readLines(child.stdout, (raw) => {
@@ -185,21 +229,12 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     log.write(line + "\n");
     observeLogLine(tracker, line);
   });
-
-  // Step: wait for exit, then sweep strays (a no-op inside a PID namespace, which died with OpenCode).
-  const exitCode = await child.exited;
-  clearTimeout(timer);
-  if (killReason === null && request.signal?.aborted) killReason = "interrupted"; // a signal reached OpenCode first
-  request.signal?.removeEventListener("abort", onAbort);
-  request.stop?.removeEventListener("abort", onStop);
-  await killProcessTree({ marker: `${marker.name}=${marker.value}` });
-  await Promise.race([Promise.allSettled([stdoutDone, stderrDone]), Bun.sleep(DRAIN_GRACE_MS)]);
-  await Promise.all([events.end(), log.end()]);
-
-  // Step: a kill can swallow the last event lines; the database knows whether the model ever answered.
-  if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
-  if (!tracker.sawToolCall) tracker.sawToolCall = hasToolCall(isolation.paths.database);
-  return finish(exitCode, killReason);
+  return {
+    drain: async () => {
+      await Promise.race([Promise.allSettled([stdoutDone, stderrDone]), Bun.sleep(DRAIN_GRACE_MS)]);
+      await Promise.all([events.end(), log.end()]);
+    },
+  };
 }
 
 /** This machine: the confined argv as a child process tied to the runner; a kill takes its tree and every process
