@@ -7,7 +7,6 @@ import type { BenchmarkDefinition } from "../packages/openeval/src/load/index.ts
 import { candidateFingerprint, judgeFingerprint, planSlots } from "../packages/openeval/src/plan/index.ts";
 import { ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/results/index.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
-import { benchmarkSource } from "./lib/fixtures.ts";
 import { now, round, summarize, type Summary } from "./lib/stats.ts";
 import { millis, type Section } from "./lib/table.ts";
 import { withTempDir, writeTree } from "./lib/temp.ts";
@@ -80,7 +79,10 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
 
 /** benchmark.ts and `evals/eval-NNN/{prompt.md,judge.ts}`; each judge.ts differs, so each bundle is its own. */
 function generateBenchmark(shape: PlanShape, models: string[]): Record<string, string> {
-  const files: Record<string, string> = { "benchmark.ts": benchmarkSource({ models, repetitions: shape.repetitions }) };
+  // Process isolation: the recorded fingerprints are made with the process runtime, as the planner then computes them
+  // (real-looking models default to containers, whose runtime fingerprint names the candidate image).
+  const settings = { models, repetitions: shape.repetitions, judge: { timeoutMs: 60_000 }, candidate: { timeoutMs: 120_000, isolation: "process" } };
+  const files: Record<string, string> = { "benchmark.ts": `export default ${JSON.stringify(settings)};\n` };
   for (let n = 1; n <= shape.evals; n++) {
     const id = `eval-${String(n).padStart(3, "0")}`;
     files[`evals/${id}/prompt.md`] = `Reply with exactly WORD${n}.\n`;
