@@ -1,7 +1,7 @@
 // snapshotRun(): freeze a run's active scores to `<run>/maintenance/snapshots/<name>.json`, as `openeval snapshot`
 // (OpenEval's layout): the slots with the eval and judge runs they use, and the scores and verdict readResults
 // gives now, under a hash of all of it. A snapshot is never overwritten; the run's records are only read.
-import { writeFileSync, mkdirSync } from "node:fs";
+import { linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { RunMaintenanceError, toSlotKey } from "../results/index.ts";
 import { fingerprint } from "../util/hash.ts";
@@ -40,11 +40,17 @@ export async function snapshotRun(runDirectory: string, name: string): Promise<R
   };
   const hash = fingerprint(payload);
   mkdirSync(join(directory, SNAPSHOTS_DIRECTORY), { recursive: true });
+  // Written whole, then linked into place: a kill mid-write leaves no half snapshot holding the name, and a link
+  // (unlike a rename) refuses a name that exists.
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, `${JSON.stringify({ hash, payload }, null, 2)}\n`);
   try {
-    writeFileSync(path, `${JSON.stringify({ hash, payload }, null, 2)}\n`, { flag: "wx" });
+    linkSync(partial, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new RunMaintenanceError(`snapshot: "${name}" already exists (${path}); snapshots are never overwritten, choose another name`);
     throw error;
+  } finally {
+    rmSync(partial, { force: true });
   }
   return { path, hash, slots: active.length };
 }
