@@ -2,20 +2,24 @@
 // opens the recording, calls the judge's default export and writes the returned JSON to the result file.
 // No top-level await: the pool bundles this file as CommonJS with Bun's bytecode cache (code-worker-pool.ts).
 import { writeFileSync } from "node:fs";
+import * as z from "zod";
 import { createJudgeContext, openEvidence, type Evidence } from "../recording/index.ts";
 import type { VerificationApi } from "../recording/index.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
-import { CodeJudgeJobSchema, type CodeJudgeJob, type WorkerResult } from "./schema.ts";
+import type { CodeJudgeJob, WorkerResult } from "./schema.ts";
 import { toStrictJson } from "./strict-json.ts";
 
 type VerificationStage = typeof import("./verification/index.ts");
+
+// zod compiles a fast parser on a schema's first parse; a worker parses each schema once, so interpreting is cheaper.
+z.config({ jitless: true });
 
 async function main(): Promise<never> {
   // Started before its job exists: everything imported above is loaded while it waits here. EOF with no job
   // means the runner is gone or needs no more graders: exit quietly.
   const input = await Bun.stdin.text();
   if (input === "") process.exit(0);
-  const job = CodeJudgeJobSchema.parse(JSON.parse(input));
+  const job = JSON.parse(input) as CodeJudgeJob;
   process.chdir(job.cwd);
   // The container client is loaded only for a judge that can use it: it is half of a worker's start-up time.
   const verification = job.verification?.image ? await import("./verification/index.ts") : null;

@@ -1,33 +1,37 @@
 // The code-judge worker protocol: the job the host writes on the worker's stdin and the result file it reads.
 import * as z from "zod";
-import { EvalRunSchema } from "../results/index.ts";
+import type { VerificationLimits } from "../recording/index.ts";
+import type { EvalRun } from "../results/index.ts";
+import type { EngineOptions } from "../sandbox/index.ts";
 
-export const CodeJudgeJobSchema = z.object({
+/**
+ * The job the runner writes on a worker's stdin. Not re-validated in the worker: the runner builds it from values it
+ * has already validated, and parsing it (the eval run's schema with zod's cycle check) cost a worker ~20 ms of its
+ * ~50 ms. The result file comes back from judge code, so that one is parsed (WorkerResultSchema).
+ */
+export interface CodeJudgeJob {
   /** The frozen bundle to import, its package imports pinned to files (link-imports.ts). */
-  module: z.string(),
-  output: z.string(),
+  module: string;
+  output: string;
   /** The eval folder: the judge's working directory (a warm worker starts before its job is known). */
-  cwd: z.string(),
-  evidence: z.object({ directory: z.string(), hash: z.string() }),
-  run: EvalRunSchema.nullable(),
-  declaredCriteria: z.array(z.string()).nullable(),
+  cwd: string;
+  evidence: { directory: string; hash: string };
+  run: EvalRun | null;
+  declaredCriteria: string[] | null;
   /** How ctx.verification runs: the pinned image (or why there is none), engine, limits, where receipts go. */
-  verification: z
-    .object({
-      image: z.string().nullable(),
-      unavailable: z.string().nullable(),
-      engine: z.object({ engine: z.enum(["docker", "podman"]).optional(), socketPath: z.string().optional() }),
-      limits: z.object({ cpus: z.number(), memoryMiB: z.number(), pids: z.number(), logBytes: z.number(), artifactBytes: z.number(), tmpMiB: z.number().optional() }),
-      judgeRun: z.string(),
-      directory: z.string(),
-    })
-    .nullable(),
-});
+  verification: {
+    image: string | null;
+    unavailable: string | null;
+    engine: Pick<EngineOptions, "engine" | "socketPath">;
+    limits: VerificationLimits;
+    judgeRun: string;
+    directory: string;
+  } | null;
+}
 
 export const WorkerResultSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), output: z.unknown() }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 
-export type CodeJudgeJob = z.infer<typeof CodeJudgeJobSchema>;
 export type WorkerResult = z.infer<typeof WorkerResultSchema>;

@@ -42,6 +42,14 @@ describe("the evidence format", () => {
     await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(/the recording was changed after it was written/);
   });
 
+  it("validates a manifest opened without its recorded hash, and says what is wrong with it", async () => {
+    const ref = await constructed();
+    const manifest = JSON.parse(await readFile(join(ref.directory, "manifest.json"), "utf8")) as Record<string, unknown>;
+    await writeFile(join(ref.directory, "manifest.json"), JSON.stringify({ ...manifest, prompt: 42 }));
+    await expect(openEvidence(ref.directory)).rejects.toThrow(/manifest\.json is malformed: [\s\S]*prompt/);
+    await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(/the recording was changed after it was written/);
+  });
+
   it("refuses paths that escape: .., absolute, and symlinks pointing outside the snapshot", async () => {
     const workspace = await writeTree({ "a.txt": "a\n", "inner/link": { symlink: "../a.txt" }, "outside": { symlink: "/etc/hostname" }, "up": { symlink: "../../x" } });
     const directory = join(await makeTempDir(), "evidence");

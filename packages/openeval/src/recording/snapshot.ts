@@ -1,6 +1,5 @@
 // Workspace snapshots: every file with size and sha256, contents stored once under objects/<sha256>.
 import { createReadStream, existsSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { copyFile, link, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
@@ -61,7 +60,7 @@ export async function captureDirectory(
 
 /** sha256 of a file read in chunks, so an oversized file is never held in memory. */
 async function hashFile(path: string): Promise<string> {
-  const hash = createHash("sha256");
+  const hash = new Bun.CryptoHasher("sha256");
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest("hex");
 }

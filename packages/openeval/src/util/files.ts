@@ -2,11 +2,10 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { randomUUID } from "node:crypto";
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${randomUUID()}.tmp`;
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   await writeFile(temporary, data);
   await rename(temporary, path);
 }
@@ -18,7 +17,7 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
 /** The same, synchronously (for the store, whose writes are synchronous). */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${randomUUID()}.tmp`;
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   writeFileSync(temporary, data);
   renameSync(temporary, path);
 }
