@@ -20,7 +20,7 @@ export interface HarnessPhases {
   candidate: number;
   /** The OpenCode process inside the candidate (EvalRun.elapsedMs). */
   candidateOpenCode: number;
-  /** Candidate minus OpenCode: seed the git workspace, snapshots, archive the db, `opencode export`, extract, write. */
+  /** Candidate minus OpenCode: seed the git workspace, snapshots, archive the db, build the session exports, extract, write. */
   candidateRecording: number;
   /** judge.started → judge.finished: bundle frozen, `bun` worker process, normalize, save. */
   judge: number;
@@ -39,7 +39,7 @@ export interface HarnessOverheadResult {
     phases: HarnessPhases;
     /** `opencode --version`: one start of the 185 MB OpenCode binary, for reference. */
     binaryStart: Summary;
-    /** `opencode export <session>` after a bare run: the harness runs one per session to keep the native export. */
+    /** `opencode export <session>` after a bare run: what each session cost the harness before it built exports itself. */
     export: Summary;
   };
 }
@@ -164,11 +164,11 @@ export function sectionHarnessOverhead(result: HarnessOverheadResult): Section {
       phase("  phase: start control server, queue", summary.phases.startup),
       phase("  phase: candidate (total)", summary.phases.candidate),
       phase("    of which OpenCode process", summary.phases.candidateOpenCode),
-      phase("    of which seed + snapshots + archive + export + extract", summary.phases.candidateRecording),
+      phase("    of which seed + snapshots + archive + exports + extract", summary.phases.candidateRecording),
       phase("  phase: judge (code worker)", summary.phases.judge),
       phase("  phase: summary, close", summary.phases.finish),
       ["reference: `opencode --version` (binary start)", seconds(summary.binaryStart.min), seconds(summary.binaryStart.median), seconds(summary.binaryStart.max)],
-      ["reference: `opencode export <session>` after a bare run", seconds(summary.export.min), seconds(summary.export.median), seconds(summary.export.max)],
+      ["reference: `opencode export <session>` (no longer run by the harness)", seconds(summary.export.min), seconds(summary.export.median), seconds(summary.export.max)],
     ],
     notes: ["phases: median of each phase, from the runner's events (they need not add up to the median total)"],
   };

@@ -3,7 +3,7 @@
 // configures llama.cpp or vLLM — so everything here takes the real-model path (credentials, provider config, pricing).
 // One provider answers context-length errors (OpenAI's and llama.cpp's shapes), one cuts its answer at the output
 // limit, one is unpriced, one makes OpenCode compact on every step, and one sits on a port that never accepts.
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startControlServer, type ControlServer } from "@openeval/control-model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
 import type { EvalRun } from "../../packages/openeval/src/results/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
+import { exportWithOpenCode } from "../helpers/native-export.ts";
 import { closedPort } from "../helpers/ports.ts";
 
 const OPENAI_OVERFLOW = {
@@ -179,6 +180,27 @@ describe("metrics and cost against real providers", () => {
     if (compactions > COMPACTION_WARNING) expect(run.stdout).toContain(warning);
     else expect(run.stdout).not.toContain("compacted its context");
   });
+});
+
+describe("session exports", () => {
+  // Built from the database in-process (issue 18): rejected requests, a cut step and compactions are the shapes a
+  // scripted happy path never writes, so each is checked against the pinned binary's own export.
+  it("are OpenCode's own `opencode export`, byte for byte, for every recorded session", async () => {
+    let compared = 0;
+    for (const model of ["local/small", "local/cut", "local/compactor"]) {
+      const evalRun = evalRunOf(model);
+      if (!evalRun.evidence) continue; // a request refused before OpenCode stored anything
+      const evidence = join(runDirectory(), evalRun.evidence.directory);
+      const manifest = JSON.parse(readFileSync(join(evidence, "manifest.json"), "utf8")) as { native: { database: { file: string }; sessions: { id: string; export: string }[] } };
+      const reference = await exportWithOpenCode(join(evidence, manifest.native.database.file));
+      expect(manifest.native.sessions.map((session) => session.id).sort()).toEqual([...reference.keys()].sort());
+      for (const session of manifest.native.sessions) {
+        expect(readFileSync(join(evidence, session.export), "utf8"), `${model} ${session.id}`).toBe(reference.get(session.id));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 });
 
 describe("ids where they are needed", () => {

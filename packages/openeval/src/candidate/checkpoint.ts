@@ -1,10 +1,8 @@
 // earlyStop checkpoints (SPEC §8.2): a fixed, verified recording of a candidate that is still running — its
 // workspace and a consistent copy of its live native database at one moment — for an early judge check to read.
-import { join } from "node:path";
 import type { SnapshotLimits } from "../util/evidence-limits.ts";
-import { captureDirectory, copySnapshotObjects, extractNative, NATIVE_LAYOUT, writeEventsFile, writeEvidence, type EvidenceRef, type Snapshot } from "../recording/index.ts";
-import { OPENCODE_VERSION } from "../util/versions.ts";
-import { redactBytes, snapshotDatabase } from "../opencode/index.ts";
+import { captureDirectory, copySnapshotObjects, writeNativeRecording, type EvidenceRef, type Snapshot } from "../recording/index.ts";
+import { redactBytes } from "../opencode/index.ts";
 
 /** Writes a checkpoint recording into `directory` (absolute, empty) and returns it. */
 export type TakeCheckpoint = (directory: string) => Promise<EvidenceRef>;
@@ -24,33 +22,26 @@ export interface LiveCandidate {
 }
 
 /**
- * Sessions are not exported for a checkpoint (one `opencode export` costs a binary start); judges read the
- * database-derived evidence, which is the same as the final recording's.
+ * Sessions are not exported for a checkpoint: judges read the database-derived evidence, which is the same as the
+ * final recording's.
  * @example const checkpoint = await checkpointOf(live)(join(runDirectory, "eval-runs", id, "checks", "1", "evidence"));
  */
 export function checkpointOf(live: LiveCandidate): TakeCheckpoint {
   return async (directory) => {
-    const database = await snapshotDatabase({ live: live.databasePath, target: join(directory, NATIVE_LAYOUT.database), secrets: live.secrets });
-    // Initial objects first: files the agent has not changed are then already there, linked rather than stored again.
-    await copySnapshotObjects(live.initial, live.evidenceDirectory, directory);
-    const final = await captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets), live.limits);
-    const native = extractNative(database.path);
-    const elapsedMs = Date.now() - live.startedAt;
-    return writeEvidence(directory, {
+    const { evidence } = await writeNativeRecording({
+      directory,
       kind: "checkpoint",
       prompt: live.prompt,
-      response: { text: native.response },
-      tools: native.tools,
       initial: live.initial,
-      final,
-      events: await writeEventsFile(directory, native.events),
-      native: {
-        database: { file: NATIVE_LAYOUT.database, sha256: database.sha256, bytes: database.bytes },
-        opencodeVersion: OPENCODE_VERSION,
-        rootSessionID: native.rootSessionID,
-        sessions: [],
+      captureFinal: async () => {
+        // Initial objects first: files the agent has not changed are then already there, linked rather than stored again.
+        await copySnapshotObjects(live.initial, live.evidenceDirectory, directory);
+        return captureDirectory(live.workspace, directory, (data) => redactBytes(data, live.secrets), live.limits);
       },
-      metrics: { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs } },
+      liveDatabase: live.databasePath,
+      secrets: live.secrets,
+      elapsedMs: Date.now() - live.startedAt,
     });
+    return evidence;
   };
 }

@@ -1,13 +1,12 @@
 // One eval run, end to end: seed the workspace, run OpenCode isolated, then turn what it left behind into a
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
-import { mkdir, readFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { captureDirectory, extractNative, NATIVE_LAYOUT, writeEvidence, writeEventsFile } from "../recording/index.ts";
+import { captureDirectory, writeNativeRecording } from "../recording/index.ts";
 import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../results/index.ts";
-import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { archiveDatabase, buildProviderConfig, createGitWorkspace, exportSessions, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
+import { buildProviderConfig, createGitWorkspace, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
 import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";
 import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
@@ -242,37 +241,18 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   onOutcome(outcome);
 
   const checks = await monitor?.finish();
-  // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
-  const final = await captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence);
-  const archived = await archiveDatabase({ live: outcome.databasePath, target: join(evidenceDirectory, NATIVE_LAYOUT.database), secrets: credentials.secrets });
-  const exported = await exportSessions({ env: isolation.env, workspace, databasePath: outcome.databasePath, targetDir: join(evidenceDirectory, NATIVE_LAYOUT.sessions), secrets: credentials.secrets });
-  const native = extractNative(archived.path, { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors });
-  const events = await writeEventsFile(evidenceDirectory, native.events);
-  const metrics = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: outcome.elapsedMs } };
-
-  const evidence = await writeEvidence(evidenceDirectory, {
+  const { evidence, metrics } = await writeNativeRecording({
+    directory: evidenceDirectory,
     kind: "candidate",
     prompt: evaluation.prompt.text,
-    response: { text: native.response },
-    tools: native.tools,
     initial,
-    final,
-    events,
-    native: {
-      database: { file: NATIVE_LAYOUT.database, sha256: archived.sha256, bytes: archived.bytes },
-      opencodeVersion: OPENCODE_VERSION,
-      rootSessionID: native.rootSessionID ?? outcome.sessionID,
-      ...(native.stepErrors.length > 0 ? { stepErrors: native.stepErrors } : {}),
-      sessions: await Promise.all(
-        exported.sessions.map(async (session) => ({
-          id: session.id,
-          parentID: session.parentID,
-          export: relative(evidenceDirectory, session.file).split("\\").join("/"),
-          sha256: sha256(await readFile(session.file)),
-        })),
-      ),
-    },
-    metrics,
+    // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
+    captureFinal: () => captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence),
+    liveDatabase: outcome.databasePath,
+    secrets: credentials.secrets,
+    elapsedMs: outcome.elapsedMs,
+    extract: { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors },
+    reportedSessionID: outcome.sessionID,
   });
 
   const finalRun: EvalRun = {

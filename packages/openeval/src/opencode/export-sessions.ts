@@ -1,26 +1,24 @@
-// Writes OpenCode's native export (`opencode export <id>`) of every session in a run's database — the root and each
-// child (subagent) session, which the root's export does not include — redacted, one JSON file per session.
+// Writes OpenCode's native export of every session in a run's database — the root and each child (subagent)
+// session, which the root's export does not include — redacted, one JSON file per session.
+//
+// The export is built from the database here rather than by running `opencode export <id>`: that is one start of
+// the 185 MB binary per session (≈2 s, most of the harness's overhead per eval run; issue 18), to print what these
+// rows already hold. The shape is OpenCode 1.18's (its session row → Info mapping, messages by creation time then
+// id, parts by message then id, each with its ids appended, `JSON.stringify(…, null, 2)` and a newline); tests compare it byte
+// for byte with the binary's own export of the same database (run-opencode.test.ts, test/helpers/native-export.ts).
 
-import { readFile, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import * as z from "zod";
 import { writeFileAtomic } from "../util/files.ts";
 import { OpenCodeError } from "./errors.ts";
-import { listSessions } from "./native-database.ts";
-import { resolveOpenCodeBinary } from "./opencode-command.ts";
-import { killProcessTree } from "../sandbox/index.ts";
 import { redactSecrets } from "./redact.ts";
 
 export interface ExportRequest {
-  /** The run's isolated environment (prepareIsolation(scratchDir).env). */
-  env: Record<string, string>;
-  workspace: string;
-  /** The live database the run wrote (exports read it; never point this at the archive, it would change its hash). */
+  /** The live database the run wrote (never the archive: opening it could change its sha256). */
   databasePath: string;
   targetDir: string;
   secrets: readonly string[];
-  /** Exports running at once; each is a 185 MB binary start (~1.5 s CPU). Default 2. */
-  concurrency?: number;
-  opencodeBinary?: string;
 }
 
 export interface ExportedSession {
@@ -29,74 +27,128 @@ export interface ExportedSession {
   file: string;
 }
 
-const EXPORT_TIMEOUT_MS = 60_000;
+/** A JSON column: OpenCode stores objects and arrays as text. */
+const JsonText = z.string().transform((text, context) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    context.addIssue({ code: "custom", message: "is not JSON" });
+    return z.NEVER;
+  }
+});
+const JsonObject = JsonText.pipe(z.record(z.string(), z.unknown()));
+
+const SessionTableRow = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  workspace_id: z.string().nullable(),
+  parent_id: z.string().nullable(),
+  slug: z.string(),
+  directory: z.string(),
+  path: z.string().nullable(),
+  title: z.string(),
+  version: z.string(),
+  share_url: z.string().nullable(),
+  summary_additions: z.number().nullable(),
+  summary_deletions: z.number().nullable(),
+  summary_files: z.number().nullable(),
+  summary_diffs: JsonText.nullable(),
+  metadata: JsonText.nullable(),
+  cost: z.number(),
+  tokens_input: z.number(),
+  tokens_output: z.number(),
+  tokens_reasoning: z.number(),
+  tokens_cache_read: z.number(),
+  tokens_cache_write: z.number(),
+  revert: JsonObject.nullable(),
+  permission: JsonText.pipe(z.array(z.unknown())).nullable(),
+  agent: z.string().nullable(),
+  model: JsonObject.nullable(),
+  time_created: z.number(),
+  time_updated: z.number(),
+  time_compacting: z.number().nullable(),
+  time_archived: z.number().nullable(),
+});
+type SessionTableRow = z.infer<typeof SessionTableRow>;
+
+const MessageTableRow = z.object({ id: z.string(), session_id: z.string(), data: JsonObject });
+const PartTableRow = z.object({ id: z.string(), session_id: z.string(), message_id: z.string(), data: JsonObject });
 
 /**
  * @example
- * const { env } = await prepareIsolation(scratchDir);
- * const { sessions } = await exportSessions({ env, workspace, databasePath, targetDir: join(runDir, "exports"), secrets });
+ * const { sessions } = await exportSessions({ databasePath: outcome.databasePath, targetDir: join(evidenceDir, "native", "sessions"), secrets });
  */
 export async function exportSessions(request: ExportRequest): Promise<{ sessions: ExportedSession[] }> {
-  const rows = listSessions(request.databasePath);
-  const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
-  const sessions = await mapBounded(rows, request.concurrency ?? 2, async (row) => {
-    const file = join(request.targetDir, `${row.id}.json`);
-    // Unredacted, so beside the live database in the scratch folder, never under results/.
-    const text = await exportOne(binary, row.id, request, join(dirname(request.databasePath), `export-${row.id}.json`));
-    await writeFileAtomic(file, redactSecrets(text, request.secrets));
-    return { id: row.id, parentID: row.parent_id, file };
-  });
-  return { sessions };
-}
-
-/**
- * stdout goes to a file, never a pipe: OpenCode 1.18 exits before a pipe has taken more than its first 64 KiB, so a
- * long session's export came back cut short (exit 0, invalid JSON). The raw file is removed once read.
- */
-async function exportOne(binary: string, sessionID: string, request: ExportRequest, rawFile: string): Promise<string> {
+  const db = new Database(request.databasePath, { readwrite: true, create: false });
   try {
-    const child = Bun.spawn([binary, "export", sessionID], {
-      cwd: request.workspace,
-      env: { ...request.env, OPENCODE_DB: request.databasePath, PWD: request.workspace },
-      stdin: "ignore",
-      stdout: Bun.file(rawFile),
-      stderr: "pipe",
-    });
-    const timer = setTimeout(() => void killProcessTree({ pid: child.pid }), EXPORT_TIMEOUT_MS);
-    const stderr = await new Response(child.stderr).text();
-    await child.exited;
-    clearTimeout(timer);
-    const stdout = await readFile(rawFile, "utf8").catch(() => "");
-    if (child.exitCode === 0 && isJson(stdout)) return stdout;
-    const reason = redactSecrets(stderr.trim().split("\n").slice(-5).join("\n"), request.secrets);
-    throw new OpenCodeError(
-      "OPENCODE_EXPORT_FAILED",
-      `opencode export ${sessionID} failed (exit ${child.exitCode ?? child.signalCode}); the archived database still holds the session. Last log lines:\n${reason}`,
-    );
-  } finally {
-    await rm(rawFile, { force: true });
-  }
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Like Promise.all over items.map(fn), with at most `limit` calls in flight; results keep the input order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
+    const rows = db.query("SELECT * FROM session ORDER BY parent_id IS NOT NULL, time_created, id").all();
+    const sessions: ExportedSession[] = [];
+    for (const raw of rows) {
+      const row = parseRow(SessionTableRow, raw, "session");
+      const file = join(request.targetDir, `${row.id}.json`);
+      await writeFileAtomic(file, redactSecrets(exportText(db, row), request.secrets));
+      sessions.push({ id: row.id, parentID: row.parent_id, file });
     }
+    return { sessions };
+  } finally {
+    db.close();
+  }
+}
+
+function exportText(db: Database, row: SessionTableRow): string {
+  const messages = db.query("SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(row.id);
+  const parts = db.query("SELECT id, session_id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id").all(row.id);
+  const partsByMessage = new Map<string, Record<string, unknown>[]>();
+  for (const raw of parts) {
+    const part = parseRow(PartTableRow, raw, "part");
+    const list = partsByMessage.get(part.message_id) ?? [];
+    list.push({ ...part.data, id: part.id, sessionID: part.session_id, messageID: part.message_id });
+    partsByMessage.set(part.message_id, list);
+  }
+  const exported = {
+    info: sessionInfo(row),
+    messages: messages.map((raw) => {
+      const message = parseRow(MessageTableRow, raw, "message");
+      return { info: { ...message.data, id: message.id, sessionID: message.session_id }, parts: partsByMessage.get(message.id) ?? [] };
+    }),
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
+  return `${JSON.stringify(exported, null, 2)}\n`;
+}
+
+/** OpenCode's session Info, keys in its order; absent optional fields are left out as JSON.stringify drops undefined. */
+function sessionInfo(row: SessionTableRow): Record<string, unknown> {
+  const hasSummary = row.summary_additions !== null || row.summary_deletions !== null || row.summary_files !== null;
+  const revert = row.revert;
+  return {
+    id: row.id,
+    slug: row.slug,
+    projectID: row.project_id,
+    workspaceID: row.workspace_id ?? undefined,
+    directory: row.directory,
+    path: row.path ?? undefined,
+    parentID: row.parent_id ?? undefined,
+    title: row.title,
+    agent: row.agent ?? undefined,
+    model: row.model ? { id: row.model.id, providerID: row.model.providerID, variant: row.model.variant } : undefined,
+    version: row.version,
+    summary: hasSummary
+      ? { additions: row.summary_additions ?? 0, deletions: row.summary_deletions ?? 0, files: row.summary_files ?? 0, diffs: row.summary_diffs ?? undefined }
+      : undefined,
+    cost: row.cost,
+    tokens: { input: row.tokens_input, output: row.tokens_output, reasoning: row.tokens_reasoning, cache: { read: row.tokens_cache_read, write: row.tokens_cache_write } },
+    share: row.share_url ? { url: row.share_url } : undefined,
+    metadata: row.metadata ?? undefined,
+    revert: revert ? { messageID: revert.messageID, partID: revert.partID || undefined, snapshot: revert.snapshot, diff: revert.diff } : undefined,
+    permission: row.permission ?? undefined,
+    time: { created: row.time_created, updated: row.time_updated, compacting: row.time_compacting ?? undefined, archived: row.time_archived ?? undefined },
+  };
+}
+
+function parseRow<T extends z.ZodType>(schema: T, raw: unknown, table: string): z.infer<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new OpenCodeError(
+    "OPENCODE_EXPORT_FAILED",
+    `OpenCode's ${table} table has a row this openeval cannot export (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}); the archived database still holds the session. Is the OpenCode binary the pinned one (openeval --version)?`,
+  );
 }

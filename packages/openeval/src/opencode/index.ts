@@ -6,7 +6,7 @@
 // isolation keeps the user's OpenCode config, instruction files and other providers' keys out of the run.
 //
 // Order for one session: runOpenCode → archiveDatabase → exportSessions (both read the live database in
-// scratch; exports never touch the archive, whose sha256 must not change).
+// scratch; the export is built from it in-process and never opens the archive, whose sha256 must not change).
 export { runOpenCode, RUN_MARKER, type LaunchedCommand, type Launcher, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
 export { prepareIsolation, seedConfigDir, type Isolation, type IsolationPaths } from "./isolated-env.ts";

@@ -12,7 +12,6 @@ export { openCodeStatus, type JudgeMetrics, type JudgeToolCall, type JudgeToolSt
 export type { NativeEvent, NativeMessage, NativeSession } from "./native-archive.ts";
 export {
   EVIDENCE_VERSION,
-  NATIVE_LAYOUT,
   type EvidenceManifest,
   type EvidenceRef,
   type FileEntry,
@@ -21,6 +20,7 @@ export {
   type ToolCall,
 } from "./schema.ts";
 export { readRecording } from "./read-recording.ts";
+export { writeNativeRecording, type NativeRecording, type NativeRecordingRequest } from "./write-native-recording.ts";
 export {
   VerificationLimitsSchema,
   VerificationReceiptSchema,
