@@ -68,7 +68,7 @@ const sections: Section[] = [
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
   `date ${machine.date} · ${machine.cores} cores (${machine.cpuModel}) · ${machine.memoryGiB} GiB · ${machine.platform}`,
-  `Bun ${machine.bunVersion} (${machine.bunRevision}) · OpenCode ${machine.opencodeVersion}`,
+  `Bun ${machine.bunVersion} (${machine.bunRevision}) · OpenCode ${machine.opencodeVersion} · commit ${machine.commit}`,
   `load average (1/5/15 min) at start ${loadAverage.start.join(" / ")}, at end ${loadAverage.end.join(" / ")} · whole script ${(totalMs / 1000).toFixed(1)} s`,
 ];
 console.log([header.join("\n"), ...sections.map(formatSection)].join("\n\n"));

@@ -11,6 +11,8 @@ export interface MachineFacts {
   bunVersion: string;
   bunRevision: string;
   opencodeVersion: string;
+  /** The commit measured (`git describe --always --dirty`): the numbers belong to that code. */
+  commit: string;
 }
 
 export function describeMachine(): MachineFacts {
@@ -23,5 +25,11 @@ export function describeMachine(): MachineFacts {
     bunVersion: Bun.version,
     bunRevision: Bun.revision.slice(0, 9),
     opencodeVersion: OPENCODE_VERSION,
+    commit: describeCommit(),
   };
+}
+
+function describeCommit(): string {
+  const described = Bun.spawnSync(["git", "describe", "--always", "--dirty"], { cwd: import.meta.dirname, stderr: "ignore" });
+  return described.exitCode === 0 ? described.stdout.toString().trim() : "unknown (not a git checkout)";
 }
