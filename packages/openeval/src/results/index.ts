@@ -8,7 +8,6 @@ export {
   EvalRunSchema,
   JUDGE_RUN_STATES,
   JudgeRunSchema,
-  RunMetricsSchema,
   SlotKeySchema,
   type BenchmarkRun,
   type Citation,
@@ -19,9 +18,9 @@ export {
   type EvalRunState,
   type JudgeRun,
   type JudgeRunState,
-  type RunMetrics,
   type SlotKey,
 } from "./schema.ts";
+export { RunMetricsSchema, type RunMetrics } from "./run-metrics-schema.ts";
 export { candidateName, slotId, toSlotKey, variantOf } from "./slot-key.ts";
 export { ResultsStore, STORE_FILE, StoreError } from "./store.ts";
 export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
