@@ -1,11 +1,14 @@
 // Measurement 4: `plan` time for a large benchmark (evals × models × repetitions), everything already recorded:
 // generated eval folders, a store holding a finalized EvalRun + JudgeRun per slot with the current fingerprints,
 // then planBenchmark timed (load timed apart), with its two parts (read the store, decide the slots) beside it.
+import { linkSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadBenchmark, planBenchmark } from "../packages/openeval/src/index.ts";
 import type { BenchmarkDefinition } from "../packages/openeval/src/load/index.ts";
 import { candidateFingerprint, judgeFingerprint, planSlots } from "../packages/openeval/src/plan/index.ts";
+import { recordEvidence } from "../packages/openeval/src/recording/index.ts";
 import { ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/results/index.ts";
+import { sealEvalRun, sealJudgeRun } from "../packages/openeval/src/results/integrity.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
 import { now, round, summarize, type Summary } from "./lib/stats.ts";
 import { millis, type Section } from "./lib/table.ts";
@@ -44,7 +47,7 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
 
     const runDirectory = join(root, "results", newRunId());
     let start = now();
-    const slots = recordEverySlot(benchmark!, runDirectory);
+    const slots = await recordEverySlot(benchmark!, runDirectory);
     const writeStoreMs = round(now() - start);
 
     let actions: Record<string, number> = {};
@@ -91,11 +94,17 @@ function generateBenchmark(shape: PlanShape, models: string[]): Record<string, s
   return files;
 }
 
-/** Writes a finalized, judged EvalRun + JudgeRun for every slot, with the fingerprints the planner will compute. */
-function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): number {
+/**
+ * Writes a finalized, judged EvalRun + JudgeRun for every slot, with the fingerprints the planner will compute and
+ * real evidence: each eval's recording is written once by recordEvidence and hard-linked into every slot's evidence
+ * folder, and every row is sealed as the store seals it, so each slot passes the plan's integrity check. The rows go
+ * in one transaction (copyFinalized), as writing 100,000 rows one commit at a time took longer than the rest.
+ */
+async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): Promise<number> {
   const runId = runDirectory.split("/").at(-1)!;
   const store = ResultsStore.open(runDirectory, { create: true });
-  let slots = 0;
+  const evalRuns: EvalRun[] = [];
+  const judgeRuns: JudgeRun[] = [];
   try {
     const { settings } = benchmark;
     store.writeRun({
@@ -108,28 +117,42 @@ function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): 
       repetitions: settings.repetitions,
       evals: benchmark.evals.map((evaluation) => evaluation.id),
     });
-    for (const evaluation of benchmark.evals) {
+    for (const [index, evaluation] of benchmark.evals.entries()) {
       const judgeHash = judgeFingerprint(evaluation, settings);
+      const recording = await recordEvidence({ directory: join(runDirectory, "recordings", evaluation.id), prompt: evaluation.prompt.text, response: `WORD${index + 1}` });
       for (const model of settings.models) {
         const candidateHash = candidateFingerprint(evaluation, model, settings);
         for (let repetition = 1; repetition <= settings.repetitions; repetition++) {
+          const id = `eval_${evalRuns.length + 1}`;
+          const evidence = { directory: `eval-runs/${id}/evidence`, hash: recording.hash };
+          mkdirSync(join(runDirectory, evidence.directory), { recursive: true });
+          linkSync(join(recording.directory, "manifest.json"), join(runDirectory, evidence.directory, "manifest.json"));
           const slot = { evalId: evaluation.id, model, repetition };
-          const evalRun = finishedEvalRun(`eval_${++slots}`, runId, slot, candidateHash, evaluation.prompt.text, settings.candidate.timeoutMs);
-          store.saveEvalRun(evalRun);
-          store.saveJudgeRun(finishedJudgeRun(`judge_${slots}`, evalRun, judgeHash));
+          const evalRun = sealEvalRun(finishedEvalRun(id, runId, slot, candidateHash, evaluation.prompt.text, settings.candidate.timeoutMs, evidence));
+          evalRuns.push(evalRun);
+          judgeRuns.push(sealJudgeRun(runDirectory, finishedJudgeRun(`judge_${evalRuns.length}`, evalRun, judgeHash), evalRun));
         }
       }
     }
+    store.copyFinalized(evalRuns, judgeRuns);
   } finally {
     store.close();
   }
-  return slots;
+  return evalRuns.length;
 }
 
 const STARTED = "2026-01-01T00:00:00.000Z";
 const COMPLETED = "2026-01-01T00:00:09.000Z";
 
-function finishedEvalRun(id: string, runId: string, slot: EvalRun["slot"], candidateFingerprint: string, prompt: string, timeoutMs: number): EvalRun {
+function finishedEvalRun(
+  id: string,
+  runId: string,
+  slot: EvalRun["slot"],
+  candidateFingerprint: string,
+  prompt: string,
+  timeoutMs: number,
+  evidence: NonNullable<EvalRun["evidence"]>,
+): EvalRun {
   return {
     id,
     runId,
@@ -142,7 +165,7 @@ function finishedEvalRun(id: string, runId: string, slot: EvalRun["slot"], candi
     completedAt: COMPLETED,
     elapsedMs: 9_000,
     input: { candidateFingerprint, prompt, timeoutMs, maxCostUSD: null, opencodeVersion: OPENCODE_VERSION },
-    evidence: { directory: `eval-runs/${id}/evidence`, hash: "0".repeat(64) },
+    evidence,
     // Like a real recording's metrics, so reading rows back costs what it would.
     metrics: {
       version: 1,
