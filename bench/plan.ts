@@ -1,12 +1,17 @@
 // Measurement 4: `plan` time for a large benchmark (evals × models × repetitions), everything already recorded:
-// generated eval folders, a store holding a finalized EvalRun + JudgeRun per slot with the current fingerprints,
-// then planBenchmark timed (load timed apart), with its two parts (read the store, decide the slots) beside it.
+// generated eval folders, a store holding a finalized, sealed EvalRun + JudgeRun per slot over real evidence, then
+// loadBenchmark and planBenchmark timed apart, with planBenchmark's parts (read the store, check the records'
+// integrity, decide the slots) beside it. Wall and CPU time both: on a loaded machine wall time is not the cost.
+import { linkSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadBenchmark, planBenchmark } from "../packages/openeval/src/index.ts";
 import type { BenchmarkDefinition } from "../packages/openeval/src/load/index.ts";
 import { candidateFingerprint, judgeFingerprint, planSlots } from "../packages/openeval/src/plan/index.ts";
-import { ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/results/index.ts";
+import { recordEvidence } from "../packages/openeval/src/recording/index.ts";
+import { checkRecords, ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/results/index.ts";
+import { sealEvalRun, sealJudgeRun } from "../packages/openeval/src/results/integrity.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
+import { readCpuTime } from "./lib/cpu.ts";
 import { now, round, summarize, type Summary } from "./lib/stats.ts";
 import { millis, type Section } from "./lib/table.ts";
 import { withTempDir, writeTree } from "./lib/temp.ts";
@@ -17,15 +22,20 @@ export interface PlanShape {
   repetitions: number;
 }
 
+const PARTS = ["load", "plan", "readStore", "integrity", "planSlots"] as const;
+type Part = (typeof PARTS)[number];
+
 export interface PlanResult {
   shape: PlanShape;
   slots: number;
-  samples: { loadMs: number[]; planMs: number[]; readStoreMs: number[]; planSlotsMs: number[] };
-  /** Writing the finalized rows (one EvalRun + one JudgeRun per slot), once. */
+  /** Per part, wall ms and CPU ms (this process, user + system; 10 ms ticks) of each sample. */
+  samples: Record<Part, { wallMs: number[]; cpuMs: number[] }>;
+  /** Writing the recordings and the finalized rows (one EvalRun + one JudgeRun per slot), once. */
   writeStoreMs: number;
-  summary: { load: Summary; plan: Summary; readStore: Summary; planSlots: Summary };
+  summary: Record<Part, { wall: Summary; cpu: Summary }>;
   /** Slot count per planned action; every slot should be `reuse`. */
   actions: Record<string, number>;
+  /** Set when a slot plans other work than reuse or a record fails its integrity check: the figure is not of a full reuse plan. */
   warning: string | null;
 }
 
@@ -34,45 +44,48 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
     const models = Array.from({ length: shape.models }, (_, index) => `provider-${index + 1}/model-${index + 1}`);
     await writeTree(root, generateBenchmark(shape, models));
 
-    const samples: PlanResult["samples"] = { loadMs: [], planMs: [], readStoreMs: [], planSlotsMs: [] };
+    const samples = Object.fromEntries(PARTS.map((part) => [part, { wallMs: [] as number[], cpuMs: [] as number[] }])) as PlanResult["samples"];
+    const measure = async <T>(part: Part, fn: () => Promise<T> | T): Promise<T> => {
+      const [start, cpu] = [now(), readCpuTime().selfMs];
+      const value = await fn();
+      samples[part].wallMs.push(round(now() - start));
+      samples[part].cpuMs.push(round(readCpuTime().selfMs - cpu));
+      return value;
+    };
     let benchmark: BenchmarkDefinition | undefined;
-    for (let index = 0; index < options.loads; index++) {
-      const start = now();
-      benchmark = await loadBenchmark(root);
-      samples.loadMs.push(round(now() - start));
-    }
+    for (let index = 0; index < options.loads; index++) benchmark = await measure("load", () => loadBenchmark(root));
 
     const runDirectory = join(root, "results", newRunId());
-    let start = now();
-    const slots = recordEverySlot(benchmark!, runDirectory);
+    const start = now();
+    const slots = await recordEverySlot(benchmark!, runDirectory);
     const writeStoreMs = round(now() - start);
 
     let actions: Record<string, number> = {};
+    let problems = 0;
     for (let index = 0; index < options.repetitions; index++) {
-      start = now();
-      const plan = await planBenchmark({ benchmark: benchmark!, run: runDirectory });
-      samples.planMs.push(round(now() - start));
+      const plan = await measure("plan", () => planBenchmark({ benchmark: benchmark!, run: runDirectory }));
       actions = countActions(plan.slots.map((slot) => slot.action));
+      problems = plan.integrity.length;
 
-      // The same work in its two parts, to show which one the plan time is made of.
-      start = now();
-      const store = ResultsStore.open(runDirectory, { readonly: true });
-      const recorded = { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() };
-      store.close();
-      samples.readStoreMs.push(round(now() - start));
-      start = now();
-      planSlots(benchmark!, recorded);
-      samples.planSlotsMs.push(round(now() - start));
+      // The same work in its parts, to show what the plan time is made of.
+      const recorded = await measure("readStore", () => {
+        const store = ResultsStore.open(runDirectory, { readonly: true });
+        try {
+          return { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() };
+        } finally {
+          store.close();
+        }
+      });
+      await measure("integrity", () => checkRecords(runDirectory, recorded));
+      await measure("planSlots", () => planSlots(benchmark!, recorded));
     }
 
     const reused = actions.reuse ?? 0;
-    const warning = reused === slots ? null : `WARNING: only ${reused} of ${slots} slots plan as reuse (${JSON.stringify(actions)})`;
-    const summary = {
-      load: summarize(samples.loadMs),
-      plan: summarize(samples.planMs),
-      readStore: summarize(samples.readStoreMs),
-      planSlots: summarize(samples.planSlotsMs),
-    };
+    const warning =
+      reused === slots && problems === 0
+        ? null
+        : `WARNING: ${reused} of ${slots} slots plan as reuse (${JSON.stringify(actions)}), ${problems} records fail their integrity check: not a measurement of a full reuse plan`;
+    const summary = Object.fromEntries(PARTS.map((part) => [part, { wall: summarize(samples[part].wallMs), cpu: summarize(samples[part].cpuMs) }])) as PlanResult["summary"];
     return { shape, slots, samples, writeStoreMs, summary, actions, warning };
   });
 }
@@ -91,11 +104,17 @@ function generateBenchmark(shape: PlanShape, models: string[]): Record<string, s
   return files;
 }
 
-/** Writes a finalized, judged EvalRun + JudgeRun for every slot, with the fingerprints the planner will compute. */
-function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): number {
+/**
+ * Writes a finalized, judged EvalRun + JudgeRun for every slot, with the fingerprints the planner will compute and
+ * real evidence: each eval's recording is written once by recordEvidence and hard-linked into every slot's evidence
+ * folder, and every row is sealed as the store seals it, so each slot passes the plan's integrity check. The rows go
+ * in one transaction (copyFinalized), as writing 100,000 rows one commit at a time took longer than the rest.
+ */
+async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): Promise<number> {
   const runId = runDirectory.split("/").at(-1)!;
   const store = ResultsStore.open(runDirectory, { create: true });
-  let slots = 0;
+  const evalRuns: EvalRun[] = [];
+  const judgeRuns: JudgeRun[] = [];
   try {
     const { settings } = benchmark;
     store.writeRun({
@@ -108,28 +127,42 @@ function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): 
       repetitions: settings.repetitions,
       evals: benchmark.evals.map((evaluation) => evaluation.id),
     });
-    for (const evaluation of benchmark.evals) {
+    for (const [index, evaluation] of benchmark.evals.entries()) {
       const judgeHash = judgeFingerprint(evaluation, settings);
+      const recording = await recordEvidence({ directory: join(runDirectory, "recordings", evaluation.id), prompt: evaluation.prompt.text, response: `WORD${index + 1}` });
       for (const model of settings.models) {
         const candidateHash = candidateFingerprint(evaluation, model, settings);
         for (let repetition = 1; repetition <= settings.repetitions; repetition++) {
+          const id = `eval_${evalRuns.length + 1}`;
+          const evidence = { directory: `eval-runs/${id}/evidence`, hash: recording.hash };
+          mkdirSync(join(runDirectory, evidence.directory), { recursive: true });
+          linkSync(join(recording.directory, "manifest.json"), join(runDirectory, evidence.directory, "manifest.json"));
           const slot = { evalId: evaluation.id, model, repetition };
-          const evalRun = finishedEvalRun(`eval_${++slots}`, runId, slot, candidateHash, evaluation.prompt.text, settings.candidate.timeoutMs);
-          store.saveEvalRun(evalRun);
-          store.saveJudgeRun(finishedJudgeRun(`judge_${slots}`, evalRun, judgeHash));
+          const evalRun = sealEvalRun(finishedEvalRun(id, runId, slot, candidateHash, evaluation.prompt.text, settings.candidate.timeoutMs, evidence));
+          evalRuns.push(evalRun);
+          judgeRuns.push(sealJudgeRun(runDirectory, finishedJudgeRun(`judge_${evalRuns.length}`, evalRun, judgeHash), evalRun));
         }
       }
     }
+    store.copyFinalized(evalRuns, judgeRuns);
   } finally {
     store.close();
   }
-  return slots;
+  return evalRuns.length;
 }
 
 const STARTED = "2026-01-01T00:00:00.000Z";
 const COMPLETED = "2026-01-01T00:00:09.000Z";
 
-function finishedEvalRun(id: string, runId: string, slot: EvalRun["slot"], candidateFingerprint: string, prompt: string, timeoutMs: number): EvalRun {
+function finishedEvalRun(
+  id: string,
+  runId: string,
+  slot: EvalRun["slot"],
+  candidateFingerprint: string,
+  prompt: string,
+  timeoutMs: number,
+  evidence: NonNullable<EvalRun["evidence"]>,
+): EvalRun {
   return {
     id,
     runId,
@@ -142,7 +175,7 @@ function finishedEvalRun(id: string, runId: string, slot: EvalRun["slot"], candi
     completedAt: COMPLETED,
     elapsedMs: 9_000,
     input: { candidateFingerprint, prompt, timeoutMs, maxCostUSD: null, opencodeVersion: OPENCODE_VERSION },
-    evidence: { directory: `eval-runs/${id}/evidence`, hash: "0".repeat(64) },
+    evidence,
     // Like a real recording's metrics, so reading rows back costs what it would.
     metrics: {
       version: 1,
@@ -184,16 +217,21 @@ function countActions(actions: readonly string[]): Record<string, number> {
 
 export function sectionPlan(result: PlanResult): Section {
   const { summary, shape } = result;
-  const row = (label: string, stats: Summary) => [label, String(stats.n), millis(stats.min), millis(stats.median), millis(stats.max)];
+  const row = (label: string, part: Part) => {
+    const { wall, cpu } = summary[part];
+    return [label, String(wall.n), millis(wall.min), millis(wall.median), millis(wall.max), millis(cpu.median)];
+  };
   return {
     title: `4. plan time, large benchmark (${shape.evals} evals × ${shape.models} models × ${shape.repetitions} repetitions = ${result.slots} slots, all recorded)`,
-    columns: ["", "n", "min ms", "median ms", "max ms"],
+    columns: ["", "n", "min ms", "median ms", "max ms", "median CPU ms"],
     rows: [
-      row("loadBenchmark (benchmark.ts, eval folders, bundle every judge.ts)", summary.load),
-      row("planBenchmark (loaded definition + run's store)", summary.plan),
-      row("  part: open store, read every EvalRun + JudgeRun", summary.readStore),
-      row("  part: planSlots (fingerprints, decide each slot)", summary.planSlots),
-      ["reference: write the finalized rows once", "1", "", millis(result.writeStoreMs), ""],
+      ...(result.warning ? [[result.warning, "", "", "", "", ""]] : []),
+      row("loadBenchmark (benchmark.ts, eval folders, bundle every judge.ts)", "load"),
+      row("planBenchmark (loaded definition + run's store)", "plan"),
+      row("  part: open store, read every EvalRun + JudgeRun", "readStore"),
+      row("  part: integrity check of every record (rows, manifests)", "integrity"),
+      row("  part: planSlots (fingerprints, decide each slot)", "planSlots"),
+      ["reference: write the recordings and finalized rows once", "1", "", millis(result.writeStoreMs), "", ""],
     ],
     notes: [`actions: ${Object.entries(result.actions).map(([action, count]) => `${action} ${count}`).join(", ")}`, ...(result.warning ? [result.warning] : [])],
   };

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -88,5 +88,20 @@ describe("tamper-evident results (issue 14 §4)", () => {
     expect(problems.map((problem) => problem.message)).toEqual([
       "eval run eval_1: its recording's manifest.json was changed (sha256 differs from the row's evidence hash)",
     ]);
+  });
+  it("reports a recording manifest or a files.json that is gone, and throws for one that cannot be read", async () => {
+    const { directory, store } = await finishedRun();
+    const records = { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() };
+    store.close();
+    const manifest = join(directory, "eval-runs", "eval_1", "evidence", "manifest.json");
+    rmSync(manifest);
+    rmSync(join(directory, "judge-runs", "judge_1", JUDGE_FILES_MANIFEST));
+    expect(checkRecords(directory, records).map((problem) => problem.message)).toEqual([
+      "eval run eval_1: its recording's manifest.json is missing",
+      "judge run judge_1: its files.json is missing",
+    ]);
+    // Not a missing file but an unreadable one (here a folder in its place): an error, never "it checks out".
+    mkdirSync(manifest);
+    expect(() => checkRecords(directory, { evalRuns: records.evalRuns, judgeRuns: [] })).toThrow(/EISDIR/);
   });
 });

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import type { EvalRun, JudgeRun } from "./schema.ts";
 import { ResultsStore } from "./store.ts";
@@ -58,6 +58,26 @@ describe("ResultsStore", () => {
     expect(store.judgeRuns("eval_1").map((run) => run.scores)).toEqual([{ ok: { value: 1, source: "judge.ts" } }]);
     expect(store.judgeRuns("other")).toEqual([]);
     expect(store.evalRunModels()).toEqual(["control/positive"]);
+  });
+
+  it("lists eval and judge runs in the order they were inserted, even when the clock stepped back between them", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    const clock = vi.spyOn(Date, "now");
+    try {
+      clock.mockReturnValue(2_000);
+      store.saveEvalRun(evalRun({ id: "eval_1" }));
+      store.saveJudgeRun(judgeRun({ id: "judge_1" }));
+      clock.mockReturnValue(1_000);
+      store.saveEvalRun(evalRun({ id: "eval_2" }));
+      store.saveJudgeRun(judgeRun({ id: "judge_2" }));
+      // An update keeps the row's place.
+      store.saveEvalRun(evalRun({ id: "eval_1", state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000 }));
+    } finally {
+      clock.mockRestore();
+    }
+    expect(store.evalRuns().map((run) => run.id)).toEqual(["eval_1", "eval_2"]);
+    expect(store.judgeRuns().map((run) => run.id)).toEqual(["judge_1", "judge_2"]);
+    expect(store.judgeRuns("eval_1").map((run) => run.id)).toEqual(["judge_1", "judge_2"]);
   });
 
   it("records events in order and a heartbeat", async () => {

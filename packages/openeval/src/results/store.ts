@@ -139,9 +139,13 @@ export class ResultsStore {
     return row ? parseRow(EvalRunSchema, row.value) : null;
   }
 
-  /** All eval runs in the order they were started. */
+  /**
+   * All eval runs in the order they were started, which is the order they were inserted: rowid order, read straight
+   * off the table (rows are never deleted, and an update keeps its rowid). Ordering by the `created` clock instead made
+   * SQLite sort every row, values included (~0.3 s at 50,000 rows, issue 18 §4), and misorders rows if the clock steps back.
+   */
   evalRuns(): EvalRun[] {
-    return (this.db.query("SELECT value FROM eval_runs ORDER BY created, rowid").all() as { value: string }[]).map((row) => parseRow(EvalRunSchema, row.value));
+    return (this.db.query("SELECT value FROM eval_runs ORDER BY rowid").all() as { value: string }[]).map((row) => parseRow(EvalRunSchema, row.value));
   }
 
   /** The models this run holds eval runs for (one query, no row parsing). */
@@ -149,11 +153,12 @@ export class ResultsStore {
     return (this.db.query("SELECT DISTINCT model FROM eval_runs ORDER BY model").all() as { model: string }[]).map((row) => row.model);
   }
 
+  /** Judge runs (of one eval run, or all) in the order they were inserted, as evalRuns(). */
   judgeRuns(evalRunId?: string): JudgeRun[] {
     const rows = (
       evalRunId === undefined
-        ? this.db.query("SELECT value FROM judge_runs ORDER BY created, rowid").all()
-        : this.db.query("SELECT value FROM judge_runs WHERE eval_run_id = ? ORDER BY created, rowid").all(evalRunId)
+        ? this.db.query("SELECT value FROM judge_runs ORDER BY rowid").all()
+        : this.db.query("SELECT value FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid").all(evalRunId)
     ) as { value: string }[];
     return rows.map((row) => parseRow(JudgeRunSchema, row.value));
   }
