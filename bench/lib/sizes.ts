@@ -11,6 +11,10 @@ export interface BenchSizes {
   planLoads: number;
   sandboxRepetitions: number;
   isolationEvals: number;
+  /** Judged eval runs in the run `openeval view` serves (section 5). */
+  viewerEvalRuns: number;
+  /** Recorded slots the runner code-judges (section 9). */
+  runnerMemorySlots: number;
 }
 
 export const FULL: BenchSizes = {
@@ -24,6 +28,8 @@ export const FULL: BenchSizes = {
   planLoads: 3,
   sandboxRepetitions: 10,
   isolationEvals: 8,
+  viewerEvalRuns: 100_000,
+  runnerMemorySlots: 10_000,
 };
 
 export const QUICK: BenchSizes = {
@@ -37,4 +43,6 @@ export const QUICK: BenchSizes = {
   planLoads: 1,
   sandboxRepetitions: 2,
   isolationEvals: 2,
+  viewerEvalRuns: 2_000,
+  runnerMemorySlots: 100,
 };
