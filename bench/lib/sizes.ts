@@ -1,5 +1,6 @@
-// How big each measurement runs. `full` is sized to finish the whole script in about 10 minutes on an idle
-// 2-core machine; `quick` is a smoke test of the script itself, not a measurement to compare.
+// How big each measurement runs. `full` is sized to finish in about 10 minutes on an idle 2-core machine, except
+// the viewer and runner-memory sections, which run at issue 18's sizes and take far longer; `quick` is a smoke test
+// of the script itself, not a measurement to compare.
 export interface BenchSizes {
   overheadRepetitions: number;
   throughputEvals: number;
