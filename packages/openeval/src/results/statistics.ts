@@ -47,6 +47,13 @@ export function scoreIntervals(
   });
 }
 
+/** One plain resample's mean (as many draws as values), summed in draw order without an array of the draws. */
+function resampleMean(values: readonly number[], random: Random): number {
+  let sum = 0;
+  for (let index = 0; index < values.length; index++) sum += pick(values, random);
+  return sum / values.length;
+}
+
 /**
  * One clustered resample's mean: draw as many clusters as there are, then within each drawn cluster as many values
  * as it holds; the mean of the drawn clusters' means. Loops instead of mapped arrays (the same draws in the same
@@ -56,11 +63,7 @@ function clusteredResampleMean(clusters: readonly (readonly number[])[], random:
   const drawn = new Array<readonly number[]>(clusters.length);
   for (let index = 0; index < clusters.length; index++) drawn[index] = pick(clusters, random);
   let total = 0;
-  for (const cluster of drawn) {
-    let sum = 0;
-    for (let index = 0; index < cluster.length; index++) sum += pick(cluster, random);
-    total += sum / cluster.length;
-  }
+  for (const cluster of drawn) total += resampleMean(cluster, random);
   return total / drawn.length;
 }
 
@@ -108,7 +111,7 @@ export function compareModels(summaries: readonly (Pick<ModelSummary, "model" | 
   const deltas = differences.map((pair) => pair.difference);
   const meanDifference = deltas.length === 0 ? null : mean(deltas);
   if (deltas.length < 2) return { a, b, differences, meanDifference, interval: null, reason: `needs ≥ 2 paired evals; ${deltas.length} paired`, excluded };
-  const interval = bootstrapInterval((random) => mean(deltas.map(() => pick(deltas, random))), { ...options, subject: `${a}\u0000${b}` });
+  const interval = bootstrapInterval((random) => resampleMean(deltas, random), { ...options, subject: `${a}\u0000${b}` });
   return { a, b, differences, meanDifference, interval, reason: null, excluded };
 }
 
