@@ -1,6 +1,6 @@
 // `npm run bench`: the performance benchmark of SPEC §14. Runs each measurement in turn, prints one table section
 // per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
-// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation>.
+// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory>.
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -12,12 +12,13 @@ import { now, round } from "./lib/stats.ts";
 import { formatSection, type Section } from "./lib/table.ts";
 import { measurePlan, sectionPlan } from "./plan.ts";
 import { measureRejudge, sectionRejudge } from "./rejudge.ts";
+import { measureRunnerMemory, sectionRunnerMemory } from "./runner-memory.ts";
 import { measureIsolation, measureSandbox, sectionIsolation, sectionSandbox } from "./sandbox.ts";
 import { measureThroughput, sectionThroughput } from "./throughput.ts";
-import { measureViewerApi } from "./viewer-api.ts";
+import { measureViewerApi, sectionViewerApi } from "./viewer-api.ts";
 import { measureWorkspaceDiff, sectionWorkspaceDiff } from "./workspace-diff.ts";
 
-const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer", "diff", "sandbox", "isolation"] as const;
+const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer", "diff", "sandbox", "isolation", "runner-memory"] as const;
 
 const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 const sizes = flags.quick ? QUICK : FULL;
@@ -40,16 +41,17 @@ async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measu
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/8 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
-const throughput = await step("throughput", "2/8 throughput", () =>
+const harnessOverhead = await step("overhead", "1/9 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
+const throughput = await step("throughput", "2/9 throughput", () =>
   measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency }),
 );
-const rejudge = await step("rejudge", "3/8 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
-const plan = await step("plan", "4/8 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
-const viewerApi = await step("viewer", "5/8 viewer API on a generated run of 10,000 eval runs", () => measureViewerApi());
-const workspaceDiff = await step("diff", "6/8 workspace diff of large changes", () => measureWorkspaceDiff());
-const sandbox = await step("sandbox", "7/8 sandbox round trips (process and container engines)", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
-const isolation = await step("isolation", "8/8 isolation backends (whole eval runs, process vs container)", () => measureIsolation({ evals: sizes.isolationEvals }));
+const rejudge = await step("rejudge", "3/9 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
+const plan = await step("plan", "4/9 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
+const viewerApi = await step("viewer", `5/9 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`, () => measureViewerApi({ evalRuns: sizes.viewerEvalRuns }));
+const workspaceDiff = await step("diff", "6/9 workspace diff of large changes", () => measureWorkspaceDiff());
+const sandbox = await step("sandbox", "7/9 sandbox round trips (process and container engines)", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
+const isolation = await step("isolation", "8/9 isolation backends (whole eval runs, process vs container)", () => measureIsolation({ evals: sizes.isolationEvals }));
+const runnerMemory = await step("runner-memory", `9/9 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`, () => measureRunnerMemory({ slots: sizes.runnerMemorySlots }));
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
 
@@ -58,12 +60,11 @@ const sections: Section[] = [
   ...(throughput ? [sectionThroughput(throughput)] : []),
   ...(rejudge ? [sectionRejudge(rejudge)] : []),
   ...(plan ? [sectionPlan(plan)] : []),
-  ...(viewerApi
-    ? [{ title: "5. Viewer API latency (generated run of 10,000 eval runs)", columns: ["endpoint", "p50 ms", "p95 ms"], rows: viewerApi.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]), notes: [] }]
-    : []),
+  ...(viewerApi ? [sectionViewerApi(viewerApi)] : []),
   ...(workspaceDiff ? [sectionWorkspaceDiff(workspaceDiff)] : []),
   ...(sandbox ? [sectionSandbox(sandbox)] : []),
   ...(isolation ? [sectionIsolation(isolation)] : []),
+  ...(runnerMemory ? [sectionRunnerMemory(runnerMemory)] : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
@@ -91,6 +92,7 @@ const results = {
   workspaceDiff,
   sandbox,
   isolation,
+  runnerMemory,
 };
 await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
 process.stderr.write(`bench: wrote ${output}\n`);

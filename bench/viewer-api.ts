@@ -1,13 +1,16 @@
-// Measurement 5: viewer API latency on a large run. A generated run of 10,000 eval runs (each judged, sharing a few
-// recordings) is served by the real `openeval view` server on 127.0.0.1; every endpoint the pages use is requested
-// over HTTP at spread-out offsets and timed from request to parsed body. The first request (cold: the store is read
-// into memory) and the first leaderboard (its bootstrap CIs and verdict) are reported on rows of their own: they are
-// paid once per version of the run, then every answer comes from memory.
+// Measurement 5: viewer API latency and memory on a large run. A generated run of N eval runs (each judged, sharing a
+// few recordings) is served by the real `openeval view` command in its own process on 127.0.0.1, so its memory
+// (/proc VmRSS, VmHWM) is the server's alone; every endpoint the pages use is requested over HTTP at spread-out
+// offsets and timed from request to parsed body. The first request (cold: the store is read into memory) and the
+// first leaderboard (its bootstrap CIs and verdict) are reported on rows of their own: they are paid once per
+// version of the run, then every answer comes from memory.
 import { join } from "node:path";
 import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/results/index.ts";
-import { serveViewer } from "../packages/openeval/src/view/index.ts";
 import { writeViewerFixture } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
+import { REPO_ROOT } from "./lib/fixtures.ts";
+import { readProcessMemory } from "./lib/proc-memory.ts";
 import { now, round } from "./lib/stats.ts";
+import type { Section } from "./lib/table.ts";
 import { withTempDir } from "./lib/temp.ts";
 
 export interface ViewerApiLatency {
@@ -16,9 +19,18 @@ export interface ViewerApiLatency {
   p95Ms: number;
 }
 
+export interface ViewerApiResult {
+  evalRuns: number;
+  /** Writing the generated run (store rows, judge folders, shared recordings), once. */
+  fixtureMs: number;
+  latencies: ViewerApiLatency[];
+  /** The `openeval view` process: resident set once listening, after the cold reads, and its peak over the whole measurement. */
+  server: { rssListeningMiB: number; rssAfterColdMiB: number; rssEndMiB: number; peakRssMiB: number };
+}
+
 export interface ViewerApiOptions {
-  /** Eval runs in the generated run: evals × 4 models × 10 repetitions (default 10,000). */
-  evalRuns?: number;
+  /** Eval runs in the generated run: evals × 4 models × 10 repetitions. */
+  evalRuns: number;
   /** Timed requests per endpoint (default 60). */
   requests?: number;
 }
@@ -26,26 +38,30 @@ export interface ViewerApiOptions {
 const MODELS = ["provider/alpha", "provider/beta", "provider/gamma", "control/negative"];
 const REPETITIONS = 10;
 
-export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<ViewerApiLatency[]> {
-  const evals = Math.max(1, Math.round((options.evalRuns ?? 10_000) / (MODELS.length * REPETITIONS)));
+export async function measureViewerApi(options: ViewerApiOptions): Promise<ViewerApiResult> {
+  const evals = Math.max(1, Math.round(options.evalRuns / (MODELS.length * REPETITIONS)));
   const requests = options.requests ?? 60;
   return withTempDir("viewer-api", async (root) => {
+    const fixtureStart = now();
     const fixture = await writeViewerFixture(join(root, "benchmark"), { evals, models: MODELS, repetitions: REPETITIONS, recordings: 8 });
     recordQueue(fixture.runDirectory, fixture.evalRuns.map((evalRun) => evalRun.slot));
-    const viewer = await serveViewer({ run: fixture.runDirectory, port: 0 });
+    const fixtureMs = round(now() - fixtureStart);
+    const viewer = await spawnViewer(fixture.runDirectory);
     try {
       const api = `${viewer.url}api/runs/${encodeURIComponent(fixture.runId)}`;
       const total = fixture.evalRuns.length;
       const pick = <T>(items: readonly T[], index: number) => items[Math.floor((index * 7919) % items.length)]!;
       const offset = (index: number, size: number) => Math.floor((index / requests) * Math.max(size - 100, 1));
 
-      // Cold: the first request reads the store into memory; the first leaderboard adds CIs and the verdict.
-      const coldIndex = await time(`${api}/eval-runs?limit=100`);
+      // Cold: the page opens on the leaderboard, so the first request reads the store into memory, then makes the
+      // CIs and the verdict; the first page of eval runs after it is timed apart.
       const coldSummary = await time(api);
+      const coldIndex = await time(`${api}/eval-runs?limit=100`);
       // The queue and each comparison are made once per version of the run(s), then answered from memory.
       const compareUrl = (model: string) => `${viewer.url}api/compare?a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`;
       const coldQueue = await time(`${api}/queue`);
       const coldCompare = await time(compareUrl(MODELS[1]!));
+      const afterCold = viewer.memory();
       const endpoints: [string, (index: number) => string][] = [
         ["GET /api/runs", () => `${viewer.url}api/runs`],
         ["GET /api/runs/:run (leaderboard)", () => api],
@@ -55,13 +71,13 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
         ["GET /api/runs/:run/eval-runs/:id (detail)", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}`],
         ["GET /api/runs/:run/eval-runs/:id/transcript", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}/transcript?limit=50`],
         ["GET /api/runs/:run/judge-runs/:id", (index) => `${api}/judge-runs/${pick(fixture.judgeRuns, index).id}`],
-        ["GET /api/runs/:run/queue (an invocation of 10,000 planned slots)", () => `${api}/queue`],
+        [`GET /api/runs/:run/queue (an invocation of ${total.toLocaleString("en-US")} planned slots)`, () => `${api}/queue`],
         ["GET /api/compare (two models of the run, paired CI)", (index) => compareUrl(pick(MODELS.slice(1), index))],
       ];
       const results: ViewerApiLatency[] = [
-        { endpoint: `first request, cold (read ${total.toLocaleString("en-US")} eval runs + judge runs into memory)`, p50Ms: round(coldIndex), p95Ms: round(coldIndex) },
-        { endpoint: "first leaderboard, cold (95% CIs by bootstrap, verdict)", p50Ms: round(coldSummary), p95Ms: round(coldSummary) },
-        { endpoint: "first queue, cold (derived from 10,000 eval runs and the invocation's plan)", p50Ms: round(coldQueue), p95Ms: round(coldQueue) },
+        { endpoint: `first leaderboard, cold (read ${total.toLocaleString("en-US")} eval runs + judge runs into memory, 95% CIs by bootstrap, verdict)`, p50Ms: round(coldSummary), p95Ms: round(coldSummary) },
+        { endpoint: "first page of eval runs after it", p50Ms: round(coldIndex), p95Ms: round(coldIndex) },
+        { endpoint: `first queue, cold (derived from ${total.toLocaleString("en-US")} eval runs and the invocation's plan)`, p50Ms: round(coldQueue), p95Ms: round(coldQueue) },
         { endpoint: "first comparison, cold (aggregation of both sides, paired bootstrap)", p50Ms: round(coldCompare), p95Ms: round(coldCompare) },
       ];
       for (const [endpoint, url] of endpoints) {
@@ -70,11 +86,64 @@ export async function measureViewerApi(options: ViewerApiOptions = {}): Promise<
         for (let index = 0; index < requests; index++) samples.push(await time(url(index)));
         results.push({ endpoint, p50Ms: round(percentile(samples, 0.5), 2), p95Ms: round(percentile(samples, 0.95), 2) });
       }
-      return results;
+      const end = viewer.memory();
+      return {
+        evalRuns: total,
+        fixtureMs,
+        latencies: results,
+        server: { rssListeningMiB: viewer.listening.rssMiB, rssAfterColdMiB: afterCold.rssMiB, rssEndMiB: end.rssMiB, peakRssMiB: end.peakRssMiB },
+      };
     } finally {
       await viewer.stop();
     }
   });
+}
+
+/** `openeval view --run <dir> --port 0` as its own process, resolved once it prints the URL it listens on. */
+async function spawnViewer(runDirectory: string) {
+  const child = Bun.spawn([process.execPath, join(REPO_ROOT, "packages", "openeval", "src", "cli", "main.ts"), "view", "--run", runDirectory, "--port", "0"], { stdout: "pipe", stderr: "inherit" });
+  const memory = () => {
+    const read = readProcessMemory(child.pid);
+    if (!read) throw new Error(`openeval view (pid ${child.pid}) exited early`);
+    return read;
+  };
+  let printed = "";
+  const decoder = new TextDecoder();
+  const reader = child.stdout.getReader();
+  while (!/openeval viewer: \S+\n/.test(printed)) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    printed += decoder.decode(chunk.value);
+  }
+  reader.releaseLock();
+  const match = /openeval viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(printed);
+  if (!match) {
+    child.kill();
+    throw new Error(`openeval view did not print its URL; it printed: ${printed}`);
+  }
+  const listening = memory();
+  return {
+    url: match[1]!,
+    listening,
+    memory,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
+export function sectionViewerApi(result: ViewerApiResult): Section {
+  const { server } = result;
+  return {
+    title: `5. Viewer API latency and server memory (generated run of ${result.evalRuns.toLocaleString("en-US")} judged eval runs; \`openeval view\` in its own process)`,
+    columns: ["endpoint", "p50 ms", "p95 ms"],
+    rows: result.latencies.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]),
+    notes: [
+      `server RSS: ${server.rssListeningMiB} MiB listening, ${server.rssAfterColdMiB} MiB after the cold reads, ${server.rssEndMiB} MiB at the end; peak (VmHWM) ${server.peakRssMiB} MiB (aim < 500 MB)`,
+      `aims: first leaderboard cold < 1 s, every paged endpoint p95 < 20 ms · writing the generated run took ${(result.fixtureMs / 1000).toFixed(1)} s`,
+    ],
+  };
 }
 
 /** The queue an invocation that planned every slot would leave (it started just before the fixture's first eval run). */
@@ -102,5 +171,6 @@ function percentile(samples: readonly number[], p: number): number {
 }
 
 if (import.meta.main) {
-  for (const row of await measureViewerApi()) console.log(`${row.endpoint.padEnd(80)} p50 ${String(row.p50Ms).padStart(8)} ms   p95 ${String(row.p95Ms).padStart(8)} ms`);
+  const { formatSection } = await import("./lib/table.ts");
+  console.log(formatSection(sectionViewerApi(await measureViewerApi({ evalRuns: Number(process.argv[2] ?? 100_000) }))));
 }

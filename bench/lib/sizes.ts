@@ -1,5 +1,6 @@
-// How big each measurement runs. `full` is sized to finish the whole script in about 10 minutes on an idle
-// 2-core machine; `quick` is a smoke test of the script itself, not a measurement to compare.
+// How big each measurement runs. `full` is sized to finish in about 10 minutes on an idle 2-core machine, except
+// the viewer and runner-memory sections, which run at issue 18's sizes and take far longer; `quick` is a smoke test
+// of the script itself, not a measurement to compare.
 export interface BenchSizes {
   overheadRepetitions: number;
   throughputEvals: number;
@@ -11,6 +12,10 @@ export interface BenchSizes {
   planLoads: number;
   sandboxRepetitions: number;
   isolationEvals: number;
+  /** Judged eval runs in the run `openeval view` serves (section 5). */
+  viewerEvalRuns: number;
+  /** Recorded slots the runner code-judges (section 9). */
+  runnerMemorySlots: number;
 }
 
 export const FULL: BenchSizes = {
@@ -24,6 +29,8 @@ export const FULL: BenchSizes = {
   planLoads: 3,
   sandboxRepetitions: 10,
   isolationEvals: 8,
+  viewerEvalRuns: 100_000,
+  runnerMemorySlots: 10_000,
 };
 
 export const QUICK: BenchSizes = {
@@ -37,4 +44,6 @@ export const QUICK: BenchSizes = {
   planLoads: 1,
   sandboxRepetitions: 2,
   isolationEvals: 2,
+  viewerEvalRuns: 2_000,
+  runnerMemorySlots: 100,
 };

@@ -15,6 +15,14 @@ const compareKnown = (a: number | null, b: number | null, descending: boolean) =
  * @example queryEvalRuns(rows, { offset: 0, limit: 50, model: "control/positive", sort: "score", descending: true })
  */
 export function queryEvalRuns(rows: readonly EvalRunRow[], query: EvalRunQuery): Page<EvalRunRow> {
+  return pageOf(selectEvalRuns(rows, query), query.offset, query.limit);
+}
+
+/** What a query's filters and sort make of the rows, before a page is cut: the same for every page of the query. */
+export type EvalRunSelection = Omit<EvalRunQuery, "offset" | "limit">;
+
+/** The rows a query selects, filtered and in its order (every page of it is a slice of this). */
+export function selectEvalRuns(rows: readonly EvalRunRow[], query: EvalRunSelection): readonly EvalRunRow[] {
   const matching = rows.filter(
     (row) => (!query.evalId || row.evalId === query.evalId) && (!query.model || row.model === query.model) && (!query.candidate || row.candidate === query.candidate) && (!query.state || row.state === query.state),
   );
@@ -32,8 +40,7 @@ export function queryEvalRuns(rows: readonly EvalRunRow[], query: EvalRunQuery):
   };
   const sorted = sort === "started" ? matching : [...matching].sort(compare[sort]);
   // Numeric sorts apply the direction themselves (unknowns stay last); the others are reversed whole.
-  const ordered = descending && (sort === "started" || sort === "eval" || sort === "model") ? [...sorted].reverse() : sorted;
-  return pageOf(ordered, query.offset, query.limit);
+  return descending && (sort === "started" || sort === "eval" || sort === "model") ? [...sorted].reverse() : sorted;
 }
 
 /**

@@ -68,7 +68,7 @@ export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recor
 }
 
 function summarizeJudgeRuns(index: RunIndex, evalRun: EvalRun): JudgeRunSummary[] {
-  const activeId = index.rows.find((row) => row.id === evalRun.id)?.judgeRunId ?? null;
+  const activeId = index.rowsById.get(evalRun.id)?.judgeRunId ?? null;
   return (index.judgeRunsByEvalRun.get(evalRun.id) ?? []).map((judgeRun) => ({
     id: judgeRun.id,
     kind: judgeRun.kind,

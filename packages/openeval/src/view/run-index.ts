@@ -39,6 +39,8 @@ export interface RunIndex {
   observations: SlotObservation[];
   /** Every eval run, in the order they started. */
   rows: EvalRunRow[];
+  /** The same rows by eval run id. */
+  rowsById: ReadonlyMap<string, EvalRunRow>;
   overview: RunOverview;
   matrix: MatrixRow[];
 }
@@ -99,6 +101,7 @@ export function buildRunIndex(
     judgeRunsByEvalRun,
     observations,
     rows,
+    rowsById: new Map(rows.map((row) => [row.id, row])),
     overview: {
       run,
       version,

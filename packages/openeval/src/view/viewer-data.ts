@@ -18,7 +18,8 @@ import type {
   TranscriptPage,
 } from "./api-types.ts";
 import { readFolderText, resolveInside } from "./folder-files.ts";
-import { locateInTranscript, pageOf, queryEvalRuns } from "./query.ts";
+import { EvalRunSelections } from "./eval-run-selections.ts";
+import { locateInTranscript, pageOf } from "./query.ts";
 import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
 import { ownsJudgeRunFile, readJudgeRunDetail } from "./read-judge-run.ts";
 import type { RunCatalog } from "./run-catalog.ts";
@@ -44,6 +45,7 @@ export class ViewerData {
   private readonly summaries = new SummaryReader();
   private readonly queues = new Map<string, { version: string; answer: QueueAnswer }>();
   private readonly comparisons = new Map<string, ComparisonAnswer>();
+  private readonly selections = new EvalRunSelections();
 
   constructor(readonly catalog: RunCatalog) {}
 
@@ -98,9 +100,12 @@ export class ViewerData {
     return index && { ...pageOf(index.matrix, offset, limit), candidates: matrixCandidates(index.overview) };
   }
 
+  /** A page of eval runs; its query's filtered, sorted rows are kept with the run's index, so paging on is a slice. */
   evalRuns(runId: string, query: EvalRunQuery) {
     const index = this.index(runId);
-    return index && queryEvalRuns(index.rows, query);
+    if (!index) return null;
+    const { offset, limit, ...selection } = query;
+    return pageOf(this.selections.select(index, selection), offset, limit);
   }
 
   async evalRun(runId: string, evalRunId: string): Promise<EvalRunDetail | null> {
@@ -149,7 +154,7 @@ export class ViewerData {
     const index = this.index(runId);
     const judgeRun = index?.judgeRuns.get(judgeRunId);
     if (!index || !judgeRun) return null;
-    const detail = await readJudgeRunDetail(index.directory, judgeRun, index.rows.find((row) => row.id === judgeRun.evalRunId) ?? null);
+    const detail = await readJudgeRunDetail(index.directory, judgeRun, index.rowsById.get(judgeRun.evalRunId) ?? null);
     const evalRun = index.evalRuns.get(judgeRun.evalRunId);
     const problems = checkRecords(index.directory, { evalRuns: evalRun ? [evalRun] : [], judgeRuns: [judgeRun] }, { files: true });
     return { ...detail, integrityError: problems.find((problem) => problem.kind === "judge-run")?.message ?? null };
