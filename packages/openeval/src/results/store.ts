@@ -163,6 +163,13 @@ export class ResultsStore {
     return rows.map((row) => parseRow(JudgeRunSchema, row.value));
   }
 
+  /** The eval and judge runs still marked running (a runner that died left them): read by their state column, so
+   * recovery does not parse every row of a large run (issue 18 §4). */
+  unfinished(): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
+    const values = (table: string) => (this.db.query(`SELECT value FROM ${table} WHERE state = 'running' ORDER BY rowid`).all() as { value: string }[]).map((row) => row.value);
+    return { evalRuns: values("eval_runs").map((value) => parseRow(EvalRunSchema, value)), judgeRuns: values("judge_runs").map((value) => parseRow(JudgeRunSchema, value)) };
+  }
+
   appendEvent(type: string, value: unknown): void {
     this.db.query("INSERT INTO events (at, type, value) VALUES (?, ?, ?)").run(new Date().toISOString(), type, JSON.stringify(value));
   }

@@ -29,8 +29,9 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
   claimRun(store, ", or start a separate run with --new", now);
   reapOrphanedScratchDirs();
   const completedAt = new Date(now).toISOString();
+  const unfinished = store.unfinished();
   const interruptedEvalRuns: string[] = [];
-  for (const evalRun of store.evalRuns().filter((run) => run.state === "running")) {
+  for (const evalRun of unfinished.evalRuns) {
     await killProcessTree({ marker: `${RUN_MARKER}=${evalRun.id}` });
     await killProcessTree({ marker: `${RUN_MARKER}=${checkMarker(evalRun.id)}` });
     store.saveEvalRun({
@@ -43,7 +44,7 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
     interruptedEvalRuns.push(evalRun.id);
   }
   const interruptedJudgeRuns: string[] = [];
-  for (const judgeRun of store.judgeRuns().filter((run) => run.state === "running")) {
+  for (const judgeRun of unfinished.judgeRuns) {
     await killProcessTree({ marker: `${RUN_MARKER}=${judgeRun.id}` }); // its code-judge worker or rubric judge session
     store.saveJudgeRun({ ...judgeRun, state: "interrupted", completedAt, elapsedMs: now - Date.parse(judgeRun.startedAt), error: "The runner stopped before this judge run finished" });
     interruptedJudgeRuns.push(judgeRun.id);
