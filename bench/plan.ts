@@ -12,6 +12,7 @@ import { checkRecords, ResultsStore, newRunId, type EvalRun, type JudgeRun } fro
 import { sealEvalRun, sealJudgeRun } from "../packages/openeval/src/results/integrity.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
 import { readCpuTime } from "./lib/cpu.ts";
+import { recordedEvalRun } from "./lib/recorded-runs.ts";
 import { now, round, summarize, type Summary } from "./lib/stats.ts";
 import { millis, type Section } from "./lib/table.ts";
 import { withTempDir, writeTree } from "./lib/temp.ts";
@@ -138,7 +139,7 @@ async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: str
           mkdirSync(join(runDirectory, evidence.directory), { recursive: true });
           linkSync(join(recording.directory, "manifest.json"), join(runDirectory, evidence.directory, "manifest.json"));
           const slot = { evalId: evaluation.id, model, repetition };
-          const evalRun = sealEvalRun(finishedEvalRun(id, runId, slot, candidateHash, evaluation.prompt.text, settings.candidate.timeoutMs, evidence));
+          const evalRun = sealEvalRun(recordedEvalRun({ id, runId, slot, candidateFingerprint: candidateHash, prompt: evaluation.prompt.text, timeoutMs: settings.candidate.timeoutMs, evidence, startedAt: new Date(STARTED) }));
           evalRuns.push(evalRun);
           judgeRuns.push(sealJudgeRun(runDirectory, finishedJudgeRun(`judge_${evalRuns.length}`, evalRun, judgeHash), evalRun));
         }
@@ -153,41 +154,6 @@ async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: str
 
 const STARTED = "2026-01-01T00:00:00.000Z";
 const COMPLETED = "2026-01-01T00:00:09.000Z";
-
-function finishedEvalRun(
-  id: string,
-  runId: string,
-  slot: EvalRun["slot"],
-  candidateFingerprint: string,
-  prompt: string,
-  timeoutMs: number,
-  evidence: NonNullable<EvalRun["evidence"]>,
-): EvalRun {
-  return {
-    id,
-    runId,
-    slot,
-    control: false,
-    state: "completed",
-    infrastructureError: false,
-    error: null,
-    startedAt: STARTED,
-    completedAt: COMPLETED,
-    elapsedMs: 9_000,
-    input: { candidateFingerprint, prompt, timeoutMs, maxCostUSD: null, opencodeVersion: OPENCODE_VERSION },
-    evidence,
-    // Like a real recording's metrics, so reading rows back costs what it would.
-    metrics: {
-      version: 1,
-      cost: { usd: 0.0123 },
-      tokens: { input: 1200, output: 300, reasoning: 0, cacheRead: 800, cacheWrite: 0 },
-      tools: { calls: 4, succeeded: 4, failed: 0, unfinished: 0, errorRate: 0 },
-      requests: { started: 3, succeeded: 3, failed: 0, retries: null },
-      compactions: 0,
-      timing: { elapsedMs: 9_000, modelActiveMs: 6_000, outputTokensPerSecond: 50 },
-    },
-  };
-}
 
 function finishedJudgeRun(id: string, evalRun: EvalRun, judgeFingerprint: string): JudgeRun {
   return {

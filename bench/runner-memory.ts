@@ -8,9 +8,10 @@ import { join, relative } from "node:path";
 import { recordEvidence, runBenchmark, type EvidenceRef } from "../packages/openeval/src/index.ts";
 import { loadBenchmark } from "../packages/openeval/src/load/index.ts";
 import { candidateFingerprint } from "../packages/openeval/src/plan/index.ts";
-import { newRunId, ResultsStore, type EvalRun } from "../packages/openeval/src/results/index.ts";
+import { newRunId, ResultsStore } from "../packages/openeval/src/results/index.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
 import { readProcessMemory } from "./lib/proc-memory.ts";
+import { recordedEvalRun } from "./lib/recorded-runs.ts";
 import { now, round } from "./lib/stats.ts";
 import type { Section } from "./lib/table.ts";
 import { withTempDir, writeTree } from "./lib/temp.ts";
@@ -40,15 +41,10 @@ export interface RunnerMemoryResult {
   setupMs: number;
 }
 
-interface ChildReport {
-  actions: Record<string, number>;
-  judged: number;
-  failedJudgeRuns: number;
-  wallMs: number;
-  rssByProgressMiB: { judged: number; rssMiB: number }[];
-  rssBeforeMiB: number;
-  peakRssMiB: RunnerMemoryResult["peakRssMiB"];
-}
+/** What the runner's own process reports back. */
+type ChildReport = Omit<RunnerMemoryResult, "slots" | "setupMs">;
+
+const evalRunId = (n: number) => `eval_${n.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
 
 export async function measureRunnerMemory(options: { slots: number }): Promise<RunnerMemoryResult> {
   const evals = Math.max(1, Math.round(options.slots / (MODELS.length * REPETITIONS)));
@@ -88,7 +84,8 @@ async function writeRecordedRun(root: string, evals: number): Promise<string> {
         const fingerprint = candidateFingerprint(evaluation, model, benchmark.settings);
         for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
           const evidence = recordings[n % RECORDINGS]!;
-          store.saveEvalRun(recordedEvalRun(n++, runId, { evalId: evaluation.id, model, repetition }, fingerprint, evaluation.prompt.text, { directory: relative(runDirectory, evidence.directory), hash: evidence.hash }));
+          store.saveEvalRun(recordedEvalRun({ id: evalRunId(n), runId, slot: { evalId: evaluation.id, model, repetition }, candidateFingerprint: fingerprint, prompt: evaluation.prompt.text, timeoutMs: 120_000, evidence: { directory: relative(runDirectory, evidence.directory), hash: evidence.hash }, startedAt: new Date(Date.UTC(2026, 0, 1) + n * 1_000) }));
+          n++;
         }
       }
     }
@@ -101,33 +98,6 @@ async function writeRecordedRun(root: string, evals: number): Promise<string> {
 /** Even recordings answer right, odd ones wrong: half the slots pass. */
 function record(directory: string, index: number): Promise<EvidenceRef> {
   return recordEvidence({ directory, prompt: "Reply with exactly APPLE.", response: index % 2 === 0 ? "APPLE" : "apple", workspace: { initial: { "notes.txt": "todo\n" }, final: { "notes.txt": "todo\n" } } });
-}
-
-function recordedEvalRun(n: number, runId: string, slot: EvalRun["slot"], candidateFingerprint: string, prompt: string, evidence: { directory: string; hash: string }): EvalRun {
-  const started = new Date(Date.UTC(2026, 0, 1) + n * 1_000);
-  return {
-    id: `eval_${n.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`,
-    runId,
-    slot,
-    control: false,
-    state: "completed",
-    infrastructureError: false,
-    error: null,
-    startedAt: started.toISOString(),
-    completedAt: new Date(started.getTime() + 9_000).toISOString(),
-    elapsedMs: 9_000,
-    input: { candidateFingerprint, prompt, timeoutMs: 120_000, maxCostUSD: null, opencodeVersion: OPENCODE_VERSION },
-    evidence,
-    metrics: {
-      version: 1,
-      cost: { usd: 0.0123 },
-      tokens: { input: 1200, output: 300, reasoning: 0, cacheRead: 800, cacheWrite: 0 },
-      tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: 0 },
-      requests: { started: 1, succeeded: 1, failed: 0, retries: null },
-      compactions: 0,
-      timing: { elapsedMs: 9_000, modelActiveMs: 6_000, outputTokensPerSecond: 50 },
-    },
-  };
 }
 
 /** In the runner's own process: resume the recorded run, sampling this process's memory as slots are judged. */
