@@ -2,7 +2,7 @@
 // Retrying a completed eval run would pay for the candidate again for nothing, and an unknown or superseded id
 // would quietly do nothing: both are refused, naming the eval runs that are active for the slot.
 import type { EvalRun } from "../results/index.ts";
-import { describeSlot, type PlanScope, type RecordedWork } from "./plan-benchmark.ts";
+import { describeSlot, type PlanScope } from "./plan-benchmark.ts";
 import { ScopeInvalidError } from "./check-scope.ts";
 
 /** Eval run states `retry` executes again: the candidate did not finish on its own terms, or the harness failed it. */
@@ -10,13 +10,14 @@ const RETRYABLE = new Set<EvalRun["state"]>(["failed", "timed_out", "cost_limite
 
 /**
  * Throws ScopeInvalidError for every retry/rejudge id that is unknown, superseded, or not in a state it can redo.
- * @example checkExplicitRequests(recorded, { retry: ["eval_123"] }) // throws when eval_123 completed: use rejudge
+ * The eval runs are read only when ids were given: a large run's rows are otherwise read once, for the plan.
+ * @example checkExplicitRequests(() => store.evalRuns(), { retry: ["eval_123"] }) // throws when eval_123 completed: use rejudge
  */
-export function checkExplicitRequests(recorded: RecordedWork, scope: Pick<PlanScope, "retry" | "rejudge">): void {
-  const problems = [
-    ...(scope.retry ?? []).map((id) => refusal("retry", id, recorded.evalRuns)),
-    ...(Array.isArray(scope.rejudge) ? scope.rejudge : []).map((id) => refusal("rejudge", id, recorded.evalRuns)),
-  ].filter((problem): problem is string => problem !== null);
+export function checkExplicitRequests(readEvalRuns: () => readonly EvalRun[], scope: Pick<PlanScope, "retry" | "rejudge">): void {
+  const requests = [...(scope.retry ?? []).map((id) => ["retry", id] as const), ...(Array.isArray(scope.rejudge) ? scope.rejudge : []).map((id) => ["rejudge", id] as const)];
+  if (requests.length === 0) return;
+  const evalRuns = readEvalRuns();
+  const problems = requests.map(([command, id]) => refusal(command, id, evalRuns)).filter((problem): problem is string => problem !== null);
   if (problems.length > 0) throw new ScopeInvalidError(problems.join("\n"));
 }
 

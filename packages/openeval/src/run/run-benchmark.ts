@@ -81,8 +81,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
     const recordedModels = choice.created ? undefined : readRunModels(store);
     if (recordedModels) checkScope(benchmark, scope, recordedModels);
-    // Only ids given on the command line need the recorded eval runs here (a large run's rows are read once, below).
-    if ((scope.retry?.length ?? 0) > 0 || (Array.isArray(scope.rejudge) && scope.rejudge.length > 0)) checkExplicitRequests({ evalRuns: store.evalRuns(), judgeRuns: [] }, scope);
+    checkExplicitRequests(() => store.evalRuns(), scope);
     const isolation = isolationOfNewRun ?? (await resolveIsolation(recordedModels));
     // Step: the run's models are benchmark.ts's, the run's own and --model's; models new to a recorded run join it.
     const models = plannedModels(benchmark, scope, recordedModels);
