@@ -8,8 +8,8 @@ import { loadBenchmark, planBenchmark } from "../packages/openeval/src/index.ts"
 import type { BenchmarkDefinition } from "../packages/openeval/src/load/index.ts";
 import { candidateFingerprint, judgeFingerprint, planSlots } from "../packages/openeval/src/plan/index.ts";
 import { recordEvidence } from "../packages/openeval/src/recording/index.ts";
-import { checkRecords, ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/results/index.ts";
-import { sealEvalRun, sealJudgeRun } from "../packages/openeval/src/results/integrity.ts";
+import { checkRecords, ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/records/index.ts";
+import { sealEvalRun, sealJudgeRun } from "../packages/openeval/src/records/integrity.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
 import { readCpuTime } from "./lib/cpu.ts";
 import { recordedEvalRun } from "./lib/recorded-runs.ts";

@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { recordEvidence, runBenchmark, type EvidenceRef } from "../packages/openeval/src/index.ts";
 import { loadBenchmark } from "../packages/openeval/src/load/index.ts";
 import { candidateFingerprint } from "../packages/openeval/src/plan/index.ts";
-import { newRunId, ResultsStore } from "../packages/openeval/src/results/index.ts";
+import { newRunId, ResultsStore } from "../packages/openeval/src/records/index.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
 import { readProcessMemory } from "./lib/proc-memory.ts";
 import { recordedEvalRun } from "./lib/recorded-runs.ts";

@@ -5,7 +5,7 @@
 // first leaderboard (its bootstrap CIs and verdict) are reported on rows of their own: they are paid once per
 // version of the run, then every answer comes from memory.
 import { join } from "node:path";
-import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/results/index.ts";
+import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/records/index.ts";
 import { writeViewerFixture } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
 import { REPO_ROOT } from "./lib/fixtures.ts";
 import { readProcessMemory } from "./lib/proc-memory.ts";

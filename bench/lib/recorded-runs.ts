@@ -1,6 +1,6 @@
 // A finished, recorded eval run as the store keeps it, for benches that fabricate large recorded runs (plan,
 // runner memory): metrics like a real recording's, so reading the rows back costs what it would.
-import type { EvalRun } from "../../packages/openeval/src/results/index.ts";
+import type { EvalRun } from "../../packages/openeval/src/records/index.ts";
 import { OPENCODE_VERSION } from "../../packages/openeval/src/util/versions.ts";
 
 export interface RecordedEvalRunFields {

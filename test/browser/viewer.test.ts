@@ -9,7 +9,7 @@ import { cp, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultsStore } from "../../packages/openeval/src/results/index.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
 import { readResults, type RunSummary } from "../../packages/openeval/src/run/index.ts";
 import type { EvalRunRow, JudgeRunDetail, Page as ApiPage } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startControlServer, type ControlServer } from "@openeval/control-model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
-import { ResultsStore } from "../../packages/openeval/src/results/index.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
 import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";

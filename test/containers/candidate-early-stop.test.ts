@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
-import { ResultsStore, type EvalRun, type JudgeRun } from "../../packages/openeval/src/results/index.ts";
+import { ResultsStore, type EvalRun, type JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";

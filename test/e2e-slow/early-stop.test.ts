@@ -4,8 +4,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
-import type { EvalRun, JudgeRun } from "../../packages/openeval/src/results/index.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
+import type { EvalRun, JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatSummary } from "../../packages/openeval/src/report/summary-table.ts";
-import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { readResults } from "../../packages/openeval/src/run/index.ts";
 import { serveViewer, type ViewerServer } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";

@@ -4,9 +4,9 @@ import { existsSync } from "node:fs";
 import { cp, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { defaultConcurrency } from "../../packages/openeval/src/run/run-benchmark.ts";
-import type { EvalRun, JudgeRun } from "../../packages/openeval/src/results/schema.ts";
+import type { EvalRun, JudgeRun } from "../../packages/openeval/src/records/schema.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startControlServer, type ControlServer } from "@openeval/control-model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 import { processesMatching } from "../helpers/processes.ts";

@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 import { processesMatching, processesWithEnvironment } from "../helpers/processes.ts";

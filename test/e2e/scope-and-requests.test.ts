@@ -2,8 +2,8 @@
 // rejudge of eval runs they cannot redo — with exit 2, naming the valid values, before any work starts.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { EvalRun } from "../../packages/openeval/src/results/index.ts";
-import { ResultsStore } from "../../packages/openeval/src/results/store.ts";
+import type { EvalRun } from "../../packages/openeval/src/records/index.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { runCli } from "../helpers/cli.ts";
 import { minimalBenchmark, writeTree } from "../helpers/fixtures.ts";
 

@@ -1,7 +1,7 @@
 // Reading a finished run back in journeys: the one run folder a benchmark's results/ holds, and its eval runs.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ResultsStore, type EvalRun } from "../../packages/openeval/src/results/index.ts";
+import { ResultsStore, type EvalRun } from "../../packages/openeval/src/records/index.ts";
 
 /** `<benchmark>/results/<the only run>`. */
 export function onlyRunDirectory(benchmarkDirectory: string): string {

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { loadBenchmark } from "../../packages/openeval/src/load/index.ts";
 import { planSlots } from "../../packages/openeval/src/plan/index.ts";
-import { ResultsStore, toSlotKey } from "../../packages/openeval/src/results/index.ts";
+import { ResultsStore, toSlotKey } from "../../packages/openeval/src/records/index.ts";
 import { makeTempDir, minimalBenchmark, writeTree } from "./fixtures.ts";
 
 /** `settings`: more benchmark.ts keys, e.g. `gates: { score: { min: 0.5 } }`. */

@@ -7,7 +7,7 @@ import { startControlServer, type ControlServer } from "@openeval/control-model"
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { openEvidence, type EvidenceRef } from "../recording/index.ts";
-import type { EarlyCheck, EvalRun } from "../results/index.ts";
+import type { EarlyCheck, EvalRun } from "../records/index.ts";
 import { executeCandidate, type CandidateMonitor } from "./execute-candidate.ts";
 
 // Never ends by itself: a control repeats its last turn.

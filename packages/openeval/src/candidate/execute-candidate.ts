@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { captureDirectory, writeNativeRecording } from "../recording/index.ts";
-import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../results/index.ts";
+import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../records/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { buildProviderConfig, createGitWorkspace, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
 import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PREPARE_STEP_TIMEOUT_MS, type PrepareStep } from "../load/index.ts";
 import { redactSecrets, RUN_MARKER } from "../opencode/index.ts";
-import type { PreparationError } from "../results/index.ts";
+import type { PreparationError } from "../records/index.ts";
 import { BoundedBuffer, confineCommand, killProcessTree, tieToRunner, type OutputSink } from "../sandbox/index.ts";
 
 /** What a step kept of its output: enough for the log; the error keeps only the tail. */

@@ -2,7 +2,7 @@
 // or (none given) the latest run. Shared by export and verify.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { findLatestRun, resultsRoot, STORE_FILE } from "../results/index.ts";
+import { findLatestRun, resultsRoot, STORE_FILE } from "../records/index.ts";
 import { UsageError } from "./errors.ts";
 
 /** A run directory, a run id under the benchmark's results/, or (none given) the latest run. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OpenCodeError } from "../opencode/index.ts";
-import { StoreError } from "../results/index.ts";
+import { StoreError } from "../records/index.ts";
 import { ExportError } from "../view/index.ts";
 import { formatCliError, UsageError } from "./errors.ts";
 

@@ -1,6 +1,6 @@
 // `openeval plan`: per slot, the action `run` would take and why, plus a cost estimate. Runs nothing.
 import { describeSlot } from "../plan/index.ts";
-import { variantOf } from "../results/index.ts";
+import { variantOf } from "../records/index.ts";
 import { describeInputChanges, planBenchmark } from "../run/index.ts";
 import { BENCHMARK_OPTION, defineCommand, parseScope, SCOPE_OPTIONS } from "./command.ts";
 import { EXIT } from "./errors.ts";

@@ -3,7 +3,7 @@
 // compares run b with baseline.json. With --json, stdout is the comparison only (for CI to post).
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { resultsRoot, STORE_FILE } from "../results/index.ts";
+import { resultsRoot, STORE_FILE } from "../records/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
 import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
 import { EXIT, UsageError } from "./errors.ts";

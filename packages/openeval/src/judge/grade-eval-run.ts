@@ -2,7 +2,7 @@
 // judgment becomes active only when both sources succeed; neither overwrites the other's criteria.
 import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
-import type { CriterionScore, EvalRun, JudgeRun } from "../results/index.ts";
+import type { CriterionScore, EvalRun, JudgeRun } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import type { VerificationLimits } from "../recording/index.ts";
 

@@ -10,7 +10,7 @@ import { ControlFileSchema, startControlServer, type ControlServer } from "@open
 import { BenchmarkSchema, bundleCodeJudge, parseRubric, VerificationSettingsSchema, type CodeJudgeBundle, type Rubric } from "../load/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
 import { openEvidence, type VerificationReceipt } from "../recording/index.ts";
-import type { CriterionScore } from "../results/index.ts";
+import type { CriterionScore } from "../records/index.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 import { describeZodIssues } from "../util/zod-issues.ts";
 import { combineSources, JUDGE_RUN_FOLDERS, type SourceOutcome } from "./grade-eval-run.ts";

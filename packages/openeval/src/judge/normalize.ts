@@ -1,7 +1,7 @@
 // Score normalization, exactly as SPEC §4.3: true/false → 1/0, finite [0,1] kept, null → unresolved,
 // { value, reason, evidence, measurements } as its value; anything else is a judging error. Never clamped.
 import { CRITERION_ID } from "../util/criterion-id.ts";
-import type { CriterionScore } from "../results/index.ts";
+import type { CriterionScore } from "../records/index.ts";
 
 export class JudgingError extends Error {
   readonly code = "JUDGING_ERROR";

@@ -5,7 +5,7 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { CodeJudgeBundle } from "../load/index.ts";
 import type { EvidenceRef } from "../recording/index.ts";
-import type { CriterionScore, EvalRun } from "../results/index.ts";
+import type { CriterionScore, EvalRun } from "../records/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import { bundleCodeWorker, harnessCodeWorker, takeCodeWorker } from "./code-worker-pool.ts";

@@ -1,7 +1,7 @@
 // The code-judge worker protocol: the job the host writes on the worker's stdin and the result file it reads.
 import * as z from "zod";
 import type { VerificationLimits } from "../recording/index.ts";
-import type { EvalRun } from "../results/index.ts";
+import type { EvalRun } from "../records/index.ts";
 import type { EngineOptions } from "../sandbox/index.ts";
 
 /**

@@ -1,7 +1,7 @@
 // `openeval retry` and `rejudge` name eval runs; each name must be something they can redo (issue 13, SPEC §5).
 // Retrying a completed eval run would pay for the candidate again for nothing, and an unknown or superseded id
 // would quietly do nothing: both are refused, naming the eval runs that are active for the slot.
-import type { EvalRun } from "../results/index.ts";
+import type { EvalRun } from "../records/index.ts";
 import { describeSlot, type PlanScope } from "./plan-benchmark.ts";
 import { ScopeInvalidError } from "./check-scope.ts";
 

@@ -2,7 +2,7 @@
 // print an empty table and pass a CI job forever. Each value is checked and the valid ones are listed.
 import { OpenEvalError } from "../util/errors.ts";
 import { categoryKey, CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
-import type { RunModels } from "../results/index.ts";
+import type { RunModels } from "../records/index.ts";
 import { plannedModels, plannedVariants, type PlanScope } from "./plan-benchmark.ts";
 
 export class ScopeInvalidError extends OpenEvalError {

@@ -1,7 +1,8 @@
 // Cost before spending (SPEC §5): each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
 import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
-import { median, type EvalRun } from "../results/index.ts";
+import { type EvalRun } from "../records/index.ts";
+import { median } from "../util/median.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
 import { CONTROL_PROVIDER, isControlModel } from "../util/control-model.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";

@@ -1,7 +1,7 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { capitalizeOutcome, candidateName, describeOutcome, slotId, toSlotKey, variantOf, type EvalRun, type JudgeRun, type RunModels, type SlotKey } from "../results/index.ts";
+import { capitalizeOutcome, candidateName, describeOutcome, slotId, toSlotKey, variantOf, type EvalRun, type JudgeRun, type RunModels, type SlotKey } from "../records/index.ts";
 import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import type { EvalRun, JudgeRun } from "../results/index.ts";
+import type { EvalRun, JudgeRun } from "../records/index.ts";
 import { plannedModels, planSlots, type PlannedSlot } from "./plan-benchmark.ts";
 
 async function benchmarkWith(overrides: Record<string, string> = {}, directory?: string) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import { toSlotKey, variantOf, type EvalRun, type JudgeRun } from "../results/index.ts";
+import { toSlotKey, variantOf, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { checkScope } from "./check-scope.ts";
 import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
 

@@ -36,4 +36,4 @@ export {
   type VerificationRequest,
   type VerificationResult,
 } from "./verification-contract.ts";
-export type { RunMetrics } from "../results/index.ts";
+export type { RunMetrics } from "../records/index.ts";

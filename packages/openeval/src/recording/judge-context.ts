@@ -5,7 +5,7 @@ import { mkdtemp, mkdir, writeFile, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { OpenCodeClient } from "../opencode/index.ts";
-import type { EvalRun } from "../results/index.ts";
+import type { EvalRun } from "../records/index.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";

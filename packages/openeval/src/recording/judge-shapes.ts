@@ -3,7 +3,7 @@
 // `compactions {…}`, `complete` and `sessions`. A member OpenCode 1.x cannot fill throws when read, so a judge written
 // for OpenEval fails loudly instead of scoring on a missing value; such members are not enumerable, so returning a
 // whole object from a judge still serializes.
-import type { RunMetrics } from "../results/index.ts";
+import type { RunMetrics } from "../records/index.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
 import { measureTools } from "./metrics.ts";

@@ -1,6 +1,6 @@
 // RunMetrics (SPEC §7): computed once from a recording and stored with it. Missing usage is null, never 0.
 import type { ToolCall } from "./schema.ts";
-import type { RunMetrics } from "../results/index.ts";
+import type { RunMetrics } from "../records/index.ts";
 
 /** The RunMetrics version written now (see RunMetricsSchema). */
 export const METRICS_VERSION = 2;

@@ -2,7 +2,7 @@
 // native-extract.ts read out of OpenCode's database. Pure arithmetic: no SQLite, no OpenCode shapes.
 import { METRICS_VERSION, measureTools } from "./metrics.ts";
 import type { ToolCall } from "./schema.ts";
-import type { RunMetrics } from "../results/index.ts";
+import type { RunMetrics } from "../records/index.ts";
 
 /** RunMetrics without `timing.elapsedMs`, which only the runner knows. */
 export type NativeMetrics = Omit<RunMetrics, "timing"> & {

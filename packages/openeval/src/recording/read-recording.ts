@@ -1,6 +1,6 @@
 // readRecording(): the JudgeContext of one eval run of a finished (or running) benchmark run, for scripts.
 import { join, resolve } from "node:path";
-import { ResultsStore } from "../results/index.ts";
+import { ResultsStore } from "../records/index.ts";
 import { EvidenceError } from "./errors.ts";
 import { openEvidence } from "./evidence-reader.ts";
 import { createJudgeContext, type JudgeContext } from "./judge-context.ts";

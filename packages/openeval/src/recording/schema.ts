@@ -1,7 +1,7 @@
 // The evidence format (version 1): the manifest and what it points at. A manifest's sha256 is the evidence
 // identity; every file it names is content-addressed and verified on read.
 import * as z from "zod";
-import { RunMetricsSchema } from "../results/index.ts";
+import { RunMetricsSchema } from "../records/index.ts";
 
 const count = z.number().int().nonnegative();
 

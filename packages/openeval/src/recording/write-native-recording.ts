@@ -5,7 +5,7 @@
 import { join, relative } from "node:path";
 import { readFile } from "node:fs/promises";
 import { archiveDatabase, exportSessions, snapshotDatabase } from "../opencode/index.ts";
-import type { RunMetrics } from "../results/index.ts";
+import type { RunMetrics } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { writeEventsFile, writeEvidence } from "./evidence-writer.ts";

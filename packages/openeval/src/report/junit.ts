@@ -1,7 +1,7 @@
 // JUnit XML for CI systems: one test suite per model (and variant), one test case per (eval, criterion) with its score;
 // a failing verdict contributor's cells are failures, unresolved ones are skipped with the reason. Per-category scores
 // (when criteria have categories) are the suite's properties: they are scores, not tests that pass or fail.
-import { candidateName } from "../results/index.ts";
+import { candidateName } from "../records/index.ts";
 import type { RunSummary } from "../run/index.ts";
 
 export function formatJunit(summary: RunSummary): string {

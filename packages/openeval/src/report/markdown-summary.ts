@@ -1,6 +1,7 @@
 // A Markdown summary for a CI job page: the verdict first, then the model table (and per-category scores when criteria
 // have categories) and what failed or is open.
-import { candidateName, verdictHeadline } from "../results/index.ts";
+import { candidateName } from "../records/index.ts";
+import { verdictHeadline } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../run/index.ts";
 import { CATEGORY_HEADER, categoryRows, describeFilter, formatModelCost, formatVariantComparison } from "./summary-table.ts";

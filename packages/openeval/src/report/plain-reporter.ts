@@ -1,6 +1,6 @@
 // Plain progress lines (one per event that matters), for logs and non-TTY output.
 import { describeSlot } from "../plan/index.ts";
-import { describeOutcome } from "../results/index.ts";
+import { describeOutcome } from "../records/index.ts";
 import type { RunnerEvent } from "../run/index.ts";
 
 export function createPlainReporter(write: (line: string) => void): (event: RunnerEvent) => void {

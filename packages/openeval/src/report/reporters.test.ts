@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { EarlyCheck, EvalRun, JudgeRun } from "../results/index.ts";
+import type { EarlyCheck, EvalRun, JudgeRun } from "../records/index.ts";
 import type { RunnerEvent, RunSummary } from "../run/index.ts";
 import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";

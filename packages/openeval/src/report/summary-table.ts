@@ -2,7 +2,8 @@
 // judge cost apart and together, active time), per-category scores when criteria have categories,
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
-import { candidateName, verdictHeadline } from "../results/index.ts";
+import { candidateName } from "../records/index.ts";
+import { verdictHeadline } from "../results/index.ts";
 import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 

@@ -3,7 +3,7 @@
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
 import { unionMs, type Interval } from "./active-time.ts";
 import { mean, meanBounded } from "./numbers.ts";
-import { groupByCandidate } from "./slot-key.ts";
+import { groupByCandidate } from "../records/index.ts";
 
 export interface SlotOutcome {
   evalId: string;

@@ -9,7 +9,7 @@ import { cellName, criterionCells } from "./criterion-status.ts";
 import { BaselineInvalidError, BaselineRefusedError, type BaselineRefusal } from "./errors.ts";
 import type { SlotFingerprint } from "./regression.ts";
 import type { Verdict } from "./verdict.ts";
-import { candidateName, variantOf } from "./slot-key.ts";
+import { candidateName, variantOf } from "../records/index.ts";
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 
 export interface BaselineInput {

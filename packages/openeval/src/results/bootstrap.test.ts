@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapInterval, createRandom, pick, seedFor } from "./bootstrap.ts";
-import { mean, median, meanBounded, meetsThreshold, quantile } from "./numbers.ts";
+import { median } from "../util/median.ts";
+import { mean, meanBounded, meetsThreshold, quantile } from "./numbers.ts";
 
 describe("createRandom (mulberry32)", () => {
   it("gives the same stream for the same seed and another for another seed", () => {

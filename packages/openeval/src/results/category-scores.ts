@@ -2,7 +2,7 @@
 // criteria in it, equal weight inside each eval, then equal eval weight over the evals that have one — with the same
 // completion bounds (aggregate.ts) and 95% CI (statistics.ts) as the model scores.
 import { aggregateScores, type Bounded, type SlotOutcome } from "./aggregate.ts";
-import { candidateName, type CandidateRef } from "./slot-key.ts";
+import { candidateName, type CandidateRef } from "../records/index.ts";
 import { scoreIntervals } from "./statistics.ts";
 import type { BootstrapOptions, Interval } from "./bootstrap.ts";
 

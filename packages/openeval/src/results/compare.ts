@@ -5,7 +5,7 @@ import type { Bounded, ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import type { BootstrapOptions, Interval } from "./bootstrap.ts";
 import { mean, THRESHOLD_TOLERANCE } from "./numbers.ts";
-import { candidateName, groupByCandidate } from "./slot-key.ts";
+import { candidateName, groupByCandidate } from "../records/index.ts";
 import { compareModels } from "./statistics.ts";
 
 /** How b's score differs from a's: lower is a regression, higher an improvement. */

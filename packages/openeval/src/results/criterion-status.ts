@@ -4,7 +4,7 @@
 import type { GateSettings } from "../load/index.ts";
 import type { Bounded, ModelSummary } from "./aggregate.ts";
 import { meetsThreshold } from "./numbers.ts";
-import { candidateName } from "./slot-key.ts";
+import { candidateName } from "../records/index.ts";
 
 export type CriterionStatus = "pass" | "fail" | "unknown";
 

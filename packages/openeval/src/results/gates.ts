@@ -3,7 +3,7 @@
 // makes it `unknown`, never a silent pass.
 import type { GateSettings } from "../load/index.ts";
 import type { Bounded, ModelSummary } from "./aggregate.ts";
-import { candidateName } from "./slot-key.ts";
+import { candidateName } from "../records/index.ts";
 import { criterionCells, judgeCriterion } from "./criterion-status.ts";
 import { meanBounded } from "./numbers.ts";
 import { measureCostAndTime, type SlotObservation } from "./statistics.ts";

@@ -1,4 +1,4 @@
-// Small numeric helpers the statistics share: mean, median, nearest-rank quantiles, and the tolerance used
+// Small numeric helpers the statistics share: mean, nearest-rank quantiles, and the tolerance used
 // whenever a computed mean is compared with a threshold (0.7 and 0.1 average to 0.3999…, which must meet 0.4).
 import type { Bounded } from "./aggregate.ts";
 
@@ -29,17 +29,6 @@ export function meanBounded(items: readonly Bounded[]): Bounded {
     lower: mean(items.map((item) => item.lower)),
     upper: mean(items.map((item) => item.upper)),
   };
-}
-
-/**
- * The median (mean of the two middle values for an even count); null for an empty list.
- * @example median([4, 1, 3, 2]) // 2.5
- */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /**

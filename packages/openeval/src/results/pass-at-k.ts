@@ -2,7 +2,7 @@
 // over binary criteria × evals (SPEC §10). Products instead of binomials keep them exact-enough up to n ≈ 1000.
 import type { SlotOutcome } from "./aggregate.ts";
 import { mean } from "./numbers.ts";
-import { groupByCandidate } from "./slot-key.ts";
+import { groupByCandidate } from "../records/index.ts";
 
 export interface PassK {
   model: string;

@@ -4,7 +4,7 @@ import type { GateSettings } from "../load/index.ts";
 import type { ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import { cellName, criterionCells, criterionThreshold, judgeCriterion, type CriterionStatus } from "./criterion-status.ts";
-import { candidateName } from "./slot-key.ts";
+import { candidateName } from "../records/index.ts";
 
 /** The fingerprints of one slot's active eval run and judgment. */
 export interface SlotFingerprint {

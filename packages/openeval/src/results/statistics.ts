@@ -2,8 +2,9 @@
 // of two models, and cost and time. Point scores come from aggregate.ts; this file only adds uncertainty and spend.
 import type { ModelSummary, SlotOutcome } from "./aggregate.ts";
 import { bootstrapInterval, pick, type BootstrapOptions, type Interval, type Random } from "./bootstrap.ts";
-import { mean, median, quantile } from "./numbers.ts";
-import { candidateName, groupByCandidate, type CandidateRef } from "./slot-key.ts";
+import { median } from "../util/median.ts";
+import { mean, quantile } from "./numbers.ts";
+import { candidateName, groupByCandidate, type CandidateRef } from "../records/index.ts";
 
 /** A slot as the gates and cost/time statistics see it: its outcome plus whether (and when) it was executed. */
 export interface SlotObservation extends SlotOutcome {

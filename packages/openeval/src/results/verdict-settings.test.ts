@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { BenchmarkSchema } from "../load/index.ts";
-import { ResultsStore } from "./store.ts";
+import { ResultsStore } from "../records/index.ts";
 import { readVerdictSettings, recordVerdictSettings, verdictSettingsOf } from "./verdict-settings.ts";
 
 const settings = (extra: object = {}) =>

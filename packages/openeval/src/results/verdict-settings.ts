@@ -6,7 +6,7 @@ import * as z from "zod";
 import { GatesSchema, type BenchmarkSettings } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import type { GateSelection } from "./gate-selection.ts";
-import type { ResultsStore } from "./store.ts";
+import type { ResultsStore } from "../records/index.ts";
 
 export const VERDICT_SETTINGS_EVENT = "verdict.settings";
 

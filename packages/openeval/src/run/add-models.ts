@@ -2,7 +2,8 @@
 // runBenchmark on that run with those models added: their slots are planned and run, every recorded slot is
 // reused, and a model remove-models retired comes back with its recorded work. A live run is refused by the claim.
 import { resolve } from "node:path";
-import { ResultsStore, RunMaintenanceError } from "../results/index.ts";
+import { ResultsStore } from "../records/index.ts";
+import { RunMaintenanceError } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { runBenchmark, type RunBenchmarkOptions } from "./run-benchmark.ts";
 

@@ -4,7 +4,7 @@
 import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
 import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
-import type { RunModels } from "../results/index.ts";
+import type { RunModels } from "../records/index.ts";
 import { connectContainerEngine } from "../sandbox/index.ts";
 
 export interface RunIsolation {

@@ -1,7 +1,7 @@
 // The records every reader plans and scores from, after their integrity check (issue 14 §4): a judge run that
 // fails it (forged, edited, or judging a recording that changed) is reported and left out, so it cannot change a
 // score; eval runs are kept (they were paid for) and reported.
-import { checkRecords, readRunModels, type EvalRun, type IntegrityProblem, type JudgeRun, type ResultsStore, type RunModels } from "../results/index.ts";
+import { checkRecords, readRunModels, type EvalRun, type IntegrityProblem, type JudgeRun, type ResultsStore, type RunModels } from "../records/index.ts";
 
 export interface CheckedRecords {
   evalRuns: EvalRun[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EarlyCheckResult } from "../judge/index.ts";
-import type { EvalRun } from "../results/index.ts";
+import type { EvalRun } from "../records/index.ts";
 import { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "../load/index.ts";
 import { createEarlyStopMonitor, decidedJudgeRun, type EarlyJudge } from "./early-stop.ts";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { evalRunPaths, type CandidateMonitor, type TakeCheckpoint } from "../candidate/index.ts";
 import type { EarlyCheckLimits, EarlyCheckResult } from "../judge/index.ts";
 import type { EarlyStopPolicy } from "../load/index.ts";
-import type { CriterionScore, EarlyCheck, EvalRun, JudgeRun } from "../results/index.ts";
+import type { CriterionScore, EarlyCheck, EvalRun, JudgeRun } from "../records/index.ts";
 
 /** One check's judge: grades the snapshot at `checkpoint` into `directory` (absolute). */
 export type EarlyJudge = (checkpoint: { directory: string; hash: string }, directory: string, limits: EarlyCheckLimits) => Promise<EarlyCheckResult>;

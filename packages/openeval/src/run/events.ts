@@ -1,8 +1,9 @@
 // The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
-import type { IntegrityProblem } from "../results/index.ts";
-import type { CategoryScore, CostAndTime, EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, SlotKey, Verdict } from "../results/index.ts";
+import type { IntegrityProblem } from "../records/index.ts";
+import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
+import type { CategoryScore, CostAndTime, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }

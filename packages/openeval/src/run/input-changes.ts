@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ResultsStore } from "../results/index.ts";
+import type { ResultsStore } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";
 

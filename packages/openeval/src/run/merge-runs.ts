@@ -4,7 +4,8 @@
 // recorded, never sealed again, with their folders; the source run is left as it was.
 import { cpSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readRunModels, recordModelsAdded, ResultsStore, RunMaintenanceError, slotId, type EvalRun } from "../results/index.ts";
+import { readRunModels, recordModelsAdded, ResultsStore, slotId, type EvalRun } from "../records/index.ts";
+import { RunMaintenanceError } from "../results/index.ts";
 import { checkNotHeld, whileHoldingRun } from "./recover.ts";
 
 export const RUNS_MERGED_EVENT = "runs.merged";

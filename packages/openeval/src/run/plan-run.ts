@@ -4,13 +4,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { checkScope, planSlots, type Plan, type PlanScope } from "../plan/index.ts";
-import { findLatestRun } from "../results/index.ts";
-import { STORE_FILE, ResultsStore, StoreError } from "../results/index.ts";
+import { findLatestRun } from "../records/index.ts";
+import { STORE_FILE, ResultsStore, StoreError } from "../records/index.ts";
 import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
 import { recordedInputChanges, type InputChangeRecord } from "./input-changes.ts";
 import { readCheckedRecords } from "./checked-records.ts";
-import type { IntegrityProblem, RunModels } from "../results/index.ts";
+import type { IntegrityProblem, RunModels } from "../records/index.ts";
 import { checkModelRefs } from "./run-benchmark.ts";
 
 export interface PlanBenchmarkOptions {

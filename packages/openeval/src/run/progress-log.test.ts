@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
-import { readInvocations, ResultsStore } from "../results/index.ts";
+import { readInvocations, ResultsStore } from "../records/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import type { RunSummary } from "./events.ts";
 import { createProgressLog } from "./progress-log.ts";

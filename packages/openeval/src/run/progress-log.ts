@@ -2,7 +2,7 @@
 // invocation started, the work it planned, its --max-cost and concurrency, and how it ended. The running,
 // queued and finished work itself is read from the store's eval and judge runs.
 import { randomUUID } from "node:crypto";
-import { recordInvocationFinished, recordInvocationStarted, toSlotKey, type ResultsStore } from "../results/index.ts";
+import { recordInvocationFinished, recordInvocationStarted, toSlotKey, type ResultsStore } from "../records/index.ts";
 import type { RunnerListener } from "./events.ts";
 
 export function createProgressLog(store: ResultsStore, settings: { concurrency: number; maxCostUSD: number | null }): RunnerListener {

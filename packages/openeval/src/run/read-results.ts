@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
-import { readRunModels, ResultsStore, type BenchmarkRun } from "../results/index.ts";
+import { readRunModels, ResultsStore, type BenchmarkRun } from "../records/index.ts";
 import { readCheckedRecords } from "./checked-records.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";

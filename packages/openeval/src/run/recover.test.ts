@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
-import type { EvalRun } from "../results/index.ts";
-import { ResultsStore } from "../results/index.ts";
+import type { EvalRun } from "../records/index.ts";
+import { ResultsStore } from "../records/index.ts";
 import { processesMatching } from "../../../../test/helpers/processes.ts";
 import { checkMarker } from "./early-stop.ts";
 import { recoverRun, RunInProgressError } from "./recover.ts";
@@ -90,7 +90,7 @@ describe("recoverRun", () => {
   it("claims the run in one step: of many runners claiming at the same instant exactly one proceeds", async () => {
     const directory = await makeTempDir();
     ResultsStore.open(directory, { create: true }).close();
-    const claimant = `import { ResultsStore } from ${JSON.stringify(new URL("../results/store.ts", import.meta.url).pathname)};
+    const claimant = `import { ResultsStore } from ${JSON.stringify(new URL("../records/store.ts", import.meta.url).pathname)};
 import { recoverRun } from ${JSON.stringify(new URL("./recover.ts", import.meta.url).pathname)};
 const store = ResultsStore.open(${JSON.stringify(directory)});
 await Bun.sleep(Number(process.argv[1]) - Date.now());

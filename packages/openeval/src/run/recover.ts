@@ -4,7 +4,7 @@
 import { OpenEvalError } from "../util/errors.ts";
 import { RUN_MARKER } from "../opencode/index.ts";
 import { killProcessTree } from "../sandbox/index.ts";
-import type { ResultsStore } from "../results/index.ts";
+import type { ResultsStore } from "../records/index.ts";
 import { reapOrphanedScratchDirs } from "../util/scratch-dir.ts";
 import { checkMarker } from "./early-stop.ts";
 

@@ -2,7 +2,8 @@
 // retirement is an appended event: every eval run, judge run and file stays, the leaderboard, verdict, report and
 // viewer leave the models out, and `add-models` brings them back with their recorded work.
 import { resolve } from "node:path";
-import { readRunModels, recordModelsRetired, ResultsStore, RunMaintenanceError, slotId } from "../results/index.ts";
+import { readRunModels, recordModelsRetired, ResultsStore, slotId } from "../records/index.ts";
+import { RunMaintenanceError } from "../results/index.ts";
 import { whileHoldingRun } from "./recover.ts";
 
 export interface RemovedModels {

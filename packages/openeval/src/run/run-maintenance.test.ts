@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { BenchmarkInvalidError } from "../load/index.ts";
-import { ResultsStore, type EvalRun } from "../results/index.ts";
+import { ResultsStore, type EvalRun } from "../records/index.ts";
 import { addModels } from "./add-models.ts";
 import { mergeRuns } from "./merge-runs.ts";
 import { removeModels } from "./remove-models.ts";

@@ -3,7 +3,8 @@
 // gives now, under a hash of all of it. A snapshot is never overwritten; the run's records are only read.
 import { linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { RunMaintenanceError, toSlotKey } from "../results/index.ts";
+import { toSlotKey } from "../records/index.ts";
+import { RunMaintenanceError } from "../results/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import { readScoredRun } from "./read-results.ts";
 

@@ -5,31 +5,8 @@ import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
 import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
-import {
-  aggregateScores,
-  candidateName,
-  compareModels,
-  compareSummaries,
-  costAndTimeByModel,
-  decideVerdict,
-  readBaseline,
-  resolveGate,
-  scoreCategories,
-  scoreIntervals,
-  summarizePassK,
-  toSlotKey,
-  variantOf,
-  type ModelSummary,
-  type CriterionRef,
-  type GateSelection,
-  type ResultsStore,
-  type SlotFingerprint,
-  type SlotObservation,
-  readVerdictSettings,
-  verdictSettingsOf,
-  type VerdictSettings,
-  judgingOf,
-} from "../results/index.ts";
+import { candidateName, toSlotKey, variantOf, type ResultsStore } from "../records/index.ts";
+import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, decideVerdict, readBaseline, resolveGate, scoreCategories, scoreIntervals, summarizePassK, type ModelSummary, type CriterionRef, type GateSelection, type SlotFingerprint, type SlotObservation, readVerdictSettings, verdictSettingsOf, type VerdictSettings, judgingOf } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { recordedInputChanges } from "./input-changes.ts";

@@ -3,7 +3,7 @@
 // (manifest, snapshots' objects, events, native database, session exports) against the sha256 its manifest gives.
 import { join } from "node:path";
 import { EvidenceError, openEvidence, type Evidence } from "../recording/index.ts";
-import { checkRecords, ResultsStore, type IntegrityProblem } from "../results/index.ts";
+import { checkRecords, ResultsStore, type IntegrityProblem } from "../records/index.ts";
 
 export interface RunVerification {
   directory: string;

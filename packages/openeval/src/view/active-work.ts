@@ -2,7 +2,7 @@
 // latest finished judgment — what `openeval run` reuses when benchmark.ts has not changed since. The viewer does
 // not re-plan against benchmark.ts (it may have changed, or be absent from an export): it shows what was recorded.
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
-import { slotId, toSlotKey, variantOf, type BenchmarkRun, type EvalRun, type JudgeRun, type SlotKey } from "../results/index.ts";
+import { slotId, toSlotKey, variantOf, type BenchmarkRun, type EvalRun, type JudgeRun, type SlotKey } from "../records/index.ts";
 import type { SlotCell } from "./api-types.ts";
 
 /** A slot with the recorded work that counts for it (not run/slot-work.ts's SlotWork, which is work to do). */

@@ -2,7 +2,8 @@
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../recording/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
-import type { BenchmarkRun, Bounded, CategoryScore, Citation, ModelPairComparison, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics, Verdict, VerdictStatus } from "../results/index.ts";
+import type { BenchmarkRun, Citation, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics } from "../records/index.ts";
+import type { Bounded, CategoryScore, ModelPairComparison, Verdict, VerdictStatus } from "../results/index.ts";
 
 export type { VerificationReceipt };
 export type { Bounded, BenchmarkRun, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };

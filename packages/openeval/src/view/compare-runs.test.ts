@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { runCli } from "../../../../test/helpers/cli.ts";
-import { ResultsStore } from "../results/index.ts";
+import { ResultsStore } from "../records/index.ts";
 import { handleApi } from "./api.ts";
 import type { ComparisonAnswer } from "./compare-types.ts";
 import { compareRuns } from "./compare-runs.ts";

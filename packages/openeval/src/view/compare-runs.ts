@@ -2,7 +2,8 @@
 // what was recorded (each slot's active work, as the viewer shows it) rather than re-planning against today's
 // benchmark.ts: an edited judge must not turn the earlier run's judgments into "unresolved" before they are compared.
 import { basename, join } from "node:path";
-import { aggregateScores, baselineSummaries, candidateName, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
+import { candidateName } from "../records/index.ts";
+import { aggregateScores, baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
 import { BASELINE_FILE } from "../run/index.ts";
 import type { SlotCell } from "./api-types.ts";
 import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView } from "./compare-types.ts";

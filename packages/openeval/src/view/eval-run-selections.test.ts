@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BenchmarkRun, EvalRun, JudgeRun } from "../results/index.ts";
+import type { BenchmarkRun, EvalRun, JudgeRun } from "../records/index.ts";
 import { EvalRunSelections } from "./eval-run-selections.ts";
 import { pageOf, queryEvalRuns } from "./query.ts";
 import { buildRunIndex } from "./run-index.ts";

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { recordRedactions, toRedactionEntries } from "../results/index.ts";
+import { recordRedactions, toRedactionEntries } from "../records/index.ts";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { exportRun, type ExportResult } from "./export-run.ts";
 import { createScrubber, hostPaths, REDACTED } from "./scrub.ts";

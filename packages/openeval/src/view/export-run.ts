@@ -13,7 +13,7 @@ import { bundleViewer } from "./bundle-viewer.ts";
 import { CompareError, ExportError, UnreadableEvidenceError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { matrixCandidates, toRunListItem } from "./run-index.ts";
-import { readRedactionList } from "../results/index.ts";
+import { readRedactionList } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import { createScrubber, hostPaths, type Scrubber } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BenchmarkRun, EvalRun, Invocation, JudgeRun } from "../results/index.ts";
+import type { BenchmarkRun, EvalRun, Invocation, JudgeRun } from "../records/index.ts";
 import { readQueue } from "./live-queue.ts";
 import { buildRunIndex } from "./run-index.ts";
 

@@ -2,7 +2,8 @@
 // (recorded when it started), the eval and judge runs it has started since, and how long this run's finished work
 // took. Queued = planned and not started, plus the judging that follows each finished candidate.
 import { isJudgeable } from "../run/index.ts";
-import { median, slotId, type EvalRun, type JudgeRun } from "../results/index.ts";
+import { slotId, type EvalRun, type JudgeRun } from "../records/index.ts";
+import { median } from "../util/median.ts";
 import type { QueueAnswer, QueueItem, QueueList } from "./queue-types.ts";
 import type { RunIndex } from "./run-index.ts";
 

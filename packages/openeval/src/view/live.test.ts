@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
-import { ResultsStore } from "../results/index.ts";
+import { ResultsStore } from "../records/index.ts";
 import type { LiveMessage } from "./api-types.ts";
 import { handleApi } from "./api.ts";
 import { RunCatalog } from "./run-catalog.ts";

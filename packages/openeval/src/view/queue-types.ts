@@ -1,6 +1,6 @@
 // The live queue answer (issue 20): a run's latest invocation — running, queued and finished work with elapsed
 // time, spend against --max-cost, and an ETA — read from the store while a runner writes to it.
-import type { InvocationFinished } from "../results/index.ts";
+import type { InvocationFinished } from "../records/index.ts";
 
 export type { InvocationFinished };
 

@@ -2,7 +2,7 @@
 // (the only reader of recordings), and its process logs from the eval run's folder.
 import { dirname, join } from "node:path";
 import { openCodeStatus } from "../recording/index.ts";
-import { describeOutcome, type EvalRun } from "../results/index.ts";
+import { describeOutcome, type EvalRun } from "../records/index.ts";
 import type { EvalRunDetail, FileText, JudgeRunSummary, SessionInfo } from "./api-types.ts";
 import { listFolder, toFileText } from "./folder-files.ts";
 import type { OpenRecording, RecordingCache } from "./recording-cache.ts";

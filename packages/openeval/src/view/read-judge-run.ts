@@ -3,7 +3,7 @@
 import { join, posix } from "node:path";
 import { CODE_JUDGE_FILES, JUDGE_RUN_FOLDERS, RECEIPT_FILE, RUBRIC_FILES } from "../judge/index.ts";
 import { VerificationReceiptSchema } from "../recording/index.ts";
-import { CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../results/index.ts";
+import { CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";

@@ -2,7 +2,7 @@
 // and re-read when its store's files change (checked at most every CHECK_EVERY_MS, so a busy page costs a stat).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { STORE_FILE, StoreError } from "../results/index.ts";
+import { STORE_FILE, StoreError } from "../records/index.ts";
 import type { RunsAnswer } from "./api-types.ts";
 import { readRunIndex, readRunRecord, toRunListItem, type RunIndex } from "./run-index.ts";
 import { isLive, readStoreVersion } from "./store-version.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
-import { recordModelsAdded, recordModelsRetired, ResultsStore } from "../results/index.ts";
+import { recordModelsAdded, recordModelsRetired, ResultsStore } from "../records/index.ts";
 import { readRunIndex, toRunListItem } from "./run-index.ts";
 
 describe("readRunIndex", () => {

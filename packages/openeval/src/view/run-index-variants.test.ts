@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../results/index.ts";
+import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
 import { compareSides, loadRunSide } from "./compare-runs.ts";
 import { queryEvalRuns } from "./query.ts";
 import { buildRunIndex, describeRun, matrixCandidates } from "./run-index.ts";

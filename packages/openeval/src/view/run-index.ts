@@ -1,23 +1,8 @@
 // One run's records held in memory for the API: read from the results store in one pass, aggregated once, and
 // re-read only when the store's files change (see store-version.ts). Pages are cut from here without touching disk.
 import { basename } from "node:path";
-import {
-  aggregateScores,
-  candidateName,
-  describeOutcome,
-  judgingOf,
-  measureCostAndTime,
-  readInvocations,
-  ResultsStore,
-  type Invocation,
-  type BenchmarkRun,
-  type CostAndTime,
-  type EvalRun,
-  type IntegrityProblem,
-  type JudgeRun,
-  type ModelSummary,
-  type SlotObservation,
-} from "../results/index.ts";
+import { candidateName, describeOutcome, readInvocations, ResultsStore, type Invocation, type BenchmarkRun, type EvalRun, type IntegrityProblem, type JudgeRun } from "../records/index.ts";
+import { aggregateScores, judgingOf, measureCostAndTime, type CostAndTime, type ModelSummary, type SlotObservation } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
 import { findActiveWork, slotValue, toSlotCell, type RecordedSlot } from "./active-work.ts";
 import { isLive } from "./store-version.ts";

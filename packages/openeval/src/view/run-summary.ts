@@ -5,7 +5,8 @@
 // gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note instead of a verdict.
 import { lstat } from "node:fs/promises";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { candidateName, scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
+import { candidateName } from "../records/index.ts";
+import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
 import { NOT_BENCHMARK_SOURCE, readResults } from "../run/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";

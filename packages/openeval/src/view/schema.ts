@@ -1,6 +1,6 @@
 // The viewer's HTTP parameters, validated at the boundary: ids, pages, filters, file paths.
 import * as z from "zod";
-import { EVAL_RUN_STATES } from "../results/index.ts";
+import { EVAL_RUN_STATES } from "../records/index.ts";
 import { EVAL_RUN_SORTS } from "./api-types.ts";
 
 /** Run, eval run and judge run ids: letters, digits and `._:-` (never a path). */

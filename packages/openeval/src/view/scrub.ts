@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { homedir, tmpdir } from "node:os";
 import { redactSecrets } from "../opencode/index.ts";
-import type { RedactionEntry } from "../results/index.ts";
+import type { RedactionEntry } from "../records/index.ts";
 
 export const REDACTED = "[REDACTED]";
 

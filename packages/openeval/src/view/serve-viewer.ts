@@ -1,6 +1,6 @@
 // `openeval view`: the bundled front end and the JSON API on 127.0.0.1 only. Requests naming another host are
 // refused, so a web page elsewhere cannot reach the results through DNS rebinding.
-import { resultsRoot } from "../results/index.ts";
+import { resultsRoot } from "../records/index.ts";
 import { handleApi } from "./api.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
 import { RunCatalog } from "./run-catalog.ts";

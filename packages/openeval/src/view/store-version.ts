@@ -2,7 +2,7 @@
 // store.db-wal (or, after a checkpoint, store.db), so their sizes and mtimes together are a cheap version stamp.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { STORE_FILE } from "../results/index.ts";
+import { STORE_FILE } from "../records/index.ts";
 
 /** A runner beats every 2 s (run/recover.ts); one silent for longer than this is gone. */
 const LIVE_WITHIN_MS = 10_000;

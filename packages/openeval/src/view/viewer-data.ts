@@ -2,7 +2,7 @@
 // calls the same methods to write its data files. Null means "no such run / eval run / judge run / file".
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { checkJudgeRunFile, checkRecords, type EvalRun } from "../results/index.ts";
+import { checkJudgeRunFile, checkRecords, type EvalRun } from "../records/index.ts";
 import { UnreadableEvidenceError } from "./errors.ts";
 import type {
   EvalRunDetail,

@@ -3,7 +3,7 @@
 import type { JudgeContext } from "../../recording/index.ts";
 import { decodeText, readMessages, safePath } from "./read-evidence.ts";
 import { eventId, renderPart, renderTool } from "./render-evidence.ts";
-import type { Citation } from "../../results/index.ts";
+import type { Citation } from "../../records/index.ts";
 
 /** What a citation can point at: the texts a quote may come from, per id. */
 interface Targets {

@@ -1,7 +1,7 @@
 // earlyStop checks (SPEC §8.2): the rubric judge in its early phase over a checkpoint of a running candidate. It
 // either decides every criterion (the candidate is stopped) or continues; its free text is never read.
 import { existsSync, readFileSync } from "node:fs";
-import type { CriterionScore } from "../../results/index.ts";
+import type { CriterionScore } from "../../records/index.ts";
 import { runJudgeSession, type JudgeSessionLimits, type RubricGraderOptions, type RubricTask } from "./grade-rubric.ts";
 import { readJudgment } from "./read-judgment.ts";
 import { ContinueArgsSchema } from "./schema.ts";

@@ -10,7 +10,7 @@ import { startControlServer, type ControlFile, type ControlServer } from "../../
 import { parseRubric, type BenchmarkSettings, type EvalDefinition } from "../../load/index.ts";
 import { startRecordingProxy, systemText, type RecordingProxy } from "../../opencode/fixtures/opencode-run.ts";
 import { recordEvidence } from "../../recording/index.ts";
-import type { EvalRun } from "../../results/index.ts";
+import type { EvalRun } from "../../records/index.ts";
 import { gradeEvalRun, type GradeRequest } from "../grade-eval-run.ts";
 import { readCallLog } from "./call-log.ts";
 import { judgeControls } from "./control-judge.ts";

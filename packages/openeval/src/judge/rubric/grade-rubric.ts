@@ -8,7 +8,7 @@ import { writeJsonAtomic } from "../../util/files.ts";
 import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import type { RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
 import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
-import type { EvalRun } from "../../results/index.ts";
+import type { EvalRun } from "../../records/index.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
 import { buildJudgeConfig, judgeUserPrompt } from "./judge-agent.ts";
 import { type JudgeRunFiles, readJudgment } from "./read-judgment.ts";

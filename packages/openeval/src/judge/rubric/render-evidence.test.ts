@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../../test/helpers/fixtures.ts";
 import { createJudgeContext, openEvidence, recordEvidence } from "../../recording/index.ts";
-import type { EvalRun } from "../../results/index.ts";
+import type { EvalRun } from "../../records/index.ts";
 import { renderSummary } from "./render-evidence.ts";
 
 const run = (state: EvalRun["state"]): EvalRun => ({

@@ -1,7 +1,7 @@
 // The external shapes of the rubric judge: the job file the harness hands its tool server, the arguments the model
 // sends to the two judge tools, and the submission file the tool server writes. Types come from z.infer.
 import * as z from "zod";
-import { CitationSchema, EvalRunSchema } from "../../results/index.ts";
+import { CitationSchema, EvalRunSchema } from "../../records/index.ts";
 
 /** What the tool server (a separate process started by OpenCode) needs; written by the grader as JSON. */
 export const JudgeJobSchema = z.strictObject({

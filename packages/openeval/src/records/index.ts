@@ -1,0 +1,33 @@
+// The records every stage shares: the run's store and its record schemas, slot keys, run directories, the
+// integrity check, progress and model events. The bottom of the journey: nothing here scores anything.
+export {
+  BenchmarkRunSchema,
+  CITATION_KINDS,
+  CitationSchema,
+  CriterionScoreSchema,
+  EVAL_RUN_STATES,
+  EvalRunSchema,
+  JUDGE_RUN_STATES,
+  JudgeRunSchema,
+  SlotKeySchema,
+  type BenchmarkRun,
+  type Citation,
+  type EarlyCheck,
+  type CriterionScore,
+  type EvalRun,
+  type PreparationError,
+  type EvalRunState,
+  type JudgeRun,
+  type JudgeRunState,
+  type SlotKey,
+} from "./schema.ts";
+export { RunMetricsSchema, type RunMetrics } from "./run-metrics-schema.ts";
+export { candidateName, groupByCandidate, slotId, toSlotKey, variantOf, type CandidateRef } from "./slot-key.ts";
+export { ResultsStore, STORE_FILE, StoreError } from "./store.ts";
+export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
+export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
+export { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem } from "./integrity.ts";
+export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
+export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
+export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
+export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";
