@@ -2,7 +2,8 @@
 // OpenAI-compatible provider on 127.0.0.1, configured through benchmark.ts `candidate.providers` exactly as a user
 // configures llama.cpp or vLLM — so everything here takes the real-model path (credentials, provider config, pricing).
 // One provider answers context-length errors (OpenAI's and llama.cpp's shapes), one cuts its answer at the output
-// limit, one is unpriced, one makes OpenCode compact on every step, and one sits on a port that never accepts.
+// limit, one fails twice before it answers (OpenCode retries), one is unpriced, one makes OpenCode compact on every
+// step, and one sits on a port that never accepts.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startControlServer, type ControlServer } from "@openeval/control-model";
@@ -45,6 +46,7 @@ function benchmarkSource(gates: string, verdict: string): string {
         small: model("small"),
         "llama-small": model("llama-small"),
         cut: model("cut"),
+        flaky: model("flaky"),
         // Declared without `cost`: OpenCode would record $0 for it.
         unpriced: { name: "unpriced", tool_call: true, limit: { context: 128_000, output: 1_024 } },
         // A context this small makes OpenCode compact after every step.
@@ -54,7 +56,7 @@ function benchmarkSource(gates: string, verdict: string): string {
     down: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `http://127.0.0.1:${downPort}/v1` }, models: { model: model("model") } },
   };
   return `export default {
-  models: ["local/small", "local/llama-small", "local/cut", "local/unpriced", "down/model", "local/compactor"],
+  models: ["local/small", "local/llama-small", "local/cut", "local/flaky", "local/unpriced", "down/model", "local/compactor"],
   repetitions: 1,
   concurrency: 2,
   // On this machine: these journeys are about what providers answer; candidates in containers have their own suite.
@@ -74,6 +76,8 @@ beforeAll(async () => {
         "llama-small": { turns: [{ error: { status: 400, body: LLAMA_OVERFLOW } }] },
         cut: { turns: [{ text: "OK, and then", finishReason: "length", usage: { input: 900, output: 1_024 } }, { text: "OK" }] },
         unpriced: answer(),
+        // Two transient 503s before the answer: OpenCode retries them (it persists no trace; its log shows them).
+        flaky: { turns: [{ failFirst: { times: 2, status: 503 }, text: "OK", usage: { input: 900, output: 5 } }] },
         // Paced, so that its endless loop does not starve the other candidates of the 2 cores.
         compactor: { turns: [{ delayMs: 1_000, tools: [{ name: "bash", input: { command: "echo step", description: "step" } }], usage: { input: 9_000, output: 10 } }] },
       },
@@ -152,6 +156,14 @@ describe("metrics and cost against real providers", () => {
     const cut = evalRunOf("local/cut");
     expect(cut.metrics?.truncated).toBe(1);
     expect(cut.metrics?.requests?.finishReasons).toMatchObject({ length: 1 });
+  });
+
+  it("counts OpenCode's retries of a provider's transient failures in the metrics", () => {
+    const flaky = evalRunOf("local/flaky");
+    expect(flaky.state).toBe("completed");
+    expect(flaky.metrics?.requests).toMatchObject({ started: 1, succeeded: 1, failed: 0, retries: 2 });
+    // A run without transient failures says 0, not unknown.
+    expect(evalRunOf("local/unpriced").metrics?.requests?.retries).toBe(0);
   });
 
   it("records an unpriced model's cost as unknown, counted in unknownCost, and the cost gate cannot pass silently", async () => {

@@ -28,6 +28,21 @@ const TurnSchema = z
         body: z.unknown().optional(),
       })
       .optional(),
+    /**
+     * The first `times` requests of this step (per session) fail with this retryable HTTP error before the turn is
+     * played: a provider's transient failure, which OpenCode retries (up to 5 times).
+     */
+    failFirst: z
+      .strictObject({
+        times: z.number().int().min(1).max(5),
+        status: z.union([z.literal(429), z.number().int().min(500).max(599)], { error: "must be 429 or 5xx (a status OpenCode retries)" }),
+        message: z.string().min(1).optional(),
+      })
+      .optional(),
+  })
+  .refine((turn) => turn.error === undefined || turn.failFirst === undefined, {
+    message: "an error turn always fails: failFirst belongs on a turn that answers",
+    path: ["failFirst"],
   })
   .refine(
     (turn) =>

@@ -55,6 +55,7 @@ const controls: Record<string, Record<string, ControlFile>> = {
     },
     cut: { turns: [{ text: "The answer starts", finishReason: "length", usage: { input: 10, output: 1024 } }] },
     slow: { turns: [{ delayMs: 300, text: "Finally." }] },
+    flaky: { turns: [{ failFirst: { times: 2, status: 503 }, text: "Third time lucky." }] },
     stuck: { turns: [{ delayMs: 60_000, text: "Never sent." }] },
   },
   "with/slash": { only: { turns: [{ text: "Slash eval." }] } },
@@ -190,6 +191,19 @@ describe("scripted errors and delays", () => {
     });
   });
 
+  it("fails the first failFirst.times attempts of a step per session, then plays the turn", async () => {
+    const attempt = (session: string) =>
+      chat("fix-bug", { model: "flaky", messages: [user()] }, { headers: { "content-type": "application/json", "x-session-id": session } });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await attempt("ses_a")).status);
+    expect(statuses).toEqual([503, 503, 200]);
+    // Another session's step is counted on its own.
+    const other = await attempt("ses_b");
+    expect(other.status).toBe(503);
+    expect(other.headers.get("retry-after-ms")).toBe("50");
+    expect((await other.json()).error).toEqual({ message: "Scripted transient error (HTTP 503), attempt 1", type: "server_error", code: "control_error" });
+  });
+
   it("streams finish_reason length for a turn cut at the output limit", async () => {
     const chunks = await readChunks(await chat("fix-bug", { model: "cut", messages: [user()] }));
     expect(textOf(chunks)).toBe("The answer starts");
@@ -221,7 +235,7 @@ describe("routing", () => {
   it("serves /health and lists an eval's controls", async () => {
     expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: "ok" });
     const models = await (await fetch(`${server.baseURL("fix-bug")}/models`)).json();
-    expect(models.data.map((model: { id: string }) => model.id)).toEqual(["talker", "writer", "failing", "llama-small", "cut", "slow", "stuck"]);
+    expect(models.data.map((model: { id: string }) => model.id)).toEqual(["talker", "writer", "failing", "llama-small", "cut", "slow", "flaky", "stuck"]);
   });
 
   it("binds 127.0.0.1 and encodes the eval id into the base URL", async () => {
@@ -235,7 +249,7 @@ describe("routing", () => {
     expect(response.status).toBe(404);
     const { error } = await response.json();
     expect(error.message).toContain('"ghost"');
-    expect(error.message).toContain("talker, writer, failing, llama-small, cut, slow, stuck");
+    expect(error.message).toContain("talker, writer, failing, llama-small, cut, slow, flaky, stuck");
   });
 
   it("answers an unknown eval with 404 naming it and the known evals", async () => {

@@ -57,6 +57,8 @@ const ROUTES = "GET /health, GET /<evalId>/v1/models, POST /<evalId>/v1/chat/com
 export async function startControlServer(options: StartControlServerOptions): Promise<ControlServer> {
   const { controls } = options;
   const requests: ControlRequestLog[] = [];
+  /** Requests answered so far per (eval, control, session, step), for `failFirst`. */
+  const attempts = new Map<string, number>();
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: options.port ?? 0,
@@ -70,7 +72,10 @@ export async function startControlServer(options: StartControlServerOptions): Pr
           if (body instanceof Response) return body;
           const step = countStep(body.messages);
           const hadTools = (body.tools?.length ?? 0) > 0;
-          const response = await playStep(req, findControl(controls, req.params.evalId, body.model), body, step, hadTools);
+          const attemptKey = [req.params.evalId, body.model, req.headers.get("x-session-id"), body.messages.length, step].join("\u0000");
+          const attempt = (attempts.get(attemptKey) ?? 0) + 1;
+          attempts.set(attemptKey, attempt);
+          const response = await playStep(req, findControl(controls, req.params.evalId, body.model), body, step, hadTools, attempt);
           requests.push({
             evalId: req.params.evalId,
             control: body.model,
@@ -102,6 +107,7 @@ async function playStep(
   body: ChatRequest,
   step: number,
   hadTools: boolean,
+  attempt: number,
 ): Promise<Response> {
   if (control instanceof Response) return control;
   if (!hadTools) return answerResponse(SUMMARY_ANSWER, body);
@@ -110,6 +116,10 @@ async function playStep(
   if (turn.error) {
     const { status, message = `Scripted control error (HTTP ${status})`, body } = turn.error;
     if (body !== undefined) return errorBodyResponse(status, body, ERROR_RETRY_AFTER_MS);
+    return errorResponse(status, message, "control_error", ERROR_RETRY_AFTER_MS);
+  }
+  if (turn.failFirst && attempt <= turn.failFirst.times) {
+    const { status, message = `Scripted transient error (HTTP ${status}), attempt ${attempt}` } = turn.failFirst;
     return errorResponse(status, message, "control_error", ERROR_RETRY_AFTER_MS);
   }
   return answerResponse(answerTurn(turn), body);

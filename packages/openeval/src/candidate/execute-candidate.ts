@@ -251,7 +251,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     liveDatabase: outcome.databasePath,
     secrets: credentials.secrets,
     elapsedMs: outcome.elapsedMs,
-    extract: { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors },
+    extract: { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors, retries: outcome.retries },
     reportedSessionID: outcome.sessionID,
   });
 

@@ -32,6 +32,13 @@ const controls: Record<string, ControlFile> = {
   },
   sleeper: { turns: [{ tools: [{ name: "bash", input: { command: "sleep 30 & sleep 30" } }] }] },
   broken: { turns: [{ error: { status: 500, message: "control says no" } }] },
+  // A provider's transient failures: step 0's first attempt and step 1's first two are answered 503/429.
+  flaky: {
+    turns: [
+      { failFirst: { times: 1, status: 503 }, tools: [{ name: "bash", input: { command: "echo ok > ok.txt" } }] },
+      { failFirst: { times: 2, status: 429 }, text: "Done." },
+    ],
+  },
   leaker: {
     turns: [
       {
@@ -133,6 +140,7 @@ describe("a control that runs bash and write, then answers", () => {
   test("completes, and the tools really ran in the workspace", async () => {
     expect(result.outcome).toMatchObject({ state: "completed", infrastructureError: false, exitCode: 0 });
     expect(result.outcome.error).toBeUndefined();
+    expect(result.outcome.retries).toBe(0);
     expect(result.outcome.sessionID).toMatch(/^ses_/);
     expect(await readFile(join(result.request.workspace, "a.txt"), "utf8")).toBe("hi\n");
     expect(await readFile(join(result.request.workspace, "b.txt"), "utf8")).toBe("bee\n");
@@ -251,6 +259,16 @@ test("a provider that answers only HTTP 500 is an infrastructure failure", async
   expect(outcome).toMatchObject({ state: "failed", infrastructureError: true, exitCode: 1 });
   expect(outcome.error).toContain("control says no");
   expect(typesOf(events)).toEqual(["error"]);
+  // OpenCode's five retries of the one step, read from its log (it persists none).
+  expect(outcome.retries).toBe(5);
+});
+
+test("a provider that fails transiently is retried by OpenCode, and every retry is counted", async () => {
+  const { outcome } = await runControl("flaky", "flaky");
+  expect(outcome).toMatchObject({ state: "completed", infrastructureError: false, exitCode: 0 });
+  const attempts = server.requests.filter((request) => request.control === "flaky" && request.hadTools).map((request) => request.status);
+  expect(attempts).toEqual([503, 200, 429, 429, 200]);
+  expect(outcome.retries).toBe(3);
 });
 
 test("OpenCode that cannot start is an infrastructure failure", async () => {

@@ -76,6 +76,8 @@ export interface OpenCodeOutcome {
   setupError: boolean;
   /** Errors OpenCode reported in its event stream, in order (rejected attempts keep no error in the database). */
   stepErrors: StepError[];
+  /** Requests OpenCode sent again after a failed attempt (its retries), from its log. */
+  retries: number;
   error?: string;
   exitCode: number | null;
   startedAt: string;
@@ -126,6 +128,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
       sessionID: tracker.sessionID ?? readRootSessionID(isolation.paths.database),
       costUSD: tracker.costUSD,
       stepErrors: tracker.stepErrors,
+      retries: tracker.retries,
       databasePath: isolation.paths.database,
       confinement: command.confinement,
     };

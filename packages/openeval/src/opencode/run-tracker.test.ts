@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type RunTracker, createRunTracker, classifyEnding, observeEvent } from "./run-tracker.ts";
+import { type RunTracker, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
 
 type TestEvent = Parameters<typeof observeEvent>[1];
 
@@ -110,5 +110,38 @@ describe("context overflow", () => {
   test("a rejection OpenCode does not compact past (it failed the session) is a setup error too", () => {
     const tracker = tracked({ type: "error", error: { name: "APIError", data: { message: "prompt is too long: 6230 tokens > 2048 maximum" } } });
     expect(classifyEnding(tracker, ending)).toMatchObject({ state: "failed", setupError: true, error: expect.stringContaining("needs 6230 tokens") });
+  });
+});
+
+describe("retries, read from OpenCode's log", () => {
+  // The shapes of OpenCode 1.18.33's --print-logs lines (a control that failed the first attempt of step 0 once and
+  // of step 1 twice; see the run-opencode e2e, which counts them on the real binary).
+  const line = (level: string, message: string, session = "ses_1", extra = "small=false agent=build mode=primary") =>
+    `timestamp=2026-12-01T22:57:53.000Z level=${level} run=1f2e3d4c message=${message} providerID=control modelID=flaky session.id=${session} ${extra}`;
+  const step = (session = "ses_1") => `timestamp=2026-12-01T22:57:53.000Z level=INFO run=1f2e3d4c message=process session.id=${session} messageID=msg_1`;
+  const loop = (session = "ses_1") => `timestamp=2026-12-01T22:57:53.000Z level=INFO run=1f2e3d4c message=loop session.id=${session} step=1`;
+  const failed = (session = "ses_1") => line("ERROR", '"stream error"', session) + ' error.error="AI_APICallError: overloaded"';
+
+  function retriesOf(lines: string[]): number {
+    const tracker = createRunTracker();
+    for (const text of lines) observeLogLine(tracker, text);
+    return tracker.retries;
+  }
+
+  test("a request sent again after a failed attempt of the same step is a retry", () => {
+    expect(retriesOf([step(), line("INFO", "stream"), failed(), line("INFO", "stream"), loop(), step(), line("INFO", "stream"), failed(), line("INFO", "stream"), failed(), line("INFO", "stream")])).toBe(3);
+  });
+
+  test("a step that succeeds first time, or fails with no new attempt, has none", () => {
+    expect(retriesOf([step(), line("INFO", "stream"), loop(), step(), line("INFO", "stream"), failed(), `${step()} error="overloaded"`])).toBe(0);
+  });
+
+  test("a failure ends with its step: the next step's request is not a retry", () => {
+    expect(retriesOf([step(), line("INFO", "stream"), failed(), loop(), step(), line("INFO", "stream")])).toBe(0);
+  });
+
+  test("sessions are followed apart (a subagent's failure is not the parent's retry), and title requests are not steps", () => {
+    expect(retriesOf([line("INFO", "stream", "ses_1"), failed("ses_2"), line("INFO", "stream", "ses_1"), line("INFO", "stream", "ses_2")])).toBe(1);
+    expect(retriesOf([failed(), line("INFO", "stream", "ses_1", "small=true agent=title")])).toBe(0);
   });
 });

@@ -45,6 +45,10 @@ export interface RunTracker {
   firstError: string | null;
   /** The last ERROR line of OpenCode's log (stderr), for failures without an error event. */
   lastLogError: string | null;
+  /** Model requests OpenCode sent again after a failed attempt of the same step (read from its log). */
+  retries: number;
+  /** Sessions whose last request attempt failed, with no new step begun since: their next attempt is a retry. */
+  failedAttempt: Set<string>;
 }
 
 export function createRunTracker(): RunTracker {
@@ -60,6 +64,8 @@ export function createRunTracker(): RunTracker {
     costUSD: 0,
     firstError: null,
     lastLogError: null,
+    retries: 0,
+    failedAttempt: new Set(),
   };
 }
 
@@ -105,9 +111,23 @@ function describeProviderError(name: string, message: string, url: string | unde
   return url && !text.includes(url) ? `${text} (${url})` : text;
 }
 
+/**
+ * Follows one line of OpenCode's log. 1.18 keeps retries in memory only (session status "retry", never persisted),
+ * but logs every request attempt of a step: `message=stream` when it is sent, `message="stream error"` when it fails,
+ * and `message=process` / `message=loop` when a new step begins. A `stream` after a `stream error` of the same session
+ * with no new step between them is a retry. Requests of the small model (titles) are not steps and are not counted.
+ */
 export function observeLogLine(tracker: RunTracker, line: string): void {
   if (line.includes("level=ERROR")) tracker.lastLogError = line;
+  const session = LOG_SESSION.exec(line)?.[1];
+  if (session === undefined || line.includes(" small=true")) return;
+  if (line.includes(' message="stream error" ')) tracker.failedAttempt.add(session);
+  else if (line.includes(" message=stream ")) {
+    if (tracker.failedAttempt.delete(session)) tracker.retries += 1;
+  } else if (line.includes(" message=process ") || line.includes(" message=loop ")) tracker.failedAttempt.delete(session);
 }
+
+const LOG_SESSION = / session\.id=(\S+)/;
 
 export interface RunVerdict {
   state: RunState;

@@ -326,6 +326,16 @@ describe("events and retries", () => {
     expect(extracted.metrics.requests?.retries).toBe(3);
   });
 
+  it("adds the retries the run's log showed, and tells zero from unknown", () => {
+    const step = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 100, completed: 900, usage: { input: 1, output: 1 } });
+    const path = join(scratch, "logged-retries.db");
+    writeNativeDatabase(path, { sessions: [{ id: ROOT, created: 0 }], messages: [step] });
+    expect(extractNative(path, { retries: 2 }).metrics.requests?.retries).toBe(2);
+    expect(extractNative(path, { retries: 0 }).metrics.requests?.retries).toBe(0);
+    // Without the log (and nothing persisted) the recording cannot tell.
+    expect(extractNative(path).metrics.requests?.retries).toBeNull();
+  });
+
   it("rejects a database whose rows are not OpenCode's shapes", () => {
     const path = join(scratch, "corrupt.db");
     writeNativeDatabase(path, {

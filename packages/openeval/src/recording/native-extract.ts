@@ -30,6 +30,8 @@ export interface ExtractOptions {
   priced?: boolean;
   /** The run's error events, to name the error of each rejected step. */
   streamErrors?: readonly StreamError[];
+  /** Retries the run's log showed (OpenCode 1.18 persists none); absent: the recording cannot tell. */
+  retries?: number;
 }
 
 export interface NativeExtract {
@@ -135,7 +137,7 @@ export function extractNative(databasePath: string, options: ExtractOptions = {}
         steps,
         tools,
         compactions: countCompactions(parts),
-        retries: countRetries(parts, events) || null,
+        retries: countRetries(parts, events, options.retries),
         priced: options.priced ?? true,
       }),
       stepErrors,
@@ -232,11 +234,13 @@ function countCompactions(parts: readonly Part[]): number {
 
 /**
  * 1.18.33's `run` loop keeps retries in memory only (session status "retry", never persisted): a step that failed
- * after 5 retries is one assistant message with `error`. Counted here are the two persisted forms the binary can
- * write — `retry` parts and `session.retry.scheduled` events — which real runs so far never contained.
+ * after 5 retries is one assistant message with `error`. The run's log shows them (`logged`, see run-tracker.ts);
+ * added are the two persisted forms the binary can write — `retry` parts and `session.retry.scheduled` events —
+ * which real runs so far never contained. Null when neither the log nor the database tells.
  */
-function countRetries(parts: readonly Part[], events: readonly NativeEvent[]): number {
-  return parts.filter((part) => part.type === "retry").length + events.filter((event) => event.type.startsWith("session.retry.scheduled")).length;
+function countRetries(parts: readonly Part[], events: readonly NativeEvent[], logged: number | undefined): number | null {
+  const persisted = parts.filter((part) => part.type === "retry").length + events.filter((event) => event.type.startsWith("session.retry.scheduled")).length;
+  return logged === undefined && persisted === 0 ? null : (logged ?? 0) + persisted;
 }
 
 /**

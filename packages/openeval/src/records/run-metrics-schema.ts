@@ -15,7 +15,7 @@ export const RunMetricsSchema = z.object({
   cost: z.object({ usd: nullableNumber }),
   tokens: z.object({ input: nullableNumber, output: nullableNumber, reasoning: nullableNumber, cacheRead: nullableNumber, cacheWrite: nullableNumber }),
   tools: z.object({ calls: count, succeeded: count, failed: count, unfinished: count, errorRate: nullableNumber }),
-  /** `retries` is null when the recording cannot tell (OpenCode 1.18 keeps retry status in memory only). */
+  /** `retries`: attempts OpenCode sent again after a failure (read from its log: 1.18 persists none); null when the recording cannot tell. */
   requests: z
     .object({
       started: count,
