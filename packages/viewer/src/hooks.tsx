@@ -56,7 +56,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: DependencyList, refresh
         setState({ status: "ready", data });
       },
       (error: unknown) => {
-        if (!cancelled) setState({ status: "error", error: error instanceof Error ? error : new Error(String(error)), data: previous });
+        if (!cancelled) setState({ status: "error", error: toError(error), data: previous });
       },
     );
     return () => {
@@ -65,4 +65,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: DependencyList, refresh
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, refresh]);
   return state;
+}
+
+/** A rejection's reason as an Error, whatever was thrown. */
+export function toError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -45,76 +45,126 @@ export interface EarlyStopMonitor extends CandidateMonitor {
  * const evalRun = await executeCandidate({ ...request, monitor });
  */
 export function createEarlyStopMonitor(options: EarlyStopMonitorOptions): EarlyStopMonitor {
-  const { policy } = options;
-  const now = options.now ?? Date.now;
-  const stop = new AbortController();
-  const cancel = new AbortController();
-  const checks: EarlyCheck[] = [];
-  let decision: EarlyDecision | null = null;
-  let spentUSD = 0;
-  let lastCheckAt = now();
-  let scheduled = false;
-  let inFlight: Promise<void> | null = null;
-  let finished = false;
+  const monitor = new Monitor(options);
+  return {
+    stop: monitor.stop.signal,
+    onBoundary: (take) => monitor.onBoundary(take),
+    finish: () => monitor.finish(),
+    decision: () => monitor.decision,
+  };
+}
 
-  const mayCheck = () =>
-    !finished && decision === null && checks.length < policy.maxChecks && spentUSD < policy.maxCostUSD && now() - lastCheckAt >= policy.minIntervalMs;
+/** A check's outcome before it is numbered and timed. */
+type CheckOutcome = Omit<EarlyCheck, "check" | "startedAt" | "elapsedMs" | "directory">;
 
-  const runCheck = async (take: TakeCheckpoint) => {
-    scheduled = false;
-    if (!mayCheck()) return; // the candidate ended (or was decided) while the check waited for a lane
-    lastCheckAt = now();
-    const number = checks.length + 1;
-    const directory = evalRunPaths(options.evalRunId).check(number);
-    const started = now();
-    const record = (result: Omit<EarlyCheck, "check" | "startedAt" | "elapsedMs" | "directory">): EarlyCheck => {
-      const check: EarlyCheck = { check: number, startedAt: new Date(started).toISOString(), elapsedMs: now() - started, directory, ...result };
-      checks.push(check);
-      options.onCheck?.(check);
-      return check;
-    };
+/** One candidate's checks; each method is one step of a check's life. */
+class Monitor {
+  readonly stop = new AbortController();
+  /** Aborted when the candidate ends: a check still running is told to give up. */
+  private readonly cancel = new AbortController();
+  private readonly now: () => number;
+  private readonly checks: EarlyCheck[] = [];
+  decision: EarlyDecision | null = null;
+  private spentUSD = 0;
+  private lastCheckAt: number;
+  private scheduled = false;
+  private inFlight: Promise<void> | null = null;
+  private finished = false;
+
+  constructor(private readonly options: EarlyStopMonitorOptions) {
+    this.now = options.now ?? Date.now;
+    this.lastCheckAt = this.now();
+  }
+
+  /** At a step boundary: queue one check, unless one is queued or running already, or none may run now. */
+  onBoundary(take: TakeCheckpoint): void {
+    if (this.scheduled || this.inFlight !== null || !this.mayCheck()) return;
+    this.scheduled = true;
+    this.options.schedule(async () => {
+      this.inFlight = this.runCheck(take);
+      await this.inFlight;
+      this.inFlight = null;
+    });
+  }
+
+  /** The candidate ended: cancel the running check, wait for it, and hand back every check. */
+  async finish(): Promise<EarlyCheck[]> {
+    this.finished = true;
+    this.cancel.abort();
+    await this.inFlight;
+    return [...this.checks];
+  }
+
+  /** The policy's limits, and nothing decided or finished yet. */
+  private mayCheck(): boolean {
+    const { policy } = this.options;
+    return (
+      !this.finished &&
+      this.decision === null &&
+      this.checks.length < policy.maxChecks &&
+      this.spentUSD < policy.maxCostUSD &&
+      this.now() - this.lastCheckAt >= policy.minIntervalMs
+    );
+  }
+
+  /** Snapshot, judge, record; any error becomes a failed check rather than the candidate's failure. */
+  private async runCheck(take: TakeCheckpoint): Promise<void> {
+    this.scheduled = false;
+    if (!this.mayCheck()) return; // the candidate ended (or was decided) while the check waited for a lane
+    this.lastCheckAt = this.now();
+    const number = this.checks.length + 1;
+    const directory = evalRunPaths(this.options.evalRunId).check(number);
+    const started = this.now();
     let checkpoint: EarlyCheck["checkpoint"] = null;
     try {
-      const taken = await take(join(options.runDirectory, directory, "evidence"));
-      checkpoint = { directory: join(directory, "evidence"), hash: taken.hash };
-      const result = await options.judge(
-        { directory: join(options.runDirectory, checkpoint.directory), hash: checkpoint.hash },
-        join(options.runDirectory, directory, "rubric"),
-        { maxCostUSD: policy.maxCostUSD - spentUSD, signal: cancel.signal },
-      );
-      spentUSD += result.costUSD ?? 0;
-      const cancelled = cancel.signal.aborted && result.outcome !== "decided";
-      const outcome = cancelled ? { outcome: "cancelled" as const, reason: "the candidate ended while this check ran" } : result;
-      const check = record({ outcome: outcome.outcome, reason: outcome.reason, costUSD: result.costUSD, checkpoint });
-      if (result.outcome === "decided" && result.scores && !finished) {
-        decision = { check, scores: result.scores };
-        stop.abort();
-      }
+      checkpoint = await this.takeSnapshot(take, directory);
+      const result = await this.judge(checkpoint, directory);
+      const check = this.record(number, directory, started, this.classify(result, checkpoint));
+      this.decide(check, result);
     } catch (error) {
       const step = checkpoint === null ? "the snapshot could not be taken" : "the check could not run";
-      record({ outcome: "failed", reason: `${step}: ${(error as Error).message}`, costUSD: null, checkpoint });
+      this.record(number, directory, started, { outcome: "failed", reason: `${step}: ${(error as Error).message}`, costUSD: null, checkpoint });
     }
-  };
+  }
 
-  return {
-    stop: stop.signal,
-    onBoundary(take) {
-      if (scheduled || inFlight !== null || !mayCheck()) return;
-      scheduled = true;
-      options.schedule(async () => {
-        inFlight = runCheck(take);
-        await inFlight;
-        inFlight = null;
-      });
-    },
-    async finish() {
-      finished = true;
-      cancel.abort();
-      await inFlight;
-      return [...checks];
-    },
-    decision: () => decision,
-  };
+  /** Freezes the evidence under the check's directory; the checkpoint is relative to the run directory. */
+  private async takeSnapshot(take: TakeCheckpoint, directory: string): Promise<NonNullable<EarlyCheck["checkpoint"]>> {
+    const taken = await take(join(this.options.runDirectory, directory, "evidence"));
+    return { directory: join(directory, "evidence"), hash: taken.hash };
+  }
+
+  /** Grades the snapshot within what is left of the cost budget, and counts what it cost. */
+  private async judge(checkpoint: NonNullable<EarlyCheck["checkpoint"]>, directory: string): Promise<EarlyCheckResult> {
+    const { runDirectory, policy } = this.options;
+    const result = await this.options.judge(
+      { directory: join(runDirectory, checkpoint.directory), hash: checkpoint.hash },
+      join(runDirectory, directory, "rubric"),
+      { maxCostUSD: policy.maxCostUSD - this.spentUSD, signal: this.cancel.signal },
+    );
+    this.spentUSD += result.costUSD ?? 0;
+    return result;
+  }
+
+  /** A verdict other than "decided" that arrives after the candidate ended is recorded as cancelled. */
+  private classify(result: EarlyCheckResult, checkpoint: EarlyCheck["checkpoint"]): CheckOutcome {
+    const cancelled = this.cancel.signal.aborted && result.outcome !== "decided";
+    const outcome = cancelled ? { outcome: "cancelled" as const, reason: "the candidate ended while this check ran" } : result;
+    return { outcome: outcome.outcome, reason: outcome.reason, costUSD: result.costUSD, checkpoint };
+  }
+
+  private record(number: number, directory: string, started: number, result: CheckOutcome): EarlyCheck {
+    const check: EarlyCheck = { check: number, startedAt: new Date(started).toISOString(), elapsedMs: this.now() - started, directory, ...result };
+    this.checks.push(check);
+    this.options.onCheck?.(check);
+    return check;
+  }
+
+  /** A decided check stops the candidate and becomes the decision; once the candidate has ended, nothing is decided. */
+  private decide(check: EarlyCheck, result: EarlyCheckResult): void {
+    if (result.outcome !== "decided" || !result.scores || this.finished) return;
+    this.decision = { check, scores: result.scores };
+    this.stop.abort();
+  }
 }
 
 /** The decisive check's judgment as the slot's final judge run (SPEC §8.2: "the decisive judgment is final"). */

@@ -17,59 +17,18 @@ export function JudgeRunPage({ run, judgeRun, location }: { run: string; judgeRu
 }
 
 function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRunDetail; location: Location }) {
-  const api = useApi();
-  const { judgeRun, evalRun } = detail;
-  const openFile = location.query.get("file");
+  const { judgeRun } = detail;
   return (
     <>
-      <div className="page-title">
-        <div>
-          <h1>
-            Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> {judgeRun.slot.model} <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
-            {evalRun?.control ? <ControlBadge /> : null}
-          </h1>
-          <div className="muted">
-            Judge run <code>{judgeRun.id}</code> · {judgeRun.kind} · started {formatDate(judgeRun.startedAt)} · {formatDuration(judgeRun.elapsedMs)} · <StateBadge state={judgeRun.state} />
-            {judgeRun.unscored ? <StateBadge state="interrupted" label="unscored" /> : null}
-          </div>
-        </div>
-        <div className="judgments">
-          <a className="judgment-card" href={href({ page: "eval-run", run, evalRun: judgeRun.evalRunId })}>
-            <div className="judgment-title">
-              Eval run <span className="mono">{shortId(judgeRun.evalRunId)}</span>
-            </div>
-            <div>{evalRun ? <StateBadge state={evalRun.state} /> : null}</div>
-            <div className="muted small">open the transcript →</div>
-          </a>
-        </div>
-      </div>
-
-      {judgeRun.decidedEarly ? (
-        <div className="notice" data-testid="decided-early">
-          Decided early by check {judgeRun.decidedEarly.check} on a snapshot of the running candidate (
-          <span className="mono" title={judgeRun.decidedEarly.checkpoint.hash}>
-            {judgeRun.decidedEarly.checkpoint.hash.slice(0, 12)}
-          </span>
-          ); the candidate was stopped and this judgment is final.{" "}
-          <a href={href({ page: "eval-run", run, evalRun: judgeRun.evalRunId })}>See every check of the eval run →</a>
-        </div>
-      ) : null}
+      <JudgeRunTitle run={run} detail={detail} />
+      {judgeRun.decidedEarly ? <DecidedEarlyNotice run={run} judgeRun={judgeRun} decidedEarly={judgeRun.decidedEarly} /> : null}
       {detail.integrityError ? (
         <div className="error-box" data-testid="integrity-error">
           Integrity error: {detail.integrityError}
         </div>
       ) : null}
       {judgeRun.error ? <div className="error-box">{judgeRun.error}</div> : null}
-
-      <Section title="Criteria">
-        {detail.criteria.length === 0 ? <Empty>No scores (the judge returned none, or grading failed).</Empty> : null}
-        <div className="criteria" data-testid="criteria">
-          {detail.criteria.map((criterion) => (
-            <CriterionCard key={criterion.id} run={run} evalRunId={judgeRun.evalRunId} criterion={criterion} />
-          ))}
-        </div>
-      </Section>
-
+      <CriteriaSection run={run} detail={detail} />
       {detail.verifications.length > 0 ? (
         <Section title="Verification">
           {detail.verifications.map((verification) => (
@@ -77,64 +36,140 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
           ))}
         </Section>
       ) : null}
-
-      <Section title="Returned JSON">
-        {judgeRun.output === undefined && detail.rubricSubmission === null ? <Empty>The judge returned nothing.</Empty> : null}
-        <div className={judgeRun.output !== undefined && detail.rubricSubmission !== null ? "two-columns" : ""}>
-          {judgeRun.output !== undefined ? (
-            <div>
-              <div className="box-label">judge.ts returned</div>
-              <Json value={judgeRun.output} />
-            </div>
-          ) : null}
-          {detail.rubricSubmission !== null ? (
-            <div>
-              <div className="box-label">judge.md submission (rubric/submission.json)</div>
-              <Json value={detail.rubricSubmission} />
-            </div>
-          ) : null}
-        </div>
-      </Section>
-
+      <ReturnedJsonSection detail={detail} />
       <Section title="Frozen judge source" actions={<span className="muted small">code/judge.js — the bundle that graded, as archived</span>}>
         {detail.source === null ? <Empty>No code judge ran for this judgment.</Empty> : <Code className="source">{detail.source}</Code>}
       </Section>
-
       <Section title="Process logs">
         <div className="two-columns">
-          <div>
-            <div className="box-label">stdout</div>
-            {detail.logs.stdout ? <Code>{detail.logs.stdout}</Code> : <span className="muted">empty</span>}
-          </div>
-          <div>
-            <div className="box-label">stderr</div>
-            {detail.logs.stderr ? <Code>{detail.logs.stderr}</Code> : <span className="muted">empty</span>}
-          </div>
+          <Log label="stdout" text={detail.logs.stdout} />
+          <Log label="stderr" text={detail.logs.stderr} />
         </div>
       </Section>
-
-      <Section title="Files of this judge run" id="files">
-        <div className="split">
-          <nav className="file-list">
-            {detail.files.map((file) => (
-              <a key={file.path} href={withQuery(location, { file: file.path })} className={`file-link ${file.path === openFile ? "active" : ""}`} data-path={file.path}>
-                <span className="mono ellipsis">{file.path}</span>
-                <span className="muted small">{formatBytes(file.bytes)}</span>
-              </a>
-            ))}
-          </nav>
-          <div className="file-pane">
-            {openFile === null ? (
-              <Empty>Pick a file to read it{detail.files.some((file) => file.path.startsWith("rubric/")) ? ": the rubric judge's archive (job, agent, submission, tool log, its OpenCode session) is here too" : ""}.</Empty>
-            ) : detail.files.find((file) => file.path === openFile)?.kind === "image" ? (
-              <img className="artifact-image" src={api.judgeRunRawUrl(run, judgeRun.id, openFile)} alt={openFile} />
-            ) : (
-              <FileContent key={openFile} load={() => api.judgeRunText(run, judgeRun.id, openFile)} title={openFile} />
-            )}
-          </div>
-        </div>
-      </Section>
+      <JudgeRunFiles run={run} detail={detail} location={location} />
     </>
+  );
+}
+
+type ShownJudgeRun = JudgeRunDetail["judgeRun"];
+
+/** Which slot was judged, how and when, with a card back to the eval run it judged. */
+function JudgeRunTitle({ run, detail }: { run: string; detail: JudgeRunDetail }) {
+  const { judgeRun, evalRun } = detail;
+  return (
+    <div className="page-title">
+      <div>
+        <h1>
+          Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> {judgeRun.slot.model} <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
+          {evalRun?.control ? <ControlBadge /> : null}
+        </h1>
+        <div className="muted">
+          Judge run <code>{judgeRun.id}</code> · {judgeRun.kind} · started {formatDate(judgeRun.startedAt)} · {formatDuration(judgeRun.elapsedMs)} · <StateBadge state={judgeRun.state} />
+          {judgeRun.unscored ? <StateBadge state="interrupted" label="unscored" /> : null}
+        </div>
+      </div>
+      <div className="judgments">
+        <a className="judgment-card" href={href({ page: "eval-run", run, evalRun: judgeRun.evalRunId })}>
+          <div className="judgment-title">
+            Eval run <span className="mono">{shortId(judgeRun.evalRunId)}</span>
+          </div>
+          <div>{evalRun ? <StateBadge state={evalRun.state} /> : null}</div>
+          <div className="muted small">open the transcript →</div>
+        </a>
+      </div>
+    </div>
+  );
+}
+
+/** SPEC §8.2: an earlyStop check's judgment was made on a snapshot of the running candidate, and is final. */
+function DecidedEarlyNotice({ run, judgeRun, decidedEarly }: { run: string; judgeRun: ShownJudgeRun; decidedEarly: NonNullable<ShownJudgeRun["decidedEarly"]> }) {
+  return (
+    <div className="notice" data-testid="decided-early">
+      Decided early by check {decidedEarly.check} on a snapshot of the running candidate (
+      <span className="mono" title={decidedEarly.checkpoint.hash}>
+        {decidedEarly.checkpoint.hash.slice(0, 12)}
+      </span>
+      ); the candidate was stopped and this judgment is final.{" "}
+      <a href={href({ page: "eval-run", run, evalRun: judgeRun.evalRunId })}>See every check of the eval run →</a>
+    </div>
+  );
+}
+
+function CriteriaSection({ run, detail }: { run: string; detail: JudgeRunDetail }) {
+  return (
+    <Section title="Criteria">
+      {detail.criteria.length === 0 ? <Empty>No scores (the judge returned none, or grading failed).</Empty> : null}
+      <div className="criteria" data-testid="criteria">
+        {detail.criteria.map((criterion) => (
+          <CriterionCard key={criterion.id} run={run} evalRunId={detail.judgeRun.evalRunId} criterion={criterion} />
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+/** What judge.ts returned and what the rubric judge submitted: side by side when a judgment has both. */
+function ReturnedJsonSection({ detail }: { detail: JudgeRunDetail }) {
+  const { output } = detail.judgeRun;
+  const submission = detail.rubricSubmission;
+  return (
+    <Section title="Returned JSON">
+      {output === undefined && submission === null ? <Empty>The judge returned nothing.</Empty> : null}
+      <div className={output !== undefined && submission !== null ? "two-columns" : ""}>
+        {output !== undefined ? (
+          <div>
+            <div className="box-label">judge.ts returned</div>
+            <Json value={output} />
+          </div>
+        ) : null}
+        {submission !== null ? (
+          <div>
+            <div className="box-label">judge.md submission (rubric/submission.json)</div>
+            <Json value={submission} />
+          </div>
+        ) : null}
+      </div>
+    </Section>
+  );
+}
+
+/** Every file of the judge run's folder; `file` in the URL opens one (an image inline, text in the reader). */
+function JudgeRunFiles({ run, detail, location }: { run: string; detail: JudgeRunDetail; location: Location }) {
+  const api = useApi();
+  const openFile = location.query.get("file");
+  const judgeRunId = detail.judgeRun.id;
+  return (
+    <Section title="Files of this judge run" id="files">
+      <div className="split">
+        <nav className="file-list">
+          {detail.files.map((file) => (
+            <a key={file.path} href={withQuery(location, { file: file.path })} className={`file-link ${file.path === openFile ? "active" : ""}`} data-path={file.path}>
+              <span className="mono ellipsis">{file.path}</span>
+              <span className="muted small">{formatBytes(file.bytes)}</span>
+            </a>
+          ))}
+        </nav>
+        <div className="file-pane">
+          {openFile === null ? (
+            <Empty>Pick a file to read it{detail.files.some((file) => file.path.startsWith("rubric/")) ? ": the rubric judge's archive (job, agent, submission, tool log, its OpenCode session) is here too" : ""}.</Empty>
+          ) : detail.files.find((file) => file.path === openFile)?.kind === "image" ? (
+            <img className="artifact-image" src={api.judgeRunRawUrl(run, judgeRunId, openFile)} alt={openFile} />
+          ) : (
+            <FileContent key={openFile} load={() => api.judgeRunText(run, judgeRunId, openFile)} title={openFile} />
+          )}
+        </div>
+      </div>
+    </Section>
+  );
+}
+
+/** One process stream under its label, or "empty". */
+function Log({ label, text }: { label: string; text: string | null | undefined }) {
+  return (
+    <div>
+      <div className="box-label">{label}</div>
+      {text ? <Code>{text}</Code> : <span className="muted">empty</span>}
+    </div>
   );
 }
 
@@ -261,14 +296,8 @@ function VerificationCard({ run, judgeRunId, verification }: { run: string; judg
         </div>
       ) : null}
       <div className="two-columns">
-        <div>
-          <div className="box-label">stdout{result?.logsTruncated ? " (truncated)" : ""}</div>
-          {verification.stdout ? <Code>{verification.stdout}</Code> : <span className="muted">empty</span>}
-        </div>
-        <div>
-          <div className="box-label">stderr</div>
-          {verification.stderr ? <Code>{verification.stderr}</Code> : <span className="muted">empty</span>}
-        </div>
+        <Log label={`stdout${result?.logsTruncated ? " (truncated)" : ""}`} text={verification.stdout} />
+        <Log label="stderr" text={verification.stderr} />
       </div>
       <details>
         <summary className="muted small">receipt.json</summary>

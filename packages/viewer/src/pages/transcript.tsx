@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { type EvalRunDetail, pageOffsetFor, type TranscriptMessage, type TranscriptPart } from "openeval/viewer-api";
 import { Code, Empty, ErrorBox, Spinner, StateBadge } from "../components/common.tsx";
 import { formatDuration, formatJson, formatTime, formatUSD } from "../format.ts";
-import { useApi } from "../hooks.tsx";
+import { toError, useApi } from "../hooks.tsx";
 import { withQuery, type Location } from "../route.ts";
 import { scrollToFocus } from "./focus.ts";
 
@@ -19,9 +19,34 @@ interface Loaded {
 }
 
 export function Transcript({ run, detail, location }: { run: string; detail: EvalRunDetail; location: Location }) {
-  const api = useApi();
   const focus = location.query.get("focus");
-  const requestedSession = location.query.get("session") ?? undefined;
+  const { loaded, error, busy, loadMore } = useTranscriptPage(run, detail, focus, location.query.get("session") ?? undefined);
+
+  useEffect(() => {
+    if (loaded && focus) scrollToFocus(focus);
+  }, [loaded, focus]);
+
+  if (detail.evidenceError) return <Empty>No transcript: {detail.evidenceError}</Empty>;
+  const isRoot = loaded !== null && (loaded.sessionID === detail.rootSessionID || detail.sessions.length <= 1);
+  return (
+    <div className="transcript-layout">
+      <div className="transcript" data-testid="transcript">
+        {detail.sessions.length > 1 ? <SessionNav detail={detail} location={location} current={loaded?.sessionID} /> : null}
+        {error ? <ErrorBox error={error} /> : null}
+        {loaded === null && !error ? <Spinner /> : null}
+        {loaded !== null ? <Messages loaded={loaded} busy={busy} loadMore={loadMore} location={location} focus={focus} /> : null}
+        {isRoot ? <FinalResponse response={detail.response} focused={focus === "response"} /> : null}
+      </div>
+      <ToolIndex detail={detail} location={location} focus={focus} />
+    </div>
+  );
+}
+
+type Direction = "earlier" | "later";
+
+/** The loaded window of one session's messages, and loading the page before or after it. */
+function useTranscriptPage(run: string, detail: EvalRunDetail, focus: string | null, requestedSession: string | undefined) {
+  const api = useApi();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
@@ -44,18 +69,14 @@ export function Transcript({ run, detail, location }: { run: string; detail: Eva
       }
       const page = await api.transcript(run, evalRunId, session, offset, PAGE);
       if (!cancelled) setLoaded({ sessionID: page.sessionID, start: page.offset, messages: page.items, total: page.total });
-    })().catch((reason: unknown) => !cancelled && setError(reason instanceof Error ? reason : new Error(String(reason))));
+    })().catch((reason: unknown) => !cancelled && setError(toError(reason)));
     return () => {
       cancelled = true;
     };
     // A running eval run gets its recording when it finishes: load again then.
   }, [api, run, evalRunId, requestedSession, focus, detail.evalRun.evidence?.hash]);
 
-  useEffect(() => {
-    if (loaded && focus) scrollToFocus(focus);
-  }, [loaded, focus]);
-
-  const loadMore = async (direction: "earlier" | "later") => {
+  const loadMore = async (direction: Direction) => {
     if (!loaded) return;
     setBusy(true);
     try {
@@ -64,53 +85,54 @@ export function Transcript({ run, detail, location }: { run: string; detail: Eva
       const page = await api.transcript(run, evalRunId, loaded.sessionID, offset, limit);
       setLoaded(direction === "earlier" ? { ...loaded, start: offset, messages: [...page.items, ...loaded.messages] } : { ...loaded, messages: [...loaded.messages, ...page.items], total: page.total });
     } catch (reason) {
-      setError(reason instanceof Error ? reason : new Error(String(reason)));
+      setError(toError(reason));
     } finally {
       setBusy(false);
     }
   };
 
-  if (detail.evidenceError) return <Empty>No transcript: {detail.evidenceError}</Empty>;
-  const isRoot = loaded !== null && (loaded.sessionID === detail.rootSessionID || detail.sessions.length <= 1);
+  return { loaded, error, busy, loadMore };
+}
+
+/** The root session and its subagents' sessions: a click opens that session's first page. */
+function SessionNav({ detail, location, current }: { detail: EvalRunDetail; location: Location; current: string | undefined }) {
   return (
-    <div className="transcript-layout">
-      <div className="transcript" data-testid="transcript">
-        {detail.sessions.length > 1 ? (
-          <nav className="sessions">
-            {detail.sessions.map((session) => (
-              <a key={session.id} href={withQuery(location, { session: session.id, focus: null })} className={`session-link ${loaded?.sessionID === session.id ? "active" : ""}`} data-session={session.id}>
-                {session.parentID ? "↳ subagent" : "root"} · {session.title || session.id} <span className="muted">({session.messages})</span>
-              </a>
-            ))}
-          </nav>
-        ) : null}
-        {error ? <ErrorBox error={error} /> : null}
-        {loaded === null && !error ? <Spinner /> : null}
-        {loaded !== null ? (
-          <>
-            {loaded.start > 0 ? (
-              <button className="button load-more" disabled={busy} onClick={() => void loadMore("earlier")}>
-                Load {Math.min(PAGE, loaded.start)} earlier messages
-              </button>
-            ) : null}
-            {loaded.messages.map((message) => (
-              <Message key={message.id} message={message} location={location} focus={focus} />
-            ))}
-            {loaded.start + loaded.messages.length < loaded.total ? (
-              <button className="button load-more" disabled={busy} onClick={() => void loadMore("later")}>
-                Load more ({loaded.total - loaded.start - loaded.messages.length} left)
-              </button>
-            ) : null}
-          </>
-        ) : null}
-        {isRoot ? (
-          <div className={`response-box ${focus === "response" ? "focused" : ""}`} data-id="response" id="response">
-            <div className="box-label">Final response</div>
-            {detail.response ? <div className="prose">{detail.response}</div> : <span className="muted">The candidate gave no final answer.</span>}
-          </div>
-        ) : null}
-      </div>
-      <ToolIndex detail={detail} location={location} focus={focus} />
+    <nav className="sessions">
+      {detail.sessions.map((session) => (
+        <a key={session.id} href={withQuery(location, { session: session.id, focus: null })} className={`session-link ${current === session.id ? "active" : ""}`} data-session={session.id}>
+          {session.parentID ? "↳ subagent" : "root"} · {session.title || session.id} <span className="muted">({session.messages})</span>
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** The loaded messages between a button for the earlier page and one for the later. */
+function Messages({ loaded, busy, loadMore, location, focus }: { loaded: Loaded; busy: boolean; loadMore: (direction: Direction) => Promise<void>; location: Location; focus: string | null }) {
+  return (
+    <>
+      {loaded.start > 0 ? (
+        <button className="button load-more" disabled={busy} onClick={() => void loadMore("earlier")}>
+          Load {Math.min(PAGE, loaded.start)} earlier messages
+        </button>
+      ) : null}
+      {loaded.messages.map((message) => (
+        <Message key={message.id} message={message} location={location} focus={focus} />
+      ))}
+      {loaded.start + loaded.messages.length < loaded.total ? (
+        <button className="button load-more" disabled={busy} onClick={() => void loadMore("later")}>
+          Load more ({loaded.total - loaded.start - loaded.messages.length} left)
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+function FinalResponse({ response, focused }: { response: EvalRunDetail["response"]; focused: boolean }) {
+  return (
+    <div className={`response-box ${focused ? "focused" : ""}`} data-id="response" id="response">
+      <div className="box-label">Final response</div>
+      {response ? <div className="prose">{response}</div> : <span className="muted">The candidate gave no final answer.</span>}
     </div>
   );
 }
@@ -159,44 +181,64 @@ function Message({ message, location, focus }: { message: TranscriptMessage; loc
   );
 }
 
+/** One part, by kind; a step's start is filtered out by Message, so only a finish renders here. */
 function Part({ part, location, focused }: { part: TranscriptPart; location: Location; focused: boolean }) {
   const className = focused ? "focused" : "";
   switch (part.kind) {
     case "text":
-      return (
-        <div className={`part part-text ${part.synthetic ? "synthetic" : ""} ${className}`} data-id={part.id}>
-          <div className="prose">{part.text}</div>
-          {part.truncated ? <Cut /> : null}
-        </div>
-      );
+      return <TextPart part={part} className={className} />;
     case "reasoning":
-      return (
-        <details className={`part part-reasoning ${className}`} data-id={part.id} open={focused}>
-          <summary>Reasoning</summary>
-          <div className="prose">{part.text}</div>
-          {part.truncated ? <Cut /> : null}
-        </details>
-      );
+      return <ReasoningPart part={part} className={className} focused={focused} />;
     case "tool":
       return <ToolCall part={part} location={location} className={className} />;
     case "step":
-      return part.phase === "finish" ? (
-        <div className="part part-step muted small" data-id={part.id}>
-          step finished{part.reason ? ` (${part.reason})` : ""}
-          {part.tokens && typeof part.tokens.output === "number" ? ` · ${String(part.tokens.input)} in / ${String(part.tokens.output)} out tokens` : ""}
-          {part.cost !== null ? ` · ${formatUSD(part.cost)}` : ""}
-        </div>
-      ) : null;
+      return part.phase === "finish" ? <StepFinish part={part} /> : null;
     case "other":
-      return (
-        <div className={`part part-other ${className}`} data-id={part.id}>
-          <span className="badge tone-muted">{part.type}</span> <span className="mono small">{part.summary}</span>
-        </div>
-      );
+      return <OtherPart part={part} className={className} />;
   }
 }
 
-function ToolCall({ part, location, className }: { part: Extract<TranscriptPart, { kind: "tool" }>; location: Location; className: string }) {
+type PartOf<K extends TranscriptPart["kind"]> = Extract<TranscriptPart, { kind: K }>;
+
+function TextPart({ part, className }: { part: PartOf<"text">; className: string }) {
+  return (
+    <div className={`part part-text ${part.synthetic ? "synthetic" : ""} ${className}`} data-id={part.id}>
+      <div className="prose">{part.text}</div>
+      {part.truncated ? <Cut /> : null}
+    </div>
+  );
+}
+
+/** Folded unless it is the cited item. */
+function ReasoningPart({ part, className, focused }: { part: PartOf<"reasoning">; className: string; focused: boolean }) {
+  return (
+    <details className={`part part-reasoning ${className}`} data-id={part.id} open={focused}>
+      <summary>Reasoning</summary>
+      <div className="prose">{part.text}</div>
+      {part.truncated ? <Cut /> : null}
+    </details>
+  );
+}
+
+function StepFinish({ part }: { part: PartOf<"step"> }) {
+  return (
+    <div className="part part-step muted small" data-id={part.id}>
+      step finished{part.reason ? ` (${part.reason})` : ""}
+      {part.tokens && typeof part.tokens.output === "number" ? ` · ${String(part.tokens.input)} in / ${String(part.tokens.output)} out tokens` : ""}
+      {part.cost !== null ? ` · ${formatUSD(part.cost)}` : ""}
+    </div>
+  );
+}
+
+function OtherPart({ part, className }: { part: PartOf<"other">; className: string }) {
+  return (
+    <div className={`part part-other ${className}`} data-id={part.id}>
+      <span className="badge tone-muted">{part.type}</span> <span className="mono small">{part.summary}</span>
+    </div>
+  );
+}
+
+function ToolCall({ part, location, className }: { part: PartOf<"tool">; location: Location; className: string }) {
   return (
     <div className={`part tool-call status-${part.status} ${className}`} data-id={part.id} data-call-id={part.callID ?? undefined} data-tool={part.tool}>
       <div className="tool-header">
