@@ -1,7 +1,7 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { capitalizeOutcome, candidateName, describeOutcome, slotId, toSlotKey, variantOf, type EvalRun, type JudgeRun, type RunModels, type SlotKey } from "../records/index.ts";
+import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, variantOf, type ActiveWork, type EvalRun, type JudgeRun, type RunModels, type SlotKey } from "../records/index.ts";
 import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
@@ -90,7 +90,7 @@ export function planSlots(
 ): Plan {
   const models = plannedModels(benchmark, scope, recorded.runModels);
   const variants = plannedVariants(benchmark, scope);
-  const index = indexRecorded(scope.fresh ? EMPTY : recorded);
+  const index = scope.fresh ? new RecordedWorkIndex([], []) : new RecordedWorkIndex(recorded.evalRuns, recorded.judgeRuns);
   const slots: PlannedSlot[] = [];
   const categorized = scope.onlyCategories ? new Set(benchmark.evals.filter((evaluation) => scoredCriteria(evaluation, scope).length > 0).map((evaluation) => evaluation.id)) : null;
   for (const evaluation of benchmark.evals) {
@@ -101,7 +101,7 @@ export function planSlots(
         for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
           const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
           const decision = inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
-            ? applyExplicitRequests(decide(key, candidateHash, judgeHash, index), scope, index.evalRunsBySlot.get(slotId(key))?.at(-1)?.id)
+            ? applyExplicitRequests(decide(index.activeWork(key, { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash })), scope, index.latest(key)?.id)
             : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
           slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
         }
@@ -151,8 +151,6 @@ export function scoredCriteria(evaluation: EvalDefinition, scope: Pick<PlanScope
   return evaluation.criteria.filter((criterion) => inCategories(criterion.categories, keys));
 }
 
-const EMPTY: RecordedWork = { evalRuns: [], judgeRuns: [] };
-
 function inScope(slot: SlotKey, scope: PlanScope): boolean {
   return (
     (!scope.onlyEvals || scope.onlyEvals.includes(slot.evalId)) &&
@@ -164,49 +162,32 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
 
 type Decision = Pick<PlannedSlot, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy">;
 
-/** Recorded work grouped once, so each slot's decision is a lookup (planning stays linear in the slots). */
-interface RecordedIndex {
-  evalRunsBySlot: Map<string, EvalRun[]>;
-  judgeRunsByEvalRun: Map<string, JudgeRun[]>;
-}
-
-function indexRecorded(recorded: RecordedWork): RecordedIndex {
-  return {
-    evalRunsBySlot: Map.groupBy(recorded.evalRuns, (run) => slotId(run.slot)),
-    judgeRunsByEvalRun: Map.groupBy(recorded.judgeRuns, (run) => run.evalRunId),
-  };
-}
-
-function decide(slot: SlotKey, candidateHash: string, judgeHash: string, recorded: RecordedIndex): Decision {
-  const forSlot = recorded.evalRunsBySlot.get(slotId(slot)) ?? [];
-  const current = forSlot.filter((run) => run.input.candidateFingerprint === candidateHash).at(-1);
-  if (!current) {
-    return { action: "candidate", reason: forSlot.length > 0 ? "Candidate inputs changed" : "New eval/model/repetition", evalRun: null, judgeRun: null };
+/** The slot's action and its reason, from the work that counts for it (records/active-work.ts decides which). */
+function decide(work: ActiveWork): Decision {
+  const { evalRun, judgeRun } = work;
+  switch (work.status) {
+    case "missing":
+      return { action: "candidate", reason: "New eval/model/repetition", evalRun: null, judgeRun: null };
+    case "inputsChanged":
+      return { action: "candidate", reason: "Candidate inputs changed", evalRun: null, judgeRun: null };
+    case "interrupted":
+      return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null };
+    case "candidateFailed": {
+      const why = capitalizeOutcome(describeOutcome(evalRun!));
+      const detail = evalRun!.error ?? evalRun!.state;
+      // A message that already opens with its outcome ("Setup error of …") is not prefixed with it again.
+      const said = detail.toLowerCase().startsWith(why.toLowerCase()) ? detail : `${why}: ${detail}`;
+      return { action: "failed", reason: `${said}; retry it explicitly with openeval retry`, evalRun, judgeRun: null };
+    }
+    case "unjudged":
+      return { action: "judge", reason: "Recorded work is ready for judging", evalRun, judgeRun: null };
+    case "judgeInputsChanged":
+      return { action: "judge", reason: "Judge inputs changed", evalRun, judgeRun: null };
+    case "judgeFailed":
+      return { action: "failed", reason: `Judge ${judgeRun!.state}: ${judgeRun!.error ?? ""}; rejudge it explicitly with openeval rejudge`.trim(), evalRun, judgeRun };
+    case "scored":
+      return { action: "reuse", reason: "Candidate inputs and judgment unchanged", evalRun, judgeRun };
   }
-  if (current.state === "running" || current.state === "interrupted") {
-    return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null };
-  }
-  if (current.infrastructureError || current.state === "failed") {
-    const why = capitalizeOutcome(describeOutcome(current));
-    const detail = current.error ?? current.state;
-    // A message that already opens with its outcome ("Setup error of …") is not prefixed with it again.
-    const said = detail.toLowerCase().startsWith(why.toLowerCase()) ? detail : `${why}: ${detail}`;
-    return { action: "failed", reason: `${said}; retry it explicitly with openeval retry`, evalRun: current, judgeRun: null };
-  }
-  const judgeRuns = recorded.judgeRunsByEvalRun.get(current.id) ?? [];
-  const judged = judgeRuns.filter((run) => run.judgeFingerprint === judgeHash && run.state !== "interrupted" && run.state !== "running").at(-1);
-  if (!judged) {
-    return {
-      action: "judge",
-      reason: judgeRuns.length > 0 ? "Judge inputs changed" : "Recorded work is ready for judging",
-      evalRun: current,
-      judgeRun: null,
-    };
-  }
-  if (judged.state !== "completed") {
-    return { action: "failed", reason: `Judge ${judged.state}: ${judged.error ?? ""}; rejudge it explicitly with openeval rejudge`.trim(), evalRun: current, judgeRun: judged };
-  }
-  return { action: "reuse", reason: "Candidate inputs and judgment unchanged", evalRun: current, judgeRun: judged };
 }
 
 /** Failed work is never retried silently: only `retry` and `rejudge` turn it back into work. */

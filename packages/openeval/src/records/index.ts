@@ -22,7 +22,7 @@ export {
   type SlotKey,
 } from "./schema.ts";
 export { RunMetricsSchema, type RunMetrics } from "./run-metrics-schema.ts";
-export { candidateName, groupByCandidate, slotId, toSlotKey, variantOf, type CandidateRef } from "./slot-key.ts";
+export { candidateName, cellId, groupByCandidate, slotId, toSlotKey, variantOf, type CandidateRef } from "./slot-key.ts";
 export { ResultsStore, STORE_FILE, StoreError } from "./store.ts";
 export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
@@ -31,3 +31,4 @@ export { readInvocations, recordInvocationFinished, recordInvocationStarted, typ
 export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
 export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";
+export { creditsOf, RecordedWorkIndex, type ActiveWork, type ActiveWorkStatus, type ExpectedInputs } from "./active-work.ts";

@@ -19,6 +19,11 @@ export function slotId(slot: SlotKey): string {
   return `${slot.evalId}\u0000${slot.model}\u0000${variantOf(slot)}\u0000${slot.repetition}`;
 }
 
+/** One string per (eval, candidate) cell of the eval × model matrix, for maps; `candidate` may be its name. */
+export function cellId(evalId: string, candidate: CandidateRef | string): string {
+  return `${evalId}\u0000${typeof candidate === "string" ? candidate : candidateName(candidate)}`;
+}
+
 /** A candidate: a model with an agent variant (`variant` absent for current, as in slot keys). */
 export interface CandidateRef {
   model: string;

@@ -95,3 +95,11 @@ function sumKnown(values: readonly (number | null)[]): number | null {
   const known = values.filter((value): value is number => value !== null);
   return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
 }
+
+/** A slot's eval-level credit, as the viewer shows it: the mean of its criteria; null when any is unresolved or it has none. */
+export function slotCredit(scores: Record<string, number | null> | null): number | null {
+  if (!scores) return null;
+  const values = Object.values(scores);
+  if (values.length === 0 || values.some((value) => value === null)) return null;
+  return mean(values as number[]);
+}

@@ -1,6 +1,6 @@
 // The results stage, the last of the journey: equal-weight aggregation, statistics, gates, the verdict and
 // baselines, over the records (records/).
-export { aggregateScores, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";
+export { aggregateScores, slotCredit, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";
 export { scoreCategories, type CategoryModelScore, type CategoryScore } from "./category-scores.ts";
 export { judgingOf, unionMs, type Interval } from "./active-time.ts";
 export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, type CostAndTime, type PairedComparison, type ScoreInterval, type SlotObservation } from "./statistics.ts";

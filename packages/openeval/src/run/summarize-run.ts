@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
 import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
-import { candidateName, toSlotKey, variantOf, type ResultsStore } from "../records/index.ts";
+import { candidateName, creditsOf, toSlotKey, variantOf, type ResultsStore } from "../records/index.ts";
 import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, decideVerdict, readBaseline, resolveGate, scoreCategories, scoreIntervals, summarizePassK, type ModelSummary, type CriterionRef, type GateSelection, type SlotFingerprint, type SlotObservation, readVerdictSettings, verdictSettingsOf, type VerdictSettings, judgingOf } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -138,7 +138,7 @@ function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): Slo
     model: slot.model,
     ...(slot.variant === undefined ? {} : { variant: slot.variant }),
     repetition: slot.repetition,
-    scores: slot.action === "reuse" && slot.judgeRun ? toCredits(slot.judgeRun.scores) : null,
+    scores: slot.action === "reuse" ? creditsOf(slot.judgeRun) : null,
     costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
     elapsedMs: slot.evalRun?.elapsedMs ?? null,
     ...judgingOf(slot.evalRun, slot.judgeRun),
@@ -179,9 +179,4 @@ function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {
     candidateFingerprint: slot.candidateFingerprint,
     judgeFingerprint: slot.judgeRun?.judgeFingerprint ?? null,
   }));
-}
-
-/** An unscored judgment (no scores) leaves every criterion of the slot unresolved. */
-function toCredits(scores: Record<string, { value: number | null }> | null): Record<string, number | null> {
-  return Object.fromEntries(Object.entries(scores ?? {}).map(([id, score]) => [id, score.value]));
 }

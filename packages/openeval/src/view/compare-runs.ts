@@ -2,7 +2,7 @@
 // what was recorded (each slot's active work, as the viewer shows it) rather than re-planning against today's
 // benchmark.ts: an edited judge must not turn the earlier run's judgments into "unresolved" before they are compared.
 import { basename, join } from "node:path";
-import { candidateName } from "../records/index.ts";
+import { candidateName, cellId } from "../records/index.ts";
 import { aggregateScores, baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
 import { BASELINE_FILE } from "../run/index.ts";
 import type { SlotCell } from "./api-types.ts";
@@ -14,13 +14,13 @@ import { readRunIndex, type RunIndex } from "./run-index.ts";
 export interface LoadedSide {
   side: ComparisonSide;
   summaries: ModelSummary[];
-  /** `<eval>\0<candidate>` → slots; null for baseline.json, which keeps no recordings. */
+  /** cellId → slots; null for baseline.json, which keeps no recordings. */
   slots: Map<string, SlotCell[]> | null;
 }
 
 export function loadRunSide(id: string, index: RunIndex): LoadedSide {
   const slots = new Map<string, SlotCell[]>();
-  for (const row of index.matrix) for (const cell of row.cells) slots.set(`${row.evalId}\u0000${candidateName(cell)}`, cell.slots);
+  for (const row of index.matrix) for (const cell of row.cells) slots.set(cellId(row.evalId, cell), cell.slots);
   return {
     side: { kind: "run", runId: id, name: index.run.name, createdAt: index.run.createdAt, file: null },
     summaries: aggregateScores(index.observations, index.overview.criteria),
@@ -66,7 +66,7 @@ function comparePair(a: LoadedSide, b: LoadedSide, modelA: string, modelB: strin
   const comparison = compareSummaries(find(a, modelA), find(b, modelB));
   return {
     ...comparison,
-    evals: comparison.evals.map((evaluation) => ({ ...evaluation, slots: pairSlots(a.slots?.get(`${evaluation.evalId}\u0000${modelA}`), b.slots?.get(`${evaluation.evalId}\u0000${modelB}`)) })),
+    evals: comparison.evals.map((evaluation) => ({ ...evaluation, slots: pairSlots(a.slots?.get(cellId(evaluation.evalId, modelA)), b.slots?.get(cellId(evaluation.evalId, modelB))) })),
   };
 }
 

@@ -2,12 +2,12 @@
 // (the only reader of recordings), and its process logs from the eval run's folder.
 import { dirname, join } from "node:path";
 import { openCodeStatus } from "../recording/index.ts";
-import { describeOutcome, type EvalRun } from "../records/index.ts";
+import { creditsOf, describeOutcome, type EvalRun } from "../records/index.ts";
+import { slotCredit } from "../results/index.ts";
 import type { EvalRunDetail, FileText, JudgeRunSummary, SessionInfo } from "./api-types.ts";
 import { listFolder, toFileText } from "./folder-files.ts";
 import type { OpenRecording, RecordingCache } from "./recording-cache.ts";
 import type { RunIndex } from "./run-index.ts";
-import { slotValue } from "./active-work.ts";
 import { MAX_TEXT } from "./transcript.ts";
 
 const MAX_PATCH = 5 * MAX_TEXT;
@@ -75,7 +75,7 @@ function summarizeJudgeRuns(index: RunIndex, evalRun: EvalRun): JudgeRunSummary[
     state: judgeRun.state,
     startedAt: judgeRun.startedAt,
     elapsedMs: judgeRun.elapsedMs,
-    value: judgeRun.state === "completed" ? slotValue(Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value]))) : null,
+    value: slotCredit(creditsOf(judgeRun)),
     error: judgeRun.error,
     active: judgeRun.id === activeId,
     decidedEarly: judgeRun.decidedEarly?.check ?? null,

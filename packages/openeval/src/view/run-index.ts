@@ -1,10 +1,10 @@
 // One run's records held in memory for the API: read from the results store in one pass, aggregated once, and
 // re-read only when the store's files change (see store-version.ts). Pages are cut from here without touching disk.
 import { basename } from "node:path";
-import { candidateName, describeOutcome, readInvocations, ResultsStore, type Invocation, type BenchmarkRun, type EvalRun, type IntegrityProblem, type JudgeRun } from "../records/index.ts";
-import { aggregateScores, judgingOf, measureCostAndTime, type CostAndTime, type ModelSummary, type SlotObservation } from "../results/index.ts";
+import { candidateName, cellId, creditsOf, describeOutcome, readInvocations, ResultsStore, type Invocation, type BenchmarkRun, type EvalRun, type IntegrityProblem, type JudgeRun } from "../records/index.ts";
+import { aggregateScores, judgingOf, slotCredit, measureCostAndTime, type CostAndTime, type ModelSummary, type SlotObservation } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
-import { findActiveWork, slotValue, toSlotCell, type RecordedSlot } from "./active-work.ts";
+import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { readCheckedRecords } from "../run/index.ts";
@@ -58,7 +58,7 @@ export function buildRunIndex(
   const ended = invocations.filter((invocation) => invocation.finished !== null).length;
   const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), integrity.length, invocations.length, ended, live ? "live" : "idle"].join(".");
   const judgeRunsByEvalRun = Map.groupBy(judgeRuns, (judgeRun) => judgeRun.evalRunId);
-  const slots = findActiveWork(run, evalRuns, judgeRunsByEvalRun);
+  const slots = recordedSlots(run, evalRuns, judgeRuns);
   const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
   const rows = evalRuns.map((evalRun) => toRow(evalRun, active.get(evalRun.id) ?? null, judgeRunsByEvalRun.get(evalRun.id) ?? []));
   const criteria = criteriaByEval(slots);
@@ -140,7 +140,6 @@ export function readRunRecord(directory: string): RunListItem {
 function toRow(evalRun: EvalRun, slot: RecordedSlot | null, judgeRuns: readonly JudgeRun[]): EvalRunRow {
   // An inactive (superseded) eval run still shows its own latest judgment.
   const judgeRun = slot?.judgeRun ?? judgeRuns.at(-1) ?? null;
-  const scores = judgeRun?.state === "completed" ? Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value])) : null;
   return {
     id: evalRun.id,
     evalId: evalRun.slot.evalId,
@@ -160,7 +159,7 @@ function toRow(evalRun: EvalRun, slot: RecordedSlot | null, judgeRuns: readonly 
     active: slot !== null,
     judgeRunId: judgeRun?.id ?? null,
     judgeState: judgeRun?.state ?? null,
-    value: slotValue(scores),
+    value: slotCredit(creditsOf(judgeRun)),
   };
 }
 
@@ -217,7 +216,7 @@ function toLeaderboardRow(summary: ModelSummary, slots: readonly RecordedSlot[],
 }
 
 function buildMatrix(slots: readonly RecordedSlot[], models: readonly ModelSummary[]): MatrixRow[] {
-  const byCell = Map.groupBy(slots, (slot) => `${slot.evalId}\u0000${candidateName(slot)}`);
+  const byCell = Map.groupBy(slots, (slot) => cellId(slot.evalId, slot));
   const evals = [...new Set(slots.map((slot) => slot.evalId))];
   const evalScores = models.map((summary) => new Map(summary.evals.map((score) => [score.evalId, score])));
   return evals.map((evalId) => ({
@@ -229,7 +228,7 @@ function buildMatrix(slots: readonly RecordedSlot[], models: readonly ModelSumma
         ...(summary.variant === undefined ? {} : { variant: summary.variant }),
         candidate: candidateName(summary),
         score: { value: score.value, lower: score.lower, upper: score.upper },
-        slots: (byCell.get(`${evalId}\u0000${candidateName(summary)}`) ?? []).map(toSlotCell),
+        slots: (byCell.get(cellId(evalId, summary)) ?? []).map(toSlotCell),
       };
     }),
   }));

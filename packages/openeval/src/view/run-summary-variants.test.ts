@@ -1,5 +1,8 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
+import { readResults } from "../run/index.ts";
 import { buildRunIndex } from "./run-index.ts";
 import { SummaryReader } from "./run-summary.ts";
 
@@ -12,6 +15,25 @@ describe("the viewer's overview with variants", () => {
     expect(overview.variantComparisons.map((entry) => [entry.variant, entry.comparison.b, entry.comparison.counts.regression, entry.comparison.evals[0]!.difference])).toEqual([
       ["worse", "p/m [worse]", 1, -1],
     ]);
+    store.close();
+  });
+});
+
+describe("the viewer's scores (issue 16 §1)", () => {
+  it("are the CLI's, from one summary, after an edited judge made the recorded judgments stale", async () => {
+    const { benchmark, store } = await recordedRun();
+    await writeFile(join(benchmark.directory, "evals", "answer", "judge.ts"), 'export default () => ({ scores: { correct: true } });\n');
+    const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
+    const overview = await new SummaryReader().overview(index);
+    const cli = await readResults(store.directory);
+    // The recorded judgments need rejudging now: the CLI counts them unresolved, and so does the leaderboard.
+    const current = cli.models.find((model) => model.variant === undefined)!;
+    expect(current.score).toEqual({ value: null, lower: 0, upper: 100 });
+    const row = overview.leaderboard.find((entry) => entry.variant === undefined)!;
+    expect(row.score).toEqual(current.score);
+    expect([row.ci, row.ciNote]).toEqual([current.interval.interval, current.interval.reason]);
+    // The matrix still shows what was recorded (the viewer does not re-plan its evidence).
+    expect(index.matrix[0]!.cells.find((cell) => cell.variant === undefined)!.slots[0]!.value).toBe(1);
     store.close();
   });
 });

@@ -1,4 +1,4 @@
-// The leaderboard's statistics and verdict, exactly as the CLI reports them: readResults() over the run, which decides
+// The leaderboard's scores, statistics and verdict, exactly as the CLI reports them: readResults() over the run, which decides
 // the verdict with the gates, thresholds and contributor selection recorded with the run and says when benchmark.ts
 // has changed since. The benchmark is loaded again when any of its files (benchmark.ts, an eval's judge) changes; the summary is made once per
 // version of the run and of benchmark.ts, when the leaderboard is first asked for. A run whose benchmark.ts is
@@ -19,8 +19,8 @@ interface Summary {
   verdict: Verdict | null;
   headline: RunOverview["verdictHeadline"];
   note: string | null;
-  /** Per model, with the score it was computed for (a CI is shown only next to that same score). */
-  intervals: Map<string, { interval: ScoreInterval; score: Bounded }>;
+  /** Per candidate: its score and the CI computed with it, from one summary (so they always belong together). */
+  scores: Map<string, { interval: ScoreInterval; score: Bounded }>;
   variantComparisons: RunOverview["variantComparisons"];
   categories: RunOverview["categories"];
 }
@@ -31,7 +31,7 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, headline, note, intervals, variantComparisons, categories } = await this.read(index);
+    const { verdict, headline, note, scores, variantComparisons, categories } = await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
@@ -41,12 +41,13 @@ export class SummaryReader {
       verdictHeadline: headline,
       verdictNote: note,
       leaderboard: overview.leaderboard.map((row) => {
-        const computed = intervals.get(candidateName(row));
-        const matches = computed !== undefined && sameScore(computed.score, row.score);
+        // The score and its CI are the summary's (the CLI's), not re-derived from the index.
+        const summarized = scores.get(candidateName(row));
         return {
           ...row,
-          ci: matches ? computed.interval.interval : null,
-          ciNote: matches ? computed.interval.reason : "not computed for this score",
+          ...(summarized ? { score: summarized.score } : {}),
+          ci: summarized?.interval.interval ?? null,
+          ciNote: summarized ? summarized.interval.reason : "not part of the run's summary (removed from the run)",
           // A variant is not part of the verdict the viewer reads (only current blocks unless --variant names one).
           verdict: verdict && !row.control && row.variant === undefined ? modelVerdict(verdict, row) : null,
         };
@@ -78,18 +79,19 @@ export class SummaryReader {
         verdict: summary.verdict,
         headline: verdictHeadline(summary.verdict, summary.complete),
         note: summary.settingsNote,
-        intervals: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
+        scores: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
         variantComparisons: summary.variantComparisons,
         categories: summary.categories,
       };
     } catch (error) {
-      const scores = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
+      // The index's own scores, and CIs from the same observations.
+      const recorded = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
       const intervals = scoreIntervals(index.observations, index.overview.criteria, { seed: SEED });
       return {
         verdict: null,
         headline: null,
         note: `No verdict: the run's benchmark (${folder}) could not be read: ${oneLine((error as Error).message)}`,
-        intervals: new Map(intervals.map((interval) => [candidateName(interval), { interval, score: scores.get(candidateName(interval))! }])),
+        scores: new Map(intervals.map((interval) => [candidateName(interval), { interval, score: recorded.get(candidateName(interval))! }])),
         variantComparisons: [],
         // Criterion categories live in the benchmark's judge files, which could not be read.
         categories: [],
@@ -113,11 +115,6 @@ export async function benchmarkVersion(folder: string): Promise<string> {
   } catch {
     return "missing";
   }
-}
-
-function sameScore(a: Bounded, b: Bounded): boolean {
-  const close = (x: number | null, y: number | null) => (x === null || y === null ? x === y : Math.abs(x - y) < 1e-9);
-  return close(a.value, b.value) && close(a.lower, b.lower) && close(a.upper, b.upper);
 }
 
 /** "fail" when a failing check names the model, "unknown" when an undecided one does, else the run's status if it passes. */

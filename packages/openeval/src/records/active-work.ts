@@ -1,0 +1,67 @@
+// Which recorded work counts for a slot, and the judgment that counts (issue 16 §1): decided here only. The planner
+// asks for the work that matches today's fingerprints (and so, through the plan, does the run summary); the viewer
+// asks without fingerprints, for what the run recorded last, whatever benchmark.ts says now.
+import { slotId } from "./slot-key.ts";
+import type { EvalRun, JudgeRun, SlotKey } from "./schema.ts";
+
+/**
+ * `missing`: nothing recorded (or, with fingerprints, nothing with these candidate inputs: `inputsChanged`);
+ * `interrupted`: the eval run that counts never finished; `candidateFailed`; `unjudged` (`judgeInputsChanged` when
+ * judge runs exist but none with these judge inputs); `judgeFailed`: the judgment that counts did not complete;
+ * `scored`.
+ */
+export type ActiveWorkStatus = "missing" | "inputsChanged" | "interrupted" | "candidateFailed" | "unjudged" | "judgeInputsChanged" | "judgeFailed" | "scored";
+
+export interface ActiveWork {
+  status: ActiveWorkStatus;
+  /** The slot's eval run that counts: the latest (with the expected candidate inputs), finished or not. */
+  evalRun: EvalRun | null;
+  /** Its latest finished (not running, not interrupted) judge run (with the expected judge inputs). */
+  judgeRun: JudgeRun | null;
+}
+
+/** The inputs recorded work must have been made with to count (the planner's fingerprints). */
+export interface ExpectedInputs {
+  candidateFingerprint: string;
+  judgeFingerprint: string;
+}
+
+/** Recorded work grouped once, so each slot's answer is a lookup (planning and the viewer stay linear in the slots). */
+export class RecordedWorkIndex {
+  private readonly evalRunsBySlot: Map<string, EvalRun[]>;
+  private readonly judgeRunsByEvalRun: Map<string, JudgeRun[]>;
+
+  constructor(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]) {
+    this.evalRunsBySlot = Map.groupBy(evalRuns, (run) => slotId(run.slot));
+    this.judgeRunsByEvalRun = Map.groupBy(judgeRuns, (run) => run.evalRunId);
+  }
+
+  /** The slot's latest execution, whatever its inputs (what `retry` names). */
+  latest(slot: SlotKey): EvalRun | null {
+    return this.evalRunsBySlot.get(slotId(slot))?.at(-1) ?? null;
+  }
+
+  judgeRunsOf(evalRunId: string): readonly JudgeRun[] {
+    return this.judgeRunsByEvalRun.get(evalRunId) ?? [];
+  }
+
+  /** The work that counts for `slot`; with `expected`, only work made with those inputs. */
+  activeWork(slot: SlotKey, expected?: ExpectedInputs): ActiveWork {
+    const forSlot = this.evalRunsBySlot.get(slotId(slot)) ?? [];
+    const evalRun = (expected ? forSlot.filter((run) => run.input.candidateFingerprint === expected.candidateFingerprint) : forSlot).at(-1) ?? null;
+    if (!evalRun) return { status: forSlot.length > 0 ? "inputsChanged" : "missing", evalRun: null, judgeRun: null };
+    if (evalRun.state === "running" || evalRun.state === "interrupted") return { status: "interrupted", evalRun, judgeRun: null };
+    if (evalRun.infrastructureError || evalRun.state === "failed") return { status: "candidateFailed", evalRun, judgeRun: null };
+    const judgeRuns = this.judgeRunsOf(evalRun.id);
+    const finished = judgeRuns.filter((run) => run.state !== "running" && run.state !== "interrupted" && (!expected || run.judgeFingerprint === expected.judgeFingerprint));
+    const judgeRun = finished.at(-1) ?? null;
+    if (!judgeRun) return { status: expected && judgeRuns.length > 0 ? "judgeInputsChanged" : "unjudged", evalRun, judgeRun: null };
+    return { status: judgeRun.state === "completed" ? "scored" : "judgeFailed", evalRun, judgeRun };
+  }
+}
+
+/** Criterion id → credit of a completed judgment; null for any other (the slot is unresolved). An unscored one has {}. */
+export function creditsOf(judgeRun: JudgeRun | null): Record<string, number | null> | null {
+  if (judgeRun?.state !== "completed") return null;
+  return Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value]));
+}

@@ -1,0 +1,62 @@
+// The slots a recorded run has, read from the store alone: its declared evals × models × variants × repetitions,
+// plus any recorded outside them. Which work counts for each is records/active-work.ts's decision, asked without
+// fingerprints: the viewer does not re-plan against benchmark.ts (it may have changed, or be absent from an
+// export), so it shows what was recorded.
+import { CURRENT_VARIANT_NAME } from "../load/index.ts";
+import { creditsOf, RecordedWorkIndex, toSlotKey, variantOf, type BenchmarkRun, type EvalRun, type JudgeRun, type SlotKey } from "../records/index.ts";
+import { slotCredit } from "../results/index.ts";
+import type { SlotCell } from "./api-types.ts";
+
+/** A slot with the recorded work that counts for it (not run/slot-work.ts's SlotWork, which is work to do). */
+export interface RecordedSlot extends SlotKey {
+  evalRun: EvalRun | null;
+  /** The latest finished (not running, not interrupted) judge run of evalRun. */
+  judgeRun: JudgeRun | null;
+  /** Criterion id → credit, from a completed judgment; null when the slot is unresolved. */
+  scores: Record<string, number | null> | null;
+  failed: boolean;
+}
+
+/** Every slot of the run, in eval order. */
+export function recordedSlots(run: BenchmarkRun, evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): RecordedSlot[] {
+  const recorded = new RecordedWorkIndex(evalRuns, judgeRuns);
+  const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
+  const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
+  // A run recorded before variants lists none: then a variant's slots are known once something was recorded for them.
+  const declaredVariants = [CURRENT_VARIANT_NAME, ...(run.variants ?? [])];
+  const variants = unique([...declaredVariants, ...evalRuns.map((evalRun) => variantOf(evalRun.slot))]);
+  const repetitions = Math.max(run.repetitions, ...evalRuns.map((evalRun) => evalRun.slot.repetition));
+  const declared = (key: SlotKey) =>
+    key.repetition <= run.repetitions && run.evals.includes(key.evalId) && run.models.includes(key.model) && declaredVariants.includes(variantOf(key));
+  const slots: RecordedSlot[] = [];
+  for (const evalId of evals) {
+    for (const model of models) {
+      for (const variant of variants) {
+        for (let repetition = 1; repetition <= repetitions; repetition++) {
+          const key = toSlotKey({ evalId, model, repetition, variant });
+          const work = recorded.activeWork(key);
+          // Slots beyond the declared ones count only when something was recorded for them.
+          if (!work.evalRun && !declared(key)) continue;
+          const failed = work.status === "candidateFailed" || work.status === "judgeFailed";
+          slots.push({ ...key, evalRun: work.evalRun, judgeRun: work.judgeRun, scores: creditsOf(work.judgeRun), failed });
+        }
+      }
+    }
+  }
+  return slots;
+}
+
+export function toSlotCell(slot: RecordedSlot): SlotCell {
+  return {
+    repetition: slot.repetition,
+    evalRunId: slot.evalRun?.id ?? null,
+    state: slot.evalRun?.state ?? "pending",
+    judgeRunId: slot.judgeRun?.id ?? null,
+    judgeState: slot.judgeRun?.state ?? null,
+    value: slotCredit(slot.scores),
+  };
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
