@@ -29,7 +29,8 @@ export interface ExpectedInputs {
 /** Recorded work grouped once, so each slot's answer is a lookup (planning and the viewer stay linear in the slots). */
 export class RecordedWorkIndex {
   private readonly evalRunsBySlot: Map<string, EvalRun[]>;
-  private readonly judgeRunsByEvalRun: Map<string, JudgeRun[]>;
+  /** Every judge run, by the eval run it judges, in recorded order. */
+  readonly judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>;
 
   constructor(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]) {
     this.evalRunsBySlot = Map.groupBy(evalRuns, (run) => slotId(run.slot));

@@ -3,7 +3,7 @@
 // fingerprints: the viewer does not re-plan against benchmark.ts (it may have changed, or be absent from an
 // export), so it shows what was recorded.
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
-import { creditsOf, RecordedWorkIndex, toSlotKey, variantOf, type BenchmarkRun, type EvalRun, type JudgeRun, type SlotKey } from "../records/index.ts";
+import { creditsOf, toSlotKey, variantOf, type BenchmarkRun, type EvalRun, type JudgeRun, type RecordedWorkIndex, type SlotKey } from "../records/index.ts";
 import { slotCredit } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";
 
@@ -17,9 +17,8 @@ export interface RecordedSlot extends SlotKey {
   failed: boolean;
 }
 
-/** Every slot of the run, in eval order. */
-export function recordedSlots(run: BenchmarkRun, evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): RecordedSlot[] {
-  const recorded = new RecordedWorkIndex(evalRuns, judgeRuns);
+/** Every slot of the run, in eval order; `recorded` holds the same eval runs, grouped. */
+export function recordedSlots(run: BenchmarkRun, evalRuns: readonly EvalRun[], recorded: RecordedWorkIndex): RecordedSlot[] {
   const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
   // A run recorded before variants lists none: then a variant's slots are known once something was recorded for them.

@@ -1,7 +1,7 @@
 // One run's records held in memory for the API: read from the results store in one pass, aggregated once, and
 // re-read only when the store's files change (see store-version.ts). Pages are cut from here without touching disk.
 import { basename } from "node:path";
-import { candidateName, cellId, creditsOf, describeOutcome, readInvocations, ResultsStore, type Invocation, type BenchmarkRun, type EvalRun, type IntegrityProblem, type JudgeRun } from "../records/index.ts";
+import { candidateName, cellId, creditsOf, describeOutcome, readInvocations, RecordedWorkIndex, ResultsStore, type Invocation, type BenchmarkRun, type EvalRun, type IntegrityProblem, type JudgeRun } from "../records/index.ts";
 import { aggregateScores, judgingOf, slotCredit, measureCostAndTime, type CostAndTime, type ModelSummary, type SlotObservation } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
 import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
@@ -57,8 +57,9 @@ export function buildRunIndex(
   const finished = (records: readonly { state: string }[]) => records.filter((record) => record.state !== "running").length;
   const ended = invocations.filter((invocation) => invocation.finished !== null).length;
   const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), integrity.length, invocations.length, ended, live ? "live" : "idle"].join(".");
-  const judgeRunsByEvalRun = Map.groupBy(judgeRuns, (judgeRun) => judgeRun.evalRunId);
-  const slots = recordedSlots(run, evalRuns, judgeRuns);
+  const recorded = new RecordedWorkIndex(evalRuns, judgeRuns);
+  const judgeRunsByEvalRun = recorded.judgeRunsByEvalRun;
+  const slots = recordedSlots(run, evalRuns, recorded);
   const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
   const rows = evalRuns.map((evalRun) => toRow(evalRun, active.get(evalRun.id) ?? null, judgeRunsByEvalRun.get(evalRun.id) ?? []));
   const criteria = criteriaByEval(slots);

@@ -47,7 +47,7 @@ export class SummaryReader {
           ...row,
           ...(summarized ? { score: summarized.score } : {}),
           ci: summarized?.interval.interval ?? null,
-          ciNote: summarized ? summarized.interval.reason : "not part of the run's summary (removed from the run)",
+          ciNote: summarized ? summarized.interval.reason : "not in the run's summary: benchmark.ts or remove-models no longer includes this candidate",
           // A variant is not part of the verdict the viewer reads (only current blocks unless --variant names one).
           verdict: verdict && !row.control && row.variant === undefined ? modelVerdict(verdict, row) : null,
         };
