@@ -52,9 +52,10 @@ export function summarizePassK(outcomes: readonly SlotOutcome[], criteria: Reado
   const cells = binaryCells(outcomes, criteria);
   return groupByCandidate(outcomes).map(({ candidate, items: mine }) => {
     const empty = { ...candidate, k, passAtK: null, passHatK: null, cells: 0 };
+    const byEval = Map.groupBy(mine, (outcome) => outcome.evalId);
     const counted = cells
-      .filter((cell) => mine.some((outcome) => outcome.evalId === cell.evalId))
-      .map((cell) => ({ ...cell, values: mine.filter((outcome) => outcome.evalId === cell.evalId).map((outcome) => outcome.scores?.[cell.criterion] ?? null) }));
+      .filter((cell) => byEval.has(cell.evalId))
+      .map((cell) => ({ ...cell, values: byEval.get(cell.evalId)!.map((outcome) => outcome.scores?.[cell.criterion] ?? null) }));
     if (counted.length === 0) return { ...empty, reason: "no binary criteria (every recorded value 0 or 1)" };
     const unresolved = counted.find((cell) => cell.values.includes(null));
     if (unresolved) return { ...empty, cells: counted.length, reason: `${unresolved.evalId}/${unresolved.criterion} has unresolved repetitions` };
@@ -73,15 +74,14 @@ export function summarizePassK(outcomes: readonly SlotOutcome[], criteria: Reado
 }
 
 function binaryCells(outcomes: readonly SlotOutcome[], criteria: Readonly<Record<string, readonly string[]>>): { evalId: string; criterion: string }[] {
+  const byEval = Map.groupBy(outcomes, (outcome) => outcome.evalId);
   return Object.entries(criteria).flatMap(([evalId, ids]) =>
     ids
       .filter((criterion) =>
-        outcomes
-          .filter((outcome) => outcome.evalId === evalId)
-          .every((outcome) => {
-            const value = outcome.scores?.[criterion] ?? null;
-            return value === null || value === 0 || value === 1;
-          }),
+        (byEval.get(evalId) ?? []).every((outcome) => {
+          const value = outcome.scores?.[criterion] ?? null;
+          return value === null || value === 0 || value === 1;
+        }),
       )
       .map((criterion) => ({ evalId, criterion })),
   );

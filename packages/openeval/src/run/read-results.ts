@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { readRunModels, ResultsStore, type BenchmarkRun } from "../records/index.ts";
-import { readCheckedRecords } from "./checked-records.ts";
+import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { resolveRunIsolation } from "./candidate-isolation.ts";
@@ -17,6 +17,8 @@ export interface ReadResultsOptions {
   /** Variants that block besides current (`--variant`); without a scope, the summary holds current and these. */
   variants?: string[];
   selection?: SummaryOptions["selection"];
+  /** The run's checked records, when the caller holds them as just read from this run's store (the viewer's index). */
+  records?: CheckedRecords;
 }
 
 /**
@@ -48,10 +50,11 @@ async function readRecordedRun(runDirectory: string, options: ReadResultsOptions
     const verification = await resolveRunVerification(benchmark);
     // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
     // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
-    const recorded = new Set(store.evalRuns().flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
+    const records = options.records ?? readCheckedRecords(store);
+    const recorded = new Set(records.evalRuns.flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
     const isolation = await resolveRunIsolation(benchmark, models, recorded.size === 1 ? [...recorded][0] : undefined, { strict: false });
-    const summary = await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor, settings: "recorded" });
-    const slots = withSlots ? planSlots(benchmark, readCheckedRecords(store), scope, verification.imageFor, isolation.runtimeFor).slots.filter((slot) => slot.deferredBy !== "scope") : [];
+    const summary = await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor, settings: "recorded", records });
+    const slots = withSlots ? planSlots(benchmark, records, scope, verification.imageFor, isolation.runtimeFor).slots.filter((slot) => slot.deferredBy !== "scope") : [];
     return { run, summary, slots };
   } finally {
     store.close();

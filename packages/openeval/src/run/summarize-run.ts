@@ -10,7 +10,7 @@ import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, d
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { recordedInputChanges } from "./input-changes.ts";
-import { readCheckedRecords } from "./checked-records.ts";
+import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 
 export const BASELINE_FILE = "baseline.json";
 
@@ -29,11 +29,13 @@ export interface SummaryOptions {
    * recorded one. Default `current`.
    */
   settings?: "current" | "recorded";
+  /** The run's checked records when the caller has just read them from `store` (one read of a large run, not two). */
+  records?: CheckedRecords;
 }
 
 export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
   // Same limits as the run, so deferrals keep their reasons; explicit retry/rejudge requests are spent.
-  const records = readCheckedRecords(store);
+  const records = options.records ?? readCheckedRecords(store);
   const plan = planSlots(benchmark, records, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage, options.candidateRuntime);
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const observations = inScope.map((slot) => observe(slot, options.fresh));
@@ -153,13 +155,14 @@ function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): Slo
  */
 function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[], scope: PlanScope): Record<string, CriterionRef[]> {
   const criteria: Record<string, CriterionRef[]> = {};
+  const byEval = Map.groupBy(observations, (observation) => observation.evalId);
   for (const evaluation of benchmark.evals) {
     const refs: CriterionRef[] = scoredCriteria(evaluation, scope).map((criterion) => ({ id: criterion.id, source: criterion.source }));
     if (benchmark.categories !== null || scope.onlyCategories) {
       if (refs.length > 0) criteria[evaluation.id] = refs;
       continue;
     }
-    const seen = observations.filter((observation) => observation.evalId === evaluation.id).flatMap((observation) => Object.keys(observation.scores ?? {}));
+    const seen = (byEval.get(evaluation.id) ?? []).flatMap((observation) => Object.keys(observation.scores ?? {}));
     for (const id of new Set(seen)) if (!refs.some((ref) => ref.id === id)) refs.push({ id, source: "judge.ts" });
     criteria[evaluation.id] = refs;
   }

@@ -7,7 +7,7 @@ import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } 
 import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
-import { readCheckedRecords } from "../run/index.ts";
+import { readCheckedRecords, type CheckedRecords } from "../run/index.ts";
 
 export interface RunIndex {
   directory: string;
@@ -28,6 +28,8 @@ export interface RunIndex {
   rowsById: ReadonlyMap<string, EvalRunRow>;
   overview: RunOverview;
   matrix: MatrixRow[];
+  /** The checked records read from the store, for the leaderboard's summary (no second read of a large run); absent when built from rows in hand. */
+  records?: CheckedRecords;
 }
 
 export function readRunIndex(directory: string): RunIndex {
@@ -36,7 +38,8 @@ export function readRunIndex(directory: string): RunIndex {
     // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
     const records = readCheckedRecords(store);
     // The run's models as add-models and remove-models left them (its record keeps the list it was created with).
-    return buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
+    const index = buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
+    return { ...index, records };
   } finally {
     store.close();
   }

@@ -1,9 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
 import { readResults } from "../run/index.ts";
-import { buildRunIndex } from "./run-index.ts";
+import { ResultsStore } from "../records/index.ts";
+import { buildRunIndex, readRunIndex } from "./run-index.ts";
 import { SummaryReader } from "./run-summary.ts";
 
 describe("the viewer's overview with variants", () => {
@@ -35,5 +36,22 @@ describe("the viewer's scores (issue 16 §1)", () => {
     // The matrix still shows what was recorded (the viewer does not re-plan its evidence).
     expect(index.matrix[0]!.cells.find((cell) => cell.variant === undefined)!.slots[0]!.value).toBe(1);
     store.close();
+  });
+});
+
+describe("the viewer's first leaderboard (issue 18 §4)", () => {
+  it("is summarized from the records its index read, not from a second read of every row", async () => {
+    const { store } = await recordedRun();
+    const index = readRunIndex(store.directory);
+    const reads = [vi.spyOn(ResultsStore.prototype, "evalRuns"), vi.spyOn(ResultsStore.prototype, "judgeRuns")];
+    try {
+      const overview = await new SummaryReader().overview(index);
+      expect(reads.map((read) => read.mock.calls.length)).toEqual([0, 0]);
+      const cli = await readResults(store.directory);
+      expect(overview.leaderboard.map((row) => [row.score, row.ci])).toEqual(cli.models.map((model) => [model.score, model.interval.interval]));
+    } finally {
+      for (const read of reads) read.mockRestore();
+      store.close();
+    }
   });
 });

@@ -74,7 +74,7 @@ export class SummaryReader {
     }
     const benchmark = cached.benchmark;
     try {
-      const summary = await readResults(index.directory, { benchmark: await cached.benchmark });
+      const summary = await readResults(index.directory, { benchmark: await cached.benchmark, records: index.records });
       return {
         verdict: summary.verdict,
         headline: verdictHeadline(summary.verdict, summary.complete),
