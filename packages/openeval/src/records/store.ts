@@ -2,7 +2,7 @@
 // runs are immutable — the database itself refuses to update or delete them — so a crash or a bug cannot
 // rewrite finished, paid-for work.
 import { OpenEvalError } from "../util/errors.ts";
-import { Database } from "bun:sqlite";
+import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as z from "zod";
@@ -145,7 +145,7 @@ export class ResultsStore {
    * SQLite sort every row, values included (~0.3 s at 50,000 rows, issue 18 §4), and misorders rows if the clock steps back.
    */
   evalRuns(): EvalRun[] {
-    return (this.db.query("SELECT value FROM eval_runs ORDER BY rowid").all() as { value: string }[]).map((row) => parseRow(EvalRunSchema, row.value));
+    return parseRows(EvalRunSchema, this.db.query("SELECT value FROM eval_runs ORDER BY rowid"));
   }
 
   /** The models this run holds eval runs for (one query, no row parsing). */
@@ -155,19 +155,16 @@ export class ResultsStore {
 
   /** Judge runs (of one eval run, or all) in the order they were inserted, as evalRuns(). */
   judgeRuns(evalRunId?: string): JudgeRun[] {
-    const rows = (
-      evalRunId === undefined
-        ? this.db.query("SELECT value FROM judge_runs ORDER BY rowid").all()
-        : this.db.query("SELECT value FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid").all(evalRunId)
-    ) as { value: string }[];
-    return rows.map((row) => parseRow(JudgeRunSchema, row.value));
+    return evalRunId === undefined
+      ? parseRows(JudgeRunSchema, this.db.query("SELECT value FROM judge_runs ORDER BY rowid"))
+      : parseRows(JudgeRunSchema, this.db.query("SELECT value FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid"), evalRunId);
   }
 
   /** The eval and judge runs still marked running (a runner that died left them): read by their state column, so
    * recovery does not parse every row of a large run (issue 18 §4). */
   unfinished(): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-    const values = (table: string) => (this.db.query(`SELECT value FROM ${table} WHERE state = 'running' ORDER BY rowid`).all() as { value: string }[]).map((row) => row.value);
-    return { evalRuns: values("eval_runs").map((value) => parseRow(EvalRunSchema, value)), judgeRuns: values("judge_runs").map((value) => parseRow(JudgeRunSchema, value)) };
+    const running = (table: string) => this.db.query(`SELECT value FROM ${table} WHERE state = 'running' ORDER BY rowid`);
+    return { evalRuns: parseRows(EvalRunSchema, running("eval_runs")), judgeRuns: parseRows(JudgeRunSchema, running("judge_runs")) };
   }
 
   appendEvent(type: string, value: unknown): void {
@@ -220,6 +217,17 @@ export class ResultsStore {
   heartbeat(): { pid: number; at: number } | null {
     return this.db.query("SELECT pid, at FROM heartbeat WHERE id = 1").get() as { pid: number; at: number } | null;
   }
+}
+
+/**
+ * Every row of `query`, parsed one at a time as SQLite steps: the text of a row is garbage as soon as it is parsed,
+ * where reading them all first held every row's text and its parse at once (a large run's read peaked at twice the
+ * memory, issue 18 §4).
+ */
+function parseRows<Schema extends z.ZodType>(schema: Schema, query: Statement, ...params: SQLQueryBindings[]): z.output<Schema>[] {
+  const rows: z.output<Schema>[] = [];
+  for (const row of query.iterate(...params) as IterableIterator<{ value: string }>) rows.push(parseRow(schema, row.value));
+  return rows;
 }
 
 function parseRow<Schema extends z.ZodType>(schema: Schema, value: string): z.output<Schema> {

@@ -1,9 +1,32 @@
 // Content identities: sha256 of bytes, and fingerprints of JSON values with object keys sorted so that
 // the same value always hashes the same, whatever order its keys were written in. Bun's native hasher, not
 // node:crypto: loading that module (and the streams it brings) was a quarter of a code-judge worker's start.
+import { closeSync, openSync, readSync } from "node:fs";
+
+/** One buffer for every file hashed: reading each file into a Buffer of its own left a large run's check with
+ * hundreds of MB of external garbage at its peak (issue 18 §4). Hashing is synchronous, so no two reads share it. */
+const FILE_CHUNK = Buffer.allocUnsafe(64 * 1024);
 
 export function sha256(data: string | Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(data).digest("hex");
+}
+
+/** The sha256 of a file's bytes, or null when there is no such file; any other read error throws. */
+export function sha256OfFile(path: string): string | null {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  try {
+    const hasher = new Bun.CryptoHasher("sha256");
+    for (let read = readSync(descriptor, FILE_CHUNK); read > 0; read = readSync(descriptor, FILE_CHUNK)) hasher.update(FILE_CHUNK.subarray(0, read));
+    return hasher.digest("hex");
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** JSON with object keys sorted at every depth; `undefined` members are dropped as JSON.stringify does. */
