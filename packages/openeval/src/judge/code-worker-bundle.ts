@@ -49,9 +49,9 @@ const LAZY_STAGES: BunPlugin = {
 };
 
 /**
- * Node's file-system modules cost a worker ~10 ms of CPU to load, more than the rest of the bundle; a grading reads
- * evidence through Bun.file and needs them only when a judge materializes a workspace, opens the native database
- * or makes a scratch folder. Bun resolves builtins before any plugin sees them, so the harness's own imports of
+ * Node's file-system modules (and node:os) cost a worker ~10 ms of CPU to load, more than the rest of the bundle; a
+ * grading reads evidence through Bun.file and needs them only when a judge materializes a workspace, opens the native
+ * database or makes a scratch folder. Bun resolves builtins before any plugin sees them, so the harness's own imports of
  * them are pointed at stand-ins whose functions load the module on their first call. Only functions are stood in
  * for: a class or constant imported from them fails this build, naming it.
  */
