@@ -1,11 +1,9 @@
 // Measurement 3: rejudge throughput of code judges. N constructed recordings (recordEvidence), one judge.ts bundled
 // once, then every recording graded with runCodeJudge — sequentially, then through a small pool.
-import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { recordEvidence, type EvidenceRef } from "../packages/openeval/src/index.ts";
-import { runCodeJudge, type CodeJudgeExecution } from "../packages/openeval/src/judge/index.ts";
+import { freezeCodeWorker, runCodeJudge, type CodeJudgeExecution } from "../packages/openeval/src/judge/index.ts";
 import { bundleCodeJudge, type CodeJudgeBundle } from "../packages/openeval/src/load/index.ts";
 import { readCpuTime } from "./lib/cpu.ts";
 import { median, now, round } from "./lib/stats.ts";
@@ -36,10 +34,17 @@ export interface RejudgeResult {
   recordMs: number;
   bundleMs: number;
   samples: RejudgeSample[];
-  /** `bun -e ""`: one start of a bare Bun process (each grading is one worker process), for reference. */
-  bunStartMs: number[];
-  /** A Bun process that only imports what the code-judge worker imports (no grading), for reference. */
-  workerImportMs: number[];
+  /** `bun -e 0`: a bare Bun process (each grading is one worker process), for reference. */
+  bunStart: ProcessCost;
+  /** The bundled code-judge worker given no job: what every grading loads before its job arrives, then exit. */
+  workerStart: ProcessCost;
+}
+
+/** One process started ten times, one at a time. */
+export interface ProcessCost {
+  wallMs: number[];
+  /** Mean CPU (user + system) per start: /proc counts 10 ms ticks, too coarse for one start of ~20 ms. */
+  cpuMs: number;
 }
 
 /** Reads the response and the workspace, as a typical judge does; half the recordings are built to fail it. */
@@ -70,12 +75,9 @@ export async function measureRejudge(options: { recordings: number; pools: numbe
 
     const samples: RejudgeSample[] = [];
     for (const pool of options.pools) samples.push(await gradeAll(root, evalDirectory, bundle, evidence, pool));
-    const bunStartMs: number[] = [];
-    const workerImportMs: number[] = [];
-    for (let index = 0; index < 5; index++) bunStartMs.push(round(await timeBun("")));
-    const imports = await workerImports();
-    for (let index = 0; index < 5; index++) workerImportMs.push(round(await timeBun(imports)));
-    return { recordings: options.recordings, recordMs: round(recordMs), bundleMs: round(bundleMs), samples, bunStartMs, workerImportMs };
+    const bunStart = await measureProcess([process.execPath, "-e", "0"]);
+    const workerStart = await measureProcess([process.execPath, "--no-install", await freezeCodeWorker(root)]);
+    return { recordings: options.recordings, recordMs: round(recordMs), bundleMs: round(bundleMs), samples, bunStart, workerStart };
   });
 }
 
@@ -140,22 +142,19 @@ function gradedAsBuilt(execution: CodeJudgeExecution, passing: boolean): boolean
   return execution.state === "completed" && value("correct_answer") === (passing ? 1 : 0) && value("wrote_notes") === (passing ? 1 : 0) && value("used_tools") === 1;
 }
 
-async function timeBun(script: string): Promise<number> {
-  const start = now();
-  const child = Bun.spawn([process.execPath, "-e", script], { cwd: import.meta.dirname, stdout: "ignore", stderr: "pipe" });
-  const [stderr, exitCode] = await Promise.all([new Response(child.stderr).text(), child.exited]);
-  if (exitCode !== 0) throw new Error(`bun -e failed (exit ${exitCode}): ${stderr.slice(-1000)}`);
-  return now() - start;
-}
-
-/** The code-judge worker's start-up imports (static ones; the container client loads only when used), as a script. */
-async function workerImports(): Promise<string> {
-  const worker = fileURLToPath(new URL("../packages/openeval/src/judge/code-worker.ts", import.meta.url));
-  const specifiers = new Bun.Transpiler({ loader: "ts" })
-    .scanImports(await readFile(worker, "utf8"))
-    .filter((entry) => entry.kind === "import-statement")
-    .map((entry) => (entry.path.startsWith(".") ? resolve(dirname(worker), entry.path) : entry.path));
-  return specifiers.map((specifier) => `await import(${JSON.stringify(specifier)});`).join("\n");
+async function measureProcess(argv: string[]): Promise<ProcessCost> {
+  const starts = 10;
+  const wallMs: number[] = [];
+  const cpuBefore = readCpuTime().childrenMs;
+  for (let index = 0; index < starts; index++) {
+    const start = now();
+    // stdin closed: a worker with no job exits as soon as it has loaded.
+    const child = Bun.spawn(argv, { cwd: import.meta.dirname, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const [stderr, exitCode] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    if (exitCode !== 0) throw new Error(`${argv.join(" ")} failed (exit ${exitCode}): ${stderr.slice(-1000)}`);
+    wallMs.push(round(now() - start));
+  }
+  return { wallMs, cpuMs: round((readCpuTime().childrenMs - cpuBefore) / starts) };
 }
 
 export function sectionRejudge(result: RejudgeResult): Section {
@@ -173,8 +172,8 @@ export function sectionRejudge(result: RejudgeResult): Section {
         `${millis(sample.cpuMsPerGrading.runner)}+${millis(sample.cpuMsPerGrading.workers)}`,
         sample.cpuBoundGradingsPerSecond.toFixed(1),
       ]),
-      ["reference: `bun -e \"\"` (process start)", "", "", "", millis(median(result.bunStartMs)), "", ""],
-      ["reference: bun importing the worker's source modules", "", "", "", millis(median(result.workerImportMs)), "", ""],
+      ["reference: `bun -e 0` (process start)", "", "", "", millis(median(result.bunStart.wallMs)), millis(result.bunStart.cpuMs), ""],
+      ["reference: the bundled worker, no job (start-up loads)", "", "", "", millis(median(result.workerStart.wallMs)), millis(result.workerStart.cpuMs), ""],
     ],
     notes: [
       `recordEvidence for all ${result.recordings}: ${seconds(result.recordMs)} s; bundleCodeJudge once: ${millis(result.bundleMs)} ms`,

@@ -3,17 +3,11 @@
 // pays only for its own work. Workers are tied to the runner (they die with it, even by SIGKILL) and in their own
 // session (a terminal's Ctrl-C is the runner's to handle). Without that tie a worker could outlive a killed runner
 // mid-grading, so then each one starts with its job and carries the judge run's marker for crash recovery instead.
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Subprocess } from "bun";
-import { sha256 } from "../util/hash.ts";
-import { writeFileAtomic } from "../util/files.ts";
 import { HARNESS_CACHE } from "../util/harness-cache.ts";
 import { RUN_MARKER } from "../opencode/index.ts";
 import { runnerTiePrefix, tieToRunner } from "../sandbox/index.ts";
-
-const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
+import { bundleCodeWorker, WORKER_SOURCE } from "./code-worker-bundle.ts";
 /** Spares kept started: one per lane that can grade at once on a small machine; more only costs memory. */
 const SPARES = 2;
 
@@ -63,44 +57,4 @@ function startWorker(file: string, marker?: string): CodeWorker {
 export function harnessCodeWorker(): Promise<string> {
   harnessWorker ??= bundleCodeWorker(HARNESS_CACHE).catch(() => WORKER_SOURCE);
   return harnessWorker;
-}
-
-/**
- * Bundles the worker with the harness code it grades with into `directory` (content-addressed) and returns the
- * file to run. A run freezes one when it starts, so a candidate that patches the harness's files cannot change a
- * grade (issue 14). Resolving and evaluating ~100 source modules was most of a worker's start (≈120 ms CPU); one
- * tree-shaken file with Bun's bytecode cache (which needs CommonJS, so the worker has no top-level await) loads in
- * a third of that. Modules a worker loads only on demand (the container client for ctx.verification, the OpenCode
- * server behind native.sdk()) stay outside it, imported from the harness install when a judge uses them.
- */
-export async function bundleCodeWorker(directory: string): Promise<string> {
-  const built = await Bun.build({
-    entrypoints: [WORKER_SOURCE],
-    target: "bun",
-    format: "cjs",
-    bytecode: true,
-    minify: true,
-    plugins: [
-      {
-        name: "openeval-lazy-stages",
-        setup(build) {
-          build.onResolve({ filter: /(?:verification|opencode)\/index\.ts$/ }, (args) => ({
-            path: resolve(dirname(args.importer), args.path),
-            external: true,
-          }));
-        },
-      },
-    ],
-  });
-  const script = built.outputs.find((output) => output.path.endsWith(".js"));
-  const bytecode = built.outputs.find((output) => output.path.endsWith(".jsc"));
-  if (!built.success || !script || !bytecode) throw new Error("bundling the code-judge worker failed");
-  const source = await script.text();
-  // Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
-  const file = join(directory, `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`);
-  if (!existsSync(file)) {
-    await writeFileAtomic(`${file}.jsc`, new Uint8Array(await bytecode.arrayBuffer()));
-    await writeFileAtomic(file, source);
-  }
-  return file;
 }

@@ -1,18 +1,13 @@
-// The code-judge worker: runs in its own Bun process, one grading per process. It reads the job from stdin,
-// opens the recording, calls the judge's default export and writes the returned JSON to the result file.
-// No top-level await: the pool bundles this file as CommonJS with Bun's bytecode cache (code-worker-pool.ts).
-import { writeFileSync } from "node:fs";
-import * as z from "zod";
-import { createJudgeContext, openEvidence, type Evidence } from "../recording/index.ts";
+// The code-judge worker: its own Bun process, one grading per process. It reads the job from stdin, opens the
+// recording, calls the judge's default export and writes the returned JSON. Bundled as CommonJS with bytecode (no
+// top-level await; code-worker-bundle.ts); files go through Bun.file/Bun.write, so a grading loads no Node fs module.
+import { createJudgeContext, openSealedEvidence, type Evidence } from "../recording/index.ts";
 import type { VerificationApi } from "../recording/index.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
 import type { CodeJudgeJob, WorkerResult } from "./schema.ts";
 import { toStrictJson } from "./strict-json.ts";
 
 type VerificationStage = typeof import("./verification/index.ts");
-
-// zod compiles a fast parser on a schema's first parse; a worker parses each schema once, so interpreting is cheaper.
-z.config({ jitless: true });
 
 async function main(): Promise<never> {
   // Started before its job exists: everything imported above is loaded while it waits here. EOF with no job
@@ -24,13 +19,13 @@ async function main(): Promise<never> {
   // The container client is loaded only for a judge that can use it: it is half of a worker's start-up time.
   const verification = job.verification?.image ? await import("./verification/index.ts") : null;
   const result = await grade(job, verification);
-  writeFileSync(job.output, result.ok ? `{"ok":true,"output":${toStrictJson(result.output)}}\n` : `${JSON.stringify(result)}\n`);
+  await Bun.write(job.output, result.ok ? `{"ok":true,"output":${toStrictJson(result.output)}}\n` : `${JSON.stringify(result)}\n`);
   process.exit(result.ok ? 0 : 1);
 }
 
 async function grade(job: CodeJudgeJob, verification: VerificationStage | null): Promise<WorkerResult> {
   try {
-    await using context = await createJudgeContext(await openEvidence(job.evidence.directory, job.evidence.hash), job.run, { verification: verificationFor(job, verification) });
+    await using context = await createJudgeContext(await openSealedEvidence(job.evidence.directory, job.evidence.hash), job.run, { verification: verificationFor(job, verification) });
     const module = (await import(job.module)) as { default?: unknown };
     if (typeof module.default !== "function") {
       return { ok: false, error: `judge.ts must export a default function (ctx: JudgeContext) => { scores }; its default export is ${typeof module.default}` };

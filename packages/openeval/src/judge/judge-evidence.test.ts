@@ -118,6 +118,8 @@ describe("judgeEvidence: failures are recorded results", () => {
     const elapsed = performance.now() - started;
     expect(result.state).toBe("timed_out");
     expect(result.error).toContain("exceeded its 2000 ms time limit");
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(2000);
+    expect(result.elapsedMs).toBeLessThan(3000);
     expect(elapsed).toBeLessThan(6000);
   });
 

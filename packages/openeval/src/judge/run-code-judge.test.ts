@@ -38,4 +38,20 @@ describe("freezeCodeWorker", () => {
     const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts")), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory: join(await makeTempDir(), "code"), worker });
     expect(execution.scores).toEqual({ correct: { value: 1, source: "judge.ts" } });
   });
+
+  it("leaves out what a grading need not load at start: zod schemas and Node's file-system modules (issue 18 §3)", async () => {
+    const worker = await freezeCodeWorker(join(await makeTempDir(), "harness"));
+    const source = readFileSync(worker, "utf8");
+    expect(source).not.toContain("$ZodType");
+    expect(source).not.toMatch(/require\("(?:node:)?(?:fs|fs\/promises|os)"\)/);
+    // Loaded on first use instead: a judge that materializes the workspace still gets a copy on disk.
+    expect(source).toContain('getBuiltinModule("node:fs/promises")');
+    const evidence = await recordEvidence({ directory: join(await makeTempDir(), "evidence"), prompt: "p", response: "r", workspace: { initial: {}, final: { "notes.txt": "APPLE\n" } } });
+    const folder = await writeTree({
+      "judge.ts": `import { readFileSync } from "node:fs";\nexport default async (ctx) => ({ scores: { copied: readFileSync((await ctx.workspace.materialize()) + "/notes.txt", "utf8") === "APPLE\\n" } });\n`,
+    });
+    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts")), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory: join(await makeTempDir(), "code"), worker });
+    expect(execution.error).toBeUndefined();
+    expect(execution.scores).toEqual({ copied: { value: 1, source: "judge.ts" } });
+  });
 });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
 import { writeFileAtomic } from "../util/files.ts";
 import type { NativeEvent } from "./native-archive.ts";
-import { EVIDENCE_FORMAT, EVIDENCE_VERSION, type EvidenceManifest, type EvidenceRef } from "./schema.ts";
+import { EVIDENCE_FORMAT, EVIDENCE_VERSION } from "./format.ts";
+import type { EvidenceManifest, EvidenceRef } from "./schema.ts";
 
 export const MANIFEST_FILE = "manifest.json";
 

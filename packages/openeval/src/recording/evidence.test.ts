@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { sha256 } from "../util/hash.ts";
-import { openEvidence } from "./evidence-reader.ts";
+import { openEvidence, openSealedEvidence } from "./evidence-reader.ts";
 import { createJudgeContext } from "./judge-context.ts";
 import { recordEvidence } from "./record-evidence.ts";
 import { captureDirectory } from "./snapshot.ts";
@@ -40,6 +40,18 @@ describe("the evidence format", () => {
     await expect(evidence.text("src/a.ts")).rejects.toThrow(/does not match its recorded sha256/);
     await writeFile(join(ref.directory, "manifest.json"), (await readFile(join(ref.directory, "manifest.json"), "utf8")).replace("Done", "Fine"));
     await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(/the recording was changed after it was written/);
+  });
+
+  it("opens sealed evidence by its recorded hash alone, and refuses a missing, altered or newer manifest", async () => {
+    const ref = await constructed();
+    const evidence = await openSealedEvidence(ref.directory, ref.hash);
+    expect(await evidence.text("src/a.ts")).toBe("const a = 2;\n");
+    await expect(openSealedEvidence(join(ref.directory, "nowhere"), ref.hash)).rejects.toThrow(/No evidence manifest at .*nowhere\/manifest\.json/);
+    await expect(openSealedEvidence(ref.directory, "0".repeat(64))).rejects.toThrow(/hashes to [0-9a-f]{64}, not the recorded 0{64}/);
+    const manifest = JSON.parse(await readFile(join(ref.directory, "manifest.json"), "utf8")) as Record<string, unknown>;
+    const newer = JSON.stringify({ ...manifest, version: 2 });
+    await writeFile(join(ref.directory, "manifest.json"), newer);
+    await expect(openSealedEvidence(ref.directory, sha256(newer))).rejects.toThrow(/has format version 2; this openeval reads version 1/);
   });
 
   it("validates a manifest opened without its recorded hash, and says what is wrong with it", async () => {

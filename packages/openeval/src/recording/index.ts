@@ -1,6 +1,6 @@
 // The recording stage: the versioned evidence format (writer and reader), JudgeContext, metrics.
 export { recordEvidence, type RecordEvidenceOptions } from "./record-evidence.ts";
-export { openEvidence, type Evidence } from "./evidence-reader.ts";
+export { openEvidence, openSealedEvidence, type Evidence } from "./evidence-reader.ts";
 export { writeEvidence, writeEventsFile } from "./evidence-writer.ts";
 export { extractNative, type NativeExtract, type StreamError } from "./native-extract.ts";
 export { captureDirectory, captureFiles, copySnapshotObjects } from "./snapshot.ts";
@@ -10,8 +10,8 @@ export { EvidenceError } from "./errors.ts";
 export type { FileDiff } from "./workspace-diff.ts";
 export { openCodeStatus, type JudgeMetrics, type JudgeToolCall, type JudgeToolStatus, type RecordedEvent, type RecordedFile, type ToolMetrics } from "./judge-shapes.ts";
 export type { NativeEvent, NativeMessage, NativeSession } from "./native-archive.ts";
+export { EVIDENCE_VERSION } from "./format.ts";
 export {
-  EVIDENCE_VERSION,
   type EvidenceManifest,
   type EvidenceRef,
   type FileEntry,

@@ -2,11 +2,9 @@
 // identity; every file it names is content-addressed and verified on read.
 import * as z from "zod";
 import { RunMetricsSchema } from "../records/index.ts";
+import { EVIDENCE_FORMAT, EVIDENCE_VERSION } from "./format.ts";
 
 const count = z.number().int().nonnegative();
-
-export const EVIDENCE_FORMAT = "openeval.evidence";
-export const EVIDENCE_VERSION = 1;
 
 export const FileEntrySchema = z.discriminatedUnion("kind", [
   z.object({
@@ -42,9 +40,6 @@ export const ToolCallSchema = z.object({
   completedAt: z.number().nullable(),
   durationMs: z.number().nullable(),
 });
-
-/** Where a recording keeps OpenCode's native files, relative to its evidence folder: one spelling for every writer. */
-export const NATIVE_LAYOUT = { database: "native/opencode.db", sessions: "native/sessions" } as const;
 
 export const NativeArchiveSchema = z.object({
   database: z.object({ file: z.string(), sha256: z.string(), bytes: count }),

@@ -10,7 +10,8 @@ import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { writeEventsFile, writeEvidence } from "./evidence-writer.ts";
 import { extractNative, type ExtractOptions, type NativeExtract } from "./native-extract.ts";
-import { NATIVE_LAYOUT, type EvidenceRef, type Snapshot } from "./schema.ts";
+import { NATIVE_LAYOUT } from "./format.ts";
+import type { EvidenceRef, Snapshot } from "./schema.ts";
 
 export interface NativeRecordingRequest {
   /** The evidence folder (absolute); the initial snapshot's objects are already in it. */

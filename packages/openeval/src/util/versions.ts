@@ -1,7 +1,8 @@
 // Versions that enter fingerprints. Bump a harness version when a change alters what a candidate run records
-// (candidate runtime) or how a recording is graded (judge protocol): reuse is exact-match only.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+// (candidate runtime) or how a recording is graded (judge protocol): reuse is exact-match only. Package versions are
+// imported as JSON, so a bundle (the code-judge worker) holds them as constants and reads no file for them.
+import opencodePackage from "opencode-ai/package.json" with { type: "json" };
+import harnessPackage from "../../package.json" with { type: "json" };
 
 /**
  * 2: metrics v2 (requests from recorded attempts, finish reasons, truncated steps, model-active time over steps with
@@ -25,9 +26,7 @@ export const JUDGE_PROTOCOL_VERSION = 3;
 export const SCORERS_VERSION = "1.1.0"; // 1.1: referenceFix counts too-large files as touched, with no lines
 
 /** This harness's own version (the `openeval` package). */
-export const HARNESS_VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+export const HARNESS_VERSION: string = harnessPackage.version;
 
 /** The pinned OpenCode version, read from the installed `opencode-ai` package. */
-export const OPENCODE_VERSION: string = (
-  JSON.parse(readFileSync(createRequire(import.meta.url).resolve("opencode-ai/package.json"), "utf8")) as { version: string }
-).version;
+export const OPENCODE_VERSION: string = opencodePackage.version;
