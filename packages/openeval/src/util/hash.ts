@@ -4,8 +4,9 @@
 import { closeSync, openSync, readSync } from "node:fs";
 
 /** One buffer for every file hashed: reading each file into a Buffer of its own left a large run's check with
- * hundreds of MB of external garbage at its peak (issue 18 §4). Hashing is synchronous, so no two reads share it. */
-const FILE_CHUNK = Buffer.allocUnsafe(64 * 1024);
+ * hundreds of MB of external garbage at its peak (issue 18 §4). Hashing is synchronous, so no two reads share it;
+ * made on first use, so a process that hashes no file (a code-judge worker) does not allocate it. */
+let fileChunk: Buffer | undefined;
 
 export function sha256(data: string | Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(data).digest("hex");
@@ -22,7 +23,8 @@ export function sha256OfFile(path: string): string | null {
   }
   try {
     const hasher = new Bun.CryptoHasher("sha256");
-    for (let read = readSync(descriptor, FILE_CHUNK); read > 0; read = readSync(descriptor, FILE_CHUNK)) hasher.update(FILE_CHUNK.subarray(0, read));
+    const chunk = (fileChunk ??= Buffer.allocUnsafe(64 * 1024));
+    for (let read = readSync(descriptor, chunk); read > 0; read = readSync(descriptor, chunk)) hasher.update(chunk.subarray(0, read));
     return hasher.digest("hex");
   } finally {
     closeSync(descriptor);
