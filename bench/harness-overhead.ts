@@ -14,7 +14,8 @@ import { withTempDir } from "./lib/temp.ts";
 export interface HarnessPhases {
   /** Call → run.started: load benchmark.ts and evals (bundles judge.ts), open the store, recover, plan. */
   setup: number;
-  /** run.started → candidate.started: start the control server, queue the work. */
+  /** run.started → candidate.started: hash the sources, freeze the evals and bundle the code-judge worker (most of it,
+   * ~0.2–0.3 s), start the control server (milliseconds), queue the work. */
   startup: number;
   /** candidate.started → candidate.finished. */
   candidate: number;
@@ -161,7 +162,7 @@ export function sectionHarnessOverhead(result: HarnessOverheadResult): Section {
       ["overhead (harness − bare)", "", summary.overheadSeconds.toFixed(2), ""],
       ["ratio harness / bare", "", `${summary.ratio.toFixed(2)}×`, ""],
       phase("  phase: setup (load, bundle judge.ts, store, plan)", summary.phases.setup),
-      phase("  phase: start control server, queue", summary.phases.startup),
+      phase("  phase: freeze inputs (bundle code-judge worker), start control server", summary.phases.startup),
       phase("  phase: candidate (total)", summary.phases.candidate),
       phase("    of which OpenCode process", summary.phases.candidateOpenCode),
       phase("    of which seed + snapshots + archive + exports + extract", summary.phases.candidateRecording),
