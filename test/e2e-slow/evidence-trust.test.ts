@@ -143,7 +143,8 @@ describe("frozen judge inputs (issue 14 §2)", () => {
     // Judges ran the worker frozen with the run, not the harness's live file.
     const frozenWorker = readdirSync(join(runDirectory, "inputs", "harness")).find((name) => /^code-worker-[0-9a-f]{16}\.js$/.test(name));
     expect(frozenWorker).toBeDefined();
-    expect(statSync(join(runDirectory, "inputs", "harness", frozenWorker!)).size).toBeGreaterThan(50_000);
+    // The harness's grading code is in it (a bundle, not a stub that loads the live files): its own refusal text.
+    expect(readFileSync(join(runDirectory, "inputs", "harness", frozenWorker!), "utf8")).toContain("judge.ts must export a default function");
     // The live folder really was changed.
     expect(readFileSync(join(directory, "evals", "a-tamper", "REFERENCE_FIX.md"), "utf8")).toBe("forged\n");
     expect(run.stdout).toMatch(/Changed while the run's candidates ran .*evals\/a-tamper\/REFERENCE_FIX\.md \(modified\)/);
