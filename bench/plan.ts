@@ -9,7 +9,6 @@ import type { BenchmarkDefinition } from "../packages/openeval/src/load/index.ts
 import { candidateFingerprint, judgeFingerprint, planSlots } from "../packages/openeval/src/plan/index.ts";
 import { recordEvidence } from "../packages/openeval/src/recording/index.ts";
 import { checkRecords, ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/records/index.ts";
-import { sealEvalRun, sealJudgeRun } from "../packages/openeval/src/records/integrity.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
 import { readCpuTime } from "./lib/cpu.ts";
 import { recordedEvalRun } from "./lib/recorded-runs.ts";
@@ -108,14 +107,13 @@ function generateBenchmark(shape: PlanShape, models: string[]): Record<string, s
 /**
  * Writes a finalized, judged EvalRun + JudgeRun for every slot, with the fingerprints the planner will compute and
  * real evidence: each eval's recording is written once by recordEvidence and hard-linked into every slot's evidence
- * folder, and every row is sealed as the store seals it, so each slot passes the plan's integrity check. The rows go
- * in one transaction (copyFinalized), as writing 100,000 rows one commit at a time took longer than the rest.
+ * folder, and every row is saved (and so sealed) by the store as a run saves it, so each slot passes the plan's
+ * integrity check. The rows go in one transaction, as writing 100,000 rows one commit at a time took longer than the rest.
  */
 async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: string): Promise<number> {
   const runId = runDirectory.split("/").at(-1)!;
   const store = ResultsStore.open(runDirectory, { create: true });
-  const evalRuns: EvalRun[] = [];
-  const judgeRuns: JudgeRun[] = [];
+  let evalRuns = 0;
   try {
     const { settings } = benchmark;
     store.writeRun({
@@ -128,28 +126,32 @@ async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: str
       repetitions: settings.repetitions,
       evals: benchmark.evals.map((evaluation) => evaluation.id),
     });
+    const recordings: { directory: string; hash: string }[] = [];
     for (const [index, evaluation] of benchmark.evals.entries()) {
-      const judgeHash = judgeFingerprint(evaluation, settings);
-      const recording = await recordEvidence({ directory: join(runDirectory, "recordings", evaluation.id), prompt: evaluation.prompt.text, response: `WORD${index + 1}` });
-      for (const model of settings.models) {
-        const candidateHash = candidateFingerprint(evaluation, model, settings);
-        for (let repetition = 1; repetition <= settings.repetitions; repetition++) {
-          const id = `eval_${evalRuns.length + 1}`;
-          const evidence = { directory: `eval-runs/${id}/evidence`, hash: recording.hash };
-          mkdirSync(join(runDirectory, evidence.directory), { recursive: true });
-          linkSync(join(recording.directory, "manifest.json"), join(runDirectory, evidence.directory, "manifest.json"));
-          const slot = { evalId: evaluation.id, model, repetition };
-          const evalRun = sealEvalRun(recordedEvalRun({ id, runId, slot, candidateFingerprint: candidateHash, prompt: evaluation.prompt.text, timeoutMs: settings.candidate.timeoutMs, evidence, startedAt: new Date(STARTED) }));
-          evalRuns.push(evalRun);
-          judgeRuns.push(sealJudgeRun(runDirectory, finishedJudgeRun(`judge_${evalRuns.length}`, evalRun, judgeHash), evalRun));
+      recordings.push(await recordEvidence({ directory: join(runDirectory, "recordings", evaluation.id), prompt: evaluation.prompt.text, response: `WORD${index + 1}` }));
+    }
+    store.transaction(() => {
+      for (const [index, evaluation] of benchmark.evals.entries()) {
+        const judgeHash = judgeFingerprint(evaluation, settings);
+        for (const model of settings.models) {
+          const candidateHash = candidateFingerprint(evaluation, model, settings);
+          for (let repetition = 1; repetition <= settings.repetitions; repetition++) {
+            const id = `eval_${++evalRuns}`;
+            const evidence = { directory: `eval-runs/${id}/evidence`, hash: recordings[index]!.hash };
+            mkdirSync(join(runDirectory, evidence.directory), { recursive: true });
+            linkSync(join(recordings[index]!.directory, "manifest.json"), join(runDirectory, evidence.directory, "manifest.json"));
+            const slot = { evalId: evaluation.id, model, repetition };
+            const evalRun = recordedEvalRun({ id, runId, slot, candidateFingerprint: candidateHash, prompt: evaluation.prompt.text, timeoutMs: settings.candidate.timeoutMs, evidence, startedAt: new Date(STARTED) });
+            store.saveEvalRun(evalRun);
+            store.saveJudgeRun(finishedJudgeRun(`judge_${evalRuns}`, evalRun, judgeHash));
+          }
         }
       }
-    }
-    store.copyFinalized(evalRuns, judgeRuns);
+    });
   } finally {
     store.close();
   }
-  return evalRuns.length;
+  return evalRuns;
 }
 
 const STARTED = "2026-01-01T00:00:00.000Z";

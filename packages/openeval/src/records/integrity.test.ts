@@ -2,10 +2,11 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST } from "./integrity.ts";
-import type { EvalRun, JudgeRun } from "./schema.ts";
+import * as hash from "../util/hash.ts";
+import { EvalRunSchema, JudgeRunSchema, type EvalRun, type JudgeRun } from "./schema.ts";
 import { ResultsStore, STORE_FILE } from "./store.ts";
 
 const slot = { evalId: "e", model: "p/m", repetition: 1 };
@@ -89,6 +90,30 @@ describe("tamper-evident results (issue 14 §4)", () => {
       "eval run eval_1: its recording's manifest.json was changed (sha256 differs from the row's evidence hash)",
     ]);
   });
+  it("checks a row the store sealed by its stored text: parsed without the schema, its files.json and recording still chained", async () => {
+    const { directory, store } = await finishedRun();
+    const schemas = [vi.spyOn(EvalRunSchema, "safeParse"), vi.spyOn(JudgeRunSchema, "safeParse")];
+    const integrity = vi.spyOn(hash, "fingerprint");
+    try {
+      const records = { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() };
+      expect(checkRecords(directory, records)).toEqual([]);
+      for (const schema of schemas) expect(schema).not.toHaveBeenCalled();
+      expect(integrity).not.toHaveBeenCalled();
+      // A files.json rewritten to list other hashes breaks the judge run's chained seal as it broke `integrity`.
+      const files = join(directory, "judge-runs", "judge_1", JUDGE_FILES_MANIFEST);
+      writeFileSync(files, readFileSync(files, "utf8").replace(/"code\/stdout\.log": "[0-9a-f]+"/, `"code/stdout.log": "${"0".repeat(64)}"`));
+      expect(checkRecords(directory, records).map((problem) => problem.message)).toEqual([
+        "judge run judge_1: the row, its files.json or the recording it judged was changed after it was finalized (its integrity hash does not match)",
+      ]);
+      // A copy of a sealed row is not vouched for: it is checked in full, and still passes.
+      writeFileSync(files, readFileSync(files, "utf8").replace(/"code\/stdout\.log": "0+"/, `"code/stdout.log": "${hash.sha256("graded\n")}"`));
+      expect(checkRecords(directory, { evalRuns: records.evalRuns.map((run) => ({ ...run })), judgeRuns: records.judgeRuns.map((run) => ({ ...run })) })).toEqual([]);
+      expect(integrity).toHaveBeenCalledTimes(2);
+    } finally {
+      for (const spy of [...schemas, integrity]) spy.mockRestore();
+    }
+  });
+
   it("reports a recording manifest or a files.json that is gone, and throws for one that cannot be read", async () => {
     const { directory, store } = await finishedRun();
     const records = { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() };

@@ -3,6 +3,12 @@
 // `files.json`, the sha256 of every file its folder holds. An edited row, an INSERTed one, or an edited judge-run
 // file then no longer matches, and every reader (plan, readResults, the summary, the viewer, `openeval verify`)
 // reports it instead of scoring it. The hashes are unkeyed: this makes changes evident, not impossible.
+//
+// A row the store sealed also has its stored text's sha256 beside it, and a judge run the hash of that text chained
+// to its evidence and files.json (`StoredSeal`). When the text still hashes to it, the row is exactly what was sealed,
+// so its check hashes the text instead of rebuilding the row's canonical JSON, and the store parses it without a
+// schema (issue 18 §4: the canonical hashes and the schema were half of a 50,000-slot plan). Same strength: forging
+// either seal takes one unkeyed sha256, as forging `integrity` does.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import * as z from "zod";
@@ -24,16 +30,41 @@ export interface IntegrityProblem {
   message: string;
 }
 
-export function sealEvalRun(evalRun: EvalRun): EvalRun {
-  return { ...evalRun, integrity: evalRunIntegrity(evalRun) };
+/** A finalized row as the store writes it: its text, and the seals of that text (the store keeps both). */
+export interface SealedRow {
+  value: string;
+  seal: StoredSeal;
+}
+
+/** `valueSha256`: the sha256 of the row's stored text; `chainSha256` (judge runs): that hash chained to the evidence
+ * it judged and its files.json. */
+export interface StoredSeal {
+  valueSha256: string;
+  chainSha256: string | null;
+}
+
+/** Rows whose stored text the store found to hash to its seal, with that seal (set by the store as it reads). */
+const intactRows = new WeakMap<EvalRun | JudgeRun, StoredSeal>();
+
+/** Marks a row just parsed from text that hashes to `seal.valueSha256` (the store's read calls it). */
+export function vouchForStoredText(row: EvalRun | JudgeRun, seal: StoredSeal): void {
+  intactRows.set(row, seal);
+}
+
+export function sealEvalRun(evalRun: EvalRun): SealedRow {
+  const value = JSON.stringify({ ...evalRun, integrity: evalRunIntegrity(evalRun) });
+  return { value, seal: { valueSha256: sha256(value), chainSha256: null } };
 }
 
 /** Writes the judge run's files.json and returns the row sealed to it and to the recording it judged. */
-export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: EvalRun | null): JudgeRun {
+export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: EvalRun | null): SealedRow {
   const files = hashJudgeFiles(runDirectory, judgeRun);
   const manifest = `${JSON.stringify({ format: "openeval.judge-files", files }, null, 2)}\n`;
   writeFileAtomicSync(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST), manifest);
-  return { ...judgeRun, integrity: judgeRunIntegrity(judgeRun, evalRun, sha256(manifest)) };
+  const filesSha256 = sha256(manifest);
+  const value = JSON.stringify({ ...judgeRun, integrity: judgeRunIntegrity(judgeRun, evalRun, filesSha256) });
+  const valueSha256 = sha256(value);
+  return { value, seal: { valueSha256, chainSha256: judgeChain(valueSha256, judgedEvidence(judgeRun, evalRun), filesSha256) } };
 }
 
 /**
@@ -69,7 +100,7 @@ export function checkJudgeRunFile(runDirectory: string, judgeRun: JudgeRun, path
 
 function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
   if (evalRun.integrity === undefined) return `eval run ${evalRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
-  if (evalRun.integrity !== evalRunIntegrity(evalRun)) return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
+  if (!intactRows.has(evalRun) && evalRun.integrity !== evalRunIntegrity(evalRun)) return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
   if (!evalRun.evidence) return null;
   // One open and read per record, into a reused buffer: an existence check first cost ~0.5 s of every 50,000-slot plan.
   const manifest = sha256OfFile(join(runDirectory, evalRun.evidence.directory, EVIDENCE_MANIFEST));
@@ -82,7 +113,11 @@ function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: EvalRu
   if (judgeRun.integrity === undefined) return `judge run ${judgeRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
   const manifest = sha256OfFile(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST));
   if (manifest === null) return `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is missing`;
-  if (judgeRun.integrity !== judgeRunIntegrity(judgeRun, evalRun, manifest)) {
+  const seal = intactRows.get(judgeRun);
+  const intact = seal?.chainSha256
+    ? seal.chainSha256 === judgeChain(seal.valueSha256, judgedEvidence(judgeRun, evalRun), manifest)
+    : judgeRun.integrity === judgeRunIntegrity(judgeRun, evalRun, manifest);
+  if (!intact) {
     return `judge run ${judgeRun.id}: the row, its ${JUDGE_FILES_MANIFEST} or the recording it judged was changed after it was finalized (its integrity hash does not match)`;
   }
   if (!files) return null;
@@ -100,8 +135,16 @@ function evalRunIntegrity(evalRun: EvalRun): string {
 }
 
 function judgeRunIntegrity(judgeRun: JudgeRun, evalRun: EvalRun | null, filesSha256: string): string {
-  const evidence = judgeRun.decidedEarly?.checkpoint.hash ?? evalRun?.evidence?.hash ?? null;
-  return fingerprint({ row: { ...judgeRun, integrity: undefined }, evidence, files: filesSha256 });
+  return fingerprint({ row: { ...judgeRun, integrity: undefined }, evidence: judgedEvidence(judgeRun, evalRun), files: filesSha256 });
+}
+
+/** The recording a judge run graded: an early decision's snapshot, else its eval run's evidence. */
+function judgedEvidence(judgeRun: JudgeRun, evalRun: EvalRun | null): string | null {
+  return judgeRun.decidedEarly?.checkpoint.hash ?? evalRun?.evidence?.hash ?? null;
+}
+
+function judgeChain(valueSha256: string, evidence: string | null, filesSha256: string): string {
+  return sha256(`${valueSha256}\n${evidence ?? ""}\n${filesSha256}`);
 }
 
 function readJudgeFiles(runDirectory: string, judgeRun: JudgeRun): Record<string, string> | string {

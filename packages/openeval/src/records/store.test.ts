@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
-import type { EvalRun, JudgeRun } from "./schema.ts";
+import { EvalRunSchema, type EvalRun, type JudgeRun } from "./schema.ts";
 import { ResultsStore } from "./store.ts";
 
 function evalRun(overrides: Partial<EvalRun> = {}): EvalRun {
@@ -96,6 +96,43 @@ describe("ResultsStore", () => {
     const db = new Database(join(other, "store.db"));
     db.run("PRAGMA user_version = 99");
     db.close();
-    expect(() => ResultsStore.open(other)).toThrow(/has schema 99; this openeval reads schema 1. Start a new run with --new/);
+    expect(() => ResultsStore.open(other)).toThrow(/has schema 99; this openeval reads schemas 1 and 2. Start a new run with --new/);
+  });
+
+  it("reads a schema-1 store (no stored-text seals) read-only as it is, and upgrades it when opened to write", async () => {
+    const directory = await makeTempDir();
+    const store = ResultsStore.open(directory, { create: true });
+    store.saveEvalRun(evalRun({ state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000 }));
+    store.close();
+    const raw = new Database(join(directory, "store.db"));
+    raw.run("ALTER TABLE eval_runs DROP COLUMN value_sha256; ALTER TABLE judge_runs DROP COLUMN value_sha256; ALTER TABLE judge_runs DROP COLUMN chain_sha256; PRAGMA user_version = 1");
+    raw.close();
+    const schema = vi.spyOn(EvalRunSchema, "safeParse");
+    try {
+      const readonly = ResultsStore.open(directory, { readonly: true });
+      expect(readonly.evalRuns().map((run) => run.elapsedMs)).toEqual([1000]);
+      expect(schema).toHaveBeenCalledTimes(1);
+      readonly.close();
+      const upgraded = ResultsStore.open(directory);
+      upgraded.saveEvalRun(evalRun({ id: "eval_2", state: "completed", completedAt: "2026-11-29T00:00:02.000Z", elapsedMs: 2000 }));
+      schema.mockClear();
+      // The old row has no seal and goes through the schema; the new one is read by its seal.
+      expect(upgraded.evalRuns().map((run) => run.elapsedMs)).toEqual([1000, 2000]);
+      expect(schema).toHaveBeenCalledTimes(1);
+      upgraded.close();
+    } finally {
+      schema.mockRestore();
+    }
+    const check = new Database(join(directory, "store.db"), { readonly: true });
+    expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: 2 });
+    expect(check.query("SELECT id, value_sha256 IS NOT NULL AS sealed FROM eval_runs ORDER BY rowid").all()).toEqual([{ id: "eval_1", sealed: 0 }, { id: "eval_2", sealed: 1 }]);
+    check.close();
+  });
+
+  it("refuses to finalize a row that does not match its schema, saying it is a bug", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    const broken = { ...evalRun({ state: "completed" }), elapsedMs: "soon" } as unknown as EvalRun;
+    expect(() => store.saveEvalRun(broken)).toThrow(/openeval tried to record a row that does not match its own format \(a bug; report it\).*elapsedMs/s);
+    expect(store.evalRuns()).toEqual([]);
   });
 });

@@ -6,11 +6,14 @@ import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as z from "zod";
-import { sealEvalRun, sealJudgeRun } from "./integrity.ts";
+import { sealEvalRun, sealJudgeRun, vouchForStoredText } from "./integrity.ts";
+import { sha256 } from "../util/hash.ts";
 import { BenchmarkRunSchema, EvalRunSchema, JudgeRunSchema, type BenchmarkRun, type EvalRun, type JudgeRun } from "./schema.ts";
 
 export const STORE_FILE = "store.db";
-const SCHEMA_VERSION = 1;
+/** 2 added the stored-text seals (integrity.ts). A schema-1 store is upgraded when opened for writing; its rows have
+ * no seal and are checked in full, and a read-only open reads it as it is. */
+const SCHEMA_VERSION = 2;
 /** "OEV1": marks the file as an openeval results store. */
 const APPLICATION_ID = 0x4f455631;
 
@@ -18,11 +21,11 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS eval_runs (
   id TEXT PRIMARY KEY, eval_id TEXT NOT NULL, model TEXT NOT NULL, repetition INTEGER NOT NULL,
-  state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL);
+  state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL, value_sha256 TEXT);
 CREATE INDEX IF NOT EXISTS eval_runs_slot ON eval_runs (eval_id, model, repetition);
 CREATE TABLE IF NOT EXISTS judge_runs (
   id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL REFERENCES eval_runs (id), state TEXT NOT NULL,
-  value TEXT NOT NULL, created INTEGER NOT NULL);
+  value TEXT NOT NULL, created INTEGER NOT NULL, value_sha256 TEXT, chain_sha256 TEXT);
 CREATE INDEX IF NOT EXISTS judge_runs_eval_run ON judge_runs (eval_run_id);
 CREATE TABLE IF NOT EXISTS events (sequence INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, type TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at INTEGER NOT NULL);
@@ -37,12 +40,24 @@ BEGIN SELECT RAISE(ABORT, 'openeval: ${table} rows are never deleted'); END;`,
   .join("\n")}
 `;
 
+const UPGRADE_FROM_1 = `
+ALTER TABLE eval_runs ADD COLUMN value_sha256 TEXT;
+ALTER TABLE judge_runs ADD COLUMN value_sha256 TEXT;
+ALTER TABLE judge_runs ADD COLUMN chain_sha256 TEXT;`;
+
 export class StoreError extends OpenEvalError {
   readonly code = "STORE_INVALID";
 }
 
 export class ResultsStore {
-  private constructor(private readonly db: Database, readonly directory: string) {}
+  /** The columns a read selects: a schema-1 store opened read-only has no seals. */
+  private readonly evalRunColumns: string;
+  private readonly judgeRunColumns: string;
+
+  private constructor(private readonly db: Database, readonly directory: string, sealed: boolean) {
+    this.evalRunColumns = sealed ? "value, value_sha256, NULL AS chain_sha256" : "value, NULL AS value_sha256, NULL AS chain_sha256";
+    this.judgeRunColumns = sealed ? "value, value_sha256, chain_sha256" : this.evalRunColumns;
+  }
 
   /** Opens (or with `create`, creates) the store of the run in `directory`. */
   static open(directory: string, options: { create?: boolean; readonly?: boolean } = {}): ResultsStore {
@@ -56,21 +71,21 @@ export class ResultsStore {
       db.run("PRAGMA journal_mode = WAL");
       db.run("PRAGMA synchronous = NORMAL");
       db.run("PRAGMA busy_timeout = 5000");
-      const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
-      if (version === 0) {
+      const version = schemaVersion(db);
+      if (version === 0 || version === 1) {
         db.transaction(() => {
-          db.run(SCHEMA);
+          db.run(version === 0 ? SCHEMA : UPGRADE_FROM_1);
           db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
           db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
         })();
       }
     }
-    const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
-    if (version !== SCHEMA_VERSION) {
+    const version = schemaVersion(db);
+    if (version !== SCHEMA_VERSION && !(version === 1 && options.readonly)) {
       db.close();
-      throw new StoreError(`Results store ${file} has schema ${version}; this openeval reads schema ${SCHEMA_VERSION}. Start a new run with --new`);
+      throw new StoreError(`Results store ${file} has schema ${version}; this openeval reads schemas 1 and ${SCHEMA_VERSION}. Start a new run with --new`);
     }
-    return new ResultsStore(db, directory);
+    return new ResultsStore(db, directory, version === SCHEMA_VERSION);
   }
 
   close(): void {
@@ -84,7 +99,7 @@ export class ResultsStore {
   readRun(): BenchmarkRun {
     const row = this.db.query("SELECT value FROM run LIMIT 1").get() as { value: string } | null;
     if (!row) throw new StoreError(`The results store in ${this.directory} has no run record`);
-    return parseRow(BenchmarkRunSchema, row.value);
+    return parseRow(BenchmarkRunSchema, { value: row.value, value_sha256: null, chain_sha256: null });
   }
 
   /**
@@ -92,37 +107,52 @@ export class ResultsStore {
    * finalized row is sealed: it carries its integrity hash (integrity.ts).
    */
   saveEvalRun(record: EvalRun): void {
-    const evalRun = record.state === "running" ? record : sealEvalRun(record);
+    const row = record.state === "running" ? unsealed(record) : sealEvalRun(checkedRow(EvalRunSchema, record));
     this.db
       .query(
-        `INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES ($id, $eval, $model, $repetition, $state, $value, $created)
-         ON CONFLICT (id) DO UPDATE SET state = excluded.state, value = excluded.value`,
+        `INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created, value_sha256) VALUES ($id, $eval, $model, $repetition, $state, $value, $created, $valueSha256)
+         ON CONFLICT (id) DO UPDATE SET state = excluded.state, value = excluded.value, value_sha256 = excluded.value_sha256`,
       )
       .run({
-        $id: evalRun.id,
-        $eval: evalRun.slot.evalId,
-        $model: evalRun.slot.model,
-        $repetition: evalRun.slot.repetition,
-        $state: evalRun.state,
-        $value: JSON.stringify(evalRun),
+        $id: record.id,
+        $eval: record.slot.evalId,
+        $model: record.slot.model,
+        $repetition: record.slot.repetition,
+        $state: record.state,
+        $value: row.value,
         $created: Date.now(),
+        $valueSha256: row.seal?.valueSha256 ?? null,
       });
   }
 
   /** The same for judge runs; sealing a finalized one also writes its folder's files.json. */
   saveJudgeRun(record: JudgeRun): void {
-    const judgeRun = record.state === "running" ? record : sealJudgeRun(this.directory, record, this.evalRun(record.evalRunId));
+    const row = record.state === "running" ? unsealed(record) : sealJudgeRun(this.directory, checkedRow(JudgeRunSchema, record), this.evalRun(record.evalRunId));
     this.db
       .query(
-        `INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES ($id, $evalRun, $state, $value, $created)
-         ON CONFLICT (id) DO UPDATE SET state = excluded.state, value = excluded.value`,
+        `INSERT INTO judge_runs (id, eval_run_id, state, value, created, value_sha256, chain_sha256) VALUES ($id, $evalRun, $state, $value, $created, $valueSha256, $chainSha256)
+         ON CONFLICT (id) DO UPDATE SET state = excluded.state, value = excluded.value, value_sha256 = excluded.value_sha256, chain_sha256 = excluded.chain_sha256`,
       )
-      .run({ $id: judgeRun.id, $evalRun: judgeRun.evalRunId, $state: judgeRun.state, $value: JSON.stringify(judgeRun), $created: Date.now() });
+      .run({
+        $id: record.id,
+        $evalRun: record.evalRunId,
+        $state: record.state,
+        $value: row.value,
+        $created: Date.now(),
+        $valueSha256: row.seal?.valueSha256 ?? null,
+        $chainSha256: row.seal?.chainSha256 ?? null,
+      });
+  }
+
+  /** Runs `work` in one transaction: many saves commit once (a bulk import; each save alone is its own commit). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
   }
 
   /**
    * Inserts finalized records from another run as they are, in one transaction (merge-runs): never sealed again, so
-   * a record that fails its integrity check there fails it here too. An id already present aborts the whole copy.
+   * a record that fails its integrity check there fails it here too (a copy has no stored-text seal: it is checked in
+   * full). An id already present aborts the whole copy.
    */
   copyFinalized(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): void {
     if ([...evalRuns, ...judgeRuns].some((record) => record.state === "running")) throw new StoreError("Only finalized eval and judge runs can be copied into a run");
@@ -135,8 +165,8 @@ export class ResultsStore {
   }
 
   evalRun(id: string): EvalRun | null {
-    const row = this.db.query("SELECT value FROM eval_runs WHERE id = ?").get(id) as { value: string } | null;
-    return row ? parseRow(EvalRunSchema, row.value) : null;
+    const row = this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs WHERE id = ?`).get(id) as StoredRow | null;
+    return row ? parseRow(EvalRunSchema, row) : null;
   }
 
   /**
@@ -145,7 +175,7 @@ export class ResultsStore {
    * SQLite sort every row, values included (~0.3 s at 50,000 rows, issue 18 §4), and misorders rows if the clock steps back.
    */
   evalRuns(): EvalRun[] {
-    return parseRows(EvalRunSchema, this.db.query("SELECT value FROM eval_runs ORDER BY rowid"));
+    return parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ORDER BY rowid`));
   }
 
   /** The models this run holds eval runs for (one query, no row parsing). */
@@ -156,14 +186,14 @@ export class ResultsStore {
   /** Judge runs (of one eval run, or all) in the order they were inserted, as evalRuns(). */
   judgeRuns(evalRunId?: string): JudgeRun[] {
     return evalRunId === undefined
-      ? parseRows(JudgeRunSchema, this.db.query("SELECT value FROM judge_runs ORDER BY rowid"))
-      : parseRows(JudgeRunSchema, this.db.query("SELECT value FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid"), evalRunId);
+      ? parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs ORDER BY rowid`))
+      : parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid`), evalRunId);
   }
 
   /** The eval and judge runs still marked running (a runner that died left them): read by their state column, so
    * recovery does not parse every row of a large run (issue 18 §4). */
   unfinished(): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-    const running = (table: string) => this.db.query(`SELECT value FROM ${table} WHERE state = 'running' ORDER BY rowid`);
+    const running = (table: string) => this.db.query(`SELECT value, NULL AS value_sha256, NULL AS chain_sha256 FROM ${table} WHERE state = 'running' ORDER BY rowid`);
     return { evalRuns: parseRows(EvalRunSchema, running("eval_runs")), judgeRuns: parseRows(JudgeRunSchema, running("judge_runs")) };
   }
 
@@ -219,6 +249,28 @@ export class ResultsStore {
   }
 }
 
+/** A row as read: its text and, for a row the store sealed, the seals of that text. */
+interface StoredRow {
+  value: string;
+  value_sha256: string | null;
+  chain_sha256: string | null;
+}
+
+function schemaVersion(db: Database): number {
+  return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+}
+
+function unsealed(record: EvalRun | JudgeRun): { value: string; seal: null } {
+  return { value: JSON.stringify(record), seal: null };
+}
+
+/** The record as its schema has it, so that the sealed text parses to the same value with or without the schema. */
+function checkedRow<Schema extends z.ZodType>(schema: Schema, record: z.input<Schema>): z.output<Schema> {
+  const parsed = schema.safeParse(record);
+  if (!parsed.success) throw new StoreError(`openeval tried to record a row that does not match its own format (a bug; report it): ${parsed.error.message}`);
+  return parsed.data;
+}
+
 /**
  * Every row of `query`, parsed one at a time as SQLite steps: the text of a row is garbage as soon as it is parsed,
  * where reading them all first held every row's text and its parse at once (a large run's read peaked at twice the
@@ -226,12 +278,20 @@ export class ResultsStore {
  */
 function parseRows<Schema extends z.ZodType>(schema: Schema, query: Statement, ...params: SQLQueryBindings[]): z.output<Schema>[] {
   const rows: z.output<Schema>[] = [];
-  for (const row of query.iterate(...params) as IterableIterator<{ value: string }>) rows.push(parseRow(schema, row.value));
+  for (const row of query.iterate(...params) as IterableIterator<StoredRow>) rows.push(parseRow(schema, row));
   return rows;
 }
 
-function parseRow<Schema extends z.ZodType>(schema: Schema, value: string): z.output<Schema> {
-  const parsed = schema.safeParse(JSON.parse(value));
+/** A row whose text hashes to its seal is the text the store wrote after checking it against its schema: it is
+ * parsed as JSON only, and vouched for to the integrity check. Any other row goes through the schema. */
+function parseRow<Schema extends z.ZodType>(schema: Schema, row: StoredRow): z.output<Schema> {
+  const valueSha256 = row.value_sha256 === null ? null : sha256(row.value);
+  if (valueSha256 !== null && valueSha256 === row.value_sha256) {
+    const parsed = JSON.parse(row.value) as z.output<Schema>;
+    vouchForStoredText(parsed as EvalRun | JudgeRun, { valueSha256, chainSha256: row.chain_sha256 });
+    return parsed;
+  }
+  const parsed = schema.safeParse(JSON.parse(row.value));
   if (!parsed.success) throw new StoreError(`A results store row does not match this openeval's format: ${parsed.error.message}`);
   return parsed.data;
 }
