@@ -1,8 +1,9 @@
 // judge.ts bundles kept between loads (SPEC §5, §14): bundling was most of loading a large benchmark, and the same
 // judge.ts with the same local files always bundles to the same code. An entry names every local file the bundle
 // inlined with its sha256; a hit re-reads and re-hashes them. Package versions are not cached: they are part of the
-// identity and change without judge.ts changing, so the caller resolves them again from the recorded imports.
-import { readFile } from "node:fs/promises";
+// identity and change without judge.ts changing, so the caller resolves them again from the recorded imports. Reads are
+// synchronous: a benchmark loads before anything else runs, and an async read cost ~5× the CPU (issue 18 §4).
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod";
 import { sha256 } from "../util/hash.ts";
@@ -25,11 +26,11 @@ const CachedBundleSchema = z.object({
 export type CachedBundle = Omit<z.infer<typeof CachedBundleSchema>, "format">;
 
 /** The cached bundle of `file`, or null when there is none or any file it inlined has changed. */
-export async function readCachedBundle(file: string): Promise<CachedBundle | null> {
-  const content = await readFile(file);
+export function readCachedBundle(file: string): CachedBundle | null {
+  const content = readFileSync(file);
   let entry: CachedBundle;
   try {
-    const parsed = CachedBundleSchema.safeParse(JSON.parse(await readFile(entryPath(content), "utf8")));
+    const parsed = CachedBundleSchema.safeParse(JSON.parse(readFileSync(entryPath(content), "utf8")));
     if (!parsed.success) return null;
     entry = parsed.data;
   } catch {
@@ -38,7 +39,7 @@ export async function readCachedBundle(file: string): Promise<CachedBundle | nul
   const root = dirname(file);
   for (const local of entry.localFiles) {
     try {
-      if (sha256(await readFile(join(root, local.path))) !== local.sha256) return null;
+      if (sha256(readFileSync(join(root, local.path))) !== local.sha256) return null;
     } catch {
       return null; // an inlined file is gone: bundle again, which reports it
     }
@@ -48,7 +49,7 @@ export async function readCachedBundle(file: string): Promise<CachedBundle | nul
 
 export async function writeCachedBundle(file: string, bundle: CachedBundle): Promise<void> {
   try {
-    await writeJsonAtomic(entryPath(await readFile(file)), { format: CACHE_FORMAT, ...bundle });
+    await writeJsonAtomic(entryPath(readFileSync(file)), { format: CACHE_FORMAT, ...bundle });
   } catch {
     // Read-only install: every load bundles again.
   }

@@ -51,7 +51,7 @@ const MACRO_IMPORT = /\b(?:with|assert)\s*\{\s*type\s*:\s*["']macro["']/;
  * (the caller names the file). */
 export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
   const root = dirname(file);
-  let bundle = await readCachedBundle(file);
+  let bundle = readCachedBundle(file);
   if (!bundle) {
     bundle = await buildBundle(file);
     await writeCachedBundle(file, bundle);

@@ -1,6 +1,6 @@
 // One eval folder → EvalDefinition. Collects every problem it finds rather than stopping at the first.
-import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { loadControlFile, type ControlFile } from "@openeval/control-model";
 import { sha256 } from "../util/hash.ts";
@@ -71,11 +71,11 @@ export async function loadEval(
     });
   }
 
-  const prompt = has("prompt.md") ? await attempt("prompt.md", async () => parsePrompt(await readFile(join(directory, "prompt.md"), "utf8"))) : null;
+  const prompt = has("prompt.md") ? await attempt("prompt.md", async () => parsePrompt(readFileSync(join(directory, "prompt.md"), "utf8"))) : null;
   const settings = has("eval.ts")
     ? await attempt("eval.ts", () => importer.import(join(directory, "eval.ts"), EvalSettingsSchema))
     : EvalSettingsSchema.parse({});
-  const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(await readFile(join(directory, "judge.md"), "utf8"))) : null;
+  const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(readFileSync(join(directory, "judge.md"), "utf8"))) : null;
   const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"))) : null;
   const workspaceSettings = settings?.workspace;
   if (workspaceSettings && has("workspace")) {
@@ -120,7 +120,7 @@ async function listJudgeFiles(directory: string, candidateFolders: string[]): Pr
   const entries = await walkTree(directory, new Set(["node_modules", ".git"]));
   const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
   const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path));
-  return Promise.all(judgeOnly.map(async (entry) => ({ path: entry.path, sha256: sha256(await readFile(entry.absolute)) })));
+  return judgeOnly.map((entry) => ({ path: entry.path, sha256: sha256(readFileSync(entry.absolute)) }));
 }
 
 function duplicateIds(criteria: Criterion[]): string[] {
