@@ -16,6 +16,16 @@ describe("createRandom (mulberry32)", () => {
     expect(mean(values)).toBeCloseTo(0.5, 1);
   });
 
+  it("skips values as if it had drawn them, past 2^32 state wraps too", () => {
+    for (const count of [0, 1, 7, 123_457]) {
+      const drawn = createRandom(99);
+      for (let index = 0; index < count; index++) drawn();
+      const skipped = createRandom(99);
+      skipped.skip(count);
+      expect(Array.from({ length: 3 }, skipped), `count ${count}`).toEqual(Array.from({ length: 3 }, drawn));
+    }
+  });
+
   it("gives each subject its own seed", () => {
     expect(seedFor(1, "m/a")).toBe(seedFor(1, "m/a"));
     expect(seedFor(1, "m/a")).not.toBe(seedFor(1, "m/b"));

@@ -20,20 +20,31 @@ export interface Interval {
 }
 
 /** A uniform [0, 1) generator. */
-export type Random = () => number;
+export interface Random {
+  (): number;
+  /** Moves past the next `count` values without making them: the stream then goes on as if they had been drawn. */
+  skip(count: number): void;
+}
+
+const STEP = 0x6d2b79f5;
 
 /**
- * mulberry32: a 32-bit-state PRNG, fast, and good enough for resampling indices; deterministic per seed.
+ * mulberry32: a 32-bit-state PRNG, fast, and good enough for resampling indices; deterministic per seed. Its state
+ * moves by a constant per value, so skipping values is one addition.
  * @example const random = createRandom(42); random() // same value on every run
  */
 export function createRandom(seed: number): Random {
   let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
+  const random = (() => {
+    state = (state + STEP) >>> 0;
     let mixed = Math.imul(state ^ (state >>> 15), state | 1);
     mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
     return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
+  }) as Random;
+  random.skip = (count) => {
+    state = (state + Math.imul(count, STEP)) >>> 0;
   };
+  return random;
 }
 
 /**

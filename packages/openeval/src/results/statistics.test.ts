@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { aggregateScores, type SlotOutcome } from "./aggregate.ts";
+import { bootstrapInterval, pick } from "./bootstrap.ts";
 import { compareModels, costAndTimeByModel, measureCostAndTime, repetitionScore, scoreIntervals, type SlotObservation } from "./statistics.ts";
 
 const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({
@@ -15,6 +16,19 @@ describe("scoreIntervals (bootstrap clustered by eval)", () => {
   it("resamples repetitions within an eval: one eval with repetitions 0 and 1 also spans 0 to 100", () => {
     const outcomes = [slot("a", 1, { x: 0 }), slot("a", 2, { x: 1 })];
     expect(scoreIntervals(outcomes, { a: ["x"] })[0]!.interval).toEqual({ lower: 0, upper: 100 });
+  });
+
+  it("gives, to the last bit, the interval of drawing every value, also where whole evals score alike (their draws are skipped)", () => {
+    // Equal repetitions of 1/3 sum with rounding: the shortcut must sum them as the draws do.
+    const values = [[1 / 3, 1 / 3, 1 / 3], [0, 1, 1], [0.7, 0.7, 0.7], [1, 1, 1], [0.1, 0.2, 0.3], [2 / 3, 2 / 3, 2 / 3]];
+    const outcomes = values.flatMap((scores, index) => scores.map((x, repetition) => slot(`e${index}`, repetition + 1, { x })));
+    const criteria = Object.fromEntries(values.map((_, index) => [`e${index}`, ["x"]]));
+    const drawingEveryValue = bootstrapInterval((random) => {
+      const drawn = values.map(() => pick(values, random));
+      return (100 * drawn.reduce((total, cluster) => total + cluster.reduce((sum) => sum + pick(cluster, random), 0) / cluster.length, 0)) / drawn.length;
+    }, { seed: 3, subject: "m/a" });
+    expect(scoreIntervals(outcomes, criteria, { seed: 3 })[0]!.interval).toEqual(drawingEveryValue);
+    expect(drawingEveryValue.lower).toBeLessThan(drawingEveryValue.upper);
   });
 
   it("collapses to the point score when nothing varies", () => {

@@ -43,7 +43,8 @@ export function scoreIntervals(
       if (scores.includes(null)) return { ...candidate, interval: null, reason: `score unresolved (${evalId} has unjudged or unresolved repetitions)` };
       clusters.push(scores as number[]);
     }
-    const interval = bootstrapInterval((random) => 100 * clusteredResampleMean(clusters, random), { ...options, subject: candidateName(candidate) });
+    const resampleMean = clusteredResampler(clusters);
+    const interval = bootstrapInterval((random) => 100 * resampleMean(random), { ...options, subject: candidateName(candidate) });
     return { ...candidate, interval, reason: null };
   });
 }
@@ -58,14 +59,36 @@ function resampleMean(values: readonly number[], random: Random): number {
 /**
  * One clustered resample's mean: draw as many clusters as there are, then within each drawn cluster as many values
  * as it holds; the mean of the drawn clusters' means. Loops instead of mapped arrays (the same draws in the same
- * order, summed in the same order): 2,000 resamples of 100,000 slots allocate nothing per draw.
+ * order, summed in the same order), and one array of drawn clusters for every resample: a new one per resample was
+ * 2,000 × 8 bytes per eval per model of garbage, ~150 MB at its peak for 1,000 evals × 10 models (issue 18 §4).
+ * A cluster whose values are all equal (every repetition scored alike, the usual case) resamples to the same mean
+ * whatever is drawn: its draws are skipped, not made (the stream goes on as if they had been), and its mean is summed
+ * once, in the same order, so every interval is the one the draws give, to the last bit.
  */
-function clusteredResampleMean(clusters: readonly (readonly number[])[], random: Random): number {
-  const drawn = new Array<readonly number[]>(clusters.length);
-  for (let index = 0; index < clusters.length; index++) drawn[index] = pick(clusters, random);
-  let total = 0;
-  for (const cluster of drawn) total += resampleMean(cluster, random);
-  return total / drawn.length;
+function clusteredResampler(clusters: readonly (readonly number[])[]): (random: Random) => number {
+  const constantMeans = clusters.map((cluster) => (cluster.every((value) => value === cluster[0]) ? sumInOrder(cluster) / cluster.length : null));
+  const drawn = new Int32Array(clusters.length);
+  return (random) => {
+    for (let index = 0; index < clusters.length; index++) drawn[index] = Math.floor(random() * clusters.length);
+    let total = 0;
+    for (let draw = 0; draw < drawn.length; draw++) {
+      const index = drawn[draw]!;
+      const constant = constantMeans[index]!;
+      if (constant === null) total += resampleMean(clusters[index]!, random);
+      else {
+        random.skip(clusters[index]!.length);
+        total += constant;
+      }
+    }
+    return total / drawn.length;
+  };
+}
+
+/** The sum a resample of `values` makes when each draw is `values[0]` (all equal): added one at a time, as drawn. */
+function sumInOrder(values: readonly number[]): number {
+  let sum = 0;
+  for (let index = 0; index < values.length; index++) sum += values[0]!;
+  return sum;
 }
 
 /**
