@@ -22,7 +22,7 @@ export interface PlanShape {
   repetitions: number;
 }
 
-const PARTS = ["load", "plan", "readStore", "integrity", "planSlots"] as const;
+const PARTS = ["load", "plan", "readStore", "integrity", "planSlots", "planSlotsChanged"] as const;
 type Part = (typeof PARTS)[number];
 
 export interface PlanResult {
@@ -61,6 +61,7 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
     const writeStoreMs = round(now() - start);
 
     let actions: Record<string, number> = {};
+    let changedActions: Record<string, number> = {};
     let problems = 0;
     for (let index = 0; index < options.repetitions; index++) {
       const plan = await measure("plan", () => planBenchmark({ benchmark: benchmark!, run: runDirectory }));
@@ -78,13 +79,16 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
       });
       await measure("integrity", () => checkRecords(runDirectory, recorded));
       await measure("planSlots", () => planSlots(benchmark!, recorded));
+      // Every candidate input changed (a new candidate timeout): every slot plans a candidate run with a cost estimate.
+      const changed = { ...benchmark!, settings: { ...benchmark!.settings, candidate: { ...benchmark!.settings.candidate, timeoutMs: 99_000 } } };
+      changedActions = countActions((await measure("planSlotsChanged", () => planSlots(changed, recorded))).slots.map((slot) => slot.action));
     }
 
     const reused = actions.reuse ?? 0;
     const warning =
-      reused === slots && problems === 0
+      reused === slots && problems === 0 && changedActions.candidate === slots
         ? null
-        : `WARNING: ${reused} of ${slots} slots plan as reuse (${JSON.stringify(actions)}), ${problems} records fail their integrity check: not a measurement of a full reuse plan`;
+        : `WARNING: ${reused} of ${slots} slots plan as reuse (${JSON.stringify(actions)}), ${problems} records fail their integrity check, ${changedActions.candidate ?? 0} plan a candidate run once its inputs changed: not a measurement of full plans`;
     const summary = Object.fromEntries(PARTS.map((part) => [part, { wall: summarize(samples[part].wallMs), cpu: summarize(samples[part].cpuMs) }])) as PlanResult["summary"];
     return { shape, slots, samples, writeStoreMs, summary, actions, warning };
   });
@@ -199,6 +203,7 @@ export function sectionPlan(result: PlanResult): Section {
       row("  part: open store, read every EvalRun + JudgeRun", "readStore"),
       row("  part: integrity check of every record (rows, manifests)", "integrity"),
       row("  part: planSlots (fingerprints, decide each slot)", "planSlots"),
+      row("planSlots, every candidate input changed (every slot a candidate run, cost estimated)", "planSlotsChanged"),
       ["reference: write the recordings and finalized rows once", "1", "", millis(result.writeStoreMs), "", ""],
     ],
     notes: [`actions: ${Object.entries(result.actions).map(([action, count]) => `${action} ${count}`).join(", ")}`, ...(result.warning ? [result.warning] : [])],

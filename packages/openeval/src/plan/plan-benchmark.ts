@@ -2,7 +2,7 @@
 // definition and the store only: planning never executes author code and never calls a model.
 import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, variantOf, type ActiveWork, type EvalRun, type JudgeRun, type RunModels, type SlotKey } from "../records/index.ts";
-import { candidateMaxCost, checksMaxCost, estimateCandidateCost, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
+import { candidateMaxCost, checksMaxCost, candidateCostEstimator, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
 
@@ -128,10 +128,11 @@ export function planSlots(
 }
 
 function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRun[], benchmark: BenchmarkDefinition): number | null {
+  const estimateCandidateCost = candidateCostEstimator(recorded);
   let total = 0;
   for (const slot of slots.filter((candidate) => candidate.action === "candidate")) {
     const max = candidateMaxCost(slot.model, benchmark.settings);
-    const cost = max === 0 ? 0 : max === null && !isPriced(slot.model, benchmark.settings.candidate.providers) ? null : estimateCandidateCost(slot, recorded);
+    const cost = max === 0 ? 0 : max === null && !isPriced(slot.model, benchmark.settings.candidate.providers) ? null : estimateCandidateCost(slot);
     if (cost === null) return null;
     total += cost;
   }

@@ -34,6 +34,10 @@ function recordAll(slots: readonly PlannedSlot[], state: EvalRun["state"] = "com
   return { evalRuns, judgeRuns };
 }
 
+function metricsCosting(usd: number): NonNullable<EvalRun["metrics"]> {
+  return { version: 1, cost: { usd }, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null }, requests: null, compactions: null, timing: { elapsedMs: 1, modelActiveMs: 1, outputTokensPerSecond: null } };
+}
+
 const actions = (slots: readonly PlannedSlot[]) => slots.map((slot) => `${slot.evalId}/${slot.model}/${slot.repetition}:${slot.action}`);
 
 describe("planSlots", () => {
@@ -175,8 +179,19 @@ describe("planSlots", () => {
     const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;
     expect(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).estimate.usd).toBeNull();
     const recorded = recordAll(slots.slice(0, 1));
-    recorded.evalRuns[0]!.metrics = { version: 1, cost: { usd: 0.25 }, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null }, requests: null, compactions: null, timing: { elapsedMs: 1, modelActiveMs: 1, outputTokensPerSecond: null } };
+    recorded.evalRuns[0]!.metrics = metricsCosting(0.25);
     // Three slots left to run: the same eval's and the model's history both give 0.25 each.
     expect(planSlots(benchmark, recorded).estimate.usd).toBeCloseTo(0.75);
+  });
+
+  it("prefers the same eval's median to the model's, and has no estimate for a model without history", async () => {
+    const benchmark = await benchmarkWith();
+    const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;
+    const left = slots.find((slot) => slot.evalId === "other" && slot.repetition === 2)!;
+    const recorded = recordAll(slots.filter((slot) => slot !== left));
+    for (const evalRun of recorded.evalRuns) evalRun.metrics = metricsCosting(evalRun.slot.evalId === "other" ? 1 : 0.25);
+    // The model's median is 0.25 (0.25, 0.25, 1); the eval's own is 1.
+    expect(planSlots(benchmark, recorded).estimate.usd).toBeCloseTo(1);
+    expect(planSlots(benchmark, recorded, { models: ["p/new"] }).estimate.usd).toBeNull();
   });
 });
