@@ -70,10 +70,15 @@ export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: 
 /**
  * Checks rows (always) and, with `files`, every judge-run file against files.json. Cheap enough for every plan:
  * one manifest read per record; `files` reads each judge-run file too (the viewer and `openeval verify`).
+ * `judged`: the eval runs the judge runs may have judged, when they are not all among `records.evalRuns`.
  */
-export function checkRecords(runDirectory: string, records: { evalRuns: readonly EvalRun[]; judgeRuns: readonly JudgeRun[] }, options: { files?: boolean } = {}): IntegrityProblem[] {
+export function checkRecords(
+  runDirectory: string,
+  records: { evalRuns: readonly EvalRun[]; judgeRuns: readonly JudgeRun[] },
+  options: { files?: boolean; judged?: readonly EvalRun[] } = {},
+): IntegrityProblem[] {
   const problems: IntegrityProblem[] = [];
-  const evalRuns = new Map(records.evalRuns.map((evalRun) => [evalRun.id, evalRun]));
+  const evalRuns = new Map((options.judged ?? records.evalRuns).map((evalRun) => [evalRun.id, evalRun]));
   for (const evalRun of records.evalRuns) {
     if (evalRun.state === "running") continue;
     const problem = checkEvalRun(runDirectory, evalRun);

@@ -45,6 +45,12 @@ ALTER TABLE eval_runs ADD COLUMN value_sha256 TEXT;
 ALTER TABLE judge_runs ADD COLUMN value_sha256 TEXT;
 ALTER TABLE judge_runs ADD COLUMN chain_sha256 TEXT;`;
 
+/** The last rowid of each table when read (see marks()). */
+export interface StoreMarks {
+  evalRuns: number;
+  judgeRuns: number;
+}
+
 export class StoreError extends OpenEvalError {
   readonly code = "STORE_INVALID";
 }
@@ -176,6 +182,20 @@ export class ResultsStore {
    */
   evalRuns(): EvalRun[] {
     return parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ORDER BY rowid`));
+  }
+
+  /** Where each table ends now: rows inserted later have higher rowids (rows are never deleted). */
+  marks(): StoreMarks {
+    const last = (table: string) => (this.db.query(`SELECT COALESCE(MAX(rowid), 0) AS last FROM ${table}`).get() as { last: number }).last;
+    return { evalRuns: last("eval_runs"), judgeRuns: last("judge_runs") };
+  }
+
+  /** The eval and judge runs inserted after `marks` (updated since too, when a running row was inserted after them). */
+  recordsAfter(marks: StoreMarks): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
+    return {
+      evalRuns: parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs WHERE rowid > ? ORDER BY rowid`), marks.evalRuns),
+      judgeRuns: parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE rowid > ? ORDER BY rowid`), marks.judgeRuns),
+    };
   }
 
   /** The models this run holds eval runs for (one query, no row parsing). */

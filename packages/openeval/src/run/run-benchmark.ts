@@ -23,7 +23,7 @@ import { reapOrphanedVerification, resolveRunVerification } from "./verification
 import { runWorkQueue } from "./work-queue.ts";
 import { runOptionsOf } from "./run-options.ts";
 import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
-import { describeIntegrityProblems, readCheckedRecords } from "./checked-records.ts";
+import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
 import { isControlModel } from "../util/control-model.ts";
 
@@ -155,7 +155,13 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
     recordVerdictSettings(store, verdictSettingsOf(benchmark.settings, options.selection));
-    const summary = await summarizeRun(benchmark, store, scope, runId, { fresh: context.fresh, selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor });
+    const summary = await summarizeRun(benchmark, store, scope, runId, {
+      fresh: context.fresh,
+      selection: options.selection,
+      verificationImage: verification.imageFor,
+      candidateRuntime: isolation.runtimeFor,
+      records: readCheckedRecordsSince(store, records),
+    });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;
   } finally {

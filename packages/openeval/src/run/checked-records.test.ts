@@ -1,0 +1,71 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { ResultsStore, STORE_FILE, type EvalRun, type JudgeRun } from "../records/index.ts";
+import { sha256 } from "../util/hash.ts";
+import { readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
+
+const MANIFEST = '{"format":"openeval.evidence"}\n';
+
+function evalRun(id: string, repetition: number): EvalRun {
+  mkdirSync(join(directory, "eval-runs", id, "evidence"), { recursive: true });
+  writeFileSync(join(directory, "eval-runs", id, "evidence", "manifest.json"), MANIFEST);
+  return {
+    id, runId: "r", slot: { evalId: "e", model: "p/m", repetition }, control: false, state: "completed", infrastructureError: false, error: null,
+    startedAt: "2026-12-01T00:00:00.000Z", completedAt: "2026-12-01T00:01:00.000Z", elapsedMs: 60_000,
+    input: { candidateFingerprint: "c", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
+    evidence: { directory: `eval-runs/${id}/evidence`, hash: sha256(MANIFEST) }, metrics: null,
+  };
+}
+
+function judgeRun(id: string, of: EvalRun): JudgeRun {
+  mkdirSync(join(directory, "judge-runs", id), { recursive: true });
+  return {
+    id, runId: "r", evalRunId: of.id, slot: of.slot, kind: "code", state: "completed", judgeFingerprint: "j", startedAt: "2026-12-01T00:01:00.000Z",
+    completedAt: "2026-12-01T00:01:01.000Z", elapsedMs: 1000, scores: { ok: { value: 1, source: "judge.ts" } }, unscored: false, error: null, directory: `judge-runs/${id}`,
+  };
+}
+
+const ids = (records: CheckedRecords) => ({
+  evalRuns: records.evalRuns.map((run) => run.id),
+  judgeRuns: records.judgeRuns.map((run) => run.id),
+  integrity: records.integrity.map((problem) => problem.id),
+});
+
+let directory: string;
+
+describe("readCheckedRecordsSince (the runner's summary reads only the rows it wrote)", () => {
+  it("gives what reading every row again gives: new eval and judge runs, new judgments of old eval runs, and what fails the check", async () => {
+    directory = await makeTempDir();
+    const store = ResultsStore.open(directory, { create: true });
+    store.writeRun({ id: "r", name: "b", benchmarkDirectory: directory, createdAt: "2026-12-01T00:00:00.000Z", opencodeVersion: "x", models: ["p/m"], repetitions: 3, evals: ["e"] });
+    const first = evalRun("eval_1", 1);
+    store.saveEvalRun(first);
+    store.saveJudgeRun(judgeRun("judge_1", first));
+    const earlier = readCheckedRecords(store);
+
+    // This run's work: a rejudge of the old eval run, a new eval run and its judgment, one still running.
+    store.saveJudgeRun(judgeRun("judge_2", first));
+    const second = evalRun("eval_2", 2);
+    store.saveEvalRun(second);
+    store.saveJudgeRun(judgeRun("judge_3", second));
+    store.saveEvalRun({ ...evalRun("eval_3", 3), state: "running", completedAt: null, elapsedMs: null, evidence: null });
+    store.close();
+    // And a forged judge row, inserted by hand: reported, and left out as a full read leaves it out.
+    const db = new Database(join(directory, STORE_FILE));
+    const forged = { ...judgeRun("judge_forged", second), integrity: "0".repeat(64) };
+    db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, 'completed', ?, ?)").run(forged.id, second.id, JSON.stringify(forged), Date.now());
+    db.close();
+
+    const reopened = ResultsStore.open(directory);
+    const since = readCheckedRecordsSince(reopened, earlier);
+    expect(ids(since)).toEqual(ids(readCheckedRecords(reopened)));
+    expect(ids(since)).toEqual({ evalRuns: ["eval_1", "eval_2", "eval_3"], judgeRuns: ["judge_1", "judge_2", "judge_3"], integrity: ["judge_forged"] });
+    expect(since.through).toEqual(reopened.marks());
+    // Nothing new: the same records again.
+    expect(ids(readCheckedRecordsSince(reopened, since))).toEqual(ids(since));
+    reopened.close();
+  });
+});
