@@ -98,10 +98,11 @@ export function planSlots(
     for (const model of models) {
       for (const variant of variants) {
         const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings, candidateRuntime(model), variant);
+        const expected = { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash };
         for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
           const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
           const decision = inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
-            ? applyExplicitRequests(decide(index.activeWork(key, { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash })), scope, index.latest(key)?.id)
+            ? applyExplicitRequests(decide(index.activeWork(key, expected)), scope, index.latest(key)?.id)
             : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
           slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
         }

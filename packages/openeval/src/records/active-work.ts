@@ -49,13 +49,13 @@ export class RecordedWorkIndex {
   /** The work that counts for `slot`; with `expected`, only work made with those inputs. */
   activeWork(slot: SlotKey, expected?: ExpectedInputs): ActiveWork {
     const forSlot = this.evalRunsBySlot.get(slotId(slot)) ?? [];
-    const evalRun = (expected ? forSlot.filter((run) => run.input.candidateFingerprint === expected.candidateFingerprint) : forSlot).at(-1) ?? null;
+    // findLast, not filter(…).at(-1): no copy of the slot's runs per slot of every plan.
+    const evalRun = forSlot.findLast((run) => !expected || run.input.candidateFingerprint === expected.candidateFingerprint) ?? null;
     if (!evalRun) return { status: forSlot.length > 0 ? "inputsChanged" : "missing", evalRun: null, judgeRun: null };
     if (evalRun.state === "running" || evalRun.state === "interrupted") return { status: "interrupted", evalRun, judgeRun: null };
     if (evalRun.infrastructureError || evalRun.state === "failed") return { status: "candidateFailed", evalRun, judgeRun: null };
     const judgeRuns = this.judgeRunsOf(evalRun.id);
-    const finished = judgeRuns.filter((run) => run.state !== "running" && run.state !== "interrupted" && (!expected || run.judgeFingerprint === expected.judgeFingerprint));
-    const judgeRun = finished.at(-1) ?? null;
+    const judgeRun = judgeRuns.findLast((run) => run.state !== "running" && run.state !== "interrupted" && (!expected || run.judgeFingerprint === expected.judgeFingerprint)) ?? null;
     if (!judgeRun) return { status: expected && judgeRuns.length > 0 ? "judgeInputsChanged" : "unjudged", evalRun, judgeRun: null };
     return { status: judgeRun.state === "completed" ? "scored" : "judgeFailed", evalRun, judgeRun };
   }
