@@ -68,4 +68,16 @@ describe("readCheckedRecordsSince (the runner's summary reads only the rows it w
     expect(ids(readCheckedRecordsSince(reopened, since))).toEqual(ids(since));
     reopened.close();
   });
+
+  it("reads everything again when a row of the earlier read was still running: it may have been finalized in place", async () => {
+    directory = await makeTempDir();
+    const store = ResultsStore.open(directory, { create: true });
+    store.writeRun({ id: "r", name: "b", benchmarkDirectory: directory, createdAt: "2026-12-01T00:00:00.000Z", opencodeVersion: "x", models: ["p/m"], repetitions: 1, evals: ["e"] });
+    const running = evalRun("eval_1", 1);
+    store.saveEvalRun({ ...running, state: "running", completedAt: null, elapsedMs: null });
+    const earlier = readCheckedRecords(store);
+    store.saveEvalRun(running);
+    expect(readCheckedRecordsSince(store, earlier).evalRuns.map((run) => [run.id, run.state])).toEqual([["eval_1", "completed"]]);
+    store.close();
+  });
 });

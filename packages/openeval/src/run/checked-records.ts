@@ -21,12 +21,14 @@ export function readCheckedRecords(store: ResultsStore): CheckedRecords {
 }
 
 /**
- * `earlier` and what was inserted since, checked: the same records readCheckedRecords would give now, provided no row
- * of `earlier` changed since. So only the run's own runner uses it (it holds the run's claim, recovered every
- * unfinished row before it read `earlier`, and finalized rows never change): its summary reads the rows it wrote,
- * not every row again (a second copy of a 10,000-slot run's records was ~80 MB of the runner's peak, issue 18 §4).
+ * `earlier` and what was inserted since, checked: the same records readCheckedRecords would give now, as finalized rows
+ * never change (a row of `earlier` still running makes it a full read). The run's own runner uses it (it holds the
+ * run's claim and recovered every unfinished row before it read `earlier`): its summary reads the rows it wrote, not
+ * every row again (a second copy of a 10,000-slot run's records was ~80 MB of the runner's peak, issue 18 §4).
  */
 export function readCheckedRecordsSince(store: ResultsStore, earlier: CheckedRecords): CheckedRecords {
+  // A row that was running then may have been finalized since, in place: only a full read sees that.
+  if ([...earlier.evalRuns, ...earlier.judgeRuns].some((record) => record.state === "running")) return readCheckedRecords(store);
   const through = store.marks();
   const added = store.recordsAfter(earlier.through);
   const evalRuns = [...earlier.evalRuns, ...added.evalRuns];
