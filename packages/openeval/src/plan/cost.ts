@@ -80,20 +80,9 @@ export function limitWork(slots: PlannedSlot[], limits: CostLimits, cost: WorkCo
  * 50,000-slot run: 5·10⁹ filter calls, issue 18 §4).
  */
 export function candidateCostEstimator(recorded: readonly EvalRun[]): (slot: PlannedSlot) => number | null {
-  const byModel = new Map<string, number[]>();
-  const byCell = new Map<string, number[]>();
-  const add = (costs: Map<string, number[]>, key: string, usd: number) => {
-    const list = costs.get(key);
-    if (list) list.push(usd);
-    else costs.set(key, [usd]);
-  };
-  for (const run of recorded) {
-    const usd = run.metrics?.cost.usd;
-    if (usd == null) continue;
-    add(byModel, run.slot.model, usd);
-    add(byCell, cellId(run.slot.evalId, run.slot.model), usd);
-  }
-  const modelMedians = new Map([...byModel].map(([model, costs]) => [model, median(costs)]));
-  const cellMedians = new Map([...byCell].map(([cell, costs]) => [cell, median(costs)]));
-  return (slot) => cellMedians.get(cellId(slot.evalId, slot.model)) ?? modelMedians.get(slot.model) ?? null;
+  const costed = recorded.filter((run) => run.metrics?.cost.usd != null);
+  const medians = (key: (run: EvalRun) => string) => new Map([...Map.groupBy(costed, key)].map(([group, runs]) => [group, median(runs.map((run) => run.metrics!.cost.usd!))]));
+  const byCell = medians((run) => cellId(run.slot.evalId, run.slot.model));
+  const byModel = medians((run) => run.slot.model);
+  return (slot) => byCell.get(cellId(slot.evalId, slot.model)) ?? byModel.get(slot.model) ?? null;
 }
