@@ -105,7 +105,7 @@ export class ResultsStore {
   readRun(): BenchmarkRun {
     const row = this.db.query("SELECT value FROM run LIMIT 1").get() as { value: string } | null;
     if (!row) throw new StoreError(`The results store in ${this.directory} has no run record`);
-    return parseRow(BenchmarkRunSchema, { value: row.value, value_sha256: null, chain_sha256: null });
+    return parseWithSchema(BenchmarkRunSchema, row.value);
   }
 
   /**
@@ -311,7 +311,11 @@ function parseRow<Schema extends z.ZodType>(schema: Schema, row: StoredRow): z.o
     vouchForStoredText(parsed as EvalRun | JudgeRun, { valueSha256, chainSha256: row.chain_sha256 });
     return parsed;
   }
-  const parsed = schema.safeParse(JSON.parse(row.value));
+  return parseWithSchema(schema, row.value);
+}
+
+function parseWithSchema<Schema extends z.ZodType>(schema: Schema, value: string): z.output<Schema> {
+  const parsed = schema.safeParse(JSON.parse(value));
   if (!parsed.success) throw new StoreError(`A results store row does not match this openeval's format: ${parsed.error.message}`);
   return parsed.data;
 }
