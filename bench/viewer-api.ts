@@ -5,13 +5,15 @@
 // first leaderboard (its bootstrap CIs and verdict) are reported on rows of their own: they are paid once per
 // version of the run, then every answer comes from memory.
 import { join } from "node:path";
+import { loadBenchmark } from "../packages/openeval/src/index.ts";
+import { candidateFingerprint, judgeFingerprint } from "../packages/openeval/src/plan/index.ts";
 import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/records/index.ts";
-import { writeViewerFixture } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
+import { writeViewerFixture, type ViewerFixtureOptions } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
 import { REPO_ROOT } from "./lib/fixtures.ts";
 import { readProcessMemory } from "./lib/proc-memory.ts";
 import { now, round } from "./lib/stats.ts";
 import type { Section } from "./lib/table.ts";
-import { withTempDir } from "./lib/temp.ts";
+import { withTempDir, writeTree } from "./lib/temp.ts";
 
 export interface ViewerApiLatency {
   endpoint: string;
@@ -26,6 +28,8 @@ export interface ViewerApiResult {
   latencies: ViewerApiLatency[];
   /** The `openeval view` process: resident set once listening, after the cold reads, and its peak over the whole measurement. */
   server: { rssListeningMiB: number; rssAfterColdMiB: number; rssEndMiB: number; peakRssMiB: number };
+  /** Set when the first leaderboard was not the CLI's summary of every slot (no verdict, or slots left unjudged). */
+  warning: string | null;
 }
 
 export interface ViewerApiOptions {
@@ -43,7 +47,8 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
   const requests = options.requests ?? 60;
   return withTempDir("viewer-api", async (root) => {
     const fixtureStart = now();
-    const fixture = await writeViewerFixture(join(root, "benchmark"), { evals, models: MODELS, repetitions: REPETITIONS, recordings: 8 });
+    const fingerprints = await writeBenchmark(join(root, "benchmark"), evals);
+    const fixture = await writeViewerFixture(join(root, "benchmark"), { evals, models: MODELS, repetitions: REPETITIONS, recordings: 8, fingerprints });
     recordQueue(fixture.runDirectory, fixture.evalRuns.map((evalRun) => evalRun.slot));
     const fixtureMs = round(now() - fixtureStart);
     const viewer = await spawnViewer(fixture.runDirectory);
@@ -55,7 +60,12 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
 
       // Cold: the page opens on the leaderboard, so the first request reads the store into memory, then makes the
       // CIs and the verdict; the first page of eval runs after it is timed apart.
-      const coldSummary = await time(api);
+      const [coldSummary, overview] = await timeWithBody<{ verdictHeadline: string | null; verdictNote: string | null; leaderboard: { candidate: string; score: { value: number | null } }[] }>(api);
+      const unscored = overview.leaderboard.filter((row) => row.score.value === null).map((row) => row.candidate);
+      const warning =
+        overview.verdictHeadline !== null && overview.verdictHeadline !== "incomplete" && unscored.length === 0
+          ? null
+          : `WARNING: the first leaderboard is not the summary of a complete run (verdict ${overview.verdictHeadline ?? "none"}${unscored.length > 0 ? `, unresolved: ${unscored.join(", ")}` : ""}; ${overview.verdictNote ?? ""}): not the path a user gets`;
       const coldIndex = await time(`${api}/eval-runs?limit=100`);
       // The queue and each comparison are made once per version of the run(s), then answered from memory.
       const compareUrl = (model: string) => `${viewer.url}api/compare?a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`;
@@ -92,6 +102,7 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
         fixtureMs,
         latencies: results,
         server: { rssListeningMiB: viewer.listening.rssMiB, rssAfterColdMiB: afterCold.rssMiB, rssEndMiB: end.rssMiB, peakRssMiB: end.peakRssMiB },
+        warning,
       };
     } finally {
       await viewer.stop();
@@ -140,6 +151,7 @@ export function sectionViewerApi(result: ViewerApiResult): Section {
     columns: ["endpoint", "p50 ms", "p95 ms"],
     rows: result.latencies.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]),
     notes: [
+      ...(result.warning ? [result.warning] : []),
       `server RSS: ${server.rssListeningMiB} MiB listening, ${server.rssAfterColdMiB} MiB after the cold reads, ${server.rssEndMiB} MiB at the end; peak (VmHWM) ${server.peakRssMiB} MiB (aim < 500 MB)`,
       `aims: first leaderboard cold < 1 s, every paged endpoint p95 < 20 ms · writing the generated run took ${(result.fixtureMs / 1000).toFixed(1)} s`,
     ],
@@ -156,12 +168,39 @@ function recordQueue(runDirectory: string, slots: { evalId: string; model: strin
   }
 }
 
+/**
+ * benchmark.ts (every model's candidates in process isolation, rubric judged by control/judge) and one eval folder per
+ * fixture eval (prompt.md, judge.ts, judge.md, the control's script), loaded to give the fingerprints the fixture
+ * records: readResults then re-plans every slot as scored, so the first leaderboard takes the path a user's does
+ * (load the benchmark, plan, summary, verdict) rather than the fallback for a run whose benchmark.ts is gone.
+ */
+async function writeBenchmark(directory: string, evals: number): Promise<ViewerFixtureOptions["fingerprints"]> {
+  const settings = { models: MODELS, repetitions: REPETITIONS, judge: { model: "control/judge", timeoutMs: 60_000 }, candidate: { timeoutMs: 120_000, isolation: "process" } };
+  const files: Record<string, string> = { "benchmark.ts": `export default ${JSON.stringify(settings)};\n` };
+  for (let n = 1; n <= evals; n++) {
+    const id = `eval-${String(n).padStart(4, "0")}`;
+    files[`evals/${id}/prompt.md`] = `Fix the bug in slugify.js (${id}).\n`;
+    files[`evals/${id}/judge.ts`] = `const EVAL = ${JSON.stringify(id)};\nexport default () => ({ scores: { tests_pass: EVAL.length > 0 } });\n`;
+    files[`evals/${id}/judge.md`] = "## Criterion: focused_fix — Focused fix\nPass when only slugify.js changed and the tests were run.\n";
+    files[`evals/${id}/controls/negative.json`] = JSON.stringify({ turns: [{ text: "Not fixed." }] });
+  }
+  await writeTree(directory, files);
+  const benchmark = await loadBenchmark(directory);
+  const byId = new Map(benchmark.evals.map((evaluation) => [evaluation.id, evaluation]));
+  const judges = new Map(benchmark.evals.map((evaluation) => [evaluation.id, judgeFingerprint(evaluation, benchmark.settings)]));
+  return { candidate: (slot) => candidateFingerprint(byId.get(slot.evalId)!, slot.model, benchmark.settings), judge: (evalId) => judges.get(evalId)! };
+}
+
 async function time(url: string): Promise<number> {
+  return (await timeWithBody(url))[0];
+}
+
+async function timeWithBody<T>(url: string): Promise<[number, T]> {
   const start = now();
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-  await response.json();
-  return now() - start;
+  const body = (await response.json()) as T;
+  return [now() - start, body];
 }
 
 /** Nearest-rank percentile. */
