@@ -1,7 +1,7 @@
 // Cost before spending (SPEC §5): each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
 import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
-import { cellId, type EvalRun } from "../records/index.ts";
+import { cellId, type EvalRunHead } from "../records/index.ts";
 import { median } from "../util/median.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
 import { CONTROL_PROVIDER, isControlModel } from "../util/control-model.ts";
@@ -54,7 +54,7 @@ export interface WorkCost {
 }
 
 /** Defers work that --offline or --max-cost forbids, in plan order; the rest is left as planned. */
-export function limitWork(slots: PlannedSlot[], limits: CostLimits, cost: WorkCost): PlannedSlot[] {
+export function limitWork<Slot extends PlannedSlot>(slots: Slot[], limits: CostLimits, cost: WorkCost): Slot[] {
   let remaining = limits.maxCostUSD ?? Number.POSITIVE_INFINITY;
   return slots.map((slot) => {
     if (slot.action !== "candidate" && slot.action !== "judge") return slot;
@@ -79,9 +79,9 @@ export function limitWork(slots: PlannedSlot[], limits: CostLimits, cost: WorkCo
  * grouped once: filtering every recorded run for every slot made a plan quadratic (50,000 changed slots of a
  * 50,000-slot run: 5·10⁹ filter calls, issue 18 §4).
  */
-export function candidateCostEstimator(recorded: readonly EvalRun[]): (slot: PlannedSlot) => number | null {
+export function candidateCostEstimator(recorded: readonly EvalRunHead[]): (slot: PlannedSlot) => number | null {
   const costed = recorded.filter((run) => run.metrics?.cost.usd != null);
-  const medians = (key: (run: EvalRun) => string) => new Map([...Map.groupBy(costed, key)].map(([group, runs]) => [group, median(runs.map((run) => run.metrics!.cost.usd!))]));
+  const medians = (key: (run: EvalRunHead) => string) => new Map([...Map.groupBy(costed, key)].map(([group, runs]) => [group, median(runs.map((run) => run.metrics!.cost.usd!))]));
   const byCell = medians((run) => cellId(run.slot.evalId, run.slot.model));
   const byModel = medians((run) => run.slot.model);
   return (slot) => byCell.get(cellId(slot.evalId, slot.model)) ?? byModel.get(slot.model) ?? null;

@@ -1,14 +1,18 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, variantOf, type ActiveWork, type EvalRun, type JudgeRun, type RunModels, type SlotKey } from "../records/index.ts";
+import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, variantOf, type ActiveWork, type EvalRunHead, type JudgeRunHead, type RunModels, type SlotKey } from "../records/index.ts";
 import { candidateMaxCost, checksMaxCost, candidateCostEstimator, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
 
 export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
 
-export interface PlannedSlot extends SlotKey {
+/**
+ * A slot's action, with the recorded work it names: the eval and judge runs' heads (run-heads.ts) by default, which is
+ * what a plan reads; the whole records when planned from them (the run summary, the runner).
+ */
+export interface PlannedSlot<E extends EvalRunHead = EvalRunHead, J extends JudgeRunHead = JudgeRunHead> extends SlotKey {
   action: SlotAction;
   reason: string;
   /** Why a deferred slot waits: outside the --only-* scope, or in scope but held back by --offline / --max-cost. */
@@ -16,8 +20,8 @@ export interface PlannedSlot extends SlotKey {
   candidateFingerprint: string;
   judgeFingerprint: string;
   /** The recording to judge or reuse, when there is one. */
-  evalRun: EvalRun | null;
-  judgeRun: JudgeRun | null;
+  evalRun: E | null;
+  judgeRun: J | null;
 }
 
 export interface PlanScope {
@@ -51,16 +55,16 @@ export interface PlanScope {
   explicitOnly?: boolean;
 }
 
-export interface Plan {
-  slots: PlannedSlot[];
+export interface Plan<E extends EvalRunHead = EvalRunHead, J extends JudgeRunHead = JudgeRunHead> {
+  slots: PlannedSlot<E, J>[];
   /** Expected spend of the planned work: null when any part of it has no cost history. */
   estimate: { usd: number | null };
 }
 
-/** What the planner needs from a store: every eval run and judge run recorded so far, and the run's models. */
-export interface RecordedWork {
-  evalRuns: readonly EvalRun[];
-  judgeRuns: readonly JudgeRun[];
+/** What the planner needs from a store: every eval run and judge run recorded so far (whole, or their heads), and the run's models. */
+export interface RecordedWork<E extends EvalRunHead = EvalRunHead, J extends JudgeRunHead = JudgeRunHead> {
+  evalRuns: readonly E[];
+  judgeRuns: readonly J[];
   /** Absent for a run not yet created. */
   runModels?: RunModels;
 }
@@ -81,17 +85,17 @@ export function plannedModels(benchmark: BenchmarkDefinition, scope: PlanScope, 
  * `verificationImage(evalId)`: the image a verification-using judge would run with (it enters the judge fingerprint);
  * `candidateRuntime(model)`: where that model's candidates run (the container image enters the candidate fingerprint).
  */
-export function planSlots(
+export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
   benchmark: BenchmarkDefinition,
-  recorded: RecordedWork,
+  recorded: RecordedWork<E, J>,
   scope: PlanScope = {},
   verificationImage: (evalId: string) => string | null = () => null,
   candidateRuntime: (model: string) => CandidateRuntime = () => PROCESS_RUNTIME,
-): Plan {
+): Plan<E, J> {
   const models = plannedModels(benchmark, scope, recorded.runModels);
   const variants = plannedVariants(benchmark, scope);
-  const index = scope.fresh ? new RecordedWorkIndex([], []) : new RecordedWorkIndex(recorded.evalRuns, recorded.judgeRuns);
-  const slots: PlannedSlot[] = [];
+  const index = scope.fresh ? new RecordedWorkIndex<E, J>([], []) : new RecordedWorkIndex(recorded.evalRuns, recorded.judgeRuns);
+  const slots: PlannedSlot<E, J>[] = [];
   const categorized = scope.onlyCategories ? new Set(benchmark.evals.filter((evaluation) => scoredCriteria(evaluation, scope).length > 0).map((evaluation) => evaluation.id)) : null;
   for (const evaluation of benchmark.evals) {
     const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
@@ -101,16 +105,16 @@ export function planSlots(
         const expected = { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash };
         for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
           const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
-          const decision = inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
+          const decision: Decision<E, J> = inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
             ? applyExplicitRequests(decide(index.activeWork(key, expected)), scope, index.latest(key)?.id)
-            : { action: "deferred" as const, reason: "Outside the --only-* scope", deferredBy: "scope" as const, evalRun: null, judgeRun: null };
+            : { action: "deferred", reason: "Outside the --only-* scope", deferredBy: "scope", evalRun: null, judgeRun: null };
           slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
         }
       }
     }
   }
   const evalsById = new Map(benchmark.evals.map((evaluation) => [evaluation.id, evaluation]));
-  const hasRubric = (slot: PlannedSlot) => evalsById.get(slot.evalId)?.rubric != null;
+  const hasRubric = (slot: SlotKey) => evalsById.get(slot.evalId)?.rubric != null;
   const limited = limitWork(slots, scope, {
     maxCost: (slot) => {
       const judge = judgeMaxCost(hasRubric(slot), benchmark.settings);
@@ -128,7 +132,7 @@ export function planSlots(
   return { slots: limited, estimate: { usd: estimate(limited, recorded.evalRuns, benchmark) } };
 }
 
-function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRun[], benchmark: BenchmarkDefinition): number | null {
+function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRunHead[], benchmark: BenchmarkDefinition): number | null {
   const estimateCandidateCost = candidateCostEstimator(recorded);
   let total = 0;
   for (const slot of slots.filter((candidate) => candidate.action === "candidate")) {
@@ -162,10 +166,10 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
   );
 }
 
-type Decision = Pick<PlannedSlot, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy">;
+type Decision<E extends EvalRunHead, J extends JudgeRunHead> = Pick<PlannedSlot<E, J>, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy">;
 
 /** The slot's action and its reason, from the work that counts for it (records/active-work.ts decides which). */
-function decide(work: ActiveWork): Decision {
+function decide<E extends EvalRunHead, J extends JudgeRunHead>(work: ActiveWork<E, J>): Decision<E, J> {
   const { evalRun, judgeRun } = work;
   switch (work.status) {
     case "missing":
@@ -193,7 +197,7 @@ function decide(work: ActiveWork): Decision {
 }
 
 /** Failed work is never retried silently: only `retry` and `rejudge` turn it back into work. */
-function applyExplicitRequests(decision: Decision, scope: PlanScope, activeEvalRunId: string | undefined): Decision {
+function applyExplicitRequests<E extends EvalRunHead, J extends JudgeRunHead>(decision: Decision<E, J>, scope: PlanScope, activeEvalRunId: string | undefined): Decision<E, J> {
   const explicit = explicitRequest(decision, scope, activeEvalRunId);
   if (explicit) return explicit;
   if (scope.explicitOnly && (decision.action === "candidate" || decision.action === "judge")) {
@@ -203,7 +207,7 @@ function applyExplicitRequests(decision: Decision, scope: PlanScope, activeEvalR
 }
 
 /** `activeEvalRunId`: the slot's latest execution, which retry names (an interrupted one is not decision.evalRun). */
-function explicitRequest(decision: Decision, scope: PlanScope, activeEvalRunId: string | undefined): Decision | null {
+function explicitRequest<E extends EvalRunHead, J extends JudgeRunHead>(decision: Decision<E, J>, scope: PlanScope, activeEvalRunId: string | undefined): Decision<E, J> | null {
   if (activeEvalRunId !== undefined && scope.retry?.includes(activeEvalRunId)) {
     return { action: "candidate", reason: `Explicit retry of ${activeEvalRunId}`, evalRun: null, judgeRun: null };
   }

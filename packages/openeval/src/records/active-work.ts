@@ -2,7 +2,8 @@
 // asks for the work that matches today's fingerprints (and so, through the plan, does the run summary); the viewer
 // asks without fingerprints, for what the run recorded last, whatever benchmark.ts says now.
 import { slotId } from "./slot-key.ts";
-import type { EvalRun, JudgeRun, SlotKey } from "./schema.ts";
+import type { JudgeRun, SlotKey } from "./schema.ts";
+import type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
 
 /**
  * `missing`: nothing recorded (or, with fingerprints, nothing with these candidate inputs: `inputsChanged`);
@@ -12,12 +13,12 @@ import type { EvalRun, JudgeRun, SlotKey } from "./schema.ts";
  */
 export type ActiveWorkStatus = "missing" | "inputsChanged" | "interrupted" | "candidateFailed" | "unjudged" | "judgeInputsChanged" | "judgeFailed" | "scored";
 
-export interface ActiveWork {
+export interface ActiveWork<E extends EvalRunHead, J extends JudgeRunHead> {
   status: ActiveWorkStatus;
   /** The slot's eval run that counts: the latest (with the expected candidate inputs), finished or not. */
-  evalRun: EvalRun | null;
+  evalRun: E | null;
   /** Its latest finished (not running, not interrupted) judge run (with the expected judge inputs). */
-  judgeRun: JudgeRun | null;
+  judgeRun: J | null;
 }
 
 /** The inputs recorded work must have been made with to count (the planner's fingerprints). */
@@ -26,28 +27,31 @@ export interface ExpectedInputs {
   judgeFingerprint: string;
 }
 
-/** Recorded work grouped once, so each slot's answer is a lookup (planning and the viewer stay linear in the slots). */
-export class RecordedWorkIndex {
-  private readonly evalRunsBySlot: Map<string, EvalRun[]>;
+/**
+ * Recorded work grouped once, so each slot's answer is a lookup (planning and the viewer stay linear in the slots).
+ * It holds whole records or only their heads (a plan), and answers with what it holds.
+ */
+export class RecordedWorkIndex<E extends EvalRunHead, J extends JudgeRunHead> {
+  private readonly evalRunsBySlot: Map<string, E[]>;
   /** Every judge run, by the eval run it judges, in recorded order. */
-  readonly judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>;
+  readonly judgeRunsByEvalRun: ReadonlyMap<string, readonly J[]>;
 
-  constructor(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]) {
+  constructor(evalRuns: readonly E[], judgeRuns: readonly J[]) {
     this.evalRunsBySlot = Map.groupBy(evalRuns, (run) => slotId(run.slot));
     this.judgeRunsByEvalRun = Map.groupBy(judgeRuns, (run) => run.evalRunId);
   }
 
   /** The slot's latest execution, whatever its inputs (what `retry` names). */
-  latest(slot: SlotKey): EvalRun | null {
+  latest(slot: SlotKey): E | null {
     return this.evalRunsBySlot.get(slotId(slot))?.at(-1) ?? null;
   }
 
-  judgeRunsOf(evalRunId: string): readonly JudgeRun[] {
+  judgeRunsOf(evalRunId: string): readonly J[] {
     return this.judgeRunsByEvalRun.get(evalRunId) ?? [];
   }
 
   /** The work that counts for `slot`; with `expected`, only work made with those inputs. */
-  activeWork(slot: SlotKey, expected?: ExpectedInputs): ActiveWork {
+  activeWork(slot: SlotKey, expected?: ExpectedInputs): ActiveWork<E, J> {
     const forSlot = this.evalRunsBySlot.get(slotId(slot)) ?? [];
     // findLast, not filter(…).at(-1): no copy of the slot's runs per slot of every plan.
     const evalRun = forSlot.findLast((run) => !expected || run.input.candidateFingerprint === expected.candidateFingerprint) ?? null;

@@ -31,4 +31,5 @@ export { readInvocations, recordInvocationFinished, recordInvocationStarted, typ
 export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
 export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";
+export type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
 export { creditsOf, RecordedWorkIndex, type ActiveWork, type ActiveWorkStatus, type ExpectedInputs } from "./active-work.ts";

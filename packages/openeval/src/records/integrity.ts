@@ -1,8 +1,9 @@
 // Tamper evidence for a run's records (issue 14 §4; SPEC §10). A finalized row carries `integrity`: the hash of
 // the row chained to its evidence — an eval run to its recording's manifest hash, a judge run to that hash and to
 // `files.json`, the sha256 of every file its folder holds. An edited row, an INSERTed one, or an edited judge-run
-// file then no longer matches, and every reader (plan, readResults, the summary, the viewer, `openeval verify`)
-// reports it instead of scoring it. The hashes are unkeyed: this makes changes evident, not impossible.
+// file then no longer matches, and every reader of whole records (the runner, readResults, the summary, the viewer,
+// `openeval verify`) reports it instead of scoring it; a plan checks the rows the store did not seal (see
+// run/checked-records.ts readPlanRecords). The hashes are unkeyed: this makes changes evident, not impossible.
 //
 // A row the store sealed also has its stored text's sha256 beside it, and a judge run the hash of that text chained
 // to its evidence and files.json (`StoredSeal`). When the text still hashes to it, the row is exactly what was sealed,
@@ -68,8 +69,8 @@ export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: 
 }
 
 /**
- * Checks rows (always) and, with `files`, every judge-run file against files.json. Cheap enough for every plan:
- * one manifest read per record; `files` reads each judge-run file too (the viewer and `openeval verify`).
+ * Checks rows (always) and, with `files`, every judge-run file against files.json: one manifest read per record;
+ * `files` reads each judge-run file too (the viewer and `openeval verify`).
  * `judged`: the eval runs the judge runs may have judged, when they are not all among `records.evalRuns`.
  */
 export function checkRecords(

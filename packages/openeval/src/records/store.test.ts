@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
@@ -96,7 +97,7 @@ describe("ResultsStore", () => {
     const db = new Database(join(other, "store.db"));
     db.run("PRAGMA user_version = 99");
     db.close();
-    expect(() => ResultsStore.open(other)).toThrow(/has schema 99; this openeval reads schemas 1 and 2. Start a new run with --new/);
+    expect(() => ResultsStore.open(other)).toThrow(/has schema 99; this openeval reads schemas 1 to 3. Start a new run with --new/);
   });
 
   it("reads a schema-1 store (no stored-text seals) read-only as it is, and upgrades it when opened to write", async () => {
@@ -104,9 +105,7 @@ describe("ResultsStore", () => {
     const store = ResultsStore.open(directory, { create: true });
     store.saveEvalRun(evalRun({ state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000 }));
     store.close();
-    const raw = new Database(join(directory, "store.db"));
-    raw.run("ALTER TABLE eval_runs DROP COLUMN value_sha256; ALTER TABLE judge_runs DROP COLUMN value_sha256; ALTER TABLE judge_runs DROP COLUMN chain_sha256; PRAGMA user_version = 1");
-    raw.close();
+    rewriteInSchema(directory, 1);
     const schema = vi.spyOn(EvalRunSchema, "safeParse");
     try {
       const readonly = ResultsStore.open(directory, { readonly: true });
@@ -124,7 +123,7 @@ describe("ResultsStore", () => {
       schema.mockRestore();
     }
     const check = new Database(join(directory, "store.db"), { readonly: true });
-    expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: 2 });
+    expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: 3 });
     expect(check.query("SELECT id, value_sha256 IS NOT NULL AS sealed FROM eval_runs ORDER BY rowid").all()).toEqual([{ id: "eval_1", sealed: 0 }, { id: "eval_2", sealed: 1 }]);
     check.close();
   });
@@ -135,4 +134,116 @@ describe("ResultsStore", () => {
     expect(() => store.saveEvalRun(broken)).toThrow(/openeval tried to record a row that does not match its own format \(a bug; report it\).*elapsedMs/s);
     expect(store.evalRuns()).toEqual([]);
   });
+
+  describe("heads: what a plan reads (issue 18 §4)", () => {
+    const recorded = () => [
+      evalRun({ state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000, metrics: metricsCosting(0.25) }),
+      evalRun({
+        id: "eval_2", slot: { evalId: "e", model: "openai/gpt-5", repetition: 2, variant: "concise" }, state: "failed", infrastructureError: true, setupError: true,
+        preparationError: { step: 1, cwd: ".", argv: ["npm", "ci"], exitCode: 1, timedOut: false, outputTail: "ERR", log: "eval-runs/eval_2/prepare.log" },
+        error: "npm ci failed", completedAt: "2026-11-29T00:00:02.000Z", elapsedMs: 2000, input: { ...evalRun().input, candidateFingerprint: "g" },
+      }),
+      evalRun({ id: "eval_3", state: "running" }),
+    ];
+    const judged = () => [judgeRun({ state: "failed", error: "judge.ts threw", completedAt: "2026-11-29T00:00:03.000Z", elapsedMs: 10 }), judgeRun({ id: "judge_2", evalRunId: "eval_2", judgeFingerprint: "k" })];
+    /** What each record's head must be: the fields run-heads.ts names, as the record has them. */
+    const expectedHeads = () => ({
+      evalRuns: recorded().map(({ id, slot, state, infrastructureError, setupError, preparationError, error, input, metrics }) => ({
+        id, slot, state, infrastructureError, ...(setupError === undefined ? {} : { setupError }), ...(preparationError === undefined ? {} : { preparationError }), error,
+        input: { candidateFingerprint: input.candidateFingerprint }, metrics: metrics ? { cost: { usd: metrics.cost.usd } } : null,
+      })),
+      judgeRuns: judged().map(({ id, evalRunId, state, judgeFingerprint, error }) => ({ id, evalRunId, state, judgeFingerprint, error })),
+    });
+    const write = async () => {
+      const directory = await makeTempDir();
+      const store = ResultsStore.open(directory, { create: true });
+      for (const run of recorded()) store.saveEvalRun(run);
+      for (const run of judged()) store.saveJudgeRun(run);
+      store.close();
+      return directory;
+    };
+
+    it("are the records' plan fields, read from the columns SQLite derives: in a new store, and in older ones read as they are or upgraded", async () => {
+      const current = await write();
+      const store = ResultsStore.open(current, { readonly: true });
+      expect(store.heads()).toEqual(expectedHeads());
+      store.close();
+      for (const version of [1, 2] as const) {
+        const directory = await write();
+        rewriteInSchema(directory, version);
+        const readonly = ResultsStore.open(directory, { readonly: true });
+        expect(readonly.heads(), `schema ${version}, read-only`).toEqual(expectedHeads());
+        readonly.close();
+        const upgraded = ResultsStore.open(directory);
+        expect(upgraded.heads(), `schema ${version}, upgraded`).toEqual(expectedHeads());
+        upgraded.close();
+      }
+    });
+
+    it("unsealed() gives whole the finalized rows the store did not seal; immutable() says whether the triggers stand", async () => {
+      const directory = await write();
+      const raw = new Database(join(directory, "store.db"));
+      const forged = { ...judgeRun({ id: "judge_forged", state: "completed", completedAt: "2026-11-29T00:00:04.000Z", elapsedMs: 1 }), scores: {} };
+      raw.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, 'eval_1', 'completed', ?, 0)").run(forged.id, JSON.stringify(forged));
+      raw.close();
+      const store = ResultsStore.open(directory);
+      expect(store.unsealed()).toEqual({ evalRuns: [], judgeRuns: [forged] });
+      expect(store.immutable()).toBe(true);
+      store.close();
+      const edit = new Database(join(directory, "store.db"));
+      edit.run("DROP TRIGGER eval_runs_finalized_immutable");
+      edit.close();
+      const edited = ResultsStore.open(directory, { readonly: true });
+      expect(edited.immutable()).toBe(false);
+      edited.close();
+      // A schema-1 store has no seals: every finalized row is unsealed.
+      const old = await write();
+      rewriteInSchema(old, 1);
+      const unsealed = ResultsStore.open(old, { readonly: true });
+      expect(unsealed.unsealed().evalRuns.map((run) => run.id)).toEqual(["eval_1", "eval_2"]);
+      expect(unsealed.unsealed().judgeRuns.map((run) => run.id)).toEqual(["judge_1"]);
+      unsealed.close();
+    });
+  });
 });
+
+function metricsCosting(usd: number): NonNullable<EvalRun["metrics"]> {
+  return {
+    version: 1,
+    cost: { usd },
+    tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 },
+    tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null },
+    requests: { started: 1, succeeded: 1, failed: 0, retries: 0 },
+    compactions: 0,
+    timing: { elapsedMs: 1000, modelActiveMs: 500, outputTokensPerSecond: 2 },
+  };
+}
+
+/**
+ * The store in `directory` rewritten in an older schema's layout, as that openeval created it: schema 1 without the
+ * seal columns, schema 2 with them, neither with the head columns; the same rows and triggers.
+ */
+function rewriteInSchema(directory: string, version: 1 | 2): void {
+  const file = join(directory, "store.db");
+  const current = `${file}.current`;
+  renameSync(file, current);
+  const db = new Database(file);
+  const seals = (columns: string) => (version === 2 ? `, ${columns}` : "");
+  db.run(`CREATE TABLE run (id TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE eval_runs (id TEXT PRIMARY KEY, eval_id TEXT NOT NULL, model TEXT NOT NULL, repetition INTEGER NOT NULL, state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL${seals("value_sha256 TEXT")});
+CREATE INDEX eval_runs_slot ON eval_runs (eval_id, model, repetition);
+CREATE TABLE judge_runs (id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL REFERENCES eval_runs (id), state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL${seals("value_sha256 TEXT, chain_sha256 TEXT")});
+CREATE INDEX judge_runs_eval_run ON judge_runs (eval_run_id);
+CREATE TABLE events (sequence INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, type TEXT NOT NULL, value TEXT NOT NULL);
+CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at INTEGER NOT NULL);`);
+  db.query("ATTACH ? AS current").run(current);
+  db.run(`INSERT INTO run SELECT * FROM current.run;
+INSERT INTO eval_runs SELECT id, eval_id, model, repetition, state, value, created${seals("value_sha256")} FROM current.eval_runs ORDER BY rowid;
+INSERT INTO judge_runs SELECT id, eval_run_id, state, value, created${seals("value_sha256, chain_sha256")} FROM current.judge_runs ORDER BY rowid;
+INSERT INTO events SELECT * FROM current.events;`);
+  for (const { sql } of db.query("SELECT sql FROM current.sqlite_master WHERE type = 'trigger'").all() as { sql: string }[]) db.run(sql);
+  db.run("DETACH current");
+  db.run(`PRAGMA user_version = ${version}`);
+  db.close();
+  rmSync(current);
+}

@@ -7,13 +7,26 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as z from "zod";
 import { sealEvalRun, sealJudgeRun, vouchForStoredText } from "./integrity.ts";
+import {
+  EVAL_RUN_HEAD_COLUMNS,
+  generatedColumns,
+  JUDGE_RUN_HEAD_COLUMNS,
+  selectHeadColumns,
+  toEvalRunHead,
+  toJudgeRunHead,
+  type EvalRunHead,
+  type EvalRunHeadRow,
+  type JudgeRunHead,
+  type JudgeRunHeadRow,
+} from "./run-heads.ts";
 import { sha256 } from "../util/hash.ts";
 import { BenchmarkRunSchema, EvalRunSchema, JudgeRunSchema, type BenchmarkRun, type EvalRun, type JudgeRun } from "./schema.ts";
 
 export const STORE_FILE = "store.db";
-/** 2 added the stored-text seals (integrity.ts). A schema-1 store is upgraded when opened for writing; its rows have
- * no seal and are checked in full, and a read-only open reads it as it is. */
-const SCHEMA_VERSION = 2;
+/** 2 added the stored-text seals (integrity.ts), 3 the columns a plan reads (run-heads.ts). An older store is upgraded
+ * when opened for writing (its rows have no seal and are checked in full; its head columns are computed as read), and
+ * a read-only open reads it as it is. */
+const SCHEMA_VERSION = 3;
 /** "OEV1": marks the file as an openeval results store. */
 const APPLICATION_ID = 0x4f455631;
 
@@ -21,11 +34,13 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS eval_runs (
   id TEXT PRIMARY KEY, eval_id TEXT NOT NULL, model TEXT NOT NULL, repetition INTEGER NOT NULL,
-  state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL, value_sha256 TEXT);
+  state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL, value_sha256 TEXT,
+  ${generatedColumns(EVAL_RUN_HEAD_COLUMNS, "STORED").join(",\n  ")});
 CREATE INDEX IF NOT EXISTS eval_runs_slot ON eval_runs (eval_id, model, repetition);
 CREATE TABLE IF NOT EXISTS judge_runs (
   id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL REFERENCES eval_runs (id), state TEXT NOT NULL,
-  value TEXT NOT NULL, created INTEGER NOT NULL, value_sha256 TEXT, chain_sha256 TEXT);
+  value TEXT NOT NULL, created INTEGER NOT NULL, value_sha256 TEXT, chain_sha256 TEXT,
+  ${generatedColumns(JUDGE_RUN_HEAD_COLUMNS, "STORED").join(",\n  ")});
 CREATE INDEX IF NOT EXISTS judge_runs_eval_run ON judge_runs (eval_run_id);
 CREATE TABLE IF NOT EXISTS events (sequence INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, type TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at INTEGER NOT NULL);
@@ -40,10 +55,21 @@ BEGIN SELECT RAISE(ABORT, 'openeval: ${table} rows are never deleted'); END;`,
   .join("\n")}
 `;
 
-const UPGRADE_FROM_1 = `
+/** The immutability triggers SCHEMA creates: a plan trusts the head columns of sealed rows only while they stand. */
+const TRIGGERS = ["eval_runs", "judge_runs"].flatMap((table) => [`${table}_finalized_immutable`, `${table}_never_deleted`]);
+
+const ADD_SEALS = `
 ALTER TABLE eval_runs ADD COLUMN value_sha256 TEXT;
 ALTER TABLE judge_runs ADD COLUMN value_sha256 TEXT;
 ALTER TABLE judge_runs ADD COLUMN chain_sha256 TEXT;`;
+
+/** SQLite can add generated columns to a table that has rows only as VIRTUAL: computed when read, the same values. */
+const ADD_HEAD_COLUMNS = [
+  ...generatedColumns(EVAL_RUN_HEAD_COLUMNS, "VIRTUAL").map((column) => `ALTER TABLE eval_runs ADD COLUMN ${column};`),
+  ...generatedColumns(JUDGE_RUN_HEAD_COLUMNS, "VIRTUAL").map((column) => `ALTER TABLE judge_runs ADD COLUMN ${column};`),
+].join("\n");
+
+const UPGRADES: Record<number, string> = { 0: SCHEMA, 1: `${ADD_SEALS}\n${ADD_HEAD_COLUMNS}`, 2: ADD_HEAD_COLUMNS };
 
 /** The last rowid of each table when read (see marks()). */
 export interface StoreMarks {
@@ -56,13 +82,19 @@ export class StoreError extends OpenEvalError {
 }
 
 export class ResultsStore {
-  /** The columns a read selects: a schema-1 store opened read-only has no seals. */
+  /** The columns a read selects: a schema-1 store opened read-only has no seals, an older one no head columns. */
   private readonly evalRunColumns: string;
   private readonly judgeRunColumns: string;
+  private readonly evalRunHeadColumns: string;
+  private readonly judgeRunHeadColumns: string;
+  private readonly sealed: boolean;
 
-  private constructor(private readonly db: Database, readonly directory: string, sealed: boolean) {
-    this.evalRunColumns = sealed ? "value, value_sha256, NULL AS chain_sha256" : "value, NULL AS value_sha256, NULL AS chain_sha256";
-    this.judgeRunColumns = sealed ? "value, value_sha256, chain_sha256" : this.evalRunColumns;
+  private constructor(private readonly db: Database, readonly directory: string, version: number) {
+    this.sealed = version >= 2;
+    this.evalRunColumns = this.sealed ? "value, value_sha256, NULL AS chain_sha256" : "value, NULL AS value_sha256, NULL AS chain_sha256";
+    this.judgeRunColumns = this.sealed ? "value, value_sha256, chain_sha256" : this.evalRunColumns;
+    this.evalRunHeadColumns = selectHeadColumns(EVAL_RUN_HEAD_COLUMNS, version >= 3);
+    this.judgeRunHeadColumns = selectHeadColumns(JUDGE_RUN_HEAD_COLUMNS, version >= 3);
   }
 
   /** Opens (or with `create`, creates) the store of the run in `directory`. */
@@ -78,20 +110,21 @@ export class ResultsStore {
       db.run("PRAGMA synchronous = NORMAL");
       db.run("PRAGMA busy_timeout = 5000");
       const version = schemaVersion(db);
-      if (version === 0 || version === 1) {
+      const upgrade = UPGRADES[version];
+      if (upgrade !== undefined) {
         db.transaction(() => {
-          db.run(version === 0 ? SCHEMA : UPGRADE_FROM_1);
+          db.run(upgrade);
           db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
           db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
         })();
       }
     }
     const version = schemaVersion(db);
-    if (version !== SCHEMA_VERSION && !(version === 1 && options.readonly)) {
+    if (version !== SCHEMA_VERSION && !(version >= 1 && version < SCHEMA_VERSION && options.readonly)) {
       db.close();
-      throw new StoreError(`Results store ${file} has schema ${version}; this openeval reads schemas 1 and ${SCHEMA_VERSION}. Start a new run with --new`);
+      throw new StoreError(`Results store ${file} has schema ${version}; this openeval reads schemas 1 to ${SCHEMA_VERSION}. Start a new run with --new`);
     }
-    return new ResultsStore(db, directory, version === SCHEMA_VERSION);
+    return new ResultsStore(db, directory, version);
   }
 
   close(): void {
@@ -182,6 +215,37 @@ export class ResultsStore {
    */
   evalRuns(): EvalRun[] {
     return parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ORDER BY rowid`));
+  }
+
+  /**
+   * Every eval run and judge run as a plan sees it (run-heads.ts), in the order they were inserted, read from the
+   * head columns alone: no row's JSON is parsed or hashed (a 50,000-slot plan read and checked every full row in ~2.4 s,
+   * issue 18 §4). Whether those columns can be trusted is for the caller: see `immutable()` and `unsealed()`.
+   */
+  heads(): { evalRuns: EvalRunHead[]; judgeRuns: JudgeRunHead[] } {
+    const evalRuns = this.db.query(`SELECT id, eval_id, model, repetition, state, ${this.evalRunHeadColumns} FROM eval_runs ORDER BY rowid`).all() as EvalRunHeadRow[];
+    const judgeRuns = this.db.query(`SELECT id, eval_run_id, state, ${this.judgeRunHeadColumns} FROM judge_runs ORDER BY rowid`).all() as JudgeRunHeadRow[];
+    return { evalRuns: evalRuns.map(toEvalRunHead), judgeRuns: judgeRuns.map(toJudgeRunHead) };
+  }
+
+  /**
+   * The finalized rows the store did not seal itself — inserted by hand, copied by merge-runs, or from a schema-1
+   * store — whole: the rows whose heads only a full integrity check can vouch for.
+   */
+  unsealed(): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
+    const where = this.sealed ? "WHERE value_sha256 IS NULL AND state <> 'running'" : "WHERE state <> 'running'";
+    return {
+      evalRuns: parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ${where} ORDER BY rowid`)),
+      judgeRuns: parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs ${where} ORDER BY rowid`)),
+    };
+  }
+
+  /** Whether the triggers that refuse to change or delete a finalized row still stand (dropping them is how a row is edited). */
+  immutable(): boolean {
+    const present = this.db
+      .query(`SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`)
+      .get(...TRIGGERS) as { count: number };
+    return present.count === TRIGGERS.length;
   }
 
   /** Where each table ends now: rows inserted later have higher rowids (rows are never deleted). */

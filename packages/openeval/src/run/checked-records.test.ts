@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { ResultsStore, STORE_FILE, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
-import { readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
+import { readCheckedRecords, readCheckedRecordsSince, readPlanRecords, type CheckedRecords, type PlanRecords } from "./checked-records.ts";
 
 const MANIFEST = '{"format":"openeval.evidence"}\n';
 
@@ -28,7 +28,7 @@ function judgeRun(id: string, of: EvalRun): JudgeRun {
   };
 }
 
-const ids = (records: CheckedRecords) => ({
+const ids = (records: CheckedRecords | PlanRecords) => ({
   evalRuns: records.evalRuns.map((run) => run.id),
   judgeRuns: records.judgeRuns.map((run) => run.id),
   integrity: records.integrity.map((problem) => problem.id),
@@ -79,5 +79,50 @@ describe("readCheckedRecordsSince (the runner's summary reads only the rows it w
     store.saveEvalRun(running);
     expect(readCheckedRecordsSince(store, earlier).evalRuns.map((run) => [run.id, run.state])).toEqual([["eval_1", "completed"]]);
     store.close();
+  });
+});
+
+describe("readPlanRecords (a plan reads heads; issue 18 §4)", () => {
+  /** A run with two judged eval runs, a forged judge row inserted by hand, and eval_1's recording and judge files edited since. */
+  async function tamperedRun(): Promise<ResultsStore> {
+    directory = await makeTempDir();
+    const store = ResultsStore.open(directory, { create: true });
+    store.writeRun({ id: "r", name: "b", benchmarkDirectory: directory, createdAt: "2026-12-01T00:00:00.000Z", opencodeVersion: "x", models: ["p/m"], repetitions: 2, evals: ["e"] });
+    const [first, second] = [evalRun("eval_1", 1), evalRun("eval_2", 2)];
+    for (const [index, run] of [first, second].entries()) {
+      store.saveEvalRun(run);
+      store.saveJudgeRun(judgeRun(`judge_${index + 1}`, run));
+    }
+    store.close();
+    const db = new Database(join(directory, STORE_FILE));
+    const forged = { ...judgeRun("judge_forged", second), integrity: "0".repeat(64) };
+    db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, 'completed', ?, ?)").run(forged.id, second.id, JSON.stringify(forged), Date.now());
+    db.close();
+    writeFileSync(join(directory, "eval-runs", "eval_1", "evidence", "manifest.json"), `${MANIFEST} `);
+    writeFileSync(join(directory, "judge-runs", "judge_1", "files.json"), "{}");
+    return ResultsStore.open(directory);
+  }
+
+  it("checks the rows the store did not seal, and leaves recordings and judge files to where they are used", async () => {
+    const store = await tamperedRun();
+    const plan = readPlanRecords(store);
+    expect(ids(plan)).toEqual({ evalRuns: ["eval_1", "eval_2"], judgeRuns: ["judge_1", "judge_2"], integrity: ["judge_forged"] });
+    expect(plan.integrity[0]!.message).toBe("judge run judge_forged: its files.json is missing");
+    expect(plan.judgeRuns[0]).toEqual({ id: "judge_1", evalRunId: "eval_1", state: "completed", judgeFingerprint: "j", error: null });
+    // The full check, which the summary, the viewer and verify make, still finds the edited files.
+    expect(ids(readCheckedRecords(store))).toEqual({ evalRuns: ["eval_1", "eval_2"], judgeRuns: ["judge_2"], integrity: ["eval_1", "judge_1", "judge_forged"] });
+    store.close();
+  });
+
+  it("checks every row in full once a trigger that keeps finalized rows immutable is gone", async () => {
+    const store = await tamperedRun();
+    store.close();
+    const db = new Database(join(directory, STORE_FILE));
+    db.run("DROP TRIGGER judge_runs_finalized_immutable");
+    db.close();
+    const reopened = ResultsStore.open(directory, { readonly: true });
+    expect(ids(readPlanRecords(reopened))).toEqual(ids(readCheckedRecords(reopened)));
+    expect(ids(readPlanRecords(reopened)).integrity).toEqual(["eval_1", "judge_1", "judge_forged"]);
+    reopened.close();
   });
 });

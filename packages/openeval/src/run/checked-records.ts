@@ -1,7 +1,7 @@
 // The records every reader plans and scores from, after their integrity check (issue 14 §4): a judge run that
 // fails it (forged, edited, or judging a recording that changed) is reported and left out, so it cannot change a
 // score; eval runs are kept (they were paid for) and reported.
-import { checkRecords, readRunModels, type EvalRun, type IntegrityProblem, type JudgeRun, type ResultsStore, type RunModels, type StoreMarks } from "../records/index.ts";
+import { checkRecords, readRunModels, type EvalRun, type EvalRunHead, type IntegrityProblem, type JudgeRun, type JudgeRunHead, type ResultsStore, type RunModels, type StoreMarks } from "../records/index.ts";
 
 export interface CheckedRecords {
   evalRuns: EvalRun[];
@@ -36,8 +36,33 @@ export function readCheckedRecordsSince(store: ResultsStore, earlier: CheckedRec
   return { evalRuns, judgeRuns: [...earlier.judgeRuns, ...trusted(added.judgeRuns, integrity)], integrity, runModels: readRunModels(store), through };
 }
 
+/** What a plan decides from: every eval run's and judge run's head, less the judge runs that fail the check. */
+export interface PlanRecords {
+  evalRuns: EvalRunHead[];
+  judgeRuns: JudgeRunHead[];
+  integrity: IntegrityProblem[];
+  runModels: RunModels;
+}
+
+/**
+ * The records a plan reads (issue 18 §4; docs/design/evidence-trust.md): the store's head columns, which it derives
+ * from rows it sealed and never lets change while its triggers stand; the rows it did not seal (inserted by hand,
+ * copied, or from a schema-1 store) get the full check, as does every row once a trigger is gone. A plan does not
+ * re-hash recordings or judge-run files: the judge opens a recording by its hash, and the summary, the viewer and
+ * `openeval verify` check every record they use. Reading and checking every whole row was ~2.4 s of a 50,000-slot plan.
+ */
+export function readPlanRecords(store: ResultsStore): PlanRecords {
+  if (!store.immutable()) return readCheckedRecords(store);
+  const heads = store.heads();
+  const unsealed = store.unsealed();
+  // An unsealed judge run's check chains it to the recording it judged, whose row may be sealed.
+  const judged = [...unsealed.evalRuns, ...unsealed.judgeRuns.flatMap((judgeRun) => store.evalRun(judgeRun.evalRunId) ?? [])];
+  const integrity = checkRecords(store.directory, unsealed, { judged });
+  return { evalRuns: heads.evalRuns, judgeRuns: trusted(heads.judgeRuns, integrity), integrity, runModels: readRunModels(store) };
+}
+
 /** The judge runs that can be scored: neither they nor the eval run they judged failed the check. */
-function trusted(judgeRuns: readonly JudgeRun[], integrity: readonly IntegrityProblem[]): JudgeRun[] {
+function trusted<J extends JudgeRunHead>(judgeRuns: readonly J[], integrity: readonly IntegrityProblem[]): J[] {
   const bad = new Set(integrity.map((problem) => problem.id));
   return judgeRuns.filter((judgeRun) => !bad.has(judgeRun.id) && !bad.has(judgeRun.evalRunId));
 }

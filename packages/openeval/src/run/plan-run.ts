@@ -9,7 +9,7 @@ import { STORE_FILE, ResultsStore, StoreError } from "../records/index.ts";
 import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
 import { recordedInputChanges, type InputChangeRecord } from "./input-changes.ts";
-import { readCheckedRecords } from "./checked-records.ts";
+import { readPlanRecords } from "./checked-records.ts";
 import type { IntegrityProblem, RunModels } from "../records/index.ts";
 import { checkModelRefs } from "./run-benchmark.ts";
 
@@ -31,7 +31,8 @@ export type RunPlan = Plan & {
   runDirectory: string | null;
   /** Changes to the benchmark, the harness or the frozen inputs seen while that run's candidates ran (issue 14). */
   inputChanges: InputChangeRecord[];
-  /** Records that fail their integrity check (left out of planning when they are judge runs). */
+  /** Records that fail their integrity check (left out of planning when they are judge runs): a plan checks the rows
+   * the store did not seal (see readPlanRecords); recordings and judge-run files are checked where they are used. */
   integrity: IntegrityProblem[];
 };
 
@@ -49,7 +50,7 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
   if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
-    const records = readCheckedRecords(store);
+    const records = readPlanRecords(store);
     checkScope(benchmark, scope, records.runModels);
     return { ...planSlots(benchmark, records, scope, imageFor, await runtimes(records.runModels)), runDirectory, inputChanges: recordedInputChanges(store), integrity: records.integrity };
   } finally {

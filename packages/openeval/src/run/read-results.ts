@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
-import { readRunModels, ResultsStore, type BenchmarkRun } from "../records/index.ts";
+import { readRunModels, ResultsStore, type BenchmarkRun, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
@@ -31,12 +31,12 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
 }
 
 /** A recorded run's summary with the planned slots behind it (each with its active eval run and judge run), for snapshot. */
-export async function readScoredRun(runDirectory: string, options: ReadResultsOptions = {}): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot[] }> {
+export async function readScoredRun(runDirectory: string, options: ReadResultsOptions = {}): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {
   return readRecordedRun(runDirectory, options, true);
 }
 
 /** `withSlots`: plan the slots again beside the summary (the viewer's leaderboard, via readResults, does without). */
-async function readRecordedRun(runDirectory: string, options: ReadResultsOptions, withSlots: boolean): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot[] }> {
+async function readRecordedRun(runDirectory: string, options: ReadResultsOptions, withSlots: boolean): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {
   const directory = resolve(runDirectory);
   const store = ResultsStore.open(directory, { readonly: true });
   try {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
 import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
-import { candidateName, creditsOf, toSlotKey, variantOf, type ResultsStore } from "../records/index.ts";
+import { candidateName, creditsOf, toSlotKey, variantOf, type EvalRun, type JudgeRun, type ResultsStore } from "../records/index.ts";
 import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, decideVerdict, readBaseline, resolveGate, scoreCategories, scoreIntervals, summarizePassK, type ModelSummary, type CriterionRef, type GateSelection, type SlotFingerprint, type SlotObservation, readVerdictSettings, verdictSettingsOf, type VerdictSettings, judgingOf } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -106,7 +106,7 @@ function compareVariants(summaries: readonly ModelSummary[]): RunSummary["varian
 /** More compactions than this in one eval run is worth a warning: the model's context is likely too small for the task. */
 export const COMPACTION_WARNING = 3;
 
-function warningsOf(benchmark: BenchmarkDefinition, slots: readonly PlannedSlot[]): string[] {
+function warningsOf(benchmark: BenchmarkDefinition, slots: readonly PlannedSlot<EvalRun, JudgeRun>[]): string[] {
   const compacted = slots.flatMap((slot) => {
     const count = slot.evalRun?.metrics?.compactions ?? 0;
     if (count <= COMPACTION_WARNING) return [];
@@ -134,7 +134,7 @@ function chooseVerdictSettings(benchmark: BenchmarkDefinition, store: ResultsSto
   };
 }
 
-function observe(slot: PlannedSlot, fresh: ReadonlySet<string> | undefined): SlotObservation {
+function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string> | undefined): SlotObservation {
   return {
     evalId: slot.evalId,
     model: slot.model,

@@ -18,7 +18,7 @@ export interface RecordedSlot extends SlotKey {
 }
 
 /** Every slot of the run, in eval order; `recorded` holds the same eval runs, grouped. */
-export function recordedSlots(run: BenchmarkRun, evalRuns: readonly EvalRun[], recorded: RecordedWorkIndex): RecordedSlot[] {
+export function recordedSlots(run: BenchmarkRun, evalRuns: readonly EvalRun[], recorded: RecordedWorkIndex<EvalRun, JudgeRun>): RecordedSlot[] {
   const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
   // A run recorded before variants lists none: then a variant's slots are known once something was recorded for them.
