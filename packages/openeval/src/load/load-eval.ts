@@ -117,7 +117,7 @@ export function workspaceFolders(settings: EvalSettings["workspace"]): string[] 
 
 /** `candidateFolders`: folders the candidate gets (see workspaceFolders), which are not judge-only either. */
 async function listJudgeFiles(directory: string, candidateFolders: string[]): Promise<JudgeFile[]> {
-  const entries = await walkTree(directory, new Set(["node_modules", ".git"]));
+  const entries = walkTree(directory, new Set(["node_modules", ".git"]));
   const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
   const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path));
   return judgeOnly.map((entry) => ({ path: entry.path, sha256: sha256(readFileSync(entry.absolute)) }));

@@ -28,7 +28,7 @@ export interface EvalWorkspace {
 export async function loadWorkspace(directory: string | null): Promise<EvalWorkspace> {
   if (directory === null) return { directory, hash: fingerprint([]), fileCount: 0, git: null };
   const special: string[] = [];
-  const entries = await walkTree(directory, new Set([".git"]), special);
+  const entries = walkTree(directory, new Set([".git"]), special);
   if (special.length > 0) {
     throw new Error(`has FIFOs, sockets or device files (${special.join(", ")}), which cannot be copied into a workspace; remove them`);
   }

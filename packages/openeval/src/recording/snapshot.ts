@@ -34,7 +34,7 @@ export async function captureDirectory(
   redact: (data: Uint8Array) => Uint8Array = (data) => data,
   limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
 ): Promise<Snapshot> {
-  const entries = await walkTree(root, EXCLUDED);
+  const entries = walkTree(root, EXCLUDED);
   const files: FileEntry[] = [];
   let stored = 0;
   for (const entry of entries) {

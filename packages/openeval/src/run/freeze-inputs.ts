@@ -60,7 +60,7 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
  */
 export async function restoreFrozen(entry: FrozenEval): Promise<string[]> {
   const altered: string[] = [];
-  const present = new Map((await walkTree(entry.directory, new Set(["node_modules"]))).map((file) => [file.path, file]));
+  const present = new Map(walkTree(entry.directory, new Set(["node_modules"])).map((file) => [file.path, file]));
   for (const file of entry.files) {
     const found = present.get(file.path);
     present.delete(file.path);
@@ -100,7 +100,7 @@ async function freezeEval(evaluation: EvalDefinition, inputs: string): Promise<F
   // What seeds the candidate: workspace/, or a repository workspace's overlay and revisions folders.
   const seeds = evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace);
   for (const folder of seeds) {
-    for (const entry of await walkTree(join(evaluation.directory, folder), new Set([".git"]))) {
+    for (const entry of walkTree(join(evaluation.directory, folder), new Set([".git"]))) {
       const path = `${folder}/${entry.path}`;
       if (entry.kind === "symlink") files.push({ kind: "symlink", path, target: entry.target });
       else await store(path, await readFile(entry.absolute), entry.mode);

@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ResultsStore } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
-import { walkTree } from "../util/tree.ts";
+import { walkTree, type TreeEntry } from "../util/tree.ts";
 
 /** packages/openeval/src and the control model package: the code that records and grades. */
 const HARNESS_ROOTS = [fileURLToPath(new URL("..", import.meta.url)), fileURLToPath(new URL("../../../control-model/src", import.meta.url))];
@@ -28,7 +28,7 @@ export type SourceHashes = Map<string, string>;
 export async function hashSources(benchmarkDirectory: string): Promise<SourceHashes> {
   const hashes: SourceHashes = new Map();
   const add = async (scope: InputChange["scope"], root: string, base: string) => {
-    for (const entry of await walkTree(root, NOT_BENCHMARK_SOURCE).catch(() => [])) {
+    for (const entry of walkTreeIfPresent(root)) {
       const path = relative(base, entry.absolute).split("\\").join("/");
       hashes.set(`${scope}:${path}`, entry.kind === "file" ? sha256(await readFile(entry.absolute)) : `symlink:${entry.target}`);
     }
@@ -72,4 +72,13 @@ export function recordedInputChanges(store: Pick<ResultsStore, "events">): Input
     .events()
     .filter((event) => event.type === INPUTS_CHANGED_EVENT)
     .map((event) => ({ at: event.at, changes: (event.value as { changes: InputChange[] }).changes }));
+}
+
+/** A folder that is gone (a harness without the control model package) has no sources. */
+function walkTreeIfPresent(root: string): TreeEntry[] {
+  try {
+    return walkTree(root, NOT_BENCHMARK_SOURCE);
+  } catch {
+    return [];
+  }
 }

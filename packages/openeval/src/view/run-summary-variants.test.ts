@@ -1,11 +1,11 @@
-import { writeFile } from "node:fs/promises";
+import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
 import { readResults } from "../run/index.ts";
 import { ResultsStore } from "../records/index.ts";
 import { buildRunIndex, readRunIndex } from "./run-index.ts";
-import { SummaryReader } from "./run-summary.ts";
+import { BENCHMARK_RECHECK_MS, SummaryReader } from "./run-summary.ts";
 
 describe("the viewer's overview with variants", () => {
   it("gives each variant's paired comparison with current, as the CLI summary does", async () => {
@@ -53,5 +53,25 @@ describe("the viewer's first leaderboard (issue 18 §4)", () => {
       for (const read of reads) read.mockRestore();
       store.close();
     }
+  });
+});
+
+describe("the viewer's benchmark version (issue 18 §4)", () => {
+  it("is stamped again after BENCHMARK_RECHECK_MS, not on every request: an edited judge shows within that time", async () => {
+    const { benchmark, store } = await recordedRun();
+    let now = 0;
+    const reader = new SummaryReader(() => now);
+    const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
+    const currentScore = async () => (await reader.overview(index)).leaderboard.find((row) => row.variant === undefined)!.score.value;
+    expect(await currentScore()).toBe(100);
+    const judge = join(benchmark.directory, "evals", "answer", "judge.ts");
+    await writeFile(judge, 'export default () => ({ scores: { correct: true } });\n');
+    await utimes(judge, new Date(), new Date(Date.now() + 5_000));
+    now = BENCHMARK_RECHECK_MS - 1;
+    expect(await currentScore()).toBe(100);
+    now = BENCHMARK_RECHECK_MS;
+    // The edited judge makes the recorded judgments stale: unresolved, as the CLI would say now.
+    expect(await currentScore()).toBeNull();
+    store.close();
   });
 });

@@ -15,16 +15,16 @@ describe("benchmarkVersion", () => {
     await mkdir(join(folder, "results", "run-1"), { recursive: true });
     await writeFile(join(folder, "benchmark.ts"), "export default { models: [] };\n");
     await writeFile(join(folder, "evals", "answer", "judge.ts"), 'export default () => "APPLE";\n');
-    const before = await benchmarkVersion(folder);
+    const before = benchmarkVersion(folder);
     await writeFile(join(folder, "results", "run-1", "store.db"), "rows");
-    expect(await benchmarkVersion(folder)).toBe(before);
+    expect(benchmarkVersion(folder)).toBe(before);
     // Same size ("PEACH" for "APPLE"), so the modification time must tell: set it apart from the first write's.
     await writeFile(join(folder, "evals", "answer", "judge.ts"), 'export default () => "PEACH";\n');
     await utimes(join(folder, "evals", "answer", "judge.ts"), new Date(), new Date(Date.now() + 5_000));
-    expect(await benchmarkVersion(folder)).not.toBe(before);
+    expect(benchmarkVersion(folder)).not.toBe(before);
   });
 
   it("says missing for a folder that is gone", async () => {
-    expect(await benchmarkVersion(join(folder, "gone"))).toBe("missing");
+    expect(benchmarkVersion(join(folder, "gone"))).toBe("missing");
   });
 });

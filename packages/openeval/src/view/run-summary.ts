@@ -3,7 +3,6 @@
 // has changed since. The benchmark is loaded again when any of its files (benchmark.ts, an eval's judge) changes; the summary is made once per
 // version of the run and of benchmark.ts, when the leaderboard is first asked for. A run whose benchmark.ts is
 // gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note instead of a verdict.
-import { lstat } from "node:fs/promises";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { candidateName } from "../records/index.ts";
 import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
@@ -15,6 +14,12 @@ import type { RunIndex } from "./run-index.ts";
 
 /** readResults() seeds its bootstrap with 1; so does the fallback, so the two agree. */
 const SEED = 1;
+/**
+ * How long a benchmark folder's version stands before its files are stamped again. Stamping a 2,500-eval benchmark
+ * (10,000 files) takes ~100 ms, and every leaderboard request asked for it (p95 ~1 s at 100,000 eval runs, issue 18
+ * §4); an edit to benchmark.ts or a judge is seen within this time instead of on the very next request.
+ */
+export const BENCHMARK_RECHECK_MS = 1_000;
 interface Summary {
   verdict: Verdict | null;
   headline: RunOverview["verdictHeadline"];
@@ -28,6 +33,10 @@ interface Summary {
 export class SummaryReader {
   private readonly benchmarks = new Map<string, { version: string; benchmark: Promise<BenchmarkDefinition> }>();
   private readonly summaries = new Map<string, { version: string; summary: Promise<Summary> }>();
+  private readonly stamps = new Map<string, { at: number; version: string }>();
+
+  /** `now`: the clock the benchmark versions are kept by (tests set it). */
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
@@ -55,8 +64,8 @@ export class SummaryReader {
     };
   }
 
-  private async read(index: RunIndex): Promise<Summary> {
-    const version = `${index.version}:${await benchmarkVersion(index.run.benchmarkDirectory)}`;
+  private read(index: RunIndex): Promise<Summary> {
+    const version = `${index.version}:${this.benchmarkVersion(index.run.benchmarkDirectory)}`;
     const cached = this.summaries.get(index.directory);
     if (cached && cached.version === version) return cached.summary;
     const summary = this.summarize(index);
@@ -64,9 +73,18 @@ export class SummaryReader {
     return summary;
   }
 
+  /** The folder's version as stamped within the last BENCHMARK_RECHECK_MS, else stamped now. */
+  private benchmarkVersion(folder: string): string {
+    const stamp = this.stamps.get(folder);
+    if (stamp && this.now() - stamp.at < BENCHMARK_RECHECK_MS) return stamp.version;
+    const version = benchmarkVersion(folder);
+    this.stamps.set(folder, { at: this.now(), version });
+    return version;
+  }
+
   private async summarize(index: RunIndex): Promise<Summary> {
     const folder = index.run.benchmarkDirectory;
-    const version = await benchmarkVersion(folder);
+    const version = this.benchmarkVersion(folder);
     let cached = this.benchmarks.get(folder);
     if (!cached || cached.version !== version) {
       cached = { version, benchmark: loadBenchmark(folder) };
@@ -104,13 +122,9 @@ export class SummaryReader {
  * Every source file's modification time and size (results/ and installed packages aside): an edit to benchmark.ts or
  * to an eval's judge is seen on the next request, as a fresh `openeval report` would see it.
  */
-export async function benchmarkVersion(folder: string): Promise<string> {
+export function benchmarkVersion(folder: string): string {
   try {
-    const entries = await walkTree(folder, NOT_BENCHMARK_SOURCE);
-    const stamps = await Promise.all(entries.map(async (entry) => {
-      const stat = await lstat(entry.absolute);
-      return `${entry.absolute}:${stat.mtimeMs}:${stat.size}`;
-    }));
+    const stamps = walkTree(folder, NOT_BENCHMARK_SOURCE).map((entry) => (entry.kind === "file" ? `${entry.absolute}:${entry.mtimeMs}:${entry.bytes}` : `${entry.absolute}->${entry.target}`));
     return sha256(stamps.join("\n"));
   } catch {
     return "missing";
