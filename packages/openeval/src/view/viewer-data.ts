@@ -18,8 +18,7 @@ import type {
   TranscriptPage,
 } from "./api-types.ts";
 import { readFolderText, resolveInside } from "./folder-files.ts";
-import { EvalRunSelections } from "./eval-run-selections.ts";
-import { locateInTranscript, pageOf } from "./query.ts";
+import { locateInTranscript, pageOf, selectEvalRuns, type EvalRunSelection } from "./query.ts";
 import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
 import { ownsJudgeRunFile, readJudgeRunDetail } from "./read-judge-run.ts";
 import type { RunCatalog } from "./run-catalog.ts";
@@ -28,6 +27,7 @@ import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
 import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
 import { compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
+import { Selections } from "./selections.ts";
 import { readQueue } from "./live-queue.ts";
 import type { QueueAnswer } from "./queue-types.ts";
 
@@ -45,7 +45,7 @@ export class ViewerData {
   private readonly summaries = new SummaryReader();
   private readonly queues = new Map<string, { version: string; answer: QueueAnswer }>();
   private readonly comparisons = new Map<string, ComparisonAnswer>();
-  private readonly selections = new EvalRunSelections();
+  private readonly evalRunSelections = new Selections((index: RunIndex, selection: EvalRunSelection) => selectEvalRuns(index.rows, selection));
 
   constructor(readonly catalog: RunCatalog) {}
 
@@ -105,7 +105,7 @@ export class ViewerData {
     const index = this.index(runId);
     if (!index) return null;
     const { offset, limit, ...selection } = query;
-    return pageOf(this.selections.select(index, selection), offset, limit);
+    return pageOf(this.evalRunSelections.select(index, selection), offset, limit);
   }
 
   async evalRun(runId: string, evalRunId: string): Promise<EvalRunDetail | null> {
