@@ -76,15 +76,20 @@ describe("compareRuns (two runs)", () => {
   });
 });
 
+/** baseline.json with alpha passing tests_pass and scoring `focusedFix` on focused_fix in every eval. */
+async function writeBaseline(focusedFix: number): Promise<void> {
+  const entries = ["eval-0001", "eval-0002", "eval-0003"].map((evalId) => ({ evalId, model: ALPHA, candidateFingerprints: [], judgeFingerprints: [], criteria: { tests_pass: 1, focused_fix: focusedFix } }));
+  const baseline = { format: "openeval.baseline", version: 1, runId: fixture.runId, createdAt: "2026-11-29T13:00:00.000Z", verdict: "pass", acceptedFailing: false, gate: [], entries };
+  await writeFile(join(fixture.benchmarkDirectory, "baseline.json"), JSON.stringify(baseline));
+}
+
 describe("compareRuns (baseline.json)", () => {
   it("says how to set a baseline when there is none", async () => {
     await expect(compareRuns({ a: "baseline", b: runB })).rejects.toThrow(/No baseline at .*baseline\.json; set one with `openeval baseline set <run-dir>`/);
   });
 
   it("compares a run with the baseline's per-criterion scores (no recordings on the baseline side)", async () => {
-    const entries = ["eval-0001", "eval-0002", "eval-0003"].map((evalId) => ({ evalId, model: ALPHA, candidateFingerprints: [], judgeFingerprints: [], criteria: { tests_pass: 1, focused_fix: 1 } }));
-    const baseline = { format: "openeval.baseline", version: 1, runId: fixture.runId, createdAt: "2026-11-29T13:00:00.000Z", verdict: "pass", acceptedFailing: false, gate: [], entries };
-    await writeFile(join(fixture.benchmarkDirectory, "baseline.json"), JSON.stringify(baseline));
+    await writeBaseline(1);
     const answer = await compareRuns({ a: "baseline", b: runB });
     expect(answer.a).toMatchObject({ kind: "baseline", runId: fixture.runId });
     expect(answer.pairs.map((pair) => pair.b)).toEqual([ALPHA]);
@@ -132,6 +137,16 @@ describe("openeval report --compare", () => {
 });
 
 describe("the viewer's comparison of a run that changes", () => {
+  it("is kept with baseline.json until `baseline set` rewrites the file", async () => {
+    await writeBaseline(1);
+    const request = { a: "baseline", b: basename(runB) };
+    const kept = (await data.compare(request))!;
+    expect(kept.pairs[0]!.counts.regression).toBe(1);
+    expect(await data.compare(request)).toBe(kept);
+    await writeBaseline(0.5);
+    expect((await data.compare(request))!.pairs[0]!.counts.regression).toBe(0);
+  });
+
   it("is made again when either run's store changes (it is kept per version of both)", async () => {
     const request = { a: fixture.runId, b: basename(runB) };
     expect((await data.compare(request))!.pairs[0]!.counts.regression).toBe(1);

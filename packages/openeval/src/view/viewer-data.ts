@@ -26,8 +26,9 @@ import { matrixCandidates, type RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
 import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
-import { compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
+import { baselineFile, compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
 import { Selections } from "./selections.ts";
+import { fileVersion } from "./store-version.ts";
 import { readQueue } from "./live-queue.ts";
 import type { QueueAnswer } from "./queue-types.ts";
 
@@ -78,20 +79,22 @@ export class ViewerData {
     return answer;
   }
 
-  /** Side a against side b (b − a), made once per version of both runs; null when either run is unknown. */
+  /**
+   * Side a against side b (b − a), whole: made once per version of both sides (a run's store, or baseline.json's
+   * size and mtime, since `baseline set` may have just rewritten it); null when either run is unknown.
+   */
   async compare(request: ComparisonRequest): Promise<ComparisonAnswer | null> {
     const indexB = this.index(request.b);
     const indexA = request.a === "baseline" ? null : this.index(request.a);
     if (!indexB || (request.a !== "baseline" && !indexA)) return null;
-    // baseline.json is read each time: it is small, and `baseline set` may have just rewritten it.
-    const key = JSON.stringify([request.a, indexA?.version, request.b, indexB.version, request.modelA, request.modelB]);
-    if (indexA && this.comparisons.has(key)) return this.comparisons.get(key)!;
+    const versionA = indexA ? indexA.version : fileVersion(baselineFile(indexB.run.benchmarkDirectory));
+    const key = JSON.stringify([request.a, versionA, request.b, indexB.version, request.modelA, request.modelB]);
+    const kept = this.comparisons.get(key);
+    if (kept) return kept;
     const a = indexA ? loadRunSide(request.a, indexA) : await loadBaselineSide(indexB.run.benchmarkDirectory);
     const answer = compareSides(a, loadRunSide(request.b, indexB), request);
-    if (indexA) {
-      if (this.comparisons.size >= COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
-      this.comparisons.set(key, answer);
-    }
+    if (this.comparisons.size >= COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
+    this.comparisons.set(key, answer);
     return answer;
   }
 
