@@ -7,7 +7,8 @@ import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ComparisonAnswer, LeaderboardRow, MatrixAnswer, QueueAnswer, RunOverview } from "../../packages/openeval/src/view/index.ts";
+import type { ChangeRow, ComparisonAnswer, ComparisonSummary, LeaderboardRow, MatrixAnswer, Page as ApiPage, QueueAnswer, RunOverview } from "../../packages/openeval/src/view/index.ts";
+import { selectChanges, summarizeComparison } from "../../packages/openeval/src/view/compare-pages.ts";
 import { runCli } from "../helpers/cli.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
 import { startViewer } from "./start-viewer.ts";
@@ -142,13 +143,15 @@ describe("comparing two runs (the judge edited so that a criterion regresses)", 
   });
 
   it("the same comparison reaches the page through the API (sorted by difference, two models of one run)", async () => {
-    const served = await api<ComparisonAnswer>(`compare?a=${runA}&b=${RUN_B}`);
-    expect(served).toEqual(comparison);
+    expect(await api<ComparisonSummary>(`compare?a=${runA}&b=${RUN_B}`)).toEqual(summarizeComparison(comparison));
+    for (const [pair, view] of comparison.pairs.entries()) {
+      expect((await api<ApiPage<ChangeRow>>(`compare/changes?a=${runA}&b=${RUN_B}&pair=${pair}&limit=500`)).items).toEqual(selectChanges(view, {}));
+    }
     const { page, errors } = await newPage();
     try {
       await page.goto(`${viewer.url}#/runs/${encodeURIComponent(RUN_B)}?tab=compare&against=models&ma=control%2Fpositive&mb=control%2Fnegative&sort=difference`);
       await page.locator('[data-testid="compare-summary"]').waitFor();
-      const models = await api<ComparisonAnswer>(`compare?a=${RUN_B}&b=${RUN_B}&ma=control%2Fpositive&mb=control%2Fnegative`);
+      const models = await api<ComparisonSummary>(`compare?a=${RUN_B}&b=${RUN_B}&ma=control%2Fpositive&mb=control%2Fnegative`);
       expect(Number(await page.locator('[data-testid="compare-summary"]').getAttribute("data-difference"))).toBeCloseTo(models.pairs[0]!.paired.meanDifference!);
       const differences = await page.locator(".change-row").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-difference"))));
       expect(differences).toEqual([...differences].sort((a, b) => a - b));

@@ -25,7 +25,8 @@ import type { RunCatalog } from "./run-catalog.ts";
 import { matrixCandidates, type RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
-import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
+import type { ChangeQuery, ChangeRow, ComparisonAnswer, ComparisonRequest, ComparisonSummary } from "./compare-types.ts";
+import { pairAt, selectChanges, summarizeComparison } from "./compare-pages.ts";
 import { baselineFile, compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
 import { Selections } from "./selections.ts";
 import { fileVersion } from "./store-version.ts";
@@ -47,6 +48,7 @@ export class ViewerData {
   private readonly queues = new Map<string, { version: string; answer: QueueAnswer }>();
   private readonly comparisons = new Map<string, ComparisonAnswer>();
   private readonly evalRunSelections = new Selections((index: RunIndex, selection: EvalRunSelection) => selectEvalRuns(index.rows, selection));
+  private readonly changeSelections = new Selections(selectChanges);
 
   constructor(readonly catalog: RunCatalog) {}
 
@@ -96,6 +98,20 @@ export class ViewerData {
     if (this.comparisons.size >= COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
     this.comparisons.set(key, answer);
     return answer;
+  }
+
+  /** What the compare page's header shows: each pair's scores, paired difference and counts, without its evals. */
+  async compareSummary(request: ComparisonRequest): Promise<ComparisonSummary | null> {
+    const answer = await this.compare(request);
+    return answer && summarizeComparison(answer);
+  }
+
+  /** A page of one pair's changes, cut from the kept comparison; its query's filtered, sorted rows are kept with it. */
+  async compareChanges(request: ComparisonRequest, query: ChangeQuery): Promise<Page<ChangeRow> | null> {
+    const answer = await this.compare(request);
+    if (!answer) return null;
+    const { pair, offset, limit, ...selection } = query;
+    return pageOf(this.changeSelections.select(pairAt(answer, pair), selection), offset, limit);
   }
 
   matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {
