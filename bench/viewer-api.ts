@@ -1,14 +1,15 @@
 // Measurement 5: viewer API latency and memory on a large run. A generated run of N eval runs (each judged, sharing a
 // few recordings) is served by the real `openeval view` command in its own process on 127.0.0.1, so its memory
 // (/proc VmRSS, VmHWM) is the server's alone; every endpoint the pages use is requested over HTTP at spread-out
-// offsets and timed from request to parsed body. The first request (cold: the store is read into memory) and the
-// first leaderboard (its bootstrap CIs and verdict) are reported on rows of their own: they are paid once per
-// version of the run, then every answer comes from memory.
+// offsets and timed from request to parsed body. The first request (cold: the store is read into memory), the
+// first leaderboard (its bootstrap CIs and verdict) and the first comparison are reported on rows of their own: they
+// are paid once per version of the run, then every answer comes from memory.
 import { join } from "node:path";
 import { loadBenchmark } from "../packages/openeval/src/index.ts";
 import { candidateFingerprint, judgeFingerprint } from "../packages/openeval/src/plan/index.ts";
 import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/records/index.ts";
 import { writeViewerFixture, type ViewerFixtureOptions } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
+import { CHANGE_SORTS } from "../packages/openeval/src/view/viewer-api.ts";
 import { REPO_ROOT } from "./lib/fixtures.ts";
 import { readProcessMemory } from "./lib/proc-memory.ts";
 import { now, round } from "./lib/stats.ts";
@@ -67,10 +68,16 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
           ? null
           : `WARNING: the first leaderboard is not the summary of a complete run (verdict ${overview.verdictHeadline ?? "none"}${unscored.length > 0 ? `, unresolved: ${unscored.join(", ")}` : ""}; ${overview.verdictNote ?? ""}): not the path a user gets`;
       const coldIndex = await time(`${api}/eval-runs?limit=100`);
-      // The queue and each comparison are made once per version of the run(s), then answered from memory.
-      const compareUrl = (model: string) => `${viewer.url}api/compare?a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`;
+      // The queue and each comparison are made once per version of the run(s), then answered from memory: the page
+      // header from /api/compare, its changes in pages cut from the kept comparison.
+      const pairs = MODELS.slice(1).map((model) => `a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`);
       const coldQueue = await time(`${api}/queue`);
-      const coldCompare = await time(compareUrl(MODELS[1]!));
+      const coldCompare = await time(`${viewer.url}api/compare?${pairs[0]}`);
+      // The other pairs are made too (untimed), so that the rows below time answers from memory, as the page gets them.
+      for (const pair of pairs.slice(1)) await time(`${viewer.url}api/compare?${pair}`);
+      const changes = ((await (await fetch(`${viewer.url}api/compare/changes?${pairs[0]}&limit=1`)).json()) as { total: number }).total;
+      const changesUrl = (index: number) =>
+        `${viewer.url}api/compare/changes?${pick(pairs, index)}&sort=${pick(CHANGE_SORTS, index + 1)}&desc=${index % 2}&offset=${offset(index, changes)}&limit=100`;
       const afterCold = viewer.memory();
       const endpoints: [string, (index: number) => string][] = [
         ["GET /api/runs", () => `${viewer.url}api/runs`],
@@ -82,7 +89,8 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
         ["GET /api/runs/:run/eval-runs/:id/transcript", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}/transcript?limit=50`],
         ["GET /api/runs/:run/judge-runs/:id", (index) => `${api}/judge-runs/${pick(fixture.judgeRuns, index).id}`],
         [`GET /api/runs/:run/queue (an invocation of ${total.toLocaleString("en-US")} planned slots)`, () => `${api}/queue`],
-        ["GET /api/compare (two models of the run, paired CI)", (index) => compareUrl(pick(MODELS.slice(1), index))],
+        ["GET /api/compare (the page header: a pair's scores, paired CI, counts)", (index) => `${viewer.url}api/compare?${pick(pairs, index)}`],
+        [`GET /api/compare/changes (page of 100 of ${changes.toLocaleString("en-US")} changes, each sort and direction in turn)`, changesUrl],
       ];
       const results: ViewerApiLatency[] = [
         { endpoint: `first leaderboard, cold (read ${total.toLocaleString("en-US")} eval runs + judge runs into memory, 95% CIs by bootstrap, verdict)`, p50Ms: round(coldSummary), p95Ms: round(coldSummary) },

@@ -1,14 +1,18 @@
 // Issue 20 in a real browser: the live queue while `openeval run` works on the example benchmark (two of its evals,
 // exact-answer and fix-discount, so the journey takes a few minutes), then a second run of it with the judge edited so that a criterion
 // regresses — the compare page and `report --compare --json` show the regression and open the slot's two
-// transcripts side by side — and the plots, whose numbers must match the API, from the server and from a static
-// export. Screenshots go to test-artifacts/viewer/.
+// transcripts side by side — a generated comparison of 260 changes whose list the server pages as it scrolls
+// (served and exported), and the plots, whose numbers must match the API, from the server and from a static export.
+// Screenshots go to test-artifacts/viewer/.
 import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ComparisonAnswer, LeaderboardRow, MatrixAnswer, QueueAnswer, RunOverview } from "../../packages/openeval/src/view/index.ts";
+import type { ChangeRow, ComparisonAnswer, ComparisonSummary, LeaderboardRow, MatrixAnswer, Page as ApiPage, QueueAnswer, RunOverview } from "../../packages/openeval/src/view/index.ts";
+import { selectChanges, summarizeComparison } from "../../packages/openeval/src/view/compare-pages.ts";
+import { writeViewerFixture, type ViewerFixture } from "../../packages/openeval/src/view/fixtures/viewer-run.ts";
 import { runCli } from "../helpers/cli.ts";
+import { makeTempDir } from "../helpers/fixtures.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
 import { startViewer } from "./start-viewer.ts";
 
@@ -142,16 +146,100 @@ describe("comparing two runs (the judge edited so that a criterion regresses)", 
   });
 
   it("the same comparison reaches the page through the API (sorted by difference, two models of one run)", async () => {
-    const served = await api<ComparisonAnswer>(`compare?a=${runA}&b=${RUN_B}`);
-    expect(served).toEqual(comparison);
+    expect(await api<ComparisonSummary>(`compare?a=${runA}&b=${RUN_B}`)).toEqual(summarizeComparison(comparison));
+    for (const [pair, view] of comparison.pairs.entries()) {
+      expect((await api<ApiPage<ChangeRow>>(`compare/changes?a=${runA}&b=${RUN_B}&pair=${pair}&limit=500`)).items).toEqual(selectChanges(view, {}));
+    }
     const { page, errors } = await newPage();
     try {
       await page.goto(`${viewer.url}#/runs/${encodeURIComponent(RUN_B)}?tab=compare&against=models&ma=control%2Fpositive&mb=control%2Fnegative&sort=difference`);
       await page.locator('[data-testid="compare-summary"]').waitFor();
-      const models = await api<ComparisonAnswer>(`compare?a=${RUN_B}&b=${RUN_B}&ma=control%2Fpositive&mb=control%2Fnegative`);
+      const models = await api<ComparisonSummary>(`compare?a=${RUN_B}&b=${RUN_B}&ma=control%2Fpositive&mb=control%2Fnegative`);
       expect(Number(await page.locator('[data-testid="compare-summary"]').getAttribute("data-difference"))).toBeCloseTo(models.pairs[0]!.paired.meanDifference!);
       const differences = await page.locator(".change-row").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-difference"))));
       expect(differences).toEqual([...differences].sort((a, b) => a - b));
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("a comparison of many evals, paged by the server (issue 18 §4)", () => {
+  /** 130 evals × 2 criteria: 260 changes, three pages of 100. alpha passes both criteria, beta tests_pass only. */
+  const EVALS = 130;
+  const pairQuery = "against=models&ma=provider%2Falpha&mb=provider%2Fbeta";
+  let fixture: ViewerFixture;
+  let served: Awaited<ReturnType<typeof startViewer>>;
+
+  beforeAll(async () => {
+    fixture = await writeViewerFixture(await makeTempDir(), { evals: EVALS, models: ["provider/alpha", "provider/beta"], repetitions: 1 });
+    served = await startViewer(fixture.benchmarkDirectory);
+  });
+  afterAll(() => served?.process.kill());
+
+  /** Scrolls the list of changes to its end and gives the last row's criterion, status and position. */
+  async function lastRowAfterScrolling(page: Page, expected: string) {
+    await page.locator(".change-row").first().waitFor();
+    await page.locator(".virtual-viewport").evaluate((viewport) => viewport.scrollTo(0, viewport.scrollHeight));
+    const row = page.locator(`.change-row[data-criterion="${expected}"]`);
+    await row.waitFor();
+    const statuses = await page.locator(".change-row").evaluateAll((rows) => rows.map((entry) => entry.getAttribute("data-status")));
+    return { row, statuses, index: Number(await row.locator("xpath=..").getAttribute("data-index")) };
+  }
+
+  it("fetches the page the list scrolls to, not the whole comparison, and opens a slot of it side by side", async () => {
+    const { page, errors } = await newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    try {
+      await page.goto(`${served.url}#/runs/${encodeURIComponent(fixture.runId)}?tab=compare&${pairQuery}`);
+      await page.locator('[data-testid="compare-summary"]').waitFor();
+      expect(await page.locator('[data-testid="eval-count"]').textContent()).toBe(String(EVALS));
+      expect(await page.locator('[data-testid="regressions"]').textContent()).toBe(`${EVALS} worse`);
+      // Regressions first (focused_fix of every eval), then the unchanged tests_pass: the last is on the third page.
+      const { row, statuses, index } = await lastRowAfterScrolling(page, `eval-0${EVALS}/tests_pass`);
+      expect(index).toBe(2 * EVALS - 1);
+      expect(await row.getAttribute("data-status")).toBe("unchanged");
+      expect(new Set(statuses)).toEqual(new Set(["unchanged"]));
+      const pages = requested.filter((url) => url.includes("/api/compare/changes?")).map((url) => new URL(url).searchParams);
+      expect(pages.map((params) => params.get("offset"))).toContain("200");
+      expect(pages.every((params) => params.get("limit") === "100" && params.get("pair") === "0")).toBe(true);
+      await screenshot(page, "compare-paged", { viewport: true });
+      await row.locator('a[data-side-by-side="1"]').click();
+      await page.locator('[data-testid="side-by-side"] [data-side="b"] [data-testid="transcript"]').waitFor();
+      await page.locator('[data-testid="side-by-side"] [data-side="a"] [data-testid="transcript"]').waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("filters and sorts on the server: every page holds only the chosen status, in the chosen order", async () => {
+    const { page, errors } = await newPage();
+    try {
+      await page.goto(`${served.url}#/runs/${encodeURIComponent(fixture.runId)}?tab=compare&${pairQuery}&status=regression&sort=eval&desc=1`);
+      expect(await page.locator(".change-row").first().getAttribute("data-criterion")).toBe(`eval-0${EVALS}/focused_fix`);
+      const { statuses, index } = await lastRowAfterScrolling(page, "eval-0001/focused_fix");
+      expect(index).toBe(EVALS - 1);
+      expect(new Set(statuses)).toEqual(new Set(["regression"]));
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("pages the same comparison from a static export, without a server", async () => {
+    const output = join(await makeTempDir(), "export");
+    const exporting = Bun.spawnSync([process.execPath, RUN_COMMAND, "export", fixture.runId, "--benchmark", fixture.benchmarkDirectory, "--output", output], { stdout: "pipe", stderr: "pipe" });
+    expect(exporting.exitCode, exporting.stderr.toString()).toBe(0);
+    const { page, errors } = await newPage();
+    try {
+      await page.goto(`file://${join(output, "index.html")}#/runs/${encodeURIComponent(fixture.runId)}?tab=compare&${pairQuery}`);
+      expect(await page.locator('[data-testid="eval-count"]').textContent()).toBe(String(EVALS));
+      const { row, index } = await lastRowAfterScrolling(page, `eval-0${EVALS}/tests_pass`);
+      expect(index).toBe(2 * EVALS - 1);
+      expect(await row.getAttribute("data-status")).toBe("unchanged");
       expect(errors).toEqual([]);
     } finally {
       await page.close();

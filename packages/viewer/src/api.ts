@@ -1,6 +1,6 @@
 // The viewer's data source: the JSON API of `openeval view`, or the data files of a static export (loaded as
 // scripts, since a page opened from file:// may not fetch). Both answer with the server's own types.
-import { type ComparisonAnswer, type ComparisonRequest, type EvalRunDetail, type EvalRunQuery, type EvalRunRow, type EventRow, type FileText, type JudgeRunDetail, type LiveMessage, locateInTranscript, type MatrixAnswer, type MatrixRow, type Page, pageOf, queryEvalRuns, type QueueAnswer, type RunOverview, type RunsAnswer, STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile, type TranscriptLocation, type TranscriptMessage, type TranscriptPage } from "openeval/viewer-api";
+import { type ChangeQuery, type ChangeRow, type ComparisonAnswer, type ComparisonRequest, type ComparisonSummary, type EvalRunDetail, type EvalRunQuery, type EvalRunRow, type EventRow, type FileText, type JudgeRunDetail, type LiveMessage, locateInTranscript, type MatrixAnswer, type MatrixRow, type Page, pageOf, queryChanges, queryEvalRuns, type QueueAnswer, type RunOverview, type RunsAnswer, STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile, summarizeComparison, type TranscriptLocation, type TranscriptMessage, type TranscriptPage } from "openeval/viewer-api";
 
 export interface ViewerApi {
   mode: "server" | "static";
@@ -20,8 +20,13 @@ export interface ViewerApi {
   judgeRunRawUrl(run: string, id: string, path: string): string;
   /** The latest invocation's live queue (a static export keeps the one it was made with). */
   queue(run: string): Promise<QueueAnswer>;
-  /** Side a against side b (b − a); a static export holds its run against baseline.json and its model pairs. */
-  compare(request: ComparisonRequest): Promise<ComparisonAnswer>;
+  /**
+   * Side a against side b (b − a), per model pair; a static export holds its run against baseline.json and its model
+   * pairs.
+   */
+  compare(request: ComparisonRequest): Promise<ComparisonSummary>;
+  /** A page of one model pair's changes, filtered and sorted. */
+  compareChanges(request: ComparisonRequest, query: ChangeQuery): Promise<Page<ChangeRow>>;
   /** Calls back whenever the run's content changes; returns the unsubscribe. A static export never changes. */
   subscribe(run: string, onChange: (message: LiveMessage) => void): () => void;
 }
@@ -68,13 +73,19 @@ function serverApi(): ViewerApi {
     judgeRunText: (id, judgeRun, path) => get(`${run(id)}/judge-runs/${judgeRun}/text`, { path }),
     judgeRunRawUrl: (id, judgeRun, path) => `api/${run(id)}/judge-runs/${judgeRun}/raw?path=${encodeURIComponent(path)}`,
     queue: (id) => get(`${run(id)}/queue`),
-    compare: (request) => get("compare", { a: request.a, b: request.b, ma: request.modelA, mb: request.modelB }),
+    compare: (request) => get("compare", compareParams(request)),
+    compareChanges: (request, query) =>
+      get("compare/changes", { ...compareParams(request), pair: query.pair, offset: query.offset, limit: query.limit, sort: query.sort, desc: query.descending ? 1 : undefined, status: query.status }),
     subscribe(id, onChange) {
       const source = new EventSource(`api/${run(id)}/live`);
       source.onmessage = (event) => onChange(JSON.parse(event.data as string) as LiveMessage);
       return () => source.close();
     },
   };
+}
+
+function compareParams(request: ComparisonRequest) {
+  return { a: request.a, b: request.b, ma: request.modelA, mb: request.modelB };
 }
 
 declare global {
@@ -111,6 +122,8 @@ function staticApi(): ViewerApi {
     }
     return promise as Promise<T>;
   };
+  // Exported whole; the browser cuts the summary and the pages from it, as the server does.
+  const comparison = (request: ComparisonRequest) => load<ComparisonAnswer>(staticKeys.compare(request.a, request.b, request.modelA, request.modelB));
   const transcripts = async (run: string, id: string) => new Map(Object.entries(await load<Record<string, TranscriptMessage[]>>(staticKeys.transcripts(run, id))));
   return {
     mode: "static",
@@ -137,7 +150,8 @@ function staticApi(): ViewerApi {
     judgeRunText: (run, id, path) => load(staticKeys.judgeRunText(run, id, path)),
     judgeRunRawUrl: (run, id, path) => staticRawFile(run, id, path),
     queue: (run) => load(staticKeys.queue(run)),
-    compare: (request) => load(staticKeys.compare(request.a, request.b, request.modelA, request.modelB)),
+    compare: async (request) => summarizeComparison(await comparison(request)),
+    compareChanges: async (request, query) => queryChanges(await comparison(request), query),
     subscribe: () => () => {},
   };
 }

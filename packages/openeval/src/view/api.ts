@@ -9,7 +9,7 @@ import { describeZodIssues } from "../util/zod-issues.ts";
 import { CompareError } from "./errors.ts";
 import { IMAGE_TYPES } from "./folder-files.ts";
 import { streamLiveUpdates } from "./live.ts";
-import { CompareQuerySchema, EvalRunQuerySchema, FileQuerySchema, IdSchema, LocateQuerySchema, PageQuerySchema, PathQuerySchema, TranscriptQuerySchema } from "./schema.ts";
+import { CompareChangesQuerySchema, CompareQuerySchema, EvalRunQuerySchema, FileQuerySchema, IdSchema, LocateQuerySchema, PageQuerySchema, PathQuerySchema, TranscriptQuerySchema } from "./schema.ts";
 import type { ViewerData } from "./viewer-data.ts";
 import { UnreadableEvidenceError } from "./errors.ts";
 
@@ -19,7 +19,11 @@ const ROUTES: [RegExp, Handler][] = [
   [/^\/api\/runs$/, (data) => data.runs()],
   [/^\/api\/compare$/, (data, _ids, query) => {
     const { a, b, ma, mb } = parse(CompareQuerySchema, query);
-    return data.compare({ a, b, modelA: ma, modelB: mb });
+    return data.compareSummary({ a, b, modelA: ma, modelB: mb });
+  }],
+  [/^\/api\/compare\/changes$/, (data, _ids, query) => {
+    const { a, b, ma, mb, desc, ...page } = parse(CompareChangesQuerySchema, query);
+    return data.compareChanges({ a, b, modelA: ma, modelB: mb }, { ...page, descending: desc === "1" });
   }],
   [/^\/api\/runs\/([^/]+)$/, (data, [run]) => data.overview(run!)],
   [/^\/api\/runs\/([^/]+)\/live$/, (data, [run], _query, request) => (data.index(run!) ? streamLiveUpdates(data, run!, request.signal) : null)],

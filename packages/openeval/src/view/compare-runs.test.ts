@@ -5,7 +5,9 @@ import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { runCli } from "../../../../test/helpers/cli.ts";
 import { ResultsStore } from "../records/index.ts";
 import { handleApi } from "./api.ts";
-import type { ComparisonAnswer } from "./compare-types.ts";
+import type { Page } from "./api-types.ts";
+import { selectChanges, summarizeComparison } from "./compare-pages.ts";
+import type { ChangeRow, ComparisonAnswer, ComparisonSummary } from "./compare-types.ts";
 import { compareRuns } from "./compare-runs.ts";
 import { CompareError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
@@ -76,15 +78,20 @@ describe("compareRuns (two runs)", () => {
   });
 });
 
+/** baseline.json with alpha passing tests_pass and scoring `focusedFix` on focused_fix in every eval. */
+async function writeBaseline(focusedFix: number): Promise<void> {
+  const entries = ["eval-0001", "eval-0002", "eval-0003"].map((evalId) => ({ evalId, model: ALPHA, candidateFingerprints: [], judgeFingerprints: [], criteria: { tests_pass: 1, focused_fix: focusedFix } }));
+  const baseline = { format: "openeval.baseline", version: 1, runId: fixture.runId, createdAt: "2026-11-29T13:00:00.000Z", verdict: "pass", acceptedFailing: false, gate: [], entries };
+  await writeFile(join(fixture.benchmarkDirectory, "baseline.json"), JSON.stringify(baseline));
+}
+
 describe("compareRuns (baseline.json)", () => {
   it("says how to set a baseline when there is none", async () => {
     await expect(compareRuns({ a: "baseline", b: runB })).rejects.toThrow(/No baseline at .*baseline\.json; set one with `openeval baseline set <run-dir>`/);
   });
 
   it("compares a run with the baseline's per-criterion scores (no recordings on the baseline side)", async () => {
-    const entries = ["eval-0001", "eval-0002", "eval-0003"].map((evalId) => ({ evalId, model: ALPHA, candidateFingerprints: [], judgeFingerprints: [], criteria: { tests_pass: 1, focused_fix: 1 } }));
-    const baseline = { format: "openeval.baseline", version: 1, runId: fixture.runId, createdAt: "2026-11-29T13:00:00.000Z", verdict: "pass", acceptedFailing: false, gate: [], entries };
-    await writeFile(join(fixture.benchmarkDirectory, "baseline.json"), JSON.stringify(baseline));
+    await writeBaseline(1);
     const answer = await compareRuns({ a: "baseline", b: runB });
     expect(answer.a).toMatchObject({ kind: "baseline", runId: fixture.runId });
     expect(answer.pairs.map((pair) => pair.b)).toEqual([ALPHA]);
@@ -93,22 +100,66 @@ describe("compareRuns (baseline.json)", () => {
   });
 });
 
-describe("GET /api/compare", () => {
-  const get = (query: string) => handleApi(data, new Request(`http://127.0.0.1/api/compare?${query}`));
+describe("GET /api/compare and /api/compare/changes", () => {
+  const get = (path: string) => handleApi(data, new Request(`http://127.0.0.1/api/${path}`));
+  const json = async <T>(path: string): Promise<T> => {
+    const response = await get(path);
+    expect(response.status, path).toBe(200);
+    return (await response.json()) as T;
+  };
+  const runs = () => `a=${fixture.runId}&b=${basename(runB)}`;
 
-  it("answers the same comparison as the library", async () => {
-    const response = await get(`a=${fixture.runId}&b=${basename(runB)}`);
-    expect(response.status).toBe(200);
-    const answer = (await response.json()) as ComparisonAnswer;
-    expect(answer).toEqual(JSON.parse(JSON.stringify(await compareRuns({ a: fixture.runDirectory, b: runB }))));
+  it("answers each pair without its evals, and the library's changes in pages of the compare page's order", async () => {
+    const library = JSON.parse(JSON.stringify(await compareRuns({ a: fixture.runDirectory, b: runB }))) as ComparisonAnswer;
+    const summary = await json<ComparisonSummary>(`compare?${runs()}`);
+    expect(summary).toEqual(summarizeComparison(library));
+    expect(summary.pairs.map((pair) => [pair.b, pair.evalCount, pair.counts.regression])).toEqual([[ALPHA, 3, 1], ["control/negative", 3, 0]]);
+    for (const [pair, view] of library.pairs.entries()) {
+      const pages: Page<ChangeRow>[] = [];
+      for (const offset of [0, 4]) pages.push(await json<Page<ChangeRow>>(`compare/changes?${runs()}&pair=${pair}&sort=difference&offset=${offset}&limit=4`));
+      expect(pages.map((page) => [page.total, page.offset, page.items.length])).toEqual([[6, 0, 4], [6, 4, 2]]);
+      expect(pages.flatMap((page) => page.items)).toEqual(selectChanges(view, { sort: "difference" }));
+    }
+  });
+
+  it("filters by status and sorts on the server before paging", async () => {
+    const regressions = await json<Page<ChangeRow>>(`compare/changes?${runs()}&status=regression`);
+    expect(regressions).toMatchObject({ total: 1, offset: 0, items: [{ evalId: "eval-0001", criterionId: "focused_fix", difference: -0.5, evalChange: { evalId: "eval-0001", status: "regression" } }] });
+    expect(regressions.items[0]!.slots.map((slot) => slot.b?.judgeRunId)).toEqual(["judge_rejudged-0000", expect.any(String)]);
+    const byEval = await json<Page<ChangeRow>>(`compare/changes?${runs()}&sort=eval&desc=1&limit=2`);
+    expect(byEval.items.map((row) => `${row.evalId}/${row.criterionId}`)).toEqual(["eval-0003/tests_pass", "eval-0003/focused_fix"]);
+  });
+
+  it("cuts every page from the one comparison it keeps", async () => {
+    const request = { a: fixture.runId, b: basename(runB) };
+    const kept = await data.compare(request);
+    await get(`compare?${runs()}`);
+    await get(`compare/changes?${runs()}&offset=2&limit=2&sort=b`);
+    expect(await data.compare(request)).toBe(kept);
   });
 
   it("404s an unknown run and 400s an unknown model with the message", async () => {
-    expect((await get(`a=nope&b=${basename(runB)}`)).status).toBe(404);
-    const response = await get(`a=${fixture.runId}&b=${basename(runB)}&ma=provider/nope`);
+    expect((await get(`compare?a=nope&b=${basename(runB)}`)).status).toBe(404);
+    expect((await get(`compare/changes?a=nope&b=${basename(runB)}`)).status).toBe(404);
+    const response = await get(`compare?${runs()}&ma=provider/nope`);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/has no model provider\/nope/);
-    expect((await get(`b=${basename(runB)}`)).status).toBe(400);
+    expect((await get(`compare?b=${basename(runB)}`)).status).toBe(400);
+  });
+
+  it.each([
+    ["sort=bogus", 'Invalid query: sort: Invalid option: expected one of "eval"|"difference"|"a"|"b"|"status"'],
+    ["status=worse", 'Invalid query: status: Invalid option: expected one of "regression"|"improvement"|"unresolved"|"missing"|"unchanged"'],
+    ["offset=-1", "Invalid query: offset: Too small: expected number to be >=0"],
+    ["limit=501", "Invalid query: limit: Too big: expected number to be <=500"],
+    ["limit=0", "Invalid query: limit: Too small: expected number to be >=1"],
+    ["desc=yes", 'Invalid query: desc: Invalid option: expected one of "0"|"1"'],
+    ["pair=-1", "Invalid query: pair: Too small: expected number to be >=0"],
+    ["pair=2", "pair: this comparison has 2 model pair(s), at positions 0 to 1; got 2"],
+  ])("400s a bad page parameter, naming it and what it may be: %s", async (parameter, message) => {
+    const response = await get(`compare/changes?${runs()}&${parameter}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: message });
   });
 });
 
@@ -132,6 +183,17 @@ describe("openeval report --compare", () => {
 });
 
 describe("the viewer's comparison of a run that changes", () => {
+  it("is kept with baseline.json until `baseline set` rewrites the file (its pages are cut from the kept one)", async () => {
+    await writeBaseline(1);
+    const request = { a: "baseline", b: basename(runB) };
+    const kept = (await data.compare(request))!;
+    expect(kept.pairs[0]!.counts.regression).toBe(1);
+    await data.compareChanges(request, { pair: 0, offset: 0, limit: 2 });
+    expect(await data.compare(request)).toBe(kept);
+    await writeBaseline(0.5);
+    expect((await data.compare(request))!.pairs[0]!.counts.regression).toBe(0);
+  });
+
   it("is made again when either run's store changes (it is kept per version of both)", async () => {
     const request = { a: fixture.runId, b: basename(runB) };
     expect((await data.compare(request))!.pairs[0]!.counts.regression).toBe(1);

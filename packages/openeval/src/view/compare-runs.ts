@@ -29,8 +29,12 @@ export function loadRunSide(id: string, index: RunIndex): LoadedSide {
 }
 
 /** baseline.json beside the run's benchmark.ts. */
+export function baselineFile(benchmarkDirectory: string): string {
+  return join(benchmarkDirectory, BASELINE_FILE);
+}
+
 export async function loadBaselineSide(benchmarkDirectory: string): Promise<LoadedSide> {
-  const file = join(benchmarkDirectory, BASELINE_FILE);
+  const file = baselineFile(benchmarkDirectory);
   const baseline = await readBaseline(file);
   if (!baseline) throw new CompareError(`No baseline at ${file}; set one with \`openeval baseline set <run-dir>\``);
   return { side: { kind: "baseline", runId: baseline.runId, name: "baseline.json", createdAt: baseline.createdAt, file }, summaries: baselineSummaries(baseline), slots: null };

@@ -6,6 +6,9 @@ import type { ChangeStatus, ComparisonAnswer, ComparisonSide } from "./compare-t
 /** How changes are listed: what got worse first, unchanged last. */
 export const CHANGE_ORDER: Record<ChangeStatus, number> = { regression: 0, improvement: 1, unresolved: 2, missing: 3, unchanged: 4 };
 
+/** Every change status, in CHANGE_ORDER's order (the record names each one, so none is left out). */
+export const CHANGE_STATUSES = Object.keys(CHANGE_ORDER) as ChangeStatus[];
+
 export function formatComparison(answer: ComparisonAnswer): string {
   const lines = [`a: ${describeSide(answer.a)}`, `b: ${describeSide(answer.b)}`, "b − a in points (0–100)."];
   for (const pair of answer.pairs) {

@@ -1,4 +1,5 @@
-// The comparison answer (issue 20): what `openeval report --compare` prints as JSON and the compare page shows.
+// The comparison answer (issue 20): what `openeval report --compare` prints as JSON and the compare page shows;
+// the viewer's API gives it as a per-pair summary and pages of changes (issue 18 §4).
 // b − a throughout: side a is the reference (the earlier run, baseline.json, or the first model).
 import type { ChangeStatus, CriterionChange, EvalChange, ModelPairComparison } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";
@@ -51,3 +52,41 @@ export interface ComparisonRequest {
 
 export const CHANGE_SORTS = ["eval", "difference", "a", "b", "status"] as const;
 export type ChangeSort = (typeof CHANGE_SORTS)[number];
+
+/**
+ * A model pair as GET /api/compare gives it: everything that is per pair. Its evals' changes come in pages
+ * (GET /api/compare/changes), so that the answer stays small however many evals the runs have.
+ */
+export interface ModelPairSummary extends Omit<ModelPairView, "evals"> {
+  /** How many evals the pair compares. */
+  evalCount: number;
+  /** The evals' differences for the plot: each b − a in points (to 0.1) that some eval has, with how many have it. */
+  differences: { points: number; evals: number }[];
+}
+
+export interface ComparisonSummary {
+  a: ComparisonSide;
+  b: ComparisonSide;
+  pairs: ModelPairSummary[];
+}
+
+/** One row of the compare page: a criterion's change, with its eval's change and the eval's slot pairs. */
+export interface ChangeRow extends CriterionChange {
+  evalChange: Omit<EvalChange, "criteria">;
+  slots: SlotPair[];
+}
+
+/** Which changes of a model pair, in which order: the compare page's sort and status filter. */
+export interface ChangeSelection {
+  /** Default "status": regressions first, the biggest drop on top. */
+  sort?: ChangeSort;
+  descending?: boolean;
+  status?: ChangeStatus;
+}
+
+/** A page of one model pair's changes (`pair`: its position in the comparison's `pairs`). */
+export interface ChangeQuery extends ChangeSelection {
+  pair: number;
+  offset: number;
+  limit: number;
+}

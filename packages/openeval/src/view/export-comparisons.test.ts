@@ -1,13 +1,17 @@
-// The static export answers the queue and compare pages without a server (issue 20).
+// The static export answers the queue and compare pages without a server (issue 20): a comparison is exported whole,
+// and the browser cuts the compare page's summary and pages from it as the server does (issue 18 §4).
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { queryChanges, summarizeComparison } from "./compare-pages.ts";
 import type { ComparisonAnswer } from "./compare-types.ts";
 import { exportRun, type ExportResult } from "./export-run.ts";
 import type { QueueAnswer } from "./queue-types.ts";
+import { RunCatalog } from "./run-catalog.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys } from "./static-files.ts";
+import { ViewerData } from "./viewer-data.ts";
 import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
 const MODELS = ["provider/alpha", "provider/beta"];
@@ -43,6 +47,21 @@ describe("a static export", () => {
     const answer = readData<ComparisonAnswer>(staticKeys.compare("baseline", fixture.runId));
     expect(answer.a).toMatchObject({ kind: "baseline", runId: "earlier", file: "<benchmark>/baseline.json" });
     expect(answer.pairs[0]!.counts.regression).toBe(2);
+  });
+
+  it("gives the server's summary and pages once the browser cuts them from the exported comparison, as it does", async () => {
+    const request = { a: fixture.runId, b: fixture.runId, modelA: MODELS[0]!, modelB: MODELS[1]! };
+    const exported = readData<ComparisonAnswer>(staticKeys.compare(request.a, request.b, request.modelA, request.modelB));
+    const data = new ViewerData(RunCatalog.open({ run: fixture.runDirectory, resultsRoot: dirname(fixture.runDirectory) }));
+    try {
+      const served = <T>(answer: T): T => JSON.parse(JSON.stringify(answer)) as T;
+      expect(summarizeComparison(exported)).toEqual(served(await data.compareSummary(request)));
+      const query = { pair: 0, sort: "b" as const, descending: true, offset: 1, limit: 2 };
+      expect(queryChanges(exported, query)).toEqual(served(await data.compareChanges(request, query)));
+      expect(queryChanges(exported, query).items).toHaveLength(2);
+    } finally {
+      await data.close();
+    }
   });
 
   it("holds the queue as the run left it (no runner recorded one in the fixture)", () => {

@@ -6,10 +6,10 @@
 import { existsSync, readdirSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { BASELINE_FILE } from "../run/index.ts";
 import type { EvalRunDetail, TranscriptMessage } from "./api-types.ts";
 import type { ComparisonRequest } from "./compare-types.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
+import { baselineFile } from "./compare-runs.ts";
 import { CompareError, ExportError, UnreadableEvidenceError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { matrixCandidates, toRunListItem } from "./run-index.ts";
@@ -76,7 +76,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
     await writer.data(staticKeys.matrix(runId), { candidates: matrixCandidates(index.overview), rows: index.matrix });
     await writer.data(staticKeys.evalRuns(runId), index.rows);
     await writer.data(staticKeys.queue(runId), data.queue(runId));
-    for (const request of exportedComparisons(runId, index.overview.leaderboard.map((row) => row.candidate), existsSync(join(index.run.benchmarkDirectory, BASELINE_FILE)))) {
+    for (const request of exportedComparisons(runId, index.overview.leaderboard.map((row) => row.candidate), existsSync(baselineFile(index.run.benchmarkDirectory)))) {
       await writer.data(staticKeys.compare(request.a, request.b, request.modelA, request.modelB), await data.compare(request).catch(skipIncomparable));
     }
 

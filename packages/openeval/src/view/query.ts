@@ -6,9 +6,9 @@ export function pageOf<T>(items: readonly T[], offset: number, limit: number): P
   return { total: items.length, offset, items: items.slice(offset, offset + limit) };
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Unknown values sort last in either direction. */
-const compareKnown = (a: number | null, b: number | null, descending: boolean) =>
+export const compareKnown = (a: number | null, b: number | null, descending: boolean) =>
   a === null ? (b === null ? 0 : 1) : b === null ? -1 : descending ? b - a : a - b;
 
 /**

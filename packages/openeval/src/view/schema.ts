@@ -2,6 +2,8 @@
 import * as z from "zod";
 import { EVAL_RUN_STATES } from "../records/index.ts";
 import { EVAL_RUN_SORTS } from "./api-types.ts";
+import { CHANGE_STATUSES } from "./compare-table.ts";
+import { CHANGE_SORTS } from "./compare-types.ts";
 
 /** Run, eval run and judge run ids: letters, digits and `._:-` (never a path). */
 export const IdSchema = z
@@ -44,4 +46,14 @@ export const CompareQuerySchema = z.object({
   b: IdSchema,
   ma: z.string().min(1).max(300).optional(),
   mb: z.string().min(1).max(300).optional(),
+});
+
+/** /api/compare/changes: the comparison, which of its model pairs (a position in `pairs`), and a page of its changes. */
+export const CompareChangesQuerySchema = CompareQuerySchema.extend({
+  pair: z.coerce.number().int().min(0).default(0),
+  offset,
+  limit: limit(500, 100),
+  sort: z.enum(CHANGE_SORTS).optional(),
+  desc: z.enum(["0", "1"]).optional(),
+  status: z.enum(CHANGE_STATUSES).optional(),
 });

@@ -1,4 +1,4 @@
-// Telling that a run's store changed without opening it: every commit a runner makes grows or rewrites
+// Telling that a run's store (or any file) changed without opening it: every commit a runner makes grows or rewrites
 // store.db-wal (or, after a checkpoint, store.db), so their sizes and mtimes together are a cheap version stamp.
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -9,16 +9,17 @@ const LIVE_WITHIN_MS = 10_000;
 
 export function readStoreVersion(directory: string): string {
   const base = join(directory, STORE_FILE);
-  return [base, `${base}-wal`]
-    .map((file) => {
-      try {
-        const stat = statSync(file);
-        return `${stat.size}:${stat.mtimeMs}`;
-      } catch {
-        return "-";
-      }
-    })
-    .join("/");
+  return [base, `${base}-wal`].map(fileVersion).join("/");
+}
+
+/** A file's size and mtime ("-" when there is none): it changes whenever the file is written. */
+export function fileVersion(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return "-";
+  }
 }
 
 export function isLive(heartbeat: { at: number } | null, now = Date.now()): boolean {

@@ -7,5 +7,6 @@ export type * from "./queue-types.ts";
 export { EVAL_RUN_SORTS } from "./api-types.ts";
 export { CHANGE_SORTS } from "./compare-types.ts";
 export { locateInTranscript, pageOf, pageOffsetFor, queryEvalRuns } from "./query.ts";
-export { CHANGE_ORDER, formatComparison, signed } from "./compare-table.ts";
+export { CHANGE_ORDER, CHANGE_STATUSES, formatComparison, signed } from "./compare-table.ts";
+export { queryChanges, summarizeComparison } from "./compare-pages.ts";
 export { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";

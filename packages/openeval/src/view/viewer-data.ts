@@ -18,16 +18,18 @@ import type {
   TranscriptPage,
 } from "./api-types.ts";
 import { readFolderText, resolveInside } from "./folder-files.ts";
-import { EvalRunSelections } from "./eval-run-selections.ts";
-import { locateInTranscript, pageOf } from "./query.ts";
+import { locateInTranscript, pageOf, selectEvalRuns, type EvalRunSelection } from "./query.ts";
 import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
 import { ownsJudgeRunFile, readJudgeRunDetail } from "./read-judge-run.ts";
 import type { RunCatalog } from "./run-catalog.ts";
 import { matrixCandidates, type RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
-import type { ComparisonAnswer, ComparisonRequest } from "./compare-types.ts";
-import { compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
+import type { ChangeQuery, ChangeRow, ComparisonAnswer, ComparisonRequest, ComparisonSummary } from "./compare-types.ts";
+import { pairAt, selectChanges, summarizeComparison } from "./compare-pages.ts";
+import { baselineFile, compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
+import { Selections } from "./selections.ts";
+import { fileVersion } from "./store-version.ts";
 import { readQueue } from "./live-queue.ts";
 import type { QueueAnswer } from "./queue-types.ts";
 
@@ -45,7 +47,8 @@ export class ViewerData {
   private readonly summaries = new SummaryReader();
   private readonly queues = new Map<string, { version: string; answer: QueueAnswer }>();
   private readonly comparisons = new Map<string, ComparisonAnswer>();
-  private readonly selections = new EvalRunSelections();
+  private readonly evalRunSelections = new Selections((index: RunIndex, selection: EvalRunSelection) => selectEvalRuns(index.rows, selection));
+  private readonly changeSelections = new Selections(selectChanges);
 
   constructor(readonly catalog: RunCatalog) {}
 
@@ -78,21 +81,37 @@ export class ViewerData {
     return answer;
   }
 
-  /** Side a against side b (b − a), made once per version of both runs; null when either run is unknown. */
+  /**
+   * Side a against side b (b − a), whole: made once per version of both sides (a run's store, or baseline.json's
+   * size and mtime, since `baseline set` may have just rewritten it); null when either run is unknown.
+   */
   async compare(request: ComparisonRequest): Promise<ComparisonAnswer | null> {
     const indexB = this.index(request.b);
     const indexA = request.a === "baseline" ? null : this.index(request.a);
     if (!indexB || (request.a !== "baseline" && !indexA)) return null;
-    // baseline.json is read each time: it is small, and `baseline set` may have just rewritten it.
-    const key = JSON.stringify([request.a, indexA?.version, request.b, indexB.version, request.modelA, request.modelB]);
-    if (indexA && this.comparisons.has(key)) return this.comparisons.get(key)!;
+    const versionA = indexA ? indexA.version : fileVersion(baselineFile(indexB.run.benchmarkDirectory));
+    const key = JSON.stringify([request.a, versionA, request.b, indexB.version, request.modelA, request.modelB]);
+    const kept = this.comparisons.get(key);
+    if (kept) return kept;
     const a = indexA ? loadRunSide(request.a, indexA) : await loadBaselineSide(indexB.run.benchmarkDirectory);
     const answer = compareSides(a, loadRunSide(request.b, indexB), request);
-    if (indexA) {
-      if (this.comparisons.size >= COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
-      this.comparisons.set(key, answer);
-    }
+    if (this.comparisons.size >= COMPARISONS_KEPT) this.comparisons.delete(this.comparisons.keys().next().value!);
+    this.comparisons.set(key, answer);
     return answer;
+  }
+
+  /** What the compare page's header shows: each pair's scores, paired difference and counts, without its evals. */
+  async compareSummary(request: ComparisonRequest): Promise<ComparisonSummary | null> {
+    const answer = await this.compare(request);
+    return answer && summarizeComparison(answer);
+  }
+
+  /** A page of one pair's changes, cut from the kept comparison; its query's filtered, sorted rows are kept with it. */
+  async compareChanges(request: ComparisonRequest, query: ChangeQuery): Promise<Page<ChangeRow> | null> {
+    const answer = await this.compare(request);
+    if (!answer) return null;
+    const { pair, offset, limit, ...selection } = query;
+    return pageOf(this.changeSelections.select(pairAt(answer, pair), selection), offset, limit);
   }
 
   matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {
@@ -105,7 +124,7 @@ export class ViewerData {
     const index = this.index(runId);
     if (!index) return null;
     const { offset, limit, ...selection } = query;
-    return pageOf(this.selections.select(index, selection), offset, limit);
+    return pageOf(this.evalRunSelections.select(index, selection), offset, limit);
   }
 
   async evalRun(runId: string, evalRunId: string): Promise<EvalRunDetail | null> {

@@ -1,24 +1,24 @@
-// b − a at a glance: each eval's difference as a dot, the paired mean difference with its 95% CI as a whisker,
-// and zero marked — an interval clear of zero is a change the repetitions cannot explain.
-import type { ModelPairView } from "openeval/viewer-api";
+// b − a at a glance: a dot for each difference some eval has (its title says how many), the paired mean difference
+// with its 95% CI as a whisker, and zero marked — an interval clear of zero is a change the repetitions cannot explain.
+import type { ModelPairSummary } from "openeval/viewer-api";
 import { linearScale, PlotFrame, XAxis } from "./plot-frame.tsx";
 
-export function DifferencePlot({ pair }: { pair: ModelPairView }) {
+export function DifferencePlot({ pair }: { pair: ModelPairSummary }) {
   const width = 420;
   const height = 92;
-  const points = pair.evals.filter((evaluation) => evaluation.difference !== null).map((evaluation) => ({ evalId: evaluation.evalId, value: 100 * evaluation.difference! }));
+  const points = pair.differences;
   const { meanDifference, interval } = pair.paired;
-  const extent = Math.max(10, ...points.map((point) => Math.abs(point.value)), Math.abs(interval?.lower ?? 0), Math.abs(interval?.upper ?? 0));
+  const extent = Math.max(10, ...points.map((point) => Math.abs(point.points)), Math.abs(interval?.lower ?? 0), Math.abs(interval?.upper ?? 0));
   const x = linearScale([-extent, extent], [16, width - 16], 4);
-  const describe = `Paired difference ${meanDifference === null ? "unknown" : meanDifference.toFixed(1)} points${interval ? `, 95% CI ${interval.lower.toFixed(1)} to ${interval.upper.toFixed(1)}` : ""}; per eval: ${points.map((point) => `${point.evalId} ${point.value.toFixed(1)}`).join(", ") || "none"}`;
+  const describe = `Paired difference ${meanDifference === null ? "unknown" : meanDifference.toFixed(1)} points${interval ? `, 95% CI ${interval.lower.toFixed(1)} to ${interval.upper.toFixed(1)}` : ""}; evals by difference: ${points.map((point) => `${point.points.toFixed(1)} (${evalCount(point.evals)})`).join(", ") || "none"}`;
   return (
     <PlotFrame testId="difference-plot" title="b − a per eval (points), mean with 95% CI" description={describe} width={width} height={height}>
       <XAxis scale={x} y={66} top={6} format={(value) => `${value > 0 ? "+" : ""}${value}`} />
       <line className="zero-line" x1={x(0)} x2={x(0)} y1={4} y2={66} />
-      {/* Three rows of dots, so that evals with the same difference stay visible. */}
+      {/* Three rows of dots, so that close differences stay visible. */}
       {points.map((point, index) => (
-        <circle key={point.evalId} className="rep-dot" cx={x(point.value)} cy={12 + (index % 3) * 8} r={4.5} fill={point.value < 0 ? "#c23a3a" : point.value > 0 ? "#1f8a4c" : "#9aa3b8"} data-plot-eval={point.evalId} data-value={point.value}>
-          <title>{`${point.evalId}: ${point.value.toFixed(1)} points`}</title>
+        <circle key={point.points} className="rep-dot" cx={x(point.points)} cy={12 + (index % 3) * 8} r={4.5} fill={point.points < 0 ? "#c23a3a" : point.points > 0 ? "#1f8a4c" : "#9aa3b8"} data-value={point.points} data-evals={point.evals}>
+          <title>{`${evalCount(point.evals)}: ${point.points.toFixed(1)} points`}</title>
         </circle>
       ))}
       {interval ? (
@@ -31,4 +31,8 @@ export function DifferencePlot({ pair }: { pair: ModelPairView }) {
       {meanDifference !== null ? <circle className="score-dot" cx={x(meanDifference)} cy={44} r={5.5} /> : null}
     </PlotFrame>
   );
+}
+
+function evalCount(evals: number): string {
+  return `${evals} eval${evals === 1 ? "" : "s"}`;
 }

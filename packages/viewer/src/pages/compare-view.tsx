@@ -1,19 +1,18 @@
 // The run page's Compare tab: this run (b) against another run, baseline.json, or one of its models against
 // another (a) — per model pair the two scores and the paired difference with its 95% CI, then every criterion's
-// change, regressions first, sortable and filterable from the URL; a slot's two transcripts open side by side.
+// change, regressions first, sortable and filterable from the URL and paged by the server; a slot's two transcripts
+// open side by side.
 import { useCallback } from "react";
-import { CHANGE_ORDER, CHANGE_SORTS, type ChangeStatus, type ComparisonAnswer, type ComparisonRequest, type ModelPairView, pageOf, type RunOverview, signed } from "openeval/viewer-api";
+import { CHANGE_SORTS, CHANGE_STATUSES, type ChangeRow, type ChangeStatus, type ComparisonRequest, type ComparisonSummary, type ModelPairSummary, type RunOverview, signed } from "openeval/viewer-api";
 import { Await, Empty, StateBadge } from "../components/common.tsx";
 import { DifferencePlot } from "../components/difference-plot.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { formatCredit, formatScore } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
-import { compareRows, type CompareRow } from "./compare-rows.ts";
 
 const ROW_HEIGHT = 46;
 const COLUMNS = "minmax(160px, 1.3fr) minmax(140px, 1fr) 80px 80px 90px 110px minmax(150px, 1fr)";
-const CHANGE_STATUSES = Object.keys(CHANGE_ORDER) as ChangeStatus[];
 const STATUS_TONES: Record<ChangeStatus, string> = { regression: "failed", improvement: "completed", unchanged: "pending", unresolved: "interrupted", missing: "interrupted" };
 
 export function CompareView({ run, overview, location }: { run: string; overview: RunOverview; location: Location }) {
@@ -30,7 +29,7 @@ export function CompareView({ run, overview, location }: { run: string; overview
   const request: ComparisonRequest =
     against === "models" ? { a: run, b: run, modelA: get("ma") ?? models[0], modelB: get("mb") ?? models[1] } : against === "baseline" ? { a: "baseline", b: run } : { a: against, b: run };
   const waiting = runs.status === "loading" && get("against") === undefined;
-  const comparison = useLoad(() => (waiting ? new Promise<ComparisonAnswer>(() => {}) : api.compare(request)), [JSON.stringify(request), waiting], version);
+  const comparison = useLoad(() => (waiting ? new Promise<ComparisonSummary>(() => {}) : api.compare(request)), [JSON.stringify(request), waiting], version);
   const navigate = (changes: Record<string, string | null>) => {
     window.location.hash = withQuery(location, changes);
   };
@@ -56,7 +55,7 @@ export function CompareView({ run, overview, location }: { run: string; overview
           </>
         ) : null}
       </div>
-      <Await state={comparison}>{(data) => <ComparisonBody answer={data} run={run} location={location} />}</Await>
+      <Await state={comparison}>{(data) => <ComparisonBody summary={data} request={request} run={run} location={location} />}</Await>
     </div>
   );
 }
@@ -76,10 +75,10 @@ function ModelSelect({ label, value, models, onChange }: { label: string; value:
   );
 }
 
-function ComparisonBody({ answer, run, location }: { answer: ComparisonAnswer; run: string; location: Location }) {
-  const index = Math.min(Number(location.query.get("pair") ?? 0) || 0, answer.pairs.length - 1);
-  const pair = answer.pairs[index];
-  const side = (label: string, value: ComparisonAnswer["a"]) => (
+function ComparisonBody({ summary, request, run, location }: { summary: ComparisonSummary; request: ComparisonRequest; run: string; location: Location }) {
+  const index = Math.max(0, Math.min(Number(location.query.get("pair") ?? 0) || 0, summary.pairs.length - 1));
+  const pair = summary.pairs[index];
+  const side = (label: string, value: ComparisonSummary["a"]) => (
     <div className="compare-side">
       <span className="side-tag">{label}</span> {value.kind === "baseline" ? <strong>baseline.json</strong> : <a href={href({ page: "run", run: value.runId })}>run {value.runId}</a>}
       <span className="muted small"> {value.kind === "baseline" ? `set from run ${value.runId}` : value.name}</span>
@@ -88,35 +87,46 @@ function ComparisonBody({ answer, run, location }: { answer: ComparisonAnswer; r
   return (
     <>
       <div className="compare-sides">
-        {side("a", answer.a)}
+        {side("a", summary.a)}
         <span className="muted">→</span>
-        {side("b", answer.b)}
+        {side("b", summary.b)}
         <span className="muted small">differences are b − a</span>
       </div>
-      {answer.pairs.length > 1 ? (
+      {summary.pairs.length > 1 ? (
         <nav className="pair-tabs">
-          {answer.pairs.map((candidate, position) => (
+          {summary.pairs.map((candidate, position) => (
             <a key={position} href={withQuery(location, { pair: position })} className={position === index ? "active" : ""} data-pair={candidate.b}>
               {candidate.a === candidate.b ? candidate.a : `${candidate.a} → ${candidate.b}`} {candidate.counts.regression > 0 ? <span className="badge tone-bad">{candidate.counts.regression}</span> : null}
             </a>
           ))}
         </nav>
       ) : null}
-      {pair ? <PairView pair={pair} answer={answer} run={run} location={location} /> : <Empty>Nothing to compare.</Empty>}
+      {pair ? <PairView pair={pair} index={index} summary={summary} request={request} run={run} location={location} /> : <Empty>Nothing to compare.</Empty>}
     </>
   );
 }
 
-function PairView({ pair, answer, run, location }: { pair: ModelPairView; answer: ComparisonAnswer; run: string; location: Location }) {
+interface PairViewProps {
+  pair: ModelPairSummary;
+  /** The pair's position in the comparison: its changes are paged by it. */
+  index: number;
+  summary: ComparisonSummary;
+  request: ComparisonRequest;
+  run: string;
+  location: Location;
+}
+
+function PairView({ pair, index, summary, request, run, location }: PairViewProps) {
+  const api = useApi();
+  const version = useLiveVersion();
   const sortValue = location.query.get("sort");
   const sort = CHANGE_SORTS.find((candidate) => candidate === sortValue);
   const statusValue = location.query.get("status");
   const status = CHANGE_STATUSES.find((candidate) => candidate === statusValue);
   const descending = location.query.get("desc") === "1";
-  const rows = compareRows(pair, { sort, descending, status });
-  const key = JSON.stringify([pair.a, pair.b, sort, descending, status, rows.length, answer.b.runId, answer.a.runId]);
+  const key = JSON.stringify([request, index, sort, descending, status]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const fetchPage = useCallback((offset: number, limit: number) => Promise.resolve(pageOf(rows, offset, limit)), [key]);
+  const fetchPage = useCallback((offset: number, limit: number) => api.compareChanges(request, { pair: index, sort, descending, status, offset, limit }), [api, key]);
   const { paired } = pair;
   const sortLink = (column: (typeof CHANGE_SORTS)[number], label: string, className = "") => (
     <a className={`sort-link ${className} ${sort === column || (!sort && column === "status") ? "active" : ""}`} href={withQuery(location, { sort: column, desc: (sort ?? "status") === column && !descending ? "1" : null })} data-sort={column}>
@@ -132,7 +142,9 @@ function PairView({ pair, answer, run, location }: { pair: ModelPairView; answer
           <div className="stat-value">
             {formatScore(pair.scoreA.value)} → {formatScore(pair.scoreB.value)}
           </div>
-          <div className="muted small">{pair.a === pair.b ? pair.a : `${pair.a} → ${pair.b}`}</div>
+          <div className="muted small">
+            {pair.a === pair.b ? pair.a : `${pair.a} → ${pair.b}`} · <span data-testid="eval-count">{pair.evalCount}</span> evals
+          </div>
         </div>
         <div className="stat">
           <div className="stat-label">Paired difference</div>
@@ -163,7 +175,7 @@ function PairView({ pair, answer, run, location }: { pair: ModelPairView; answer
       {paired.excluded.length > 0 ? <p className="muted small">Not paired: {paired.excluded.map((entry) => `${entry.evalId} (${entry.reason})`).join(", ")}</p> : null}
       <VirtualList
         fetchPage={fetchPage}
-        resetKey={key}
+        resetKey={`${key}:${version}`}
         rowHeight={ROW_HEIGHT}
         height="calc(100vh - 160px)"
         header={
@@ -178,13 +190,13 @@ function PairView({ pair, answer, run, location }: { pair: ModelPairView; answer
           </div>
         }
         empty={<div className="empty">No criterion {status ? `with status ${status}` : ""}.</div>}
-        renderRow={(row) => <ChangeRow row={row} answer={answer} run={run} />}
+        renderRow={(row) => <Change row={row} summary={summary} run={run} />}
       />
     </>
   );
 }
 
-function ChangeRow({ row, answer, run }: { row: CompareRow; answer: ComparisonAnswer; run: string }) {
+function Change({ row, summary, run }: { row: ChangeRow; summary: ComparisonSummary; run: string }) {
   return (
     <div className={`list-row change-row change-${row.status}`} style={{ gridTemplateColumns: COLUMNS }} data-criterion={`${row.evalId}/${row.criterionId}`} data-status={row.status} data-difference={row.difference ?? ""}>
       <div className="ellipsis" title={`${row.evalId} · ${row.criterionId}`}>
@@ -201,11 +213,11 @@ function ChangeRow({ row, answer, run }: { row: CompareRow; answer: ComparisonAn
       </div>
       <div className="slot-links">
         {row.slots.filter((slot) => slot.a?.evalRunId && slot.b?.evalRunId).map((slot) => (
-          <a key={slot.repetition} className="chip" href={href({ page: "side-by-side", run }, { runA: answer.a.runId, a: slot.a!.evalRunId, b: slot.b!.evalRunId })} data-side-by-side={slot.repetition} title={`repetition ${slot.repetition}: a ${formatCredit(slot.a!.value)}, b ${formatCredit(slot.b!.value)}`}>
+          <a key={slot.repetition} className="chip" href={href({ page: "side-by-side", run }, { runA: summary.a.runId, a: slot.a!.evalRunId, b: slot.b!.evalRunId })} data-side-by-side={slot.repetition} title={`repetition ${slot.repetition}: a ${formatCredit(slot.a!.value)}, b ${formatCredit(slot.b!.value)}`}>
             #{slot.repetition} a ⇆ b
           </a>
         ))}
-        {row.slots.length === 0 ? <span className="muted small">{answer.a.kind === "baseline" ? "baseline keeps no transcripts" : "—"}</span> : null}
+        {row.slots.length === 0 ? <span className="muted small">{summary.a.kind === "baseline" ? "baseline keeps no transcripts" : "—"}</span> : null}
       </div>
     </div>
   );

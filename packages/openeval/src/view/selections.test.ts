@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { BenchmarkRun, EvalRun, JudgeRun } from "../records/index.ts";
-import { EvalRunSelections } from "./eval-run-selections.ts";
-import { pageOf, queryEvalRuns } from "./query.ts";
-import { buildRunIndex } from "./run-index.ts";
+import { pageOf, queryEvalRuns, selectEvalRuns, type EvalRunSelection } from "./query.ts";
+import { buildRunIndex, type RunIndex } from "./run-index.ts";
+import { Selections } from "./selections.ts";
 
 const run: BenchmarkRun = { id: "r", name: "paging", benchmarkDirectory: "/nowhere", createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["m/a", "m/b"], repetitions: 3, evals: ["e1", "e2"] };
 
@@ -22,6 +22,8 @@ function recorded(n: number): [EvalRun, JudgeRun] {
   return [evalRun, judgeRun];
 }
 
+const evalRunSelections = () => new Selections((runIndex: RunIndex, selection: EvalRunSelection) => selectEvalRuns(runIndex.rows, selection));
+
 function index() {
   const records = Array.from({ length: 12 }, (_, n) => recorded(n));
   return buildRunIndex("/nowhere/r", run, records.map(([evalRun]) => evalRun), records.map(([, judgeRun]) => judgeRun), null);
@@ -29,7 +31,7 @@ function index() {
 
 describe("eval-run selections kept per run index", () => {
   it("pages a kept selection exactly as queryEvalRuns pages the rows", () => {
-    const selections = new EvalRunSelections();
+    const selections = evalRunSelections();
     const runIndex = index();
     const selection = { model: "m/b", sort: "score" as const, descending: true };
     for (const offset of [0, 2, 4]) {
@@ -38,7 +40,7 @@ describe("eval-run selections kept per run index", () => {
   });
 
   it("filters and sorts once per query and index: the next page reuses it; another query or a re-read index does not", () => {
-    const selections = new EvalRunSelections();
+    const selections = evalRunSelections();
     const first = index();
     const byCost = selections.select(first, { sort: "cost" });
     expect(selections.select(first, { sort: "cost" })).toBe(byCost);
