@@ -30,6 +30,20 @@ const SCHEMA_VERSION = 3;
 /** "OEV1": marks the file as an openeval results store. */
 const APPLICATION_ID = 0x4f455631;
 
+/** The triggers that keep finalized rows immutable: a plan trusts the head columns of sealed rows only while they stand. */
+const IMMUTABILITY_TRIGGERS = ["eval_runs", "judge_runs"].flatMap((table) => [
+  {
+    name: `${table}_finalized_immutable`,
+    sql: `CREATE TRIGGER IF NOT EXISTS ${table}_finalized_immutable BEFORE UPDATE ON ${table} WHEN OLD.state <> 'running'
+BEGIN SELECT RAISE(ABORT, 'openeval: finalized ${table} rows are immutable'); END;`,
+  },
+  {
+    name: `${table}_never_deleted`,
+    sql: `CREATE TRIGGER IF NOT EXISTS ${table}_never_deleted BEFORE DELETE ON ${table}
+BEGIN SELECT RAISE(ABORT, 'openeval: ${table} rows are never deleted'); END;`,
+  },
+]);
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS eval_runs (
@@ -44,19 +58,8 @@ CREATE TABLE IF NOT EXISTS judge_runs (
 CREATE INDEX IF NOT EXISTS judge_runs_eval_run ON judge_runs (eval_run_id);
 CREATE TABLE IF NOT EXISTS events (sequence INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, type TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at INTEGER NOT NULL);
-${["eval_runs", "judge_runs"]
-  .map(
-    (table) => `
-CREATE TRIGGER IF NOT EXISTS ${table}_finalized_immutable BEFORE UPDATE ON ${table} WHEN OLD.state <> 'running'
-BEGIN SELECT RAISE(ABORT, 'openeval: finalized ${table} rows are immutable'); END;
-CREATE TRIGGER IF NOT EXISTS ${table}_never_deleted BEFORE DELETE ON ${table}
-BEGIN SELECT RAISE(ABORT, 'openeval: ${table} rows are never deleted'); END;`,
-  )
-  .join("\n")}
+${IMMUTABILITY_TRIGGERS.map((trigger) => trigger.sql).join("\n")}
 `;
-
-/** The immutability triggers SCHEMA creates: a plan trusts the head columns of sealed rows only while they stand. */
-const TRIGGERS = ["eval_runs", "judge_runs"].flatMap((table) => [`${table}_finalized_immutable`, `${table}_never_deleted`]);
 
 const ADD_SEALS = `
 ALTER TABLE eval_runs ADD COLUMN value_sha256 TEXT;
@@ -242,10 +245,11 @@ export class ResultsStore {
 
   /** Whether the triggers that refuse to change or delete a finalized row still stand (dropping them is how a row is edited). */
   immutable(): boolean {
+    const names = IMMUTABILITY_TRIGGERS.map((trigger) => trigger.name);
     const present = this.db
-      .query(`SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`)
-      .get(...TRIGGERS) as { count: number };
-    return present.count === TRIGGERS.length;
+      .query(`SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN (${names.map(() => "?").join(", ")})`)
+      .get(...names) as { count: number };
+    return present.count === names.length;
   }
 
   /** Where each table ends now: rows inserted later have higher rowids (rows are never deleted). */
