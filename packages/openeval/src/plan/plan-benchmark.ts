@@ -105,8 +105,9 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
         const expected = { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash };
         for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
           const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
+          // Only retry names a slot by its latest execution: looking that up for every slot cost a key string each.
           const decision: Decision<E, J> = inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
-            ? applyExplicitRequests(decide(index.activeWork(key, expected)), scope, index.latest(key)?.id)
+            ? applyExplicitRequests(decide(index.activeWork(key, expected)), scope, scope.retry?.length ? index.latest(key)?.id : undefined)
             : { action: "deferred", reason: "Outside the --only-* scope", deferredBy: "scope", evalRun: null, judgeRun: null };
           slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
         }
@@ -133,9 +134,12 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
 }
 
 function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRunHead[], benchmark: BenchmarkDefinition): number | null {
+  const candidates = slots.filter((slot) => slot.action === "candidate");
+  // The recorded costs are grouped only for a plan with candidate runs to estimate (a run's summary never has any).
+  if (candidates.length === 0) return 0;
   const estimateCandidateCost = candidateCostEstimator(recorded);
   let total = 0;
-  for (const slot of slots.filter((candidate) => candidate.action === "candidate")) {
+  for (const slot of candidates) {
     const max = candidateMaxCost(slot.model, benchmark.settings);
     const cost = max === 0 ? 0 : max === null && !isPriced(slot.model, benchmark.settings.candidate.providers) ? null : estimateCandidateCost(slot);
     if (cost === null) return null;

@@ -102,7 +102,7 @@ describe("tamper-evident results (issue 14 §4)", () => {
       // A files.json rewritten to list other hashes breaks the judge run's chained seal as it broke `integrity`.
       const files = join(directory, "judge-runs", "judge_1", JUDGE_FILES_MANIFEST);
       writeFileSync(files, readFileSync(files, "utf8").replace(/"code\/stdout\.log": "[0-9a-f]+"/, `"code/stdout.log": "${"0".repeat(64)}"`));
-      expect(checkRecords(directory, records).map((problem) => problem.message)).toEqual([
+      expect(checkRecords(directory, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }).map((problem) => problem.message)).toEqual([
         "judge run judge_1: the row, its files.json or the recording it judged was changed after it was finalized (its integrity hash does not match)",
       ]);
       // A copy of a sealed row is not vouched for: it is checked in full, and still passes.
@@ -112,6 +112,19 @@ describe("tamper-evident results (issue 14 §4)", () => {
     } finally {
       for (const spy of [...schemas, integrity]) spy.mockRestore();
     }
+  });
+
+  it("spends a seal on the check that uses it: a row checked again is hashed in full, so a change made to it since it was read is caught", async () => {
+    const { directory, store } = await finishedRun();
+    const records = { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() };
+    expect(checkRecords(directory, records)).toEqual([]);
+    expect(checkRecords(directory, records)).toEqual([]);
+    records.evalRuns[0]!.elapsedMs = 1;
+    records.judgeRuns[0]!.error = "changed in memory";
+    expect(checkRecords(directory, records).map((problem) => problem.message)).toEqual([
+      "eval run eval_1: the row was edited after it was finalized (its integrity hash does not match)",
+      "judge run judge_1: the row, its files.json or the recording it judged was changed after it was finalized (its integrity hash does not match)",
+    ]);
   });
 
   it("reports a recording manifest or a files.json that is gone, and throws for one that cannot be read", async () => {

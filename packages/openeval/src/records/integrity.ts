@@ -44,12 +44,23 @@ export interface StoredSeal {
   chainSha256: string | null;
 }
 
-/** Rows whose stored text the store found to hash to its seal, with that seal (set by the store as it reads). */
+/**
+ * Rows whose stored text the store found to hash to its seal, with that seal (set by the store as it reads). The check
+ * that uses a seal spends it: it vouches for the row as read, not for what the object may become, and a runner keeps a
+ * large run's rows to its summary (20,000 seals were ~4 MB of that, issue 18 §4). A later check of the same row
+ * rebuilds its canonical hash instead: the same answer for an untouched row, only slower.
+ */
 const intactRows = new WeakMap<EvalRun | JudgeRun, StoredSeal>();
 
 /** Marks a row just parsed from text that hashes to `seal.valueSha256` (the store's read calls it). */
 export function vouchForStoredText(row: EvalRun | JudgeRun, seal: StoredSeal): void {
   intactRows.set(row, seal);
+}
+
+function spendSeal(row: EvalRun | JudgeRun): StoredSeal | undefined {
+  const seal = intactRows.get(row);
+  intactRows.delete(row);
+  return seal;
 }
 
 export function sealEvalRun(evalRun: EvalRun): SealedRow {
@@ -105,8 +116,9 @@ export function checkJudgeRunFile(runDirectory: string, judgeRun: JudgeRun, path
 }
 
 function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
+  const sealed = spendSeal(evalRun) !== undefined;
   if (evalRun.integrity === undefined) return `eval run ${evalRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
-  if (!intactRows.has(evalRun) && evalRun.integrity !== evalRunIntegrity(evalRun)) return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
+  if (!sealed && evalRun.integrity !== evalRunIntegrity(evalRun)) return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
   if (!evalRun.evidence) return null;
   // One open and read per record, into a reused buffer: an existence check first cost ~0.5 s of every 50,000-slot plan.
   const manifest = sha256OfFile(join(runDirectory, evalRun.evidence.directory, EVIDENCE_MANIFEST));
@@ -116,10 +128,10 @@ function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
 }
 
 function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: EvalRun | null, files: boolean): string | null {
+  const seal = spendSeal(judgeRun);
   if (judgeRun.integrity === undefined) return `judge run ${judgeRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
   const manifest = sha256OfFile(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST));
   if (manifest === null) return `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is missing`;
-  const seal = intactRows.get(judgeRun);
   const intact = seal?.chainSha256
     ? seal.chainSha256 === judgeChain(seal.valueSha256, judgedEvidence(judgeRun, evalRun), manifest)
     : judgeRun.integrity === judgeRunIntegrity(judgeRun, evalRun, manifest);

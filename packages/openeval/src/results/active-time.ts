@@ -18,12 +18,12 @@ export function intervalOf(record: { startedAt: string; elapsedMs: number | null
  * earlyStop check's, whose spend is counted once; spend is null when none of it is known.
  */
 export function judgingOf(evalRun: EvalRun | null, judgeRun: JudgeRun | null): { judgeCostUSD: number | null; intervals: Interval[] } {
-  const checks = evalRun?.earlyStop?.checks.map((check) => check.costUSD) ?? [];
-  const spends = [...checks, judgeRun?.decidedEarly ? null : judgeRun?.costUSD].filter((cost): cost is number => typeof cost === "number");
-  return {
-    judgeCostUSD: spends.length === 0 ? null : spends.reduce((sum, cost) => sum + cost, 0),
-    intervals: [intervalOf(evalRun), intervalOf(judgeRun)].filter((interval) => interval !== null),
-  };
+  // Summed in the order listed (each check, then the judgment) without listing them: a summary does this for every slot.
+  let judgeCostUSD: number | null = null;
+  for (const check of evalRun?.earlyStop?.checks ?? []) if (typeof check.costUSD === "number") judgeCostUSD = (judgeCostUSD ?? 0) + check.costUSD;
+  const judging = judgeRun?.decidedEarly ? null : judgeRun?.costUSD;
+  if (typeof judging === "number") judgeCostUSD = (judgeCostUSD ?? 0) + judging;
+  return { judgeCostUSD, intervals: [intervalOf(evalRun), intervalOf(judgeRun)].filter((interval) => interval !== null) };
 }
 
 /** Total length of the union of `intervals`, in ms; null when there are none. */
@@ -32,10 +32,13 @@ export function unionMs(intervals: readonly Interval[]): number | null {
   const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
   let total = 0;
   let [start, end] = sorted[0]!;
-  for (const [nextStart, nextEnd] of sorted.slice(1)) {
+  // By index, not over a copy of the rest with a pair per step: a model's intervals are two per slot.
+  for (let index = 1; index < sorted.length; index++) {
+    const [nextStart, nextEnd] = sorted[index]!;
     if (nextStart > end) {
       total += end - start;
-      [start, end] = [nextStart, nextEnd];
+      start = nextStart;
+      end = nextEnd;
     } else end = Math.max(end, nextEnd);
   }
   return total + (end - start);

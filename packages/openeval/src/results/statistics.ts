@@ -34,7 +34,7 @@ export function scoreIntervals(
   options: BootstrapOptions = {},
 ): ScoreInterval[] {
   return groupByCandidate(outcomes).map(({ candidate, items }) => {
-    const evals = groupBy(items, (outcome) => outcome.evalId);
+    const evals = Map.groupBy(items, (outcome) => outcome.evalId);
     const few = [...evals].find(([, repetitions]) => repetitions.length < 2);
     if (few) return { ...candidate, interval: null, reason: `needs ≥ 2 repetitions per eval; ${few[0]} has ${few[1].length}` };
     const clusters: number[][] = [];
@@ -183,10 +183,4 @@ export function costAndTimeByModel(observations: readonly SlotObservation[]): (C
 
 function known(values: readonly (number | null)[]): number[] {
   return values.filter((value): value is number => value !== null);
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
 }

@@ -16,7 +16,7 @@ describe("sha256OfFile", () => {
     writeFileSync(large, bytes);
     expect(sha256OfFile(small)).toBe(sha256('{"a":1}\n'));
     expect(sha256OfFile(large)).toBe(sha256(bytes));
-    // The buffer is reused: hashing the small file again after the large one gives its own hash, not a mix.
+    // The buffer and the hasher are reused: hashing the small file again after the large one gives its own hash, not a mix.
     expect(sha256OfFile(small)).toBe(sha256('{"a":1}\n'));
   });
 

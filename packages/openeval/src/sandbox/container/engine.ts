@@ -1,6 +1,6 @@
 // Connecting to a container engine (Docker, or Podman's Docker-compatible API) through dockerode: which socket,
 // and one clear error when nothing answers there.
-import Docker from "dockerode";
+import type Docker from "dockerode";
 import { ENGINE_REMEDY, SandboxError } from "../errors.ts";
 
 export interface EngineOptions {
@@ -23,33 +23,41 @@ export interface Engine {
 
 const DEFAULT_SOCKETS = { docker: "/var/run/docker.sock", podman: "/run/podman/podman.sock" } as const;
 
+/** Where the engine is looked for, and the dockerode options that reach it (none: docker-modem reads DOCKER_HOST itself). */
+interface EngineTarget {
+  kind: Engine["kind"];
+  address: string;
+  client?: Docker.DockerOptions;
+}
+
 /** Picks the engine address: socketPath, else DOCKER_HOST (unix://, tcp://, ssh:// as dockerode reads it), else the
  * engine's default socket. Does not connect. */
-export function openEngine(options: EngineOptions = {}): Engine {
+function engineTarget(options: EngineOptions): EngineTarget {
   const kind = options.engine ?? "docker";
   const dockerHost = options.host ?? (options.env ?? process.env).DOCKER_HOST;
-  if (options.socketPath) return { docker: new Docker({ socketPath: options.socketPath }), kind, address: `unix://${options.socketPath}` };
+  if (options.socketPath) return { kind, address: `unix://${options.socketPath}`, client: { socketPath: options.socketPath } };
   if (dockerHost) {
-    if (dockerHost.startsWith("unix://")) {
-      const socketPath = dockerHost.slice("unix://".length);
-      return { docker: new Docker({ socketPath }), kind, address: dockerHost };
-    }
+    if (dockerHost.startsWith("unix://")) return { kind, address: dockerHost, client: { socketPath: dockerHost.slice("unix://".length) } };
     const tcp = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(dockerHost);
-    if (tcp && !(options.env ?? process.env).DOCKER_TLS_VERIFY) return { docker: new Docker({ host: tcp[1], port: Number(tcp[2]), protocol: "http" }), kind, address: dockerHost };
+    if (tcp && !(options.env ?? process.env).DOCKER_TLS_VERIFY) return { kind, address: dockerHost, client: { host: tcp[1], port: Number(tcp[2]), protocol: "http" } };
     // docker-modem parses the rest of DOCKER_HOST itself (ssh://, tcp:// with DOCKER_TLS_VERIFY / DOCKER_CERT_PATH).
-    return { docker: new Docker(), kind, address: dockerHost };
+    return { kind, address: dockerHost };
   }
-  return { docker: new Docker({ socketPath: DEFAULT_SOCKETS[kind] }), kind, address: `unix://${DEFAULT_SOCKETS[kind]}` };
+  return { kind, address: `unix://${DEFAULT_SOCKETS[kind]}`, client: { socketPath: DEFAULT_SOCKETS[kind] } };
 }
 
 /** Where the engine would be looked for (socket or DOCKER_HOST), for messages and test titles. */
 export function engineAddress(options: EngineOptions = {}): string {
-  return openEngine(options).address;
+  return engineTarget(options).address;
 }
 
 /** Connects and checks that the engine answers; throws ENGINE_UNREACHABLE saying how to get one (callers add theirs). */
 export async function connectEngine(options: EngineOptions = {}): Promise<Engine> {
-  const engine = openEngine(options);
+  const { kind, address, client } = engineTarget(options);
+  // Loaded on first use: dockerode (with the ssh2 and gRPC modules it brings) was ~18 MB of a runner's resident memory
+  // (~32 MB on its own), and a run whose candidates and judges never use a container has no use for it (issue 18 §4).
+  const { default: Docker } = await import("dockerode");
+  const engine: Engine = { docker: new Docker(client), kind, address };
   try {
     await withTimeout(engine.docker.ping(), 5_000, "no answer within 5 s");
   } catch (error) {
