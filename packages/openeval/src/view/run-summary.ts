@@ -119,8 +119,9 @@ export class SummaryReader {
 }
 
 /**
- * Every source file's modification time and size (results/ and installed packages aside): an edit to benchmark.ts or
- * to an eval's judge is seen on the next request, as a fresh `openeval report` would see it.
+ * Every source file's modification time and size (results/ and installed packages aside), as of now: an edit to
+ * benchmark.ts or to an eval's judge changes it, as a fresh `openeval report` would see it. The SummaryReader asks
+ * for it at most once per BENCHMARK_RECHECK_MS.
  */
 export function benchmarkVersion(folder: string): string {
   try {
