@@ -66,7 +66,10 @@ export class RecordedWorkIndex<E extends EvalRunHead, J extends JudgeRunHead> {
 }
 
 /** Criterion id → credit of a completed judgment; null for any other (the slot is unresolved). An unscored one has {}. */
-export function creditsOf(judgeRun: JudgeRun | null): Record<string, number | null> | null {
+export function creditsOf(judgeRun: (Pick<JudgeRun, "state"> & { scores: Record<string, { value: number | null }> | null }) | null): Record<string, number | null> | null {
   if (judgeRun?.state !== "completed") return null;
-  return Object.fromEntries(Object.entries(judgeRun.scores ?? {}).map(([id, score]) => [id, score.value]));
+  // A loop, not fromEntries(entries().map()): every slot of a large run's viewer and summary makes one (issue 18 §4).
+  const credits: Record<string, number | null> = {};
+  for (const id in judgeRun.scores) credits[id] = judgeRun.scores[id]!.value;
+  return credits;
 }

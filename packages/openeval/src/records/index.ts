@@ -26,7 +26,7 @@ export { candidateName, cellId, groupByCandidate, slotId, toSlotKey, variantOf, 
 export { ResultsStore, STORE_FILE, StoreError, type StoreMarks } from "./store.ts";
 export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
-export { checkJudgeRunFile, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem } from "./integrity.ts";
+export { checkEvalRunRecord, checkJudgeRunFile, checkJudgeRunRecord, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem, type JudgedEvalRun } from "./integrity.ts";
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
 export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
 export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";

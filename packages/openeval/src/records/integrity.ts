@@ -87,25 +87,32 @@ export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: 
 export function checkRecords(
   runDirectory: string,
   records: { evalRuns: readonly EvalRun[]; judgeRuns: readonly JudgeRun[] },
-  options: { files?: boolean; judged?: readonly EvalRun[] } = {},
+  options: { files?: boolean; judged?: readonly JudgedEvalRun[] } = {},
 ): IntegrityProblem[] {
-  const problems: IntegrityProblem[] = [];
   const evalRuns = new Map((options.judged ?? records.evalRuns).map((evalRun) => [evalRun.id, evalRun]));
-  for (const evalRun of records.evalRuns) {
-    if (evalRun.state === "running") continue;
-    const problem = checkEvalRun(runDirectory, evalRun);
-    if (problem) problems.push({ kind: "eval-run", id: evalRun.id, message: problem });
-  }
-  for (const judgeRun of records.judgeRuns) {
-    if (judgeRun.state === "running") continue;
-    const problem = checkJudgeRun(runDirectory, judgeRun, evalRuns.get(judgeRun.evalRunId) ?? null, options.files ?? false);
-    if (problem) problems.push({ kind: "judge-run", id: judgeRun.id, message: problem });
-  }
-  return problems;
+  return [
+    ...records.evalRuns.map((evalRun) => checkEvalRunRecord(runDirectory, evalRun)),
+    ...records.judgeRuns.map((judgeRun) => checkJudgeRunRecord(runDirectory, judgeRun, evalRuns.get(judgeRun.evalRunId) ?? null, options.files ?? false)),
+  ].filter((problem) => problem !== null);
+}
+
+/** What a judge run's check reads of the eval run it judged: the recording it was chained to. */
+export type JudgedEvalRun = Pick<EvalRun, "id" | "evidence">;
+
+/** One eval run's problem (see checkRecords); null when it has none or is still running. */
+export function checkEvalRunRecord(runDirectory: string, evalRun: EvalRun): IntegrityProblem | null {
+  const problem = evalRun.state === "running" ? null : checkEvalRun(runDirectory, evalRun);
+  return problem ? { kind: "eval-run", id: evalRun.id, message: problem } : null;
+}
+
+/** One judge run's problem (see checkRecords), given the eval run it judged; null when it has none or is still running. */
+export function checkJudgeRunRecord(runDirectory: string, judgeRun: JudgeRun, judged: JudgedEvalRun | null, files = false): IntegrityProblem | null {
+  const problem = judgeRun.state === "running" ? null : checkJudgeRun(runDirectory, judgeRun, judged, files);
+  return problem ? { kind: "judge-run", id: judgeRun.id, message: problem } : null;
 }
 
 /** Checks one judge-run file against files.json before it is served; null when it matches. */
-export function checkJudgeRunFile(runDirectory: string, judgeRun: JudgeRun, path: string): string | null {
+export function checkJudgeRunFile(runDirectory: string, judgeRun: Pick<JudgeRun, "id" | "directory">, path: string): string | null {
   const listed = readJudgeFiles(runDirectory, judgeRun);
   if (typeof listed === "string") return listed;
   const expected = listed[path];
@@ -127,7 +134,7 @@ function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
   return null;
 }
 
-function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: EvalRun | null, files: boolean): string | null {
+function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: JudgedEvalRun | null, files: boolean): string | null {
   const seal = spendSeal(judgeRun);
   if (judgeRun.integrity === undefined) return `judge run ${judgeRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
   const manifest = sha256OfFile(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST));
@@ -152,12 +159,12 @@ function evalRunIntegrity(evalRun: EvalRun): string {
   return fingerprint({ row: { ...evalRun, integrity: undefined } });
 }
 
-function judgeRunIntegrity(judgeRun: JudgeRun, evalRun: EvalRun | null, filesSha256: string): string {
+function judgeRunIntegrity(judgeRun: JudgeRun, evalRun: JudgedEvalRun | null, filesSha256: string): string {
   return fingerprint({ row: { ...judgeRun, integrity: undefined }, evidence: judgedEvidence(judgeRun, evalRun), files: filesSha256 });
 }
 
 /** The recording a judge run graded: an early decision's snapshot, else its eval run's evidence. */
-function judgedEvidence(judgeRun: JudgeRun, evalRun: EvalRun | null): string | null {
+function judgedEvidence(judgeRun: JudgeRun, evalRun: JudgedEvalRun | null): string | null {
   return judgeRun.decidedEarly?.checkpoint.hash ?? evalRun?.evidence?.hash ?? null;
 }
 
@@ -165,7 +172,7 @@ function judgeChain(valueSha256: string, evidence: string | null, filesSha256: s
   return sha256(`${valueSha256}\n${evidence ?? ""}\n${filesSha256}`);
 }
 
-function readJudgeFiles(runDirectory: string, judgeRun: JudgeRun): Record<string, string> | string {
+function readJudgeFiles(runDirectory: string, judgeRun: Pick<JudgeRun, "id" | "directory">): Record<string, string> | string {
   const path = join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST);
   if (!existsSync(path)) return `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is missing`;
   const parsed = JudgeFilesSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));

@@ -217,7 +217,12 @@ export class ResultsStore {
    * SQLite sort every row, values included (~0.3 s at 50,000 rows, issue 18 §4), and misorders rows if the clock steps back.
    */
   evalRuns(): EvalRun[] {
-    return parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ORDER BY rowid`));
+    return [...this.eachEvalRun()];
+  }
+
+  /** The same eval runs one at a time as SQLite steps: a reader that keeps part of each never holds them all whole. */
+  eachEvalRun(): Generator<EvalRun> {
+    return eachRow(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ORDER BY rowid`));
   }
 
   /**
@@ -274,8 +279,18 @@ export class ResultsStore {
   /** Judge runs (of one eval run, or all) in the order they were inserted, as evalRuns(). */
   judgeRuns(evalRunId?: string): JudgeRun[] {
     return evalRunId === undefined
-      ? parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs ORDER BY rowid`))
+      ? [...this.eachJudgeRun()]
       : parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid`), evalRunId);
+  }
+
+  /** Every judge run one at a time, as eachEvalRun(). */
+  eachJudgeRun(): Generator<JudgeRun> {
+    return eachRow(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs ORDER BY rowid`));
+  }
+
+  judgeRun(id: string): JudgeRun | null {
+    const row = this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE id = ?`).get(id) as StoredRow | null;
+    return row ? parseRow(JudgeRunSchema, row) : null;
   }
 
   /** The eval and judge runs still marked running (a runner that died left them): read by their state column, so
@@ -365,9 +380,11 @@ function checkedRow<Schema extends z.ZodType>(schema: Schema, record: z.input<Sc
  * memory, issue 18 §4).
  */
 function parseRows<Schema extends z.ZodType>(schema: Schema, query: Statement, ...params: SQLQueryBindings[]): z.output<Schema>[] {
-  const rows: z.output<Schema>[] = [];
-  for (const row of query.iterate(...params) as IterableIterator<StoredRow>) rows.push(parseRow(schema, row));
-  return rows;
+  return [...eachRow(schema, query, ...params)];
+}
+
+function* eachRow<Schema extends z.ZodType>(schema: Schema, query: Statement, ...params: SQLQueryBindings[]): Generator<z.output<Schema>> {
+  for (const row of query.iterate(...params) as IterableIterator<StoredRow>) yield parseRow(schema, row);
 }
 
 /** A row whose text hashes to its seal is the text the store wrote after checking it against its schema: it is

@@ -17,7 +17,10 @@ export function intervalOf(record: { startedAt: string; elapsedMs: number | null
  * What a slot's judging spent and when its candidate and judge were active. A judgment decided early is the deciding
  * earlyStop check's, whose spend is counted once; spend is null when none of it is known.
  */
-export function judgingOf(evalRun: EvalRun | null, judgeRun: JudgeRun | null): { judgeCostUSD: number | null; intervals: Interval[] } {
+export function judgingOf(
+  evalRun: Pick<EvalRun, "earlyStop" | "startedAt" | "elapsedMs"> | null,
+  judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD" | "startedAt" | "elapsedMs"> | null,
+): { judgeCostUSD: number | null; intervals: Interval[] } {
   // Summed in the order listed (each check, then the judgment) without listing them: a summary does this for every slot.
   let judgeCostUSD: number | null = null;
   for (const check of evalRun?.earlyStop?.checks ?? []) if (typeof check.costUSD === "number") judgeCostUSD = (judgeCostUSD ?? 0) + check.costUSD;

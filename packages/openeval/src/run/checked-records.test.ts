@@ -82,6 +82,34 @@ describe("readCheckedRecordsSince (the runner's summary reads only the rows it w
   });
 });
 
+describe("readCheckedRecords with a keeping (the viewer's index keeps part of each record; issue 18 §4)", () => {
+  it("checks each record whole and keeps only what the keeping returns, leaving out what fails the check", async () => {
+    directory = await makeTempDir();
+    const store = ResultsStore.open(directory, { create: true });
+    store.writeRun({ id: "r", name: "b", benchmarkDirectory: directory, createdAt: "2026-12-01T00:00:00.000Z", opencodeVersion: "x", models: ["p/m"], repetitions: 2, evals: ["e"] });
+    const first = evalRun("eval_1", 1);
+    store.saveEvalRun(first);
+    store.saveJudgeRun(judgeRun("judge_1", first));
+    store.close();
+    // A forged judge row: found by the check of the whole record, which the keeping below could not make.
+    const db = new Database(join(directory, STORE_FILE));
+    const forged = { ...judgeRun("judge_forged", first), integrity: "0".repeat(64) };
+    db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, 'completed', ?, ?)").run(forged.id, first.id, JSON.stringify(forged), Date.now());
+    db.close();
+
+    const reopened = ResultsStore.open(directory, { readonly: true });
+    const kept = readCheckedRecords(reopened, {
+      evalRun: ({ id, slot, state, infrastructureError, error, input, metrics, evidence }) => ({ id, slot, state, infrastructureError, error, input: { candidateFingerprint: input.candidateFingerprint }, metrics, evidence }),
+      judgeRun: ({ id, evalRunId, state, judgeFingerprint, error }) => ({ id, evalRunId, state, judgeFingerprint, error }),
+    });
+    expect(ids(kept)).toEqual(ids(readCheckedRecords(reopened)));
+    expect(ids(kept)).toEqual({ evalRuns: ["eval_1"], judgeRuns: ["judge_1"], integrity: ["judge_forged"] });
+    expect(kept.evalRuns[0]).not.toHaveProperty("input.prompt");
+    expect(Object.keys(kept.judgeRuns[0]!).sort()).toEqual(["error", "evalRunId", "id", "judgeFingerprint", "state"]);
+    reopened.close();
+  });
+});
+
 describe("readPlanRecords (a plan reads heads; issue 18 §4)", () => {
   /** A run with two judged eval runs, a forged judge row inserted by hand, and eval_1's recording and judge files edited since. */
   async function tamperedRun(): Promise<ResultsStore> {

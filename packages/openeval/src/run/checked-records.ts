@@ -1,22 +1,47 @@
 // The records every reader plans and scores from, after their integrity check (issue 14 §4): a judge run that
 // fails it (forged, edited, or judging a recording that changed) is reported and left out, so it cannot change a
 // score; eval runs are kept (they were paid for) and reported.
-import { checkRecords, readRunModels, type EvalRun, type EvalRunHead, type IntegrityProblem, type JudgeRun, type JudgeRunHead, type ResultsStore, type RunModels, type StoreMarks } from "../records/index.ts";
+import { checkEvalRunRecord, checkJudgeRunRecord, checkRecords, readRunModels, type EvalRun, type EvalRunHead, type IntegrityProblem, type JudgedEvalRun, type JudgeRun, type JudgeRunHead, type ResultsStore, type RunModels, type StoreMarks } from "../records/index.ts";
 
-export interface CheckedRecords {
-  evalRuns: EvalRun[];
-  judgeRuns: JudgeRun[];
+export interface CheckedRecords<E extends EvalRunHead = EvalRun, J extends JudgeRunHead = JudgeRun> {
+  evalRuns: E[];
+  judgeRuns: J[];
   integrity: IntegrityProblem[];
   runModels: RunModels;
   /** Where the store's tables ended when these were read. */
   through: StoreMarks;
 }
 
-export function readCheckedRecords(store: ResultsStore): CheckedRecords {
+/** What a reader keeps of each record once it is checked (WHOLE_RECORDS: all of it). */
+export interface RecordKeeping<E extends EvalRunHead & JudgedEvalRun, J extends JudgeRunHead> {
+  evalRun(evalRun: EvalRun): E;
+  judgeRun(judgeRun: JudgeRun): J;
+}
+
+const WHOLE_RECORDS: RecordKeeping<EvalRun, JudgeRun> = { evalRun: (evalRun) => evalRun, judgeRun: (judgeRun) => judgeRun };
+
+/**
+ * Every record, checked as it is read, and what `keep` keeps of it: a reader that keeps part of each record (the
+ * viewer's index) never holds a large run's whole records at once (issue 18 §4).
+ */
+export function readCheckedRecords(store: ResultsStore): CheckedRecords;
+export function readCheckedRecords<E extends EvalRunHead & JudgedEvalRun, J extends JudgeRunHead>(store: ResultsStore, keep: RecordKeeping<E, J>): CheckedRecords<E, J>;
+export function readCheckedRecords(store: ResultsStore, keep: RecordKeeping<EvalRunHead & JudgedEvalRun, JudgeRunHead> = WHOLE_RECORDS): CheckedRecords<EvalRunHead & JudgedEvalRun, JudgeRunHead> {
   const through = store.marks();
-  const evalRuns = store.evalRuns();
-  const judgeRuns = store.judgeRuns();
-  const integrity = checkRecords(store.directory, { evalRuns, judgeRuns });
+  const integrity: IntegrityProblem[] = [];
+  const evalRuns: (EvalRunHead & JudgedEvalRun)[] = [];
+  for (const evalRun of store.eachEvalRun()) {
+    const problem = checkEvalRunRecord(store.directory, evalRun);
+    if (problem) integrity.push(problem);
+    evalRuns.push(keep.evalRun(evalRun));
+  }
+  const judged = new Map(evalRuns.map((evalRun) => [evalRun.id, evalRun]));
+  const judgeRuns: JudgeRunHead[] = [];
+  for (const judgeRun of store.eachJudgeRun()) {
+    const problem = checkJudgeRunRecord(store.directory, judgeRun, judged.get(judgeRun.evalRunId) ?? null);
+    if (problem) integrity.push(problem);
+    judgeRuns.push(keep.judgeRun(judgeRun));
+  }
   return { evalRuns, judgeRuns: trusted(judgeRuns, integrity), integrity, runModels: readRunModels(store), through };
 }
 

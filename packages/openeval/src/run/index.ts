@@ -10,7 +10,7 @@ export type { ModelResult } from "./events.ts";
 export { calibrateBenchmark, type CalibrationReport, type ControlCheck } from "./calibrate.ts";
 export { describeInputChanges, NOT_BENCHMARK_SOURCE, type InputChange, type InputChangeRecord } from "./input-changes.ts";
 export { verifyRun, type RunVerification } from "./verify-run.ts";
-export { describeIntegrityProblems, readCheckedRecords, readPlanRecords, type CheckedRecords, type PlanRecords } from "./checked-records.ts";
+export { describeIntegrityProblems, readCheckedRecords, readPlanRecords, type CheckedRecords, type PlanRecords, type RecordKeeping } from "./checked-records.ts";
 export { isJudgeable } from "./slot-work.ts";
 export { addModels, type AddModelsOptions } from "./add-models.ts";
 export { removeModels, type RemovedModels } from "./remove-models.ts";

@@ -60,7 +60,7 @@ export function rubricJudgesFor(controls: ControlServer | null): Pick<WorkContex
   return { gradeRubric: createRubricGrader(options), checkRubricEarly: (task, directory, limits) => checkEarly(task, directory, options, limits) };
 }
 
-export function isJudgeable(evalRun: EvalRun): boolean {
+export function isJudgeable(evalRun: Pick<EvalRun, "infrastructureError" | "state" | "evidence">): boolean {
   return !evalRun.infrastructureError && evalRun.state !== "failed" && evalRun.state !== "interrupted" && evalRun.state !== "running" && evalRun.evidence !== null;
 }
 

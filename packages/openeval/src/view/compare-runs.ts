@@ -23,7 +23,7 @@ export function loadRunSide(id: string, index: RunIndex): LoadedSide {
   for (const row of index.matrix) for (const cell of row.cells) slots.set(cellId(row.evalId, cell), cell.slots);
   return {
     side: { kind: "run", runId: id, name: index.run.name, createdAt: index.run.createdAt, file: null },
-    summaries: aggregateScores(index.observations, index.overview.criteria),
+    summaries: aggregateScores(index.slots, index.overview.criteria),
     slots,
   };
 }

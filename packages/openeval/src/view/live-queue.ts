@@ -2,7 +2,8 @@
 // (recorded when it started), the eval and judge runs it has started since, and how long this run's finished work
 // took. Queued = planned and not started, plus the judging that follows each finished candidate.
 import { isJudgeable } from "../run/index.ts";
-import { slotId, type EvalRun, type JudgeRun } from "../records/index.ts";
+import { slotId } from "../records/index.ts";
+import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
 import { median } from "../util/median.ts";
 import type { QueueAnswer, QueueItem, QueueList } from "./queue-types.ts";
 import type { RunIndex } from "./run-index.ts";
@@ -50,7 +51,7 @@ function list(items: QueueItem[]): QueueList {
   return { total: items.length, items: items.slice(0, LIST_LIMIT) };
 }
 
-function candidateItem(run: EvalRun, now: number): QueueItem {
+function candidateItem(run: IndexedEvalRun, now: number): QueueItem {
   return {
     kind: "candidate",
     ...run.slot,
@@ -64,7 +65,7 @@ function candidateItem(run: EvalRun, now: number): QueueItem {
   };
 }
 
-function judgeItem(run: JudgeRun, now: number): QueueItem {
+function judgeItem(run: IndexedJudgeRun, now: number): QueueItem {
   return {
     kind: "judge",
     ...run.slot,
@@ -80,7 +81,7 @@ function judgeItem(run: JudgeRun, now: number): QueueItem {
 
 const slotOf = slotId;
 
-function queuedWork(planned: readonly { kind: "candidate" | "judge"; evalId: string; model: string; repetition: number }[], evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): QueueItem[] {
+function queuedWork(planned: readonly { kind: "candidate" | "judge"; evalId: string; model: string; repetition: number }[], evalRuns: readonly IndexedEvalRun[], judgeRuns: readonly IndexedJudgeRun[]): QueueItem[] {
   const candidates = new Set(evalRuns.map((run) => slotOf(run.slot)));
   const judged = new Set(judgeRuns.map((run) => slotOf(run.slot)));
   const judgedEvalRuns = new Set(judgeRuns.map((run) => run.evalRunId));
@@ -135,7 +136,7 @@ function estimateRemaining(running: readonly QueueItem[], queued: readonly Queue
   return { etaMs: total / concurrency, etaNote: null };
 }
 
-function spendOf(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): { spendUSD: number; unknownCost: number } {
+function spendOf(evalRuns: readonly IndexedEvalRun[], judgeRuns: readonly IndexedJudgeRun[]): { spendUSD: number; unknownCost: number } {
   let spendUSD = 0;
   let unknownCost = 0;
   for (const run of evalRuns) {

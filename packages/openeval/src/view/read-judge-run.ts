@@ -44,7 +44,7 @@ export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, 
  * recording, read through readRecording() only, so it is neither listed, served nor exported as loose files.
  * Throws UnsafePathError for a path that leaves the folder.
  */
-export function ownsJudgeRunFile(judgeRun: JudgeRun, path: string): boolean {
+export function ownsJudgeRunFile(judgeRun: Pick<JudgeRun, "directory" | "decidedEarly">, path: string): boolean {
   const file = toSafeRelativePath(path);
   if (!judgeRun.decidedEarly) return true;
   const checkpoint = posix.relative(judgeRun.directory, judgeRun.decidedEarly.checkpoint.directory);

@@ -1,13 +1,14 @@
 // One run's records held in memory for the API: read from the results store in one pass, aggregated once, and
 // re-read only when the store's files change (see store-version.ts). Pages are cut from here without touching disk.
 import { basename } from "node:path";
-import { candidateName, cellId, creditsOf, describeOutcome, readInvocations, RecordedWorkIndex, ResultsStore, type Invocation, type BenchmarkRun, type EvalRun, type IntegrityProblem, type JudgeRun } from "../records/index.ts";
-import { aggregateScores, judgingOf, slotCredit, measureCostAndTime, type CostAndTime, type ModelSummary, type SlotObservation } from "../results/index.ts";
+import { candidateName, cellId, creditsOf, describeOutcome, readInvocations, RecordedWorkIndex, ResultsStore, type Invocation, type BenchmarkRun, type IntegrityProblem } from "../records/index.ts";
+import { aggregateScores, slotCredit, measureCostAndTime, type CostAndTime, type ModelSummary } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
 import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
-import { readCheckedRecords, type CheckedRecords } from "../run/index.ts";
+import { readCheckedRecords } from "../run/index.ts";
+import { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
 
 export interface RunIndex {
   directory: string;
@@ -17,29 +18,27 @@ export interface RunIndex {
   run: BenchmarkRun;
   /** What each runner invocation recorded (its planned work, --max-cost, end): the live queue reads it. */
   invocations: Invocation[];
-  evalRuns: ReadonlyMap<string, EvalRun>;
-  judgeRuns: ReadonlyMap<string, JudgeRun>;
-  judgeRunsByEvalRun: ReadonlyMap<string, readonly JudgeRun[]>;
-  /** Every slot with its active judgment's credits, as the results stage's statistics take them. */
-  observations: SlotObservation[];
+  /** What the index keeps of each record (indexed-runs.ts); a page that shows a record whole reads it from the store. */
+  evalRuns: ReadonlyMap<string, IndexedEvalRun>;
+  judgeRuns: ReadonlyMap<string, IndexedJudgeRun>;
+  judgeRunsByEvalRun: ReadonlyMap<string, readonly IndexedJudgeRun[]>;
+  /** Every slot with its active work, as the results stage's statistics take it. */
+  slots: readonly RecordedSlot[];
   /** Every eval run, in the order they started. */
   rows: EvalRunRow[];
   /** The same rows by eval run id. */
   rowsById: ReadonlyMap<string, EvalRunRow>;
   overview: RunOverview;
   matrix: MatrixRow[];
-  /** The checked records read from the store, for the leaderboard's summary (no second read of a large run); absent when built from rows in hand. */
-  records?: CheckedRecords;
 }
 
 export function readRunIndex(directory: string): RunIndex {
   const store = ResultsStore.open(directory, { readonly: true });
   try {
     // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
-    const records = readCheckedRecords(store);
+    const records = readCheckedRecords(store, INDEXED);
     // The run's models as add-models and remove-models left them (its record keeps the list it was created with).
-    const index = buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
-    return { ...index, records };
+    return buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
   } finally {
     store.close();
   }
@@ -48,8 +47,8 @@ export function readRunIndex(directory: string): RunIndex {
 export function buildRunIndex(
   directory: string,
   run: BenchmarkRun,
-  evalRuns: EvalRun[],
-  judgeRuns: JudgeRun[],
+  evalRuns: IndexedEvalRun[],
+  judgeRuns: IndexedJudgeRun[],
   heartbeat: { at: number } | null,
   integrity: IntegrityProblem[] = [],
   invocations: Invocation[] = [],
@@ -66,11 +65,10 @@ export function buildRunIndex(
   const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
   const rows = evalRuns.map((evalRun) => toRow(evalRun, active.get(evalRun.id) ?? null, judgeRunsByEvalRun.get(evalRun.id) ?? []));
   const criteria = criteriaByEval(slots);
-  const observations = slots.map(observe);
-  const models = aggregateScores(observations, criteria);
-  // Grouped here in one pass: costAndTimeByModel's grouping is quadratic in the slots per model.
-  const spend = new Map([...Map.groupBy(observations, candidateName)].map(([candidate, mine]) => [candidate, measureCostAndTime(mine)]));
+  const models = aggregateScores(slots, criteria);
   const bySlotModel = Map.groupBy(slots, candidateName);
+  // Grouped here in one pass: costAndTimeByModel's grouping is quadratic in the slots per model.
+  const spend = new Map([...bySlotModel].map(([candidate, mine]) => [candidate, measureCostAndTime(mine)]));
   const counts = {
     slots: slots.length,
     evalRuns: evalRuns.length,
@@ -88,7 +86,7 @@ export function buildRunIndex(
     evalRuns: new Map(evalRuns.map((evalRun) => [evalRun.id, evalRun])),
     judgeRuns: new Map(judgeRuns.map((judgeRun) => [judgeRun.id, judgeRun])),
     judgeRunsByEvalRun,
-    observations,
+    slots,
     rows,
     rowsById: new Map(rows.map((row) => [row.id, row])),
     overview: {
@@ -141,7 +139,7 @@ export function readRunRecord(directory: string): RunListItem {
   }
 }
 
-function toRow(evalRun: EvalRun, slot: RecordedSlot | null, judgeRuns: readonly JudgeRun[]): EvalRunRow {
+function toRow(evalRun: IndexedEvalRun, slot: RecordedSlot | null, judgeRuns: readonly IndexedJudgeRun[]): EvalRunRow {
   // An inactive (superseded) eval run still shows its own latest judgment.
   const judgeRun = slot?.judgeRun ?? judgeRuns.at(-1) ?? null;
   return {
@@ -175,22 +173,6 @@ function criteriaByEval(slots: readonly RecordedSlot[]): Record<string, string[]
     for (const id of Object.keys(slot.scores ?? slot.judgeRun?.scores ?? {})) seen.add(id);
   }
   return Object.fromEntries(Object.entries(criteria).map(([evalId, ids]) => [evalId, [...ids]]));
-}
-
-/** A slot as the results stage's statistics see it. Nothing is "fresh" here: the viewer runs nothing. */
-function observe(slot: RecordedSlot): SlotObservation {
-  return {
-    evalId: slot.evalId,
-    model: slot.model,
-    ...(slot.variant === undefined ? {} : { variant: slot.variant }),
-    repetition: slot.repetition,
-    scores: slot.scores,
-    costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
-    elapsedMs: slot.evalRun?.elapsedMs ?? null,
-    ...judgingOf(slot.evalRun, slot.judgeRun),
-    executed: slot.evalRun !== null,
-    fresh: false,
-  };
 }
 
 /** Score, bounds, cost and time come from the results stage; the CI and verdict are added by run-summary.ts. */

@@ -92,7 +92,7 @@ export class SummaryReader {
     }
     const benchmark = cached.benchmark;
     try {
-      const summary = await readResults(index.directory, { benchmark: await cached.benchmark, records: index.records });
+      const summary = await readResults(index.directory, { benchmark: await cached.benchmark });
       return {
         verdict: summary.verdict,
         headline: verdictHeadline(summary.verdict, summary.complete),
@@ -104,7 +104,7 @@ export class SummaryReader {
     } catch (error) {
       // The index's own scores, and CIs from the same observations.
       const recorded = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
-      const intervals = scoreIntervals(index.observations, index.overview.criteria, { seed: SEED });
+      const intervals = scoreIntervals(index.slots, index.overview.criteria, { seed: SEED });
       return {
         verdict: null,
         headline: null,

@@ -57,6 +57,26 @@ describe("the run's summary", () => {
   });
 });
 
+describe("the run's index (issue 18 §4: what a 100,000-run viewer keeps in memory)", () => {
+  it("keeps a part of each record, and a page that shows one whole reads it from the store", async () => {
+    const index = data.index(fixture.runId)!;
+    const evalRun = fixture.evalRuns[0]!;
+    const judgeRun = fixture.judgeRuns.find((run) => run.evalRunId === evalRun.id)!;
+    // Neither the prompt, the full metrics nor a judgment's reasons stay in the index …
+    expect(index.evalRuns.get(evalRun.id)).not.toHaveProperty("input.prompt");
+    expect(index.evalRuns.get(evalRun.id)!.metrics).toEqual({ cost: { usd: evalRun.metrics!.cost.usd }, tools: { calls: evalRun.metrics!.tools.calls } });
+    const indexedScores = index.judgeRuns.get(judgeRun.id)!.scores!;
+    expect(Object.values(indexedScores).every((score) => Object.keys(score).join() === "value")).toBe(true);
+    // … yet the pages show them.
+    const detail = (await data.evalRun(fixture.runId, evalRun.id))!;
+    expect(detail.evalRun.input.prompt).toBe(evalRun.input.prompt);
+    expect(detail.metrics).toEqual(evalRun.metrics);
+    const judged = (await data.judgeRun(fixture.runId, judgeRun.id))!;
+    expect(judged.judgeRun.scores).toEqual(judgeRun.scores);
+    expect(judged.integrityError).toBeNull();
+  });
+});
+
 describe("an eval run's evidence", () => {
   it("reads the transcript, tool calls, diff and metrics through readRecording", async () => {
     const evalRun = fixture.evalRuns[0]!;

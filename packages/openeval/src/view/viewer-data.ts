@@ -2,7 +2,7 @@
 // calls the same methods to write its data files. Null means "no such run / eval run / judge run / file".
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { checkJudgeRunFile, checkRecords, type EvalRun } from "../records/index.ts";
+import { checkJudgeRunFile, checkRecords, ResultsStore, type EvalRun } from "../records/index.ts";
 import { UnreadableEvidenceError } from "./errors.ts";
 import type {
   EvalRunDetail,
@@ -171,10 +171,10 @@ export class ViewerData {
 
   async judgeRun(runId: string, judgeRunId: string): Promise<JudgeRunDetail | null> {
     const index = this.index(runId);
-    const judgeRun = index?.judgeRuns.get(judgeRunId);
-    if (!index || !judgeRun) return null;
+    const indexed = index?.judgeRuns.get(judgeRunId);
+    if (!index || !indexed) return null;
+    const { judgeRun, evalRun } = readWholeRecords(index.directory, (store) => ({ judgeRun: store.judgeRun(judgeRunId)!, evalRun: store.evalRun(indexed.evalRunId) }));
     const detail = await readJudgeRunDetail(index.directory, judgeRun, index.rowsById.get(judgeRun.evalRunId) ?? null);
-    const evalRun = index.evalRuns.get(judgeRun.evalRunId);
     const problems = checkRecords(index.directory, { evalRuns: evalRun ? [evalRun] : [], judgeRuns: [judgeRun] }, { files: true });
     return { ...detail, integrityError: problems.find((problem) => problem.kind === "judge-run")?.message ?? null };
   }
@@ -214,10 +214,11 @@ export class ViewerData {
     return index && judgeRun && ownsJudgeRunFile(judgeRun, path) ? join(index.directory, judgeRun.directory) : null;
   }
 
+  /** The eval run whole (its input, metrics, evidence), read from the store: the index keeps only what its pages list. */
   private find(runId: string, evalRunId: string): { index: RunIndex; evalRun: EvalRun } | null {
     const index = this.index(runId);
-    const evalRun = index?.evalRuns.get(evalRunId);
-    return index && evalRun ? { index, evalRun } : null;
+    if (!index?.evalRuns.has(evalRunId)) return null;
+    return { index, evalRun: readWholeRecords(index.directory, (store) => store.evalRun(evalRunId)!) };
   }
 
   private async transcripts(runId: string, evalRunId: string) {
@@ -226,5 +227,15 @@ export class ViewerData {
     const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
     if ("error" in recording) return unreadable(found.evalRun, recording.error, () => new Map());
     return recording.transcripts();
+  }
+}
+
+/** Reads whole records of an indexed run from its store (rows are never deleted, so an indexed id is there). */
+function readWholeRecords<T>(directory: string, read: (store: ResultsStore) => T): T {
+  const store = ResultsStore.open(directory, { readonly: true });
+  try {
+    return read(store);
+  } finally {
+    store.close();
   }
 }

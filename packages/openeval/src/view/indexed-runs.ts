@@ -1,0 +1,65 @@
+// What the viewer's index keeps of each eval run and judge run (issue 18 §4): the fields its rows, slots, statistics
+// and live queue read. Whole records of a 100,000-run index were ~230 MB of the viewer's heap; a detail page reads
+// its record whole from the store by id (viewer-data.ts).
+import type { RecordKeeping } from "../run/index.ts";
+import type { EvalRun, JudgeRun } from "../records/index.ts";
+
+export type IndexedEvalRun = Pick<
+  EvalRun,
+  "id" | "slot" | "control" | "state" | "infrastructureError" | "setupError" | "preparationError" | "error" | "startedAt" | "completedAt" | "elapsedMs" | "evidence" | "earlyStop"
+> & {
+  input: Pick<EvalRun["input"], "candidateFingerprint" | "isolation">;
+  metrics: { cost: { usd: number | null }; tools: { calls: number } } | null;
+};
+
+export type IndexedJudgeRun = Pick<
+  JudgeRun,
+  "id" | "evalRunId" | "slot" | "kind" | "state" | "judgeFingerprint" | "startedAt" | "completedAt" | "elapsedMs" | "costUSD" | "decidedEarly" | "unscored" | "error" | "directory"
+> & {
+  /** Each criterion's credit; its reason and citations are on the judge run's page. */
+  scores: Record<string, { value: number | null }> | null;
+};
+
+export const INDEXED: RecordKeeping<IndexedEvalRun, IndexedJudgeRun> = { evalRun: indexEvalRun, judgeRun: indexJudgeRun };
+
+function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
+  const { id, slot, control, state, infrastructureError, setupError, preparationError, error, startedAt, completedAt, elapsedMs, evidence, earlyStop, input, metrics } = evalRun;
+  return {
+    id,
+    slot,
+    control,
+    state,
+    infrastructureError,
+    ...(setupError === undefined ? {} : { setupError }),
+    ...(preparationError === undefined ? {} : { preparationError }),
+    error,
+    startedAt,
+    completedAt,
+    elapsedMs,
+    evidence,
+    ...(earlyStop === undefined ? {} : { earlyStop }),
+    input: { candidateFingerprint: input.candidateFingerprint, ...(input.isolation === undefined ? {} : { isolation: input.isolation }) },
+    metrics: metrics && { cost: { usd: metrics.cost.usd }, tools: { calls: metrics.tools.calls } },
+  };
+}
+
+function indexJudgeRun(judgeRun: JudgeRun): IndexedJudgeRun {
+  const { id, evalRunId, slot, kind, state, judgeFingerprint, startedAt, completedAt, elapsedMs, costUSD, decidedEarly, unscored, error, directory, scores } = judgeRun;
+  return {
+    id,
+    evalRunId,
+    slot,
+    kind,
+    state,
+    judgeFingerprint,
+    startedAt,
+    completedAt,
+    elapsedMs,
+    ...(costUSD === undefined ? {} : { costUSD }),
+    ...(decidedEarly === undefined ? {} : { decidedEarly }),
+    unscored,
+    error,
+    directory,
+    scores: scores && Object.fromEntries(Object.entries(scores).map(([criterion, score]) => [criterion, { value: score.value }])),
+  };
+}
