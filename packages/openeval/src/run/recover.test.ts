@@ -54,6 +54,24 @@ describe("recoverRun", () => {
     expect(processesMatching("sleep 332")).toEqual([]);
   });
 
+  it("reaps a scratch folder only once the processes that write into it are dead", async () => {
+    const store = ResultsStore.open(await makeTempDir(), { create: true });
+    store.saveEvalRun(running("eval_starting"));
+    const deadRunner = Bun.spawn(["true"]);
+    await deadRunner.exited;
+    const scratch = join(tmpdir(), `openeval-eval_starting-${process.pid}-x4`);
+    await mkdir(scratch, { recursive: true });
+    await writeFile(join(scratch, ".owner"), JSON.stringify({ pid: deadRunner.pid, start: "1" }));
+    // An OpenCode of the dead runner still starting: it (re)creates its XDG folders in the scratch folder.
+    const starting = Bun.spawn(["sh", "-c", `while true; do mkdir -p '${scratch}/opencode/data'; sleep 0.005; done`], { env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_starting" } });
+    await Bun.sleep(50);
+    store.beat(999_999_999);
+    await recoverRun(store);
+    await starting.exited;
+    await Bun.sleep(50);
+    expect(existsSync(scratch)).toBe(false);
+  });
+
   it("refuses to take over a run whose runner is alive", async () => {
     const store = ResultsStore.open(await makeTempDir(), { create: true });
     const other = Bun.spawn(["sleep", "30"]);

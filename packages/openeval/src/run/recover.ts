@@ -27,7 +27,6 @@ export interface Recovery {
  */
 export async function recoverRun(store: ResultsStore, now = Date.now()): Promise<Recovery> {
   claimRun(store, ", or start a separate run with --new", now);
-  reapOrphanedScratchDirs();
   const completedAt = new Date(now).toISOString();
   const unfinished = store.unfinished();
   const interruptedEvalRuns: string[] = [];
@@ -49,6 +48,9 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
     store.saveJudgeRun({ ...judgeRun, state: "interrupted", completedAt, elapsedMs: now - Date.parse(judgeRun.startedAt), error: "The runner stopped before this judge run finished" });
     interruptedJudgeRuns.push(judgeRun.id);
   }
+  // Only once their processes are dead: an OpenCode still starting re-created its XDG folders in a scratch folder
+  // reaped before it was killed, leaving one with no owner file that no later run removes.
+  reapOrphanedScratchDirs();
   return { interruptedEvalRuns, interruptedJudgeRuns };
 }
 
