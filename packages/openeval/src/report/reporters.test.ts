@@ -118,11 +118,11 @@ describe("reporters", () => {
   it("the summary table shows bounds for incomplete scores, CIs, labels controls and unsandboxed models, the verdict, and what is open", () => {
     const costTime = { executed: 2, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 2000, p95ElapsedMs: 2000, unknownElapsed: 0 };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, categories: [], comparisons: [], variantComparisons: [], fingerprints: [],
+      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [],
       models: [
-        { model: "control/positive", control: true, unsandboxed: false, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000,
+        { model: "control/positive", control: true, unsandboxed: false, failed: 0, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000,
           interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
-        { model: "p/m", control: false, unsandboxed: true, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null,
+        { model: "p/m", control: false, unsandboxed: true, failed: 0, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null,
           interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
       ],
       verdict: {
@@ -167,9 +167,9 @@ describe("reporters", () => {
   it("per-category scores (bounds, 95% CI) show in the summary table and as JUnit suite properties, only when there are categories", () => {
     const costTime = { executed: 1, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 1, p95ElapsedMs: 1, unknownElapsed: 0 };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: false, outOfScope: 0, comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      runId: "r", directory: "/results/r", complete: false, outOfScope: 0, criteria: {}, comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
       verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [] },
-      models: [{ model: "p/m", control: false, unsandboxed: false, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1,
+      models: [{ model: "p/m", control: false, unsandboxed: false, failed: 0, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1,
         interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime } }],
       categories: [
         { category: "speed", criteria: 2, evals: 1, models: [{ model: "p/m", score: { value: 75, lower: 75, upper: 75 }, interval: { lower: 50, upper: 100 }, reason: null }] },
@@ -195,12 +195,12 @@ describe("reporters", () => {
   it("names variant rows model [variant] and compares each variant with current, per eval and per criterion", () => {
     const costTime = { executed: 1, totalUSD: 0.01, meanUSD: 0.01, unknownCost: 0, medianElapsedMs: 1000, p95ElapsedMs: 1000, unknownElapsed: 0 };
     const row = (variant: string | undefined, value: number) => ({
-      model: "p/m", ...(variant ? { variant } : {}), control: false, unsandboxed: false, score: { value, lower: value, upper: value }, evals: [], slots: 1, judged: 1, costUSD: 0.01, judgeCostUSD: 0, totalCostUSD: 0.01, elapsedMs: 1000,
+      model: "p/m", ...(variant ? { variant } : {}), control: false, unsandboxed: false, failed: 0, score: { value, lower: value, upper: value }, evals: [], slots: 1, judged: 1, costUSD: 0.01, judgeCostUSD: 0, totalCostUSD: 0.01, elapsedMs: 1000,
       interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime },
     });
     const change = { a: 1, b: 0.5, difference: -0.5, status: "regression" as const };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, categories: [], comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, criteria: {}, categories: [], comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
       verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [] },
       models: [row(undefined, 100), row("terse", 50)],
       variantComparisons: [{
@@ -221,7 +221,7 @@ describe("reporters", () => {
   });
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
-    const base = { runId: "r", directory: "/results/r", outOfScope: 0, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
+    const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
     const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [] };
     const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
     expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");

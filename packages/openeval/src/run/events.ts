@@ -47,6 +47,8 @@ export interface RunSummary {
   settingsNote: string | null;
   /** Slots outside the --only-* scope (not part of this summary). */
   outOfScope: number;
+  /** Eval id → the criteria it is scored by (declared, or returned by its judge.ts), in order. */
+  criteria: Record<string, string[]>;
   /** Per criterion category (OpenEval 0.5), each model's score over that category's criteria; empty without categories. */
   categories: CategoryScore[];
   /**
@@ -63,6 +65,8 @@ export interface ModelResult extends ModelSummary {
   control: boolean;
   /** A real model with eval runs on this machine as the current user (`--isolation process`): labelled everywhere. */
   unsandboxed: boolean;
+  /** Slots whose candidate or judgment failed: unresolved until `openeval retry` / `rejudge`. */
+  failed: number;
   interval: ScoreInterval;
   passK: PassK | null;
   costTime: CostAndTime & { model: string; variant?: string };

@@ -62,6 +62,8 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const costTime = costAndTimeByModel(observations);
   const realModels = [...new Set(real.filter((observation) => observation.variant === undefined).map((observation) => observation.model))];
   const summaries = aggregateScores(observations, criterionIds);
+  // A summary plans without retry or rejudge: "failed" is exactly a failed candidate or judgment (plan-benchmark.ts decide).
+  const failedByCandidate = new Map([...Map.groupBy(inScope.filter((slot) => slot.action === "failed"), candidateName)].map(([candidate, slots]) => [candidate, slots.length]));
   return {
     runId,
     directory: store.directory,
@@ -69,6 +71,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
       ...summary,
       control: isControlModel(summary.model),
       unsandboxed: !isControlModel(summary.model) && inScope.some((slot) => slot.model === summary.model && slot.evalRun !== null && slot.evalRun.input.isolation !== "container"),
+      failed: failedByCandidate.get(candidateName(summary)) ?? 0,
       interval: intervals.find((entry) => sameCandidate(entry, summary))!,
       passK: passK.find((entry) => sameCandidate(entry, summary)) ?? null,
       costTime: costTime.find((entry) => sameCandidate(entry, summary))!,
@@ -83,6 +86,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
+    criteria: criterionIds,
     categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark), { seed: 1 }),
     inputChanges: recordedInputChanges(store),
     integrity: records.integrity,
