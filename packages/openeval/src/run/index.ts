@@ -8,6 +8,7 @@ export { BASELINE_FILE } from "./summarize-run.ts";
 export { RunInProgressError } from "./recover.ts";
 export type { ModelResult } from "./events.ts";
 export { calibrateBenchmark, type CalibrationReport, type ControlCheck } from "./calibrate.ts";
+export { benchmarkVersion } from "./benchmark-version.ts";
 export { describeInputChanges, NOT_BENCHMARK_SOURCE, type InputChange, type InputChangeRecord } from "./input-changes.ts";
 export { verifyRun, type RunVerification } from "./verify-run.ts";
 export { describeIntegrityProblems, readCheckedRecords, readPlanRecords, type CheckedRecords, type PlanRecords } from "./checked-records.ts";

@@ -6,9 +6,7 @@
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { candidateName } from "../records/index.ts";
 import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
-import { NOT_BENCHMARK_SOURCE, readResults } from "../run/index.ts";
-import { sha256 } from "../util/hash.ts";
-import { walkTree } from "../util/tree.ts";
+import { benchmarkVersion, readResults } from "../run/index.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
 import type { RunIndex } from "./run-index.ts";
 
@@ -115,20 +113,6 @@ export class SummaryReader {
         categories: [],
       };
     }
-  }
-}
-
-/**
- * Every source file's modification time and size (results/ and installed packages aside), as of now: an edit to
- * benchmark.ts or to an eval's judge changes it, as a fresh `openeval report` would see it. The SummaryReader asks
- * for it at most once per BENCHMARK_RECHECK_MS.
- */
-export function benchmarkVersion(folder: string): string {
-  try {
-    const stamps = walkTree(folder, NOT_BENCHMARK_SOURCE).map((entry) => (entry.kind === "file" ? `${entry.absolute}:${entry.mtimeMs}:${entry.bytes}` : `${entry.absolute}->${entry.target}`));
-    return sha256(stamps.join("\n"));
-  } catch {
-    return "missing";
   }
 }
 
