@@ -22,6 +22,7 @@ import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 import { runOptionsOf } from "./run-options.ts";
+import { recordSummary } from "./recorded-summary.ts";
 import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
 import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
@@ -155,12 +156,18 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
     recordVerdictSettings(store, verdictSettingsOf(benchmark.settings, options.selection));
+    const current = readCheckedRecordsSince(store, records);
     const summary = await summarizeRun(benchmark, store, scope, runId, {
       fresh: context.fresh,
       selection: options.selection,
       verificationImage: verification.imageFor,
       candidateRuntime: isolation.runtimeFor,
-      records: readCheckedRecordsSince(store, records),
+      records: current,
+    });
+    // Step: record the summary a reader would make now (the full run, its recorded settings), for the viewer's first
+    // leaderboard; a failure only costs the viewer the computation.
+    await recordSummary(store, { records: current }).catch((error: unknown) => {
+      emit({ type: "notice", message: `The run's summary was not recorded for the viewer (${(error as Error).message.replace(/\s+/g, " ").trim()}): \`openeval view\` will compute it when its leaderboard is first opened` });
     });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;
