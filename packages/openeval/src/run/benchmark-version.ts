@@ -1,5 +1,6 @@
 // A benchmark folder's version as its files stand now, without reading them: what a recorded summary and the viewer's
 // kept one are checked against (a summary made with other sources of benchmark.ts or a judge may not hold).
+import { resolve } from "node:path";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";
 import { NOT_BENCHMARK_SOURCE } from "./input-changes.ts";
@@ -12,7 +13,8 @@ import { NOT_BENCHMARK_SOURCE } from "./input-changes.ts";
  */
 export function benchmarkVersion(folder: string): string {
   try {
-    const stamps = walkTree(folder, NOT_BENCHMARK_SOURCE).map((entry) => (entry.kind === "file" ? `${entry.absolute}:${entry.mtimeMs}:${entry.bytes}` : `${entry.absolute}->${entry.target}`));
+    // Absolute paths, so that "." and the same folder spelled in full stamp alike.
+    const stamps = walkTree(resolve(folder), NOT_BENCHMARK_SOURCE).map((entry) => (entry.kind === "file" ? `${entry.absolute}:${entry.mtimeMs}:${entry.bytes}` : `${entry.absolute}->${entry.target}`));
     return sha256(stamps.join("\n"));
   } catch {
     return "missing";

@@ -1,6 +1,7 @@
 // The summary a runner records for the viewer (issue 18 §4): it is readResults' own, and its key moves with everything
 // readResults reads — the rows, the events that change a run, the benchmark folder, the triggers, the images.
 import { Database } from "bun:sqlite";
+import { utimesSync, writeFileSync } from "node:fs";
 import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -41,6 +42,22 @@ describe("a run's recorded summary", () => {
     await utimes(judge, new Date(), new Date(Date.now() + 5_000));
     // The runner holds the benchmark as loaded before the edit; a reader loads the edited judge, whose judgments are not recorded.
     await runBenchmark(benchmark, { run: store.directory, scope: { isolation: "process" } });
+    const results = await readResults(store.directory);
+    expect(results.models.find((model) => model.variant === undefined)!.score.value).toBeNull();
+    expect((await recorded(store, benchmark.directory))!.summary).toEqual(toLeaderboardSummary(results));
+    store.close();
+  });
+
+  it("is made with the benchmark folder loaded again when a file changed while the runner ran", async () => {
+    const { benchmark, store } = await recordedRun();
+    const judge = join(benchmark.directory, "evals", "answer", "judge.ts");
+    // Edited after the runner stamped and loaded the folder: the load it holds is no longer what a reader loads.
+    const edit = (event: RunnerEvent) => {
+      if (event.type !== "run.started") return;
+      writeFileSync(judge, 'export default () => ({ scores: { correct: true } });\n');
+      utimesSync(judge, new Date(), new Date(Date.now() + 5_000));
+    };
+    await runBenchmark(benchmark.directory, { run: store.directory, scope: { isolation: "process" }, onEvent: edit });
     const results = await readResults(store.directory);
     expect(results.models.find((model) => model.variant === undefined)!.score.value).toBeNull();
     expect((await recorded(store, benchmark.directory))!.summary).toEqual(toLeaderboardSummary(results));

@@ -71,13 +71,22 @@ export function toLeaderboardSummary(summary: RunSummary): LeaderboardSummary {
   };
 }
 
+export interface RecordSummaryOptions {
+  /** The run's checked records as the caller read them from the store (the runner's); rows added since are read on top. */
+  records?: CheckedRecords;
+  /**
+   * The run's benchmark as the caller loaded it after stamping its folder `stamp` (the runner, at its start): used
+   * while the folder's stamp is still that — the viewer keeps one loaded benchmark per stamp too — else loaded again.
+   */
+  loaded?: { benchmark: BenchmarkDefinition; stamp: string };
+}
+
 /**
  * Appends the run's leaderboard summary as readResults would give it now, against the benchmark folder the run records
- * (stamped, then loaded as it is now: a runner's frozen copy may be older). `records`: the run's checked records as the
- * caller read them from `store` (the runner's); rows added since are read on top.
+ * as it is now (stamped, then loaded: a runner's copy from its start is used only if no file has changed since).
  * @example await recordSummary(store, { records }) // then: readRecordedSummary(store.directory, benchmark, stamp)
  */
-export async function recordSummary(store: ResultsStore, options: { records?: CheckedRecords } = {}): Promise<void> {
+export async function recordSummary(store: ResultsStore, options: RecordSummaryOptions = {}): Promise<void> {
   const folder = store.readRun().benchmarkDirectory;
   // Everything the key covers is read before the summary is made from it: a change meanwhile leaves a key that no
   // longer matches (the viewer computes), never a summary older than its key.
@@ -86,7 +95,8 @@ export async function recordSummary(store: ResultsStore, options: { records?: Ch
   const running = { evalRuns: unfinished.evalRuns.map((run) => run.id), judgeRuns: unfinished.judgeRuns.map((run) => ({ id: run.id, evalRunId: run.evalRunId })) };
   const state = readStoreState(store, running);
   const records = options.records ? readCheckedRecordsSince(store, options.records) : readCheckedRecords(store);
-  const benchmark = await loadBenchmark(folder);
+  const { loaded } = options;
+  const benchmark = loaded && loaded.stamp === stamp && loaded.benchmark.directory === resolve(folder) ? loaded.benchmark : await loadBenchmark(folder);
   const { summary, basis, inputs } = await summarizeRecordedRun(store, benchmark, { records });
   const kept: SummaryBasis = { ...basis, running };
   const recorded: z.infer<typeof RecordedSummarySchema> = { key: keyOf(benchmark, stamp, kept, state, inputs), recordedAt: new Date().toISOString(), basis: kept, summary: toLeaderboardSummary(summary) };
