@@ -28,7 +28,7 @@ export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirec
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
 export { checkEvalRunRecord, checkJudgeRunFile, checkJudgeRunRecord, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem, type JudgedEvalRun } from "./integrity.ts";
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
-export type { InvocationFinished, InvocationStarted, PlannedWork } from "./progress-schema.ts";
+export { INVOCATION_FINISHED, INVOCATION_STARTED, type InvocationFinished, type InvocationStarted, type PlannedWork } from "./progress-schema.ts";
 export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";
 export type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";

@@ -1,14 +1,15 @@
 // readResults(): the scores, statistics and verdict of a recorded run, for scripts, the CLI and the viewer.
-// Nothing is executed: the benchmark is loaded (no judge code runs) and the run's store is read.
+// Nothing is executed: the benchmark is loaded (no judge code runs) and the run's store is read. The same summary is
+// what a runner records at its end for the viewer (recorded-summary.ts): both make it with summarizeRecordedRun.
 import { resolve } from "node:path";
-import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { loadBenchmark, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { readRunModels, ResultsStore, type BenchmarkRun, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 import type { RunSummary } from "./events.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
-import { resolveRunIsolation } from "./candidate-isolation.ts";
-import { resolveRunVerification } from "./verification.ts";
+import { resolveRunIsolation, type RunIsolation } from "./candidate-isolation.ts";
+import { resolveRunVerification, type RunVerification } from "./verification.ts";
 
 export interface ReadResultsOptions {
   /** The benchmark the run belongs to; default: the folder recorded in the run. */
@@ -17,7 +18,7 @@ export interface ReadResultsOptions {
   /** Variants that block besides current (`--variant`); without a scope, the summary holds current and these. */
   variants?: string[];
   selection?: SummaryOptions["selection"];
-  /** The run's checked records, when the caller holds them as just read from this run's store (the viewer's index). */
+  /** The run's checked records, when the caller holds them as just read from this run's store. */
   records?: CheckedRecords;
 }
 
@@ -35,7 +36,64 @@ export async function readScoredRun(runDirectory: string, options: ReadResultsOp
   return readRecordedRun(runDirectory, options, true);
 }
 
-/** `withSlots`: plan the slots again beside the summary (the viewer's leaderboard, via readResults, does without). */
+/** What a recorded run's summary is decided from besides its rows and the benchmark: read from the store. */
+export interface RecordedRunBasis {
+  /** Every model the run holds work for (the ones it started with, any added since), less those remove-models retired. */
+  models: string[];
+  /** The one `--isolation` every eval run that says so recorded (a run made with it for all models); null otherwise. */
+  isolation: Isolation | null;
+}
+
+/** What readResults resolves outside the store: where each model's candidates run (and in which image), the verification image. */
+export interface RecordedRunInputs {
+  isolation: RunIsolation;
+  verification: RunVerification;
+}
+
+export interface RecordedRunSummary {
+  summary: RunSummary;
+  /** The planned slots in scope, when asked for `withSlots`. */
+  slots: PlannedSlot<EvalRun, JudgeRun>[];
+  basis: RecordedRunBasis;
+  inputs: RecordedRunInputs;
+}
+
+/**
+ * The summary readResults gives for the run in `store` against `benchmark` (the one home of that decision: readResults,
+ * snapshot and the summary a runner records for the viewer all come from here). `records`: the run's checked records
+ * when the caller holds them as just read from `store`. `withSlots`: plan the slots again beside the summary.
+ */
+export async function summarizeRecordedRun(
+  store: ResultsStore,
+  benchmark: BenchmarkDefinition,
+  options: Omit<ReadResultsOptions, "benchmark"> & { withSlots?: boolean } = {},
+): Promise<RecordedRunSummary> {
+  const records = options.records ?? readCheckedRecords(store);
+  const basis = readRunBasis(store, records);
+  const scope: PlanScope = options.scope ?? { replaceModels: basis.models, ...(options.variants ? { variants: options.variants } : {}) };
+  const inputs = await resolveRunInputs(benchmark, basis);
+  const runtimes = { verificationImage: inputs.verification.imageFor, candidateRuntime: inputs.isolation.runtimeFor };
+  const summary = await summarizeRun(benchmark, store, scope, store.readRun().id, { selection: options.selection, ...runtimes, settings: "recorded", records });
+  const slots = options.withSlots ? planSlots(benchmark, records, scope, runtimes.verificationImage, runtimes.candidateRuntime).slots.filter((slot) => slot.deferredBy !== "scope") : [];
+  return { summary, slots, basis, inputs };
+}
+
+function readRunBasis(store: ResultsStore, records: CheckedRecords): RecordedRunBasis {
+  const { active, retired } = readRunModels(store);
+  const models = [...new Set([...active, ...store.evalRunModels()])].filter((model) => !retired.includes(model));
+  // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
+  // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
+  const recorded = new Set(records.evalRuns.flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
+  return { models, isolation: recorded.size === 1 ? [...recorded][0]! : null };
+}
+
+/** The candidate runtimes and verification image as readResults plans with them now (an image rebuilt since differs). */
+export async function resolveRunInputs(benchmark: BenchmarkDefinition, basis: RecordedRunBasis): Promise<RecordedRunInputs> {
+  const verification = await resolveRunVerification(benchmark);
+  const isolation = await resolveRunIsolation(benchmark, basis.models, basis.isolation ?? undefined, { strict: false });
+  return { isolation, verification };
+}
+
 async function readRecordedRun(runDirectory: string, options: ReadResultsOptions, withSlots: boolean): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {
   const directory = resolve(runDirectory);
   const store = ResultsStore.open(directory, { readonly: true });
@@ -43,18 +101,7 @@ async function readRecordedRun(runDirectory: string, options: ReadResultsOptions
     const run = store.readRun();
     const source = options.benchmark ?? run.benchmarkDirectory;
     const benchmark = typeof source === "string" ? await loadBenchmark(source) : source;
-    // Every model the run holds work for (the ones it started with, any added since), less those remove-models retired.
-    const { active, retired } = readRunModels(store);
-    const models = [...new Set([...active, ...store.evalRunModels()])].filter((model) => !retired.includes(model));
-    const scope: PlanScope = options.scope ?? { replaceModels: models, ...(options.variants ? { variants: options.variants } : {}) };
-    const verification = await resolveRunVerification(benchmark);
-    // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
-    // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
-    const records = options.records ?? readCheckedRecords(store);
-    const recorded = new Set(records.evalRuns.flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
-    const isolation = await resolveRunIsolation(benchmark, models, recorded.size === 1 ? [...recorded][0] : undefined, { strict: false });
-    const summary = await summarizeRun(benchmark, store, scope, run.id, { selection: options.selection, verificationImage: verification.imageFor, candidateRuntime: isolation.runtimeFor, settings: "recorded", records });
-    const slots = withSlots ? planSlots(benchmark, records, scope, verification.imageFor, isolation.runtimeFor).slots.filter((slot) => slot.deferredBy !== "scope") : [];
+    const { summary, slots } = await summarizeRecordedRun(store, benchmark, { ...options, withSlots });
     return { run, summary, slots };
   } finally {
     store.close();

@@ -22,6 +22,8 @@ import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 import { runOptionsOf } from "./run-options.ts";
+import { recordSummary } from "./recorded-summary.ts";
+import { benchmarkVersion } from "./benchmark-version.ts";
 import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
 import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
@@ -58,6 +60,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSum
 export async function runBenchmark(benchmark: string | BenchmarkDefinition, options?: Omit<RunBenchmarkOptions, "benchmark">): Promise<RunSummary>;
 export async function runBenchmark(first: string | BenchmarkDefinition | RunBenchmarkOptions, second?: Omit<RunBenchmarkOptions, "benchmark">): Promise<RunSummary> {
   const options = runOptionsOf(first, second);
+  // Stamped before it is loaded: the summary recorded at the end reuses this load only if no file has changed since.
+  const stamp = typeof options.benchmark === "string" ? benchmarkVersion(options.benchmark) : null;
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   const scope = options.scope ?? {};
   checkModelRefs(benchmark, scope);
@@ -155,12 +159,19 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
     recordVerdictSettings(store, verdictSettingsOf(benchmark.settings, options.selection));
+    const current = readCheckedRecordsSince(store, records);
+    // Step: record the summary a reader would make now (the whole run, its recorded settings), for the viewer's first
+    // leaderboard; a failure only costs the viewer the computation. Made before this invocation's own summary, so
+    // that the two are not held at once (the runner's peak memory, issue 18 §4).
+    await recordSummary(store, { records: current, ...(stamp === null ? {} : { loaded: { benchmark, stamp } }) }).catch((error: unknown) => {
+      emit({ type: "notice", message: `The run's summary was not recorded for the viewer (${(error as Error).message.replace(/\s+/g, " ").trim()}): \`openeval view\` will compute it when its leaderboard is first opened` });
+    });
     const summary = await summarizeRun(benchmark, store, scope, runId, {
       fresh: context.fresh,
       selection: options.selection,
       verificationImage: verification.imageFor,
       candidateRuntime: isolation.runtimeFor,
-      records: readCheckedRecordsSince(store, records),
+      records: current,
     });
     emit({ type: "run.finished", runId, directory: choice.directory, summary });
     return summary;

@@ -88,6 +88,12 @@ export interface RunOverview {
   verdictHeadline: "pass" | "fail" | "incomplete" | null;
   /** Why there is no verdict, or that benchmark.ts changed since the run (the verdict then uses the recorded settings). */
   verdictNote: string | null;
+  /**
+   * When the runner recorded the verdict, scores' CIs, comparisons and categories shown (ISO time): the run and its
+   * benchmark have not changed since, so they are what readResults() gives now. Null: made now, when the leaderboard
+   * was asked for. Absent only from the run index's own overview, before the summary is read.
+   */
+  summaryRecordedAt?: string | null;
   /** Eval id → criterion ids seen in its judgments. */
   criteria: Record<string, string[]>;
   /** Records that fail their integrity check (issue 14): shown, and judge runs among them not scored. */

@@ -2,9 +2,10 @@ import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
-import { readResults } from "../run/index.ts";
+import { readResults, recordSummary, SUMMARY_RECORDED_EVENT, type LeaderboardSummary } from "../run/index.ts";
+import type { RunOverview } from "./api-types.ts";
 import { ResultsStore } from "../records/index.ts";
-import { buildRunIndex, readRunIndex } from "./run-index.ts";
+import { buildRunIndex } from "./run-index.ts";
 import { BENCHMARK_RECHECK_MS, SummaryReader } from "./run-summary.ts";
 
 describe("the viewer's overview with variants", () => {
@@ -40,19 +41,32 @@ describe("the viewer's scores (issue 16 §1)", () => {
 });
 
 describe("the viewer's first leaderboard (issue 18 §4)", () => {
-  it("is summarized from the records its index read, not from a second read of every row", async () => {
+  it("is the summary the runner recorded while its key holds, read without a row; made again once the run changes", async () => {
     const { store } = await recordedRun();
-    const index = readRunIndex(store.directory);
-    const reads = [vi.spyOn(ResultsStore.prototype, "evalRuns"), vi.spyOn(ResultsStore.prototype, "judgeRuns")];
+    await recordSummary(store);
+    // A recorded summary whose key holds is served as it is: one that says 42 shows 42, where computing gives 100.
+    const recorded = store.latestEvent(SUMMARY_RECORDED_EVENT) as { summary: LeaderboardSummary; recordedAt: string };
+    const forty = structuredClone(recorded);
+    forty.summary.models.find((model) => model.variant === undefined)!.score.value = 42;
+    store.appendEvent(SUMMARY_RECORDED_EVENT, forty);
+    const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
+    const reads = [vi.spyOn(ResultsStore.prototype, "evalRuns"), vi.spyOn(ResultsStore.prototype, "judgeRuns"), vi.spyOn(ResultsStore.prototype, "evalRun")];
+    const currentScore = (overview: RunOverview) => overview.leaderboard.find((row) => row.variant === undefined)!.score.value;
     try {
       const overview = await new SummaryReader().overview(index);
-      expect(reads.map((read) => read.mock.calls.length)).toEqual([0, 0]);
-      const cli = await readResults(store.directory);
-      expect(overview.leaderboard.map((row) => [row.score, row.ci])).toEqual(cli.models.map((model) => [model.score, model.interval.interval]));
+      expect(reads.map((read) => read.mock.calls.length)).toEqual([0, 0, 0]);
+      expect([currentScore(overview), overview.summaryRecordedAt]).toEqual([42, recorded.recordedAt]);
     } finally {
       for (const read of reads) read.mockRestore();
-      store.close();
     }
+    // A new row: the key no longer holds, and the leaderboard is readResults' own, made now.
+    const evalRun = store.evalRuns()[0]!;
+    store.saveEvalRun({ ...evalRun, id: "eval_again", slot: { ...evalRun.slot, repetition: 2 } });
+    const changed = await new SummaryReader().overview(buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null));
+    const cli = await readResults(store.directory);
+    expect([currentScore(changed), changed.summaryRecordedAt]).toEqual([100, null]);
+    expect(changed.leaderboard.map((row) => [row.score, row.ci])).toEqual(cli.models.map((model) => [model.score, model.interval.interval]));
+    store.close();
   });
 });
 

@@ -1,14 +1,14 @@
 // The leaderboard's scores, statistics and verdict, exactly as the CLI reports them: readResults() over the run, which decides
 // the verdict with the gates, thresholds and contributor selection recorded with the run and says when benchmark.ts
-// has changed since. The benchmark is loaded again when any of its files (benchmark.ts, an eval's judge) changes; the summary is made once per
-// version of the run and of benchmark.ts, when the leaderboard is first asked for. A run whose benchmark.ts is
-// gone or no longer loads keeps its scores and gets its CIs from the same statistics, with a note instead of a verdict.
+// has changed since. The runner records that summary at its end (run/recorded-summary.ts): it is served while its key
+// holds, and made again here otherwise. The benchmark is loaded again when any of its files (benchmark.ts, an eval's
+// judge) changes; the summary is read or made once per version of the run and of benchmark.ts, when the leaderboard is
+// first asked for. A run whose benchmark.ts is gone or no longer loads keeps its scores and gets its CIs from the same
+// statistics, with a note instead of a verdict.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { candidateName } from "../records/index.ts";
 import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
-import { NOT_BENCHMARK_SOURCE, readResults } from "../run/index.ts";
-import { sha256 } from "../util/hash.ts";
-import { walkTree } from "../util/tree.ts";
+import { benchmarkVersion, readRecordedSummary, readResults, toLeaderboardSummary, type LeaderboardSummary } from "../run/index.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
 import type { RunIndex } from "./run-index.ts";
 
@@ -28,6 +28,8 @@ interface Summary {
   scores: Map<string, { interval: ScoreInterval; score: Bounded }>;
   variantComparisons: RunOverview["variantComparisons"];
   categories: RunOverview["categories"];
+  /** When the runner recorded it; null when made here. */
+  recordedAt: string | null;
 }
 
 export class SummaryReader {
@@ -40,7 +42,7 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, headline, note, scores, variantComparisons, categories } = await this.read(index);
+    const { verdict, headline, note, scores, variantComparisons, categories, recordedAt } = await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
@@ -49,6 +51,7 @@ export class SummaryReader {
       verdict,
       verdictHeadline: headline,
       verdictNote: note,
+      summaryRecordedAt: recordedAt,
       leaderboard: overview.leaderboard.map((row) => {
         // The score and its CI are the summary's (the CLI's), not re-derived from the index.
         const summarized = scores.get(candidateName(row));
@@ -90,17 +93,12 @@ export class SummaryReader {
       cached = { version, benchmark: loadBenchmark(folder) };
       this.benchmarks.set(folder, cached);
     }
-    const benchmark = cached.benchmark;
     try {
-      const summary = await readResults(index.directory, { benchmark: await cached.benchmark });
-      return {
-        verdict: summary.verdict,
-        headline: verdictHeadline(summary.verdict, summary.complete),
-        note: summary.settingsNote,
-        scores: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
-        variantComparisons: summary.variantComparisons,
-        categories: summary.categories,
-      };
+      const benchmark = await cached.benchmark;
+      // The runner's summary while it holds for this run and this version of the benchmark; else the same one made now.
+      const recorded = await readRecordedSummary(index.directory, benchmark, version).catch(() => null);
+      if (recorded) return toSummary(recorded.summary, recorded.recordedAt);
+      return toSummary(toLeaderboardSummary(await readResults(index.directory, { benchmark })), null);
     } catch (error) {
       // The index's own scores, and CIs from the same observations.
       const recorded = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
@@ -113,23 +111,22 @@ export class SummaryReader {
         variantComparisons: [],
         // Criterion categories live in the benchmark's judge files, which could not be read.
         categories: [],
+        recordedAt: null,
       };
     }
   }
 }
 
-/**
- * Every source file's modification time and size (results/ and installed packages aside), as of now: an edit to
- * benchmark.ts or to an eval's judge changes it, as a fresh `openeval report` would see it. The SummaryReader asks
- * for it at most once per BENCHMARK_RECHECK_MS.
- */
-export function benchmarkVersion(folder: string): string {
-  try {
-    const stamps = walkTree(folder, NOT_BENCHMARK_SOURCE).map((entry) => (entry.kind === "file" ? `${entry.absolute}:${entry.mtimeMs}:${entry.bytes}` : `${entry.absolute}->${entry.target}`));
-    return sha256(stamps.join("\n"));
-  } catch {
-    return "missing";
-  }
+function toSummary(summary: LeaderboardSummary, recordedAt: string | null): Summary {
+  return {
+    verdict: summary.verdict,
+    headline: verdictHeadline(summary.verdict, summary.complete),
+    note: summary.settingsNote,
+    scores: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
+    variantComparisons: summary.variantComparisons,
+    categories: summary.categories,
+    recordedAt,
+  };
 }
 
 /** "fail" when a failing check names the model, "unknown" when an undecided one does, else the run's status if it passes. */

@@ -3,7 +3,7 @@
 import type { LeaderboardRow, RunOverview, VerdictStatus } from "openeval/viewer-api";
 import { BoundsAndIntervalHeads, ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
-import { formatDuration, formatScore, formatUSD } from "../format.ts";
+import { formatDate, formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
 import { CategoryScores } from "./category-scores.tsx";
 
@@ -150,6 +150,11 @@ function VerdictPanel({ overview }: { overview: RunOverview }) {
         </span>
       </div>
       {overview.verdictNote ? <p className="small tone-text-warn" data-testid="verdict-note">Note: {overview.verdictNote}</p> : null}
+      {overview.summaryRecordedAt ? (
+        <p className="muted small" data-testid="summary-recorded" title="Neither the run's records nor its benchmark folder have changed since: this is the summary `openeval report` gives now">
+          Verdict, CIs and comparisons as the runner recorded them at {formatDate(overview.summaryRecordedAt)}
+        </p>
+      ) : null}
       <div className="contributors">
         {verdict.contributors.map((contributor) => (
           <div key={contributor.id} className={`contributor status-${contributor.status}`}>

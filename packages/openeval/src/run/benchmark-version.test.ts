@@ -1,10 +1,11 @@
-// The viewer's summary is made again when the benchmark's sources change (issue 20): not only benchmark.ts, but an
-// eval's judge too, which decides which judge runs are current; a runner writing results/ is no such change.
+// A benchmark's version changes with its sources (issue 20), so that the viewer's summary and a recorded one are made
+// again: not only benchmark.ts, but an eval's judge too, which decides which judge runs are current; a runner writing
+// results/ is no such change.
 import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { benchmarkVersion } from "./run-summary.ts";
+import { benchmarkVersion } from "./benchmark-version.ts";
 
 const folder = await mkdtemp(join(tmpdir(), "openeval-summary-version-"));
 afterAll(() => rm(folder, { recursive: true, force: true }));
