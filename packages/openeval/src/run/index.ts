@@ -4,7 +4,7 @@ export type { RunnerEvent, RunnerListener, RunSummary } from "./events.ts";
 export { planBenchmark, type PlanBenchmarkOptions } from "./plan-run.ts";
 export { defaultConcurrency } from "./run-benchmark.ts";
 export { readResults, type ReadResultsOptions } from "./read-results.ts";
-export { readRecordedSummary, recordSummary, SUMMARY_RECORDED_EVENT, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard } from "./recorded-summary.ts";
+export { readRecordedSummary, recordSummary, SUMMARY_RECORDED_EVENT, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard, type RowCounts } from "./recorded-summary.ts";
 export { BASELINE_FILE } from "./summarize-run.ts";
 export { RunInProgressError } from "./recover.ts";
 export type { ModelResult } from "./events.ts";

@@ -5,39 +5,51 @@
 import { resolve } from "node:path";
 import * as z from "zod";
 import { ISOLATION_BACKENDS, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { INVOCATION_FINISHED, INVOCATION_STARTED, ResultsStore, type StoreMarks } from "../records/index.ts";
-import type { Bounded, CategoryScore, ScoreInterval, Verdict } from "../results/index.ts";
+import { INVOCATION_FINISHED, INVOCATION_STARTED, ResultsStore, type IntegrityProblem, type StoreMarks } from "../records/index.ts";
+import type { CategoryScore, Verdict } from "../results/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { HARNESS_VERSION } from "../util/versions.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
 import { readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
-import type { RunSummary } from "./events.ts";
+import type { ModelResult, RunSummary } from "./events.ts";
 import { resolveRunInputs, summarizeRecordedRun, type RecordedRunBasis, type RecordedRunInputs } from "./read-results.ts";
 
 export const SUMMARY_RECORDED_EVENT = "summary.recorded";
 /** Bump when LeaderboardSummary or the key's ingredients change: a summary recorded by the same harness version in an older shape is never matched. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Events that never change what readResults says: the runner's invocation log, and these summaries themselves. Any other type counts. */
 const UNCOUNTED_EVENTS = [INVOCATION_STARTED, INVOCATION_FINISHED, SUMMARY_RECORDED_EVENT];
 
 /**
  * What the viewer's leaderboard takes from a RunSummary (view/run-summary.ts): not its per-slot fingerprints and
- * open work, which are ~20 MB at 100,000 slots.
+ * open work, nor each model's per-eval scores, which are ~20 MB at 100,000 slots.
  */
 export interface LeaderboardSummary {
   verdict: Verdict;
   complete: boolean;
   settingsNote: string | null;
-  /** Per candidate (model, variant): its score and the CI computed with it. */
-  models: { model: string; variant?: string; score: Bounded; interval: ScoreInterval }[];
+  /** Per candidate (model, variant): its score, the CI computed with it, and its counts, spend and time. */
+  models: Omit<ModelResult, "evals" | "passK">[];
   variantComparisons: RunSummary["variantComparisons"];
   categories: CategoryScore[];
+  criteria: RunSummary["criteria"];
+  integrity: IntegrityProblem[];
+}
+
+/** How many eval and judge runs (less those failing their check) a run holds, and how many of them are finished. */
+export interface RowCounts {
+  evalRuns: number;
+  finishedEvalRuns: number;
+  judgeRuns: number;
+  finishedJudgeRuns: number;
 }
 
 export interface RecordedLeaderboard {
   summary: LeaderboardSummary;
   /** When the runner recorded it (ISO time). */
   recordedAt: string;
+  /** The rows it was made from: they stand while its key holds, so a reader counts no row. */
+  rows: RowCounts;
 }
 
 /**
@@ -58,6 +70,7 @@ const RecordedSummarySchema = z.object({
   recordedAt: z.string(),
   basis: BasisSchema,
   summary: z.custom<LeaderboardSummary>((value) => typeof value === "object" && value !== null),
+  rows: z.object({ evalRuns: z.number(), finishedEvalRuns: z.number(), judgeRuns: z.number(), finishedJudgeRuns: z.number() }),
 });
 
 export function toLeaderboardSummary(summary: RunSummary): LeaderboardSummary {
@@ -65,9 +78,11 @@ export function toLeaderboardSummary(summary: RunSummary): LeaderboardSummary {
     verdict: summary.verdict,
     complete: summary.complete,
     settingsNote: summary.settingsNote,
-    models: summary.models.map((model) => ({ model: model.model, ...(model.variant === undefined ? {} : { variant: model.variant }), score: model.score, interval: model.interval })),
+    models: summary.models.map(({ evals: _evals, passK: _passK, ...model }) => model),
     variantComparisons: summary.variantComparisons,
     categories: summary.categories,
+    criteria: summary.criteria,
+    integrity: summary.integrity,
   };
 }
 
@@ -99,7 +114,9 @@ export async function recordSummary(store: ResultsStore, options: RecordSummaryO
   const benchmark = loaded && loaded.stamp === stamp && loaded.benchmark.directory === resolve(folder) ? loaded.benchmark : await loadBenchmark(folder);
   const { summary, basis, inputs } = await summarizeRecordedRun(store, benchmark, { records });
   const kept: SummaryBasis = { ...basis, running };
-  const recorded: z.infer<typeof RecordedSummarySchema> = { key: keyOf(benchmark, stamp, kept, state, inputs), recordedAt: new Date().toISOString(), basis: kept, summary: toLeaderboardSummary(summary) };
+  const finished = (rows: readonly { state: string }[]) => rows.filter((row) => row.state !== "running").length;
+  const rows: RowCounts = { evalRuns: records.evalRuns.length, finishedEvalRuns: finished(records.evalRuns), judgeRuns: records.judgeRuns.length, finishedJudgeRuns: finished(records.judgeRuns) };
+  const recorded: z.infer<typeof RecordedSummarySchema> = { key: keyOf(benchmark, stamp, kept, state, inputs), recordedAt: new Date().toISOString(), basis: kept, summary: toLeaderboardSummary(summary), rows };
   store.appendEvent(SUMMARY_RECORDED_EVENT, recorded);
 }
 
@@ -113,10 +130,10 @@ export async function readRecordedSummary(runDirectory: string, benchmark: Bench
   try {
     const parsed = RecordedSummarySchema.safeParse(store.latestEvent(SUMMARY_RECORDED_EVENT));
     if (!parsed.success) return null;
-    const { key, basis, summary, recordedAt } = parsed.data;
+    const { key, basis, summary, recordedAt, rows } = parsed.data;
     const state = readStoreState(store, basis.running);
     const inputs = await resolveRunInputs(benchmark, basis);
-    return keyOf(benchmark, stamp, basis, state, inputs) === key ? { summary, recordedAt } : null;
+    return keyOf(benchmark, stamp, basis, state, inputs) === key ? { summary, recordedAt, rows } : null;
   } finally {
     store.close();
   }

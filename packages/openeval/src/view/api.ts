@@ -26,7 +26,7 @@ const ROUTES: [RegExp, Handler][] = [
     return data.compareChanges({ a, b, modelA: ma, modelB: mb }, { ...page, descending: desc === "1" });
   }],
   [/^\/api\/runs\/([^/]+)$/, (data, [run]) => data.overview(run!)],
-  [/^\/api\/runs\/([^/]+)\/live$/, (data, [run], _query, request) => (data.index(run!) ? streamLiveUpdates(data, run!, request.signal) : null)],
+  [/^\/api\/runs\/([^/]+)\/live$/, (data, [run], _query, request) => (data.hasRun(run!) ? streamLiveUpdates(data, run!, request.signal) : null)],
   [/^\/api\/runs\/([^/]+)\/queue$/, (data, [run]) => data.queue(run!)],
   [/^\/api\/runs\/([^/]+)\/matrix$/, (data, [run], query) => {
     const page = parse(PageQuerySchema, query);

@@ -1,7 +1,6 @@
 // Live updates: a Server-Sent Events stream per open page. The server looks at the run's store every second
 // (a stat, then a re-read only if its files changed) and tells the page when what it shows changed; the page
 // refetches what it has on screen. A comment every few seconds keeps idle connections open.
-import type { LiveMessage } from "./api-types.ts";
 import type { ViewerData } from "./viewer-data.ts";
 
 const CHECK_EVERY_MS = 1_000;
@@ -22,10 +21,12 @@ export function streamLiveUpdates(data: ViewerData, runId: string, signal: Abort
           stop();
         }
       };
-      const check = () => {
-        const overview = data.index(runId)?.overview;
-        if (!overview) return stop();
-        const message: LiveMessage = { version: overview.version, live: overview.live };
+      let checking = false;
+      const check = async () => {
+        if (checking) return;
+        checking = true;
+        const message = await data.liveState(runId).catch(() => null).finally(() => (checking = false));
+        if (!message) return stop();
         const text = JSON.stringify(message);
         if (text !== last) {
           last = text;
@@ -43,8 +44,8 @@ export function streamLiveUpdates(data: ViewerData, runId: string, signal: Abort
         }
       };
       send("retry: 2000\n\n");
-      check();
-      timer = setInterval(check, CHECK_EVERY_MS);
+      void check();
+      timer = setInterval(() => void check(), CHECK_EVERY_MS);
       signal.addEventListener("abort", stop, { once: true });
     },
     cancel() {

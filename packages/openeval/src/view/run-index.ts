@@ -7,7 +7,7 @@ import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } 
 import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
-import { readCheckedRecords } from "../run/index.ts";
+import { readCheckedRecords, type RowCounts } from "../run/index.ts";
 import { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
 
 export interface RunIndex {
@@ -54,11 +54,9 @@ export function buildRunIndex(
   invocations: Invocation[] = [],
 ): RunIndex {
   const live = isLive(heartbeat);
-  // Rows are only ever added or finalized (the store refuses other changes), so these counts move exactly when
-  // what the viewer shows does — unlike the store's files, which a runner's heartbeat touches every 2 s.
   const finished = (records: readonly { state: string }[]) => records.filter((record) => record.state !== "running").length;
-  const ended = invocations.filter((invocation) => invocation.finished !== null).length;
-  const version = [evalRuns.length, finished(evalRuns), judgeRuns.length, finished(judgeRuns), integrity.length, invocations.length, ended, live ? "live" : "idle"].join(".");
+  const rowCounts = { evalRuns: evalRuns.length, finishedEvalRuns: finished(evalRuns), judgeRuns: judgeRuns.length, finishedJudgeRuns: finished(judgeRuns) };
+  const version = runVersion(rowCounts, integrity.length, invocations, live);
   const recorded = new RecordedWorkIndex(evalRuns, judgeRuns);
   const judgeRunsByEvalRun = recorded.judgeRunsByEvalRun;
   const slots = recordedSlots(run, evalRuns, recorded);
@@ -108,6 +106,16 @@ export function buildRunIndex(
     },
     matrix: buildMatrix(slots, models),
   };
+}
+
+/**
+ * The run's version as the pages see it. Rows are only ever added or finalized (the store refuses other changes), so
+ * these counts move exactly when what the viewer shows does — unlike the store's files, which a runner's heartbeat
+ * touches every 2 s.
+ */
+export function runVersion(rows: RowCounts, integrityProblems: number, invocations: readonly Invocation[], live: boolean): string {
+  const ended = invocations.filter((invocation) => invocation.finished !== null).length;
+  return [rows.evalRuns, rows.finishedEvalRuns, rows.judgeRuns, rows.finishedJudgeRuns, integrityProblems, invocations.length, ended, live ? "live" : "idle"].join(".");
 }
 
 /** The matrix's columns: one per leaderboard row, named by its candidate. */

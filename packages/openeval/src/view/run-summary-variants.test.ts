@@ -1,12 +1,14 @@
 import { utimes, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
 import { readResults, recordSummary, SUMMARY_RECORDED_EVENT, type LeaderboardSummary } from "../run/index.ts";
 import type { RunOverview } from "./api-types.ts";
 import { ResultsStore } from "../records/index.ts";
-import { buildRunIndex } from "./run-index.ts";
+import { buildRunIndex, readRunIndex } from "./run-index.ts";
 import { BENCHMARK_RECHECK_MS, SummaryReader } from "./run-summary.ts";
+import { RunCatalog } from "./run-catalog.ts";
+import { ViewerData } from "./viewer-data.ts";
 
 describe("the viewer's overview with variants", () => {
   it("gives each variant's paired comparison with current, as the CLI summary does", async () => {
@@ -86,6 +88,67 @@ describe("the viewer's benchmark version (issue 18 §4)", () => {
     now = BENCHMARK_RECHECK_MS;
     // The edited judge makes the recorded judgments stale: unresolved, as the CLI would say now.
     expect(await currentScore()).toBeNull();
+    store.close();
+  });
+});
+
+describe("a finished run's overview from its recorded summary alone (issue 18 §4: the first leaderboard without an index)", () => {
+  it("reads no eval run, and says what the overview made from the run's index says", async () => {
+    const { store } = await recordedRun();
+    await recordSummary(store);
+    const reads = [vi.spyOn(ResultsStore.prototype, "eachEvalRun"), vi.spyOn(ResultsStore.prototype, "eachJudgeRun"), vi.spyOn(ResultsStore.prototype, "evalRun")];
+    let recorded: RunOverview | null;
+    try {
+      recorded = await new SummaryReader().recordedOverview(store.directory);
+      expect(reads.map((read) => read.mock.calls.length)).toEqual([0, 0, 0]);
+    } finally {
+      for (const read of reads) read.mockRestore();
+    }
+    const indexed = await new SummaryReader().overview(readRunIndex(store.directory));
+    expect(recorded).not.toBeNull();
+    // The live stream compares versions: the two must agree, or a page would refetch for nothing.
+    const { leaderboard, ...rest } = recorded!;
+    const { leaderboard: indexedLeaderboard, ...indexedRest } = indexed;
+    expect(rest).toEqual(indexedRest);
+    expect(leaderboard).toEqual(indexedLeaderboard);
+    expect(leaderboard.map((row) => [row.candidate, row.score.value, row.verdict, row.slots, row.judged, row.failed])).toEqual([
+      ["p/m", 100, "pass", 1, 1, 0],
+      ["p/m [worse]", 0, null, 1, 1, 0],
+    ]);
+    store.close();
+  });
+
+  it("answers the leaderboard and the live stream's version without indexing the run", async () => {
+    const { store } = await recordedRun();
+    await recordSummary(store);
+    const data = new ViewerData(RunCatalog.open({ run: store.directory, resultsRoot: "unused" }));
+    const runId = basename(store.directory);
+    const indexing = vi.spyOn(RunCatalog.prototype, "index");
+    try {
+      const overview = (await data.overview(runId))!;
+      expect(overview.summaryRecordedAt).not.toBeNull();
+      expect(await data.liveState(runId)).toEqual({ version: overview.version, live: false });
+      expect(indexing).not.toHaveBeenCalled();
+      // The pages that list eval runs do index it.
+      expect(data.evalRuns(runId, { offset: 0, limit: 10 })!.total).toBe(2);
+      expect(indexing).toHaveBeenCalled();
+    } finally {
+      indexing.mockRestore();
+      await data.close();
+      store.close();
+    }
+  });
+
+  it("is not used for a run a runner is working on, nor once the run has changed", async () => {
+    const { store } = await recordedRun();
+    await recordSummary(store);
+    store.beat(process.pid);
+    expect(await new SummaryReader().recordedOverview(store.directory)).toBeNull();
+    store.release();
+    expect(await new SummaryReader().recordedOverview(store.directory)).not.toBeNull();
+    const evalRun = store.evalRuns()[0]!;
+    store.saveEvalRun({ ...evalRun, id: "eval_again", slot: { ...evalRun.slot, repetition: 2 } });
+    expect(await new SummaryReader().recordedOverview(store.directory)).toBeNull();
     store.close();
   });
 });

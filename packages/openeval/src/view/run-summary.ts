@@ -6,11 +6,12 @@
 // first asked for. A run whose benchmark.ts is gone or no longer loads keeps its scores and gets its CIs from the same
 // statistics, with a note instead of a verdict.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { candidateName } from "../records/index.ts";
+import { candidateName, readInvocations, readRunModels, ResultsStore } from "../records/index.ts";
 import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
-import { benchmarkVersion, readRecordedSummary, readResults, toLeaderboardSummary, type LeaderboardSummary } from "../run/index.ts";
+import { benchmarkVersion, readRecordedSummary, readResults, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard } from "../run/index.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
-import type { RunIndex } from "./run-index.ts";
+import { runVersion, type RunIndex } from "./run-index.ts";
+import { isLive, readStoreVersion } from "./store-version.ts";
 
 /** readResults() seeds its bootstrap with 1; so does the fallback, so the two agree. */
 const SEED = 1;
@@ -36,6 +37,7 @@ export class SummaryReader {
   private readonly benchmarks = new Map<string, { version: string; benchmark: Promise<BenchmarkDefinition> }>();
   private readonly summaries = new Map<string, { version: string; summary: Promise<Summary> }>();
   private readonly stamps = new Map<string, { at: number; version: string }>();
+  private readonly recorded = new Map<string, { version: string; overview: Promise<RunOverview | null> }>();
 
   /** `now`: the clock the benchmark versions are kept by (tests set it). */
   constructor(private readonly now: () => number = Date.now) {}
@@ -67,6 +69,34 @@ export class SummaryReader {
     };
   }
 
+  /**
+   * The overview of a finished run from the summary its runner recorded, while that summary's key holds: read without
+   * an index of its eval runs (a 100,000-run index takes seconds, issue 18 §4). Its leaderboard is that summary's,
+   * rows and all. Null for a live run, or when no recorded summary holds (ask overview() with the run's index).
+   */
+  recordedOverview(directory: string): Promise<RunOverview | null> {
+    const store = ResultsStore.open(directory, { readonly: true });
+    try {
+      const heartbeat = store.heartbeat();
+      if (isLive(heartbeat)) return Promise.resolve(null);
+      const run = store.readRun();
+      const version = `${readStoreVersion(directory)}:${this.benchmarkVersion(run.benchmarkDirectory)}`;
+      const cached = this.recorded.get(directory);
+      if (cached && cached.version === version) return cached.overview;
+      // The run's models as add-models and remove-models left them, as its index has them.
+      const base = { run: { ...run, models: readRunModels(store).active }, invocations: readInvocations(store) };
+      const loaded = this.loaded(run.benchmarkDirectory);
+      const overview = loaded.benchmark
+        .then((benchmark) => readRecordedSummary(directory, benchmark, loaded.stamp))
+        .then((recorded) => recorded && overviewOf(base.run, runVersion(recorded.rows, recorded.summary.integrity.length, base.invocations, false), recorded))
+        .catch(() => null);
+      this.recorded.set(directory, { version, overview });
+      return overview;
+    } finally {
+      store.close();
+    }
+  }
+
   private read(index: RunIndex): Promise<Summary> {
     const version = `${index.version}:${this.benchmarkVersion(index.run.benchmarkDirectory)}`;
     const cached = this.summaries.get(index.directory);
@@ -85,18 +115,24 @@ export class SummaryReader {
     return version;
   }
 
-  private async summarize(index: RunIndex): Promise<Summary> {
-    const folder = index.run.benchmarkDirectory;
-    const version = this.benchmarkVersion(folder);
+  /** The benchmark folder as stamped now, loaded once per stamp. */
+  private loaded(folder: string): { stamp: string; benchmark: Promise<BenchmarkDefinition> } {
+    const stamp = this.benchmarkVersion(folder);
     let cached = this.benchmarks.get(folder);
-    if (!cached || cached.version !== version) {
-      cached = { version, benchmark: loadBenchmark(folder) };
+    if (!cached || cached.version !== stamp) {
+      cached = { version: stamp, benchmark: loadBenchmark(folder) };
       this.benchmarks.set(folder, cached);
     }
+    return { stamp, benchmark: cached.benchmark };
+  }
+
+  private async summarize(index: RunIndex): Promise<Summary> {
+    const folder = index.run.benchmarkDirectory;
+    const loaded = this.loaded(folder);
     try {
-      const benchmark = await cached.benchmark;
+      const benchmark = await loaded.benchmark;
       // The runner's summary while it holds for this run and this version of the benchmark; else the same one made now.
-      const recorded = await readRecordedSummary(index.directory, benchmark, version).catch(() => null);
+      const recorded = await readRecordedSummary(index.directory, benchmark, loaded.stamp).catch(() => null);
       if (recorded) return toSummary(recorded.summary, recorded.recordedAt);
       return toSummary(toLeaderboardSummary(await readResults(index.directory, { benchmark })), null);
     } catch (error) {
@@ -126,6 +162,63 @@ function toSummary(summary: LeaderboardSummary, recordedAt: string | null): Summ
     variantComparisons: summary.variantComparisons,
     categories: summary.categories,
     recordedAt,
+  };
+}
+
+/**
+ * A finished run's overview from its recorded summary alone: the leaderboard is the summary's rows, as the CLI reports
+ * them; the counts are the summary's slots and the rows it was made from.
+ */
+function overviewOf(run: RunOverview["run"], version: string, recorded: RecordedLeaderboard): RunOverview {
+  const { summary, rows } = recorded;
+  const sum = (count: (model: LeaderboardSummary["models"][number]) => number) => summary.models.reduce((total, model) => total + count(model), 0);
+  const counts = {
+    slots: sum((model) => model.slots),
+    evalRuns: rows.evalRuns,
+    judgeRuns: rows.judgeRuns,
+    judged: sum((model) => model.judged),
+    running: rows.evalRuns - rows.finishedEvalRuns + rows.judgeRuns - rows.finishedJudgeRuns,
+    failed: sum((model) => model.failed),
+  };
+  return {
+    run,
+    version,
+    live: false,
+    complete: counts.judged === counts.slots,
+    counts,
+    leaderboard: summary.models.map((model) => {
+      const row: LeaderboardRow = {
+        model: model.model,
+        ...(model.variant === undefined ? {} : { variant: model.variant }),
+        candidate: candidateName(model),
+        control: model.control,
+        unsandboxed: model.unsandboxed,
+        score: model.score,
+        ci: model.interval.interval,
+        ciNote: model.interval.reason,
+        verdict: null,
+        slots: model.slots,
+        judged: model.judged,
+        failed: model.failed,
+        costUSD: model.costTime.totalUSD,
+        judgeCostUSD: model.judgeCostUSD,
+        totalCostUSD: model.totalCostUSD,
+        meanCostUSD: model.costTime.meanUSD,
+        unknownCost: model.costTime.unknownCost,
+        elapsedMs: model.elapsedMs,
+        medianElapsedMs: model.costTime.medianElapsedMs,
+        p95ElapsedMs: model.costTime.p95ElapsedMs,
+      };
+      return { ...row, verdict: !row.control && row.variant === undefined ? modelVerdict(summary.verdict, row) : null };
+    }),
+    verdict: summary.verdict,
+    verdictHeadline: verdictHeadline(summary.verdict, summary.complete),
+    verdictNote: summary.settingsNote,
+    summaryRecordedAt: recorded.recordedAt,
+    criteria: summary.criteria,
+    integrity: summary.integrity,
+    variantComparisons: summary.variantComparisons,
+    categories: summary.categories,
   };
 }
 

@@ -10,6 +10,7 @@ import type {
   EventRow,
   FileText,
   JudgeRunDetail,
+  LiveMessage,
   MatrixAnswer,
   Page,
   RunOverview,
@@ -56,15 +57,31 @@ export class ViewerData {
     return this.catalog.listRuns();
   }
 
+  hasRun(runId: string): boolean {
+    return this.catalog.directory(runId) !== null;
+  }
+
   /** The run's index, or null for an unknown run id. */
   index(runId: string): RunIndex | null {
     return this.catalog.directory(runId) === null ? null : this.catalog.index(runId);
   }
 
-  /** The run's summary with its verdict (which needs benchmark.ts: read once per version of the run). */
+  /**
+   * The run's summary with its verdict (which needs benchmark.ts): the one its runner recorded while that holds, read
+   * without indexing the run's eval runs; else made once per version of the run, from its index.
+   */
   async overview(runId: string): Promise<RunOverview | null> {
-    const index = this.index(runId);
-    return index && this.summaries.overview(index);
+    const directory = this.catalog.directory(runId);
+    if (directory === null) return null;
+    return (await this.summaries.recordedOverview(directory)) ?? this.summaries.overview(this.catalog.index(runId));
+  }
+
+  /** What a page's live stream is told: the run's version (the overview's) and whether a runner works on it. */
+  async liveState(runId: string): Promise<LiveMessage | null> {
+    const directory = this.catalog.directory(runId);
+    if (directory === null) return null;
+    const overview = (await this.summaries.recordedOverview(directory)) ?? this.catalog.index(runId).overview;
+    return { version: overview.version, live: overview.live };
   }
 
   /**
