@@ -1,10 +1,10 @@
 // Measurement 5: viewer API latency and memory on a large run. A generated run of N eval runs (each judged, sharing a
 // few recordings) is served by the real `openeval view` command in its own process on 127.0.0.1, so its memory
 // (/proc VmRSS, VmHWM) is the server's alone; every endpoint the pages use is requested over HTTP at spread-out
-// offsets and timed from request to parsed body. The first request (cold: the store is read into memory), the
-// first leaderboard (the summary the runner recorded at its end, checked against the run and its benchmark) and the
-// first comparison are reported on rows of their own: they are paid once per version of the run, then every answer
-// comes from memory.
+// offsets and timed from request to parsed body. The first leaderboard (cold: the summary the run recorded at its
+// end, its key checked), the first page of eval runs (the store read into memory), the first queue and the first
+// comparison are reported on rows of their own: they are paid once per version of the run, then every answer comes
+// from memory.
 import { join } from "node:path";
 import { loadBenchmark } from "../packages/openeval/src/index.ts";
 import { candidateFingerprint, judgeFingerprint } from "../packages/openeval/src/plan/index.ts";
@@ -70,8 +70,9 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
       const pick = <T>(items: readonly T[], index: number) => items[Math.floor((index * 7919) % items.length)]!;
       const offset = (index: number, size: number) => Math.floor((index / requests) * Math.max(size - 100, 1));
 
-      // Cold: the page opens on the leaderboard, so the first request reads the store into memory, then checks the
-      // summary the run recorded (else makes the CIs and the verdict); the first page of eval runs after it is timed apart.
+      // Cold: the page opens on the leaderboard, which a finished run answers from the summary it recorded once its key
+      // holds (else the store is read into memory and the CIs and the verdict made); the first page of eval runs after
+      // it reads the store into memory (unless the leaderboard did), timed apart.
       const [coldSummary, overview] = await timeWithBody<Pick<RunOverview, "verdictHeadline" | "verdictNote" | "summaryRecordedAt"> & { leaderboard: { candidate: string; score: { value: number | null } }[] }>(api);
       const unscored = overview.leaderboard.filter((row) => row.score.value === null).map((row) => row.candidate);
       const warnings = [
@@ -106,8 +107,8 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
         [`GET /api/compare/changes (page of 100 of ${changes.toLocaleString("en-US")} changes, each sort and direction in turn)`, changesUrl],
       ];
       const results: ViewerApiLatency[] = [
-        { endpoint: `first leaderboard, cold (read ${total.toLocaleString("en-US")} eval runs + judge runs into memory; the recorded summary: verdict, 95% CIs)`, p50Ms: round(coldSummary), p95Ms: round(coldSummary) },
-        { endpoint: "first page of eval runs after it", p50Ms: round(coldIndex), p95Ms: round(coldIndex) },
+        { endpoint: "first leaderboard, cold (the summary the run recorded, its key checked: no eval run read, no benchmark loaded)", p50Ms: round(coldSummary), p95Ms: round(coldSummary) },
+        { endpoint: `first page of eval runs after it (reads ${total.toLocaleString("en-US")} eval runs + judge runs into memory)`, p50Ms: round(coldIndex), p95Ms: round(coldIndex) },
         { endpoint: `first queue, cold (derived from ${total.toLocaleString("en-US")} eval runs and the invocation's plan)`, p50Ms: round(coldQueue), p95Ms: round(coldQueue) },
         { endpoint: "first comparison, cold (aggregation of both sides, paired bootstrap)", p50Ms: round(coldCompare), p95Ms: round(coldCompare) },
       ];
