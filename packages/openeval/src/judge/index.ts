@@ -16,4 +16,4 @@ export {
   type VerificationImage,
   type BuildProgress,
 } from "./verification/index.ts";
-export { setUpVerification, mentionsVerification } from "./verification-setup.ts";
+export { setUpVerification, mentionsVerification, resolveVerificationSetup } from "./verification-setup.ts";

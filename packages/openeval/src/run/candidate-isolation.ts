@@ -22,13 +22,18 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
   let image: string | null = null;
   if (containerized.length > 0) {
     try {
-      image = (await resolveCandidateImage(engineHost ? { host: engineHost } : {})).imageId;
+      image = await candidateImageOn(engineHost);
     } catch (error) {
       // `openeval plan` calls no model: without an image it plans candidate work and says nothing is reusable.
       if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
     }
   }
   return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
+}
+
+/** The pinned candidate image's id on the engine at `host` (without one: DOCKER_HOST, else the local socket). */
+export async function candidateImageOn(host: string | undefined): Promise<string> {
+  return (await resolveCandidateImage(host ? { host } : {})).imageId;
 }
 
 /** The models this invocation may run candidates for (plannedModels, narrowed by `--only-model`). */

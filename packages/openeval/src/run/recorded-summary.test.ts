@@ -5,9 +5,8 @@ import { utimesSync, writeFileSync } from "node:fs";
 import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
-import { loadBenchmark } from "../load/index.ts";
 import { recordInvocationFinished, recordInvocationStarted, recordModelsAdded, ResultsStore, STORE_FILE } from "../records/index.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
 import type { RunnerEvent } from "./events.ts";
@@ -16,8 +15,8 @@ import { readRecordedSummary, recordSummary, SUMMARY_RECORDED_EVENT, toLeaderboa
 import { runBenchmark } from "./run-benchmark.ts";
 
 /** The recorded summary, when it still holds for the run and its benchmark folder as they are now. */
-async function recorded(store: ResultsStore, folder: string) {
-  return readRecordedSummary(store.directory, await loadBenchmark(folder), benchmarkVersion(folder));
+function recorded(store: ResultsStore, folder: string) {
+  return readRecordedSummary(store.directory, benchmarkVersion(folder));
 }
 
 describe("a run's recorded summary", () => {
@@ -144,29 +143,67 @@ describe("a recorded summary's key", () => {
   });
 
   it("changes when the candidate image its models run in is rebuilt", async () => {
-    // A container engine on 127.0.0.1 that answers what resolving the candidate image asks: a ping, the image list.
-    let image = `sha256:${"1".repeat(64)}`;
-    const engine = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch(request) {
-        const path = new URL(request.url).pathname;
-        if (path.endsWith("/_ping")) return new Response("OK");
-        if (path.endsWith("/images/json")) return Response.json([{ Id: image, Labels: {}, Created: 1 }]);
-        return new Response("{}", { status: 404 });
-      },
-    });
-    try {
-      const folder = await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, candidate: { container: { host: "tcp://127.0.0.1:${engine.port}" } } };\n` }));
-      const store = ResultsStore.open(join(await makeTempDir(), "run"), { create: true });
-      store.writeRun({ id: "r", name: "c", benchmarkDirectory: folder, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
+    await withFakeEngine(async (engine) => {
+      const folder = await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, candidate: { container: { host: "${engine.address}" } } };\n` }));
+      const store = emptyRun(folder);
       await recordSummary(store);
       expect(await recorded(store, folder)).not.toBeNull();
-      image = `sha256:${"2".repeat(64)}`;
+      engine.image = `sha256:${"2".repeat(64)}`;
       expect(await recorded(store, folder)).toBeNull();
       store.close();
-    } finally {
-      await engine.stop(true);
-    }
+    });
+  });
+
+  it("changes when the verification image is rebuilt", async () => {
+    await withFakeEngine(async (engine) => {
+      const folder = await writeTree(
+        minimalBenchmark({
+          "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "process" } };\n',
+          "evals/answer/judge.ts": "export default async ({ verification }) => ({ scores: { correct: verification !== undefined } });\n",
+        }),
+      );
+      const store = emptyRun(folder);
+      // The verification image is looked up where DOCKER_HOST says (benchmark.ts names an engine kind, not an address).
+      const saved = process.env.DOCKER_HOST;
+      process.env.DOCKER_HOST = engine.address;
+      try {
+        await recordSummary(store);
+        expect(await recorded(store, folder)).not.toBeNull();
+        engine.image = `sha256:${"2".repeat(64)}`;
+        expect(await recorded(store, folder)).toBeNull();
+      } finally {
+        if (saved === undefined) delete process.env.DOCKER_HOST;
+        else process.env.DOCKER_HOST = saved;
+        store.close();
+      }
+    });
   });
 });
+
+/** A run of `folder`'s benchmark with nothing recorded yet. */
+function emptyRun(folder: string): ResultsStore {
+  const store = ResultsStore.open(join(folder, "results", "r"), { create: true });
+  store.writeRun({ id: "r", name: "c", benchmarkDirectory: folder, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
+  return store;
+}
+
+/** A container engine on 127.0.0.1 answering what resolving an image asks (a ping, the image list) with `image`. */
+async function withFakeEngine(use: (engine: { address: string; image: string }) => Promise<void>): Promise<void> {
+  const engine = { address: "", image: `sha256:${"1".repeat(64)}` };
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      if (path.endsWith("/_ping")) return new Response("OK");
+      if (path.endsWith("/images/json")) return Response.json([{ Id: engine.image, Labels: {}, Created: 1 }]);
+      return new Response("{}", { status: 404 });
+    },
+  });
+  engine.address = `tcp://127.0.0.1:${server.port}`;
+  try {
+    await use(engine);
+  } finally {
+    await server.stop(true);
+  }
+}
