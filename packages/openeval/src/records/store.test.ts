@@ -90,6 +90,24 @@ describe("ResultsStore", () => {
     expect(store.heartbeat()?.pid).toBe(1234);
   });
 
+  it("waits for a store another process holds locked for a moment, to write or to read, instead of failing", async () => {
+    const directory = await makeTempDir();
+    ResultsStore.open(directory, { create: true }).close();
+    for (const readonly of [false, true]) {
+      // Another runner or viewer opening the store at the same instant holds its lock like this, briefly.
+      const holder = Bun.spawn([process.execPath, "-e", `const { Database } = require("bun:sqlite");
+const db = new Database(${JSON.stringify(join(directory, "store.db"))});
+db.run("PRAGMA locking_mode = EXCLUSIVE"); db.run("BEGIN EXCLUSIVE"); console.log("held");
+setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
+      const reader = holder.stdout.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain("held");
+      const store = ResultsStore.open(directory, { readonly });
+      expect(store.heartbeat()).toBeNull();
+      store.close();
+      await holder.exited;
+    }
+  });
+
   it("says what to do for a missing store or another schema", async () => {
     const empty = await makeTempDir();
     expect(() => ResultsStore.open(empty)).toThrow(/No results store at .*store.db/);

@@ -108,10 +108,12 @@ export class ResultsStore {
     }
     if (options.create) mkdirSync(directory, { recursive: true });
     const db = new Database(file, options.readonly ? { readonly: true } : { create: true });
+    // First, so that every later statement (switching to WAL included) waits for a runner or viewer opening the
+    // same store at the same instant instead of failing with "database is locked".
+    db.run("PRAGMA busy_timeout = 5000");
     if (!options.readonly) {
       db.run("PRAGMA journal_mode = WAL");
       db.run("PRAGMA synchronous = NORMAL");
-      db.run("PRAGMA busy_timeout = 5000");
       const version = schemaVersion(db);
       const upgrade = UPGRADES[version];
       if (upgrade !== undefined) {
