@@ -40,6 +40,15 @@ export function takeCodeWorker(file: string, marker?: string): CodeWorker {
   return worker;
 }
 
+/**
+ * Stops the spares of `file`, when the run they were started for is over: tied to the runner, they would otherwise
+ * wait as long as the runner's process lives (a library caller running many benchmarks, a test suite).
+ */
+export function stopCodeWorkers(file: string): void {
+  for (const spare of spares.get(file) ?? []) spare.kill("SIGKILL");
+  spares.delete(file);
+}
+
 function startWorker(file: string, marker?: string): CodeWorker {
   // --no-install: a judge never downloads packages (Bun would auto-install a missing one from the registry).
   const worker = Bun.spawn(tieToRunner([process.execPath, "--no-install", file]), {

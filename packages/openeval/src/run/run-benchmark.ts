@@ -25,6 +25,7 @@ import { runOptionsOf } from "./run-options.ts";
 import { recordSummary } from "./recorded-summary.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
 import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
+import { stopCodeWorkers } from "../judge/index.ts";
 import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -155,6 +156,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
       );
     } finally {
       await controls?.close();
+      if (codeWorker) stopCodeWorkers(codeWorker);
     }
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
