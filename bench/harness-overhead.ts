@@ -15,8 +15,8 @@ import { withTempDir } from "./lib/temp.ts";
 export interface HarnessPhases {
   /** Call → run.started: load benchmark.ts and evals (bundles judge.ts), open the store, recover, plan. */
   setup: number;
-  /** run.started → candidate.started: hash the sources, freeze the evals and bundle the code-judge worker (most of it,
-   * ~0.2–0.3 s), start the control server (milliseconds), queue the work. */
+  /** run.started → candidate.started: hash the sources, freeze the evals and the code-judge worker (a copy of the
+   * cached bundle, ~1 ms; building it was ~70–100 ms), start the control server (milliseconds), queue the work. */
   startup: number;
   /** candidate.started → candidate.finished. */
   candidate: number;
@@ -192,7 +192,7 @@ export function sectionHarnessOverhead(result: HarnessOverheadResult): Section {
       ["paired: the harness's OpenCode process − bare", "", seconds(summary.paired.openCodeMs), ""],
       ["other load meanwhile, cores (bare / harness samples)", "", `${summary.otherCores.bare.toFixed(2)} / ${summary.otherCores.harness.toFixed(2)}`, ""],
       phase("  phase: setup (load, bundle judge.ts, store, plan)", summary.phases.setup),
-      phase("  phase: freeze inputs (bundle code-judge worker), start control server", summary.phases.startup),
+      phase("  phase: freeze inputs (code-judge worker from its cache), start control server", summary.phases.startup),
       phase("  phase: candidate (total)", summary.phases.candidate),
       phase("    of which OpenCode process", summary.phases.candidateOpenCode),
       phase("    of which seed + snapshots + archive + exports + extract", summary.phases.candidateRecording),
