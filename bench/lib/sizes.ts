@@ -2,6 +2,7 @@
 // the viewer and runner-memory sections, which run at issue 18's sizes and take far longer; `quick` is a smoke test
 // of the script itself, not a measurement to compare.
 export interface BenchSizes {
+  /** Pairs (bare, harness) of section 1: even at low load a pair's difference moves by a few tenths of a second, so 9, not 5. */
   overheadRepetitions: number;
   throughputEvals: number;
   throughputConcurrency: number[];
@@ -19,7 +20,7 @@ export interface BenchSizes {
 }
 
 export const FULL: BenchSizes = {
-  overheadRepetitions: 5,
+  overheadRepetitions: 9,
   throughputEvals: 6,
   throughputConcurrency: [1, 2, 4],
   rejudgeRecordings: 200,

@@ -1,11 +1,15 @@
 // The code-judge worker as one bundled file (SPEC §8.1, §14): what a worker process loads at every grading, so
-// everything it does not need for the grading at hand is left out or loaded on first use (issue 18 §3).
-import { existsSync } from "node:fs";
+// everything it does not need for the grading at hand is left out or loaded on first use (issue 18 §3). Built once
+// per set of inputs: the harness cache keeps the last bundle with the hashes of the files it was made from.
+import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BunPlugin } from "bun";
-import { sha256 } from "../util/hash.ts";
-import { writeFileAtomic } from "../util/files.ts";
+import * as z from "zod";
+import { HARNESS_CACHE } from "../util/harness-cache.ts";
+import { sha256, sha256OfFile } from "../util/hash.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 
 export const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
 
@@ -16,29 +20,110 @@ export const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.me
  * tree-shaken file with Bun's bytecode cache (which needs CommonJS, so the worker has no top-level await) loads in
  * a fraction of that. Modules a worker loads only on demand (the container client for ctx.verification, the OpenCode
  * server behind native.sdk()) stay outside it, imported from the harness install when a judge uses them.
+ * When `cache` holds a bundle made from the same bytes (every file it bundled hashes the same), that bundle is copied
+ * instead of built again: the same file, ~1 ms instead of ~70–100 ms of every run's start (issue 18 §1).
  *
  * @example const worker = await bundleCodeWorker(join(inputs, "harness"));
  */
-export async function bundleCodeWorker(directory: string): Promise<string> {
+export async function bundleCodeWorker(directory: string, cache = HARNESS_CACHE): Promise<string> {
+  const reused = await copyCachedBundle(directory, cache);
+  if (reused !== null) return reused;
+  const read = new Map<string, string>();
   const built = await Bun.build({
     entrypoints: [WORKER_SOURCE],
     target: "bun",
     format: "cjs",
     bytecode: true,
     minify: true,
-    plugins: [LAZY_STAGES, await lazyBuiltins()],
+    metafile: true,
+    plugins: [LAZY_STAGES, await lazyBuiltins(read)],
   });
   const script = built.outputs.find((output) => output.path.endsWith(".js"));
   const bytecode = built.outputs.find((output) => output.path.endsWith(".jsc"));
   if (!built.success || !script || !bytecode) throw new Error(`bundling the code-judge worker failed: ${built.logs.join("; ")}`);
   const source = await script.text();
-  // Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
-  const file = join(directory, `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`);
+  const bytes = new Uint8Array(await bytecode.arrayBuffer());
+  const file = join(directory, bundleName(source));
   if (!existsSync(file)) {
-    await writeFileAtomic(`${file}.jsc`, new Uint8Array(await bytecode.arrayBuffer()));
+    await writeFileAtomic(`${file}.jsc`, bytes);
     await writeFileAtomic(file, source);
   }
+  await rememberBundle(cache, bundleInputs(built.metafile, read), source, bytes).catch(() => undefined); // a cache that cannot be written only costs speed
   return file;
+}
+
+// Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
+const bundleName = (source: string) => `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`;
+
+/**
+ * What a bundle was built from, so the next run can take the same bytes without building (~70 ms of a run's start,
+ * issue 18 §1): every input file with its sha256, per Bun build and per version of this file (its plugins shape the
+ * output). Reused only when every input still hashes the same, so a frozen worker is always the bundle of the
+ * harness's files as they are when the run starts, exactly as a fresh build would make it.
+ */
+const BundleManifestSchema = z.object({
+  format: z.literal("openeval.code-worker-inputs.1"),
+  file: z.string().regex(/^code-worker-[0-9a-f]{16}\.js$/),
+  inputs: z.array(z.object({ path: z.string(), sha256: z.string() })),
+});
+type BundleManifest = z.infer<typeof BundleManifestSchema>;
+
+let manifestName: string | undefined;
+function manifestPath(cache: string): string {
+  manifestName ??= `code-worker-inputs-${sha256(`${Bun.revision}\n${readFileSync(fileURLToPath(import.meta.url), "utf8")}`).slice(0, 16)}.json`;
+  return join(cache, manifestName);
+}
+
+/** The cached bundle copied into `directory` when its inputs are unchanged, else null (build it). */
+async function copyCachedBundle(directory: string, cache: string): Promise<string | null> {
+  try {
+    const manifest = await readManifest(manifestPath(cache));
+    if (manifest === null || !manifest.inputs.every((input) => sha256OfFile(input.path) === input.sha256)) return null;
+    const cached = join(cache, manifest.file);
+    const source = await readFile(cached, "utf8");
+    if (bundleName(source) !== manifest.file) return null; // not the bytes the manifest was written for
+    const file = join(directory, manifest.file);
+    if (file !== cached && !existsSync(file)) {
+      await writeFileAtomic(`${file}.jsc`, await readFile(`${cached}.jsc`));
+      await writeFileAtomic(file, source);
+    }
+    return file;
+  } catch {
+    return null; // no cache yet, or one that cannot be read: build
+  }
+}
+
+async function rememberBundle(cache: string, inputs: BundleManifest["inputs"] | null, source: string, bytecode: Uint8Array): Promise<void> {
+  if (inputs === null) return;
+  const file = bundleName(source);
+  if (!existsSync(join(cache, file))) {
+    await writeFileAtomic(join(cache, `${file}.jsc`), bytecode);
+    await writeFileAtomic(join(cache, file), source);
+  }
+  await writeJsonAtomic(manifestPath(cache), { format: "openeval.code-worker-inputs.1", file, inputs } satisfies BundleManifest);
+}
+
+/**
+ * Every file the build bundled, with the sha256 of the bytes the loader read for it (so no file can change between
+ * being bundled and being hashed); null when the metafile (which names inputs relative to the working directory)
+ * lists one the loader did not read, and the bundle is not cached.
+ */
+function bundleInputs(metafile: Bun.BuildOutput["metafile"], read: ReadonlyMap<string, string>): BundleManifest["inputs"] | null {
+  if (!metafile) return null;
+  const inputs: BundleManifest["inputs"] = [];
+  for (const input of Object.keys(metafile.inputs)) {
+    if (input.startsWith(`${LAZY_NAMESPACE}:`)) continue; // made by this file from the Bun build: in the manifest's name
+    const path = resolve(process.cwd(), input);
+    const hash = read.get(path);
+    if (hash === undefined) return null;
+    inputs.push({ path, sha256: hash });
+  }
+  return inputs;
+}
+
+async function readManifest(path: string): Promise<BundleManifest | null> {
+  const parsed = BundleManifestSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
+  return parsed.success ? parsed.data : null;
 }
 
 const LAZY_STAGES: BunPlugin = {
@@ -56,10 +141,11 @@ const LAZY_STAGES: BunPlugin = {
  * for: a class or constant imported from them fails this build, naming it.
  */
 const LAZY_BUILTINS = ["node:fs", "node:fs/promises", "node:os"] as const;
+const loaderOf = (path: string) => (path.endsWith(".ts") ? "ts" : path.endsWith(".json") ? "json" : "js");
 const LAZY_NAMESPACE = "openeval-lazy-builtin";
 const HARNESS_SOURCE = fileURLToPath(new URL("../", import.meta.url));
 
-async function lazyBuiltins(): Promise<BunPlugin> {
+async function lazyBuiltins(read: Map<string, string>): Promise<BunPlugin> {
   const standIns = new Map<string, string>();
   for (const name of LAZY_BUILTINS) {
     const functions = Object.entries(await import(name)).filter(([key, value]) => /^[a-z]\w*$/.test(key) && typeof value === "function");
@@ -70,10 +156,13 @@ async function lazyBuiltins(): Promise<BunPlugin> {
   return {
     name: "openeval-lazy-builtins",
     setup(build) {
-      build.onLoad({ filter: /\.ts$/ }, async (args) => {
-        if (!args.path.startsWith(HARNESS_SOURCE)) return undefined;
-        const text = await Bun.file(args.path).text();
-        return { contents: text.replace(specifier, `$1"${LAZY_NAMESPACE}:$2"`), loader: "ts" };
+      // Every file of the bundle is loaded here, its bytes hashed into `read` for the cache manifest.
+      build.onLoad({ filter: /\.(?:ts|[cm]?js|json)$/ }, async (args) => {
+        const bytes = await Bun.file(args.path).bytes();
+        read.set(args.path, sha256(bytes));
+        const text = new TextDecoder().decode(bytes);
+        const harness = args.path.startsWith(HARNESS_SOURCE) && args.path.endsWith(".ts");
+        return { contents: harness ? text.replace(specifier, `$1"${LAZY_NAMESPACE}:$2"`) : text, loader: loaderOf(args.path) };
       });
       build.onResolve({ filter: new RegExp(`^${LAZY_NAMESPACE}:`) }, (args) => ({ path: args.path.slice(LAZY_NAMESPACE.length + 1), namespace: LAZY_NAMESPACE }));
       build.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({ contents: standIns.get(args.path)!, loader: "js" }));
