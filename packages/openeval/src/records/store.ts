@@ -312,10 +312,19 @@ export class ResultsStore {
     );
   }
 
-  /** The events of these types, in the order they were appended. */
-  eventsOf(types: readonly string[]): { type: string; value: unknown }[] {
-    const rows = this.db.query(`SELECT type, value FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`).all(...types) as { type: string; value: string }[];
-    return rows.map((row) => ({ type: row.type, value: JSON.parse(row.value) as unknown }));
+  /** The events of these types, in the order they were appended; `omit`: a JSON path left out of each value (SQLite's json_remove). */
+  eventsOf(types: readonly string[], omit?: string): { sequence: number; type: string; value: unknown }[] {
+    const value = omit === undefined ? "value" : "json_remove(value, ?) AS value";
+    const rows = this.db
+      .query(`SELECT sequence, type, ${value} FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`)
+      .all(...(omit === undefined ? [] : [omit]), ...types) as { sequence: number; type: string; value: string }[];
+    return rows.map((row) => ({ sequence: row.sequence, type: row.type, value: JSON.parse(row.value) as unknown }));
+  }
+
+  /** The value at `path` in the event appended as `sequence` (SQLite's json_extract), or null. */
+  eventPart(sequence: number, path: string): unknown {
+    const row = this.db.query("SELECT json_extract(value, ?) AS part FROM events WHERE sequence = ?").get(path, sequence) as { part: string | number | null } | null;
+    return row === null || row.part === null ? null : typeof row.part === "string" ? (JSON.parse(row.part) as unknown) : row.part;
   }
 
   /** The value of the latest event of `type`, or null when none was appended. */

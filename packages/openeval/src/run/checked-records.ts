@@ -15,7 +15,8 @@ export interface CheckedRecords<E extends EvalRunHead = EvalRun, J extends Judge
 /** What a reader keeps of each record once it is checked (WHOLE_RECORDS: all of it). */
 export interface RecordKeeping<E extends EvalRunHead & JudgedEvalRun, J extends JudgeRunHead> {
   evalRun(evalRun: EvalRun): E;
-  judgeRun(judgeRun: JudgeRun): J;
+  /** `judged`: what was kept of the eval run it judges, when the store has it (a keeper may share parts with it). */
+  judgeRun(judgeRun: JudgeRun, judged: E | null): J;
 }
 
 const WHOLE_RECORDS: RecordKeeping<EvalRun, JudgeRun> = { evalRun: (evalRun) => evalRun, judgeRun: (judgeRun) => judgeRun };
@@ -38,9 +39,10 @@ export function readCheckedRecords(store: ResultsStore, keep: RecordKeeping<Eval
   const judged = new Map(evalRuns.map((evalRun) => [evalRun.id, evalRun]));
   const judgeRuns: JudgeRunHead[] = [];
   for (const judgeRun of store.eachJudgeRun()) {
-    const problem = checkJudgeRunRecord(store.directory, judgeRun, judged.get(judgeRun.evalRunId) ?? null);
+    const evalRun = judged.get(judgeRun.evalRunId) ?? null;
+    const problem = checkJudgeRunRecord(store.directory, judgeRun, evalRun);
     if (problem) integrity.push(problem);
-    judgeRuns.push(keep.judgeRun(judgeRun));
+    judgeRuns.push(keep.judgeRun(judgeRun, evalRun));
   }
   return { evalRuns, judgeRuns: trusted(judgeRuns, integrity), integrity, runModels: readRunModels(store), through };
 }

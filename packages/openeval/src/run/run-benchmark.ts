@@ -29,6 +29,7 @@ import { stopCodeWorkers } from "../judge/index.ts";
 import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { collectAfterLargeRead } from "../util/collect-garbage.ts";
 
 export interface RunBenchmarkOptions {
   /** A benchmark folder, or one already loaded. */
@@ -180,9 +181,6 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
   }
 }
 
-/** Below this many eval runs a summary allocates a few MB: collecting the heap after it is not worth its ~15 ms. */
-const LARGE_RUN_EVAL_RUNS = 1_000;
-
 /**
  * The summary a reader would make now, recorded for the viewer's first leaderboard (recorded-summary.ts); a failure is a
  * notice, as it only costs the viewer the computation. Made before this invocation's own summary, and on a large run
@@ -196,7 +194,7 @@ async function recordSummaryForViewer(store: ResultsStore, records: CheckedRecor
   } catch (error) {
     emit({ type: "notice", message: `The run's summary was not recorded for the viewer (${(error as Error).message.replace(/\s+/g, " ").trim()}): \`openeval view\` will compute it when its leaderboard is first opened` });
   }
-  if (records.evalRuns.length >= LARGE_RUN_EVAL_RUNS) Bun.gc(true);
+  collectAfterLargeRead(records.evalRuns.length);
 }
 
 /** Evals whose candidates get earlyStop checks in this invocation; says why when some are left to final grading. */

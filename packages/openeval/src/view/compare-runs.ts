@@ -3,9 +3,9 @@
 // benchmark.ts: an edited judge must not turn the earlier run's judgments into "unresolved" before they are compared.
 import { basename, join } from "node:path";
 import { candidateName, cellId } from "../records/index.ts";
-import { aggregateScores, baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
+import { toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
+import { baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
 import { BASELINE_FILE } from "../run/index.ts";
-import type { SlotCell } from "./api-types.ts";
 import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView } from "./compare-types.ts";
 import { CompareError } from "./errors.ts";
 import { readRunIndex, type RunIndex } from "./run-index.ts";
@@ -13,18 +13,17 @@ import { readRunIndex, type RunIndex } from "./run-index.ts";
 /** One side, loaded: its model summaries and (for a run) each cell's slots. */
 export interface LoadedSide {
   side: ComparisonSide;
-  summaries: ModelSummary[];
+  summaries: readonly ModelSummary[];
   /** cellId → slots; null for baseline.json, which keeps no recordings. */
-  slots: Map<string, SlotCell[]> | null;
+  slots: ReadonlyMap<string, readonly RecordedSlot[]> | null;
 }
 
+/** The run's side as its index has it: the summaries its matrix columns were made from, its slots by cell. */
 export function loadRunSide(id: string, index: RunIndex): LoadedSide {
-  const slots = new Map<string, SlotCell[]>();
-  for (const row of index.matrix) for (const cell of row.cells) slots.set(cellId(row.evalId, cell), cell.slots);
   return {
     side: { kind: "run", runId: id, name: index.run.name, createdAt: index.run.createdAt, file: null },
-    summaries: aggregateScores(index.slots, index.overview.criteria),
-    slots,
+    summaries: index.matrix.columns,
+    slots: index.matrix.slotsByCell,
   };
 }
 
@@ -74,10 +73,14 @@ function comparePair(a: LoadedSide, b: LoadedSide, modelA: string, modelB: strin
   };
 }
 
-function pairSlots(a: SlotCell[] | undefined, b: SlotCell[] | undefined) {
+function pairSlots(a: readonly RecordedSlot[] | undefined, b: readonly RecordedSlot[] | undefined) {
   if (!a || !b) return [];
   const repetitions = [...new Set([...a, ...b].map((slot) => slot.repetition))].sort((x, y) => x - y);
-  return repetitions.map((repetition) => ({ repetition, a: a.find((slot) => slot.repetition === repetition) ?? null, b: b.find((slot) => slot.repetition === repetition) ?? null }));
+  const cellOf = (slots: readonly RecordedSlot[], repetition: number) => {
+    const slot = slots.find((candidate) => candidate.repetition === repetition);
+    return slot ? toSlotCell(slot) : null;
+  };
+  return repetitions.map((repetition) => ({ repetition, a: cellOf(a, repetition), b: cellOf(b, repetition) }));
 }
 
 function describe(loaded: LoadedSide): string {

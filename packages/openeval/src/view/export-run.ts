@@ -12,7 +12,7 @@ import { bundleViewer } from "./bundle-viewer.ts";
 import { baselineFile } from "./compare-runs.ts";
 import { CompareError, ExportError, UnreadableEvidenceError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
-import { matrixCandidates, toRunListItem } from "./run-index.ts";
+import { matrixCandidates, matrixRows, toRunListItem } from "./run-index.ts";
 import { readRedactionList } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import { createScrubber, hostPaths, type Scrubber } from "./scrub.ts";
@@ -73,7 +73,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
     const runs = { runs: [toRunListItem(index)], defaultRunId: runId };
     await writer.data(staticKeys.runs(), runs);
     await writer.data(staticKeys.overview(runId), await data.overview(runId));
-    await writer.data(staticKeys.matrix(runId), { candidates: matrixCandidates(index.overview), rows: index.matrix });
+    await writer.data(staticKeys.matrix(runId), { candidates: matrixCandidates(index.overview), rows: matrixRows(index) });
     await writer.data(staticKeys.evalRuns(runId), index.rows);
     await writer.data(staticKeys.queue(runId), data.queue(runId));
     for (const request of exportedComparisons(runId, index.overview.leaderboard.map((row) => row.candidate), existsSync(baselineFile(index.run.benchmarkDirectory)))) {

@@ -43,12 +43,16 @@ function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
   };
 }
 
-function indexJudgeRun(judgeRun: JudgeRun): IndexedJudgeRun {
+/**
+ * A judge run shares the slot of the eval run it judged (an equal object with equal strings), and its scores share one
+ * `{ value }` per distinct credit (most are 0, 1 or null): ~4 objects fewer per judge run (issue 18 §4).
+ */
+function indexJudgeRun(judgeRun: JudgeRun, judged: IndexedEvalRun | null): IndexedJudgeRun {
   const { id, evalRunId, slot, kind, state, judgeFingerprint, startedAt, completedAt, elapsedMs, costUSD, decidedEarly, unscored, error, directory, scores } = judgeRun;
   return {
     id,
     evalRunId,
-    slot,
+    slot: judged !== null && sameSlot(judged.slot, slot) ? judged.slot : slot,
     kind,
     state,
     judgeFingerprint,
@@ -60,6 +64,19 @@ function indexJudgeRun(judgeRun: JudgeRun): IndexedJudgeRun {
     unscored,
     error,
     directory,
-    scores: scores && Object.fromEntries(Object.entries(scores).map(([criterion, score]) => [criterion, { value: score.value }])),
+    scores: scores && Object.fromEntries(Object.entries(scores).map(([criterion, score]) => [criterion, creditOf(score.value)])),
   };
+}
+
+const sameSlot = (a: EvalRun["slot"], b: EvalRun["slot"]) => a.evalId === b.evalId && a.model === b.model && a.repetition === b.repetition && a.variant === b.variant;
+
+const CREDITS = new Map<number | null, { readonly value: number | null }>();
+function creditOf(value: number | null): { value: number | null } {
+  let credit = CREDITS.get(value);
+  if (credit === undefined) {
+    credit = Object.freeze({ value });
+    // Bounded: a fractional credit seen once is not kept for good.
+    if (CREDITS.size < 1_000) CREDITS.set(value, credit);
+  }
+  return credit;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BenchmarkRun, EvalRun, Invocation, JudgeRun } from "../records/index.ts";
-import { readQueue } from "./live-queue.ts";
+import { LIST_LIMIT, readQueue } from "./live-queue.ts";
 import { buildRunIndex } from "./run-index.ts";
 
 const T = Date.parse("2026-12-01T10:00:00.000Z");
@@ -29,8 +29,9 @@ function judgeRun(of: EvalRun, started: number, elapsed: number, cost = 0.25): J
 
 const work = [1, 2, 3].map((repetition) => ({ kind: "candidate" as const, evalId: "e", model: "m/a", repetition }));
 const invocation = (finished = false): Invocation => ({
-  started: { invocation: "inv_1", startedAt: at(0), pid: 1, concurrency: 2, maxCostUSD: 3, estimateUSD: 1.5, work },
+  started: { invocation: "inv_1", startedAt: at(0), pid: 1, concurrency: 2, maxCostUSD: 3, estimateUSD: 1.5 },
   finished: finished ? { invocation: "inv_1", finishedAt: at(60), complete: true, verdict: "pass" } : null,
+  work: finished ? null : work,
 });
 
 describe("the live queue", () => {
@@ -51,6 +52,21 @@ describe("the live queue", () => {
     expect(queue.queued.items.map((item) => [item.kind, item.repetition, item.evalRunId])).toEqual([["judge", 1, first.id], ["candidate", 3, null]]);
     expect(queue.finished.items.map((item) => item.evalRunId)).toEqual([first.id]);
     expect(queue.spendUSD).toBeCloseTo(0.4);
+  });
+
+  it("lists the latest finished work first, eval and judge runs together, LIST_LIMIT of them, and counts every failure", () => {
+    // 120 finished candidates, every third judged 1 s after it ended; one candidate failed.
+    const candidates = Array.from({ length: 120 }, (_, n) => ({ ...evalRun(1 + (n % 3), n * 2, 1), id: `eval_${n}` }));
+    candidates[7] = { ...candidates[7]!, state: "failed" };
+    const judges = candidates.filter((_, n) => n % 3 === 0).map((of) => judgeRun(of, Date.parse(of.completedAt!) / 1_000 - T / 1_000, 1));
+    const queue = readQueue(buildRunIndex("/nowhere/r", run, candidates, judges, null, [], [invocation(true)]), T + 500_000);
+    expect(queue.finished.total).toBe(160);
+    expect(queue.finished.items).toHaveLength(LIST_LIMIT);
+    const ended = queue.finished.items.map((item) => Date.parse(item.completedAt!));
+    expect(ended).toEqual([...ended].sort((a, b) => b - a));
+    // eval_119 ended at 239 s, eval_118 at 237 s, eval_117's judging at 236 s.
+    expect(queue.finished.items.slice(0, 3).map((item) => [item.kind, item.evalRunId])).toEqual([["candidate", "eval_119"], ["candidate", "eval_118"], ["judge", "eval_117"]]);
+    expect(queue.failed).toBe(1);
   });
 
   it("estimates the time left from this run's typical durations, over the lanes", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
 import { compareSides, loadRunSide } from "./compare-runs.ts";
 import { queryEvalRuns } from "./query.ts";
-import { buildRunIndex, describeRun, matrixCandidates } from "./run-index.ts";
+import { buildRunIndex, describeRun, matrixCandidates, matrixRows } from "./run-index.ts";
 
 const run: BenchmarkRun = { id: "r", name: "variants", benchmarkDirectory: "/nowhere", createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["m/a"], repetitions: 1, evals: ["e"] };
 
@@ -30,7 +30,7 @@ describe("the viewer's leaderboard with variants", () => {
       ["m/a", undefined, 100, 0.5, 1],
       ["m/a", "terse", 0, 0.25, 1],
     ]);
-    expect(index.matrix[0]!.cells.map((cell) => [cell.variant, cell.slots.map((slot) => slot.evalRunId)])).toEqual([
+    expect(matrixRows(index)[0]!.cells.map((cell) => [cell.variant, cell.slots.map((slot) => slot.evalRunId)])).toEqual([
       [undefined, ["eval_current"]],
       ["terse", ["eval_terse"]],
     ]);
@@ -41,7 +41,7 @@ describe("the viewer's leaderboard with variants", () => {
     const terse = recorded({ evalId: "e", model: "m/a", repetition: 1, variant: "terse" }, 0, 0.25);
     const index = buildRunIndex("/nowhere/r", run, [current[0], terse[0]], [current[1], terse[1]], null);
     expect(matrixCandidates(index.overview)).toEqual(["m/a", "m/a [terse]"]);
-    expect(index.matrix[0]!.cells.map((cell) => cell.candidate)).toEqual(["m/a", "m/a [terse]"]);
+    expect(matrixRows(index)[0]!.cells.map((cell) => cell.candidate)).toEqual(["m/a", "m/a [terse]"]);
     const query = (filter: { model?: string; candidate?: string }) => queryEvalRuns(index.rows, { offset: 0, limit: 10, ...filter }).items.map((row) => [row.candidate, row.variant]);
     expect(query({ candidate: "m/a [terse]" })).toEqual([["m/a [terse]", "terse"]]);
     expect(query({ candidate: "m/a" })).toEqual([["m/a", undefined]]);
@@ -51,7 +51,7 @@ describe("the viewer's leaderboard with variants", () => {
   it("shows a declared variant's slots as pending before anything of it is recorded", () => {
     const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
     const index = buildRunIndex("/nowhere/r", { ...run, variants: ["terse"] }, [current[0]], [current[1]], null);
-    expect(index.matrix[0]!.cells.map((cell) => [cell.candidate, cell.slots.map((slot) => slot.state)])).toEqual([
+    expect(matrixRows(index)[0]!.cells.map((cell) => [cell.candidate, cell.slots.map((slot) => slot.state)])).toEqual([
       ["m/a", ["completed"]],
       ["m/a [terse]", ["pending"]],
     ]);

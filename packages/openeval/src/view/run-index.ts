@@ -7,6 +7,7 @@ import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } 
 import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
+import { collectAfterLargeRead } from "../util/collect-garbage.ts";
 import { readCheckedRecords, type RowCounts } from "../run/index.ts";
 import { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
 
@@ -29,7 +30,19 @@ export interface RunIndex {
   /** The same rows by eval run id. */
   rowsById: ReadonlyMap<string, EvalRunRow>;
   overview: RunOverview;
-  matrix: MatrixRow[];
+  /** What the matrix's rows are cut from, a page at a time (matrixRows): a whole matrix of 100,000 slots is ~30 MB. */
+  matrix: MatrixSource;
+}
+
+export interface MatrixSource {
+  /** The rows' evals, in order. */
+  evals: readonly string[];
+  /** The columns' summaries, in leaderboard order. */
+  columns: readonly ModelSummary[];
+  /** Each column's eval scores by eval id. */
+  scores: readonly ReadonlyMap<string, ModelSummary["evals"][number]>[];
+  /** cellId → the cell's slots. */
+  slotsByCell: ReadonlyMap<string, readonly RecordedSlot[]>;
 }
 
 export function readRunIndex(directory: string): RunIndex {
@@ -37,8 +50,14 @@ export function readRunIndex(directory: string): RunIndex {
   try {
     // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
     const records = readCheckedRecords(store, INDEXED);
+    // The read's garbage (every row parsed and checked whole) would otherwise stack on the build's: the index of
+    // 100,000 eval runs peaked at ~525 MiB without this collection, ~490 with it (~0.1 s).
+    collectAfterLargeRead(records.evalRuns.length);
+    const heartbeat = store.heartbeat();
+    // The planned work is read only for a live run's queue (see readQueue).
+    const invocations = readInvocations(store, { work: isLive(heartbeat) });
     // The run's models as add-models and remove-models left them (its record keeps the list it was created with).
-    return buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, store.heartbeat(), records.integrity, readInvocations(store));
+    return buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, heartbeat, records.integrity, invocations);
   } finally {
     store.close();
   }
@@ -104,7 +123,7 @@ export function buildRunIndex(
       variantComparisons: [],
       categories: [],
     },
-    matrix: buildMatrix(slots, models),
+    matrix: matrixSource(slots, models),
   };
 }
 
@@ -209,20 +228,28 @@ function toLeaderboardRow(summary: ModelSummary, slots: readonly RecordedSlot[],
   };
 }
 
-function buildMatrix(slots: readonly RecordedSlot[], models: readonly ModelSummary[]): MatrixRow[] {
-  const byCell = Map.groupBy(slots, (slot) => cellId(slot.evalId, slot));
-  const evals = [...new Set(slots.map((slot) => slot.evalId))];
-  const evalScores = models.map((summary) => new Map(summary.evals.map((score) => [score.evalId, score])));
-  return evals.map((evalId) => ({
+function matrixSource(slots: readonly RecordedSlot[], models: readonly ModelSummary[]): MatrixSource {
+  return {
+    evals: [...new Set(slots.map((slot) => slot.evalId))],
+    columns: models,
+    scores: models.map((summary) => new Map(summary.evals.map((score) => [score.evalId, score]))),
+    slotsByCell: Map.groupBy(slots, (slot) => cellId(slot.evalId, slot)),
+  };
+}
+
+/** The matrix's rows from `offset` on, at most `limit` of them (all by default). */
+export function matrixRows(index: RunIndex, offset = 0, limit = Number.POSITIVE_INFINITY): MatrixRow[] {
+  const { evals, columns, scores, slotsByCell } = index.matrix;
+  return evals.slice(offset, offset + limit).map((evalId) => ({
     evalId,
-    cells: models.map((summary, column) => {
-      const score = evalScores[column]!.get(evalId) ?? { value: null, lower: 0, upper: 1 };
+    cells: columns.map((summary, column) => {
+      const score = scores[column]!.get(evalId) ?? { value: null, lower: 0, upper: 1 };
       return {
         model: summary.model,
         ...(summary.variant === undefined ? {} : { variant: summary.variant }),
         candidate: candidateName(summary),
         score: { value: score.value, lower: score.lower, upper: score.upper },
-        slots: (byCell.get(cellId(evalId, summary)) ?? []).map(toSlotCell),
+        slots: (slotsByCell.get(cellId(evalId, summary)) ?? []).map(toSlotCell),
       };
     }),
   }));

@@ -5,7 +5,7 @@ import { recordedRun } from "../../../../test/helpers/variant-run.ts";
 import { readResults, recordSummary, SUMMARY_RECORDED_EVENT, type LeaderboardSummary } from "../run/index.ts";
 import type { RunOverview } from "./api-types.ts";
 import { ResultsStore } from "../records/index.ts";
-import { buildRunIndex, readRunIndex } from "./run-index.ts";
+import { buildRunIndex, matrixRows, readRunIndex } from "./run-index.ts";
 import { BENCHMARK_RECHECK_MS, SummaryReader } from "./run-summary.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
@@ -37,7 +37,7 @@ describe("the viewer's scores (issue 16 §1)", () => {
     expect(row.score).toEqual(current.score);
     expect([row.ci, row.ciNote]).toEqual([current.interval.interval, current.interval.reason]);
     // The matrix still shows what was recorded (the viewer does not re-plan its evidence).
-    expect(index.matrix[0]!.cells.find((cell) => cell.variant === undefined)!.slots[0]!.value).toBe(1);
+    expect(matrixRows(index)[0]!.cells.find((cell) => cell.variant === undefined)!.slots[0]!.value).toBe(1);
     store.close();
   });
 });

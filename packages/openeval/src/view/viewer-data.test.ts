@@ -37,7 +37,7 @@ describe("the run's summary", () => {
   it("pages the eval × model matrix with one square per repetition", () => {
     const page = data.matrix(fixture.runId, 1, 1)!;
     expect(page).toMatchObject({ total: 3, offset: 1, candidates: ["provider/alpha", "control/negative"] });
-    expect(page.items).toHaveLength(1);
+    expect(page.items.map((row) => row.evalId)).toEqual(["eval-0002"]);
     const [alpha, negative] = page.items[0]!.cells;
     expect(alpha).toMatchObject({ model: "provider/alpha", score: { value: 1 } });
     expect(negative!.score.value).toBe(0.5);
@@ -67,6 +67,10 @@ describe("the run's index (issue 18 §4: what a 100,000-run viewer keeps in memo
     expect(index.evalRuns.get(evalRun.id)!.metrics).toEqual({ cost: { usd: evalRun.metrics!.cost.usd }, tools: { calls: evalRun.metrics!.tools.calls } });
     const indexedScores = index.judgeRuns.get(judgeRun.id)!.scores!;
     expect(Object.values(indexedScores).every((score) => Object.keys(score).join() === "value")).toBe(true);
+    // A judge run shares its eval run's slot, and judge runs share one object per credit.
+    expect(index.judgeRuns.get(judgeRun.id)!.slot).toBe(index.evalRuns.get(evalRun.id)!.slot);
+    const credits = [...index.judgeRuns.values()].flatMap((run) => Object.values(run.scores ?? {}));
+    expect(new Set(credits).size).toBe(new Set(credits.map((credit) => credit.value)).size);
     // … yet the pages show them.
     const detail = (await data.evalRun(fixture.runId, evalRun.id))!;
     expect(detail.evalRun.input.prompt).toBe(evalRun.input.prompt);

@@ -23,7 +23,7 @@ import { locateInTranscript, pageOf, selectEvalRuns, type EvalRunSelection } fro
 import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
 import { ownsJudgeRunFile, readJudgeRunDetail } from "./read-judge-run.ts";
 import type { RunCatalog } from "./run-catalog.ts";
-import { matrixCandidates, type RunIndex } from "./run-index.ts";
+import { matrixCandidates, matrixRows, type RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
 import type { ChangeQuery, ChangeRow, ComparisonAnswer, ComparisonRequest, ComparisonSummary } from "./compare-types.ts";
@@ -133,7 +133,7 @@ export class ViewerData {
 
   matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {
     const index = this.index(runId);
-    return index && { ...pageOf(index.matrix, offset, limit), candidates: matrixCandidates(index.overview) };
+    return index && { total: index.matrix.evals.length, offset, items: matrixRows(index, offset, limit), candidates: matrixCandidates(index.overview) };
   }
 
   /** A page of eval runs; its query's filtered, sorted rows are kept with the run's index, so paging on is a slice. */
