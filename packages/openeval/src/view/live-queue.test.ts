@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { BenchmarkRun, EvalRun, Invocation, JudgeRun } from "../records/index.ts";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { recordInvocationStarted, ResultsStore, type BenchmarkRun, type EvalRun, type Invocation, type JudgeRun } from "../records/index.ts";
 import { LIST_LIMIT, readQueue } from "./live-queue.ts";
-import { buildRunIndex } from "./run-index.ts";
+import { buildRunIndex, readRunIndex } from "./run-index.ts";
 
 const T = Date.parse("2026-12-01T10:00:00.000Z");
 /** The run index tells liveness by the wall clock: a heartbeat that beat just now. */
@@ -67,6 +69,20 @@ describe("the live queue", () => {
     // eval_119 ended at 239 s, eval_118 at 237 s, eval_117's judging at 236 s.
     expect(queue.finished.items.slice(0, 3).map((item) => [item.kind, item.evalRunId])).toEqual([["candidate", "eval_119"], ["candidate", "eval_118"], ["judge", "eval_117"]]);
     expect(queue.failed).toBe(1);
+  });
+
+  it("reads a live run's planned work from its store, and queues what has not started", async () => {
+    const store = ResultsStore.open(join(await makeTempDir(), "run"), { create: true });
+    try {
+      store.writeRun(run);
+      recordInvocationStarted(store, { invocation: "inv_1", startedAt: at(0), pid: process.pid, concurrency: 2, maxCostUSD: null, estimateUSD: null, work });
+      store.beat(process.pid);
+      const queue = readQueue(readRunIndex(store.directory), T + 15_000);
+      expect(queue.status).toBe("running");
+      expect(queue.queued.items.map((item) => [item.kind, item.repetition])).toEqual([["candidate", 1], ["candidate", 2], ["candidate", 3]]);
+    } finally {
+      store.close();
+    }
   });
 
   it("estimates the time left from this run's typical durations, over the lanes", () => {
