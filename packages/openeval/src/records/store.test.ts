@@ -85,7 +85,8 @@ describe("ResultsStore", () => {
     const store = ResultsStore.open(await makeTempDir(), { create: true });
     store.appendEvent("a", { n: 1 });
     store.appendEvent("b", { n: 2 });
-    expect(store.events().map((event) => [event.sequence, event.type, event.value])).toEqual([[1, "a", { n: 1 }], [2, "b", { n: 2 }]]);
+    expect(store.eventsOf(["b", "a"]).map((event) => [event.sequence, event.type, event.value])).toEqual([[1, "a", { n: 1 }], [2, "b", { n: 2 }]]);
+    expect(store.eventsOf(["b"], "$.n").map((event) => event.value)).toEqual([{}]);
     store.beat(1234);
     expect(store.heartbeat()?.pid).toBe(1234);
   });

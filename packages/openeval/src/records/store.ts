@@ -306,19 +306,13 @@ export class ResultsStore {
     this.db.query("INSERT INTO events (at, type, value) VALUES (?, ?, ?)").run(new Date().toISOString(), type, JSON.stringify(value));
   }
 
-  events(): { sequence: number; at: string; type: string; value: unknown }[] {
-    return (this.db.query("SELECT sequence, at, type, value FROM events ORDER BY sequence").all() as { sequence: number; at: string; type: string; value: string }[]).map(
-      (row) => ({ ...row, value: JSON.parse(row.value) as unknown }),
-    );
-  }
-
   /** The events of these types, in the order they were appended; `omit`: a JSON path left out of each value (SQLite's json_remove). */
-  eventsOf(types: readonly string[], omit?: string): { sequence: number; type: string; value: unknown }[] {
+  eventsOf(types: readonly string[], omit?: string): { sequence: number; at: string; type: string; value: unknown }[] {
     const value = omit === undefined ? "value" : "json_remove(value, ?) AS value";
     const rows = this.db
-      .query(`SELECT sequence, type, ${value} FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`)
-      .all(...(omit === undefined ? [] : [omit]), ...types) as { sequence: number; type: string; value: string }[];
-    return rows.map((row) => ({ sequence: row.sequence, type: row.type, value: JSON.parse(row.value) as unknown }));
+      .query(`SELECT sequence, at, type, ${value} FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`)
+      .all(...(omit === undefined ? [] : [omit]), ...types) as { sequence: number; at: string; type: string; value: string }[];
+    return rows.map((row) => ({ ...row, value: JSON.parse(row.value) as unknown }));
   }
 
   /** The value at `path` in the event appended as `sequence` (SQLite's json_extract), or null. */

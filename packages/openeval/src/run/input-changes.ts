@@ -66,12 +66,9 @@ export interface InputChangeRecord {
   changes: InputChange[];
 }
 
-/** Every change recorded in a run's store, oldest first. */
-export function recordedInputChanges(store: Pick<ResultsStore, "events">): InputChangeRecord[] {
-  return store
-    .events()
-    .filter((event) => event.type === INPUTS_CHANGED_EVENT)
-    .map((event) => ({ at: event.at, changes: (event.value as { changes: InputChange[] }).changes }));
+/** Every change recorded in a run's store, oldest first (its other events, such as a large plan, are not read). */
+export function recordedInputChanges(store: Pick<ResultsStore, "eventsOf">): InputChangeRecord[] {
+  return store.eventsOf([INPUTS_CHANGED_EVENT]).map((event) => ({ at: event.at, changes: (event.value as { changes: InputChange[] }).changes }));
 }
 
 /** A folder that is gone (a harness without the control model package) has no sources. */
