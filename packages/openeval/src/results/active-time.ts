@@ -21,12 +21,22 @@ export function judgingOf(
   evalRun: Pick<EvalRun, "earlyStop" | "startedAt" | "elapsedMs"> | null,
   judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD" | "startedAt" | "elapsedMs"> | null,
 ): { judgeCostUSD: number | null; intervals: Interval[] } {
+  return { judgeCostUSD: judgeCostOf(evalRun, judgeRun), intervals: activeIntervals(evalRun, judgeRun) };
+}
+
+/** What a slot's judging spent: each earlyStop check, then the judgment unless it was decided early; null when unknown. */
+export function judgeCostOf(evalRun: Pick<EvalRun, "earlyStop"> | null, judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD"> | null): number | null {
   // Summed in the order listed (each check, then the judgment) without listing them: a summary does this for every slot.
   let judgeCostUSD: number | null = null;
   for (const check of evalRun?.earlyStop?.checks ?? []) if (typeof check.costUSD === "number") judgeCostUSD = (judgeCostUSD ?? 0) + check.costUSD;
   const judging = judgeRun?.decidedEarly ? null : judgeRun?.costUSD;
   if (typeof judging === "number") judgeCostUSD = (judgeCostUSD ?? 0) + judging;
-  return { judgeCostUSD, intervals: [intervalOf(evalRun), intervalOf(judgeRun)].filter((interval) => interval !== null) };
+  return judgeCostUSD;
+}
+
+/** When a slot's candidate and judge were active. */
+export function activeIntervals(evalRun: Pick<EvalRun, "startedAt" | "elapsedMs"> | null, judgeRun: Pick<JudgeRun, "startedAt" | "elapsedMs"> | null): Interval[] {
+  return [intervalOf(evalRun), intervalOf(judgeRun)].filter((interval) => interval !== null);
 }
 
 /** Total length of the union of `intervals`, in ms; null when there are none. */

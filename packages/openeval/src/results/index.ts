@@ -2,7 +2,7 @@
 // baselines, over the records (records/).
 export { aggregateScores, slotCredit, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";
 export { scoreCategories, type CategoryModelScore, type CategoryScore } from "./category-scores.ts";
-export { judgingOf, unionMs, type Interval } from "./active-time.ts";
+export { activeIntervals, judgeCostOf, judgingOf, unionMs, type Interval } from "./active-time.ts";
 export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, type CostAndTime, type PairedComparison, type ScoreInterval, type SlotObservation } from "./statistics.ts";
 export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";

@@ -4,22 +4,61 @@
 // export), so it shows what was recorded.
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 import { creditsOf, toSlotKey, variantOf, type BenchmarkRun, type RecordedWorkIndex, type SlotKey } from "../records/index.ts";
-import { judgingOf, slotCredit, type SlotObservation } from "../results/index.ts";
+import { activeIntervals, judgeCostOf, slotCredit, type Interval, type SlotObservation } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";
 import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
 
 /**
  * A slot with the recorded work that counts for it (not run/slot-work.ts's SlotWork, which is work to do), and what
- * the results stage's statistics take of it: one object per slot, where a second one per slot was ~70 MB of a
- * 100,000-run viewer's peak (issue 18 §4). Nothing is "fresh" here: the viewer runs nothing.
+ * the results stage's statistics take of it. What derives from its records is read through getters rather than kept:
+ * kept, they were ~5 objects and 6 fields more per slot, 28 MB of a 100,000-run viewer's live heap (issue 18 §4). Nothing is "fresh" here:
+ * the viewer runs nothing.
  */
-export interface RecordedSlot extends SlotObservation {
-  evalRun: IndexedEvalRun | null;
-  /** The latest finished (not running, not interrupted) judge run of evalRun. */
-  judgeRun: IndexedJudgeRun | null;
+export class RecordedSlot implements SlotObservation {
+  readonly evalId: string;
+  readonly model: string;
+  readonly variant?: string;
+  readonly repetition: number;
   /** Criterion id → credit, from a completed judgment; null when the slot is unresolved. */
-  scores: Record<string, number | null> | null;
-  failed: boolean;
+  readonly scores: Record<string, number | null> | null;
+
+  constructor(
+    key: SlotKey,
+    readonly evalRun: IndexedEvalRun | null,
+    /** The latest finished (not running, not interrupted) judge run of evalRun. */
+    readonly judgeRun: IndexedJudgeRun | null,
+    readonly failed: boolean,
+  ) {
+    this.evalId = key.evalId;
+    this.model = key.model;
+    if (key.variant !== undefined) this.variant = key.variant;
+    this.repetition = key.repetition;
+    this.scores = creditsOf(judgeRun);
+  }
+
+  get costUSD(): number | null {
+    return this.evalRun?.metrics?.cost.usd ?? null;
+  }
+
+  get elapsedMs(): number | null {
+    return this.evalRun?.elapsedMs ?? null;
+  }
+
+  get judgeCostUSD(): number | null {
+    return judgeCostOf(this.evalRun, this.judgeRun);
+  }
+
+  get intervals(): Interval[] {
+    return activeIntervals(this.evalRun, this.judgeRun);
+  }
+
+  get executed(): boolean {
+    return this.evalRun !== null;
+  }
+
+  get fresh(): boolean {
+    return false;
+  }
 }
 
 /** Every slot of the run, in eval order; `recorded` holds the same eval runs, grouped. */
@@ -41,20 +80,7 @@ export function recordedSlots(run: BenchmarkRun, evalRuns: readonly IndexedEvalR
           const work = recorded.activeWork(key);
           // Slots beyond the declared ones count only when something was recorded for them.
           if (!work.evalRun && !declared(key)) continue;
-          const failed = work.status === "candidateFailed" || work.status === "judgeFailed";
-          const { evalRun, judgeRun } = work;
-          slots.push({
-            ...key,
-            evalRun,
-            judgeRun,
-            scores: creditsOf(judgeRun),
-            failed,
-            costUSD: evalRun?.metrics?.cost.usd ?? null,
-            elapsedMs: evalRun?.elapsedMs ?? null,
-            ...judgingOf(evalRun, judgeRun),
-            executed: evalRun !== null,
-            fresh: false,
-          });
+          slots.push(new RecordedSlot(key, work.evalRun, work.judgeRun, work.status === "candidateFailed" || work.status === "judgeFailed"));
         }
       }
     }

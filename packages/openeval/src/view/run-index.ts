@@ -1,14 +1,15 @@
 // One run's records held in memory for the API: read from the results store in one pass, aggregated once, and
 // re-read only when the store's files change (see store-version.ts). Pages are cut from here without touching disk.
 import { basename } from "node:path";
-import { candidateName, cellId, creditsOf, describeOutcome, readInvocations, RecordedWorkIndex, ResultsStore, type Invocation, type BenchmarkRun, type IntegrityProblem } from "../records/index.ts";
-import { aggregateScores, slotCredit, measureCostAndTime, type CostAndTime, type ModelSummary } from "../results/index.ts";
+import { candidateName, cellId, readInvocations, RecordedWorkIndex, ResultsStore, type Invocation, type BenchmarkRun, type IntegrityProblem } from "../records/index.ts";
+import { aggregateScores, measureCostAndTime, type CostAndTime, type ModelSummary } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
 import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { collectAfterLargeRead } from "../util/collect-garbage.ts";
 import { readCheckedRecords, type RowCounts } from "../run/index.ts";
+import { IndexedEvalRunRow } from "./eval-run-row.ts";
 import { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
 
 export interface RunIndex {
@@ -50,8 +51,8 @@ export function readRunIndex(directory: string): RunIndex {
   try {
     // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
     const records = readCheckedRecords(store, INDEXED);
-    // The read's garbage (every row parsed and checked whole) would otherwise stack on the build's: the index of
-    // 100,000 eval runs peaked at ~525 MiB without this collection, ~490 with it (~0.1 s).
+    // The read's garbage (every row parsed and checked whole) would otherwise stack on the build's: ~50 MiB of the
+    // peak of an index of 100,000 eval runs (~0.1 s).
     collectAfterLargeRead(records.evalRuns.length);
     const heartbeat = store.heartbeat();
     // The planned work is read only for a live run's queue (see readQueue).
@@ -73,15 +74,23 @@ export function buildRunIndex(
   invocations: Invocation[] = [],
 ): RunIndex {
   const live = isLive(heartbeat);
-  const finished = (records: readonly { state: string }[]) => records.filter((record) => record.state !== "running").length;
+  const finished = (records: readonly { state: string }[]) => count(records, (record) => record.state !== "running");
   const rowCounts = { evalRuns: evalRuns.length, finishedEvalRuns: finished(evalRuns), judgeRuns: judgeRuns.length, finishedJudgeRuns: finished(judgeRuns) };
   const version = runVersion(rowCounts, integrity.length, invocations, live);
   const recorded = new RecordedWorkIndex(evalRuns, judgeRuns);
   const judgeRunsByEvalRun = recorded.judgeRunsByEvalRun;
   const slots = recordedSlots(run, evalRuns, recorded);
-  const active = new Map(slots.filter((slot) => slot.evalRun).map((slot) => [slot.evalRun!.id, slot]));
-  const rows = evalRuns.map((evalRun) => toRow(evalRun, active.get(evalRun.id) ?? null, judgeRunsByEvalRun.get(evalRun.id) ?? []));
+  const active = new Map<string, RecordedSlot>();
+  for (const slot of slots) if (slot.evalRun) active.set(slot.evalRun.id, slot);
+  const rows = evalRuns.map((evalRun) => {
+    const slot = active.get(evalRun.id);
+    // An inactive (superseded) eval run still shows its own latest judgment.
+    return new IndexedEvalRunRow(evalRun, slot?.judgeRun ?? judgeRunsByEvalRun.get(evalRun.id)?.at(-1) ?? null, slot !== undefined);
+  });
   const criteria = criteriaByEval(slots);
+  // The slots' and rows' making leaves the work index's grouping and each slot's lookups behind; collected before the
+  // aggregation adds its own, a 100,000-run build peaked at ~394 MiB instead of ~461.
+  collectAfterLargeRead(evalRuns.length);
   const models = aggregateScores(slots, criteria);
   const bySlotModel = Map.groupBy(slots, candidateName);
   // Grouped here in one pass: costAndTimeByModel's grouping is quadratic in the slots per model.
@@ -90,9 +99,9 @@ export function buildRunIndex(
     slots: slots.length,
     evalRuns: evalRuns.length,
     judgeRuns: judgeRuns.length,
-    judged: slots.filter((slot) => slot.scores !== null).length,
-    running: evalRuns.filter((evalRun) => evalRun.state === "running").length + judgeRuns.filter((judgeRun) => judgeRun.state === "running").length,
-    failed: slots.filter((slot) => slot.failed).length,
+    judged: count(slots, (slot) => slot.scores !== null),
+    running: count(evalRuns, (evalRun) => evalRun.state === "running") + count(judgeRuns, (judgeRun) => judgeRun.state === "running"),
+    failed: count(slots, (slot) => slot.failed),
   };
   return {
     directory,
@@ -100,12 +109,12 @@ export function buildRunIndex(
     heartbeat,
     run,
     invocations,
-    evalRuns: new Map(evalRuns.map((evalRun) => [evalRun.id, evalRun])),
-    judgeRuns: new Map(judgeRuns.map((judgeRun) => [judgeRun.id, judgeRun])),
+    evalRuns: byId(evalRuns),
+    judgeRuns: byId(judgeRuns),
     judgeRunsByEvalRun,
     slots,
     rows,
-    rowsById: new Map(rows.map((row) => [row.id, row])),
+    rowsById: byId(rows),
     overview: {
       run,
       version,
@@ -166,30 +175,18 @@ export function readRunRecord(directory: string): RunListItem {
   }
 }
 
-function toRow(evalRun: IndexedEvalRun, slot: RecordedSlot | null, judgeRuns: readonly IndexedJudgeRun[]): EvalRunRow {
-  // An inactive (superseded) eval run still shows its own latest judgment.
-  const judgeRun = slot?.judgeRun ?? judgeRuns.at(-1) ?? null;
-  return {
-    id: evalRun.id,
-    evalId: evalRun.slot.evalId,
-    model: evalRun.slot.model,
-    ...(evalRun.slot.variant === undefined ? {} : { variant: evalRun.slot.variant }),
-    candidate: candidateName(evalRun.slot),
-    repetition: evalRun.slot.repetition,
-    control: evalRun.control,
-    state: evalRun.state,
-    infrastructureError: evalRun.infrastructureError,
-    outcome: describeOutcome(evalRun),
-    error: evalRun.error,
-    startedAt: evalRun.startedAt,
-    elapsedMs: evalRun.elapsedMs,
-    costUSD: evalRun.metrics?.cost.usd ?? null,
-    toolCalls: evalRun.metrics?.tools.calls ?? null,
-    active: slot !== null,
-    judgeRunId: judgeRun?.id ?? null,
-    judgeState: judgeRun?.state ?? null,
-    value: slotCredit(creditsOf(judgeRun)),
-  };
+// Counted and mapped in loops: filter(…).length and new Map(items.map(…)) make an array or a pair per item, and the
+// build's garbage is part of a 100,000-run viewer's peak (issue 18 §4).
+function count<T>(items: readonly T[], matches: (item: T) => boolean): number {
+  let matching = 0;
+  for (const item of items) if (matches(item)) matching++;
+  return matching;
+}
+
+function byId<T extends { id: string }>(items: readonly T[]): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items) map.set(item.id, item);
+  return map;
 }
 
 /** Criterion ids per eval, in the order judgments first named them. */

@@ -79,6 +79,35 @@ describe("the run's index (issue 18 §4: what a 100,000-run viewer keeps in memo
     expect(judged.judgeRun.scores).toEqual(judgeRun.scores);
     expect(judged.integrityError).toBeNull();
   });
+
+  it("answers an eval run's row in full, though the index reads it through from the records", async () => {
+    const evalRun = fixture.evalRuns[0]!;
+    const judgeRun = fixture.judgeRuns.find((run) => run.evalRunId === evalRun.id)!;
+    const response = await get(`runs/${fixture.runId}/eval-runs?limit=1`);
+    const { items } = (await response.json()) as { items: unknown[] };
+    expect(items).toEqual([
+      {
+        id: evalRun.id,
+        evalId: evalRun.slot.evalId,
+        model: evalRun.slot.model,
+        candidate: evalRun.slot.model,
+        repetition: evalRun.slot.repetition,
+        control: evalRun.control,
+        state: evalRun.state,
+        infrastructureError: false,
+        outcome: "completed",
+        error: null,
+        startedAt: evalRun.startedAt,
+        elapsedMs: evalRun.elapsedMs,
+        costUSD: evalRun.metrics!.cost.usd,
+        toolCalls: evalRun.metrics!.tools.calls,
+        active: true,
+        judgeRunId: judgeRun.id,
+        judgeState: "completed",
+        value: 1,
+      },
+    ]);
+  });
 });
 
 describe("an eval run's evidence", () => {
@@ -146,6 +175,14 @@ describe("an eval run an earlyStop check stopped", () => {
     expect(detail.evalRun.state).toBe("stopped");
     expect(detail.evalRun.earlyStop?.checks.map((check) => check.outcome)).toEqual(["continue", "decided"]);
     expect(detail.judgeRuns).toMatchObject([{ id: early.judgeRuns[0]!.id, active: true, decidedEarly: 2 }]);
+    // The slot reads its statistics through from its records: its judging spend is its two checks', the deciding one
+    // counted once, and the candidate and the judgment were each active once.
+    const index = earlyData.index(early.runId)!;
+    const [slot] = index.slots;
+    expect(slot).toMatchObject({ costUSD: early.evalRuns[0]!.metrics!.cost.usd, elapsedMs: early.evalRuns[0]!.elapsedMs, executed: true, fresh: false });
+    expect(slot!.judgeCostUSD).toBeCloseTo(0.004);
+    expect(slot!.intervals).toHaveLength(2);
+    expect(index.overview.leaderboard[0]!.judgeCostUSD).toBeCloseTo(0.004);
   });
 
   it("lists and serves the judgment's rubric archive, never the snapshot it judged as loose files", async () => {
