@@ -43,7 +43,7 @@ async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measu
 
 const harnessOverhead = await step("overhead", "1/9 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
 const throughput = await step("throughput", "2/9 throughput", () =>
-  measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency }),
+  measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency, rounds: sizes.throughputRounds }),
 );
 const rejudge = await step("rejudge", "3/9 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
 const plan = await step("plan", "4/9 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));

@@ -1,7 +1,7 @@
 // Measurement 2: end-to-end throughput. A benchmark of K tiny evals × the two control models, run fresh
-// (`new: true`) with runBenchmark at each concurrency; eval runs per minute from the wall time of the call. Beside
+// (`new: true`) with runBenchmark at each concurrency; eval runs per minute from the wall time of the calls. Beside
 // each, the reference: the same sessions as bare `opencode run`s, N at a time, against the same control server, so
-// the ratio says whether the harness or OpenCode (on this many cores) is the limit.
+// the ratio says whether the harness or OpenCode (on this many cores) is the limit. Harness and bare runs alternate.
 import { join } from "node:path";
 import { startControlServer } from "@openeval/control-model";
 import { loadBenchmark, runBenchmark } from "../packages/openeval/src/index.ts";
@@ -23,7 +23,7 @@ export interface ThroughputSample {
   incomplete: number;
   /** The runner's own CPU (user + system, OpenCode and judge processes excluded) per eval run, ms. */
   runnerCpuMsPerEvalRun: number;
-  /** The same sessions as bare `opencode run`s, `concurrency` at a time. */
+  /** The same sessions as bare `opencode run`s, `concurrency` at a time, as many rounds. */
   bare: { wallMs: number; evalRunsPerMinute: number };
   /** Harness eval runs/min ÷ bare runs/min (aim: ≥ 0.9). */
   ratio: number;
@@ -32,32 +32,44 @@ export interface ThroughputSample {
 export interface ThroughputResult {
   evals: number;
   models: string[];
+  /** Harness and bare runs at each concurrency, interleaved. */
+  rounds: number;
   samples: ThroughputSample[];
 }
 
 const MODELS = ["control/positive", "control/negative"];
 
-export async function measureThroughput(options: { evals: number; concurrency: number[] }): Promise<ThroughputResult> {
+export async function measureThroughput(options: { evals: number; concurrency: number[]; rounds: number }): Promise<ThroughputResult> {
   return withTempDir("throughput", async (root) => {
     const benchmarkDir = join(root, "benchmark");
     await writeTinyBenchmark(benchmarkDir, options.evals, { models: MODELS, repetitions: 1 });
     const sessions = await bareSessions(benchmarkDir);
     const server = await startControlServer({ controls: Object.fromEntries(sessions.evals.map((evaluation) => [evaluation.id, evaluation.controls])) });
+    const bareOnce = (concurrency: number) =>
+      runBare(sessions.runs, concurrency, async (run) => {
+        const { text } = await runBareOpenCode({ server, parent: root, timeExport: false, ...run });
+        if (!/^word\d+$/i.test(text)) throw new Error(`a bare run of ${run.evalId} answered ${JSON.stringify(text)}, not its control's word`);
+      });
     const samples: ThroughputSample[] = [];
     try {
       for (const concurrency of options.concurrency) {
-        const harness = await runOnce(benchmarkDir, concurrency);
-        const bare = await runBare(sessions.runs, concurrency, async (run) => {
-          const { text } = await runBareOpenCode({ server, parent: root, timeExport: false, ...run });
-          if (!/^word\d+$/i.test(text)) throw new Error(`a bare run of ${run.evalId} answered ${JSON.stringify(text)}, not its control's word`);
-        });
-        const bareRate = round(sessions.runs.length / (bare / 60_000), 2);
-        samples.push({ ...harness, bare: { wallMs: round(bare), evalRunsPerMinute: bareRate }, ratio: round(harness.evalRunsPerMinute / bareRate, 3) });
+        // Interleaved rounds, the order swapped each round: one harness run beside one bare run moved the ratio by ±0.1
+        // between two runs of the bench on a quiet machine, and a drift in the machine's speed favours neither side.
+        const harness: HarnessRound[] = [];
+        let bareMs = 0;
+        for (let pass = 0; pass < options.rounds; pass++) {
+          if (pass % 2 === 1) bareMs += await bareOnce(concurrency);
+          harness.push(await runOnce(benchmarkDir, concurrency));
+          if (pass % 2 === 0) bareMs += await bareOnce(concurrency);
+        }
+        const sample = combineRounds(concurrency, harness);
+        const bareRate = round((options.rounds * sessions.runs.length) / (bareMs / 60_000), 2);
+        samples.push({ ...sample, bare: { wallMs: round(bareMs), evalRunsPerMinute: bareRate }, ratio: round(sample.evalRunsPerMinute / bareRate, 3) });
       }
     } finally {
       await server.close();
     }
-    return { evals: options.evals, models: MODELS, samples };
+    return { evals: options.evals, models: MODELS, rounds: options.rounds, samples };
   });
 }
 
@@ -87,7 +99,15 @@ async function runBare(runs: BareSession[], concurrency: number, run: (session: 
   return now() - start;
 }
 
-async function runOnce(benchmarkDir: string, concurrency: number): Promise<Omit<ThroughputSample, "bare" | "ratio">> {
+interface HarnessRound {
+  evalRuns: number;
+  judged: number;
+  wallMs: number;
+  openCodeMs: number[];
+  runnerCpuMs: number;
+}
+
+async function runOnce(benchmarkDir: string, concurrency: number): Promise<HarnessRound> {
   const openCodeMs: number[] = [];
   let evalRuns = 0;
   let judged = 0;
@@ -106,22 +126,29 @@ async function runOnce(benchmarkDir: string, concurrency: number): Promise<Omit<
     },
   });
   const wallMs = now() - start;
-  const runnerCpuMs = readCpuTime().selfMs - cpuBefore.selfMs;
+  return { evalRuns, judged, wallMs, openCodeMs, runnerCpuMs: readCpuTime().selfMs - cpuBefore.selfMs };
+}
+
+/** The rounds at one concurrency as one sample: eval runs over the rounds' summed wall time. */
+function combineRounds(concurrency: number, rounds: readonly HarnessRound[]): Omit<ThroughputSample, "bare" | "ratio"> {
+  const sum = (value: (one: HarnessRound) => number) => rounds.reduce((total, one) => total + value(one), 0);
+  const evalRuns = sum((one) => one.evalRuns);
+  const wallMs = sum((one) => one.wallMs);
   return {
     concurrency,
     evalRuns,
     wallMs: round(wallMs),
     evalRunsPerMinute: round(evalRuns / (wallMs / 60_000), 2),
-    medianOpenCodeMs: round(median(openCodeMs)),
-    incomplete: evalRuns - judged,
-    runnerCpuMsPerEvalRun: round(runnerCpuMs / Math.max(evalRuns, 1)),
+    medianOpenCodeMs: round(median(rounds.flatMap((one) => one.openCodeMs))),
+    incomplete: evalRuns - sum((one) => one.judged),
+    runnerCpuMsPerEvalRun: round(sum((one) => one.runnerCpuMs) / Math.max(evalRuns, 1)),
   };
 }
 
 export function sectionThroughput(result: ThroughputResult): Section {
   const incomplete = result.samples.filter((sample) => sample.incomplete > 0);
   return {
-    title: `2. End-to-end throughput (${result.evals} tiny evals × ${result.models.join(", ")} × 1 repetition, fresh run each)`,
+    title: `2. End-to-end throughput (${result.evals} tiny evals × ${result.models.join(", ")} × 1 repetition, fresh run each; ${result.rounds} interleaved rounds of harness and bare at each concurrency)`,
     columns: ["concurrency", "eval runs", "wall s", "eval runs/min", "bare runs/min", "harness/bare", "median OpenCode s per run", "runner CPU ms per run"],
     rows: result.samples.map((sample) => [
       String(sample.concurrency),

@@ -6,6 +6,8 @@ export interface BenchSizes {
   overheadRepetitions: number;
   throughputEvals: number;
   throughputConcurrency: number[];
+  /** Interleaved rounds (harness, bare) of section 2 at each concurrency. */
+  throughputRounds: number;
   rejudgeRecordings: number;
   rejudgePools: number[];
   plan: { evals: number; models: number; repetitions: number };
@@ -23,6 +25,7 @@ export const FULL: BenchSizes = {
   overheadRepetitions: 9,
   throughputEvals: 6,
   throughputConcurrency: [1, 2, 4],
+  throughputRounds: 2,
   rejudgeRecordings: 200,
   rejudgePools: [1, 2],
   plan: { evals: 1000, models: 10, repetitions: 5 },
@@ -38,6 +41,7 @@ export const QUICK: BenchSizes = {
   overheadRepetitions: 1,
   throughputEvals: 1,
   throughputConcurrency: [1, 2],
+  throughputRounds: 1,
   rejudgeRecordings: 10,
   rejudgePools: [1, 2],
   plan: { evals: 20, models: 5, repetitions: 5 },
