@@ -58,6 +58,30 @@ describe("runWorkQueue", () => {
     for (const name of ["m1", "m2", "m3"]) expect(log).toContain(`start check-${name}`);
   });
 
+  it("starts the first candidate in queue order that may start: a plain one passes a monitored one waiting for a lane", async () => {
+    const started: string[] = [];
+    const states: number[] = [];
+    const items: Item[] = [
+      { kind: "candidate", name: "p1" },
+      { kind: "candidate", name: "m1", monitored: true },
+      { kind: "candidate", name: "p2" },
+      { kind: "candidate", name: "p3" },
+    ];
+    await runWorkQueue(
+      items,
+      2,
+      async (item) => {
+        started.push(item.name);
+        await Bun.sleep(item.name === "p1" ? 30 : 5);
+      },
+      { onChange: (state) => states.push(state.queued) },
+    );
+    // With p1 running, m1 needs both lanes (one kept for its checks): p2 and p3 start before it, in their order.
+    expect(started).toEqual(["p1", "p2", "p3", "m1"]);
+    expect(states[0]).toBe(3);
+    expect(states.at(-1)).toBe(0);
+  });
+
   it("does not reserve a lane at concurrency 1 (so monitored work cannot stall)", async () => {
     const started: string[] = [];
     await runWorkQueue([{ kind: "candidate", name: "m", monitored: true }] as Item[], 1, async (item) => {
