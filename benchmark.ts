@@ -5,8 +5,8 @@ import type { Benchmark } from "openeval";
 export default {
   models: ["control/positive", "control/negative"],
   repetitions: 2,
-  judge: { model: "control/judge", timeoutMs: 60_000 },
-  candidate: { timeoutMs: 120_000 },
+  // No time limits here: the defaults (45 min a candidate, 10 min a judge) leave room for a loaded machine.
+  judge: { model: "control/judge" },
   // An agent variant: current (the agent as it is) and this arm, which adds an AGENTS.md. Controls play the same
   // script either way, so the comparison with current is an honest "no difference" here.
   variants: { concise: { instructions: { file: "variants/AGENTS.concise.md" } } },

@@ -6,6 +6,4 @@ import type { Benchmark } from "openeval";
 export default {
   models: ["control/positive", "control/negative"],
   repetitions: 1,
-  candidate: { timeoutMs: 120_000 },
-  judge: { timeoutMs: 300_000 },
 } satisfies Benchmark;
