@@ -19,7 +19,7 @@ interface PageReport {
 export default async ({ verification }: JudgeContext) => {
   const result = await verification.run({
     revision: "final",
-    timeoutMs: 90_000,
+    timeoutMs: 300_000,
     // The judge's working directory is the eval folder; the check stays out of the candidate's workspace.
     files: { "check-page.mjs": await readFile("check-page.mjs", "utf8") },
     commands: [["bun", "/verification/check-page.mjs", "counter.html", "shot.png"]],
