@@ -17,7 +17,8 @@ export async function runCli(args: string[], options: { cwd?: string; env?: Reco
     stderr: "pipe",
     stdin: "ignore",
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+  // Only a guard against a hung command, under the suites' own hang guards: load must never reach it.
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 540_000);
   const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   clearTimeout(timer);
   return { exitCode, stdout, stderr };

@@ -34,7 +34,7 @@ function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
     if (entry.isDirectory()) return entry.name === "fixtures" ? [] : sourceFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
+    return entry.name.endsWith(".ts") && !/[.-]test\.ts$/.test(entry.name) ? [path] : [];
   });
 }
 
