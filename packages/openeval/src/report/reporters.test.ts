@@ -7,6 +7,7 @@ import { formatSummary } from "./summary-table.ts";
 import { formatMarkdownSummary } from "./markdown-summary.ts";
 import { formatJunit } from "./junit.ts";
 import { createTtyProgress } from "./tty-progress.ts";
+import { decideVerdict } from "../results/index.ts";
 
 const slot = { evalId: "e", model: "p/m", repetition: 1 };
 const evalRun = {
@@ -126,12 +127,12 @@ describe("reporters", () => {
           interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
       ],
       verdict: {
-        status: "fail", complete: false, unjudged: ["e/p/m#1"], enabled: ["code-judge", "gates"], gates: [],
+        status: "fail", complete: false, unjudged: ["e/p/m#1"], enabled: ["code-judge", "gates"], gates: [], gated: true,
         contributors: [
-          { id: "code-judge", status: "fail", failing: ["e/p/m/ok"], unresolved: [], detail: "" },
-          { id: "llm-judge", status: "skipped", failing: [], unresolved: [], detail: "not enabled" },
-          { id: "gates", status: "pass", failing: [], unresolved: [], detail: "no gates configured" },
-          { id: "regression", status: "skipped", failing: [], unresolved: [], detail: "not enabled" },
+          { id: "code-judge", status: "fail", failing: ["e/p/m/ok"], unresolved: [], checked: 1, detail: "" },
+          { id: "llm-judge", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
+          { id: "gates", status: "pass", failing: [], unresolved: [], checked: 0, detail: "no gates configured" },
+          { id: "regression", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
         ],
       },
       open: [{ slot, action: "failed", reason: "Infrastructure error", evalRunId: "eval_1" }],
@@ -148,9 +149,11 @@ describe("reporters", () => {
     expect(text).toMatch(/^p\/m \(unsandboxed\)\s/m);
     expect(text).toContain("(unsandboxed): ran on this machine as the current user (--isolation process)");
     expect(formatSummary({ ...summary, models: summary.models.map((model) => ({ ...model, unsandboxed: false })) })).not.toContain("unsandboxed");
-    expect(text).toContain("Verdict: fail (some slots are not judged)");
-    expect(text).toContain("code-judge fail — failing: e/p/m/ok");
+    expect(text).toContain("Verdict: fail (some slots are not judged, and no result of theirs can undo the failure)");
+    expect(text).toContain("code-judge fail — failing: e/p/m/ok\n");
     expect(text).toContain("llm-judge  skipped (not enabled)");
+    // A contributor that checked nothing says so beside its pass.
+    expect(text).toContain("gates      pass (no gates configured)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1 [eval run eval_1]: failed — Infrastructure error");
     expect(text).toContain(`Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`);
     expect(formatMarkdownSummary(summary)).toContain("Filtered: this summary covers");
@@ -168,7 +171,7 @@ describe("reporters", () => {
     const costTime = { executed: 1, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 1, p95ElapsedMs: 1, unknownElapsed: 0 };
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: false, outOfScope: 0, criteria: {}, comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
-      verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [] },
+      verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [], gated: true },
       models: [{ model: "p/m", control: false, unsandboxed: false, failed: 0, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1,
         interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime } }],
       categories: [
@@ -201,7 +204,7 @@ describe("reporters", () => {
     const change = { a: 1, b: 0.5, difference: -0.5, status: "regression" as const };
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: true, outOfScope: 0, criteria: {}, categories: [], comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
-      verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [] },
+      verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [], gated: true },
       models: [row(undefined, 100), row("terse", 50)],
       variantComparisons: [{
         model: "p/m", variant: "terse",
@@ -222,7 +225,7 @@ describe("reporters", () => {
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
     const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
-    const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [] };
+    const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [], gated: true };
     const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
     expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");
     expect(unjudged).not.toContain("Verdict: pass");
@@ -231,5 +234,15 @@ describe("reporters", () => {
     expect(unknown).toContain("Verdict: incomplete (unresolved scores or gates keep it from being decided)");
     const passing = formatSummary({ ...base, complete: true, verdict: { ...verdict, complete: true, unjudged: [] }, settingsNote: null });
     expect(passing).toContain("Verdict: pass\n");
+  });
+
+  it("Markdown words an incomplete verdict and one over nothing as the table does", () => {
+    const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null };
+    const nothing: RunSummary = { ...base, complete: true, verdict: decideVerdict({ observations: [], criteria: {} }) };
+    expect(formatSummary(nothing)).toContain("Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)\n");
+    expect(formatSummary(nothing)).toContain("code-judge pass (no judge.ts criterion of a real model to check)");
+    expect(formatMarkdownSummary(nothing)).toContain("## ➖ openeval: nothing gated (no real model's criterion");
+    const incomplete: RunSummary = { ...base, complete: false, verdict: { ...nothing.verdict, gated: true } };
+    expect(formatMarkdownSummary(incomplete)).toContain("## ⚠️ openeval: incomplete (some slots are not judged)");
   });
 });
