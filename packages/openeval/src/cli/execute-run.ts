@@ -51,9 +51,13 @@ export async function executeRun(flags: Record<string, unknown>, scope: PlanScop
   }
 }
 
-/** Prints the summary (table, or JSON with --json and the verdict's words), writes --junit/--summary files, and returns the exit code. */
+/**
+ * Prints the summary (the table; JSON with --json, its verdict's words beside the verdict; Markdown with report's
+ * --markdown), writes --junit/--summary files, and returns the exit code.
+ */
 export async function reportSummary(summary: RunSummary, flags: Record<string, unknown>): Promise<number> {
   if (flags.json === true) console.log(JSON.stringify({ type: "summary", ...summary, verdictWords: describeVerdict(summary.verdict, summary.complete) }));
+  else if (flags.markdown === true) console.log(formatMarkdownSummary(summary));
   else console.log(formatSummary(summary));
   if (typeof flags.junit === "string") await writeFile(flags.junit, formatJunit(summary));
   if (typeof flags.summary === "string") await writeFile(flags.summary, formatMarkdownSummary(summary));
