@@ -3,7 +3,7 @@
 // server, no code judge. The runs here are written through the results store, as a runner seals them, so that the
 // whole journey needs no model session.
 import { readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
@@ -82,6 +82,19 @@ describe("openeval report [<run>]", () => {
     const nothing = await runCli(["report", "--benchmark", controls]);
     expect(nothing.exitCode).toBe(0);
     expect(nothing.stdout).toContain("Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)");
+  });
+
+  it("reads a run whose recorded benchmark folder is gone (results copied elsewhere) with the --benchmark named", async () => {
+    const original = await recordedBenchmark(["p/m"], () => 1);
+    const copy = await makeTempDir();
+    await cp(original, copy, { recursive: true });
+    await rm(original, { recursive: true, force: true });
+    const gone = await runCli(["report", join(copy, "results", RUN_ID)]);
+    expect(gone.exitCode).toBe(2);
+    expect(gone.stderr).toContain(`benchmark.ts: not found in ${original}; create it or pass --benchmark <dir>`);
+    const named = await runCli(["report", "--benchmark", copy]);
+    expect(named.exitCode, named.stderr).toBe(0);
+    expect(named.stdout).toContain("Verdict: pass\n");
   });
 
   it("says what to do when no run is recorded, and refuses what it would otherwise ignore", async () => {

@@ -6,7 +6,7 @@
 import { readResults } from "../run/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
 import { chooseRun } from "./choose-run.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./command.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import { reportSummary } from "./execute-run.ts";
 
@@ -16,9 +16,12 @@ export const reportCommand = defineCommand({
   summary:
     "Print a recorded run's summary (default: the latest run) as `run` prints it, running nothing; exits as `run` would (0 pass, 1 fail, 3 incomplete). " +
     "--markdown prints the Markdown summary instead; --junit/--summary write JUnit XML/Markdown files as with run. " +
+    "--benchmark: whose results/ the run is in (default .), and, named, the benchmark its summary is read with (default: the folder the run records). " +
     "--compare: two runs (or baseline.json with a run, or two models or variants — --model 'p/m,p/m [terse]'): scores, paired difference with 95% CI, regressions and improvements.",
   options: {
-    ...BENCHMARK_OPTION,
+    // No default: named, it is also the benchmark a run's summary is read with (a run folder copied from CI records a
+    // folder that may not exist here); else that is the folder the run records, as in the viewer.
+    benchmark: { type: "string" },
     compare: { type: "boolean", default: false },
     model: { type: "string" },
     json: { type: "boolean", default: false },
@@ -27,7 +30,7 @@ export const reportCommand = defineCommand({
     summary: { type: "string" },
   },
   async run(flags, positionals) {
-    const benchmark = flags.benchmark as string;
+    const benchmark = flags.benchmark ?? ".";
     if (flags.compare) {
       const summaryOnly = (["markdown", "junit", "summary"] as const).filter((name) => flags[name] !== undefined && flags[name] !== false);
       if (summaryOnly.length > 0) throw new UsageError(`${summaryOnly.map((name) => `--${name}`).join(", ")} ${summaryOnly.length === 1 ? "is" : "are"} for a run's summary, not --compare; drop ${summaryOnly.length === 1 ? "it" : "them"}, or drop --compare`);
@@ -36,7 +39,8 @@ export const reportCommand = defineCommand({
     if (flags.model !== undefined) throw new UsageError("--model picks the two sides of --compare; a run's summary shows every model");
     if (positionals.length > 1) throw new UsageError(`report takes one run (or --compare <run-a> <run-b>); got ${positionals.length}: ${positionals.join(" ")}`);
     if (flags.json && flags.markdown) throw new UsageError("--json and --markdown each choose what stdout holds; pass one of them");
-    return reportSummary(await readResults(chooseRun(benchmark, positionals[0])), flags);
+    const run = chooseRun(benchmark, positionals[0]);
+    return reportSummary(await readResults(run, flags.benchmark === undefined ? {} : { benchmark: flags.benchmark }), flags);
   },
 });
 
