@@ -73,12 +73,12 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
       // Cold: the page opens on the leaderboard, which a finished run answers from the summary it recorded once its key
       // holds (else the store is read into memory and the CIs and the verdict made); the first page of eval runs after
       // it reads the store into memory (unless the leaderboard did), timed apart.
-      const [coldSummary, overview] = await timeWithBody<Pick<RunOverview, "verdictHeadline" | "verdictNote" | "summaryRecordedAt"> & { leaderboard: { candidate: string; score: { value: number | null } }[] }>(api);
+      const [coldSummary, overview] = await timeWithBody<Pick<RunOverview, "verdictWords" | "verdictNote" | "summaryRecordedAt"> & { leaderboard: { candidate: string; score: { value: number | null } }[] }>(api);
       const unscored = overview.leaderboard.filter((row) => row.score.value === null).map((row) => row.candidate);
       const warnings = [
-        ...(overview.verdictHeadline !== null && overview.verdictHeadline !== "incomplete" && unscored.length === 0
+        ...(overview.verdictWords !== null && overview.verdictWords.headline !== "incomplete" && unscored.length === 0
           ? []
-          : [`WARNING: the first leaderboard is not the summary of a complete run (verdict ${overview.verdictHeadline ?? "none"}${unscored.length > 0 ? `, unresolved: ${unscored.join(", ")}` : ""}; ${overview.verdictNote ?? ""}): not the path a user gets`]),
+          : [`WARNING: the first leaderboard is not the summary of a complete run (verdict ${overview.verdictWords?.headline ?? "none"}${unscored.length > 0 ? `, unresolved: ${unscored.join(", ")}` : ""}; ${overview.verdictNote ?? ""}): not the path a user gets`]),
         ...(overview.summaryRecordedAt ? [] : ["WARNING: the first leaderboard was computed by the viewer, not read from the summary the run recorded at its end: not the path a user gets after `openeval run`"]),
       ];
       const coldIndex = await time(`${api}/eval-runs?limit=100`);

@@ -278,7 +278,7 @@ describe("a run whose benchmark.ts gates change after the run", () => {
     const runId = readdirSync(join(directory, "results"))[0]!;
     const overview = await (await fetch(`${viewer.url}api/runs/${runId}`)).json();
     expect(overview.verdict.status).toBe(before.verdict.status);
-    expect(overview.verdictHeadline).toBe("incomplete");
+    expect(overview.verdictWords?.headline).toBe("incomplete");
     expect(overview.verdictNote).toContain("benchmark.ts has changed since this run");
   });
 

@@ -46,6 +46,9 @@ describe("gates, exit codes and baselines", () => {
     expect(above.stdout).toMatch(/gates\s+fail — failing: score\.min/);
     expect(readFileSync(join(directory, "junit.xml"), "utf8")).toContain('<testsuite name="local/half"');
     expect(readFileSync(join(directory, "summary.md"), "utf8")).toContain("## ❌ openeval: fail");
+    // The finished run's summary again, without running anything: what run printed, with its exit code.
+    const report = await runCli(["report", "--benchmark", directory]);
+    expect([report.exitCode, report.stdout]).toEqual([1, above.stdout]);
 
     await writeFile(join(directory, "benchmark.ts"), benchmarkSource(`{ score: { min: 0.49 } }`));
     const below = await runCli(["run", "--benchmark", directory, "--gate", "gates"]);

@@ -1,5 +1,5 @@
 // Which run a command over one recorded run means: a run directory, a run id under the benchmark's results/,
-// or (none given) the latest run. Shared by export and verify.
+// or (none given) the latest run. Shared by export, verify and report.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { findLatestRun, resultsRoot, STORE_FILE } from "../records/index.ts";

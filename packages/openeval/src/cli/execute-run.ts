@@ -1,6 +1,6 @@
 // What run, retry and rejudge share: the runner with the chosen reporter, the summary and reports, the exit code.
 import { writeFile } from "node:fs/promises";
-import { exitCodeFor } from "../results/index.ts";
+import { describeVerdict, exitCodeFor } from "../results/index.ts";
 import { runBenchmark, type RunBenchmarkOptions, type RunSummary } from "../run/index.ts";
 import type { PlanScope } from "../plan/index.ts";
 import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
@@ -51,9 +51,13 @@ export async function executeRun(flags: Record<string, unknown>, scope: PlanScop
   }
 }
 
-/** Prints the summary (table, or JSON with --json), writes --junit/--summary files, and returns the exit code. */
+/**
+ * Prints the summary (the table; JSON with --json, its verdict's words beside the verdict; Markdown with report's
+ * --markdown), writes --junit/--summary files, and returns the exit code.
+ */
 export async function reportSummary(summary: RunSummary, flags: Record<string, unknown>): Promise<number> {
-  if (flags.json === true) console.log(JSON.stringify({ type: "summary", ...summary }));
+  if (flags.json === true) console.log(JSON.stringify({ type: "summary", ...summary, verdictWords: describeVerdict(summary.verdict, summary.complete) }));
+  else if (flags.markdown === true) console.log(formatMarkdownSummary(summary));
   else console.log(formatSummary(summary));
   if (typeof flags.junit === "string") await writeFile(flags.junit, formatJunit(summary));
   if (typeof flags.summary === "string") await writeFile(flags.summary, formatMarkdownSummary(summary));

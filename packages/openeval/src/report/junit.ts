@@ -1,38 +1,76 @@
-// JUnit XML for CI systems: one test suite per model (and variant), one test case per (eval, criterion) with its score;
-// a failing verdict contributor's cells are failures, unresolved ones are skipped with the reason. Per-category scores
-// (when criteria have categories) are the suite's properties: they are scores, not tests that pass or fail.
+// JUnit XML for CI systems. First a suite for the verdict: one test case for the verdict itself (a failure when it
+// fails, an error while it is incomplete, skipped when nothing was gated) and one per contributor. Then one suite per
+// model (and variant), one test case per (eval, criterion) carrying its score, threshold and status as properties: a
+// failure when the verdict fails on that cell (a judge contributor or regression names it) or its criterion gate fails
+// and the cell is below it; skipped while unresolved. Controls never enter the verdict, so their cells never fail a
+// build: their properties still say a negative control scored 0. Per-category scores are the suite's properties.
 import { candidateName } from "../records/index.ts";
-import type { RunSummary } from "../run/index.ts";
+import { DEFAULT_CRITERION_THRESHOLD, describeVerdict, formatVerdictWords, judgeCriterion, type ContributorOutcome, type Verdict } from "../results/index.ts";
+import type { ModelResult, RunSummary } from "../run/index.ts";
 
 export function formatJunit(summary: RunSummary): string {
-  const failing = new Set(summary.verdict.contributors.flatMap((contributor) => contributor.failing));
-  const unresolved = new Set(summary.verdict.contributors.flatMap((contributor) => contributor.unresolved));
-  const suites = summary.models.map((model) => {
-    const candidate = candidateName(model);
-    const cases = model.evals.flatMap((evaluation) =>
-      Object.entries(evaluation.criteria).map(([criterion, score]) => {
-        const cell = `${evaluation.evalId}/${candidate}/${criterion}`;
-        const value = score.value === null ? `unresolved [${score.lower.toFixed(3)}, ${score.upper.toFixed(3)}]` : score.value.toFixed(3);
-        const body = failing.has(cell)
-          ? `<failure message="${escape(`${criterion} scored ${value}`)}"/>`
-          : unresolved.has(cell) || score.value === null
-            ? `<skipped message="${escape(`${criterion} is ${value}`)}"/>`
-            : "";
-        return `    <testcase classname="${escape(`${candidate}.${evaluation.evalId}`)}" name="${escape(criterion)}">${body}</testcase>`;
-      }),
-    );
-    const failures = cases.filter((testCase) => testCase.includes("<failure")).length;
-    const skipped = cases.filter((testCase) => testCase.includes("<skipped")).length;
-    const name = model.control ? `${candidate} (control)` : candidate;
-    const properties = categoryProperties(summary, candidate);
-    return `  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${properties}${cases.join("\n")}\n  </testsuite>`;
-  });
+  const suites = [verdictSuite(summary), ...summary.models.map((model) => modelSuite(summary, model))];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="openeval ${escape(summary.runId)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }
 
+function verdictSuite(summary: RunSummary): string {
+  const words = describeVerdict(summary.verdict, summary.complete);
+  const text = formatVerdictWords(words);
+  const body = { pass: "", fail: failure(text), incomplete: error(text), "nothing gated": skipped(text) }[words.headline];
+  const verdict = testCase("openeval", "verdict", [["verdict", words.headline]], body);
+  return testSuite("openeval verdict", [verdict, ...summary.verdict.contributors.map(contributorCase)], "");
+}
+
+/** Failed with what fails it, skipped while unresolved, not enabled or with nothing to check; the detail otherwise. */
+function contributorCase(contributor: ContributorOutcome): string {
+  const name = contributor.id;
+  if (contributor.status === "skipped" || (contributor.status === "pass" && contributor.checked === 0)) return testCase("openeval.verdict", name, [], skipped(contributor.detail));
+  const body = contributor.status === "fail" ? failure(`failing: ${contributor.failing.join(", ")}`) : contributor.status === "unknown" ? skipped(`unresolved: ${contributor.unresolved.join(", ")}`) : "";
+  return testCase("openeval.verdict", name, [["detail", contributor.detail]], body);
+}
+
+function modelSuite(summary: RunSummary, model: ModelResult): string {
+  const candidate = candidateName(model);
+  const failingGates = new Set(summary.verdict.contributors.find((contributor) => contributor.id === "gates")?.failing ?? []);
+  const cases = model.evals.flatMap((evaluation) =>
+    Object.entries(evaluation.criteria).map(([criterion, score]) => {
+      const cell = `${evaluation.evalId}/${candidate}/${criterion}`;
+      const threshold = thresholdOf(summary.verdict, criterion);
+      const status = judgeCriterion(score, threshold);
+      const value = score.value === null ? `unresolved [${score.lower.toFixed(3)}, ${score.upper.toFixed(3)}]` : score.value.toFixed(3);
+      const properties: [string, string][] = [
+        ["score", score.value === null ? "unresolved" : score.value.toFixed(3)],
+        ...(score.value === null ? ([["score.lower", score.lower.toFixed(3)], ["score.upper", score.upper.toFixed(3)]] as [string, string][]) : []),
+        ["threshold", String(threshold)],
+        ["status", status],
+      ];
+      const gate = `criteria.${criterion}.min`;
+      const failedBy = [
+        ...summary.verdict.contributors.filter((contributor) => contributor.failing.includes(cell)).map((contributor) => contributor.id),
+        ...(failingGates.has(gate) && !model.control && status === "fail" ? [`the ${gate} gate`] : []),
+      ];
+      const body =
+        failedBy.length > 0
+          ? failure(`${criterion} scored ${value}, threshold ${threshold}: fails ${failedBy.join(", ")}`)
+          : summary.verdict.contributors.some((contributor) => contributor.unresolved.includes(cell)) || score.value === null
+            ? skipped(`${criterion} is ${value}`)
+            : "";
+      return testCase(`${candidate}.${evaluation.evalId}`, criterion, properties, body);
+    }),
+  );
+  const name = model.control ? `${candidate} (control)` : candidate;
+  const control: [string, string][] = model.control ? [["control", "a scripted control: never enters the verdict"]] : [];
+  return testSuite(name, cases, properties([...control, ...categoryProperties(summary, candidate)], "    "));
+}
+
+/** The criterion's pass mark as the verdict used it: its `gates.criteria.<id>.min` (evaluated as a gate), else the default. */
+function thresholdOf(verdict: Verdict, criterion: string): number {
+  return verdict.gates.find((gate) => gate.id === `criteria.${criterion}.min`)?.threshold ?? DEFAULT_CRITERION_THRESHOLD;
+}
+
 /** `category.<name>.score` (0–100, or "unresolved"), `.lower`/`.upper` (completion bounds) and `.ci` when known. */
-function categoryProperties(summary: RunSummary, candidate: string): string {
-  const properties = summary.categories.flatMap((entry) => {
+function categoryProperties(summary: RunSummary, candidate: string): [string, string][] {
+  return summary.categories.flatMap((entry) => {
     const model = entry.models.find((row) => candidateName(row) === candidate);
     if (!model) return [];
     const { score, interval } = model;
@@ -42,9 +80,36 @@ function categoryProperties(summary: RunSummary, candidate: string): string {
       ["upper", score.upper.toFixed(1)],
       ...(interval ? [["ci", `${interval.lower.toFixed(1)}–${interval.upper.toFixed(1)}`] as [string, string]] : []),
     ];
-    return values.map(([key, value]) => `      <property name="${escape(`category.${entry.category}.${key}`)}" value="${escape(value)}"/>`);
+    return values.map(([key, value]): [string, string] => [`category.${entry.category}.${key}`, value]);
   });
-  return properties.length === 0 ? "" : `    <properties>\n${properties.join("\n")}\n    </properties>\n`;
+}
+
+function testSuite(name: string, cases: string[], suiteProperties: string): string {
+  const count = (tag: string) => cases.filter((testCase) => testCase.includes(`<${tag} `)).length;
+  return `  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${count("failure")}" errors="${count("error")}" skipped="${count("skipped")}">\n${suiteProperties}${cases.join("\n")}\n  </testsuite>`;
+}
+
+function testCase(classname: string, name: string, caseProperties: [string, string][], body: string): string {
+  const inner = `${properties(caseProperties, "      ")}${body ? `      ${body}\n` : ""}`;
+  return `    <testcase classname="${escape(classname)}" name="${escape(name)}">${inner ? `\n${inner}    ` : ""}</testcase>`;
+}
+
+function properties(entries: [string, string][], indent: string): string {
+  if (entries.length === 0) return "";
+  const lines = entries.map(([name, value]) => `${indent}  <property name="${escape(name)}" value="${escape(value)}"/>`);
+  return `${indent}<properties>\n${lines.join("\n")}\n${indent}</properties>\n`;
+}
+
+function failure(message: string): string {
+  return `<failure message="${escape(message)}"/>`;
+}
+
+function error(message: string): string {
+  return `<error message="${escape(message)}"/>`;
+}
+
+function skipped(message: string): string {
+  return `<skipped message="${escape(message)}"/>`;
 }
 
 function escape(text: string): string {

@@ -1,17 +1,17 @@
 // A Markdown summary for a CI job page: the verdict first, then the model table (and per-category scores when criteria
 // have categories) and what failed or is open.
 import { candidateName } from "../records/index.ts";
-import { verdictHeadline } from "../results/index.ts";
+import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../run/index.ts";
 import { CATEGORY_HEADER, categoryRows, describeFilter, formatModelCost, formatVariantComparison } from "./summary-table.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
-  const headline = verdictHeadline(verdict, summary.complete);
-  const icon = headline === "pass" ? "✅" : headline === "fail" ? "❌" : "⚠️";
+  const words = describeVerdict(verdict, summary.complete);
+  const icon = { pass: "✅", fail: "❌", incomplete: "⚠️", "nothing gated": "➖" }[words.headline];
   const lines = [
-    `## ${icon} openeval: ${headline}${headline === "fail" && !summary.complete ? " (incomplete)" : ""}`,
+    `## ${icon} openeval: ${formatVerdictWords(words)}`,
     "",
     ...(describeFilter(summary) ? [`**${describeFilter(summary)}**`, ""] : []),
     "| model | score | 95% CI | judged | cost (candidate + judge = total) |",

@@ -7,6 +7,9 @@ import { formatSummary } from "./summary-table.ts";
 import { formatMarkdownSummary } from "./markdown-summary.ts";
 import { formatJunit } from "./junit.ts";
 import { createTtyProgress } from "./tty-progress.ts";
+import { aggregateScores, decideVerdict, type CriterionRef } from "../results/index.ts";
+import type { SlotObservation } from "../results/index.ts";
+import { findAll, parseXml, type XmlElement } from "../../../../test/helpers/xml.ts";
 
 const slot = { evalId: "e", model: "p/m", repetition: 1 };
 const evalRun = {
@@ -126,12 +129,12 @@ describe("reporters", () => {
           interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
       ],
       verdict: {
-        status: "fail", complete: false, unjudged: ["e/p/m#1"], enabled: ["code-judge", "gates"], gates: [],
+        status: "fail", complete: false, unjudged: ["e/p/m#1"], enabled: ["code-judge", "gates"], gates: [], gated: true,
         contributors: [
-          { id: "code-judge", status: "fail", failing: ["e/p/m/ok"], unresolved: [], detail: "" },
-          { id: "llm-judge", status: "skipped", failing: [], unresolved: [], detail: "not enabled" },
-          { id: "gates", status: "pass", failing: [], unresolved: [], detail: "no gates configured" },
-          { id: "regression", status: "skipped", failing: [], unresolved: [], detail: "not enabled" },
+          { id: "code-judge", status: "fail", failing: ["e/p/m/ok"], unresolved: [], checked: 1, detail: "" },
+          { id: "llm-judge", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
+          { id: "gates", status: "pass", failing: [], unresolved: [], checked: 0, detail: "no gates configured" },
+          { id: "regression", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
         ],
       },
       open: [{ slot, action: "failed", reason: "Infrastructure error", evalRunId: "eval_1" }],
@@ -148,9 +151,11 @@ describe("reporters", () => {
     expect(text).toMatch(/^p\/m \(unsandboxed\)\s/m);
     expect(text).toContain("(unsandboxed): ran on this machine as the current user (--isolation process)");
     expect(formatSummary({ ...summary, models: summary.models.map((model) => ({ ...model, unsandboxed: false })) })).not.toContain("unsandboxed");
-    expect(text).toContain("Verdict: fail (some slots are not judged)");
-    expect(text).toContain("code-judge fail — failing: e/p/m/ok");
+    expect(text).toContain("Verdict: fail (some slots are not judged, and no result of theirs can undo the failure)");
+    expect(text).toContain("code-judge fail — failing: e/p/m/ok\n");
     expect(text).toContain("llm-judge  skipped (not enabled)");
+    // A contributor that checked nothing says so beside its pass.
+    expect(text).toContain("gates      pass (no gates configured)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1 [eval run eval_1]: failed — Infrastructure error");
     expect(text).toContain(`Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`);
     expect(formatMarkdownSummary(summary)).toContain("Filtered: this summary covers");
@@ -168,7 +173,7 @@ describe("reporters", () => {
     const costTime = { executed: 1, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 1, p95ElapsedMs: 1, unknownElapsed: 0 };
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: false, outOfScope: 0, criteria: {}, comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
-      verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [] },
+      verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [], gated: true },
       models: [{ model: "p/m", control: false, unsandboxed: false, failed: 0, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1,
         interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime } }],
       categories: [
@@ -188,8 +193,8 @@ describe("reporters", () => {
     expect(junit).toContain('<property name="category.speed.ci" value="50.0–100.0"/>');
     expect(junit).toContain('<property name="category.cost control.score" value="unresolved"/>');
     expect(junit).toContain('<property name="category.cost control.upper" value="100.0"/>');
-    expect(junit).toContain('<testcase classname="p/m.e" name="fast"></testcase>');
-    expect(formatJunit({ ...summary, categories: [] })).not.toContain("<properties>");
+    expect(junit).toMatch(/<testsuite name="p\/m" [^>]*>\n    <properties>\n      <property name="category.speed.score"/);
+    expect(formatJunit({ ...summary, categories: [] })).not.toContain('"category.');
   });
 
   it("names variant rows model [variant] and compares each variant with current, per eval and per criterion", () => {
@@ -201,7 +206,7 @@ describe("reporters", () => {
     const change = { a: 1, b: 0.5, difference: -0.5, status: "regression" as const };
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: true, outOfScope: 0, criteria: {}, categories: [], comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
-      verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [] },
+      verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [], gated: true },
       models: [row(undefined, 100), row("terse", 50)],
       variantComparisons: [{
         model: "p/m", variant: "terse",
@@ -222,7 +227,7 @@ describe("reporters", () => {
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
     const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
-    const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [] };
+    const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [], gated: true };
     const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
     expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");
     expect(unjudged).not.toContain("Verdict: pass");
@@ -231,5 +236,64 @@ describe("reporters", () => {
     expect(unknown).toContain("Verdict: incomplete (unresolved scores or gates keep it from being decided)");
     const passing = formatSummary({ ...base, complete: true, verdict: { ...verdict, complete: true, unjudged: [] }, settingsNote: null });
     expect(passing).toContain("Verdict: pass\n");
+  });
+
+  it("JUnit gives each criterion test case its score, threshold and status, and fails it where the verdict or its gate fails on it", () => {
+    const observe = (model: string, scores: SlotObservation["scores"]): SlotObservation => ({ evalId: "e", model, repetition: 1, scores, costUSD: 0, elapsedMs: 1, executed: true, fresh: false });
+    const criteria: Record<string, CriterionRef[]> = { e: [{ id: "ok", source: "judge.ts" }, { id: "bad", source: "judge.ts" }, { id: "style", source: "judge.md" }, { id: "pending", source: "judge.ts" }] };
+    const real = [observe("p/m", { ok: 1, bad: 0, style: 0.4, pending: null })];
+    const control = [observe("control/negative", { ok: 0, bad: 0, style: 0, pending: 0 })];
+    // llm-judge is off: the style cell can fail only through its gate (min 0.5).
+    const verdict = decideVerdict({ observations: real, criteria, gates: { criteria: { style: { min: 0.5 } } }, enabled: ["code-judge", "gates"] });
+    const ids = { e: ["ok", "bad", "style", "pending"] };
+    const extras = (model: string) => ({
+      control: model.startsWith("control/"), unsandboxed: false, failed: 0, interval: { model, interval: null, reason: "few" }, passK: null,
+      costTime: { model, executed: 1, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 1, p95ElapsedMs: 1, unknownElapsed: 0 },
+    });
+    const summary: RunSummary = {
+      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, criteria: ids, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      verdict,
+      models: aggregateScores([...real, ...control], ids).map((model) => ({ ...model, ...extras(model.model) })),
+    };
+    const xml = parseXml(formatJunit(summary));
+    const suite = (name: string) => findAll(xml, "testsuite").find((element) => element.attributes.name === name)!;
+    const testCase = (suiteName: string, name: string) => findAll(suite(suiteName), "testcase").find((element) => element.attributes.name === name)!;
+    const properties = (element: XmlElement) => Object.fromEntries(findAll(element, "property").map((property) => [property.attributes.name, property.attributes.value]));
+    const outcome = (element: XmlElement) => element.children.filter((child) => child.name !== "properties").map((child) => [child.name, child.attributes.message]);
+
+    expect(properties(testCase("p/m", "ok"))).toEqual({ score: "1.000", threshold: "1", status: "pass" });
+    expect(outcome(testCase("p/m", "ok"))).toEqual([]);
+    expect(properties(testCase("p/m", "bad"))).toEqual({ score: "0.000", threshold: "1", status: "fail" });
+    expect(outcome(testCase("p/m", "bad"))).toEqual([["failure", "bad scored 0.000, threshold 1: fails code-judge"]]);
+    expect(properties(testCase("p/m", "style"))).toEqual({ score: "0.400", threshold: "0.5", status: "fail" });
+    expect(outcome(testCase("p/m", "style"))).toEqual([["failure", "style scored 0.400, threshold 0.5: fails the criteria.style.min gate"]]);
+    expect(properties(testCase("p/m", "pending"))).toEqual({ score: "unresolved", "score.lower": "0.000", "score.upper": "1.000", threshold: "1", status: "unknown" });
+    expect(outcome(testCase("p/m", "pending"))).toEqual([["skipped", "pending is unresolved [0.000, 1.000]"]]);
+    expect(suite("p/m").attributes).toMatchObject({ tests: "4", failures: "2", skipped: "1" });
+    // A negative control's 0% shows in its properties; controls never enter the verdict, so they fail no build.
+    expect(properties(testCase("control/negative (control)", "ok"))).toEqual({ score: "0.000", threshold: "1", status: "fail" });
+    expect(suite("control/negative (control)").attributes).toMatchObject({ tests: "4", failures: "0" });
+    expect(properties(suite("control/negative (control)").children.find((child) => child.name === "properties")!)).toEqual({ control: "a scripted control: never enters the verdict" });
+    // The verdict's own suite: the verdict in the words every report uses, and each contributor.
+    expect(outcome(testCase("openeval verdict", "verdict"))).toEqual([["failure", "fail"]]);
+    expect(outcome(testCase("openeval verdict", "code-judge"))).toEqual([["failure", "failing: e/p/m/bad"]]);
+    expect(outcome(testCase("openeval verdict", "llm-judge"))).toEqual([["skipped", "not enabled"]]);
+    expect(outcome(testCase("openeval verdict", "gates"))).toEqual([["failure", "failing: criteria.style.min"]]);
+  });
+
+  it("JUnit and Markdown word an incomplete verdict and one over nothing as the table does", () => {
+    const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null };
+    const nothing: RunSummary = { ...base, complete: true, verdict: decideVerdict({ observations: [], criteria: {} }) };
+    expect(formatSummary(nothing)).toContain("Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)\n");
+    expect(formatSummary(nothing)).toContain("code-judge pass (no judge.ts criterion of a real model to check)");
+    expect(formatMarkdownSummary(nothing)).toContain("## ➖ openeval: nothing gated (no real model's criterion");
+    const verdictCase = (summary: RunSummary) => findAll(parseXml(formatJunit(summary)), "testcase").find((element) => element.attributes.name === "verdict")!;
+    expect(verdictCase(nothing).children.map((child) => [child.name, child.attributes.message ?? child.attributes.name])).toEqual([
+      ["properties", undefined],
+      ["skipped", "nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)"],
+    ]);
+    const incomplete: RunSummary = { ...base, complete: false, verdict: { ...nothing.verdict, gated: true } };
+    expect(formatMarkdownSummary(incomplete)).toContain("## ⚠️ openeval: incomplete (some slots are not judged)");
+    expect(verdictCase(incomplete).children.at(-1)!.attributes.message).toBe("incomplete (some slots are not judged)");
   });
 });

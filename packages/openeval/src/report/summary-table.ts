@@ -3,7 +3,7 @@
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
 import { candidateName } from "../records/index.ts";
-import { verdictHeadline } from "../results/index.ts";
+import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
@@ -99,14 +99,14 @@ export function describeFilter(summary: Pick<RunSummary, "fingerprints" | "outOf
 
 function formatVerdict(summary: RunSummary): string[] {
   const { verdict } = summary;
-  const headline = verdictHeadline(verdict, summary.complete);
-  const why = summary.complete ? (headline === "incomplete" ? " (unresolved scores or gates keep it from being decided)" : "") : " (some slots are not judged)";
-  const lines = [`Verdict: ${headline}${why}`];
+  const lines = [`Verdict: ${formatVerdictWords(describeVerdict(verdict, summary.complete))}`];
   if (summary.settingsNote) lines.push(`  Note: ${summary.settingsNote}`);
   for (const contributor of verdict.contributors) {
     const failing = contributor.failing.length > 0 ? ` — failing: ${listSome(contributor.failing)}` : "";
     const unresolved = contributor.status === "unknown" ? ` — unresolved: ${listSome(contributor.unresolved)}` : "";
-    lines.push(`  ${contributor.id.padEnd(10)} ${contributor.status}${failing}${unresolved}${contributor.status === "skipped" ? ` (${contributor.detail})` : ""}`);
+    // A contributor that checked nothing says so: its "pass" is over nothing.
+    const detail = contributor.status === "skipped" || contributor.checked === 0 ? ` (${contributor.detail})` : "";
+    lines.push(`  ${contributor.id.padEnd(10)} ${contributor.status}${failing}${unresolved}${detail}`);
   }
   return lines;
 }

@@ -100,7 +100,17 @@ describe("findRegressions", () => {
   it("names each criterion that passed in the baseline and fails now", () => {
     const now = aggregateScores([observe(1, { tests: 0, style: 0 })], ids);
     // style never passed (0.5 < 1), so its drop to 0 is not a regression.
-    expect(findRegressions(baseline, now, undefined)).toEqual({ regressed: ["e/m/a/tests"], unresolved: [], notCompared: [], judgeChanged: [] });
+    expect(findRegressions(baseline, now, undefined)).toEqual({ regressed: ["e/m/a/tests"], unresolved: [], notCompared: [], compared: 1, judgeChanged: [] });
+  });
+
+  it("leaves the baseline's control rows out: controls never enter the verdict, so they are neither compared nor missing", () => {
+    const withControl = buildBaseline(inputFor([observe(1, { tests: 1, style: 1 }), observe(1, { tests: 1, style: 1 }, "control/positive")]));
+    expect(withControl.entries.map((entry) => entry.model)).toEqual(["m/a", "control/positive"]);
+    // The run's verdict sees real models only (summarizeRun): the control's passes are not "baseline passes not in this run".
+    const report = findRegressions(withControl, aggregateScores([observe(1, { tests: 1, style: 1 })], ids), undefined);
+    expect(report).toMatchObject({ regressed: [], notCompared: [], compared: 2 });
+    const verdict = decideVerdict({ observations: [observe(1, { tests: 1, style: 1 })], criteria, baseline: withControl });
+    expect(verdict.contributors.find((contributor) => contributor.id === "regression")!.detail).toBe("against baseline of run run-1");
   });
 
   it("judges both sides by today's thresholds", () => {

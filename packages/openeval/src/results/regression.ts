@@ -5,6 +5,7 @@ import type { ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import { cellName, criterionCells, criterionThreshold, judgeCriterion, type CriterionStatus } from "./criterion-status.ts";
 import { candidateName } from "../records/index.ts";
+import { isControlModel } from "../util/control-model.ts";
 
 /** The fingerprints of one slot's active eval run and judgment. */
 export interface SlotFingerprint {
@@ -24,6 +25,8 @@ export interface RegressionReport {
   unresolved: string[];
   /** Passed in the baseline; absent from this run (eval, model or criterion gone). */
   notCompared: string[];
+  /** How many of the baseline's passes this run has (passing, regressed or unresolved now). */
+  compared: number;
   /** `<eval>/<model>` judged with a different judge than the baseline (a regression there may be the judge's). */
   judgeChanged: string[];
 }
@@ -41,8 +44,9 @@ export function findRegressions(
   const now = new Map<string, CriterionStatus>(
     criterionCells(summaries).map((cell) => [cellName(cell), judgeCriterion(cell.score, criterionThreshold(gates, cell.criterionId))]),
   );
-  const report: RegressionReport = { regressed: [], unresolved: [], notCompared: [], judgeChanged: [] };
-  for (const entry of baseline.entries) {
+  const report: RegressionReport = { regressed: [], unresolved: [], notCompared: [], compared: 0, judgeChanged: [] };
+  // A baseline keeps its controls' scores (for report --compare), but controls never enter the verdict.
+  for (const entry of baseline.entries.filter((candidate) => !isControlModel(candidate.model))) {
     for (const [criterionId, value] of Object.entries(entry.criteria)) {
       if (judgeCriterion({ value, lower: value, upper: value }, criterionThreshold(gates, criterionId)) !== "pass") continue;
       const name = cellName({ ...entry, criterionId });
@@ -50,6 +54,7 @@ export function findRegressions(
       if (status === "fail") report.regressed.push(name);
       else if (status === "unknown") report.unresolved.push(name);
       else if (status === undefined) report.notCompared.push(name);
+      if (status !== undefined) report.compared++;
     }
     const judges = new Set(
       fingerprints.filter((slot) => slot.evalId === entry.evalId && candidateName(slot) === candidateName(entry)).flatMap((slot) => slot.judgeFingerprint ?? []),

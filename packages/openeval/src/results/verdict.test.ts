@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Baseline } from "./baseline-schema.ts";
 import { resolveGate } from "./gate-selection.ts";
 import type { SlotObservation } from "./statistics.ts";
-import { decideVerdict, exitCodeFor, type CriterionRef, type VerdictInput } from "./verdict.ts";
+import { decideVerdict, type CriterionRef, type VerdictInput } from "./verdict.ts";
 
 const observe = (evalId: string, repetition: number, scores: SlotObservation["scores"], model = "m/a"): SlotObservation => ({
   evalId, model, repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: true,
@@ -21,10 +21,24 @@ describe("decideVerdict", () => {
     ]);
   });
 
-  it("AND over no enabled contributor passes", () => {
+  it("AND over no enabled contributor passes, and says that nothing was gated", () => {
     const verdict = verdictOf([observe("e", 1, { tests: 0, style: 0 })], { enabled: [] });
-    expect(verdict.status).toBe("pass");
+    expect(verdict).toMatchObject({ status: "pass", gated: false });
     expect(verdict.contributors.every((outcome) => outcome.status === "skipped")).toBe(true);
+  });
+
+  it("with no real model's slot (a benchmark of controls only), passes over nothing: gated is false, no contributor counts 0 of 0", () => {
+    const verdict = verdictOf([], { gates: {} });
+    expect(verdict).toMatchObject({ status: "pass", complete: true, gated: false });
+    expect(verdict.contributors.map((outcome) => [outcome.id, outcome.checked, outcome.detail])).toEqual([
+      ["code-judge", 0, "no judge.ts criterion of a real model to check"],
+      ["llm-judge", 0, "no judge.md criterion of a real model to check"],
+      ["gates", 0, "no gates configured"],
+      ["regression", 0, "no baseline; set one with openeval baseline set <run>"],
+    ]);
+    const judged = verdictOf([observe("e", 1, { tests: 1, style: 1 })]);
+    expect(judged.gated).toBe(true);
+    expect(contributor(judged, "code-judge")).toMatchObject({ checked: 1, detail: "1 of 1 judge.ts criterion cell(s) pass" });
   });
 
   it("fails code-judge, naming <eval>/<model>/<criterion>, when a judge.ts criterion misses full credit in a repetition", () => {
@@ -74,15 +88,5 @@ describe("decideVerdict", () => {
     const verdict = verdictOf([observe("e", 1, { tests: 0, style: 1 })], { baseline, enabled: ["regression"] });
     expect(contributor(verdict, "regression")).toMatchObject({ status: "fail", failing: ["e/m/a/tests"] });
     expect(verdict.status).toBe("fail");
-  });
-});
-
-describe("exitCodeFor (SPEC §10)", () => {
-  it("maps complete + pass to 0, a fail to 1, and incomplete or undecided to 3", () => {
-    expect(exitCodeFor({ status: "pass" }, true)).toBe(0);
-    expect(exitCodeFor({ status: "fail" }, true)).toBe(1);
-    expect(exitCodeFor({ status: "fail" }, false)).toBe(1);
-    expect(exitCodeFor({ status: "pass" }, false)).toBe(3);
-    expect(exitCodeFor({ status: "unknown" }, true)).toBe(3);
   });
 });

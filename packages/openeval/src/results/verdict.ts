@@ -8,7 +8,6 @@ import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
 import { evaluateGates, gateName, type GateResult } from "./gates.ts";
 import { findRegressions, type SlotFingerprint } from "./regression.ts";
 import type { SlotObservation } from "./statistics.ts";
-import { EXIT_CODES, type ExitCode } from "../util/exit-codes.ts";
 
 /** `unknown`: nothing failed, but unresolved evidence keeps the contributor from passing. `skipped`: not enabled. */
 export type ContributorStatus = "pass" | "fail" | "unknown" | "skipped";
@@ -21,6 +20,8 @@ export interface ContributorOutcome {
   failing: string[];
   /** What is still undecided (unjudged or unresolved cells, unknown gates). */
   unresolved: string[];
+  /** How many cells or gates it had to check (baseline passes, for regression); 0: it had nothing to check. */
+  checked: number;
   detail: string;
 }
 
@@ -56,9 +57,10 @@ export interface Verdict {
   contributors: ContributorOutcome[];
   /** Every configured gate, evaluated even when the gates contributor is not enabled (for display). */
   gates: GateResult[];
+  /** Some enabled contributor had something to check; false: a pass means nothing was gated (only controls ran, say). */
+  gated: boolean;
 }
 
-/** SPEC §10 exit codes. */
 
 /**
  * The single place a criterion's judge maps to the contributor that gates it.
@@ -86,30 +88,10 @@ export function decideVerdict(input: VerdictInput): Verdict {
     regression: () => regressionContributor(summaries, input),
   };
   const contributors = CONTRIBUTOR_IDS.map((id) =>
-    enabled.includes(id) ? evaluate[id]() : { id, status: "skipped" as const, failing: [], unresolved: [], detail: "not enabled" },
+    enabled.includes(id) ? evaluate[id]() : { id, status: "skipped" as const, failing: [], unresolved: [], checked: 0, detail: "not enabled" },
   );
-  return { status: andOver(contributors), complete: unjudged.length === 0, unjudged, enabled, contributors, gates };
-}
-
-/**
- * SPEC §10: 1 when the verdict fails (a failure is final: pending work cannot undo it), else 3 when the run is
- * incomplete or the verdict unknown, else 0. Invalid input (2) is an error thrown before any verdict.
- * @example exitCodeFor({ status: "pass" }, false) // 3
- */
-export function exitCodeFor(verdict: Pick<Verdict, "status">, complete: boolean): ExitCode {
-  if (verdict.status === "fail") return EXIT_CODES.verdictFail;
-  if (verdict.status === "unknown" || !complete) return EXIT_CODES.incomplete;
-  return EXIT_CODES.pass;
-}
-
-/**
- * The verdict's headline word, the same rule as the exit code: "fail" is final; a verdict that cannot be decided
- * yet (unknown, or slots left unjudged) is "incomplete", never "pass".
- * @example verdictHeadline({ status: "pass" }, false) // "incomplete"
- */
-export function verdictHeadline(verdict: Pick<Verdict, "status">, complete: boolean): "pass" | "fail" | "incomplete" {
-  const code = exitCodeFor(verdict, complete);
-  return code === EXIT_CODES.verdictFail ? "fail" : code === EXIT_CODES.incomplete ? "incomplete" : "pass";
+  const gated = contributors.some((contributor) => contributor.status !== "skipped" && contributor.checked > 0);
+  return { status: andOver(contributors), complete: unjudged.length === 0, unjudged, enabled, contributors, gates, gated };
 }
 
 /** Skipped contributors take no part; AND over none is pass. */
@@ -119,9 +101,9 @@ function andOver(contributors: readonly ContributorOutcome[]): VerdictStatus {
   return "pass";
 }
 
-function outcome(id: ContributorId, failing: string[], unresolved: string[], detail: string): ContributorOutcome {
+function outcome(id: ContributorId, failing: string[], unresolved: string[], checked: number, detail: string): ContributorOutcome {
   const status = failing.length > 0 ? "fail" : unresolved.length > 0 ? "unknown" : "pass";
-  return { id, status, failing, unresolved, detail };
+  return { id, status, failing, unresolved, checked, detail };
 }
 
 /** code-judge / llm-judge: every (eval, model, criterion) cell scored by that contributor's judge must pass. */
@@ -135,22 +117,23 @@ function judgeContributor(id: "code-judge" | "llm-judge", summaries: readonly Mo
   const failing = statuses.filter((cell) => cell.status === "fail").map((cell) => cell.name);
   const unresolved = statuses.filter((cell) => cell.status === "unknown").map((cell) => cell.name);
   const source = id === "code-judge" ? "judge.ts" : "judge.md";
-  return outcome(id, failing, unresolved, `${cells.length - failing.length - unresolved.length} of ${cells.length} ${source} criterion cell(s) pass`);
+  const detail = cells.length === 0 ? `no ${source} criterion of a real model to check` : `${cells.length - failing.length - unresolved.length} of ${cells.length} ${source} criterion cell(s) pass`;
+  return outcome(id, failing, unresolved, cells.length, detail);
 }
 
 function gatesContributor(gates: readonly GateResult[]): ContributorOutcome {
   const failing = gates.filter((gate) => gate.status === "fail").map(gateName);
   const unresolved = gates.filter((gate) => gate.status === "unknown").map(gateName);
-  return outcome("gates", failing, unresolved, gates.length === 0 ? "no gates configured" : gates.map((gate) => `${gateName(gate)}: ${gate.detail}`).join("; "));
+  return outcome("gates", failing, unresolved, gates.length, gates.length === 0 ? "no gates configured" : gates.map((gate) => `${gateName(gate)}: ${gate.detail}`).join("; "));
 }
 
 function regressionContributor(summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
-  if (!input.baseline) return { id: "regression", status: "skipped", failing: [], unresolved: [], detail: "no baseline; set one with openeval baseline set <run>" };
+  if (!input.baseline) return { id: "regression", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "no baseline; set one with openeval baseline set <run>" };
   const report = findRegressions(input.baseline, summaries, input.gates, input.fingerprints);
   const notes = [
     `against baseline of run ${input.baseline.runId}`,
     report.notCompared.length > 0 ? `${report.notCompared.length} baseline pass(es) not in this run` : "",
     report.judgeChanged.length > 0 ? `judge changed since the baseline for ${report.judgeChanged.join(", ")}` : "",
   ];
-  return outcome("regression", report.regressed, report.unresolved, notes.filter((note) => note !== "").join("; "));
+  return outcome("regression", report.regressed, report.unresolved, report.compared, notes.filter((note) => note !== "").join("; "));
 }

@@ -19,7 +19,7 @@ import { summarizeRecordedRun } from "./read-results.ts";
 
 export const SUMMARY_RECORDED_EVENT = "summary.recorded";
 /** Bump when LeaderboardSummary or the key's ingredients change: a summary recorded by the same harness version in an older shape is never matched. */
-const FORMAT = 3;
+const FORMAT = 4;
 /** Events that never change what readResults says: the runner's invocation log, and these summaries themselves. Any other type counts. */
 const UNCOUNTED_EVENTS = [INVOCATION_STARTED, INVOCATION_FINISHED, SUMMARY_RECORDED_EVENT];
 

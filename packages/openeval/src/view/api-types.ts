@@ -3,10 +3,10 @@
 import type { VerificationReceipt } from "../recording/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
 import type { BenchmarkRun, Citation, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics } from "../records/index.ts";
-import type { Bounded, CategoryScore, ModelPairComparison, Verdict, VerdictStatus } from "../results/index.ts";
+import type { Bounded, CategoryScore, ContributorStatus, ModelPairComparison, Verdict, VerdictHeadline, VerdictStatus, VerdictWords } from "../results/index.ts";
 
 export type { VerificationReceipt };
-export type { Bounded, BenchmarkRun, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictStatus };
+export type { Bounded, BenchmarkRun, ContributorStatus, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictHeadline, VerdictStatus, VerdictWords };
 
 /** One page of a long list. */
 export interface Page<T> {
@@ -51,8 +51,11 @@ export interface LeaderboardRow {
   /** 95% confidence interval of the score, 0–100 (bootstrap clustered by eval); null with `ciNote` saying why. */
   ci: { lower: number; upper: number } | null;
   ciNote: string | null;
-  /** This model's part in the run's verdict: "fail" when a failing check names it; null for controls or no verdict. */
-  verdict: VerdictStatus | null;
+  /**
+   * This model's part in the run's verdict, in the words the run's verdict uses: "fail" when a failing check names
+   * it, "incomplete" when an undecided one does; null for controls, variants that do not block, or no verdict.
+   */
+  verdict: VerdictWords | null;
   slots: number;
   judged: number;
   /** Slots whose candidate or judge failed (they stay unresolved). */
@@ -84,8 +87,8 @@ export interface RunOverview {
    * when it cannot (benchmark.ts not loadable).
    */
   verdict: Verdict | null;
-  /** The CLI's headline word for it: "incomplete" when it cannot be decided yet, never "pass". */
-  verdictHeadline: "pass" | "fail" | "incomplete" | null;
+  /** Its words as the CLI says them (describeVerdict): "incomplete" when it cannot be decided yet, never "pass". */
+  verdictWords: VerdictWords | null;
   /** Why there is no verdict, or that benchmark.ts changed since the run (the verdict then uses the recorded settings). */
   verdictNote: string | null;
   /**

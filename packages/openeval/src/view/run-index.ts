@@ -125,7 +125,7 @@ export function buildRunIndex(
         toLeaderboardRow(summary, bySlotModel.get(candidateName(summary)) ?? [], spend.get(candidateName(summary)) ?? null),
       ),
       verdict: null,
-      verdictHeadline: null,
+      verdictWords: null,
       verdictNote: "The verdict is read with benchmark.ts (gates, baseline) when the leaderboard is asked for.",
       criteria,
       integrity,

@@ -15,7 +15,7 @@ describe("the viewer's overview with variants", () => {
     const { store } = await recordedRun();
     const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
     const overview = await new SummaryReader().overview(index);
-    expect(overview.leaderboard.map((row) => [row.variant ?? "current", row.score.value, row.verdict])).toEqual([["current", 100, "pass"], ["worse", 0, null]]);
+    expect(overview.leaderboard.map((row) => [row.variant ?? "current", row.score.value, row.verdict?.headline ?? null])).toEqual([["current", 100, "pass"], ["worse", 0, null]]);
     expect(overview.variantComparisons.map((entry) => [entry.variant, entry.comparison.b, entry.comparison.counts.regression, entry.comparison.evals[0]!.difference])).toEqual([
       ["worse", "p/m [worse]", 1, -1],
     ]);
@@ -111,7 +111,7 @@ describe("a finished run's overview from its recorded summary alone (issue 18 §
     const { leaderboard: indexedLeaderboard, ...indexedRest } = indexed;
     expect(rest).toEqual(indexedRest);
     expect(leaderboard).toEqual(indexedLeaderboard);
-    expect(leaderboard.map((row) => [row.candidate, row.score.value, row.verdict, row.slots, row.judged, row.failed])).toEqual([
+    expect(leaderboard.map((row) => [row.candidate, row.score.value, row.verdict?.headline ?? null, row.slots, row.judged, row.failed])).toEqual([
       ["p/m", 100, "pass", 1, 1, 0],
       ["p/m [worse]", 0, null, 1, 1, 0],
     ]);

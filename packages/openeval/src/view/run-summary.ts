@@ -7,7 +7,7 @@
 // statistics, with a note instead of a verdict.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { candidateName, readInvocations, readRunModels, ResultsStore } from "../records/index.ts";
-import { scoreIntervals, verdictHeadline, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus } from "../results/index.ts";
+import { describeVerdict, scoreIntervals, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus, type VerdictWords } from "../results/index.ts";
 import { benchmarkVersion, readRecordedSummary, readResults, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard } from "../run/index.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
 import { runVersion, type RunIndex } from "./run-index.ts";
@@ -23,7 +23,7 @@ const SEED = 1;
 export const BENCHMARK_RECHECK_MS = 1_000;
 interface Summary {
   verdict: Verdict | null;
-  headline: RunOverview["verdictHeadline"];
+  words: VerdictWords | null;
   note: string | null;
   /** Per candidate: its score and the CI computed with it, from one summary (so they always belong together). */
   scores: Map<string, { interval: ScoreInterval; score: Bounded }>;
@@ -44,14 +44,14 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, headline, note, scores, variantComparisons, categories, recordedAt } = await this.read(index);
+    const { verdict, words, note, scores, variantComparisons, categories, recordedAt } = await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
       variantComparisons,
       categories,
       verdict,
-      verdictHeadline: headline,
+      verdictWords: words,
       verdictNote: note,
       summaryRecordedAt: recordedAt,
       leaderboard: overview.leaderboard.map((row) => {
@@ -140,7 +140,7 @@ export class SummaryReader {
       const intervals = scoreIntervals(index.slots, index.overview.criteria, { seed: SEED });
       return {
         verdict: null,
-        headline: null,
+        words: null,
         note: `No verdict: the run's benchmark (${folder}) could not be read: ${oneLine((error as Error).message)}`,
         scores: new Map(intervals.map((interval) => [candidateName(interval), { interval, score: recorded.get(candidateName(interval))! }])),
         variantComparisons: [],
@@ -155,7 +155,7 @@ export class SummaryReader {
 function toSummary(summary: LeaderboardSummary, recordedAt: string | null): Summary {
   return {
     verdict: summary.verdict,
-    headline: verdictHeadline(summary.verdict, summary.complete),
+    words: describeVerdict(summary.verdict, summary.complete),
     note: summary.settingsNote,
     scores: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
     variantComparisons: summary.variantComparisons,
@@ -211,7 +211,7 @@ function overviewOf(run: RunOverview["run"], version: string, recorded: Recorded
       return { ...row, verdict: !row.control && row.variant === undefined ? modelVerdict(summary.verdict, row) : null };
     }),
     verdict: summary.verdict,
-    verdictHeadline: verdictHeadline(summary.verdict, summary.complete),
+    verdictWords: describeVerdict(summary.verdict, summary.complete),
     verdictNote: summary.settingsNote,
     summaryRecordedAt: recorded.recordedAt,
     criteria: summary.criteria,
@@ -221,8 +221,16 @@ function overviewOf(run: RunOverview["run"], version: string, recorded: Recorded
   };
 }
 
-/** "fail" when a failing check names the model, "unknown" when an undecided one does, else the run's status if it passes. */
-function modelVerdict(verdict: Verdict, row: LeaderboardRow): VerdictStatus {
+/**
+ * The model's part in the verdict, worded as the run's verdict is: "fail" when a failing check names the model,
+ * undecided when an undecided one does, else the run's status if it passes. Its own unresolved cells are what leave it
+ * undecided, so it is worded as of a complete run.
+ */
+function modelVerdict(verdict: Verdict, row: LeaderboardRow): VerdictWords {
+  return describeVerdict({ status: modelStatus(verdict, row), gated: verdict.gated }, true);
+}
+
+function modelStatus(verdict: Verdict, row: LeaderboardRow): VerdictStatus {
   const name = candidateName(row);
   const names = (entry: string) => entry.includes(`/${name}/`) || entry.includes(`/${name}#`) || entry.endsWith(`/${name}`);
   const gateFails = verdict.gates.some((gate) => gate.model === row.model && gate.status === "fail");

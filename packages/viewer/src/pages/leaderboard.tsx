@@ -1,6 +1,6 @@
 // The model leaderboard: the run summary per model — score with completion bounds (and CI once the statistics
 // stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
-import type { LeaderboardRow, RunOverview, VerdictStatus } from "openeval/viewer-api";
+import type { ContributorStatus, LeaderboardRow, RunOverview, VerdictWords } from "openeval/viewer-api";
 import { BoundsAndIntervalHeads, ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDate, formatDuration, formatScore, formatUSD } from "../format.ts";
@@ -128,13 +128,24 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
         {formatDuration(row.medianElapsedMs)}
         <div className="muted small">p95 {formatDuration(row.p95ElapsedMs)}</div>
       </td>
-      <td data-testid="verdict">{row.control ? <span className="muted small">not in verdict</span> : row.verdict === null ? <Dash /> : <VerdictBadge status={row.verdict} />}</td>
+      <td data-testid="verdict">{row.control ? <span className="muted small">not in verdict</span> : row.verdict === null ? <Dash /> : <VerdictBadge words={row.verdict} />}</td>
     </tr>
   );
 }
 
-export function VerdictBadge({ status }: { status: VerdictStatus | "incomplete" }) {
-  return <StateBadge state={status === "pass" ? "completed" : status === "fail" ? "failed" : "interrupted"} label={status} />;
+/** A verdict's headline as the server words it (the CLI's words), with why as its tooltip. */
+export function VerdictBadge({ words }: { words: VerdictWords }) {
+  return (
+    <span title={words.reason ?? undefined} data-headline={words.headline}>
+      <StatusBadge status={words.headline} />
+    </span>
+  );
+}
+
+/** A verdict headline or a contributor's status; "nothing gated" and "skipped" are muted, undecided ones a warning. */
+function StatusBadge({ status }: { status: VerdictWords["headline"] | ContributorStatus }) {
+  const state = status === "pass" ? "completed" : status === "fail" ? "failed" : status === "incomplete" || status === "unknown" ? "interrupted" : "skipped";
+  return <StateBadge state={state} label={status} />;
 }
 
 /** The verdict's contributors (code-judge, llm-judge, gates, regression): each one's status and what failed it. */
@@ -144,7 +155,8 @@ function VerdictPanel({ overview }: { overview: RunOverview }) {
   return (
     <div className="verdict-panel" data-testid="verdict-panel">
       <div className="verdict-head">
-        <span className="strong">Verdict</span> <VerdictBadge status={overview.verdictHeadline ?? verdict.status} />
+        <span className="strong">Verdict</span> {overview.verdictWords ? <VerdictBadge words={overview.verdictWords} /> : null}
+        {overview.verdictWords?.reason ? <span className="small" data-testid="verdict-reason">{overview.verdictWords.reason}</span> : null}
         <span className="muted small">
           {verdict.complete ? "every slot of a real model judged" : `${verdict.unjudged.length} slot(s) of real models unjudged`} · controls never enter the verdict
         </span>
@@ -160,7 +172,7 @@ function VerdictPanel({ overview }: { overview: RunOverview }) {
           <div key={contributor.id} className={`contributor status-${contributor.status}`}>
             <div>
               <span className="mono strong">{contributor.id}</span>{" "}
-              {contributor.status === "skipped" ? <span className="badge tone-muted">skipped</span> : <VerdictBadge status={contributor.status} />}
+              <StatusBadge status={contributor.status} />
             </div>
             <div className="muted small">{contributor.detail}</div>
             {contributor.failing.length > 0 ? <div className="small tone-text-bad">failing: {contributor.failing.slice(0, 8).join(", ")}{contributor.failing.length > 8 ? ` and ${contributor.failing.length - 8} more` : ""}</div> : null}

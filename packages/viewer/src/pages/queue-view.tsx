@@ -17,6 +17,18 @@ export function QueueView({ run, overview }: { run: string; overview: RunOvervie
   return <Await state={queue}>{(data) => <QueueBody run={run} queue={data} overview={overview} />}</Await>;
 }
 
+/** The run's verdict in the header's words (the overview's), so that banner and header never disagree. */
+function RunVerdict({ overview }: { overview: RunOverview }) {
+  const words = overview.verdictWords;
+  if (words === null) return <span className="muted">{overview.verdictNote ?? "no verdict"}</span>;
+  return (
+    <span data-testid="queue-verdict">
+      verdict <VerdictBadge words={words} />
+      {words.reason ? ` ${words.reason}` : ""}
+    </span>
+  );
+}
+
 function useNow(running: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -44,7 +56,7 @@ function QueueBody({ run, queue, overview }: { run: string; queue: QueueAnswer; 
           </>
         ) : queue.status === "finished" && queue.summary ? (
           <>
-            <StateBadge state="completed" label="finished" /> {formatDate(queue.summary.finishedAt)} after {formatDuration(elapsed)} · verdict <VerdictBadge status={queue.summary.verdict} /> · {queue.summary.complete ? "every slot judged" : "some slots are not judged"} ·{" "}
+            <StateBadge state="completed" label="finished" /> {formatDate(queue.summary.finishedAt)} after {formatDuration(elapsed)} · <RunVerdict overview={overview} /> ·{" "}
             <a href={href({ page: "run", run }, { tab: "leaderboard" })} data-testid="queue-summary-link">
               the leaderboard →
             </a>

@@ -85,7 +85,7 @@ function RunHeader({ overview }: { overview: RunOverview }) {
         <div className="stat">
           <div className="stat-label">Verdict</div>
           <div className="stat-value" data-testid="run-verdict">
-            {overview.verdict === null ? <span className="muted" title={overview.verdictNote ?? undefined}>—</span> : <VerdictBadge status={overview.verdictHeadline ?? overview.verdict.status} />}
+            {overview.verdictWords === null ? <span className="muted" title={overview.verdictNote ?? undefined}>—</span> : <VerdictBadge words={overview.verdictWords} />}
           </div>
         </div>
       </div>
