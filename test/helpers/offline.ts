@@ -14,6 +14,9 @@ export const offlineUnavailable: string | null =
     ? "needs root (network namespaces)"
     : (["unshare", "mount", "setpriv", "ip"].find((tool) => Bun.which(tool) === null)?.concat(" is not installed") ?? null);
 
+/** npm settings for commands run offline: none of npm's own lookups (update notice, audit, funding). */
+export const NPM_QUIET = { npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
+
 export interface OfflineResult extends CliResult {
   /** Every attempt to reach beyond loopback, e.g. "DNS query for registry.npmjs.org". */
   attempts: string[];
