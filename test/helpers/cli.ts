@@ -1,7 +1,7 @@
 // Runs the real `openeval` command (the npm bin shim, under the project's Bun) and captures its output.
 import { join } from "node:path";
 
-const BIN = join(import.meta.dirname, "..", "..", "packages", "openeval", "bin", "openeval");
+export const BIN = join(import.meta.dirname, "..", "..", "packages", "openeval", "bin", "openeval");
 
 export interface CliResult {
   exitCode: number;
@@ -9,8 +9,19 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
-  const child = Bun.spawn(["node", BIN, ...args], {
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runCommand(["node", BIN, ...args], options);
+}
+
+/** Runs any command as runCli runs `openeval` (e.g. the `openeval` an npm install linked into a project). */
+export async function runCommand(argv: string[], options: RunOptions = {}): Promise<CliResult> {
+  const child = Bun.spawn(argv, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdout: "pipe",

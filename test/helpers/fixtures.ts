@@ -36,3 +36,17 @@ export function minimalBenchmark(overrides: Record<string, string | { symlink: s
     ...overrides,
   };
 }
+
+/**
+ * A benchmark as a user keeps it in their own repository: one hybrid eval whose judge.ts imports values from
+ * `openeval` and `openeval/scorers`, graded by the scripted judge, run by the positive control (which passes).
+ */
+export function userBenchmark(): Record<string, string> {
+  return {
+    "benchmark.ts": `import type { Benchmark } from "openeval";\n\nexport default { models: ["control/positive"], repetitions: 1, judge: { model: "control/judge" } } satisfies Benchmark;\n`,
+    "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
+    "evals/answer/judge.ts": `import { isScored, type JudgeContext } from "openeval";\nimport { exactMatch } from "openeval/scorers";\n\nexport const criteria = ["exact"];\nexport default (ctx: JudgeContext) => ({ scores: { exact: isScored(1) ? exactMatch(ctx, "APPLE") : false } });\n`,
+    "evals/answer/judge.md": "## Criterion: brief — Answers briefly\nPass when the reply is the requested word alone.\n",
+    "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }], verdict: { brief: { value: true, reason: "The reply is APPLE alone." } } }),
+  };
+}

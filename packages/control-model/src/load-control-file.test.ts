@@ -73,13 +73,14 @@ describe("loadControlFile", () => {
     ["a verdict value that is a string", { turns: [{}], verdict: { correct: { value: "yes", reason: "r" } } }, "verdict.correct.value"],
     ["a verdict with a blank reason", { turns: [{}], verdict: { correct: { value: true, reason: "  " } } }, "verdict.correct.reason"],
     ["an early check that is neither decide nor continue", { turns: [{}], earlyCheck: "maybe" }, "earlyCheck"],
-  ])("rejects %s, naming the path and the field", async (name, content, field) => {
+  ])("rejects %s, naming the path, the field and where the format is described", async (name, content, field) => {
     const path = await writeControl(name.replaceAll(" ", "-"), content);
     const error = await loadError(path);
     expect(error.code).toBe("CONTROL_FILE_INVALID");
     expect(error.path).toBe(path);
     expect(error.message).toContain(path);
     expect(error.message).toContain(field);
+    expect(error.message).toContain("(format: docs/control-files.md)");
   });
 
   it("rejects malformed JSON as invalid, naming the path", async () => {

@@ -18,7 +18,7 @@ export async function loadControlFile(path: string): Promise<ControlFile> {
     throw new ControlFileError(
       "CONTROL_FILE_INVALID",
       path,
-      `Control file ${path} is invalid. Fix these fields (format: packages/control-model/README.md):\n` +
+      `Control file ${path} is invalid. Fix these fields (format: docs/control-files.md):\n` +
         z.prettifyError(parsed.error),
       { cause: parsed.error },
     );

@@ -4,15 +4,14 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { resolveOpenCodeBinary } from "../opencode/index.ts";
 import { connectContainerEngine, contextEntries, hashContext, packTar, readContextFiles, SandboxError, type ContainerEngine, type EngineOptions, type TarEntry } from "../sandbox/index.ts";
 import { sha256 } from "../util/hash.ts";
+import { imageContextDirectory } from "../util/images-directory.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError } from "./errors.ts";
 
-/** images/candidate/ of this checkout (repo root, four levels above this file). */
-export const CANDIDATE_CONTEXT_DIRECTORY = fileURLToPath(new URL("../../../../images/candidate/", import.meta.url));
+export const CANDIDATE_CONTEXT_DIRECTORY = imageContextDirectory("candidate");
 export const CANDIDATE_IMAGE_REPOSITORY = "openeval-candidate";
 const LABELS = { image: "openeval.image", contextHash: "openeval.context-hash" } as const;
 

@@ -2,9 +2,8 @@
 // the eval folder, and `openeval` itself resolves to the harness that is grading, wherever the eval lives.
 // (Bun's runtime plugins do not see bare imports of a dynamically imported file, and its auto-install would
 // otherwise fetch a missing package from the network.)
-import { fileURLToPath } from "node:url";
+import { resolveJudgeImport } from "../load/index.ts";
 
-const HARNESS = fileURLToPath(new URL(".", import.meta.url));
 /** Made once: constructing a Bun.Transpiler costs more than scanning a bundle with it. */
 const SCAN_JS = new Bun.Transpiler({ loader: "js" });
 
@@ -13,13 +12,9 @@ export function linkImports(source: string, evalDirectory: string): string {
   let linked = source;
   for (const specifier of new Set(imports)) {
     if (specifier.startsWith(".") || specifier.startsWith("/") || /^(node|bun):/.test(specifier)) continue;
-    const from = specifier === "openeval" || specifier.startsWith("openeval/") ? HARNESS : evalDirectory;
-    let resolved: string;
-    try {
-      resolved = Bun.resolveSync(specifier, from);
-    } catch {
-      continue; // left bare: the worker's import fails and reports the missing package by name
-    }
+    const resolved = resolveJudgeImport(specifier, evalDirectory);
+    // Left bare when it does not resolve: the worker's import fails and reports the missing package by name.
+    if (resolved === null || resolved === specifier) continue;
     const quoted = new RegExp(`(from\\s*|import\\s*\\(?\\s*)(["'])${escapeRegExp(specifier)}\\2`, "g");
     linked = linked.replace(quoted, (_match, prefix: string) => `${prefix}${JSON.stringify(resolved)}`);
   }

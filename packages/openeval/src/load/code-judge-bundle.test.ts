@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { cp, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { bundleCodeJudge } from "./code-judge-bundle.ts";
@@ -11,6 +12,8 @@ describe("bundleCodeJudge", () => {
     const directory = await writeTree({
       "judge.ts": `import { writeFileSync } from "node:fs";\nimport * as z from "zod";\nimport { expected } from "./helper.ts";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default ({ response }) => ({ scores: { ok: z.string().parse(response.text) === expected } });\n`,
       "helper.ts": `export const expected = "APPLE";\n`,
+      // Installed beside the judge, as a benchmark installs what its judges import.
+      "node_modules/zod": { symlink: dirname(fileURLToPath(import.meta.resolve("zod/package.json"))) },
     });
     const bundle = await bundleCodeJudge(join(directory, "judge.ts"));
     expect(existsSync(marker)).toBe(false);
@@ -130,5 +133,18 @@ describe("bundleCodeJudge: package imports (issue 14 §5)", () => {
       "judge.ts": `import { readFileSync } from "fs";\nimport { Database } from "bun:sqlite";\nimport { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x").value === 1 && typeof readFileSync === "function" && typeof Database === "function" } });\n`,
     });
     expect((await bundleCodeJudge(join(directory, "judge.ts"))).dependencies.map((dependency) => dependency.name)).toEqual(["openeval"]);
+  });
+
+  it("records openeval at the grading harness's version, also for an eval folder with no node_modules", async () => {
+    const directory = await writeTree({ "judge.ts": `import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x") } });\n` });
+    const harness = (await import("../../package.json")).version;
+    expect((await bundleCodeJudge(join(directory, "judge.ts"))).dependencies).toEqual([{ name: "openeval", version: harness }]);
+  });
+
+  it("refuses an openeval entry point that does not exist, naming the ones there are", async () => {
+    const directory = await writeTree({ "judge.ts": `import { exactMatch } from "openeval/scorer";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x") } });\n` });
+    await expect(bundleCodeJudge(join(directory, "judge.ts"))).rejects.toThrow(
+      'imports "openeval/scorer" (imported by judge.ts), which openeval does not provide; import from openeval or openeval/scorers or openeval/viewer-api',
+    );
   });
 });

@@ -4,12 +4,15 @@
 import { dirname, join, relative } from "node:path";
 import { readFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { BunPlugin } from "bun";
 import { fingerprint, sha256 } from "../util/hash.ts";
 import { readCachedBundle, writeCachedBundle, type CachedBundle } from "./bundle-cache.ts";
 import { LiteralError, readLiteral, type PropertySpan } from "./literal.ts";
 import { CRITERION_ID } from "./schema.ts";
 import { categoryKeys } from "./categories.ts";
+import { HARNESS_PACKAGE, isHarnessImport, resolveJudgeImport } from "./resolve-judge-import.ts";
 
 export interface JudgeDependency {
   /** The package name as imported (`zod`, `@scope/pkg`), or a `node:`/`bun:` builtin. */
@@ -101,11 +104,18 @@ async function buildBundle(file: string): Promise<CachedBundle> {
 function describeDependencies(packages: readonly PackageImport[], root: string): JudgeDependency[] {
   const dependencies = new Map<string, JudgeDependency>();
   const unresolved = new Map<string, string>();
+  const unprovided = new Map<string, string>();
   for (const { specifier, importer } of packages) {
     const name = packageName(specifier);
-    const from = join(root, importer);
-    if (name !== HARNESS_PACKAGE && !resolves(specifier, from)) unresolved.set(name, importer);
-    if (!dependencies.has(name)) dependencies.set(name, { name, version: packageVersion(specifier, from) });
+    const from = dirname(join(root, importer));
+    const resolved = resolveJudgeImport(specifier, from);
+    if (resolved === null && isHarnessImport(specifier)) unprovided.set(specifier, importer);
+    else if (resolved === null) unresolved.set(name, importer);
+    if (!dependencies.has(name)) dependencies.set(name, { name, version: resolved === null ? null : packageVersion(name, resolved) });
+  }
+  if (unprovided.size > 0) {
+    const names = [...unprovided].map(([specifier, importer]) => `"${specifier}" (imported by ${importer})`);
+    throw new Error(`imports ${names.join(", ")}, which ${HARNESS_PACKAGE} does not provide; import from ${harnessEntryPoints().join(" or ")}`);
   }
   if (unresolved.size > 0) {
     const names = [...unresolved].map(([name, importer]) => `"${name}" (imported by ${importer})`);
@@ -130,9 +140,6 @@ function relativizeModuleComments(source: string, localFiles: readonly string[],
   }
   return result;
 }
-
-/** `openeval` itself is provided by the harness that grades (link-imports.ts), wherever the eval lives. */
-const HARNESS_PACKAGE = "openeval";
 
 function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string, entry: string): BunPlugin {
   return {
@@ -162,32 +169,22 @@ function packageName(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
 }
 
-function resolves(specifier: string, importer: string): boolean {
-  try {
-    Bun.resolveSync(specifier, dirname(importer));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The version in the imported package's manifest, found by walking up from where it resolves. */
-function packageVersion(specifier: string, importer: string): string | null {
-  if (/^(node|bun):/.test(specifier)) return null;
-  const name = packageName(specifier);
-  let directory: string;
-  try {
-    directory = dirname(Bun.resolveSync(specifier, dirname(importer)));
-  } catch {
-    return null; // bundleCodeJudge refuses it (see resolves())
-  }
-  for (; directory !== dirname(directory); directory = dirname(directory)) {
+/** The version in the imported package's manifest, found by walking up from the file it resolves to. */
+function packageVersion(name: string, resolved: string): string | null {
+  if (isBuiltin(name)) return null;
+  for (let directory = dirname(resolved); directory !== dirname(directory); directory = dirname(directory)) {
     const manifest = join(directory, "package.json");
     if (!existsSync(manifest)) continue;
     const parsed = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; version?: string };
     if (parsed.name === name) return parsed.version ?? null;
   }
   return null;
+}
+
+/** The harness's public entry points (its package.json `exports`), as a judge imports them. */
+function harnessEntryPoints(): string[] {
+  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as { exports: Record<string, string> };
+  return Object.keys(manifest.exports).map((key) => join(HARNESS_PACKAGE, key));
 }
 
 const CRITERIA_EXPORT = /export\s+(?:const|let|var)\s+criteria\s*(?::[^=]*)?=\s*/;

@@ -24,7 +24,7 @@ async function importDefault(file: string): Promise<{ ok: true; value: unknown }
   try {
     module = (await import(file)) as { default?: unknown };
   } catch (error) {
-    return { ok: false, error: `could not be loaded: ${firstLine(error)}; fix the TypeScript so that it compiles and runs` };
+    return { ok: false, error: `could not be loaded: ${describeLoadError(error)}` };
   }
   if (module.default === undefined) return { ok: false, error: "has no default export; write `export default { ... }`" };
   try {
@@ -32,6 +32,23 @@ async function importDefault(file: string): Promise<{ ok: true; value: unknown }
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
+}
+
+function describeLoadError(error: unknown): string {
+  const missing = missingPackage(error);
+  if (missing === null) return `${firstLine(error)}; fix the TypeScript so that it compiles and runs`;
+  if (missing === "openeval") {
+    return "it imports openeval, which is not installed in the benchmark's folder; import only types from it there (`import type`), or install openeval in that folder (docs/using-openeval.md)";
+  }
+  return `it imports "${missing}", which is not installed in the benchmark's folder; install it there (npm install ${missing})`;
+}
+
+/** The package a bare import named that does not resolve (Bun's ERR_MODULE_NOT_FOUND), or null. */
+function missingPackage(error: unknown): string | null {
+  const { code, specifier } = (error ?? {}) as { code?: unknown; specifier?: unknown };
+  if (code !== "ERR_MODULE_NOT_FOUND" || typeof specifier !== "string" || /^[./]|^[a-z]+:/i.test(specifier)) return null;
+  const parts = specifier.split("/");
+  return (specifier.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
 }
 
 function firstLine(error: unknown): string {

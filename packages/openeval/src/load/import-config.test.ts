@@ -46,6 +46,17 @@ describe("loading author settings in a child process, bounded", () => {
     }
   });
 
+  it("a package that benchmark.ts or eval.ts imports and no node_modules holds is named, with what to do", async () => {
+    const problems = await problemsOf({
+      "benchmark.ts": `import { VERIFICATION_IMAGE } from "openeval";\nexport default { models: ["provider/model"], judge: { verification: { image: VERIFICATION_IMAGE } } };\n`,
+      "evals/answer/eval.ts": `import { z } from "@scope/settings-helper/z";\nexport default { timeoutMs: z };\n`,
+    });
+    expect(problems).toEqual([
+      "benchmark.ts: could not be loaded: it imports openeval, which is not installed in the benchmark's folder; import only types from it there (`import type`), or install openeval in that folder (docs/using-openeval.md)",
+      `evals/answer/eval.ts: could not be loaded: it imports "@scope/settings-helper", which is not installed in the benchmark's folder; install it there (npm install @scope/settings-helper)`,
+    ]);
+  });
+
   it("settings hold plain data only: a function or class instance is an error naming where it is", async () => {
     const problems = await problemsOf({ "benchmark.ts": `export default { models: ["provider/model"], candidate: { providers: { p: { make: () => 1 } } } };\n` });
     expect(problems).toEqual(["benchmark.ts: default export.candidate.providers.p.make is a function; settings take plain data (strings, numbers, booleans, arrays, objects)"]);

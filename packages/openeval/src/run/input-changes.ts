@@ -3,14 +3,14 @@
 // a difference is reported by file (issue 14 §2). Grading never used the live files (freeze-inputs.ts): this says
 // that someone — possibly a candidate in the unsandboxed process mode — changed them.
 import { readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ResultsStore } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree, type TreeEntry } from "../util/tree.ts";
 
-/** packages/openeval/src and the control model package: the code that records and grades. */
-const HARNESS_ROOTS = [fileURLToPath(new URL("..", import.meta.url)), fileURLToPath(new URL("../../../control-model/src", import.meta.url))];
+/** packages/openeval/src and the control model package (wherever it is installed): the code that records and grades. */
+const HARNESS_ROOTS = [fileURLToPath(new URL("..", import.meta.url)), dirname(fileURLToPath(import.meta.resolve("@openeval/control-model")))];
 /** What in a benchmark folder is not its source: recorded results and installed packages. */
 export const NOT_BENCHMARK_SOURCE: ReadonlySet<string> = new Set(["results", "node_modules", ".git"]);
 

@@ -15,7 +15,8 @@ import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 const CONTAINER_ROOT = "/home/candidate";
 const EGRESS_DIR = "/run/openeval-egress";
 const EGRESS_SOCKET = `${EGRESS_DIR}/egress.sock`;
-const EGRESS_PROGRAM = ["bun", "/opt/openeval/openeval-egress.ts"];
+/** `--no-install` here and below: Bun never fetches packages for the harness's own scripts, in a container either. */
+const EGRESS_PROGRAM = ["bun", "--no-install", "/opt/openeval/openeval-egress.ts"];
 /** What a copy-out may bring back: far above any workspace plus database a candidate should leave. */
 const COPY_OUT_LIMIT = 4 * 1024 ** 3;
 const PROXY_LIMITS: SandboxLimits = { cpus: 0.5, memoryMiB: 256, pids: 128, tmpMiB: 16 };
@@ -202,7 +203,7 @@ async function copyLive(candidate: Sandbox, scratch: string, paths: LiveCopy, ta
     `db.run("PRAGMA busy_timeout = 5000"); db.query("VACUUM INTO ?").run(${JSON.stringify(copy)}); db.close();`,
   ].join("\n");
   let problem = "";
-  const made = await candidate.run(["bun", "-e", script], { deadline, maxOutputBytes: 64 * 1024, stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) } });
+  const made = await candidate.run(["bun", "--no-install", "-e", script], { deadline, maxOutputBytes: 64 * 1024, stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) } });
   if (made.exitCode !== 0) throw new Error(`The live database could not be copied inside the candidate's container: ${problem.trim() || `exit ${made.exitCode}`}`);
   try {
     for (const path of [insidePath(scratch, paths.workspace), copy]) {

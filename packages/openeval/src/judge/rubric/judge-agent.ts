@@ -35,7 +35,8 @@ export function buildJudgeConfig(options: JudgeAgentOptions): Record<string, unk
     mcp: {
       [SERVER_NAME]: {
         type: "local",
-        command: [options.bunBinary, TOOLS_SERVER],
+        // --no-install: the tool server never downloads packages (Bun would auto-install a missing one).
+        command: [options.bunBinary, "--no-install", TOOLS_SERVER],
         environment: { [JOB_ENV]: options.jobFile },
         enabled: true,
         timeout: MCP_TIMEOUT_MS,

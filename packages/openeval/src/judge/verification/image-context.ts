@@ -1,12 +1,11 @@
 // The verification image's build context: images/verification/ (read and hashed by the sandbox stage) plus the
 // vendored npm packages that npm-packages.json pins.
-import { fileURLToPath } from "node:url";
 import type { ContextFile } from "../../sandbox/index.ts";
+import { imageContextDirectory } from "../../util/images-directory.ts";
 import { VerificationError } from "./errors.ts";
 import { NpmPackagesManifestSchema, type NpmPackagesManifest } from "./npm-packages-manifest.ts";
 
-/** images/verification/ of this checkout (repo root, five levels above this file). */
-export const DEFAULT_CONTEXT_DIRECTORY = fileURLToPath(new URL("../../../../../images/verification/", import.meta.url));
+export const DEFAULT_CONTEXT_DIRECTORY = imageContextDirectory("verification");
 
 export const NPM_PACKAGES_FILE = "npm-packages.json";
 
