@@ -5,14 +5,10 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { resultsRoot, STORE_FILE } from "../records/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
-export const reportCommand = defineCommand({
-  name: "report",
-  usage: "report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
-  summary: "Compare two runs (or baseline.json with a run, or two models or variants — --model 'p/m,p/m [terse]'): scores, paired difference with 95% CI, regressions and improvements.",
-  options: { ...BENCHMARK_OPTION, compare: { type: "boolean", default: false }, model: { type: "string" }, json: { type: "boolean", default: false } },
+export const reportCommand = defineCommand("report", {
   async run(flags, positionals) {
     if (!flags.compare) throw new UsageError("report needs --compare <run-a | baseline> <run-b> (the only report so far)");
     if (positionals.length !== 2) throw new UsageError(`--compare takes two runs, a and b (a may be \`baseline\`); got ${positionals.length}: ${positionals.join(" ") || "none"}`);
