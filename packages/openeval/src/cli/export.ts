@@ -9,13 +9,15 @@ export const exportCommand = defineCommand("export", {
     if (typeof flags.output !== "string") throw new UsageError("--output <dir> is required: the folder to write the export to");
     if (positionals.length > 1) throw new UsageError(`export takes one run; got ${positionals.join(", ")}`);
     const run = chooseRun(flags.benchmark as string, positionals[0]);
+    // A counter redrawn in place on a terminal; a log or a pipe gets no `\r` lines, only the result.
+    const progress = process.stderr.isTTY ? (done: number, total: number) => process.stderr.write(`\rexporting ${done}/${total}`) : undefined;
     const result = await exportRun({
       run,
       output: flags.output,
       allowArtifacts: (flags["allow-artifact"] as string[] | undefined) ?? [],
-      onProgress: (done, total) => process.stderr.write(`\rexporting ${done}/${total}`),
+      onProgress: progress,
     });
-    process.stderr.write("\n");
+    if (progress) process.stderr.write("\n");
     console.log(`Exported run ${result.runId} (${result.files} files, ${(result.bytes / 1024 / 1024).toFixed(1)} MB). Open ${result.index}`);
     const leftOut = new Set(Object.values(result.leftOut).flat());
     if (leftOut.size > 0) {
