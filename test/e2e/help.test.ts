@@ -63,9 +63,10 @@ describe("every command's --help", () => {
     }
   });
 
-  it("run --help documents --json as JSON Lines", async () => {
+  it("run --help and the README document --json as JSON Lines", async () => {
     const help = await runCli(["run", "--help"]);
     expect(help.stdout.replace(/\s+/g, " ")).toContain("--json Print the events and the summary to stdout as JSON Lines (one JSON object per line)");
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain("`--json` (JSON Lines)");
   });
 });
 
