@@ -37,6 +37,7 @@ describe("reporters", () => {
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, outcome: "continue", reason: "ok: still open" } });
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, check: 2 } });
     report({ type: "notice", message: "earlyStop is off for e" });
+    report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, state: "timed_out", scores: null, error: "Wall-clock timeout of 1 ms reached" } });
     expect(lines).toEqual([
       "candidate e × p/m #1: completed in 2.5 s, eval run eval_1",
       "judge     e × p/m #1: ok=1 maybe=unresolved",
@@ -47,6 +48,8 @@ describe("reporters", () => {
       "check     e × p/m #1, check 1: continue: ok: still open",
       "check     e × p/m #1, check 2: every criterion decided; stopping the candidate",
       "earlyStop is off for e",
+      // A state in words, never the enum.
+      "judge     e × p/m #1: timed out: Wall-clock timeout of 1 ms reached",
     ]);
   });
 
