@@ -19,7 +19,7 @@ const MODEL = {
 const SCOPE = {
   model: { ...MODEL.model, description: "Add a model to benchmark.ts's and the run's (provider/model[#variant]; commas separate several)" },
   "only-model": { type: "string", multiple: true, value: "provider/model", description: "Work on these models' slots only; the others wait, not scored against you" },
-  variant: { type: "string", multiple: true, value: "name", description: "Run current and these variants only, all of them blocking (default: every variant)" },
+  variant: { type: "string", multiple: true, value: "name", description: "Run current and only these variants, which then count in the verdict too (default: every variant, only current counts)" },
   "only-variant": { type: "string", multiple: true, value: "name", description: "Work on these variants' slots only (current or a variant's name)" },
   "only-eval": { type: "string", multiple: true, value: "id", description: "Work on these evals only" },
   "only-category": { type: "string", multiple: true, value: "name", description: "Only evals with a criterion in this category, scored by those criteria" },
@@ -33,10 +33,10 @@ const SCOPE = {
 
 /** What a command that runs work and ends with a verdict honours: run, retry, rejudge. */
 const EXECUTION = {
-  concurrency: { type: "string", value: "n", description: "Work items at once (default: benchmark.ts concurrency, else what the machine holds)" },
+  concurrency: { type: "string", value: "n", description: "How many work items run at once (default: benchmark.ts concurrency, else what the machine can hold)" },
   ...json("Print the events and the summary to stdout as JSON Lines (one JSON object per line), no progress"),
-  gate: { type: "string", multiple: true, value: "ids", description: "The verdict's contributors, replacing the default: code-judge, llm-judge, gates, regression" },
-  only: { type: "string", multiple: true, value: "ids", description: "Keep only these of the verdict's contributors" },
+  gate: { type: "string", multiple: true, value: "ids", description: "Decide the verdict by these contributors only (code-judge, llm-judge, gates, regression), not benchmark.ts's" },
+  only: { type: "string", multiple: true, value: "ids", description: "Of the verdict's contributors otherwise chosen, keep only these" },
   "no-llm-judge": { type: "boolean", default: false, description: "Leave llm-judge out of the verdict" },
   junit: { type: "string", value: "file", description: "Write a JUnit XML report of the run to this file" },
   summary: { type: "string", value: "file", description: "Write a Markdown summary of the run to this file" },

@@ -34,7 +34,7 @@ describe("--help text", () => {
   it("puts descriptions under their flags on a narrow terminal, and keeps it within the width", () => {
     const help = formatHelp(COMMANDS.retry, 40);
     expect(width(help)).toBeLessThanOrEqual(40);
-    expect(help).toContain("  --concurrency <n>\n      Work items at once");
+    expect(help).toContain("  --concurrency <n>\n      How many work items run at once");
   });
 
   it("lists each command once in the overview with its summary's first sentence, wrapped", () => {
