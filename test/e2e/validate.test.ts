@@ -105,7 +105,7 @@ describe("openeval validate", () => {
     expect(unknown.stderr).toContain('unknown command "valdiate"; the commands are: run, plan, retry, rejudge, add-models, remove-models, merge-runs, snapshot, baseline, report, calibrate, image, view, export, validate, verify');
     const help = await runCli(["validate", "--help"]);
     expect(help.exitCode).toBe(0);
-    expect(help.stdout).toContain("--benchmark <value>");
+    expect(help.stdout).toContain("--benchmark <dir>");
   });
 
   it("a benchmark.ts whose import never settles is a load error within the limit, exit 2 (validate, plan and run)", async () => {

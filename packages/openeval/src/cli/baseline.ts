@@ -4,14 +4,10 @@ import { join, resolve } from "node:path";
 import { loadBenchmark } from "../load/index.ts";
 import { readBaseline, writeBaseline } from "../results/index.ts";
 import { BASELINE_FILE, readResults } from "../run/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
-export const baselineCommand = defineCommand({
-  name: "baseline",
-  usage: "baseline set <run-dir> [--variant <name>] [--accept-failing] | baseline show [--benchmark <dir>]",
-  summary: "Promote one arm of a complete run (current, or the --variant named) to baseline.json (fingerprints and scores only), or show the current baseline.",
-  options: { ...BENCHMARK_OPTION, variant: { type: "string" }, "accept-failing": { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+export const baselineCommand = defineCommand("baseline", {
   async run(flags, [action, runDirectory]) {
     const benchmark = await loadBenchmark(flags.benchmark as string);
     const file = join(benchmark.directory, BASELINE_FILE);

@@ -1,14 +1,10 @@
 // `openeval calibrate`: run every eval's controls and say whether each judge tells positive from negative.
 import { calibrateBenchmark } from "../run/index.ts";
 import { createPlainReporter } from "../report/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT } from "./errors.ts";
 
-export const calibrateCommand = defineCommand({
-  name: "calibrate",
-  usage: "calibrate [--benchmark <dir>] [--run <dir> | --new] [--json]",
-  summary: "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge.",
-  options: { ...BENCHMARK_OPTION, run: { type: "string" }, new: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+export const calibrateCommand = defineCommand("calibrate", {
   async run(flags) {
     const report = await calibrateBenchmark({
       benchmark: flags.benchmark as string,

@@ -5,20 +5,7 @@ import { runBenchmark, type RunBenchmarkOptions, type RunSummary } from "../run/
 import type { PlanScope } from "../plan/index.ts";
 import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
 import { UsageError } from "./errors.ts";
-import type { Options } from "./command.ts";
 import { handleStopSignals } from "./stop-signals.ts";
-
-export const RUN_OPTIONS = {
-  run: { type: "string" },
-  new: { type: "boolean", default: false },
-  concurrency: { type: "string" },
-  json: { type: "boolean", default: false },
-  gate: { type: "string", multiple: true },
-  only: { type: "string", multiple: true },
-  "no-llm-judge": { type: "boolean", default: false },
-  junit: { type: "string" },
-  summary: { type: "string" },
-} as const satisfies Options;
 
 /** The verdict contributor selection from --gate, --only and --no-llm-judge. */
 export function parseSelection(flags: Record<string, unknown>) {

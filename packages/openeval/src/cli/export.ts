@@ -1,27 +1,23 @@
 // `openeval export <run> --output <dir>`: a static, scrubbed copy of a run's viewer that opens from disk.
 import { exportRun } from "../view/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import { chooseRun } from "./choose-run.ts";
 
-export const exportCommand = defineCommand({
-  name: "export",
-  usage: "export [<run-dir | run-id>] --output <dir> [--allow-artifact <path>]… [--benchmark <dir>]",
-  summary:
-    "Write a static copy of a run's viewer (credentials and host paths scrubbed) that opens from disk without a server. Default: the latest run. " +
-    "Workspace file contents are left out unless --allow-artifact names the file or a folder holding it.",
-  options: { ...BENCHMARK_OPTION, output: { type: "string" }, "allow-artifact": { type: "string", multiple: true } },
+export const exportCommand = defineCommand("export", {
   async run(flags, positionals) {
     if (typeof flags.output !== "string") throw new UsageError("--output <dir> is required: the folder to write the export to");
     if (positionals.length > 1) throw new UsageError(`export takes one run; got ${positionals.join(", ")}`);
     const run = chooseRun(flags.benchmark as string, positionals[0]);
+    // A counter redrawn in place on a terminal; a log or a pipe gets no `\r` lines, only the result.
+    const progress = process.stderr.isTTY ? (done: number, total: number) => process.stderr.write(`\rexporting ${done}/${total}`) : undefined;
     const result = await exportRun({
       run,
       output: flags.output,
       allowArtifacts: (flags["allow-artifact"] as string[] | undefined) ?? [],
-      onProgress: (done, total) => process.stderr.write(`\rexporting ${done}/${total}`),
+      onProgress: progress,
     });
-    process.stderr.write("\n");
+    if (progress) process.stderr.write("\n");
     console.log(`Exported run ${result.runId} (${result.files} files, ${(result.bytes / 1024 / 1024).toFixed(1)} MB). Open ${result.index}`);
     const leftOut = new Set(Object.values(result.leftOut).flat());
     if (leftOut.size > 0) {

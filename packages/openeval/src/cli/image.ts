@@ -5,24 +5,10 @@ import { join } from "node:path";
 import { buildCandidateImage } from "../candidate/index.ts";
 import { buildVerificationImage, type BuildProgress } from "../judge/index.ts";
 import { loadBenchmark } from "../load/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
-export const imageCommand = defineCommand({
-  name: "image",
-  usage: "image [--verification] [--candidate] [--engine docker|podman] [--force] [--json] [--benchmark <dir>]",
-  summary:
-    "Build the sandbox images and record their immutable ids: --verification (images/verification/: Bun, Python, git, Chromium + Playwright), " +
-    "--candidate (images/candidate/: the pinned OpenCode and Bun from this npm install, git, bash, Python). Neither flag: both. " +
-    "Uses DOCKER_HOST, --engine, or benchmark.ts judge.verification.engine.",
-  options: {
-    ...BENCHMARK_OPTION,
-    verification: { type: "boolean", default: false },
-    candidate: { type: "boolean", default: false },
-    engine: { type: "string" },
-    force: { type: "boolean", default: false },
-    json: { type: "boolean", default: false },
-  },
+export const imageCommand = defineCommand("image", {
   async run(flags) {
     const both = !flags.verification && !flags.candidate;
     const engine = await chooseEngine(flags.engine as string | undefined, flags.benchmark as string);

@@ -1,61 +1,59 @@
-// The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place.
+// The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place. A command's
+// action (and the stages it needs) is imported only when it runs: `--help` and `--version` load cli/'s light files.
 import { formatCliError } from "./errors.ts";
-import { formatHelp, parseFlags, type Command } from "./command.ts";
-import { addModelsCommand } from "./add-models.ts";
-import { baselineCommand } from "./baseline.ts";
-import { calibrateCommand } from "./calibrate.ts";
-import { exportCommand } from "./export.ts";
-import { imageCommand } from "./image.ts";
-import { mergeRunsCommand } from "./merge-runs.ts";
-import { planCommand } from "./plan.ts";
-import { rejudgeCommand } from "./rejudge.ts";
-import { removeModelsCommand } from "./remove-models.ts";
-import { reportCommand } from "./report.ts";
-import { retryCommand } from "./retry.ts";
-import { runCommand } from "./run.ts";
-import { snapshotCommand } from "./snapshot.ts";
-import { validateCommand } from "./validate.ts";
-import { viewCommand } from "./view.ts";
+import { parseFlags, type Action, type CommandSpec, type Options } from "./command.ts";
+import { COMMANDS, type ActionOf, type CommandName } from "./commands.ts";
+import { formatHelp, formatOverview, helpWidth } from "./help.ts";
 import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
-import { verifyCommand } from "./verify.ts";
 
-const COMMANDS: Command<any>[] = [runCommand, planCommand, retryCommand, rejudgeCommand, addModelsCommand, removeModelsCommand, mergeRunsCommand, snapshotCommand, baselineCommand, reportCommand, calibrateCommand, imageCommand, viewCommand, exportCommand, validateCommand, verifyCommand];
+/** Each command's action, imported when it runs. */
+const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
+  run: async () => (await import("./run.ts")).runCommand,
+  plan: async () => (await import("./plan.ts")).planCommand,
+  retry: async () => (await import("./retry.ts")).retryCommand,
+  rejudge: async () => (await import("./rejudge.ts")).rejudgeCommand,
+  "add-models": async () => (await import("./add-models.ts")).addModelsCommand,
+  "remove-models": async () => (await import("./remove-models.ts")).removeModelsCommand,
+  "merge-runs": async () => (await import("./merge-runs.ts")).mergeRunsCommand,
+  snapshot: async () => (await import("./snapshot.ts")).snapshotCommand,
+  baseline: async () => (await import("./baseline.ts")).baselineCommand,
+  report: async () => (await import("./report.ts")).reportCommand,
+  calibrate: async () => (await import("./calibrate.ts")).calibrateCommand,
+  image: async () => (await import("./image.ts")).imageCommand,
+  view: async () => (await import("./view.ts")).viewCommand,
+  export: async () => (await import("./export.ts")).exportCommand,
+  validate: async () => (await import("./validate.ts")).validateCommand,
+  verify: async () => (await import("./verify.ts")).verifyCommand,
+};
 
-function formatOverview(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  return [
-    "openeval — benchmark harness for coding agents",
-    "",
-    "Usage: openeval <command> [options]",
-    "",
-    "Commands:",
-    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
-    "",
-    "Run `openeval <command> --help` for a command's options; `openeval --version` shows the versions.",
-  ].join("\n");
+function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    console.log(formatOverview());
+    console.log(formatOverview(COMMANDS, helpWidth(process.stdout)));
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v") {
     console.log(`openeval ${HARNESS_VERSION}\nopencode ${OPENCODE_VERSION} (pinned)`);
     return 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
-    console.error(`error: unknown command "${name}"; the commands are: ${COMMANDS.map((candidate) => candidate.name).join(", ")}`);
+  if (!isCommandName(name)) {
+    console.error(`error: unknown command "${name}"; the commands are: ${Object.keys(COMMANDS).join(", ")}`);
     return 2;
   }
   try {
-    const { values, positionals } = parseFlags(command, rest);
+    // Each command's options differ; its action takes the flags its own spec parsed.
+    const spec: CommandSpec<Options> = COMMANDS[name];
+    const { values, positionals } = parseFlags(name, spec, rest);
     if ((values as { help?: boolean }).help) {
-      console.log(formatHelp(command));
+      console.log(formatHelp(COMMANDS[name], helpWidth(process.stdout)));
       return 0;
     }
+    // The flags were parsed with this command's own options.
+    const command = (await ACTIONS[name]()) as { run: Action<Options> };
     return await command.run(values, positionals);
   } catch (error) {
     const { message, exitCode } = formatCliError(error);

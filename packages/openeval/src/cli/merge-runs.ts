@@ -1,14 +1,10 @@
 // `openeval merge-runs <to> <from>`: copy one run's finalized work into another run of the same benchmark.
 import { mergeRuns } from "../run/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { chooseRun } from "./choose-run.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
-export const mergeRunsCommand = defineCommand({
-  name: "merge-runs",
-  usage: "merge-runs <to: run-dir | run-id> <from: run-dir | run-id> [--json] [--benchmark <dir>]",
-  summary: "Copy the finalized eval and judge runs of <from> into <to> (same benchmark); slots <to> already holds keep its work and are listed. <from> is left as it was.",
-  options: { ...BENCHMARK_OPTION, json: { type: "boolean", default: false } },
+export const mergeRunsCommand = defineCommand("merge-runs", {
   async run(flags, positionals) {
     if (positionals.length !== 2) throw new UsageError("merge-runs takes two runs: the run to merge into, then the run to merge from");
     const [to, from] = positionals.map((run) => chooseRun(flags.benchmark, run));

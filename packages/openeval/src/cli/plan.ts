@@ -2,14 +2,11 @@
 import { describeSlot } from "../plan/index.ts";
 import { variantOf } from "../records/index.ts";
 import { describeInputChanges, planBenchmark } from "../run/index.ts";
-import { BENCHMARK_OPTION, defineCommand, parseScope, SCOPE_OPTIONS } from "./command.ts";
+import { defineCommand } from "./commands.ts";
+import { parseScope } from "./parse-scope.ts";
 import { EXIT } from "./errors.ts";
 
-export const planCommand = defineCommand({
-  name: "plan",
-  usage: "plan [--benchmark <dir>] [--run <dir> | --new] [--json] [scope flags]",
-  summary: "Show what `openeval run` would do for every slot (candidate, judge, reuse, failed, deferred) and why, with a cost estimate.",
-  options: { ...BENCHMARK_OPTION, ...SCOPE_OPTIONS, run: { type: "string" }, new: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+export const planCommand = defineCommand("plan", {
   async run(flags) {
     const plan = await planBenchmark({ benchmark: flags.benchmark as string, run: flags.run as string | undefined, new: flags.new as boolean, scope: parseScope(flags) });
     // The recorded eval run's id is what `openeval retry` and `rejudge` take.

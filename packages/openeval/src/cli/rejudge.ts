@@ -1,11 +1,7 @@
 // `openeval rejudge [<eval-run>...]`: grade recordings again — the named ones, or every failed judgment.
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
-import { executeRun, RUN_OPTIONS } from "./execute-run.ts";
+import { defineCommand } from "./commands.ts";
+import { executeRun } from "./execute-run.ts";
 
-export const rejudgeCommand = defineCommand({
-  name: "rejudge",
-  usage: "rejudge [<eval-run>...] [--benchmark <dir>] [--run <dir>]",
-  summary: "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused.",
-  options: { ...BENCHMARK_OPTION, ...RUN_OPTIONS },
+export const rejudgeCommand = defineCommand("rejudge", {
   run: (flags, evalRuns) => executeRun(flags, { rejudge: evalRuns.length > 0 ? evalRuns : "failed", explicitOnly: true }),
 });

@@ -1,14 +1,10 @@
 // `openeval remove-models <run> --model <ref>...`: retire models from a run's scores, keeping their evidence.
 import { removeModels } from "../run/index.ts";
-import { BENCHMARK_OPTION, defineCommand, SCOPE_OPTIONS } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { chooseRun } from "./choose-run.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
-export const removeModelsCommand = defineCommand({
-  name: "remove-models",
-  usage: "remove-models <run-dir | run-id> --model <provider/model>... [--json] [--benchmark <dir>]",
-  summary: "Retire models from a run's scores (leaderboard, verdict, report, viewer); their recorded work stays on disk and add-models brings it back.",
-  options: { ...BENCHMARK_OPTION, model: SCOPE_OPTIONS.model, json: { type: "boolean", default: false } },
+export const removeModelsCommand = defineCommand("remove-models", {
   async run(flags, positionals) {
     if (positionals.length !== 1) throw new UsageError("remove-models takes one run, e.g. `openeval remove-models results/<run-id> --model openai/gpt-5`");
     const models = (flags.model ?? []).flatMap((value) => value.split(",")).filter(Boolean);

@@ -6,29 +6,11 @@
 import { readResults } from "../run/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
 import { chooseRun } from "./choose-run.ts";
-import { defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import { reportSummary } from "./execute-run.ts";
 
-export const reportCommand = defineCommand({
-  name: "report",
-  usage: "report [<run-dir | run-id>] [--json | --markdown] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
-  summary:
-    "Print a recorded run's summary (default: the latest run) as `run` prints it, running nothing; exits as `run` would (0 pass, 1 fail, 3 incomplete). " +
-    "--markdown prints the Markdown summary instead; --junit/--summary write JUnit XML/Markdown files as with run. " +
-    "--benchmark: whose results/ the run is in (default .), and, named, the benchmark its summary is read with (default: the folder the run records). " +
-    "--compare: two runs (or baseline.json with a run, or two models or variants — --model 'p/m,p/m [terse]'): scores, paired difference with 95% CI, regressions and improvements.",
-  options: {
-    // No default: named, it is also the benchmark a run's summary is read with (a run folder copied from CI records a
-    // folder that may not exist here); else that is the folder the run records, as in the viewer.
-    benchmark: { type: "string" },
-    compare: { type: "boolean", default: false },
-    model: { type: "string" },
-    json: { type: "boolean", default: false },
-    markdown: { type: "boolean", default: false },
-    junit: { type: "string" },
-    summary: { type: "string" },
-  },
+export const reportCommand = defineCommand("report", {
   async run(flags, positionals) {
     const benchmark = flags.benchmark ?? ".";
     if (flags.compare) {

@@ -1,13 +1,9 @@
 // `openeval validate`: load and check every eval without running anything (no model, no judge code).
 import { earlyStopPolicy, loadBenchmark, type EvalSettings } from "../load/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT } from "./errors.ts";
 
-export const validateCommand = defineCommand({
-  name: "validate",
-  usage: "validate [--benchmark <dir>]",
-  summary: "Load benchmark.ts and every eval, check them, and list what was found. Runs no model and no judge code.",
-  options: { ...BENCHMARK_OPTION },
+export const validateCommand = defineCommand("validate", {
   async run(flags) {
     const benchmark = await loadBenchmark(flags.benchmark as string);
     const { settings } = benchmark;

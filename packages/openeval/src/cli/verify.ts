@@ -1,14 +1,10 @@
 // `openeval verify [<run>]`: checks a whole run against its hashes; exits non-zero naming what changed.
 import { verifyRun } from "../run/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { defineCommand } from "./commands.ts";
 import { chooseRun } from "./choose-run.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
-export const verifyCommand = defineCommand({
-  name: "verify",
-  usage: "verify [<run-dir | run-id>] [--benchmark <dir>] [--json]",
-  summary: "Check every record and file of a run against its hashes (rows, judge-run files, recordings). Exits 1 naming what changed. Default: the latest run.",
-  options: { ...BENCHMARK_OPTION, json: { type: "boolean", default: false } },
+export const verifyCommand = defineCommand("verify", {
   async run(flags, positionals) {
     if (positionals.length > 1) throw new UsageError(`verify takes one run; got ${positionals.join(", ")}`);
     const result = await verifyRun(chooseRun(flags.benchmark as string, positionals[0]));

@@ -1,13 +1,9 @@
 // `openeval view`: serve the results viewer on 127.0.0.1 until interrupted.
-import { DEFAULT_VIEWER_PORT, serveViewer } from "../view/index.ts";
-import { BENCHMARK_OPTION, defineCommand } from "./command.ts";
+import { serveViewer } from "../view/index.ts";
+import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
-export const viewCommand = defineCommand({
-  name: "view",
-  usage: "view [--benchmark <dir>] [--run <dir>] [--port <port>]",
-  summary: "Browse runs in a web app on 127.0.0.1: leaderboard, eval × model matrix, transcripts, judgments. Updates live while a run is in progress.",
-  options: { ...BENCHMARK_OPTION, run: { type: "string" }, port: { type: "string", default: String(DEFAULT_VIEWER_PORT) } },
+export const viewCommand = defineCommand("view", {
   async run(flags) {
     const port = Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535; got "${String(flags.port)}"`);

@@ -5,6 +5,7 @@ import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import type { CriterionScore, EvalRun, JudgeRun } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import type { VerificationLimits } from "../recording/index.ts";
+import { describeState } from "../util/words.ts";
 
 export interface GradeRequest {
   runId: string;
@@ -117,7 +118,7 @@ export function combineSources(
     return { state: "interrupted", scores: null, unscored: false, error: "The runner was interrupted before this judgment finished; the next run judges the recording again" };
   }
   const failed = outcomes.find((outcome) => outcome.state !== "completed");
-  if (failed) return { state: failed.state, scores: null, unscored: false, error: failed.error ?? `a judge source ended ${failed.state}` };
+  if (failed) return { state: failed.state, scores: null, unscored: false, error: failed.error ?? `a judge source ended ${describeState(failed.state)}` };
   const scores: Record<string, CriterionScore> = {};
   for (const outcome of outcomes) {
     for (const [id, score] of Object.entries(outcome.scores ?? {})) {

@@ -4,6 +4,7 @@
 import type { EvalRun } from "../records/index.ts";
 import { describeSlot, type PlanScope } from "./plan-benchmark.ts";
 import { ScopeInvalidError } from "./check-scope.ts";
+import { describeState } from "../util/words.ts";
 
 /** Eval run states `retry` executes again: the candidate did not finish on its own terms, or the harness failed it. */
 const RETRYABLE = new Set<EvalRun["state"]>(["failed", "timed_out", "cost_limited", "interrupted"]);
@@ -27,10 +28,10 @@ function refusal(command: "retry" | "rejudge", id: string, evalRuns: readonly Ev
   const active = evalRuns.filter((run) => sameSlot(run, evalRun)).at(-1)!;
   if (active.id !== id) return `${command} ${id}: superseded by a later execution of ${describeSlot(evalRun.slot)}; the active eval run of that slot is ${active.id}`;
   if (command === "retry" && !(RETRYABLE.has(evalRun.state) || evalRun.infrastructureError)) {
-    return `retry ${id}: it ended ${evalRun.state}, so there is nothing to execute again; to grade its recording again use \`openeval rejudge ${id}\``;
+    return `retry ${id}: it ended ${describeState(evalRun.state)}, so there is nothing to execute again; to grade its recording again use \`openeval rejudge ${id}\``;
   }
   if (command === "rejudge" && (evalRun.evidence === null || evalRun.infrastructureError || evalRun.state === "failed" || evalRun.state === "interrupted")) {
-    return `rejudge ${id}: it ended ${evalRun.state}${evalRun.infrastructureError ? " (infrastructure error)" : ""} and has no recording to judge; execute it again with \`openeval retry ${id}\``;
+    return `rejudge ${id}: it ended ${describeState(evalRun.state)}${evalRun.infrastructureError ? " (infrastructure error)" : ""} and has no recording to judge; execute it again with \`openeval retry ${id}\``;
   }
   return null;
 }

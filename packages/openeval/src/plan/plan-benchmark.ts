@@ -5,6 +5,7 @@ import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, t
 import { candidateMaxCost, checksMaxCost, candidateCostEstimator, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
+import { asClause, describeState } from "../util/words.ts";
 
 export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred";
 
@@ -184,17 +185,17 @@ function decide<E extends EvalRunHead, J extends JudgeRunHead>(work: ActiveWork<
       return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null };
     case "candidateFailed": {
       const why = capitalizeOutcome(describeOutcome(evalRun!));
-      const detail = evalRun!.error ?? evalRun!.state;
+      const detail = evalRun!.error;
       // A message that already opens with its outcome ("Setup error of …") is not prefixed with it again.
-      const said = detail.toLowerCase().startsWith(why.toLowerCase()) ? detail : `${why}: ${detail}`;
-      return { action: "failed", reason: `${said}; retry it explicitly with openeval retry`, evalRun, judgeRun: null };
+      const said = detail === null ? why : detail.toLowerCase().startsWith(why.toLowerCase()) ? detail : `${why}: ${detail}`;
+      return { action: "failed", reason: `${asClause(said)}; retry it explicitly with openeval retry`, evalRun, judgeRun: null };
     }
     case "unjudged":
       return { action: "judge", reason: "Recorded work is ready for judging", evalRun, judgeRun: null };
     case "judgeInputsChanged":
       return { action: "judge", reason: "Judge inputs changed", evalRun, judgeRun: null };
     case "judgeFailed":
-      return { action: "failed", reason: `Judge ${judgeRun!.state}: ${judgeRun!.error ?? ""}; rejudge it explicitly with openeval rejudge`.trim(), evalRun, judgeRun };
+      return { action: "failed", reason: `Judge ${describeState(judgeRun!.state)}${judgeRun!.error ? `: ${asClause(judgeRun!.error)}` : ""}; rejudge it explicitly with openeval rejudge`, evalRun, judgeRun };
     case "scored":
       return { action: "reuse", reason: "Candidate inputs and judgment unchanged", evalRun, judgeRun };
   }

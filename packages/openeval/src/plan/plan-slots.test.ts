@@ -109,12 +109,20 @@ describe("planSlots", () => {
     // The outcome opens the reason once, whether or not the recorded message already says it.
     recorded.evalRuns[0] = { ...recorded.evalRuns[0]!, infrastructureError: true, error: "boom" };
     recorded.evalRuns[1] = { ...recorded.evalRuns[1]!, infrastructureError: true, setupError: true, error: "Setup error of p/a: too small" };
-    const reasons = planSlots(benchmark, recorded).slots.slice(0, 2).map((slot) => slot.reason);
-    expect(reasons).toEqual(["Infrastructure error: boom; retry it explicitly with openeval retry", "Setup error of p/a: too small; retry it explicitly with openeval retry"]);
+    // A recorded message's period is not doubled by the reason's own punctuation; no message, no repeated state.
+    recorded.evalRuns[2] = { ...recorded.evalRuns[2]!, state: "timed_out", infrastructureError: true, error: "Wall-clock timeout of 1 ms reached; the whole process tree was killed." };
+    const reasons = planSlots(benchmark, recorded).slots.map((slot) => slot.reason);
+    expect(reasons).toEqual([
+      "Infrastructure error: boom; retry it explicitly with openeval retry",
+      "Setup error of p/a: too small; retry it explicitly with openeval retry",
+      "Infrastructure error: Wall-clock timeout of 1 ms reached; the whole process tree was killed; retry it explicitly with openeval retry",
+      "Candidate failed; retry it explicitly with openeval retry",
+    ]);
     expect(planSlots(benchmark, recorded, { retry: ["eval_0"] }).slots[0]).toMatchObject({ action: "candidate", reason: "Explicit retry of eval_0" });
     const judgedBadly = recordAll(slots);
-    judgedBadly.judgeRuns[1] = { ...judgedBadly.judgeRuns[1]!, state: "timed_out", error: "slow" };
-    expect(planSlots(benchmark, judgedBadly).slots[1]).toMatchObject({ action: "failed", reason: expect.stringContaining("Judge timed_out") });
+    judgedBadly.judgeRuns[1] = { ...judgedBadly.judgeRuns[1]!, state: "timed_out", error: "Wall-clock timeout of 1 ms reached; the whole process tree was killed." };
+    // The state in words, and the recorded message's period not doubled by the reason's own punctuation.
+    expect(planSlots(benchmark, judgedBadly).slots[1]).toMatchObject({ action: "failed", reason: "Judge timed out: Wall-clock timeout of 1 ms reached; the whole process tree was killed; rejudge it explicitly with openeval rejudge" });
     expect(planSlots(benchmark, judgedBadly, { rejudge: "failed" }).slots.map((slot) => slot.action)).toEqual(["reuse", "judge", "reuse", "reuse"]);
     expect(planSlots(benchmark, judgedBadly, { rejudge: ["eval_0"] }).slots[0]).toMatchObject({ action: "judge", reason: "Explicit rejudge of eval_0" });
     // retry/rejudge do only what they were asked; other pending work waits for `openeval run`.

@@ -4,6 +4,7 @@ import { ResultsStore } from "../records/index.ts";
 import { EvidenceError } from "./errors.ts";
 import { openEvidence } from "./evidence-reader.ts";
 import { createJudgeContext, type JudgeContext } from "./judge-context.ts";
+import { asClause, describeState } from "../util/words.ts";
 
 /**
  * Opens the recording of one eval run. Dispose it to remove every copy it made.
@@ -22,7 +23,7 @@ export async function readRecording(runDirectory: string, evalRunId: string): Pr
       throw new EvidenceError("EVIDENCE_NOT_FOUND", `No eval run ${evalRunId} in ${directory}; known eval runs: ${known.join(", ") || "none"}`);
     }
     if (!evalRun.evidence) {
-      throw new EvidenceError("EVIDENCE_NOT_FOUND", `Eval run ${evalRunId} has no recording (state ${evalRun.state}${evalRun.error ? `: ${evalRun.error}` : ""})`);
+      throw new EvidenceError("EVIDENCE_NOT_FOUND", `Eval run ${evalRunId} has no recording (state ${describeState(evalRun.state)}${evalRun.error ? `: ${asClause(evalRun.error)}` : ""})`);
     }
     return createJudgeContext(await openEvidence(join(directory, evalRun.evidence.directory), evalRun.evidence.hash), evalRun);
   } finally {

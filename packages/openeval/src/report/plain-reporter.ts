@@ -2,6 +2,7 @@
 import { describeSlot } from "../plan/index.ts";
 import { describeOutcome } from "../records/index.ts";
 import type { RunnerEvent } from "../run/index.ts";
+import { describeState } from "../util/words.ts";
 
 export function createPlainReporter(write: (line: string) => void): (event: RunnerEvent) => void {
   return (event) => {
@@ -22,7 +23,7 @@ export function createPlainReporter(write: (line: string) => void): (event: Runn
       case "judge.finished": {
         const run = event.judgeRun;
         const scores = Object.entries(run.scores ?? {}).map(([id, score]) => `${id}=${score.value ?? "unresolved"}`);
-        const detail = run.state === "completed" ? (run.unscored ? "unscored" : scores.join(" ")) : `${run.state}: ${run.error}`;
+        const detail = run.state === "completed" ? (run.unscored ? "unscored" : scores.join(" ")) : `${describeState(run.state)}: ${run.error}`;
         write(`judge     ${describeSlot(event.slot)}: ${detail}`);
         break;
       }

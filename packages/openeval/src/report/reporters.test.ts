@@ -6,7 +6,7 @@ import { createPlainReporter } from "./plain-reporter.ts";
 import { formatSummary } from "./summary-table.ts";
 import { formatMarkdownSummary } from "./markdown-summary.ts";
 import { formatJunit } from "./junit.ts";
-import { createTtyProgress } from "./tty-progress.ts";
+import { createTtyProgress, estimateRemainingMs } from "./tty-progress.ts";
 import { aggregateScores, decideVerdict, type CriterionRef } from "../results/index.ts";
 import type { SlotObservation } from "../results/index.ts";
 import { findAll, parseXml, type XmlElement } from "../../../../test/helpers/xml.ts";
@@ -40,6 +40,7 @@ describe("reporters", () => {
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, outcome: "continue", reason: "ok: still open" } });
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, check: 2 } });
     report({ type: "notice", message: "earlyStop is off for e" });
+    report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, state: "timed_out", scores: null, error: "Wall-clock timeout of 1 ms reached" } });
     expect(lines).toEqual([
       "candidate e × p/m #1: completed in 2.5 s, eval run eval_1",
       "judge     e × p/m #1: ok=1 maybe=unresolved",
@@ -50,6 +51,8 @@ describe("reporters", () => {
       "check     e × p/m #1, check 1: continue: ok: still open",
       "check     e × p/m #1, check 2: every criterion decided; stopping the candidate",
       "earlyStop is off for e",
+      // A state in words, never the enum.
+      "judge     e × p/m #1: timed out: Wall-clock timeout of 1 ms reached",
     ]);
   });
 
@@ -57,12 +60,13 @@ describe("reporters", () => {
     let output = "";
     let now = 0;
     const report = createTtyProgress({ write: (text: string) => (output += text) }, () => now);
-    report({ type: "queue.changed", running: 2, queued: 3, done: 0 });
+    report({ type: "queue.changed", running: 2, queued: 3, done: 0, runningSince: [0, 0], doneMs: 0 });
     now = 10_000;
     report({ type: "candidate.finished", slot, evalRun, outcome: "completed" });
-    report({ type: "queue.changed", running: 1, queued: 3, done: 1 });
+    report({ type: "queue.changed", running: 1, queued: 3, done: 1, runningSince: [0], doneMs: 10_000 });
     const last = output.split("\r\x1b[2K").at(-1);
-    expect(last).toBe("[1/5] running 1, queued 3 · spent $0.1250 · 10s elapsed · ETA 40s");
+    // 3 queued × 10 s; the running item has already run its 10 s.
+    expect(last).toBe("[1/5] running 1, queued 3 · spent $0.1250 · 10s elapsed · ETA 30s");
     // Judges and earlyStop checks spend too; a decided check's judge run is that check, counted once.
     report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, costUSD: 0.05 } });
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, costUSD: 0.02 } });
@@ -78,7 +82,7 @@ describe("reporters", () => {
       let now = 0;
       let output = "";
       const report = createTtyProgress({ columns: 40, write: (text: string) => (output += text) }, () => now);
-      report({ type: "queue.changed", running: 1, queued: 0, done: 0 });
+      report({ type: "queue.changed", running: 1, queued: 0, done: 0, runningSince: [0], doneMs: 0 });
       const statuses = () => output.split("\r\x1b[2K").filter(Boolean);
       expect(statuses().at(-1)).toBe("[0/1] running 1, queued 0 · spent $0.0…");
       expect([...statuses().at(-1)!].length).toBe(39);
@@ -95,7 +99,7 @@ describe("reporters", () => {
       // A wide terminal shows the whole line, elapsed time moving.
       output = "";
       const wide = createTtyProgress({ columns: 200, write: (text: string) => (output += text) }, () => now);
-      wide({ type: "queue.changed", running: 1, queued: 0, done: 0 });
+      wide({ type: "queue.changed", running: 1, queued: 0, done: 0, runningSince: [now], doneMs: 0 });
       now = 131_000;
       vi.advanceTimersByTime(1_000);
       expect(statuses().at(-1)).toBe("[0/1] running 1, queued 0 · spent $0.0000 · 1m05s elapsed · ETA —");
@@ -103,6 +107,29 @@ describe("reporters", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("TTY status on a terminal that reports 0 columns: the whole line, cut at 80 columns", () => {
+    let output = "";
+    const report = createTtyProgress({ columns: 0, write: (text: string) => (output += text) }, () => 0);
+    report({ type: "queue.changed", running: 1, queued: 2, done: 0, runningSince: [0], doneMs: 0 });
+    expect(output.split("\r\x1b[2K").at(-1)).toBe("[0/3] running 1, queued 2 · spent $0.0000 · 0s elapsed · ETA —");
+    report({ type: "run.finished", runId: "r", directory: "/d", summary: {} as RunSummary });
+  });
+
+  it("the ETA counts the time running items have already run", () => {
+    // Two lanes, items of 60 s: two done by 60 s, two more started then; at 90 s they are half done.
+    const state = { running: 2, queued: 8, done: 2, runningSince: [60_000, 60_000], doneMs: 120_000 };
+    expect(estimateRemainingMs(state, 90_000)).toBe(270_000); // 30 s for the running pair, then 4 × 60 s
+    expect(estimateRemainingMs(state, 60_000)).toBe(300_000);
+    // One that has run past the mean is taken as about to finish.
+    expect(estimateRemainingMs({ ...state, queued: 0, runningSince: [0, 60_000] }, 90_000)).toBe(15_000);
+    expect(estimateRemainingMs({ ...state, done: 0, doneMs: 0 }, 90_000)).toBeNull();
+    let output = "";
+    const report = createTtyProgress({ columns: 200, write: (text: string) => (output += text) }, () => 90_000);
+    report({ type: "queue.changed", ...state });
+    expect(output.split("\r\x1b[2K").at(-1)).toContain("ETA 4m30s");
+    report({ type: "run.finished", runId: "r", directory: "/d", summary: {} as RunSummary });
   });
 
   it("--json writes one parseable event per line, with plans abbreviated", () => {

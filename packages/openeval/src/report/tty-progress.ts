@@ -1,8 +1,12 @@
 // Live progress on a terminal: the plain lines scroll above one status line that is redrawn in place —
 // done/running/queued, spend, elapsed and ETA. The line is cut to the terminal's width (a wrapped line cannot be
-// redrawn in place) and redrawn every second, so elapsed time and ETA move during a long candidate.
+// redrawn in place; 80 columns when the terminal reports 0) and redrawn every second, so elapsed time and ETA move
+// during a long candidate. Only for a terminal: elsewhere the plain reporter writes lines without `\r`.
 import type { RunnerEvent } from "../run/index.ts";
+import { terminalWidth } from "../util/terminal-width.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
+
+type QueueState = Omit<Extract<RunnerEvent, { type: "queue.changed" }>, "type">;
 
 /** How often the status line is redrawn without an event. */
 export const REDRAW_INTERVAL_MS = 1_000;
@@ -10,7 +14,7 @@ export const REDRAW_INTERVAL_MS = 1_000;
 export function createTtyProgress(stream: { write(text: string): unknown; columns?: number }, now = () => Date.now()): (event: RunnerEvent) => void {
   const started = now();
   let ticker: ReturnType<typeof setInterval> | undefined;
-  let state = { running: 0, queued: 0, done: 0 };
+  let state: QueueState = { running: 0, queued: 0, done: 0, runningSince: [], doneMs: 0 };
   let spendUSD = 0;
   let status = "";
   const plain = createPlainReporter((line) => {
@@ -24,13 +28,14 @@ export function createTtyProgress(stream: { write(text: string): unknown; column
     clear();
     const elapsed = now() - started;
     const total = state.done + state.running + state.queued;
-    const eta = state.done === 0 ? "—" : formatDuration((elapsed / state.done) * (state.running + state.queued));
+    const remaining = estimateRemainingMs(state, now());
+    const eta = remaining === null ? "—" : formatDuration(remaining);
     const line = `[${state.done}/${total}] running ${state.running}, queued ${state.queued} · spent $${spendUSD.toFixed(4)} · ${formatDuration(elapsed)} elapsed · ETA ${eta}`;
-    status = truncate(line, (stream.columns ?? 80) - 1);
+    status = truncate(line, terminalWidth(stream.columns) - 1);
     stream.write(status);
   };
   return (event) => {
-    if (event.type === "queue.changed") state = { running: event.running, queued: event.queued, done: event.done };
+    if (event.type === "queue.changed") state = event;
     // Spend: candidates, then their judges and earlyStop checks.
     if (event.type === "candidate.finished") spendUSD += event.evalRun.metrics?.cost.usd ?? 0;
     if (event.type === "judge.finished" && event.judgeRun.decidedEarly === undefined) spendUSD += event.judgeRun.costUSD ?? 0;
@@ -46,6 +51,17 @@ export function createTtyProgress(stream: { write(text: string): unknown; column
     plain(event);
     redraw();
   };
+}
+
+/**
+ * Time left, null before anything is done: each queued item takes the mean run time of the done ones, and each
+ * running item what is left of that mean after the time it has already run; the work is shared by the running lanes.
+ */
+export function estimateRemainingMs(state: QueueState, at: number): number | null {
+  if (state.done === 0) return null;
+  const mean = state.doneMs / state.done;
+  const runningLeft = state.runningSince.reduce((sum, since) => sum + Math.max(0, mean - (at - since)), 0);
+  return (state.queued * mean + runningLeft) / Math.max(1, state.runningSince.length);
 }
 
 /** Cut to `width` characters (code points), marking the cut with an ellipsis. */

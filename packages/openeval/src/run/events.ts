@@ -1,13 +1,14 @@
 // The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
+import type { WorkQueueState } from "./work-queue.ts";
 import type { IntegrityProblem } from "../records/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
 import type { CategoryScore, CostAndTime, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, Verdict } from "../results/index.ts";
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
-  | { type: "queue.changed"; running: number; queued: number; done: number }
+  | ({ type: "queue.changed" } & WorkQueueState)
   | { type: "candidate.started"; slot: SlotKey; evalRunId: string }
   | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun; outcome: EvalRunOutcome }
   | { type: "check.finished"; slot: SlotKey; evalRunId: string; check: EarlyCheck }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runWorkQueue, type WorkItem } from "./work-queue.ts";
+import { runWorkQueue, type WorkItem, type WorkQueueState } from "./work-queue.ts";
 
 interface Item extends WorkItem {
   name: string;
@@ -80,6 +80,23 @@ describe("runWorkQueue", () => {
     expect(started).toEqual(["p1", "p2", "p3", "m1"]);
     expect(states[0]).toBe(3);
     expect(states.at(-1)).toBe(0);
+  });
+
+  it("reports when each running item started and how long the done ones took, for an ETA", async () => {
+    const states: WorkQueueState[] = [];
+    const before = Date.now();
+    await runWorkQueue([{ kind: "candidate", name: "a" }, { kind: "candidate", name: "b" }, { kind: "candidate", name: "c" }] as Item[], 2, () => Bun.sleep(20), {
+      onChange: (state) => states.push(state),
+    });
+    for (const state of states) {
+      expect(state.runningSince).toHaveLength(state.running);
+      for (const since of state.runningSince) expect(since).toBeGreaterThanOrEqual(before);
+    }
+    const last = states.at(-1)!;
+    expect(last).toMatchObject({ running: 0, queued: 0, done: 3, runningSince: [] });
+    // The sum of three 20 ms items, which two lanes ran in less time.
+    expect(last.doneMs).toBeGreaterThanOrEqual(3 * 15);
+    expect(last.doneMs).toBeLessThanOrEqual(2 * (Date.now() - before));
   });
 
   it("does not reserve a lane at concurrency 1 (so monitored work cannot stall)", async () => {

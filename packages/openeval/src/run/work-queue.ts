@@ -12,6 +12,10 @@ export interface WorkQueueState {
   running: number;
   queued: number;
   done: number;
+  /** When each running item started (epoch ms): an ETA counts the time they have already run. */
+  runningSince: number[];
+  /** The done items' run times, summed (ms). */
+  doneMs: number;
 }
 
 export async function runWorkQueue<Item extends WorkItem>(
@@ -22,10 +26,12 @@ export async function runWorkQueue<Item extends WorkItem>(
 ): Promise<void> {
   const queue = new KindQueues<Item>();
   for (const item of initial) queue.push(item);
-  const active = new Set<Item>();
+  /** Running items and when each started. */
+  const active = new Map<Item, number>();
   const running = { candidates: 0, monitored: 0 };
   let done = 0;
-  const report = () => options.onChange?.({ running: active.size, queued: queue.size, done });
+  let doneMs = 0;
+  const report = () => options.onChange?.({ running: active.size, queued: queue.size, done, runningSince: [...active.values()], doneMs });
   // Candidates keep one lane free for checks while a monitored one runs, or when this one is monitored.
   const mayStart = (candidate: Item): boolean => {
     const monitoring = candidate.monitored || running.monitored > 0;
@@ -44,7 +50,7 @@ export async function runWorkQueue<Item extends WorkItem>(
       while (active.size < concurrency) {
         const item = queue.take(mayStart);
         if (item === undefined) break;
-        active.add(item);
+        active.set(item, Date.now());
         countRunning(item, 1);
         report();
         handle(item, (next) => {
@@ -53,6 +59,7 @@ export async function runWorkQueue<Item extends WorkItem>(
           pump();
         })
           .then(() => {
+            doneMs += Date.now() - active.get(item)!;
             active.delete(item);
             countRunning(item, -1);
             done++;

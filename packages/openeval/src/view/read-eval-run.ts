@@ -9,6 +9,7 @@ import { listFolder, toFileText } from "./folder-files.ts";
 import type { OpenRecording, RecordingCache } from "./recording-cache.ts";
 import type { RunIndex } from "./run-index.ts";
 import { MAX_TEXT } from "./transcript.ts";
+import { asClause, describeState } from "../util/words.ts";
 
 const MAX_PATCH = 5 * MAX_TEXT;
 
@@ -19,7 +20,7 @@ export function evalRunFolder(index: RunIndex, evalRun: EvalRun): string {
 
 export async function openEvalRunRecording(index: RunIndex, evalRun: EvalRun, recordings: RecordingCache): Promise<OpenRecording | { error: string }> {
   if (!evalRun.evidence) {
-    return { error: evalRun.state === "running" ? "The candidate is still running: its recording is written when it finishes." : `No recording was kept (state ${evalRun.state}${evalRun.error ? `: ${evalRun.error}` : ""}).` };
+    return { error: evalRun.state === "running" ? "The candidate is still running: its recording is written when it finishes." : `No recording was kept (state ${describeState(evalRun.state)}${evalRun.error ? `: ${asClause(evalRun.error)}` : ""}).` };
   }
   try {
     return await recordings.get(index.directory, evalRun.id, evalRun.evidence.hash);

@@ -1,5 +1,6 @@
 // Small building blocks every page uses: tabs, badges, score bars, code blocks, loading and error states.
 import type { ReactNode } from "react";
+import { describeState } from "openeval/viewer-api";
 import { DASH, creditClass, formatCredit, formatJson } from "../format.ts";
 import type { Loaded } from "../hooks.tsx";
 
@@ -31,7 +32,7 @@ const STATE_TONES: Record<string, string> = {
 };
 
 export function StateBadge({ state, label }: { state: string; label?: string }) {
-  return <span className={`badge tone-${STATE_TONES[state] ?? "muted"}`}>{label ?? state.replace("_", " ")}</span>;
+  return <span className={`badge tone-${STATE_TONES[state] ?? "muted"}`}>{label ?? describeState(state)}</span>;
 }
 
 export function ControlBadge() {

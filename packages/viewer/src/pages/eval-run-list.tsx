@@ -1,6 +1,6 @@
 // Every eval run of the run, filtered and sorted by the URL's query, virtualized so that 10,000 rows scroll freely.
 import { useCallback, useState } from "react";
-import { EVAL_RUN_SORTS, type EvalRunQuery, type EvalRunState, type RunOverview } from "openeval/viewer-api";
+import { describeState, EVAL_RUN_SORTS, type EvalRunQuery, type EvalRunState, type RunOverview } from "openeval/viewer-api";
 import { ControlBadge, Credit, StateBadge } from "../components/common.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { formatCost, formatDuration, shortId } from "../format.ts";
@@ -77,7 +77,7 @@ export function EvalRunList({ run, overview, location }: { run: string; overview
               {!row.active ? <span className="muted small"> superseded</span> : null}
             </div>
             <div className="number">
-              <Credit value={row.value} title={row.judgeState ? `judge ${row.judgeState}` : "not judged"} />
+              <Credit value={row.value} title={row.judgeState ? `judge ${describeState(row.judgeState)}` : "not judged"} />
             </div>
             <div className="number">{formatDuration(row.elapsedMs)}</div>
             <div className="number">{row.state === "running" ? "—" : formatCost(row.costUSD)}</div>

@@ -2,7 +2,7 @@
 // metric or file of the eval run), the judge's returned JSON, verification receipts with their logs and artifacts
 // (images inline), the frozen judge source, process logs, and every file of the judge run's folder. A judgment an
 // earlyStop check decided says so: it was made on a snapshot of the running candidate.
-import type { CitationView, CriterionView, JudgeRunDetail, VerificationView } from "openeval/viewer-api";
+import { describeState, type CitationView, type CriterionView, type JudgeRunDetail, type VerificationView } from "openeval/viewer-api";
 import { Await, Code, ControlBadge, Credit, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
 import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
@@ -248,7 +248,7 @@ function VerificationCard({ run, judgeRunId, verification }: { run: string; judg
     <article className="verification" data-verification={verification.id}>
       <header className="criterion-header">
         <span className="criterion-id">Verification {verification.id}</span>
-        {result ? <StateBadge state={result.state === "completed" && result.exitCode === 0 ? "completed" : result.state === "timed_out" ? "timed_out" : "failed"} label={result.state === "completed" ? `exit ${String(result.exitCode)}` : result.state} /> : null}
+        {result ? <StateBadge state={result.state === "completed" && result.exitCode === 0 ? "completed" : result.state === "timed_out" ? "timed_out" : "failed"} label={result.state === "completed" ? `exit ${String(result.exitCode)}` : describeState(result.state)} /> : null}
         <span className="spacer" />
         {verification.receipt ? (
           <span className="muted small">

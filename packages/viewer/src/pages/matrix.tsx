@@ -1,7 +1,7 @@
 // The eval × model matrix: each cell is the eval's mean credit for the model, with one square per repetition that
 // opens that eval run (or its judgment). Rows are virtualized and fetched a page at a time.
 import { useCallback } from "react";
-import type { MatrixCell, RunOverview, SlotCell } from "openeval/viewer-api";
+import { describeState, type MatrixCell, type RunOverview, type SlotCell } from "openeval/viewer-api";
 import { Credit } from "../components/common.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { creditClass, formatCredit } from "../format.ts";
@@ -66,7 +66,7 @@ function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; 
 }
 
 function SlotSquare({ run, slot }: { run: string; slot: SlotCell }) {
-  const title = `#${slot.repetition}: ${slot.state}${slot.judgeState ? `, judge ${slot.judgeState}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}`;
+  const title = `#${slot.repetition}: ${describeState(slot.state)}${slot.judgeState ? `, judge ${describeState(slot.judgeState)}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}`;
   const className = `slot ${slot.state === "running" ? "slot-running" : slot.state === "pending" ? "slot-pending" : creditClass(slot.value)}`;
   if (!slot.evalRunId) return <span className={className} title={title} />;
   return <a className={className} title={title} href={href({ page: "eval-run", run, evalRun: slot.evalRunId })} data-repetition={slot.repetition} />;

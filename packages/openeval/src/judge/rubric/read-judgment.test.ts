@@ -66,6 +66,9 @@ describe("readJudgment", () => {
     const failed = readJudgment(files, outcome(), criteria);
     expect(failed).toMatchObject({ state: "failed", scores: null });
     expect(failed.error).toMatch(/^the judge submitted no valid judgment\. The session ended completed\. Last tool errors:\nsubmit_judgment rejected: missing criteria: correct$/);
-    expect(readJudgment(files, outcome("timed_out", "exceeded 1000 ms"), criteria)).toMatchObject({ state: "timed_out", scores: null });
+    const timedOut = readJudgment(files, outcome("timed_out", "Wall-clock timeout of 1000 ms reached; the whole process tree was killed."), criteria);
+    expect(timedOut).toMatchObject({ state: "timed_out", scores: null });
+    // The state in words, and the session's message ends its sentence once.
+    expect(timedOut.error).toContain("The session ended timed out: Wall-clock timeout of 1000 ms reached; the whole process tree was killed. Last tool errors:");
   });
 });

@@ -8,6 +8,7 @@ import { JudgingError, normalizeJudgeOutput } from "../normalize.ts";
 import { readCallLog } from "./call-log.ts";
 import { JUDGE_AGENT } from "./judge-agent.ts";
 import { SubmissionFileSchema } from "./schema.ts";
+import { asSentence, describeState } from "../../util/words.ts";
 
 export interface JudgeRunFiles {
   submission: string;
@@ -41,7 +42,7 @@ export function readJudgment(files: JudgeRunFiles, outcome: OpenCodeOutcome, cri
 
   const rejected = log.flatMap((entry) => (entry.type === "call" && !entry.accepted && entry.error ? [entry.error] : [])).slice(-SHOWN_ERRORS);
   const last = rejected.length > 0 ? ` Last tool errors:\n${rejected.join("\n")}` : "";
-  const ended = outcome.error ? ` The session ended ${outcome.state}: ${outcome.error}.` : ` The session ended ${outcome.state}.`;
+  const ended = ` The session ended ${describeState(outcome.state)}${outcome.error ? `: ${asSentence(outcome.error)}` : "."}`;
   const silent = log.some((entry) => entry.type === "ready") ? "" : " The judge's tool server never reported ready.";
   const state = outcome.state === "timed_out" ? "timed_out" : "failed";
   return { state, scores: null, error: `the judge submitted no valid judgment.${ended}${silent}${last}` };
