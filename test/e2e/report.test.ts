@@ -103,7 +103,7 @@ describe("openeval report [<run>]", () => {
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain(`No runs under ${join(empty, "results")}; run one with \`npx openeval run\` or pass a run directory`);
     const refusals: [string[], string][] = [
-      [["--bogus"], "Unknown option '--bogus'"],
+      [["--bogus"], "report does not take --bogus"],
       [["--junit"], "Option '--junit <value>' argument missing"],
       [["nonexistent"], `nonexistent is not a run: pass a results/<run-id> folder or a run id under ${join(directory, "results")}`],
       [[RUN_ID, RUN_ID], `report takes one run (or --compare <run-a> <run-b>); got 2: ${RUN_ID} ${RUN_ID}`],
