@@ -1,7 +1,7 @@
 // `openeval retry` and `rejudge` name eval runs; each name must be something they can redo (issue 13, SPEC §5).
 // Retrying a completed eval run would pay for the candidate again for nothing, and an unknown or superseded id
 // would quietly do nothing: both are refused, naming the eval runs that are active for the slot.
-import type { EvalRun } from "../records/index.ts";
+import { sameSlot, type EvalRun } from "../records/index.ts";
 import { describeSlot, type PlanScope } from "./plan-benchmark.ts";
 import { ScopeInvalidError } from "./check-scope.ts";
 
@@ -24,7 +24,7 @@ export function checkExplicitRequests(readEvalRuns: () => readonly EvalRun[], sc
 function refusal(command: "retry" | "rejudge", id: string, evalRuns: readonly EvalRun[]): string | null {
   const evalRun = evalRuns.find((run) => run.id === id);
   if (!evalRun) return `${command} ${id}: no such eval run in this run; \`openeval plan\` lists the eval runs and what they need`;
-  const active = evalRuns.filter((run) => sameSlot(run, evalRun)).at(-1)!;
+  const active = evalRuns.filter((run) => sameSlot(run.slot, evalRun.slot)).at(-1)!;
   if (active.id !== id) return `${command} ${id}: superseded by a later execution of ${describeSlot(evalRun.slot)}; the active eval run of that slot is ${active.id}`;
   if (command === "retry" && !(RETRYABLE.has(evalRun.state) || evalRun.infrastructureError)) {
     return `retry ${id}: it ended ${evalRun.state}, so there is nothing to execute again; to grade its recording again use \`openeval rejudge ${id}\``;
@@ -33,8 +33,4 @@ function refusal(command: "retry" | "rejudge", id: string, evalRuns: readonly Ev
     return `rejudge ${id}: it ended ${evalRun.state}${evalRun.infrastructureError ? " (infrastructure error)" : ""} and has no recording to judge; execute it again with \`openeval retry ${id}\``;
   }
   return null;
-}
-
-function sameSlot(a: EvalRun, b: EvalRun): boolean {
-  return a.slot.evalId === b.slot.evalId && a.slot.model === b.slot.model && a.slot.repetition === b.slot.repetition;
 }

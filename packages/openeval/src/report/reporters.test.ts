@@ -8,7 +8,7 @@ import { formatMarkdownSummary } from "./markdown-summary.ts";
 import { formatJunit } from "./junit.ts";
 import { createTtyProgress } from "./tty-progress.ts";
 
-const slot = { evalId: "e", model: "p/m", repetition: 1 };
+const slot = { evalId: "e", model: "p/m", variant: "current", repetition: 1 };
 const evalRun = {
   id: "eval_1", runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null,
   startedAt: "x", completedAt: "y", elapsedMs: 2500,
