@@ -78,7 +78,8 @@ async function readArms(): Promise<Arm[]> {
       const folder = join(runDirectory, row.evidence.directory, "native", "sessions");
       const sessions = (await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), "utf8")))).join("\n");
       const agents = [...sessions.matchAll(/"agent":\s*"([^"]+)"/g)].map((match) => match[1]!);
-      return { variant: row.slot.variant, sessions, agents: [...new Set(agents)] };
+      // The row as stored: current's slot has no variant there.
+      return { variant: row.slot.variant ?? "current", sessions, agents: [...new Set(agents)] };
     }),
   );
 }
