@@ -148,7 +148,7 @@ async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: str
             const evidence = { directory: `eval-runs/${id}/evidence`, hash: recordings[index]!.hash };
             mkdirSync(join(runDirectory, evidence.directory), { recursive: true });
             linkSync(join(recordings[index]!.directory, "manifest.json"), join(runDirectory, evidence.directory, "manifest.json"));
-            const slot = { evalId: evaluation.id, model, repetition };
+            const slot = { evalId: evaluation.id, model, variant: "current", repetition };
             const evalRun = recordedEvalRun({ id, runId, slot, candidateFingerprint: candidateHash, prompt: evaluation.prompt.text, timeoutMs: settings.candidate.timeoutMs, evidence, startedAt: new Date(STARTED) });
             store.saveEvalRun(evalRun);
             store.saveJudgeRun(finishedJudgeRun(`judge_${evalRuns}`, evalRun, judgeHash));

@@ -84,7 +84,7 @@ async function writeRecordedRun(root: string, evals: number): Promise<string> {
         const fingerprint = candidateFingerprint(evaluation, model, benchmark.settings);
         for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
           const evidence = recordings[n % RECORDINGS]!;
-          store.saveEvalRun(recordedEvalRun({ id: evalRunId(n), runId, slot: { evalId: evaluation.id, model, repetition }, candidateFingerprint: fingerprint, prompt: evaluation.prompt.text, timeoutMs: 120_000, evidence: { directory: relative(runDirectory, evidence.directory), hash: evidence.hash }, startedAt: new Date(Date.UTC(2026, 0, 1) + n * 1_000) }));
+          store.saveEvalRun(recordedEvalRun({ id: evalRunId(n), runId, slot: { evalId: evaluation.id, model, variant: "current", repetition }, candidateFingerprint: fingerprint, prompt: evaluation.prompt.text, timeoutMs: 120_000, evidence: { directory: relative(runDirectory, evidence.directory), hash: evidence.hash }, startedAt: new Date(Date.UTC(2026, 0, 1) + n * 1_000) }));
           n++;
         }
       }

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { loadBenchmark } from "../packages/openeval/src/index.ts";
 import { candidateFingerprint, judgeFingerprint } from "../packages/openeval/src/plan/index.ts";
-import { recordInvocationStarted, ResultsStore } from "../packages/openeval/src/records/index.ts";
+import { recordInvocationStarted, ResultsStore, type SlotKey } from "../packages/openeval/src/records/index.ts";
 import { recordVerdictSettings, verdictSettingsOf } from "../packages/openeval/src/results/index.ts";
 import { recordSummary } from "../packages/openeval/src/run/index.ts";
 import { writeViewerFixture, type ViewerFixtureOptions } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
@@ -182,7 +182,7 @@ export function sectionViewerApi(result: ViewerApiResult): Section {
 }
 
 /** The queue an invocation that planned every slot would leave (it started just before the fixture's first eval run). */
-function recordQueue(runDirectory: string, slots: { evalId: string; model: string; repetition: number }[]): void {
+function recordQueue(runDirectory: string, slots: SlotKey[]): void {
   const store = ResultsStore.open(runDirectory);
   try {
     recordInvocationStarted(store, { invocation: "inv_bench", startedAt: "2026-11-29T11:59:00.000Z", pid: process.pid, concurrency: 4, maxCostUSD: 200, estimateUSD: null, work: slots.map((slot) => ({ kind: "candidate", ...slot })) });

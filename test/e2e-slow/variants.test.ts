@@ -1,6 +1,7 @@
 // Agent variants end to end (issue 19): one control model, current plus two variants. A control plays the same
 // script whatever the variant, so each arm's own setup must show in its own recording — the instructions it read,
 // the skill files in its workspace, the agent it ran as, the permission its config overlay set — and in no other's.
+// retry and rejudge, given an eval run of either arm by id, act on exactly that eval run.
 import { Database } from "bun:sqlite";
 import { readdirSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
@@ -8,10 +9,13 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
+import { onlyRunDirectory, readEvalRuns } from "../helpers/results.ts";
 import { startControlServer } from "../../packages/control-model/src/index.ts";
 import { layVariant, variantConfig } from "../../packages/openeval/src/candidate/variant-setup.ts";
 import { buildProviderConfig, createGitWorkspace, prepareIsolation, runOpenCode } from "../../packages/openeval/src/opencode/index.ts";
+import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
 import type { RunSummary } from "../../packages/openeval/src/run/index.ts";
+import { shortId } from "../../packages/viewer/src/format.ts";
 
 let directory: string;
 const BASH_UNAVAILABLE = "Model tried to call unavailable tool 'bash'";
@@ -74,6 +78,7 @@ async function readArms(): Promise<Arm[]> {
       const folder = join(runDirectory, row.evidence.directory, "native", "sessions");
       const sessions = (await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), "utf8")))).join("\n");
       const agents = [...sessions.matchAll(/"agent":\s*"([^"]+)"/g)].map((match) => match[1]!);
+      // The row as stored: current's slot has no variant there.
       return { variant: row.slot.variant ?? "current", sessions, agents: [...new Set(agents)] };
     }),
   );
@@ -185,3 +190,73 @@ describe("agent variants", () => {
   });
 });
 
+
+describe("retry and rejudge by eval-run id with a variant", () => {
+  let benchmark: string;
+  const evalRuns = (evalId: string, variant: string) => readEvalRuns(onlyRunDirectory(benchmark)).filter((run) => run.slot.evalId === evalId && run.slot.variant === variant);
+  /** Eval-run id → how many judge runs graded it. */
+  const judgings = () => {
+    const store = ResultsStore.open(onlyRunDirectory(benchmark), { readonly: true });
+    try {
+      return Object.fromEntries([...Map.groupBy(store.judgeRuns(), (run) => run.evalRunId)].map(([id, runs]) => [id, runs.length]));
+    } finally {
+      store.close();
+    }
+  };
+  const output = (result: { stdout: string; stderr: string }) => `${result.stdout}\n${result.stderr}`;
+
+  beforeAll(async () => {
+    // `broken`'s prepare step fails (a preparation error, retryable) until the test fixes its script.
+    const evalFiles = (id: string) => ({
+      [`evals/${id}/prompt.md`]: "Say DONE.\n",
+      [`evals/${id}/judge.ts`]: `export default ({ response }) => ({ scores: { done: response.text.trim() === "DONE" } });\n`,
+      [`evals/${id}/controls/positive.json`]: JSON.stringify({ turns: [{ text: "DONE" }] }),
+    });
+    benchmark = await writeTree({
+      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, variants: { concise: { instructions: "Be brief." } } };\n`,
+      ...evalFiles("answer"),
+      ...evalFiles("broken"),
+      "evals/broken/eval.ts": `export default { prepare: [{ argv: ["sh", "setup.sh"] }] };\n`,
+      "evals/broken/workspace/setup.sh": "exit 7\n",
+    });
+    const run = await runCli(["run", "--benchmark", benchmark], { timeoutMs: 540_000 });
+    // Incomplete: both arms of `broken` failed to prepare.
+    expect(run.exitCode, output(run)).toBe(3);
+    for (const variant of ["current", "concise"]) {
+      expect(evalRuns("answer", variant).map((evalRun) => evalRun.state)).toEqual(["completed"]);
+      expect(evalRuns("broken", variant).map((evalRun) => [evalRun.state, evalRun.preparationError?.exitCode])).toEqual([["failed", 7]]);
+    }
+  });
+
+  it("rejudge grades exactly the named eval run of the current arm, then of the variant arm, by the viewer's short id or in full", async () => {
+    const [current] = evalRuns("answer", "current");
+    const [concise] = evalRuns("answer", "concise");
+    expect(judgings()).toEqual({ [current!.id]: 1, [concise!.id]: 1 });
+    const first = await runCli(["rejudge", shortId(current!.id), "--benchmark", benchmark]);
+    // Still incomplete (`broken` waits for a retry), and never "superseded".
+    expect(first.exitCode, output(first)).toBe(3);
+    expect(judgings()).toEqual({ [current!.id]: 2, [concise!.id]: 1 });
+    const second = await runCli(["rejudge", concise!.id, "--benchmark", benchmark]);
+    expect(second.exitCode, output(second)).toBe(3);
+    expect(judgings()).toEqual({ [current!.id]: 2, [concise!.id]: 2 });
+    const ambiguous = await runCli(["rejudge", "eval_", "--benchmark", benchmark]);
+    expect(ambiguous.exitCode).toBe(2);
+    expect(ambiguous.stderr).toContain("rejudge eval_: 4 eval runs start with it (");
+    expect(ambiguous.stderr).toContain("); give more of the id");
+  });
+
+  it("retry executes exactly the named eval run's slot of the current arm, then of the variant arm", async () => {
+    await writeFile(join(benchmark, "evals", "broken", "workspace", "setup.sh"), "echo fixed\n");
+    const [current] = evalRuns("broken", "current");
+    const [concise] = evalRuns("broken", "concise");
+    const first = await runCli(["retry", shortId(current!.id), "--benchmark", benchmark], { timeoutMs: 540_000 });
+    // Still incomplete: the variant arm's `broken` slot is not part of this retry.
+    expect(first.exitCode, output(first)).toBe(3);
+    expect(evalRuns("broken", "current").map((evalRun) => evalRun.state)).toEqual(["failed", "completed"]);
+    expect(evalRuns("broken", "concise").map((evalRun) => evalRun.id)).toEqual([concise!.id]);
+    const second = await runCli(["retry", concise!.id, "--benchmark", benchmark], { timeoutMs: 540_000 });
+    expect(second.exitCode, output(second)).toBe(0);
+    expect(evalRuns("broken", "concise").map((evalRun) => evalRun.state)).toEqual(["failed", "completed"]);
+    expect(evalRuns("broken", "current")).toHaveLength(2);
+  });
+});

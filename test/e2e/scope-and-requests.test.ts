@@ -8,7 +8,7 @@ import { runCli } from "../helpers/cli.ts";
 import { minimalBenchmark, writeTree } from "../helpers/fixtures.ts";
 
 let directory: string;
-const slot = (repetition: number) => ({ evalId: "answer", model: "provider/model", repetition });
+const slot = (repetition: number) => ({ evalId: "answer", model: "provider/model", variant: "current", repetition });
 
 function evalRun(id: string, repetition: number, state: EvalRun["state"], extra: Partial<EvalRun> = {}): EvalRun {
   return {

@@ -18,7 +18,7 @@ export async function recordedRun(settings = "", options: { recorded?: boolean }
   const store = ResultsStore.open(join(await makeTempDir(), "run"), { create: true });
   store.writeRun({ id: "r", name: "v", benchmarkDirectory: benchmark.directory, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
   for (const slot of planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots) {
-    const id = `eval_${slot.variant ?? "current"}`;
+    const id = `eval_${slot.variant}`;
     const time = { startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:01.000Z", elapsedMs: 1000 };
     const evidence = options.recorded ? await recordEvidence({ directory: join(store.directory, "eval-runs", id, "evidence"), prompt: "p", response: "42" }) : null;
     store.saveEvalRun({
@@ -28,7 +28,7 @@ export async function recordedRun(settings = "", options: { recorded?: boolean }
     });
     store.saveJudgeRun({
       id: `judge_${id}`, runId: "r", evalRunId: id, slot: toSlotKey(slot), kind: "code", state: "completed", judgeFingerprint: slot.judgeFingerprint, ...time,
-      scores: { correct: { value: slot.variant ? 0 : 1, source: "judge.ts" } }, unscored: false, error: null, directory: `judge-runs/judge_${id}`,
+      scores: { correct: { value: slot.variant === "worse" ? 0 : 1, source: "judge.ts" } }, unscored: false, error: null, directory: `judge-runs/judge_${id}`,
     });
   }
   return { benchmark, store };

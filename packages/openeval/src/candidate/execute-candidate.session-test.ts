@@ -61,7 +61,7 @@ describe("executeCandidate with a monitor", { timeout: 150_000 }, () => {
       runDirectory,
       evalRunId: "eval_watched",
       isolation: "process",
-      slot: { evalId: "notes", model: "control/endless", repetition: 1 },
+      slot: { evalId: "notes", model: "control/endless", variant: "current", repetition: 1 },
       evaluation: benchmark.evals[0]!,
       settings: benchmark.settings,
       candidateFingerprint: "f",

@@ -61,12 +61,12 @@ export const COMMANDS = {
   },
   retry: {
     usage: "retry <eval-run>... [--benchmark <dir>] [--run <dir>]",
-    summary: "Execute the candidates of the named failed eval runs again (ids as `openeval plan` and the results show them).",
+    summary: "Execute the candidates of the named failed eval runs again (ids as `openeval plan` shows them, or as the viewer shortens them: a prefix no other eval run shares).",
     options: { ...BENCHMARK, run: { ...RUN_DIRECTORY, description: "The run holding the eval runs (default: the latest run)" }, ...EXECUTION },
   },
   rejudge: {
     usage: "rejudge [<eval-run>...] [--benchmark <dir>] [--run <dir>]",
-    summary: "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused.",
+    summary: "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused. Ids as for retry: in full, or a prefix no other eval run shares.",
     options: { ...BENCHMARK, run: { ...RUN_DIRECTORY, description: "The run holding the eval runs (default: the latest run)" }, ...EXECUTION },
   },
   "add-models": {

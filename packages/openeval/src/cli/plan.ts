@@ -1,6 +1,5 @@
 // `openeval plan`: per slot, the action `run` would take and why, plus a cost estimate. Runs nothing.
 import { describeSlot } from "../plan/index.ts";
-import { variantOf } from "../records/index.ts";
 import { describeInputChanges, planBenchmark } from "../run/index.ts";
 import { defineCommand } from "./commands.ts";
 import { parseScope } from "./parse-scope.ts";
@@ -10,7 +9,7 @@ export const planCommand = defineCommand("plan", {
   async run(flags) {
     const plan = await planBenchmark({ benchmark: flags.benchmark as string, run: flags.run as string | undefined, new: flags.new as boolean, scope: parseScope(flags) });
     // The recorded eval run's id is what `openeval retry` and `rejudge` take.
-    const work = plan.slots.map((slot) => ({ eval: slot.evalId, model: slot.model, variant: variantOf(slot), repetition: slot.repetition, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null }));
+    const work = plan.slots.map((slot) => ({ eval: slot.evalId, model: slot.model, variant: slot.variant, repetition: slot.repetition, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null }));
     if (flags.json) {
       console.log(JSON.stringify({ work, estimate: plan.estimate, inputChanges: plan.inputChanges, integrity: plan.integrity }));
       return EXIT.pass;

@@ -1,41 +1,71 @@
 // `openeval retry` and `rejudge` name eval runs; each name must be something they can redo (issue 13, SPEC §5).
 // Retrying a completed eval run would pay for the candidate again for nothing, and an unknown or superseded id
-// would quietly do nothing: both are refused, naming the eval runs that are active for the slot.
-import type { EvalRun } from "../records/index.ts";
+// would quietly do nothing: both are refused, naming the eval runs that are active for the slot. A name may be the
+// full id or, as the viewer shows ids, a prefix of it that no other eval run of the run shares.
+import { sameSlot, type EvalRun } from "../records/index.ts";
 import { describeSlot, type PlanScope } from "./plan-benchmark.ts";
 import { ScopeInvalidError } from "./check-scope.ts";
 import { describeState } from "../util/words.ts";
 
 /** Eval run states `retry` executes again: the candidate did not finish on its own terms, or the harness failed it. */
 const RETRYABLE = new Set<EvalRun["state"]>(["failed", "timed_out", "cost_limited", "interrupted"]);
+/** How many eval runs an ambiguous name lists. */
+const LISTED_CANDIDATES = 5;
+
+type ExplicitRequests = Pick<PlanScope, "retry" | "rejudge">;
 
 /**
- * Throws ScopeInvalidError for every retry/rejudge id that is unknown, superseded, or not in a state it can redo.
- * The eval runs are read only when ids were given: a large run's rows are otherwise read once, for the plan.
- * @example checkExplicitRequests(() => store.evalRuns(), { retry: ["eval_123"] }) // throws when eval_123 completed: use rejudge
+ * The retry/rejudge requests with every name resolved to the full id of the eval run it names. Throws
+ * ScopeInvalidError for every name that is unknown, ambiguous, superseded, or not in a state its command can redo.
+ * The eval runs are read only when names were given: a large run's rows are otherwise read once, for the plan.
+ * @example resolveExplicitRequests(() => store.evalRuns(), { retry: ["eval_1a2b3c4d"] }) // { retry: ["eval_1a2b3c4d-…"] }, or throws when it completed: use rejudge
  */
-export function checkExplicitRequests(readEvalRuns: () => readonly EvalRun[], scope: Pick<PlanScope, "retry" | "rejudge">): void {
-  const requests = [...(scope.retry ?? []).map((id) => ["retry", id] as const), ...(Array.isArray(scope.rejudge) ? scope.rejudge : []).map((id) => ["rejudge", id] as const)];
-  if (requests.length === 0) return;
+export function resolveExplicitRequests(readEvalRuns: () => readonly EvalRun[], scope: ExplicitRequests): ExplicitRequests {
+  const { retry, rejudge } = scope;
+  if (!retry?.length && (rejudge === undefined || rejudge === "failed" || rejudge.length === 0)) return scope;
   const evalRuns = readEvalRuns();
-  const problems = requests.map(([command, id]) => refusal(command, id, evalRuns)).filter((problem): problem is string => problem !== null);
+  const problems: string[] = [];
+  const resolveAll = (command: "retry" | "rejudge", names: readonly string[]) =>
+    names.flatMap((name) => {
+      const resolved = resolveRequest(command, name, evalRuns);
+      if (typeof resolved === "string") problems.push(resolved);
+      return typeof resolved === "string" ? [] : [resolved.id];
+    });
+  const resolved = {
+    ...(retry ? { retry: resolveAll("retry", retry) } : {}),
+    ...(rejudge ? { rejudge: rejudge === "failed" ? rejudge : resolveAll("rejudge", rejudge) } : {}),
+  };
   if (problems.length > 0) throw new ScopeInvalidError(problems.join("\n"));
+  return resolved;
 }
 
-function refusal(command: "retry" | "rejudge", id: string, evalRuns: readonly EvalRun[]): string | null {
-  const evalRun = evalRuns.find((run) => run.id === id);
-  if (!evalRun) return `${command} ${id}: no such eval run in this run; \`openeval plan\` lists the eval runs and what they need`;
-  const active = evalRuns.filter((run) => sameSlot(run, evalRun)).at(-1)!;
-  if (active.id !== id) return `${command} ${id}: superseded by a later execution of ${describeSlot(evalRun.slot)}; the active eval run of that slot is ${active.id}`;
+/**
+ * The eval run a name means: the one with that id, else the only one whose id starts with it (the viewer's short
+ * form); the problem, in words, when there is none or more than one.
+ * @example findEvalRun("eval_1a2b3c4d", evalRuns) // the eval run eval_1a2b3c4d-…, when no other id starts so
+ */
+function findEvalRun(name: string, evalRuns: readonly EvalRun[]): EvalRun | string {
+  const exact = evalRuns.find((run) => run.id === name);
+  if (exact) return exact;
+  const matches = name === "" ? [] : evalRuns.filter((run) => run.id.startsWith(name));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) return "no such eval run in this run; `openeval plan` lists the eval runs and what they need";
+  const listed = matches.slice(0, LISTED_CANDIDATES).map((run) => run.id).join(", ");
+  const more = matches.length > LISTED_CANDIDATES ? ` and ${matches.length - LISTED_CANDIDATES} more` : "";
+  return `${matches.length} eval runs start with it (${listed}${more}); give more of the id`;
+}
+
+function resolveRequest(command: "retry" | "rejudge", name: string, evalRuns: readonly EvalRun[]): EvalRun | string {
+  const evalRun = findEvalRun(name, evalRuns);
+  if (typeof evalRun === "string") return `${command} ${name}: ${evalRun}`;
+  const { id } = evalRun;
+  const active = evalRuns.findLast((run) => sameSlot(run.slot, evalRun.slot))!;
+  if (active.id !== id) return `${command} ${name}: superseded by a later execution of ${describeSlot(evalRun.slot)}; the active eval run of that slot is ${active.id}`;
   if (command === "retry" && !(RETRYABLE.has(evalRun.state) || evalRun.infrastructureError)) {
-    return `retry ${id}: it ended ${describeState(evalRun.state)}, so there is nothing to execute again; to grade its recording again use \`openeval rejudge ${id}\``;
+    return `retry ${name}: it ended ${describeState(evalRun.state)}, so there is nothing to execute again; to grade its recording again use \`openeval rejudge ${id}\``;
   }
   if (command === "rejudge" && (evalRun.evidence === null || evalRun.infrastructureError || evalRun.state === "failed" || evalRun.state === "interrupted")) {
-    return `rejudge ${id}: it ended ${describeState(evalRun.state)}${evalRun.infrastructureError ? " (infrastructure error)" : ""} and has no recording to judge; execute it again with \`openeval retry ${id}\``;
+    return `rejudge ${name}: it ended ${describeState(evalRun.state)}${evalRun.infrastructureError ? " (infrastructure error)" : ""} and has no recording to judge; execute it again with \`openeval retry ${id}\``;
   }
-  return null;
-}
-
-function sameSlot(a: EvalRun, b: EvalRun): boolean {
-  return a.slot.evalId === b.slot.evalId && a.slot.model === b.slot.model && a.slot.repetition === b.slot.repetition;
+  return evalRun;
 }

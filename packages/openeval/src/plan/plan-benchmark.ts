@@ -1,7 +1,7 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, variantOf, type ActiveWork, type EvalRunHead, type JudgeRunHead, type RunModels, type SlotKey } from "../records/index.ts";
+import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, type ActiveWork, type EvalRunHead, type JudgeRunHead, type RunModels, type SlotKey } from "../records/index.ts";
 import { candidateMaxCost, checksMaxCost, candidateCostEstimator, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
@@ -166,7 +166,7 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
   return (
     (!scope.onlyEvals || scope.onlyEvals.includes(slot.evalId)) &&
     (!scope.onlyModels || scope.onlyModels.includes(slot.model)) &&
-    (!scope.onlyVariants || scope.onlyVariants.includes(variantOf(slot))) &&
+    (!scope.onlyVariants || scope.onlyVariants.includes(slot.variant)) &&
     (!scope.onlyRepetitions || scope.onlyRepetitions.includes(slot.repetition))
   );
 }

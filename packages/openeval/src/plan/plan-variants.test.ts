@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import { toSlotKey, variantOf, type EvalRun, type JudgeRun } from "../records/index.ts";
+import { toSlotKey, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { checkScope } from "./check-scope.ts";
 import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
 
@@ -31,16 +31,16 @@ function recordAll(slots: readonly PlannedSlot[]): { evalRuns: EvalRun[]; judgeR
   return { evalRuns, judgeRuns };
 }
 
-const actions = (slots: readonly PlannedSlot[]) => slots.map((slot) => `${slot.model}[${variantOf(slot)}]:${slot.action}`);
+const actions = (slots: readonly PlannedSlot[]) => slots.map((slot) => `${slot.model}[${slot.variant}]:${slot.action}`);
 
 describe("planSlots with variants", () => {
-  it("plans current and every variant as candidates of each model, current without a variant in its key", async () => {
+  it("plans current and every variant as candidates of each model, each key naming its variant", async () => {
     const plan = planSlots(await benchmarkWith(VARIANTS), { evalRuns: [], judgeRuns: [] });
     expect(actions(plan.slots)).toEqual(["p/a[current]:candidate", "p/a[terse]:candidate", "p/a[strict]:candidate"]);
     expect(plan.slots.map((slot) => toSlotKey(slot))).toEqual([
-      { evalId: "answer", model: "p/a", repetition: 1 },
-      { evalId: "answer", model: "p/a", repetition: 1, variant: "terse" },
-      { evalId: "answer", model: "p/a", repetition: 1, variant: "strict" },
+      { evalId: "answer", model: "p/a", variant: "current", repetition: 1 },
+      { evalId: "answer", model: "p/a", variant: "terse", repetition: 1 },
+      { evalId: "answer", model: "p/a", variant: "strict", repetition: 1 },
     ]);
     expect(new Set(plan.slots.map((slot) => slot.candidateFingerprint)).size).toBe(3);
   });
@@ -58,7 +58,6 @@ describe("planSlots with variants", () => {
   it("reuses recordings made before variants existed as current", async () => {
     const before = await benchmarkWith(null);
     const recorded = recordAll(planSlots(before, { evalRuns: [], judgeRuns: [] }).slots);
-    expect(recorded.evalRuns[0]!.slot).not.toHaveProperty("variant");
     const after = await benchmarkWith(VARIANTS, {}, before.directory);
     expect(actions(planSlots(after, recorded).slots)).toEqual(["p/a[current]:reuse", "p/a[terse]:candidate", "p/a[strict]:candidate"]);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { creditsOf, RecordedWorkIndex } from "./active-work.ts";
 import type { EvalRun, JudgeRun } from "./schema.ts";
 
-const slot = { evalId: "answer", model: "p/m", repetition: 1 };
+const slot = { evalId: "answer", model: "p/m", variant: "current", repetition: 1 };
 const evalRun = (id: string, candidateFingerprint: string, state: EvalRun["state"] = "completed") =>
   ({ id, slot, state, infrastructureError: false, input: { candidateFingerprint } }) as unknown as EvalRun;
 const judgeRun = (id: string, evalRunId: string, judgeFingerprint: string, state: JudgeRun["state"] = "completed", value = 1) =>

@@ -22,7 +22,7 @@ export {
   type SlotKey,
 } from "./schema.ts";
 export { RunMetricsSchema, type RunMetrics } from "./run-metrics-schema.ts";
-export { candidateName, cellId, groupByCandidate, slotId, toSlotKey, variantOf, type CandidateRef } from "./slot-key.ts";
+export { candidateName, cellId, groupByCandidate, sameSlot, slotId, toCandidateRef, toSlotKey, variantOf, type CandidateRef } from "./slot-key.ts";
 export { ResultsStore, STORE_FILE, StoreError, type StoreMarks } from "./store.ts";
 export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, type RunDirectoryChoice } from "./run-directory.ts";
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";

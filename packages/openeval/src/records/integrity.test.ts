@@ -9,7 +9,7 @@ import * as hash from "../util/hash.ts";
 import { EvalRunSchema, JudgeRunSchema, type EvalRun, type JudgeRun } from "./schema.ts";
 import { ResultsStore, STORE_FILE } from "./store.ts";
 
-const slot = { evalId: "e", model: "p/m", repetition: 1 };
+const slot = { evalId: "e", model: "p/m", variant: "current", repetition: 1 };
 
 async function finishedRun() {
   const directory = await makeTempDir();
@@ -125,6 +125,32 @@ describe("tamper-evident results (issue 14 §4)", () => {
       "eval run eval_1: the row was edited after it was finalized (its integrity hash does not match)",
       "judge run judge_1: the row, its files.json or the recording it judged was changed after it was finalized (its integrity hash does not match)",
     ]);
+  });
+
+  it("stores current's rows without a variant, as rows sealed before slot keys named theirs: both read as current and check out", async () => {
+    const { directory, store } = await finishedRun();
+    store.saveEvalRun({ ...store.evalRun("eval_1")!, id: "eval_terse", slot: { ...slot, variant: "terse" }, integrity: undefined });
+    store.close();
+    const db = new Database(join(directory, STORE_FILE));
+    const stored = db.query("SELECT id, variant, value FROM eval_runs ORDER BY rowid").all() as { id: string; variant: string | null; value: string }[];
+    expect(stored.map((row) => [row.id, row.variant, JSON.parse(row.value).slot])).toEqual([
+      ["eval_1", null, { evalId: "e", model: "p/m", repetition: 1 }],
+      ["eval_terse", "terse", { evalId: "e", model: "p/m", variant: "terse", repetition: 1 }],
+    ]);
+    // A row an older openeval sealed, hashed without a variant, and without a stored-text seal: checked in full.
+    const { integrity: _, ...old } = { ...(JSON.parse(stored[0]!.value) as EvalRun), id: "eval_old" };
+    db.query("INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES (?, 'e', 'p/m', 1, 'completed', ?, ?)")
+      .run(old.id, JSON.stringify({ ...old, integrity: hash.fingerprint({ row: old }) }), Date.now());
+    db.close();
+    const reopened = ResultsStore.open(directory, { readonly: true });
+    const records = { evalRuns: reopened.evalRuns(), judgeRuns: reopened.judgeRuns() };
+    expect(records.evalRuns.map((run) => [run.id, run.slot.variant])).toEqual([["eval_1", "current"], ["eval_terse", "terse"], ["eval_old", "current"]]);
+    expect(records.judgeRuns.map((run) => run.slot.variant)).toEqual(["current"]);
+    expect(reopened.heads().evalRuns.map((head) => head.slot)).toEqual(records.evalRuns.map((run) => run.slot));
+    // Checked twice: by the stored-text seals, then (the seals spent) by the hashes of the rows as stored.
+    expect(checkRecords(directory, records)).toEqual([]);
+    expect(checkRecords(directory, records)).toEqual([]);
+    reopened.close();
   });
 
   it("reports a recording manifest or a files.json that is gone, and throws for one that cannot be read", async () => {

@@ -16,6 +16,7 @@ import * as z from "zod";
 import { fingerprint, sha256, sha256OfFile } from "../util/hash.ts";
 import { writeFileAtomicSync } from "../util/files.ts";
 import type { EvalRun, JudgeRun } from "./schema.ts";
+import { toStoredRow } from "./slot-key.ts";
 
 export const JUDGE_FILES_MANIFEST = "files.json";
 /** The evidence manifest's name (recording/evidence-writer.ts writes it; results cannot import recording). */
@@ -63,8 +64,9 @@ function spendSeal(row: EvalRun | JudgeRun): StoredSeal | undefined {
   return seal;
 }
 
+/** The row as stored (slot-key.ts toStoredRow), with its integrity hash. */
 export function sealEvalRun(evalRun: EvalRun): SealedRow {
-  const value = JSON.stringify({ ...evalRun, integrity: evalRunIntegrity(evalRun) });
+  const value = JSON.stringify({ ...toStoredRow(evalRun), integrity: evalRunIntegrity(evalRun) });
   return { value, seal: { valueSha256: sha256(value), chainSha256: null } };
 }
 
@@ -74,7 +76,7 @@ export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: 
   const manifest = `${JSON.stringify({ format: "openeval.judge-files", files }, null, 2)}\n`;
   writeFileAtomicSync(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST), manifest);
   const filesSha256 = sha256(manifest);
-  const value = JSON.stringify({ ...judgeRun, integrity: judgeRunIntegrity(judgeRun, evalRun, filesSha256) });
+  const value = JSON.stringify({ ...toStoredRow(judgeRun), integrity: judgeRunIntegrity(judgeRun, evalRun, filesSha256) });
   const valueSha256 = sha256(value);
   return { value, seal: { valueSha256, chainSha256: judgeChain(valueSha256, judgedEvidence(judgeRun, evalRun), filesSha256) } };
 }
@@ -155,12 +157,13 @@ function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: Judged
   return `judge run ${judgeRun.id}: files changed after it finished: ${changed.map(describe).join(", ")}`;
 }
 
+/** Hashes cover the row as stored, so that a row sealed before slot keys always named their variant still matches. */
 function evalRunIntegrity(evalRun: EvalRun): string {
-  return fingerprint({ row: { ...evalRun, integrity: undefined } });
+  return fingerprint({ row: { ...toStoredRow(evalRun), integrity: undefined } });
 }
 
 function judgeRunIntegrity(judgeRun: JudgeRun, evalRun: JudgedEvalRun | null, filesSha256: string): string {
-  return fingerprint({ row: { ...judgeRun, integrity: undefined }, evidence: judgedEvidence(judgeRun, evalRun), files: filesSha256 });
+  return fingerprint({ row: { ...toStoredRow(judgeRun), integrity: undefined }, evidence: judgedEvidence(judgeRun, evalRun), files: filesSha256 });
 }
 
 /** The recording a judge run graded: an early decision's snapshot, else its eval run's evidence. */

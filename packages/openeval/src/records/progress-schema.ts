@@ -2,18 +2,13 @@
 // the live viewer — can show the queue: the work planned, the --max-cost cap and concurrency it runs under, and
 // how it ended. Parsed when read back.
 import * as z from "zod";
+import { SlotKeySchema } from "./schema.ts";
 
 export const INVOCATION_STARTED = "invocation.started";
 export const INVOCATION_FINISHED = "invocation.finished";
 
-export const PlannedWorkSchema = z.object({
-  kind: z.enum(["candidate", "judge"]),
-  evalId: z.string(),
-  model: z.string(),
-  repetition: z.number().int().positive(),
-  /** Absent for current (and in records made before variants). */
-  variant: z.string().optional(),
-});
+/** A slot's planned work; records made before variants have no variant and read as current (SlotKeySchema). */
+export const PlannedWorkSchema = SlotKeySchema.extend({ kind: z.enum(["candidate", "judge"]) });
 
 export const InvocationStartedSchema = z.object({
   invocation: z.string(),

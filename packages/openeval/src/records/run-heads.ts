@@ -3,6 +3,7 @@
 // so planning a large run parses no row. Every EvalRun and JudgeRun is a head too: code holding whole records passes
 // them as they are.
 import type { EvalRun, JudgeRun } from "./schema.ts";
+import { fromStoredSlot } from "./slot-key.ts";
 
 export type EvalRunHead = Pick<EvalRun, "id" | "slot" | "state" | "infrastructureError" | "setupError" | "preparationError" | "error"> & {
   input: Pick<EvalRun["input"], "candidateFingerprint">;
@@ -67,7 +68,7 @@ export interface JudgeRunHeadRow {
 export function toEvalRunHead(row: EvalRunHeadRow): EvalRunHead {
   return {
     id: row.id,
-    slot: { evalId: row.eval_id, model: row.model, repetition: row.repetition, ...(row.variant === null ? {} : { variant: row.variant }) },
+    slot: fromStoredSlot({ evalId: row.eval_id, model: row.model, repetition: row.repetition, variant: row.variant ?? undefined }),
     state: row.state,
     infrastructureError: row.infrastructure_error === 1,
     ...(row.setup_error === null ? {} : { setupError: row.setup_error === 1 }),

@@ -1,5 +1,6 @@
 // Records the results store keeps: eval runs, judge runs and the judgments they produce.
 import * as z from "zod";
+import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 import { RunMetricsSchema } from "./run-metrics-schema.ts";
 
 const count = z.number().int().nonnegative();
@@ -12,8 +13,11 @@ export const SlotKeySchema = z.object({
   evalId: z.string(),
   model: z.string(),
   repetition: z.number().int().positive(),
-  /** The agent variant (SPEC §6); absent for `current`, so rows recorded before variants read as current. */
-  variant: z.string().optional(),
+  /**
+   * The agent variant. Every slot key in memory has one; a stored row leaves `current` out (slot-key.ts toStoredRow),
+   * as rows recorded before variants do, so a row read without one is current.
+   */
+  variant: z.string().default(CURRENT_VARIANT_NAME),
 });
 
 const EvidenceRefSchema = z.object({ directory: z.string(), hash: z.string() });

@@ -1,22 +1,43 @@
-// A slot is (eval, model, variant, repetition). `current` is the variant with no overrides and is never written
-// into a key, so slots and rows recorded before variants existed keep their identity and read as current.
+// A slot is (eval, model, variant, repetition); `current` is the variant with no overrides. Every slot key in memory
+// names its variant. Stored rows leave `current` out, as every row recorded before variants does: old and new rows
+// then have one stored form, one integrity hash and one value in the store's variant column (toStoredRow).
+import type * as z from "zod";
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
-import type { SlotKey } from "./schema.ts";
+import type { SlotKey, SlotKeySchema } from "./schema.ts";
 
-/** The variant of a slot, a record or a summary row: absent means current. */
+/** The variant of a candidate or a summary row, where absent means current (slot keys always have theirs). */
 export function variantOf(item: { variant?: string }): string {
   return item.variant ?? CURRENT_VARIANT_NAME;
 }
 
-/** The key of a slot (or of anything that extends one), with `variant` only when it is not current. */
+/** The key of a slot (or of anything that extends one): its four fields and nothing else. */
 export function toSlotKey(slot: SlotKey): SlotKey {
-  const variant = variantOf(slot);
-  return { evalId: slot.evalId, model: slot.model, repetition: slot.repetition, ...(variant === CURRENT_VARIANT_NAME ? {} : { variant }) };
+  return { evalId: slot.evalId, model: slot.model, variant: slot.variant, repetition: slot.repetition };
 }
 
-/** One string per slot, for maps and sets. */
+/** One string per slot, for maps and sets: what makes two slots the same, and the only place that says it. */
 export function slotId(slot: SlotKey): string {
-  return `${slot.evalId}\u0000${slot.model}\u0000${variantOf(slot)}\u0000${slot.repetition}`;
+  return `${slot.evalId}\u0000${slot.model}\u0000${slot.variant}\u0000${slot.repetition}`;
+}
+
+/** Whether two keys name the same slot (slotId decides). */
+export function sameSlot(a: SlotKey, b: SlotKey): boolean {
+  return slotId(a) === slotId(b);
+}
+
+/** A slot key as stored: `variant` left out for current (see the top of this file). */
+export type StoredSlotKey = z.input<typeof SlotKeySchema>;
+
+/** A row as the store writes it and its integrity hash covers it: its slot with `current` left out. */
+export function toStoredRow<R extends { slot: SlotKey }>(row: R): Omit<R, "slot"> & { slot: StoredSlotKey } {
+  if (row.slot.variant !== CURRENT_VARIANT_NAME) return row;
+  const { variant: _current, ...slot } = row.slot;
+  return { ...row, slot };
+}
+
+/** A stored slot as the key it is: without a variant, current (SlotKeySchema's default, for rows read without it). */
+export function fromStoredSlot(slot: StoredSlotKey): SlotKey {
+  return { evalId: slot.evalId, model: slot.model, variant: slot.variant ?? CURRENT_VARIANT_NAME, repetition: slot.repetition };
 }
 
 /** One string per (eval, candidate) cell of the eval × model matrix, for maps; `candidate` may be its name. */
@@ -24,7 +45,7 @@ export function cellId(evalId: string, candidate: CandidateRef | string): string
   return `${evalId}\u0000${typeof candidate === "string" ? candidate : candidateName(candidate)}`;
 }
 
-/** A candidate: a model with an agent variant (`variant` absent for current, as in slot keys). */
+/** A candidate: a model with an agent variant (`variant` absent for current, as summary rows name it). */
 export interface CandidateRef {
   model: string;
   variant?: string;
@@ -41,14 +62,15 @@ export function groupByCandidate<T extends CandidateRef>(items: readonly T[]): {
   const groups = new Map<string, { candidate: CandidateRef; items: T[] }>();
   for (const item of items) {
     const name = candidateName(item);
-    const group = groups.get(name) ?? { candidate: candidateRefOf(item), items: [] };
+    const group = groups.get(name) ?? { candidate: toCandidateRef(item), items: [] };
     group.items.push(item);
     groups.set(name, group);
   }
   return [...groups.values()];
 }
 
-function candidateRefOf(item: CandidateRef): CandidateRef {
+/** The candidate of a slot or a row, as summary rows and the viewer's rows carry it: `variant` only when it is not current. */
+export function toCandidateRef(item: CandidateRef): CandidateRef {
   const variant = variantOf(item);
   return { model: item.model, ...(variant === CURRENT_VARIANT_NAME ? {} : { variant }) };
 }

@@ -10,7 +10,7 @@ function evalRun(overrides: Partial<EvalRun> = {}): EvalRun {
   return {
     id: "eval_1",
     runId: "run_1",
-    slot: { evalId: "e", model: "control/positive", repetition: 1 },
+    slot: { evalId: "e", model: "control/positive", variant: "current", repetition: 1 },
     control: true,
     state: "running",
     infrastructureError: false,
@@ -27,7 +27,7 @@ function evalRun(overrides: Partial<EvalRun> = {}): EvalRun {
 
 function judgeRun(overrides: Partial<JudgeRun> = {}): JudgeRun {
   return {
-    id: "judge_1", runId: "run_1", evalRunId: "eval_1", slot: { evalId: "e", model: "control/positive", repetition: 1 }, kind: "code",
+    id: "judge_1", runId: "run_1", evalRunId: "eval_1", slot: { evalId: "e", model: "control/positive", variant: "current", repetition: 1 }, kind: "code",
     state: "running", judgeFingerprint: "j", startedAt: "2026-11-29T00:00:00.000Z", completedAt: null, elapsedMs: null,
     scores: null, unscored: false, error: null, directory: "judge-runs/judge_1", ...overrides,
   };

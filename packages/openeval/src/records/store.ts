@@ -20,6 +20,7 @@ import {
   type JudgeRunHeadRow,
 } from "./run-heads.ts";
 import { sha256 } from "../util/hash.ts";
+import { fromStoredSlot, toStoredRow } from "./slot-key.ts";
 import { BenchmarkRunSchema, EvalRunSchema, JudgeRunSchema, type BenchmarkRun, type EvalRun, type JudgeRun } from "./schema.ts";
 
 export const STORE_FILE = "store.db";
@@ -203,8 +204,8 @@ export class ResultsStore {
     const insertEvalRun = this.db.query("INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES (?, ?, ?, ?, ?, ?, ?)");
     const insertJudgeRun = this.db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, ?, ?, ?)");
     this.db.transaction(() => {
-      for (const run of evalRuns) insertEvalRun.run(run.id, run.slot.evalId, run.slot.model, run.slot.repetition, run.state, JSON.stringify(run), Date.now());
-      for (const run of judgeRuns) insertJudgeRun.run(run.id, run.evalRunId, run.state, JSON.stringify(run), Date.now());
+      for (const run of evalRuns) insertEvalRun.run(run.id, run.slot.evalId, run.slot.model, run.slot.repetition, run.state, JSON.stringify(toStoredRow(run)), Date.now());
+      for (const run of judgeRuns) insertJudgeRun.run(run.id, run.evalRunId, run.state, JSON.stringify(toStoredRow(run)), Date.now());
     })();
   }
 
@@ -377,7 +378,7 @@ function schemaVersion(db: Database): number {
 }
 
 function unsealed(record: EvalRun | JudgeRun): { value: string; seal: null } {
-  return { value: JSON.stringify(record), seal: null };
+  return { value: JSON.stringify(toStoredRow(record)), seal: null };
 }
 
 /** The record as its schema has it, so that the sealed text parses to the same value with or without the schema. */
@@ -392,21 +393,23 @@ function checkedRow<Schema extends z.ZodType>(schema: Schema, record: z.input<Sc
  * where reading them all first held every row's text and its parse at once (a large run's read peaked at twice the
  * memory, issue 18 §4).
  */
-function parseRows<Schema extends z.ZodType>(schema: Schema, query: Statement, ...params: SQLQueryBindings[]): z.output<Schema>[] {
+function parseRows<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, query: Statement, ...params: SQLQueryBindings[]): R[] {
   return [...eachRow(schema, query, ...params)];
 }
 
-function* eachRow<Schema extends z.ZodType>(schema: Schema, query: Statement, ...params: SQLQueryBindings[]): Generator<z.output<Schema>> {
+function* eachRow<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, query: Statement, ...params: SQLQueryBindings[]): Generator<R> {
   for (const row of query.iterate(...params) as IterableIterator<StoredRow>) yield parseRow(schema, row);
 }
 
 /** A row whose text hashes to its seal is the text the store wrote after checking it against its schema: it is
- * parsed as JSON only, and vouched for to the integrity check. Any other row goes through the schema. */
-function parseRow<Schema extends z.ZodType>(schema: Schema, row: StoredRow): z.output<Schema> {
+ * parsed as JSON only (its slot given the variant the schema's default would), and vouched for to the integrity
+ * check. Any other row goes through the schema. */
+function parseRow<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, row: StoredRow): R {
   const valueSha256 = row.value_sha256 === null ? null : sha256(row.value);
   if (valueSha256 !== null && valueSha256 === row.value_sha256) {
-    const parsed = JSON.parse(row.value) as z.output<Schema>;
-    vouchForStoredText(parsed as EvalRun | JudgeRun, { valueSha256, chainSha256: row.chain_sha256 });
+    const parsed = JSON.parse(row.value) as R;
+    parsed.slot = fromStoredSlot(parsed.slot);
+    vouchForStoredText(parsed, { valueSha256, chainSha256: row.chain_sha256 });
     return parsed;
   }
   return parseWithSchema(schema, row.value);

@@ -11,7 +11,7 @@ import { aggregateScores, decideVerdict, type CriterionRef } from "../results/in
 import type { SlotObservation } from "../results/index.ts";
 import { findAll, parseXml, type XmlElement } from "../../../../test/helpers/xml.ts";
 
-const slot = { evalId: "e", model: "p/m", repetition: 1 };
+const slot = { evalId: "e", model: "p/m", variant: "current", repetition: 1 };
 const evalRun = {
   id: "eval_1", runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null,
   startedAt: "x", completedAt: "y", elapsedMs: 2500,
@@ -266,7 +266,7 @@ describe("reporters", () => {
   });
 
   it("JUnit gives each criterion test case its score, threshold and status, and fails it where the verdict or its gate fails on it", () => {
-    const observe = (model: string, scores: SlotObservation["scores"]): SlotObservation => ({ evalId: "e", model, repetition: 1, scores, costUSD: 0, elapsedMs: 1, executed: true, fresh: false });
+    const observe = (model: string, scores: SlotObservation["scores"]): SlotObservation => ({ evalId: "e", model, variant: "current", repetition: 1, scores, costUSD: 0, elapsedMs: 1, executed: true, fresh: false });
     const criteria: Record<string, CriterionRef[]> = { e: [{ id: "ok", source: "judge.ts" }, { id: "bad", source: "judge.ts" }, { id: "style", source: "judge.md" }, { id: "pending", source: "judge.ts" }] };
     const real = [observe("p/m", { ok: 1, bad: 0, style: 0.4, pending: null })];
     const control = [observe("control/negative", { ok: 0, bad: 0, style: 0, pending: 0 })];

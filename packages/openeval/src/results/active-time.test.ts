@@ -13,7 +13,7 @@ describe("active time", () => {
 
   it("gives a model's time as the union and its candidate and judge spend apart and together", () => {
     const outcome = (repetition: number, start: number, judgeCostUSD: number | null) => ({
-      evalId: "e", model: "p/m", repetition, scores: { ok: 1 }, costUSD: 0.25, elapsedMs: 10_000, judgeCostUSD,
+      evalId: "e", model: "p/m", variant: "current", repetition, scores: { ok: 1 }, costUSD: 0.25, elapsedMs: 10_000, judgeCostUSD,
       intervals: [[start, start + 10_000], [start + 10_000, start + 12_000]] as const,
     });
     // Two repetitions run side by side, 5 s apart: 17 s of wall time, not 2 × 12 s.

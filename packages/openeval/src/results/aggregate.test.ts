@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { aggregateScores, type SlotOutcome } from "./aggregate.ts";
 
 const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({
-  evalId, model, repetition, scores, costUSD: 0.01, elapsedMs: 1000,
+  evalId, model, variant: "current", repetition, scores, costUSD: 0.01, elapsedMs: 1000,
 });
 
 describe("aggregateScores (SPEC §4.3)", () => {

@@ -3,14 +3,9 @@
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
 import { unionMs, type Interval } from "./active-time.ts";
 import { mean, meanBounded } from "./numbers.ts";
-import { groupByCandidate } from "../records/index.ts";
+import { groupByCandidate, type SlotKey } from "../records/index.ts";
 
-export interface SlotOutcome {
-  evalId: string;
-  model: string;
-  /** The agent variant; absent for current. */
-  variant?: string;
-  repetition: number;
+export interface SlotOutcome extends SlotKey {
   /** Criterion id → credit (null = unresolved); null when the slot has no active judgment. */
   scores: Record<string, number | null> | null;
   /** The candidate's spend. */

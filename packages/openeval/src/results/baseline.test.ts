@@ -10,7 +10,7 @@ import type { SlotObservation } from "./statistics.ts";
 import { decideVerdict, type CriterionRef } from "./verdict.ts";
 
 const observe = (repetition: number, scores: SlotObservation["scores"], model = "m/a"): SlotObservation => ({
-  evalId: "e", model, repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: false,
+  evalId: "e", model, variant: "current", repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: false,
 });
 const criteria: Record<string, CriterionRef[]> = { e: [{ id: "tests", source: "judge.ts" }, { id: "style", source: "judge.md" }] };
 const ids = { e: ["tests", "style"] };
@@ -131,7 +131,7 @@ describe("findRegressions", () => {
     const terse = (repetition: number, scores: SlotObservation["scores"]): SlotObservation => ({ ...observe(repetition, scores), variant: "terse" });
     const observations = [observe(1, { tests: 1, style: 1 }), observe(2, { tests: 1, style: 1 }), terse(1, { tests: 0, style: 1 }), terse(2, { tests: 0, style: 1 })];
     const armFingerprints = [...fingerprints, { evalId: "e", model: "m/a", variant: "terse", candidateFingerprint: "cand-terse", judgeFingerprint: "judge-1" }];
-    const currentOnly = decideVerdict({ observations: observations.filter((observation) => observation.variant === undefined), criteria });
+    const currentOnly = decideVerdict({ observations: observations.filter((observation) => observation.variant === "current"), criteria });
     const current = buildBaseline(inputFor(observations, { fingerprints: armFingerprints, verdict: currentOnly }));
     expect(current.entries.map((entry) => [entry.model, entry.variant, entry.criteria, entry.candidateFingerprints])).toEqual([["m/a", undefined, { tests: 1, style: 1 }, ["cand-1"]]]);
     const variant = buildBaseline(inputFor(observations, { fingerprints: armFingerprints, variant: "terse", acceptFailing: true }));

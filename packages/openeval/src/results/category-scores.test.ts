@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SlotOutcome } from "./aggregate.ts";
 import { scoreCategories } from "./category-scores.ts";
 
-const outcome = (model: string, evalId: string, repetition: number, scores: Record<string, number | null> | null): SlotOutcome => ({ evalId, model, repetition, scores, costUSD: null, elapsedMs: null });
+const outcome = (model: string, evalId: string, repetition: number, scores: Record<string, number | null> | null): SlotOutcome => ({ evalId, model, variant: "current", repetition, scores, costUSD: null, elapsedMs: null });
 
 describe("scoreCategories", () => {
   const criteria = { a: ["x", "y"], b: ["z"], c: ["w"] };

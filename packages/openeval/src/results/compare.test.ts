@@ -3,7 +3,7 @@ import { aggregateScores, type SlotOutcome } from "./aggregate.ts";
 import { compareSummaries } from "./compare.ts";
 import { compareModels } from "./statistics.ts";
 
-const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({ evalId, model, repetition, scores, costUSD: null, elapsedMs: null });
+const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({ evalId, model, variant: "current", repetition, scores, costUSD: null, elapsedMs: null });
 
 describe("compareSummaries", () => {
   const before = aggregateScores([slot("e1", 1, { x: 1, y: 0.5 }), slot("e2", 1, { z: 1 }), slot("e3", 1, { w: 1 })], { e1: ["x", "y"], e2: ["z"], e3: ["w"] })[0]!;

@@ -5,7 +5,7 @@ import type { SlotObservation } from "./statistics.ts";
 import type { GateSettings } from "../load/index.ts";
 
 const observe = (evalId: string, repetition: number, scores: SlotObservation["scores"], extra: Partial<SlotObservation> = {}): SlotObservation => ({
-  evalId, model: "m/a", repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: true, fresh: true, ...extra,
+  evalId, model: "m/a", variant: "current", repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: true, fresh: true, ...extra,
 });
 
 function gatesOf(observations: SlotObservation[], gates: GateSettings, criteria: Record<string, string[]> = { a: ["x", "y"], b: ["x"] }) {

@@ -3,7 +3,7 @@ import type { SlotOutcome } from "./aggregate.ts";
 import { passAtK, passHatK, summarizePassK } from "./pass-at-k.ts";
 
 const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({
-  evalId, model, repetition, scores, costUSD: null, elapsedMs: null,
+  evalId, model, variant: "current", repetition, scores, costUSD: null, elapsedMs: null,
 });
 
 /** C(n, k) exactly, for checking the product forms. */

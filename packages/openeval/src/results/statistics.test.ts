@@ -4,7 +4,7 @@ import { bootstrapInterval, pick } from "./bootstrap.ts";
 import { compareModels, costAndTimeByModel, measureCostAndTime, repetitionScore, scoreIntervals, type SlotObservation } from "./statistics.ts";
 
 const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({
-  evalId, model, repetition, scores, costUSD: null, elapsedMs: null,
+  evalId, model, variant: "current", repetition, scores, costUSD: null, elapsedMs: null,
 });
 
 describe("scoreIntervals (bootstrap clustered by eval)", () => {

@@ -5,7 +5,7 @@ import type { SlotObservation } from "./statistics.ts";
 import { decideVerdict, type CriterionRef, type VerdictInput } from "./verdict.ts";
 
 const observe = (evalId: string, repetition: number, scores: SlotObservation["scores"], model = "m/a"): SlotObservation => ({
-  evalId, model, repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: true,
+  evalId, model, variant: "current", repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: true,
 });
 // e: code-judged `tests` and rubric-judged `style`.
 const criteria: Record<string, CriterionRef[]> = { e: [{ id: "tests", source: "judge.ts" }, { id: "style", source: "judge.md" }] };

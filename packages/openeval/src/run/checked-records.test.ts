@@ -13,7 +13,7 @@ function evalRun(id: string, repetition: number): EvalRun {
   mkdirSync(join(directory, "eval-runs", id, "evidence"), { recursive: true });
   writeFileSync(join(directory, "eval-runs", id, "evidence", "manifest.json"), MANIFEST);
   return {
-    id, runId: "r", slot: { evalId: "e", model: "p/m", repetition }, control: false, state: "completed", infrastructureError: false, error: null,
+    id, runId: "r", slot: { evalId: "e", model: "p/m", variant: "current", repetition }, control: false, state: "completed", infrastructureError: false, error: null,
     startedAt: "2026-12-01T00:00:00.000Z", completedAt: "2026-12-01T00:01:00.000Z", elapsedMs: 60_000,
     input: { candidateFingerprint: "c", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
     evidence: { directory: `eval-runs/${id}/evidence`, hash: sha256(MANIFEST) }, metrics: null,

@@ -81,7 +81,7 @@ describe("createEarlyStopMonitor", () => {
     await run.boundary();
     expect(await run.monitor.finish()).toHaveLength(1);
 
-    const evalRun = { id: "eval_1", runId: "r", slot: { evalId: "e", model: "m/x", repetition: 1 } } as EvalRun;
+    const evalRun = { id: "eval_1", runId: "r", slot: { evalId: "e", model: "m/x", variant: "current", repetition: 1 } } as EvalRun;
     const judgeRun = decidedJudgeRun(evalRun, decision!, { judgeRunId: "judge_1", judgeFingerprint: "f" });
     expect(judgeRun).toMatchObject({ state: "completed", kind: "rubric", scores: decided.scores, directory: "eval-runs/eval_1/checks/1", decidedEarly: { check: 1 } });
   });

@@ -4,7 +4,7 @@
 // recorded, never sealed again, with their folders; the source run is left as it was.
 import { cpSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readRunModels, recordModelsAdded, ResultsStore, slotId, type EvalRun } from "../records/index.ts";
+import { readRunModels, recordModelsAdded, ResultsStore, slotId, toCandidateRef, type EvalRun } from "../records/index.ts";
 import { RunMaintenanceError } from "../results/index.ts";
 import { checkNotHeld, whileHoldingRun } from "./recover.ts";
 
@@ -79,8 +79,10 @@ function merge(target: ResultsStore, source: ResultsStore): MergedRuns {
   return result;
 }
 
+/** `eval/model/repetition`, with `/variant` before the repetition unless current. */
 function describe(run: EvalRun): string {
-  return `${run.slot.evalId}/${run.slot.model}${run.slot.variant ? `/${run.slot.variant}` : ""}/${run.slot.repetition}`;
+  const { variant } = toCandidateRef(run.slot);
+  return `${run.slot.evalId}/${run.slot.model}${variant === undefined ? "" : `/${variant}`}/${run.slot.repetition}`;
 }
 
 /** Files already there (a merge that stopped before its rows were inserted) are left as they are: the same copy. */

@@ -5,7 +5,7 @@ import type { PlannedSlot } from "../plan/index.ts";
 import type { RunSummary } from "./events.ts";
 import { createProgressLog } from "./progress-log.ts";
 
-const slot = (repetition: number, action: PlannedSlot["action"]) => ({ evalId: "e", model: "m/a", repetition, action }) as PlannedSlot;
+const slot = (repetition: number, action: PlannedSlot["action"]) => ({ evalId: "e", model: "m/a", variant: "current", repetition, action }) as PlannedSlot;
 
 describe("the progress log", () => {
   it("records each invocation's planned work, --max-cost and concurrency, and how it ended", async () => {
@@ -16,7 +16,7 @@ describe("the progress log", () => {
       const [running] = readInvocations(store, { work: true });
       expect(running!.finished).toBeNull();
       expect(running!.started).toMatchObject({ pid: process.pid, concurrency: 3, maxCostUSD: 2.5, estimateUSD: 0.75 });
-      expect(running!.work).toEqual([{ kind: "candidate", evalId: "e", model: "m/a", repetition: 1 }, { kind: "judge", evalId: "e", model: "m/a", repetition: 3 }]);
+      expect(running!.work).toEqual([{ kind: "candidate", evalId: "e", model: "m/a", variant: "current", repetition: 1 }, { kind: "judge", evalId: "e", model: "m/a", variant: "current", repetition: 3 }]);
       // Unasked, the planned work is not read (a large plan is megabytes of JSON).
       expect(readInvocations(store)[0]!.work).toBeNull();
       log({ type: "run.finished", runId: "r", directory: store.directory, summary: { complete: false, verdict: { status: "unknown" } } as RunSummary });

@@ -12,7 +12,7 @@ import { recoverRun, RunInProgressError } from "./recover.ts";
 
 function running(id: string): EvalRun {
   return {
-    id, runId: "r", slot: { evalId: "e", model: "p/m", repetition: 1 }, control: false, state: "running", infrastructureError: false, error: null,
+    id, runId: "r", slot: { evalId: "e", model: "p/m", variant: "current", repetition: 1 }, control: false, state: "running", infrastructureError: false, error: null,
     startedAt: new Date(Date.now() - 5000).toISOString(), completedAt: null, elapsedMs: null,
     input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" }, evidence: null, metrics: null,
   };
@@ -89,7 +89,7 @@ describe("recoverRun", () => {
     const store = ResultsStore.open(await makeTempDir(), { create: true });
     store.saveEvalRun({ ...running("eval_judged"), state: "completed" });
     store.saveJudgeRun({
-      id: "judge_orphan", runId: "r", evalRunId: "eval_judged", slot: { evalId: "e", model: "p/m", repetition: 1 }, kind: "code", state: "running",
+      id: "judge_orphan", runId: "r", evalRunId: "eval_judged", slot: { evalId: "e", model: "p/m", variant: "current", repetition: 1 }, kind: "code", state: "running",
       judgeFingerprint: "j", startedAt: new Date().toISOString(), completedAt: null, elapsedMs: null, scores: null, unscored: false, error: null, directory: "judge-runs/judge_orphan",
     });
     const worker = Bun.spawn(["sleep", "333"], { env: { ...process.env, OPENEVAL_RUN_MARKER: "judge_orphan" } });

@@ -5,7 +5,7 @@ import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
 import { checkModelOverride, CURRENT_VARIANT_NAME, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
-import { checkExplicitRequests, checkScope, plannedModels, plannedVariants, planSlots, type PlanScope } from "../plan/index.ts";
+import { checkScope, plannedModels, plannedVariants, planSlots, resolveExplicitRequests, type PlanScope } from "../plan/index.ts";
 import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../records/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../records/index.ts";
@@ -88,7 +88,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     heartbeat = setInterval(() => store.beat(), HEARTBEAT_INTERVAL_MS);
     const recordedModels = choice.created ? undefined : readRunModels(store);
     if (recordedModels) checkScope(benchmark, scope, recordedModels);
-    checkExplicitRequests(() => store.evalRuns(), scope);
+    const requests = resolveExplicitRequests(() => store.evalRuns(), scope);
     const isolation = isolationOfNewRun ?? (await resolveIsolation(recordedModels));
     // Step: the run's models are benchmark.ts's, the run's own and --model's; models new to a recorded run join it.
     const models = plannedModels(benchmark, scope, recordedModels);
@@ -104,7 +104,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     await reapOrphanedCandidates(isolation, modelsInScope(benchmark, scope, recordedModels));
     const records = readCheckedRecords(store);
     for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
-    const plan = planSlots(benchmark, records, scope, verification.imageFor, isolation.runtimeFor);
+    const plan = planSlots(benchmark, records, { ...scope, ...requests }, verification.imageFor, isolation.runtimeFor);
     emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
 
     const monitored = monitoredEvals(benchmark, concurrency, scope.finalOnly ?? false, emit);

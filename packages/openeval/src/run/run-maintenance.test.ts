@@ -25,7 +25,7 @@ async function recordedRun(options: { benchmark?: string; models?: string[]; run
 
 function evalRun(): EvalRun {
   return {
-    id: "eval_open", runId: "r", slot: { evalId: "e", model: "p/a", repetition: 1 }, control: false, state: "running", infrastructureError: false, error: null,
+    id: "eval_open", runId: "r", slot: { evalId: "e", model: "p/a", variant: "current", repetition: 1 }, control: false, state: "running", infrastructureError: false, error: null,
     startedAt: "2026-12-01T00:00:00.000Z", completedAt: null, elapsedMs: null,
     input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" }, evidence: null, metrics: null,
   };

@@ -9,7 +9,7 @@ import { selectCredentials } from "../opencode/index.ts";
 import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
 import { CURRENT_VARIANT, earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition, type VariantDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
-import { describeOutcome, toSlotKey, variantOf, type EvalRun } from "../records/index.ts";
+import { describeOutcome, toSlotKey, type EvalRun } from "../records/index.ts";
 import type { ResultsStore } from "../records/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "./events.ts";
@@ -168,6 +168,5 @@ function evaluationOf(context: WorkContext, slot: PlannedSlot) {
 }
 
 function variantDefinitionOf(context: WorkContext, slot: PlannedSlot): VariantDefinition {
-  const name = variantOf(slot);
-  return context.benchmark.variants.find((variant) => variant.name === name) ?? CURRENT_VARIANT;
+  return context.benchmark.variants.find((variant) => variant.name === slot.variant) ?? CURRENT_VARIANT;
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
 import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
-import { candidateName, creditsOf, toSlotKey, variantOf, type EvalRun, type JudgeRun, type ResultsStore } from "../records/index.ts";
+import { candidateName, creditsOf, toCandidateRef, toSlotKey, type EvalRun, type JudgeRun, type ResultsStore } from "../records/index.ts";
 import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, decideVerdict, readBaseline, resolveGate, scoreCategories, scoreIntervals, summarizePassK, type ModelSummary, type CriterionRef, type GateSelection, type SlotFingerprint, type SlotObservation, readVerdictSettings, verdictSettingsOf, type VerdictSettings, judgingOf } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -43,7 +43,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
   // Only current blocks, and the variants named with --variant (the Crux evals seed); controls never do.
-  const blocking = (observation: SlotObservation) => variantOf(observation) === CURRENT_VARIANT_NAME || (scope.variants?.includes(variantOf(observation)) ?? false);
+  const blocking = (observation: SlotObservation) => observation.variant === CURRENT_VARIANT_NAME || (scope.variants?.includes(observation.variant) ?? false);
   const real = observations.filter((observation) => !isControlModel(observation.model) && blocking(observation));
   const { settings, note: settingsNote } = chooseVerdictSettings(benchmark, store, options);
   const enabled = resolveGate({ configured: settings.configured ?? undefined, ...settings.selection });
@@ -60,7 +60,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const intervals = scoreIntervals(observations, criterionIds, { seed: 1 });
   const passK = summarizePassK(observations, criterionIds, benchmark.settings.repetitions);
   const costTime = costAndTimeByModel(observations);
-  const realModels = [...new Set(real.filter((observation) => observation.variant === undefined).map((observation) => observation.model))];
+  const realModels = [...new Set(real.filter((observation) => observation.variant === CURRENT_VARIANT_NAME).map((observation) => observation.model))];
   const summaries = aggregateScores(observations, criterionIds);
   // A summary plans without retry or rejudge: "failed" is exactly a failed candidate or judgment (plan-benchmark.ts decide).
   const failedByCandidate = new Map([...Map.groupBy(inScope.filter((slot) => slot.action === "failed"), candidateName)].map(([candidate, slots]) => [candidate, slots.length]));
@@ -140,10 +140,7 @@ function chooseVerdictSettings(benchmark: BenchmarkDefinition, store: ResultsSto
 
 function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string> | undefined): SlotObservation {
   return {
-    evalId: slot.evalId,
-    model: slot.model,
-    ...(slot.variant === undefined ? {} : { variant: slot.variant }),
-    repetition: slot.repetition,
+    ...toSlotKey(slot),
     scores: slot.action === "reuse" ? creditsOf(slot.judgeRun) : null,
     costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
     elapsedMs: slot.evalRun?.elapsedMs ?? null,
@@ -181,8 +178,7 @@ function categoriesOf(benchmark: BenchmarkDefinition): Record<string, Record<str
 function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {
   return slots.map((slot) => ({
     evalId: slot.evalId,
-    model: slot.model,
-    ...(slot.variant === undefined ? {} : { variant: slot.variant }),
+    ...toCandidateRef(slot),
     candidateFingerprint: slot.candidateFingerprint,
     judgeFingerprint: slot.judgeRun?.judgeFingerprint ?? null,
   }));

@@ -1,7 +1,7 @@
 // An eval run as the list shows it, read through from the records the index keeps rather than copied out of them:
 // rows of 19 copied fields were ~10 MB more of a 100,000-run viewer's live heap (issue 18 §4). Its score is kept,
 // since the list sorts by it; JSON (the API, a static export) gets the plain row.
-import { candidateName, creditsOf, describeOutcome, type EvalRunOutcome } from "../records/index.ts";
+import { candidateName, creditsOf, describeOutcome, toCandidateRef, type EvalRunOutcome } from "../records/index.ts";
 import { slotCredit } from "../results/index.ts";
 import type { EvalRunRow } from "./api-types.ts";
 import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
@@ -27,8 +27,9 @@ export class IndexedEvalRunRow implements EvalRunRow {
   get model(): string {
     return this.evalRun.slot.model;
   }
+  /** As the list's rows name candidates: absent for current. */
   get variant(): string | undefined {
-    return this.evalRun.slot.variant;
+    return toCandidateRef(this.evalRun.slot).variant;
   }
   get candidate(): string {
     return candidateName(this.evalRun.slot);

@@ -2,7 +2,7 @@
 // and live queue read. Whole records of a 100,000-run index were ~230 MB of the viewer's heap; a detail page reads
 // its record whole from the store by id (viewer-data.ts).
 import type { RecordKeeping } from "../run/index.ts";
-import type { EvalRun, JudgeRun } from "../records/index.ts";
+import { sameSlot, type EvalRun, type JudgeRun } from "../records/index.ts";
 
 export type IndexedEvalRun = Pick<
   EvalRun,
@@ -67,8 +67,6 @@ function indexJudgeRun(judgeRun: JudgeRun, judged: IndexedEvalRun | null): Index
     scores: scores && Object.fromEntries(Object.entries(scores).map(([criterion, score]) => [criterion, creditOf(score.value)])),
   };
 }
-
-const sameSlot = (a: EvalRun["slot"], b: EvalRun["slot"]) => a.evalId === b.evalId && a.model === b.model && a.repetition === b.repetition && a.variant === b.variant;
 
 const CREDITS = new Map<number | null, { readonly value: number | null }>();
 function creditOf(value: number | null): { value: number | null } {

@@ -13,7 +13,7 @@ const run: BenchmarkRun = { id: "r", name: "queue", benchmarkDirectory: "/nowher
 
 function evalRun(repetition: number, started: number, elapsed: number | null, cost: number | null = 0.5): EvalRun {
   return {
-    id: `eval_${repetition}-${started}`, runId: "r", slot: { evalId: "e", model: "m/a", repetition }, control: false,
+    id: `eval_${repetition}-${started}`, runId: "r", slot: { evalId: "e", model: "m/a", variant: "current", repetition }, control: false,
     state: elapsed === null ? "running" : "completed", infrastructureError: false, error: null,
     startedAt: at(started), completedAt: elapsed === null ? null : at(started + elapsed), elapsedMs: elapsed === null ? null : elapsed * 1_000,
     input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 60_000, maxCostUSD: null, opencodeVersion: "1.18.33" },
@@ -29,7 +29,7 @@ function judgeRun(of: EvalRun, started: number, elapsed: number, cost = 0.25): J
   };
 }
 
-const work = [1, 2, 3].map((repetition) => ({ kind: "candidate" as const, evalId: "e", model: "m/a", repetition }));
+const work = [1, 2, 3].map((repetition) => ({ kind: "candidate" as const, evalId: "e", model: "m/a", variant: "current", repetition }));
 const invocation = (finished = false): Invocation => ({
   started: { invocation: "inv_1", startedAt: at(0), pid: 1, concurrency: 2, maxCostUSD: 3, estimateUSD: 1.5 },
   finished: finished ? { invocation: "inv_1", finishedAt: at(60), complete: true, verdict: "pass" } : null,

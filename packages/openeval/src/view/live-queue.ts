@@ -2,7 +2,7 @@
 // (recorded when it started), the eval and judge runs it has started since, and how long this run's finished work
 // took. Queued = planned and not started, plus the judging that follows each finished candidate.
 import { isJudgeable } from "../run/index.ts";
-import { slotId } from "../records/index.ts";
+import { slotId, type PlannedWork, type SlotKey } from "../records/index.ts";
 import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
 import { median } from "../util/median.ts";
 import type { QueueAnswer, QueueItem, QueueList } from "./queue-types.ts";
@@ -96,11 +96,11 @@ function judgeItem(run: IndexedJudgeRun, now: number): QueueItem {
 
 const slotOf = slotId;
 
-function queuedWork(planned: readonly { kind: "candidate" | "judge"; evalId: string; model: string; repetition: number }[], evalRuns: readonly IndexedEvalRun[], judgeRuns: readonly IndexedJudgeRun[]): QueueItem[] {
+function queuedWork(planned: readonly PlannedWork[], evalRuns: readonly IndexedEvalRun[], judgeRuns: readonly IndexedJudgeRun[]): QueueItem[] {
   const candidates = new Set(evalRuns.map((run) => slotOf(run.slot)));
   const judged = new Set(judgeRuns.map((run) => slotOf(run.slot)));
   const judgedEvalRuns = new Set(judgeRuns.map((run) => run.evalRunId));
-  const queued = (kind: QueueItem["kind"], slot: { evalId: string; model: string; repetition: number }, evalRunId: string | null): QueueItem => ({
+  const queued = (kind: QueueItem["kind"], slot: SlotKey, evalRunId: string | null): QueueItem => ({
     kind,
     evalId: slot.evalId,
     model: slot.model,

@@ -3,7 +3,7 @@
 // fingerprints: the viewer does not re-plan against benchmark.ts (it may have changed, or be absent from an
 // export), so it shows what was recorded.
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
-import { creditsOf, toSlotKey, variantOf, type BenchmarkRun, type RecordedWorkIndex, type SlotKey } from "../records/index.ts";
+import { creditsOf, type BenchmarkRun, type RecordedWorkIndex, type SlotKey } from "../records/index.ts";
 import { activeIntervals, judgeCostOf, slotCredit, type Interval, type SlotObservation } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";
 import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
@@ -17,7 +17,7 @@ import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
 export class RecordedSlot implements SlotObservation {
   readonly evalId: string;
   readonly model: string;
-  readonly variant?: string;
+  readonly variant: string;
   readonly repetition: number;
   /** Criterion id → credit, from a completed judgment; null when the slot is unresolved. */
   readonly scores: Record<string, number | null> | null;
@@ -31,7 +31,7 @@ export class RecordedSlot implements SlotObservation {
   ) {
     this.evalId = key.evalId;
     this.model = key.model;
-    if (key.variant !== undefined) this.variant = key.variant;
+    this.variant = key.variant;
     this.repetition = key.repetition;
     this.scores = creditsOf(judgeRun);
   }
@@ -67,16 +67,16 @@ export function recordedSlots(run: BenchmarkRun, evalRuns: readonly IndexedEvalR
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
   // A run recorded before variants lists none: then a variant's slots are known once something was recorded for them.
   const declaredVariants = [CURRENT_VARIANT_NAME, ...(run.variants ?? [])];
-  const variants = unique([...declaredVariants, ...evalRuns.map((evalRun) => variantOf(evalRun.slot))]);
+  const variants = unique([...declaredVariants, ...evalRuns.map((evalRun) => evalRun.slot.variant)]);
   const repetitions = Math.max(run.repetitions, ...evalRuns.map((evalRun) => evalRun.slot.repetition));
   const declared = (key: SlotKey) =>
-    key.repetition <= run.repetitions && run.evals.includes(key.evalId) && run.models.includes(key.model) && declaredVariants.includes(variantOf(key));
+    key.repetition <= run.repetitions && run.evals.includes(key.evalId) && run.models.includes(key.model) && declaredVariants.includes(key.variant);
   const slots: RecordedSlot[] = [];
   for (const evalId of evals) {
     for (const model of models) {
       for (const variant of variants) {
         for (let repetition = 1; repetition <= repetitions; repetition++) {
-          const key = toSlotKey({ evalId, model, repetition, variant });
+          const key = { evalId, model, variant, repetition };
           const work = recorded.activeWork(key);
           // Slots beyond the declared ones count only when something was recorded for them.
           if (!work.evalRun && !declared(key)) continue;

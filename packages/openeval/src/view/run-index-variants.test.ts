@@ -7,7 +7,7 @@ import { buildRunIndex, describeRun, matrixCandidates, matrixRows } from "./run-
 const run: BenchmarkRun = { id: "r", name: "variants", benchmarkDirectory: "/nowhere", createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["m/a"], repetitions: 1, evals: ["e"] };
 
 function recorded(slot: SlotKey, value: number, cost: number): [EvalRun, JudgeRun] {
-  const id = `eval_${slot.variant ?? "current"}`;
+  const id = `eval_${slot.variant}`;
   const evalRun: EvalRun = {
     id, runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null,
     startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:10.000Z", elapsedMs: 10_000,
@@ -23,7 +23,7 @@ function recorded(slot: SlotKey, value: number, cost: number): [EvalRun, JudgeRu
 
 describe("the viewer's leaderboard with variants", () => {
   it("has one row per (model, variant), each with its own score, cost and matrix cell", () => {
-    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const current = recorded({ evalId: "e", model: "m/a", variant: "current", repetition: 1 }, 1, 0.5);
     const terse = recorded({ evalId: "e", model: "m/a", repetition: 1, variant: "terse" }, 0, 0.25);
     const index = buildRunIndex("/nowhere/r", run, [current[0], terse[0]], [current[1], terse[1]], null);
     expect(index.overview.leaderboard.map((row) => [row.model, row.variant, row.score.value, row.costUSD, row.slots])).toEqual([
@@ -37,7 +37,7 @@ describe("the viewer's leaderboard with variants", () => {
   });
 
   it("names the matrix's columns, cells and eval-run rows by candidate, and the eval-run list filters by one", () => {
-    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const current = recorded({ evalId: "e", model: "m/a", variant: "current", repetition: 1 }, 1, 0.5);
     const terse = recorded({ evalId: "e", model: "m/a", repetition: 1, variant: "terse" }, 0, 0.25);
     const index = buildRunIndex("/nowhere/r", run, [current[0], terse[0]], [current[1], terse[1]], null);
     expect(matrixCandidates(index.overview)).toEqual(["m/a", "m/a [terse]"]);
@@ -49,7 +49,7 @@ describe("the viewer's leaderboard with variants", () => {
   });
 
   it("shows a declared variant's slots as pending before anything of it is recorded", () => {
-    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const current = recorded({ evalId: "e", model: "m/a", variant: "current", repetition: 1 }, 1, 0.5);
     const index = buildRunIndex("/nowhere/r", { ...run, variants: ["terse"] }, [current[0]], [current[1]], null);
     expect(matrixRows(index)[0]!.cells.map((cell) => [cell.candidate, cell.slots.map((slot) => slot.state)])).toEqual([
       ["m/a", ["completed"]],
@@ -64,7 +64,7 @@ describe("the viewer's leaderboard with variants", () => {
   });
 
   it("names each row's candidate, and compares a variant with current on the compare page's request", () => {
-    const current = recorded({ evalId: "e", model: "m/a", repetition: 1 }, 1, 0.5);
+    const current = recorded({ evalId: "e", model: "m/a", variant: "current", repetition: 1 }, 1, 0.5);
     const terse = recorded({ evalId: "e", model: "m/a", repetition: 1, variant: "terse" }, 0, 0.25);
     const index = buildRunIndex("/nowhere/r", run, [current[0], terse[0]], [current[1], terse[1]], null);
     expect(index.overview.leaderboard.map((row) => row.candidate)).toEqual(["m/a", "m/a [terse]"]);

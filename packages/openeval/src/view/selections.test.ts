@@ -7,7 +7,7 @@ import { Selections } from "./selections.ts";
 const run: BenchmarkRun = { id: "r", name: "paging", benchmarkDirectory: "/nowhere", createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["m/a", "m/b"], repetitions: 3, evals: ["e1", "e2"] };
 
 function recorded(n: number): [EvalRun, JudgeRun] {
-  const slot = { evalId: `e${(n % 2) + 1}`, model: n % 4 < 2 ? "m/a" : "m/b", repetition: Math.floor(n / 4) + 1 };
+  const slot = { evalId: `e${(n % 2) + 1}`, model: n % 4 < 2 ? "m/a" : "m/b", variant: "current", repetition: Math.floor(n / 4) + 1 };
   const id = `eval_${n}`;
   const evalRun: EvalRun = {
     id, runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null,

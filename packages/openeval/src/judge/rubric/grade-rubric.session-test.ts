@@ -213,7 +213,7 @@ function evalRunFixture(id: string, model: string, evidence: { directory: string
   return {
     id,
     runId: "r1",
-    slot: { evalId: EVAL_ID, model, repetition: 1 },
+    slot: { evalId: EVAL_ID, model, variant: "current", repetition: 1 },
     control: model.startsWith("control/"),
     state: "completed",
     infrastructureError: false,

@@ -6,7 +6,7 @@ import type { EvalRun } from "../../records/index.ts";
 import { renderSummary } from "./render-evidence.ts";
 
 const run = (state: EvalRun["state"]): EvalRun => ({
-  id: "eval_1", runId: "r", slot: { evalId: "e", model: "p/m", repetition: 2 }, control: false, state, infrastructureError: false,
+  id: "eval_1", runId: "r", slot: { evalId: "e", model: "p/m", variant: "current", repetition: 2 }, control: false, state, infrastructureError: false,
   error: state === "stopped" ? "Stopped early" : null, startedAt: "2026-11-30T00:00:00.000Z", completedAt: null, elapsedMs: null,
   input: { candidateFingerprint: "f", prompt: "Do it.", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" }, evidence: null, metrics: null,
 });
