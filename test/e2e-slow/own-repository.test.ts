@@ -40,6 +40,7 @@ describe.skipIf(offlineUnavailable !== null)(`openeval in your own repository ($
     await writeLockedProject(project, tarball);
     const install = await runOffline(["npm", "ci", "--offline"], { cwd: project, env: NPM_QUIET, ...LONG });
     expect(install.exitCode, install.stderr).toBe(0);
+    expect(install.stderr, "every install script is decided in allowScripts").not.toContain("install-scripts");
     // What `openeval image` builds from comes with the package.
     for (const image of ["candidate", "verification"]) expect(existsSync(join(project, "node_modules", "openeval", "images", image, "Dockerfile"))).toBe(true);
 

@@ -46,8 +46,9 @@ export async function writeLockedProject(directory: string, tarball: string): Pr
     for (const name of Object.keys(entry.dependencies ?? {})) pending.push({ name, from: found, optional: false });
     for (const name of Object.keys({ ...entry.optionalDependencies, ...entry.peerDependencies })) pending.push({ name, from: found, optional: true });
   }
-  // As docs/using-openeval.md says: Bun and OpenCode put their platform binaries in place in install scripts.
-  const allowScripts = { bun: true, "opencode-ai": true };
+  // As docs/using-openeval.md says, the same decisions as this repository's: Bun and OpenCode put their platform
+  // binaries in place in install scripts; the three that dockerode's dependencies bring are declined.
+  const { allowScripts } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { allowScripts: Record<string, boolean> };
   await writeJson(join(directory, "package.json"), { name: "my-project", private: true, dependencies: { openeval: spec }, allowScripts });
   await writeJson(join(directory, "package-lock.json"), { name: "my-project", lockfileVersion: 3, requires: true, packages });
 }
