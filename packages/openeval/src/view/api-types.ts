@@ -214,6 +214,8 @@ export interface ToolSummary {
 
 export interface EvalRunDetail {
   evalRun: EvalRun;
+  /** The slot's candidate as reports name it: `model`, or `model [variant]`. */
+  candidate: string;
   /** How it ended, in the CLI's words (see EvalRunRow.outcome). */
   outcome: EvalRunOutcome;
   judgeRuns: JudgeRunSummary[];
@@ -337,6 +339,8 @@ export interface VerificationView {
 
 export interface JudgeRunDetail {
   judgeRun: JudgeRun;
+  /** The judged slot's candidate as reports name it: `model`, or `model [variant]`. */
+  candidate: string;
   evalRun: EvalRunRow | null;
   criteria: CriterionView[];
   /** Every file of the judge run's folder (frozen judge source, logs, rubric archive, verification). */

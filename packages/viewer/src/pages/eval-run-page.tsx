@@ -58,7 +58,7 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
     <div className="page-title">
       <div>
         <h1>
-          {evalRun.slot.evalId} <span className="muted">×</span> {evalRun.slot.model} <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
+          {evalRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
           {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}
         </h1>
         <div className="muted">

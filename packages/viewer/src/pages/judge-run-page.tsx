@@ -60,7 +60,7 @@ function JudgeRunTitle({ run, detail }: { run: string; detail: JudgeRunDetail })
     <div className="page-title">
       <div>
         <h1>
-          Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> {judgeRun.slot.model} <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
+          Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
           {evalRun?.control ? <ControlBadge /> : null}
         </h1>
         <div className="muted">
