@@ -1,7 +1,9 @@
 // Scratch folders (`/tmp/openeval-*`) that know their owner: each holds an `.owner` file with the creating
 // process's pid and start time, so that any later run can remove the ones whose owner died (a SIGKILLed runner or
 // code-judge worker runs no cleanup), and a runner that must exit at once can remove its own synchronously.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// A pid means something only inside its PID namespace: the owner file names that namespace, and a reaper in another
+// one (a runner inside `unshare --pid --mount-proc`, an agent's tool server) leaves the folder alone.
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +19,8 @@ const own = new Set<string>();
 export async function createScratchDir(name: string): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), `${SCRATCH_PREFIX}${name}-`));
   own.add(directory);
-  writeFileSync(join(directory, OWNER_FILE), `${JSON.stringify({ pid: process.pid, start: processStart(process.pid) })}\n`);
+  const owner: Owner = { pid: process.pid, start: processStart(process.pid), pidNamespace: ownPidNamespace() };
+  writeFileSync(join(directory, OWNER_FILE), `${JSON.stringify(owner)}\n`);
   return directory;
 }
 
@@ -34,15 +37,17 @@ export function removeOwnScratchDirsSync(): void {
 
 /**
  * Removes scratch folders whose owner process is gone (or whose pid now belongs to another process). Folders
- * without an owner file (other tools, older versions) and those of live owners are left alone. Returns what it removed.
+ * without an owner file (other tools, older versions), those of live owners and those whose owner lives in another
+ * PID namespace (its pid cannot be checked from here) are left alone. Returns what it removed.
  */
 export function reapOrphanedScratchDirs(root = tmpdir()): string[] {
   const removed: string[] = [];
+  const namespace = ownPidNamespace();
   for (const entry of readdirSync(root)) {
     if (!entry.startsWith(SCRATCH_PREFIX)) continue;
     const directory = join(root, entry);
     const owner = readOwner(directory);
-    if (owner === null || isRunning(owner)) continue;
+    if (owner === null || !sameNamespace(owner, namespace) || isRunning(owner)) continue;
     rmSync(directory, { recursive: true, force: true, maxRetries: 3 });
     removed.push(directory);
   }
@@ -52,6 +57,8 @@ export function reapOrphanedScratchDirs(root = tmpdir()): string[] {
 interface Owner {
   pid: number;
   start: string | null;
+  /** `/proc/self/ns/pid` of the owner, e.g. `pid:[4026531836]`; null where it cannot be read. */
+  pidNamespace: string | null;
 }
 
 function readOwner(directory: string): Owner | null {
@@ -59,10 +66,17 @@ function readOwner(directory: string): Owner | null {
   if (!existsSync(file)) return null;
   try {
     const owner = JSON.parse(readFileSync(file, "utf8")) as Partial<Owner>;
-    return typeof owner.pid === "number" ? { pid: owner.pid, start: typeof owner.start === "string" ? owner.start : null } : null;
+    if (typeof owner.pid !== "number") return null;
+    const start = typeof owner.start === "string" ? owner.start : null;
+    return { pid: owner.pid, start, pidNamespace: typeof owner.pidNamespace === "string" ? owner.pidNamespace : null };
   } catch {
     return null; // being written right now: its owner is alive
   }
+}
+
+/** Owner files written before namespaces were recorded are judged by their pid, as they always were. */
+function sameNamespace(owner: Owner, namespace: string | null): boolean {
+  return owner.pidNamespace === null || owner.pidNamespace === namespace;
 }
 
 function isRunning(owner: Owner): boolean {
@@ -78,4 +92,16 @@ function processStart(pid: number): string | null {
   } catch {
     return null;
   }
+}
+
+let pidNamespace: string | null | undefined;
+function ownPidNamespace(): string | null {
+  if (pidNamespace === undefined) {
+    try {
+      pidNamespace = readlinkSync("/proc/self/ns/pid");
+    } catch {
+      pidNamespace = null;
+    }
+  }
+  return pidNamespace;
 }
