@@ -230,6 +230,11 @@ export interface EvalRunDetail {
   diff: FileDiff[];
   /** The final workspace snapshot. */
   files: FileEntry[];
+  /**
+   * Only in a static export: the workspace files whose contents it does not hold (path → why); the Files tab says so
+   * instead of asking for them. The server holds every file.
+   */
+  leftOut?: Record<string, string>;
   /** Process logs of the eval run (paths relative to its folder). */
   logs: FileInfo[];
   metrics: RunMetrics | null;

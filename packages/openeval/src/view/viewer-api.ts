@@ -10,3 +10,4 @@ export { locateInTranscript, pageOf, pageOffsetFor, queryEvalRuns } from "./quer
 export { CHANGE_ORDER, CHANGE_STATUSES, formatComparison, signed } from "./compare-table.ts";
 export { queryChanges, summarizeComparison } from "./compare-pages.ts";
 export { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";
+export { describeComparison, describeMissing, type Missing } from "./not-found.ts";
