@@ -1,9 +1,6 @@
 // Where a plot's text labels go: beside their mark when there is room, else at the nearest free spot with a leader
-// line back to it; never over another label, a mark or a line (a leader, a Pareto front), and never outside the box
-// they are given.
-// Greedy in the order asked (the first labels get the best spots). Marks drawn over each other share one label, a
-// line per mark, split in two where it has no room whole. Widths come from the page's own font, so the boxes are the
-// drawn ones.
+// line back to it; never over another label, a mark or a line, never outside the plot. Greedy, best spots to the first
+// asked; widths come from the page's own font, so the boxes reserved are the boxes drawn.
 
 export interface Box {
   x: number;
@@ -81,8 +78,9 @@ export function fitText(text: string, width: number, fontSize = LABEL_FONT): str
 }
 
 /**
- * Places each label in `bounds`, clear of the other labels, of `obstacles` (the plot's marks) and of `lines`. When
- * some find no spot, it tries again with those first (greedy placement can box a label in), and keeps the better try.
+ * Places each label in `bounds`, clear of the other labels, of `obstacles` (the plot's marks) and of `lines`; a label of
+ * several lines with no room whole is split in two. When some find no spot, it tries again with those first (greedy
+ * placement can box a label in), and keeps the better try.
  * @example placeLabels([{ key: "a", lines: ["model"], anchor: { x: 40, y: 30, r: 5 } }], { bounds: { x: 0, y: 0, width: 200, height: 100 }, obstacles: [] })
  */
 export function placeLabels(requests: readonly LabelRequest[], options: PlaceOptions): LabelLayout {
