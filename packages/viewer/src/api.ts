@@ -1,6 +1,6 @@
 // The viewer's data source: the JSON API of `openeval view`, or the data files of a static export (loaded as
 // scripts, since a page opened from file:// may not fetch). Both answer with the server's own types.
-import { type ChangeQuery, type ChangeRow, type ComparisonAnswer, type ComparisonRequest, type ComparisonSummary, type EvalRunDetail, type EvalRunQuery, type EvalRunRow, type EventRow, type FileText, type JudgeRunDetail, type LiveMessage, locateInTranscript, type MatrixAnswer, type MatrixRow, type Page, pageOf, queryChanges, queryEvalRuns, type QueueAnswer, type RunOverview, type RunsAnswer, STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile, summarizeComparison, type TranscriptLocation, type TranscriptMessage, type TranscriptPage } from "openeval/viewer-api";
+import { type ChangeQuery, type ChangeRow, type ComparisonAnswer, type ComparisonRequest, type ComparisonSummary, describeComparison, describeMissing, type EvalRunDetail, type EvalRunQuery, type EvalRunRow, type EventRow, type FileText, type JudgeRunDetail, type LiveMessage, locateInTranscript, type MatrixAnswer, type MatrixRow, type Missing, type Page, pageOf, queryChanges, queryEvalRuns, type QueueAnswer, type RunOverview, type RunsAnswer, STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile, summarizeComparison, type TranscriptLocation, type TranscriptMessage, type TranscriptPage } from "openeval/viewer-api";
 
 export interface ViewerApi {
   mode: "server" | "static";
@@ -32,6 +32,10 @@ export interface ViewerApi {
 }
 
 export class NotFoundError extends Error {}
+
+function notInExport(missing: Missing): NotFoundError {
+  return new NotFoundError(`Not in this export: ${describeMissing(missing)}.`);
+}
 
 export function createApi(mode: "server" | "static"): ViewerApi {
   return mode === "static" ? staticApi() : serverApi();
@@ -98,7 +102,8 @@ function staticApi(): ViewerApi {
   const pending = new Map<string, { resolve: (value: unknown) => void }>();
   const loaded = new Map<string, Promise<unknown>>();
   window[STATIC_CALLBACK] = (key, value) => pending.get(key)?.resolve(value);
-  const load = <T>(key: string): Promise<T> => {
+  /** The answer kept under `key`; a NotFoundError naming `missing` in words when the export does not hold it. */
+  const load = <T>(key: string, missing: Missing): Promise<T> => {
     let promise = loaded.get(key);
     if (!promise) {
       promise = new Promise((resolve, reject) => {
@@ -108,13 +113,13 @@ function staticApi(): ViewerApi {
         script.onload = () => {
           script.remove();
           // A data file for another key (a hash collision) never resolves this one.
-          if (pending.has(key)) setTimeout(() => pending.has(key) && reject(new NotFoundError(`Not in this export: ${key}`)), 0);
+          if (pending.has(key)) setTimeout(() => pending.has(key) && reject(notInExport(missing)), 0);
         };
         script.onerror = () => {
           script.remove();
           pending.delete(key);
           loaded.delete(key);
-          reject(new NotFoundError(`Not in this export: ${key}`));
+          reject(notInExport(missing));
         };
         document.head.append(script);
       }).finally(() => pending.delete(key));
@@ -123,33 +128,33 @@ function staticApi(): ViewerApi {
     return promise as Promise<T>;
   };
   // Exported whole; the browser cuts the summary and the pages from it, as the server does.
-  const comparison = (request: ComparisonRequest) => load<ComparisonAnswer>(staticKeys.compare(request.a, request.b, request.modelA, request.modelB));
-  const transcripts = async (run: string, id: string) => new Map(Object.entries(await load<Record<string, TranscriptMessage[]>>(staticKeys.transcripts(run, id))));
+  const comparison = (request: ComparisonRequest) => load<ComparisonAnswer>(staticKeys.compare(request.a, request.b, request.modelA, request.modelB), { part: describeComparison(request) });
+  const transcripts = async (run: string, id: string) => new Map(Object.entries(await load<Record<string, TranscriptMessage[]>>(staticKeys.transcripts(run, id), { run, evalRun: id, part: "the transcript" })));
   return {
     mode: "static",
-    runs: () => load(staticKeys.runs()),
-    overview: (run) => load(staticKeys.overview(run)),
+    runs: () => load(staticKeys.runs(), { part: "the list of runs" }),
+    overview: (run) => load(staticKeys.overview(run), { run }),
     matrix: async (run, offset, limit) => {
-      const all = await load<{ candidates: string[]; rows: MatrixRow[] }>(staticKeys.matrix(run));
+      const all = await load<{ candidates: string[]; rows: MatrixRow[] }>(staticKeys.matrix(run), { run });
       return { ...pageOf(all.rows, offset, limit), candidates: all.candidates };
     },
-    evalRuns: async (run, query) => queryEvalRuns(await load<EvalRunRow[]>(staticKeys.evalRuns(run)), query),
-    evalRun: (run, id) => load(staticKeys.evalRun(run, id)),
+    evalRuns: async (run, query) => queryEvalRuns(await load<EvalRunRow[]>(staticKeys.evalRuns(run), { run }), query),
+    evalRun: (run, id) => load(staticKeys.evalRun(run, id), { run, evalRun: id }),
     transcript: async (run, id, session, offset, limit) => {
       const all = await transcripts(run, id);
       const sessionID = session ?? [...all.keys()][0] ?? "";
       const messages = all.get(sessionID);
-      if (!messages) throw new NotFoundError(`No session ${sessionID} in this export`);
+      if (!messages) throw notInExport({ run, evalRun: id, part: `the session ${sessionID}` });
       return { ...pageOf(messages, offset, limit), sessionID };
     },
     locate: async (run, id, target) => locateInTranscript(await transcripts(run, id), target),
-    events: async (run, id, offset, limit) => pageOf(await load<EventRow[]>(staticKeys.events(run, id)), offset, limit),
-    workspaceFile: (run, id, path, revision) => load(staticKeys.workspaceFile(run, id, revision, path)),
-    evalRunLog: (run, id, path) => load(staticKeys.evalRunLog(run, id, path)),
-    judgeRun: (run, id) => load(staticKeys.judgeRun(run, id)),
-    judgeRunText: (run, id, path) => load(staticKeys.judgeRunText(run, id, path)),
+    events: async (run, id, offset, limit) => pageOf(await load<EventRow[]>(staticKeys.events(run, id), { run, evalRun: id, part: "the events" }), offset, limit),
+    workspaceFile: (run, id, path, revision) => load(staticKeys.workspaceFile(run, id, revision, path), { run, evalRun: id, part: `the file ${path} of the ${revision} workspace` }),
+    evalRunLog: (run, id, path) => load(staticKeys.evalRunLog(run, id, path), { run, evalRun: id, part: `the log ${path}` }),
+    judgeRun: (run, id) => load(staticKeys.judgeRun(run, id), { run, judgeRun: id }),
+    judgeRunText: (run, id, path) => load(staticKeys.judgeRunText(run, id, path), { run, judgeRun: id, part: `the file ${path}` }),
     judgeRunRawUrl: (run, id, path) => staticRawFile(run, id, path),
-    queue: (run) => load(staticKeys.queue(run)),
+    queue: (run) => load(staticKeys.queue(run), { run }),
     compare: async (request) => summarizeComparison(await comparison(request)),
     compareChanges: async (request, query) => queryChanges(await comparison(request), query),
     subscribe: () => () => {},

@@ -217,6 +217,8 @@ export interface ToolSummary {
 
 export interface EvalRunDetail {
   evalRun: EvalRun;
+  /** The slot's candidate as reports name it: `model`, or `model [variant]`. */
+  candidate: string;
   /** How it ended, in the CLI's words (see EvalRunRow.outcome). */
   outcome: EvalRunOutcome;
   judgeRuns: JudgeRunSummary[];
@@ -231,6 +233,11 @@ export interface EvalRunDetail {
   diff: FileDiff[];
   /** The final workspace snapshot. */
   files: FileEntry[];
+  /**
+   * Only in a static export: the workspace files whose contents it does not hold (path → why); the Files tab says so
+   * instead of asking for them. The server holds every file.
+   */
+  leftOut?: Record<string, string>;
   /** Process logs of the eval run (paths relative to its folder). */
   logs: FileInfo[];
   metrics: RunMetrics | null;
@@ -340,6 +347,8 @@ export interface VerificationView {
 
 export interface JudgeRunDetail {
   judgeRun: JudgeRun;
+  /** The judged slot's candidate as reports name it: `model`, or `model [variant]`. */
+  candidate: string;
   evalRun: EvalRunRow | null;
   criteria: CriterionView[];
   /** Every file of the judge run's folder (frozen judge source, logs, rubric archive, verification). */

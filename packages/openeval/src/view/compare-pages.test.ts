@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChangeStatus, ComparisonAnswer, CriterionChange, EvalChangeView, ModelPairView } from "./compare-types.ts";
-import { pairAt, queryChanges, selectChanges, summarizeComparison } from "./compare-pages.ts";
+import { NAMED_EVALS, pairAt, queryChanges, selectChanges, summarizeComparison } from "./compare-pages.ts";
 import { CompareError } from "./errors.ts";
 
 function criterion(evalId: string, criterionId: string, a: number | null, b: number | null, status: ChangeStatus): CriterionChange {
@@ -37,8 +37,14 @@ describe("summarizeComparison", () => {
   it("keeps everything per pair, counts the evals and gathers their differences by 0.1 point, not the evals themselves", () => {
     const [pair] = summarizeComparison(ANSWER).pairs;
     const { evals: _evals, ...perPair } = PAIR;
-    expect(pair).toEqual({ ...perPair, evalCount: 4, differences: [{ points: -50, evals: 2 }, { points: 25, evals: 1 }] });
+    expect(pair).toEqual({ ...perPair, evalCount: 4, differences: [{ points: -50, evals: 2, evalIds: ["e1", "e4"] }, { points: 25, evals: 1, evalIds: ["e2"] }] });
     expect(pair).not.toHaveProperty("evals");
+  });
+
+  it("names the first NAMED_EVALS evals of a difference, however many have it", () => {
+    const many = Array.from({ length: 10 }, (_, index) => evaluation(`e${index}`, [criterion(`e${index}`, "tests", 1, 0, "regression")]));
+    const [pair] = summarizeComparison({ ...ANSWER, pairs: [{ ...PAIR, evals: many }] }).pairs;
+    expect(pair!.differences).toEqual([{ points: -100, evals: 10, evalIds: ["e0", "e1", "e2"].slice(0, NAMED_EVALS) }]);
   });
 });
 

@@ -15,15 +15,21 @@ export function summarizeComparison(answer: ComparisonAnswer): ComparisonSummary
   return { a: answer.a, b: answer.b, pairs: answer.pairs.map(summarizePair) };
 }
 
+/** How many evals of each difference the summary names (the plot labels a difference by them). */
+export const NAMED_EVALS = 3;
+
 function summarizePair({ evals, ...pair }: ModelPairView): ModelPairSummary {
-  const counted = new Map<number, number>();
-  for (const { difference } of evals) {
+  const counted = new Map<number, { evals: number; evalIds: string[] }>();
+  for (const { evalId, difference } of evals) {
     if (difference === null) continue;
     // To 0.1 point: finer than the plot draws, and at most 2,001 entries however many evals there are.
     const points = Math.round(1000 * difference) / 10;
-    counted.set(points, (counted.get(points) ?? 0) + 1);
+    const entry = counted.get(points) ?? { evals: 0, evalIds: [] };
+    entry.evals += 1;
+    if (entry.evalIds.length < NAMED_EVALS) entry.evalIds.push(evalId);
+    counted.set(points, entry);
   }
-  const differences = [...counted].sort(([x], [y]) => x - y).map(([points, count]) => ({ points, evals: count }));
+  const differences = [...counted].sort(([x], [y]) => x - y).map(([points, entry]) => ({ points, ...entry }));
   return { ...pair, evalCount: evals.length, differences };
 }
 

@@ -60,8 +60,11 @@ export type ChangeSort = (typeof CHANGE_SORTS)[number];
 export interface ModelPairSummary extends Omit<ModelPairView, "evals"> {
   /** How many evals the pair compares. */
   evalCount: number;
-  /** The evals' differences for the plot: each b − a in points (to 0.1) that some eval has, with how many have it. */
-  differences: { points: number; evals: number }[];
+  /**
+   * The evals' differences for the plot: each b − a in points (to 0.1) that some eval has, with how many have it and
+   * the first few of them (NAMED_EVALS, in the comparison's order) to name it by.
+   */
+  differences: { points: number; evals: number; evalIds: string[] }[];
 }
 
 export interface ComparisonSummary {

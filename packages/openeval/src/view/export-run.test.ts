@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordRedactions, toRedactionEntries } from "../records/index.ts";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import type { EvalRunDetail } from "./api-types.ts";
 import { exportRun, type ExportResult } from "./export-run.ts";
 import { createScrubber, hostPaths, REDACTED } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys } from "./static-files.ts";
@@ -31,8 +32,8 @@ function allFiles(directory: string): string[] {
     .filter((path) => statSync(path).isFile());
 }
 
-function readData(key: string): unknown {
-  const text = readFileSync(join(result.directory, staticDataFile(key)), "utf8");
+function readData(key: string, directory = result.directory): unknown {
+  const text = readFileSync(join(directory, staticDataFile(key)), "utf8");
   const prefix = `${STATIC_CALLBACK}(${JSON.stringify(key)},`;
   expect(text.startsWith(prefix)).toBe(true);
   return JSON.parse(text.slice(prefix.length, text.lastIndexOf(");")));
@@ -67,6 +68,21 @@ describe("openeval export", () => {
     expect(readFileSync(join(allowed.directory, staticDataFile(staticKeys.evalRun(fixture.runId, evalRun.id))), "utf8")).toContain("+export const slugify = (s) => s.replace(/[^a-z0-9]+/g");
     expect(allowed.leftOut[evalRun.id] ?? []).not.toContain("slugify.js");
     await expect(exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "bad"), allowArtifacts: ["../etc/passwd"] })).rejects.toThrow('--allow-artifact "../etc/passwd" is not a workspace path');
+  });
+
+  it("tells the Files tab, per file it does not hold, why: the reason its Diff tab gives", async () => {
+    const evalRun = fixture.evalRuns[0]!;
+    const detail = readData(staticKeys.evalRun(fixture.runId, evalRun.id)) as EvalRunDetail;
+    const note = "workspace file contents are left out of exports; `openeval export --allow-artifact <path>` includes a file (or a folder)";
+    expect(detail.leftOut).toEqual({ ".env": note, "README.md": note, "slugify.js": note });
+    // Each file it does hold has its data file; each it names has none.
+    const allowed = await exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "allowed"), allowArtifacts: ["slugify.js", "README.md"] });
+    const allowedDetail = readData(staticKeys.evalRun(fixture.runId, evalRun.id), allowed.directory) as EvalRunDetail;
+    expect(allowedDetail.leftOut).toEqual({ ".env": note });
+    for (const file of allowedDetail.files) {
+      const held = existsSync(join(allowed.directory, staticDataFile(staticKeys.workspaceFile(fixture.runId, evalRun.id, "final", file.path))));
+      expect(held, file.path).toBe(allowedDetail.leftOut![file.path] === undefined);
+    }
   });
 
   it("keeps an early decided judgment's rubric archive, not the snapshot beside it", () => {

@@ -130,13 +130,15 @@ function artifactFilter(paths: readonly string[]): (path: string) => boolean {
   return (path) => allowed.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
-/** Exports one eval run; returns the workspace files whose contents were left out. */
+/** Exports one eval run; returns the workspace files whose contents were left out for want of --allow-artifact. */
 async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: string, id: string, allowed: (path: string) => boolean): Promise<string[]> {
   const found = (await data.evalRun(runId, id))!;
   const leftOut = [...new Set([...found.diff.map((file) => file.path), ...found.files.filter((file) => file.kind === "file").map((file) => file.path)])].filter((path) => !allowed(path)).sort();
+  const exported = workspaceFilesToExport(found, allowed);
   const detail: EvalRunDetail = {
     ...found,
     diff: found.diff.map((file) => (allowed(file.path) ? file : { ...file, patch: `(the contents of ${file.path} are left out: ${LEFT_OUT_NOTE})\n` })),
+    leftOut: whyLeftOut(found.files, exported, allowed),
   };
   await writer.data(staticKeys.evalRun(runId, id), detail);
   const transcripts: Record<string, TranscriptMessage[]> = {};
@@ -148,27 +150,44 @@ async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: stri
   // A recording that fails its hash check is exported with its error (evidenceError), not its contents.
   if (!detail.evidenceError) await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
   for (const log of detail.logs) await writer.data(staticKeys.evalRunLog(runId, id, log.path), await data.evalRunLog(runId, id, log.path));
-  for (const [path, revision] of workspaceFilesToExport(detail).filter(([path]) => allowed(path))) {
+  for (const [path, revision] of exported) {
     await writer.data(staticKeys.workspaceFile(runId, id, revision, path), await data.workspaceFile(runId, id, path, revision));
   }
   return leftOut;
 }
 
-/** Changed files (both sides) and small final text files, within the budget. */
-function workspaceFilesToExport(detail: EvalRunDetail): [string, "initial" | "final"][] {
+/** Of the allowed files: the changed ones (both sides), and small final files within the budget. */
+function workspaceFilesToExport(detail: EvalRunDetail, allowed: (path: string) => boolean): [string, "initial" | "final"][] {
   const chosen: [string, "initial" | "final"][] = [];
   let budget = WORKSPACE_BUDGET;
-  for (const diff of detail.diff) {
+  for (const diff of detail.diff.filter((file) => allowed(file.path))) {
     if (diff.status !== "added") chosen.push([diff.path, "initial"]);
     if (diff.status !== "deleted") chosen.push([diff.path, "final"]);
   }
   for (const file of detail.files) {
-    if (file.kind !== "file" || file.bytes > MAX_WORKSPACE_FILE || file.bytes > budget) continue;
+    if (file.kind !== "file" || !allowed(file.path) || file.bytes > MAX_WORKSPACE_FILE || file.bytes > budget) continue;
     if (chosen.some(([path, revision]) => path === file.path && revision === "final")) continue;
     budget -= file.bytes;
     chosen.push([file.path, "final"]);
   }
   return chosen;
+}
+
+/** Why each file of the final workspace the export does not hold is left out, for the Files tab. */
+function whyLeftOut(files: EvalRunDetail["files"], exported: readonly [string, "initial" | "final"][], allowed: (path: string) => boolean): Record<string, string> {
+  const held = new Set(exported.filter(([, revision]) => revision === "final").map(([path]) => path));
+  const reasons: Record<string, string> = {};
+  for (const file of files) {
+    if (held.has(file.path)) continue;
+    reasons[file.path] = !allowed(file.path)
+      ? LEFT_OUT_NOTE
+      : file.kind === "symlink"
+        ? `it is a symbolic link (to ${file.target}); an export holds the contents of files only`
+        : file.bytes > MAX_WORKSPACE_FILE
+          ? `it is larger than ${MAX_WORKSPACE_FILE / 1024} KiB, the most an export holds of one workspace file`
+          : `the export holds at most ${WORKSPACE_BUDGET / 1024 / 1024} MiB of one eval run's workspace files`;
+  }
+  return reasons;
 }
 
 async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: string, id: string): Promise<void> {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { recordInvocationStarted, ResultsStore, type BenchmarkRun, type EvalRun, type Invocation, type JudgeRun } from "../records/index.ts";
 import { LIST_LIMIT, readQueue } from "./live-queue.ts";
+import type { QueueList } from "./queue-types.ts";
 import { buildRunIndex, readRunIndex } from "./run-index.ts";
 
 const T = Date.parse("2026-12-01T10:00:00.000Z");
@@ -83,6 +84,18 @@ describe("the live queue", () => {
     } finally {
       store.close();
     }
+  });
+
+  it("names each item's candidate, so that a variant's work never reads as current's", () => {
+    const concise = (of: EvalRun): EvalRun => ({ ...of, id: `${of.id}-concise`, slot: { ...of.slot, variant: "concise" } });
+    const planned = [...work, ...work.map((item) => ({ ...item, variant: "concise" }))];
+    const running = invocation();
+    const queue = readQueue(buildRunIndex("/nowhere/r", { ...run, variants: ["concise"] }, [first, concise(first), second, concise(second)], [], beating(), [], [{ ...running, work: planned }]), T + 15_000);
+    const named = (list: QueueList) => list.items.map((item) => [item.kind, item.candidate, item.variant, item.repetition]);
+    expect(named(queue.running)).toEqual([["candidate", "m/a", undefined, 2], ["candidate", "m/a [concise]", "concise", 2]]);
+    expect(named(queue.finished)).toEqual([["candidate", "m/a", undefined, 1], ["candidate", "m/a [concise]", "concise", 1]]);
+    // Planned work keeps its variant: current's repetition 3 and the concise arm's are two queued items.
+    expect(named(queue.queued)).toEqual([["judge", "m/a", undefined, 1], ["judge", "m/a [concise]", "concise", 1], ["candidate", "m/a", undefined, 3], ["candidate", "m/a [concise]", "concise", 3]]);
   });
 
   it("estimates the time left from this run's typical durations, over the lanes", () => {

@@ -2,7 +2,7 @@
 // (recorded when it started), the eval and judge runs it has started since, and how long this run's finished work
 // took. Queued = planned and not started, plus the judging that follows each finished candidate.
 import { isJudgeable } from "../run/index.ts";
-import { slotId, type PlannedWork, type SlotKey } from "../records/index.ts";
+import { candidateName, slotId, toSlotKey, type PlannedWork, type SlotKey } from "../records/index.ts";
 import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
 import { median } from "../util/median.ts";
 import type { QueueAnswer, QueueItem, QueueList } from "./queue-types.ts";
@@ -69,7 +69,7 @@ function latestFinished(evalRuns: readonly IndexedEvalRun[], judgeRuns: readonly
 function candidateItem(run: IndexedEvalRun, now: number): QueueItem {
   return {
     kind: "candidate",
-    ...run.slot,
+    ...slotFields(run.slot),
     evalRunId: run.id,
     judgeRunId: null,
     state: run.state,
@@ -83,7 +83,7 @@ function candidateItem(run: IndexedEvalRun, now: number): QueueItem {
 function judgeItem(run: IndexedJudgeRun, now: number): QueueItem {
   return {
     kind: "judge",
-    ...run.slot,
+    ...slotFields(run.slot),
     evalRunId: run.evalRunId,
     judgeRunId: run.id,
     state: run.state,
@@ -94,6 +94,11 @@ function judgeItem(run: IndexedJudgeRun, now: number): QueueItem {
   };
 }
 
+/** A queue item's slot, named by its candidate so that a variant's work never reads as current's. */
+function slotFields(slot: SlotKey): Pick<QueueItem, "evalId" | "model" | "variant" | "candidate" | "repetition"> {
+  return { ...toSlotKey(slot), candidate: candidateName(slot) };
+}
+
 const slotOf = slotId;
 
 function queuedWork(planned: readonly PlannedWork[], evalRuns: readonly IndexedEvalRun[], judgeRuns: readonly IndexedJudgeRun[]): QueueItem[] {
@@ -102,9 +107,7 @@ function queuedWork(planned: readonly PlannedWork[], evalRuns: readonly IndexedE
   const judgedEvalRuns = new Set(judgeRuns.map((run) => run.evalRunId));
   const queued = (kind: QueueItem["kind"], slot: SlotKey, evalRunId: string | null): QueueItem => ({
     kind,
-    evalId: slot.evalId,
-    model: slot.model,
-    repetition: slot.repetition,
+    ...slotFields(slot),
     evalRunId,
     judgeRunId: null,
     state: "queued",

@@ -8,6 +8,10 @@ export interface QueueItem {
   kind: "candidate" | "judge";
   evalId: string;
   model: string;
+  /** The agent variant; absent for current. */
+  variant?: string;
+  /** `model`, or `model [variant]`: the candidate as reports name it. */
+  candidate: string;
   repetition: number;
   /** The eval run (a candidate's, or the one a judge grades); null while queued. */
   evalRunId: string | null;

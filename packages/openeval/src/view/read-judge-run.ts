@@ -3,7 +3,7 @@
 import { join, posix } from "node:path";
 import { CODE_JUDGE_FILES, JUDGE_RUN_FOLDERS, RECEIPT_FILE, RUBRIC_FILES } from "../judge/index.ts";
 import { VerificationReceiptSchema } from "../recording/index.ts";
-import { CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../records/index.ts";
+import { candidateName, CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";
@@ -21,6 +21,7 @@ export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, 
   const text = async (path: string) => (files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null);
   return {
     judgeRun,
+    candidate: candidateName(judgeRun.slot),
     evalRun,
     criteria: Object.entries(judgeRun.scores ?? {}).map(([id, score]): CriterionView => ({
       id,

@@ -11,3 +11,4 @@ export { CHANGE_ORDER, CHANGE_STATUSES, formatComparison, signed } from "./compa
 export { queryChanges, summarizeComparison } from "./compare-pages.ts";
 export { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";
 export { describeState } from "../util/words.ts";
+export { describeComparison, describeMissing, type Missing } from "./not-found.ts";

@@ -209,4 +209,27 @@ describe("the HTTP boundary", () => {
     expect(page.items).toHaveLength(2);
     expect(basename(fixture.runDirectory)).toBe(fixture.runId);
   });
+
+  it("says in words what it did not find: the outermost missing thing, never an /api/ path", async () => {
+    const run = fixture.runId;
+    const evalRun = fixture.evalRuns[0]!.id;
+    const judgeRun = fixture.judgeRuns[0]!.id;
+    const notFound = async (path: string) => {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      const { error } = (await response.json()) as { error: string };
+      expect(error).not.toMatch(/\/api\//);
+      return error;
+    };
+    expect(await notFound("runs/no-such-run")).toBe("Not found: run no-such-run.");
+    expect(await notFound(`runs/no-such-run/eval-runs/${evalRun}/log?path=logs/x.log`)).toBe("Not found: run no-such-run.");
+    expect(await notFound(`runs/${run}/eval-runs/eval_nope`)).toBe(`Not found: eval run eval_nope (run ${run}).`);
+    expect(await notFound(`runs/${run}/eval-runs/eval_nope/file?path=slugify.js`)).toBe(`Not found: eval run eval_nope (run ${run}).`);
+    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/file?path=nope.js&revision=initial`)).toBe(`Not found: the file nope.js of the initial workspace of eval run ${evalRun} (run ${run}).`);
+    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/log?path=logs/nope.log`)).toBe(`Not found: the log logs/nope.log of eval run ${evalRun} (run ${run}).`);
+    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/transcript?session=ses_nope`)).toBe(`Not found: the session ses_nope of eval run ${evalRun} (run ${run}).`);
+    expect(await notFound(`runs/${run}/judge-runs/judge_nope`)).toBe(`Not found: judge run judge_nope (run ${run}).`);
+    expect(await notFound(`runs/${run}/judge-runs/${judgeRun}/text?path=code/nope.log`)).toBe(`Not found: the file code/nope.log of judge run ${judgeRun} (run ${run}).`);
+    expect(await notFound(`compare?a=no-such-run&b=${run}`)).toBe("Not found: run no-such-run.");
+  });
 });

@@ -1,6 +1,7 @@
 // Small building blocks every page uses: tabs, badges, score bars, code blocks, loading and error states.
 import type { ReactNode } from "react";
 import { describeState } from "openeval/viewer-api";
+import { NotFoundError } from "../api.ts";
 import { DASH, creditClass, formatCredit, formatJson } from "../format.ts";
 import type { Loaded } from "../hooks.tsx";
 
@@ -111,6 +112,12 @@ export function ErrorBox({ error }: { error: Error }) {
   return (
     <div className="error-box" role="alert">
       {error.message}
+      {error instanceof NotFoundError ? (
+        <>
+          {" "}
+          <a href="#/">Back to the runs</a>
+        </>
+      ) : null}
     </div>
   );
 }

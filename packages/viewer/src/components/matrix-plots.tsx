@@ -4,6 +4,7 @@
 import type { MatrixAnswer } from "openeval/viewer-api";
 import { formatCredit } from "../format.ts";
 import { href } from "../route.ts";
+import { fitText } from "./label-layout.ts";
 import { truncate } from "./leaderboard-plots.tsx";
 import { linearScale, PlotFrame, YAxis } from "./plot-frame.tsx";
 
@@ -46,7 +47,8 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
       ))}
       {page.candidates.map((candidate, line) => (
         <text key={candidate} className="mark-label" x={LEFT - 8} y={top + line * CELL + CELL / 2 + 4} textAnchor="end">
-          {truncate(candidate, 24)}
+          {/* Shortened in the middle, so that a variant's `[name]` still tells its row from current's. */}
+          {fitText(candidate, LEFT - 14)}
         </text>
       ))}
       {page.items.map((row, column) =>

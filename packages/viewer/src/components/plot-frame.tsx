@@ -2,7 +2,7 @@
 // and a description that states the numbers, so a screen reader — and a test — reads what the marks show).
 // Hand-written SVG rather than a plotting library: four small charts do not earn Observable Plot's d3 (hundreds
 // of KB in a bundle that is rebuilt at every `openeval view`), and plain SVG renders the same from file://.
-import type { ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 
 export interface Scale {
   (value: number): number;
@@ -30,10 +30,23 @@ function niceTicks(start: number, stop: number, count: number): number[] {
   return ticks;
 }
 
-export function PlotFrame({ title, description, width, height, children, testId }: { title: string; description: string; width: number; height: number; children: ReactNode; testId: string }) {
+interface PlotFrameProps {
+  title: string;
+  description: string;
+  width: number;
+  height: number;
+  children: ReactNode;
+  testId: string;
+  /** Set by a plot laid out for the width it has (useFittedWidth). */
+  frameRef?: (element: HTMLElement | null) => void;
+  /** Shown under the drawing (e.g. labels there was no room for). */
+  note?: ReactNode;
+}
+
+export function PlotFrame({ title, description, width, height, children, testId, frameRef, note }: PlotFrameProps) {
   const id = `plot-${testId}`;
   return (
-    <figure className="plot" data-testid={testId}>
+    <figure className="plot" data-testid={testId} ref={frameRef}>
       <figcaption className="plot-title" id={`${id}-title`}>
         {title}
       </figcaption>
@@ -41,8 +54,31 @@ export function PlotFrame({ title, description, width, height, children, testId 
         <desc id={`${id}-desc`}>{description}</desc>
         {children}
       </svg>
+      {note ? <div className="plot-note muted small">{note}</div> : null}
     </figure>
   );
+}
+
+/**
+ * The width a plot's frame has for its drawing, kept current as the page resizes: a plot laid out for it draws its text
+ * at the page's size and places its labels in the room there is. `fallback` (at least `min`) until it is measured.
+ */
+export function useFittedWidth(fallback: number, min: number): { frameRef: (element: HTMLElement | null) => void; width: number } {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const [measured, setMeasured] = useState<number | null>(null);
+  const frameRef = useCallback((node: HTMLElement | null) => setElement(node), []);
+  useEffect(() => {
+    if (!element) return;
+    const measure = () => {
+      const style = getComputedStyle(element);
+      setMeasured(Math.floor(element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element]);
+  return { frameRef, width: Math.max(measured ?? fallback, min) };
 }
 
 /** A horizontal axis at `y` with its ticks and gridlines up to `top`. */

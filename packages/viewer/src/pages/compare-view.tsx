@@ -12,7 +12,8 @@ import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
 
 const ROW_HEIGHT = 46;
-const COLUMNS = "minmax(160px, 1.3fr) minmax(140px, 1fr) 80px 80px 90px 110px minmax(150px, 1fr)";
+// Their minimums fit an 820 px window.
+const COLUMNS = "minmax(130px, 1.3fr) minmax(100px, 1fr) 64px 64px 72px 104px minmax(140px, 1fr)";
 const STATUS_TONES: Record<ChangeStatus, string> = { regression: "failed", improvement: "completed", unchanged: "pending", unresolved: "interrupted", missing: "interrupted" };
 
 export function CompareView({ run, overview, location }: { run: string; overview: RunOverview; location: Location }) {

@@ -3,6 +3,7 @@
 // `focus` come from the URL.
 import type { EvalRunDetail } from "openeval/viewer-api";
 import { Await, ControlBadge, Credit, Dash, Empty, ErrorBox, Section, StateBadge, Tabs, UnsandboxedBadge } from "../components/common.tsx";
+import { JudgeFailure } from "../components/judge-failure.tsx";
 import { formatCost, formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
@@ -28,6 +29,7 @@ export function EvalRunPage({ run, evalRun, location }: { run: string; evalRun: 
           {/* A run an earlyStop check stopped did not fail: its "error" says why it ended. */}
           {data.evalRun.error ? <div className={data.evalRun.state === "stopped" ? "notice" : "error-box"}>{data.evalRun.error}</div> : null}
           {data.evidenceError ? <ErrorBox error={new Error(data.evidenceError)} /> : null}
+          <LatestJudgeFailure run={run} detail={data} />
           {data.evalRun.earlyStop ? <EarlyChecks run={run} detail={data} /> : null}
           <Tabs
             current={tab}
@@ -58,7 +60,7 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
     <div className="page-title">
       <div>
         <h1>
-          {evalRun.slot.evalId} <span className="muted">×</span> {evalRun.slot.model} <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
+          {evalRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
           {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}
         </h1>
         <div className="muted">
@@ -86,6 +88,12 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
       </div>
     </div>
   );
+}
+
+/** When the latest judgment of the eval run failed, what that means and how to judge it again. */
+function LatestJudgeFailure({ run, detail }: { run: string; detail: EvalRunDetail }) {
+  const latest = detail.judgeRuns.reduce<EvalRunDetail["judgeRuns"][number] | null>((last, judgeRun) => (last === null || judgeRun.startedAt >= last.startedAt ? judgeRun : last), null);
+  return latest ? <JudgeFailure run={run} evalRunId={detail.evalRun.id} state={latest.state} error={latest.error} /> : null;
 }
 
 /** The earlyStop checks made while the candidate ran (SPEC §8.2); a decisive check links to the judgment it made. */

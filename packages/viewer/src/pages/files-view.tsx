@@ -21,12 +21,18 @@ export function FilesView({ run, detail, location }: { run: string; detail: Eval
           <a key={file.path} href={withQuery(location, { path: file.path, revision: null, quote: null })} className={`file-link ${file.path === path ? "active" : ""}`} data-path={file.path}>
             <span className="mono ellipsis">{file.path}</span>
             {changed.has(file.path) ? <span className="badge tone-busy">changed</span> : null}
+            {detail.leftOut?.[file.path] !== undefined ? <span className="badge tone-muted">left out</span> : null}
             <span className="muted small">{file.kind === "file" ? formatBytes(file.bytes) : "link"}</span>
           </a>
         ))}
       </nav>
       <div className="file-pane">
-        {path ? (
+        {path && detail.leftOut?.[path] !== undefined ? (
+          // A static export says why it does not hold a file, as its Diff tab does, rather than asking for it.
+          <div className="empty" data-testid="left-out">
+            The contents of <span className="mono">{path}</span> are left out: {detail.leftOut[path]}
+          </div>
+        ) : path ? (
           <FileContent key={`${path}:${revision}`} load={() => api.workspaceFile(run, detail.evalRun.id, path, revision)} title={`${path} (${revision})`} quote={location.query.get("quote")} />
         ) : (
           <Empty>Pick a file.</Empty>

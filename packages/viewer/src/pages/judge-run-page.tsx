@@ -4,6 +4,7 @@
 // earlyStop check decided says so: it was made on a snapshot of the running candidate.
 import { describeState, type CitationView, type CriterionView, type JudgeRunDetail, type VerificationView } from "openeval/viewer-api";
 import { Await, Code, ControlBadge, Credit, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
+import { JudgeFailure } from "../components/judge-failure.tsx";
 import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
@@ -27,7 +28,8 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
           Integrity error: {detail.integrityError}
         </div>
       ) : null}
-      {judgeRun.error ? <div className="error-box">{judgeRun.error}</div> : null}
+      <JudgeFailure run={run} evalRunId={judgeRun.evalRunId} state={judgeRun.state} error={judgeRun.error} />
+      {judgeRun.error && judgeRun.state !== "failed" && judgeRun.state !== "timed_out" ? <div className="error-box">{judgeRun.error}</div> : null}
       <CriteriaSection run={run} detail={detail} />
       {detail.verifications.length > 0 ? (
         <Section title="Verification">
@@ -60,7 +62,7 @@ function JudgeRunTitle({ run, detail }: { run: string; detail: JudgeRunDetail })
     <div className="page-title">
       <div>
         <h1>
-          Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> {judgeRun.slot.model} <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
+          Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
           {evalRun?.control ? <ControlBadge /> : null}
         </h1>
         <div className="muted">

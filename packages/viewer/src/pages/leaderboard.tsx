@@ -94,9 +94,8 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
       <td className="rank">{rank}</td>
       <td>
         <a className="strong" href={href({ page: "run", run }, { tab: "eval-runs", candidate: row.candidate })}>
-          {row.model}
+          {row.candidate}
         </a>{" "}
-        {row.variant ? <span className="badge tone-muted">variant {row.variant}</span> : null}
         {row.control ? <ControlBadge /> : null}
         {row.unsandboxed ? <UnsandboxedBadge /> : null}
       </td>

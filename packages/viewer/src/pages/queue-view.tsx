@@ -138,9 +138,9 @@ function QueueSection({ title, list, run, since, testId }: { title: string; list
 
 function QueueLine({ item, run, since }: { item: QueueItem; run: string; since: number }) {
   const target = item.judgeRunId ? href({ page: "judge-run", run, judgeRun: item.judgeRunId }) : item.evalRunId ? href({ page: "eval-run", run, evalRun: item.evalRunId }) : null;
-  const slot = `${item.evalId} × ${item.model} #${item.repetition}`;
+  const slot = `${item.evalId} × ${item.candidate} #${item.repetition}`;
   return (
-    <tr data-kind={item.kind} data-state={item.state}>
+    <tr data-kind={item.kind} data-state={item.state} data-candidate={item.candidate}>
       <td className="nowrap">
         <span className={`badge ${item.kind === "judge" ? "tone-control" : "tone-muted"}`}>{item.kind}</span>
       </td>

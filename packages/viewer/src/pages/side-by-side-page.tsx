@@ -48,7 +48,7 @@ function ColumnHeader({ label, run, detail }: { label: string; run: string; deta
   return (
     <div className="side-column-header">
       <div>
-        <span className="side-tag">{label}</span> <strong>{evalRun.slot.evalId}</strong> <span className="muted">×</span> {evalRun.slot.model} <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}
+        <span className="side-tag">{label}</span> <strong>{evalRun.slot.evalId}</strong> <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}
       </div>
       <div className="muted small">
         run <a href={href({ page: "run", run })}>{run}</a> · <a href={href({ page: "eval-run", run, evalRun: evalRun.id })}>eval run {shortId(evalRun.id)}</a> · <StateBadge state={evalRun.state} /> · {formatDuration(evalRun.elapsedMs)} · {formatUSD(evalRun.metrics?.cost.usd)}
