@@ -92,10 +92,10 @@ describe("the live queue", () => {
     const running = invocation();
     const queue = readQueue(buildRunIndex("/nowhere/r", { ...run, variants: ["concise"] }, [first, concise(first), second, concise(second)], [], beating(), [], [{ ...running, work: planned }]), T + 15_000);
     const named = (list: QueueList) => list.items.map((item) => [item.kind, item.candidate, item.variant, item.repetition]);
-    expect(named(queue.running)).toEqual([["candidate", "m/a", undefined, 2], ["candidate", "m/a [concise]", "concise", 2]]);
-    expect(named(queue.finished)).toEqual([["candidate", "m/a", undefined, 1], ["candidate", "m/a [concise]", "concise", 1]]);
+    expect(named(queue.running)).toEqual([["candidate", "m/a", "current", 2], ["candidate", "m/a [concise]", "concise", 2]]);
+    expect(named(queue.finished)).toEqual([["candidate", "m/a", "current", 1], ["candidate", "m/a [concise]", "concise", 1]]);
     // Planned work keeps its variant: current's repetition 3 and the concise arm's are two queued items.
-    expect(named(queue.queued)).toEqual([["judge", "m/a", undefined, 1], ["judge", "m/a [concise]", "concise", 1], ["candidate", "m/a", undefined, 3], ["candidate", "m/a [concise]", "concise", 3]]);
+    expect(named(queue.queued)).toEqual([["judge", "m/a", "current", 1], ["judge", "m/a [concise]", "concise", 1], ["candidate", "m/a", "current", 3], ["candidate", "m/a [concise]", "concise", 3]]);
   });
 
   it("estimates the time left from this run's typical durations, over the lanes", () => {
