@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { freezeCodeWorker } from "../judge/index.ts";
+import { bundleProgram } from "../judge/index.ts";
 import { workspaceFolders, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { sha256 } from "../util/hash.ts";
@@ -50,7 +50,7 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
     frozen.set(evaluation.id, entry);
     evals.push({ ...evaluation, directory: entry.directory, workspace: { ...evaluation.workspace, directory: evaluation.workspace.directory ? join(entry.directory, "workspace") : null } });
   }
-  const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await freezeCodeWorker(join(inputs, "harness")) : null;
+  const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await bundleProgram("code-worker", join(inputs, "harness")) : null;
   return { benchmark: { ...benchmark, evals }, frozen, codeWorker };
 }
 
