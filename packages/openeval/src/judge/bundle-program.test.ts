@@ -71,4 +71,15 @@ describe("bundleProgram's cache (issue 18 §1)", () => {
     writeFileSync(join(cache, standIn), "// edited after the manifest was written\n");
     expect(basename(await bundleProgram("code-worker", join(await makeTempDir(), "harness"), cache))).toBe(real);
   });
+
+  it("keeps one manifest per program: bundling the tool server leaves the worker's cached bundle in place, and neither takes the other's", async () => {
+    const cache = await makeTempDir();
+    await bundleProgram("code-worker", join(await makeTempDir(), "harness"), cache);
+    const standIn = plantStandIn(cache);
+    const tools = basename(await bundleProgram("judge-tools", join(await makeTempDir(), "harness"), cache));
+    expect(tools).toMatch(/^judge-tools-[0-9a-f]{16}\.js$/);
+    expect(readdirSync(cache).filter((entry) => entry.endsWith(".json")).sort()).toEqual([expect.stringMatching(/^code-worker-inputs-/), expect.stringMatching(/^judge-tools-inputs-/)]);
+    expect(basename(await bundleProgram("code-worker", join(await makeTempDir(), "harness"), cache))).toBe(standIn);
+    expect(basename(await bundleProgram("judge-tools", join(await makeTempDir(), "harness"), cache))).toBe(tools);
+  });
 });

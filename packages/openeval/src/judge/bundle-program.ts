@@ -15,6 +15,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 /** Each program's entry file; its name prefixes its bundle and its cache manifest. */
 export const PROGRAMS = {
   "code-worker": fileURLToPath(new URL("./code-worker.ts", import.meta.url)),
+  "judge-tools": fileURLToPath(new URL("./rubric/tools-server.ts", import.meta.url)),
 } as const;
 export type Program = keyof typeof PROGRAMS;
 
