@@ -3,7 +3,7 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { recordEvidence, type EvidenceRef } from "../packages/openeval/src/index.ts";
-import { freezeCodeWorker, runCodeJudge, type CodeJudgeExecution } from "../packages/openeval/src/judge/index.ts";
+import { bundleProgram, runCodeJudge, type CodeJudgeExecution } from "../packages/openeval/src/judge/index.ts";
 import { bundleCodeJudge, type CodeJudgeBundle } from "../packages/openeval/src/load/index.ts";
 import { readCpuTime } from "./lib/cpu.ts";
 import { median, now, round } from "./lib/stats.ts";
@@ -76,7 +76,7 @@ export async function measureRejudge(options: { recordings: number; pools: numbe
     const samples: RejudgeSample[] = [];
     for (const pool of options.pools) samples.push(await gradeAll(root, evalDirectory, bundle, evidence, pool));
     const bunStart = await measureProcess([process.execPath, "-e", "0"]);
-    const workerStart = await measureProcess([process.execPath, "--no-install", await freezeCodeWorker(root)]);
+    const workerStart = await measureProcess([process.execPath, "--no-install", await bundleProgram("code-worker", root)]);
     return { recordings: options.recordings, recordMs: round(recordMs), bundleMs: round(bundleMs), samples, bunStart, workerStart };
   });
 }

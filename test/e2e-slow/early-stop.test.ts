@@ -1,9 +1,10 @@
 // earlyStop through `openeval run` (SPEC §8.2): a candidate that would never finish is stopped once a check of a
 // snapshot decides every criterion, and that judgment is final; a check that cannot decide lets the run finish and
 // be graded; --final-only makes no checks at all.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RUBRIC_FILES } from "../../packages/openeval/src/judge/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import type { EvalRun, JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
@@ -99,5 +100,23 @@ describe("earlyStop", () => {
     expect(judgeRun).toMatchObject({ state: "completed", kind: "rubric" });
     expect(judgeRun!.decidedEarly).toBeUndefined();
     expect(judgeRun!.scores!.kept_notes!.value).toBe(1);
+  });
+
+  it("starts every judge session, early checks and final gradings alike, from the tool server frozen with the run", () => {
+    const root = join(directory, "results");
+    const run = join(root, readdirSync(root)[0]!);
+    const folders = (readdirSync(run, { recursive: true }) as string[]).filter((path) => path.endsWith(`rubric/${RUBRIC_FILES.agent}`)).map((path) => join(run, path, ".."));
+    for (const folder of folders) {
+      const agent = JSON.parse(readFileSync(join(folder, RUBRIC_FILES.agent), "utf8")) as { mcp: { judge: { command: string[] } } };
+      const server = agent.mcp.judge.command.at(-1)!;
+      expect(server).toMatch(new RegExp(`^${join(run, "inputs", "harness")}/judge-tools-[0-9a-f]{16}\\.js$`));
+      expect(existsSync(server)).toBe(true);
+    }
+    // They answered: the frozen bundle is what OpenCode ran, not merely what the config named (a check cancelled
+    // when its candidate ended may have been stopped before its tool server started, and leaves no log).
+    const answered = folders.filter((folder) => existsSync(join(folder, RUBRIC_FILES.log)));
+    for (const folder of answered) expect(readFileSync(join(folder, RUBRIC_FILES.log), "utf8")).toMatch(/^\{"type":"ready"/);
+    expect(answered.filter((folder) => folder.includes("/checks/")).length).toBeGreaterThanOrEqual(2);
+    expect(answered.filter((folder) => folder.includes("/judge-runs/")).length).toBe(2);
   });
 });

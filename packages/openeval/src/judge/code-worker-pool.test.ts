@@ -6,6 +6,7 @@ import { recordEvidence } from "../recording/index.ts";
 import { judgeEvidence } from "./judge-evidence.ts";
 
 const POOL = new URL("./code-worker-pool.ts", import.meta.url).pathname;
+const BUNDLER = new URL("./bundle-program.ts", import.meta.url).pathname;
 
 function childrenOf(pid: number): { pid: number; commandLine: string }[] {
   const children: { pid: number; commandLine: string }[] = [];
@@ -50,8 +51,9 @@ describe("warm code-judge workers (SPEC §8.1, §14)", () => {
       [
         process.execPath,
         "-e",
-        `const { harnessCodeWorker, takeCodeWorker } = await import(${JSON.stringify(POOL)});
-         const worker = takeCodeWorker(await harnessCodeWorker()); worker.stdin.end(); await worker.exited;
+        `const { takeCodeWorker } = await import(${JSON.stringify(POOL)});
+         const { harnessProgram } = await import(${JSON.stringify(BUNDLER)});
+         const worker = takeCodeWorker(await harnessProgram("code-worker")); worker.stdin.end(); await worker.exited;
          await Bun.sleep(300); console.log("ready"); await Bun.sleep(60_000);`,
       ],
       { stdout: "pipe", stderr: "inherit" },

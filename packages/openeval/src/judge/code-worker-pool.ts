@@ -4,16 +4,13 @@
 // session (a terminal's Ctrl-C is the runner's to handle). Without that tie a worker could outlive a killed runner
 // mid-grading, so then each one starts with its job and carries the judge run's marker for crash recovery instead.
 import type { Subprocess } from "bun";
-import { HARNESS_CACHE } from "../util/harness-cache.ts";
 import { RUN_MARKER } from "../opencode/index.ts";
 import { runnerTiePrefix, tieToRunner } from "../sandbox/index.ts";
-import { bundleCodeWorker, WORKER_SOURCE } from "./code-worker-bundle.ts";
 /** Spares kept started: one per lane that can grade at once on a small machine; more only costs memory. */
 const SPARES = 2;
 
 export type CodeWorker = Subprocess<"pipe", "pipe", "pipe">;
 
-let harnessWorker: Promise<string> | undefined;
 /** Started spares per worker file (a run's frozen worker, or the harness's own). */
 const spares = new Map<string, CodeWorker[]>();
 
@@ -22,7 +19,7 @@ const spares = new Map<string, CodeWorker[]>();
  * replacement so that the next grading finds one ready. `marker`: the judge run's RUN_MARKER value, used when
  * workers cannot be tied to the runner.
  *
- * @example const worker = await takeCodeWorker(await harnessCodeWorker(), judgeRunId); worker.stdin.write(JSON.stringify(job)); worker.stdin.end();
+ * @example const worker = takeCodeWorker(await harnessProgram("code-worker"), judgeRunId); worker.stdin.write(JSON.stringify(job)); worker.stdin.end();
  */
 export function takeCodeWorker(file: string, marker?: string): CodeWorker {
   if (runnerTiePrefix().length === 0) {
@@ -60,10 +57,4 @@ function startWorker(file: string, marker?: string): CodeWorker {
   });
   worker.unref(); // a waiting spare never keeps the runner alive
   return worker;
-}
-
-/** The harness's own worker, bundled once per runner into the cache; the source file when it cannot be. */
-export function harnessCodeWorker(): Promise<string> {
-  harnessWorker ??= bundleCodeWorker(HARNESS_CACHE).catch(() => WORKER_SOURCE);
-  return harnessWorker;
 }

@@ -1,6 +1,6 @@
 // The code-judge worker: its own Bun process, one grading per process. It reads the job from stdin, opens the
 // recording, calls the judge's default export and writes the returned JSON. Bundled as CommonJS with bytecode (no
-// top-level await; code-worker-bundle.ts); files go through Bun.file/Bun.write, so a grading loads no Node fs module.
+// top-level await; bundle-program.ts); files go through Bun.file/Bun.write, so a grading loads no Node fs module.
 import { createJudgeContext, openSealedEvidence, type Evidence } from "../recording/index.ts";
 import type { VerificationApi } from "../recording/index.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";

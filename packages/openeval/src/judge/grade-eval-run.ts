@@ -19,7 +19,7 @@ export interface GradeRequest {
   verification?: VerificationSetup | null;
   /** Aborted when the runner is interrupted: judging stops and the judge run ends `interrupted`. */
   signal?: AbortSignal;
-  /** The code-judge worker frozen when the run started (freezeCodeWorker); default: the harness's live one. */
+  /** The code-judge worker frozen when the run started (bundleProgram); default: the harness's own. */
   codeWorker?: string;
   /** Values to redact from what the judge leaves (its logs and returned JSON): every secret the runner can see. */
   secrets?: readonly string[];

@@ -1,6 +1,7 @@
 // The judge stage: code judges in a separate timed process, score normalization, judgeEvidence().
 export { judgeEvidence, type JudgeEvidenceOptions, type JudgeResult } from "./judge-evidence.ts";
-export { CODE_JUDGE_FILES, freezeCodeWorker, runCodeJudge, type CodeJudgeExecution, type CodeJudgeRequest } from "./run-code-judge.ts";
+export { CODE_JUDGE_FILES, runCodeJudge, type CodeJudgeExecution, type CodeJudgeRequest } from "./run-code-judge.ts";
+export { bundleProgram } from "./bundle-program.ts";
 export { stopCodeWorkers } from "./code-worker-pool.ts";
 export { normalizeJudgeOutput, criterionMean, isScored, JudgingError, type CodeScore, type NormalizedOutput, type ScoreValue } from "./normalize.ts";
 export { gradeEvalRun, judgeRunDirectory, JUDGE_RUN_FOLDERS, type GradeRequest, type RubricGrader, type SourceOutcome, type VerificationSetup } from "./grade-eval-run.ts";

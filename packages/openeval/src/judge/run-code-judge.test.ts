@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { bundleCodeJudge } from "../load/index.ts";
 import { recordEvidence } from "../recording/index.ts";
-import { CODE_JUDGE_FILES, freezeCodeWorker, runCodeJudge } from "./run-code-judge.ts";
+import { bundleProgram } from "./bundle-program.ts";
+import { CODE_JUDGE_FILES, runCodeJudge } from "./run-code-judge.ts";
 
 const SECRET = "judge-visible-secret-0123456789";
 
@@ -27,9 +28,9 @@ describe("runCodeJudge", () => {
   });
 });
 
-describe("freezeCodeWorker", () => {
+describe("bundleProgram(\"code-worker\")", () => {
   it("bundles the worker with the harness code it runs, so a patched harness file cannot change a grade (issue 14 §2)", async () => {
-    const worker = await freezeCodeWorker(join(await makeTempDir(), "harness"));
+    const worker = await bundleProgram("code-worker", join(await makeTempDir(), "harness"));
     const source = readFileSync(worker, "utf8");
     // Self-contained: no import of the harness's own files is left to resolve at grading time.
     expect(source).not.toMatch(/from\s*["']\.{1,2}\//);
@@ -40,7 +41,7 @@ describe("freezeCodeWorker", () => {
   });
 
   it("leaves out what a grading need not load at start: zod schemas and Node's file-system modules (issue 18 §3)", async () => {
-    const worker = await freezeCodeWorker(join(await makeTempDir(), "harness"));
+    const worker = await bundleProgram("code-worker", join(await makeTempDir(), "harness"));
     const source = readFileSync(worker, "utf8");
     expect(source).not.toContain("$ZodType");
     expect(source).not.toMatch(/require\("(?:node:)?(?:fs|fs\/promises|os)"\)/);

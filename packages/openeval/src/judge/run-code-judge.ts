@@ -8,8 +8,8 @@ import type { EvidenceRef } from "../recording/index.ts";
 import type { CriterionScore, EvalRun } from "../records/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
-import { bundleCodeWorker } from "./code-worker-bundle.ts";
-import { harnessCodeWorker, takeCodeWorker } from "./code-worker-pool.ts";
+import { harnessProgram } from "./bundle-program.ts";
+import { takeCodeWorker } from "./code-worker-pool.ts";
 import { linkImports } from "./link-imports.ts";
 import { WorkerResultSchema, type CodeJudgeJob } from "./schema.ts";
 import { reapVerificationContainers } from "./verification/index.ts";
@@ -24,7 +24,7 @@ export interface CodeJudgeRequest {
   timeoutMs: number;
   /** The judge run's `code/` folder: bundle, logs and returned JSON are kept here. */
   directory: string;
-  /** The worker to run (a run's frozen bundle of code-worker.ts, see freezeCodeWorker); default: this harness's own. */
+  /** The worker to run (a run's frozen bundle of code-worker.ts, see bundleProgram); default: this harness's own. */
   worker?: string;
   /** Values removed from the judge's logs and returned JSON before they are read or kept. */
   secrets?: readonly string[];
@@ -48,9 +48,6 @@ export interface CodeJudgeExecution {
   files: { source: string; stdout: string; stderr: string; output: string };
 }
 
-/** A run's own copy of the code-judge worker, made when it starts (see bundleCodeWorker). */
-export const freezeCodeWorker = bundleCodeWorker;
-
 export const CODE_JUDGE_FILES = { source: "judge.js", stdout: "stdout.log", stderr: "stderr.log", output: "output.json" } as const;
 
 export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudgeExecution> {
@@ -73,7 +70,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   };
 
   await rm(job.output, { force: true });
-  const child = takeCodeWorker(request.worker ?? (await harnessCodeWorker()), request.marker);
+  const child = takeCodeWorker(request.worker ?? (await harnessProgram("code-worker")), request.marker);
   const logs = Promise.all([
     Bun.write(join(directory, CODE_JUDGE_FILES.stdout), new Response(child.stdout)),
     Bun.write(join(directory, CODE_JUDGE_FILES.stderr), new Response(child.stderr)),

@@ -1,6 +1,6 @@
 // Reads evidence written by evidence-writer: checks the manifest against its expected hash and every file
 // against the sha256 the manifest gives, and refuses any path that could leave the recording. It reads through
-// Bun.file, so a code-judge worker loads no Node fs module to grade (judge/code-worker-bundle.ts).
+// Bun.file, so a code-judge worker loads no Node fs module to grade (judge/bundle-program.ts).
 import { join, posix } from "node:path";
 import { sha256 } from "../util/hash.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";

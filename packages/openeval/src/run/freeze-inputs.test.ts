@@ -68,6 +68,22 @@ describe("freezeInputs", () => {
     await writeFile(join(benchmark.evals[0]!.directory, "REFERENCE_FIX.md"), "forged\n");
     await expect(restoreFrozen(frozen.get("answer")!)).rejects.toThrow(/frozen copy of REFERENCE_FIX.md .* was altered or removed/);
   });
+
+  it("freezes the harness programs its judges run: the tool server when an eval has a judge.md, the worker when one has a judge.ts", async () => {
+    const rubricOnly = await loadBenchmark(await writeTree({
+      "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, judge: { model: "provider/judge" } };\n`,
+      "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
+      "evals/answer/judge.md": "## Criterion: brief — Answers briefly\nPass when the reply is the requested word alone.\n",
+    }));
+    const run = await makeTempDir();
+    const frozen = await freezeInputs(rubricOnly, run);
+    expect(frozen.codeWorker).toBeNull();
+    expect(frozen.judgeTools).toMatch(new RegExp(`^${join(run, "inputs", "harness")}/judge-tools-[0-9a-f]{16}\\.js$`));
+    expect(readFileSync(frozen.judgeTools!, "utf8")).toContain("judge_submit_judgment");
+    const { codeWorker, judgeTools } = await frozenBenchmark();
+    expect(codeWorker).toMatch(/\/inputs\/harness\/code-worker-[0-9a-f]{16}\.js$/);
+    expect(judgeTools).toBeNull();
+  });
 });
 
 describe("input changes", () => {

@@ -4,11 +4,12 @@
 // and laid out as a frozen eval folder (`inputs/evals/<id>/`). Candidates are seeded and judges run from that
 // folder, which is checked against its manifest (and restored from the objects) before each use, so a candidate
 // that edits the benchmark folder — or the frozen copy — cannot change its own grade or another eval's start.
-// The harness's code-judge worker is frozen too (bundled into `inputs/harness/`), so patching it does not either.
+// The harness's programs that grade (the code-judge worker, the rubric judge's tool server) are frozen too, bundled
+// into `inputs/harness/`, so patching them does not either.
 import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { freezeCodeWorker } from "../judge/index.ts";
+import { bundleProgram } from "../judge/index.ts";
 import { workspaceFolders, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { sha256 } from "../util/hash.ts";
@@ -34,10 +35,12 @@ export interface FrozenInputs {
   frozen: Map<string, FrozenEval>;
   /** The code-judge worker bundled as it is now (`inputs/harness/`), null when no eval has a judge.ts. */
   codeWorker: string | null;
+  /** The rubric judge's tool server bundled as it is now (`inputs/harness/`), null when no eval has a judge.md. */
+  judgeTools: string | null;
 }
 
 /**
- * Freezes every eval of the benchmark and the harness's code-judge worker; returns the definition candidates
+ * Freezes every eval of the benchmark and the harness programs its judges run; returns the definition candidates
  * and judges must use.
  */
 export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory: string): Promise<FrozenInputs> {
@@ -50,8 +53,10 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
     frozen.set(evaluation.id, entry);
     evals.push({ ...evaluation, directory: entry.directory, workspace: { ...evaluation.workspace, directory: evaluation.workspace.directory ? join(entry.directory, "workspace") : null } });
   }
-  const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await freezeCodeWorker(join(inputs, "harness")) : null;
-  return { benchmark: { ...benchmark, evals }, frozen, codeWorker };
+  const harness = join(inputs, "harness");
+  const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await bundleProgram("code-worker", harness) : null;
+  const judgeTools = benchmark.evals.some((evaluation) => evaluation.rubric) ? await bundleProgram("judge-tools", harness) : null;
+  return { benchmark: { ...benchmark, evals }, frozen, codeWorker, judgeTools };
 }
 
 /**

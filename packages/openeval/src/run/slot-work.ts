@@ -51,11 +51,15 @@ export interface WorkContext {
   preflight: Preflight;
 }
 
-/** The LLM rubric judge, with the scripted judge's control server and the judge model's own credentials. */
-export function rubricJudgesFor(controls: ControlServer | null): Pick<WorkContext, "gradeRubric" | "checkRubricEarly"> {
+/**
+ * The LLM rubric judge, with the scripted judge's control server, the judge model's own credentials and the tool
+ * server frozen with the run (null: nothing to grade with a rubric).
+ */
+export function rubricJudgesFor(controls: ControlServer | null, toolServer: string | null): Pick<WorkContext, "gradeRubric" | "checkRubricEarly"> {
   const options: RubricGraderOptions = {
     controlBaseURL: (evalId) => controls?.baseURL(evalId) ?? null,
     selectCredentials: (model) => selectCredentials({ model, environment: process.env }),
+    ...(toolServer ? { toolServer } : {}),
   };
   return { gradeRubric: createRubricGrader(options), checkRubricEarly: (task, directory, limits) => checkEarly(task, directory, options, limits) };
 }

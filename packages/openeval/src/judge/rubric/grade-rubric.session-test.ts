@@ -100,6 +100,9 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     const { continuation, ...archived } = RUBRIC_FILES;
     for (const name of Object.values(archived)) expect(existsSync(join(directory, name)), name).toBe(true);
     expect(existsSync(join(directory, continuation))).toBe(false); // early checks only
+    // Outside a run, the session started the harness's cached bundle of the tool server, not its source.
+    const agent = JSON.parse(await readFile(join(directory, RUBRIC_FILES.agent), "utf8")) as { mcp: { judge: { command: string[] } } };
+    expect(agent.mcp.judge.command.at(-1)).toMatch(/\.cache\/openeval\/judge-tools-[0-9a-f]{16}\.js$/);
     const calls = readCallLog(join(directory, RUBRIC_FILES.log)).filter((entry) => entry.type === "call");
     expect(calls).toEqual([expect.objectContaining({ tool: "submit_judgment", accepted: true })]);
   });

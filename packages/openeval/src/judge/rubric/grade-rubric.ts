@@ -6,6 +6,7 @@ import { archiveDatabase, buildProviderConfig, createGitWorkspace, runOpenCode, 
 import type { EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
+import { harnessProgram } from "../bundle-program.ts";
 import type { RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
 import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
 import type { EvalRun } from "../../records/index.ts";
@@ -29,6 +30,8 @@ export interface RubricGraderOptions {
   selectCredentials(model: string): Promise<JudgeCredentials>;
   /** Runs the tool server; default the harness's own Bun (`process.execPath`). */
   bunBinary?: string;
+  /** The tool server to run: a run's frozen bundle (see bundleProgram); default the harness's own. */
+  toolServer?: string;
   /** Override the pinned OpenCode binary. */
   opencodeBinary?: string;
 }
@@ -179,7 +182,14 @@ async function runJudge(
     logFile: at("log"),
   };
   await writeJsonAtomic(at("job"), job);
-  const config = buildJudgeConfig({ rubric, provider: plan.provider, jobFile: at("job"), bunBinary: options.bunBinary ?? process.execPath, phase: limits.phase });
+  const config = buildJudgeConfig({
+    rubric,
+    provider: plan.provider,
+    jobFile: at("job"),
+    bunBinary: options.bunBinary ?? process.execPath,
+    toolServer: options.toolServer ?? (await harnessProgram("judge-tools")),
+    phase: limits.phase,
+  });
   const { provider: _provider, ...agent } = config;
   await writeJsonAtomic(at("agent"), { model: plan.model, ...agent });
 

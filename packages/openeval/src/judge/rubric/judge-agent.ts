@@ -1,12 +1,9 @@
 // The judge as an OpenCode agent: its system prompt (instructions plus the whole rubric, so compaction cannot drop
 // it), permissions that leave it only the two judge tools, and the local MCP server that provides them.
-import { fileURLToPath } from "node:url";
 import type { Rubric } from "../../load/index.ts";
-import type { JudgePhase } from "./schema.ts";
-import { JOB_ENV, SERVER_NAME } from "./tools-server.ts";
+import { JOB_ENV, SERVER_NAME, type JudgePhase } from "./schema.ts";
 
 export const JUDGE_AGENT = "judge";
-const TOOLS_SERVER = fileURLToPath(new URL("./tools-server.ts", import.meta.url));
 
 /** Last match wins (probe §9.2): deny everything, then allow the judge server's tools. */
 export const JUDGE_PERMISSION = { "*": "deny", [`${SERVER_NAME}_*`]: "allow" } as const;
@@ -21,13 +18,15 @@ export interface JudgeAgentOptions {
   jobFile: string;
   /** The Bun that runs the tool server: the harness's own. */
   bunBinary: string;
+  /** The tool server's file: a run's frozen bundle, the harness's cached one, or its source (tools-server.ts). */
+  toolServer: string;
   phase: JudgePhase;
 }
 
 /**
  * The inline OpenCode config of a judge session. `default_agent` plus the global permission are the probe's
  * hardening (§9.3): a misspelled agent or key falls back to a judge with two tools, not to `build` with all of them.
- * @example runOpenCode({ ..., config: buildJudgeConfig({ rubric, provider, jobFile, bunBinary: process.execPath }) })
+ * @example runOpenCode({ ..., config: buildJudgeConfig({ rubric, provider, jobFile, bunBinary: process.execPath, toolServer, phase: "final" }) })
  */
 export function buildJudgeConfig(options: JudgeAgentOptions): Record<string, unknown> {
   return {
@@ -36,7 +35,7 @@ export function buildJudgeConfig(options: JudgeAgentOptions): Record<string, unk
       [SERVER_NAME]: {
         type: "local",
         // --no-install: the tool server never downloads packages (Bun would auto-install a missing one).
-        command: [options.bunBinary, "--no-install", TOOLS_SERVER],
+        command: [options.bunBinary, "--no-install", options.toolServer],
         environment: { [JOB_ENV]: options.jobFile },
         enabled: true,
         timeout: MCP_TIMEOUT_MS,

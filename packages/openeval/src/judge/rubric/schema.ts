@@ -3,6 +3,10 @@
 import * as z from "zod";
 import { CitationSchema, EvalRunSchema } from "../../records/index.ts";
 
+/** The environment variable that names the job file, and the MCP server's name (its tools are `judge_<tool>`). */
+export const JOB_ENV = "OPENEVAL_JUDGE_JOB";
+export const SERVER_NAME = "judge";
+
 /** What the tool server (a separate process started by OpenCode) needs; written by the grader as JSON. */
 export const JudgeJobSchema = z.strictObject({
   evidence: z.strictObject({ directory: z.string().min(1), hash: z.string().min(1) }),

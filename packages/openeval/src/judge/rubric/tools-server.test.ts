@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvidence } from "../../recording/index.ts";
+import { bundleProgram } from "../bundle-program.ts";
 import { readCallLog } from "./call-log.ts";
 import { evidenceBody, startClient, type McpClient } from "./fixtures/mcp-client.ts";
 import { PAGE_MAX_BYTES } from "./page-text.ts";
@@ -234,5 +235,31 @@ describe("the judge tool server", () => {
     const client = startClient(join(root, "broken.json"));
     expect(await client.close()).toBe(1);
     expect(readCallLog(broken.logFile)).toEqual([expect.objectContaining({ type: "fatal", error: expect.stringContaining("hashes to") })]);
+  });
+});
+
+describe("the judge tool server as a bundle", () => {
+  it("answers initialize, tools/list and tool calls exactly as its source does, and logs ready", async () => {
+    const bundle = await bundleProgram("judge-tools", join(root, "harness"), join(root, "cache"));
+    expect(bundle).toMatch(/\/harness\/judge-tools-[0-9a-f]{16}\.js$/);
+    // Self-contained: no import of the harness's own files is left to resolve when OpenCode starts it.
+    expect(await readFile(bundle, "utf8")).not.toMatch(/from\s*["']\.{1,2}\//);
+    const session = async (name: string, server?: string) => {
+      const own: JudgeJob = { ...job, submissionFile: join(root, name, "submission.json"), continueFile: join(root, name, "continue.json"), logFile: join(root, name, "log.jsonl") };
+      await Bun.write(join(root, name, "job.json"), JSON.stringify(own));
+      const client = startClient(join(root, name, "job.json"), server);
+      const answers = [
+        await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } }),
+        await client.request("tools/list", {}),
+        await client.call("evidence", { action: "summary" }),
+        await client.call("submit_judgment", { scores: { correct: { value: 1, reason: "r", evidence: [{ kind: "response" }] }, tested: { value: null, reason: "r", evidence: [] } } }),
+      ];
+      expect(await client.close()).toBe(0);
+      return { answers, log: readCallLog(own.logFile).map((entry) => entry.type) };
+    };
+    const source = await session("as-source");
+    const bundled = await session("as-bundle", bundle);
+    expect(bundled.answers).toEqual(source.answers);
+    expect(bundled.log).toEqual(["ready", "call", "call"]);
   });
 });

@@ -1,6 +1,7 @@
-// The code-judge worker as one bundled file (SPEC §8.1, §14): what a worker process loads at every grading, so
-// everything it does not need for the grading at hand is left out or loaded on first use (issue 18 §3). Built once
-// per set of inputs: the harness cache keeps the last bundle with the hashes of the files it was made from.
+// The harness's own programs that run as separate Bun processes (the code-judge worker, the rubric judge's tool
+// server), each as one bundled file: what such a process loads at every start, so everything it does not need is
+// left out or loaded on first use. Built once per set of inputs: the harness cache keeps each program's
+// last bundle with the hashes of the files it was made from.
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -11,26 +12,31 @@ import { HARNESS_CACHE } from "../util/harness-cache.ts";
 import { sha256, sha256OfFile } from "../util/hash.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 
-export const WORKER_SOURCE = fileURLToPath(new URL("./code-worker.ts", import.meta.url));
+/** Each program's entry file; its name prefixes its bundle and its cache manifest. */
+export const PROGRAMS = {
+  "code-worker": fileURLToPath(new URL("./code-worker.ts", import.meta.url)),
+  "judge-tools": fileURLToPath(new URL("./rubric/tools-server.ts", import.meta.url)),
+} as const;
+export type Program = keyof typeof PROGRAMS;
 
 /**
- * Bundles the worker with the harness code it grades with into `directory` (content-addressed) and returns the
- * file to run. A run freezes one when it starts, so a candidate that patches the harness's files cannot change a
- * grade (issue 14). Resolving and evaluating ~100 source modules was most of a worker's start (≈120 ms CPU); one
- * tree-shaken file with Bun's bytecode cache (which needs CommonJS, so the worker has no top-level await) loads in
- * a fraction of that. Modules a worker loads only on demand (the container client for ctx.verification, the OpenCode
+ * Bundles a program with the harness code it runs into `directory` (content-addressed) and returns the file to run.
+ * A run freezes its programs when it starts, so a candidate that patches the harness's files cannot change a grade.
+ * Resolving and evaluating ~100 source modules was most of a process's start (≈120 ms CPU for a worker); one
+ * tree-shaken file with Bun's bytecode cache (which needs CommonJS, so no program has top-level await) loads in a
+ * fraction of that. Modules a program loads only on demand (the container client for ctx.verification, the OpenCode
  * server behind native.sdk()) stay outside it, imported from the harness install when a judge uses them.
- * When `cache` holds a bundle made from the same bytes (every file it bundled hashes the same), that bundle is copied
- * instead of built again: the same file, ~1 ms instead of ~70–100 ms of every run's start (issue 18 §1).
+ * When `cache` holds a bundle of the program made from the same bytes (every file it bundled hashes the same), that
+ * bundle is copied instead of built again: the same file, ~1 ms instead of ~70–100 ms of every run's start.
  *
- * @example const worker = await bundleCodeWorker(join(inputs, "harness"));
+ * @example const worker = await bundleProgram("code-worker", join(inputs, "harness"));
  */
-export async function bundleCodeWorker(directory: string, cache = HARNESS_CACHE): Promise<string> {
-  const reused = await copyCachedBundle(directory, cache);
+export async function bundleProgram(program: Program, directory: string, cache = HARNESS_CACHE): Promise<string> {
+  const reused = await copyCachedBundle(program, directory, cache);
   if (reused !== null) return reused;
   const read = new Map<string, string>();
   const built = await Bun.build({
-    entrypoints: [WORKER_SOURCE],
+    entrypoints: [PROGRAMS[program]],
     target: "bun",
     format: "cjs",
     bytecode: true,
@@ -40,48 +46,65 @@ export async function bundleCodeWorker(directory: string, cache = HARNESS_CACHE)
   });
   const script = built.outputs.find((output) => output.path.endsWith(".js"));
   const bytecode = built.outputs.find((output) => output.path.endsWith(".jsc"));
-  if (!built.success || !script || !bytecode) throw new Error(`bundling the code-judge worker failed: ${built.logs.join("; ")}`);
+  if (!built.success || !script || !bytecode) throw new Error(`bundling the harness's ${program} failed: ${built.logs.join("; ")}`);
   const source = await script.text();
   const bytes = new Uint8Array(await bytecode.arrayBuffer());
-  const file = join(directory, bundleName(source));
+  const file = join(directory, bundleName(program, source));
   if (!existsSync(file)) {
     await writeFileAtomic(`${file}.jsc`, bytes);
     await writeFileAtomic(file, source);
   }
-  await rememberBundle(cache, bundleInputs(built.metafile, read), source, bytes).catch(() => undefined); // a cache that cannot be written only costs speed
+  await rememberBundle(program, cache, bundleInputs(built.metafile, read), source, bytes).catch(() => undefined); // a cache that cannot be written only costs speed
   return file;
 }
 
+const harnessBundles = new Map<Program, Promise<string>>();
+
+/**
+ * The harness's own bundle of a program, made once per process into the cache, for work outside a run (which uses
+ * the copy it froze); the entry source itself when it cannot be bundled.
+ *
+ * @example const server = await harnessProgram("judge-tools");
+ */
+export function harnessProgram(program: Program): Promise<string> {
+  let bundle = harnessBundles.get(program);
+  if (!bundle) {
+    bundle = bundleProgram(program, HARNESS_CACHE).catch(() => PROGRAMS[program]);
+    harnessBundles.set(program, bundle);
+  }
+  return bundle;
+}
+
 // Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
-const bundleName = (source: string) => `code-worker-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`;
+const bundleName = (program: Program, source: string) => `${program}-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`;
 
 /**
  * What a bundle was built from, so the next run can take the same bytes without building (~70 ms of a run's start,
  * issue 18 §1): every input file with its sha256, per Bun build and per version of this file (its plugins shape the
- * output). Reused only when every input still hashes the same, so a frozen worker is always the bundle of the
+ * output). Reused only when every input still hashes the same, so a frozen program is always the bundle of the
  * harness's files as they are when the run starts, exactly as a fresh build would make it.
  */
 const BundleManifestSchema = z.object({
-  format: z.literal("openeval.code-worker-inputs.1"),
-  file: z.string().regex(/^code-worker-[0-9a-f]{16}\.js$/),
+  format: z.literal("openeval.program-inputs.1"),
+  file: z.string().regex(/^[a-z-]+-[0-9a-f]{16}\.js$/),
   inputs: z.array(z.object({ path: z.string(), sha256: z.string() })),
 });
 type BundleManifest = z.infer<typeof BundleManifestSchema>;
 
-let manifestName: string | undefined;
-function manifestPath(cache: string): string {
-  manifestName ??= `code-worker-inputs-${sha256(`${Bun.revision}\n${readFileSync(fileURLToPath(import.meta.url), "utf8")}`).slice(0, 16)}.json`;
-  return join(cache, manifestName);
+let bundlerVersion: string | undefined;
+function manifestPath(program: Program, cache: string): string {
+  bundlerVersion ??= sha256(`${Bun.revision}\n${readFileSync(fileURLToPath(import.meta.url), "utf8")}`).slice(0, 16);
+  return join(cache, `${program}-inputs-${bundlerVersion}.json`);
 }
 
 /** The cached bundle copied into `directory` when its inputs are unchanged, else null (build it). */
-async function copyCachedBundle(directory: string, cache: string): Promise<string | null> {
+async function copyCachedBundle(program: Program, directory: string, cache: string): Promise<string | null> {
   try {
-    const manifest = await readManifest(manifestPath(cache));
+    const manifest = await readManifest(manifestPath(program, cache));
     if (manifest === null || !manifest.inputs.every((input) => sha256OfFile(input.path) === input.sha256)) return null;
     const cached = join(cache, manifest.file);
     const source = await readFile(cached, "utf8");
-    if (bundleName(source) !== manifest.file) return null; // not the bytes the manifest was written for
+    if (bundleName(program, source) !== manifest.file) return null; // not the bytes the manifest was written for
     const file = join(directory, manifest.file);
     if (file !== cached && !existsSync(file)) {
       await writeFileAtomic(`${file}.jsc`, await readFile(`${cached}.jsc`));
@@ -93,14 +116,14 @@ async function copyCachedBundle(directory: string, cache: string): Promise<strin
   }
 }
 
-async function rememberBundle(cache: string, inputs: BundleManifest["inputs"] | null, source: string, bytecode: Uint8Array): Promise<void> {
+async function rememberBundle(program: Program, cache: string, inputs: BundleManifest["inputs"] | null, source: string, bytecode: Uint8Array): Promise<void> {
   if (inputs === null) return;
-  const file = bundleName(source);
+  const file = bundleName(program, source);
   if (!existsSync(join(cache, file))) {
     await writeFileAtomic(join(cache, `${file}.jsc`), bytecode);
     await writeFileAtomic(join(cache, file), source);
   }
-  await writeJsonAtomic(manifestPath(cache), { format: "openeval.code-worker-inputs.1", file, inputs } satisfies BundleManifest);
+  await writeJsonAtomic(manifestPath(program, cache), { format: "openeval.program-inputs.1", file, inputs } satisfies BundleManifest);
 }
 
 /**
