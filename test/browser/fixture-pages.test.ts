@@ -47,7 +47,7 @@ async function newPage(viewport = NARROW): Promise<{ page: Page; errors: string[
 
 const runPage = (query: string) => `${viewer.url}#/runs/${encodeURIComponent(fixture.runId)}${query}`;
 /** The eval run of a slot: the fixture's first eval, `model` in `variant` (undefined: current), repetition 2. */
-const slotOf = (model: string, variant?: string) => fixture.evalRuns.find((run) => run.slot.evalId === "eval-0001" && run.slot.model === model && run.slot.variant === variant && run.slot.repetition === 2)!;
+const slotOf = (model: string, variant = "current") => fixture.evalRuns.find((run) => run.slot.evalId === "eval-0001" && run.slot.model === model && run.slot.variant === variant && run.slot.repetition === 2)!;
 
 /** The page is no wider than its window: nothing to scroll sideways. */
 async function expectNoOverflow(page: Page, what: string): Promise<void> {
