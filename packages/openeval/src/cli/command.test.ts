@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { listFlag, parseFlags } from "./command.ts";
+import { listFlag, parseFlags, type CommandSpec, type Options } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 import { parseScope } from "./parse-scope.ts";
 
-const parse = (command: keyof typeof COMMANDS, argv: string[]) => parseFlags(command, COMMANDS[command], argv);
+const parse = (command: keyof typeof COMMANDS, argv: string[]) => parseFlags(command, COMMANDS[command] as CommandSpec<Options>, argv);
 
 describe("flags that name nothing are refused, never read as absent", () => {
   it("an empty value of any string flag names the flag and what it takes", () => {

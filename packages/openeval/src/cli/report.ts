@@ -6,6 +6,7 @@
 import { readResults } from "../run/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
 import { chooseRun } from "./choose-run.ts";
+import { listFlag } from "./command.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import { reportSummary } from "./execute-run.ts";
