@@ -172,6 +172,22 @@ describe("two runners on one run", () => {
     return finished.sort((a, b) => a.exitCode - b.exitCode);
   }
 
+  it("on a benchmark with no run yet, two runners started at once make one run: the second finds it held", async () => {
+    const directory = await writeTree({
+      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
+      "evals/quick/prompt.md": "Reply with OK.\n",
+      "evals/quick/judge.ts": `export default ({ response }) => ({ scores: { answered: response.text.trim() === "OK" } });\n`,
+      "evals/quick/controls/positive.json": control([{ text: "OK" }]),
+    });
+    const [winner, loser] = await raceTwo(directory);
+    expect(winner!.exitCode, winner!.stderr).toBe(0);
+    expect(loser!.exitCode, loser!.stderr).toBe(2);
+    expect(loser!.stderr).toContain(`Another openeval run (pid ${winner!.pid}) is working on`);
+    expect(loser!.afterMs).toBeLessThan(winner!.afterMs);
+    const runs = readdirSync(join(directory, "results"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(runs).toHaveLength(1);
+  });
+
   it("exactly one proceeds; the other exits at once naming the holder; no slot is executed or judged twice", async () => {
     const directory = await writeTree({
       "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
