@@ -295,6 +295,7 @@ describe("loadBenchmark", () => {
     ]);
     const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1000, variants: { terse: {} } };\n` })));
     const many = Array.from({ length: 501 }, (_, index) => `p/m${index}`);
-    expect(() => checkModelOverride(benchmark, many)).toThrow("--model: 1 evals × 501 models × 2 variants (current included) × 1000 repetitions make 1,002,000 slots, over the limit of 1,000,000");
+    expect(() => checkModelOverride(benchmark, many)).toThrow("--model: 1 evals × 502 models × 2 variants (current included) × 1000 repetitions make 1,004,000 slots, over the limit of 1,000,000");
+    expect(() => checkModelOverride(benchmark, many.slice(0, 499))).not.toThrow();
   });
 });

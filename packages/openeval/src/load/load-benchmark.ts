@@ -90,14 +90,15 @@ async function listEvalFolders(directory: string, problems: LoadProblem[]): Prom
 }
 
 /**
- * Checks a model list given on the command line (`--model`) as benchmark.ts's own list is checked.
+ * Checks a model list given on the command line (`--model`) as benchmark.ts's own list is checked; the slot count is
+ * bounded with benchmark.ts's models added, as `run --model` adds them.
  * @throws BenchmarkInvalidError naming each bad model.
  */
 export function checkModelOverride(benchmark: BenchmarkDefinition, models: readonly string[]): void {
   const problems: LoadProblem[] = models
     .filter((model) => !MODEL_ID.test(model))
     .map((model) => ({ file: "--model", message: `"${model}" must look like "provider/model" or "provider/model#variant"` }));
-  problems.push(...controlFileProblems(models, benchmark.evals), ...slotCountProblems("--model", benchmark.settings, benchmark.evals, models));
+  problems.push(...controlFileProblems(models, benchmark.evals), ...slotCountProblems("--model", benchmark.settings, benchmark.evals, [...new Set([...benchmark.settings.models, ...models])]));
   if (problems.length > 0) throw new BenchmarkInvalidError(problems);
 }
 
