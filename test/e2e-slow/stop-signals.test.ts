@@ -172,13 +172,29 @@ describe("two runners on one run", () => {
     return finished.sort((a, b) => a.exitCode - b.exitCode);
   }
 
-  it("exactly one proceeds; the other exits at once naming the holder; no slot is executed or judged twice", async () => {
-    const directory = await writeTree({
+  /** One eval the positive control answers at once, one repetition. */
+  function writeQuickBenchmark(): Promise<string> {
+    return writeTree({
       "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
       "evals/quick/prompt.md": "Reply with OK.\n",
       "evals/quick/judge.ts": `export default ({ response }) => ({ scores: { answered: response.text.trim() === "OK" } });\n`,
       "evals/quick/controls/positive.json": control([{ text: "OK" }]),
     });
+  }
+
+  it("on a benchmark with no run yet, two runners started at once make one run: the second finds it held", async () => {
+    const directory = await writeQuickBenchmark();
+    const [winner, loser] = await raceTwo(directory);
+    expect(winner!.exitCode, winner!.stderr).toBe(0);
+    expect(loser!.exitCode, loser!.stderr).toBe(2);
+    expect(loser!.stderr).toContain(`Another openeval run (pid ${winner!.pid}) is working on`);
+    expect(loser!.afterMs).toBeLessThan(winner!.afterMs);
+    const runs = readdirSync(join(directory, "results"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(runs).toHaveLength(1);
+  });
+
+  it("exactly one proceeds; the other exits at once naming the holder; no slot is executed or judged twice", async () => {
+    const directory = await writeQuickBenchmark();
     expect((await runCli(["run", "--benchmark", directory], { timeoutMs: 300_000 })).exitCode).toBe(0);
     const rounds = [
       // New candidate work: a second repetition.

@@ -118,4 +118,29 @@ describe("openeval validate", () => {
       expect(Date.now() - started).toBeLessThan(20_000);
     }
   });
+
+  it("run refuses bad settings, a binary prompt.md and an empty --model before anything starts, each named with what to do (exit 2)", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1e9, gates: { criteria: { correct: { min: 1 } } }, candidate: { providers: { control: { options: { baseURL: "http://127.0.0.1:9" } } }, container: { memoryMiB: 1, pidsLimit: 1 } } };\n`,
+        "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
+      }),
+    );
+    await Bun.write(join(directory, "evals/answer/prompt.md"), new Uint8Array([0x52, 0x00, 0xff, 0xfe]));
+    const result = await runCli(["run", "--benchmark", directory]);
+    expect(result.exitCode).toBe(2);
+    for (const expected of [
+      "benchmark.ts: repetitions: must be at most 1000",
+      'benchmark.ts: candidate.providers.control: "control" is the built-in provider of the scripted control models',
+      "benchmark.ts: candidate.container.memoryMiB: must be at least 256 (MiB)",
+      "benchmark.ts: candidate.container.pidsLimit: must be at least 64",
+      "evals/answer/prompt.md: is not UTF-8 text",
+    ]) {
+      expect(result.stderr).toContain(expected);
+    }
+    expect(existsSync(join(directory, "results"))).toBe(false);
+    const empty = await runCli(["run", "--benchmark", directory, "--model="]);
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toContain("--model was given an empty value; give provider/model, or leave the flag out");
+  });
 });

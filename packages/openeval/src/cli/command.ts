@@ -27,11 +27,33 @@ type Flags<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowP
 export type Action<O extends Options> = (flags: Flags<O>, positionals: string[]) => Promise<number>;
 
 export function parseFlags<O extends Options>(name: string, command: CommandSpec<O>, argv: string[]) {
+  let parsed;
   try {
-    return parseArgs({ args: argv, options: { ...command.options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { ...command.options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (error) {
     const unknown = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^']*)'/.exec((error as Error).message)?.[1] : undefined;
     const message = unknown ? `${name} does not take ${unknown}; the options it takes are listed below` : (error as Error).message;
     throw new UsageError(`${message}\n\n${formatHelp(command, helpWidth(process.stderr))}`);
   }
+  refuseEmptyValues(command.options, parsed.values);
+  return parsed;
+}
+
+/** `--model=` or `--only-eval ""` names nothing: refused, never read as "no filter". */
+function refuseEmptyValues(options: Options, values: Record<string, unknown>): void {
+  for (const [flag, value] of Object.entries(values)) {
+    if ([value].flat().some((item) => typeof item === "string" && item.trim() === "")) {
+      throw new UsageError(`--${flag} was given an empty value; give ${options[flag]?.value ?? "a value"}, or leave the flag out`);
+    }
+  }
+}
+
+/**
+ * A repeatable flag's values, each of which may list several separated by commas (`--model a,b --model c`).
+ * An empty item (`--model a,,b`, `--model ,`) is refused, never dropped.
+ */
+export function listFlag(flag: string, values: readonly string[] | undefined): string[] | undefined {
+  const items = values?.flatMap((value) => value.split(",").map((item) => item.trim()));
+  if (items?.includes("")) throw new UsageError(`--${flag} has an empty item in "${values!.join(",")}"; separate the values with single commas`);
+  return items;
 }

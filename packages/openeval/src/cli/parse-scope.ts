@@ -2,10 +2,11 @@
 // --isolation) as the planner's PlanScope, refusing values it cannot take.
 import { isIsolation, ISOLATION_BACKENDS } from "../load/index.ts";
 import type { PlanScope } from "../plan/index.ts";
+import { listFlag } from "./command.ts";
 import { UsageError } from "./errors.ts";
 
 export function parseScope(flags: Record<string, unknown>): PlanScope {
-  const list = (name: string) => (flags[name] as string[] | undefined)?.flatMap((value) => value.split(",")).filter(Boolean);
+  const list = (name: string) => listFlag(name, flags[name] as string[] | undefined);
   const repetitions = list("only-repetition")?.map((value) => {
     const repetition = Number(value);
     if (!Number.isInteger(repetition) || repetition < 1) throw new UsageError(`--only-repetition takes whole numbers from 1; got "${value}"`);

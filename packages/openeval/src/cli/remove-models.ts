@@ -1,5 +1,6 @@
 // `openeval remove-models <run> --model <ref>...`: retire models from a run's scores, keeping their evidence.
 import { removeModels } from "../run/index.ts";
+import { listFlag } from "./command.ts";
 import { defineCommand } from "./commands.ts";
 import { chooseRun } from "./choose-run.ts";
 import { EXIT, UsageError } from "./errors.ts";
@@ -7,7 +8,7 @@ import { EXIT, UsageError } from "./errors.ts";
 export const removeModelsCommand = defineCommand("remove-models", {
   async run(flags, positionals) {
     if (positionals.length !== 1) throw new UsageError("remove-models takes one run, e.g. `openeval remove-models results/<run-id> --model openai/gpt-5`");
-    const models = (flags.model ?? []).flatMap((value) => value.split(",")).filter(Boolean);
+    const models = listFlag("model", flags.model) ?? [];
     if (models.length === 0) throw new UsageError("remove-models: name the models to retire with --model <provider/model> (repeatable)");
     const result = await removeModels(chooseRun(flags.benchmark, positionals[0]), models);
     if (flags.json) console.log(JSON.stringify(result));

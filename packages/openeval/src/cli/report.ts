@@ -6,6 +6,7 @@
 import { readResults } from "../run/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
 import { chooseRun } from "./choose-run.ts";
+import { listFlag } from "./command.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import { reportSummary } from "./execute-run.ts";
@@ -29,7 +30,9 @@ export const reportCommand = defineCommand("report", {
 async function compare(benchmark: string, positionals: string[], model: string | undefined, json: boolean): Promise<number> {
   if (positionals.length !== 2) throw new UsageError(`--compare takes two runs, a and b (a may be \`baseline\`); got ${positionals.length}: ${positionals.join(" ") || "none"}`);
   const [a, b] = positionals as [string, string];
-  const [modelA, modelB] = model?.split(",") ?? [];
+  const models = listFlag("model", model === undefined ? undefined : [model]) ?? [];
+  if (models.length > 2) throw new UsageError(`--model with --compare takes one model, or one per side ("a,b"); got ${models.length}: ${model}`);
+  const [modelA, modelB] = models;
   try {
     const comparison = await compareRuns({ a: a === "baseline" ? "baseline" : chooseRun(benchmark, a), b: chooseRun(benchmark, b), modelA, modelB });
     console.log(json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison));

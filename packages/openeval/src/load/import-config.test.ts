@@ -26,7 +26,7 @@ describe("loading author settings in a child process, bounded", () => {
       "evals/fine/eval.ts": `export default { timeoutMs: 60_000, nope: 1 };\n`,
     }).finally(() => delete process.env.OPENEVAL_CONFIG_TIMEOUT_MS);
     expect(problems).toEqual([
-      expect.stringMatching(/^evals\/answer\/eval.ts: its import (did not settle within 1500 ms|never finished)/),
+      expect.stringMatching(/^evals\/answer\/eval.ts: its import did not settle within 1500 ms/),
       expect.stringMatching(/^evals\/busy\/eval.ts: its import did not settle within 1500 ms \(a top-level await that never resolves, or a loop\); fix it, or raise OPENEVAL_CONFIG_TIMEOUT_MS/),
       expect.stringMatching(/^evals\/fine\/eval.ts: unknown key "nope"/),
     ]);
@@ -34,6 +34,17 @@ describe("loading author settings in a child process, bounded", () => {
     process.env.OPENEVAL_CONFIG_TIMEOUT_MS = "soon";
     await expect(loadBenchmark(await writeTree(minimalBenchmark()))).rejects.toThrow('OPENEVAL_CONFIG_TIMEOUT_MS: takes a whole number of milliseconds from 1; got "soon"');
     delete process.env.OPENEVAL_CONFIG_TIMEOUT_MS;
+  });
+
+  it("a settings module that ends its process while imported is named as such, not as a hang", async () => {
+    const problems = await problemsOf({
+      "benchmark.ts": `process.exit(0);\nexport default { models: ["provider/model"] };\n`,
+      "evals/answer/eval.ts": `process.kill(process.pid, "SIGKILL");\nexport default {};\n`,
+    });
+    expect(problems).toEqual([
+      "benchmark.ts: its import ended the process (exit code 0), e.g. with process.exit(); a settings module only exports its settings: remove the call",
+      "evals/answer/eval.ts: its import ended the process (killed by SIGKILL), e.g. with process.exit(); a settings module only exports its settings: remove the call",
+    ]);
   });
 
   it("a benchmark.ts whose import waits on an import that never settles fails within the limit", async () => {

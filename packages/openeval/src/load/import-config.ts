@@ -49,13 +49,13 @@ export function createConfigImporter(timeoutMs = configTimeout()): ConfigImporte
     if (answer !== "timeout" && answer !== null) return answer;
     current.process.kill("SIGKILL");
     worker = null;
-    return {
-      ok: false,
-      error:
-        answer === "timeout"
-          ? `its import did not settle within ${timeoutMs} ms (a top-level await that never resolves, or a loop); fix it, or raise ${CONFIG_TIMEOUT_ENV}`
-          : "its import never finished (a top-level await that never resolves); fix the module so that it settles",
-    };
+    if (answer === "timeout") {
+      return { ok: false, error: `its import did not settle within ${timeoutMs} ms (a top-level await that never resolves, or a loop); fix it, or raise ${CONFIG_TIMEOUT_ENV}` };
+    }
+    // The worker waits on a settling import forever; it only ends when the module ends its process.
+    await current.process.exited;
+    const how = current.process.signalCode ? `killed by ${current.process.signalCode}` : `exit code ${current.process.exitCode}`;
+    return { ok: false, error: `its import ended the process (${how}), e.g. with process.exit(); a settings module only exports its settings: remove the call` };
   };
   return {
     import: async (file, schema) => {

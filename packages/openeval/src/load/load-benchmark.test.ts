@@ -266,8 +266,36 @@ describe("loadBenchmark", () => {
         }),
       ),
     ).toEqual(['benchmark.ts: gates.criteria.corect: no eval declares a criterion "corect"; the criteria are: correct']);
-    // judge.ts without `export const criteria`: its criteria appear only when it runs, so loading cannot decide.
-    const undeclared = await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], gates: { criteria: { corect: { min: 1 } } } };\n` }));
-    await expect(loadBenchmark(undeclared)).resolves.toBeDefined();
+    // judge.ts without `export const criteria`: the gate could never be decided, so it must declare what it gates.
+    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], gates: { criteria: { correct: { min: 1 } } } };\n` }))).toEqual([
+      'benchmark.ts: gates.criteria.correct: no eval declares a criterion "correct"; the criteria are: (none); a gate needs its criterion declared: list the criteria evals/answer/judge.ts returns in `export const criteria`',
+    ]);
+  });
+
+  it("refuses settings the harness owns or the engine cannot run, saying the limit", async () => {
+    const benchmark = (settings: string) => minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, ${settings} };\n` });
+    expect(await problemsOf(benchmark(`candidate: { providers: { control: { options: { baseURL: "http://127.0.0.1:1" } } } }`))).toEqual([
+      'benchmark.ts: candidate.providers.control: "control" is the built-in provider of the scripted control models; only their prices may be set here, as control: { models: { <name>: { cost: { input, output } } } }. Give your own provider another name',
+    ]);
+    await expect(loadBenchmark(await writeTree(benchmark(`candidate: { providers: { control: { models: { positive: { cost: { input: 3, output: 15 } } } } } }`)))).resolves.toBeDefined();
+    expect(await problemsOf(benchmark(`candidate: { container: { memoryMiB: 1, pidsLimit: 1 } }, judge: { verification: { memoryMiB: 6 } }`))).toEqual([
+      "benchmark.ts: judge.verification.memoryMiB: must be at least 64 (MiB), room for a test command and its runtime; the default is 4096",
+      "benchmark.ts: candidate.container.memoryMiB: must be at least 256 (MiB): OpenCode alone takes about 200 MiB in the container, besides the agent's commands; the default is 4096",
+      "benchmark.ts: candidate.container.pidsLimit: must be at least 64: OpenCode's threads, its shell and the agent's commands all count; the default is 1024",
+    ]);
+  });
+
+  it("bounds repetitions and the slot count before anything is planned", async () => {
+    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1e9 };\n` }))).toEqual([
+      "benchmark.ts: repetitions: must be at most 1000; each repetition runs every eval for every model again",
+    ]);
+    const models = Array.from({ length: 1001 }, (_, index) => `"p/m${index}"`).join(", ");
+    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: [${models}], repetitions: 1000 };\n` }))).toEqual([
+      "benchmark.ts: 1 evals × 1001 models × 1 variants (current included) × 1000 repetitions make 1,001,000 slots, over the limit of 1,000,000; lower repetitions, or split the benchmark",
+    ]);
+    const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1000, variants: { terse: {} } };\n` })));
+    const many = Array.from({ length: 501 }, (_, index) => `p/m${index}`);
+    expect(() => checkModelOverride(benchmark, many)).toThrow("--model: 1 evals × 502 models × 2 variants (current included) × 1000 repetitions make 1,004,000 slots, over the limit of 1,000,000");
+    expect(() => checkModelOverride(benchmark, many.slice(0, 499))).not.toThrow();
   });
 });

@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 import { ConfigInvalidError, createConfigImporter, type ConfigImporter } from "./import-config.ts";
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
-import { BenchmarkSchema, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
+import { BenchmarkSchema, MAX_SLOTS, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
 import { loadVariants, type VariantDefinition } from "./variants.ts";
 import { composeByCategories } from "./compose-categories.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
@@ -90,14 +90,15 @@ async function listEvalFolders(directory: string, problems: LoadProblem[]): Prom
 }
 
 /**
- * Checks a model list given on the command line (`--model`) as benchmark.ts's own list is checked.
+ * Checks a model list given on the command line (`--model`) as benchmark.ts's own list is checked; the slot count is
+ * bounded with benchmark.ts's models added, as `run --model` adds them.
  * @throws BenchmarkInvalidError naming each bad model.
  */
 export function checkModelOverride(benchmark: BenchmarkDefinition, models: readonly string[]): void {
   const problems: LoadProblem[] = models
     .filter((model) => !MODEL_ID.test(model))
     .map((model) => ({ file: "--model", message: `"${model}" must look like "provider/model" or "provider/model#variant"` }));
-  problems.push(...controlFileProblems(models, benchmark.evals));
+  problems.push(...controlFileProblems(models, benchmark.evals), ...slotCountProblems("--model", benchmark.settings, benchmark.evals, [...new Set([...benchmark.settings.models, ...models])]));
   if (problems.length > 0) throw new BenchmarkInvalidError(problems);
 }
 
@@ -118,8 +119,22 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
       message: `concurrency 1 leaves no lane for the earlyStop checks of ${earlyStopEvals.map((evaluation) => evaluation.id).join(", ")}; set concurrency to 2 or more, or remove earlyStop`,
     });
   }
-  problems.push(...controlFileProblems(settings.models, evals), ...gateCriterionProblems(settings, evals), ...earlyStopModelProblems(settings.models, evals));
+  problems.push(
+    ...controlFileProblems(settings.models, evals),
+    ...gateCriterionProblems(settings, evals),
+    ...earlyStopModelProblems(settings.models, evals),
+    ...slotCountProblems("benchmark.ts", settings, evals, settings.models),
+  );
   return problems;
+}
+
+/** Every slot is planned, recorded and summarized: past MAX_SLOTS the benchmark is refused before planning starts. */
+function slotCountProblems(file: string, settings: BenchmarkSettings, evals: readonly EvalDefinition[], models: readonly string[]): LoadProblem[] {
+  const candidates = Object.keys(settings.variants).length + 1;
+  const slots = evals.length * models.length * candidates * settings.repetitions;
+  if (slots <= MAX_SLOTS) return [];
+  const shape = `${evals.length} evals × ${models.length} models × ${candidates} variants (current included) × ${settings.repetitions} repetitions`;
+  return [{ file, message: `${shape} make ${slots.toLocaleString("en-US")} slots, over the limit of ${MAX_SLOTS.toLocaleString("en-US")}; lower repetitions, or split the benchmark` }];
 }
 
 /** An earlyStop `onlyModels` entry benchmark.ts does not list would never be checked: a typo, said at load. */
@@ -135,15 +150,17 @@ function earlyStopModelProblems(models: readonly string[], evals: readonly EvalD
 }
 
 /**
- * A `gates.criteria.<id>` that no eval declares can never be measured. Decidable only when every eval's criteria
- * are known before judging (judge.md, or judge.ts with `export const criteria`); otherwise the summary flags it.
+ * A `gates.criteria.<id>` must name a criterion some eval declares (a judge.md heading, or judge.ts's
+ * `export const criteria`): a gate on a criterion that only appears when a judge runs would run every slot and
+ * could still never be decided.
  */
 function gateCriterionProblems(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
-  if (evals.some((evaluation) => evaluation.code !== null && evaluation.code.criteria === null)) return [];
   const declared = [...new Set(evals.flatMap((evaluation) => evaluation.criteria.map((criterion) => criterion.id)))].sort();
+  const undeclaring = evals.filter((evaluation) => evaluation.code !== null && evaluation.code.criteria === null).map((evaluation) => `evals/${evaluation.id}/judge.ts`);
+  const hint = undeclaring.length === 0 ? "" : `; a gate needs its criterion declared: list the criteria ${undeclaring.join(", ")} return${undeclaring.length === 1 ? "s" : ""} in \`export const criteria\``;
   return Object.keys(settings.gates?.criteria ?? {})
     .filter((id) => !declared.includes(id))
-    .map((id) => ({ file: "benchmark.ts", message: `gates.criteria.${id}: no eval declares a criterion "${id}"; the criteria are: ${declared.join(", ") || "(none)"}` }));
+    .map((id) => ({ file: "benchmark.ts", message: `gates.criteria.${id}: no eval declares a criterion "${id}"; the criteria are: ${declared.join(", ") || "(none)"}${hint}` }));
 }
 
 function controlFileProblems(models: readonly string[], evals: EvalDefinition[]): LoadProblem[] {

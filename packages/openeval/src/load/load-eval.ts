@@ -71,7 +71,7 @@ export async function loadEval(
     });
   }
 
-  const prompt = has("prompt.md") ? await attempt("prompt.md", async () => parsePrompt(readFileSync(join(directory, "prompt.md"), "utf8"))) : null;
+  const prompt = has("prompt.md") ? await attempt("prompt.md", async () => parsePrompt(readFileSync(join(directory, "prompt.md")))) : null;
   const settings = has("eval.ts")
     ? await attempt("eval.ts", () => importer.import(join(directory, "eval.ts"), EvalSettingsSchema))
     : EvalSettingsSchema.parse({});

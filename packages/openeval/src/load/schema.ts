@@ -4,6 +4,7 @@ import { CRITERION_ID } from "../util/criterion-id.ts";
 
 export { CRITERION_ID };
 import { DEFAULT_SNAPSHOT_LIMITS } from "../util/evidence-limits.ts";
+import { CONTROL_PROVIDER } from "../util/control-model.ts";
 
 /** `provider/model[#variant]`, as OpenCode names models. */
 export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
@@ -35,11 +36,20 @@ function openEvalKeyRefused(message: string) {
 
 const WEBSEARCH_REFUSED = openEvalKeyRefused("OpenCode's web search is not offered to candidates or judges here; remove websearch");
 
+/**
+ * Floors for container limits, checked at load rather than failing when the first container starts. The engines
+ * refuse less than 6 MiB of memory; these leave room for what runs inside: OpenCode (a Bun process of about 200 MiB)
+ * with the agent's shell and commands for a candidate, a test command for a verification.
+ */
+export const MIN_CANDIDATE_MEMORY_MIB = 256;
+export const MIN_CANDIDATE_PIDS = 64;
+export const MIN_VERIFICATION_MEMORY_MIB = 64;
+
 export const VerificationSettingsSchema = z.strictObject({
   image: z.string().min(1).optional(),
   engine: z.enum(["docker", "podman"]).optional(),
   cpus: z.number().positive().optional(),
-  memoryMiB: positiveInt.optional(),
+  memoryMiB: positiveInt.min(MIN_VERIFICATION_MEMORY_MIB, { message: `must be at least ${MIN_VERIFICATION_MEMORY_MIB} (MiB), room for a test command and its runtime; the default is 4096` }).optional(),
 });
 
 export const JudgeSettingsSchema = z.strictObject({
@@ -55,17 +65,36 @@ export const ISOLATION_BACKENDS = ["container", "process"] as const;
 
 export const CandidateContainerSchema = z.strictObject({
   cpus: z.number().positive().optional(),
-  memoryMiB: positiveInt.optional(),
-  pidsLimit: positiveInt.optional(),
+  memoryMiB: positiveInt.min(MIN_CANDIDATE_MEMORY_MIB, { message: `must be at least ${MIN_CANDIDATE_MEMORY_MIB} (MiB): OpenCode alone takes about 200 MiB in the container, besides the agent's commands; the default is 4096` }).optional(),
+  pidsLimit: positiveInt.min(MIN_CANDIDATE_PIDS, { message: `must be at least ${MIN_CANDIDATE_PIDS}: OpenCode's threads, its shell and the agent's commands all count; the default is 1024` }).optional(),
   /** A container engine address (`tcp://host:port`, `unix:///path`), instead of DOCKER_HOST or the local socket. */
   host: z.string().regex(/^(unix|tcp|ssh):\/\//, { message: 'must be an engine address such as "tcp://127.0.0.1:2375" or "unix:///var/run/docker.sock"' }).optional(),
+});
+
+/** What benchmark.ts may say about the built-in control provider: its models' prices (USD per million tokens). */
+const ControlPricingSchema = z.strictObject({
+  models: z.record(z.string(), z.strictObject({ cost: z.record(z.string(), z.unknown()) })),
 });
 
 export const CandidateSettingsSchema = z.strictObject({
   timeoutMs: positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS).default(DEFAULT_CANDIDATE_TIMEOUT_MS),
   maxCostUSD: positiveUSD.optional(),
-  /** OpenCode `provider` config entries, merged into each candidate's inline config. */
-  providers: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  /**
+   * OpenCode `provider` config entries, merged into each candidate's inline config. `control` is the built-in scripted
+   * provider: only its models' prices may be set (to exercise cost limits), never where it is or how it is reached.
+   */
+  providers: z
+    .record(z.string(), z.record(z.string(), z.unknown()))
+    .superRefine((providers, context) => {
+      if (providers[CONTROL_PROVIDER] !== undefined && !ControlPricingSchema.safeParse(providers[CONTROL_PROVIDER]).success) {
+        context.addIssue({
+          code: "custom",
+          path: [CONTROL_PROVIDER],
+          message: `"${CONTROL_PROVIDER}" is the built-in provider of the scripted control models; only their prices may be set here, as ${CONTROL_PROVIDER}: { models: { <name>: { cost: { input, output } } } }. Give your own provider another name`,
+        });
+      }
+    })
+    .default({}),
   /** Default: `container` for real models, `process` for control models; `--isolation` overrides it. */
   isolation: z.enum(ISOLATION_BACKENDS).optional(),
   container: CandidateContainerSchema.optional(),
@@ -142,11 +171,19 @@ export const VariantSchema = z
     }
   });
 
+/**
+ * Sizes a real benchmark never reaches (the large-plan benchmark measures 50,000 slots), bounded so that a typo such
+ * as `repetitions: 1e9` is refused at load instead of growing the plan in memory.
+ */
+export const MAX_REPETITIONS = 1_000;
+/** Slots = evals × models × (variants + current) × repetitions. */
+export const MAX_SLOTS = 1_000_000;
+
 export const BenchmarkSchema = z
   .strictObject({
     name: z.string().min(1).optional(),
     models: z.array(ModelIdSchema).min(1, { message: "list at least one model" }),
-    repetitions: positiveInt.default(3),
+    repetitions: positiveInt.max(MAX_REPETITIONS, { message: `must be at most ${MAX_REPETITIONS}; each repetition runs every eval for every model again` }).default(3),
     concurrency: positiveInt.optional(),
     judge: JudgeSettingsSchema.default({ timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS }),
     candidate: CandidateSettingsSchema.default({ timeoutMs: DEFAULT_CANDIDATE_TIMEOUT_MS, providers: {} }),

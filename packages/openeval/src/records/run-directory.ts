@@ -1,5 +1,6 @@
 // Where runs live: `<benchmark>/results/<run-id>/`. `openeval run` resumes the latest run unless told --new.
-import { existsSync, readdirSync } from "node:fs";
+import { dlopen, FFIType } from "bun:ffi";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { STORE_FILE, StoreError } from "./store.ts";
@@ -38,4 +39,32 @@ export function chooseRunDirectory(benchmarkDirectory: string, options: { run?: 
   const latest = options.new ? null : findLatestRun(benchmarkDirectory);
   if (latest) return { directory: latest, created: false };
   return { directory: join(resultsRoot(benchmarkDirectory), newRunId()), created: true };
+}
+
+/**
+ * Runs `work` (choosing the run and, for a new one, creating and claiming it) holding an exclusive lock on the
+ * benchmark's results/ folder: flock(2) on the folder itself, so no lock file appears among the runs, another
+ * runner doing the same waits, and the system releases the lock when its holder dies. Of two runners started at once
+ * on a benchmark with no run, the second then finds the first's run.
+ */
+export function whileCreatingRun<T>(benchmarkDirectory: string, work: () => T): T {
+  const root = resultsRoot(benchmarkDirectory);
+  mkdirSync(root, { recursive: true });
+  const folder = openSync(root, "r");
+  try {
+    if (flock(folder, LOCK_EX) !== 0) throw new StoreError(`could not lock ${root} to create a run in it; check that it is a folder you can read`);
+    return work();
+  } finally {
+    closeSync(folder); // releases the lock
+  }
+}
+
+const LOCK_EX = 2;
+let libc: ReturnType<typeof openLibc> | null = null;
+function openLibc() {
+  return dlopen(process.platform === "darwin" ? "/usr/lib/libSystem.B.dylib" : "libc.so.6", { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
+}
+function flock(fd: number, operation: number): number {
+  libc ??= openLibc();
+  return libc.symbols.flock(fd, operation);
 }

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import type { EvalRun } from "../records/index.ts";
 import { ResultsStore } from "../records/index.ts";
 import { processesMatching } from "../../../../test/helpers/processes.ts";
 import { checkMarker } from "./early-stop.ts";
-import { recoverRun, RunInProgressError } from "./recover.ts";
+import { claimRun, openRun, recoverRun, RunInProgressError } from "./recover.ts";
 
 function running(id: string): EvalRun {
   return {
@@ -122,6 +122,40 @@ await Bun.sleep(1500);`;
       expect(claimed, outputs.join("")).toHaveLength(1);
       for (const output of outputs.filter((text) => text.trim() !== "claimed")) expect(output).toContain(`Another openeval run (pid ${claimed[0]!.pid}) is working on`);
       ResultsStore.open(directory).release(claimed[0]!.pid);
+    }
+  });
+});
+
+describe("openRun", () => {
+  it("creating a run waits for another runner creating one, then finds its run held and names its pid", async () => {
+    const benchmark = await makeTempDir();
+    // Another runner, slow between choosing and creating its run: it holds the run-creation lock meanwhile, claims
+    // the run it created, and stays alive a while as a runner working on it would.
+    const records = join(import.meta.dirname, "..", "records", "index.ts");
+    const other = Bun.spawn([process.execPath, "-e", `
+      const { ResultsStore, newRunId, resultsRoot, whileCreatingRun } = await import(${JSON.stringify(records)});
+      const directory = ${JSON.stringify(benchmark)};
+      whileCreatingRun(directory, () => {
+        console.log("holding");
+        Bun.sleepSync(1500);
+        ResultsStore.open(resultsRoot(directory) + "/" + newRunId(), { create: true }).claim(process.pid, () => true);
+      });
+      Bun.sleepSync(5000);
+    `], { stdout: "pipe" });
+    try {
+      const reader = other.stdout.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain("holding");
+      const { choice, store } = openRun(benchmark, {});
+      try {
+        expect(choice.created).toBe(false);
+        expect(() => claimRun(store)).toThrow(`Another openeval run (pid ${other.pid}) is working on ${choice.directory}`);
+      } finally {
+        store.close();
+      }
+      expect(readdirSync(join(benchmark, "results"), { withFileTypes: true }).filter((entry) => entry.isDirectory())).toHaveLength(1);
+    } finally {
+      other.kill("SIGKILL");
+      await other.exited;
     }
   });
 });

@@ -4,7 +4,7 @@
 import { OpenEvalError } from "../util/errors.ts";
 import { RUN_MARKER } from "../opencode/index.ts";
 import { killProcessTree } from "../sandbox/index.ts";
-import type { ResultsStore } from "../records/index.ts";
+import { chooseRunDirectory, ResultsStore, whileCreatingRun, type RunDirectoryChoice } from "../records/index.ts";
 import { reapOrphanedScratchDirs } from "../util/scratch-dir.ts";
 import { checkMarker } from "./early-stop.ts";
 
@@ -52,6 +52,22 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
   // reaped before it was killed, leaving one with no owner file that no later run removes.
   reapOrphanedScratchDirs();
   return { interruptedEvalRuns, interruptedJudgeRuns };
+}
+
+/**
+ * Chooses the run to work on (`--run`, `--new`, else the latest, else a new one) and opens its store. A new run is
+ * created and claimed under the benchmark's run-creation lock, so a runner started at the same instant finds it
+ * held (recoverRun then names this runner's pid) instead of creating a second run.
+ */
+export function openRun(benchmarkDirectory: string, options: { run?: string; new?: boolean }): { choice: RunDirectoryChoice; store: ResultsStore } {
+  const open = () => {
+    const choice = chooseRunDirectory(benchmarkDirectory, options);
+    const store = ResultsStore.open(choice.directory, { create: true });
+    if (choice.created) claimRun(store);
+    return { choice, store };
+  };
+  // A named run is never created: it needs no lock (and may live outside this benchmark's results/).
+  return options.run ? open() : whileCreatingRun(benchmarkDirectory, open);
 }
 
 /** Claims the run for this process, or throws RunInProgressError naming the live runner that holds it and `alternative`. */

@@ -9,12 +9,12 @@ import { checkScope, plannedModels, plannedVariants, planSlots, resolveExplicitR
 import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../records/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../records/index.ts";
-import { readRunModels, recordModelsAdded, ResultsStore, type RunModels } from "../records/index.ts";
+import { readRunModels, recordModelsAdded, type ResultsStore, type RunModels } from "../records/index.ts";
 import { recordVerdictSettings, verdictSettingsOf } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import type { RunnerListener, RunSummary } from "./events.ts";
 import { createProgressLog } from "./progress-log.ts";
-import { HEARTBEAT_INTERVAL_MS, recoverRun } from "./recover.ts";
+import { HEARTBEAT_INTERVAL_MS, openRun, recoverRun } from "./recover.ts";
 import { createPreflight } from "./preflight.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
@@ -67,14 +67,16 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   const scope = options.scope ?? {};
   checkModelRefs(benchmark, scope);
-  const choice = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
+  const expected = chooseRunDirectory(benchmark.directory, { run: options.run, new: options.new });
   // A new run is checked before its directory exists; a recorded one once its models are read (--only-model may name them).
-  if (choice.created) checkScope(benchmark, scope);
+  if (expected.created) checkScope(benchmark, scope);
   // Before any model call a model that needs a container engine or image it cannot have stops here: for a new run
   // before its directory exists; on a recorded run after retry/rejudge ids are checked, so a typo is named first.
   const resolveIsolation = (runModels?: RunModels) => resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: !scope.offline });
-  const isolationOfNewRun = choice.created ? await resolveIsolation() : null;
-  const store = ResultsStore.open(choice.directory, { create: true });
+  const checkedIsolation = expected.created ? await resolveIsolation() : null;
+  // Chosen again under the run-creation lock: a runner started meanwhile may have created the run.
+  const { choice, store } = openRun(benchmark.directory, { run: options.run, new: options.new });
+  const isolationOfNewRun = choice.created ? checkedIsolation : null;
   const concurrency = options.concurrency ?? benchmark.settings.concurrency ?? defaultConcurrency();
   const progress = createProgressLog(store, { concurrency, maxCostUSD: scope.maxCostUSD ?? null });
   const emit: RunnerListener = (event) => {
