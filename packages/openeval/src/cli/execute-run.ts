@@ -4,12 +4,13 @@ import { describeVerdict, exitCodeFor } from "../results/index.ts";
 import { runBenchmark, type RunBenchmarkOptions, type RunSummary } from "../run/index.ts";
 import type { PlanScope } from "../plan/index.ts";
 import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
+import { listFlag } from "./command.ts";
 import { UsageError } from "./errors.ts";
 import { handleStopSignals } from "./stop-signals.ts";
 
 /** The verdict contributor selection from --gate, --only and --no-llm-judge. */
 export function parseSelection(flags: Record<string, unknown>) {
-  return { gate: flags.gate as string[] | undefined, only: flags.only as string[] | undefined, noLlmJudge: flags["no-llm-judge"] === true };
+  return { gate: listFlag("gate", flags.gate as string[] | undefined), only: listFlag("only", flags.only as string[] | undefined), noLlmJudge: flags["no-llm-judge"] === true };
 }
 
 /** What a run-like command starts: runBenchmark, or one of the run maintenance functions built on it (add-models). */
