@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { captureDirectory, writeNativeRecording } from "../recording/index.ts";
-import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../records/index.ts";
+import { describeRecordingIntegrity, type EarlyCheck, type EvalRun, type PreparationError, type SlotKey } from "../records/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { buildProviderConfig, createGitWorkspace, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
 import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";
@@ -52,6 +52,9 @@ export interface CandidateMonitor {
   /** After OpenCode exited, before the final record: ends any check in flight and returns the checks to keep. */
   finish(): Promise<EarlyCheck[]>;
 }
+
+/** OpenCode's event stream as the harness read it, in the eval run's logs. */
+const EVENTS_FILE = "opencode-events.jsonl";
 
 /** Paths of an eval run's folder, relative to the run directory. */
 export function evalRunPaths(evalRunId: string) {
@@ -233,7 +236,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     signal: request.signal,
     onEvent: request.onEvent,
     ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
-    eventsFile: join(runDirectory, paths.logs, "opencode-events.jsonl"),
+    eventsFile: join(runDirectory, paths.logs, EVENTS_FILE),
     stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),
     secrets: credentials.secrets,
     marker: request.evalRunId,
@@ -241,7 +244,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   onOutcome(outcome);
 
   const checks = await monitor?.finish();
-  const { evidence, metrics } = await writeNativeRecording({
+  const { evidence, metrics, integrity } = await writeNativeRecording({
     directory: evidenceDirectory,
     kind: "candidate",
     prompt: evaluation.prompt.text,
@@ -253,14 +256,20 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     elapsedMs: outcome.elapsedMs,
     extract: { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors, retries: outcome.retries },
     reportedSessionID: outcome.sessionID,
+    stream: { ledger: outcome.stream, killed: outcome.killed },
   });
 
+  const integrityError = integrity && integrity.mismatches.length > 0
+    ? { stream: join(paths.logs, EVENTS_FILE), database: join(paths.evidence, integrity.database), mismatches: integrity.mismatches }
+    : null;
   const finalRun: EvalRun = {
     ...running,
     state: outcome.state,
-    infrastructureError: outcome.infrastructureError,
+    // A forged recording is never judged or scored, whatever the run did.
+    infrastructureError: outcome.infrastructureError || integrityError !== null,
     ...(outcome.setupError ? { setupError: true } : {}),
-    error: outcome.error ?? null,
+    ...(integrityError ? { integrityError } : {}),
+    error: integrityError ? [describeRecordingIntegrity(integrityError), outcome.error].filter(Boolean).join(" The run itself: ") : (outcome.error ?? null),
     completedAt: outcome.completedAt,
     elapsedMs: outcome.elapsedMs,
     evidence: { directory: paths.evidence, hash: evidence.hash },

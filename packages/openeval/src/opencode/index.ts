@@ -9,6 +9,7 @@
 // scratch; the export is built from it in-process and never opens the archive, whose sha256 must not change).
 export { runOpenCode, RUN_MARKER, type LaunchedCommand, type Launcher, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
+export type { StreamLedger, StreamStep, StreamToolCall, TokenCounts } from "./stream-ledger.ts";
 export { prepareIsolation, seedConfigDir, type Isolation, type IsolationPaths } from "./isolated-env.ts";
 export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";

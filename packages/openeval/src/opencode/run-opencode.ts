@@ -14,6 +14,7 @@ import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-database.ts";
 import { type KillReason, type RunState, type RunTracker, type StepError, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
+import type { StreamLedger } from "./stream-ledger.ts";
 
 export interface OpenCodeRequest {
   scratchDir: string;
@@ -86,6 +87,10 @@ export interface OpenCodeOutcome {
   sessionID: string | null;
   /** Sum of the root session's step costs seen in the event stream (USD). */
   costUSD: number;
+  /** Every step's usage and tool call the event stream showed (read on this machine, out of the agent's reach). */
+  stream: StreamLedger;
+  /** The harness or a signal ended the process: the stream may lack its last lines, the database its last writes. */
+  killed: boolean;
   /** The live database in scratch; archive it with archiveDatabase once this resolves. */
   databasePath: string;
   /** How the process tree was confined and killed. */
@@ -127,6 +132,8 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
       elapsedMs: completed - started,
       sessionID: tracker.sessionID ?? readRootSessionID(isolation.paths.database),
       costUSD: tracker.costUSD,
+      stream: tracker.ledger,
+      killed: killReason !== null || exitCode === null,
       stepErrors: tracker.stepErrors,
       retries: tracker.retries,
       databasePath: isolation.paths.database,

@@ -3,6 +3,7 @@
 
 import { type ContextOverflow, readContextOverflow } from "./provider-errors.ts";
 import type { RunEvent } from "./schema.ts";
+import { createStreamLedger, recordStreamEvent, type StreamLedger } from "./stream-ledger.ts";
 
 export type RunState = "completed" | "failed" | "timed_out" | "cost_limited" | "stopped" | "interrupted";
 /**
@@ -41,6 +42,8 @@ export interface RunTracker {
   stepErrors: StepError[];
   /** Sum of `step_finish.part.cost` (USD) of the root session; subagent sessions are not in the stream. */
   costUSD: number;
+  /** Each step's usage and each tool call the stream showed, to check the recording against. */
+  ledger: StreamLedger;
   /** The first `error` event, as "Name: message". */
   firstError: string | null;
   /** The last ERROR line of OpenCode's log (stderr), for failures without an error event. */
@@ -62,6 +65,7 @@ export function createRunTracker(): RunTracker {
     contextOverflow: null,
     stepErrors: [],
     costUSD: 0,
+    ledger: createStreamLedger(),
     firstError: null,
     lastLogError: null,
     retries: 0,
@@ -80,6 +84,7 @@ export type Observation = "context_overflow" | null;
  */
 export function observeEvent(tracker: RunTracker, event: RunEvent): Observation {
   tracker.sessionID ??= event.sessionID ?? null;
+  recordStreamEvent(tracker.ledger, event);
   if (event.type === "step_start") tracker.sawStepStart = true;
   if (event.type === "tool_use") tracker.sawToolCall = true;
   if (event.type === "step_finish") {

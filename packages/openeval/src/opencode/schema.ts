@@ -13,7 +13,19 @@ export const RunEventSchema = z.looseObject({
   sessionID: z.string().optional(),
   part: z
     .looseObject({
+      id: z.string().optional(),
       cost: z.number().optional(),
+      /** step_finish: the step's usage as OpenCode computed it. */
+      tokens: z
+        .looseObject({
+          input: z.number().optional(),
+          output: z.number().optional(),
+          reasoning: z.number().optional(),
+          cache: z.looseObject({ read: z.number().optional(), write: z.number().optional() }).optional(),
+        })
+        .optional(),
+      /** tool_use: the tool's name. */
+      tool: z.string().optional(),
       reason: z.string().optional(),
       messageID: z.string().optional(),
       /** A text OpenCode wrote itself; with `metadata.compaction_continue` it follows a compaction. */

@@ -7,6 +7,9 @@ import { describeZodIssues } from "../util/zod-issues.ts";
 import { EvidenceError } from "./errors.ts";
 import type { NativeEvent } from "./native-archive.ts";
 import { measureNative, type ModelStep, type NativeMetrics } from "./native-metrics.ts";
+
+/** A model step with the message and session it is stored as. */
+export type RecordedStep = ModelStep & { messageID: string; sessionID: string };
 import type { ToolCall } from "./schema.ts";
 
 /** An error OpenCode reported in its event stream for a step of a session (it keeps none for attempts it moved past). */
@@ -41,6 +44,8 @@ export interface NativeExtract {
   /** Text of the root session's last answering assistant message; "" when there is none. */
   response: string;
   tools: ToolCall[];
+  /** Every assistant message of every session, as a model step. */
+  steps: RecordedStep[];
   events: NativeEvent[];
   metrics: NativeMetrics;
   /** Errors of steps whose message in the database holds none (rejected attempts OpenCode moved past). */
@@ -132,6 +137,7 @@ export function extractNative(databasePath: string, options: ExtractOptions = {}
       sessions,
       response: readResponse(assistants.filter((message) => message.sessionID === rootSessionID), parts),
       tools,
+      steps,
       events,
       metrics: measureNative({
         steps,
@@ -160,7 +166,7 @@ function readResponse(rootAssistants: readonly Message[], parts: readonly Part[]
 /** Parts that are model output (not the step-start/finish bookkeeping); reported usage also shows the model answered. */
 const OUTPUT_PARTS = new Set(["text", "reasoning", "tool"]);
 
-function toModelStep(message: Message, parts: readonly Part[]): ModelStep {
+function toModelStep(message: Message, parts: readonly Part[]): RecordedStep {
   const tokens = message.tokens;
   const reportedUsage = tokens?.total !== undefined;
   const producedOutput = reportedUsage || parts.some((part) => OUTPUT_PARTS.has(part.type));
@@ -168,6 +174,8 @@ function toModelStep(message: Message, parts: readonly Part[]): ModelStep {
   // OpenCode compacts past a context-overflow rejection: the attempt stays as an empty, completed step without a finish.
   const rejected = message.time?.completed !== undefined && message.finish === undefined && !producedOutput;
   return {
+    messageID: message.id,
+    sessionID: message.sessionID,
     usage:
       !reportedUsage
         ? null

@@ -4,13 +4,14 @@
 // manifest — so that NATIVE_LAYOUT is spelled only here.
 import { join, relative } from "node:path";
 import { readFile } from "node:fs/promises";
-import { archiveDatabase, exportSessions, snapshotDatabase } from "../opencode/index.ts";
+import { archiveDatabase, exportSessions, snapshotDatabase, type StreamLedger } from "../opencode/index.ts";
 import type { RunMetrics } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { writeEventsFile, writeEvidence } from "./evidence-writer.ts";
 import { extractNative, type ExtractOptions, type NativeExtract } from "./native-extract.ts";
 import { NATIVE_LAYOUT } from "./format.ts";
+import { addShortfall, compareWithStream, type StreamComparison } from "./stream-integrity.ts";
 import type { EvidenceRef, Snapshot } from "./schema.ts";
 
 export interface NativeRecordingRequest {
@@ -30,12 +31,17 @@ export interface NativeRecordingRequest {
   extract?: ExtractOptions;
   /** The session id OpenCode reported, for a database that never got a root session. */
   reportedSessionID?: string | null;
+  /** What the harness saw in OpenCode's event stream: the archived database is checked against it. */
+  stream?: { ledger: StreamLedger; killed: boolean };
 }
 
 export interface NativeRecording {
   evidence: EvidenceRef;
   native: NativeExtract;
+  /** With the usage the database lacks of what the stream saw added back. */
   metrics: RunMetrics;
+  /** The check against the stream, and the database it read (relative to the evidence folder); null without one. */
+  integrity: (StreamComparison & { database: string }) | null;
 }
 
 /** @example const { evidence, metrics } = await writeNativeRecording({ directory, kind: "candidate", prompt, initial, captureFinal, liveDatabase, secrets, elapsedMs }); */
@@ -46,7 +52,9 @@ export async function writeNativeRecording(request: NativeRecordingRequest): Pro
   const final = await request.captureFinal();
   const exported = request.kind === "candidate" ? await exportSessions({ databasePath: request.liveDatabase, targetDir: join(directory, NATIVE_LAYOUT.sessions), secrets }) : { sessions: [] };
   const native = extractNative(database.path, request.extract);
-  const metrics = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: request.elapsedMs } };
+  const integrity = request.stream ? { ...compareWithStream(native, request.stream.ledger, { killed: request.stream.killed }), database: NATIVE_LAYOUT.database } : null;
+  const measured = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: request.elapsedMs } };
+  const metrics = integrity ? addShortfall(measured, integrity.shortfall) : measured;
   const evidence = await writeEvidence(directory, {
     kind: request.kind,
     prompt: request.prompt,
@@ -71,5 +79,5 @@ export async function writeNativeRecording(request: NativeRecordingRequest): Pro
     },
     metrics,
   });
-  return { evidence, native, metrics };
+  return { evidence, native, metrics, integrity };
 }

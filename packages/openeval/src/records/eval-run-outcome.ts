@@ -1,10 +1,11 @@
 // The one set of words for how an eval run ended, shared by the summary, the event lines, JSON and the viewer
-// (SPEC §6): a preparation, setup or infrastructure error is never worded as the candidate's failure or its timeout.
+// (SPEC §6): an integrity, preparation, setup or infrastructure error is never worded as the candidate's failure or its timeout.
 import type { EvalRun } from "./schema.ts";
 
 export type EvalRunOutcome =
   | "running"
   | "completed"
+  | "integrity error"
   | "preparation error"
   | "setup error"
   | "infrastructure error"
@@ -27,7 +28,8 @@ const STATE_WORDS: Record<EvalRun["state"], EvalRunOutcome> = {
 /**
  * @example describeOutcome({ state: "timed_out", infrastructureError: true }) // "infrastructure error"
  */
-export function describeOutcome(run: Pick<EvalRun, "state" | "infrastructureError" | "setupError" | "preparationError">): EvalRunOutcome {
+export function describeOutcome(run: Pick<EvalRun, "state" | "infrastructureError" | "setupError" | "preparationError"> & Partial<Pick<EvalRun, "integrityError">>): EvalRunOutcome {
+  if (run.integrityError) return "integrity error";
   if (run.preparationError) return "preparation error";
   if (run.setupError) return "setup error";
   if (run.infrastructureError) return "infrastructure error";

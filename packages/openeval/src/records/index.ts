@@ -16,6 +16,8 @@ export {
   type CriterionScore,
   type EvalRun,
   type PreparationError,
+  type RecordingIntegrityError,
+  type RecordingMismatch,
   type EvalRunState,
   type JudgeRun,
   type JudgeRunState,
@@ -31,5 +33,6 @@ export { readInvocations, recordInvocationFinished, recordInvocationStarted, typ
 export { INVOCATION_FINISHED, INVOCATION_STARTED, type InvocationFinished, type InvocationStarted, type PlannedWork } from "./progress-schema.ts";
 export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";
+export { describeRecordingIntegrity } from "./recording-integrity.ts";
 export type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
 export { creditsOf, RecordedWorkIndex, type ActiveWork, type ActiveWorkStatus, type ExpectedInputs } from "./active-work.ts";

@@ -46,6 +46,20 @@ describe("tamper-evident results (issue 14 §4)", () => {
     expect(checkRecords(directory, { evalRuns: store.evalRuns(), judgeRuns: store.judgeRuns() }, { files: true })).toEqual([]);
   });
 
+  it("reports an eval run whose recording failed its check against the event stream, naming the files and numbers", async () => {
+    const { directory, store } = await finishedRun();
+    const integrityError = {
+      stream: "eval-runs/eval_2/logs/opencode-events.jsonl",
+      database: "eval-runs/eval_2/evidence/native/opencode.db",
+      mismatches: [{ sessionID: "ses_1", quantity: "tool calls" as const, stream: 2, database: 1, missing: ["bash prt_1"] }],
+    };
+    store.saveEvalRun({ ...store.evalRuns()[0]!, id: "eval_2", evidence: null, infrastructureError: true, integrityError, integrity: undefined });
+    const problems = checkRecords(directory, { evalRuns: store.evalRuns(), judgeRuns: [] });
+    expect(problems).toEqual([{ kind: "eval-run", id: "eval_2", message: expect.stringContaining("eval run eval_2: Integrity error: the recording was changed while the candidate ran") }]);
+    expect(problems[0]!.message).toContain("eval-runs/eval_2/evidence/native/opencode.db records less than the harness's own event stream eval-runs/eval_2/logs/opencode-events.jsonl");
+    expect(problems[0]!.message).toContain("tool calls 1 recorded, 2 seen (missing bash prt_1)");
+  });
+
   it("reports an edited judge-run file, by name", async () => {
     const { directory, store, judgeRun } = await finishedRun();
     writeFileSync(join(directory, "judge-runs", "judge_1", "code", "output.json"), '{"ok":true,"output":{"scores":{"correct":true}}}\n');

@@ -4,6 +4,8 @@
 // file then no longer matches, and every reader of whole records (the runner, readResults, the summary, the viewer,
 // `openeval verify`) reports it instead of scoring it; a plan checks the rows the store did not seal (see
 // run/checked-records.ts readPlanRecords). The hashes are unkeyed: this makes changes evident, not impossible.
+// An eval run whose recording failed its check against the harness's event stream as it was recorded
+// (`integrityError`) is reported the same way.
 //
 // A row the store sealed also has its stored text's sha256 beside it, and a judge run the hash of that text chained
 // to its evidence and files.json (`StoredSeal`). When the text still hashes to it, the row is exactly what was sealed,
@@ -17,6 +19,7 @@ import { fingerprint, sha256, sha256OfFile } from "../util/hash.ts";
 import { writeFileAtomicSync } from "../util/files.ts";
 import type { EvalRun, JudgeRun } from "./schema.ts";
 import { toStoredRow } from "./slot-key.ts";
+import { describeRecordingIntegrity } from "./recording-integrity.ts";
 
 export const JUDGE_FILES_MANIFEST = "files.json";
 /** The evidence manifest's name (recording/evidence-writer.ts writes it; results cannot import recording). */
@@ -128,6 +131,8 @@ function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
   const sealed = spendSeal(evalRun) !== undefined;
   if (evalRun.integrity === undefined) return `eval run ${evalRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
   if (!sealed && evalRun.integrity !== evalRunIntegrity(evalRun)) return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
+  // Found when it was recorded: the candidate changed OpenCode's database under the harness.
+  if (evalRun.integrityError) return `eval run ${evalRun.id}: ${describeRecordingIntegrity(evalRun.integrityError)}`;
   if (!evalRun.evidence) return null;
   // One open and read per record, into a reused buffer: an existence check first cost ~0.5 s of every 50,000-slot plan.
   const manifest = sha256OfFile(join(runDirectory, evalRun.evidence.directory, EVIDENCE_MANIFEST));

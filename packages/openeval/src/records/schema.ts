@@ -57,6 +57,27 @@ export const PreparationErrorSchema = z.object({
   log: z.string(),
 });
 
+/** A quantity of one session that the archived database records less of than the harness's own event stream. */
+export const RecordingMismatchSchema = z.object({
+  sessionID: z.string(),
+  quantity: z.enum(["steps", "tool calls", "cost", "input tokens", "output tokens", "reasoning tokens", "cache read tokens", "cache write tokens"]),
+  stream: z.number(),
+  database: z.number(),
+  /** The steps (message ids) or tool calls (`tool part-id`) the stream showed and the database lacks. */
+  missing: z.array(z.string()).optional(),
+});
+
+/**
+ * The recording disagrees with what the harness saw (docs/design/recording-integrity.md): the database was changed
+ * during the run. Recorded with infrastructureError, so it is never judged or scored.
+ */
+export const RecordingIntegrityErrorSchema = z.object({
+  /** The event stream and the archived database compared, relative to the run directory. */
+  stream: z.string(),
+  database: z.string(),
+  mismatches: z.array(RecordingMismatchSchema).min(1),
+});
+
 export const EvalRunSchema = z.object({
   id: z.string(),
   runId: z.string(),
@@ -73,6 +94,8 @@ export const EvalRunSchema = z.object({
   setupError: z.boolean().optional(),
   /** eval.ts prepare failed before the candidate started (with infrastructureError): never the candidate's failure. */
   preparationError: PreparationErrorSchema.optional(),
+  /** The recording failed its check against the harness's event stream (with infrastructureError). Absent when it passed. */
+  integrityError: RecordingIntegrityErrorSchema.optional(),
   error: z.string().nullable(),
   startedAt: z.string(),
   completedAt: z.string().nullable(),
@@ -120,6 +143,8 @@ export const CriterionScoreSchema = z.object({
 export type SlotKey = z.infer<typeof SlotKeySchema>;
 export type EvalRun = z.infer<typeof EvalRunSchema>;
 export type PreparationError = z.infer<typeof PreparationErrorSchema>;
+export type RecordingMismatch = z.infer<typeof RecordingMismatchSchema>;
+export type RecordingIntegrityError = z.infer<typeof RecordingIntegrityErrorSchema>;
 export type EvalRunState = EvalRun["state"];
 export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
 export type Citation = z.infer<typeof CitationSchema>;

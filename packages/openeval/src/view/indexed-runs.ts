@@ -6,7 +6,7 @@ import { sameSlot, type EvalRun, type JudgeRun } from "../records/index.ts";
 
 export type IndexedEvalRun = Pick<
   EvalRun,
-  "id" | "slot" | "control" | "state" | "infrastructureError" | "setupError" | "preparationError" | "error" | "startedAt" | "completedAt" | "elapsedMs" | "evidence" | "earlyStop"
+  "id" | "slot" | "control" | "state" | "infrastructureError" | "setupError" | "preparationError" | "integrityError" | "error" | "startedAt" | "completedAt" | "elapsedMs" | "evidence" | "earlyStop"
 > & {
   input: Pick<EvalRun["input"], "candidateFingerprint" | "isolation">;
   metrics: { cost: { usd: number | null }; tools: { calls: number } } | null;
@@ -23,7 +23,7 @@ export type IndexedJudgeRun = Pick<
 export const INDEXED: RecordKeeping<IndexedEvalRun, IndexedJudgeRun> = { evalRun: indexEvalRun, judgeRun: indexJudgeRun };
 
 function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
-  const { id, slot, control, state, infrastructureError, setupError, preparationError, error, startedAt, completedAt, elapsedMs, evidence, earlyStop, input, metrics } = evalRun;
+  const { id, slot, control, state, infrastructureError, setupError, preparationError, integrityError, error, startedAt, completedAt, elapsedMs, evidence, earlyStop, input, metrics } = evalRun;
   return {
     id,
     slot,
@@ -32,6 +32,7 @@ function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
     infrastructureError,
     ...(setupError === undefined ? {} : { setupError }),
     ...(preparationError === undefined ? {} : { preparationError }),
+    ...(integrityError === undefined ? {} : { integrityError }),
     error,
     startedAt,
     completedAt,

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
+import { ResultsStore } from "../records/index.ts";
 import { handleApi } from "./api.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
@@ -107,6 +108,30 @@ describe("the run's index (issue 18 §4: what a 100,000-run viewer keeps in memo
         value: 1,
       },
     ]);
+  });
+});
+
+describe("an eval run whose recording failed its check against the event stream", () => {
+  it("is worded an integrity error in its row and listed, with its files and numbers, among the run's integrity problems", async () => {
+    const root = await makeTempDir();
+    const forged = await writeViewerFixture(root, { evals: 1, models: ["provider/alpha"], repetitions: 1 });
+    const integrityError = {
+      stream: "eval-runs/eval_forged/logs/opencode-events.jsonl",
+      database: "eval-runs/eval_forged/evidence/native/opencode.db",
+      mismatches: [{ sessionID: "ses_1", quantity: "cost" as const, stream: 0.15, database: 0.002 }],
+    };
+    const store = ResultsStore.open(forged.runDirectory);
+    store.saveEvalRun({ ...forged.evalRuns[0]!, id: "eval_forged", infrastructureError: true, integrityError, evidence: null, error: "Integrity error: …", integrity: undefined });
+    store.close();
+    const viewer = new ViewerData(RunCatalog.open({ run: forged.runDirectory, resultsRoot: "unused" }));
+    try {
+      const row = viewer.evalRuns(forged.runId, { offset: 0, limit: 10 })!.items.find((item) => item.id === "eval_forged")!;
+      expect(row).toMatchObject({ outcome: "integrity error", infrastructureError: true });
+      const overview = (await viewer.overview(forged.runId))!;
+      expect(overview.integrity).toEqual([{ kind: "eval-run", id: "eval_forged", message: expect.stringContaining("cost $0.002000 recorded, $0.150000 seen") }]);
+    } finally {
+      viewer.close();
+    }
   });
 });
 
