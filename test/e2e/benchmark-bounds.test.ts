@@ -6,20 +6,10 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { minimalBenchmark, writeTree } from "../helpers/fixtures.ts";
+import { fakeHome, linkedOutside, minimalBenchmark, writeTree } from "../helpers/fixtures.ts";
 
 const AUTH_KEY = "sk-planted-auth-key-0123456789";
 const ENV_KEY = "sk-planted-env-key-0123456789";
-
-/** A stand-in for $HOME: OpenCode's auth.json with a planted key, and other files a link might reach. */
-async function fakeHome(): Promise<string> {
-  return writeTree({
-    ".local/share/opencode/auth.json": JSON.stringify({ anthropic: { type: "api", key: AUTH_KEY } }),
-    hostname: "planted-host\n",
-    "judge.ts": `export default () => ({ scores: { ok: "${AUTH_KEY}".length > 0 } });\n`,
-    "REFERENCE_FIX.md": `use ${AUTH_KEY}\n`,
-  });
-}
 
 /** Every file under `directory` (none when it does not exist), read as bytes. */
 async function filesUnder(directory: string): Promise<string[]> {
@@ -36,20 +26,13 @@ function expectNoKey(texts: string[]): void {
 
 describe("a benchmark whose eval entries lead outside its folder", () => {
   it("validate and run exit 2 naming each linked entry and where it points, read nothing from it and create no results", async () => {
-    const home = await fakeHome();
+    const home = await fakeHome(AUTH_KEY);
     const env = { XDG_DATA_HOME: join(home, ".local", "share") };
     const directory = await writeTree(
       minimalBenchmark({
         "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
-        "evals/answer/workspace": { symlink: home },
+        ...linkedOutside(home),
         "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
-        "evals/hostname/prompt.md": { symlink: join(home, "hostname") },
-        "evals/hostname/judge.ts": "export default () => ({ scores: { ok: true } });\n",
-        "evals/judge/prompt.md": "Reply with exactly APPLE.\n",
-        "evals/judge/judge.ts": { symlink: join(home, "judge.ts") },
-        "evals/reference/prompt.md": "Reply with exactly APPLE.\n",
-        "evals/reference/judge.ts": "export default () => ({ scores: { ok: true } });\n",
-        "evals/reference/REFERENCE_FIX.md": { symlink: join(home, "REFERENCE_FIX.md") },
       }),
     );
     for (const command of ["validate", "run"]) {
@@ -58,14 +41,13 @@ describe("a benchmark whose eval entries lead outside its folder", () => {
       expect(result.stderr).toContain("The benchmark has 4 problems:");
       for (const [entry, target] of [
         ["evals/answer/workspace", home],
-        ["evals/hostname/prompt.md", join(home, "hostname")],
         ["evals/judge/judge.ts", join(home, "judge.ts")],
-        ["evals/reference/REFERENCE_FIX.md", join(home, "REFERENCE_FIX.md")],
+        ["evals/prompt/prompt.md", join(home, "notes.txt")],
+        ["evals/reference/REFERENCE_FIX.md", join(home, "notes.txt")],
       ]) {
         expect(result.stderr).toContain(`  ${entry}: [LINK_OUTSIDE_BENCHMARK] is a symlink to ${target}, outside the benchmark folder`);
       }
       expect(result.stderr).toContain("Copy what the eval needs into the benchmark folder, or point the link inside it");
-      expect(result.stderr + result.stdout).not.toContain("planted-host");
       expectNoKey([result.stdout, result.stderr]);
       expect(existsSync(join(directory, "results"))).toBe(false);
     }
@@ -74,7 +56,7 @@ describe("a benchmark whose eval entries lead outside its folder", () => {
 
 describe("a benchmark whose inputs hold a secret the runner knows", () => {
   it("run exits 2 naming each file and whose key it holds, before any candidate starts, and no key lands under results/", async () => {
-    const home = await fakeHome();
+    const home = await fakeHome(AUTH_KEY);
     const directory = await writeTree(
       minimalBenchmark({
         "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,

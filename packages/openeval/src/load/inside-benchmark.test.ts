@@ -1,22 +1,11 @@
 import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { fakeHome, linkedOutside, makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 import { loadBenchmark } from "./load-benchmark.ts";
 
 const PLANTED_KEY = "sk-planted-home-key-0123456789";
-
-/** A stand-in for the user's home folder, outside any benchmark: never the real one. */
-async function fakeHome(): Promise<string> {
-  return writeTree({
-    ".local/share/opencode/auth.json": JSON.stringify({ anthropic: { type: "api", key: PLANTED_KEY } }),
-    "notes.txt": `key ${PLANTED_KEY}\n`,
-    "judge.ts": `export default () => ({ scores: { ok: "${PLANTED_KEY}".length > 0 } });\n`,
-    "helper.ts": `export const key = "${PLANTED_KEY}";\n`,
-    "data.json": JSON.stringify({ key: PLANTED_KEY }),
-  });
-}
 
 async function problemsOf(files: Parameters<typeof writeTree>[0]): Promise<LoadProblem[]> {
   const error = await loadBenchmark(await writeTree(files)).then(() => null, (caught: unknown) => caught);
@@ -25,45 +14,41 @@ async function problemsOf(files: Parameters<typeof writeTree>[0]): Promise<LoadP
   return (error as BenchmarkInvalidError).problems;
 }
 
-const outside = (file: string, message: string | RegExp) => ({ file, code: "LINK_OUTSIDE_BENCHMARK", message: typeof message === "string" ? expect.stringContaining(message) : expect.stringMatching(message) });
+const outside = (file: string, message: string) => ({ file, code: "LINK_OUTSIDE_BENCHMARK", message: expect.stringContaining(message) });
 
 describe("eval entries that resolve outside the benchmark folder", () => {
   it("a workspace linked to a home folder (auth.json inside) is refused by name, with where it points and what to do", async () => {
-    const home = await fakeHome();
+    const home = await fakeHome(PLANTED_KEY);
     const problems = await problemsOf(minimalBenchmark({ "evals/answer/workspace": { symlink: home } }));
     expect(problems).toEqual([outside("evals/answer/workspace", `is a symlink to ${home}, outside the benchmark folder`)]);
     expect(problems[0]!.message).toMatch(/hand it to the candidate or a judge\. Copy what the eval needs into the benchmark folder, or point the link inside it$/);
   });
 
-  it("prompt.md, judge.ts, eval.ts, REFERENCE_FIX.md, a controls file and a judge-only folder linked outside are each refused", async () => {
-    const home = await fakeHome();
+  it("a workspace, prompt.md, judge.ts, eval.ts, REFERENCE_FIX.md, a controls file and a judge-only folder linked outside are each refused", async () => {
+    const home = await fakeHome(PLANTED_KEY);
     const problems = await problemsOf(
       minimalBenchmark({
-        "evals/answer/prompt.md": { symlink: join(home, "notes.txt") },
-        "evals/judged/prompt.md": "x\n",
-        "evals/judged/judge.ts": { symlink: join(home, "judge.ts") },
+        ...linkedOutside(home),
         "evals/configured/prompt.md": "x\n",
         "evals/configured/judge.md": "## Criterion: ok — OK\nx\n",
         "evals/configured/eval.ts": { symlink: join(home, "helper.ts") },
-        "evals/reference/prompt.md": "x\n",
-        "evals/reference/judge.ts": "export default () => ({ scores: { ok: true } });\n",
-        "evals/reference/REFERENCE_FIX.md": { symlink: join(home, "notes.txt") },
         "evals/reference/fixtures/home": { symlink: home },
         "evals/reference/controls/positive.json": { symlink: join(home, "data.json") },
       }),
     );
     expect(problems).toEqual([
-      outside("evals/answer/prompt.md", `is a symlink to ${join(home, "notes.txt")}, outside`),
+      outside("evals/answer/workspace", `is a symlink to ${home}, outside`),
       outside("evals/configured/eval.ts", `is a symlink to ${join(home, "helper.ts")}, outside`),
-      outside("evals/judged/judge.ts", `is a symlink to ${join(home, "judge.ts")}, outside`),
-      outside("evals/reference/REFERENCE_FIX.md", "outside the benchmark folder"),
+      outside("evals/judge/judge.ts", `is a symlink to ${join(home, "judge.ts")}, outside`),
+      outside("evals/prompt/prompt.md", `is a symlink to ${join(home, "notes.txt")}, outside`),
+      outside("evals/reference/REFERENCE_FIX.md", `is a symlink to ${join(home, "notes.txt")}, outside`),
       outside("evals/reference/controls/positive.json", "outside the benchmark folder"),
       outside("evals/reference/fixtures/home", "outside the benchmark folder"),
     ]);
   });
 
   it("an eval folder, or evals/ itself, linked outside is refused; a dangling link is judged by where it points", async () => {
-    const home = await fakeHome();
+    const home = await fakeHome(PLANTED_KEY);
     const elsewhere = await writeTree({ "x/prompt.md": "x\n", "x/judge.ts": "export default () => ({ scores: { ok: true } });\n" });
     expect(await problemsOf(minimalBenchmark({ "evals/x": { symlink: join(elsewhere, "x") } }))).toEqual([outside("evals/x", `is a symlink to ${join(elsewhere, "x")}`)]);
     const linkedEvals = { "benchmark.ts": `export default { models: ["provider/model"] };\n`, evals: { symlink: elsewhere } };
@@ -100,7 +85,7 @@ describe("eval entries that resolve outside the benchmark folder", () => {
 
 describe("files a judge imports or benchmark.ts names, outside the benchmark folder", () => {
   it("a judge.ts importing a local file outside (code or JSON, directly or through a link) is refused, naming each", async () => {
-    const home = await fakeHome();
+    const home = await fakeHome(PLANTED_KEY);
     const problems = await problemsOf(
       minimalBenchmark({
         "evals/answer/judge.ts": `import { key } from ${JSON.stringify(join(home, "helper.ts"))};\nimport data from "./lib/data.json";\nexport default () => ({ scores: { ok: key === data.key } });\n`,
@@ -138,7 +123,7 @@ describe("files a judge imports or benchmark.ts names, outside the benchmark fol
   });
 
   it("a variant's file outside the benchmark folder is refused, not read", async () => {
-    const home = await fakeHome();
+    const home = await fakeHome(PLANTED_KEY);
     const problems = await problemsOf(
       minimalBenchmark({
         "benchmark.ts": `export default { models: ["provider/model"], variants: { a: { instructions: { file: ${JSON.stringify(join(home, "notes.txt"))} }, files: { "workspace/x.md": { file: "linked.md" } } } } };\n`,
