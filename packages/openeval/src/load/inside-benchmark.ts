@@ -56,9 +56,13 @@ export function listEvalFiles(evalDirectory: string, benchmarkDirectory: string)
       else if (child.isFile()) add(absolute);
       else if (child.isSymbolicLink()) {
         const target = resolveReal(absolute);
-        if (!isInside(root, target)) refuse(absolute, target);
-        else if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) visit(absolute, target);
-        else if (statSync(target, { throwIfNoEntry: false })?.isFile()) add(absolute);
+        if (!isInside(root, target)) {
+          refuse(absolute, target);
+          continue;
+        }
+        const stats = statSync(target, { throwIfNoEntry: false });
+        if (stats?.isDirectory()) visit(absolute, target);
+        else if (stats?.isFile()) add(absolute);
       }
     }
   }
