@@ -70,7 +70,7 @@ export async function measureRejudge(options: { recordings: number; pools: numbe
     const recordMs = now() - start;
 
     start = now();
-    const bundle = await bundleCodeJudge(join(evalDirectory, "judge.ts"));
+    const bundle = await bundleCodeJudge(join(evalDirectory, "judge.ts"), root);
     const bundleMs = now() - start;
 
     const samples: RejudgeSample[] = [];

@@ -50,3 +50,29 @@ export function userBenchmark(): Record<string, string> {
     "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }], verdict: { brief: { value: true, reason: "The reply is APPLE alone." } } }),
   };
 }
+
+/** A stand-in for $HOME in a temp folder (never the real one): OpenCode's auth.json holding `key`, and files a link may reach. */
+export async function fakeHome(key: string): Promise<string> {
+  return writeTree({
+    ".local/share/opencode/auth.json": JSON.stringify({ anthropic: { type: "api", key } }),
+    "notes.txt": `key ${key}\n`,
+    "judge.ts": `export default () => ({ scores: { ok: "${key}".length > 0 } });\n`,
+    "helper.ts": `export const key = "${key}";\n`,
+    "data.json": JSON.stringify({ key }),
+  });
+}
+
+/** Evals whose workspace (answer), prompt.md (prompt), judge.ts (judge) and REFERENCE_FIX.md (reference) link into `home`. */
+export function linkedOutside(home: string): Record<string, string | { symlink: string }> {
+  const judge = "export default () => ({ scores: { ok: true } });\n";
+  return {
+    "evals/answer/workspace": { symlink: home },
+    "evals/prompt/prompt.md": { symlink: join(home, "notes.txt") },
+    "evals/prompt/judge.ts": judge,
+    "evals/judge/prompt.md": "Reply with exactly APPLE.\n",
+    "evals/judge/judge.ts": { symlink: join(home, "judge.ts") },
+    "evals/reference/prompt.md": "Reply with exactly APPLE.\n",
+    "evals/reference/judge.ts": judge,
+    "evals/reference/REFERENCE_FIX.md": { symlink: join(home, "notes.txt") },
+  };
+}

@@ -110,7 +110,8 @@ type CodeJudgeSettings = { timeoutMs: number | undefined; verification: z.output
 async function gradeCode(file: string, evidence: { directory: string; hash: string }, options: CodeJudgeSettings, directory: string): Promise<SourceOutcome> {
   let bundle: CodeJudgeBundle;
   try {
-    bundle = await bundleCodeJudge(file);
+    // The caller names this judge file itself: there is no benchmark folder its imports must stay in.
+    bundle = await bundleCodeJudge(file, null);
   } catch (error) {
     // A judge.ts that does not bundle is a failed judging, recorded like any other.
     return { state: "failed", scores: null, error: `judge.ts ${(error as Error).message}` };

@@ -17,7 +17,7 @@ describe("runCodeJudge", () => {
       "judge.ts": `export default () => { console.log("out ${SECRET}"); console.error("err ${SECRET}"); return { scores: { ok: true }, seen: "${SECRET}" }; };\n`,
     });
     const directory = join(await makeTempDir(), "code");
-    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts")), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory, secrets: [SECRET] });
+    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts"), folder), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory, secrets: [SECRET] });
     expect(execution.state).toBe("completed");
     expect(execution.output).toEqual({ scores: { ok: true }, seen: "[REDACTED]" });
     for (const file of [CODE_JUDGE_FILES.stdout, CODE_JUDGE_FILES.stderr, CODE_JUDGE_FILES.output]) {
@@ -36,7 +36,7 @@ describe("bundleProgram(\"code-worker\")", () => {
     expect(source).not.toMatch(/from\s*["']\.{1,2}\//);
     const evidence = await recordEvidence({ directory: join(await makeTempDir(), "evidence"), prompt: "p", response: "APPLE" });
     const folder = await writeTree({ "judge.ts": `export default (ctx) => ({ scores: { correct: ctx.response.text === "APPLE" } });\n` });
-    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts")), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory: join(await makeTempDir(), "code"), worker });
+    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts"), folder), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory: join(await makeTempDir(), "code"), worker });
     expect(execution.scores).toEqual({ correct: { value: 1, source: "judge.ts" } });
   });
 
@@ -51,7 +51,7 @@ describe("bundleProgram(\"code-worker\")", () => {
     const folder = await writeTree({
       "judge.ts": `import { readFileSync } from "node:fs";\nexport default async (ctx) => ({ scores: { copied: readFileSync((await ctx.workspace.materialize()) + "/notes.txt", "utf8") === "APPLE\\n" } });\n`,
     });
-    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts")), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory: join(await makeTempDir(), "code"), worker });
+    const execution = await runCodeJudge({ bundle: await bundleCodeJudge(join(folder, "judge.ts"), folder), evalDirectory: folder, evidence, run: null, timeoutMs: 30_000, directory: join(await makeTempDir(), "code"), worker });
     expect(execution.error).toBeUndefined();
     expect(execution.scores).toEqual({ copied: { value: 1, source: "judge.ts" } });
   });

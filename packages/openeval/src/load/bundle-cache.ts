@@ -11,7 +11,7 @@ import { HARNESS_CACHE } from "../util/harness-cache.ts";
 import { writeJsonAtomic } from "../util/files.ts";
 
 /** Bump when what a cached entry means changes (its fields, or how a bundle is made). */
-const CACHE_FORMAT = "openeval.judge-bundle.2";
+const CACHE_FORMAT = "openeval.judge-bundle.3";
 const DIRECTORY = join(HARNESS_CACHE, "judge-bundles");
 
 const CachedBundleSchema = z.object({

@@ -13,6 +13,8 @@ import { LiteralError, readLiteral, type PropertySpan } from "./literal.ts";
 import { CRITERION_ID } from "./schema.ts";
 import { categoryKeys } from "./categories.ts";
 import { HARNESS_PACKAGE, isHarnessImport, resolveJudgeImport } from "./resolve-judge-import.ts";
+import { isInside, resolveReal } from "./inside-benchmark.ts";
+import { CodedLoadError } from "./errors.ts";
 
 export interface JudgeDependency {
   /** The package name as imported (`zod`, `@scope/pkg`), or a `node:`/`bun:` builtin. */
@@ -50,23 +52,31 @@ type PackageImport = CachedBundle["packages"][number];
 
 const MACRO_IMPORT = /\b(?:with|assert)\s*\{\s*type\s*:\s*["']macro["']/;
 
-/** Bundles judge.ts (or takes the cached bundle of the same files). Throws an Error whose message says what to fix
- * (the caller names the file). */
-export async function bundleCodeJudge(file: string): Promise<CodeJudgeBundle> {
+/**
+ * Bundles judge.ts (or takes the cached bundle of the same files). Throws an Error whose message says what to fix
+ * (the caller names the file). `benchmarkDirectory`: local imports must resolve inside it, as the judge is frozen
+ * with them (packages resolve wherever their node_modules is); null when the caller names a judge file of its own
+ * rather than one of a benchmark (judgeEvidence).
+ */
+export async function bundleCodeJudge(file: string, benchmarkDirectory: string | null): Promise<CodeJudgeBundle> {
   const root = dirname(file);
+  const within = benchmarkDirectory === null ? null : resolveReal(benchmarkDirectory);
   let bundle = readCachedBundle(file);
+  // A cache entry is keyed by judge.ts alone: the same judge elsewhere may import files outside its benchmark.
+  if (within !== null && bundle?.localFiles.some((local) => !isInside(within, resolveReal(join(root, local.path))))) bundle = null;
   if (!bundle) {
-    bundle = await buildBundle(file);
+    bundle = await buildBundle(file, within);
     await writeCachedBundle(file, bundle);
   }
   const dependencies = describeDependencies(bundle.packages, root);
   return { source: bundle.source, dependencies, criteria: bundle.criteria, identity: fingerprint({ source: bundle.source, dependencies }) };
 }
 
-async function buildBundle(file: string): Promise<CachedBundle> {
+async function buildBundle(file: string, within: string | null): Promise<CachedBundle> {
   const root = dirname(file);
   const packages: PackageImport[] = [];
   const localFiles = new Map<string, string>();
+  const outside: string[] = [];
   const result = await Bun.build({
     entrypoints: [file],
     root,
@@ -74,8 +84,15 @@ async function buildBundle(file: string): Promise<CachedBundle> {
     format: "esm",
     packages: "external",
     throw: false,
-    plugins: [freezePlugin(packages, localFiles, root, file)],
+    plugins: [freezePlugin(packages, localFiles, root, file, { within, outside })],
   });
+  if (outside.length > 0) {
+    const names = [...new Set(outside)].sort().map((path) => `${relativePath(root, path)} (${resolveReal(path)})`);
+    throw new CodedLoadError(
+      "JUDGE_IMPORT_OUTSIDE_BENCHMARK",
+      `imports ${names.join(", ")}, outside the benchmark folder ${within}; a judge is frozen with the files it imports, so move them into the benchmark folder (or install them as a package)`,
+    );
+  }
   if (!result.success) {
     const messages = result.logs.map((log) => formatBuildLog(log, root));
     throw new Error(`does not compile: ${messages.join("; ")}`);
@@ -141,7 +158,8 @@ function relativizeModuleComments(source: string, localFiles: readonly string[],
   return result;
 }
 
-function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string, entry: string): BunPlugin {
+/** `bounds`: a local file (of any kind: code, JSON, text) outside `within` is never read, only listed in `outside`. */
+function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string, entry: string, bounds: { within: string | null; outside: string[] }): BunPlugin {
   return {
     name: "openeval-freeze-judge",
     setup(build) {
@@ -150,10 +168,18 @@ function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>
         packages.push({ specifier: args.path, importer: relativePath(root, args.importer) });
         return { path: args.path, external: true };
       });
+      build.onLoad({ filter: /.*/ }, (args) => {
+        if (bounds.within !== null && !isInside(bounds.within, resolveReal(args.path))) {
+          bounds.outside.push(args.path);
+          return { contents: "", loader: "js" };
+        }
+        // Every local file (code, JSON, text) is listed, so a cached bundle is checked against all it inlined.
+        localFiles.set(args.path, sha256(readFileSync(args.path)));
+        return undefined; // read by the next loader
+      });
       // Macros run at bundle time: refusing them keeps "bundling never executes author code" true.
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
         const contents = await readFile(args.path, "utf8");
-        localFiles.set(args.path, sha256(contents));
         if (MACRO_IMPORT.test(contents)) {
           throw new Error(`${args.path} imports a Bun macro, which would run during bundling; macros are not allowed in judges`);
         }

@@ -39,10 +39,10 @@ b'`,
       "ok/judge.ts": `export const criteria = { x: { label: 'say "hi" ""' }, y: "it's \\"fine\\"" };\nexport default () => ({ scores: {} });\n`,
       "bad/judge.ts": `export const criteria = { x: { label: "a" + "b" } };\nexport default () => ({ scores: {} });\n`,
     });
-    expect((await bundleCodeJudge(join(directory, "ok", "judge.ts"))).criteria).toEqual([
+    expect((await bundleCodeJudge(join(directory, "ok", "judge.ts"), directory)).criteria).toEqual([
       { id: "x", label: 'say "hi" ""', categories: [] },
       { id: "y", label: `it's "fine"`, categories: [] },
     ]);
-    await expect(bundleCodeJudge(join(directory, "bad", "judge.ts"))).rejects.toThrow(/`export const criteria` must be a plain literal: expected "," or "}"/);
+    await expect(bundleCodeJudge(join(directory, "bad", "judge.ts"), directory)).rejects.toThrow(/`export const criteria` must be a plain literal: expected "," or "}"/);
   });
 });

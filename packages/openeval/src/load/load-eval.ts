@@ -4,14 +4,14 @@ import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { loadControlFile, type ControlFile } from "@openeval/control-model";
 import { sha256 } from "../util/hash.ts";
-import { walkTree } from "../util/tree.ts";
 import { bundleCodeJudge, type CodeJudgeBundle } from "./code-judge-bundle.ts";
 import { ConfigInvalidError, type ConfigImporter } from "./import-config.ts";
+import { listEvalFiles, type EvalFile } from "./inside-benchmark.ts";
 import { parsePrompt, type EvalPrompt } from "./prompt.ts";
 import { parseRubric, type Rubric } from "./rubric.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
 import { loadGitWorkspace, loadWorkspace, type EvalWorkspace } from "./workspace.ts";
-import type { LoadProblem } from "./errors.ts";
+import { CodedLoadError, type LoadProblem } from "./errors.ts";
 
 export interface Criterion {
   id: string;
@@ -57,11 +57,15 @@ export async function loadEval(
       return await step();
     } catch (error) {
       const messages = error instanceof ConfigInvalidError ? error.messages : [error instanceof Error ? error.message : String(error)];
-      problems.push(...messages.map((message) => ({ file: at(name), message })));
+      const code = error instanceof CodedLoadError ? { code: error.code } : {};
+      problems.push(...messages.map((message) => ({ file: at(name), message, ...code })));
       return null;
     }
   }
 
+  // Before anything is read: an entry that leads out of the benchmark folder is never followed.
+  const listed = await attempt(".", async () => listEvalFiles(directory, benchmarkDirectory));
+  if (!listed || listed.problems.length > 0) return { definition: null, problems: [...problems, ...(listed?.problems ?? [])] };
   const has = (name: string) => existsSync(join(directory, name));
   if (!has("prompt.md") || (!has("judge.md") && !has("judge.ts"))) {
     const missing = [!has("prompt.md") && "prompt.md", !has("judge.md") && !has("judge.ts") && "judge.md or judge.ts"];
@@ -76,7 +80,7 @@ export async function loadEval(
     ? await attempt("eval.ts", () => importer.import(join(directory, "eval.ts"), EvalSettingsSchema))
     : EvalSettingsSchema.parse({});
   const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(readFileSync(join(directory, "judge.md"), "utf8"))) : null;
-  const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"))) : null;
+  const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"), benchmarkDirectory)) : null;
   const workspaceSettings = settings?.workspace;
   if (workspaceSettings && has("workspace")) {
     problems.push({ file: at("eval.ts"), message: "workspace: the candidate starts from the repository, so the workspace/ folder would be ignored; move its files to a folder named by workspace.overlay, or remove one of them" });
@@ -85,7 +89,7 @@ export async function loadEval(
     ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
     : await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
   const controls = await attempt("controls", () => loadControls(join(directory, "controls")));
-  const judgeFiles = await attempt(".", () => listJudgeFiles(directory, workspaceFolders(workspaceSettings)));
+  const judgeFiles = await attempt(".", async () => listJudgeFiles(listed.files, workspaceFolders(workspaceSettings)));
 
   if (settings?.earlyStop && has("judge.ts")) {
     problems.push({ file: at("eval.ts"), message: "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts" });
@@ -115,11 +119,13 @@ export function workspaceFolders(settings: EvalSettings["workspace"]): string[] 
   return settings ? [...(settings.overlay ? [settings.overlay] : []), ...(settings.revisions ?? []).map((revision) => revision.directory)] : [];
 }
 
-/** `candidateFolders`: folders the candidate gets (see workspaceFolders), which are not judge-only either. */
-async function listJudgeFiles(directory: string, candidateFolders: string[]): Promise<JudgeFile[]> {
-  const entries = walkTree(directory, new Set(["node_modules", ".git"]));
+/**
+ * `candidateFolders`: folders the candidate gets (see workspaceFolders), which are not judge-only either. A link to a
+ * file elsewhere in the benchmark is frozen as that file's content.
+ */
+function listJudgeFiles(files: EvalFile[], candidateFolders: string[]): JudgeFile[] {
   const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
-  const judgeOnly = entries.filter((entry) => entry.kind === "file" && !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path));
+  const judgeOnly = files.filter((entry) => !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path));
   return judgeOnly.map((entry) => ({ path: entry.path, sha256: sha256(readFileSync(entry.absolute)) }));
 }
 

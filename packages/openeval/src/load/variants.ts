@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { LoadProblem } from "./errors.ts";
+import { isInside, resolveReal } from "./inside-benchmark.ts";
 import type { BenchmarkSettings, VariantSettings } from "./schema.ts";
 
 /** A candidate's agent setup: `current` has no overrides; every other variant only differences from it. */
@@ -41,8 +42,14 @@ export async function loadVariants(directory: string, settings: BenchmarkSetting
 
 async function readText(directory: string, value: VariantSettings["instructions"] & {}, key: string, problems: LoadProblem[]): Promise<string> {
   if (typeof value === "string") return value;
+  // The file's text is laid into the candidate's workspace or config: only the benchmark's own files qualify.
+  const real = resolveReal(resolve(directory, value.file));
+  if (!isInside(resolveReal(directory), real)) {
+    problems.push({ file: "benchmark.ts", code: "FILE_OUTSIDE_BENCHMARK", message: `${key}: "${value.file}" resolves to ${real}, outside the benchmark folder; the candidate would be handed it. Move the file into the benchmark folder and name it relative to it` });
+    return "";
+  }
   try {
-    return await readFile(resolve(directory, value.file), "utf8");
+    return await readFile(real, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     problems.push({ file: "benchmark.ts", message: `${key}: cannot read "${value.file}" (${reason}); give a readable file, relative to the benchmark folder` });

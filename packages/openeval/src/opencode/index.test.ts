@@ -12,6 +12,7 @@ test("the opencode module exposes exactly this runtime API", () => {
     "createGitWorkspace",
     "exportSessions",
     "findKnownSecrets",
+    "findSecretsIn",
     "parseModelRef",
     "preflightTarget",
     "prepareIsolation",

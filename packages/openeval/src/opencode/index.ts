@@ -15,7 +15,7 @@ export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDa
 export { exportSessions, type ExportRequest, type ExportedSession } from "./export-sessions.ts";
 export { parseModelRef, type ModelRef } from "./model-id.ts";
 export { createGitWorkspace } from "./git-workspace.ts";
-export { findKnownSecrets, type KnownSecret } from "./known-secrets.ts";
+export { findKnownSecrets, findSecretsIn, type KnownSecret } from "./known-secrets.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";
 export { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
 export { resolveOpenCodeBinary } from "./opencode-command.ts";

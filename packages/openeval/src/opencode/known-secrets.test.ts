@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
-import { findKnownSecrets, isCredentialName } from "./known-secrets.ts";
+import { findKnownSecrets, findSecretsIn, isCredentialName } from "./known-secrets.ts";
 
 describe("findKnownSecrets", () => {
   test("every auth.json entry's values and every credential-shaped variable, whatever the provider", async () => {
@@ -41,5 +41,13 @@ describe("findKnownSecrets", () => {
   test("names: keys, tokens, secrets and passwords are credentials; paths and settings are not", () => {
     for (const name of ["OPENAI_API_KEY", "AWS_ACCESS_KEY_ID", "GH_TOKEN", "X_SECRET_Y", "PGPASSWORD", "AUTH_HEADER", "GOOGLE_APPLICATION_CREDENTIALS"]) expect(isCredentialName(name), name).toBe(true);
     for (const name of ["PATH", "HOME", "AWS_REGION", "KEYBOARD_LAYOUT", "TERM"]) expect(isCredentialName(name), name).toBe(false);
+  });
+
+  test("findSecretsIn names the secrets some bytes hold, as redaction finds them, and only those", () => {
+    const secrets = [{ value: "svc-token-0123456789", source: "env MY_SERVICE_TOKEN" }, { value: 'quote"d-secret-0123', source: "auth.json x.key" }];
+    expect(findSecretsIn(new TextEncoder().encode("token=svc-token-0123456789\n"), secrets)).toEqual([secrets[0]]);
+    expect(findSecretsIn(JSON.stringify({ key: 'quote"d-secret-0123' }), secrets)).toEqual([secrets[1]]);
+    expect(findSecretsIn(new Uint8Array([0, 255, 1]), secrets)).toEqual([]);
+    expect(findSecretsIn("svc-token-012345678 (one character short)", secrets)).toEqual([]);
   });
 });

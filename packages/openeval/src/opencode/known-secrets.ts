@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { AuthFileSchema } from "./auth-schema.ts";
-import { MIN_SECRET_LENGTH } from "./redact.ts";
+import { MIN_SECRET_LENGTH, redactBytes } from "./redact.ts";
 import { isRecord } from "../util/is-record.ts";
 
 /** Names that hold credentials (`*_KEY`, `*_TOKEN*`, `*_SECRET*`, `*_PASSWORD*`, …); values of the rest are settings. */
@@ -45,6 +45,16 @@ export async function findKnownSecrets(
   collectCredentialFields(providers, "candidate.providers", found);
   const seen = new Set<string>();
   return found.filter((secret) => secret.value.length >= MIN_SECRET_LENGTH && seen.size < seen.add(secret.value).size);
+}
+
+/**
+ * The secrets `data` holds in any form redaction removes (so exactly those recording it would redact).
+ * @example findSecretsIn(readFileSync("config.json"), secrets) // → [{ value: "sk-…", source: "env OPENAI_API_KEY" }]
+ */
+export function findSecretsIn(data: Uint8Array | string, secrets: readonly KnownSecret[]): KnownSecret[] {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  const holds = (values: string[]) => !Buffer.from(redactBytes(bytes, values)).equals(bytes);
+  return holds(secrets.map((secret) => secret.value)) ? secrets.filter((secret) => holds([secret.value])) : [];
 }
 
 /** A missing or malformed auth.json holds nothing to redact. */

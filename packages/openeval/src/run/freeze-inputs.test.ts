@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
+import { findKnownSecrets } from "../opencode/index.ts";
+import { InputSecretError } from "./errors.ts";
 import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
 import { compareSources, describeInputChanges, hashSources } from "./input-changes.ts";
 
@@ -15,7 +18,7 @@ async function frozenBenchmark() {
   }));
   const benchmark = await loadBenchmark(directory);
   const run = await makeTempDir();
-  return { directory, run, ...(await freezeInputs(benchmark, run)) };
+  return { directory, run, ...(await freezeInputs(benchmark, run, [])) };
 }
 
 describe("freezeInputs", () => {
@@ -44,7 +47,7 @@ describe("freezeInputs", () => {
     }));
     const loaded = await loadBenchmark(directory);
     expect(loaded.evals[0]!.judgeFiles.map((file) => file.path)).toEqual(["REFERENCE_FIX.md"]);
-    const { benchmark } = await freezeInputs(loaded, await makeTempDir());
+    const { benchmark } = await freezeInputs(loaded, await makeTempDir(), []);
     const folder = benchmark.evals[0]!.directory;
     expect(readFileSync(join(folder, "v1", "app.js"), "utf8")).toBe("one\n");
     expect(readFileSync(join(folder, "extra", "NOTES.md"), "utf8")).toBe("notes\n");
@@ -76,13 +79,45 @@ describe("freezeInputs", () => {
       "evals/answer/judge.md": "## Criterion: brief — Answers briefly\nPass when the reply is the requested word alone.\n",
     }));
     const run = await makeTempDir();
-    const frozen = await freezeInputs(rubricOnly, run);
+    const frozen = await freezeInputs(rubricOnly, run, []);
     expect(frozen.codeWorker).toBeNull();
     expect(frozen.judgeTools).toMatch(new RegExp(`^${join(run, "inputs", "harness")}/judge-tools-[0-9a-f]{16}\\.js$`));
     expect(readFileSync(frozen.judgeTools!, "utf8")).toContain("judge_submit_judgment");
     const { codeWorker, judgeTools } = await frozenBenchmark();
     expect(codeWorker).toMatch(/\/inputs\/harness\/code-worker-[0-9a-f]{16}\.js$/);
     expect(judgeTools).toBeNull();
+  });
+});
+
+describe("freezing inputs that hold a known secret", () => {
+  it("refuses the run, naming each file and whose secret it holds, and writes none of them into the run store", async () => {
+    const ENV_KEY = "sk-planted-env-key-0123456789";
+    const AUTH_KEY = "sk-planted-auth-key-0123456789";
+    const dataHome = await writeTree({ "opencode/auth.json": JSON.stringify({ anthropic: { type: "api", key: AUTH_KEY } }) });
+    const secrets = await findKnownSecrets({ PLANTED_SERVICE_TOKEN: ENV_KEY, XDG_DATA_HOME: dataHome });
+    const directory = await writeTree(minimalBenchmark({
+      "evals/answer/workspace/.env": `TOKEN=${ENV_KEY}\n`,
+      "evals/answer/workspace/src/a.js": "export const a = 1;\n",
+      "evals/answer/REFERENCE_FIX.md": `call it with ${AUTH_KEY}\n`,
+      "evals/other/prompt.md": "x\n",
+      "evals/other/judge.ts": `export default () => ({ scores: { ok: "${ENV_KEY}".length > 0 } });\n`,
+    }));
+    const run = await makeTempDir();
+    const error = await freezeInputs(await loadBenchmark(directory), run, secrets).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputSecretError);
+    expect((error as InputSecretError).code).toBe("INPUT_HOLDS_SECRET");
+    expect((error as Error).message).toBe(
+      "The benchmark's inputs hold secrets this runner knows, so no candidate was started and these files were not frozen into results/:\n" +
+        "  evals/answer/REFERENCE_FIX.md: the value of auth.json anthropic.key\n" +
+        "  evals/answer/workspace/.env: the value of env PLANTED_SERVICE_TOKEN\n" +
+        "  evals/other/judge.ts: the value of env PLANTED_SERVICE_TOKEN\n" +
+        "  evals/other/judge.bundle.js: the value of env PLANTED_SERVICE_TOKEN\n" +
+        "A benchmark's files are handed to candidates and judges and kept with the run: remove the secret from each file, then run again",
+    );
+    const written = await readdir(run, { recursive: true, withFileTypes: true });
+    const contents = written.filter((entry) => entry.isFile()).map((entry) => readFileSync(join(entry.parentPath, entry.name), "latin1"));
+    expect(contents.length).toBeGreaterThan(0);
+    for (const content of contents) expect(content.includes(ENV_KEY) || content.includes(AUTH_KEY)).toBe(false);
   });
 });
 

@@ -5,12 +5,16 @@
 // folder, which is checked against its manifest (and restored from the objects) before each use, so a candidate
 // that edits the benchmark folder — or the frozen copy — cannot change its own grade or another eval's start.
 // The harness's programs that grade (the code-judge worker, the rubric judge's tool server) are frozen too, bundled
-// into `inputs/harness/`, so patching them does not either.
+// into `inputs/harness/`, so patching them does not either. Every input is scanned for the secrets this runner knows
+// first: one that holds any is refused, never redacted, since a redacted copy would seed the candidate and grade it
+// with something other than the benchmark's files, while the benchmark would go on handing the secret around.
 import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { bundleProgram } from "../judge/index.ts";
 import { workspaceFolders, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
+import { findSecretsIn, type KnownSecret } from "../opencode/index.ts";
+import { InputSecretError } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";
@@ -42,17 +46,24 @@ export interface FrozenInputs {
 /**
  * Freezes every eval of the benchmark and the harness programs its judges run; returns the definition candidates
  * and judges must use.
+ * @throws InputSecretError naming each input that holds one of `secrets` (such a file is never written).
  */
-export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory: string): Promise<FrozenInputs> {
+export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory: string, secrets: readonly KnownSecret[]): Promise<FrozenInputs> {
   const inputs = join(runDirectory, INPUTS_DIRECTORY);
   await linkPackages(join(benchmark.directory, "node_modules"), join(inputs, "node_modules"));
   const frozen = new Map<string, FrozenEval>();
   const evals: EvalDefinition[] = [];
+  const holdingSecrets: InputSecretError["found"] = [];
   for (const evaluation of benchmark.evals) {
-    const entry = await freezeEval(evaluation, inputs);
+    const entry = await freezeEval(evaluation, inputs, (path, data) => {
+      const found = findSecretsIn(data, secrets);
+      if (found.length > 0) holdingSecrets.push({ path: `evals/${evaluation.id}/${path}`, sources: found.map((secret) => secret.source) });
+      return found.length === 0;
+    });
     frozen.set(evaluation.id, entry);
     evals.push({ ...evaluation, directory: entry.directory, workspace: { ...evaluation.workspace, directory: evaluation.workspace.directory ? join(entry.directory, "workspace") : null } });
   }
+  if (holdingSecrets.length > 0) throw new InputSecretError(holdingSecrets);
   const harness = join(inputs, "harness");
   const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await bundleProgram("code-worker", harness) : null;
   const judgeTools = benchmark.evals.some((evaluation) => evaluation.rubric) ? await bundleProgram("judge-tools", harness) : null;
@@ -83,9 +94,11 @@ export async function restoreFrozen(entry: FrozenEval): Promise<string[]> {
   return altered;
 }
 
-async function freezeEval(evaluation: EvalDefinition, inputs: string): Promise<FrozenEval> {
+/** `admit(path, data)`: whether a file may be frozen; one refused is never written. */
+async function freezeEval(evaluation: EvalDefinition, inputs: string, admit: (path: string, data: Uint8Array | string) => boolean): Promise<FrozenEval> {
   const files: FrozenFile[] = [];
   const store = async (path: string, data: Uint8Array | string, mode = 0o644) => {
+    if (!admit(path, data)) return;
     const hash = sha256(data);
     const object = join(inputs, "objects", hash);
     if (!existsSync(object)) await writeFileAtomic(object, data);

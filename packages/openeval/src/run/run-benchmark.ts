@@ -121,7 +121,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
     const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
     const { benchmark: frozenBenchmark, frozen, codeWorker, judgeTools } =
-      work.length > 0 ? await freezeInputs(benchmark, choice.directory) : { benchmark, frozen: new Map(), codeWorker: null, judgeTools: null };
+      work.length > 0 ? await freezeInputs(benchmark, choice.directory, secrets) : { benchmark, frozen: new Map(), codeWorker: null, judgeTools: null };
     const reportChanges = (changes: InputChange[]) => {
       if (changes.length === 0) return;
       store.appendEvent(INPUTS_CHANGED_EVENT, { changes });

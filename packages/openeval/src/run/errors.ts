@@ -1,0 +1,14 @@
+// Run-stage errors that stop a run before any candidate starts; each names what to fix.
+import { OpenEvalError } from "../util/errors.ts";
+
+/** A benchmark input (a workspace file, a judge-only file, a judge) holds a secret this runner knows. */
+export class InputSecretError extends OpenEvalError {
+  readonly code = "INPUT_HOLDS_SECRET";
+  constructor(readonly found: { path: string; sources: string[] }[]) {
+    super(
+      `The benchmark's inputs hold secrets this runner knows, so no candidate was started and these files were not frozen into results/:\n` +
+        found.map((file) => `  ${file.path}: the value of ${file.sources.join(", ")}`).join("\n") +
+        "\nA benchmark's files are handed to candidates and judges and kept with the run: remove the secret from each file, then run again",
+    );
+  }
+}
