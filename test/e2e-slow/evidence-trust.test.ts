@@ -8,8 +8,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { formatSummary } from "../../packages/openeval/src/report/summary-table.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { readResults } from "../../packages/openeval/src/run/index.ts";
-import { serveViewer, type ViewerServer } from "../../packages/openeval/src/view/index.ts";
+import { serveViewer } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";
+import { listFiles, readDefaultExport, readViewerApi } from "../helpers/published-run.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
 
 // Planted: three providers' auth.json entries and secrets in the runner's environment. Controls get none of them.
@@ -68,14 +69,6 @@ beforeAll(async () => {
   runDirectory = join(root, readdirSync(root)[0]!);
 });
 
-/** Every regular file under `root`, not following symlinks (the frozen inputs link to installed packages). */
-function listFiles(root: string): string[] {
-  return readdirSync(root, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(root, entry.name);
-    return entry.isDirectory() ? listFiles(path) : entry.isFile() ? [path] : [];
-  });
-}
-
 function expectNoPlanted(text: string | Buffer, where: string): void {
   for (const value of PLANTED) expect(text.includes(value), `${value} in ${where}`).toBe(false);
 }
@@ -101,36 +94,14 @@ describe("no stray secrets (issue 14 §1)", () => {
   });
 
   it("the viewer API serves none of them", async () => {
-    const viewer: ViewerServer = await serveViewer({ run: runDirectory, port: 0 });
-    try {
-      const get = async (path: string) => {
-        const response = await fetch(new URL(path, viewer.url));
-        const text = await response.text();
-        expectNoPlanted(text, path);
-        return text;
-      };
-      const runId = runDirectory.split("/").at(-1)!;
-      await get(`/api/runs/${runId}`);
-      const evalRuns = JSON.parse(await get(`/api/runs/${runId}/eval-runs?limit=100`)) as { items: { id: string; judgeRunId: string | null }[] };
-      expect(evalRuns.items.length).toBe(4);
-      for (const item of evalRuns.items) {
-        const detail = JSON.parse(await get(`/api/runs/${runId}/eval-runs/${item.id}`)) as { sessions: { id: string }[]; files: { path: string }[]; logs: { path: string }[] };
-        for (const session of detail.sessions) await get(`/api/runs/${runId}/eval-runs/${item.id}/transcript?session=${session.id}`);
-        await get(`/api/runs/${runId}/eval-runs/${item.id}/events?limit=1000`);
-        for (const file of detail.files) await get(`/api/runs/${runId}/eval-runs/${item.id}/file?path=${encodeURIComponent(file.path)}&revision=final`);
-        for (const log of detail.logs) await get(`/api/runs/${runId}/eval-runs/${item.id}/log?path=${encodeURIComponent(log.path)}`);
-        if (item.judgeRunId) await get(`/api/runs/${runId}/judge-runs/${item.judgeRunId}`);
-      }
-    } finally {
-      await viewer.stop();
-    }
+    const responses = await readViewerApi(runDirectory);
+    const list = responses.find((response) => response.where.includes("/eval-runs?"))!;
+    expect(JSON.parse(list.content.toString("utf8")).items.length).toBe(4);
+    for (const response of responses) expectNoPlanted(response.content, response.where);
   });
 
   it("an export made from a clean shell carries none of them", async () => {
-    const output = join(await makeTempDir(), "export");
-    const exported = await runCli(["export", runDirectory, "--output", output], { env: { XDG_DATA_HOME: await makeTempDir() } });
-    expect(exported.exitCode, exported.stderr).toBe(0);
-    for (const file of listFiles(output)) expectNoPlanted(readFileSync(file), file);
+    for (const file of await readDefaultExport(runDirectory)) expectNoPlanted(file.content, file.where);
   });
 });
 

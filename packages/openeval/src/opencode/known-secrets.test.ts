@@ -35,11 +35,18 @@ describe("findKnownSecrets", () => {
     expect(secrets).toEqual([
       { value: "local-provider-key-0123", source: "candidate.providers.local.options.apiKey" },
       { value: "Bearer header-token-0123", source: "candidate.providers.local.options.headers.Authorization" },
+      { value: "header-token-0123", source: "candidate.providers.local.options.headers.Authorization (token)" },
     ]);
   });
 
+  test("an Authorization value's token is a secret of its own, whatever the header or variable is called", async () => {
+    const providers = { gw: { options: { headers: { "Proxy-Authorization": "Basic dXNlcjpwYXNzd29yZA==", "X-Title": "my benchmark title" } } } };
+    const secrets = await findKnownSecrets({ AUTH_HEADER: "token ghp-0123456789abcdef", GREETING: "Bearer of good news" }, join(await makeTempDir(), "missing-auth.json"), providers);
+    expect(secrets.map((secret) => secret.value)).toEqual(["token ghp-0123456789abcdef", "Basic dXNlcjpwYXNzd29yZA==", "ghp-0123456789abcdef", "dXNlcjpwYXNzd29yZA=="]);
+  });
+
   test("names: keys, tokens, secrets and passwords are credentials; paths and settings are not", () => {
-    for (const name of ["OPENAI_API_KEY", "AWS_ACCESS_KEY_ID", "GH_TOKEN", "X_SECRET_Y", "PGPASSWORD", "AUTH_HEADER", "GOOGLE_APPLICATION_CREDENTIALS"]) expect(isCredentialName(name), name).toBe(true);
+    for (const name of ["OPENAI_API_KEY", "AWS_ACCESS_KEY_ID", "GH_TOKEN", "X_SECRET_Y", "PGPASSWORD", "AUTH_HEADER", "GOOGLE_APPLICATION_CREDENTIALS", "Proxy-Authorization", "authorization"]) expect(isCredentialName(name), name).toBe(true);
     for (const name of ["PATH", "HOME", "AWS_REGION", "KEYBOARD_LAYOUT", "TERM"]) expect(isCredentialName(name), name).toBe(false);
   });
 

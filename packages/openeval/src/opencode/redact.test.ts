@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { REDACTED, redactBytes, redactDatabase, redactSecrets } from "./redact.ts";
+import { MIN_SECRET_LENGTH, REDACTED, redactBytes, redactDatabase, redactSecrets, secretForms } from "./redact.ts";
 
 const SECRET = "sk-ant-planted-0123456789abcdef";
 
@@ -39,6 +39,72 @@ describe("redactSecrets", () => {
   });
 });
 
+describe("encoded secrets", () => {
+  const reverse = (text: string) => [...text].reverse().join("");
+
+  /**
+   * `secret` inside a longer byte stream that is then encoded, at byte offset `before.length`: only the characters
+   * that share bits with a neighbouring byte may remain (at most one at each end, besides the neighbours' own).
+   */
+  function expectBase64Redacted(secret: string, before: string, encoding: "base64" | "base64url"): void {
+    const stream = Buffer.from(`${before}${secret}\n`);
+    const encoded = stream.toString(encoding);
+    const redacted = redactSecrets(`data: ${encoded} end`, [secret]);
+    const start = Buffer.byteLength(before);
+    const kept = redacted.slice("data: ".length, -" end".length).split(REDACTED);
+    expect(kept, `offset ${start % 3}`).toHaveLength(2);
+    expect(kept[0]!.length, `offset ${start % 3}`).toBeLessThanOrEqual(Math.ceil((8 * start) / 6));
+    expect(kept[1]!.length, `offset ${start % 3}`).toBeLessThanOrEqual(encoded.length - Math.floor((8 * (start + Buffer.byteLength(secret))) / 6));
+  }
+
+  test("base64 at each of the three byte offsets, as `echo $KEY | base64` and inside a longer file", () => {
+    for (const before of ["", "K", "KE", "KEY", "API_KEY=", "ANTHROPIC_API_KEY="]) expectBase64Redacted(SECRET, before, "base64");
+  });
+
+  test("base64url at each offset, for a secret whose base64 has + and /", () => {
+    const secret = "sk>>>???~~~0123";
+    expect(Buffer.from(secret).toString("base64")).toMatch(/[+/]/);
+    for (const before of ["", "a", "ab"]) {
+      expectBase64Redacted(secret, before, "base64url");
+      expectBase64Redacted(secret, before, "base64");
+    }
+  });
+
+  test("hex in lower and upper case", () => {
+    const hex = Buffer.from(`key=${SECRET}\n`).toString("hex");
+    expect(redactSecrets(hex, [SECRET])).toBe(`6b65793d${REDACTED}0a`);
+    expect(redactSecrets(hex.toUpperCase(), [SECRET])).toBe(`6B65793D${REDACTED}0A`);
+  });
+
+  test("URL-encoded: encodeURIComponent, form encoding, and every byte percent-encoded in either case", () => {
+    const secret = "p@ss/w0rd+key=1 2&x";
+    const everyByte = [...Buffer.from(secret)].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+    for (const form of [encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2), everyByte, everyByte.toUpperCase()]) {
+      expect(redactSecrets(`GET /?token=${form}&page=2`, [secret]), form).toBe(`GET /?token=${REDACTED}&page=2`);
+    }
+  });
+
+  test("reversed, also inside JSON", () => {
+    expect(redactSecrets(`rev: ${reverse(SECRET)}`, [SECRET])).toBe(`rev: ${REDACTED}`);
+    const odd = 'pa"ss\\word-123456';
+    const line = JSON.stringify({ output: `x ${reverse(odd)} y` });
+    expect(JSON.parse(redactSecrets(line, [odd]))).toEqual({ output: `x ${REDACTED} y` });
+  });
+
+  test("in raw bytes too (files the agent wrote)", () => {
+    const data = new Uint8Array([0, 255, ...Buffer.from(`${Buffer.from(SECRET).toString("base64")} ${reverse(SECRET)}`), 0]);
+    expect(Buffer.from(redactBytes(data, [SECRET])).toString("latin1")).toBe(`\u0000\u00ff${REDACTED} ${REDACTED}\u0000`);
+  });
+
+  test("no form of a secret is shorter than the shortest secret redacted, and shorter secrets stay ignored", () => {
+    for (const secret of ["abcdefgh", "été-ünï", "\u{1F511}\u{1F511}\u{1F511}\u{1F511}"]) {
+      for (const form of secretForms([secret])) expect(form.length, `${form} of ${secret}`).toBeGreaterThanOrEqual(MIN_SECRET_LENGTH);
+    }
+    const text = `${Buffer.from("control").toString("base64")} ${Buffer.from("control").toString("hex")} lortnoc`;
+    expect(redactSecrets(text, ["control"])).toBe(text);
+  });
+});
+
 describe("redactDatabase", () => {
   let dir: string;
   beforeEach(async () => {
@@ -64,6 +130,9 @@ describe("redactDatabase", () => {
     db.run("INSERT INTO credential VALUES ('c', ?)", [SECRET]);
     db.run("INSERT INTO account VALUES ('a', 'some-token-value')");
     db.run("INSERT INTO \"odd name\" VALUES (?)", [`x${SECRET}x`]);
+    db.run("CREATE TABLE keyed (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID");
+    db.run("INSERT INTO keyed VALUES ('a', ?), ('b', 'same prefix only')", [`hex ${Buffer.from(SECRET).toString("hex")}`]);
+    db.run("INSERT INTO part VALUES ('p3', ?, ?, 3)", [`b64 ${Buffer.from(`K=${SECRET}`).toString("base64")}`, Buffer.from([...SECRET].reverse().join(""))]);
     db.close();
   }
 
@@ -81,6 +150,14 @@ describe("redactDatabase", () => {
     expect(db.query("SELECT count(*) AS n FROM credential").get()).toEqual({ n: 0 });
     expect(db.query("SELECT count(*) AS n FROM account").get()).toEqual({ n: 0 });
     expect(db.query('SELECT "odd col" AS v FROM "odd name"').get()).toEqual({ v: `x${REDACTED}x` });
+    // Encoded forms too, in a table without rowids; a text cell stays text.
+    expect(db.query("SELECT k, v, typeof(v) AS type FROM keyed ORDER BY k").all()).toEqual([
+      { k: "a", v: `hex ${REDACTED}`, type: "text" },
+      { k: "b", v: "same prefix only", type: "text" },
+    ]);
+    const p3 = db.query<{ data: string; raw: Uint8Array }, []>("SELECT data, raw FROM part WHERE id = 'p3'").get()!;
+    expect(p3.data).toMatch(/^b64 \w{0,3}\[REDACTED\]\w?=*$/);
+    expect(new TextDecoder().decode(p3.raw)).toBe(REDACTED);
     db.close();
 
     // The bytes on disk (main file; the WAL was checkpointed) no longer hold the secret anywhere.
