@@ -6,7 +6,8 @@ import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type 
 import { captureDirectory, writeNativeRecording } from "../recording/index.ts";
 import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../records/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { buildProviderConfig, createGitWorkspace, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
+import { buildProviderConfig, createGitWorkspace, describeEndpointProblem, prepareIsolation, providerEndpoint, redactBytes, runOpenCode, selectCredentials, type EndpointProblem, type OpenCodeOutcome } from "../opencode/index.ts";
+import { diagnoseProvider, type EndpointCheck } from "./diagnose-provider.ts";
 import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";
 import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
@@ -37,8 +38,10 @@ export interface CandidateRequest {
   onEvent?: (event: unknown) => void;
   /** earlyStop: checks on snapshots while the candidate runs, and may stop it. */
   monitor?: CandidateMonitor;
-  /** Set when the model's endpoint failed its preflight: the run is recorded as that infrastructure error, nothing starts. */
-  unreachable?: string;
+  /** Set when the model's endpoint failed its preflight: the run is recorded as that error, and nothing starts. */
+  endpointProblem?: EndpointProblem;
+  /** Checks the model's endpoint again, after its provider failed before the model's first step. */
+  recheckEndpoint?: () => Promise<EndpointCheck>;
   /** Called with the running record before OpenCode starts, then with the final one. */
   save(evalRun: EvalRun): void;
 }
@@ -86,7 +89,8 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     metrics: null,
   };
   request.save(running);
-  if (request.unreachable !== undefined) return finishFailed(request, running, request.unreachable);
+  const problem = request.endpointProblem;
+  if (problem) return finishFailed(request, running, describeEndpointProblem(problem), { setupError: problem.kind === "wrong_path" });
 
   // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
   const scratch = await createScratchDir(request.evalRunId);
@@ -111,8 +115,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
 async function openContainer(request: CandidateRequest, scratch: string, timeoutMs: number, credentials: { secrets: string[] }) {
   if (!request.container) throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
   const { settings, slot } = request;
-  const providerConfig = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL)[parseModelRef(slot.model).provider] as { options?: { baseURL?: unknown } } | undefined;
-  const baseURL = typeof providerConfig?.options?.baseURL === "string" ? providerConfig.options.baseURL : null;
+  const baseURL = providerEndpoint(slot.model, buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL));
   const logFile = join(request.runDirectory, evalRunPaths(request.evalRunId).logs, "egress.log");
   await mkdir(dirname(logFile), { recursive: true });
   const log = Bun.file(logFile).writer();
@@ -206,7 +209,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     throw error;
   });
 
-  const session = variantConfig(variant, { provider: buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL) });
+  const providers = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL);
+  const session = variantConfig(variant, { provider: providers });
   const { monitor } = request;
   const live = {
     workspace,
@@ -230,6 +234,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     credentials,
     timeoutMs,
     maxCostUSD: settings.candidate.maxCostUSD,
+    endpoint: providerEndpoint(slot.model, providers),
     signal: request.signal,
     onEvent: request.onEvent,
     ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
@@ -255,12 +260,15 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     reportedSessionID: outcome.sessionID,
   });
 
+  const diagnosis = request.recheckEndpoint
+    ? await diagnoseProvider(outcome, request.recheckEndpoint, { ...timeLimitOf(request), ms: timeoutMs, endpoint: providerEndpoint(slot.model, providers) })
+    : { error: outcome.error ?? null, setupError: outcome.setupError };
   const finalRun: EvalRun = {
     ...running,
     state: outcome.state,
     infrastructureError: outcome.infrastructureError,
-    ...(outcome.setupError ? { setupError: true } : {}),
-    error: outcome.error ?? null,
+    ...(diagnosis.setupError ? { setupError: true } : {}),
+    error: diagnosis.error,
     completedAt: outcome.completedAt,
     elapsedMs: outcome.elapsedMs,
     evidence: { directory: paths.evidence, hash: evidence.hash },
@@ -269,4 +277,10 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   };
   request.save(finalRun);
   return finalRun;
+}
+
+/** Where the candidate's time limit of this eval is set. */
+function timeLimitOf(request: CandidateRequest): { setting: string } {
+  const id = request.evaluation.id;
+  return { setting: request.evaluation.settings.timeoutMs === undefined ? "candidate.timeoutMs in benchmark.ts" : `the candidate timeoutMs of eval "${id}"` };
 }
