@@ -3,8 +3,8 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { captureDirectory, writeNativeRecording } from "../recording/index.ts";
-import type { EarlyCheck, EvalRun, PreparationError, SlotKey } from "../records/index.ts";
+import { captureDirectory, writeNativeRecording, type ToolCallText } from "../recording/index.ts";
+import type { EarlyCheck, EvalRun, EvalRunFinding, PreparationError, SlotKey } from "../records/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { buildProviderConfig, createGitWorkspace, describeEndpointProblem, prepareIsolation, providerEndpoint, redactBytes, runOpenCode, selectCredentials, type EndpointProblem, type OpenCodeOutcome } from "../opencode/index.ts";
 import { diagnoseProvider, type EndpointCheck } from "./diagnose-provider.ts";
@@ -246,7 +246,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   onOutcome(outcome);
 
   const checks = await monitor?.finish();
-  const { evidence, metrics } = await writeNativeRecording({
+  const { evidence, metrics, native } = await writeNativeRecording({
     directory: evidenceDirectory,
     kind: "candidate",
     prompt: evaluation.prompt.text,
@@ -273,10 +273,17 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     elapsedMs: outcome.elapsedMs,
     evidence: { directory: paths.evidence, hash: evidence.hash },
     metrics,
+    ...(native.toolCallText.length > 0 ? { findings: [toolCallTextFinding(native.toolCallText)] } : {}),
     ...(checks ? { earlyStop: { checks } } : {}),
   };
   request.save(finalRun);
   return finalRun;
+}
+
+/** The run's tool-call-shaped texts as one finding, citing the first. */
+function toolCallTextFinding(found: readonly ToolCallText[]): EvalRunFinding {
+  const [first] = found;
+  return { kind: "tool_call_text", count: found.length, messageID: first!.messageID, shape: first!.shape, excerpt: first!.excerpt };
 }
 
 /** Where the candidate's time limit of this eval is set. */

@@ -15,6 +15,7 @@ export {
   type EarlyCheck,
   type CriterionScore,
   type EvalRun,
+  type EvalRunFinding,
   type PreparationError,
   type EvalRunState,
   type JudgeRun,
@@ -31,5 +32,6 @@ export { readInvocations, recordInvocationFinished, recordInvocationStarted, typ
 export { INVOCATION_FINISHED, INVOCATION_STARTED, type InvocationFinished, type InvocationStarted, type PlannedWork } from "./progress-schema.ts";
 export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";
+export { describeFinding } from "./eval-run-findings.ts";
 export type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
 export { creditsOf, RecordedWorkIndex, type ActiveWork, type ActiveWorkStatus, type ExpectedInputs } from "./active-work.ts";
