@@ -3,10 +3,11 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { captureDirectory, writeNativeRecording } from "../recording/index.ts";
-import { describeRecordingIntegrity, type EarlyCheck, type EvalRun, type PreparationError, type SlotKey } from "../records/index.ts";
+import { captureDirectory, writeNativeRecording, type ToolCallText } from "../recording/index.ts";
+import { describeRecordingIntegrity, type EarlyCheck, type EvalRun, type EvalRunFinding, type PreparationError, type SlotKey } from "../records/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { buildProviderConfig, createGitWorkspace, parseModelRef, prepareIsolation, redactBytes, runOpenCode, selectCredentials, type OpenCodeOutcome } from "../opencode/index.ts";
+import { buildProviderConfig, createGitWorkspace, describeEndpointProblem, prepareIsolation, providerEndpoint, redactBytes, runOpenCode, selectCredentials, type EndpointProblem, type OpenCodeOutcome } from "../opencode/index.ts";
+import { diagnoseProvider, type EndpointCheck } from "./diagnose-provider.ts";
 import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";
 import { planEgress } from "./container/egress.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
@@ -37,8 +38,10 @@ export interface CandidateRequest {
   onEvent?: (event: unknown) => void;
   /** earlyStop: checks on snapshots while the candidate runs, and may stop it. */
   monitor?: CandidateMonitor;
-  /** Set when the model's endpoint failed its preflight: the run is recorded as that infrastructure error, nothing starts. */
-  unreachable?: string;
+  /** Set when the model's endpoint failed its preflight: the run is recorded as that error, and nothing starts. */
+  endpointProblem?: EndpointProblem;
+  /** Checks the model's endpoint again, after its provider failed before the model's first step. */
+  recheckEndpoint?: () => Promise<EndpointCheck>;
   /** Called with the running record before OpenCode starts, then with the final one. */
   save(evalRun: EvalRun): void;
 }
@@ -89,7 +92,8 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     metrics: null,
   };
   request.save(running);
-  if (request.unreachable !== undefined) return finishFailed(request, running, request.unreachable);
+  const problem = request.endpointProblem;
+  if (problem) return finishFailed(request, running, describeEndpointProblem(problem), { setupError: problem.kind === "wrong_path" });
 
   // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
   const scratch = await createScratchDir(request.evalRunId);
@@ -114,8 +118,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
 async function openContainer(request: CandidateRequest, scratch: string, timeoutMs: number, credentials: { secrets: string[] }) {
   if (!request.container) throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
   const { settings, slot } = request;
-  const providerConfig = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL)[parseModelRef(slot.model).provider] as { options?: { baseURL?: unknown } } | undefined;
-  const baseURL = typeof providerConfig?.options?.baseURL === "string" ? providerConfig.options.baseURL : null;
+  const baseURL = providerEndpoint(slot.model, buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL));
   const logFile = join(request.runDirectory, evalRunPaths(request.evalRunId).logs, "egress.log");
   await mkdir(dirname(logFile), { recursive: true });
   const log = Bun.file(logFile).writer();
@@ -209,7 +212,8 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     throw error;
   });
 
-  const session = variantConfig(variant, { provider: buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL) });
+  const providers = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL);
+  const session = variantConfig(variant, { provider: providers });
   const { monitor } = request;
   const live = {
     workspace,
@@ -233,6 +237,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     credentials,
     timeoutMs,
     maxCostUSD: settings.candidate.maxCostUSD,
+    endpoint: providerEndpoint(slot.model, providers),
     signal: request.signal,
     onEvent: request.onEvent,
     ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
@@ -244,7 +249,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   onOutcome(outcome);
 
   const checks = await monitor?.finish();
-  const { evidence, metrics, integrity } = await writeNativeRecording({
+  const { evidence, metrics, native, integrity } = await writeNativeRecording({
     directory: evidenceDirectory,
     kind: "candidate",
     prompt: evaluation.prompt.text,
@@ -262,20 +267,36 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const integrityError = integrity && integrity.mismatches.length > 0
     ? { stream: join(paths.logs, EVENTS_FILE), database: join(paths.evidence, integrity.database), mismatches: integrity.mismatches }
     : null;
+  const diagnosis = request.recheckEndpoint
+    ? await diagnoseProvider(outcome, request.recheckEndpoint, { ...timeLimitOf(request), ms: timeoutMs, endpoint: providerEndpoint(slot.model, providers) })
+    : { error: outcome.error ?? null, setupError: outcome.setupError };
   const finalRun: EvalRun = {
     ...running,
     state: outcome.state,
     // A forged recording is never judged or scored, whatever the run did.
     infrastructureError: outcome.infrastructureError || integrityError !== null,
-    ...(outcome.setupError ? { setupError: true } : {}),
+    ...(diagnosis.setupError ? { setupError: true } : {}),
     ...(integrityError ? { integrityError } : {}),
-    error: integrityError ? [describeRecordingIntegrity(integrityError), outcome.error].filter(Boolean).join(" The run itself: ") : (outcome.error ?? null),
+    error: integrityError ? [describeRecordingIntegrity(integrityError), diagnosis.error].filter(Boolean).join(" The run itself: ") : diagnosis.error,
     completedAt: outcome.completedAt,
     elapsedMs: outcome.elapsedMs,
     evidence: { directory: paths.evidence, hash: evidence.hash },
     metrics,
+    ...(native.toolCallText.length > 0 ? { findings: [toolCallTextFinding(native.toolCallText)] } : {}),
     ...(checks ? { earlyStop: { checks } } : {}),
   };
   request.save(finalRun);
   return finalRun;
+}
+
+/** The run's tool-call-shaped texts as one finding, citing the first. */
+function toolCallTextFinding(found: readonly ToolCallText[]): EvalRunFinding {
+  const [first] = found;
+  return { kind: "tool_call_text", count: found.length, messageID: first!.messageID, shape: first!.shape, excerpt: first!.excerpt };
+}
+
+/** Where the candidate's time limit of this eval is set. */
+function timeLimitOf(request: CandidateRequest): { setting: string } {
+  const id = request.evaluation.id;
+  return { setting: request.evaluation.settings.timeoutMs === undefined ? "candidate.timeoutMs in benchmark.ts" : `the candidate timeoutMs of eval "${id}"` };
 }

@@ -3,5 +3,6 @@
 // image) — given only its own provider's credentials, recorded as verified evidence → EvalRun.
 export { executeCandidate, evalRunPaths, type CandidateMonitor, type CandidateRequest } from "./execute-candidate.ts";
 export type { TakeCheckpoint } from "./checkpoint.ts";
+export type { EndpointCheck } from "./diagnose-provider.ts";
 export { buildCandidateImage, resolveCandidateImage, type CandidateImage, type CandidateImageOptions } from "./candidate-image.ts";
 export { CandidateError, BUILD_CANDIDATE_IMAGE_COMMAND, type CandidateErrorCode } from "./errors.ts";

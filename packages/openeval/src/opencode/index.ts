@@ -17,9 +17,9 @@ export { parseModelRef, type ModelRef } from "./model-id.ts";
 export { createGitWorkspace } from "./git-workspace.ts";
 export { findKnownSecrets, findSecretsIn, type KnownSecret } from "./known-secrets.ts";
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";
-export { buildProviderConfig, CONTROL_PROVIDER } from "./provider-config.ts";
+export { buildProviderConfig, CONTROL_PROVIDER, providerEndpoint } from "./provider-config.ts";
 export { resolveOpenCodeBinary } from "./opencode-command.ts";
-export { checkEndpoint, preflightTarget, type PreflightTarget } from "./preflight.ts";
+export { checkEndpoint, describeEndpointProblem, preflightTarget, type EndpointProblem, type PreflightTarget } from "./preflight.ts";
 export { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "./serve-opencode.ts";
 // Anything else a stage writes from a session (final response, logs) must pass through this first.
 export { redactBytes, redactSecrets } from "./redact.ts";

@@ -26,27 +26,68 @@ export function preflightTarget(model: string, providers: Readonly<Record<string
 }
 
 /**
- * Null when the endpoint answered (any HTTP status: a server that says 401 or 404 to `/models` is there); otherwise
- * why not, naming the URL and the provider.
+ * What is wrong with an endpoint: `unreachable` (nothing answers: an infrastructure error, retry once it is up) or
+ * `wrong_path` (a server answers, but not an OpenAI-compatible API at that URL: a setup error of benchmark.ts).
+ */
+export interface EndpointProblem {
+  kind: "unreachable" | "wrong_path";
+  /** What the check found, naming the provider and the URL. */
+  finding: string;
+  /** What to do about it. */
+  remedy: string;
+}
+
+/** The problem as the reason a slot did not run. */
+export function describeEndpointProblem(problem: EndpointProblem): string {
+  return `${problem.finding}, so this slot did not run. ${problem.remedy}`;
+}
+
+/**
+ * Null when the endpoint serves an API there: any answer but a 404 or a non-JSON body (a server that says 401 to
+ * `/models` is there, and its key is checked by the first request); otherwise what is wrong, naming the URL and the
+ * provider.
  * @example
  * await checkEndpoint({ provider: "local", baseURL: "http://127.0.0.1:9/v1", apiKey: null })
- * // 'Provider "local" is unreachable at http://127.0.0.1:9/v1 (GET http://127.0.0.1:9/v1/models: Unable to connect…) …'
+ * // { kind: "unreachable", finding: 'Provider "local" is unreachable at http://127.0.0.1:9/v1 (GET …/models: Unable to connect…)', remedy: "Start the server…" }
  */
-export async function checkEndpoint(target: PreflightTarget, timeoutMs = PREFLIGHT_TIMEOUT_MS): Promise<string | null> {
+export async function checkEndpoint(target: PreflightTarget, timeoutMs = PREFLIGHT_TIMEOUT_MS): Promise<EndpointProblem | null> {
   const url = `${target.baseURL}/models`;
+  let response: Response;
+  let body: string;
   try {
-    const response = await fetch(url, {
+    response = await fetch(url, {
       headers: target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {},
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "manual",
     });
-    await response.body?.cancel();
-    return null;
+    body = await response.text();
   } catch (error) {
     const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (error as Error).message;
-    return (
-      `Provider "${target.provider}" is unreachable at ${target.baseURL} (GET ${url}: ${reason}), so this slot did not run. ` +
-      `Start the server, or fix benchmark.ts candidate.providers.${target.provider}.options.baseURL; then openeval retry this eval run.`
-    );
+    return {
+      kind: "unreachable",
+      finding: `Provider "${target.provider}" is unreachable at ${target.baseURL} (GET ${url}: ${reason})`,
+      remedy: `Start the server, or fix benchmark.ts candidate.providers.${target.provider}.options.baseURL; then openeval retry this eval run.`,
+    };
   }
+  const answer = response.status === 404 ? "404 Not Found" : response.ok && !isJson(body) ? `${response.status} with a body that is not JSON` : null;
+  if (answer === null) return null;
+  return {
+    kind: "wrong_path",
+    finding: `Setup error of provider "${target.provider}": GET ${url} answered ${answer}: ${target.baseURL} is not the root of an OpenAI-compatible API`,
+    remedy: `Fix benchmark.ts candidate.providers.${target.provider}.options.baseURL${suffixHint(target.baseURL)}; then openeval retry this eval run.`,
+  };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** OpenAI-compatible servers (llama.cpp, vLLM, Ollama, LM Studio) serve their API under `/v1`. */
+function suffixHint(baseURL: string): string {
+  return /\/v1$/.test(baseURL) ? " (the path to the API's root; for most servers it ends in /v1)" : ` (most servers serve it under /v1: try ${baseURL}/v1)`;
 }

@@ -2,6 +2,7 @@
 // the scripted provider on 127.0.0.1 that plays control files (candidates and the scripted judge alike).
 import { CONTROL_PROVIDER, controlName, isControlModel } from "../util/control-model.ts";
 import { isRecord } from "../util/is-record.ts";
+import { parseModelRef } from "./model-id.ts";
 
 export { CONTROL_PROVIDER };
 
@@ -29,4 +30,11 @@ function mergeDeep(base: Record<string, unknown>, override: Record<string, unkno
     merged[key] = isRecord(current) && isRecord(value) ? mergeDeep(current, value) : value;
   }
   return merged;
+}
+
+/** The endpoint the model's provider is configured with (`options.baseURL`), or null for a catalog provider. */
+export function providerEndpoint(model: string, providers: Record<string, unknown>): string | null {
+  const provider = providers[parseModelRef(model).provider];
+  const options = isRecord(provider) ? provider.options : undefined;
+  return isRecord(options) && typeof options.baseURL === "string" ? options.baseURL : null;
 }

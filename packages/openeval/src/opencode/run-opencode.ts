@@ -31,6 +31,8 @@ export interface OpenCodeRequest {
   credentials: { env: Record<string, string>; auth: Record<string, unknown> | null };
   timeoutMs: number;
   maxCostUSD?: number;
+  /** The provider's configured endpoint, named when the provider fails; null for a catalog provider. */
+  endpoint?: string | null;
   signal?: AbortSignal;
   /** Aborted when the harness ends the run on purpose before it finishes (earlyStop): the state is `stopped`. */
   stop?: AbortSignal;
@@ -75,6 +77,8 @@ export interface OpenCodeOutcome {
   infrastructureError: boolean;
   /** The model's context cannot hold the session's requests (an infrastructure error of the model's setup). */
   setupError: boolean;
+  /** Killed by the time limit while the model had not finished its first answer. */
+  waitedForFirstAnswer: boolean;
   /** Errors OpenCode reported in its event stream, in order (rejected attempts keep no error in the database). */
   stepErrors: StepError[];
   /** Requests OpenCode sent again after a failed attempt (its retries), from its log. */
@@ -121,7 +125,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   const command = request.launch ? { argv, confinement: "container" as const } : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
-    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD, model: request.model };
+    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD, model: request.model, endpoint: request.endpoint ?? null };
     const verdict = classifyEnding(tracker, { killReason, exitCode, spawnError, ...limits });
     const completed = Date.now();
     return {

@@ -14,17 +14,17 @@ const apiError = { type: "error", error: { name: "APIError", data: { message: "o
 
 describe("classifyEnding", () => {
   test("exit 0 is completed, whatever happened before", () => {
-    expect(classifyEnding(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({ state: "completed", infrastructureError: false, setupError: false });
+    expect(classifyEnding(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({ state: "completed", infrastructureError: false, setupError: false, waitedForFirstAnswer: false });
   });
 
   test("an error before any step is the provider's failure", () => {
-    expect(classifyEnding(tracked(apiError), ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "APIError: overloaded" });
+    expect(classifyEnding(tracked(apiError), ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, waitedForFirstAnswer: false, error: "APIError: overloaded" });
   });
 
   test("a non-zero exit before the model ever answered is infrastructure (OpenCode could not start)", () => {
     const tracker = tracked();
     tracker.lastLogError = "level=ERROR message=boom";
-    expect(classifyEnding(tracker, ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, error: "level=ERROR message=boom" });
+    expect(classifyEnding(tracker, ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, waitedForFirstAnswer: false, error: "level=ERROR message=boom" });
   });
 
   test("a failure after a finished step is the candidate's", () => {
@@ -42,6 +42,31 @@ describe("classifyEnding", () => {
     expect(classifyEnding(toolHangs, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: false });
     const silent = classifyEnding(tracked(), { ...ending, killReason: "timed_out" });
     expect(silent).toMatchObject({ state: "timed_out", infrastructureError: true });
+  });
+
+  test("a timeout before the first answer says so, names the limit and whether the provider had started answering", () => {
+    const limit = { ...ending, killReason: "timed_out", timeoutMs: 300_000, endpoint: "http://127.0.0.1:8080/v1" } as const;
+    expect(classifyEnding(tracked({ type: "step_start" }), limit)).toEqual({
+      state: "timed_out",
+      infrastructureError: true,
+      setupError: false,
+      waitedForFirstAnswer: true,
+      error: "The model had not finished its first answer after 300 s, the time limit (timeoutMs 300000): the provider had started answering.",
+    });
+    expect(classifyEnding(tracked(), limit).error).toBe(
+      "The model had not finished its first answer after 300 s, the time limit (timeoutMs 300000): the provider at http://127.0.0.1:8080/v1 had sent nothing.",
+    );
+  });
+
+  test("a failure before the first step names the provider's endpoint, once", () => {
+    const connect = { type: "error", error: { name: "APIError", data: { message: "Cannot connect to API: Unable to connect. Is the computer able to access the url?" } } };
+    const withEndpoint = { ...ending, endpoint: "http://127.0.0.1:8080/v1" };
+    expect(classifyEnding(tracked(connect), withEndpoint).error).toBe(
+      "APIError: Cannot connect to API: Unable to connect. Is the computer able to access the url? (provider endpoint http://127.0.0.1:8080/v1)",
+    );
+    const named = { type: "error", error: { name: "APIError", data: { message: "Cannot connect", url: "http://127.0.0.1:8080/v1/chat/completions" } } };
+    expect(classifyEnding(tracked(named), withEndpoint).error).toBe("APIError: Cannot connect (http://127.0.0.1:8080/v1/chat/completions)");
+    expect(classifyEnding(tracked(), { ...withEndpoint, killReason: "interrupted" }).error).toBe("Interrupted: the run was aborted by its caller.");
   });
 
   test("a compaction summary is not a completed candidate step", () => {
@@ -64,6 +89,7 @@ describe("classifyEnding", () => {
       state: "stopped",
       infrastructureError: false,
       setupError: false,
+      waitedForFirstAnswer: false,
       error: expect.stringMatching(/^Stopped early: an earlyStop check decided every criterion/),
     });
   });

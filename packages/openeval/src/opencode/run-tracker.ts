@@ -139,6 +139,8 @@ export interface RunVerdict {
   infrastructureError: boolean;
   /** The model is set up too small for the session (its context cannot hold the request): not the candidate's failure. */
   setupError: boolean;
+  /** Killed by the time limit while the model had not finished its first answer: slow or dead, the provider decides. */
+  waitedForFirstAnswer: boolean;
   error?: string;
 }
 
@@ -150,6 +152,8 @@ export interface RunEnding {
   maxCostUSD?: number;
   /** `provider/model`, named in a setup error. */
   model: string;
+  /** The provider's configured endpoint (`options.baseURL`), named when the provider failed; null for a catalog provider. */
+  endpoint?: string | null;
 }
 
 /**
@@ -171,8 +175,10 @@ export function classifyEnding(tracker: RunTracker, ending: RunEnding): RunVerdi
   const setupError = state === "failed" && overflow !== null;
   const beforeFirstStep = tracker.candidateSteps === 0 && !tracker.sawToolCall;
   const infrastructureError = setupError || ((state === "failed" || state === "timed_out") && beforeFirstStep);
-  const error = setupError ? describeOverflow(overflow, ending.model) : describeError(state, tracker, ending);
-  return error === undefined ? { state, infrastructureError, setupError } : { state, infrastructureError, setupError, error };
+  const error = setupError ? describeOverflow(overflow, ending.model) : beforeFirstStep ? describeFirstAnswerFailure(state, tracker, ending) : describeError(state, tracker, ending);
+  const waitedForFirstAnswer = state === "timed_out" && beforeFirstStep;
+  const verdict = { state, infrastructureError, setupError, waitedForFirstAnswer };
+  return error === undefined ? verdict : { ...verdict, error };
 }
 
 /** A rejection OpenCode did not compact past (it failed the session instead): the first overflow among the errors. */
@@ -194,6 +200,25 @@ export function describeOverflow(overflow: ContextOverflow, model: string): stri
     `This is not the candidate's failure. Raise the server's context${atLeast} (llama.cpp --ctx-size, vLLM --max-model-len, Ollama num_ctx), ` +
     `or set limit.context of ${model} in benchmark.ts candidate.providers to what the server really allows. Provider said: ${overflow.message}`
   );
+}
+
+/**
+ * Before the model finished a single step, a timeout is the provider's slowness or death, never the candidate's, and
+ * a failure is the provider's: both name the endpoint (OpenCode's "Cannot connect to API" does not).
+ */
+function describeFirstAnswerFailure(state: RunState, tracker: RunTracker, ending: RunEnding): string | undefined {
+  const at = ending.endpoint ? ` at ${ending.endpoint}` : "";
+  if (state === "timed_out") {
+    const answered = tracker.sawStepStart ? "the provider had started answering" : `the provider${at} had sent nothing`;
+    return `The model had not finished its first answer after ${formatSeconds(ending.timeoutMs)} s, the time limit (timeoutMs ${ending.timeoutMs}): ${answered}.`;
+  }
+  const error = describeError(state, tracker, ending);
+  const namesNoEndpoint = state === "failed" && error !== undefined && ending.endpoint && !error.includes(ending.endpoint);
+  return namesNoEndpoint ? `${error} (provider endpoint ${ending.endpoint})` : error;
+}
+
+function formatSeconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
 }
 
 function describeError(state: RunState, tracker: RunTracker, ending: RunEnding): string | undefined {

@@ -344,3 +344,25 @@ describe("events and retries", () => {
     expect(() => extractNative(path)).toThrow(/unexpected message msg_1 \(role: /);
   });
 });
+
+describe("tool calls written as text", () => {
+  it("finds tool-call-shaped text in intermediate and final answers, one per message, and none in ordinary ones", () => {
+    const first = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 10, completed: 20 });
+    const plain = assistantMessage({ id: "msg_a2", sessionID: ROOT, created: 30, completed: 40 });
+    const last = assistantMessage({ id: "msg_a3", sessionID: ROOT, created: 50, completed: 60 });
+    const extracted = extract({
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [userMessage("msg_u1", ROOT, 5), first, plain, last],
+      parts: [
+        part("prt_1", first, 15, { type: "text", text: 'Let me look.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>' }),
+        part("prt_2", first, 16, { type: "text", text: "<tool_call>again</tool_call>" }),
+        part("prt_3", plain, 35, { type: "text", text: 'The file holds {"name": "demo"}.' }),
+        part("prt_4", last, 55, { type: "text", text: '{"name": "write", "arguments": {"filePath": "a.txt", "content": "x"}}' }),
+      ],
+    });
+    expect(extracted.toolCallText).toEqual([
+      { messageID: "msg_a1", shape: "<tool_call>", excerpt: expect.stringMatching(/^<tool_call>\n\{"name": "bash"/) },
+      { messageID: "msg_a3", shape: '{"name":…,"arguments":…}', excerpt: '{"name": "write", "arguments": {"filePath": "a.txt", "content": "x"}}' },
+    ]);
+  });
+});

@@ -11,6 +11,7 @@ import { measureNative, type ModelStep, type NativeMetrics } from "./native-metr
 /** A model step with the message and session it is stored as. */
 export type RecordedStep = ModelStep & { messageID: string; sessionID: string };
 import type { ToolCall } from "./schema.ts";
+import { findToolCallText, type ToolCallText } from "./tool-call-text.ts";
 
 /** An error OpenCode reported in its event stream for a step of a session (it keeps none for attempts it moved past). */
 export interface StreamError {
@@ -50,6 +51,8 @@ export interface NativeExtract {
   metrics: NativeMetrics;
   /** Errors of steps whose message in the database holds none (rejected attempts OpenCode moved past). */
   stepErrors: StepError[];
+  /** Assistant messages whose text has a tool call's shape: calls the provider's server did not parse. */
+  toolCallText: ToolCallText[];
 }
 
 // The rows and JSON `data` shapes read here. Loose: OpenCode adds fields freely; only what we read is checked.
@@ -147,6 +150,10 @@ export function extractNative(databasePath: string, options: ExtractOptions = {}
         priced: options.priced ?? true,
       }),
       stepErrors,
+      toolCallText: assistants.flatMap((message) => {
+        const found = findToolCallText(message.id, visibleText(partsByMessage.get(message.id) ?? []));
+        return found ? [found] : [];
+      }),
     };
   } finally {
     db.close();
@@ -157,8 +164,13 @@ export function extractNative(databasePath: string, options: ExtractOptions = {}
 function readResponse(rootAssistants: readonly Message[], parts: readonly Part[]): string {
   const last = rootAssistants.findLast((message) => message.summary !== true);
   if (!last) return "";
+  return visibleText(parts.filter((part) => part.messageID === last.id));
+}
+
+/** The text a message shows (not OpenCode's synthetic or ignored parts). */
+function visibleText(parts: readonly Part[]): string {
   return parts
-    .filter((part) => part.messageID === last.id && part.type === "text" && part.synthetic !== true && part.ignored !== true)
+    .filter((part) => part.type === "text" && part.synthetic !== true && part.ignored !== true)
     .map((part) => part.text ?? "")
     .join("\n\n");
 }

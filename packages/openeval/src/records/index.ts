@@ -15,6 +15,7 @@ export {
   type EarlyCheck,
   type CriterionScore,
   type EvalRun,
+  type EvalRunFinding,
   type PreparationError,
   type RecordingIntegrityError,
   type RecordingMismatch,
@@ -34,5 +35,6 @@ export { INVOCATION_FINISHED, INVOCATION_STARTED, type InvocationFinished, type 
 export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, type EvalRunOutcome } from "./eval-run-outcome.ts";
 export { describeRecordingIntegrity } from "./recording-integrity.ts";
+export { describeFinding } from "./eval-run-findings.ts";
 export type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
 export { creditsOf, RecordedWorkIndex, type ActiveWork, type ActiveWorkStatus, type ExpectedInputs } from "./active-work.ts";

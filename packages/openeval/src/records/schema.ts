@@ -78,6 +78,19 @@ export const RecordingIntegrityErrorSchema = z.object({
   mismatches: z.array(RecordingMismatchSchema).min(1),
 });
 
+/**
+ * Something the recording shows about the run that its state does not: `tool_call_text`, the model wrote tool calls
+ * as text that its server did not parse (so OpenCode ran none). Cites the first message where it happened.
+ */
+export const EvalRunFindingSchema = z.object({
+  kind: z.literal("tool_call_text"),
+  /** Assistant messages with tool-call-shaped text. */
+  count: z.number().int().positive(),
+  messageID: z.string(),
+  shape: z.string(),
+  excerpt: z.string(),
+});
+
 export const EvalRunSchema = z.object({
   id: z.string(),
   runId: z.string(),
@@ -111,6 +124,8 @@ export const EvalRunSchema = z.object({
   }),
   evidence: EvidenceRefSchema.nullable(),
   metrics: RunMetricsSchema.nullable(),
+  /** What the recording shows beyond the state; absent: none (and in older records). */
+  findings: z.array(EvalRunFindingSchema).optional(),
   /** earlyStop checks made while this run was recorded (absent when it was not monitored). */
   earlyStop: z.object({ checks: z.array(EarlyCheckSchema) }).optional(),
   /** Set by the store when the row is finalized: the row's hash chained to its evidence (integrity.ts). */
@@ -145,6 +160,7 @@ export type EvalRun = z.infer<typeof EvalRunSchema>;
 export type PreparationError = z.infer<typeof PreparationErrorSchema>;
 export type RecordingMismatch = z.infer<typeof RecordingMismatchSchema>;
 export type RecordingIntegrityError = z.infer<typeof RecordingIntegrityErrorSchema>;
+export type EvalRunFinding = z.infer<typeof EvalRunFindingSchema>;
 export type EvalRunState = EvalRun["state"];
 export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
 export type Citation = z.infer<typeof CitationSchema>;

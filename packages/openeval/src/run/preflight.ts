@@ -1,21 +1,30 @@
-// Preflight once per model and invocation, before its first slot: an unreachable endpoint makes every slot of that
-// model an infrastructure error at once (naming the URL and the provider), and the run goes on with the other models.
+// The endpoint check of each model's provider, before its first slot: a provider that is down makes every slot of
+// its models an infrastructure error at once, a wrong path a setup error, both naming the URL, and the run goes on
+// with the other providers. A slot whose provider failed checks again, so the slots after a server died fail fast.
 import type { BenchmarkDefinition } from "../load/index.ts";
-import { checkEndpoint, preflightTarget } from "../opencode/index.ts";
+import { checkEndpoint, parseModelRef, preflightTarget, type EndpointProblem } from "../opencode/index.ts";
+import type { EndpointCheck } from "../candidate/index.ts";
 import { isControlModel } from "../util/control-model.ts";
 
-/** model → why its endpoint cannot be used, or null (reachable, or not checkable: a catalog provider, a control). */
-export type Preflight = (model: string) => Promise<string | null>;
+export interface Preflight {
+  /** What is wrong with the model's endpoint (null: fine, or not checkable: a catalog provider, a control). */
+  check(model: string): Promise<EndpointProblem | null>;
+  /** Checks again now, after a slot of the model's provider failed; later slots of the provider see this answer. */
+  recheck(model: string): Promise<EndpointCheck>;
+}
 
 export function createPreflight(benchmark: BenchmarkDefinition): Preflight {
-  const checks = new Map<string, Promise<string | null>>();
-  return (model) => {
-    let check = checks.get(model);
-    if (!check) {
-      const target = isControlModel(model) ? null : preflightTarget(model, benchmark.settings.candidate.providers);
-      check = target ? checkEndpoint(target) : Promise.resolve(null);
-      checks.set(model, check);
-    }
+  // Per provider: its models share one endpoint.
+  const checks = new Map<string, Promise<EndpointProblem | null>>();
+  const targetOf = (model: string) => (isControlModel(model) ? null : preflightTarget(model, benchmark.settings.candidate.providers));
+  const run = (model: string) => {
+    const target = targetOf(model);
+    const check = target ? checkEndpoint(target) : Promise.resolve(null);
+    checks.set(parseModelRef(model).provider, check);
     return check;
+  };
+  return {
+    check: (model) => checks.get(parseModelRef(model).provider) ?? run(model),
+    recheck: async (model) => (targetOf(model) ? ((await run(model)) ?? "answers") : "unchecked"),
   };
 }

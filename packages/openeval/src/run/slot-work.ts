@@ -80,7 +80,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop, slot.model) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
   context.emit({ type: "candidate.started", slot: key, evalRunId });
-  const unreachable = await context.preflight(slot.model);
+  const endpointProblem = await context.preflight.check(slot.model);
   const evalRun = await executeCandidate({
     runId: context.runId,
     runDirectory: store.directory,
@@ -95,7 +95,8 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
     signal: context.signal,
     ...(monitor ? { monitor } : {}),
-    ...(unreachable !== null ? { unreachable } : {}),
+    ...(endpointProblem ? { endpointProblem } : {}),
+    recheckEndpoint: () => context.preflight.recheck(slot.model),
     save: (record) => {
       latest = record;
       store.saveEvalRun(record);

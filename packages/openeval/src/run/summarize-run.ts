@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
 import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
-import { candidateName, creditsOf, toCandidateRef, toSlotKey, type EvalRun, type JudgeRun, type ResultsStore } from "../records/index.ts";
+import { candidateName, creditsOf, describeFinding, toCandidateRef, toSlotKey, type EvalRun, type JudgeRun, type ResultsStore } from "../records/index.ts";
 import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, decideVerdict, readBaseline, resolveGate, scoreCategories, scoreIntervals, summarizePassK, type ModelSummary, type CriterionRef, type GateSelection, type SlotFingerprint, type SlotObservation, readVerdictSettings, verdictSettingsOf, type VerdictSettings, judgingOf } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -116,10 +116,14 @@ function warningsOf(benchmark: BenchmarkDefinition, slots: readonly PlannedSlot<
     if (count <= COMPACTION_WARNING) return [];
     return [`${describeSlot(slot)} [eval run ${slot.evalRun!.id}] compacted its context ${count} times: the model's context is likely too small for this eval (raise it, or set limit.context to what the server allows)`];
   });
+  const toolCallText = slots.flatMap((slot) => {
+    const finding = slot.evalRun?.findings?.find((each) => each.kind === "tool_call_text");
+    return finding ? [`${describeSlot(slot)} [eval run ${slot.evalRun!.id}] ${describeFinding(finding)}`] : [];
+  });
   const unpriced = [...new Set(slots.filter((slot) => slot.evalRun !== null).map((slot) => slot.model))]
     .filter((model) => !isPriced(model, benchmark.settings.candidate.providers))
     .map(unpricedReason);
-  return [...compacted, ...unpriced];
+  return [...compacted, ...toolCallText, ...unpriced];
 }
 
 /** The verdict's settings, recorded with the run when it decides now; the recorded ones when it is read back. */

@@ -221,6 +221,8 @@ export interface EvalRunDetail {
   candidate: string;
   /** How it ended, in the CLI's words (see EvalRunRow.outcome). */
   outcome: EvalRunOutcome;
+  /** What the recording shows beyond how it ended, in the summary's words. */
+  findings: string[];
   judgeRuns: JudgeRunSummary[];
   /** Why the recording could not be read (no recording yet, corrupt, …); null when it was. */
   evidenceError: string | null;

@@ -2,7 +2,7 @@
 // (the only reader of recordings), and its process logs from the eval run's folder.
 import { dirname, join } from "node:path";
 import { openCodeStatus } from "../recording/index.ts";
-import { candidateName, creditsOf, describeOutcome, type EvalRun } from "../records/index.ts";
+import { candidateName, creditsOf, describeFinding, describeOutcome, type EvalRun } from "../records/index.ts";
 import { slotCredit } from "../results/index.ts";
 import type { EvalRunDetail, FileText, JudgeRunSummary, SessionInfo } from "./api-types.ts";
 import { listFolder, toFileText } from "./folder-files.ts";
@@ -34,6 +34,7 @@ export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recor
     evalRun,
     candidate: candidateName(evalRun.slot),
     outcome: describeOutcome(evalRun),
+    findings: (evalRun.findings ?? []).map((finding) => `The model ${describeFinding(finding)}`),
     judgeRuns: summarizeJudgeRuns(index, evalRun),
     evidenceError: null,
     prompt: evalRun.input.prompt,

@@ -29,6 +29,11 @@ export function EvalRunPage({ run, evalRun, location }: { run: string; evalRun: 
           {/* A run an earlyStop check stopped did not fail: its "error" says why it ended. */}
           {data.evalRun.error ? <div className={data.evalRun.state === "stopped" ? "notice" : "error-box"}>{data.evalRun.error}</div> : null}
           {data.evidenceError ? <ErrorBox error={new Error(data.evidenceError)} /> : null}
+          {data.findings.map((finding) => (
+            <div key={finding} className="notice" data-testid="eval-run-finding">
+              {finding}
+            </div>
+          ))}
           <LatestJudgeFailure run={run} detail={data} />
           {data.evalRun.earlyStop ? <EarlyChecks run={run} detail={data} /> : null}
           <Tabs

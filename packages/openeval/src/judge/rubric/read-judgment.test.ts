@@ -23,7 +23,7 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 function outcome(state: OpenCodeOutcome["state"] = "completed", error?: string): OpenCodeOutcome {
-  return { state, infrastructureError: false, setupError: false, stepErrors: [], retries: 0, exitCode: 0, startedAt: "s", completedAt: "c", elapsedMs: 1, sessionID: "ses_1", costUSD: 0, stream: { steps: [], tools: [] }, killed: false, databasePath: "/x", confinement: "proc-walk", ...(error ? { error } : {}) };
+  return { state, infrastructureError: false, setupError: false, waitedForFirstAnswer: false, stepErrors: [], retries: 0, exitCode: 0, startedAt: "s", completedAt: "c", elapsedMs: 1, sessionID: "ses_1", costUSD: 0, stream: { steps: [], tools: [] }, killed: false, databasePath: "/x", confinement: "proc-walk", ...(error ? { error } : {}) };
 }
 
 function writeSessionAgent(agent: string): void {
