@@ -84,7 +84,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     complete: inScope.every((slot) => slot.action === "reuse") && records.integrity.length === 0,
     open: inScope
       .filter((slot) => slot.action !== "reuse")
-      .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
+      .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: (slot.evalRun ?? slot.interruptedRun)?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
     criteria: criterionIds,
     categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark), { seed: 1 }),
@@ -139,13 +139,15 @@ function chooseVerdictSettings(benchmark: BenchmarkDefinition, store: ResultsSto
 }
 
 function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string> | undefined): SlotObservation {
+  // An execution the runner stopped is not judged, but its spend and time are recorded: they count as executed.
+  const executed = slot.evalRun ?? slot.interruptedRun ?? null;
   return {
     ...toSlotKey(slot),
     scores: slot.action === "reuse" ? creditsOf(slot.judgeRun) : null,
-    costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
-    elapsedMs: slot.evalRun?.elapsedMs ?? null,
-    ...judgingOf(slot.evalRun, slot.judgeRun),
-    executed: slot.evalRun !== null,
+    costUSD: executed?.metrics?.cost.usd ?? null,
+    elapsedMs: executed?.elapsedMs ?? null,
+    ...judgingOf(executed, slot.judgeRun),
+    executed: executed !== null,
     fresh: slot.evalRun !== null && (fresh?.has(slot.evalRun.id) ?? false),
   };
 }
