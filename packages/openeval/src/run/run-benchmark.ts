@@ -163,7 +163,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
       );
     } finally {
       await controls?.close();
-      if (codeWorker) stopCodeWorkers(codeWorker);
+      if (codeWorker) await stopCodeWorkers(codeWorker);
     }
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
