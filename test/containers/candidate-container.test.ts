@@ -1,13 +1,14 @@
 // The acceptance journey of issue 12: a control candidate runs in a container. Its bash calls search the whole
 // container for the eval's judge files, reference fix, controls, results and the host's folders and find none;
 // it cannot reach a host port that is not its provider (the decoy server sees zero connections, the egress proxy
-// refuses a CONNECT to it), while its own model calls work and the run completes and is graded. Afterwards no
-// container or volume of the run remains.
+// refuses a CONNECT to it), while its own model calls work and the run completes and is graded. Its CPU quota is the
+// default share of the engine's CPUs. Afterwards no container or volume of the run remains.
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
+import { defaultCandidateCpus } from "../../packages/openeval/src/candidate/container/candidate-container.ts";
 import { readResults } from "../../packages/openeval/src/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
 import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
@@ -38,6 +39,8 @@ function snoopCommand(decoyPort: number, hostFolders: string[]): string {
     `{ find / -xdev \\( ${names} \\) 2>/dev/null | sed 's/^/HIT /'`,
     ...hostFolders.map((folder) => `test -e ${folder} && echo "HIT host folder"`),
     "ls -A /root 2>/dev/null | sed 's/^/HIT root home /'",
+    // cgroup v2's cpu.max, else v1's quota and period: "<quota> <period>" either way.
+    'echo "CPU $(cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) $(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us))"',
     `python3 -c '${python}'`,
     "id -u; } > found.txt 2>&1; cat found.txt",
   ].join("; ");
@@ -48,6 +51,8 @@ beforeAll(async () => {
   await buildCandidateImage({ onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`) });
   await new Promise<void>((resolve) => decoy.listen(0, "127.0.0.1", resolve));
   const decoyPort = (decoy.address() as { port: number }).port;
+  // The quota per 100 ms period that the engine sets from the CPU limit.
+  const cpuMax = `CPU ${Math.round(defaultCandidateCpus(await (await connectContainerEngine()).cpus()) * 100_000)} 100000`;
   directory = await writeTree({});
   await writeTree(
     {
@@ -56,7 +61,7 @@ beforeAll(async () => {
       "evals/snoop/REFERENCE_FIX.md": "the answer key\n",
       "evals/snoop/judge.ts": `export default async ({ workspace }) => {
   const found = await workspace.text("found.txt");
-  return { scores: { no_answer_key: !found.includes("HIT"), decoy_unreachable: found.includes("DECOY refused"), proxy_refused: found.includes("PROXY 403"), non_root: /^10002$/m.test(found) }, found };
+  return { scores: { no_answer_key: !found.includes("HIT"), decoy_unreachable: found.includes("DECOY refused"), proxy_refused: found.includes("PROXY 403"), non_root: /^10002$/m.test(found), default_cpus: found.includes(${JSON.stringify(cpuMax)}) }, found };
 };\n`,
       "evals/snoop/controls/snoop.json": JSON.stringify({
         turns: [{ tools: [{ name: "bash", input: { command: snoopCommand(decoyPort, [directory, join(directory, "results")]), description: "look around" } }] }, { text: "done" }],
@@ -85,6 +90,7 @@ describe.skipIf(!reachable)("a control candidate in a container", () => {
         decoy_unreachable: { value: 1, source: "judge.ts" },
         proxy_refused: { value: 1, source: "judge.ts" },
         non_root: { value: 1, source: "judge.ts" },
+        default_cpus: { value: 1, source: "judge.ts" },
       });
       const egressLog = readFileSync(join(store.directory, "eval-runs", evalRun!.id, "logs", "egress.log"), "utf8");
       expect(egressLog).toMatch(/refused 127\.0\.0\.1:\d+/);

@@ -11,13 +11,17 @@ export const planCommand = defineCommand("plan", {
     // The recorded eval run's id is what `openeval retry` and `rejudge` take.
     const work = plan.slots.map((slot) => ({ eval: slot.evalId, model: slot.model, variant: slot.variant, repetition: slot.repetition, action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null }));
     if (flags.json) {
-      console.log(JSON.stringify({ work, estimate: plan.estimate, inputChanges: plan.inputChanges, integrity: plan.integrity }));
+      console.log(JSON.stringify({ work, estimate: plan.estimate, inputChanges: plan.inputChanges, integrity: plan.integrity, sinceFrozen: plan.sinceFrozen }));
       return EXIT.pass;
     }
     console.log(plan.runDirectory ? `Plan against ${plan.runDirectory}` : "Plan for a new run");
     for (const problem of plan.integrity) console.log(`  integrity error (not used): ${problem.message}`);
     for (const record of plan.inputChanges) {
       console.log(`  note: changed during a run of it (${record.at}; that run graded with its frozen inputs): ${describeInputChanges(record.changes)}`);
+    }
+    if (plan.sinceFrozen && plan.sinceFrozen.changes.length > 0) {
+      const { runDirectory, changes } = plan.sinceFrozen;
+      console.log(`  changed since ${runDirectory} froze it (if you did not edit it, a candidate may have: the next run grades with it): ${describeInputChanges(changes)}`);
     }
     for (const slot of plan.slots) console.log(`  ${slot.action.padEnd(9)} ${describeSlot(slot)}${slot.evalRun ? ` [eval run ${slot.evalRun.id}]` : ""} — ${slot.reason}`);
     const counts = new Map<string, number>();

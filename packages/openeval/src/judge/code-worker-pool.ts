@@ -41,9 +41,12 @@ export function takeCodeWorker(file: string, marker?: string): CodeWorker {
  * Stops the spares of `file`, when the run they were started for is over: tied to the runner, they would otherwise
  * wait as long as the runner's process lives (a library caller running many benchmarks, a test suite).
  */
-export function stopCodeWorkers(file: string): void {
-  for (const spare of spares.get(file) ?? []) spare.kill("SIGKILL");
+export async function stopCodeWorkers(file: string): Promise<void> {
+  const stopping = spares.get(file) ?? [];
   spares.delete(file);
+  for (const spare of stopping) spare.kill("SIGKILL");
+  // A kill is delivered asynchronously: the run is over only once they are gone.
+  await Promise.all(stopping.map((spare) => spare.exited));
 }
 
 function startWorker(file: string, marker?: string): CodeWorker {

@@ -23,6 +23,8 @@ export interface PlannedSlot<E extends EvalRunHead = EvalRunHead, J extends Judg
   /** The recording to judge or reuse, when there is one. */
   evalRun: E | null;
   judgeRun: J | null;
+  /** The slot's execution that never finished (action `candidate`): never judged, but what it spent was spent. */
+  interruptedRun?: E;
 }
 
 export interface PlanScope {
@@ -171,7 +173,7 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
   );
 }
 
-type Decision<E extends EvalRunHead, J extends JudgeRunHead> = Pick<PlannedSlot<E, J>, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy">;
+type Decision<E extends EvalRunHead, J extends JudgeRunHead> = Pick<PlannedSlot<E, J>, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy" | "interruptedRun">;
 
 /** The slot's action and its reason, from the work that counts for it (records/active-work.ts decides which). */
 function decide<E extends EvalRunHead, J extends JudgeRunHead>(work: ActiveWork<E, J>): Decision<E, J> {
@@ -182,7 +184,7 @@ function decide<E extends EvalRunHead, J extends JudgeRunHead>(work: ActiveWork<
     case "inputsChanged":
       return { action: "candidate", reason: "Candidate inputs changed", evalRun: null, judgeRun: null };
     case "interrupted":
-      return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null };
+      return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null, interruptedRun: evalRun! };
     case "candidateFailed": {
       const why = capitalizeOutcome(describeOutcome(evalRun!));
       const detail = evalRun!.error;
@@ -192,6 +194,8 @@ function decide<E extends EvalRunHead, J extends JudgeRunHead>(work: ActiveWork<
     }
     case "unjudged":
       return { action: "judge", reason: "Recorded work is ready for judging", evalRun, judgeRun: null };
+    case "judgeInterrupted":
+      return { action: "judge", reason: "The previous judgment was interrupted before it finished", evalRun, judgeRun: null };
     case "judgeInputsChanged":
       return { action: "judge", reason: "Judge inputs changed", evalRun, judgeRun: null };
     case "judgeFailed":

@@ -7,11 +7,11 @@ import type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
 
 /**
  * `missing`: nothing recorded (or, with fingerprints, nothing with these candidate inputs: `inputsChanged`);
- * `interrupted`: the eval run that counts never finished; `candidateFailed`; `unjudged` (`judgeInputsChanged` when
- * judge runs exist but none with these judge inputs); `judgeFailed`: the judgment that counts did not complete;
- * `scored`.
+ * `interrupted`: the eval run that counts never finished; `candidateFailed`; `unjudged` (`judgeInterrupted` when a
+ * judge run with these judge inputs never finished, `judgeInputsChanged` when judge runs exist but none with these
+ * judge inputs); `judgeFailed`: the judgment that counts did not complete; `scored`.
  */
-export type ActiveWorkStatus = "missing" | "inputsChanged" | "interrupted" | "candidateFailed" | "unjudged" | "judgeInputsChanged" | "judgeFailed" | "scored";
+export type ActiveWorkStatus = "missing" | "inputsChanged" | "interrupted" | "candidateFailed" | "unjudged" | "judgeInterrupted" | "judgeInputsChanged" | "judgeFailed" | "scored";
 
 export interface ActiveWork<E extends EvalRunHead, J extends JudgeRunHead> {
   status: ActiveWorkStatus;
@@ -59,10 +59,18 @@ export class RecordedWorkIndex<E extends EvalRunHead, J extends JudgeRunHead> {
     if (evalRun.state === "running" || evalRun.state === "interrupted") return { status: "interrupted", evalRun, judgeRun: null };
     if (evalRun.infrastructureError || evalRun.state === "failed") return { status: "candidateFailed", evalRun, judgeRun: null };
     const judgeRuns = this.judgeRunsOf(evalRun.id);
-    const judgeRun = judgeRuns.findLast((run) => run.state !== "running" && run.state !== "interrupted" && (!expected || run.judgeFingerprint === expected.judgeFingerprint)) ?? null;
-    if (!judgeRun) return { status: expected && judgeRuns.length > 0 ? "judgeInputsChanged" : "unjudged", evalRun, judgeRun: null };
+    const matches = (run: J) => !expected || run.judgeFingerprint === expected.judgeFingerprint;
+    const judgeRun = judgeRuns.findLast((run) => run.state !== "running" && run.state !== "interrupted" && matches(run)) ?? null;
+    if (!judgeRun) return { status: unjudgedStatus(judgeRuns, matches), evalRun, judgeRun: null };
     return { status: judgeRun.state === "completed" ? "scored" : "judgeFailed", evalRun, judgeRun };
   }
+}
+
+/** Why an eval run has no finished judgment with the expected inputs: one was stopped, or all it has were made with others. */
+function unjudgedStatus<J extends JudgeRunHead>(judgeRuns: readonly J[], matches: (run: J) => boolean): ActiveWorkStatus {
+  // Any matching judge run here is unfinished: a stopped judgment is not a change of inputs.
+  if (judgeRuns.some(matches)) return "judgeInterrupted";
+  return judgeRuns.length > 0 ? "judgeInputsChanged" : "unjudged";
 }
 
 /** Criterion id → credit of a completed judgment; null for any other (the slot is unresolved). An unscored one has {}. */

@@ -28,8 +28,8 @@ const EVIDENCE_MANIFEST = "manifest.json";
 const JudgeFilesSchema = z.object({ format: z.literal("openeval.judge-files"), files: z.record(z.string(), z.string()) });
 
 export interface IntegrityProblem {
-  /** The record the problem is about. */
-  kind: "eval-run" | "judge-run";
+  /** The record the problem is about; `inputs`: a run's frozen inputs (id: the eval's id, or "harness"). */
+  kind: "eval-run" | "judge-run" | "inputs";
   id: string;
   /** What changed, naming the row or file. */
   message: string;

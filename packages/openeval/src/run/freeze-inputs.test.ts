@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import { InputSecretError } from "./errors.ts";
-import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
+import { checkFrozenBeforeUse, compareWithFrozen, freezeInputs, restoreFrozen, verifyFrozenInputs } from "./freeze-inputs.ts";
 import { compareSources, describeInputChanges, hashSources } from "./input-changes.ts";
 
 async function frozenBenchmark() {
@@ -34,7 +34,7 @@ describe("freezeInputs", () => {
     expect(existsSync(join(evaluation.directory, "controls"))).toBe(false);
     // Edits to the live folder after freezing do not reach the copy.
     await writeFile(join(directory, "evals", "answer", "REFERENCE_FIX.md"), "rewritten by a candidate\n");
-    expect(await restoreFrozen(frozen.get("answer")!)).toEqual([]);
+    expect(await restoreFrozen(frozen.get("answer")!)).toEqual({ restored: [], added: [], damaged: [] });
     expect(readFileSync(join(evaluation.directory, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
   });
 
@@ -58,18 +58,48 @@ describe("freezeInputs", () => {
     const folder = benchmark.evals[0]!.directory;
     await writeFile(join(folder, "REFERENCE_FIX.md"), "forged\n");
     await writeFile(join(folder, "workspace", "planted.js"), "evil\n");
-    expect((await restoreFrozen(frozen.get("answer")!)).sort()).toEqual(["REFERENCE_FIX.md", "workspace/planted.js"]);
+    expect(await restoreFrozen(frozen.get("answer")!)).toEqual({ restored: ["inputs/evals/answer/REFERENCE_FIX.md"], added: ["workspace/planted.js"], damaged: [] });
     expect(readFileSync(join(folder, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
     expect(existsSync(join(folder, "workspace", "planted.js"))).toBe(false);
   });
 
-  it("refuses to use a damaged object", async () => {
-    const { run, benchmark, frozen } = await frozenBenchmark();
+  it("names a damaged object as an integrity error that refuses the folder, instead of throwing", async () => {
+    const { run, benchmark, frozen, programs } = await frozenBenchmark();
     const entry = frozen.get("answer")!.files.find((file) => file.path === "REFERENCE_FIX.md")!;
     if (entry.kind !== "file") throw new Error("expected a file");
     await writeFile(join(run, "inputs", "objects", entry.sha256), "forged\n");
     await writeFile(join(benchmark.evals[0]!.directory, "REFERENCE_FIX.md"), "forged\n");
-    await expect(restoreFrozen(frozen.get("answer")!)).rejects.toThrow(/frozen copy of REFERENCE_FIX.md .* was altered or removed/);
+    const object = `inputs/objects/${entry.sha256} (the frozen REFERENCE_FIX.md)`;
+    const { check, problems, usable } = await checkFrozenBeforeUse(frozen.get("answer")!, run, programs);
+    expect([check.damaged, usable]).toEqual([[object], false]);
+    expect(problems).toEqual([{ kind: "inputs", id: "answer", message: `eval answer's frozen inputs: ${object} altered or removed; nothing is graded with them — start a new run with --new` }]);
+    expect((await verifyFrozenInputs(run)).map((problem) => problem.message)).toEqual([
+      "eval answer's frozen inputs: inputs/evals/answer/REFERENCE_FIX.md changed after it was frozen",
+      `eval answer's frozen inputs: ${object} altered or removed; nothing is graded with them — start a new run with --new`,
+    ]);
+  });
+
+  it("refuses the frozen harness programs once one of their files was rewritten, and verify names it", async () => {
+    const { run, frozen, codeWorker, programs } = await frozenBenchmark();
+    expect(await verifyFrozenInputs(run)).toEqual([]);
+    await writeFile(codeWorker!, "process.exit(0)\n");
+    const worker = `inputs/harness/${basename(codeWorker!)}`;
+    const { problems, usable } = await checkFrozenBeforeUse(frozen.get("answer")!, run, programs);
+    expect(usable).toBe(false);
+    const message = `the run's frozen harness programs: ${worker} altered or removed; nothing is graded with them — start a new run with --new`;
+    expect(problems).toEqual([{ kind: "inputs", id: "harness", message }]);
+    expect(await verifyFrozenInputs(run)).toEqual([{ kind: "inputs", id: "harness", message }]);
+  });
+
+  it("names the eval definition and judge-only files that differ from what a run froze, not its workspace", async () => {
+    const { directory, run } = await frozenBenchmark();
+    await writeFile(join(directory, "evals", "answer", "judge.ts"), "export default () => ({ scores: { correct: true } });\n");
+    await writeFile(join(directory, "evals", "answer", "NOTES.md"), "new judge-only file\n");
+    await writeFile(join(directory, "evals", "answer", "workspace", "src", "a.js"), "changed\n");
+    expect(await compareWithFrozen(await loadBenchmark(directory), run)).toEqual([
+      { scope: "benchmark", path: "evals/answer/judge.ts", change: "modified" },
+      { scope: "benchmark", path: "evals/answer/NOTES.md", change: "added" },
+    ]);
   });
 
   it("freezes the harness programs its judges run: the tool server when an eval has a judge.md, the worker when one has a judge.ts", async () => {

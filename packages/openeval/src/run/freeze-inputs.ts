@@ -5,12 +5,15 @@
 // folder, which is checked against its manifest (and restored from the objects) before each use, so a candidate
 // that edits the benchmark folder — or the frozen copy — cannot change its own grade or another eval's start.
 // The harness's programs that grade (the code-judge worker, the rubric judge's tool server) are frozen too, bundled
-// into `inputs/harness/`, so patching them does not either. Every input is scanned for the secrets this runner knows
-// first: one that holds any is refused, never redacted, since a redacted copy would seed the candidate and grade it
-// with something other than the benchmark's files, while the benchmark would go on handing the secret around.
-import { existsSync } from "node:fs";
+// into `inputs/harness/` with their hashes (`inputs/harness.json`), so patching them does not either: a frozen copy
+// that cannot be put back (its object or a program was rewritten) is an integrity error that refuses the work. Every
+// input is scanned for the secrets this runner knows first: one that holds any is refused, never redacted, since a
+// redacted copy would seed the candidate and grade it with something other than the benchmark's files, while the
+// benchmark would go on handing the secret around.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
+import * as z from "zod";
 import { bundleProgram } from "../judge/index.ts";
 import { workspaceFolders, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
 import { findSecretsIn, type KnownSecret } from "../opencode/index.ts";
@@ -18,12 +21,24 @@ import { InputSecretError } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree } from "../util/tree.ts";
+import type { IntegrityProblem } from "../records/index.ts";
+import type { InputChange } from "./input-changes.ts";
 
 export const INPUTS_DIRECTORY = "inputs";
 /** The judge.ts bundle as graded, beside the files it was made from. */
 const BUNDLE_FILE = "judge.bundle.js";
+/** An eval folder's own definition files, frozen when present. */
+const DEFINITION_FILES = ["prompt.md", "judge.md", "judge.ts", "eval.ts"];
+/** The frozen harness programs' files (relative to `inputs/`) and their sha256, for checking before use and by verify. */
+const PROGRAMS_MANIFEST = "harness.json";
 
-export type FrozenFile = { kind: "file"; path: string; sha256: string; mode: number } | { kind: "symlink"; path: string; target: string };
+const FrozenFileSchema = z.union([
+  z.object({ kind: z.literal("file"), path: z.string(), sha256: z.string(), mode: z.number() }),
+  z.object({ kind: z.literal("symlink"), path: z.string(), target: z.string() }),
+]);
+/** `inputs/evals/<id>.json`: what an eval folder was frozen as. */
+const FrozenManifestSchema = z.object({ evalId: z.string().regex(/^[^/\\]+$/), source: z.string(), files: z.array(FrozenFileSchema) });
+export type FrozenFile = z.infer<typeof FrozenFileSchema>;
 
 export interface FrozenEval {
   evalId: string;
@@ -41,6 +56,21 @@ export interface FrozenInputs {
   codeWorker: string | null;
   /** The rubric judge's tool server bundled as it is now (`inputs/harness/`), null when no eval has a judge.md. */
   judgeTools: string | null;
+  /** Each frozen program file (relative to `inputs/`, its bytecode beside it included) → its sha256. */
+  programs: FrozenPrograms;
+}
+
+export type FrozenPrograms = ReadonlyMap<string, string>;
+
+/**
+ * What checking a frozen eval folder found: frozen files that had been changed or removed and were put back from the
+ * objects, and frozen files that could not be, their object altered or removed (relative to the run directory); files
+ * added beside them, removed again (relative to the eval folder).
+ */
+export interface FrozenCheck {
+  restored: string[];
+  added: string[];
+  damaged: string[];
 }
 
 /**
@@ -67,31 +97,168 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
   const harness = join(inputs, "harness");
   const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await bundleProgram("code-worker", harness) : null;
   const judgeTools = benchmark.evals.some((evaluation) => evaluation.rubric) ? await bundleProgram("judge-tools", harness) : null;
-  return { benchmark: { ...benchmark, evals }, frozen, codeWorker, judgeTools };
+  const programs = new Map<string, string>();
+  for (const file of [codeWorker, judgeTools].flatMap((program) => (program ? [program, `${program}.jsc`] : []))) {
+    programs.set(relative(inputs, file), sha256(await readFile(file)));
+  }
+  await writeJsonAtomic(join(inputs, PROGRAMS_MANIFEST), Object.fromEntries(programs));
+  return { benchmark: { ...benchmark, evals }, frozen, codeWorker, judgeTools, programs };
+}
+
+/**
+ * Checks an eval's frozen folder (putting back what can be) and the frozen programs before either is used: what was
+ * found, the integrity problems among it, and whether grading with them can be trusted.
+ */
+export async function checkFrozenBeforeUse(entry: FrozenEval, runDirectory: string, programs: FrozenPrograms): Promise<{ check: FrozenCheck; problems: IntegrityProblem[]; usable: boolean }> {
+  const check = await restoreFrozen(entry);
+  const alteredPrograms = await checkFrozenPrograms(runDirectory, programs);
+  const problems = [
+    ...frozenInputProblems(entry.evalId, check, "changed during the run (put back from the run's verified copies before use)"),
+    ...frozenInputProblems("harness", { restored: [], added: [], damaged: alteredPrograms }, ""),
+  ];
+  return { check, problems, usable: check.damaged.length === 0 && alteredPrograms.length === 0 };
+}
+
+/** The frozen programs whose files no longer hash as frozen (relative to the run directory); [] when all are intact. */
+export async function checkFrozenPrograms(runDirectory: string, programs: FrozenPrograms): Promise<string[]> {
+  const inputs = join(runDirectory, INPUTS_DIRECTORY);
+  const altered: string[] = [];
+  for (const [path, hash] of programs) {
+    const file = join(inputs, path);
+    if (!existsSync(file) || sha256(await readFile(file)) !== hash) altered.push(join(INPUTS_DIRECTORY, path));
+  }
+  return altered;
+}
+
+/**
+ * The frozen inputs of a finished run as they are on disk, read only (`openeval verify`): each eval folder against its
+ * manifest and objects, and the harness programs against theirs. One problem per eval folder, and one for the harness.
+ */
+export async function verifyFrozenInputs(runDirectory: string): Promise<IntegrityProblem[]> {
+  const inputs = join(runDirectory, INPUTS_DIRECTORY);
+  const problems: IntegrityProblem[] = [];
+  const manifests = existsSync(join(inputs, "evals")) ? readdirSync(join(inputs, "evals")).filter((name) => name.endsWith(".json")) : [];
+  for (const name of manifests.sort()) {
+    const manifest = await readManifest(join(inputs, "evals", name), FrozenManifestSchema);
+    if (manifest === null) {
+      problems.push({ kind: "inputs", id: name.slice(0, -".json".length), message: `${INPUTS_DIRECTORY}/evals/${name}: not a frozen eval manifest (altered); nothing is graded with it — start a new run with --new` });
+      continue;
+    }
+    const differences = await differencesOf({ ...manifest, directory: join(inputs, "evals", manifest.evalId) });
+    const restored = differences.changed.map((path) => `${INPUTS_DIRECTORY}/evals/${manifest.evalId}/${path}`);
+    const damaged = manifest.files.flatMap((file) => (file.kind === "file" && !objectIntact(inputs, file.sha256) ? [objectName(file)] : []));
+    problems.push(...frozenInputProblems(manifest.evalId, { restored, added: differences.added, damaged }, "changed after it was frozen"));
+  }
+  if (existsSync(join(inputs, PROGRAMS_MANIFEST))) {
+    const programs = await readManifest(join(inputs, PROGRAMS_MANIFEST), z.record(z.string(), z.string()));
+    const damaged = programs === null ? [`${INPUTS_DIRECTORY}/${PROGRAMS_MANIFEST}`] : await checkFrozenPrograms(runDirectory, new Map(Object.entries(programs)));
+    problems.push(...frozenInputProblems("harness", { restored: [], added: [], damaged }, ""));
+  }
+  return problems;
+}
+
+/**
+ * The benchmark's eval definition and judge-only files that differ now from what the run froze (relative to the
+ * benchmark folder): what a run or `--new` would use although that run did not. Workspaces are not compared (a changed
+ * one changes the candidate's fingerprint, which the plan says).
+ * @example await compareWithFrozen(benchmark, "results/2026-12-01T10-00-00.000Z-1a2b3c4d") // [{ scope: "benchmark", path: "evals/x/judge.ts", change: "modified" }]
+ */
+export async function compareWithFrozen(benchmark: BenchmarkDefinition, runDirectory: string): Promise<InputChange[]> {
+  const changes: InputChange[] = [];
+  for (const evaluation of benchmark.evals) {
+    const manifest = await readManifest(join(runDirectory, INPUTS_DIRECTORY, "evals", `${evaluation.id}.json`), FrozenManifestSchema);
+    if (manifest === null) continue;
+    const frozen = new Map(manifest.files.flatMap((file) => (file.kind === "file" ? [[file.path, file.sha256] as const] : [])));
+    const live = new Map(evaluation.judgeFiles.map((file) => [file.path, file.sha256]));
+    for (const name of DEFINITION_FILES) {
+      const file = join(evaluation.directory, name);
+      if (existsSync(file)) live.set(name, sha256(await readFile(file)));
+    }
+    const seeds = evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace);
+    const judgeSide = [...frozen.keys()].filter((name) => name !== BUNDLE_FILE && !seeds.some((folder) => name.startsWith(`${folder}/`)));
+    const path = (name: string) => relative(benchmark.directory, join(evaluation.directory, name)).split("\\").join("/");
+    for (const name of judgeSide) {
+      const now = live.get(name);
+      if (now === undefined) changes.push({ scope: "benchmark", path: path(name), change: "removed" });
+      else if (now !== frozen.get(name)) changes.push({ scope: "benchmark", path: path(name), change: "modified" });
+    }
+    for (const name of live.keys()) if (!frozen.has(name)) changes.push({ scope: "benchmark", path: path(name), change: "added" });
+  }
+  return changes;
+}
+
+/** A manifest of the frozen inputs, or null when it is not one (a candidate in process mode can rewrite it too). */
+async function readManifest<T>(path: string, schema: z.ZodType<T>): Promise<T | null> {
+  try {
+    const parsed = schema.safeParse(JSON.parse(await readFile(path, "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The integrity problems a check of frozen inputs found, for `owner` (an eval id, or "harness"); `restoredNote` says
+ * what became of the frozen files that could be put back. Files added beside them are not one: a judge may leave files
+ * in the folder it runs in.
+ */
+export function frozenInputProblems(owner: string, check: FrozenCheck, restoredNote: string): IntegrityProblem[] {
+  const problems: IntegrityProblem[] = [];
+  const subject = owner === "harness" ? "the run's frozen harness programs" : `eval ${owner}'s frozen inputs`;
+  if (check.restored.length > 0) problems.push({ kind: "inputs", id: owner, message: `${subject}: ${check.restored.join(", ")} ${restoredNote}` });
+  if (check.damaged.length > 0) {
+    problems.push({ kind: "inputs", id: owner, message: `${subject}: ${check.damaged.join(", ")} altered or removed; nothing is graded with them — start a new run with --new` });
+  }
+  return problems;
 }
 
 /**
  * Checks a frozen eval folder against its manifest before it is used; any file changed, missing or added is put
- * back from the content-addressed objects. Returns the paths that had been altered (tampering with the run store).
+ * back from the content-addressed objects (tampering with the run store). A file whose object was altered or
+ * removed cannot be put back: it is named as damaged, and the folder must not be used.
  */
-export async function restoreFrozen(entry: FrozenEval): Promise<string[]> {
-  const altered: string[] = [];
-  const present = new Map(walkTree(entry.directory, new Set(["node_modules"])).map((file) => [file.path, file]));
+export async function restoreFrozen(entry: FrozenEval): Promise<FrozenCheck> {
+  const inputs = dirname(dirname(entry.directory));
+  const named = (path: string) => relative(dirname(inputs), join(entry.directory, path));
+  const { changed, added } = await differencesOf(entry);
+  const byPath = new Map(entry.files.map((file) => [file.path, file]));
+  const check: FrozenCheck = { restored: [], added, damaged: [] };
+  for (const path of changed) {
+    const file = byPath.get(path)!;
+    if (file.kind === "file" && !objectIntact(inputs, file.sha256)) {
+      check.damaged.push(objectName(file));
+      continue;
+    }
+    check.restored.push(named(path));
+    await placeFile(entry.directory, inputs, file);
+  }
+  for (const path of added) await rm(join(entry.directory, path), { force: true });
+  return check;
+}
+
+/** How a frozen folder differs from its manifest (paths relative to it): frozen files changed or missing, and files added. */
+async function differencesOf(entry: Pick<FrozenEval, "directory" | "files">): Promise<{ changed: string[]; added: string[] }> {
+  const changed: string[] = [];
+  const present = new Map((existsSync(entry.directory) ? walkTree(entry.directory, new Set(["node_modules"])) : []).map((file) => [file.path, file]));
   for (const file of entry.files) {
     const found = present.get(file.path);
     present.delete(file.path);
     const intact =
       found !== undefined &&
       (file.kind === "file" ? found.kind === "file" && sha256(await readFile(found.absolute)) === file.sha256 : found.kind === "symlink" && found.target === file.target);
-    if (intact) continue;
-    altered.push(file.path);
-    await placeFile(entry.directory, dirname(dirname(entry.directory)), file);
+    if (!intact) changed.push(file.path);
   }
-  for (const [path, extra] of present) {
-    altered.push(path);
-    await rm(extra.absolute, { force: true });
-  }
-  return altered;
+  return { changed, added: [...present.keys()] };
+}
+
+/** A frozen file's object, named for messages (relative to the run directory). */
+function objectName(file: { path: string; sha256: string }): string {
+  return `${INPUTS_DIRECTORY}/objects/${file.sha256} (the frozen ${file.path})`;
+}
+
+function objectIntact(inputs: string, hash: string): boolean {
+  const object = join(inputs, "objects", hash);
+  return existsSync(object) && sha256(readFileSync(object)) === hash;
 }
 
 /** `admit(path, data)`: whether a file may be frozen; one refused is never written. */
@@ -104,7 +271,7 @@ async function freezeEval(evaluation: EvalDefinition, inputs: string, admit: (pa
     if (!existsSync(object)) await writeFileAtomic(object, data);
     files.push({ kind: "file", path, sha256: hash, mode });
   };
-  for (const name of ["prompt.md", "judge.md", "judge.ts", "eval.ts"]) {
+  for (const name of DEFINITION_FILES) {
     const file = join(evaluation.directory, name);
     if (existsSync(file)) await store(name, await readFile(file));
   }

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ResultsStore } from "../records/index.ts";
+import type { IntegrityProblem, ResultsStore } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { walkTree, type TreeEntry } from "../util/tree.ts";
 
@@ -64,6 +64,15 @@ export interface InputChangeRecord {
   /** When the change was seen (the end of the invocation, or before a frozen copy was used). */
   at: string;
   changes: InputChange[];
+}
+
+/** The store event that records integrity problems of the run's frozen inputs, found before they were used. */
+export const INPUTS_TAMPERED_EVENT = "inputs.tampered";
+
+/** Every frozen-input integrity problem recorded in a run's store, each once, oldest first. */
+export function recordedInputProblems(store: Pick<ResultsStore, "eventsOf">): IntegrityProblem[] {
+  const problems = store.eventsOf([INPUTS_TAMPERED_EVENT]).flatMap((event) => (event.value as { problems: IntegrityProblem[] }).problems);
+  return [...new Map(problems.map((problem) => [problem.message, problem])).values()];
 }
 
 /** Every change recorded in a run's store, oldest first (its other events, such as a large plan, are not read). */

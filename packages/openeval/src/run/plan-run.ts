@@ -8,7 +8,8 @@ import { findLatestRun } from "../records/index.ts";
 import { STORE_FILE, ResultsStore, StoreError } from "../records/index.ts";
 import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
-import { recordedInputChanges, type InputChangeRecord } from "./input-changes.ts";
+import { recordedInputChanges, recordedInputProblems, type InputChange, type InputChangeRecord } from "./input-changes.ts";
+import { compareWithFrozen } from "./freeze-inputs.ts";
 import { readPlanRecords } from "./checked-records.ts";
 import type { IntegrityProblem, RunModels } from "../records/index.ts";
 import { checkModelRefs } from "./run-benchmark.ts";
@@ -34,6 +35,11 @@ export type RunPlan = Plan & {
   /** Records that fail their integrity check (left out of planning when they are judge runs): a plan checks the rows
    * the store did not seal (see readPlanRecords); recordings and judge-run files are checked where they are used. */
   integrity: IntegrityProblem[];
+  /**
+   * Eval definition and judge-only files that differ from what the run froze (with --new: the latest run), and that
+   * run's directory: what the next run would grade with, although that run did not — possibly a candidate's edit.
+   */
+  sinceFrozen: { runDirectory: string; changes: InputChange[] } | null;
 };
 
 export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunPlan> {
@@ -43,16 +49,19 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
   const { imageFor } = await resolveRunVerification(benchmark);
   const runtimes = async (runModels?: RunModels) => (await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: false })).runtimeFor;
   const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
+  const frozenBy = runDirectory ?? findLatestRun(benchmark.directory);
+  const sinceFrozen = frozenBy === null ? null : { runDirectory: frozenBy, changes: await compareWithFrozen(benchmark, frozenBy) };
   if (runDirectory === null) {
     checkScope(benchmark, scope);
-    return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, await runtimes()), runDirectory, inputChanges: [], integrity: [] };
+    return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, await runtimes()), runDirectory, inputChanges: [], integrity: [], sinceFrozen };
   }
   if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
     const records = readPlanRecords(store);
     checkScope(benchmark, scope, records.runModels);
-    return { ...planSlots(benchmark, records, scope, imageFor, await runtimes(records.runModels)), runDirectory, inputChanges: recordedInputChanges(store), integrity: records.integrity };
+    const integrity = [...records.integrity, ...recordedInputProblems(store)];
+    return { ...planSlots(benchmark, records, scope, imageFor, await runtimes(records.runModels)), runDirectory, inputChanges: recordedInputChanges(store), integrity, sinceFrozen };
   } finally {
     store.close();
   }

@@ -24,10 +24,10 @@ import { runWorkQueue } from "./work-queue.ts";
 import { runOptionsOf } from "./run-options.ts";
 import { recordSummary } from "./recorded-summary.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
-import { freezeInputs, restoreFrozen } from "./freeze-inputs.ts";
+import { checkFrozenBeforeUse, freezeInputs } from "./freeze-inputs.ts";
 import { stopCodeWorkers } from "../judge/index.ts";
 import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
-import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, type InputChange } from "./input-changes.ts";
+import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, INPUTS_TAMPERED_EVENT, type InputChange } from "./input-changes.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { collectAfterLargeRead } from "../util/collect-garbage.ts";
 
@@ -120,16 +120,19 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
       }));
     // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
     const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
-    const { benchmark: frozenBenchmark, frozen, codeWorker, judgeTools } =
-      work.length > 0 ? await freezeInputs(benchmark, choice.directory, secrets) : { benchmark, frozen: new Map(), codeWorker: null, judgeTools: null };
+    const { benchmark: frozenBenchmark, frozen, codeWorker, judgeTools, programs } =
+      work.length > 0 ? await freezeInputs(benchmark, choice.directory, secrets) : { benchmark, frozen: new Map(), codeWorker: null, judgeTools: null, programs: new Map() };
     const reportChanges = (changes: InputChange[]) => {
       if (changes.length === 0) return;
       store.appendEvent(INPUTS_CHANGED_EVENT, { changes });
       emit({ type: "notice", message: `Changed while this run's candidates ran (graded with the frozen inputs): ${describeInputChanges(changes)}` });
     };
     const restoreInputs = async (evalId: string) => {
-      const altered = await restoreFrozen(frozen.get(evalId)!);
-      reportChanges(altered.map((path) => ({ scope: "frozen" as const, path: `${evalId}/${path}`, change: "modified" as const })));
+      const { check, problems, usable } = await checkFrozenBeforeUse(frozen.get(evalId)!, choice.directory, programs);
+      reportChanges(check.added.map((path) => ({ scope: "frozen" as const, path: `${evalId}/${path}`, change: "added" as const })));
+      if (problems.length > 0) store.appendEvent(INPUTS_TAMPERED_EVENT, { problems });
+      for (const problem of problems) emit({ type: "notice", message: `Integrity error: ${problem.message}` });
+      return usable;
     };
     const scriptedJudge = benchmark.settings.judge.model !== undefined && isControlModel(benchmark.settings.judge.model);
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
@@ -160,7 +163,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
       );
     } finally {
       await controls?.close();
-      if (codeWorker) stopCodeWorkers(codeWorker);
+      if (codeWorker) await stopCodeWorkers(codeWorker);
     }
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.

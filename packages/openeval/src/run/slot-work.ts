@@ -29,8 +29,11 @@ export interface SlotWork {
 export interface WorkContext {
   /** The benchmark as frozen for this invocation: its evals' folders are the run store's frozen copies. */
   benchmark: BenchmarkDefinition;
-  /** Puts an eval's frozen folder back as it was frozen (and reports what had changed) before it is used. */
-  restoreInputs: (evalId: string) => Promise<void>;
+  /**
+   * Puts an eval's frozen folder back as it was frozen (and reports what had changed) before it is used; false when
+   * it or the frozen programs cannot be trusted (an integrity error, recorded): the work is then not done.
+   */
+  restoreInputs: (evalId: string) => Promise<boolean>;
   store: ResultsStore;
   runId: string;
   controls: ControlServer | null;
@@ -75,7 +78,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const key = toSlotKey(slot);
   const evalRunId = `eval_${randomUUID()}`;
   const evaluation = evaluationOf(context, slot);
-  await context.restoreInputs(slot.evalId);
+  if (!(await context.restoreInputs(slot.evalId))) return;
   let latest: EvalRun | null = null;
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop, slot.model) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
@@ -146,7 +149,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   const key = toSlotKey(slot);
   if (!work.evalRun || context.signal?.aborted) return;
   const judgeRunId = `judge_${randomUUID()}`;
-  await context.restoreInputs(slot.evalId);
+  if (!(await context.restoreInputs(slot.evalId))) return;
   context.emit({ type: "judge.started", slot: key, judgeRunId });
   const judgeRun = await gradeEvalRun(
     {

@@ -9,7 +9,7 @@ import { candidateName, creditsOf, describeFinding, toCandidateRef, toSlotKey, t
 import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, decideVerdict, readBaseline, resolveGate, scoreCategories, scoreIntervals, summarizePassK, type ModelSummary, type CriterionRef, type GateSelection, type SlotFingerprint, type SlotObservation, readVerdictSettings, verdictSettingsOf, type VerdictSettings, judgingOf } from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
-import { recordedInputChanges } from "./input-changes.ts";
+import { recordedInputChanges, recordedInputProblems } from "./input-changes.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 
 export const BASELINE_FILE = "baseline.json";
@@ -63,6 +63,8 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const realModels = [...new Set(real.filter((observation) => observation.variant === CURRENT_VARIANT_NAME).map((observation) => observation.model))];
   const summaries = aggregateScores(observations, criterionIds);
   // A summary plans without retry or rejudge: "failed" is exactly a failed candidate or judgment (plan-benchmark.ts decide).
+  // Besides the records' own checks: frozen inputs found tampered with before they were used.
+  const integrity = [...records.integrity, ...recordedInputProblems(store)];
   const failedByCandidate = new Map([...Map.groupBy(inScope.filter((slot) => slot.action === "failed"), candidateName)].map(([candidate, slots]) => [candidate, slots.length]));
   return {
     runId,
@@ -81,15 +83,15 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     verdict,
     fingerprints,
     // A run with records that fail their integrity check has no trustworthy verdict.
-    complete: inScope.every((slot) => slot.action === "reuse") && records.integrity.length === 0,
+    complete: inScope.every((slot) => slot.action === "reuse") && integrity.length === 0,
     open: inScope
       .filter((slot) => slot.action !== "reuse")
-      .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: slot.evalRun?.id ?? null })),
+      .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: (slot.evalRun ?? slot.interruptedRun)?.id ?? null })),
     outOfScope: plan.slots.length - inScope.length,
     criteria: criterionIds,
     categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark), { seed: 1 }),
     inputChanges: recordedInputChanges(store),
-    integrity: records.integrity,
+    integrity,
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
   };
@@ -143,13 +145,15 @@ function chooseVerdictSettings(benchmark: BenchmarkDefinition, store: ResultsSto
 }
 
 function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string> | undefined): SlotObservation {
+  // An execution the runner stopped is not judged, but its spend and time are recorded: they count as executed.
+  const executed = slot.evalRun ?? slot.interruptedRun ?? null;
   return {
     ...toSlotKey(slot),
     scores: slot.action === "reuse" ? creditsOf(slot.judgeRun) : null,
-    costUSD: slot.evalRun?.metrics?.cost.usd ?? null,
-    elapsedMs: slot.evalRun?.elapsedMs ?? null,
-    ...judgingOf(slot.evalRun, slot.judgeRun),
-    executed: slot.evalRun !== null,
+    costUSD: executed?.metrics?.cost.usd ?? null,
+    elapsedMs: executed?.elapsedMs ?? null,
+    ...judgingOf(executed, slot.judgeRun),
+    executed: executed !== null,
     fresh: slot.evalRun !== null && (fresh?.has(slot.evalRun.id) ?? false),
   };
 }

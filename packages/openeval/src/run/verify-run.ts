@@ -1,9 +1,12 @@
 // verifyRun(): `openeval verify <run>` — the whole run checked against its hashes (issue 14 §4): every finalized
 // row's integrity hash, every file of every judge run against its files.json, and every file of every recording
-// (manifest, snapshots' objects, events, native database, session exports) against the sha256 its manifest gives.
+// (manifest, snapshots' objects, events, native database, session exports) against the sha256 its manifest gives;
+// and the run's frozen inputs (eval folders, their objects, the harness programs) against theirs.
 import { join } from "node:path";
 import { EvidenceError, openEvidence, type Evidence } from "../recording/index.ts";
 import { checkRecords, ResultsStore, type IntegrityProblem } from "../records/index.ts";
+import { verifyFrozenInputs } from "./freeze-inputs.ts";
+import { recordedInputProblems } from "./input-changes.ts";
 
 export interface RunVerification {
   directory: string;
@@ -35,6 +38,12 @@ export async function verifyRun(runDirectory: string): Promise<RunVerification> 
         if (!(error instanceof EvidenceError)) throw error;
         if (!problems.some((problem) => problem.id === evalRun.id)) problems.push({ kind: "eval-run", id: evalRun.id, message: `eval run ${evalRun.id}: ${error.message}` });
       }
+    }
+    // The frozen inputs as they are now, and what the runner found tampered with before using them (since put back).
+    const found = new Set(problems.map((problem) => problem.message));
+    for (const problem of [...(await verifyFrozenInputs(store.directory)), ...recordedInputProblems(store)]) {
+      if (!found.has(problem.message)) problems.push(problem);
+      found.add(problem.message);
     }
     return { directory: store.directory, evalRuns: evalRuns.length, judgeRuns: judgeRuns.length, files, problems };
   } finally {

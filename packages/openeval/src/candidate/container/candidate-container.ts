@@ -20,7 +20,19 @@ const EGRESS_PROGRAM = ["bun", "--no-install", "/opt/openeval/openeval-egress.ts
 /** What a copy-out may bring back: far above any workspace plus database a candidate should leave. */
 const COPY_OUT_LIMIT = 4 * 1024 ** 3;
 const PROXY_LIMITS: SandboxLimits = { cpus: 0.5, memoryMiB: 256, pids: 128, tmpMiB: 16 };
-export const DEFAULT_CANDIDATE_LIMITS = { cpus: 2, memoryMiB: 4096, pidsLimit: 1024 } as const;
+export const DEFAULT_CANDIDATE_LIMITS = { memoryMiB: 4096, pidsLimit: 1024 } as const;
+/** The most CPUs a candidate gets by default, on any host. */
+const MAX_DEFAULT_CANDIDATE_CPUS = 2;
+
+/**
+ * The candidate's CPUs when `candidate.container.cpus` is not set: the engine host's CPUs less one, for the runner
+ * and the engine (at most 2, at least half a CPU); one CPU when the engine does not say how many it has.
+ * @example defaultCandidateCpus(2) // 1
+ */
+export function defaultCandidateCpus(engineCpus: number | null): number {
+  if (engineCpus === null) return 1;
+  return Math.max(0.5, Math.min(MAX_DEFAULT_CANDIDATE_CPUS, engineCpus - 1));
+}
 
 export interface CandidateContainerOptions {
   image: string;
@@ -110,7 +122,8 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
   await startAndWait(proxy, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog);
 
   // Step: the candidate container: no network, read-only root, limits, only the image's user.
-  const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits };
+  const cpus = options.limits.cpus ?? defaultCandidateCpus(await engine.cpus());
+  const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
   const candidate = await engine.create({
     image: options.image,
     labels: { ...options.labels, "openeval.sandbox": "candidate" },

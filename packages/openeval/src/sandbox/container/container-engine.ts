@@ -16,6 +16,8 @@ export interface ContainerEngine extends SandboxEngine {
   /** A named volume several sandboxes can mount (`SandboxSpec.volumes`); labelled, so reap() removes it too. */
   createVolume(labels: Record<string, string>): Promise<string>;
   removeVolume(name: string): Promise<void>;
+  /** How many CPUs the engine's host has (its info's NCPU); null when the engine does not say. */
+  cpus(): Promise<number | null>;
 }
 
 /**
@@ -39,5 +41,9 @@ export async function connectContainerEngine(options: EngineOptions = {}): Promi
     inspectImage: (name) => inspectImage(engine, name),
     createVolume: (labels) => createVolume(engine, labels),
     removeVolume: (name) => removeVolume(engine, name),
+    cpus: async () => {
+      const { NCPU } = (await engine.docker.info()) as { NCPU?: unknown };
+      return typeof NCPU === "number" && NCPU > 0 ? NCPU : null;
+    },
   };
 }
