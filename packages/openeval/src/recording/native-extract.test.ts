@@ -366,3 +366,13 @@ describe("tool calls written as text", () => {
     ]);
   });
 });
+
+describe("requests the provider answered", () => {
+  it("counts a step with reported usage as answered although OpenCode marked it with an error afterwards", () => {
+    const rejected = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 10, completed: 20, error: "context length exceeded" });
+    const summary = assistantMessage({ id: "msg_a2", sessionID: ROOT, created: 30, completed: 40, usage: { input: 425, output: 10 }, compaction: true, error: "context length exceeded" });
+    const extracted = extract({ sessions: [{ id: ROOT, created: 0 }], messages: [userMessage("msg_u1", ROOT, 5), rejected, summary] });
+    expect(extracted.metrics.requests).toMatchObject({ started: 2, succeeded: 1, failed: 1 });
+    expect(extracted.metrics.tokens).toMatchObject({ input: 425, output: 10 });
+  });
+});

@@ -201,7 +201,9 @@ function toModelStep(message: Message, parts: readonly Part[]): RecordedStep {
           },
     created: message.time?.created ?? null,
     completed: message.time?.completed ?? null,
-    failed: hasError || rejected,
+    // A step the provider reported usage for was answered, whatever OpenCode did with it afterwards (a compaction
+    // summary it then marks with the overflow's error): it counts as the request that succeeded.
+    failed: (hasError && !reportedUsage) || rejected,
     finish: message.finish ?? null,
     producedOutput,
   };
