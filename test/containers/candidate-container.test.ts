@@ -1,8 +1,9 @@
 // The acceptance journey of issue 12: a control candidate runs in a container. Its bash calls search the whole
 // container for the eval's judge files, reference fix, controls, results and the host's folders and find none;
-// it cannot reach a host port that is not its provider (the decoy server sees zero connections, the egress proxy
-// refuses a CONNECT to it), while its own model calls work and the run completes and is graded. Its CPU quota is the
-// default share of the engine's CPUs. Afterwards no container or volume of the run remains.
+// it cannot reach a host port that is not its provider (the decoy server sees zero connections, the egress proxy's
+// socket is closed to the agent's user or the proxy refuses a CONNECT to it), while its own model calls work and the
+// run completes and is graded. Its CPU quota is the default share of the engine's CPUs. Afterwards no container or
+// volume of the run remains.
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -31,9 +32,12 @@ function snoopCommand(decoyPort: number, hostFolders: string[]): string {
     "except OSError as error:",
     '    print("DECOY refused", error.errno)',
     "s = socket.socket(socket.AF_UNIX)",
-    's.connect("/run/openeval-egress/egress.sock")',
-    `s.sendall(b"CONNECT 127.0.0.1:${decoyPort} HTTP/1.1\\r\\n\\r\\n")`,
-    'print("PROXY", s.recv(100).split(b" ")[1].decode())',
+    "try:",
+    '    s.connect("/run/openeval-egress/egress.sock")',
+    `    s.sendall(b"CONNECT 127.0.0.1:${decoyPort} HTTP/1.1\\r\\n\\r\\n")`,
+    '    print("PROXY", s.recv(100).split(b" ")[1].decode())',
+    "except PermissionError:",
+    '    print("PROXY denied")',
   ].join("\n");
   return [
     `{ find / -xdev \\( ${names} \\) 2>/dev/null | sed 's/^/HIT /'`,
@@ -61,7 +65,7 @@ beforeAll(async () => {
       "evals/snoop/REFERENCE_FIX.md": "the answer key\n",
       "evals/snoop/judge.ts": `export default async ({ workspace }) => {
   const found = await workspace.text("found.txt");
-  return { scores: { no_answer_key: !found.includes("HIT"), decoy_unreachable: found.includes("DECOY refused"), proxy_refused: found.includes("PROXY 403"), non_root: /^10002$/m.test(found), default_cpus: found.includes(${JSON.stringify(cpuMax)}) }, found };
+  return { scores: { no_answer_key: !found.includes("HIT"), decoy_unreachable: found.includes("DECOY refused"), proxy_refused: /PROXY (403|denied)/.test(found), non_root: /^10003$/m.test(found), default_cpus: found.includes(${JSON.stringify(cpuMax)}) }, found };
 };\n`,
       "evals/snoop/controls/snoop.json": JSON.stringify({
         turns: [{ tools: [{ name: "bash", input: { command: snoopCommand(decoyPort, [directory, join(directory, "results")]), description: "look around" } }] }, { text: "done" }],
@@ -93,7 +97,8 @@ describe.skipIf(!reachable)("a control candidate in a container", () => {
         default_cpus: { value: 1, source: "judge.ts" },
       });
       const egressLog = readFileSync(join(store.directory, "eval-runs", evalRun!.id, "logs", "egress.log"), "utf8");
-      expect(egressLog).toMatch(/refused 127\.0\.0\.1:\d+/);
+      // The agent's user cannot open the proxy's socket; had it, the proxy would have refused and logged the CONNECT.
+      expect(egressLog.split("\n").filter((line) => line !== "" && !/^(listening|refused) /.test(line))).toEqual([]);
     } finally {
       store.close();
     }

@@ -45,7 +45,7 @@ describe.skipIf(!reachable)("eval.ts prepare in a candidate container", () => {
     const prepared = evalRuns().find((evalRun) => evalRun.slot.evalId === "prepared")!;
     expect(prepared, run.stderr).toMatchObject({ state: "completed", input: { isolation: "container" } });
     await using recording = await readRecording(runDirectory(), prepared.id);
-    expect(await recording.workspace.text("build/uid.txt", "initial")).toBe("10002\n");
+    expect(await recording.workspace.text("build/uid.txt", "initial")).toBe("10003\n");
     expect(await recording.workspace.text("build/where.txt", "initial")).toBe("/home/candidate/workspace/build\n");
     expect((await recording.workspace.patches()).map((patch) => patch.path)).toEqual(["answer.txt"]);
   });

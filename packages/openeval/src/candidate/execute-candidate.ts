@@ -134,7 +134,7 @@ async function openContainer(request: CandidateRequest, scratch: string, timeout
     egressLog: { write: (chunk) => void log.write(redactBytes(chunk, credentials.secrets)) },
   });
   let closed = false;
-  return { launch: container.launch, prepare: container.prepare, copyLive: container.copyLive, close: async () => {
+  return { launch: container.launch, sharedFolders: container.sharedFolders, prepare: container.prepare, copyLive: container.copyLive, close: async () => {
     await container.close();
     if (!closed) await log.end();
     closed = true;
@@ -227,7 +227,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   };
   const takeCheckpoint: TakeCheckpoint = container ? checkpointInContainer(live, container.copyLive, request.evalRunId) : checkpointOf(live);
   const outcome = await runOpenCode({
-    ...(container ? { launch: container.launch } : {}),
+    ...(container ? { launch: container.launch, sharedFolders: container.sharedFolders } : {}),
     scratchDir: opencodeScratch,
     workspace,
     prompt: evaluation.prompt.text,

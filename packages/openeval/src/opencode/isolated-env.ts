@@ -20,6 +20,8 @@ export interface Isolation {
   /** The complete environment for OpenCode: nothing is inherited from the parent process (`env -i` style). */
   env: Record<string, string>;
   paths: IsolationPaths;
+  /** The scratch folder that holds all of it: OpenCode's private files, kept from the agent. */
+  root: string;
 }
 
 /** Kept minimal on purpose: the agent's shell still finds git, bash and coreutils, and nothing user-specific. */
@@ -80,7 +82,7 @@ export async function prepareIsolation(scratchDir: string): Promise<Isolation> {
     OPENCODE_TEST_MANAGED_CONFIG_DIR: managedConfig,
     ...OFFLINE_FLAGS,
   };
-  return { env, paths };
+  return { env, paths, root };
 }
 
 /**

@@ -21,16 +21,18 @@ describe("buildRunArgs", () => {
   });
 });
 
+const REACH = { shared: [], private: ["/scratch/opencode"] };
+
 describe("buildConfigContent", () => {
   test("keeps the benchmark's providers and enforces snapshot, share, autoupdate", () => {
-    const config = JSON.parse(buildConfigContent({ provider: { p: { npm: "x" } }, snapshot: true, share: "auto" }));
+    const config = JSON.parse(buildConfigContent({ provider: { p: { npm: "x" } }, snapshot: true, share: "auto" }, REACH));
     expect(config).toMatchObject({ provider: { p: { npm: "x" } }, snapshot: false, share: "disabled", autoupdate: false });
   });
 
   test("no permission resolves to ask: defaults allow, an authored ask becomes deny", () => {
-    const config = JSON.parse(buildConfigContent({ permission: { bash: { "*": "allow", "rm *": "ask" }, edit: "ask" } }));
+    const config = JSON.parse(buildConfigContent({ permission: { bash: { "*": "allow", "rm *": "ask" }, edit: "ask" } }, REACH));
     expect(config.permission).toEqual({
-      external_directory: "allow",
+      external_directory: { "*": "deny", "/scratch/opencode/*": "deny", "/proc/*": "deny" },
       doom_loop: "allow",
       read: "allow",
       bash: { "*": "allow", "rm *": "deny" },
@@ -41,7 +43,14 @@ describe("buildConfigContent", () => {
 
   test("does not mutate the caller's config", () => {
     const config = { permission: { edit: "ask" } };
-    buildConfigContent(config);
+    buildConfigContent(config, REACH);
     expect(config).toEqual({ permission: { edit: "ask" } });
+  });
+
+  test("file tools reach outside the workspace only into shared folders, or where the benchmark says; never OpenCode's own files", () => {
+    const shared = JSON.parse(buildConfigContent({}, { shared: ["/tmp"], private: ["/home/candidate/opencode"] }));
+    expect(shared.permission.external_directory).toEqual({ "*": "deny", "/tmp/*": "allow", "/home/candidate/opencode/*": "deny", "/proc/*": "deny" });
+    const authored = JSON.parse(buildConfigContent({ permission: { external_directory: "allow" } }, REACH));
+    expect(Object.entries(authored.permission.external_directory)).toEqual([["*", "allow"], ["/scratch/opencode/*", "deny"], ["/proc/*", "deny"]]);
   });
 });

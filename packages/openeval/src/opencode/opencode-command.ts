@@ -31,20 +31,35 @@ export function buildRunArgs(workspace: string, model: ModelRef, agent?: string)
 /**
  * Permissions that never resolve to "ask". In `run` mode an "ask" is auto-rejected and the session *stops* with
  * exit 0, so the run would look completed while the agent was cut off mid-task.
- * - external_directory: the agent may legitimately touch /tmp or read system headers; and the process backend is
- *   not a security sandbox, so "ask" protects nothing here (the container backend is the boundary).
  * - doom_loop: OpenCode asks after three identical tool calls; loops are the harness's job (timeout, maxCostUSD).
  * - read: the default asks for `*.env*` files, which an eval workspace may well contain on purpose.
  */
-const NEVER_ASK = { external_directory: "allow", doom_loop: "allow", read: "allow" } as const;
+const NEVER_ASK = { doom_loop: "allow", read: "allow" } as const;
+
+/** Where OpenCode's own file tools may go outside the workspace (its `external_directory` permission). */
+export interface FileToolReach {
+  /** Folders the agent's commands use too (the container's /tmp and the tool user's HOME). */
+  shared: string[];
+  /** OpenCode's own files (database, config, logs): denied even when a benchmark allows more. */
+  private: string[];
+}
 
 /**
  * The config passed as OPENCODE_CONFIG_CONTENT: the benchmark's config, plus what the harness enforces (no workspace
  * snapshots, no sharing, no self-update, no "ask"). An author's own "ask" becomes "deny": nobody can answer it.
+ * OpenCode's file tools (read, edit, write, glob, grep) are denied paths outside the workspace unless the benchmark
+ * sets its own `external_directory`; OpenCode's private folders and /proc stay denied either way. OpenCode applies
+ * the same rule to path arguments of `cd`, `cat`, `cp`, `mv`, `rm`, `mkdir`, `touch`, `chmod` in bash commands.
  */
-export function buildConfigContent(config: Record<string, unknown>): string {
+export function buildConfigContent(config: Record<string, unknown>, reach: FileToolReach): string {
   const authored = isRecord(config.permission) ? config.permission : {};
-  const permission = replaceAsk({ ...NEVER_ASK, ...authored });
+  const outside = { "*": "deny", ...Object.fromEntries(reach.shared.map((folder) => [join(folder, "*"), "allow"])) };
+  const merged: Record<string, unknown> = { ...NEVER_ASK, external_directory: outside, ...authored };
+  const chosen = merged.external_directory;
+  // Last match wins in OpenCode's rules, so the enforced denials come last.
+  const denied = Object.fromEntries([...reach.private, "/proc"].map((folder) => [join(folder, "*"), "deny"]));
+  merged.external_directory = { ...(isRecord(chosen) ? chosen : { "*": chosen }), ...denied };
+  const permission = replaceAsk(merged);
   return JSON.stringify({ ...config, snapshot: false, share: "disabled", autoupdate: false, permission });
 }
 

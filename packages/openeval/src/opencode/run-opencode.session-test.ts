@@ -55,6 +55,14 @@ const controls: Record<string, ControlFile> = {
   // (100000·$1 + 1000·$2) / 1e6 = $0.102 per step, forever.
   spender: { turns: [{ tools: [{ name: "bash", input: { command: "echo spend" } }], usage: { input: 100000, output: 1000 } }] },
   looper: { turns: [{ tools: [{ name: "bash", input: { command: "echo again" } }] }] },
+  // OpenCode's file tools outside the workspace: a sibling of it, and OpenCode's own config folder.
+  outsider: {
+    turns: [
+      { tools: [{ name: "read", input: { filePath: "../outside.txt" } }] },
+      { tools: [{ name: "glob", input: { pattern: "*", path: "../../scratch/config/opencode" } }] },
+      { text: "done" },
+    ],
+  },
 };
 
 let server: ControlServer;
@@ -320,4 +328,16 @@ test("an abort signal interrupts the run and kills it", async () => {
   });
   expect(outcome).toMatchObject({ state: "interrupted", infrastructureError: false });
   expect(outcome.exitCode).toBeNull();
+});
+
+describe("OpenCode's file tools outside the workspace", () => {
+  test("are refused, and the session goes on", async () => {
+    await Bun.write(join(root, "outsider", "parent", "outside.txt"), "OUTSIDE-MARKER-5e1f\n");
+    const { outcome, events } = await runControl("outsider", "outsider", { timeoutMs: 120_000 });
+    expect(outcome.state).toBe("completed");
+    const tools = events.filter((event) => (event as { type: string }).type === "tool_use") as { part: { tool: string; state: { status: string; error?: string } } }[];
+    expect(tools.map((event) => [event.part.tool, event.part.state.status])).toEqual([["read", "error"], ["glob", "error"]]);
+    for (const event of tools) expect(event.part.state.error).toMatch(/prevents you from using this specific tool call/);
+    expect(JSON.stringify(events)).not.toContain("OUTSIDE-MARKER-5e1f");
+  }, 180_000);
 });

@@ -48,6 +48,11 @@ export interface OpenCodeRequest {
    * and reap them (killProcessTree) if this runner dies; default: a random value.
    */
   marker?: string;
+  /**
+   * Folders outside the workspace that OpenCode's file tools may use, as the session sees them (the container's /tmp
+   * and its tool user's HOME); everything else outside the workspace is denied them. Default none.
+   */
+  sharedFolders?: string[];
   /** Override the pinned binary (tests, or a user-pinned install). */
   opencodeBinary?: string;
   /** Default true: confine the run in a PID namespace when this machine allows it; false forces the /proc walk. */
@@ -177,7 +182,7 @@ function sessionEnv(request: OpenCodeRequest, isolation: Isolation, marker: Mark
     ...isolation.env,
     ...request.credentials.env,
     PWD: request.workspace, // `run` trusts $PWD over the real cwd
-    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config),
+    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config, { shared: request.sharedFolders ?? [], private: [isolation.root] }),
     [marker.name]: marker.value,
   };
 }

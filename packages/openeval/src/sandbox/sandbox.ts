@@ -38,6 +38,11 @@ export interface SandboxSpec {
   network?: SandboxNetwork;
   /** Engine-managed named volumes (ContainerEngine.createVolume) shared with other sandboxes; never host folders. */
   volumes?: { name: string; path: string }[];
+  /**
+   * Container engine: capabilities (`SETUID`, `KILL`, …) a command started as root (RunOptions.user) has; every
+   * other one is dropped. Commands run as the sandbox's user get none. The container's idle init process runs as root.
+   */
+  capabilities?: string[];
 }
 
 /** `none`: only loopback. `host`: the engine host's network (the egress proxy, never a candidate). */
@@ -60,6 +65,8 @@ export interface RunOptions {
   stderr?: OutputSink;
   /** Per stream: bytes past this are counted, never delivered. Default: unbounded. */
   maxOutputBytes?: number;
+  /** Container engine: run as this user (root to switch users inside) instead of the sandbox's; the process engine refuses it. */
+  user?: SandboxUser;
 }
 
 export interface RunOutcome {

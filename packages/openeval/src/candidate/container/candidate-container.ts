@@ -3,11 +3,12 @@
 // /home/candidate, the session runs as the image's non-root user on a read-only root with no network but loopback,
 // its only way out a forwarder to the egress proxy (a second container on the host network, sharing one
 // engine-managed volume for the unix socket), and after it stops everything comes back to the host scratch folder,
-// so the existing recording path reads it at the same host paths.
+// so the existing recording path reads it at the same host paths. OpenCode and the agent's commands run as two
+// users: the agent cannot read or write OpenCode's database, config or logs, nor trace its process.
 import { rm } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { join, posix, relative } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
-import { connectContainerEngine, readFolder, writeFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type TarEntry } from "../../sandbox/index.ts";
+import { connectContainerEngine, readFolder, writeFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
 import type { EgressPlan } from "./egress.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 
@@ -33,6 +34,20 @@ export function defaultCandidateCpus(engineCpus: number | null): number {
   if (engineCpus === null) return 1;
   return Math.max(0.5, Math.min(MAX_DEFAULT_CANDIDATE_CPUS, engineCpus - 1));
 }
+/** The image's `tool` user: every command of the agent, and eval.ts prepare steps, run as it (images/candidate/as-tool). */
+export const TOOL_USER: SandboxUser = { uid: 10003, gid: 10003 };
+const ROOT: SandboxUser = { uid: 0, gid: 0 };
+const TOOL_HOME = `${CONTAINER_ROOT}/tool-home`;
+/** Folders outside the workspace that the agent's commands and OpenCode's file tools share. */
+const SHARED_FOLDERS = [TOOL_HOME, "/tmp"];
+/** Kept only by the launchers, which start as root: to switch to the tool user, end its commands, edit its files. */
+const LAUNCHER_CAPABILITIES = ["SETUID", "SETGID", "KILL", "DAC_OVERRIDE"];
+const AS_OPENCODE = "/opt/openeval/as-opencode";
+const AS_TOOL = "/opt/openeval/as-tool";
+/** OpenCode's shell: bash as the tool user. */
+const TOOL_SHELL = "/opt/openeval/tool-shell/bash";
+/** OpenCode runs git in the tool user's repository; git refuses another user's repository without this. */
+const GIT_SAFE_DIRECTORY = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" };
 
 export interface CandidateContainerOptions {
   image: string;
@@ -56,6 +71,8 @@ export interface LiveCopy {
 
 export interface CandidateContainer {
   launch: Launcher;
+  /** Folders outside the workspace that OpenCode's file tools may use (runOpenCode's `sharedFolders`). */
+  sharedFolders: string[];
   /**
    * eval.ts prepare (issue 17 §2): starts the candidate's container now (the session later runs in the same one), runs
    * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared workspace
@@ -94,6 +111,7 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
   };
   return {
     launch: (command) => closingOnError(launch(engine, options, made, command)),
+    sharedFolders: SHARED_FOLDERS,
     prepare: (workspace, body) => closingOnError(prepareIn(engine, options, made, workspace, body)),
     copyLive: copyLiveOf,
     close,
@@ -134,9 +152,11 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
     lifetimeMs,
     network: { kind: "none" },
     volumes,
+    capabilities: LAUNCHER_CAPABILITIES,
   });
   made.sandboxes.push(candidate);
   made.candidate = candidate;
+  await candidate.copyIn(CONTAINER_ROOT, ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER })));
   return candidate;
 }
 
@@ -145,13 +165,13 @@ async function prepareIn(engine: ContainerEngine, options: CandidateContainerOpt
   const inside = insidePath(options.scratch, workspace);
   const folder = await readFolder(workspace, COPY_OUT_LIMIT);
   if (folder.kind !== "copied") throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
-  await candidate.copyIn(posix.dirname(inside), relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...candidate.user })));
+  await candidate.copyIn(posix.dirname(inside), relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...TOOL_USER })));
   const failure = await body(async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
     // The runner stopping kills the container's processes; the eval run then ends interrupted.
     const onAbort = () => void candidate.kill();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const outcome = await candidate.run(argv, { cwd: insidePath(options.scratch, cwd), env: insideEnv(options.scratch, env), deadline: Date.now() + timeoutMs, stdout: output, stderr: output });
+      const outcome = await candidate.run([AS_TOOL, ...argv], { user: ROOT, cwd: insidePath(options.scratch, cwd), env: insideEnv(options.scratch, env), deadline: Date.now() + timeoutMs, stdout: output, stderr: output });
       return { exitCode: outcome.exitCode, timedOut: outcome.timedOut };
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -171,10 +191,12 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
   const deadline = Date.now() + options.timeoutMs + 60_000;
   made.deadline = deadline;
 
-  // Step: copy the scratch folder in (as tar, owned by the container's user) and start the forwarders.
+  // Step: copy the scratch folder in (as tar: the workspace owned by the tool user, the rest private to OpenCode's)
+  // and start the forwarders.
   const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
   if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
-  await candidate.copyIn(CONTAINER_ROOT, relativeEntries(scratch.entries, 1).map((entry) => ({ ...entry, ...candidate.user })));
+  const workspace = relative(options.scratch, command.cwd);
+  await candidate.copyIn(CONTAINER_ROOT, relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user)));
   for (const forward of options.egress.forwards) {
     await startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog);
   }
@@ -183,8 +205,8 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
   const map = (value: string) => insidePath(options.scratch, value);
   const stdout = streamSink();
   const stderr = streamSink();
-  const env = { ...insideEnv(options.scratch, command.env), ...options.egress.env };
-  const run = candidate.run(["opencode", ...command.argv.slice(1).map(map)], { cwd: map(command.cwd), env, stdin: new TextEncoder().encode(command.stdin), deadline, stdout: stdout.sink, stderr: stderr.sink });
+  const env = { ...insideEnv(options.scratch, command.env), ...options.egress.env, ...GIT_SAFE_DIRECTORY, SHELL: TOOL_SHELL };
+  const run = candidate.run([AS_OPENCODE, "opencode", ...command.argv.slice(1).map(map)], { user: ROOT, cwd: map(command.cwd), env, stdin: new TextEncoder().encode(command.stdin), deadline, stdout: stdout.sink, stderr: stderr.sink });
   const exited = run.then(async (outcome) => {
     stdout.close();
     stderr.close();
@@ -200,9 +222,19 @@ function insidePath(scratch: string, value: string): string {
   return value.startsWith(scratch) ? CONTAINER_ROOT + value.slice(scratch.length) : value;
 }
 
-/** An environment for the host's scratch paths, as the container sees them. */
+/** An environment for the host's scratch paths, as the container sees them, also inside values (OpenCode's config). */
 function insideEnv(scratch: string, env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, insidePath(scratch, value)]));
+  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value.replaceAll(scratch, CONTAINER_ROOT)]));
+}
+
+/**
+ * Who owns a scratch entry in the container: the workspace belongs to the tool user (its commands write it; OpenCode
+ * reaches it through its capability); everything else is OpenCode's, its top folders closed to anyone else.
+ */
+function ownedEntry(entry: TarEntry, workspace: string, opencode: SandboxUser): TarEntry {
+  if (entry.path === workspace || entry.path.startsWith(`${workspace}/`)) return { ...entry, ...TOOL_USER };
+  const top = entry.type === "directory" && !entry.path.includes("/");
+  return { ...entry, ...opencode, ...(top ? { mode: 0o700 } : {}) };
 }
 
 /** The live database is copied with VACUUM INTO inside the container, never read while OpenCode writes its WAL. */

@@ -28,7 +28,9 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
     .createContainer({
       Image: spec.image,
       Cmd: ["sleep", String(Math.ceil(spec.lifetimeMs / 1000) + SELF_STOP_MARGIN_S)],
-      User: `${user.uid}:${user.gid}`,
+      // The engine gives a root exec the added capabilities only when the container's own process is root (its
+      // `sleep`, which holds nothing else); every other run still defaults to the image's user.
+      User: spec.capabilities?.length ? "0:0" : `${user.uid}:${user.gid}`,
       WorkingDir: spec.workdir,
       // Only what the image and the policy set: nothing from the host, so no stray credentials.
       Env: Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${value}`),
@@ -45,6 +47,7 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
         NanoCpus: Math.round(limits.cpus * 1e9),
         PidsLimit: limits.pids,
         CapDrop: ["ALL"],
+        ...(spec.capabilities?.length ? { CapAdd: spec.capabilities } : {}),
         SecurityOpt: ["no-new-privileges"],
         // docker-init reaps what the commands leave behind; Podman's equivalent (catatonit) is often not installed.
         Init: engine.kind === "docker",
@@ -101,7 +104,7 @@ async function execCommand(container: Docker.Container, user: SandboxUser, spec:
     AttachStdin: options.stdin !== undefined,
     Tty: false,
     WorkingDir: options.cwd ?? spec.workdir,
-    User: `${user.uid}:${user.gid}`,
+    User: `${(options.user ?? user).uid}:${(options.user ?? user).gid}`,
     Env: Object.entries(options.env ?? {}).map(([key, value]) => `${key}=${value}`),
   });
   const stream = (await exec.start({ hijack: true, stdin: options.stdin !== undefined })) as unknown as Readable & { end(data?: Uint8Array): void };

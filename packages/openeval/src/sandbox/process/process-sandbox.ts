@@ -85,6 +85,10 @@ interface ProcessRun {
 
 async function runProcess(run: ProcessRun): Promise<RunOutcome> {
   const { runOptions } = run;
+  // One user is all this engine has: a command that needs another would silently run with more rights than asked.
+  if (runOptions.user && (runOptions.user.uid !== process.getuid?.() || runOptions.user.gid !== process.getgid?.())) {
+    throw new SandboxError("USER_UNSUPPORTED", `The process engine runs commands only as this user, not as ${runOptions.user.uid}:${runOptions.user.gid}; use the container engine for that`);
+  }
   const env = { PATH: DEFAULT_PATH, TMPDIR: run.tmp, ...run.spec.env, ...runOptions.env, [run.marker.split("=")[0]!]: run.marker.split("=")[1]! };
   const { stdout, stderr, outcome } = captureRun(runOptions);
   // Resolved here, against the sandbox's PATH: a missing program is exit 127, as a shell (or an engine) says it.
