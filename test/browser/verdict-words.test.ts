@@ -59,6 +59,11 @@ describe("the verdict's words in the viewer", () => {
       await page.locator('[data-testid="verdict-panel"]').waitFor();
       expect(await headline('[data-testid="verdict-panel"] .verdict-head')).toBe("incomplete");
       expect(await page.locator('[data-testid="verdict-reason"]').textContent()).toBe("some slots are not judged");
+      // A contributor with nothing to check says so, in the CLI's words, never a green "pass".
+      expect(formatSummary(summary)).toContain("gates      nothing gated (no gates configured)");
+      const gates = page.locator('[data-contributor="gates"]');
+      expect(await gates.locator(".badge").first().textContent()).toBe("nothing gated");
+      expect(await gates.getAttribute("class")).not.toContain("status-pass");
       // The real model's own part passed; the control is not in the verdict.
       expect(await page.locator('[data-testid="leaderboard"] [data-testid="verdict"]').allTextContents()).toEqual(["pass", "not in verdict"]);
       expect(errors).toEqual([]);

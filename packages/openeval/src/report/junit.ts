@@ -24,7 +24,8 @@ function verdictSuite(summary: RunSummary): string {
 /** Failed with what fails it, skipped while unresolved, not enabled or with nothing to check; the detail otherwise. */
 function contributorCase(contributor: ContributorOutcome): string {
   const name = contributor.id;
-  if (contributor.status === "skipped" || (contributor.status === "pass" && contributor.checked === 0)) return testCase("openeval.verdict", name, [], skipped(contributor.detail));
+  if (contributor.status === "skipped") return testCase("openeval.verdict", name, [], skipped(contributor.detail));
+  if (contributor.status === "pass" && contributor.checked === 0) return testCase("openeval.verdict", name, [], skipped(`${contributor.word}: ${contributor.detail}`));
   const body = contributor.status === "fail" ? failure(`failing: ${contributor.failing.join(", ")}`) : contributor.status === "unknown" ? skipped(`unresolved: ${contributor.unresolved.join(", ")}`) : "";
   return testCase("openeval.verdict", name, [["detail", contributor.detail]], body);
 }

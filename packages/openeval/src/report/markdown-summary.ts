@@ -27,7 +27,7 @@ export function formatMarkdownSummary(summary: RunSummary): string {
     "",
     "| contributor | status | failing |",
     "| --- | --- | --- |",
-    ...verdict.contributors.map((contributor) => `| ${contributor.id} | ${contributor.status} | ${contributor.failing.map((item) => `\`${item}\``).join(", ") || "—"} |`),
+    ...verdict.contributors.map((contributor) => `| ${contributor.id} | ${contributor.word} | ${contributor.failing.map((item) => `\`${item}\``).join(", ") || "—"} |`),
   ];
   if (summary.open.length > 0) {
     lines.push("", `<details><summary>${summary.open.length} slot(s) not finished</summary>`, "");

@@ -158,10 +158,10 @@ describe("reporters", () => {
       verdict: {
         status: "fail", complete: false, unjudged: ["e/p/m#1"], enabled: ["code-judge", "gates"], gates: [], gated: true,
         contributors: [
-          { id: "code-judge", status: "fail", failing: ["e/p/m/ok"], unresolved: [], checked: 1, detail: "" },
-          { id: "llm-judge", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
-          { id: "gates", status: "pass", failing: [], unresolved: [], checked: 0, detail: "no gates configured" },
-          { id: "regression", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
+          { id: "code-judge", status: "fail", word: "fail", failing: ["e/p/m/ok"], unresolved: [], checked: 1, detail: "" },
+          { id: "llm-judge", status: "skipped", word: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
+          { id: "gates", status: "pass", word: "nothing gated", failing: [], unresolved: [], checked: 0, detail: "no gates configured" },
+          { id: "regression", status: "skipped", word: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
         ],
       },
       open: [{ slot, action: "failed", reason: "Infrastructure error", evalRunId: "eval_1" }],
@@ -182,7 +182,7 @@ describe("reporters", () => {
     expect(text).toContain("code-judge fail — failing: e/p/m/ok\n");
     expect(text).toContain("llm-judge  skipped (not enabled)");
     // A contributor that checked nothing says so beside its pass.
-    expect(text).toContain("gates      pass (no gates configured)");
+    expect(text).toContain("gates      nothing gated (no gates configured)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1 [eval run eval_1]: failed — Infrastructure error");
     expect(text).toContain(`Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`);
     expect(formatMarkdownSummary(summary)).toContain("Filtered: this summary covers");
@@ -312,8 +312,11 @@ describe("reporters", () => {
     const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null };
     const nothing: RunSummary = { ...base, complete: true, verdict: decideVerdict({ observations: [], criteria: {} }) };
     expect(formatSummary(nothing)).toContain("Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)\n");
-    expect(formatSummary(nothing)).toContain("code-judge pass (no judge.ts criterion of a real model to check)");
+    expect(formatSummary(nothing)).toContain("code-judge nothing judged (no judge.ts criterion of a real model to check)");
     expect(formatMarkdownSummary(nothing)).toContain("## ➖ openeval: nothing gated (no real model's criterion");
+    expect(formatMarkdownSummary(nothing)).toContain("| code-judge | nothing judged |");
+    const junitCase = (name: string) => findAll(parseXml(formatJunit(nothing)), "testcase").find((element) => element.attributes.name === name)!;
+    expect(junitCase("code-judge").children.map((child) => child.attributes.message)).toEqual(["nothing judged: no judge.ts criterion of a real model to check"]);
     const verdictCase = (summary: RunSummary) => findAll(parseXml(formatJunit(summary)), "testcase").find((element) => element.attributes.name === "verdict")!;
     expect(verdictCase(nothing).children.map((child) => [child.name, child.attributes.message ?? child.attributes.name])).toEqual([
       ["properties", undefined],

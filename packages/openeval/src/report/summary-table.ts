@@ -106,7 +106,7 @@ function formatVerdict(summary: RunSummary): string[] {
     const unresolved = contributor.status === "unknown" ? ` — unresolved: ${listSome(contributor.unresolved)}` : "";
     // A contributor that checked nothing says so: its "pass" is over nothing.
     const detail = contributor.status === "skipped" || contributor.checked === 0 ? ` (${contributor.detail})` : "";
-    lines.push(`  ${contributor.id.padEnd(10)} ${contributor.status}${failing}${unresolved}${detail}`);
+    lines.push(`  ${contributor.id.padEnd(10)} ${contributor.word}${failing}${unresolved}${detail}`);
   }
   return lines;
 }

@@ -8,7 +8,7 @@ export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";
 export { DEFAULT_CRITERION_THRESHOLD, judgeCriterion } from "./criterion-status.ts";
 export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";
-export { decideVerdict, type ContributorOutcome, type ContributorStatus, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
+export { decideVerdict, type ContributorOutcome, type ContributorStatus, type ContributorWord, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
 export { describeVerdict, exitCodeFor, formatVerdictWords, type VerdictHeadline, type VerdictWords } from "./verdict-words.ts";
 export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
 export type { Baseline } from "./baseline-schema.ts";

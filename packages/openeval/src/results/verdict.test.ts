@@ -30,15 +30,26 @@ describe("decideVerdict", () => {
   it("with no real model's slot (a benchmark of controls only), passes over nothing: gated is false, no contributor counts 0 of 0", () => {
     const verdict = verdictOf([], { gates: {} });
     expect(verdict).toMatchObject({ status: "pass", complete: true, gated: false });
-    expect(verdict.contributors.map((outcome) => [outcome.id, outcome.checked, outcome.detail])).toEqual([
-      ["code-judge", 0, "no judge.ts criterion of a real model to check"],
-      ["llm-judge", 0, "no judge.md criterion of a real model to check"],
-      ["gates", 0, "no gates configured"],
-      ["regression", 0, "no baseline; set one with openeval baseline set <run>"],
+    expect(verdict.contributors.map((outcome) => [outcome.id, outcome.checked, outcome.word, outcome.detail])).toEqual([
+      ["code-judge", 0, "nothing judged", "no judge.ts criterion of a real model to check"],
+      ["llm-judge", 0, "nothing judged", "no judge.md criterion of a real model to check"],
+      ["gates", 0, "nothing gated", "no gates configured"],
+      ["regression", 0, "skipped", "no baseline; set one with openeval baseline set <run>"],
     ]);
     const judged = verdictOf([observe("e", 1, { tests: 1, style: 1 })]);
     expect(judged.gated).toBe(true);
     expect(contributor(judged, "code-judge")).toMatchObject({ checked: 1, detail: "1 of 1 judge.ts criterion cell(s) pass" });
+  });
+
+  it("keeps a judge whose criteria it learns from judgments undecided while its slots are unjudged, never a pass over nothing", () => {
+    // The only slot failed before it was judged: judge.ts has told no criterion yet.
+    const unjudged = decideVerdict({ observations: [observe("e", 1, null)], criteria: { e: [] }, judges: { e: ["judge.ts"] } });
+    expect(contributor(unjudged, "code-judge")).toEqual({
+      id: "code-judge", status: "unknown", word: "unknown", failing: [], unresolved: ["e/m/a#1"], checked: 0,
+      detail: "nothing judged yet: 0 of 1 slot(s) of real models with a judge.ts judged",
+    });
+    expect(contributor(unjudged, "llm-judge")).toMatchObject({ status: "pass", word: "nothing judged" });
+    expect(unjudged.status).toBe("unknown");
   });
 
   it("fails code-judge, naming <eval>/<model>/<criterion>, when a judge.ts criterion misses full credit in a repetition", () => {

@@ -8,14 +8,19 @@ import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
 import { evaluateGates, gateName, type GateResult } from "./gates.ts";
 import { findRegressions, type SlotFingerprint } from "./regression.ts";
 import type { SlotObservation } from "./statistics.ts";
+import { candidateName } from "../records/index.ts";
 
 /** `unknown`: nothing failed, but unresolved evidence keeps the contributor from passing. `skipped`: not enabled. */
 export type ContributorStatus = "pass" | "fail" | "unknown" | "skipped";
+/** How every report says a contributor's outcome: its status, but a pass over nothing says so. */
+export type ContributorWord = Exclude<ContributorStatus, "pass"> | "pass" | "nothing judged" | "nothing gated" | "nothing compared";
 export type VerdictStatus = "pass" | "fail" | "unknown";
 
 export interface ContributorOutcome {
   id: ContributorId;
   status: ContributorStatus;
+  /** The status as the summary, JSON, Markdown, JUnit and the viewer say it. */
+  word: ContributorWord;
   /** What failed it: `<eval>/<model>/<criterion>` for the judges and regression, gate names for gates. */
   failing: string[];
   /** What is still undecided (unjudged or unresolved cells, unknown gates). */
@@ -36,6 +41,11 @@ export interface VerdictInput {
   observations: readonly SlotObservation[];
   /** Eval id → its criteria with their source. */
   criteria: Readonly<Record<string, readonly CriterionRef[]>>;
+  /**
+   * Eval id → the judges it has. A judge whose criteria are learned from its judgments has none to check until it
+   * has judged: its unjudged slots keep it undecided instead of passing over nothing.
+   */
+  judges?: Readonly<Record<string, readonly CriterionRef["source"][]>>;
   gates?: GateSettings;
   /** The accepted baseline; without one, regression is skipped. */
   baseline?: Baseline | null;
@@ -88,7 +98,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
     regression: () => regressionContributor(summaries, input),
   };
   const contributors = CONTRIBUTOR_IDS.map((id) =>
-    enabled.includes(id) ? evaluate[id]() : { id, status: "skipped" as const, failing: [], unresolved: [], checked: 0, detail: "not enabled" },
+    enabled.includes(id) ? evaluate[id]() : { id, status: "skipped" as const, word: "skipped" as const, failing: [], unresolved: [], checked: 0, detail: "not enabled" },
   );
   const gated = contributors.some((contributor) => contributor.status !== "skipped" && contributor.checked > 0);
   return { status: andOver(contributors), complete: unjudged.length === 0, unjudged, enabled, contributors, gates, gated };
@@ -103,8 +113,15 @@ function andOver(contributors: readonly ContributorOutcome[]): VerdictStatus {
 
 function outcome(id: ContributorId, failing: string[], unresolved: string[], checked: number, detail: string): ContributorOutcome {
   const status = failing.length > 0 ? "fail" : unresolved.length > 0 ? "unknown" : "pass";
-  return { id, status, failing, unresolved, checked, detail };
+  return { id, status, word: status === "pass" && checked === 0 ? NOTHING_CHECKED[id] : status, failing, unresolved, checked, detail };
 }
+
+const NOTHING_CHECKED: Record<ContributorId, ContributorWord> = {
+  "code-judge": "nothing judged",
+  "llm-judge": "nothing judged",
+  gates: "nothing gated",
+  regression: "nothing compared",
+};
 
 /** code-judge / llm-judge: every (eval, model, criterion) cell scored by that contributor's judge must pass. */
 function judgeContributor(id: "code-judge" | "llm-judge", summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
@@ -117,7 +134,15 @@ function judgeContributor(id: "code-judge" | "llm-judge", summaries: readonly Mo
   const failing = statuses.filter((cell) => cell.status === "fail").map((cell) => cell.name);
   const unresolved = statuses.filter((cell) => cell.status === "unknown").map((cell) => cell.name);
   const source = id === "code-judge" ? "judge.ts" : "judge.md";
-  const detail = cells.length === 0 ? `no ${source} criterion of a real model to check` : `${cells.length - failing.length - unresolved.length} of ${cells.length} ${source} criterion cell(s) pass`;
+  if (cells.length === 0) {
+    const awaiting = input.observations.filter((slot) => slot.scores === null && (input.judges?.[slot.evalId] ?? []).includes(source));
+    if (awaiting.length > 0) {
+      const names = awaiting.map((slot) => `${slot.evalId}/${candidateName(slot)}#${slot.repetition}`);
+      return outcome(id, [], names, 0, `nothing judged yet: 0 of ${awaiting.length} slot(s) of real models with a ${source} judged`);
+    }
+    return outcome(id, [], [], 0, `no ${source} criterion of a real model to check`);
+  }
+  const detail = `${cells.length - failing.length - unresolved.length} of ${cells.length} ${source} criterion cell(s) pass`;
   return outcome(id, failing, unresolved, cells.length, detail);
 }
 
@@ -128,7 +153,7 @@ function gatesContributor(gates: readonly GateResult[]): ContributorOutcome {
 }
 
 function regressionContributor(summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
-  if (!input.baseline) return { id: "regression", status: "skipped", failing: [], unresolved: [], checked: 0, detail: "no baseline; set one with openeval baseline set <run>" };
+  if (!input.baseline) return { id: "regression", status: "skipped", word: "skipped", failing: [], unresolved: [], checked: 0, detail: "no baseline; set one with openeval baseline set <run>" };
   const report = findRegressions(input.baseline, summaries, input.gates, input.fingerprints);
   const notes = [
     `against baseline of run ${input.baseline.runId}`,

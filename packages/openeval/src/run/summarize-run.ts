@@ -51,6 +51,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const verdict = decideVerdict({
     observations: real,
     criteria,
+    judges: Object.fromEntries(benchmark.evals.map((evaluation) => [evaluation.id, judgesOf(evaluation)])),
     gates: settings.gates ?? undefined,
     baseline: await readBaseline(join(benchmark.directory, BASELINE_FILE)),
     fingerprints,
@@ -162,6 +163,10 @@ function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string
  * Declared criteria, plus any a judge.ts returned without declaring them (judge.ts is its only possible source) —
  * unless categories choose the criteria (benchmark.ts `categories`, --only-category): an undeclared one has none.
  */
+function judgesOf(evaluation: BenchmarkDefinition["evals"][number]): CriterionRef["source"][] {
+  return [...(evaluation.code ? ["judge.ts" as const] : []), ...(evaluation.rubric ? ["judge.md" as const] : [])];
+}
+
 function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[], scope: PlanScope): Record<string, CriterionRef[]> {
   const criteria: Record<string, CriterionRef[]> = {};
   const byEval = Map.groupBy(observations, (observation) => observation.evalId);

@@ -3,10 +3,10 @@
 import type { VerificationReceipt } from "../recording/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
 import type { BenchmarkRun, Citation, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics } from "../records/index.ts";
-import type { Bounded, CategoryScore, ContributorStatus, ModelPairComparison, Verdict, VerdictHeadline, VerdictStatus, VerdictWords } from "../results/index.ts";
+import type { Bounded, CategoryScore, ContributorStatus, ContributorWord, ModelPairComparison, Verdict, VerdictHeadline, VerdictStatus, VerdictWords } from "../results/index.ts";
 
 export type { VerificationReceipt };
-export type { Bounded, BenchmarkRun, ContributorStatus, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictHeadline, VerdictStatus, VerdictWords };
+export type { Bounded, BenchmarkRun, ContributorStatus, ContributorWord, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictHeadline, VerdictStatus, VerdictWords };
 
 /** One page of a long list. */
 export interface Page<T> {

@@ -1,6 +1,6 @@
 // The model leaderboard: the run summary per model — score with completion bounds (and CI once the statistics
 // stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
-import type { ContributorStatus, LeaderboardRow, RunOverview, VerdictWords } from "openeval/viewer-api";
+import type { ContributorWord, LeaderboardRow, RunOverview, VerdictWords } from "openeval/viewer-api";
 import { BoundsAndIntervalHeads, ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDate, formatDuration, formatScore, formatUSD } from "../format.ts";
@@ -141,8 +141,8 @@ export function VerdictBadge({ words }: { words: VerdictWords }) {
   );
 }
 
-/** A verdict headline or a contributor's status; "nothing gated" and "skipped" are muted, undecided ones a warning. */
-function StatusBadge({ status }: { status: VerdictWords["headline"] | ContributorStatus }) {
+/** A verdict headline or a contributor's word; a pass over nothing and "skipped" are muted, undecided ones a warning. */
+function StatusBadge({ status }: { status: VerdictWords["headline"] | ContributorWord }) {
   const state = status === "pass" ? "completed" : status === "fail" ? "failed" : status === "incomplete" || status === "unknown" ? "interrupted" : "skipped";
   return <StateBadge state={state} label={status} />;
 }
@@ -168,10 +168,10 @@ function VerdictPanel({ overview }: { overview: RunOverview }) {
       ) : null}
       <div className="contributors">
         {verdict.contributors.map((contributor) => (
-          <div key={contributor.id} className={`contributor status-${contributor.status}`}>
+          <div key={contributor.id} className={`contributor status-${contributor.word.replaceAll(" ", "-")}`} data-contributor={contributor.id}>
             <div>
               <span className="mono strong">{contributor.id}</span>{" "}
-              <StatusBadge status={contributor.status} />
+              <StatusBadge status={contributor.word} />
             </div>
             <div className="muted small">{contributor.detail}</div>
             {contributor.failing.length > 0 ? <div className="small tone-text-bad">failing: {contributor.failing.slice(0, 8).join(", ")}{contributor.failing.length > 8 ? ` and ${contributor.failing.length - 8} more` : ""}</div> : null}
