@@ -7,7 +7,7 @@
 import { rm } from "node:fs/promises";
 import { join, posix } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
-import { connectContainerEngine, readFolder, writeFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type TarEntry } from "../../sandbox/index.ts";
+import { connectContainerEngine, readFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type TarEntry } from "../../sandbox/index.ts";
 import type { EgressPlan } from "./egress.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 
@@ -17,7 +17,8 @@ const EGRESS_DIR = "/run/openeval-egress";
 const EGRESS_SOCKET = `${EGRESS_DIR}/egress.sock`;
 /** `--no-install` here and below: Bun never fetches packages for the harness's own scripts, in a container either. */
 const EGRESS_PROGRAM = ["bun", "--no-install", "/opt/openeval/openeval-egress.ts"];
-/** What a copy-out may bring back: far above any workspace plus database a candidate should leave. */
+/** The sum of file sizes a copy-out may bring back (streamed to disk, sparse files kept sparse): far above any
+ * workspace plus database a candidate should leave. */
 const COPY_OUT_LIMIT = 4 * 1024 ** 3;
 const PROXY_LIMITS: SandboxLimits = { cpus: 0.5, memoryMiB: 256, pids: 128, tmpMiB: 16 };
 export const DEFAULT_CANDIDATE_LIMITS = { cpus: 2, memoryMiB: 4096, pidsLimit: 1024 } as const;
@@ -146,10 +147,9 @@ async function prepareIn(engine: ContainerEngine, options: CandidateContainerOpt
   });
   // A failed step ends the eval run (a timed-out one took the container with it): nothing to bring back.
   if (failure) return failure;
-  const prepared = await candidate.copyOut(inside, { maxBytes: COPY_OUT_LIMIT });
-  if (prepared.kind !== "copied") throw new Error(`The prepared workspace could not be copied out of the candidate's container (${prepared.kind})`);
   await rm(workspace, { recursive: true, force: true });
-  await writeFolder(workspace, relativeEntries(prepared.entries, 1));
+  const prepared = await candidate.copyOut(inside, workspace, { maxBytes: COPY_OUT_LIMIT });
+  if (prepared.kind !== "copied") throw new Error(`The prepared workspace could not be copied out of the candidate's container (${prepared.kind})`);
   return null;
 }
 
@@ -172,14 +172,13 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
   const stderr = streamSink();
   const env = { ...insideEnv(options.scratch, command.env), ...options.egress.env };
   const run = candidate.run(["opencode", ...command.argv.slice(1).map(map)], { cwd: map(command.cwd), env, stdin: new TextEncoder().encode(command.stdin), deadline, stdout: stdout.sink, stderr: stderr.sink });
-  const exited = run.then(async (outcome) => {
+  const exited = run.then((outcome) => {
     stdout.close();
     stderr.close();
-    // Step: the session's files come back to the host scratch folder, where the recording path reads them.
-    await copyBack(candidate, options.scratch);
     return outcome.exitCode;
   });
-  return { stdout: stdout.stream, stderr: stderr.stream, exited, kill: () => candidate.kill() };
+  // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them.
+  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect: () => copyBack(candidate, options.scratch), kill: () => candidate.kill() };
 }
 
 /** A host scratch path as the container sees it (other values unchanged). */
@@ -206,10 +205,9 @@ async function copyLive(candidate: Sandbox, scratch: string, paths: LiveCopy, ta
   const made = await candidate.run(["bun", "--no-install", "-e", script], { deadline, maxOutputBytes: 64 * 1024, stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) } });
   if (made.exitCode !== 0) throw new Error(`The live database could not be copied inside the candidate's container: ${problem.trim() || `exit ${made.exitCode}`}`);
   try {
-    for (const path of [insidePath(scratch, paths.workspace), copy]) {
-      const copied = await candidate.copyOut(path, { maxBytes: COPY_OUT_LIMIT });
+    for (const [path, name] of [[insidePath(scratch, paths.workspace), "workspace"], [copy, "opencode.db"]] as const) {
+      const copied = await candidate.copyOut(path, join(target, name), { maxBytes: COPY_OUT_LIMIT });
       if (copied.kind !== "copied") throw new Error(`${path} could not be copied out of the candidate's container (${copied.kind})`);
-      await writeFolder(target, relativeEntries(copied.entries, 0));
     }
   } finally {
     await candidate.run(["rm", "-rf", folder], { deadline }).catch(() => {});
@@ -252,10 +250,9 @@ function relativeEntries(entries: ReadTarEntry[], skip: number): TarEntry[] {
 }
 
 async function copyBack(candidate: Sandbox, scratch: string): Promise<void> {
-  const copied = await candidate.copyOut(CONTAINER_ROOT, { maxBytes: COPY_OUT_LIMIT });
-  if (copied.kind !== "copied") throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
   await rm(scratch, { recursive: true, force: true });
-  await writeFolder(scratch, relativeEntries(copied.entries, 1));
+  const copied = await candidate.copyOut(CONTAINER_ROOT, scratch, { maxBytes: COPY_OUT_LIMIT });
+  if (copied.kind !== "copied") throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
 }
 
 function streamSink(): { stream: ReadableStream<Uint8Array>; sink: OutputSink; close(): void } {
