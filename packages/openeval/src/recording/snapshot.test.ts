@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { appendFile, link, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
@@ -41,5 +42,35 @@ describe("bounded snapshots (issue 14 §3)", () => {
     await writeFile(join(workspace, "big.bin"), big);
     const snapshot = await captureDirectory(workspace, await makeTempDir(), undefined, { maxFileBytes: 1024 * 1024, maxSnapshotBytes: 10 * 1024 * 1024 });
     expect(snapshot.files[0]).toMatchObject({ bytes: big.length, sha256: sha256(big) });
+  });
+
+  it("keeps what Linux allows: hard-linked files, backslashes and `..` inside names, a 2 GiB sparse file by size and hash", async () => {
+    const workspace = await writeTree({ "a.txt": "linked\n", "x\\..\\..\\y": "one\n", "back\\slash..\\..\\x": "two\n" });
+    await link(join(workspace, "a.txt"), join(workspace, "b.txt"));
+    await writeFile(join(workspace, "sparse.bin"), "");
+    await truncate(join(workspace, "sparse.bin"), 2 * 1024 ** 3);
+    await appendFile(join(workspace, "sparse.bin"), "tail");
+    const evidence = await makeTempDir();
+    const initial = await captureDirectory(await makeTempDir(), evidence);
+    const final = await captureDirectory(workspace, evidence);
+    const expected = createHash("sha256");
+    const zeros = Buffer.alloc(1024 ** 2);
+    for (let index = 0; index < 2048; index++) expected.update(zeros);
+    expected.update("tail");
+    expect(final.files.map((file) => [file.path, file.kind === "file" ? file.bytes : file.target])).toEqual([
+      ["a.txt", 7],
+      ["b.txt", 7],
+      ["back\\slash..\\..\\x", 4],
+      ["sparse.bin", 2 * 1024 ** 3 + 4],
+      ["x\\..\\..\\y", 4],
+    ]);
+    expect(final.files[3]).toMatchObject({ sha256: expected.digest("hex"), omitted: { limit: "file" } });
+    const ref = await writeEvidence(evidence, { kind: "constructed", prompt: "p", response: { text: "r" }, tools: [], initial, final, events: null, native: null, metrics: measureConstructed([]) });
+    await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
+    expect(await context.workspace.text("x\\..\\..\\y")).toBe("one\n");
+    expect(await context.workspace.text("b.txt")).toBe("linked\n");
+    // Shown escaped (as git quotes such a name), stored as it is.
+    const [patch] = await context.workspace.patches("back\\slash..\\..\\x");
+    expect(patch).toMatchObject({ path: "back\\slash..\\..\\x", patch: expect.stringContaining('+++ "b/back\\\\slash..\\\\..\\\\x"\n') });
   });
 });

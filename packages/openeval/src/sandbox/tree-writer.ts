@@ -3,6 +3,7 @@
 // hard links; every name Linux allows is kept as it is (a backslash or `..` inside one name is just characters).
 import { chmod, link, mkdir, open, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
+import { displayPath } from "../util/relative-path.ts";
 import { SandboxError } from "./errors.ts";
 import { readTarStream } from "./read-tar-stream.ts";
 import type { CopiedTree, CopyOutResult } from "./sandbox.ts";
@@ -85,7 +86,7 @@ export class TreeWriter {
 
   /** A second name for a file already written by this copy (`to` is its names, like `names`). */
   async hardlink(names: string[], to: string[]): Promise<void> {
-    if (!this.files.has(to.join("/"))) return this.skip(names, `a hard link to ${displayName(to)}, which was not copied`);
+    if (!this.files.has(to.join("/"))) return this.skip(names, `a hard link to ${displayPath(to.join("/"))}, which was not copied`);
     const path = this.resolve(names, "file");
     await link(join(this.root, ...to), path);
     this.files.add(names.join("/"));
@@ -114,7 +115,7 @@ export class TreeWriter {
 
   /** An entry this machine is not given (devices, FIFOs, sockets: reading one can block or never end). */
   skip(names: string[], why: string): void {
-    this.skipped.push(`${displayName(names)}: ${why}`);
+    this.skipped.push(`${displayPath(names.join("/"))}: ${why}`);
   }
 
   /** Applies the folders' modes (deepest first) and says what was copied; null when nothing was. */
@@ -126,11 +127,11 @@ export class TreeWriter {
   private resolve(names: string[], type: CopiedTree["type"], target = ""): string {
     for (const [index, name] of names.entries()) {
       if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
-        throw new SandboxError("ENGINE_FAILED", `The engine's archive names an unsafe path ${JSON.stringify(names.join("/"))}; copy-out refused it`);
+        throw new SandboxError("ENGINE_FAILED", `The engine's archive names an unsafe path ${displayPath(names.join("/"))}; copy-out refused it`);
       }
       // Nothing is written through a symlink this copy made (an archive could name `link/file` after `link`).
       if (this.symlinks.has(names.slice(0, index + 1).join("/")) && index < names.length - 1) {
-        throw new SandboxError("ENGINE_FAILED", `The engine's archive names ${JSON.stringify(names.join("/"))} below a symlink; copy-out refused it`);
+        throw new SandboxError("ENGINE_FAILED", `The engine's archive names ${displayPath(names.join("/"))} below a symlink; copy-out refused it`);
       }
     }
     if (names.length === 0) this.top = { type, target, skipped: [] };
@@ -152,10 +153,4 @@ async function writeSkippingZeros(handle: Awaited<ReturnType<typeof open>>, chun
     }
   }
   if (start !== -1) await handle.write(bytes, start, bytes.length - start, position + start);
-}
-
-/** A path for messages: names with control characters are shown escaped, never raw. */
-export function displayName(names: string[]): string {
-  const path = names.join("/");
-  return /[\x00-\x1f\x7f]/.test(path) ? JSON.stringify(path) : path;
 }

@@ -19,7 +19,8 @@ export function walkTree(root: string, exclude: ReadonlySet<string> = new Set(),
     const children = readdirSync(directory, { withFileTypes: true });
     for (const child of children) {
       const absolute = join(directory, child.name);
-      const path = relative(root, absolute).split("\\").join("/");
+      // Only `/` separates names: a backslash is part of a name (`x\..\y` is one file), never rewritten.
+      const path = relative(root, absolute);
       if (child.isDirectory()) {
         if (!exclude.has(child.name)) visit(absolute);
       } else if (child.isSymbolicLink()) {
