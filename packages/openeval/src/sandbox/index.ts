@@ -2,7 +2,7 @@
 // bounded output, killing the whole tree and reaping what a dead runner left. Two engines — `process` (this
 // machine) and `container` (Docker/Podman, local or remote) — behind one interface; verification and candidate
 // isolation are its users, each with its own policy (a SandboxSpec).
-export type { CopiedTree, CopyOutResult, OutputSink, ReapOptions, RunOptions, RunOutcome, Sandbox, SandboxEngine, SandboxEngineName, SandboxLimits, SandboxNetwork, SandboxSpec, SandboxUser } from "./sandbox.ts";
+export type { CopiedTree, CopyOutResult, OmittedFile, OutputSink, ReapOptions, RunOptions, RunOutcome, Sandbox, SandboxEngine, SandboxEngineName, SandboxLimits, SandboxNetwork, SandboxSpec, SandboxUser } from "./sandbox.ts";
 export { OWNER_LABEL } from "./sandbox.ts";
 export { openSandboxEngine, SANDBOX_ENGINE_NAMES, type SandboxEngineOptions } from "./engines.ts";
 export { connectContainerEngine, type ContainerEngine } from "./container/container-engine.ts";

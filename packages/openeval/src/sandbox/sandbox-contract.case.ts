@@ -123,7 +123,7 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const outcome = await sandbox.run(["sh", "-c", "test -x sub/run.sh && test -L sub/link && cd sub && ./link && head -c 100000 /dev/zero > ../big.bin"], { deadline: inFuture(30_000) });
       expect(outcome.exitCode).toBe(0);
       const host = await makeTempDir("openeval-contract-out-");
-      expect(await sandbox.copyOut("/work/out", join(host, "out"), { maxBytes: 1024 })).toEqual({ kind: "copied", type: "directory", target: "", skipped: [] });
+      expect(await sandbox.copyOut("/work/out", join(host, "out"), { maxBytes: 1024 })).toEqual({ kind: "copied", type: "directory", target: "", skipped: [], omitted: [] });
       expect(readdirSync(join(host, "out"))).toEqual(["result.txt"]);
       expect(readFileSync(join(host, "out", "result.txt"), "utf8")).toBe("from-script\n");
       expect(await sandbox.copyOut("/work/sub/link", join(host, "link"), { maxBytes: 1024 })).toMatchObject({ kind: "copied", type: "symlink", target: "run.sh" });
@@ -147,7 +147,7 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const rss = peakRss();
       const copied = await sandbox.copyOut("/work/ws", host, { maxBytes: 4 * 1024 ** 3 });
       const grownMiB = rss.stop() / 1024 ** 2;
-      expect(copied).toEqual({ kind: "copied", type: "directory", target: "", skipped: [] });
+      expect(copied).toEqual({ kind: "copied", type: "directory", target: "", skipped: [], omitted: [] });
       expect(readdirSync(host).sort()).toEqual(["a.txt", "back\\slash..\\..\\x", longName, "odd", "sparse.bin", "sub", "x\\..\\..\\y"].sort());
       expect(readdirSync(join(host, "odd"))).toEqual(["new\nline"]);
       expect(statSync(join(host, "sub", "b.txt")).ino).toBe(statSync(join(host, "a.txt")).ino);

@@ -80,6 +80,16 @@ export interface CopiedTree {
   target: string;
   /** Entries left out, each with why (a device or FIFO, a hard link to something not copied). */
   skipped: string[];
+  /** Files inside the copied folder past the size cap: hashed as they went by, not written. */
+  omitted: OmittedFile[];
+}
+
+export interface OmittedFile {
+  /** Below the copied path, `/`-separated. */
+  path: string;
+  bytes: number;
+  sha256: string;
+  mode: number;
 }
 
 export type CopyOutResult =

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,7 +26,7 @@ describe("writeArchive", () => {
     writeFileSync(join(source, longName), "long");
     const archive = execFileSync("tar", [`--format=${format}`, "-C", join(directory, "src"), "-cf", "-", "ws"]);
     const target = join(directory, "out");
-    expect(await writeArchive(chunked(new Uint8Array(archive), 333), target, 1024, true)).toEqual({ kind: "copied", type: "directory", target: "", skipped: [] });
+    expect(await writeArchive(chunked(new Uint8Array(archive), 333), target, 1024, true)).toEqual({ kind: "copied", type: "directory", target: "", skipped: [], omitted: [] });
     expect(readdirSync(target).sort()).toEqual(["a.txt", "back\\slash..\\..\\x", longName, "sub", "x\\..\\..\\y"].sort());
     expect(statSync(join(target, "sub", "b.txt")).ino).toBe(statSync(join(target, "a.txt")).ino);
     expect(readFileSync(join(target, "x\\..\\..\\y"), "utf8")).toBe("one");
@@ -65,10 +66,19 @@ describe("writeArchive", () => {
     expect(existsSync(join(directory, "planted.txt"))).toBe(false);
   });
 
-  it("stops past the cap and leaves nothing at the target", async () => {
+  it("lists a file past the cap by size and sha256 instead of writing it, and refuses a single file past it", async () => {
     const directory = await makeTempDir("openeval-tree-writer-");
-    const archive = packTar([{ type: "directory", path: "ws" }, { type: "file", path: "ws/a", data: text("a".repeat(600)) }, { type: "file", path: "ws/b", data: text("b".repeat(600)) }]);
-    expect(await writeArchive(chunked(archive, 512), join(directory, "out"), 1000, true)).toEqual({ kind: "over-limit", bytes: null, directory: true });
-    expect(existsSync(join(directory, "out"))).toBe(false);
+    const archive = packTar([{ type: "directory", path: "ws" }, { type: "file", path: "ws/a", data: text("a".repeat(600)) }, { type: "file", path: "ws/b\\..\\c", data: text("b".repeat(600)), mode: 0o640 }]);
+    expect(await writeArchive(chunked(archive, 512), join(directory, "out"), 1000, true)).toEqual({
+      kind: "copied",
+      type: "directory",
+      target: "",
+      skipped: [],
+      omitted: [{ path: "b\\..\\c", bytes: 600, sha256: createHash("sha256").update("b".repeat(600)).digest("hex"), mode: 0o640 }],
+    });
+    expect(readdirSync(join(directory, "out"))).toEqual(["a"]);
+    const single = packTar([{ type: "file", path: "big", data: text("b".repeat(600)) }]);
+    expect(await writeArchive(chunked(single, 512), join(directory, "big"), 100, false)).toEqual({ kind: "over-limit", bytes: null, directory: false });
+    expect(existsSync(join(directory, "big"))).toBe(false);
   });
 });

@@ -1,12 +1,13 @@
 // Writes a copied-out file or folder to this machine's disk as it streams in, the same for every engine: files with
 // runs of zeros left as holes (a sparse file stays sparse and costs no disk), folders, symlinks (never followed) and
 // hard links; every name Linux allows is kept as it is (a backslash or `..` inside one name is just characters).
+import { createHash } from "node:crypto";
 import { chmod, link, mkdir, open, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { displayPath } from "../util/relative-path.ts";
 import { SandboxError } from "./errors.ts";
 import { readTarStream } from "./read-tar-stream.ts";
-import type { CopiedTree, CopyOutResult } from "./sandbox.ts";
+import type { CopiedTree, CopyOutResult, OmittedFile } from "./sandbox.ts";
 
 /** Zero runs are looked for at this granularity (a file system block). */
 const HOLE = 4096;
@@ -65,6 +66,7 @@ export class TreeWriter {
   bytes = 0;
   private top: CopiedTree | null = null;
   private readonly skipped: string[] = [];
+  private readonly omitted: OmittedFile[] = [];
   private readonly symlinks = new Set<string>();
   private readonly files = new Set<string>();
   private readonly folderModes: [string, number][] = [];
@@ -86,16 +88,27 @@ export class TreeWriter {
 
   /** A second name for a file already written by this copy (`to` is its names, like `names`). */
   async hardlink(names: string[], to: string[]): Promise<void> {
+    const omitted = this.omitted.find((file) => file.path === to.join("/"));
+    if (omitted) return void this.omitted.push({ ...omitted, path: this.resolveName(names) });
     if (!this.files.has(to.join("/"))) return this.skip(names, `a hard link to ${displayPath(to.join("/"))}, which was not copied`);
     const path = this.resolve(names, "file");
     await link(join(this.root, ...to), path);
     this.files.add(names.join("/"));
   }
 
-  /** `size` is the file's length; `data` its bytes (fewer bytes leave the rest as zeros). */
+  /**
+   * `size` is the file's length; `data` its bytes (fewer bytes leave the rest as zeros). A file inside the copied
+   * folder that would take the sizes past the cap is hashed as it streams by and listed in `omitted`, not written:
+   * the copy still brings everything else. The copied path itself past the cap ends the copy (OverLimit).
+   */
   async file(names: string[], mode: number, size: number, data: AsyncIterable<Uint8Array>): Promise<void> {
+    if (this.bytes + size > this.maxBytes) {
+      if (names.length === 0) throw new OverLimit(size);
+      const hash = createHash("sha256");
+      for await (const chunk of data) hash.update(chunk);
+      return void this.omitted.push({ path: this.resolveName(names), bytes: size, sha256: hash.digest("hex"), mode: mode & 0o777 });
+    }
     this.bytes += size;
-    if (this.bytes > this.maxBytes) throw new OverLimit(this.bytes);
     const path = this.resolve(names, "file");
     // `wx`: a new file, never one already there (nor anything a symlink there points at).
     const handle = await open(path, "wx", 0o600);
@@ -121,7 +134,7 @@ export class TreeWriter {
   /** Applies the folders' modes (deepest first) and says what was copied; null when nothing was. */
   async finish(): Promise<CopiedTree | null> {
     for (const [path, mode] of this.folderModes.reverse()) await chmod(path, mode);
-    return this.top && { ...this.top, skipped: this.skipped };
+    return this.top && { ...this.top, skipped: this.skipped, omitted: this.omitted };
   }
 
   private resolve(names: string[], type: CopiedTree["type"], target = ""): string {
@@ -134,8 +147,14 @@ export class TreeWriter {
         throw new SandboxError("ENGINE_FAILED", `The engine's archive names ${displayPath(names.join("/"))} below a symlink; copy-out refused it`);
       }
     }
-    if (names.length === 0) this.top = { type, target, skipped: [] };
+    if (names.length === 0) this.top = { type, target, skipped: [], omitted: [] };
     return join(this.root, ...names);
+  }
+
+  /** Checks names as resolve() does, for a file that is listed rather than written. */
+  private resolveName(names: string[]): string {
+    this.resolve(names, "file");
+    return names.join("/");
   }
 }
 
