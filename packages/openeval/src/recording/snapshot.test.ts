@@ -73,4 +73,16 @@ describe("bounded snapshots (issue 14 §3)", () => {
     const [patch] = await context.workspace.patches("back\\slash..\\..\\x");
     expect(patch).toMatchObject({ path: "back\\slash..\\..\\x", patch: expect.stringContaining('+++ "b/back\\\\slash..\\\\..\\\\x"\n') });
   });
+
+  it("records a name that is not UTF-8 (decoded for display) instead of failing on it", async () => {
+    const workspace = await makeTempDir();
+    const badName = (name: string) => Buffer.concat([Buffer.from(`${workspace}/bad`), Buffer.from([0xff]), Buffer.from(name)]);
+    await writeFile(badName("name.txt"), "odd\n");
+    await writeFile(badName("big.bin"), "x".repeat(2000));
+    const final = await captureDirectory(workspace, await makeTempDir(), undefined, { maxFileBytes: 1000, maxSnapshotBytes: 10_000 });
+    expect(final.files).toEqual([
+      { kind: "file", path: "bad\ufffdbig.bin", bytes: 2000, sha256: sha256("x".repeat(2000)), mode: expect.any(Number), omitted: expect.objectContaining({ limit: "file" }) },
+      { kind: "file", path: "bad\ufffdname.txt", bytes: 4, sha256: sha256("odd\n"), mode: expect.any(Number) },
+    ]);
+  });
 });

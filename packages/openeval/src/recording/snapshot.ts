@@ -1,8 +1,9 @@
 // Workspace snapshots: every file with size and sha256, contents stored once under objects/<sha256>.
-import { createReadStream, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { copyFile, link, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
+import { readChunks } from "../util/read-chunks.ts";
 import { writeFileAtomic } from "../util/files.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import { walkTree } from "../util/tree.ts";
@@ -50,10 +51,10 @@ export async function captureDirectory(
         limit === "file"
           ? `not copied: ${entry.bytes} bytes is over the ${limits.maxFileBytes}-byte per-file limit (benchmark.ts evidence.maxFileBytes)`
           : `not copied: the snapshot reached its ${limits.maxSnapshotBytes}-byte limit (benchmark.ts evidence.maxSnapshotBytes)`;
-      files.push({ kind: "file", path: entry.path, bytes: entry.bytes, sha256: await hashFile(entry.absolute), mode: entry.mode, omitted: { limit, note } });
+      files.push({ kind: "file", path: entry.path, bytes: entry.bytes, sha256: await hashFile(entry.source), mode: entry.mode, omitted: { limit, note } });
       continue;
     }
-    const data = redact(new Uint8Array(await readFile(entry.absolute)));
+    const data = redact(new Uint8Array(await readFile(entry.source)));
     stored += data.byteLength;
     files.push({ kind: "file", path: entry.path, bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: entry.mode });
   }
@@ -71,9 +72,9 @@ export interface NotCopiedFile {
 }
 
 /** sha256 of a file read in chunks, so an oversized file is never held in memory. */
-async function hashFile(path: string): Promise<string> {
+async function hashFile(path: string | Buffer): Promise<string> {
   const hash = new Bun.CryptoHasher("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of readChunks(path)) hash.update(chunk);
   return hash.digest("hex");
 }
 

@@ -1,13 +1,15 @@
 // Copying in and out of a process sandbox: tar entries written under a folder (paths that would leave it are
 // refused), a folder read as tar entries (to copy it into a container), and a file or folder copied out to disk
 // through the same TreeWriter the container engine streams into.
-import { createReadStream } from "node:fs";
 import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { readChunks } from "../../util/read-chunks.ts";
 import { toSafeRelativePath } from "../../util/relative-path.ts";
 import type { CopyOutResult } from "../sandbox.ts";
 import type { ReadTarEntry, TarEntry } from "../tar.ts";
 import { writeTree, type TreeWriter } from "../tree-writer.ts";
+
+const SLASH = Buffer.from("/");
 
 /** Owners are not applied: every file belongs to the current user, as every command runs as that user. */
 export async function writeEntries(folder: string, entries: TarEntry[]): Promise<void> {
@@ -37,12 +39,13 @@ export async function copyTree(path: string, target: string, maxBytes: number): 
   if (top.isFile() && top.size > maxBytes) return { kind: "over-limit", bytes: top.size, directory: false };
   /** dev:inode of each multiply-linked file copied → its names, so the next name becomes a link to it. */
   const linked = new Map<string, string[]>();
-  const visit = async (writer: TreeWriter, file: string, names: string[]): Promise<void> => {
+  // Opened by their bytes: a name that is not UTF-8 is still copied (under its decoded name, as the engine's does).
+  const visit = async (writer: TreeWriter, file: Buffer, names: string[]): Promise<void> => {
     const info = await lstat(file);
-    if (info.isSymbolicLink()) return writer.symlink(names, await readlink(file));
+    if (info.isSymbolicLink()) return writer.symlink(names, await readlink(file, "utf8"));
     if (info.isDirectory()) {
       await writer.directory(names, info.mode);
-      for (const child of (await readdir(file)).sort()) await visit(writer, join(file, child), [...names, child]);
+      for (const child of (await readdir(file, { encoding: "buffer" })).sort(Buffer.compare)) await visit(writer, Buffer.concat([file, SLASH, child]), [...names, child.toString()]);
       return;
     }
     if (!info.isFile()) return writer.skip(names, "not a file, folder or link");
@@ -50,9 +53,9 @@ export async function copyTree(path: string, target: string, maxBytes: number): 
     const first = info.nlink > 1 ? linked.get(key) : undefined;
     if (first) return writer.hardlink(names, first);
     if (info.nlink > 1) linked.set(key, names);
-    await writer.file(names, info.mode, info.size, createReadStream(file));
+    await writer.file(names, info.mode, info.size, readChunks(file));
   };
-  return writeTree(target, maxBytes, top.isDirectory(), (writer) => visit(writer, path, []));
+  return writeTree(target, maxBytes, top.isDirectory(), (writer) => visit(writer, Buffer.from(path), []));
 }
 
 /** Names are relative to the path's parent (`workspace/a.txt` for /workspace), like the engine's archive API. */
