@@ -85,4 +85,12 @@ describe("bounded snapshots (issue 14 §3)", () => {
       { kind: "file", path: "bad\ufffdname.txt", bytes: 4, sha256: sha256("odd\n"), mode: expect.any(Number) },
     ]);
   });
+
+  it("records files a copy-out left behind by size and sha256, with their note, in path order", async () => {
+    const workspace = await writeTree({ "a.txt": "a\n", "c.txt": "c\n" });
+    const note = "not copied: past the candidate container's 4294967296-byte copy-out limit";
+    const snapshot = await captureDirectory(workspace, await makeTempDir(), undefined, undefined, [{ path: "b\\..\\huge.bin", bytes: 5 * 1024 ** 3, sha256: "ab".repeat(32), mode: 0o644, note }]);
+    expect(snapshot.files.map((file) => file.path)).toEqual(["a.txt", "b\\..\\huge.bin", "c.txt"]);
+    expect(snapshot.files[1]).toEqual({ kind: "file", path: "b\\..\\huge.bin", bytes: 5 * 1024 ** 3, sha256: "ab".repeat(32), mode: 0o644, omitted: { limit: "snapshot", note } });
+  });
 });
