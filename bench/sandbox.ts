@@ -1,6 +1,8 @@
 // Isolation costs (issue 12 §10). Section 6: sandbox round trips per engine (create, copy a small workspace in, run,
 // copy out, remove), serially and four at a time — the floor the container engine adds. Section 7: whole eval runs
 // of the same scripted session through runBenchmark with each isolation backend, at concurrency 1 and 4.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildCandidateImage } from "../packages/openeval/src/candidate/index.ts";
 import { runBenchmark } from "../packages/openeval/src/index.ts";
@@ -85,7 +87,8 @@ async function roundTrip(engine: SandboxEngine, spec: SandboxSpec): Promise<numb
     await sandbox.copyIn("/workspace", [{ type: "directory", path: "src", mode: 0o755, ...sandbox.user }, ...WORKSPACE.map((entry) => ({ ...entry, ...sandbox.user }))]);
     const outcome = await sandbox.run(["sh", "-c", "cat src/*.ts > /dev/null && echo done > result.txt"], { deadline: Date.now() + 60_000 });
     if (outcome.exitCode !== 0) throw new Error(`bench: the round-trip command exited ${outcome.exitCode}`);
-    const copied = await sandbox.copyOut("/workspace", { maxBytes: 16 << 20 });
+    const host = await mkdtemp(join(tmpdir(), "openeval-bench-out-"));
+    const copied = await sandbox.copyOut("/workspace", join(host, "workspace"), { maxBytes: 16 << 20 }).finally(() => rm(host, { recursive: true, force: true }));
     if (copied.kind !== "copied") throw new Error(`bench: copying the workspace out gave ${copied.kind}`);
   } finally {
     await sandbox.remove();

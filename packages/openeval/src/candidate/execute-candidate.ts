@@ -134,7 +134,7 @@ async function openContainer(request: CandidateRequest, scratch: string, timeout
     egressLog: { write: (chunk) => void log.write(redactBytes(chunk, credentials.secrets)) },
   });
   let closed = false;
-  return { launch: container.launch, sharedFolders: container.sharedFolders, prepare: container.prepare, copyLive: container.copyLive, close: async () => {
+  return { launch: container.launch, sharedFolders: container.sharedFolders, prepare: container.prepare, copyLive: container.copyLive, notCopied: container.notCopied, close: async () => {
     await container.close();
     if (!closed) await log.end();
     closed = true;
@@ -255,7 +255,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     prompt: evaluation.prompt.text,
     initial,
     // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
-    captureFinal: () => captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence),
+    captureFinal: () => captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence, container?.notCopied(workspace)),
     liveDatabase: outcome.databasePath,
     secrets: credentials.secrets,
     elapsedMs: outcome.elapsedMs,

@@ -59,7 +59,7 @@ export interface OpenCodeRequest {
   pidNamespace?: boolean;
   /**
    * Starts OpenCode somewhere else than this machine (a candidate container). It gets the host's argv, cwd and env
-   * and must make the session's files (database, workspace) readable at their host paths once `exited` resolves.
+   * and must make the session's files (database, workspace) readable at their host paths once `collect` resolves.
    */
   launch?: Launcher;
 }
@@ -68,8 +68,13 @@ export interface OpenCodeRequest {
 export interface LaunchedCommand {
   stdout: ReadableStream<Uint8Array>;
   stderr: ReadableStream<Uint8Array>;
-  /** The exit code, null when killed; resolves once the session's files are back on this machine. */
+  /** The exit code, null when killed. */
   exited: Promise<number | null>;
+  /**
+   * Brings the session's files (database, workspace) back to their host paths; called once after exit, outside the
+   * time limit, so that a slow copy never turns an answered run into a timed-out one.
+   */
+  collect?: () => Promise<void>;
   /** Kills the whole tree, including what the agent detached. */
   kill(): Promise<void>;
 }
@@ -167,6 +172,7 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   const killReason = limits.end();
   await killProcessTree({ marker: `${marker.name}=${marker.value}` });
   await streamed.drain();
+  await child.collect?.();
 
   // A kill can swallow the last event lines; the database knows whether the model ever answered.
   if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { appendFile, link, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
@@ -41,5 +42,55 @@ describe("bounded snapshots (issue 14 §3)", () => {
     await writeFile(join(workspace, "big.bin"), big);
     const snapshot = await captureDirectory(workspace, await makeTempDir(), undefined, { maxFileBytes: 1024 * 1024, maxSnapshotBytes: 10 * 1024 * 1024 });
     expect(snapshot.files[0]).toMatchObject({ bytes: big.length, sha256: sha256(big) });
+  });
+
+  it("keeps what Linux allows: hard-linked files, backslashes and `..` inside names, a 2 GiB sparse file by size and hash", async () => {
+    const workspace = await writeTree({ "a.txt": "linked\n", "x\\..\\..\\y": "one\n", "back\\slash..\\..\\x": "two\n" });
+    await link(join(workspace, "a.txt"), join(workspace, "b.txt"));
+    await writeFile(join(workspace, "sparse.bin"), "");
+    await truncate(join(workspace, "sparse.bin"), 2 * 1024 ** 3);
+    await appendFile(join(workspace, "sparse.bin"), "tail");
+    const evidence = await makeTempDir();
+    const initial = await captureDirectory(await makeTempDir(), evidence);
+    const final = await captureDirectory(workspace, evidence);
+    const expected = createHash("sha256");
+    const zeros = Buffer.alloc(1024 ** 2);
+    for (let index = 0; index < 2048; index++) expected.update(zeros);
+    expected.update("tail");
+    expect(final.files.map((file) => [file.path, file.kind === "file" ? file.bytes : file.target])).toEqual([
+      ["a.txt", 7],
+      ["b.txt", 7],
+      ["back\\slash..\\..\\x", 4],
+      ["sparse.bin", 2 * 1024 ** 3 + 4],
+      ["x\\..\\..\\y", 4],
+    ]);
+    expect(final.files[3]).toMatchObject({ sha256: expected.digest("hex"), omitted: { limit: "file" } });
+    const ref = await writeEvidence(evidence, { kind: "constructed", prompt: "p", response: { text: "r" }, tools: [], initial, final, events: null, native: null, metrics: measureConstructed([]) });
+    await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
+    expect(await context.workspace.text("x\\..\\..\\y")).toBe("one\n");
+    expect(await context.workspace.text("b.txt")).toBe("linked\n");
+    // Shown escaped (as git quotes such a name), stored as it is.
+    const [patch] = await context.workspace.patches("back\\slash..\\..\\x");
+    expect(patch).toMatchObject({ path: "back\\slash..\\..\\x", patch: expect.stringContaining('+++ "b/back\\\\slash..\\\\..\\\\x"\n') });
+  });
+
+  it("records a name that is not UTF-8 (decoded for display) instead of failing on it", async () => {
+    const workspace = await makeTempDir();
+    const badName = (name: string) => Buffer.concat([Buffer.from(`${workspace}/bad`), Buffer.from([0xff]), Buffer.from(name)]);
+    await writeFile(badName("name.txt"), "odd\n");
+    await writeFile(badName("big.bin"), "x".repeat(2000));
+    const final = await captureDirectory(workspace, await makeTempDir(), undefined, { maxFileBytes: 1000, maxSnapshotBytes: 10_000 });
+    expect(final.files).toEqual([
+      { kind: "file", path: "bad\ufffdbig.bin", bytes: 2000, sha256: sha256("x".repeat(2000)), mode: expect.any(Number), omitted: expect.objectContaining({ limit: "file" }) },
+      { kind: "file", path: "bad\ufffdname.txt", bytes: 4, sha256: sha256("odd\n"), mode: expect.any(Number) },
+    ]);
+  });
+
+  it("records files a copy-out left behind by size and sha256, with their note, in path order", async () => {
+    const workspace = await writeTree({ "a.txt": "a\n", "c.txt": "c\n" });
+    const note = "not copied: past the candidate container's 4294967296-byte copy-out limit";
+    const snapshot = await captureDirectory(workspace, await makeTempDir(), undefined, undefined, [{ path: "b\\..\\huge.bin", bytes: 5 * 1024 ** 3, sha256: "ab".repeat(32), mode: 0o644, note }]);
+    expect(snapshot.files.map((file) => file.path)).toEqual(["a.txt", "b\\..\\huge.bin", "c.txt"]);
+    expect(snapshot.files[1]).toEqual({ kind: "file", path: "b\\..\\huge.bin", bytes: 5 * 1024 ** 3, sha256: "ab".repeat(32), mode: 0o644, omitted: { limit: "snapshot", note } });
   });
 });

@@ -1,8 +1,9 @@
 // Workspace snapshots: every file with size and sha256, contents stored once under objects/<sha256>.
-import { createReadStream, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { copyFile, link, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256 } from "../util/hash.ts";
+import { readChunks } from "../util/read-chunks.ts";
 import { writeFileAtomic } from "../util/files.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import { walkTree } from "../util/tree.ts";
@@ -26,16 +27,18 @@ export async function writeBlob(evidenceDirectory: string, data: Uint8Array | st
  * `redact` rewrites file contents before they are stored (e.g. to remove credentials an agent wrote to disk).
  * A file over `limits.maxFileBytes`, or one that would take the snapshot past `limits.maxSnapshotBytes`, is
  * recorded by size and sha256 (of its bytes on disk) with a note, and not copied: a candidate that writes 500 MB
- * must not put 500 MB into results/.
+ * must not put 500 MB into results/. `notCopied` are files of the folder that never reached this machine (a
+ * container's copy-out hashed them past its cap): they are recorded by size and sha256 with their note.
  */
 export async function captureDirectory(
   root: string,
   evidenceDirectory: string,
   redact: (data: Uint8Array) => Uint8Array = (data) => data,
   limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
+  notCopied: NotCopiedFile[] = [],
 ): Promise<Snapshot> {
   const entries = walkTree(root, EXCLUDED);
-  const files: FileEntry[] = [];
+  const files: FileEntry[] = notCopied.map(({ note, ...file }) => ({ kind: "file", ...file, omitted: { limit: "snapshot", note } }));
   let stored = 0;
   for (const entry of entries) {
     if (entry.kind === "symlink") {
@@ -48,20 +51,30 @@ export async function captureDirectory(
         limit === "file"
           ? `not copied: ${entry.bytes} bytes is over the ${limits.maxFileBytes}-byte per-file limit (benchmark.ts evidence.maxFileBytes)`
           : `not copied: the snapshot reached its ${limits.maxSnapshotBytes}-byte limit (benchmark.ts evidence.maxSnapshotBytes)`;
-      files.push({ kind: "file", path: entry.path, bytes: entry.bytes, sha256: await hashFile(entry.absolute), mode: entry.mode, omitted: { limit, note } });
+      files.push({ kind: "file", path: entry.path, bytes: entry.bytes, sha256: await hashFile(entry.source), mode: entry.mode, omitted: { limit, note } });
       continue;
     }
-    const data = redact(new Uint8Array(await readFile(entry.absolute)));
+    const data = redact(new Uint8Array(await readFile(entry.source)));
     stored += data.byteLength;
     files.push({ kind: "file", path: entry.path, bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: entry.mode });
   }
+  if (notCopied.length > 0) files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { capturedAt: new Date().toISOString(), files };
 }
 
+export interface NotCopiedFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+  mode: number;
+  /** Why it is not there, e.g. "not copied: past the candidate container's 4294967296-byte copy-out limit". */
+  note: string;
+}
+
 /** sha256 of a file read in chunks, so an oversized file is never held in memory. */
-async function hashFile(path: string): Promise<string> {
+async function hashFile(path: string | Buffer): Promise<string> {
   const hash = new Bun.CryptoHasher("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of readChunks(path)) hash.update(chunk);
   return hash.digest("hex");
 }
 

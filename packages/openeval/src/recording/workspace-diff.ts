@@ -2,7 +2,7 @@
 // OpenEval's ctx.workspace.diff(path) gives it, one file's text on each side. Binary files and files over
 // MAX_DIFF_BYTES are summarized (sizes and hashes), never diffed: a candidate's 20 MB lockfile must not stall judging.
 import { unifiedDiff } from "../util/line-diff.ts";
-import { toSafeRelativePath } from "../util/relative-path.ts";
+import { displayPath, toSafeRelativePath } from "../util/relative-path.ts";
 import type { Evidence } from "./evidence-reader.ts";
 import type { FileEntry, Revision } from "./schema.ts";
 
@@ -49,9 +49,9 @@ async function diffFile(evidence: Evidence, path: string, before: FileEntry | un
   // Recorded by size and hash only (over the snapshot limits): there is no content to diff.
   const omitted = [before, after].find((entry) => entry?.kind === "file" && entry.omitted);
   if (omitted?.kind === "file") {
-    return { path, status, patch: `File ${path} (${omitted.bytes} bytes, sha256 ${omitted.sha256}) ${omitted.omitted!.note}\n`, binary: false, tooLarge: true, additions: 0, deletions: 0 };
+    return { path, status, patch: `File ${displayPath(path)} (${omitted.bytes} bytes, sha256 ${omitted.sha256}) ${omitted.omitted!.note}\n`, binary: false, tooLarge: true, additions: 0, deletions: 0 };
   }
-  const summary = (what: string) => `${what} a/${path} and b/${path} differ (before: ${describe(before)}; after: ${describe(after)})\n`;
+  const summary = (what: string) => `${what} ${displayPath(`a/${path}`)} and ${displayPath(`b/${path}`)} differ (before: ${describe(before)}; after: ${describe(after)})\n`;
   if (sizeOf(before) > MAX_DIFF_BYTES || sizeOf(after) > MAX_DIFF_BYTES) {
     return { path, status, patch: summary(`Files too large to diff (over ${MAX_DIFF_BYTES} bytes):`), binary: false, tooLarge: true, additions: 0, deletions: 0 };
   }

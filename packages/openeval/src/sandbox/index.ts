@@ -2,7 +2,7 @@
 // bounded output, killing the whole tree and reaping what a dead runner left. Two engines — `process` (this
 // machine) and `container` (Docker/Podman, local or remote) — behind one interface; verification and candidate
 // isolation are its users, each with its own policy (a SandboxSpec).
-export type { CopyOutResult, OutputSink, ReapOptions, RunOptions, RunOutcome, Sandbox, SandboxEngine, SandboxEngineName, SandboxLimits, SandboxNetwork, SandboxSpec, SandboxUser } from "./sandbox.ts";
+export type { CopiedTree, CopyOutResult, OmittedFile, OutputSink, ReapOptions, RunOptions, RunOutcome, Sandbox, SandboxEngine, SandboxEngineName, SandboxLimits, SandboxNetwork, SandboxSpec, SandboxUser } from "./sandbox.ts";
 export { OWNER_LABEL } from "./sandbox.ts";
 export { openSandboxEngine, SANDBOX_ENGINE_NAMES, type SandboxEngineOptions } from "./engines.ts";
 export { connectContainerEngine, type ContainerEngine } from "./container/container-engine.ts";
@@ -15,4 +15,4 @@ export { BoundedBuffer } from "./output-capture.ts";
 export { packTar, unpackTar, type ReadTarEntry, type TarEntry } from "./tar.ts";
 export { SandboxError, ENGINE_REMEDY, type SandboxErrorCode } from "./errors.ts";
 export { contextEntries, hashContext, readContextFiles, type ContextFile } from "./image-context.ts";
-export { readTree as readFolder, writeEntries as writeFolder } from "./process/process-files.ts";
+export { readTree as readFolder } from "./process/process-files.ts";

@@ -1,7 +1,10 @@
 // The one contract every sandbox engine keeps (STYLE §8), run by a test per implementation: exit codes, env and
 // stdin, the deadline, output caps, copy in/out, whole-tree kill and reaping by label.
 import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import type { Sandbox, SandboxEngine, SandboxSpec } from "./sandbox.ts";
 
 export interface ContractFixture {
@@ -24,6 +27,19 @@ function collector() {
 /** `sleep 300 0.000…` sleeps a little longer than 300 s; the token tells this test's processes from anyone else's. */
 function sleepToken(): string {
   return `0.${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+}
+
+/** Samples this process's resident memory until stopped; returns the most it grew by. */
+function peakRss(): { stop: () => number } {
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const timer = setInterval(() => void (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss()) - start;
+    },
+  };
 }
 
 async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -81,8 +97,9 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       expect(outcome).toMatchObject({ timedOut: true, exitCode: null });
       expect(stdout.text()).toBe("started\n");
       expect(await fixture.alive(sandbox, token)).toBe(false);
-      const kept = await sandbox.copyOut("/work/kept.txt", { maxBytes: 1024 });
-      expect(kept.kind === "copied" && decoder.decode(kept.entries[0]!.data)).toBe("kept\n");
+      const host = await makeTempDir("openeval-contract-out-");
+      expect(await sandbox.copyOut("/work/kept.txt", join(host, "kept.txt"), { maxBytes: 1024 })).toMatchObject({ kind: "copied", type: "file" });
+      expect(readFileSync(join(host, "kept.txt"), "utf8")).toBe("kept\n");
     });
 
     it("caps each output stream, counting what it drops", async () => {
@@ -105,13 +122,50 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       ]);
       const outcome = await sandbox.run(["sh", "-c", "test -x sub/run.sh && test -L sub/link && cd sub && ./link && head -c 100000 /dev/zero > ../big.bin"], { deadline: inFuture(30_000) });
       expect(outcome.exitCode).toBe(0);
-      const out = await sandbox.copyOut("/work/out", { maxBytes: 1024 });
-      expect(out.kind).toBe("copied");
-      if (out.kind !== "copied") return;
-      expect(out.entries.map((entry) => [entry.type, entry.path.replace(/\/$/, "")])).toEqual([["directory", "out"], ["file", "out/result.txt"]]);
-      expect(decoder.decode(out.entries[1]!.data)).toBe("from-script\n");
-      expect(await sandbox.copyOut("/work/absent", { maxBytes: 1024 })).toEqual({ kind: "missing" });
-      expect(await sandbox.copyOut("/work/big.bin", { maxBytes: 1024 })).toMatchObject({ kind: "over-limit", directory: false });
+      const host = await makeTempDir("openeval-contract-out-");
+      expect(await sandbox.copyOut("/work/out", join(host, "out"), { maxBytes: 1024 })).toEqual({ kind: "copied", type: "directory", target: "", skipped: [], omitted: [] });
+      expect(readdirSync(join(host, "out"))).toEqual(["result.txt"]);
+      expect(readFileSync(join(host, "out", "result.txt"), "utf8")).toBe("from-script\n");
+      expect(await sandbox.copyOut("/work/sub/link", join(host, "link"), { maxBytes: 1024 })).toMatchObject({ kind: "copied", type: "symlink", target: "run.sh" });
+      expect(await sandbox.copyOut("/work/absent", join(host, "absent"), { maxBytes: 1024 })).toEqual({ kind: "missing" });
+      expect(await sandbox.copyOut("/work/big.bin", join(host, "big.bin"), { maxBytes: 1024 })).toMatchObject({ kind: "over-limit", directory: false });
+      expect(existsSync(join(host, "big.bin"))).toBe(false);
+    });
+
+    it("copies out to disk what Linux allows: hard links, backslashes and `..` inside names, long and non-UTF-8 names, a 2 GiB sparse file, in bounded memory", async () => {
+      const sandbox = await open();
+      const longName = "n".repeat(250);
+      const script = [
+        "mkdir -p ws/sub ws/odd",
+        "echo linked > ws/a.txt && ln ws/a.txt ws/sub/b.txt",
+        "echo one > 'ws/x\\..\\..\\y' && echo two > 'ws/back\\slash..\\..\\x' && echo three > \"$(printf 'ws/odd/new\\nline')\" && echo four > \"$(printf 'ws/odd/bad\\377name')\"",
+        `echo long > ws/${longName}`,
+        "truncate -s 2G ws/sparse.bin && printf tail >> ws/sparse.bin",
+      ].join(" && ");
+      expect((await sandbox.run(["sh", "-c", script], { deadline: inFuture(60_000) })).exitCode).toBe(0);
+      const host = join(await makeTempDir("openeval-contract-out-"), "ws");
+      const rss = peakRss();
+      const copied = await sandbox.copyOut("/work/ws", host, { maxBytes: 4 * 1024 ** 3 });
+      const grownMiB = rss.stop() / 1024 ** 2;
+      expect(copied).toEqual({ kind: "copied", type: "directory", target: "", skipped: [], omitted: [] });
+      expect(readdirSync(host).sort()).toEqual(["a.txt", "back\\slash..\\..\\x", longName, "odd", "sparse.bin", "sub", "x\\..\\..\\y"].sort());
+      // A name that is not UTF-8 comes back under its decoded name (U+FFFD for the bad byte), never lost.
+      expect(readdirSync(join(host, "odd")).sort()).toEqual(["bad\ufffdname", "new\nline"]);
+      expect(statSync(join(host, "sub", "b.txt")).ino).toBe(statSync(join(host, "a.txt")).ino);
+      expect(readFileSync(join(host, "x\\..\\..\\y"), "utf8")).toBe("one\n");
+      expect(readFileSync(join(host, "back\\slash..\\..\\x"), "utf8")).toBe("two\n");
+      expect(readFileSync(join(host, longName), "utf8")).toBe("long\n");
+      const sparse = statSync(join(host, "sparse.bin"));
+      expect(sparse.size).toBe(2 * 1024 ** 3 + 4);
+      // Kept sparse: the 2 GiB of zeros take no disk here either.
+      expect(sparse.blocks * 512).toBeLessThan(1024 ** 2);
+      const tail = Buffer.alloc(4);
+      const handle = openSync(join(host, "sparse.bin"), "r");
+      readSync(handle, tail, 0, 4, sparse.size - 4);
+      closeSync(handle);
+      expect(tail.toString()).toBe("tail");
+      // Streamed: the copy never holds the 2 GiB (the whole archive was held before, and memory grew by twice that).
+      expect(grownMiB).toBeLessThan(512);
     });
 
     it("kills the whole tree, including a detached (setsid) child, while a command runs", async () => {

@@ -2,7 +2,7 @@
 // with bounds, the whole tree killable at once, and leftovers found again by their labels. Two implementations
 // (process, container) share this interface and one contract suite (sandbox-contract.case.ts); each user
 // (verification, candidate isolation) brings its own policy as a SandboxSpec.
-import type { ReadTarEntry, TarEntry } from "./tar.ts";
+import type { TarEntry } from "./tar.ts";
 
 export interface SandboxUser {
   uid: number;
@@ -80,11 +80,30 @@ export interface RunOutcome {
   truncated: boolean;
 }
 
+/** What a copy-out brought back: the kind of the copied path itself, and what could not be copied. */
+export interface CopiedTree {
+  type: "file" | "directory" | "symlink";
+  /** The symlink's target when `type` is symlink. */
+  target: string;
+  /** Entries left out, each with why (a device or FIFO, a hard link to something not copied). */
+  skipped: string[];
+  /** Files inside the copied folder past the size cap: hashed as they went by, not written. */
+  omitted: OmittedFile[];
+}
+
+export interface OmittedFile {
+  /** Below the copied path, `/`-separated. */
+  path: string;
+  bytes: number;
+  sha256: string;
+  mode: number;
+}
+
 export type CopyOutResult =
   | { kind: "missing" }
-  /** The archive passed maxBytes (`bytes` when the engine knew the size before sending). */
+  /** The files' sizes passed maxBytes (`bytes` when the size was known before copying); nothing is left at the target. */
   | { kind: "over-limit"; bytes: number | null; directory: boolean }
-  | { kind: "copied"; entries: ReadTarEntry[] };
+  | ({ kind: "copied" } & CopiedTree);
 
 export interface Sandbox {
   readonly id: string;
@@ -94,8 +113,12 @@ export interface Sandbox {
   path(sandboxPath: string): string;
   /** Unpacks entries under a sandbox folder (or below one); owners and modes as the entries say where allowed. */
   copyIn(folder: string, entries: TarEntry[]): Promise<void>;
-  /** The file or folder at a sandbox path as tar entries (names relative to its parent), capped at maxBytes. */
-  copyOut(path: string, options: { maxBytes: number }): Promise<CopyOutResult>;
+  /**
+   * Copies the file or folder at a sandbox path to `target` on this machine (which must not exist yet), streamed to
+   * disk: hard links, symlinks (not followed), holes of sparse files and every name Linux allows are kept.
+   * `maxBytes` caps the sum of the file sizes.
+   */
+  copyOut(path: string, target: string, options: { maxBytes: number }): Promise<CopyOutResult>;
   run(argv: string[], options: RunOptions): Promise<RunOutcome>;
   /** Kills every process of the sandbox, however detached; the folders stay readable until remove(). */
   kill(): Promise<void>;

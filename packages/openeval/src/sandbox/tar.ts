@@ -1,6 +1,6 @@
 // A small tar writer and reader (POSIX ustar + pax long names), enough for the engine's archive API and npm
 // tarballs. Own code rather than a transitive dependency: we choose every owner and mode that enters a container.
-const BLOCK = 512;
+export const BLOCK = 512;
 
 export type TarEntry =
   | { type: "file"; path: string; data: Uint8Array; mode?: number; uid?: number; gid?: number }
@@ -43,32 +43,71 @@ export function packTar(entries: Iterable<TarEntry>, options: { mtime?: number }
   return concat(chunks);
 }
 
-/** Reads every entry of a tar archive; pax and GNU long names are applied, global pax headers ignored. */
+/** Reads every entry of a tar archive held in memory (npm tarballs); pax and GNU long names are applied, global pax
+ * headers ignored. Copy-out reads the engine's archives with readTarStream instead, never whole. */
 export function unpackTar(archive: Uint8Array): ReadTarEntry[] {
   const entries: ReadTarEntry[] = [];
+  const headers = new TarHeaders();
   let offset = 0;
-  let pending: Record<string, string> = {};
   while (offset + BLOCK <= archive.length) {
     const block = archive.subarray(offset, offset + BLOCK);
-    if (block.every((byte) => byte === 0)) break;
-    verifyChecksum(block, offset);
-    const size = readNumber(block, 124, 12);
-    const type = String.fromCharCode(block[156] ?? 0);
+    if (isEndBlock(block)) break;
+    const size = headerSize(block, offset);
     const data = archive.subarray(offset + BLOCK, offset + BLOCK + size);
     if (data.length < size) throw new Error(`tar: entry at byte ${offset} is cut short (${data.length} of ${size} bytes)`);
-    offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
-    if (type === "x") { pending = { ...pending, ...decodePax(data) }; continue; }
-    if (type === "g") continue;
-    if (type === "L") { pending.path = readString(data, 0, data.length); continue; }
-    if (type === "K") { pending.linkpath = readString(data, 0, data.length); continue; }
-    const prefix = decoder.decode(block.subarray(257, 262)) === "ustar" ? readString(block, 345, 155) : "";
-    const name = readString(block, 0, 100);
-    const path = pending.path ?? (prefix ? `${prefix}/${name}` : name);
-    const target = pending.linkpath ?? readString(block, 157, 100);
-    pending = {};
-    entries.push({ type: entryType(type), path, mode: readNumber(block, 100, 8), size, target, data: data.slice() });
+    offset += BLOCK + paddedSize(size);
+    const header = headers.next(block, data);
+    if (header) entries.push({ ...header, data: data.slice() });
   }
   return entries;
+}
+
+/** One entry's header, its data not included. */
+export type TarHeader = Omit<ReadTarEntry, "data">;
+
+/**
+ * Turns header blocks into entries, applying the pax and GNU long-name records that come before them; `next` returns
+ * null for such a record (its data, always small, is what it records). Shared by the in-memory and streaming readers.
+ */
+export class TarHeaders {
+  private pending: Record<string, string> = {};
+
+  /** `data` is needed only for a record (pax, long name): an entry's own data is never passed here. */
+  next(block: Uint8Array, data: Uint8Array): TarHeader | null {
+    const flag = String.fromCharCode(block[156] ?? 0);
+    if (isRecordHeader(block)) {
+      if (flag === "x") this.pending = { ...this.pending, ...decodePax(data) };
+      if (flag === "L") this.pending.path = readString(data, 0, data.length);
+      if (flag === "K") this.pending.linkpath = readString(data, 0, data.length);
+      return null;
+    }
+    const prefix = decoder.decode(block.subarray(257, 262)) === "ustar" ? readString(block, 345, 155) : "";
+    const name = readString(block, 0, 100);
+    const path = this.pending.path ?? (prefix ? `${prefix}/${name}` : name);
+    const target = this.pending.linkpath ?? readString(block, 157, 100);
+    this.pending = {};
+    return { type: entryType(flag), path, mode: readNumber(block, 100, 8), size: readNumber(block, 124, 12), target };
+  }
+}
+
+/** Pax records (`x`, global `g`) and GNU long names (`L`, `K`) describe the next entry; they are not entries. */
+export function isRecordHeader(block: Uint8Array): boolean {
+  const flag = String.fromCharCode(block[156] ?? 0);
+  return flag === "x" || flag === "g" || flag === "L" || flag === "K";
+}
+
+export function isEndBlock(block: Uint8Array): boolean {
+  return block.every((byte) => byte === 0);
+}
+
+/** The data size a header announces, after its checksum is verified (`offset` is for the message). */
+export function headerSize(block: Uint8Array, offset: number): number {
+  verifyChecksum(block, offset);
+  return readNumber(block, 124, 12);
+}
+
+export function paddedSize(size: number): number {
+  return Math.ceil(size / BLOCK) * BLOCK;
 }
 
 function entryType(flag: string): ReadTarEntry["type"] {

@@ -3,6 +3,7 @@
 // memory grew with the square of the edit distance (an 8,000-line added file took 12.8 s and 2.5 GB; issue 13).
 // jsdiff was tried first: the same algorithm, but 19 s for a 10 %-modified 20,000-line file.
 import { diff } from "fast-myers-diff";
+import { displayPath } from "./relative-path.ts";
 
 export type DiffLine = { kind: "same" | "added" | "removed"; text: string };
 
@@ -85,8 +86,8 @@ export function unifiedDiff(path: string, before: string | null, after: string |
   const lines = diffLines(before ?? "", after ?? "");
   const hunks = formatHunks(lines, context);
   if (hunks.length === 0) return "";
-  const from = before === null ? "/dev/null" : `a/${path}`;
-  const to = after === null ? "/dev/null" : `b/${path}`;
+  const from = before === null ? "/dev/null" : displayPath(`a/${path}`);
+  const to = after === null ? "/dev/null" : displayPath(`b/${path}`);
   return [`--- ${from}`, `+++ ${to}`, ...hunks].join("\n") + "\n";
 }
 

@@ -68,7 +68,13 @@ describe("line diffs at scale", () => {
 describe("toSafeRelativePath", () => {
   it("normalizes and refuses escapes", () => {
     expect(toSafeRelativePath("./a/b/../c.txt")).toBe("a/c.txt");
-    expect(toSafeRelativePath("a\\b.txt")).toBe("a/b.txt");
-    for (const bad of ["", "..", "../x", "a/../../x", "/etc/passwd", "C:/x", "a\0b", "."]) expect(() => toSafeRelativePath(bad)).toThrow(/Refused path/);
+    for (const bad of ["", "..", "../x", "a/../../x", "/etc/passwd", "a\0b", "."]) expect(() => toSafeRelativePath(bad)).toThrow(/Refused path/);
+  });
+
+  it("keeps a backslash as part of a name, as Linux does", () => {
+    expect(toSafeRelativePath("a\\b.txt")).toBe("a\\b.txt");
+    expect(toSafeRelativePath("x\\..\\..\\y")).toBe("x\\..\\..\\y");
+    expect(toSafeRelativePath("dir/back\\slash..\\..\\x")).toBe("dir/back\\slash..\\..\\x");
+    expect(toSafeRelativePath("C:x")).toBe("C:x");
   });
 });

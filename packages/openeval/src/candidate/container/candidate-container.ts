@@ -8,7 +8,8 @@
 import { rm } from "node:fs/promises";
 import { join, posix, relative } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
-import { connectContainerEngine, readFolder, writeFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
+import { connectContainerEngine, readFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
+import type { NotCopiedFile } from "../../recording/index.ts";
 import type { EgressPlan } from "./egress.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 
@@ -18,7 +19,8 @@ const EGRESS_DIR = "/run/openeval-egress";
 const EGRESS_SOCKET = `${EGRESS_DIR}/egress.sock`;
 /** `--no-install` here and below: Bun never fetches packages for the harness's own scripts, in a container either. */
 const EGRESS_PROGRAM = ["bun", "--no-install", "/opt/openeval/openeval-egress.ts"];
-/** What a copy-out may bring back: far above any workspace plus database a candidate should leave. */
+/** The sum of file sizes a copy-out may bring back (streamed to disk, sparse files kept sparse): far above any
+ * workspace plus database a candidate should leave. */
 const COPY_OUT_LIMIT = 4 * 1024 ** 3;
 const PROXY_LIMITS: SandboxLimits = { cpus: 0.5, memoryMiB: 256, pids: 128, tmpMiB: 16 };
 export const DEFAULT_CANDIDATE_LIMITS = { memoryMiB: 4096, pidsLimit: 1024 } as const;
@@ -85,13 +87,18 @@ export interface CandidateContainer {
    * host scratch paths the session was given.
    */
   copyLive(paths: LiveCopy, target: string): Promise<LiveCopy>;
+  /**
+   * Files under a host scratch folder (the workspace) that the final copy-back left in the container, past its
+   * copy-out limit: hashed on the way, for the final snapshot to record by size and sha256.
+   */
+  notCopied(folder: string): NotCopiedFile[];
   /** Removes both containers and the shared volume. Idempotent; also after a failure. */
   close(): Promise<void>;
 }
 
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
   const engine = await connectContainerEngine(options.host ? { host: options.host } : {});
-  const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0 };
+  const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
   const close = async () => {
     for (const sandbox of made.sandboxes.splice(0)) await sandbox.remove().catch(() => {});
     if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
@@ -114,6 +121,10 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     sharedFolders: SHARED_FOLDERS,
     prepare: (workspace, body) => closingOnError(prepareIn(engine, options, made, workspace, body)),
     copyLive: copyLiveOf,
+    notCopied: (folder) => {
+      const prefix = `${insidePath(options.scratch, folder).slice(CONTAINER_ROOT.length + 1)}/`;
+      return made.notCopied.filter((file) => file.path.startsWith(prefix)).map((file) => ({ ...file, path: file.path.slice(prefix.length) }));
+    },
     close,
   };
 }
@@ -124,6 +135,8 @@ interface Made {
   /** Set once the candidate container exists (for live copies). */
   candidate: Sandbox | null;
   deadline: number;
+  /** What the final copy-back hashed but did not bring (paths below CONTAINER_ROOT). */
+  notCopied: NotCopiedFile[];
 }
 
 /** The egress proxy and the candidate container, made once: by prepare when the eval has steps, else by launch. */
@@ -179,10 +192,8 @@ async function prepareIn(engine: ContainerEngine, options: CandidateContainerOpt
   });
   // A failed step ends the eval run (a timed-out one took the container with it): nothing to bring back.
   if (failure) return failure;
-  const prepared = await candidate.copyOut(inside, { maxBytes: COPY_OUT_LIMIT });
-  if (prepared.kind !== "copied") throw new Error(`The prepared workspace could not be copied out of the candidate's container (${prepared.kind})`);
   await rm(workspace, { recursive: true, force: true });
-  await writeFolder(workspace, relativeEntries(prepared.entries, 1));
+  await copyWhole(candidate, inside, workspace, "The prepared workspace");
   return null;
 }
 
@@ -207,14 +218,13 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
   const stderr = streamSink();
   const env = { ...insideEnv(options.scratch, command.env), ...options.egress.env, ...GIT_SAFE_DIRECTORY, SHELL: TOOL_SHELL };
   const run = candidate.run([AS_OPENCODE, "opencode", ...command.argv.slice(1).map(map)], { user: ROOT, cwd: map(command.cwd), env, stdin: new TextEncoder().encode(command.stdin), deadline, stdout: stdout.sink, stderr: stderr.sink });
-  const exited = run.then(async (outcome) => {
+  const exited = run.then((outcome) => {
     stdout.close();
     stderr.close();
-    // Step: the session's files come back to the host scratch folder, where the recording path reads them.
-    await copyBack(candidate, options.scratch);
     return outcome.exitCode;
   });
-  return { stdout: stdout.stream, stderr: stderr.stream, exited, kill: () => candidate.kill() };
+  // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them.
+  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect: () => copyBack(candidate, options.scratch, made), kill: () => candidate.kill() };
 }
 
 /** A host scratch path as the container sees it (other values unchanged). */
@@ -251,11 +261,7 @@ async function copyLive(candidate: Sandbox, scratch: string, paths: LiveCopy, ta
   const made = await candidate.run(["bun", "--no-install", "-e", script], { deadline, maxOutputBytes: 64 * 1024, stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) } });
   if (made.exitCode !== 0) throw new Error(`The live database could not be copied inside the candidate's container: ${problem.trim() || `exit ${made.exitCode}`}`);
   try {
-    for (const path of [insidePath(scratch, paths.workspace), copy]) {
-      const copied = await candidate.copyOut(path, { maxBytes: COPY_OUT_LIMIT });
-      if (copied.kind !== "copied") throw new Error(`${path} could not be copied out of the candidate's container (${copied.kind})`);
-      await writeFolder(target, relativeEntries(copied.entries, 0));
-    }
+    for (const [path, name] of [[insidePath(scratch, paths.workspace), "workspace"], [copy, "opencode.db"]] as const) await copyWhole(candidate, path, join(target, name), path);
   } finally {
     await candidate.run(["rm", "-rf", folder], { deadline }).catch(() => {});
   }
@@ -296,11 +302,20 @@ function relativeEntries(entries: ReadTarEntry[], skip: number): TarEntry[] {
   return result;
 }
 
-async function copyBack(candidate: Sandbox, scratch: string): Promise<void> {
-  const copied = await candidate.copyOut(CONTAINER_ROOT, { maxBytes: COPY_OUT_LIMIT });
-  if (copied.kind !== "copied") throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
+/** The session's files back to the host scratch folder; files past the limit stay behind, listed by size and hash. */
+async function copyBack(candidate: Sandbox, scratch: string, made: Made): Promise<void> {
   await rm(scratch, { recursive: true, force: true });
-  await writeFolder(scratch, relativeEntries(copied.entries, 1));
+  const copied = await candidate.copyOut(CONTAINER_ROOT, scratch, { maxBytes: COPY_OUT_LIMIT });
+  if (copied.kind !== "copied") throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
+  const note = `not copied: past the candidate container's ${COPY_OUT_LIMIT}-byte copy-out limit`;
+  made.notCopied = copied.omitted.map((file) => ({ ...file, note }));
+}
+
+/** A copy that must bring everything (a prepared workspace, a checkpoint): anything left behind is an error. */
+async function copyWhole(candidate: Sandbox, path: string, target: string, what: string): Promise<void> {
+  const copied = await candidate.copyOut(path, target, { maxBytes: COPY_OUT_LIMIT });
+  if (copied.kind !== "copied") throw new Error(`${what} could not be copied out of the candidate's container (${copied.kind})`);
+  if (copied.omitted.length > 0) throw new Error(`${what} is over the ${COPY_OUT_LIMIT}-byte copy-out limit of the candidate's container`);
 }
 
 function streamSink(): { stream: ReadableStream<Uint8Array>; sink: OutputSink; close(): void } {

@@ -6,6 +6,7 @@ import { join, posix } from "node:path";
 import type { Sandbox } from "../../sandbox/index.ts";
 import { sha256 } from "../../util/hash.ts";
 import { toSafeRelativePath } from "../../util/relative-path.ts";
+import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import { VerificationError } from "./errors.ts";
 import type { RefusedArtifact, VerificationResult } from "../../recording/index.ts";
 import { WORKSPACE } from "./verification-sandbox.ts";
@@ -14,21 +15,24 @@ export const ARTIFACTS_DIRECTORY = "artifacts";
 
 export type CopiedArtifact = { kind: "copied"; path: string; data: Uint8Array } | { kind: "missing"; path: string } | ({ kind: "refused" } & RefusedArtifact);
 
-/** Copies one workspace-relative file out of the sandbox, or says why not. */
+/** Copies one workspace-relative file out of the sandbox (through a scratch folder), or says why not. */
 export async function copyArtifact(sandbox: Sandbox, path: string, capBytes: number): Promise<CopiedArtifact> {
-  const copied = await sandbox.copyOut(posix.join(WORKSPACE, path), { maxBytes: capBytes });
-  if (copied.kind === "missing") return { kind: "missing", path };
-  if (copied.kind === "over-limit") {
-    if (copied.directory) return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
-    if (copied.bytes === null) return { kind: "refused", path, reason: `grew over the ${capBytes}-byte artifact limit while being copied`, bytes: null };
-    return { kind: "refused", path, reason: `is ${copied.bytes} bytes, over the ${capBytes}-byte artifact limit`, bytes: copied.bytes };
+  const scratch = await createScratchDir("artifact");
+  try {
+    const file = join(scratch, "artifact");
+    const copied = await sandbox.copyOut(posix.join(WORKSPACE, path), file, { maxBytes: capBytes });
+    if (copied.kind === "missing") return { kind: "missing", path };
+    if (copied.kind === "over-limit") {
+      if (copied.directory) return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
+      if (copied.bytes === null) return { kind: "refused", path, reason: `grew over the ${capBytes}-byte artifact limit while being copied`, bytes: null };
+      return { kind: "refused", path, reason: `is ${copied.bytes} bytes, over the ${capBytes}-byte artifact limit`, bytes: copied.bytes };
+    }
+    if (copied.type === "directory") return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
+    if (copied.type === "symlink") return { kind: "refused", path, reason: `is a symlink (to ${copied.target}); artifacts are regular files`, bytes: null };
+    return { kind: "copied", path, data: new Uint8Array(await readFile(file)) };
+  } finally {
+    await removeScratchDir(scratch);
   }
-  const entry = copied.entries[0];
-  if (!entry) return { kind: "missing", path };
-  if (entry.type === "directory") return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
-  if (entry.type === "symlink") return { kind: "refused", path, reason: `is a symlink (to ${entry.target}); artifacts are regular files`, bytes: null };
-  if (entry.type !== "file") return { kind: "refused", path, reason: "is not a regular file", bytes: null };
-  return { kind: "copied", path, data: entry.data };
 }
 
 /**

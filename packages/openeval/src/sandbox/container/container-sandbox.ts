@@ -8,7 +8,8 @@ import { SandboxError } from "../errors.ts";
 import { captureRun, StreamDemuxer } from "../output-capture.ts";
 import { ownerLabel } from "../owner.ts";
 import { OWNER_LABEL, type CopyOutResult, type RunOptions, type RunOutcome, type Sandbox, type SandboxSpec, type SandboxUser } from "../sandbox.ts";
-import { packTar, unpackTar } from "../tar.ts";
+import { packTar } from "../tar.ts";
+import { writeArchive } from "../tree-writer.ts";
 import { errorMessage, statusOf, type Engine } from "./engine.ts";
 
 /** The image's user when it names none (or root): `nobody`. */
@@ -16,8 +17,6 @@ const FALLBACK_USER: SandboxUser = { uid: 65534, gid: 65534 };
 /** The container's own process outlives the sandbox's lifetime by this much, then exits by itself (a crashed harness
  * leaves a stopped container for the reaper, never a running one). */
 const SELF_STOP_MARGIN_S = 300;
-/** Room for the tar headers around the copied files (including pax records for long names). */
-const TAR_OVERHEAD = 16 * 1024;
 
 export async function createContainerSandbox(engine: Engine, spec: SandboxSpec): Promise<Sandbox> {
   if (!spec.image) throw new SandboxError("IMAGE_MISSING", "A container sandbox needs an image id; the caller's policy names one");
@@ -83,7 +82,7 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
       // A Buffer goes with a Content-Length (the probe saw chunked streams misbehave); owners come from the headers.
       await container.putArchive(Buffer.from(archive.buffer, archive.byteOffset, archive.length), { path: folder });
     },
-    copyOut: (path, { maxBytes }) => copyOut(container, path, maxBytes),
+    copyOut: (path, target, { maxBytes }) => copyOut(container, path, target, maxBytes),
     run: (argv, options) => execCommand(container, user, spec, argv, options, { kill, killed: () => killed }),
     kill,
     remove: async () => {
@@ -174,7 +173,8 @@ async function killContainer(container: Docker.Container): Promise<void> {
   });
 }
 
-async function copyOut(container: Docker.Container, path: string, maxBytes: number): Promise<CopyOutResult> {
+/** The engine's archive streams straight to disk: a file of any size costs memory for one chunk at a time. */
+async function copyOut(container: Docker.Container, path: string, target: string, maxBytes: number): Promise<CopyOutResult> {
   let response: Readable & { headers?: Record<string, string | undefined> };
   try {
     response = (await container.getArchive({ path })) as unknown as typeof response;
@@ -186,18 +186,11 @@ async function copyOut(container: Docker.Container, path: string, maxBytes: numb
   const stat = parseStat(response.headers?.["x-docker-container-path-stat"]);
   const directory = stat ? isDirectory(stat.mode) : false;
   if (stat && !directory && stat.size > maxBytes) return refuse(response, { kind: "over-limit", bytes: stat.size, directory });
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for await (const chunk of response) {
-    received += (chunk as Uint8Array).length;
-    // It may still be growing (a background process): stop reading past the cap.
-    if (received > maxBytes + TAR_OVERHEAD) return refuse(response, { kind: "over-limit", bytes: null, directory });
-    chunks.push(chunk as Uint8Array);
+  try {
+    return await writeArchive(response, target, maxBytes, directory);
+  } finally {
+    response.destroy();
   }
-  const entries = unpackTar(Buffer.concat(chunks));
-  const bytes = entries.reduce((sum, entry) => sum + entry.data.length, 0);
-  if (bytes > maxBytes) return { kind: "over-limit", bytes, directory };
-  return { kind: "copied", entries };
 }
 
 function refuse(response: Readable, result: CopyOutResult): CopyOutResult {

@@ -12,7 +12,7 @@ import { hasLabels, isOrphan, ownerLabel } from "../owner.ts";
 import { SandboxError } from "../errors.ts";
 import { confineCommand, killProcessTree } from "../process-tree.ts";
 import { OWNER_LABEL, type ReapOptions, type RunOptions, type RunOutcome, type Sandbox, type SandboxEngine, type SandboxSpec } from "../sandbox.ts";
-import { readTree, writeEntries } from "./process-files.ts";
+import { copyTree, writeEntries } from "./process-files.ts";
 
 /** In every process of a sandbox's environment: the kill (and a later reap) finds strays by it. */
 export const SANDBOX_MARKER = "OPENEVAL_SANDBOX";
@@ -61,7 +61,7 @@ async function createProcessSandbox(directory: string, spec: SandboxSpec, pidNam
     user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
     path,
     copyIn: (sandboxFolder, entries) => writeEntries(path(sandboxFolder), entries),
-    copyOut: (sandboxPath, { maxBytes }) => readTree(path(sandboxPath), maxBytes),
+    copyOut: (sandboxPath, target, { maxBytes }) => copyTree(path(sandboxPath), target, maxBytes),
     run: (argv, runOptions) => runProcess({ argv, runOptions, spec, path, marker, pidNamespace, kill, tmp: path("/tmp") }),
     kill,
     remove: async () => {
