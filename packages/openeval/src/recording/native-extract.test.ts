@@ -80,9 +80,11 @@ describe("usage and cost", () => {
     expect(unreported.metrics.timing.outputTokensPerSecond).toBeNull();
     expect(unreported.metrics.requests).toMatchObject({ started: 1, succeeded: 0, failed: 1, retries: null });
 
+    const zeroStep = assistantMessage({ id: "msg_1", sessionID: ROOT, created: 10, completed: 20, usage: { input: 0, output: 0 }, cost: 0 });
     const zero = extract({
       sessions: [{ id: ROOT, created: 0 }],
-      messages: [assistantMessage({ id: "msg_1", sessionID: ROOT, created: 10, completed: 20, usage: { input: 0, output: 0 }, cost: 0 })],
+      messages: [zeroStep],
+      parts: [part("prt_1", zeroStep, 12, { type: "text", text: "", time: { start: 12, end: 18 } })],
     });
     expect(zero.metrics.cost.usd).toBe(0);
     expect(zero.metrics.tokens).toEqual({ input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 });
@@ -124,9 +126,18 @@ describe("requests counted from the recorded attempts", () => {
     expect(metrics.version).toBe(2);
   });
 
-  it("times only steps that produced output: rejected attempts are not model-active time", () => {
-    // [3000, 3100] + [6000, 8000] + [9000, 10000]; the two rejected 1.5 s attempts are left out.
-    expect(extract(fixture).metrics.timing.modelActiveMs).toBe(3_100);
+  it("times only steps that streamed output: rejected attempts are not model-active time", () => {
+    const [, , summary, , ok, tool] = fixture.messages!;
+    const streamed: NativeFixture = {
+      ...fixture,
+      parts: [
+        part("prt_s", summary!, 3_020, { type: "text", text: "Summary.", time: { start: 3_020, end: 3_090 } }),
+        part("prt_ok", ok!, 6_500, { type: "text", text: "Long answer", time: { start: 6_500, end: 8_000 } }),
+        part("prt_t", tool!, 9_400, { type: "tool", tool: "bash", callID: "call_1", state: { status: "completed", input: {}, output: "", time: { start: 9_600, end: 9_900 } } }),
+      ],
+    };
+    // [3020, 3090] + [6500, 8000] + [9400, 9600]; the two rejected 1.5 s attempts are left out.
+    expect(extract(streamed).metrics.timing.modelActiveMs).toBe(1_770);
   });
 
   it("gives each rejected attempt the error the stream reported for it", () => {
@@ -143,29 +154,34 @@ describe("requests counted from the recorded attempts", () => {
 });
 
 describe("model-active time", () => {
-  it("is the union of closed step intervals across sessions, overlaps counted once", () => {
+  it("is the union of the steps' first-to-last-byte spans across sessions, overlaps counted once", () => {
     const CHILD_2 = "ses_child2";
+    const root = assistantMessage({ id: "msg_r1", sessionID: ROOT, created: 1_000, completed: 5_000, usage: { input: 10, output: 100 } });
+    const child = assistantMessage({ id: "msg_c1", sessionID: CHILD, created: 2_000, completed: 3_000, usage: { input: 10, output: 100 } });
+    const child2 = assistantMessage({ id: "msg_d1", sessionID: CHILD_2, created: 2_500, completed: 6_000, usage: { input: 10, output: 50 } });
+    const compaction = assistantMessage({ id: "msg_r2", sessionID: ROOT, created: 8_000, completed: 9_000, usage: { input: 10, output: 50 }, compaction: true });
+    const text = (id: string, message: typeof root, start: number, end: number) => part(id, message, start, { type: "text", text: "…", time: { start, end } });
     const extracted = extract({
       sessions: [
         { id: ROOT, created: 0 },
         { id: CHILD, parentID: ROOT, created: 1_900 },
         { id: CHILD_2, parentID: ROOT, created: 1_950 },
       ],
-      messages: [
-        // The root step waits on two parallel subagents: [1000, 5000] ∪ [2000, 3000] ∪ [2500, 6000] = [1000, 6000].
-        assistantMessage({ id: "msg_r1", sessionID: ROOT, created: 1_000, completed: 5_000, usage: { input: 10, output: 100 } }),
-        assistantMessage({ id: "msg_c1", sessionID: CHILD, created: 2_000, completed: 3_000, usage: { input: 10, output: 100 } }),
-        assistantMessage({ id: "msg_d1", sessionID: CHILD_2, created: 2_500, completed: 6_000, usage: { input: 10, output: 50 } }),
-        // A later compaction step, disjoint: + [8000, 9000].
-        assistantMessage({ id: "msg_r2", sessionID: ROOT, created: 8_000, completed: 9_000, usage: { input: 10, output: 50 }, compaction: true }),
-        // Never finished: not a closed interval.
-        assistantMessage({ id: "msg_r3", sessionID: ROOT, created: 10_000 }),
+      messages: [root, child, child2, compaction, assistantMessage({ id: "msg_r3", sessionID: ROOT, created: 10_000 })],
+      parts: [
+        // The root streams [1500, 2500]; its subagents [2200, 3000] and [2800, 4000] in parallel: [1500, 4000].
+        text("prt_r1", root, 1_500, 2_500),
+        text("prt_c1", child, 2_200, 3_000),
+        text("prt_d1", child2, 2_800, 4_000),
+        // A later compaction step, disjoint: + [8500, 9000]. A synthetic part is OpenCode's, not the model's.
+        text("prt_r2", compaction, 8_500, 9_000),
+        part("prt_x", compaction, 8_000, { type: "text", text: "Continue", synthetic: true, time: { start: 8_000, end: 9_500 } }),
       ],
     });
-    // 5000 ms + 1000 ms = 6000 ms (a plain sum would be 4000 + 1000 + 3500 + 1000 = 9500 ms).
-    expect(extracted.metrics.timing.modelActiveMs).toBe(6_000);
-    // 300 output tokens over 6 s.
-    expect(extracted.metrics.timing.outputTokensPerSecond).toBe(50);
+    // 2500 ms + 500 ms = 3000 ms (from each request's start instead, it would be 6000 ms).
+    expect(extracted.metrics.timing.modelActiveMs).toBe(3_000);
+    // 300 output tokens over 1 + 0.8 + 1.2 + 0.5 = 3.5 s of streaming.
+    expect(extracted.metrics.timing.outputTokensPerSecond).toBeCloseTo(300 / 3.5, 9);
     expect(extracted.metrics.requests).toMatchObject({ started: 5, succeeded: 4, failed: 0, retries: null });
   });
 });

@@ -58,7 +58,7 @@ export interface NativeExtract {
 // The rows and JSON `data` shapes read here. Loose: OpenCode adds fields freely; only what we read is checked.
 const SessionRowSchema = z.object({ id: z.string(), parent_id: z.string().nullable() });
 const MessageRowSchema = z.object({ id: z.string(), session_id: z.string(), data: z.string() });
-const PartRowSchema = z.object({ id: z.string(), message_id: z.string(), session_id: z.string(), data: z.string() });
+const PartRowSchema = z.object({ id: z.string(), message_id: z.string(), session_id: z.string(), time_created: z.number(), data: z.string() });
 const EventRowSchema = z.object({ id: z.string(), aggregate_id: z.string(), seq: z.number(), type: z.string(), data: z.string() });
 
 const MessageSchema = z.looseObject({
@@ -100,7 +100,7 @@ const ToolPartSchema = z.looseObject({
 });
 
 type Message = z.infer<typeof MessageSchema> & { id: string; sessionID: string };
-type Part = z.infer<typeof PartSchema> & { id: string; messageID: string; sessionID: string; raw: unknown };
+type Part = z.infer<typeof PartSchema> & { id: string; messageID: string; sessionID: string; created: number; raw: unknown };
 
 /**
  * Opens the database read-only, reads it whole and closes it. Checkpoint the WAL first (OpenCode leaves almost
@@ -123,7 +123,7 @@ export function extractNative(databasePath: string, options: ExtractOptions = {}
       parentID: row.parent_id,
     }));
     const messages = read("message", MessageRowSchema, "SELECT id, session_id, data FROM message ORDER BY time_created, id").map(toMessage);
-    const parts = read("part", PartRowSchema, "SELECT id, message_id, session_id, data FROM part ORDER BY time_created, id").map(toPart);
+    const parts = read("part", PartRowSchema, "SELECT id, message_id, session_id, time_created, data FROM part ORDER BY time_created, id").map(toPart);
     const events = orderEvents(read("event", EventRowSchema, "SELECT id, aggregate_id, seq, type, data FROM event").map(toEvent));
 
     const rootSessionID = sessions.find((session) => session.parentID === null)?.id ?? null;
@@ -206,7 +206,36 @@ function toModelStep(message: Message, parts: readonly Part[]): RecordedStep {
     failed: (hasError && !reportedUsage) || rejected,
     finish: message.finish ?? null,
     producedOutput,
+    generating: generationSpan(parts),
   };
+}
+
+const SpanTimeSchema = z.looseObject({ time: z.looseObject({ start: z.number().optional(), end: z.number().optional() }).optional() });
+const ToolStartSchema = z.looseObject({ state: z.looseObject({ time: z.looseObject({ start: z.number().optional() }).optional() }) });
+
+/**
+ * When the model streamed this step's output, first byte to last: a text or reasoning part starts at its first delta
+ * and ends at its last; a tool call starts when its input begins (the part is created) and ends when its input is
+ * complete (the tool starts running). The wait before the first byte (queueing, prompt processing) and the tools'
+ * own running time are not the model's generation. Null when the step streamed nothing datable.
+ */
+function generationSpan(parts: readonly Part[]): [number, number] | null {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const part of parts) {
+    if ((part.type === "text" || part.type === "reasoning") && part.synthetic !== true) {
+      const time = SpanTimeSchema.safeParse(part.raw).data?.time;
+      if (time?.start !== undefined) starts.push(time.start);
+      if (time?.end !== undefined) ends.push(time.end);
+    } else if (part.type === "tool") {
+      starts.push(part.created);
+      const started = ToolStartSchema.safeParse(part.raw).data?.state.time?.start;
+      if (started !== undefined) ends.push(started);
+    }
+  }
+  if (starts.length === 0 || ends.length === 0) return null;
+  const [first, last] = [Math.min(...starts), Math.max(...ends)];
+  return last >= first ? [first, last] : null;
 }
 
 /**
@@ -304,7 +333,7 @@ function toMessage(row: z.infer<typeof MessageRowSchema>): Message {
 
 function toPart(row: z.infer<typeof PartRowSchema>): Part {
   const raw = parseJSON(row.data, `part ${row.id}`);
-  return { ...parse(PartSchema, raw, `part ${row.id}`), id: row.id, messageID: row.message_id, sessionID: row.session_id, raw };
+  return { ...parse(PartSchema, raw, `part ${row.id}`), id: row.id, messageID: row.message_id, sessionID: row.session_id, created: row.time_created, raw };
 }
 
 function parseJSON(text: string, what: string): unknown {

@@ -25,6 +25,8 @@ export interface ModelStep {
   finish?: string | null;
   /** The step produced output (text, reasoning, a tool call). Default true. */
   producedOutput?: boolean;
+  /** First to last byte of the step's streamed output (epoch ms); null or absent when nothing datable streamed. */
+  generating?: readonly [number, number] | null;
 }
 
 export interface StepUsage {
@@ -53,11 +55,10 @@ export interface NativeRunFacts {
 /**
  * @example
  * measureNative({ steps: [{ usage: { usd: 0.01, input: 900, output: 40, reasoning: 0, cacheRead: 100, cacheWrite: 0 },
- *   created: 0, completed: 2000, failed: false }], tools: [], compactions: 0, retries: 0 }).timing.outputTokensPerSecond // 20
+ *   created: 0, completed: 3000, failed: false, generating: [1000, 3000] }], tools: [], compactions: 0, retries: 0 }).timing.outputTokensPerSecond // 20
  */
 export function measureNative(facts: NativeRunFacts): NativeMetrics {
   const { cost, tokens } = sumUsage(facts.steps, facts.priced ?? true);
-  const modelActiveMs = measureModelActive(facts.steps.filter((step) => step.producedOutput !== false));
   return {
     version: METRICS_VERSION,
     cost,
@@ -72,11 +73,24 @@ export function measureNative(facts: NativeRunFacts): NativeMetrics {
     },
     compactions: facts.compactions,
     truncated: facts.steps.filter((step) => step.finish === "length").length,
-    timing: {
-      modelActiveMs,
-      outputTokensPerSecond:
-        tokens.output === null || modelActiveMs === null || modelActiveMs === 0 ? null : tokens.output / (modelActiveMs / 1000),
-    },
+    timing: measureGeneration(facts.steps),
+  };
+}
+
+/**
+ * Model-active time: the union of the steps' generation spans (first to last byte of each streamed answer), so
+ * parallel subagent steps count once. Output tokens per second: the output tokens of the steps with a span over the
+ * sum of their spans (each step's own rate, weighted by its length). See docs/metrics.md.
+ */
+function measureGeneration(steps: readonly ModelStep[]): NativeMetrics["timing"] {
+  const spanned = steps.flatMap((step) => (step.generating ? [{ span: step.generating, output: step.usage?.output ?? null }] : []));
+  if (spanned.length === 0) return { modelActiveMs: null, outputTokensPerSecond: null };
+  const generatingMs = spanned.reduce((sum, { span }) => sum + (span[1] - span[0]), 0);
+  const outputs = spanned.flatMap(({ output }) => (output === null ? [] : [output]));
+  const output = outputs.reduce((sum, tokens) => sum + tokens, 0);
+  return {
+    modelActiveMs: unionLength(spanned.map(({ span }) => span)),
+    outputTokensPerSecond: outputs.length === 0 || generatingMs === 0 ? null : output / (generatingMs / 1000),
   };
 }
 
@@ -104,14 +118,6 @@ function sumUsage(steps: readonly ModelStep[], priced: boolean): Pick<NativeMetr
       cacheWrite: total("cacheWrite"),
     },
   };
-}
-
-/** Union of the closed step intervals: parallel subagent steps (and a parent step waiting on them) count once. */
-export function measureModelActive(steps: readonly ModelStep[]): number | null {
-  const intervals = steps.flatMap((step) =>
-    step.created !== null && step.completed !== null && step.completed >= step.created ? [[step.created, step.completed] as const] : [],
-  );
-  return intervals.length === 0 ? null : unionLength(intervals);
 }
 
 /** Total length covered by [start, end] intervals, overlaps counted once. */

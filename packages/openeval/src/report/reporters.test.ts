@@ -150,9 +150,9 @@ describe("reporters", () => {
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: false, outOfScope: 2, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [],
       models: [
-        { model: "control/positive", control: true, unsandboxed: false, failed: 0, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000,
+        { model: "control/positive", control: true, unsandboxed: false, failed: 0, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000, modelActiveMs: 1500,
           interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
-        { model: "p/m", control: false, unsandboxed: true, failed: 0, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null,
+        { model: "p/m", control: false, unsandboxed: true, failed: 0, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null, modelActiveMs: null,
           interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
       ],
       verdict: {
@@ -191,7 +191,8 @@ describe("reporters", () => {
     expect(text).toMatch(/p\/m \(unsandboxed\)\s+\[25\.0–75\.0\]% \(incomplete\).*unknown/);
     // Candidate and judge spend apart and together; time is the union of active intervals.
     expect(text).toContain("cost (candidate + judge = total)");
-    expect(text).toMatch(/control\/positive \(control\).*\$0\.0100 \+ \$0\.0020 = \$0\.0120\s+4\.0 s/);
+    expect(text).toMatch(/control\/positive \(control\).*\$0\.0100 \+ \$0\.0020 = \$0\.0120\s+1\.5 s \/ 4\.0 s/);
+    expect(text).toContain("time (model active / wall)");
     const judgeUnknown = { ...summary.models[0]!, judgeCostUSD: null, totalCostUSD: 0.01 };
     expect(formatSummary({ ...summary, models: [judgeUnknown] })).toContain("$0.0100 + unknown = ≥ $0.0100");
   });
@@ -201,7 +202,7 @@ describe("reporters", () => {
     const summary: RunSummary = {
       runId: "r", directory: "/results/r", complete: false, outOfScope: 0, criteria: {}, comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
       verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [], gated: true },
-      models: [{ model: "p/m", control: false, unsandboxed: false, failed: 0, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1,
+      models: [{ model: "p/m", control: false, unsandboxed: false, failed: 0, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1, modelActiveMs: null,
         interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime } }],
       categories: [
         { category: "speed", criteria: 2, evals: 1, models: [{ model: "p/m", score: { value: 75, lower: 75, upper: 75 }, interval: { lower: 50, upper: 100 }, reason: null }] },
@@ -227,7 +228,7 @@ describe("reporters", () => {
   it("names variant rows model [variant] and compares each variant with current, per eval and per criterion", () => {
     const costTime = { executed: 1, totalUSD: 0.01, meanUSD: 0.01, unknownCost: 0, medianElapsedMs: 1000, p95ElapsedMs: 1000, unknownElapsed: 0 };
     const row = (variant: string | undefined, value: number) => ({
-      model: "p/m", ...(variant ? { variant } : {}), control: false, unsandboxed: false, failed: 0, score: { value, lower: value, upper: value }, evals: [], slots: 1, judged: 1, costUSD: 0.01, judgeCostUSD: 0, totalCostUSD: 0.01, elapsedMs: 1000,
+      model: "p/m", ...(variant ? { variant } : {}), control: false, unsandboxed: false, failed: 0, score: { value, lower: value, upper: value }, evals: [], slots: 1, judged: 1, costUSD: 0.01, judgeCostUSD: 0, totalCostUSD: 0.01, elapsedMs: 1000, modelActiveMs: 400,
       interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime },
     });
     const change = { a: 1, b: 0.5, difference: -0.5, status: "regression" as const };

@@ -1,5 +1,5 @@
 // The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, candidate and
-// judge cost apart and together, active time), per-category scores when criteria have categories,
+// judge cost apart and together, model-active and wall time), per-category scores when criteria have categories,
 // the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
 import { candidateName } from "../records/index.ts";
@@ -8,7 +8,7 @@ import { describeInputChanges, type RunSummary } from "../run/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {
-  const header = ["model", "score", "95% CI", "pass@k", "judged", "cost (candidate + judge = total)", "time (active)"];
+  const header = ["model", "score", "95% CI", "pass@k", "judged", "cost (candidate + judge = total)", "time (model active / wall)"];
   const rows = summary.models.map((model) => [
     `${candidateName(model)}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""}`,
     formatScore(model.score),
@@ -16,7 +16,7 @@ export function formatSummary(summary: RunSummary): string {
     model.passK?.passAtK == null ? "—" : `${(100 * model.passK.passAtK).toFixed(0)}% (k=${model.passK.k})`,
     `${model.judged}/${model.slots}`,
     formatModelCost(model),
-    formatSeconds(model.elapsedMs),
+    `${formatSeconds(model.modelActiveMs)} / ${formatSeconds(model.elapsedMs)}`,
   ]);
   const lines = formatTable(header, rows);
   if (summary.models.some((model) => model.unsandboxed)) {

@@ -42,3 +42,14 @@ describe("aggregateScores (SPEC §4.3)", () => {
     ]);
   });
 });
+
+describe("a model's times", () => {
+  it("sums its candidates' model-active time apart from the union of their wall time, null when none is known", () => {
+    const outcome = (repetition: number, modelActiveMs: number | null, intervals: [number, number][]) => ({
+      evalId: "e", model: "m/a", variant: "current", repetition, scores: { ok: 1 }, costUSD: null, elapsedMs: null, modelActiveMs, intervals,
+    });
+    const [summary] = aggregateScores([outcome(1, 1_500, [[0, 10_000]]), outcome(2, 500, [[5_000, 12_000]]), outcome(3, null, [])], { e: ["ok"] });
+    expect(summary).toMatchObject({ modelActiveMs: 2_000, elapsedMs: 12_000 });
+    expect(aggregateScores([outcome(1, null, [])], { e: ["ok"] })[0]!.modelActiveMs).toBeNull();
+  });
+});

@@ -15,6 +15,8 @@ export interface SlotOutcome extends SlotKey {
   judgeCostUSD?: number | null;
   /** When the slot's candidate and judge were active. */
   intervals?: readonly Interval[];
+  /** How long the candidate's model streamed its answers (metrics.timing.modelActiveMs); null when unknown. */
+  modelActiveMs?: number | null;
 }
 
 export interface Bounded {
@@ -44,8 +46,10 @@ export interface ModelSummary {
   judgeCostUSD: number | null;
   /** Candidate and judge spend together; null when neither is known. */
   totalCostUSD: number | null;
-  /** The union of the intervals the model's candidates and judges were active (concurrent work counts once). */
+  /** Wall time: the union of the intervals the model's candidates and judges ran (concurrent work counts once). */
   elapsedMs: number | null;
+  /** Model-active time: the sum of its candidates' streaming time (docs/metrics.md); null when none is known. */
+  modelActiveMs: number | null;
 }
 
 /** `criteria`: eval id → criterion ids known for it (declared, or seen in any judgment). */
@@ -62,6 +66,7 @@ export function aggregateScores(outcomes: readonly SlotOutcome[], criteria: Reco
       judged: mine.filter((outcome) => outcome.scores !== null).length,
       ...spendOf(mine),
       elapsedMs: unionMs(mine.flatMap((outcome) => outcome.intervals ?? [])),
+      modelActiveMs: sumKnown(mine.map((outcome) => outcome.modelActiveMs ?? null)),
     };
   });
 }

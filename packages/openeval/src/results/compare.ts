@@ -106,6 +106,6 @@ export function baselineSummaries(baseline: Baseline): ModelSummary[] {
     });
     const known = evals.map((evaluation) => evaluation.value);
     const value = known.length === 0 || known.includes(null) ? null : 100 * mean(known as number[]);
-    return { ...candidate, score: { value, lower: value ?? 0, upper: value ?? 100 }, evals, slots: 0, judged: 0, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null };
+    return { ...candidate, score: { value, lower: value ?? 0, upper: value ?? 100 }, evals, slots: 0, judged: 0, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null, modelActiveMs: null };
   });
 }

@@ -153,6 +153,7 @@ function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string
     scores: slot.action === "reuse" ? creditsOf(slot.judgeRun) : null,
     costUSD: executed?.metrics?.cost.usd ?? null,
     elapsedMs: executed?.elapsedMs ?? null,
+    modelActiveMs: executed?.metrics?.timing.modelActiveMs ?? null,
     ...judgingOf(executed, slot.judgeRun),
     executed: executed !== null,
     fresh: slot.evalRun !== null && (fresh?.has(slot.evalRun.id) ?? false),
