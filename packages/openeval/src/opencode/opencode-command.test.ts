@@ -53,4 +53,16 @@ describe("buildConfigContent", () => {
     const authored = JSON.parse(buildConfigContent({ permission: { external_directory: "allow" } }, REACH));
     expect(Object.entries(authored.permission.external_directory)).toEqual([["*", "allow"], ["/scratch/opencode/*", "deny"], ["/proc/*", "deny"]]);
   });
+
+  test("OpenCode's config folder stays open inside its private one: its own loading of instructions and skills obeys the rule", () => {
+    const reach = { shared: [], private: ["/scratch/opencode"], loaded: ["/scratch/opencode/config/opencode"] };
+    const config = JSON.parse(buildConfigContent({}, reach));
+    // Last match wins: the config folder's allow comes after the private folder's deny.
+    expect(Object.entries(config.permission.external_directory)).toEqual([
+      ["*", "deny"],
+      ["/scratch/opencode/*", "deny"],
+      ["/proc/*", "deny"],
+      ["/scratch/opencode/config/opencode/*", "allow"],
+    ]);
+  });
 });

@@ -42,13 +42,19 @@ export interface FileToolReach {
   shared: string[];
   /** OpenCode's own files (database, config, logs): denied even when a benchmark allows more. */
   private: string[];
+  /**
+   * Folders inside the private ones that OpenCode itself loads instructions, skills and agents from (its config
+   * folder): its own loading obeys the same rule, so they stay open. They hold a variant's setup, never a secret.
+   */
+  loaded?: string[];
 }
 
 /**
  * The config passed as OPENCODE_CONFIG_CONTENT: the benchmark's config, plus what the harness enforces (no workspace
  * snapshots, no sharing, no self-update, no "ask"). An author's own "ask" becomes "deny": nobody can answer it.
  * OpenCode's file tools (read, edit, write, glob, grep) are denied paths outside the workspace unless the benchmark
- * sets its own `external_directory`; OpenCode's private folders and /proc stay denied either way. OpenCode applies
+ * sets its own `external_directory`; OpenCode's private folders (but its config folder, which its own loading of
+ * instructions and skills needs) and /proc stay denied either way. OpenCode applies
  * the same rule to path arguments of `cd`, `cat`, `cp`, `mv`, `rm`, `mkdir`, `touch`, `chmod` in bash commands.
  */
 export function buildConfigContent(config: Record<string, unknown>, reach: FileToolReach): string {
@@ -58,7 +64,8 @@ export function buildConfigContent(config: Record<string, unknown>, reach: FileT
   const chosen = merged.external_directory;
   // Last match wins in OpenCode's rules, so the enforced denials come last.
   const denied = Object.fromEntries([...reach.private, "/proc"].map((folder) => [join(folder, "*"), "deny"]));
-  merged.external_directory = { ...(isRecord(chosen) ? chosen : { "*": chosen }), ...denied };
+  const loaded = Object.fromEntries((reach.loaded ?? []).map((folder) => [join(folder, "*"), "allow"]));
+  merged.external_directory = { ...(isRecord(chosen) ? chosen : { "*": chosen }), ...denied, ...loaded };
   const permission = replaceAsk(merged);
   return JSON.stringify({ ...config, snapshot: false, share: "disabled", autoupdate: false, permission });
 }

@@ -55,11 +55,11 @@ const controls: Record<string, ControlFile> = {
   // (100000·$1 + 1000·$2) / 1e6 = $0.102 per step, forever.
   spender: { turns: [{ tools: [{ name: "bash", input: { command: "echo spend" } }], usage: { input: 100000, output: 1000 } }] },
   looper: { turns: [{ tools: [{ name: "bash", input: { command: "echo again" } }] }] },
-  // OpenCode's file tools outside the workspace: a sibling of it, and OpenCode's own config folder.
+  // OpenCode's file tools outside the workspace: a sibling of it, and OpenCode's own data folder (its database).
   outsider: {
     turns: [
       { tools: [{ name: "read", input: { filePath: "../outside.txt" } }] },
-      { tools: [{ name: "glob", input: { pattern: "*", path: "../../scratch/config/opencode" } }] },
+      { tools: [{ name: "glob", input: { pattern: "*", path: "../../scratch/data/opencode" } }] },
       { text: "done" },
     ],
   },

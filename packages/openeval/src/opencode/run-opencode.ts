@@ -188,7 +188,7 @@ function sessionEnv(request: OpenCodeRequest, isolation: Isolation, marker: Mark
     ...isolation.env,
     ...request.credentials.env,
     PWD: request.workspace, // `run` trusts $PWD over the real cwd
-    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config, { shared: request.sharedFolders ?? [], private: [isolation.root] }),
+    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config, { shared: request.sharedFolders ?? [], private: [isolation.root], loaded: [join(isolation.paths.config, "opencode")] }),
     [marker.name]: marker.value,
   };
 }
