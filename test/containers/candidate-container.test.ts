@@ -43,8 +43,9 @@ function snoopCommand(decoyPort: number, hostFolders: string[]): string {
     `{ find / -xdev \\( ${names} \\) 2>/dev/null | sed 's/^/HIT /'`,
     ...hostFolders.map((folder) => `test -e ${folder} && echo "HIT host folder"`),
     "ls -A /root 2>/dev/null | sed 's/^/HIT root home /'",
-    // cgroup v2's cpu.max, else v1's quota and period: "<quota> <period>" either way.
-    'echo "CPU $(cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) $(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us))"',
+    // cgroup v2's cpu.max, else v1's quota and period: "<quota> <period>" either way. `head`, not `cat`: OpenCode
+    // refuses a bash command whose `cat` names a path outside the workspace.
+    'echo "CPU $(head -n1 /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(head -n1 /sys/fs/cgroup/cpu/cpu.cfs_quota_us) $(head -n1 /sys/fs/cgroup/cpu/cpu.cfs_period_us))"',
     `python3 -c '${python}'`,
     "id -u; } > found.txt 2>&1; cat found.txt",
   ].join("; ");
