@@ -108,17 +108,24 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
   return final;
 }
 
-/** The judgment of all sources: active only when every source succeeded; an id scored twice is an error. */
+/**
+ * The judgment of all sources: active only when every source succeeded; an id scored twice is an error. When one
+ * fails, what the others scored is kept beside the error as evidence, never as the judgment.
+ */
 export function combineSources(
   outcomes: readonly SourceOutcome[],
   interrupted = false,
-): Pick<JudgeRun, "scores" | "unscored" | "error"> & { state: SourceOutcome["state"] } {
+): Pick<JudgeRun, "scores" | "unscored" | "error" | "keptScores"> & { state: SourceOutcome["state"] } {
   // A judgment the runner's interruption cut short is retryable work, never a judge's failure.
   if (interrupted && (outcomes.length === 0 || outcomes.some((outcome) => outcome.state !== "completed"))) {
     return { state: "interrupted", scores: null, unscored: false, error: "The runner was interrupted before this judgment finished; the next run judges the recording again" };
   }
   const failed = outcomes.find((outcome) => outcome.state !== "completed");
-  if (failed) return { state: failed.state, scores: null, unscored: false, error: failed.error ?? `a judge source ended ${describeState(failed.state)}` };
+  if (failed) {
+    const kept = Object.assign({}, ...outcomes.filter((outcome) => outcome.state === "completed").map((outcome) => outcome.scores ?? {})) as Record<string, CriterionScore>;
+    const error = failed.error ?? `a judge source ended ${describeState(failed.state)}`;
+    return { state: failed.state, scores: null, unscored: false, error, ...(Object.keys(kept).length > 0 ? { keptScores: kept } : {}) };
+  }
   const scores: Record<string, CriterionScore> = {};
   for (const outcome of outcomes) {
     for (const [id, score] of Object.entries(outcome.scores ?? {})) {

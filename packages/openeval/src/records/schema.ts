@@ -180,6 +180,11 @@ export const JudgeRunSchema = z.object({
   elapsedMs: z.number().nullable(),
   /** Normalized scores of every source; null while running or when grading failed. */
   scores: z.record(z.string(), CriterionScoreSchema).nullable(),
+  /**
+   * When grading failed: the scores of the sources that did complete (a hybrid's judge.ts when its rubric half
+   * failed). Kept as evidence and shown, never counted: the judgment stays inactive. Absent otherwise.
+   */
+  keptScores: z.record(z.string(), CriterionScoreSchema).optional(),
   /** The judge returned no scores: the slot stays in the denominator as unresolved. */
   unscored: z.boolean(),
   /** judge.ts's returned JSON, exactly as returned. */

@@ -353,6 +353,8 @@ export interface JudgeRunDetail {
   candidate: string;
   evalRun: EvalRunRow | null;
   criteria: CriterionView[];
+  /** The criteria are the failed judgment's kept scores (JudgeRun.keptScores): shown, not counted. */
+  keptOnly: boolean;
   /** Every file of the judge run's folder (frozen judge source, logs, rubric archive, verification). */
   files: FileInfo[];
   /** code/judge.js, the frozen bundle that graded. */

@@ -23,7 +23,8 @@ export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, 
     judgeRun,
     candidate: candidateName(judgeRun.slot),
     evalRun,
-    criteria: Object.entries(judgeRun.scores ?? {}).map(([id, score]): CriterionView => ({
+    keptOnly: judgeRun.scores === null && judgeRun.keptScores !== undefined,
+    criteria: Object.entries(judgeRun.scores ?? judgeRun.keptScores ?? {}).map(([id, score]): CriterionView => ({
       id,
       value: score.value,
       source: score.source,

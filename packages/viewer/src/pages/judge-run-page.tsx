@@ -101,6 +101,11 @@ function CriteriaSection({ run, detail }: { run: string; detail: JudgeRunDetail 
   return (
     <Section title="Criteria">
       {detail.criteria.length === 0 ? <Empty>No scores (the judge returned none, or grading failed).</Empty> : null}
+      {detail.keptOnly ? (
+        <p className="notice" data-testid="kept-scores">
+          The judgment failed, so these scores are not counted: they are what the judges that did finish returned, kept as evidence.
+        </p>
+      ) : null}
       <div className="criteria" data-testid="criteria">
         {detail.criteria.map((criterion) => (
           <CriterionCard key={criterion.id} run={run} evalRunId={detail.judgeRun.evalRunId} criterion={criterion} />

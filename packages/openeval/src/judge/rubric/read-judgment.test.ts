@@ -1,8 +1,10 @@
 // How a finished judge session's files become the rubric outcome, including the silent failures the probe found.
 import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assistantMessage, part, writeNativeDatabase } from "../../recording/fixtures/native-database.ts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OpenCodeOutcome } from "../../opencode/index.ts";
 import { appendCallLog } from "./call-log.ts";
@@ -70,5 +72,14 @@ describe("readJudgment", () => {
     expect(timedOut).toMatchObject({ state: "timed_out", scores: null });
     // The state in words, and the session's message ends its sentence once.
     expect(timedOut.error).toContain("The session ended timed out: Wall-clock timeout of 1000 ms reached; the whole process tree was killed. Last tool errors:");
+    // What the judge answered instead of submitting is quoted, cut short.
+    const said = { id: "msg_1", sessionID: "ses_1", created: 2, completed: 3 };
+    rmSync(files.database!);
+    writeNativeDatabase(files.database!, {
+      sessions: [{ id: "ses_1", created: 1 }],
+      messages: [assistantMessage(said)],
+      parts: [part("prt_1", assistantMessage(said), 2, { type: "text", text: `The candidate did well.\n\n${"x".repeat(400)}` })],
+    });
+    expect(readJudgment(files, outcome(), criteria).error).toContain(`The session ended completed. It answered instead: "The candidate did well. ${"x".repeat(276)}…". Last tool errors:`);
   });
 });

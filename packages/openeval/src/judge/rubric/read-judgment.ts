@@ -1,10 +1,12 @@
 // Turns what a finished judge session left in its folder into the rubric source's outcome. Only the accepted
-// submission file counts; the judge's free text is never read. Silent failures (probe §9.1, §9.3) become errors.
+// submission file counts; the judge's free text is never scored (a failure quotes its last answer, to say why).
+// Silent failures (probe §9.1, §9.3) become errors.
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import type { OpenCodeOutcome } from "../../opencode/index.ts";
 import type { SourceOutcome } from "../grade-eval-run.ts";
 import { JudgingError, normalizeJudgeOutput } from "../normalize.ts";
+import { extractNative } from "../../recording/index.ts";
 import { readCallLog } from "./call-log.ts";
 import { JUDGE_AGENT } from "./judge-agent.ts";
 import { SubmissionFileSchema } from "./schema.ts";
@@ -44,8 +46,10 @@ export function readJudgment(files: JudgeRunFiles, outcome: OpenCodeOutcome, cri
   const last = rejected.length > 0 ? ` Last tool errors:\n${rejected.join("\n")}` : "";
   const ended = ` The session ended ${describeState(outcome.state)}${outcome.error ? `: ${asSentence(outcome.error)}` : "."}`;
   const silent = log.some((entry) => entry.type === "ready") ? "" : " The judge's tool server never reported ready.";
+  const answer = files.database ? lastAnswer(files.database) : "";
+  const said = answer ? ` It answered instead: "${answer}".` : "";
   const state = outcome.state === "timed_out" ? "timed_out" : "failed";
-  return { state, scores: null, error: `the judge submitted no valid judgment.${ended}${silent}${last}` };
+  return { state, scores: null, error: `the judge submitted no valid judgment.${ended}${silent}${said}${last}` };
 }
 
 function readSubmission(file: string, criteria: readonly string[]): SourceOutcome {
@@ -58,6 +62,20 @@ function readSubmission(file: string, criteria: readonly string[]): SourceOutcom
     const reason = error instanceof JudgingError ? error.message : `it is unreadable (${(error as Error).message})`;
     return failed(`the accepted judgment cannot be used: ${reason}`);
   }
+}
+
+/** How much of a judge's free text a failure quotes: enough to see a wrong format or a refusal. */
+const QUOTED_ANSWER_CHARS = 300;
+
+/** The judge's last free-text answer, cut short: never scored, only quoted to say why no judgment came. */
+function lastAnswer(database: string): string {
+  let text: string;
+  try {
+    text = extractNative(database).response.trim().replaceAll(/\s+/g, " ");
+  } catch {
+    return ""; // a database that cannot be read has nothing to quote; the failure is said without it
+  }
+  return text.length > QUOTED_ANSWER_CHARS ? `${text.slice(0, QUOTED_ANSWER_CHARS)}…` : text;
 }
 
 /** The root session's agent, from the judge's own archived database. */
