@@ -32,7 +32,7 @@ describe.skipIf(!reachable)(`candidate image on ${engineAddress()}`, () => {
     try {
       expect(sandbox.user).toEqual({ uid: 10002, gid: 10002 });
       expect(await output(sandbox, ["opencode", "--version"])).toEqual({ exitCode: 0, text: `${OPENCODE_VERSION}\n` });
-      const tools = await output(sandbox, ["bash", "-c", "git --version && python3 --version && bun --version && node --version && rg --version | head -1 && touch /workspace/w /home/candidate/h /tmp/t && ! touch /usr/x 2>/dev/null && echo ok"]);
+      const tools = await output(sandbox, ["bash", "-c", "git --version && python3 --version && bun --version && node --version && rg --version | sed -n 1p && touch /workspace/w /home/candidate/h /tmp/t && ! touch /usr/x 2>/dev/null && echo ok"]);
       expect(tools.exitCode, tools.text).toBe(0);
       expect(tools.text).toMatch(/git version .*\nPython 3\.\d+\.\d+\n1\.\d+\.\d+\nv\d+\.\d+\.\d+\nripgrep .*\nok\n$/);
       const search = await output(sandbox, ["bash", "-c", "find / -xdev \\( -name 'judge.ts' -o -name 'judge.md' -o -name 'REFERENCE_FIX.md' -o -name 'benchmark.ts' -o -path '*/evals/*' \\) 2>/dev/null | head"]);
