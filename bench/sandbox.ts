@@ -62,7 +62,7 @@ export async function measureIsolation(options: { evals: number }): Promise<Isol
 
 export function sectionIsolation(result: IsolationBench): Section {
   return {
-    title: "7. Isolation backends: whole eval runs of the same scripted session (runBenchmark, control/positive)",
+    title: "8. Isolation backends: whole eval runs of the same scripted session (runBenchmark, control/positive)",
     columns: ["isolation", "concurrency", "eval runs", "wall s", "ms per eval run", "eval runs/min"],
     rows: result.runs.map((run) => [run.isolation, String(run.concurrency), String(run.evalRuns), (run.wallMs / 1000).toFixed(1), String(run.msPerEvalRun), String(run.evalRunsPerMinute)]),
     notes: [`container − process at concurrency 1: ${result.extraMsPerEvalRun} ms per eval run (aim ≤ 1500); throughput ratio at concurrency 4: ${result.throughputRatio} (aim ≥ 0.8).`],
@@ -129,14 +129,14 @@ export async function measureSandbox(options: { repetitions: number; image?: str
 
 export function sectionSandbox(result: SandboxBench): Section {
   return {
-    title: "6. Sandbox round trip per engine (create, copy 20 files in, run, copy out, remove)",
+    title: "7. Sandbox round trip per engine (create, copy 20 files in, run, copy out, remove)",
     columns: ["engine", "median ms", "min ms", "max ms", "round trips/s at concurrency 4"],
     rows: result.engines.map((row) => [row.engine, String(round(row.roundTripMs.median)), String(round(row.roundTripMs.min)), String(round(row.roundTripMs.max)), String(row.throughputPerSecond)]),
     notes: [
       result.extraMsPerRun === null
         ? "No container engine answers: container numbers not measured."
         : `container − process: ${result.extraMsPerRun} ms per round trip (aim ≤ 1500 ms per eval run); throughput ratio container/process ${result.throughputRatio} (image ${result.image}).`,
-      "Not a whole eval run (section 7 is): OpenCode's own start comes on top of both engines alike.",
+      "Not a whole eval run (section 8 is): OpenCode's own start comes on top of both engines alike.",
     ],
   };
 }
