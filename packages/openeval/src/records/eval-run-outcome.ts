@@ -1,5 +1,5 @@
-// The one set of words for how an eval run ended, shared by the summary, the event lines, JSON and the viewer
-// (SPEC §6): an integrity, preparation, setup or infrastructure error is never worded as the candidate's failure or its timeout.
+// The one set of words for how an eval run ended, shared by the summary, the event lines, JSON and the viewer: an
+// integrity, preparation, setup or infrastructure error is never worded as the candidate's failure or its timeout.
 import type { EvalRun } from "./schema.ts";
 
 export type EvalRunOutcome =
