@@ -7,7 +7,7 @@ import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpe
 import { loadBenchmark } from "../load/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import { InputSecretError } from "./errors.ts";
-import { checkFrozenBeforeUse, compareWithFrozen, freezeInputs, restoreFrozen, verifyFrozenInputs } from "./freeze-inputs.ts";
+import { checkFrozenBeforeUse, compareWithFrozen, freezeInputs, programsRunBy, restoreFrozen, verifyFrozenInputs } from "./freeze-inputs.ts";
 import { compareSources, describeInputChanges, hashSources } from "./input-changes.ts";
 
 async function frozenBenchmark() {
@@ -89,6 +89,13 @@ describe("freezeInputs", () => {
     const message = `the run's frozen harness programs: ${worker} altered or removed; nothing is graded with them — start a new run with --new`;
     expect(problems).toEqual([{ kind: "inputs", id: "harness", message }]);
     expect(await verifyFrozenInputs(run)).toEqual([{ kind: "inputs", id: "harness", message }]);
+  });
+
+  it("checks before a job only the programs it runs: none for a candidate, the worker for a code judging", async () => {
+    const { run, codeWorker, programs } = await frozenBenchmark();
+    const worker = `harness/${basename(codeWorker!)}`;
+    expect([...programsRunBy(programs, run, [codeWorker, null]).keys()]).toEqual([worker, `${worker}.jsc`]);
+    expect(programsRunBy(programs, run, [null, null]).size).toBe(0);
   });
 
   it("names the eval definition and judge-only files that differ from what a run froze, not its workspace", async () => {

@@ -98,9 +98,7 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
   const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await bundleProgram("code-worker", harness) : null;
   const judgeTools = benchmark.evals.some((evaluation) => evaluation.rubric) ? await bundleProgram("judge-tools", harness) : null;
   const programs = new Map<string, string>();
-  for (const file of [codeWorker, judgeTools].flatMap((program) => (program ? [program, `${program}.jsc`] : []))) {
-    programs.set(relative(inputs, file), sha256(await readFile(file)));
-  }
+  for (const file of programFiles([codeWorker, judgeTools])) programs.set(relative(inputs, file), sha256(await readFile(file)));
   await writeJsonAtomic(join(inputs, PROGRAMS_MANIFEST), Object.fromEntries(programs));
   return { benchmark: { ...benchmark, evals }, frozen, codeWorker, judgeTools, programs };
 }
@@ -117,6 +115,20 @@ export async function checkFrozenBeforeUse(entry: FrozenEval, runDirectory: stri
     ...frozenInputProblems("harness", { restored: [], added: [], damaged: alteredPrograms }, ""),
   ];
   return { check, problems, usable: check.damaged.length === 0 && alteredPrograms.length === 0 };
+}
+
+/**
+ * The frozen program files a job runs, out of all the run froze: a candidate runs none; a judging runs the code-judge
+ * worker, the rubric judge's tool server, or both (`used`: their paths, null for one not used).
+ */
+export function programsRunBy(programs: FrozenPrograms, runDirectory: string, used: readonly (string | null)[]): FrozenPrograms {
+  const files = new Set(programFiles(used).map((file) => relative(join(runDirectory, INPUTS_DIRECTORY), file)));
+  return new Map([...programs].filter(([path]) => files.has(path)));
+}
+
+/** A bundled program's files: the script and the bytecode Bun loads beside it. */
+function programFiles(programs: readonly (string | null)[]): string[] {
+  return programs.flatMap((program) => (program ? [program, `${program}.jsc`] : []));
 }
 
 /** The frozen programs whose files no longer hash as frozen (relative to the run directory); [] when all are intact. */

@@ -24,7 +24,7 @@ import { runWorkQueue } from "./work-queue.ts";
 import { runOptionsOf } from "./run-options.ts";
 import { recordSummary } from "./recorded-summary.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
-import { checkFrozenBeforeUse, freezeInputs } from "./freeze-inputs.ts";
+import { checkFrozenBeforeUse, freezeInputs, programsRunBy } from "./freeze-inputs.ts";
 import { stopCodeWorkers } from "../judge/index.ts";
 import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
 import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, INPUTS_TAMPERED_EVENT, type InputChange } from "./input-changes.ts";
@@ -127,8 +127,11 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
       store.appendEvent(INPUTS_CHANGED_EVENT, { changes });
       emit({ type: "notice", message: `Changed while this run's candidates ran (graded with the frozen inputs): ${describeInputChanges(changes)}` });
     };
-    const restoreInputs = async (evalId: string) => {
-      const { check, problems, usable } = await checkFrozenBeforeUse(frozen.get(evalId)!, choice.directory, programs);
+    const restoreInputs = async (evalId: string, use: "candidate" | "judge") => {
+      const evaluation = frozenBenchmark.evals.find((each) => each.id === evalId)!;
+      // Only the programs this work runs are hashed: checking runs before every job.
+      const used = use === "judge" ? programsRunBy(programs, choice.directory, [evaluation.code ? codeWorker : null, evaluation.rubric ? judgeTools : null]) : new Map();
+      const { check, problems, usable } = await checkFrozenBeforeUse(frozen.get(evalId)!, choice.directory, used);
       reportChanges(check.added.map((path) => ({ scope: "frozen" as const, path: `${evalId}/${path}`, change: "added" as const })));
       if (problems.length > 0) store.appendEvent(INPUTS_TAMPERED_EVENT, { problems });
       for (const problem of problems) emit({ type: "notice", message: `Integrity error: ${problem.message}` });

@@ -33,7 +33,7 @@ export interface WorkContext {
    * Puts an eval's frozen folder back as it was frozen (and reports what had changed) before it is used; false when
    * it or the frozen programs cannot be trusted (an integrity error, recorded): the work is then not done.
    */
-  restoreInputs: (evalId: string) => Promise<boolean>;
+  restoreInputs: (evalId: string, use: "candidate" | "judge") => Promise<boolean>;
   store: ResultsStore;
   runId: string;
   controls: ControlServer | null;
@@ -78,7 +78,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   const key = toSlotKey(slot);
   const evalRunId = `eval_${randomUUID()}`;
   const evaluation = evaluationOf(context, slot);
-  if (!(await context.restoreInputs(slot.evalId))) return;
+  if (!(await context.restoreInputs(slot.evalId, "candidate"))) return;
   let latest: EvalRun | null = null;
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop, slot.model) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
@@ -149,7 +149,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   const key = toSlotKey(slot);
   if (!work.evalRun || context.signal?.aborted) return;
   const judgeRunId = `judge_${randomUUID()}`;
-  if (!(await context.restoreInputs(slot.evalId))) return;
+  if (!(await context.restoreInputs(slot.evalId, "judge"))) return;
   context.emit({ type: "judge.started", slot: key, judgeRunId });
   const judgeRun = await gradeEvalRun(
     {
