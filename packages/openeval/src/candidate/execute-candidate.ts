@@ -213,6 +213,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   });
 
   const providers = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL);
+  const endpoint = providerEndpoint(slot.model, providers);
   const session = variantConfig(variant, { provider: providers });
   const { monitor } = request;
   const live = {
@@ -237,7 +238,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     credentials,
     timeoutMs,
     maxCostUSD: settings.candidate.maxCostUSD,
-    endpoint: providerEndpoint(slot.model, providers),
+    endpoint,
     signal: request.signal,
     onEvent: request.onEvent,
     ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
@@ -268,7 +269,7 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     ? { stream: join(paths.logs, EVENTS_FILE), database: join(paths.evidence, integrity.database), mismatches: integrity.mismatches }
     : null;
   const diagnosis = request.recheckEndpoint
-    ? await diagnoseProvider(outcome, request.recheckEndpoint, { ...timeLimitOf(request), ms: timeoutMs, endpoint: providerEndpoint(slot.model, providers) })
+    ? await diagnoseProvider(outcome, request.recheckEndpoint, { setting: timeLimitSetting(request.evaluation), ms: timeoutMs, endpoint })
     : { error: outcome.error ?? null, setupError: outcome.setupError };
   const finalRun: EvalRun = {
     ...running,
@@ -296,7 +297,6 @@ function toolCallTextFinding(found: readonly ToolCallText[]): EvalRunFinding {
 }
 
 /** Where the candidate's time limit of this eval is set. */
-function timeLimitOf(request: CandidateRequest): { setting: string } {
-  const id = request.evaluation.id;
-  return { setting: request.evaluation.settings.timeoutMs === undefined ? "candidate.timeoutMs in benchmark.ts" : `the candidate timeoutMs of eval "${id}"` };
+function timeLimitSetting(evaluation: EvalDefinition): string {
+  return evaluation.settings.timeoutMs === undefined ? "candidate.timeoutMs in benchmark.ts" : `the candidate timeoutMs of eval "${evaluation.id}"`;
 }
