@@ -86,6 +86,11 @@ const PartSchema = z.looseObject({
   text: z.string().optional(),
   synthetic: z.boolean().optional(),
   ignored: z.boolean().optional(),
+  // Read only to time the model's generation: a part type shaping them otherwise is not an error, it has no time.
+  /** Text and reasoning parts: their first and last delta. */
+  time: z.looseObject({ start: z.number().optional(), end: z.number().optional() }).optional().catch(undefined),
+  /** Tool parts: `time.start` is when the tool began running, its input complete. */
+  state: z.looseObject({ time: z.looseObject({ start: z.number().optional() }).optional() }).optional().catch(undefined),
 });
 const ToolPartSchema = z.looseObject({
   tool: z.string(),
@@ -210,9 +215,6 @@ function toModelStep(message: Message, parts: readonly Part[]): RecordedStep {
   };
 }
 
-const SpanTimeSchema = z.looseObject({ time: z.looseObject({ start: z.number().optional(), end: z.number().optional() }).optional() });
-const ToolStartSchema = z.looseObject({ state: z.looseObject({ time: z.looseObject({ start: z.number().optional() }).optional() }) });
-
 /**
  * When the model streamed this step's output, first byte to last: a text or reasoning part starts at its first delta
  * and ends at its last; a tool call starts when its input begins (the part is created) and ends when its input is
@@ -224,12 +226,11 @@ function generationSpan(parts: readonly Part[]): [number, number] | null {
   const ends: number[] = [];
   for (const part of parts) {
     if ((part.type === "text" || part.type === "reasoning") && part.synthetic !== true) {
-      const time = SpanTimeSchema.safeParse(part.raw).data?.time;
-      if (time?.start !== undefined) starts.push(time.start);
-      if (time?.end !== undefined) ends.push(time.end);
+      if (part.time?.start !== undefined) starts.push(part.time.start);
+      if (part.time?.end !== undefined) ends.push(part.time.end);
     } else if (part.type === "tool") {
       starts.push(part.created);
-      const started = ToolStartSchema.safeParse(part.raw).data?.state.time?.start;
+      const started = part.state?.time?.start;
       if (started !== undefined) ends.push(started);
     }
   }
