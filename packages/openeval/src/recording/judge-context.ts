@@ -58,7 +58,7 @@ export interface JudgeContext extends AsyncDisposable {
     /** A disposable copy on disk, removed with the context. Not a sandbox: never execute candidate code here. */
     materialize(revision?: Revision): Promise<string>;
   };
-  /** Sandboxed checks over the reconstructed workspace in the pinned verification image (SPEC §8.3). */
+  /** Sandboxed checks over the reconstructed workspace in the pinned verification image. */
   verification: VerificationApi;
   native: {
     /** Read-only bun:sqlite handle on a verified copy of the archived OpenCode database. */

@@ -1,4 +1,4 @@
-// The one contract every sandbox engine keeps (STYLE §8), run by a test per implementation: exit codes, env and
+// The one contract every sandbox engine keeps, run by a test per implementation: exit codes, env and
 // stdin, the deadline, output caps, copy in/out, whole-tree kill and reaping by label.
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";

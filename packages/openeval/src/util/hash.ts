@@ -4,11 +4,11 @@
 import { closeSync, openSync, readSync } from "node:fs";
 
 /** One buffer for every file hashed: reading each file into a Buffer of its own left a large run's check with
- * hundreds of MB of external garbage at its peak (issue 18 §4). Hashing is synchronous, so no two reads share it;
+ * hundreds of MB of external garbage at its peak. Hashing is synchronous, so no two reads share it;
  * made on first use, so a process that hashes no file (a code-judge worker) does not allocate it. */
 let fileChunk: Buffer | undefined;
 /** One hasher for every file too (digest() resets it): each CryptoHasher holds ~0.5 kB of native memory that the GC
- * does not count until it finalizes the object, and a 10,000-slot runner's summary made 30,000 of them (issue 18 §4). */
+ * does not count until it finalizes the object, and a 10,000-slot runner's summary made 30,000 of them. */
 let fileHasher: Bun.CryptoHasher | undefined;
 
 export function sha256(data: string | Uint8Array): string {

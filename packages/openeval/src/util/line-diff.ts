@@ -1,6 +1,6 @@
 // Line diffs rendered as unified-diff hunks, for workspace diffs and scorers. The search is fast-myers-diff's (Myers'
 // O(ND) in linear space, over lines mapped to integers): the home-made one kept a frontier copy per edit step, so
-// memory grew with the square of the edit distance (an 8,000-line added file took 12.8 s and 2.5 GB; issue 13).
+// memory grew with the square of the edit distance (an 8,000-line added file took 12.8 s and 2.5 GB).
 // jsdiff was tried first: the same algorithm, but 19 s for a 10 %-modified 20,000-line file.
 import { diff } from "fast-myers-diff";
 import { displayPath } from "./relative-path.ts";
