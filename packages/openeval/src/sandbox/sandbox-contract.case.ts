@@ -164,7 +164,7 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       readSync(handle, tail, 0, 4, sparse.size - 4);
       closeSync(handle);
       expect(tail.toString()).toBe("tail");
-      // Streamed: the copy never holds the 2 GiB (the whole archive was held before, and memory grew by twice that).
+      // Streamed: the copy never holds the 2 GiB archive in memory.
       expect(grownMiB).toBeLessThan(512);
     });
 
