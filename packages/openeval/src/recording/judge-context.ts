@@ -1,6 +1,6 @@
 // JudgeContext: everything a judge may know about one recording, read lazily and verified. judge.ts receives
 // it; readRecording() returns the same object to scripts. Disposal removes every copy it made. Its members follow
-// OpenEval 0.5's public contract where OpenCode 1.x has the data (judge-shapes.ts); README's table lists the rest.
+// OpenEval 0.5's public contract where OpenCode 1.x has the data (judge-shapes.ts); docs/guide/openeval-compatibility.md lists the rest.
 import { mkdtemp, mkdir, writeFile, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
