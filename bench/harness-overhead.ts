@@ -1,5 +1,5 @@
 // Measurement 1: harness overhead per eval run. The same scripted session (exact-answer × control/positive, one
-// text turn) run bare (probe recipe, spawn → exit) and through runBenchmark (call → return), interleaved.
+// text turn) run bare (isolated as the harness does, spawn → exit) and through runBenchmark (call → return), interleaved.
 import { join } from "node:path";
 import { startControlServer } from "@openeval/control-model";
 import { loadBenchmark, runBenchmark, type RunnerEvent } from "../packages/openeval/src/index.ts";

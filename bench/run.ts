@@ -1,4 +1,4 @@
-// `npm run bench`: the performance benchmark of SPEC §14. Runs each measurement in turn, prints one table section
+// `npm run bench`: the performance benchmark (bench/README.md). Runs each measurement in turn, prints one table section
 // per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
 // Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory>.
 import { mkdir, writeFile } from "node:fs/promises";

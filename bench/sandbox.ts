@@ -1,4 +1,4 @@
-// Isolation costs (issue 12 §10). Section 6: sandbox round trips per engine (create, copy a small workspace in, run,
+// Isolation costs. Section 6: sandbox round trips per engine (create, copy a small workspace in, run,
 // copy out, remove), serially and four at a time — the floor the container engine adds. Section 7: whole eval runs
 // of the same scripted session through runBenchmark with each isolation backend, at concurrency 1 and 4.
 import { mkdtemp, rm } from "node:fs/promises";

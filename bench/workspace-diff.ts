@@ -1,4 +1,4 @@
-// Measurement 6: ctx.workspace.patches() on large candidate changes (issue 13): a 20,000-line added file (a lockfile),
+// Measurement 6: ctx.workspace.patches() on large candidate changes: a 20,000-line added file (a lockfile),
 // a 20,000-line file with 10 % of its lines changed, and one rewritten whole. Each case runs in its own Bun process,
 // as a code judge would, reporting the diff's wall time and the process's peak RSS against its RSS before the diff.
 import { join } from "node:path";

@@ -1,5 +1,5 @@
-// The baseline: one bare isolated `opencode run` against the control server, exactly the probe recipe
-// (reference/opencode-1.18-probe.md "Recipe checklist", as in packages/control-model/src/opencode-run.session-test.ts):
+// The baseline: one bare isolated `opencode run` against the control server, isolated the way the harness does it
+// (packages/openeval/src/opencode/isolated-env.ts, as in packages/control-model/src/opencode-run.session-test.ts):
 // private HOME/XDG/TMP, seeded config dir, inline provider config, git workspace, prompt on stdin.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 // How big each measurement runs. `full` is sized to finish in about 10 minutes on an idle 2-core machine, except
-// the viewer and runner-memory sections, which run at issue 18's sizes and take far longer; `quick` is a smoke test
+// the viewer and runner-memory sections, which run at large-run sizes and take far longer; `quick` is a smoke test
 // of the script itself, not a measurement to compare.
 export interface BenchSizes {
   /** Pairs (bare, harness) of section 1: even at low load a pair's difference moves by a few tenths of a second, so 9, not 5. */

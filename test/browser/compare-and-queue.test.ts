@@ -1,4 +1,4 @@
-// Issue 20 in a real browser: the live queue while `openeval run` works on the example benchmark (two of its evals,
+// The queue and compare pages in a real browser: the live queue while `openeval run` works on the example benchmark (two of its evals,
 // exact-answer and fix-discount, so the journey takes a few minutes), then a second run of it with the judge edited so that a criterion
 // regresses — the compare page and `report --compare --json` show the regression and open the slot's two
 // transcripts side by side — a generated comparison of 260 changes whose list the server pages as it scrolls
@@ -165,7 +165,7 @@ describe("comparing two runs (the judge edited so that a criterion regresses)", 
   });
 });
 
-describe("a comparison of many evals, paged by the server (issue 18 §4)", () => {
+describe("a comparison of many evals, paged by the server", () => {
   /** 130 evals × 2 criteria: 260 changes, three pages of 100. alpha passes both criteria, beta tests_pass only. */
   const EVALS = 130;
   const pairQuery = "against=models&ma=provider%2Falpha&mb=provider%2Fbeta";

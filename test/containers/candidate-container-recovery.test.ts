@@ -1,4 +1,4 @@
-// Nothing left behind (issue 12 §8) and credentials (§6) in container mode: a runner SIGKILLed while its candidate
+// Nothing left behind and credentials in container mode: a runner SIGKILLed while its candidate
 // runs in a container leaves the container, its egress proxy and their volume to the next run's recovery, which
 // removes them; and a planted provider key that the containerized agent prints appears nowhere under results/.
 import { readdirSync, readFileSync, statSync } from "node:fs";

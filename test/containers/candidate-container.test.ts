@@ -1,4 +1,4 @@
-// The acceptance journey of issue 12: a control candidate runs in a container. Its bash calls search the whole
+// The acceptance journey of container isolation: a control candidate runs in a container. Its bash calls search the whole
 // container for the eval's judge files, reference fix, controls, results and the host's folders and find none;
 // it cannot reach a host port that is not its provider (the decoy server sees zero connections, the egress proxy's
 // socket is closed to the agent's user or the proxy refuses a CONNECT to it), while its own model calls work and the

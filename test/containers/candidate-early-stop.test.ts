@@ -1,4 +1,4 @@
-// earlyStop for a candidate in a container (SPEC §8.2, issue 12): each check records a live copy brought out of the
+// earlyStop for a candidate in a container: each check records a live copy brought out of the
 // running container (its workspace, and its database copied inside it), so a candidate that would never finish is
 // stopped once a check decides, and that judgment is final — as on the host. Nothing of the run stays behind.
 import { readdirSync, readFileSync } from "node:fs";

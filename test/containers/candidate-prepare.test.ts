@@ -1,4 +1,4 @@
-// eval.ts prepare in the container backend (issue 17 §2): the steps run inside the candidate's container, as its
+// eval.ts prepare in the container backend: the steps run inside the candidate's container, as its
 // user, before the session and before the initial snapshot, so their output is the starting state (not in the
 // candidate's diff); a failing step is a preparation error and no container of the run is left behind.
 import { readdirSync } from "node:fs";

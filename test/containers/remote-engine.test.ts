@@ -1,6 +1,6 @@
 // The container engine on another dockerd (DOCKER_HOST=tcp://…, candidate.container.host): the whole sandbox
 // contract holds there, with nothing taken from the runner's filesystem or its own engine, and a candidate run with
-// candidate.container.host creates its containers there and none on the runner's engine (issue 12 §7).
+// candidate.container.host creates its containers there and none on the runner's engine.
 import { readdirSync } from "node:fs";
 import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 17, item 3 end to end: criterion categories with the scripted controls. `--only-category` runs only the evals
+// End to end: criterion categories with the scripted controls. `--only-category` runs only the evals
 // with a criterion in it and scores those criteria; benchmark.ts `categories` composes the benchmark, and adding it
 // (or editing a criterion's categories) plans reuse everywhere; per-category scores come out in --json and the viewer API.
 import { readdir, writeFile } from "node:fs/promises";

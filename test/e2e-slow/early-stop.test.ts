@@ -1,4 +1,4 @@
-// earlyStop through `openeval run` (SPEC §8.2): a candidate that would never finish is stopped once a check of a
+// earlyStop through `openeval run`: a candidate that would never finish is stopped once a check of a
 // snapshot decides every criterion, and that judgment is final; a check that cannot decide lets the run finish and
 // be graded; --final-only makes no checks at all.
 import { existsSync, readdirSync, readFileSync } from "node:fs";

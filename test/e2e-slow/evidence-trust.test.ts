@@ -1,4 +1,4 @@
-// Issue 14, as a hostile candidate and a careless user would try it, with real OpenCode against control models
+// Evidence trust (docs/design/evidence-trust.md), as a hostile candidate and a careless user would try it, with real OpenCode against control models
 // whose bash commands attack the harness: secrets found by absolute path and in the environment, judge inputs
 // and another eval's workspace rewritten while the run goes on, 500 MB written; then results edited and forged.
 import { Database } from "bun:sqlite";
@@ -77,7 +77,7 @@ function storeOf(): ResultsStore {
   return ResultsStore.open(runDirectory, { readonly: true });
 }
 
-describe("no stray secrets (issue 14 §1)", () => {
+describe("no stray secrets", () => {
   it("the leaking control ran, saw the secrets, and none of them is anywhere under results/", () => {
     expect(run.stderr).not.toMatch(/Unexpected error/);
     const leak = storeOf().evalRuns().find((evalRun) => evalRun.slot.evalId === "c-leak")!;
@@ -105,7 +105,7 @@ describe("no stray secrets (issue 14 §1)", () => {
   });
 });
 
-describe("frozen judge inputs (issue 14 §2)", () => {
+describe("frozen judge inputs", () => {
   it("grades with the inputs frozen before the candidates ran, and the run names what changed", () => {
     const store = storeOf();
     const scores = (evalId: string) => store.judgeRuns(store.evalRuns().find((evalRun) => evalRun.slot.evalId === evalId)!.id)[0]?.scores;
@@ -131,7 +131,7 @@ describe("frozen judge inputs (issue 14 §2)", () => {
 });
 
 
-describe("bounded evidence (issue 14 §3)", () => {
+describe("bounded evidence", () => {
   it("records a 500 MB file from a candidate by size and sha256, without copying it", async () => {
     const store = storeOf();
     const big = store.evalRuns().find((evalRun) => evalRun.slot.evalId === "d-big")!;
@@ -148,7 +148,7 @@ describe("bounded evidence (issue 14 §3)", () => {
   });
 });
 
-describe("tamper-evident results (issue 14 §4)", () => {
+describe("tamper-evident results", () => {
   const runId = () => runDirectory.split("/").at(-1)!;
   const evalRunOf = (evalId: string) => storeOf().evalRuns().find((evalRun) => evalRun.slot.evalId === evalId)!;
 

@@ -1,4 +1,4 @@
-// eval.ts `workspace` from a git repository with real OpenCode and a scripted control (issue 17 §5): the candidate
+// eval.ts `workspace` from a git repository with real OpenCode and a scripted control: the candidate
 // starts from the pinned commit of a local repository with the eval's overlay on top, sees only that commit in
 // git, and no host path in its git metadata; pinning another commit plans the candidate again.
 import { writeFile } from "node:fs/promises";

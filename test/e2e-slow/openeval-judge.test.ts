@@ -1,4 +1,4 @@
-// Issue 17 end to end: an OpenEval 0.5-style benchmark — a judge.ts that reads tools, events, diff and metrics the
+// OpenEval compatibility end to end: an OpenEval 0.5-style benchmark — a judge.ts that reads tools, events, diff and metrics the
 // OpenEval way, criterion categories, and an eval.ts with a git-history workspace, a prepare step and its own
 // candidate timeout — runs with `openeval run` and the scripted controls, and scores exactly as OpenEval's rules say.
 import { cp, readdir } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// eval.ts prepare with real OpenCode and a scripted control (issue 17 §2): a step's output is in the candidate's
+// eval.ts prepare with real OpenCode and a scripted control: a step's output is in the candidate's
 // initial snapshot and not in its diff (it earns no credit); a failing step is a preparation error — recorded with
 // the step, exit code and output, never scored — that `openeval retry` executes again once the eval is fixed.
 import { existsSync } from "node:fs";

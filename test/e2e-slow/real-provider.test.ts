@@ -1,4 +1,4 @@
-// Real models, told straight (issue 15): `openeval run` against scripted models served as an ordinary local
+// Real models, told straight: `openeval run` against scripted models served as an ordinary local
 // OpenAI-compatible provider on 127.0.0.1, configured through benchmark.ts `candidate.providers` exactly as a user
 // configures llama.cpp or vLLM — so everything here takes the real-model path (credentials, provider config, pricing).
 // One provider answers context-length errors (OpenAI's and llama.cpp's shapes), one cuts its answer at the output
@@ -195,7 +195,7 @@ describe("metrics and cost against real providers", () => {
 });
 
 describe("session exports", () => {
-  // Built from the database in-process (issue 18): rejected requests, a cut step and compactions are the shapes a
+  // Built from the database in-process: rejected requests, a cut step and compactions are the shapes a
   // scripted happy path never writes, so each is checked against the pinned binary's own export.
   it("are OpenCode's own `opencode export`, byte for byte, for every recorded session", async () => {
     let compared = 0;

@@ -1,4 +1,4 @@
-// Journey: run maintenance on real recorded runs (issue 17 §6) — add-models extends a run, remove-models retires a
+// Journey: run maintenance on real recorded runs — add-models extends a run, remove-models retires a
 // model from its scores keeping the evidence, add-models brings it back with no new candidate, merge-runs copies
 // another run's work (the source untouched, a second merge copies nothing) and snapshot freezes the scores.
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Journeys through stopping a runner (issue 13, SPEC §6, §10): SIGTERM to the bun process or to the npm wrapper and
+// Journeys through stopping a runner: SIGTERM to the bun process or to the npm wrapper and
 // Ctrl-C to the whole process group stop every OpenCode tree and code-judge worker within 10 s, record the unfinished
 // work `interrupted`, print the summary and exit 143 / 130; SIGKILL of the runner takes its agents with it within 5 s
 // (parent-death signal); a rerun finishes every slot with exactly one completed candidate execution, and no scratch

@@ -1,4 +1,4 @@
-// Agent variants end to end (issue 19): one control model, current plus two variants. A control plays the same
+// Agent variants end to end: one control model, current plus two variants. A control plays the same
 // script whatever the variant, so each arm's own setup must show in its own recording — the instructions it read,
 // the skill files in its workspace, the agent it ran as, the permission its config overlay set — and in no other's.
 // retry and rejudge, given an eval run of either arm by id, act on exactly that eval run.

@@ -1,4 +1,4 @@
-// Journey: choosing where candidates run (SPEC §6, issue 12). A real model defaults to a container; with no engine
+// Journey: choosing where candidates run. A real model defaults to a container; with no engine
 // the run stops before the model's provider sees a single request (exit 2) and says how to get one, or to pass
 // `--isolation process`. Bad isolation input is refused naming the flag or the key.
 import { existsSync } from "node:fs";

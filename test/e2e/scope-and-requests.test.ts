@@ -1,4 +1,4 @@
-// Journeys: the CLI refuses what matches nothing (issue 13, SPEC §10, §11) — scope flags with a typo, and retry /
+// Journeys: the CLI refuses what matches nothing — scope flags with a typo, and retry /
 // rejudge of eval runs they cannot redo — with exit 2, naming the valid values, before any work starts.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

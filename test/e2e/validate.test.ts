@@ -48,7 +48,7 @@ describe("openeval validate", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it("shows criterion categories and a benchmark composed from them; a category no criterion has is refused (issue 17 item 3)", async () => {
+  it("shows criterion categories and a benchmark composed from them; a category no criterion has is refused", async () => {
     const files = (categories: string) =>
       minimalBenchmark({
         "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, judge: { model: "provider/judge" }, categories: [${categories}] };\n`,
@@ -66,7 +66,7 @@ describe("openeval validate", () => {
     expect(typo.stderr).toContain('benchmark.ts: categories: "acuracy" matches no criterion; the categories criteria have are: accuracy, tone');
   });
 
-  it("refuses a judge.ts whose package import does not resolve, before any candidate runs (issue 14 §5)", async () => {
+  it("refuses a judge.ts whose package import does not resolve, before any candidate runs", async () => {
     const directory = await writeTree(
       minimalBenchmark({
         "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
@@ -83,7 +83,7 @@ describe("openeval validate", () => {
     expect(existsSync(join(directory, "results"))).toBe(false);
   });
 
-  it("refuses a prompt over the size limit and a FIFO in workspace/ (issue 14 §3)", async () => {
+  it("refuses a prompt over the size limit and a FIFO in workspace/", async () => {
     const directory = await writeTree(
       minimalBenchmark({
         "evals/answer/prompt.md": `${"Reply with exactly APPLE. ".repeat(80_000)}\n`,

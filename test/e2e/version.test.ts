@@ -1,4 +1,4 @@
-// Journey: `openeval --version` / `-v` print the harness version and the pinned OpenCode version (issue 13).
+// Journey: `openeval --version` / `-v` print the harness version and the pinned OpenCode version.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // A recorded run of one real model with a current arm scoring 1 and a variant "worse" scoring 0, written through
-// the results store (rows sealed as a runner seals them): for the verdict and viewer tests of variants (issue 19).
+// the results store (rows sealed as a runner seals them): for the verdict and viewer tests of variants.
 import { join } from "node:path";
 import { recordEvidence } from "../../packages/openeval/src/recording/index.ts";
 import { loadBenchmark } from "../../packages/openeval/src/load/index.ts";

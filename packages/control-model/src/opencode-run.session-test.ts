@@ -1,5 +1,5 @@
-// The real thing: OpenCode 1.18.33 (`opencode run`) driven by a control, isolated as in the probe report's recipe
-// (/work/shared/reference/opencode-1.18-probe.md, "Recipe checklist").
+// The real thing: OpenCode 1.18.33 (`opencode run`) driven by a control, isolated as the harness isolates it
+// (packages/openeval/src/opencode/isolated-env.ts).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// The tree is the data's journey (STYLE §1–2): stages import each other only through index.ts, dependencies
+// The tree is the data's journey: stages import each other only through index.ts, dependencies
 // point one way, stages never import the CLI or the viewer, and judges never reach into candidate/.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";

@@ -28,7 +28,7 @@ export interface CandidateRequest {
   variant?: VariantDefinition;
   settings: BenchmarkSettings;
   candidateFingerprint: string;
-  /** Where it runs (SPEC §6). */
+  /** Where it runs. */
   isolation: Isolation;
   /** For `container`: the pinned candidate image and the engine (default DOCKER_HOST or the local socket). */
   container?: { image: string; host?: string };
@@ -46,7 +46,7 @@ export interface CandidateRequest {
   save(evalRun: EvalRun): void;
 }
 
-/** What watches a running candidate for earlyStop (SPEC §8.2); it cannot steer the candidate, only stop it. */
+/** What watches a running candidate for earlyStop; it cannot steer the candidate, only stop it. */
 export interface CandidateMonitor {
   /** At each evidence boundary (a tool call finished, a model step ended), with a way to snapshot the live run. */
   onBoundary(takeCheckpoint: TakeCheckpoint): void;

@@ -1,7 +1,7 @@
-// eval.ts `prepare` (OpenEval's preparation, issue 17 §2): argv steps run in order in the candidate's workspace,
+// eval.ts `prepare` (OpenEval's preparation): argv steps run in order in the candidate's workspace,
 // inside its isolation, before the initial snapshot, so what they make is the starting state and earns no credit.
 // A step that fails, cannot start or outlives its timeout is a preparation error: recorded with the step, its exit
-// code and the tail of its output, retryable, never the candidate's 0 (SPEC §6). Every step's output goes to one
+// code and the tail of its output, retryable, never the candidate's 0. Every step's output goes to one
 // log of the eval run, redacted like the session's logs.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

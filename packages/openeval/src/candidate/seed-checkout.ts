@@ -1,4 +1,4 @@
-// eval.ts `workspace` (OpenEval's repository workspaces, issue 17 §5): the candidate's workspace gets a bare
+// eval.ts `workspace` (OpenEval's repository workspaces): the candidate's workspace gets a bare
 // `<remote>.git` and a clone of it at `<checkout>/`. From a repository only the pinned commit is fetched (depth 1,
 // no tags), so the source's other history never reaches the candidate; from `revisions` a history is built, one
 // commit per revision. Nothing in the git metadata names a host path: the bare repository has no remote, the

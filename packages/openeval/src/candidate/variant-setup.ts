@@ -1,4 +1,4 @@
-// Lays an agent variant (SPEC §6) into one eval run's scratch, before OpenCode starts. Everything goes into the
+// Lays an agent variant into one eval run's scratch, before OpenCode starts. Everything goes into the
 // scratch folder — the workspace, or the isolated OpenCode config dir — so the container backend gets it with the
 // rest of the scratch copy and nothing names a host path.
 //

@@ -24,7 +24,7 @@ export const baselineCommand = defineCommand("baseline", {
     const variant = flags.variant as string | undefined;
     const arms = ["current", ...benchmark.variants.map((definition) => definition.name)];
     if (variant !== undefined && !arms.includes(variant)) throw new UsageError(`--variant "${variant}" matches no variant; the valid values are: ${arms.join(", ")}`);
-    // The arm's own verdict decides whether it may be promoted: a named variant blocks (SPEC §10, the Crux evals seed).
+    // The arm's own verdict decides whether it may be promoted: a named variant blocks.
     const results = await readResults(resolve(runDirectory), { benchmark, ...(variant && variant !== "current" ? { variants: [variant] } : {}) });
     await writeBaseline(file, {
       runId: results.runId,

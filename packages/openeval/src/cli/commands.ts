@@ -1,6 +1,6 @@
 // Every `openeval` command: its usage, summary and options, each option with the line `--help` shows. Kept apart
 // from the commands' actions (one file per command, defineCommand below; main.ts imports one only when it runs) so
-// that `--help` and `--version` load no stage: loading them all took seconds on a busy machine.
+// that `--help` and `--version` load no stage: loading them all takes seconds on a busy machine.
 import type { Action, CommandSpec, Options } from "./command.ts";
 
 const BENCHMARK = {

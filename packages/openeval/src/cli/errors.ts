@@ -3,7 +3,7 @@
 import { EXIT_CODES } from "../util/exit-codes.ts";
 import { OpenEvalError } from "../util/errors.ts";
 
-/** SPEC §10 exit codes (one table, shared with the verdict). */
+/** The exit codes (one table, shared with the verdict; docs/guide/ci.md). */
 export const EXIT = EXIT_CODES;
 
 export class UsageError extends OpenEvalError {

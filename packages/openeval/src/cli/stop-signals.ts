@@ -1,4 +1,4 @@
-// SIGINT / SIGTERM while work runs (SPEC §6, §10; issue 13). The first one stops the run: no new work starts,
+// SIGINT / SIGTERM while work runs. The first one stops the run: no new work starts,
 // every candidate, judge and check is stopped and recorded `interrupted`, the summary is written, and the command
 // exits 128 + the signal's number (130, 143). A terminal's Ctrl-C reaches every process of its group and the npm
 // wrapper forwards what it gets, so one keypress can arrive twice: repeats within a second are the same request.

@@ -30,7 +30,7 @@ function plantStandIn(cache: string, edit: (manifest: Manifest) => void = () => 
   return file;
 }
 
-describe("bundleProgram's cache (issue 18 §1)", () => {
+describe("bundleProgram's cache", () => {
   it("records every file it bundled with the sha256 of its bytes, and a run's copy is the cached bundle, byte for byte", async () => {
     const cache = await makeTempDir();
     const first = await bundleProgram("code-worker", join(await makeTempDir(), "harness"), cache);

@@ -79,8 +79,8 @@ export function harnessProgram(program: Program): Promise<string> {
 const bundleName = (program: Program, source: string) => `${program}-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`;
 
 /**
- * What a bundle was built from, so the next run can take the same bytes without building (~70 ms of a run's start,
- * issue 18 §1): every input file with its sha256, per Bun build and per version of this file (its plugins shape the
+ * What a bundle was built from, so the next run can take the same bytes without building (a noticeable part of a
+ * run's start): every input file with its sha256, per Bun build and per version of this file (its plugins shape the
  * output). Reused only when every input still hashes the same, so a frozen program is always the bundle of the
  * harness's files as they are when the run starts, exactly as a fresh build would make it.
  */

@@ -30,7 +30,7 @@ const alive = (pid: number) => {
   }
 };
 
-describe("warm code-judge workers (SPEC §8.1, §14)", () => {
+describe("warm code-judge workers", () => {
   it("never lets one grading see another's globals: each grading has its own process", async () => {
     const evidence = await recordEvidence({ directory: join(await makeTempDir(), "evidence"), prompt: "p", response: "r" });
     const leaky = await writeTree({

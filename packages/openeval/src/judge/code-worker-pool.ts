@@ -1,4 +1,4 @@
-// Warm code-judge workers (SPEC §8.1, §14): each is its own Bun process that loads the worker before any job
+// Warm code-judge workers: each is its own Bun process that loads the worker before any job
 // exists, then grades exactly one job and exits, so nothing passes from one grading to the next while a grading
 // pays only for its own work. Workers are tied to the runner (they die with it, even by SIGKILL) and in their own
 // session (a terminal's Ctrl-C is the runner's to handle). Without that tie a worker could outlive a killed runner

@@ -27,7 +27,7 @@ async function grade(source: string, timeoutMs?: number) {
 
 const returning = (score: string) => `export default () => ({ scores: { criterion_a: ${score} } });\n`;
 
-describe("judgeEvidence with code judges: SPEC §4.3 normalization", () => {
+describe("judgeEvidence with code judges: score normalization", () => {
   it.each([
     ["true", 1],
     ["false", 0],
@@ -181,7 +181,7 @@ describe("judgeEvidence: failures are recorded results", () => {
   });
 });
 
-describe("judgeEvidence: ctx.verification (SPEC §8.5, the same machinery as a run)", () => {
+describe("judgeEvidence: ctx.verification (the same machinery as a run)", () => {
   const VERIFYING = `export default async (ctx) => {
   try {
     await ctx.verification.run({ commands: [["true"]] });

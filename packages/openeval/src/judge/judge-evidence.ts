@@ -1,7 +1,7 @@
 // judgeEvidence(): grades a recording (usually constructed evidence) with the same machinery as a run — a code
 // judge in its own timed process (with ctx.verification in the sandboxed container when it uses it), a rubric
 // judge as an OpenCode agent, or both (hybrid) — and writes an audit folder: input, frozen bundle, logs, returned
-// JSON, verification receipts, the judge's session and the result (SPEC §8.5).
+// JSON, verification receipts, the judge's session and the result.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";

@@ -1,4 +1,4 @@
-// Score normalization, exactly as SPEC §4.3: true/false → 1/0, finite [0,1] kept, null → unresolved,
+// Score normalization (docs/guide/writing-evals.md): true/false → 1/0, finite [0,1] kept, null → unresolved,
 // { value, reason, evidence, measurements } as its value; anything else is a judging error. Never clamped.
 import { CRITERION_ID } from "../util/criterion-id.ts";
 import type { CriterionScore } from "../records/index.ts";

@@ -1,4 +1,4 @@
-// Issue 17, item 8: a judge.ts written from OpenEval 0.5's documented JudgeContext runs unchanged over a real
+// OpenEval compatibility: a judge.ts written from OpenEval 0.5's documented JudgeContext runs unchanged over a real
 // recording and scores as OpenEval's rules say; what OpenCode 1.x cannot give throws, saying so.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -11,7 +11,7 @@ import { CODE_JUDGE_FILES, runCodeJudge } from "./run-code-judge.ts";
 const SECRET = "judge-visible-secret-0123456789";
 
 describe("runCodeJudge", () => {
-  it("redacts what the judge prints and returns: it runs with the runner's environment (issue 14)", async () => {
+  it("redacts what the judge prints and returns: it runs with the runner's environment", async () => {
     const evidence = await recordEvidence({ directory: join(await makeTempDir(), "evidence"), prompt: "p", response: "r" });
     const folder = await writeTree({
       "judge.ts": `export default () => { console.log("out ${SECRET}"); console.error("err ${SECRET}"); return { scores: { ok: true }, seen: "${SECRET}" }; };\n`,
@@ -29,7 +29,7 @@ describe("runCodeJudge", () => {
 });
 
 describe("bundleProgram(\"code-worker\")", () => {
-  it("bundles the worker with the harness code it runs, so a patched harness file cannot change a grade (issue 14 §2)", async () => {
+  it("bundles the worker with the harness code it runs, so a patched harness file cannot change a grade", async () => {
     const worker = await bundleProgram("code-worker", join(await makeTempDir(), "harness"));
     const source = readFileSync(worker, "utf8");
     // Self-contained: no import of the harness's own files is left to resolve at grading time.
@@ -40,7 +40,7 @@ describe("bundleProgram(\"code-worker\")", () => {
     expect(execution.scores).toEqual({ correct: { value: 1, source: "judge.ts" } });
   });
 
-  it("leaves out what a grading need not load at start: zod schemas and Node's file-system modules (issue 18 §3)", async () => {
+  it("leaves out what a grading need not load at start: zod schemas and Node's file-system modules", async () => {
     const worker = await bundleProgram("code-worker", join(await makeTempDir(), "harness"));
     const source = readFileSync(worker, "utf8");
     expect(source).not.toContain("$ZodType");

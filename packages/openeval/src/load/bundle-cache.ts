@@ -1,8 +1,8 @@
-// judge.ts bundles kept between loads (SPEC §5, §14): bundling was most of loading a large benchmark, and the same
+// judge.ts bundles kept between loads: bundling is most of loading a large benchmark, and the same
 // judge.ts with the same local files always bundles to the same code. An entry names every local file the bundle
 // inlined with its sha256; a hit re-reads and re-hashes them. Package versions are not cached: they are part of the
 // identity and change without judge.ts changing, so the caller resolves them again from the recorded imports. Reads are
-// synchronous: a benchmark loads before anything else runs, and an async read cost ~5× the CPU (issue 18 §4).
+// synchronous: a benchmark loads before anything else runs, and an async read costs several times the CPU.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod";

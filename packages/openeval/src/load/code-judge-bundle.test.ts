@@ -80,7 +80,7 @@ describe("bundleCodeJudge", () => {
     await expect(bundleCodeJudge(join(macro, "judge.ts"), macro)).rejects.toThrow(/macro/);
   });
 
-  describe("the bundle cache (SPEC §14: loading a large benchmark)", () => {
+  describe("the bundle cache (loading a large benchmark)", () => {
     const helperJudge = { "judge.ts": `import { expected } from "./helper.ts";\nexport default () => ({ scores: { ok: expected } });\n`, "helper.ts": "export const expected = true;\n" };
 
     it("bundles unchanged files once: a second load takes the cached bundle, identical", async () => {
@@ -117,7 +117,7 @@ describe("bundleCodeJudge", () => {
   });
 });
 
-describe("bundleCodeJudge: package imports (issue 14 §5)", () => {
+describe("bundleCodeJudge: package imports", () => {
   it("refuses a package that does not resolve from the eval folder, naming the package and the importing file", async () => {
     const directory = await writeTree({
       "judge.ts": `import { grade } from "./lib/grade.ts";\nexport default grade;\n`,

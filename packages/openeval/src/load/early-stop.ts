@@ -1,4 +1,4 @@
-// eval.ts `earlyStop` resolved to the policy the runner follows (SPEC §8.2): `true` means the documented defaults,
+// eval.ts `earlyStop` resolved to the policy the runner follows: `true` means the documented defaults,
 // an object overrides some of them, and its `onlyModels` limits the checks to those models' candidates.
 import type { EvalSettings } from "./schema.ts";
 

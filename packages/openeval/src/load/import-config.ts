@@ -1,6 +1,6 @@
 // Imports an author's settings modules (benchmark.ts, eval.ts) and validates their default exports. These are
 // configuration files, meant to be evaluated at load time (unlike judge.ts) — but in a child process under a time
-// limit (issue 13): an import that never settles (`await new Promise(() => {})`, `while (true) {}`) is a load error
+// limit: an import that never settles (`await new Promise(() => {})`, `while (true) {}`) is a load error
 // naming the file instead of a silent hang. One worker serves every file of a load; a timed-out one is replaced.
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";

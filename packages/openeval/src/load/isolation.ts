@@ -1,4 +1,4 @@
-// Which isolation backend a model's candidates run in (SPEC §6): the `--isolation` flag, else benchmark.ts
+// Which isolation backend a model's candidates run in: the `--isolation` flag, else benchmark.ts
 // `candidate.isolation`, else `container` for real models and `process` for controls (so a machine with only
 // Node.js runs the offline example benchmark).
 import { isControlModel } from "../util/control-model.ts";

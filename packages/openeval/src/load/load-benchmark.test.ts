@@ -66,7 +66,7 @@ describe("loadBenchmark", () => {
     ]);
   });
 
-  it("refuses OpenEval 0.5 settings it has no equivalent for, saying what to use instead (issue 17 §1)", async () => {
+  it("refuses OpenEval 0.5 settings it has no equivalent for, saying what to use instead", async () => {
     const problems = await problemsOf(
       minimalBenchmark({
         "benchmark.ts": `export default { models: ["a/b"], suite: "core", container: { engine: "docker", cpus: 2 }, candidate: { websearch: "exa" }, judge: { websearch: false } };\n`,

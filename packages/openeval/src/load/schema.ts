@@ -21,7 +21,7 @@ export const ModelIdSchema = z
   .regex(MODEL_ID, { message: 'must look like "provider/model" or "provider/model#variant"' });
 
 /**
- * An OpenEval 0.5 key this project has no equivalent for: refused with what to do instead (issue 17 §1), never
+ * An OpenEval 0.5 key this project has no equivalent for: refused with what to do instead, never
  * validated and then ignored. It parses to nothing.
  */
 function openEvalKeyRefused(message: string) {
@@ -60,7 +60,7 @@ export const JudgeSettingsSchema = z.strictObject({
   websearch: WEBSEARCH_REFUSED,
 });
 
-/** Where candidates run (SPEC §6): `container` (sandboxed; the default for real models), `process` (this machine). */
+/** Where candidates run: `container` (sandboxed; the default for real models), `process` (this machine). */
 export const ISOLATION_BACKENDS = ["container", "process"] as const;
 
 export const CandidateContainerSchema = z.strictObject({
@@ -116,7 +116,7 @@ export const GatesSchema = z.strictObject({
   cost: z.strictObject({ maxUSD: positiveUSD }).optional(),
 });
 
-/** A variant's name: `current` and `baseline` are reserved (Crux evals seed; SPEC §6). */
+/** A variant's name: `current` and `baseline` are reserved. */
 export const VARIANT_NAME = /^[A-Za-z0-9][\w.-]*$/;
 export const RESERVED_VARIANTS = ["current", "baseline"] as const;
 /** Text given inline, or `{ file }`: a path relative to the benchmark folder, read at load time. */
@@ -144,7 +144,7 @@ const HARNESS_CONFIG_KEYS: Record<string, string> = {
 const HARNESS_FILES = /^(workspace\/\.git(\/|$)|workspace\/\.opencode\/(package(-lock)?\.json|node_modules)(\/|$)|config\/(AGENTS\.md|opencode\.jsonc?|config\.json|package(-lock)?\.json|node_modules)(\/|$))/;
 
 /**
- * A named candidate containing only differences from `current` (SPEC §6). `agent` is an OpenCode agent definition
+ * A named candidate containing only differences from `current`. `agent` is an OpenCode agent definition
  * the session runs as; `config` an OpenCode config overlay; `files` extra files by `workspace/…` or `config/…` path.
  */
 export const VariantSchema = z

@@ -1,5 +1,5 @@
 // benchmark.ts `variants` → VariantDefinitions: each variant's overrides with its files read, so the candidate
-// fingerprint covers their contents and executing a candidate never reads the benchmark folder again (SPEC §5, §6).
+// fingerprint covers their contents and executing a candidate never reads the benchmark folder again.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { LoadProblem } from "./errors.ts";

@@ -1,6 +1,6 @@
 // An eval's starting workspace: its `workspace/` folder, validated (no symlink may point outside it) and tree-hashed
 // for the candidate fingerprint; or eval.ts `workspace` (a git repository's commit, or revisions), identified by the
-// commit or the revisions' trees, the overlay's tree and the layout (issue 17 §5).
+// commit or the revisions' trees, the overlay's tree and the layout.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";

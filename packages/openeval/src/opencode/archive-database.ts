@@ -81,7 +81,7 @@ async function requireFile(path: string): Promise<void> {
   }
 }
 
-/** After a normal exit almost all data sits in `-wal` (probe §2); TRUNCATE folds it into the main file. */
+/** After a normal exit almost all data sits in `-wal`; TRUNCATE folds it into the main file. */
 function checkpoint(path: string): void {
   const db = new Database(path, { readwrite: true, create: false });
   try {

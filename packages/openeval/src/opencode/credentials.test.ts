@@ -38,7 +38,7 @@ describe("selectCredentials", () => {
     expect(creds.env).toEqual({ ANTHROPIC_API_KEY: ANTHROPIC });
     expect(creds.auth).toEqual({ type: "api", key: "sk-ant-from-auth-file-0123456789" });
     expect(creds.secrets).toEqual(expect.arrayContaining([ANTHROPIC, "sk-ant-from-auth-file-0123456789"]));
-    // Handed over: only its own. Redacted: every secret the runner can see (issue 14).
+    // Handed over: only its own. Redacted: every secret the runner can see.
     expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain(OPENAI);
     expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain("openai-access-token");
     expect(creds.secrets).toEqual(expect.arrayContaining([OPENAI, "openai-access-token-0123456789", "aws-secret-planted-0123456789"]));

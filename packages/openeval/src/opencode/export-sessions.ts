@@ -2,7 +2,7 @@
 // session, which the root's export does not include — redacted, one JSON file per session.
 //
 // The export is built from the database here rather than by running `opencode export <id>`: that is one start of
-// the 185 MB binary per session (≈2 s, most of the harness's overhead per eval run; issue 18), to print what these
+// the 185 MB binary per session (≈2 s, most of the harness's overhead per eval run), to print what these
 // rows already hold. The shape is OpenCode 1.18's (its session row → Info mapping, messages by creation time then
 // id, parts by message then id, each with its ids appended, `JSON.stringify(…, null, 2)` and a newline); tests compare it byte
 // for byte with the binary's own export of the same database (run-opencode.session-test.ts, test/helpers/native-export.ts).

@@ -1,5 +1,5 @@
 // A session's working directory: a git repository with one commit (of a copy of `source`, or empty), so that
-// OpenCode's upward config/AGENTS.md walk stops at it (probe §2) and an agent can use git normally.
+// OpenCode's upward config/AGENTS.md walk stops at it and an agent can use git normally.
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { git } from "../util/git.ts";

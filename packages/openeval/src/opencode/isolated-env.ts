@@ -1,6 +1,6 @@
 // Owns the per-run OpenCode environment: private HOME/XDG/TMP dirs under one scratch dir, the native database path,
 // a pre-seeded config dir, and the flags that keep OpenCode offline and blind to the user's own setup.
-// Facts behind each choice: reference/opencode-1.18-probe.md §1–§2 (re-checked against 1.18.33).
+// Each choice answers a leak observed in OpenCode 1.18.33 itself (see the comments below).
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";

@@ -1,5 +1,5 @@
 // Every secret the runner can see, whoever it belongs to: the values of every auth.json entry and of every
-// credential-shaped environment variable. Recordings redact all of them (issue 14): a candidate that finds the
+// credential-shaped environment variable. Recordings redact all of them: a candidate that finds the
 // user's auth.json by absolute path, or runs `env`, must not carry another provider's key into results/.
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";

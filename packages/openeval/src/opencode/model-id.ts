@@ -1,4 +1,4 @@
-// Splits a model reference `provider/model[#variant]` (SPEC §2) into the parts OpenCode's CLI takes.
+// Splits a model reference `provider/model[#variant]` into the parts OpenCode's CLI takes.
 
 import { OpenCodeError } from "./errors.ts";
 

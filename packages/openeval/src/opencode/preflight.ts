@@ -1,7 +1,7 @@
 // Before the first slot of a model: is its provider's endpoint there at all? A connection and a free metadata call
 // (`GET <baseURL>/models`, which OpenAI-compatible servers — llama.cpp, vLLM, Ollama, LM Studio — answer without
 // spending anything); never a completion. Without it, an unreachable endpoint costs ~70 s of OpenCode's retries per
-// slot and reads as a run that "started" (SPEC §6: provider unreachable before any step is an infrastructure error).
+// slot and reads as a run that "started" (provider unreachable before any step is an infrastructure error).
 import { parseModelRef } from "./model-id.ts";
 import { isRecord } from "../util/is-record.ts";
 

@@ -1,6 +1,6 @@
 // Runs one OpenCode agent session for a candidate, isolated under a scratch dir, within its time and cost limits,
 // streaming its events (redacted) to disk and to an observer. Why `opencode run` and not `serve` + SDK: one process
-// and one exit code per run, no port/SSE/idle choreography, and "ask" prompts cannot block (probe §3).
+// and one exit code per run, no port/SSE/idle choreography, and "ask" prompts cannot block.
 
 import { randomUUID } from "node:crypto";
 import { chmod, mkdir, writeFile } from "node:fs/promises";

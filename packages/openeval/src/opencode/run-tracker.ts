@@ -190,7 +190,7 @@ function firstOverflow(tracker: RunTracker): ContextOverflow | null {
   return null;
 }
 
-/** Both numbers and the remedy (SPEC §6: errors say what to do). */
+/** Both numbers and the remedy (errors say what to do). */
 export function describeOverflow(overflow: ContextOverflow, model: string): string {
   const needs = overflow.requested === null ? "more tokens than it allows" : `${overflow.requested} tokens`;
   const allows = overflow.limit === null ? "its context (the provider did not say how large)" : `a context of ${overflow.limit} tokens`;

@@ -1,4 +1,4 @@
-// `openeval retry` and `rejudge` name eval runs; each name must be something they can redo (issue 13, SPEC §5).
+// `openeval retry` and `rejudge` name eval runs; each name must be something they can redo.
 // Retrying a completed eval run would pay for the candidate again for nothing, and an unknown or superseded id
 // would quietly do nothing: both are refused, naming the eval runs that are active for the slot. A name may be the
 // full id or, as the viewer shows ids, a prefix of it that no other eval run of the run shares.

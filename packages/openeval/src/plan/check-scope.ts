@@ -1,4 +1,4 @@
-// The --only-* scope must name what exists (issue 13): a typo that matches nothing would otherwise plan nothing,
+// The --only-* scope must name what exists: a typo that matches nothing would otherwise plan nothing,
 // print an empty table and pass a CI job forever. Each value is checked and the valid ones are listed.
 import { OpenEvalError } from "../util/errors.ts";
 import { categoryKey, CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";

@@ -1,4 +1,4 @@
-// Cost before spending (SPEC §5): each action's maximum cost (known only when a limit bounds it), the
+// Cost before spending: each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
 import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
 import { cellId, type EvalRunHead } from "../records/index.ts";
@@ -77,7 +77,7 @@ export function limitWork<Slot extends PlannedSlot>(slots: Slot[], limits: CostL
 /**
  * Median recorded cost of the same eval and model, else of the model, else unknown (null). The recorded costs are
  * grouped once: filtering every recorded run for every slot made a plan quadratic (50,000 changed slots of a
- * 50,000-slot run: 5·10⁹ filter calls, issue 18 §4).
+ * 50,000-slot run: 5·10⁹ filter calls).
  */
 export function candidateCostEstimator(recorded: readonly EvalRunHead[]): (slot: PlannedSlot) => number | null {
   const costed = recorded.filter((run) => run.metrics?.cost.usd != null);

@@ -1,4 +1,4 @@
-// Candidate and judge fingerprints (SPEC §5): what, if changed, makes recorded work stale. Reuse is exact-match.
+// Candidate and judge fingerprints: what, if changed, makes recorded work stale. Reuse is exact-match.
 import { CURRENT_VARIANT, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION, SCORERS_VERSION } from "../util/versions.ts";
@@ -34,7 +34,7 @@ export function candidateFingerprint(
     },
     opencode: OPENCODE_VERSION,
     runtime: CANDIDATE_RUNTIME_VERSION,
-    // Preparation shapes the starting state (SPEC §5); only an eval with steps adds the key, so others stay reusable.
+    // Preparation shapes the starting state; only an eval with steps adds the key, so others stay reusable.
     ...(evaluation.settings.prepare.length > 0 ? { prepare: evaluation.settings.prepare } : {}),
     // Only containers add keys, so recordings made on this machine (all of them, before containers) stay reusable.
     ...(runtime.isolation === "container" ? { container: { image: runtime.image, limits: settings.candidate.container ?? null } } : {}),
@@ -43,7 +43,7 @@ export function candidateFingerprint(
   });
 }
 
-/** `verificationImage`: the pinned image id when this eval's judge uses ctx.verification (SPEC §5). */
+/** `verificationImage`: the pinned image id when this eval's judge uses ctx.verification. */
 export function judgeFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings, verificationImage: string | null = null): string {
   return fingerprint({
     rubric: evaluation.rubric?.text ?? null,

@@ -1,4 +1,4 @@
-// The planner: for every slot (eval × model × repetition), what to do now and why (SPEC §5). It reads the
+// The planner: for every slot (eval × model × repetition), what to do now and why. It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
 import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, type ActiveWork, type EvalRunHead, type JudgeRunHead, type RunModels, type SlotKey } from "../records/index.ts";

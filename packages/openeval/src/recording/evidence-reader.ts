@@ -40,7 +40,7 @@ export async function openEvidence(directory: string, expectedHash?: string): Pr
 /**
  * Opens evidence whose manifest must hash to `expectedHash`, the identity recorded when it was written. Bytes with
  * that hash are the ones the harness validated when it wrote them, so they are not parsed again: this path builds no
- * schema, which kept ~20 ms of zod construction out of every code-judge worker (issue 18 §3).
+ * schema, which keeps zod construction out of every code-judge worker's start.
  *
  * @example const evidence = await openSealedEvidence(evalRun.evidence.directory, evalRun.evidence.hash);
  */

@@ -1,6 +1,6 @@
 // JudgeContext: everything a judge may know about one recording, read lazily and verified. judge.ts receives
 // it; readRecording() returns the same object to scripts. Disposal removes every copy it made. Its members follow
-// OpenEval 0.5's public contract where OpenCode 1.x has the data (judge-shapes.ts); README's table lists the rest.
+// OpenEval 0.5's public contract where OpenCode 1.x has the data (judge-shapes.ts); docs/guide/openeval-compatibility.md lists the rest.
 import { mkdtemp, mkdir, writeFile, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
@@ -58,7 +58,7 @@ export interface JudgeContext extends AsyncDisposable {
     /** A disposable copy on disk, removed with the context. Not a sandbox: never execute candidate code here. */
     materialize(revision?: Revision): Promise<string>;
   };
-  /** Sandboxed checks over the reconstructed workspace in the pinned verification image (SPEC §8.3). */
+  /** Sandboxed checks over the reconstructed workspace in the pinned verification image. */
   verification: VerificationApi;
   native: {
     /** Read-only bun:sqlite handle on a verified copy of the archived OpenCode database. */

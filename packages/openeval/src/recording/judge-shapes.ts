@@ -1,4 +1,4 @@
-// What a judge sees of a recording, in OpenEval 0.5's public JudgeContext shapes (issue 17, item 8): tool calls with
+// What a judge sees of a recording, in OpenEval 0.5's public JudgeContext shapes: tool calls with
 // its status vocabulary, events as `{ sequence, time, event }`, files with `symlink`, metrics with `byName`,
 // `compactions {…}`, `complete` and `sessions`. A member OpenCode 1.x cannot fill throws when read, so a judge written
 // for OpenEval fails loudly instead of scoring on a missing value; such members are not enumerable, so returning a

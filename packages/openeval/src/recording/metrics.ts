@@ -1,4 +1,4 @@
-// RunMetrics (SPEC §7): computed once from a recording and stored with it. Missing usage is null, never 0.
+// RunMetrics: computed once from a recording and stored with it. Missing usage is null, never 0.
 import type { ToolCall } from "./schema.ts";
 import type { RunMetrics } from "../records/index.ts";
 

@@ -1,6 +1,6 @@
 // Reads a checkpointed native OpenCode 1.18.33 database into what a recording keeps: the session tree, the final root
-// answer, every tool call, the event stream and the run's metrics. Shapes: reference/opencode-1.18-probe.md §2, §5,
-// re-checked against real runs (see native-extract.session-test.ts).
+// answer, every tool call, the event stream and the run's metrics. Shapes: those OpenCode 1.18.33 writes,
+// checked against real runs (see native-extract.session-test.ts).
 import { Database } from "bun:sqlite";
 import * as z from "zod";
 import { describeZodIssues } from "../util/zod-issues.ts";

@@ -1,4 +1,4 @@
-// RunMetrics of a candidate run (SPEC §7), computed from the model steps, tool calls and markers that
+// RunMetrics of a candidate run, computed from the model steps, tool calls and markers that
 // native-extract.ts read out of OpenCode's database. Pure arithmetic: no SQLite, no OpenCode shapes.
 import { METRICS_VERSION, measureTools } from "./metrics.ts";
 import type { ToolCall } from "./schema.ts";

@@ -1,4 +1,4 @@
-// recordEvidence(): constructs a recording without calling any model, for calibrating judges (SPEC §8.5).
+// recordEvidence(): constructs a recording without calling any model, for calibrating judges.
 import { resolve } from "node:path";
 import * as z from "zod";
 import { describeZodIssues } from "../util/zod-issues.ts";

@@ -11,7 +11,7 @@ import { writeEvidence } from "./evidence-writer.ts";
 import { measureConstructed } from "./metrics.ts";
 import { captureDirectory, OBJECTS_DIRECTORY } from "./snapshot.ts";
 
-describe("bounded snapshots (issue 14 §3)", () => {
+describe("bounded snapshots", () => {
   it("records a file over the per-file limit, and files past the snapshot total, by size and sha256 without copying them", async () => {
     const workspace = await writeTree({ "small.txt": "tiny\n", "b-big.bin": "x".repeat(2000), "c-fits.txt": "y".repeat(600), "d-over-total.txt": "z".repeat(600) });
     const evidence = await makeTempDir();

@@ -1,9 +1,9 @@
-// The verification contract (SPEC §8.3): what a judge's `ctx.verification` takes and gives — the request, the
+// The verification contract: what a judge's `ctx.verification` takes and gives — the request, the
 // limits, the result, and the receipt kept with the judge run — and the API itself. It lives with JudgeContext,
 // which exposes it; the judge stage implements it in a container (judge/verification/). Types come from the schemas.
 import * as z from "zod";
 
-/** What judge.ts passes to `ctx.verification.run()` (SPEC §8.3). Paths are relative: `cwd` and `artifacts` to the
+/** What judge.ts passes to `ctx.verification.run()`. Paths are relative: `cwd` and `artifacts` to the
  * restored workspace, `files` to /verification (outside the workspace). */
 export const VerificationRequestSchema = z.strictObject({
   revision: z.enum(["final", "initial"]).default("final"),
@@ -48,7 +48,7 @@ export const VerificationResultSchema = z.object({
   logsTruncated: z.boolean(),
   artifacts: z.array(ArtifactSchema),
   missingArtifacts: z.array(z.string()),
-  /** Beyond SPEC §8.3's list: artifacts that exist but were not copied out (over the size cap, not a regular file). */
+  /** Artifacts that exist but were not copied out (over the size cap, not a regular file). */
   refusedArtifacts: z.array(RefusedArtifactSchema),
 });
 
@@ -76,7 +76,7 @@ export type VerificationReceipt = z.infer<typeof VerificationReceiptSchema>;
 
 /** `ctx.verification`: sandboxed commands over a snapshot of the recorded workspace. */
 export interface VerificationApi {
-  /** Runs argv commands (no shell) over a workspace snapshot in a locked-down container; see SPEC §8.3. */
+  /** Runs argv commands (no shell) over a workspace snapshot in a locked-down container. */
   run(request: VerificationRequest): Promise<VerificationResult>;
   /** An artifact of a finished run, after checking its sha256. */
   read(result: VerificationResult, path: string): Promise<Uint8Array>;

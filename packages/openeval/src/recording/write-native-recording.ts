@@ -1,4 +1,4 @@
-// The one writer of a recording of a real OpenCode session (SPEC §7; issue 16 §2): an eval run's final recording
+// The one writer of a recording of a real OpenCode session: an eval run's final recording
 // and an earlyStop checkpoint (host or container, whose live files are first copied out) hand it their snapshots
 // and the live database, and it lays out the evidence folder — the database copy, session exports, events and
 // manifest — so that NATIVE_LAYOUT is spelled only here.

@@ -1,4 +1,4 @@
-// Which recorded work counts for a slot, and the judgment that counts (issue 16 §1): decided here only. The planner
+// Which recorded work counts for a slot, and the judgment that counts: decided here only. The planner
 // asks for the work that matches today's fingerprints (and so, through the plan, does the run summary); the viewer
 // asks without fingerprints, for what the run recorded last, whatever benchmark.ts says now.
 import { slotId } from "./slot-key.ts";
@@ -76,7 +76,7 @@ function unjudgedStatus<J extends JudgeRunHead>(judgeRuns: readonly J[], matches
 /** Criterion id → credit of a completed judgment; null for any other (the slot is unresolved). An unscored one has {}. */
 export function creditsOf(judgeRun: (Pick<JudgeRun, "state"> & { scores: Record<string, { value: number | null }> | null }) | null): Record<string, number | null> | null {
   if (judgeRun?.state !== "completed") return null;
-  // A loop, not fromEntries(entries().map()): every slot of a large run's viewer and summary makes one (issue 18 §4).
+  // A loop, not fromEntries(entries().map()): every slot of a large run's viewer and summary makes one.
   const credits: Record<string, number | null> = {};
   for (const id in judgeRun.scores) credits[id] = judgeRun.scores[id]!.value;
   return credits;

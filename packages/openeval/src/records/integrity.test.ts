@@ -33,7 +33,7 @@ async function finishedRun() {
   return { directory, store, judgeRun };
 }
 
-describe("tamper-evident results (issue 14 §4)", () => {
+describe("tamper-evident results", () => {
   it("seals finalized rows and their judge-run files; an untouched run checks out", async () => {
     const { directory, store } = await finishedRun();
     const [judgeRun] = store.judgeRuns();

@@ -1,4 +1,4 @@
-// Tamper evidence for a run's records (issue 14 §4; SPEC §10). A finalized row carries `integrity`: the hash of
+// Tamper evidence for a run's records. A finalized row carries `integrity`: the hash of
 // the row chained to its evidence — an eval run to its recording's manifest hash, a judge run to that hash and to
 // `files.json`, the sha256 of every file its folder holds. An edited row, an INSERTed one, or an edited judge-run
 // file then no longer matches, and every reader of whole records (the runner, readResults, the summary, the viewer,
@@ -10,7 +10,7 @@
 // A row the store sealed also has its stored text's sha256 beside it, and a judge run the hash of that text chained
 // to its evidence and files.json (`StoredSeal`). When the text still hashes to it, the row is exactly what was sealed,
 // so its check hashes the text instead of rebuilding the row's canonical JSON, and the store parses it without a
-// schema (issue 18 §4: the canonical hashes and the schema were half of a 50,000-slot plan). Same strength: forging
+// schema (the canonical hashes and the schema would be half of planning a large run). Same strength: forging
 // either seal takes one unkeyed sha256, as forging `integrity` does.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
@@ -51,7 +51,7 @@ export interface StoredSeal {
 /**
  * Rows whose stored text the store found to hash to its seal, with that seal (set by the store as it reads). The check
  * that uses a seal spends it: it vouches for the row as read, not for what the object may become, and a runner keeps a
- * large run's rows to its summary (20,000 seals were ~4 MB of that, issue 18 §4). A later check of the same row
+ * large run's rows to its summary, and the seals would be a sizeable part of that. A later check of the same row
  * rebuilds its canonical hash instead: the same answer for an untouched row, only slower.
  */
 const intactRows = new WeakMap<EvalRun | JudgeRun, StoredSeal>();
@@ -134,7 +134,7 @@ function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
   // Found when it was recorded: the candidate changed OpenCode's database under the harness.
   if (evalRun.integrityError) return `eval run ${evalRun.id}: ${describeRecordingIntegrity(evalRun.integrityError)}`;
   if (!evalRun.evidence) return null;
-  // One open and read per record, into a reused buffer: an existence check first cost ~0.5 s of every 50,000-slot plan.
+  // One open and read per record, into a reused buffer: a separate existence check would double the file-system calls of a plan.
   const manifest = sha256OfFile(join(runDirectory, evalRun.evidence.directory, EVIDENCE_MANIFEST));
   if (manifest === null) return `eval run ${evalRun.id}: its recording's ${EVIDENCE_MANIFEST} is missing`;
   if (manifest !== evalRun.evidence.hash) return `eval run ${evalRun.id}: its recording's ${EVIDENCE_MANIFEST} was changed (sha256 differs from the row's evidence hash)`;

@@ -1,6 +1,6 @@
 // The run's redaction list (`redactions.json`): the sha256 and length of every secret the runner redacted while
 // recording, with where it came from — never a value. `export` scrubs with this list, so an export made from a
-// shell without those secrets still finds them (issue 14).
+// shell without those secrets still finds them.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";

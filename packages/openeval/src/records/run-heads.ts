@@ -1,4 +1,4 @@
-// What a plan decides from (issue 18 §4): the few fields of an eval run or judge run that say which recorded work
+// What a plan decides from: the few fields of an eval run or judge run that say which recorded work
 // counts for a slot. The store keeps them in columns SQLite derives from each row's stored JSON (generated columns),
 // so planning a large run parses no row. Every EvalRun and JudgeRun is a head too: code holding whole records passes
 // them as they are.

@@ -6,7 +6,7 @@ const count = z.number().int().nonnegative();
 const nullableNumber = z.number().nullable();
 
 /**
- * RunMetrics (SPEC §7): computed once from a recording, stored with it and with its eval run. Version 2 counts
+ * RunMetrics: computed once from a recording, stored with it and with its eval run. Version 2 counts
  * requests from the recorded attempts (a rejected attempt is failed, not succeeded), times only steps that produced
  * output, and adds finish reasons and truncated steps; version-1 records (older runs) lack those two.
  */

@@ -1,6 +1,6 @@
 // The models a run holds: the list it was created with, then models added (`run --model`, `add-models`) and
 // retired (`remove-models`), each an appended event, never a rewrite. Retiring keeps every record and file; adding
-// the model back restores its scores (SPEC §10: nothing recorded is lost).
+// the model back restores its scores (nothing recorded is lost).
 import type { ResultsStore } from "./store.ts";
 
 export const MODELS_ADDED_EVENT = "models.added";

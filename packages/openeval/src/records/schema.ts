@@ -22,7 +22,7 @@ export const SlotKeySchema = z.object({
 
 const EvidenceRefSchema = z.object({ directory: z.string(), hash: z.string() });
 
-/** One earlyStop check (SPEC §8.2): a rubric judge session over a fixed snapshot of the running candidate. */
+/** One earlyStop check: a rubric judge session over a fixed snapshot of the running candidate. */
 export const EarlyCheckSchema = z.object({
   check: z.number().int().positive(),
   startedAt: z.string(),
@@ -42,7 +42,7 @@ export const EarlyCheckSchema = z.object({
   checkpoint: EvidenceRefSchema.nullable(),
 });
 
-/** The prepare step that stopped an eval run's preparation (issue 17 §2): what ran, how it ended, its output's tail. */
+/** The prepare step that stopped an eval run's preparation: what ran, how it ended, its output's tail. */
 export const PreparationErrorSchema = z.object({
   /** 1-based, in eval.ts order. */
   step: z.number().int().positive(),
@@ -119,7 +119,7 @@ export const EvalRunSchema = z.object({
     timeoutMs: z.number(),
     maxCostUSD: z.number().nullable(),
     opencodeVersion: z.string(),
-    /** Where the candidate ran (SPEC §6); absent in records made before containers, which all ran as processes. */
+    /** Where the candidate ran; absent in records made before containers, which all ran as processes. */
     isolation: z.enum(["container", "process"]).optional(),
   }),
   evidence: EvidenceRefSchema.nullable(),
@@ -207,7 +207,7 @@ export const BenchmarkRunSchema = z.object({
   createdAt: z.string(),
   opencodeVersion: z.string(),
   models: z.array(z.string()),
-  /** The agent variants run besides current (issue 19); absent in runs recorded before variants, which ran current only. */
+  /** The agent variants run besides current; absent in runs recorded before variants, which ran current only. */
   variants: z.array(z.string()).optional(),
   repetitions: z.number().int().positive(),
   evals: z.array(z.string()),

@@ -57,7 +57,7 @@ export function candidateName(candidate: CandidateRef): string {
   return variant === CURRENT_VARIANT_NAME ? candidate.model : `${candidate.model} [${variant}]`;
 }
 
-/** Items grouped per candidate in first-appearance order: the unit of every per-model statistic (SPEC §10). */
+/** Items grouped per candidate in first-appearance order: the unit of every per-model statistic. */
 export function groupByCandidate<T extends CandidateRef>(items: readonly T[]): { candidate: CandidateRef; items: T[] }[] {
   const groups = new Map<string, { candidate: CandidateRef; items: T[] }>();
   for (const item of items) {

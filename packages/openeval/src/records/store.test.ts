@@ -154,7 +154,7 @@ setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
     expect(store.evalRuns()).toEqual([]);
   });
 
-  describe("heads: what a plan reads (issue 18 §4)", () => {
+  describe("heads: what a plan reads", () => {
     const recorded = () => [
       evalRun({ state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000, metrics: metricsCosting(0.25) }),
       evalRun({

@@ -217,7 +217,7 @@ export class ResultsStore {
   /**
    * All eval runs in the order they were started, which is the order they were inserted: rowid order, read straight
    * off the table (rows are never deleted, and an update keeps its rowid). Ordering by the `created` clock instead made
-   * SQLite sort every row, values included (~0.3 s at 50,000 rows, issue 18 §4), and misorders rows if the clock steps back.
+   * SQLite sort every row, values included (~0.3 s at 50,000 rows), and misorders rows if the clock steps back.
    */
   evalRuns(): EvalRun[] {
     return [...this.eachEvalRun()];
@@ -230,8 +230,8 @@ export class ResultsStore {
 
   /**
    * Every eval run and judge run as a plan sees it (run-heads.ts), in the order they were inserted, read from the
-   * head columns alone: no row's JSON is parsed or hashed (a 50,000-slot plan read and checked every full row in ~2.4 s,
-   * issue 18 §4). Whether those columns can be trusted is for the caller: see `immutable()` and `unsealed()`.
+   * head columns alone: no row's JSON is parsed or hashed (reading and checking every full row
+   * dominated planning a large run). Whether those columns can be trusted is for the caller: see `immutable()` and `unsealed()`.
    */
   heads(): { evalRuns: EvalRunHead[]; judgeRuns: JudgeRunHead[] } {
     const evalRuns = this.db.query(`SELECT id, eval_id, model, repetition, state, ${this.evalRunHeadColumns} FROM eval_runs ORDER BY rowid`).all() as EvalRunHeadRow[];
@@ -297,7 +297,7 @@ export class ResultsStore {
   }
 
   /** The eval and judge runs still marked running (a runner that died left them): read by their state column, so
-   * recovery does not parse every row of a large run (issue 18 §4). */
+   * recovery does not parse every row of a large run. */
   unfinished(): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
     const running = (table: string) => this.db.query(`SELECT value, NULL AS value_sha256, NULL AS chain_sha256 FROM ${table} WHERE state = 'running' ORDER BY rowid`);
     return { evalRuns: parseRows(EvalRunSchema, running("eval_runs")), judgeRuns: parseRows(JudgeRunSchema, running("judge_runs")) };
@@ -391,7 +391,7 @@ function checkedRow<Schema extends z.ZodType>(schema: Schema, record: z.input<Sc
 /**
  * Every row of `query`, parsed one at a time as SQLite steps: the text of a row is garbage as soon as it is parsed,
  * where reading them all first held every row's text and its parse at once (a large run's read peaked at twice the
- * memory, issue 18 §4).
+ * memory).
  */
 function parseRows<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, query: Statement, ...params: SQLQueryBindings[]): R[] {
   return [...eachRow(schema, query, ...params)];

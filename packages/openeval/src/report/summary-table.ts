@@ -90,7 +90,7 @@ function signed(value: number): string {
   return `${value > 0 ? "+" : ""}${value.toFixed(1)}`;
 }
 
-/** A scoped summary says so: its verdict covers only part of the benchmark (issue 13). */
+/** A scoped summary says so: its verdict covers only part of the benchmark. */
 export function describeFilter(summary: Pick<RunSummary, "fingerprints" | "outOfScope">): string | null {
   if (summary.outOfScope === 0) return null;
   const inScope = summary.fingerprints.length;

@@ -1,4 +1,4 @@
-// A model's time and spend in the summary (issue 17 item 10): the union of the intervals its candidates and judges
+// A model's time and spend in the summary: the union of the intervals its candidates and judges
 // were active, as OpenEval's runtime counts it, so that concurrent work is counted once rather than summed; and what
 // judging spent, apart from the candidate's spend.
 import type { EvalRun, JudgeRun } from "../records/index.ts";

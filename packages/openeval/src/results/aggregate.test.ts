@@ -5,7 +5,7 @@ const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"],
   evalId, model, variant: "current", repetition, scores, costUSD: 0.01, elapsedMs: 1000,
 });
 
-describe("aggregateScores (SPEC §4.3)", () => {
+describe("aggregateScores", () => {
   it("weighs criteria equally: code 0.5 + LLM 1 gives 75% for that repetition", () => {
     const [summary] = aggregateScores([slot("e", 1, { code: 0.5, llm: 1 })], { e: ["code", "llm"] });
     expect(summary!.score).toEqual({ value: 75, lower: 75, upper: 75 });

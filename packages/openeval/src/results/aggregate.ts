@@ -1,4 +1,4 @@
-// Equal-weight aggregation (SPEC §4.3): criterion = mean over repetitions, eval = mean of its criteria,
+// Equal-weight aggregation: criterion = mean over repetitions, eval = mean of its criteria,
 // model = 100 × mean of its evals. Unresolved values (null, unscored, unjudged) give completion bounds —
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
 import { unionMs, type Interval } from "./active-time.ts";
@@ -55,7 +55,7 @@ export interface ModelSummary {
 /** `criteria`: eval id → criterion ids known for it (declared, or seen in any judgment). */
 export function aggregateScores(outcomes: readonly SlotOutcome[], criteria: Record<string, readonly string[]>): ModelSummary[] {
   return groupByCandidate(outcomes).map(({ candidate, items: mine }) => {
-    // Grouped once, in first-seen order: a filter per eval was quadratic (1,000 evals × 5,000 slots per model, issue 18 §4).
+    // Grouped once, in first-seen order: a filter per eval was quadratic (1,000 evals × 5,000 slots per model).
     const evals = [...Map.groupBy(mine, (outcome) => outcome.evalId)].map(([evalId, repetitions]) => summarizeEval(evalId, repetitions, criteria[evalId] ?? []));
     const mean = meanBounded(evals);
     return {

@@ -1,4 +1,4 @@
-// Comparing two sets of equal-weight scores (SPEC §10, issue 20): two runs, a run against baseline.json, or two
+// Comparing two sets of equal-weight scores: two runs, a run against baseline.json, or two
 // models of one run. Per eval and per criterion the two scores and their change; per model pair the paired
 // difference over evals with its 95% CI — compareModels' paired bootstrap, not a second implementation.
 import type { Bounded, ModelSummary } from "./aggregate.ts";

@@ -1,4 +1,4 @@
-// benchmark.ts `gates`, evaluated against the run's evidence only (SPEC §10): score.min per model, per-criterion
+// benchmark.ts `gates`, evaluated against the run's evidence only: score.min per model, per-criterion
 // min, latency.p95Ms over fresh executions, cost.maxUSD over total spend. Evidence that cannot decide a gate
 // makes it `unknown`, never a silent pass.
 import type { GateSettings } from "../load/index.ts";

@@ -1,5 +1,5 @@
 // pass@k and pass^k: the unbiased estimators over n repetitions with c successes, and their per-model means
-// over binary criteria × evals (SPEC §10). Products instead of binomials keep them exact-enough up to n ≈ 1000.
+// over binary criteria × evals. Products instead of binomials keep them exact-enough up to n ≈ 1000.
 import type { SlotOutcome } from "./aggregate.ts";
 import { mean } from "./numbers.ts";
 import { groupByCandidate } from "../records/index.ts";

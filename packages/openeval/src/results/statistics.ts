@@ -1,4 +1,4 @@
-// Per-model statistics beyond the equal-weight score (SPEC §10): its 95% confidence interval, a paired comparison
+// Per-model statistics beyond the equal-weight score: its 95% confidence interval, a paired comparison
 // of two models, and cost and time. Point scores come from aggregate.ts; this file only adds uncertainty and spend.
 import type { ModelSummary, SlotOutcome } from "./aggregate.ts";
 import { bootstrapInterval, pick, type BootstrapOptions, type Interval, type Random } from "./bootstrap.ts";
@@ -60,7 +60,7 @@ function resampleMean(values: readonly number[], random: Random): number {
  * One clustered resample's mean: draw as many clusters as there are, then within each drawn cluster as many values
  * as it holds; the mean of the drawn clusters' means. Loops instead of mapped arrays (the same draws in the same
  * order, summed in the same order), and one array of drawn clusters for every resample: a new one per resample was
- * 2,000 × 8 bytes per eval per model of garbage, ~150 MB at its peak for 1,000 evals × 10 models (issue 18 §4).
+ * 2,000 × 8 bytes per eval per model of garbage, ~150 MB at its peak for 1,000 evals × 10 models.
  * A cluster whose values are all equal (every repetition scored alike, the usual case) resamples to the same mean
  * whatever is drawn: its draws are skipped, not made (the stream goes on as if they had been), and its mean is summed
  * once, in the same order, so every interval is the one the draws give, to the last bit.

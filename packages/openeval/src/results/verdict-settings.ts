@@ -1,4 +1,4 @@
-// The settings a run's verdict was decided with (SPEC §10): gates with their criterion thresholds, the contributor
+// The settings a run's verdict was decided with: gates with their criterion thresholds, the contributor
 // selection of benchmark.ts and of the command line, and a fingerprint of the judge and candidate settings they came
 // from. Recorded with the run, so that readResults and the viewer judge a run by what it ran with, and can say when
 // benchmark.ts has changed since. Provider config is kept only as a fingerprint: it may hold keys.

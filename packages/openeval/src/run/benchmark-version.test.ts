@@ -1,4 +1,4 @@
-// A benchmark's version changes with its sources (issue 20), so that the viewer's summary and a recorded one are made
+// A benchmark's version changes with its sources, so that the viewer's summary and a recorded one are made
 // again: not only benchmark.ts, but an eval's judge too, which decides which judge runs are current; a runner writing
 // results/ is no such change.
 import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// calibrateBenchmark(): runs every eval's controls and checks its judges against them (SPEC §9): every
+// calibrateBenchmark(): runs every eval's controls and checks its judges against them: every
 // positive control (`controls/positive*.json`) must score 1 on every criterion, every negative control
 // (`controls/negative*.json`) must score below 1, or the judge is suspect.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";

@@ -1,4 +1,4 @@
-// Where this run's candidates execute (SPEC §6): each model's isolation backend, and — when any model runs in
+// Where this run's candidates execute: each model's isolation backend, and — when any model runs in
 // containers — the engine and the pinned candidate image, resolved before any model is called. No engine or no
 // image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
 import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";

@@ -82,7 +82,7 @@ describe("readCheckedRecordsSince (the runner's summary reads only the rows it w
   });
 });
 
-describe("readCheckedRecords with a keeping (the viewer's index keeps part of each record; issue 18 §4)", () => {
+describe("readCheckedRecords with a keeping (the viewer's index keeps part of each record)", () => {
   it("checks each record whole and keeps only what the keeping returns, leaving out what fails the check", async () => {
     directory = await makeTempDir();
     const store = ResultsStore.open(directory, { create: true });
@@ -110,7 +110,7 @@ describe("readCheckedRecords with a keeping (the viewer's index keeps part of ea
   });
 });
 
-describe("readPlanRecords (a plan reads heads; issue 18 §4)", () => {
+describe("readPlanRecords (a plan reads heads)", () => {
   /** A run with two judged eval runs, a forged judge row inserted by hand, and eval_1's recording and judge files edited since. */
   async function tamperedRun(): Promise<ResultsStore> {
     directory = await makeTempDir();

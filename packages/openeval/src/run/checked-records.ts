@@ -1,4 +1,4 @@
-// The records every reader plans and scores from, after their integrity check (issue 14 §4): a judge run that
+// The records every reader plans and scores from, after their integrity check: a judge run that
 // fails it (forged, edited, or judging a recording that changed) is reported and left out, so it cannot change a
 // score; eval runs are kept (they were paid for) and reported.
 import { checkEvalRunRecord, checkJudgeRunRecord, checkRecords, readRunModels, type EvalRun, type EvalRunHead, type IntegrityProblem, type JudgedEvalRun, type JudgeRun, type JudgeRunHead, type ResultsStore, type RunModels, type StoreMarks } from "../records/index.ts";
@@ -23,7 +23,7 @@ const WHOLE_RECORDS: RecordKeeping<EvalRun, JudgeRun> = { evalRun: (evalRun) => 
 
 /**
  * Every record, checked as it is read, and what `keep` keeps of it: a reader that keeps part of each record (the
- * viewer's index) never holds a large run's whole records at once (issue 18 §4).
+ * viewer's index) never holds a large run's whole records at once.
  */
 export function readCheckedRecords(store: ResultsStore): CheckedRecords;
 export function readCheckedRecords<E extends EvalRunHead & JudgedEvalRun, J extends JudgeRunHead>(store: ResultsStore, keep: RecordKeeping<E, J>): CheckedRecords<E, J>;
@@ -51,7 +51,7 @@ export function readCheckedRecords(store: ResultsStore, keep: RecordKeeping<Eval
  * `earlier` and what was inserted since, checked: the same records readCheckedRecords would give now, as finalized rows
  * never change (a row of `earlier` still running makes it a full read). The run's own runner uses it (it holds the
  * run's claim and recovered every unfinished row before it read `earlier`): its summary reads the rows it wrote, not
- * every row again (a second copy of a 10,000-slot run's records was ~80 MB of the runner's peak, issue 18 §4).
+ * every row again (a second copy of a 10,000-slot run's records was ~80 MB of the runner's peak).
  */
 export function readCheckedRecordsSince(store: ResultsStore, earlier: CheckedRecords): CheckedRecords {
   // A row that was running then may have been finalized since, in place: only a full read sees that.
@@ -72,7 +72,7 @@ export interface PlanRecords {
 }
 
 /**
- * The records a plan reads (issue 18 §4; docs/design/evidence-trust.md): the store's head columns, which it derives
+ * The records a plan reads (docs/design/evidence-trust.md): the store's head columns, which it derives
  * from rows it sealed and never lets change while its triggers stand; the rows it did not seal (inserted by hand,
  * copied, or from a schema-1 store) get the full check, as does every row once a trigger is gone. A plan does not
  * re-hash recordings or judge-run files: the judge opens a recording by its hash, and the summary, the viewer and

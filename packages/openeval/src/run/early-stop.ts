@@ -1,4 +1,4 @@
-// earlyStop (SPEC §8.2): while a Markdown-judged candidate runs, check fixed snapshots of its evidence with the rubric
+// earlyStop: while a Markdown-judged candidate runs, check fixed snapshots of its evidence with the rubric
 // judge; once one check decides every criterion irreversibly, stop the candidate and make that judgment final.
 // Checks wait for a free lane in the run's one work queue; the queue keeps a lane for them (see work-queue.ts).
 import { join } from "node:path";
@@ -167,7 +167,7 @@ class Monitor {
   }
 }
 
-/** The decisive check's judgment as the slot's final judge run (SPEC §8.2: "the decisive judgment is final"). */
+/** The decisive check's judgment as the slot's final judge run ("the decisive judgment is final"). */
 export function decidedJudgeRun(evalRun: EvalRun, decision: EarlyDecision, identity: { judgeRunId: string; judgeFingerprint: string }): JudgeRun {
   const { check } = decision;
   return {

@@ -54,10 +54,10 @@ export interface RunSummary {
   categories: CategoryScore[];
   /**
    * Files of the benchmark folder, the harness or the run's frozen inputs that changed while candidates ran
-   * (issue 14): grading used the frozen inputs regardless, but the run says who changed what and when.
+   *: grading used the frozen inputs regardless, but the run says who changed what and when.
    */
   inputChanges: InputChangeRecord[];
-  /** Records that fail their integrity check (issue 14): reported, and judge runs among them not scored. */
+  /** Records that fail their integrity check: reported, and judge runs among them not scored. */
   integrity: IntegrityProblem[];
 }
 

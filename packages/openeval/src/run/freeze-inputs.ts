@@ -1,4 +1,4 @@
-// Freezing an invocation's inputs (issue 14 §2; SPEC §5, §8): before any candidate starts, every file of each eval
+// Freezing an invocation's inputs: before any candidate starts, every file of each eval
 // folder that a candidate or judge will use (workspace/, judge-only files such as REFERENCE_FIX.md, judge.md,
 // judge.ts and the bundle it became) is copied content-addressed into the run store (`inputs/objects/<sha256>`)
 // and laid out as a frozen eval folder (`inputs/evals/<id>/`). Candidates are seeded and judges run from that

@@ -1,6 +1,6 @@
 // Did anything a run depends on change while it ran? The benchmark folder (everything but results/ and installed
 // packages) and the harness's own source are hashed before any candidate starts and again when the work is done;
-// a difference is reported by file (issue 14 §2). Grading never used the live files (freeze-inputs.ts): this says
+// a difference is reported by file. Grading never used the live files (freeze-inputs.ts): this says
 // that someone — possibly a candidate in the unsandboxed process mode — changed them.
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";

@@ -30,7 +30,7 @@ export interface PlanBenchmarkOptions {
  */
 export type RunPlan = Plan & {
   runDirectory: string | null;
-  /** Changes to the benchmark, the harness or the frozen inputs seen while that run's candidates ran (issue 14). */
+  /** Changes to the benchmark, the harness or the frozen inputs seen while that run's candidates ran. */
   inputChanges: InputChangeRecord[];
   /** Records that fail their integrity check (left out of planning when they are judge runs): a plan checks the rows
    * the store did not seal (see readPlanRecords); recordings and judge-run files are checked where they are used. */

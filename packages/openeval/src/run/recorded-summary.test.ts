@@ -1,4 +1,4 @@
-// The summary a runner records for the viewer (issue 18 §4): it is readResults' own, and its key moves with everything
+// The summary a runner records for the viewer: it is readResults' own, and its key moves with everything
 // readResults reads — the rows, the events that change a run, the benchmark folder, the triggers, the images.
 import { Database } from "bun:sqlite";
 import { utimesSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The leaderboard summary a runner records at its end (issue 18 §4): the parts of readResults' summary the viewer's
+// The leaderboard summary a runner records at its end: the parts of readResults' summary the viewer's
 // first leaderboard shows, made as readResults makes them, under a key that changes whenever readResults could give a
 // different answer — so that the viewer serves it without re-planning and bootstrapping a large run, and computes
 // when it no longer holds. What the key covers, and what it trusts: docs/design/evidence-trust.md.

@@ -1,4 +1,4 @@
-// What a runBenchmark call leaves behind in the process that made it (SPEC §14: nothing left running).
+// What a runBenchmark call leaves behind in the process that made it (nothing left running).
 import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";

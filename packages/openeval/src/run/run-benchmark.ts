@@ -195,7 +195,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
  * notice, as it only costs the viewer the computation. Made before this invocation's own summary, and on a large run
  * the heap is collected between the two: made one after the other, their garbage held the runner's peak at both
  * (10,000 code-judged slots, bench section 9: 169 MiB before recording, 187 with it, 174 with this collection, which
- * takes ~30 ms there; issue 18 §4).
+ * takes ~30 ms there).
  */
 async function recordSummaryForViewer(store: ResultsStore, records: CheckedRecords, loaded: { benchmark: BenchmarkDefinition; stamp: string } | null, emit: RunnerListener): Promise<void> {
   try {

@@ -1,4 +1,4 @@
-// The run maintenance functions refuse what they cannot do, naming it (issue 17 §6); the journey that uses them on
+// The run maintenance functions refuse what they cannot do, naming it; the journey that uses them on
 // real recorded runs is test/e2e-slow/run-maintenance.test.ts.
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// runBenchmark's two call shapes: `runBenchmark({ benchmark, ... })` and OpenEval's `runBenchmark(path, options)`
-// (issue 17). Every option is honoured or refused by name: an OpenEval option this project spells otherwise says
+// runBenchmark's two call shapes: `runBenchmark({ benchmark, ... })` and OpenEval's `runBenchmark(path, options)`.
+// Every option is honoured or refused by name: an OpenEval option this project spells otherwise says
 // what to write instead, never runs with it silently ignored.
 import type { BenchmarkDefinition } from "../load/index.ts";
 import type { RunBenchmarkOptions } from "./run-benchmark.ts";

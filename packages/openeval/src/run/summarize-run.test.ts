@@ -1,4 +1,4 @@
-// What a summary says per candidate beyond its score (the viewer's leaderboard shows it from the summary, issue 18 §4).
+// What a summary says per candidate beyond its score (the viewer's leaderboard shows it from the summary).
 import { describe, expect, it } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
 import type { RunMetrics } from "../records/index.ts";

@@ -42,7 +42,7 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const criteria = criteriaOf(benchmark, observations, scope);
   const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
 
-  // Only current blocks, and the variants named with --variant (the Crux evals seed); controls never do.
+  // Only current blocks, and the variants named with --variant; controls never do.
   const blocking = (observation: SlotObservation) => observation.variant === CURRENT_VARIANT_NAME || (scope.variants?.includes(observation.variant) ?? false);
   const real = observations.filter((observation) => !isControlModel(observation.model) && blocking(observation));
   const { settings, note: settingsNote } = chooseVerdictSettings(benchmark, store, options);

@@ -1,4 +1,4 @@
-// Only current blocks by default; a variant named with --variant blocks too (issue 19; the Crux evals seed).
+// Only current blocks by default; a variant named with --variant blocks too.
 import { describe, expect, it } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
 import { summarizeRun } from "./summarize-run.ts";

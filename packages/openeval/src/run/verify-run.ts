@@ -1,4 +1,4 @@
-// verifyRun(): `openeval verify <run>` — the whole run checked against its hashes (issue 14 §4): every finalized
+// verifyRun(): `openeval verify <run>` — the whole run checked against its hashes: every finalized
 // row's integrity hash, every file of every judge run against its files.json, and every file of every recording
 // (manifest, snapshots' objects, events, native database, session exports) against the sha256 its manifest gives;
 // and the run's frozen inputs (eval folders, their objects, the harness programs) against theirs.

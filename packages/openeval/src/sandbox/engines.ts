@@ -1,4 +1,4 @@
-// The name → implementation map of sandbox engines (STYLE §8): `process` runs on this machine, `container` on a
+// The name → implementation map of sandbox engines: `process` runs on this machine, `container` on a
 // local or remote container engine. A Kubernetes engine would be one more entry (docs/design/kubernetes.md).
 import { connectContainerEngine } from "./container/container-engine.ts";
 import type { EngineOptions } from "./container/engine.ts";

@@ -1,4 +1,4 @@
-// The one contract every sandbox engine keeps (STYLE §8), run by a test per implementation: exit codes, env and
+// The one contract every sandbox engine keeps, run by a test per implementation: exit codes, env and
 // stdin, the deadline, output caps, copy in/out, whole-tree kill and reaping by label.
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
@@ -164,7 +164,7 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       readSync(handle, tail, 0, 4, sparse.size - 4);
       closeSync(handle);
       expect(tail.toString()).toBe("tail");
-      // Streamed: the copy never holds the 2 GiB (the whole archive was held before, and memory grew by twice that).
+      // Streamed: the copy never holds the 2 GiB archive in memory.
       expect(grownMiB).toBeLessThan(512);
     });
 

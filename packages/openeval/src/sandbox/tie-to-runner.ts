@@ -1,5 +1,5 @@
 // Ties a child process to the runner's life: when the runner dies — even by SIGKILL, which runs no handler — the
-// kernel sends the child SIGKILL, so an orphaned agent or code judge can never keep spending (issue 13).
+// kernel sends the child SIGKILL, so an orphaned agent or code judge can never keep spending.
 //
 // How: util-linux `setpriv --pdeathsig SIGKILL` sets the parent-death signal on itself and then execs the command.
 // The signal survives exec of a non-setuid binary, and `unshare --fork --kill-child` passes the same tie on to the

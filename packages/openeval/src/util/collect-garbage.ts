@@ -1,4 +1,4 @@
-// Collecting the heap between the steps of a large read (issue 18 §4): Bun collects as the heap grows, so one step's
+// Collecting the heap between the steps of a large read: Bun collects as the heap grows, so one step's
 // garbage stays resident while the next step allocates, and a process's peak is the two stacked.
 
 /** Below this many eval runs a read allocates a few MB: a full collection (~15 ms there) is not worth it. */

@@ -1,4 +1,4 @@
-// The scripted control models (SPEC §9): `control/<name>[#variant]`, played from control files by the control
+// The scripted control models: `control/<name>[#variant]`, played from control files by the control
 // server on 127.0.0.1. Every stage asks "is this a control?" the same way, here.
 
 /** The scripted control provider: served on 127.0.0.1, never handed a real key. */

@@ -5,6 +5,6 @@ import { EXIT_CODES, type ExitCode } from "./exit-codes.ts";
 
 export abstract class OpenEvalError extends Error {
   abstract readonly code: string;
-  /** SPEC §10: 2 when the input or configuration must change (nothing ran), unless a class says otherwise. */
+  /** Exit code 2 when the input or configuration must change (nothing ran), unless a class says otherwise. */
   readonly exitCode: ExitCode = EXIT_CODES.invalidInput;
 }

@@ -1,4 +1,4 @@
-// How much of a workspace a recording copies (issue 14 §3; SPEC §7): a file over the per-file limit, or one that
+// How much of a workspace a recording copies: a file over the per-file limit, or one that
 // would take a snapshot over its total, is recorded by size and sha256 with a note instead of being copied.
 // benchmark.ts `evidence` overrides both; the prompt limit is fixed (a task prompt this large is a mistake).
 

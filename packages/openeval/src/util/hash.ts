@@ -1,14 +1,14 @@
 // Content identities: sha256 of bytes, and fingerprints of JSON values with object keys sorted so that
 // the same value always hashes the same, whatever order its keys were written in. Bun's native hasher, not
-// node:crypto: loading that module (and the streams it brings) was a quarter of a code-judge worker's start.
+// node:crypto: loading that module (and the streams it brings) is a large part of a code-judge worker's start.
 import { closeSync, openSync, readSync } from "node:fs";
 
-/** One buffer for every file hashed: reading each file into a Buffer of its own left a large run's check with
- * hundreds of MB of external garbage at its peak (issue 18 §4). Hashing is synchronous, so no two reads share it;
+/** One buffer for every file hashed: reading each file into a Buffer of its own would leave a large run's check
+ * with hundreds of MB of external garbage at its peak. Hashing is synchronous, so no two reads share it;
  * made on first use, so a process that hashes no file (a code-judge worker) does not allocate it. */
 let fileChunk: Buffer | undefined;
 /** One hasher for every file too (digest() resets it): each CryptoHasher holds ~0.5 kB of native memory that the GC
- * does not count until it finalizes the object, and a 10,000-slot runner's summary made 30,000 of them (issue 18 §4). */
+ * does not count until it finalizes the object, and a large runner's summary would make three per slot. */
 let fileHasher: Bun.CryptoHasher | undefined;
 
 export function sha256(data: string | Uint8Array): string {

@@ -1,7 +1,7 @@
 // Line diffs rendered as unified-diff hunks, for workspace diffs and scorers. The search is fast-myers-diff's (Myers'
-// O(ND) in linear space, over lines mapped to integers): the home-made one kept a frontier copy per edit step, so
-// memory grew with the square of the edit distance (an 8,000-line added file took 12.8 s and 2.5 GB; issue 13).
-// jsdiff was tried first: the same algorithm, but 19 s for a 10 %-modified 20,000-line file.
+// O(ND) in linear space, over lines mapped to integers): keeping a frontier copy per edit step would make memory grow
+// with the square of the edit distance, and jsdiff runs the same algorithm far slower on large files
+// (bench/README.md, section 6).
 import { diff } from "fast-myers-diff";
 import { displayPath } from "./relative-path.ts";
 

@@ -1,4 +1,4 @@
-// Whether a model has a price (SPEC §7: a reported zero cost is shown as reported; no price is unknown). A model that
+// Whether a model has a price (a reported zero cost is shown as reported; no price is unknown). A model that
 // benchmark.ts `candidate.providers` declares without `cost` is unpriced: OpenCode then records $0 for every step,
 // which is not a price. Catalog models (not declared) carry OpenCode's prices; controls are priced at 0 on purpose.
 import { CONTROL_PROVIDER, controlName, isControlModel } from "./control-model.ts";

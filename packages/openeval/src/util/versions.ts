@@ -11,10 +11,10 @@ import harnessPackage from "../../package.json" with { type: "json" };
  */
 export const CANDIDATE_RUNTIME_VERSION = 2;
 /**
- * 2: workspace diffs summarize binary and too-large files with sizes and hashes (issue 13).
+ * 2: workspace diffs summarize binary and too-large files with sizes and hashes.
  * 3: JudgeContext follows OpenEval 0.5's shapes (tool statuses succeeded/failed, synchronous events, diff(path) as
  * { initial, final }, metrics with byName/compactions/complete/sessions), and the rubric judge's evidence tool shows
- * tool calls in that vocabulary: a recorded judgment read the old shapes, so it is planned again (issue 17).
+ * tool calls in that vocabulary: a recorded judgment read the old shapes, so it is planned again.
  */
 export const JUDGE_PROTOCOL_VERSION = 3;
 

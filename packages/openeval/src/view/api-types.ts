@@ -99,7 +99,7 @@ export interface RunOverview {
   summaryRecordedAt?: string | null;
   /** Eval id → criterion ids seen in its judgments. */
   criteria: Record<string, string[]>;
-  /** Records that fail their integrity check (issue 14): shown, and judge runs among them not scored. */
+  /** Records that fail their integrity check: shown, and judge runs among them not scored. */
   integrity: IntegrityProblem[];
   /** Each variant against current for the same model (variant − current), as the run's summary gives it; [] without one. */
   variantComparisons: { model: string; variant: string; comparison: ModelPairComparison }[];

@@ -1,4 +1,4 @@
-// The compare page's answers cut from a whole comparison (issue 18 §4): a summary of each model pair, and pages of one
+// The compare page's answers cut from a whole comparison: a summary of each model pair, and pages of one
 // pair's changes, filtered and sorted. Pure (no Node modules): the server cuts them from the comparison it keeps, and
 // a static export runs the very same code in the browser over the comparison it ships.
 import type { Page } from "./api-types.ts";

@@ -1,4 +1,4 @@
-// The comparison of two recorded runs, a run and its baseline.json, or two models of one run (issue 20). It reads
+// The comparison of two recorded runs, a run and its baseline.json, or two models of one run. It reads
 // what was recorded (each slot's active work, as the viewer shows it) rather than re-planning against today's
 // benchmark.ts: an edited judge must not turn the earlier run's judgments into "unresolved" before they are compared.
 import { basename, join } from "node:path";

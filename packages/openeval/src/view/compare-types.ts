@@ -1,5 +1,5 @@
-// The comparison answer (issue 20): what `openeval report --compare` prints as JSON and the compare page shows;
-// the viewer's API gives it as a per-pair summary and pages of changes (issue 18 §4).
+// The comparison answer: what `openeval report --compare` prints as JSON and the compare page shows;
+// the viewer's API gives it as a per-pair summary and pages of changes.
 // b − a throughout: side a is the reference (the earlier run, baseline.json, or the first model).
 import type { ChangeStatus, CriterionChange, EvalChange, ModelPairComparison } from "../results/index.ts";
 import type { SlotCell } from "./api-types.ts";

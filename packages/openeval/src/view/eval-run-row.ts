@@ -1,5 +1,5 @@
 // An eval run as the list shows it, read through from the records the index keeps rather than copied out of them:
-// rows of 19 copied fields were ~10 MB more of a 100,000-run viewer's live heap (issue 18 §4). Its score is kept,
+// copied rows would add to a large run's viewer's live heap for every eval run. Its score is kept,
 // since the list sorts by it; JSON (the API, a static export) gets the plain row.
 import { candidateName, creditsOf, describeOutcome, toCandidateRef, type EvalRunOutcome } from "../records/index.ts";
 import { slotCredit } from "../results/index.ts";

@@ -1,5 +1,5 @@
-// The static export answers the queue and compare pages without a server (issue 20): a comparison is exported whole,
-// and the browser cuts the compare page's summary and pages from it as the server does (issue 18 §4).
+// The static export answers the queue and compare pages without a server: a comparison is exported whole,
+// and the browser cuts the compare page's summary and pages from it as the server does.
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

@@ -1,4 +1,4 @@
-// What the viewer's index keeps of each eval run and judge run (issue 18 §4): the fields its rows, slots, statistics
+// What the viewer's index keeps of each eval run and judge run: the fields its rows, slots, statistics
 // and live queue read. Whole records of a 100,000-run index were ~230 MB of the viewer's heap; a detail page reads
 // its record whole from the store by id (viewer-data.ts).
 import type { RecordKeeping } from "../run/index.ts";
@@ -46,7 +46,7 @@ function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
 
 /**
  * A judge run shares the slot of the eval run it judged (an equal object with equal strings), and its scores share one
- * `{ value }` per distinct credit (most are 0, 1 or null): ~4 objects fewer per judge run (issue 18 §4).
+ * `{ value }` per distinct credit (most are 0, 1 or null): ~4 objects fewer per judge run.
  */
 function indexJudgeRun(judgeRun: JudgeRun, judged: IndexedEvalRun | null): IndexedJudgeRun {
   const { id, evalRunId, slot, kind, state, judgeFingerprint, startedAt, completedAt, elapsedMs, costUSD, decidedEarly, unscored, error, directory, scores } = judgeRun;

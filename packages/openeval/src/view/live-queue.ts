@@ -1,4 +1,4 @@
-// The live queue of a run's latest invocation (issue 20), from the store alone: the work its runner planned
+// The live queue of a run's latest invocation, from the store alone: the work its runner planned
 // (recorded when it started), the eval and judge runs it has started since, and how long this run's finished work
 // took. Queued = planned and not started, plus the judging that follows each finished candidate.
 import { isJudgeable } from "../run/index.ts";
@@ -52,7 +52,7 @@ function list(items: QueueItem[]): QueueList {
 /**
  * The latest finished work, newest first, as a list of LIST_LIMIT, and how much of it failed. Sorted by an index into
  * the runs, so that only the listed ones become items: a finished run of 100,000 slots made 200,000 items to keep 100,
- * ~660 ms and ~50 MB of the first queue (issue 18 §4).
+ * ~660 ms and ~50 MB of the first queue.
  */
 function latestFinished(evalRuns: readonly IndexedEvalRun[], judgeRuns: readonly IndexedJudgeRun[], now: number): { list: QueueList; failed: number } {
   const ended = [...evalRuns, ...judgeRuns];

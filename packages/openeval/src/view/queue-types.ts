@@ -1,4 +1,4 @@
-// The live queue answer (issue 20): a run's latest invocation — running, queued and finished work with elapsed
+// The live queue answer: a run's latest invocation — running, queued and finished work with elapsed
 // time, spend against --max-cost, and an ETA — read from the store while a runner writes to it.
 import type { InvocationFinished } from "../records/index.ts";
 

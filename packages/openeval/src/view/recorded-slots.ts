@@ -11,7 +11,7 @@ import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
 /**
  * A slot with the recorded work that counts for it (not run/slot-work.ts's SlotWork, which is work to do), and what
  * the results stage's statistics take of it. What derives from its records is read through getters rather than kept:
- * kept, they were ~5 objects and 6 fields more per slot, 28 MB of a 100,000-run viewer's live heap (issue 18 §4).
+ * kept, they would be several objects more per slot of a large run's viewer's live heap.
  * Nothing is "fresh" here: the viewer runs nothing.
  */
 export class RecordedSlot implements SlotObservation {

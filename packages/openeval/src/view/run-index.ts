@@ -49,7 +49,7 @@ export interface MatrixSource {
 export function readRunIndex(directory: string): RunIndex {
   const store = ResultsStore.open(directory, { readonly: true });
   try {
-    // Judge runs that fail their integrity check are shown as problems, never as judgments (issue 14 §4).
+    // Judge runs that fail their integrity check are shown as problems, never as judgments.
     const records = readCheckedRecords(store, INDEXED);
     // The read's garbage (every row parsed and checked whole) would otherwise stack on the build's: ~50 MiB of the
     // peak of an index of 100,000 eval runs (~0.1 s).
@@ -176,7 +176,7 @@ export function readRunRecord(directory: string): RunListItem {
 }
 
 // Counted and mapped in loops: filter(…).length and new Map(items.map(…)) make an array or a pair per item, and the
-// build's garbage is part of a 100,000-run viewer's peak (issue 18 §4).
+// build's garbage is part of a 100,000-run viewer's peak.
 function count<T>(items: readonly T[], matches: (item: T) => boolean): number {
   let matching = 0;
   for (const item of items) if (matches(item)) matching++;

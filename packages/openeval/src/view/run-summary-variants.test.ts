@@ -23,7 +23,7 @@ describe("the viewer's overview with variants", () => {
   });
 });
 
-describe("the viewer's scores (issue 16 §1)", () => {
+describe("the viewer's scores", () => {
   it("are the CLI's, from one summary, after an edited judge made the recorded judgments stale", async () => {
     const { benchmark, store } = await recordedRun();
     await writeFile(join(benchmark.directory, "evals", "answer", "judge.ts"), 'export default () => ({ scores: { correct: true } });\n');
@@ -42,7 +42,7 @@ describe("the viewer's scores (issue 16 §1)", () => {
   });
 });
 
-describe("the viewer's first leaderboard (issue 18 §4)", () => {
+describe("the viewer's first leaderboard", () => {
   it("is the summary the runner recorded while its key holds, read without a row; made again once the run changes", async () => {
     const { store } = await recordedRun();
     await recordSummary(store);
@@ -72,7 +72,7 @@ describe("the viewer's first leaderboard (issue 18 §4)", () => {
   });
 });
 
-describe("the viewer's benchmark version (issue 18 §4)", () => {
+describe("the viewer's benchmark version", () => {
   it("is stamped again after BENCHMARK_RECHECK_MS, not on every request: an edited judge shows within that time", async () => {
     const { benchmark, store } = await recordedRun();
     let now = 0;
@@ -92,7 +92,7 @@ describe("the viewer's benchmark version (issue 18 §4)", () => {
   });
 });
 
-describe("a finished run's overview from its recorded summary alone (issue 18 §4: the first leaderboard without an index)", () => {
+describe("a finished run's overview from its recorded summary alone (the first leaderboard without an index)", () => {
   it("reads no eval run, and says what the overview made from the run's index says", async () => {
     const { store } = await recordedRun();
     await recordSummary(store);

@@ -17,8 +17,8 @@ import { isLive, readStoreVersion } from "./store-version.ts";
 const SEED = 1;
 /**
  * How long a benchmark folder's version stands before its files are stamped again. Stamping a 2,500-eval benchmark
- * (10,000 files) takes ~100 ms, and every leaderboard request asked for it (p95 ~1 s at 100,000 eval runs, issue 18
- * §4); an edit to benchmark.ts or a judge is seen within this time instead of on the very next request.
+ * (10,000 files) takes ~100 ms, and every leaderboard request asked for it (the slowest part of a large run's
+ * leaderboard); an edit to benchmark.ts or a judge is seen within this time instead of on the very next request.
  */
 export const BENCHMARK_RECHECK_MS = 1_000;
 interface Summary {
@@ -71,7 +71,7 @@ export class SummaryReader {
 
   /**
    * The overview of a finished run from the summary its runner recorded, while that summary's key holds: read without
-   * an index of its eval runs (a 100,000-run index takes seconds, issue 18 §4). Its leaderboard is that summary's,
+   * an index of its eval runs (a 100,000-run index takes seconds). Its leaderboard is that summary's,
    * rows and all. Null for a live run, or when no recorded summary holds (ask overview() with the run's index).
    */
   recordedOverview(directory: string): Promise<RunOverview | null> {

@@ -33,7 +33,7 @@ describe("openeval view's server", () => {
 
   // HTTP/1.1 requires Host (Bun refuses it itself); HTTP/1.0 does not, and reaches the viewer.
   it.each(["GET /api/runs HTTP/1.0\r\n\r\n", "GET / HTTP/1.1\r\nConnection: close\r\n\r\n"])(
-    "answers a request without a Host header with 400, never a development error page (issue 14 §6): %j",
+    "answers a request without a Host header with 400, never a development error page: %j",
     async (request) => {
       const answer = await rawRequest(viewer.port, request);
       expect(answer.split("\r\n")[0]).toMatch(/^HTTP\/1\.[01] 400/);

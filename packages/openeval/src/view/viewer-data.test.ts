@@ -58,7 +58,7 @@ describe("the run's summary", () => {
   });
 });
 
-describe("the run's index (issue 18 §4: what a 100,000-run viewer keeps in memory)", () => {
+describe("the run's index (what a 100,000-run viewer keeps in memory)", () => {
   it("keeps a part of each record, and a page that shows one whole reads it from the store", async () => {
     const index = data.index(fixture.runId)!;
     const evalRun = fixture.evalRuns[0]!;

@@ -101,7 +101,7 @@ function LatestJudgeFailure({ run, detail }: { run: string; detail: EvalRunDetai
   return latest ? <JudgeFailure run={run} evalRunId={detail.evalRun.id} state={latest.state} error={latest.error} /> : null;
 }
 
-/** The earlyStop checks made while the candidate ran (SPEC §8.2); a decisive check links to the judgment it made. */
+/** The earlyStop checks made while the candidate ran; a decisive check links to the judgment it made. */
 function EarlyChecks({ run, detail }: { run: string; detail: EvalRunDetail }) {
   const checks = detail.evalRun.earlyStop?.checks ?? [];
   const known = checks.filter((check) => check.costUSD !== null);

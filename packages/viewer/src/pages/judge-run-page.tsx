@@ -83,7 +83,7 @@ function JudgeRunTitle({ run, detail }: { run: string; detail: JudgeRunDetail })
   );
 }
 
-/** SPEC §8.2: an earlyStop check's judgment was made on a snapshot of the running candidate, and is final. */
+/** An earlyStop check's judgment was made on a snapshot of the running candidate, and is final. */
 function DecidedEarlyNotice({ run, judgeRun, decidedEarly }: { run: string; judgeRun: ShownJudgeRun; decidedEarly: NonNullable<ShownJudgeRun["decidedEarly"]> }) {
   return (
     <div className="notice" data-testid="decided-early">

@@ -1,4 +1,4 @@
-// RunMetrics (SPEC §7) as a table; each row carries its metric path (e.g. tools.errorRate) so a metric citation
+// RunMetrics as a table; each row carries its metric path (e.g. tools.errorRate) so a metric citation
 // lands on it. Missing values read "—" (unavailable), never 0.
 import { useEffect } from "react";
 import type { RunMetrics } from "openeval/viewer-api";

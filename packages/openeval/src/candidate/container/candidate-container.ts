@@ -1,4 +1,4 @@
-// Running one candidate's OpenCode in a container (SPEC §6, docs/design/container-isolation.md): no host mounts —
+// Running one candidate's OpenCode in a container (docs/design/container-isolation.md): no host mounts —
 // the scratch folder (isolated HOME/config, auth entry, workspace) goes in as a tar to the candidate's volume at
 // /home/candidate, the session runs as the image's non-root user on a read-only root with no network but loopback,
 // its only way out a forwarder to the egress proxy (a second container on the host network, sharing one
@@ -76,13 +76,13 @@ export interface CandidateContainer {
   /** Folders outside the workspace that OpenCode's file tools may use (runOpenCode's `sharedFolders`). */
   sharedFolders: string[];
   /**
-   * eval.ts prepare (issue 17 §2): starts the candidate's container now (the session later runs in the same one), runs
+   * eval.ts prepare: starts the candidate's container now (the session later runs in the same one), runs
    * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared workspace
    * back to the host, where the initial snapshot is taken.
    */
   prepare(workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null>;
   /**
-   * earlyStop (SPEC §8.2): the running candidate's workspace and a consistent copy of its live database (made inside
+   * earlyStop: the running candidate's workspace and a consistent copy of its live database (made inside
    * the container, as the process backend makes it on the host), brought to `target` on the host. `paths` are the
    * host scratch paths the session was given.
    */

@@ -1,4 +1,4 @@
-// earlyStop checks (SPEC §8.2): the rubric judge in its early phase over a checkpoint of a running candidate. It
+// earlyStop checks: the rubric judge in its early phase over a checkpoint of a running candidate. It
 // either decides every criterion (the candidate is stopped) or continues; its free text is never read.
 import { existsSync, readFileSync } from "node:fs";
 import type { CriterionScore } from "../../records/index.ts";

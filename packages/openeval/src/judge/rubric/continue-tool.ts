@@ -1,4 +1,4 @@
-// The early check's `continue_judging` tool (earlyStop, SPEC §8.2): the judge says the candidate must keep running,
+// The early check's `continue_judging` tool (earlyStop): the judge says the candidate must keep running,
 // and why. It ends the check; the harness checks again on a later snapshot or grades the finished run.
 import * as z from "zod";
 import { writeJsonAtomic } from "../../util/files.ts";

@@ -1,4 +1,4 @@
-// The scripted judge `control/judge` (SPEC §9): for each candidate control with a `verdict`, a control
+// The scripted judge `control/judge`: for each candidate control with a `verdict`, a control
 // `judge.<name>` that submits that verdict through judge_submit_judgment, then says it is done; and for earlyStop
 // checks `judge-early.<name>`, which submits a verdict that decides every criterion and otherwise continues.
 import type { ControlFile } from "@openeval/control-model";

@@ -1,4 +1,4 @@
-// The LLM rubric judge (SPEC §8.2) as a RubricGrader: one isolated OpenCode session of the judge model, with only
+// The LLM rubric judge as a RubricGrader: one isolated OpenCode session of the judge model, with only
 // the judge tools, grading one eval run; everything it did is archived in the judge run's `rubric/` folder.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";

@@ -5,7 +5,7 @@ import { JOB_ENV, SERVER_NAME, type JudgePhase } from "./schema.ts";
 
 export const JUDGE_AGENT = "judge";
 
-/** Last match wins (probe §9.2): deny everything, then allow the judge server's tools. */
+/** Last match wins: deny everything, then allow the judge server's tools. */
 export const JUDGE_PERMISSION = { "*": "deny", [`${SERVER_NAME}_*`]: "allow" } as const;
 
 /** Connect and per-call timeout of the tool server (ms): opening a large recording takes a while. */
@@ -24,8 +24,8 @@ export interface JudgeAgentOptions {
 }
 
 /**
- * The inline OpenCode config of a judge session. `default_agent` plus the global permission are the probe's
- * hardening (§9.3): a misspelled agent or key falls back to a judge with two tools, not to `build` with all of them.
+ * The inline OpenCode config of a judge session. `default_agent` plus the global permission harden it
+ * against what OpenCode does silently: a misspelled agent or key falls back to a judge with two tools, not to `build` with all of them.
  * @example runOpenCode({ ..., config: buildJudgeConfig({ rubric, provider, jobFile, bunBinary: process.execPath, toolServer, phase: "final" }) })
  */
 export function buildJudgeConfig(options: JudgeAgentOptions): Record<string, unknown> {

@@ -1,5 +1,5 @@
 // A minimal MCP server over stdio: newline-delimited JSON-RPC 2.0 with initialize, ping, tools/list and tools/call.
-// Written by hand so the judge's tool server needs no SDK. stdout carries the protocol only (probe §9.9).
+// Written by hand so the judge's tool server needs no SDK. stdout carries the protocol only.
 import { createInterface } from "node:readline";
 
 export interface ToolAnswer {

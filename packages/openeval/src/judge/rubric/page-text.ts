@@ -1,5 +1,5 @@
 // Cuts a long evidence text into pages that stay well under OpenCode's tool-output cap (51,200 bytes or 2,000
-// lines; past it OpenCode truncates and points at Grep/Read, which the judge does not have: probe §7).
+// lines; past it OpenCode truncates and points at Grep/Read, which the judge does not have).
 
 /** Bytes and lines of one page of evidence, leaving room for the header and footer lines around it. */
 export const PAGE_MAX_BYTES = 32_000;

@@ -1,4 +1,4 @@
-// How a finished judge session's files become the rubric outcome, including the silent failures the probe found.
+// How a finished judge session's files become the rubric outcome, including the silent failures OpenCode was seen to have.
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -1,6 +1,6 @@
 // Turns what a finished judge session left in its folder into the rubric source's outcome. Only the accepted
 // submission file counts; the judge's free text is never scored (a failure quotes its last answer, to say why).
-// Silent failures (probe §9.1, §9.3) become errors.
+// Silent failures become errors.
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import type { OpenCodeOutcome } from "../../opencode/index.ts";

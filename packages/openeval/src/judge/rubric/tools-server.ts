@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     });
     appendCallLog(job.logFile, { type: "ready", at: new Date().toISOString(), pid: process.pid });
   } catch (error) {
-    // OpenCode reads nothing from our stderr and carries on with no tools (probe §9.1): the log is the only witness.
+    // OpenCode reads nothing from our stderr and carries on with no tools: the log is the only witness.
     appendCallLog(job.logFile, { type: "fatal", at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) });
     process.exit(1);
   }

@@ -1,8 +1,8 @@
 // Character-level similarity of two texts: 2·LCS / (|a| + |b|) over Unicode code points.
 //
-// Why this measure: it is what the seed's `similar::TextDiff::from_chars(a, b).ratio()` computes (2 × the length
+// Why this measure: it is what Crucible's reference-fix scorer computes with `similar::TextDiff::from_chars(a, b).ratio()` (2 × the length
 // of the equal runs of an optimal character diff ÷ the total length; 1.0 for two empty texts), so scores stay
-// comparable with the archive the seed cites. Ratcliff/Obershelp (Python's difflib) is greedy and gives different
+// comparable with that scorer's archive. Ratcliff/Obershelp (Python's difflib) is greedy and gives different
 // numbers for the same pair. The LCS length comes from the bit-parallel algorithm of Allison–Dix/Hyyrö:
 // O(|a|·|b|/32) word operations, so a few KB against a few KB takes well under a millisecond.
 //

@@ -1,4 +1,4 @@
-// exactMatch(): the final answer equals an expected string (SPEC §8.4). Deterministic, no model.
+// exactMatch(): the final answer equals an expected string. Deterministic, no model.
 import * as z from "zod";
 import type { JudgeContext } from "../../recording/index.ts";
 import { ScorerError } from "./errors.ts";

@@ -1,4 +1,4 @@
-// filesChanged(): which workspace files the candidate changed, checked against path lists or globs (SPEC §8.4).
+// filesChanged(): which workspace files the candidate changed, checked against path lists or globs.
 import * as z from "zod";
 import type { JudgeContext } from "../../recording/index.ts";
 import { parseOptions } from "./parse-options.ts";

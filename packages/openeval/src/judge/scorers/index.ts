@@ -1,4 +1,4 @@
-// Built-in scorers (`openeval/scorers`, SPEC §8.4): versioned, deterministic helpers a judge.ts calls. Each result
+// Built-in scorers (`openeval/scorers`): versioned, deterministic helpers a judge.ts calls. Each result
 // is itself a score ({ value, reason, measurements }) that can go straight into `scores`.
 export { SCORERS_VERSION } from "../../util/versions.ts";
 export { ScorerError, type ScorerErrorCode } from "./errors.ts";

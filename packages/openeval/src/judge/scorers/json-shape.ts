@@ -1,4 +1,4 @@
-// jsonShape(): the final answer is JSON of a given shape (SPEC §8.4). The response is parsed whole, else from its
+// jsonShape(): the final answer is JSON of a given shape. The response is parsed whole, else from its
 // first ```json fenced block (then its first unlabeled one), and validated with the caller's zod schema.
 import type { JudgeContext } from "../../recording/index.ts";
 import { ScorerError } from "./errors.ts";

@@ -1,7 +1,7 @@
 // referenceFix(): a deterministic second opinion on correctness — the candidate's final workspace diff compared
-// with the eval's reference fix (SPEC §8.4; spec/seeds/crucible-reference-fix-scorer.md). No model is called.
+// with the eval's reference fix, as Crucible's reference-fix scorer does (README.md beside this file). No model is called.
 //
-// Known limitations, kept as the seed defines them (not silently "fixed"):
+// Known limitations, kept as the scorer it reproduces has them (not silently "fixed"):
 // - Semantic equivalence: two fixes that behave the same but read differently (`raw * (1 - pct)` vs
 //   `raw - raw * pct`) score low on `textual`; the rubric judge's reasoning is where that is caught.
 // - Order sensitivity: files are compared as sets, but the character ratio is order-sensitive, so a fix that
@@ -70,7 +70,7 @@ export interface ReferenceFixMeasurements {
   files: ReferenceFixFile[];
 }
 
-/** The seed's flat shape, plus `reason` and `measurements` so that the object is itself a score (SPEC §4.3). */
+/** The reproduced scorer's flat shape, plus `reason` and `measurements` so that the object is itself a score. */
 export interface ReferenceFixScore {
   /** weights.structural·structural + weights.textual·textual, divided by the weights' sum. */
   value: number;

@@ -1,4 +1,4 @@
-// toolWasCalled(): the candidate called a tool (by its OpenCode name) at least so many times (SPEC §8.4).
+// toolWasCalled(): the candidate called a tool (by its OpenCode name) at least so many times.
 import * as z from "zod";
 import type { JudgeContext } from "../../recording/index.ts";
 import { ScorerError } from "./errors.ts";

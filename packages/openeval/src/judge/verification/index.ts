@@ -1,4 +1,4 @@
-// Sandboxed verification (SPEC §8.3): the verification image (build, find), runs of argv commands over a recorded
+// Sandboxed verification: the verification image (build, find), runs of argv commands over a recorded
 // workspace in a locked-down container, their artifacts, and the cleanup of leftover containers.
 export { buildVerificationImage, resolveVerificationImage, IMAGE_REPOSITORY, VERIFICATION_IMAGE, type BuildImageOptions, type BuildProgress, type ImageOptions, type ResolveImageOptions, type VerificationImage } from "./build-image.ts";
 export { runVerification, RECEIPT_FILE, type RunVerificationOptions } from "./run-verification.ts";

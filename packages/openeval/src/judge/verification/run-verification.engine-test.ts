@@ -1,4 +1,4 @@
-// SPEC §8.3 on a real engine: each guarantee of a verification run, checked by a command that tries to break it.
+// Verification on a real engine: each guarantee of a verification run, checked by a command that tries to break it.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";

@@ -1,4 +1,4 @@
-// runVerification(): one sandboxed check over a recorded workspace snapshot (SPEC §8.3), as a sequence of named
+// runVerification(): one sandboxed check over a recorded workspace snapshot, as a sequence of named
 // steps: validate, create the container, copy in, run the commands, copy artifacts out, remove, keep the receipt.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";

@@ -17,7 +17,7 @@ export interface VerificationApiOptions {
   engine?: EngineOptions;
 }
 
-/** The default limits (SPEC §4.1's judge.verification may override cpus and memoryMiB). */
+/** The default limits (benchmark.ts's judge.verification may override cpus and memoryMiB). */
 export const DEFAULT_VERIFICATION_LIMITS = {
   cpus: 2,
   memoryMiB: 4096,

@@ -1,4 +1,4 @@
-// Verification's policy on the sandbox stage (SPEC §8.3): a container from the pinned verification image with no
+// Verification's policy on the sandbox stage: a container from the pinned verification image with no
 // network, a read-only root, engine-managed /workspace and /verification folders (never host mounts), the image's
 // non-root user, memory/CPU/pids limits and no environment from the host. Engine errors become VerificationErrors.
 import { connectContainerEngine, SandboxError, type ContainerEngine, type EngineOptions, type SandboxSpec } from "../../sandbox/index.ts";

@@ -54,8 +54,8 @@ export function engineAddress(options: EngineOptions = {}): string {
 /** Connects and checks that the engine answers; throws ENGINE_UNREACHABLE saying how to get one (callers add theirs). */
 export async function connectEngine(options: EngineOptions = {}): Promise<Engine> {
   const { kind, address, client } = engineTarget(options);
-  // Loaded on first use: dockerode (with the ssh2 and gRPC modules it brings) was ~18 MB of a runner's resident memory
-  // (~32 MB on its own), and a run whose candidates and judges never use a container has no use for it (issue 18 §4).
+  // Loaded on first use: dockerode (with the ssh2 and gRPC modules it brings) is tens of MB of a runner's resident memory,
+  // and a run whose candidates and judges never use a container has no use for it.
   const { default: Docker } = await import("dockerode");
   const engine: Engine = { docker: new Docker(client), kind, address };
   try {
