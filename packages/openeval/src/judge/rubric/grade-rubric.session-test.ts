@@ -132,7 +132,7 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     expect(toolUse.part.state.status).toBe("error");
   });
 
-  it("records a failed judge's session and metrics: the viewer shows what it answered and why its submission was rejected", async () => {
+  it("records a failed judge's session and metrics: its archived session shows what it answered and why its submission was rejected", async () => {
     const request = await gradeRequest("control/wrong-judge", 'greet() returns "Hello, <name>!".', "control/positive");
     const judgeRun = await gradeEvalRun(request, grade);
     expect(judgeRun).toMatchObject({ kind: "rubric", state: "failed", scores: null });
