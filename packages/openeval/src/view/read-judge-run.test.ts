@@ -63,10 +63,12 @@ describe("the rubric judge's own session", () => {
     expect((await readJudgeRunDetail(await makeTempDir(), { ...judgeRun, kind: "code" }, null)).session).toBeNull();
   });
 
-  it("says so when OpenCode never started a session, and while the judge still runs", async () => {
+  it("says so when OpenCode never started a session, while the judge still runs, and when its database is unreadable", async () => {
     const directory = await makeTempDir();
     await writeTree({ [`${judgeRun.directory}/rubric/job.json`]: "{}" }, directory);
     expect((await readJudgeRunDetail(directory, judgeRun, null)).session?.error).toBe("OpenCode recorded no session for the judge: it never started one (see rubric/opencode-stderr.log).");
     expect((await readJudgeRunDetail(directory, { ...judgeRun, state: "running" }, null)).session?.error).toBe("The judge is still running: its session is shown when it finishes.");
+    await writeTree({ [`${judgeRun.directory}/rubric/opencode.db`]: "not a database" }, directory);
+    expect((await readJudgeRunDetail(directory, judgeRun, null)).session?.error).toMatch(/^The judge's session could not be read: .+/);
   });
 });

@@ -2,6 +2,7 @@
 // (transcript.ts): its messages, tool calls and final answer, from the database archived in the judge run's folder.
 import { join, posix } from "node:path";
 import { JUDGE_RUN_FOLDERS, readJudgeSession, RUBRIC_FILES } from "../judge/index.ts";
+import type { SessionDatabase } from "../recording/index.ts";
 import type { JudgeRun } from "../records/index.ts";
 import type { FileInfo, JudgeSessionView } from "./api-types.ts";
 import { toSessionInfos, toTranscripts } from "./transcript.ts";
@@ -23,12 +24,8 @@ export async function readJudgeSessionView(
   if (judgeRun.state === "running") return unavailable("The judge is still running: its session is shown when it finishes.");
   const problem = JUDGE_SESSION_FILES.filter((path) => files.some((file) => file.path === path)).map(verify).find((found) => found !== null);
   if (problem) return unavailable(`Integrity error: ${problem}`);
-  let session;
-  try {
-    session = readJudgeSession(join(folder, JUDGE_RUN_FOLDERS.rubric));
-  } catch (error) {
-    return unavailable(`The judge's session could not be read: ${(error as Error).message}`);
-  }
+  const session = readArchived(folder);
+  if (typeof session === "string") return unavailable(session);
   if (!session || session.sessions.length === 0) {
     return unavailable(`OpenCode recorded no session for the judge: it never started one (see ${posix.join(JUDGE_RUN_FOLDERS.rubric, RUBRIC_FILES.stderr)}).`);
   }
@@ -41,6 +38,15 @@ export async function readJudgeSessionView(
     response: session.response,
     transcripts: Object.fromEntries(transcripts),
   };
+}
+
+/** The archived session, null when there is none, or why it cannot be read. */
+function readArchived(folder: string): SessionDatabase | null | string {
+  try {
+    return readJudgeSession(join(folder, JUDGE_RUN_FOLDERS.rubric));
+  } catch (error) {
+    return `The judge's session could not be read: ${(error as Error).message}`;
+  }
 }
 
 function unavailable(error: string): JudgeSessionView {
