@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeViewerFixture, type ViewerFixture } from "../../packages/openeval/src/view/fixtures/viewer-run.ts";
+import { JUDGE_ANSWER, PROVIDER_REJECTION, REJECTION } from "../../packages/openeval/src/view/fixtures/judge-session.ts";
 import type { RunOverview } from "../../packages/openeval/src/view/index.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
@@ -226,6 +227,31 @@ describe("messages", () => {
         expect(await notice.locator('[data-testid="rejudge-command"]').textContent()).toBe(command);
       }
       await screenshot(page, "fixture-judge-timed-out", { viewport: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("a failed judgment shows its judge's session like a transcript — the rejected submission and why, its answer — and its metrics, served and exported", async () => {
+    const failed = fixture.judgeRuns.find((run) => run.state === "timed_out")!;
+    const { page, errors } = await newPage({ width: 1280, height: 900 });
+    try {
+      for (const base of [viewer.url, `file://${join(exported, "index.html")}`]) {
+        await page.goto(`${base}#/runs/${encodeURIComponent(fixture.runId)}/judge-runs/${failed.id}`);
+        const session = page.locator("#judge-session");
+        const rejected = session.locator('.tool-call[data-tool="judge_submit_judgment"]');
+        await rejected.waitFor();
+        expect(await session.locator(".tool-call").evaluateAll((calls) => calls.map((call) => call.getAttribute("data-tool")))).toEqual(["judge_evidence", "judge_submit_judgment"]);
+        expect(await rejected.locator(".tool-input").textContent()).toContain('"value": 1.5');
+        expect(await rejected.locator(".tool-error").textContent()).toBe(REJECTION);
+        expect(await session.locator(".message .error-box").textContent()).toBe(`APIError: ${PROVIDER_REJECTION}`);
+        expect(await session.locator(".response-box .prose").textContent()).toBe(JUDGE_ANSWER);
+        expect(await session.locator('[data-testid="judge-session-summary"]').textContent()).toBe("4 requests (1 failed) · 3,900 in / 160 out tokens · $0 · model active 1.1 s");
+        const metric = (path: string) => page.locator(`#judge-metrics [data-id="metric:${path}"] td.number`).textContent();
+        expect([await metric("tokens.input"), await metric("tokens.output"), await metric("requests.failed"), await metric("timing.modelActiveMs")]).toEqual(["3,900", "160", "1", "1.1 s"]);
+      }
+      await screenshot(page, "fixture-judge-session");
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -2,7 +2,7 @@
 // judgment becomes active only when both sources succeed; neither overwrites the other's criteria.
 import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
-import type { CriterionScore, EvalRun, JudgeRun } from "../records/index.ts";
+import type { CriterionScore, EvalRun, JudgeRun, RunMetrics } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import type { VerificationLimits } from "../recording/index.ts";
 import { describeState } from "../util/words.ts";
@@ -36,6 +36,8 @@ export interface SourceOutcome {
   error?: string;
   /** Model spend of this source (USD): the rubric judge's session; absent for code judges, which call no model. */
   costUSD?: number;
+  /** The rubric judge session's metrics; absent for code judges and when its database could not be read. */
+  metrics?: RunMetrics;
 }
 
 /** The rubric source is pluggable so that the LLM judge lives in its own module. */
@@ -103,7 +105,17 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
   if (evaluation.rubric && !request.signal?.aborted) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric)));
 
   const costUSD = outcomes.reduce((total, outcome) => total + (outcome.costUSD ?? 0), 0);
-  const final: JudgeRun = { ...running, ...combineSources(outcomes, request.signal?.aborted === true), ...(output === undefined ? {} : { output }), costUSD, completedAt: new Date().toISOString(), elapsedMs: Date.now() - startedAt.getTime() };
+  // Only the rubric source talks to a model: its session's metrics are the judge run's, failed or not.
+  const metrics = outcomes.find((outcome) => outcome.metrics)?.metrics;
+  const final: JudgeRun = {
+    ...running,
+    ...combineSources(outcomes, request.signal?.aborted === true),
+    ...(output === undefined ? {} : { output }),
+    costUSD,
+    ...(metrics ? { metrics } : {}),
+    completedAt: new Date().toISOString(),
+    elapsedMs: Date.now() - startedAt.getTime(),
+  };
   request.save(final);
   return final;
 }

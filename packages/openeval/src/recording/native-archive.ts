@@ -1,11 +1,13 @@
 // Lazy, verified access to the archived native OpenCode database and session exports of one recording.
-// Each database() call opens its own read-only copy, so a judge can never alter the archive.
+// Each database() call opens its own read-only copy, so a judge can never alter the archive. The same queries read
+// an archived database outside a recording: a rubric judge's own session.
 import { Database } from "bun:sqlite";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
-import type { NativeArchive } from "./schema.ts";
+import { extractNative, type StepError, type StreamError } from "./native-extract.ts";
+import type { NativeArchive, ToolCall } from "./schema.ts";
 import type { OpenCodeClient, OpenCodeServer } from "../opencode/index.ts";
 
 export interface NativeSession {
@@ -79,23 +81,8 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
     database,
     sdk: async () => (await served()).client,
     schema: async () => (await served()).schema(),
-    async sessions() {
-      const rows = (await shared()).query("SELECT * FROM session ORDER BY time_created, id").all() as Record<string, unknown>[];
-      return rows.map(toSession);
-    },
-    async messages(sessionID) {
-      const db = await shared();
-      const id = rootID(sessionID);
-      const messages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(id) as { id: string; data: string }[];
-      const parts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY time_created, id").all(id) as { id: string; message_id: string; data: string }[];
-      const stepErrors = new Map((archive.stepErrors ?? []).map((error) => [error.messageID, error]));
-      return messages.map((message) => ({
-        info: withStepError({ ...(JSON.parse(message.data) as Record<string, unknown>), id: message.id, sessionID: id } as NativeMessage["info"], stepErrors.get(message.id)),
-        parts: parts
-          .filter((part) => part.message_id === message.id)
-          .map((part) => ({ ...(JSON.parse(part.data) as Record<string, unknown>), id: part.id }) as NativeMessage["parts"][number]),
-      }));
-    },
+    sessions: async () => readNativeSessions(await shared()),
+    messages: async (sessionID) => readNativeMessages(await shared(), rootID(sessionID), archive.stepErrors),
     async export(sessionID) {
       const id = rootID(sessionID);
       const session = archive.sessions.find((candidate) => candidate.id === id);
@@ -107,6 +94,55 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
       if (server) await (await server).close();
     },
   };
+}
+
+/** Every session of an OpenCode database, in the order they started. */
+export function readNativeSessions(db: Database): NativeSession[] {
+  return (db.query("SELECT * FROM session ORDER BY time_created, id").all() as Record<string, unknown>[]).map(toSession);
+}
+
+/** One session's messages with their parts, in order; a rejected step shows the error the event stream reported. */
+export function readNativeMessages(db: Database, sessionID: string, stepErrors: readonly StepError[] = []): NativeMessage[] {
+  const messages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(sessionID) as { id: string; data: string }[];
+  const parts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY time_created, id").all(sessionID) as { id: string; message_id: string; data: string }[];
+  const errors = new Map(stepErrors.map((error) => [error.messageID, error]));
+  return messages.map((message) => ({
+    info: withStepError({ ...(JSON.parse(message.data) as Record<string, unknown>), id: message.id, sessionID } as NativeMessage["info"], errors.get(message.id)),
+    parts: parts
+      .filter((part) => part.message_id === message.id)
+      .map((part) => ({ ...(JSON.parse(part.data) as Record<string, unknown>), id: part.id }) as NativeMessage["parts"][number]),
+  }));
+}
+
+/** An archived OpenCode session read whole, outside any recording (a rubric judge's, kept in its judge run's folder). */
+export interface SessionDatabase {
+  /** null when OpenCode never created a session. */
+  rootSessionID: string | null;
+  sessions: NativeSession[];
+  /** Session id → its messages. */
+  messages: Map<string, NativeMessage[]>;
+  tools: ToolCall[];
+  /** The root session's final answer; "" when there is none. */
+  response: string;
+}
+
+/**
+ * Reads an archived database (rollback journal, as archiveDatabase leaves it) read-only. `streamErrors`: the errors
+ * the session's event stream reported, to name each rejected step's.
+ * @example readSessionDatabase(join(judgeRunDir, "rubric", "opencode.db")).messages.get(rootSessionID)
+ */
+export function readSessionDatabase(path: string, streamErrors: readonly StreamError[] = []): SessionDatabase {
+  const native = extractNative(path, { streamErrors });
+  // OpenCode that failed before creating a session may not even have made its tables.
+  if (native.sessions.length === 0) return { rootSessionID: null, sessions: [], messages: new Map(), tools: [], response: "" };
+  const db = new Database(path, { readonly: true });
+  try {
+    const sessions = readNativeSessions(db);
+    const messages = new Map(sessions.map((session) => [session.id, readNativeMessages(db, session.id, native.stepErrors)]));
+    return { rootSessionID: native.rootSessionID, sessions, messages, tools: native.tools, response: native.response };
+  } finally {
+    db.close();
+  }
 }
 
 /** The recording's OpenCode events, verified against the manifest; [] when it has none. */

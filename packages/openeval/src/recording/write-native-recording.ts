@@ -9,9 +9,10 @@ import type { RunMetrics } from "../records/index.ts";
 import { sha256 } from "../util/hash.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { writeEventsFile, writeEvidence } from "./evidence-writer.ts";
-import { extractNative, type ExtractOptions, type NativeExtract } from "./native-extract.ts";
+import type { ExtractOptions, NativeExtract } from "./native-extract.ts";
 import { NATIVE_LAYOUT } from "./format.ts";
-import { addShortfall, compareWithStream, type StreamComparison } from "./stream-integrity.ts";
+import { measureSession } from "./measure-session.ts";
+import type { StreamComparison } from "./stream-integrity.ts";
 import type { EvidenceRef, Snapshot } from "./schema.ts";
 
 export interface NativeRecordingRequest {
@@ -51,10 +52,13 @@ export async function writeNativeRecording(request: NativeRecordingRequest): Pro
   const database = await copyDatabase({ live: request.liveDatabase, target: join(directory, NATIVE_LAYOUT.database), secrets: [...secrets] });
   const final = await request.captureFinal();
   const exported = request.kind === "candidate" ? await exportSessions({ databasePath: request.liveDatabase, targetDir: join(directory, NATIVE_LAYOUT.sessions), secrets }) : { sessions: [] };
-  const native = extractNative(database.path, request.extract);
-  const integrity = request.stream ? { ...compareWithStream(native, request.stream.ledger, { killed: request.stream.killed }), database: NATIVE_LAYOUT.database } : null;
-  const measured = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: request.elapsedMs } };
-  const metrics = integrity ? addShortfall(measured, integrity.shortfall) : measured;
+  const { native, metrics, comparison } = measureSession({
+    database: database.path,
+    elapsedMs: request.elapsedMs,
+    ...(request.extract ? { extract: request.extract } : {}),
+    ...(request.stream ? { stream: request.stream } : {}),
+  });
+  const integrity = comparison ? { ...comparison, database: NATIVE_LAYOUT.database } : null;
   const evidence = await writeEvidence(directory, {
     kind: request.kind,
     prompt: request.prompt,

@@ -191,6 +191,11 @@ export const JudgeRunSchema = z.object({
   output: z.unknown().optional(),
   /** What grading spent on models (USD): rubric judge sessions; 0 for code judges. Absent in older records. */
   costUSD: z.number().optional(),
+  /**
+   * The rubric judge session's metrics (tokens, cost, requests, model-active time), measured from its archived OpenCode
+   * database as a candidate's are, whether or not it submitted a judgment. Absent for code judges and in older records.
+   */
+  metrics: RunMetricsSchema.optional(),
   error: z.string().nullable(),
   /** The judge run's folder, relative to the run directory. */
   directory: z.string(),

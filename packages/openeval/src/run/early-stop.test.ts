@@ -1,10 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { EarlyCheckResult } from "../judge/index.ts";
-import type { EvalRun } from "../records/index.ts";
+import type { EvalRun, RunMetrics } from "../records/index.ts";
 import { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "../load/index.ts";
 import { createEarlyStopMonitor, decidedJudgeRun, type EarlyJudge } from "./early-stop.ts";
 
-const decided: EarlyCheckResult = { outcome: "decided", scores: { done: { value: 1, source: "judge.md", reason: "r" } }, reason: null, costUSD: 0.1 };
+/** The deciding judge session's metrics (as measureSession gives them). */
+const judgeMetrics: RunMetrics = {
+  version: 2,
+  cost: { usd: 0.1 },
+  tokens: { input: 900, output: 40, reasoning: 0, cacheRead: 0, cacheWrite: 0 },
+  tools: { calls: 2, succeeded: 2, failed: 0, unfinished: 0, errorRate: 0 },
+  requests: { started: 3, succeeded: 3, failed: 0, retries: 0 },
+  compactions: 0,
+  timing: { elapsedMs: 2_000, modelActiveMs: 800, outputTokensPerSecond: 50 },
+};
+const decided: EarlyCheckResult = { outcome: "decided", scores: { done: { value: 1, source: "judge.md", reason: "r" } }, reason: null, costUSD: 0.1, metrics: judgeMetrics };
 const continuing = (costUSD: number): EarlyCheckResult => ({ outcome: "continue", scores: null, reason: "done: still open", costUSD });
 
 /** A monitor whose checks run as soon as they are scheduled, on a clock the test moves. */
@@ -84,6 +94,8 @@ describe("createEarlyStopMonitor", () => {
     const evalRun = { id: "eval_1", runId: "r", slot: { evalId: "e", model: "m/x", variant: "current", repetition: 1 } } as EvalRun;
     const judgeRun = decidedJudgeRun(evalRun, decision!, { judgeRunId: "judge_1", judgeFingerprint: "f" });
     expect(judgeRun).toMatchObject({ state: "completed", kind: "rubric", scores: decided.scores, directory: "eval-runs/eval_1/checks/1", decidedEarly: { check: 1 } });
+    // The decisive judge session's metrics are the judgment's, as a final judge run's are.
+    expect(judgeRun.metrics).toEqual(judgeMetrics);
   });
 
   it("stops checking at maxChecks, and at maxCostUSD, giving each check what is left of the budget", async () => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { evalRunPaths, type CandidateMonitor, type TakeCheckpoint } from "../candidate/index.ts";
 import type { EarlyCheckLimits, EarlyCheckResult } from "../judge/index.ts";
 import type { EarlyStopPolicy } from "../load/index.ts";
-import type { CriterionScore, EarlyCheck, EvalRun, JudgeRun } from "../records/index.ts";
+import type { CriterionScore, EarlyCheck, EvalRun, JudgeRun, RunMetrics } from "../records/index.ts";
 
 /** One check's judge: grades the snapshot at `checkpoint` into `directory` (absolute). */
 export type EarlyJudge = (checkpoint: { directory: string; hash: string }, directory: string, limits: EarlyCheckLimits) => Promise<EarlyCheckResult>;
@@ -33,6 +33,8 @@ export function checkMarker(evalRunId: string): string {
 export interface EarlyDecision {
   check: EarlyCheck;
   scores: Record<string, CriterionScore>;
+  /** The deciding judge session's metrics, when measured. */
+  metrics?: RunMetrics;
 }
 
 export interface EarlyStopMonitor extends CandidateMonitor {
@@ -162,7 +164,7 @@ class Monitor {
   /** A decided check stops the candidate and becomes the decision; once the candidate has ended, nothing is decided. */
   private decide(check: EarlyCheck, result: EarlyCheckResult): void {
     if (result.outcome !== "decided" || !result.scores || this.finished) return;
-    this.decision = { check, scores: result.scores };
+    this.decision = { check, scores: result.scores, ...(result.metrics ? { metrics: result.metrics } : {}) };
     this.stop.abort();
   }
 }
@@ -186,6 +188,7 @@ export function decidedJudgeRun(evalRun: EvalRun, decision: EarlyDecision, ident
     error: null,
     directory: check.directory,
     ...(check.costUSD === null ? {} : { costUSD: check.costUSD }),
+    ...(decision.metrics ? { metrics: decision.metrics } : {}),
     decidedEarly: { check: check.check, checkpoint: check.checkpoint! },
   };
 }

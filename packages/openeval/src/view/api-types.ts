@@ -363,8 +363,27 @@ export interface JudgeRunDetail {
   rubricSubmission: unknown;
   logs: { stdout: string | null; stderr: string | null };
   verifications: VerificationView[];
+  /** The rubric judge's own OpenCode session; null when no rubric judge ran (a code judgment). */
+  session: JudgeSessionView | null;
   /** What of this judge run changed after it finished (its row or a file), or null when it checks out. */
   integrityError: string | null;
+}
+
+/**
+ * A rubric judge's own OpenCode session, shown as a candidate's transcript is: its messages, tool calls (a rejected
+ * submission is a failed judge_submit_judgment call whose error says why) and final answer. Sent whole: a judge
+ * session is a few dozen messages, and long texts are cut.
+ */
+export interface JudgeSessionView {
+  /** Why there is no session to show (the judge never started, is still running, its archive fails its check); null when there is. */
+  error: string | null;
+  rootSessionID: string | null;
+  sessions: SessionInfo[];
+  tools: ToolSummary[];
+  /** The judge's last free-text answer; "" when it gave none. */
+  response: string;
+  /** Session id → its messages, root session first. */
+  transcripts: Record<string, TranscriptMessage[]>;
 }
 
 /** Server → browser over /api/runs/:run/live (SSE): the store changed. */

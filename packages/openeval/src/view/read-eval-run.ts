@@ -4,11 +4,11 @@ import { dirname, join } from "node:path";
 import { openCodeStatus } from "../recording/index.ts";
 import { candidateName, creditsOf, describeFinding, describeOutcome, type EvalRun } from "../records/index.ts";
 import { slotCredit } from "../results/index.ts";
-import type { EvalRunDetail, FileText, JudgeRunSummary, SessionInfo } from "./api-types.ts";
+import type { EvalRunDetail, FileText, JudgeRunSummary } from "./api-types.ts";
 import { listFolder, toFileText } from "./folder-files.ts";
 import type { OpenRecording, RecordingCache } from "./recording-cache.ts";
 import type { RunIndex } from "./run-index.ts";
-import { MAX_TEXT } from "./transcript.ts";
+import { MAX_TEXT, toSessionInfos } from "./transcript.ts";
 import { asClause, describeState } from "../util/words.ts";
 
 const MAX_PATCH = 5 * MAX_TEXT;
@@ -53,10 +53,7 @@ export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recor
   const { context } = recording;
   const transcripts = await recording.transcripts();
   const native = context.native.version !== null ? await context.recording.sessions() : [];
-  const sessions: SessionInfo[] = [...transcripts].map(([id, messages]) => {
-    const session = native.find((candidate) => candidate.id === id);
-    return { id, parentID: session?.parentID ?? null, title: session?.title ?? "Constructed evidence", messages: messages.length, cost: session?.cost ?? null, tokens: session?.tokens ?? null };
-  });
+  const sessions = toSessionInfos(transcripts, native);
   return {
     ...base,
     prompt: context.prompt,

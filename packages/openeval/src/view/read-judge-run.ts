@@ -1,5 +1,6 @@
 // One judge run for the viewer: per-criterion scores with reasons and citations, the returned JSON (on the record),
-// and everything in its folder — the frozen judge.js, process logs, the rubric archive, verification receipts.
+// and everything in its folder — the frozen judge.js, process logs, the rubric archive and the rubric judge's own
+// session, verification receipts.
 import { join, posix } from "node:path";
 import { CODE_JUDGE_FILES, JUDGE_RUN_FOLDERS, RECEIPT_FILE, RUBRIC_FILES } from "../judge/index.ts";
 import { VerificationReceiptSchema } from "../recording/index.ts";
@@ -7,14 +8,23 @@ import { candidateName, CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } fr
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";
+import { readJudgeSessionView } from "./read-judge-session.ts";
 
 const codeFile = (file: string) => posix.join(JUDGE_RUN_FOLDERS.code, file);
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A receipt wherever a judge kept one: `…/verification/<id>/receipt.json`. */
 const RECEIPT = new RegExp(`^(.*/)?${escape(JUDGE_RUN_FOLDERS.verification)}/([^/]+)/${escape(RECEIPT_FILE)}$`);
 
-/** The detail as its folder holds it; the caller adds `integrityError` (it needs the eval run it judged). */
-export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, evalRun: EvalRunRow | null): Promise<Omit<JudgeRunDetail, "integrityError">> {
+/**
+ * The detail as its folder holds it; the caller adds `integrityError` (it needs the eval run it judged). `verify` names
+ * what is wrong with one of the folder's files before it is read as evidence (the judge's session database).
+ */
+export async function readJudgeRunDetail(
+  directory: string,
+  judgeRun: JudgeRun,
+  evalRun: EvalRunRow | null,
+  verify: (path: string) => string | null = () => null,
+): Promise<Omit<JudgeRunDetail, "integrityError">> {
   const folder = join(directory, judgeRun.directory);
   // files.json is the integrity manifest of the files listed, not one of them.
   const files = listFolder(folder).filter((file) => file.path !== JUDGE_FILES_MANIFEST && ownsJudgeRunFile(judgeRun, file.path));
@@ -37,6 +47,7 @@ export async function readJudgeRunDetail(directory: string, judgeRun: JudgeRun, 
     rubricSubmission: parseJson(await text(posix.join(JUDGE_RUN_FOLDERS.rubric, RUBRIC_FILES.submission))),
     logs: { stdout: await text(codeFile(CODE_JUDGE_FILES.stdout)), stderr: await text(codeFile(CODE_JUDGE_FILES.stderr)) },
     verifications: await findVerifications(files, text),
+    session: await readJudgeSessionView(folder, judgeRun, files, verify),
   };
 }
 

@@ -2,7 +2,7 @@
 // recently viewed ones stay open (least recently used closed first) and their transcripts are converted once.
 import { readRecording, type JudgeContext } from "../recording/index.ts";
 import type { EventRow, TranscriptMessage } from "./api-types.ts";
-import { CONSTRUCTED_SESSION, constructedTranscript, toTranscriptMessage } from "./transcript.ts";
+import { CONSTRUCTED_SESSION, constructedTranscript, toTranscripts } from "./transcript.ts";
 
 const KEEP_OPEN = 8;
 const MAX_EVENT_DATA = 4_000;
@@ -60,11 +60,7 @@ async function readTranscripts(context: JudgeContext): Promise<Map<string, Trans
   if (sessions.length === 0) {
     return new Map([[CONSTRUCTED_SESSION, constructedTranscript(context.prompt, context.recording.tools(), context.response.text)]]);
   }
-  // Root sessions (no parent) first, then subagents in the order they started.
-  const ordered = [...sessions.filter((session) => session.parentID === null), ...sessions.filter((session) => session.parentID !== null)];
-  const result = new Map<string, TranscriptMessage[]>();
-  for (const session of ordered) result.set(session.id, (await context.recording.messages(session.id)).map(toTranscriptMessage));
-  return result;
+  return toTranscripts(sessions, (sessionID) => context.recording.messages(sessionID));
 }
 
 async function readEvents(context: JudgeContext): Promise<EventRow[]> {

@@ -1,11 +1,28 @@
-// A recording's messages as the transcript shows them: text, reasoning, tool calls (input, output, error,
-// subagent), steps. Constructed evidence (no native session) gets one synthetic session from its manifest.
-import { openCodeStatus, type JudgeToolCall, type NativeMessage } from "../recording/index.ts";
-import type { TranscriptMessage, TranscriptPart } from "./api-types.ts";
+// A session's messages as the transcript shows them — a candidate's recording or a rubric judge's own session: text,
+// reasoning, tool calls (input, output, error, subagent), steps. Constructed evidence (no native session) gets one
+// synthetic session from its manifest.
+import { openCodeStatus, type JudgeToolCall, type NativeMessage, type NativeSession } from "../recording/index.ts";
+import type { SessionInfo, TranscriptMessage, TranscriptPart } from "./api-types.ts";
 
 /** Longer texts are cut: a page stays small even when a tool printed megabytes. */
 export const MAX_TEXT = 40_000;
 export const CONSTRUCTED_SESSION = "constructed";
+
+/** Session id → its transcript: root sessions (no parent) first, then subagents in the order they started. */
+export async function toTranscripts(sessions: readonly NativeSession[], messagesOf: (sessionID: string) => Promise<readonly NativeMessage[]>): Promise<Map<string, TranscriptMessage[]>> {
+  const ordered = [...sessions.filter((session) => session.parentID === null), ...sessions.filter((session) => session.parentID !== null)];
+  const result = new Map<string, TranscriptMessage[]>();
+  for (const session of ordered) result.set(session.id, (await messagesOf(session.id)).map(toTranscriptMessage));
+  return result;
+}
+
+/** What the session list shows of each transcript; a session OpenCode does not know is the constructed one. */
+export function toSessionInfos(transcripts: ReadonlyMap<string, readonly TranscriptMessage[]>, native: readonly NativeSession[]): SessionInfo[] {
+  return [...transcripts].map(([id, messages]) => {
+    const session = native.find((candidate) => candidate.id === id);
+    return { id, parentID: session?.parentID ?? null, title: session?.title ?? "Constructed evidence", messages: messages.length, cost: session?.cost ?? null, tokens: session?.tokens ?? null };
+  });
+}
 
 export function toTranscriptMessage(message: NativeMessage): TranscriptMessage {
   const info = message.info;

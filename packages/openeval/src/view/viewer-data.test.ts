@@ -1,10 +1,13 @@
-import { basename } from "node:path";
+import { appendFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { ResultsStore } from "../records/index.ts";
 import { handleApi } from "./api.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
+import type { JudgeRunDetail } from "./api-types.ts";
+import { JUDGE_ANSWER, JUDGE_SESSION, REJECTION } from "./fixtures/judge-session.ts";
 import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
 let fixture: ViewerFixture;
@@ -183,6 +186,28 @@ describe("a judge run", () => {
     expect(verification!.artifacts).toEqual([{ path: `${verification!.directory}/artifacts/shot.png`, bytes: expect.any(Number), kind: "image" }]);
     const image = await get(`runs/${fixture.runId}/judge-runs/${judgeRun.id}/raw?path=${encodeURIComponent(verification!.artifacts[0]!.path)}`);
     expect(image.headers.get("content-type")).toBe("image/png");
+  });
+});
+
+describe("a failed rubric judgment", () => {
+  it("answers with the judge's own session and its metrics, and refuses a session database changed after it finished", async () => {
+    const failed = await writeViewerFixture(await makeTempDir(), { evals: 1, models: ["provider/alpha"], repetitions: 2, failedJudge: "failed" });
+    const viewer = new ViewerData(RunCatalog.open({ run: failed.runDirectory, resultsRoot: "unused" }));
+    try {
+      const judgeRun = failed.judgeRuns.find((run) => run.state === "failed")!;
+      const answer = await handleApi(viewer, new Request(`http://127.0.0.1/api/runs/${failed.runId}/judge-runs/${judgeRun.id}`));
+      const detail = (await answer.json()) as JudgeRunDetail;
+      expect(detail.session).toMatchObject({ error: null, rootSessionID: JUDGE_SESSION, response: JUDGE_ANSWER });
+      expect(detail.session!.tools.find((tool) => tool.name === "judge_submit_judgment")).toMatchObject({ status: "error", error: REJECTION });
+      // Measured from the judge's database as a candidate's are: three answered requests and one the provider rejected.
+      expect(detail.judgeRun.metrics).toMatchObject({ tokens: { input: 3_900, output: 160 }, requests: { started: 4, succeeded: 3, failed: 1 }, timing: { modelActiveMs: 1_100 } });
+
+      await appendFile(join(failed.runDirectory, judgeRun.directory, "rubric", "opencode.db"), "forged");
+      const changed = (await viewer.judgeRun(failed.runId, judgeRun.id))!;
+      expect(changed.session).toMatchObject({ error: expect.stringMatching(/^Integrity error: .*rubric\/opencode\.db was changed after the judge run finished/), transcripts: {} });
+    } finally {
+      await viewer.close();
+    }
   });
 });
 

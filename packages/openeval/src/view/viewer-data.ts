@@ -2,7 +2,7 @@
 // calls the same methods to write its data files. Null means "no such run / eval run / judge run / file".
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { checkJudgeRunFile, checkRecords, ResultsStore, type EvalRun } from "../records/index.ts";
+import { checkJudgeRunFile, checkRecords, ResultsStore, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { UnreadableEvidenceError } from "./errors.ts";
 import type {
   EvalRunDetail,
@@ -191,7 +191,7 @@ export class ViewerData {
     const indexed = index?.judgeRuns.get(judgeRunId);
     if (!index || !indexed) return null;
     const { judgeRun, evalRun } = readWholeRecords(index.directory, (store) => ({ judgeRun: store.judgeRun(judgeRunId)!, evalRun: store.evalRun(indexed.evalRunId) }));
-    const detail = await readJudgeRunDetail(index.directory, judgeRun, index.rowsById.get(judgeRun.evalRunId) ?? null);
+    const detail = await readJudgeRunDetail(index.directory, judgeRun, index.rowsById.get(judgeRun.evalRunId) ?? null, (path) => judgeRunFileProblem(index.directory, judgeRun, path));
     const problems = checkRecords(index.directory, { evalRuns: evalRun ? [evalRun] : [], judgeRuns: [judgeRun] }, { files: true });
     return { ...detail, integrityError: problems.find((problem) => problem.kind === "judge-run")?.message ?? null };
   }
@@ -214,9 +214,7 @@ export class ViewerData {
   /** A finished judge run's file is served only when it matches its files.json. */
   private checkJudgeRunFile(runId: string, judgeRunId: string, path: string): void {
     const index = this.index(runId)!;
-    const judgeRun = index.judgeRuns.get(judgeRunId)!;
-    if (judgeRun.state === "running" || !existsSync(join(index.directory, judgeRun.directory, path))) return;
-    const problem = checkJudgeRunFile(index.directory, judgeRun, path);
+    const problem = judgeRunFileProblem(index.directory, index.judgeRuns.get(judgeRunId)!, path);
     if (problem) throw new UnreadableEvidenceError(`Integrity error: ${problem}`);
   }
 
@@ -245,6 +243,12 @@ export class ViewerData {
     if ("error" in recording) return unreadable(found.evalRun, recording.error, () => new Map());
     return recording.transcripts();
   }
+}
+
+/** What is wrong with a finished judge run's file (it does not match its files.json), or null. */
+function judgeRunFileProblem(directory: string, judgeRun: Pick<JudgeRun, "id" | "state" | "directory">, path: string): string | null {
+  if (judgeRun.state === "running" || !existsSync(join(directory, judgeRun.directory, path))) return null;
+  return checkJudgeRunFile(directory, judgeRun, path);
 }
 
 /** Reads whole records of an indexed run from its store (rows are never deleted, so an indexed id is there). */

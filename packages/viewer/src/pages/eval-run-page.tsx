@@ -11,7 +11,7 @@ import { DiffView } from "./diff-view.tsx";
 import { EventsView } from "./events-view.tsx";
 import { FilesView, LogsView } from "./files-view.tsx";
 import { MetricsView } from "./metrics-view.tsx";
-import { Transcript } from "./transcript.tsx";
+import { evalRunTranscript, Transcript } from "./transcript.tsx";
 
 const TABS = ["transcript", "diff", "files", "metrics", "events", "logs"] as const;
 
@@ -47,7 +47,7 @@ export function EvalRunPage({ run, evalRun, location }: { run: string; evalRun: 
               { id: "logs", label: "Logs", href: withQuery(location, { tab: "logs", focus: null }), count: data.logs.length },
             ]}
           />
-          {tab === "transcript" ? <Transcript run={run} detail={data} location={location} /> : null}
+          {tab === "transcript" ? <Transcript source={evalRunTranscript(api, run, data)} location={location} /> : null}
           {tab === "diff" ? <DiffView diff={data.diff} focus={location.query.get("path")} /> : null}
           {tab === "files" ? <FilesView run={run} detail={data} location={location} /> : null}
           {tab === "metrics" ? <MetricsView metrics={data.metrics} focus={location.query.get("focus")} /> : null}

@@ -1,7 +1,8 @@
 // One judge run: each criterion's score, reason and citations (a click opens the cited message, tool call, event,
 // metric or file of the eval run), the judge's returned JSON, verification receipts with their logs and artifacts
-// (images inline), the frozen judge source, process logs, and every file of the judge run's folder. A judgment an
-// earlyStop check decided says so: it was made on a snapshot of the running candidate.
+// (images inline), the rubric judge's own session with its metrics, the frozen judge source, process logs, and every
+// file of the judge run's folder. A judgment an earlyStop check decided says so: it was made on a snapshot of the
+// running candidate.
 import { describeState, type CitationView, type CriterionView, type JudgeRunDetail, type VerificationView } from "openeval/viewer-api";
 import { Await, Code, ControlBadge, Credit, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
 import { JudgeFailure } from "../components/judge-failure.tsx";
@@ -9,6 +10,7 @@ import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
 import { FileContent } from "./files-view.tsx";
+import { JudgeSessionSection } from "./judge-session.tsx";
 
 export function JudgeRunPage({ run, judgeRun, location }: { run: string; judgeRun: string; location: Location }) {
   const api = useApi();
@@ -31,6 +33,7 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
       <JudgeFailure run={run} evalRunId={judgeRun.evalRunId} state={judgeRun.state} error={judgeRun.error} />
       {judgeRun.error && judgeRun.state !== "failed" && judgeRun.state !== "timed_out" ? <div className="error-box">{judgeRun.error}</div> : null}
       <CriteriaSection run={run} detail={detail} />
+      {detail.session ? <JudgeSessionSection detail={detail} session={detail.session} location={location} /> : null}
       {detail.verifications.length > 0 ? (
         <Section title="Verification">
           {detail.verifications.map((verification) => (

@@ -1,5 +1,5 @@
-// RunMetrics as a table; each row carries its metric path (e.g. tools.errorRate) so a metric citation
-// lands on it. Missing values read "—" (unavailable), never 0.
+// RunMetrics of an eval run or a rubric judge's session as a table; each row carries its metric path (e.g.
+// tools.errorRate) so a metric citation lands on it. Missing values read "—" (unavailable), never 0.
 import { useEffect } from "react";
 import type { RunMetrics } from "openeval/viewer-api";
 import { Empty } from "../components/common.tsx";
@@ -8,11 +8,12 @@ import { scrollToFocus } from "./focus.ts";
 
 type Row = [path: string, label: string, value: string];
 
-export function MetricsView({ metrics, focus }: { metrics: RunMetrics | null; focus: string | null }) {
+/** `none`: what to say when there are no metrics. */
+export function MetricsView({ metrics, focus, none = "No metrics were computed for this eval run." }: { metrics: RunMetrics | null; focus: string | null; none?: string }) {
   useEffect(() => {
     if (focus) scrollToFocus(`metric:${focus}`);
   }, [focus]);
-  if (!metrics) return <Empty>No metrics were computed for this eval run.</Empty>;
+  if (!metrics) return <Empty>{none}</Empty>;
   const percent = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)}%`);
   const groups: [string, Row[]][] = [
     ["Cost and tokens", [

@@ -5,7 +5,7 @@ import { Await, ControlBadge, Credit, Empty, StateBadge } from "../components/co
 import { formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLoad } from "../hooks.tsx";
 import { href, type Location } from "../route.ts";
-import { Transcript } from "./transcript.tsx";
+import { evalRunTranscript, Transcript } from "./transcript.tsx";
 
 export function SideBySidePage({ run, location }: { run: string; location: Location }) {
   const a = location.query.get("a");
@@ -34,7 +34,7 @@ function SideColumn({ label, run, evalRun }: { label: string; run: string; evalR
         {(data) => (
           <>
             <ColumnHeader label={label} run={run} detail={data} />
-            <Transcript run={run} detail={data} location={{ route: { page: "eval-run", run, evalRun }, query: new URLSearchParams() }} />
+            <Transcript source={evalRunTranscript(api, run, data)} location={{ route: { page: "eval-run", run, evalRun }, query: new URLSearchParams() }} />
           </>
         )}
       </Await>

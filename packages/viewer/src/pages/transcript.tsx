@@ -1,11 +1,12 @@
-// The transcript of one session: the prompt, every message with its text, reasoning and tool calls (input,
-// output, error, subagent), and the final answer. Pages of messages load on demand; `focus` (a message, part or
-// tool call id, or "response") scrolls to the cited item and marks it.
+// The transcript of one session — a candidate's recording or a rubric judge's own session: the prompt, every message
+// with its text, reasoning and tool calls (input, output, error, subagent), and the final answer. Pages of messages
+// load on demand; `focus` (a message, part or tool call id, or "response") scrolls to the cited item and marks it.
 import { useEffect, useState } from "react";
-import { type EvalRunDetail, pageOffsetFor, type TranscriptMessage, type TranscriptPart } from "openeval/viewer-api";
+import { type EvalRunDetail, type JudgeSessionView, locateInTranscript, pageOf, pageOffsetFor, type SessionInfo, type ToolSummary, type TranscriptLocation, type TranscriptMessage, type TranscriptPage, type TranscriptPart } from "openeval/viewer-api";
+import type { ViewerApi } from "../api.ts";
 import { Code, Empty, ErrorBox, Spinner, StateBadge } from "../components/common.tsx";
 import { formatDuration, formatJson, formatTime, formatUSD } from "../format.ts";
-import { toError, useApi } from "../hooks.tsx";
+import { toError } from "../hooks.tsx";
 import { withQuery, type Location } from "../route.ts";
 import { scrollToFocus } from "./focus.ts";
 
@@ -18,26 +19,77 @@ interface Loaded {
   total: number;
 }
 
-export function Transcript({ run, detail, location }: { run: string; detail: EvalRunDetail; location: Location }) {
+/** What a transcript shows, and where its pages come from. */
+export interface TranscriptSource {
+  /** Changes when the messages do (a running eval run gets its recording when it finishes): the page loads again. */
+  key: string;
+  /** Why there is no transcript; null when there is one. */
+  unavailable: string | null;
+  rootSessionID: string | null;
+  sessions: SessionInfo[];
+  tools: ToolSummary[];
+  response: string;
+  /** Who gave the final answer, for "The … gave no final answer". */
+  author: "candidate" | "judge";
+  page(session: string | undefined, offset: number, limit: number): Promise<TranscriptPage>;
+  locate(id: string): Promise<TranscriptLocation | null>;
+}
+
+/** An eval run's recording, paged by the API. */
+export function evalRunTranscript(api: ViewerApi, run: string, detail: EvalRunDetail): TranscriptSource {
+  const evalRunId = detail.evalRun.id;
+  return {
+    key: `${run}\u0000${evalRunId}\u0000${detail.evalRun.evidence?.hash ?? ""}`,
+    unavailable: detail.evidenceError,
+    rootSessionID: detail.rootSessionID,
+    sessions: detail.sessions,
+    tools: detail.tools,
+    response: detail.response,
+    author: "candidate",
+    page: (session, offset, limit) => api.transcript(run, evalRunId, session, offset, limit),
+    locate: (id) => api.locate(run, evalRunId, id),
+  };
+}
+
+/** A rubric judge's own session: sent whole with its judge run, paged here. */
+export function judgeSessionTranscript(judgeRunId: string, session: JudgeSessionView): TranscriptSource {
+  const transcripts = new Map(Object.entries(session.transcripts));
+  return {
+    key: judgeRunId,
+    unavailable: session.error,
+    rootSessionID: session.rootSessionID,
+    sessions: session.sessions,
+    tools: session.tools,
+    response: session.response,
+    author: "judge",
+    page: async (requested, offset, limit) => {
+      const sessionID = requested ?? session.rootSessionID ?? "";
+      return { ...pageOf(transcripts.get(sessionID) ?? [], offset, limit), sessionID };
+    },
+    locate: async (id) => locateInTranscript(transcripts, id),
+  };
+}
+
+export function Transcript({ source, location }: { source: TranscriptSource; location: Location }) {
   const focus = location.query.get("focus");
-  const { loaded, error, busy, loadMore } = useTranscriptPage(run, detail, focus, location.query.get("session") ?? undefined);
+  const { loaded, error, busy, loadMore } = useTranscriptPage(source, focus, location.query.get("session") ?? undefined);
 
   useEffect(() => {
     if (loaded && focus) scrollToFocus(focus);
   }, [loaded, focus]);
 
-  if (detail.evidenceError) return <Empty>No transcript: {detail.evidenceError}</Empty>;
-  const isRoot = loaded !== null && (loaded.sessionID === detail.rootSessionID || detail.sessions.length <= 1);
+  if (source.unavailable) return <Empty>No transcript: {source.unavailable}</Empty>;
+  const isRoot = loaded !== null && (loaded.sessionID === source.rootSessionID || source.sessions.length <= 1);
   return (
     <div className="transcript-layout">
       <div className="transcript" data-testid="transcript">
-        {detail.sessions.length > 1 ? <SessionNav detail={detail} location={location} current={loaded?.sessionID} /> : null}
+        {source.sessions.length > 1 ? <SessionNav sessions={source.sessions} location={location} current={loaded?.sessionID} /> : null}
         {error ? <ErrorBox error={error} /> : null}
         {loaded === null && !error ? <Spinner /> : null}
         {loaded !== null ? <Messages loaded={loaded} busy={busy} loadMore={loadMore} location={location} focus={focus} /> : null}
-        {isRoot ? <FinalResponse response={detail.response} focused={focus === "response"} /> : null}
+        {isRoot ? <FinalResponse response={source.response} author={source.author} focused={focus === "response"} /> : null}
       </div>
-      <ToolIndex detail={detail} location={location} focus={focus} />
+      <ToolIndex tools={source.tools} location={location} focus={focus} />
     </div>
   );
 }
@@ -45,36 +97,34 @@ export function Transcript({ run, detail, location }: { run: string; detail: Eva
 type Direction = "earlier" | "later";
 
 /** The loaded window of one session's messages, and loading the page before or after it. */
-function useTranscriptPage(run: string, detail: EvalRunDetail, focus: string | null, requestedSession: string | undefined) {
-  const api = useApi();
+function useTranscriptPage(source: TranscriptSource, focus: string | null, requestedSession: string | undefined) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
-  const evalRunId = detail.evalRun.id;
 
   // Step: find the page to open — the cited item's, else the first of the requested (or root) session.
   useEffect(() => {
     let cancelled = false;
     setError(null);
-    if (detail.evidenceError) return;
+    if (source.unavailable) return;
     (async () => {
       let session = requestedSession;
       let offset = 0;
       if (focus && focus !== "response") {
-        const location = await api.locate(run, evalRunId, focus);
+        const location = await source.locate(focus);
         if (location) {
           session = location.sessionID;
           offset = pageOffsetFor(location.index, PAGE);
         }
       }
-      const page = await api.transcript(run, evalRunId, session, offset, PAGE);
+      const page = await source.page(session, offset, PAGE);
       if (!cancelled) setLoaded({ sessionID: page.sessionID, start: page.offset, messages: page.items, total: page.total });
     })().catch((reason: unknown) => !cancelled && setError(toError(reason)));
     return () => {
       cancelled = true;
     };
-    // A running eval run gets its recording when it finishes: load again then.
-  }, [api, run, evalRunId, requestedSession, focus, detail.evalRun.evidence?.hash]);
+    // The key names the messages: the source object itself is rebuilt on every render.
+  }, [source.key, source.unavailable, requestedSession, focus]);
 
   const loadMore = async (direction: Direction) => {
     if (!loaded) return;
@@ -82,7 +132,7 @@ function useTranscriptPage(run: string, detail: EvalRunDetail, focus: string | n
     try {
       const offset = direction === "earlier" ? Math.max(0, loaded.start - PAGE) : loaded.start + loaded.messages.length;
       const limit = direction === "earlier" ? loaded.start - offset : PAGE;
-      const page = await api.transcript(run, evalRunId, loaded.sessionID, offset, limit);
+      const page = await source.page(loaded.sessionID, offset, limit);
       setLoaded(direction === "earlier" ? { ...loaded, start: offset, messages: [...page.items, ...loaded.messages] } : { ...loaded, messages: [...loaded.messages, ...page.items], total: page.total });
     } catch (reason) {
       setError(toError(reason));
@@ -95,10 +145,10 @@ function useTranscriptPage(run: string, detail: EvalRunDetail, focus: string | n
 }
 
 /** The root session and its subagents' sessions: a click opens that session's first page. */
-function SessionNav({ detail, location, current }: { detail: EvalRunDetail; location: Location; current: string | undefined }) {
+function SessionNav({ sessions, location, current }: { sessions: SessionInfo[]; location: Location; current: string | undefined }) {
   return (
     <nav className="sessions">
-      {detail.sessions.map((session) => (
+      {sessions.map((session) => (
         <a key={session.id} href={withQuery(location, { session: session.id, focus: null })} className={`session-link ${current === session.id ? "active" : ""}`} data-session={session.id}>
           {session.parentID ? "↳ subagent" : "root"} · {session.title || session.id} <span className="muted">({session.messages})</span>
         </a>
@@ -128,23 +178,23 @@ function Messages({ loaded, busy, loadMore, location, focus }: { loaded: Loaded;
   );
 }
 
-function FinalResponse({ response, focused }: { response: EvalRunDetail["response"]; focused: boolean }) {
+function FinalResponse({ response, author, focused }: { response: string; author: TranscriptSource["author"]; focused: boolean }) {
   return (
     <div className={`response-box ${focused ? "focused" : ""}`} data-id="response" id="response">
       <div className="box-label">Final response</div>
-      {response ? <div className="prose">{response}</div> : <span className="muted">The candidate gave no final answer.</span>}
+      {response ? <div className="prose">{response}</div> : <span className="muted">The {author} gave no final answer.</span>}
     </div>
   );
 }
 
-/** Every tool call of the recording, in order: a click jumps to it (loading its session and page). */
-function ToolIndex({ detail, location, focus }: { detail: EvalRunDetail; location: Location; focus: string | null }) {
-  if (detail.tools.length === 0) return <aside className="tool-index muted small">No tool calls.</aside>;
+/** Every tool call of the session, in order: a click jumps to it (loading its session and page). */
+function ToolIndex({ tools, location, focus }: { tools: ToolSummary[]; location: Location; focus: string | null }) {
+  if (tools.length === 0) return <aside className="tool-index muted small">No tool calls.</aside>;
   return (
     <aside className="tool-index" aria-label="Tool calls">
-      <div className="box-label">Tool calls ({detail.tools.length})</div>
+      <div className="box-label">Tool calls ({tools.length})</div>
       <ol>
-        {detail.tools.map((tool) => (
+        {tools.map((tool) => (
           <li key={tool.id}>
             <a href={withQuery(location, { focus: tool.id, session: null })} className={focus === tool.id ? "active" : ""} title={tool.error ?? undefined}>
               <span className={`dot status-${tool.status}`} />

@@ -13,6 +13,7 @@ import { recordEvidence } from "../../recording/index.ts";
 import type { EvalRun } from "../../records/index.ts";
 import { gradeEvalRun, type GradeRequest } from "../grade-eval-run.ts";
 import { readCallLog } from "./call-log.ts";
+import { readJudgeSession } from "./read-session.ts";
 import { judgeControls } from "./control-judge.ts";
 import { checkEarly } from "./check-early.ts";
 import { createRubricGrader, RUBRIC_FILES, type RubricGraderOptions } from "./grade-rubric.ts";
@@ -46,6 +47,17 @@ const readerJudge: ControlFile = {
   ],
 };
 
+const WRONG_ANSWER = "correct: 1.5, since the response exceeds what was asked.";
+
+/** A judge that reads, submits an out-of-range score, is told why, and answers in free text instead: a failed judgment. */
+const wrongJudge: ControlFile = {
+  turns: [
+    { tools: [{ name: "judge_evidence", input: { action: "summary" } }], usage: { input: 1_200, output: 20 } },
+    { tools: [{ name: "judge_submit_judgment", input: { scores: { correct: { value: 1.5, reason: "Exceeds it.", evidence: [{ kind: "response" }] }, tested: { value: null, reason: "Not shown.", evidence: [] } } } }], usage: { input: 1_500, output: 60 } },
+    { text: WRONG_ANSWER, usage: { input: 1_700, output: 15 } },
+  ],
+};
+
 function submission(quote: string) {
   const evidence = [{ kind: "response", quote }];
   return { scores: { correct: { value: 1, reason: "The response says so.", evidence }, tested: { value: null, reason: "No test output was recorded.", evidence: [] } } };
@@ -56,7 +68,7 @@ let proxy: RecordingProxy;
 let root: string;
 
 beforeAll(async () => {
-  server = await startControlServer({ controls: { [EVAL_ID]: { ...candidates, ...judgeControls(candidates), "reader-judge": readerJudge } } });
+  server = await startControlServer({ controls: { [EVAL_ID]: { ...candidates, ...judgeControls(candidates), "reader-judge": readerJudge, "wrong-judge": wrongJudge } } });
   proxy = startRecordingProxy(server, EVAL_ID);
   root = await mkdtemp(join(tmpdir(), "openeval-rubric-"));
 });
@@ -120,6 +132,31 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     expect(toolUse.part.state.status).toBe("error");
   });
 
+  it("records a failed judge's session and metrics: its archived session shows what it answered and why its submission was rejected", async () => {
+    const request = await gradeRequest("control/wrong-judge", 'greet() returns "Hello, <name>!".', "control/positive");
+    const judgeRun = await gradeEvalRun(request, grade);
+    expect(judgeRun).toMatchObject({ kind: "rubric", state: "failed", scores: null });
+    expect(judgeRun.error).toContain(`It answered instead: "${WRONG_ANSWER}"`);
+    // Measured from the judge's own database, as a candidate's are: every request the provider answered, its usage.
+    expect(judgeRun.metrics).toMatchObject({
+      cost: { usd: 0 },
+      tokens: { input: 4_400, output: 95 },
+      requests: { started: 3, succeeded: 3, failed: 0, finishReasons: { "tool-calls": 2, stop: 1 } },
+      tools: { calls: 2, succeeded: 1, failed: 1 },
+    });
+    expect(judgeRun.metrics!.timing.elapsedMs).toBeGreaterThan(0);
+    expect(judgeRun.metrics!.timing.modelActiveMs).not.toBeNull();
+
+    // Its archived session, as the judge-run page reads it: the rejected submission with why, and the free-text answer.
+    const session = readJudgeSession(join(request.runDirectory, judgeRun.directory, "rubric"))!;
+    expect(session.response).toBe(WRONG_ANSWER);
+    expect(session.tools.map((tool) => [tool.name, tool.status])).toEqual([["judge_evidence", "completed"], ["judge_submit_judgment", "error"]]);
+    expect(session.tools[1]).toMatchObject({ input: { scores: { correct: { value: 1.5 } } } });
+    expect(session.tools[1]!.error).toContain("scores.correct.value must be true, false, null, or a number from 0 to 1 (got 1.5)");
+    const messages = session.messages.get(session.rootSessionID!)!;
+    expect(messages.map((message) => message.info.role)).toEqual(["user", "assistant", "assistant", "assistant"]);
+  });
+
   it("keeps the scripted outcome when the candidate's response tells the judge to give every criterion 1", async () => {
     const { outcome } = await judge("injected", "control/judge", INJECTION);
     expect(outcome.state).toBe("completed");
@@ -154,7 +191,7 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     expect(withTools[0]!.tools!.map((tool) => tool.function.name).sort()).toEqual(["judge_continue_judging", "judge_evidence", "judge_submit_judgment"]);
     expect(systemText(withTools[0]!)).toContain("This is an EARLY CHECK. The candidate is still running");
 
-    expect(await early("unsure", "Working on it.")).toEqual({ outcome: "continue", scores: null, reason: "tested: The tests have not run yet.", costUSD: 0 });
+    expect(await early("unsure", "Working on it.")).toEqual({ outcome: "continue", scores: null, reason: "tested: The tests have not run yet.", costUSD: 0, metrics: expect.objectContaining({ requests: expect.objectContaining({ started: 2 }) }) });
   });
 
   it("refuses, without starting OpenCode, a scripted judge for a candidate that is not a control or declares no verdict", async () => {

@@ -3,13 +3,14 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { archiveDatabase, buildProviderConfig, createGitWorkspace, runOpenCode, type OpenCodeOutcome } from "../../opencode/index.ts";
-import type { EvidenceRef } from "../../recording/index.ts";
+import { measureSession, type EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import { harnessProgram } from "../bundle-program.ts";
 import type { RubricGrader, SourceOutcome } from "../grade-eval-run.ts";
 import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
-import type { EvalRun } from "../../records/index.ts";
+import type { EvalRun, RunMetrics } from "../../records/index.ts";
+import { isPriced } from "../../util/model-pricing.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
 import { buildJudgeConfig, judgeUserPrompt } from "./judge-agent.ts";
 import { type JudgeRunFiles, readJudgment } from "./read-judgment.ts";
@@ -99,7 +100,7 @@ export async function gradeRubricTask(
 ): Promise<SourceOutcome> {
   const session = await runJudgeSession(task, directory, options, { phase: "final", ...limits });
   if ("error" in session) return { state: "failed", scores: null, error: session.error };
-  return { ...readJudgment(session.files, session.outcome, session.criteria), costUSD: session.outcome.costUSD };
+  return { ...readJudgment(session.files, session.outcome, session.criteria), costUSD: session.outcome.costUSD, ...(session.metrics ? { metrics: session.metrics } : {}) };
 }
 
 /** The session's phase and limits (an early check adds its budget, cancellation and process marker). */
@@ -115,6 +116,8 @@ export interface JudgeSession {
   outcome: OpenCodeOutcome;
   files: JudgeRunFiles & { continuation: string };
   criteria: string[];
+  /** Measured from the archived database as a candidate's are; null when there is none, or it cannot be read. */
+  metrics: RunMetrics | null;
 }
 
 
@@ -219,6 +222,7 @@ async function runJudge(
   return {
     outcome,
     criteria: plan.criteria,
+    metrics: database ? measureJudgeSession(database, outcome, isPriced(plan.model, task.settings.candidate.providers)) : null,
     files: { submission: at("submission"), continuation: at("continuation"), log: at("log"), stderr: at("stderr"), database },
   };
 }
@@ -232,6 +236,20 @@ function lowest(...limits: (number | undefined)[]): number | undefined {
 async function archiveJudgeDatabase(outcome: OpenCodeOutcome, target: string, secrets: string[]): Promise<string | null> {
   try {
     return (await archiveDatabase({ live: outcome.databasePath, target, secrets })).path;
+  } catch {
+    return null;
+  }
+}
+
+/** A database that cannot be read has no metrics; how the session ended is still in its outcome and error. */
+function measureJudgeSession(database: string, outcome: OpenCodeOutcome, priced: boolean): RunMetrics | null {
+  try {
+    return measureSession({
+      database,
+      elapsedMs: outcome.elapsedMs,
+      extract: { priced, streamErrors: outcome.stepErrors, retries: outcome.retries },
+      stream: { ledger: outcome.stream, killed: outcome.killed },
+    }).metrics;
   } catch {
     return null;
   }

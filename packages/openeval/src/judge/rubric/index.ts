@@ -5,3 +5,4 @@ export { createRubricGrader, gradeRubricTask, RUBRIC_FILES, type JudgeCredential
 export { judgeControls, judgeControlName, SCRIPTED_JUDGE_MODEL } from "./control-judge.ts";
 export { SubmissionFileSchema, type Submission } from "./schema.ts";
 export { readCallLog, type CallLogEntry } from "./call-log.ts";
+export { readJudgeSession } from "./read-session.ts";

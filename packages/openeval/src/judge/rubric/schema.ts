@@ -1,5 +1,6 @@
 // The external shapes of the rubric judge: the job file the harness hands its tool server, the arguments the model
-// sends to the two judge tools, and the submission file the tool server writes. Types come from z.infer.
+// sends to the two judge tools, the submission file the tool server writes, and the session file read back. Types come
+// from z.infer.
 import * as z from "zod";
 import { CitationSchema, EvalRunSchema } from "../../records/index.ts";
 
@@ -53,6 +54,14 @@ export const ContinueArgsSchema = z.strictObject({
 
 /** The submission file: exactly what was accepted. */
 export const SubmissionFileSchema = SubmitArgsSchema;
+
+/**
+ * The session file (session.json: how the judge's OpenCode process ended), as far as it is read back: the errors its
+ * event stream reported, which name the steps the database keeps none for. Loose: it holds the whole outcome.
+ */
+export const SessionFileSchema = z.looseObject({
+  stepErrors: z.array(z.object({ sessionID: z.string().nullable(), at: z.number().nullable(), name: z.string(), message: z.string() })),
+});
 
 export type JudgeJob = z.infer<typeof JudgeJobSchema>;
 export type EvidenceArgs = z.infer<typeof EvidenceArgsSchema>;
