@@ -5,4 +5,4 @@ export { executeCandidate, evalRunPaths, type CandidateMonitor, type CandidateRe
 export type { TakeCheckpoint } from "./checkpoint.ts";
 export type { EndpointCheck } from "./diagnose-provider.ts";
 export { buildCandidateImage, resolveCandidateImage, type CandidateImage, type CandidateImageOptions } from "./candidate-image.ts";
-export { CandidateError, BUILD_CANDIDATE_IMAGE_COMMAND, type CandidateErrorCode } from "./errors.ts";
+export { CandidateError, type CandidateErrorCode } from "./errors.ts";

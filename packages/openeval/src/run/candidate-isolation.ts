@@ -1,11 +1,11 @@
 // Where this run's candidates execute (SPEC §6): each model's isolation backend, and — when any model runs in
 // containers — the engine and the pinned candidate image, resolved before any model is called. No engine or no
 // image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
-import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
+import { resolveCandidateImage } from "../candidate/index.ts";
 import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
 import type { RunModels } from "../records/index.ts";
-import { connectContainerEngine } from "../sandbox/index.ts";
+import { connectContainerEngine, ContainerError } from "../sandbox/index.ts";
 
 export interface RunIsolation {
   runtimeFor(model: string): CandidateRuntime;
@@ -25,7 +25,7 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
       image = await candidateImageOn(engineHost);
     } catch (error) {
       // `openeval plan` calls no model: without an image it plans candidate work and says nothing is reusable.
-      if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
+      if (options.strict) throw error instanceof ContainerError ? error.within({ candidates: containerized }) : error;
     }
   }
   return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
@@ -54,13 +54,4 @@ export async function reapOrphanedCandidates(isolation: RunIsolation, models: re
   } catch {
     // No engine now: nothing of ours can be running there either.
   }
-}
-
-function explain(error: CandidateError, models: string[]): CandidateError {
-  const who = `${models.join(", ")} ${models.length === 1 ? "runs" : "run"} in containers (candidate.isolation, default for real models)`;
-  const fix =
-    error.code === "ENGINE_UNREACHABLE"
-      ? `${error.message} Then build the candidate image with \`${BUILD_CANDIDATE_IMAGE_COMMAND}\`.`
-      : error.message;
-  return new CandidateError(error.code, `${who}, and nothing was run: ${fix} Or pass \`--isolation process\` to run them on this machine as the current user, unsandboxed (results are labelled so).`, { cause: error });
 }

@@ -4,10 +4,12 @@
 // isolation are its users, each with its own policy (a SandboxSpec).
 export type { CopiedTree, CopyOutResult, OmittedFile, OutputSink, ReapOptions, RunOptions, RunOutcome, Sandbox, SandboxEngine, SandboxEngineName, SandboxLimits, SandboxNetwork, SandboxSpec, SandboxUser } from "./sandbox.ts";
 export { OWNER_LABEL } from "./sandbox.ts";
-export { openSandboxEngine, SANDBOX_ENGINE_NAMES, type SandboxEngineOptions } from "./engines.ts";
+export { openSandboxEngine, SANDBOX_ENGINE_NAMES, type SandboxEngineOptions, type SandboxEngines } from "./engines.ts";
 export { connectContainerEngine, type ContainerEngine } from "./container/container-engine.ts";
 export { engineAddress, isEngineReachable, type EngineOptions } from "./container/engine.ts";
 export type { BuildRequest, ImageInfo } from "./container/images.ts";
+export { ContainerError, IMAGE_ROLES, type ContainerErrorCode, type ContainerProblem, type ImageRole } from "./container/errors.ts";
+export { buildLabelledImage, connectImageEngine, findLabelledImage, findNamedImage, IMAGE_LABELS, type ImageProgress, type LabelledImage, type LabelledImageSpec } from "./container/labelled-image.ts";
 export { createProcessEngine, SANDBOX_MARKER, type ProcessEngineOptions } from "./process/process-sandbox.ts";
 export { confineCommand, detectPidNamespace, killProcessTree, type ConfinedCommand, type KillTarget } from "./process-tree.ts";
 export { runnerTiePrefix, tieToRunner } from "./tie-to-runner.ts";
