@@ -5,7 +5,7 @@ import { resolveCandidateImage } from "../candidate/index.ts";
 import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
 import type { RunModels } from "../records/index.ts";
-import { connectContainerEngine, ContainerError } from "../sandbox/index.ts";
+import { ContainerError, openSandboxEngine } from "../sandbox/index.ts";
 
 export interface RunIsolation {
   runtimeFor(model: string): CandidateRuntime;
@@ -49,7 +49,7 @@ export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope, 
 export async function reapOrphanedCandidates(isolation: RunIsolation, models: readonly string[]): Promise<void> {
   if (!models.some((model) => isolation.runtimeFor(model).isolation === "container")) return;
   try {
-    const engine = await connectContainerEngine(isolation.engineHost ? { host: isolation.engineHost } : {});
+    const engine = await openSandboxEngine("container", { container: isolation.engineHost ? { host: isolation.engineHost } : {} });
     for (const role of ["candidate", "egress-proxy", "egress"]) await engine.reap({ "openeval.sandbox": role }, { orphansOnly: true });
   } catch {
     // No engine now: nothing of ours can be running there either.

@@ -1,25 +1,21 @@
-// The name → implementation map of sandbox engines (STYLE §8), and the one way production code reaches an engine:
-// `process` runs on this machine, `container` on a local or remote container engine. A Kubernetes engine or a pool
-// of engines would be one more entry (docs/design/kubernetes.md); callers name the engine and get its interface.
+// The name → implementation map of sandbox engines, and the one way production code reaches an engine: `container`
+// runs on a local or remote container engine. A Kubernetes engine or a pool of engines would be one more entry
+// (docs/design/kubernetes.md); callers name the engine and get its interface.
 import { connectContainerEngine, type ContainerEngine } from "./container/container-engine.ts";
 import type { EngineOptions } from "./container/engine.ts";
 import { SandboxError } from "./errors.ts";
-import { createProcessEngine, type ProcessEngineOptions } from "./process/process-sandbox.ts";
 import type { SandboxEngine, SandboxEngineName } from "./sandbox.ts";
 
 export interface SandboxEngineOptions {
   container?: EngineOptions;
-  process?: ProcessEngineOptions;
 }
 
 /** What each engine offers: the sandbox interface, and for `container` its images and volumes too. */
-export interface SandboxEngines {
-  process: SandboxEngine;
+export interface SandboxEngines extends Record<SandboxEngineName, SandboxEngine> {
   container: ContainerEngine;
 }
 
 const ENGINES: { [Name in SandboxEngineName]: (options: SandboxEngineOptions) => Promise<SandboxEngines[Name]> } = {
-  process: async (options) => createProcessEngine(options.process),
   container: (options) => connectContainerEngine(options.container),
 };
 
