@@ -16,4 +16,4 @@ export { BoundedBuffer } from "./output-capture.ts";
 export { packTar, unpackTar, type ReadTarEntry, type TarEntry } from "./tar.ts";
 export { SandboxError, ENGINE_REMEDY, type SandboxErrorCode } from "./errors.ts";
 export { contextEntries, hashContext, readContextFiles, type ContextFile } from "./image-context.ts";
-export { readTree as readFolder } from "./process/process-files.ts";
+export { readTree as readFolder } from "./read-folder.ts";

@@ -3,11 +3,11 @@
 // through the same TreeWriter the container engine streams into.
 import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { readChunks } from "../../util/read-chunks.ts";
-import { toSafeRelativePath } from "../../util/relative-path.ts";
-import type { CopyOutResult } from "../sandbox.ts";
-import type { ReadTarEntry, TarEntry } from "../tar.ts";
-import { writeTree, type TreeWriter } from "../tree-writer.ts";
+import { readChunks } from "../util/read-chunks.ts";
+import { toSafeRelativePath } from "../util/relative-path.ts";
+import type { CopyOutResult } from "./sandbox.ts";
+import type { ReadTarEntry, TarEntry } from "./tar.ts";
+import { writeTree, type TreeWriter } from "./tree-writer.ts";
 
 const SLASH = Buffer.from("/");
 
