@@ -9,7 +9,7 @@ export type { ContainerEngine } from "./container/container-engine.ts";
 export { engineAddress, isEngineReachable, type EngineOptions } from "./container/engine.ts";
 export type { BuildRequest, ImageInfo } from "./container/images.ts";
 export { ContainerError, IMAGE_ROLES, type ContainerErrorCode, type ContainerProblem, type ImageRole } from "./container/errors.ts";
-export { buildLabelledImage, connectImageEngine, findLabelledImage, findNamedImage, IMAGE_LABELS, type ImageProgress, type LabelledImage, type LabelledImageSpec } from "./container/labelled-image.ts";
+export { buildLabelledImage, connectImageEngine, findLabelledImage, findNamedImage, type ImageProgress, type LabelledImage, type LabelledImageSpec } from "./container/labelled-image.ts";
 export { confineCommand, detectPidNamespace, killProcessTree, type ConfinedCommand, type KillTarget } from "./process-tree.ts";
 export { runnerTiePrefix, tieToRunner } from "./tie-to-runner.ts";
 export { BoundedBuffer } from "./output-capture.ts";

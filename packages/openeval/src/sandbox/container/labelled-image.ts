@@ -10,7 +10,7 @@ import type { ContainerEngine } from "./container-engine.ts";
 import type { EngineOptions } from "./engine.ts";
 import { ContainerError, IMAGE_ROLES, type ImageRole } from "./errors.ts";
 
-export const IMAGE_LABELS = { role: "openeval.image", contextHash: "openeval.context-hash" } as const;
+const IMAGE_LABELS = { role: "openeval.image", contextHash: "openeval.context-hash" } as const;
 
 export interface LabelledImageSpec {
   role: ImageRole;
