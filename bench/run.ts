@@ -49,7 +49,7 @@ const rejudge = await step("rejudge", "3/9 rejudge", () => measureRejudge({ reco
 const plan = await step("plan", "4/9 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
 const viewerApi = await step("viewer", `5/9 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`, () => measureViewerApi({ evalRuns: sizes.viewerEvalRuns }));
 const workspaceDiff = await step("diff", "6/9 workspace diff of large changes", () => measureWorkspaceDiff());
-const sandbox = await step("sandbox", "7/9 sandbox round trips (process and container engines)", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
+const sandbox = await step("sandbox", "7/9 container sandbox round trips", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
 const isolation = await step("isolation", "8/9 isolation backends (whole eval runs, process vs container)", () => measureIsolation({ evals: sizes.isolationEvals }));
 const runnerMemory = await step("runner-memory", `9/9 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`, () => measureRunnerMemory({ slots: sizes.runnerMemorySlots }));
 loadAverage.end = loadavg().map((value) => round(value, 2));

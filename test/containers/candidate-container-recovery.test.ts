@@ -7,7 +7,7 @@ import { startControlServer, type ControlServer } from "@openeval/control-model"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
-import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
+import { openSandboxEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 
@@ -49,7 +49,7 @@ describe.skipIf(!reachable)("candidate containers across a runner crash, and cre
       "evals/sleepy/controls/sleeper.json": JSON.stringify({ turns: [{ tools: [{ name: "bash", input: { command: "sleep 280", description: "wait" } }] }, { text: "OK" }] }),
     });
     const runner = Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], { stdout: "ignore", stderr: "ignore", stdin: "ignore" });
-    const engine = await connectContainerEngine();
+    const engine = await openSandboxEngine("container");
     let runId = "";
     for (let waited = 0; waited < 240_000 && runId === ""; waited += 500) {
       await Bun.sleep(500);
@@ -92,7 +92,7 @@ describe.skipIf(!reachable)("candidate containers across a runner crash, and cre
     expect(evalRun, run.stderr).toMatchObject({ state: "timed_out", input: { isolation: "container" } });
     // The copy-out after the kill brought the workspace back: the judge graded the recording.
     expect(judgeRuns[0]?.state, JSON.stringify(evalRun)).toBe("completed");
-    expect(await (await connectContainerEngine()).list({ "openeval.eval-run": evalRun!.id })).toEqual([]);
+    expect(await (await openSandboxEngine("container")).list({ "openeval.eval-run": evalRun!.id })).toEqual([]);
   }, 400_000);
 
   it("hands the containerized candidate its own key only, and the key appears nowhere under results/", async () => {

@@ -12,7 +12,7 @@ import { buildCandidateImage } from "../../packages/openeval/src/candidate/index
 import { defaultCandidateCpus } from "../../packages/openeval/src/candidate/container/candidate-container.ts";
 import { readResults } from "../../packages/openeval/src/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
-import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
+import { openSandboxEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => decoy.listen(0, "127.0.0.1", resolve));
   const decoyPort = (decoy.address() as { port: number }).port;
   // The quota per 100 ms period that the engine sets from the CPU limit.
-  const cpuMax = `CPU ${Math.round(defaultCandidateCpus(await (await connectContainerEngine()).cpus()) * 100_000)} 100000`;
+  const cpuMax = `CPU ${Math.round(defaultCandidateCpus(await (await openSandboxEngine("container")).cpus()) * 100_000)} 100000`;
   directory = await writeTree({});
   await writeTree(
     {
@@ -115,7 +115,7 @@ describe.skipIf(!reachable)("a control candidate in a container", () => {
 
   it("leaves no container or volume of the run behind", async () => {
     const runId = readdirSync(join(directory, "results"))[0]!;
-    expect(await (await connectContainerEngine()).list({ "openeval.run": runId })).toEqual([]);
+    expect(await (await openSandboxEngine("container")).list({ "openeval.run": runId })).toEqual([]);
     const volumes = Bun.spawnSync(["/usr/bin/docker", "volume", "ls", "-q", "--filter", `label=openeval.run=${runId}`]).stdout.toString().trim();
     expect(volumes).toBe("");
   });

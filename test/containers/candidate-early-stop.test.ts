@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
 import { ResultsStore, type EvalRun, type JudgeRun } from "../../packages/openeval/src/records/index.ts";
-import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
+import { openSandboxEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 
@@ -56,6 +56,6 @@ describe.skipIf(!reachable)("earlyStop of a candidate in a container", () => {
     const checkpoint = JSON.parse(readFileSync(join(directory, "results", runId, judgeRun!.decidedEarly!.checkpoint.directory, "manifest.json"), "utf8"));
     expect(checkpoint.final.files.map((file: { path: string }) => file.path)).toContain("notes.txt");
     expect(checkpoint.native.rootSessionID).toMatch(/^ses_/);
-    expect(await (await connectContainerEngine()).list({ "openeval.run": runId })).toEqual([]);
+    expect(await (await openSandboxEngine("container")).list({ "openeval.run": runId })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
 import { readRecording } from "../../packages/openeval/src/index.ts";
-import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
+import { openSandboxEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 import { onlyRunDirectory, readEvalRuns } from "../helpers/results.ts";
@@ -57,6 +57,6 @@ describe.skipIf(!reachable)("eval.ts prepare in a candidate container", () => {
 
   it("leaves no container of the run behind", async () => {
     const runId = readdirSync(join(directory, "results"))[0]!;
-    expect(await (await connectContainerEngine()).list({ "openeval.run": runId })).toEqual([]);
+    expect(await (await openSandboxEngine("container")).list({ "openeval.run": runId })).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
-import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
+import { openSandboxEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 
@@ -21,6 +21,6 @@ describe.skipIf(!reachable)("the example benchmark in containers", () => {
     const run = await runCli(["run", "--benchmark", directory, "--isolation", "container"], { timeoutMs: 1_500_000 });
     expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).not.toContain("not finished");
-    expect(await (await connectContainerEngine()).list({ "openeval.sandbox": "candidate" })).toEqual([]);
+    expect(await (await openSandboxEngine("container")).list({ "openeval.sandbox": "candidate" })).toEqual([]);
   }, 1_600_000);
 });

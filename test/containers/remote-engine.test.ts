@@ -8,7 +8,7 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
-import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
+import { openSandboxEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 import { describeSandboxContract } from "../../packages/openeval/src/sandbox/sandbox-contract.case.ts";
@@ -28,19 +28,19 @@ describe.skipIf(!canStart)("a second engine on a 127.0.0.1 TCP socket", () => {
   }, 60_000);
 
   it("is another engine: the runner's engine does not see its sandboxes", async () => {
-    const remote = await connectContainerEngine({ host: second.host });
+    const remote = await openSandboxEngine("container", { container: { host: second.host } });
     expect(remote.address).toBe(second.host);
     const sandbox = await remote.create({ image: BASE_IMAGE, labels: { "openeval.test": "remote-engine" }, folders: ["/work"], workdir: "/work", limits: { cpus: 1, memoryMiB: 128, pids: 64, tmpMiB: 16 }, lifetimeMs: 60_000 });
     try {
       expect(await remote.list({ "openeval.test": "remote-engine" })).toEqual([sandbox.id]);
-      expect(await (await connectContainerEngine()).list({ "openeval.test": "remote-engine" })).toEqual([]);
+      expect(await (await openSandboxEngine("container")).list({ "openeval.test": "remote-engine" })).toEqual([]);
     } finally {
       await sandbox.remove();
     }
   });
 
   describeSandboxContract("sandbox contract on the second engine", {
-    engine: () => connectContainerEngine({ host: second.host }),
+    engine: () => openSandboxEngine("container", { container: { host: second.host } }),
     spec: async () => ({ image: BASE_IMAGE }),
     alive: async (sandbox) => {
       const [host, port] = second.host.replace("tcp://", "").split(":");
@@ -89,7 +89,7 @@ describe.skipIf(!canStart)("a second engine on a 127.0.0.1 TCP socket", () => {
       }
       expect(createdOn(second.host, runId)).toEqual(["candidate", "egress-proxy"]);
       expect(createdOn(null, runId)).toEqual([]);
-      expect(await (await connectContainerEngine({ host: second.host })).list({ "openeval.run": runId })).toEqual([]);
+      expect(await (await openSandboxEngine("container", { container: { host: second.host } })).list({ "openeval.run": runId })).toEqual([]);
     });
   });
 });

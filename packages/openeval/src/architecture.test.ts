@@ -114,3 +114,20 @@ describe("the viewer's imports", () => {
     expect(other.map((entry) => `${entry.file} imports ${entry.specifier}`)).toEqual([]);
   });
 });
+
+describe("engines", () => {
+  const sources = sourceFiles(SOURCE).map((file) => ({ file: file.slice(SOURCE.length + 1), text: readFileSync(file, "utf8") }));
+  /** The container engine's own code, and the map that opens every engine. */
+  const engineCode = (file: string) => file.startsWith("sandbox/container/") || file === "sandbox/engines.ts";
+
+  it("are constructed or connected only in the engine code; everything else opens one through the map", () => {
+    const connecting = sources.filter((source) => !engineCode(source.file) && /\bconnect(Container)?Engine\b|\bdockerode\b|new Docker\(/.test(source.text));
+    expect(connecting.map((source) => source.file)).toEqual([]);
+    expect(sources.filter((source) => /openSandboxEngine\(/.test(source.text) && !engineCode(source.file)).length).toBeGreaterThan(1);
+  });
+
+  it("are chosen per candidate by the runtime map, never by a branch in candidate execution", () => {
+    const execute = sources.find((source) => source.file === "candidate/execute-candidate.ts")!;
+    expect(execute.text).not.toMatch(/isolation === "(container|process)"|\bcontainer\s*\?/);
+  });
+});

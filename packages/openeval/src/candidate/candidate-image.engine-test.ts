@@ -1,7 +1,7 @@
 // The candidate image on a real engine (`npm run test:containers`): built from images/candidate/ with the pinned
 // OpenCode and Bun, a non-root user, the tools an agent needs, and nothing of any eval folder.
 import { describe, expect, it } from "vitest";
-import { connectContainerEngine, engineAddress, isEngineReachable, type Sandbox } from "../sandbox/index.ts";
+import { openSandboxEngine, engineAddress, isEngineReachable, type Sandbox } from "../sandbox/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { buildCandidateImage, resolveCandidateImage } from "./candidate-image.ts";
 
@@ -19,7 +19,7 @@ describe.skipIf(!reachable)(`candidate image on ${engineAddress()}`, () => {
     const image = await buildCandidateImage({ onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`) });
     expect(image.imageId).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(await resolveCandidateImage()).toEqual(image);
-    const engine = await connectContainerEngine();
+    const engine = await openSandboxEngine("container");
     const sandbox = await engine.create({
       image: image.imageId,
       labels: { "openeval.test": "candidate-image" },

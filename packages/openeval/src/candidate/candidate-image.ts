@@ -5,28 +5,19 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { resolveOpenCodeBinary } from "../opencode/index.ts";
-import { connectContainerEngine, contextEntries, hashContext, packTar, readContextFiles, SandboxError, type ContainerEngine, type EngineOptions, type TarEntry } from "../sandbox/index.ts";
-import { sha256 } from "../util/hash.ts";
+import { buildLabelledImage, connectImageEngine, findLabelledImage, openSandboxEngine, type EngineOptions, type ImageProgress, type LabelledImage, type LabelledImageSpec, type TarEntry } from "../sandbox/index.ts";
 import { imageContextDirectory } from "../util/images-directory.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError } from "./errors.ts";
 
 export const CANDIDATE_CONTEXT_DIRECTORY = imageContextDirectory("candidate");
-export const CANDIDATE_IMAGE_REPOSITORY = "openeval-candidate";
-const LABELS = { image: "openeval.image", contextHash: "openeval.context-hash" } as const;
 
-export interface CandidateImage {
-  /** The immutable image id (`sha256:…`): what runs, and what enters the candidate fingerprint. */
-  imageId: string;
-  tag: string;
-  contextHash: string;
-}
+export type CandidateImage = LabelledImage;
 
 export interface CandidateImageOptions extends EngineOptions {
   contextDirectory?: string;
   /** Build even when an image with this context hash exists (the engine's layer cache still applies). */
   force?: boolean;
-  onProgress?: (event: { kind: "phase" | "output"; message: string }) => void;
+  onProgress?: (event: ImageProgress) => void;
 }
 
 /**
@@ -34,62 +25,25 @@ export interface CandidateImageOptions extends EngineOptions {
  * const { imageId } = await buildCandidateImage({ onProgress: (event) => console.error(event.message) });
  */
 export async function buildCandidateImage(options: CandidateImageOptions = {}): Promise<CandidateImage> {
-  const progress = options.onProgress ?? (() => {});
-  const engine = await openEngine(options);
-  const { files, contextHash } = await readContext(options.contextDirectory);
-  const tag = `${CANDIDATE_IMAGE_REPOSITORY}:${contextHash.slice(0, 12)}`;
-  const existing = options.force ? null : await findImage(engine, contextHash);
-  if (existing) {
-    progress({ kind: "phase", message: `Candidate image for context ${contextHash.slice(0, 12)} already built: ${existing}` });
-    return { imageId: existing, tag, contextHash };
-  }
-  progress({ kind: "phase", message: `Adding OpenCode ${OPENCODE_VERSION} and Bun ${bunVersion()} from this project's npm install` });
-  const context = packTar(contextEntries(files, await vendorEntries()));
-  progress({ kind: "phase", message: `Building ${tag} on ${engine.address} (${Math.round(context.length / 1_048_576)} MiB context)` });
-  const imageId = await engine
-    .buildImage({ context, tag, labels: { [LABELS.image]: "candidate", [LABELS.contextHash]: contextHash }, onOutput: (message) => progress({ kind: "output", message }) })
-    .catch((error: unknown) => {
-      throw new CandidateError("IMAGE_BUILD_FAILED", (error as Error).message, { cause: error });
-    });
-  progress({ kind: "phase", message: `Built ${tag}: ${imageId}` });
-  return { imageId, tag, contextHash };
-}
-
-/** The image built from the current folder and pinned versions, by id; else IMAGE_MISSING / IMAGE_STALE. */
-export async function resolveCandidateImage(options: CandidateImageOptions = {}): Promise<CandidateImage> {
-  const engine = await openEngine(options);
-  const { contextHash } = await readContext(options.contextDirectory);
-  const imageId = await findImage(engine, contextHash);
-  if (imageId) return { imageId, tag: `${CANDIDATE_IMAGE_REPOSITORY}:${contextHash.slice(0, 12)}`, contextHash };
-  const others = await engine.findImages({ [LABELS.image]: "candidate" });
-  if (others.length > 0) {
-    throw new CandidateError(
-      "IMAGE_STALE",
-      `The candidate image on ${engine.address} was built from an older images/candidate/ or another OpenCode/Bun version; rebuild it with \`${BUILD_CANDIDATE_IMAGE_COMMAND}\``,
-    );
-  }
-  throw new CandidateError("IMAGE_MISSING", `No candidate image on ${engine.address}; build it with \`${BUILD_CANDIDATE_IMAGE_COMMAND}\``);
-}
-
-async function openEngine(options: EngineOptions): Promise<ContainerEngine> {
-  try {
-    return await connectContainerEngine(options);
-  } catch (error) {
-    if (error instanceof SandboxError) throw new CandidateError("ENGINE_UNREACHABLE", error.message, { cause: error });
-    throw error;
-  }
-}
-
-/** The folder's files and their hash, extended by the versions of the two binaries vendor/ will hold. */
-async function readContext(directory = CANDIDATE_CONTEXT_DIRECTORY) {
-  const files = await readContextFiles(directory).catch((error: unknown) => {
-    throw new CandidateError("IMAGE_BUILD_FAILED", (error as Error).message, { cause: error });
+  const engine = await openSandboxEngine("container", { container: options });
+  return buildLabelledImage(engine, candidateImageSpec(options.contextDirectory), {
+    generate: async (_files, progress) => {
+      progress({ kind: "phase", message: `Adding OpenCode ${OPENCODE_VERSION} and Bun ${bunVersion()} from this project's npm install` });
+      return vendorEntries();
+    },
+    ...(options.force ? { force: true } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  return { files, contextHash: sha256(`${hashContext(files)}\0opencode-ai@${OPENCODE_VERSION}\0bun@${bunVersion()}`) };
 }
 
-async function findImage(engine: ContainerEngine, contextHash: string): Promise<string | null> {
-  return (await engine.findImages({ [LABELS.contextHash]: contextHash }))[0]?.id ?? null;
+/** The image built from the current folder and pinned versions, by id; else OE_IMAGE_MISSING / OE_IMAGE_STALE. */
+export async function resolveCandidateImage(options: CandidateImageOptions = {}): Promise<CandidateImage> {
+  return findLabelledImage(await connectImageEngine("candidate", options), candidateImageSpec(options.contextDirectory));
+}
+
+/** images/candidate/, hashed with the versions of the two binaries vendor/ will hold. */
+function candidateImageSpec(contextDirectory = CANDIDATE_CONTEXT_DIRECTORY): LabelledImageSpec {
+  return { role: "candidate", contextDirectory, extraHash: `\0opencode-ai@${OPENCODE_VERSION}\0bun@${bunVersion()}` };
 }
 
 function bunPackageDirectory(): string {

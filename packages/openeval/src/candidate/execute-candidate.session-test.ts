@@ -61,6 +61,7 @@ describe("executeCandidate with a monitor", { timeout: 150_000 }, () => {
       runDirectory,
       evalRunId: "eval_watched",
       isolation: "process",
+    pinned: { image: null },
       slot: { evalId: "notes", model: "control/endless", variant: "current", repetition: 1 },
       evaluation: benchmark.evals[0]!,
       settings: benchmark.settings,

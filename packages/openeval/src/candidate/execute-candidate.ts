@@ -1,18 +1,16 @@
 // One eval run, end to end: seed the workspace, run OpenCode isolated, then turn what it left behind into a
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
-import { mkdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { captureDirectory, writeNativeRecording, type ToolCallText } from "../recording/index.ts";
+import { captureDirectory, writeNativeRecording, type Snapshot, type ToolCallText } from "../recording/index.ts";
 import { describeRecordingIntegrity, type EarlyCheck, type EvalRun, type EvalRunFinding, type PreparationError, type SlotKey } from "../records/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { buildProviderConfig, createGitWorkspace, describeEndpointProblem, prepareIsolation, providerEndpoint, redactBytes, runOpenCode, selectCredentials, type EndpointProblem, type OpenCodeOutcome } from "../opencode/index.ts";
+import { buildProviderConfig, createGitWorkspace, describeEndpointProblem, prepareIsolation, providerEndpoint, redactBytes, runOpenCode, selectCredentials, type EndpointProblem, type Isolation as OpenCodeIsolation, type OpenCodeOutcome } from "../opencode/index.ts";
 import { diagnoseProvider, type EndpointCheck } from "./diagnose-provider.ts";
-import { openCandidateContainer, type CandidateContainer } from "./container/candidate-container.ts";
-import { planEgress } from "./container/egress.ts";
-import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "./checkpoint.ts";
+import type { TakeCheckpoint } from "./checkpoint.ts";
 import { layVariant, variantConfig } from "./variant-setup.ts";
-import { hostStepRunner, prepareWorkspace, type PreparationFailure } from "./prepare-workspace.ts";
+import { prepareWorkspace, type PreparationFailure } from "./prepare-workspace.ts";
+import { candidateRuntime, type CandidateRuntime, type PinnedRuntime } from "./runtime/candidate-runtime.ts";
 import { checkoutPaths, seedCheckout } from "./seed-checkout.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { isPriced } from "../util/model-pricing.ts";
@@ -28,10 +26,9 @@ export interface CandidateRequest {
   variant?: VariantDefinition;
   settings: BenchmarkSettings;
   candidateFingerprint: string;
-  /** Where it runs. */
+  /** Where it runs: the backend, and what the run pinned for it (the candidate image and its engine). */
   isolation: Isolation;
-  /** For `container`: the pinned candidate image and the engine (default DOCKER_HOST or the local socket). */
-  container?: { image: string; host?: string };
+  pinned: PinnedRuntime;
   /** Base URL of the control server for this eval; needed for `control/*` models. */
   controlBaseURL: string | null;
   signal?: AbortSignal;
@@ -114,46 +111,6 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   }
 }
 
-/** The candidate's container pair (candidate + egress proxy), labelled with the run and eval run for reaping. */
-async function openContainer(request: CandidateRequest, scratch: string, timeoutMs: number, credentials: { secrets: string[] }) {
-  if (!request.container) throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
-  const { settings, slot } = request;
-  const baseURL = providerEndpoint(slot.model, buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL));
-  const logFile = join(request.runDirectory, evalRunPaths(request.evalRunId).logs, "egress.log");
-  await mkdir(dirname(logFile), { recursive: true });
-  const log = Bun.file(logFile).writer();
-  const container = await openCandidateContainer({
-    image: request.container.image,
-    ...(request.container.host ? { host: request.container.host } : {}),
-    scratch,
-    limits: settings.candidate.container ?? {},
-    labels: { "openeval.run": request.runId, "openeval.eval-run": request.evalRunId },
-    egress: planEgress(baseURL, settings.candidate.network?.allow ?? []),
-    timeoutMs,
-    preparationMs: request.evaluation.settings.prepare.length * PREPARE_STEP_TIMEOUT_MS,
-    egressLog: { write: (chunk) => void log.write(redactBytes(chunk, credentials.secrets)) },
-  });
-  let closed = false;
-  return { launch: container.launch, sharedFolders: container.sharedFolders, prepare: container.prepare, copyLive: container.copyLive, notCopied: container.notCopied, close: async () => {
-    await container.close();
-    if (!closed) await log.end();
-    closed = true;
-  } };
-}
-
-/** A checkpoint of a candidate in a container: its live files are copied to a scratch folder, then recorded as on the host. */
-function checkpointInContainer(live: LiveCandidate, copyLive: CandidateContainer["copyLive"], evalRunId: string): TakeCheckpoint {
-  return async (directory) => {
-    const copy = await createScratchDir(`${evalRunId}-live`);
-    try {
-      const copied = await copyLive({ workspace: live.workspace, database: live.databasePath }, copy);
-      return await checkpointOf({ ...live, workspace: copied.workspace, databasePath: copied.database })(directory);
-    } finally {
-      await removeScratchDir(copy);
-    }
-  };
-}
-
 /** An eval run that ended without a recording (nothing ran, or it could not be recorded): an infrastructure error,
  * or interrupted work when the runner was stopping. */
 function finishFailed(request: CandidateRequest, running: EvalRun, error: string, cause: { setupError?: boolean; interrupted?: boolean; preparationError?: PreparationError } = {}): EvalRun {
@@ -171,14 +128,13 @@ function finishFailed(request: CandidateRequest, running: EvalRun, error: string
   return failed;
 }
 
-/** Runs the eval's prepare steps where the candidate will run: on this machine, or in its container. */
-function prepare(request: CandidateRequest, where: { workspace: string; env: Record<string, string>; secrets: string[] }, container: Pick<CandidateContainer, "prepare"> | null): Promise<PreparationFailure | null> {
+/** Runs the eval's prepare steps where the candidate will run. */
+function prepare(request: CandidateRequest, where: { workspace: string; env: Record<string, string>; secrets: string[] }, runtime: CandidateRuntime): Promise<PreparationFailure | null> {
   const steps = request.evaluation.settings.prepare;
   if (steps.length === 0) return Promise.resolve(null);
   const logPath = join(evalRunPaths(request.evalRunId).logs, "prepare.log");
   const options = { ...where, logFile: join(request.runDirectory, logPath), logPath, ...(request.signal ? { signal: request.signal } : {}) };
-  if (container) return container.prepare(where.workspace, (runStep) => prepareWorkspace(steps, { ...options, runStep }));
-  return prepareWorkspace(steps, { ...options, runStep: hostStepRunner(request.evalRunId) });
+  return runtime.prepare(where.workspace, (runStep) => prepareWorkspace(steps, { ...options, runStep }));
 }
 
 async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number, onOutcome: (outcome: OpenCodeOutcome) => void): Promise<EvalRun> {
@@ -195,68 +151,37 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const variant = request.variant ?? CURRENT_VARIANT;
   await layVariant(variant, { workspace, configDir: join(isolation.paths.config, "opencode") });
   const credentials = await selectCredentials({ model: slot.model, environment: process.env, providers: settings.candidate.providers });
-  const container = request.isolation === "container" ? await openContainer(request, scratch, timeoutMs, credentials) : null;
-  // eval.ts prepare, in the candidate's isolation, before the initial snapshot: its output is the starting state.
-  const prepared = await prepare(request, { workspace, env: isolation.env, secrets: credentials.secrets }, container).catch(async (error: unknown) => {
-    await container?.close();
-    throw error;
-  });
-  if (prepared) {
-    await container?.close();
-    // Cut short by the runner's interruption, it is interrupted work, not a preparation error.
-    if (request.signal?.aborted) return finishFailed(request, running, "Interrupted while the eval's prepare steps ran", { interrupted: true });
-    return finishFailed(request, running, prepared.message, { preparationError: prepared.preparation });
-  }
-  const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence).catch(async (error: unknown) => {
-    await container?.close();
-    throw error;
-  });
-
   const providers = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL);
   const endpoint = providerEndpoint(slot.model, providers);
-  const session = variantConfig(variant, { provider: providers });
-  const { monitor } = request;
-  const live = {
-    workspace,
-    databasePath: isolation.paths.database,
-    prompt: evaluation.prompt.text,
-    initial,
-    evidenceDirectory,
-    secrets: credentials.secrets,
-    limits: settings.evidence,
-    startedAt: Date.parse(running.startedAt),
-  };
-  const takeCheckpoint: TakeCheckpoint = container ? checkpointInContainer(live, container.copyLive, request.evalRunId) : checkpointOf(live);
-  const outcome = await runOpenCode({
-    ...(container ? { launch: container.launch, sharedFolders: container.sharedFolders } : {}),
-    scratchDir: opencodeScratch,
-    workspace,
-    prompt: evaluation.prompt.text,
-    model: slot.model,
-    config: session.config,
-    ...(session.agent ? { agent: session.agent } : {}),
-    credentials,
+  const runtime = await candidateRuntime(request.isolation).open({
+    runId: request.runId,
+    evalRunId: request.evalRunId,
+    scratch,
+    logs: join(runDirectory, paths.logs),
     timeoutMs,
-    maxCostUSD: settings.candidate.maxCostUSD,
+    preparationMs: evaluation.settings.prepare.length * PREPARE_STEP_TIMEOUT_MS,
+    candidate: settings.candidate,
     endpoint,
-    signal: request.signal,
-    onEvent: request.onEvent,
-    ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
-    eventsFile: join(runDirectory, paths.logs, EVENTS_FILE),
-    stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),
     secrets: credentials.secrets,
-    marker: request.evalRunId,
-  }).finally(() => container?.close());
+    pinned: request.pinned,
+  });
+  const ran = await runSession(request, runtime, { workspace, opencodeScratch, isolation, credentials, providers, endpoint, variant, timeoutMs, running }).finally(() => runtime.close());
+  if (ran.kind === "unprepared") {
+    // Cut short by the runner's interruption, it is interrupted work, not a preparation error.
+    if (request.signal?.aborted) return finishFailed(request, running, "Interrupted while the eval's prepare steps ran", { interrupted: true });
+    return finishFailed(request, running, ran.failure.message, { preparationError: ran.failure.preparation });
+  }
+  const { initial, outcome } = ran;
   onOutcome(outcome);
 
-  const checks = await monitor?.finish();
+  const checks = await request.monitor?.finish();
   const { evidence, metrics, native, integrity } = await writeNativeRecording({
     directory: evidenceDirectory,
     kind: "candidate",
     prompt: evaluation.prompt.text,
     initial,
     // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
-    captureFinal: () => captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence, container?.notCopied(workspace)),
+    captureFinal: () => captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence, runtime.notCopied(workspace)),
     liveDatabase: outcome.databasePath,
     secrets: credentials.secrets,
     elapsedMs: outcome.elapsedMs,
@@ -288,6 +213,65 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   };
   request.save(finalRun);
   return finalRun;
+}
+
+interface SessionSetup {
+  workspace: string;
+  opencodeScratch: string;
+  isolation: OpenCodeIsolation;
+  credentials: Awaited<ReturnType<typeof selectCredentials>>;
+  providers: ReturnType<typeof buildProviderConfig>;
+  endpoint: ReturnType<typeof providerEndpoint>;
+  variant: VariantDefinition;
+  timeoutMs: number;
+  running: EvalRun;
+}
+
+/** In the candidate's runtime: eval.ts prepare, the initial snapshot, then the OpenCode session (watched by the monitor). */
+async function runSession(request: CandidateRequest, runtime: CandidateRuntime, setup: SessionSetup): Promise<{ kind: "unprepared"; failure: PreparationFailure } | { kind: "ran"; initial: Snapshot; outcome: OpenCodeOutcome }> {
+  const { evaluation, slot, settings, runDirectory } = request;
+  const { workspace, opencodeScratch, isolation, credentials, providers, endpoint, variant, timeoutMs, running } = setup;
+  const paths = evalRunPaths(request.evalRunId);
+  const evidenceDirectory = join(runDirectory, paths.evidence);
+  // eval.ts prepare, in the candidate's isolation, before the initial snapshot: its output is the starting state.
+  const prepared = await prepare(request, { workspace, env: isolation.env, secrets: credentials.secrets }, runtime);
+  if (prepared) return { kind: "unprepared", failure: prepared };
+  const initial = await captureDirectory(workspace, evidenceDirectory, undefined, settings.evidence);
+
+  const session = variantConfig(variant, { provider: providers });
+  const { monitor } = request;
+  const live = {
+    workspace,
+    databasePath: isolation.paths.database,
+    prompt: evaluation.prompt.text,
+    initial,
+    evidenceDirectory,
+    secrets: credentials.secrets,
+    limits: settings.evidence,
+    startedAt: Date.parse(running.startedAt),
+  };
+  const takeCheckpoint: TakeCheckpoint = runtime.checkpoint(live);
+  const outcome = await runOpenCode({
+    ...runtime.agent,
+    scratchDir: opencodeScratch,
+    workspace,
+    prompt: evaluation.prompt.text,
+    model: slot.model,
+    config: session.config,
+    ...(session.agent ? { agent: session.agent } : {}),
+    credentials,
+    timeoutMs,
+    maxCostUSD: settings.candidate.maxCostUSD,
+    endpoint,
+    signal: request.signal,
+    onEvent: request.onEvent,
+    ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
+    eventsFile: join(runDirectory, paths.logs, EVENTS_FILE),
+    stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),
+    secrets: credentials.secrets,
+    marker: request.evalRunId,
+  });
+  return { kind: "ran", initial, outcome };
 }
 
 /** The run's tool-call-shaped texts as one finding, citing the first. */

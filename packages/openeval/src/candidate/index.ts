@@ -4,5 +4,6 @@
 export { executeCandidate, evalRunPaths, type CandidateMonitor, type CandidateRequest } from "./execute-candidate.ts";
 export type { TakeCheckpoint } from "./checkpoint.ts";
 export type { EndpointCheck } from "./diagnose-provider.ts";
+export { candidateRuntime, type CandidateRuntimeBackend, type PinnedRuntime } from "./runtime/candidate-runtime.ts";
 export { buildCandidateImage, resolveCandidateImage, type CandidateImage, type CandidateImageOptions } from "./candidate-image.ts";
-export { CandidateError, BUILD_CANDIDATE_IMAGE_COMMAND, type CandidateErrorCode } from "./errors.ts";
+export { CandidateError, type CandidateErrorCode } from "./errors.ts";

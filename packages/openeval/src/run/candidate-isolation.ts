@@ -1,34 +1,37 @@
-// Where this run's candidates execute: each model's isolation backend, and — when any model runs in
-// containers — the engine and the pinned candidate image, resolved before any model is called. No engine or no
-// image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it.
-import { BUILD_CANDIDATE_IMAGE_COMMAND, CandidateError, resolveCandidateImage } from "../candidate/index.ts";
+// Where this run's candidates execute: each model's isolation backend (load/isolation.ts picks the name), and what
+// each backend the run uses pins before any model is called (the container backend: the engine and the candidate
+// image). No engine or no image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the
+// way around it.
+import { candidateRuntime, resolveCandidateImage, type PinnedRuntime } from "../candidate/index.ts";
 import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
 import type { RunModels } from "../records/index.ts";
-import { connectContainerEngine } from "../sandbox/index.ts";
+import { ContainerError } from "../sandbox/index.ts";
 
 export interface RunIsolation {
   runtimeFor(model: string): CandidateRuntime;
-  /** The engine address candidates run on when some model uses containers. */
+  /** What the model's backend pinned for this run (the candidate image and its engine); nothing for an unpinned backend. */
+  pinnedFor(model: string): PinnedRuntime;
+  /** The backends this run's models use. */
+  backends: Isolation[];
+  /** benchmark.ts `candidate.container.host`, the engine the candidate image was looked up on. */
   engineHost: string | undefined;
-  /** The pinned candidate image (and engine) containerized candidates run with; null when none does. */
-  container: { image: string; host?: string } | null;
 }
 
 export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean }): Promise<RunIsolation> {
-  const isolation = new Map(models.map((model) => [model, resolveIsolation(model, benchmark.settings, override)]));
-  const containerized = models.filter((model) => isolation.get(model) === "container");
-  const engineHost = benchmark.settings.candidate.container?.host;
-  let image: string | null = null;
-  if (containerized.length > 0) {
+  const isolationOf = (model: string) => resolveIsolation(model, benchmark.settings, override);
+  const backends = [...new Set(models.map(isolationOf))];
+  const pinned = new Map<Isolation, PinnedRuntime>();
+  for (const backend of backends) {
     try {
-      image = await candidateImageOn(engineHost);
+      pinned.set(backend, await candidateRuntime(backend).pin(benchmark.settings.candidate));
     } catch (error) {
       // `openeval plan` calls no model: without an image it plans candidate work and says nothing is reusable.
-      if (options.strict) throw error instanceof CandidateError ? explain(error, containerized) : error;
+      if (options.strict) throw error instanceof ContainerError ? error.within({ candidates: models.filter((model) => isolationOf(model) === backend) }) : error;
     }
   }
-  return { container: image ? { image, ...(engineHost ? { host: engineHost } : {}) } : null, runtimeFor: (model) => ({ isolation: isolation.get(model) ?? resolveIsolation(model, benchmark.settings, override), image: isolation.get(model) === "container" ? image : null }), engineHost };
+  const pinnedFor = (model: string) => pinned.get(isolationOf(model)) ?? { image: null };
+  return { runtimeFor: (model) => ({ isolation: isolationOf(model), image: pinnedFor(model).image }), pinnedFor, backends, engineHost: benchmark.settings.candidate.container?.host };
 }
 
 /** The pinned candidate image's id on the engine at `host` (without one: DOCKER_HOST, else the local socket). */
@@ -42,25 +45,7 @@ export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope, 
   return scope.onlyModels ? models.filter((model) => scope.onlyModels!.includes(model)) : models;
 }
 
-/**
- * Candidate containers, egress proxies and their volumes whose runner died (owner gone) are removed before new work,
- * whichever run they belonged to; a live run's are left alone. Never fatal: they also stop by themselves.
- */
-export async function reapOrphanedCandidates(isolation: RunIsolation, models: readonly string[]): Promise<void> {
-  if (!models.some((model) => isolation.runtimeFor(model).isolation === "container")) return;
-  try {
-    const engine = await connectContainerEngine(isolation.engineHost ? { host: isolation.engineHost } : {});
-    for (const role of ["candidate", "egress-proxy", "egress"]) await engine.reap({ "openeval.sandbox": role }, { orphansOnly: true });
-  } catch {
-    // No engine now: nothing of ours can be running there either.
-  }
-}
-
-function explain(error: CandidateError, models: string[]): CandidateError {
-  const who = `${models.join(", ")} ${models.length === 1 ? "runs" : "run"} in containers (candidate.isolation, default for real models)`;
-  const fix =
-    error.code === "ENGINE_UNREACHABLE"
-      ? `${error.message} Then build the candidate image with \`${BUILD_CANDIDATE_IMAGE_COMMAND}\`.`
-      : error.message;
-  return new CandidateError(error.code, `${who}, and nothing was run: ${fix} Or pass \`--isolation process\` to run them on this machine as the current user, unsandboxed (results are labelled so).`, { cause: error });
+/** What runners that died left (their owner gone) is removed before new work, whichever run it belonged to. Never fatal. */
+export async function reapOrphanedCandidates(benchmark: BenchmarkDefinition, isolation: RunIsolation): Promise<void> {
+  for (const backend of isolation.backends) await candidateRuntime(backend).reapOrphans(benchmark.settings.candidate);
 }

@@ -103,7 +103,7 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
     await reapOrphanedVerification(verification);
-    await reapOrphanedCandidates(isolation, modelsInScope(benchmark, scope, recordedModels));
+    await reapOrphanedCandidates(benchmark, isolation);
     const records = readCheckedRecords(store);
     for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
     const plan = planSlots(benchmark, records, { ...scope, ...requests }, verification.imageFor, isolation.runtimeFor);

@@ -94,7 +94,7 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
     settings: benchmark.settings,
     candidateFingerprint: slot.candidateFingerprint,
     isolation: context.isolation.runtimeFor(slot.model).isolation,
-    ...(context.isolation.container ? { container: context.isolation.container } : {}),
+    pinned: context.isolation.pinnedFor(slot.model),
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
     signal: context.signal,
     ...(monitor ? { monitor } : {}),

@@ -4,7 +4,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { sha256 } from "../util/hash.ts";
-import { SandboxError } from "./errors.ts";
+import { ContainerError } from "./container/errors.ts";
 import type { TarEntry } from "./tar.ts";
 
 export interface ContextFile {
@@ -23,17 +23,17 @@ export async function readContextFiles(directory: string): Promise<ContextFile[]
       if (name === "vendor" || name.startsWith("vendor/")) continue;
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile()) files.push({ path: name, data: new Uint8Array(await readFile(path)), mode: (await stat(path)).mode & 0o777 });
-      else throw new SandboxError("IMAGE_BUILD_FAILED", `${path} is neither a file nor a folder; the image context holds plain files only`);
+      else throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: directory, problem: `${name} is neither a file nor a folder; the image context holds plain files only` });
     }
   };
   try {
     await walk(directory);
   } catch (error) {
-    if (error instanceof SandboxError) throw error;
-    throw new SandboxError("IMAGE_BUILD_FAILED", `Cannot read the image folder ${directory}: ${(error as Error).message}`, { cause: error });
+    if (error instanceof ContainerError) throw error;
+    throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: directory, problem: `it cannot be read: ${(error as Error).message}` }, { cause: error });
   }
   if (!files.some((file) => file.path === "Dockerfile")) {
-    throw new SandboxError("IMAGE_BUILD_FAILED", `${directory} has no Dockerfile; pass an image folder such as images/verification`);
+    throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: directory, problem: "it has no Dockerfile; pass an image folder such as images/verification" });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -1,6 +1,6 @@
 // The engine-neutral sandbox: a place where argv runs under limits, with files copied in and out, output streamed
-// with bounds, the whole tree killable at once, and leftovers found again by their labels. Two implementations
-// (process, container) share this interface and one contract suite (sandbox-contract.case.ts); each user
+// with bounds, the whole tree killable at once, and leftovers found again by their labels. Every engine of the map
+// (engines.ts) implements this interface and passes one contract suite (sandbox-contract.case.ts); each user
 // (verification, candidate isolation) brings its own policy as a SandboxSpec.
 import type { TarEntry } from "./tar.ts";
 
@@ -18,7 +18,7 @@ export interface SandboxLimits {
 }
 
 export interface SandboxSpec {
-  /** Container engine: the image id to run (pinned, never a tag). The process engine runs on this machine. */
+  /** The image id to run (pinned, never a tag). */
   image?: string;
   /** Identify the sandbox for reaping (e.g. `openeval.run`, `openeval.eval-run`); the engine adds its owner. */
   labels: Record<string, string>;
@@ -28,7 +28,7 @@ export interface SandboxSpec {
   workdir: string;
   /** Environment of every run (nothing comes from the host's own environment). */
   env?: Record<string, string>;
-  /** Enforced by the container engine; the process engine cannot confine memory/CPU and says so (`confines`). */
+  /** Enforced by the engine (`confines` says which). */
   limits: SandboxLimits;
   /** Read-only root filesystem (container engine); the folders and /tmp stay writable. */
   readOnlyRoot?: boolean;
@@ -65,7 +65,7 @@ export interface RunOptions {
   stderr?: OutputSink;
   /** Per stream: bytes past this are counted, never delivered. Default: unbounded. */
   maxOutputBytes?: number;
-  /** Container engine: run as this user (root to switch users inside) instead of the sandbox's; the process engine refuses it. */
+  /** Run as this user (root to switch users inside) instead of the sandbox's. */
   user?: SandboxUser;
 }
 
@@ -109,7 +109,7 @@ export interface Sandbox {
   readonly id: string;
   /** The user commands run as; give it to the files a command must be able to write. */
   readonly user: SandboxUser;
-  /** Where a sandbox path appears to the commands (the process engine maps folders under its own root). */
+  /** Where a sandbox path appears to the commands. */
   path(sandboxPath: string): string;
   /** Unpacks entries under a sandbox folder (or below one); owners and modes as the entries say where allowed. */
   copyIn(folder: string, entries: TarEntry[]): Promise<void>;
@@ -135,7 +135,7 @@ export interface SandboxEngine {
   readonly name: SandboxEngineName;
   /** Where the engine is (a socket, a remote host, "this machine"), for messages. */
   readonly address: string;
-  /** What this engine enforces: the process engine cannot limit memory, CPU or the network. */
+  /** What this engine enforces (an engine on this machine could not limit memory, CPU or the network). */
   readonly confines: { resources: boolean; network: boolean; filesystem: boolean };
   create(spec: SandboxSpec): Promise<Sandbox>;
   /** Ids of the sandboxes that carry every given label (running or not). */
@@ -144,7 +144,7 @@ export interface SandboxEngine {
   reap(labels: Record<string, string>, options?: ReapOptions): Promise<string[]>;
 }
 
-export type SandboxEngineName = "process" | "container";
+export type SandboxEngineName = "container";
 
 /** Label every sandbox carries: `<host>/<pid>` of the process that created it (reaping tells orphans by it). */
 export const OWNER_LABEL = "openeval.owner";

@@ -8,7 +8,7 @@
 import { rm } from "node:fs/promises";
 import { join, posix, relative } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
-import { connectContainerEngine, readFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
+import { openSandboxEngine, readFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
 import type { NotCopiedFile } from "../../recording/index.ts";
 import type { EgressPlan } from "./egress.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
@@ -97,7 +97,7 @@ export interface CandidateContainer {
 }
 
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
-  const engine = await connectContainerEngine(options.host ? { host: options.host } : {});
+  const engine = await openSandboxEngine("container", { container: options.host ? { host: options.host } : {} });
   const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
   const close = async () => {
     for (const sandbox of made.sandboxes.splice(0)) await sandbox.remove().catch(() => {});

@@ -1,12 +1,8 @@
-// Verification errors: a stable code and a message that says what to do (start an engine, build the image, fix the
-// request). A command that fails or times out inside the container is a result, never one of these.
+// Verification errors: a stable code and a message that says what to do (fix the request; the engine and image
+// errors are the container engine's own). A command that fails or times out inside the container is a result, never one of these.
 import { OpenEvalError } from "../../util/errors.ts";
 
 export type VerificationErrorCode =
-  | "ENGINE_UNREACHABLE"
-  | "IMAGE_MISSING"
-  | "IMAGE_STALE"
-  | "IMAGE_BUILD_FAILED"
   | "VENDOR_PACKAGE_FAILED"
   | "INVALID_REQUEST"
   | "ARTIFACT_NOT_FOUND"
@@ -18,6 +14,3 @@ export class VerificationError extends OpenEvalError {
     super(message, options);
   }
 }
-
-/** The one command that builds (or rebuilds) the verification image; every image error names it. */
-export const BUILD_IMAGE_COMMAND = "npx openeval image --verification";

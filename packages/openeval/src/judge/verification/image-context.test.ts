@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VerificationError } from "./errors.ts";
 import { makeTempDirectory } from "./fixtures/engine.ts";
-import { hashContext, readContextFiles, SandboxError } from "../../sandbox/index.ts";
+import { ContainerError, hashContext, readContextFiles } from "../../sandbox/index.ts";
 import { DEFAULT_CONTEXT_DIRECTORY, readNpmPackages } from "./image-context.ts";
 
 async function folder(files: Record<string, string>): Promise<string> {
@@ -31,9 +31,9 @@ describe("the verification image's build context", () => {
 
   it("needs a Dockerfile", async () => {
     const error = await readContextFiles(await folder({ "README.md": "x" })).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(SandboxError);
-    expect((error as SandboxError).code).toBe("IMAGE_BUILD_FAILED");
-    expect((error as SandboxError).message).toMatch(/has no Dockerfile/);
+    expect(error).toBeInstanceOf(ContainerError);
+    expect((error as ContainerError).code).toBe("OE_IMAGE_BUILD_FAILED");
+    expect((error as ContainerError).message).toMatch(/^The image folder .* cannot be built: it has no Dockerfile/);
   });
 
   it("images/verification builds FROM a standard Debian image and pins its npm packages by integrity", async () => {

@@ -1,8 +1,7 @@
 // The verification image's build context: images/verification/ (read and hashed by the sandbox stage) plus the
 // vendored npm packages that npm-packages.json pins.
-import type { ContextFile } from "../../sandbox/index.ts";
+import { ContainerError, type ContextFile } from "../../sandbox/index.ts";
 import { imageContextDirectory } from "../../util/images-directory.ts";
-import { VerificationError } from "./errors.ts";
 import { NpmPackagesManifestSchema, type NpmPackagesManifest } from "./npm-packages-manifest.ts";
 
 export const DEFAULT_CONTEXT_DIRECTORY = imageContextDirectory("verification");
@@ -13,7 +12,7 @@ export function readNpmPackages(files: ContextFile[]): NpmPackagesManifest {
   const file = files.find((candidate) => candidate.path === NPM_PACKAGES_FILE);
   if (!file) return { packages: [] };
   const parsed = NpmPackagesManifestSchema.safeParse(JSON.parse(new TextDecoder().decode(file.data)));
-  if (!parsed.success) throw new VerificationError("IMAGE_BUILD_FAILED", `images/verification/${NPM_PACKAGES_FILE} is malformed: ${parsed.error.message}`);
+  if (!parsed.success) throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: "images/verification/", problem: `${NPM_PACKAGES_FILE} is malformed: ${parsed.error.message}` });
   return parsed.data;
 }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../util/hash.ts";
 import { readVerificationArtifact } from "./artifacts.ts";
-import { connectContainerEngine } from "../../sandbox/index.ts";
+import { openSandboxEngine } from "../../sandbox/index.ts";
 import { reapVerificationContainers } from "./verification-sandbox.ts";
 import { RECEIPT_FILE, runVerification, type RunVerificationOptions } from "./run-verification.ts";
 import { VerificationReceiptSchema, type VerificationLimits, type VerificationRequest } from "../../recording/index.ts";
@@ -28,7 +28,7 @@ async function verify(request: VerificationRequest, options: Partial<RunVerifica
 }
 
 async function containersOf(id: string) {
-  return (await connectContainerEngine()).list({ "openeval.verification": id });
+  return (await openSandboxEngine("container")).list({ "openeval.verification": id });
 }
 
 const python = (code: string) => ["python3", "-c", code];
@@ -196,9 +196,9 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
     }
     child.kill("SIGKILL");
     await child.exited;
-    const leftover = await (await connectContainerEngine()).list({ "openeval.judge-run": "jr_crashed" });
+    const leftover = await (await openSandboxEngine("container")).list({ "openeval.judge-run": "jr_crashed" });
     expect(leftover.length).toBe(1);
     expect(await reapVerificationContainers()).toContain(leftover[0]!);
-    expect(await (await connectContainerEngine()).list({ "openeval.judge-run": "jr_crashed" })).toEqual([]);
+    expect(await (await openSandboxEngine("container")).list({ "openeval.judge-run": "jr_crashed" })).toEqual([]);
   });
 });

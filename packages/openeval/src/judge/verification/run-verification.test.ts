@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveVerificationImage } from "./build-image.ts";
+import { ContainerError } from "../../sandbox/index.ts";
 import { VerificationError } from "./errors.ts";
 import { runVerification } from "./run-verification.ts";
 import { DEFAULT_VERIFICATION_LIMITS } from "./verification-api.ts";
@@ -35,9 +36,10 @@ describe("runVerification without an engine", () => {
 
   it("says how to get an engine when none answers", async () => {
     const error = await attempt({ timeoutMs: 1000, commands: [["true"]] });
-    expect((error as VerificationError).code).toBe("ENGINE_UNREACHABLE");
+    expect((error as ContainerError).code).toBe("OE_ENGINE_UNREACHABLE");
     expect((error as Error).message).toContain("No container engine answers at unix:///nonexistent/openeval-test.sock");
     expect((error as Error).message).toContain("setup-container-engine.sh");
+    expect((error as Error).message).toContain("Then `npx openeval image --verification` builds the verification image.");
   });
 });
 
@@ -46,8 +48,8 @@ describe.skipIf(!engineReachable)(engineSuite("resolveVerificationImage on a run
     const directory = await makeTempDirectory("openeval-image-");
     await writeFile(join(directory, "Dockerfile"), `FROM debian:bookworm-slim\n# ${Date.now()}\n`);
     const error = await resolveVerificationImage({ contextDirectory: directory }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(VerificationError);
-    expect(["IMAGE_MISSING", "IMAGE_STALE"]).toContain((error as VerificationError).code);
+    expect(error).toBeInstanceOf(ContainerError);
+    expect(["OE_IMAGE_MISSING", "OE_IMAGE_STALE"]).toContain((error as ContainerError).code);
     expect((error as Error).message).toContain("npx openeval image --verification");
   });
 });

@@ -1,8 +1,8 @@
 // Verification's policy on the sandbox stage: a container from the pinned verification image with no
 // network, a read-only root, engine-managed /workspace and /verification folders (never host mounts), the image's
 // non-root user, memory/CPU/pids limits and no environment from the host. Engine errors become VerificationErrors.
-import { connectContainerEngine, SandboxError, type ContainerEngine, type EngineOptions, type SandboxSpec } from "../../sandbox/index.ts";
-import { BUILD_IMAGE_COMMAND, VerificationError } from "./errors.ts";
+import { connectImageEngine, ContainerError, SandboxError, type ContainerEngine, type EngineOptions, type SandboxSpec } from "../../sandbox/index.ts";
+import { VerificationError } from "./errors.ts";
 import type { ParsedVerificationLimits } from "../../recording/index.ts";
 
 export const WORKSPACE = "/workspace";
@@ -29,20 +29,21 @@ export function verificationSpec(options: { imageId: string; limits: ParsedVerif
   };
 }
 
-/** The engine verification runs on; ENGINE_UNREACHABLE names how to get one and then the image. */
+/** The engine verification runs on; OE_ENGINE_UNREACHABLE names how to get one and then the image. */
 export async function openVerificationEngine(options: EngineOptions = {}): Promise<ContainerEngine> {
-  return withVerificationErrors(() => connectContainerEngine(options));
+  return connectImageEngine("verification", options);
 }
 
-/** A sandbox error as a VerificationError of the same code, the image errors naming the command that builds it. */
+/**
+ * Image and engine errors pass through, a missing image naming the command that builds the verification image;
+ * any other sandbox error is the engine failing verification.
+ */
 export async function withVerificationErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof ContainerError) throw error.problem.role ? error : error.within({ role: "verification" });
     if (!(error instanceof SandboxError)) throw error;
-    if (error.code === "ENGINE_UNREACHABLE") throw new VerificationError(error.code, `${error.message} Then \`${BUILD_IMAGE_COMMAND}\` builds the verification image.`, { cause: error });
-    if (error.code === "IMAGE_MISSING") throw new VerificationError(error.code, `${error.message}; build it with \`${BUILD_IMAGE_COMMAND}\``, { cause: error });
-    if (error.code === "IMAGE_BUILD_FAILED") throw new VerificationError(error.code, error.message, { cause: error });
     throw new VerificationError("ENGINE_FAILED", error.message, { cause: error });
   }
 }

@@ -2,7 +2,7 @@
 import Docker from "dockerode";
 import { describe, it } from "vitest";
 import { describeSandboxContract } from "../sandbox-contract.case.ts";
-import { connectContainerEngine } from "./container-engine.ts";
+import { openSandboxEngine } from "../engines.ts";
 import { engineAddress, isEngineReachable } from "./engine.ts";
 
 const reachable = await isEngineReachable();
@@ -16,7 +16,7 @@ async function alive(sandbox: { id: string }): Promise<boolean> {
 
 if (reachable) {
   describeSandboxContract(`container engine at ${engineAddress()}`, {
-    engine: () => connectContainerEngine(),
+    engine: () => openSandboxEngine("container"),
     spec: async () => ({ image: BASE_IMAGE }),
     alive,
   });

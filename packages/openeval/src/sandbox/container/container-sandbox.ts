@@ -11,6 +11,7 @@ import { OWNER_LABEL, type CopyOutResult, type RunOptions, type RunOutcome, type
 import { packTar } from "../tar.ts";
 import { writeArchive } from "../tree-writer.ts";
 import { errorMessage, statusOf, type Engine } from "./engine.ts";
+import { ContainerError } from "./errors.ts";
 
 /** The image's user when it names none (or root): `nobody`. */
 const FALLBACK_USER: SandboxUser = { uid: 65534, gid: 65534 };
@@ -19,7 +20,7 @@ const FALLBACK_USER: SandboxUser = { uid: 65534, gid: 65534 };
 const SELF_STOP_MARGIN_S = 300;
 
 export async function createContainerSandbox(engine: Engine, spec: SandboxSpec): Promise<Sandbox> {
-  if (!spec.image) throw new SandboxError("IMAGE_MISSING", "A container sandbox needs an image id; the caller's policy names one");
+  if (!spec.image) throw new Error("A container sandbox needs an image id; the caller's policy names one");
   const user = await imageUser(engine, spec.image);
   const network = spec.network ?? { kind: "none" };
   const { limits } = spec;
@@ -57,7 +58,7 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
       },
     })
     .catch((error: unknown) => {
-      if (statusOf(error) === 404) throw new SandboxError("IMAGE_MISSING", `The image ${spec.image} is not on ${engine.address}`, { cause: error });
+      if (statusOf(error) === 404) throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: spec.image! }, { cause: error });
       throw new SandboxError("ENGINE_FAILED", `Could not create a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
     });
   let killed = false;
@@ -218,7 +219,7 @@ async function imageUser(engine: Engine, imageId: string): Promise<SandboxUser> 
   try {
     user = (await engine.docker.getImage(imageId).inspect()).Config?.User ?? "";
   } catch (error) {
-    if (statusOf(error) === 404) throw new SandboxError("IMAGE_MISSING", `The image ${imageId} is not on ${engine.address}`, { cause: error });
+    if (statusOf(error) === 404) throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: imageId }, { cause: error });
     throw new SandboxError("ENGINE_FAILED", `Could not inspect the image ${imageId}: ${errorMessage(error)}`, { cause: error });
   }
   const match = /^(\d+)(?::(\d+))?$/.exec(user);

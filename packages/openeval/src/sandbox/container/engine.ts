@@ -1,7 +1,7 @@
 // Connecting to a container engine (Docker, or Podman's Docker-compatible API) through dockerode: which socket,
 // and one clear error when nothing answers there.
 import type Docker from "dockerode";
-import { ENGINE_REMEDY, SandboxError } from "../errors.ts";
+import { ContainerError } from "./errors.ts";
 
 export interface EngineOptions {
   /** Which engine's default socket to use when neither socketPath nor DOCKER_HOST is given. Default "docker". */
@@ -51,7 +51,7 @@ export function engineAddress(options: EngineOptions = {}): string {
   return engineTarget(options).address;
 }
 
-/** Connects and checks that the engine answers; throws ENGINE_UNREACHABLE saying how to get one (callers add theirs). */
+/** Connects and checks that the engine answers; throws OE_ENGINE_UNREACHABLE saying how to get one (callers add theirs). */
 export async function connectEngine(options: EngineOptions = {}): Promise<Engine> {
   const { kind, address, client } = engineTarget(options);
   // Loaded on first use: dockerode (with the ssh2 and gRPC modules it brings) is tens of MB of a runner's resident memory,
@@ -61,7 +61,7 @@ export async function connectEngine(options: EngineOptions = {}): Promise<Engine
   try {
     await withTimeout(engine.docker.ping(), 5_000, "no answer within 5 s");
   } catch (error) {
-    throw new SandboxError("ENGINE_UNREACHABLE", `No container engine answers at ${engine.address} (${errorMessage(error)}). ${ENGINE_REMEDY}.`, { cause: error });
+    throw new ContainerError({ code: "OE_ENGINE_UNREACHABLE", address: engine.address, reason: errorMessage(error) }, { cause: error });
   }
   return engine;
 }

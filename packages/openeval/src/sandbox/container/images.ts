@@ -2,6 +2,7 @@
 // pinned by its immutable id), find images by label, inspect one by name or id.
 import type { Readable } from "node:stream";
 import { SandboxError } from "../errors.ts";
+import { ContainerError } from "./errors.ts";
 import { errorMessage, statusOf, type Engine } from "./engine.ts";
 
 export interface ImageInfo {
@@ -19,7 +20,7 @@ export interface BuildRequest {
   onOutput?: (line: string) => void;
 }
 
-/** Builds and returns the new image's immutable id; IMAGE_BUILD_FAILED with the build's last lines otherwise. */
+/** Builds and returns the new image's immutable id; OE_IMAGE_BUILD_FAILED with the build's last lines otherwise. */
 export async function buildImage(engine: Engine, request: BuildRequest): Promise<string> {
   let stream: Readable;
   try {
@@ -34,7 +35,7 @@ export async function buildImage(engine: Engine, request: BuildRequest): Promise
       forcerm: true,
     })) as unknown as Readable;
   } catch (error) {
-    throw new SandboxError("IMAGE_BUILD_FAILED", `The engine refused the build of ${request.tag}: ${errorMessage(error)}`, { cause: error });
+    throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: `the engine refused the build: ${errorMessage(error)}` }, { cause: error });
   }
   let failure: string | null = null;
   const tail: string[] = [];
@@ -47,10 +48,10 @@ export async function buildImage(engine: Engine, request: BuildRequest): Promise
       request.onOutput?.(line);
     }
   }
-  if (failure) throw new SandboxError("IMAGE_BUILD_FAILED", `${request.tag} did not build: ${failure}\nLast build output:\n${tail.join("\n")}`);
+  if (failure) throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: failure, output: tail });
   // Whatever the build printed, the tag now names the image; inspect gives the full immutable id.
   const built = await inspectImage(engine, request.tag);
-  if (!built) throw new SandboxError("IMAGE_BUILD_FAILED", `The build of ${request.tag} ended without an image`);
+  if (!built) throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: "the build ended without an image" });
   return built.id;
 }
 

@@ -1,0 +1,70 @@
+// Where a candidate runs, as a family of implementations: one name → implementation map of isolation backends
+// (`process`: this machine; `container`: a container on an engine), each pinning what a run's candidates run with,
+// reaping what dead runners left, and opening one eval run's runtime. Callers name the backend; a new one (an engine
+// pool, per-eval images) is one more entry here, with the shared contract suite (runtime-contract.case.ts).
+import type { BenchmarkSettings, Isolation } from "../../load/index.ts";
+import type { Launcher } from "../../opencode/index.ts";
+import type { NotCopiedFile } from "../../recording/index.ts";
+import type { LiveCandidate, TakeCheckpoint } from "../checkpoint.ts";
+import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
+import { containerRuntime } from "./container-runtime.ts";
+import { processRuntime } from "./process-runtime.ts";
+
+/** What every eval run of a run executes with, fixed before any candidate starts (the candidate image's id). */
+export interface PinnedRuntime {
+  image: string | null;
+  /** The engine address, when the backend runs on one (benchmark.ts `candidate.container.host`). */
+  host?: string;
+}
+
+export interface OpenRuntimeOptions {
+  runId: string;
+  evalRunId: string;
+  /** The eval run's scratch folder on this machine (HOME, config, live database, workspace). */
+  scratch: string;
+  /** The eval run's logs folder (absolute). */
+  logs: string;
+  /** The candidate's time limit, and the longest its eval.ts prepare steps may take before it. */
+  timeoutMs: number;
+  preparationMs: number;
+  candidate: BenchmarkSettings["candidate"];
+  /** The model's provider endpoint, the one address the candidate may reach (null when it has none). */
+  endpoint: string | null;
+  secrets: string[];
+  pinned: PinnedRuntime;
+}
+
+/** One eval run's runtime: the steps of a candidate's life, wherever it runs. */
+export interface CandidateRuntime {
+  /** Runs eval.ts prepare (`body`'s steps) where the agent will run; the prepared workspace is then on this machine. */
+  prepare(workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null>;
+  /** How runOpenCode starts the agent (and stops it, and copies its files back): nothing here means this machine. */
+  readonly agent: { launch?: Launcher; sharedFolders?: string[] };
+  /** A checkpoint of the running agent's workspace and database, recorded on this machine. */
+  checkpoint(live: LiveCandidate): TakeCheckpoint;
+  /** Files under a folder (the workspace) that the copy-out left where the agent ran, past its limit. */
+  notCopied(folder: string): NotCopiedFile[];
+  /** Removes everything the runtime made. Idempotent; also after a failure. */
+  close(): Promise<void>;
+}
+
+export interface CandidateRuntimeBackend {
+  /** Before any candidate of a run starts: what they run with; throws what stops the run (no engine, no image). */
+  pin(candidate: BenchmarkSettings["candidate"]): Promise<PinnedRuntime>;
+  /** Before new work: removes what runners that died left behind. Never fatal. */
+  reapOrphans(candidate: BenchmarkSettings["candidate"]): Promise<void>;
+  open(options: OpenRuntimeOptions): Promise<CandidateRuntime>;
+}
+
+const RUNTIMES: Record<Isolation, CandidateRuntimeBackend> = {
+  process: processRuntime,
+  container: containerRuntime,
+};
+
+/**
+ * @example
+ * const runtime = await candidateRuntime("container").open({ ...options, pinned: await candidateRuntime("container").pin(settings.candidate) });
+ */
+export function candidateRuntime(isolation: Isolation): CandidateRuntimeBackend {
+  return RUNTIMES[isolation];
+}

@@ -1,0 +1,18 @@
+// The `process` backend: the candidate runs on this machine as the current user, confined by runOpenCode's own
+// process tree (a PID namespace where allowed); prepare steps run on the host, and checkpoints read the live files.
+import { checkpointOf } from "../checkpoint.ts";
+import { hostStepRunner } from "../prepare-workspace.ts";
+import type { CandidateRuntimeBackend } from "./candidate-runtime.ts";
+
+export const processRuntime: CandidateRuntimeBackend = {
+  pin: async () => ({ image: null }),
+  // Its processes die with their runner (tied to it, and swept by marker).
+  reapOrphans: async () => {},
+  open: async ({ evalRunId }) => ({
+    prepare: (_workspace, body) => body(hostStepRunner(evalRunId)),
+    agent: {},
+    checkpoint: checkpointOf,
+    notCopied: () => [],
+    close: async () => {},
+  }),
+};
