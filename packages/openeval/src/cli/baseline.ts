@@ -3,7 +3,7 @@
 import { join, resolve } from "node:path";
 import { loadBenchmark } from "../load/index.ts";
 import { readBaseline, writeBaseline } from "../results/index.ts";
-import { BASELINE_FILE, readResults } from "../run/index.ts";
+import { BASELINE_FILE, readResults } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 

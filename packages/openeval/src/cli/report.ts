@@ -3,7 +3,7 @@
 // container. `openeval report --compare <run-a> <run-b>`: what changed from run a to run b (b − a) — per model the two
 // scores and the paired difference with its 95% CI, and every criterion that regressed or improved. `baseline` as
 // run a compares run b with baseline.json. With --json, stdout is the summary or the comparison only (for CI to post).
-import { readResults } from "../run/index.ts";
+import { readResults } from "../summary/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
 import { chooseRun } from "./choose-run.ts";
 import { listFlag } from "./command.ts";

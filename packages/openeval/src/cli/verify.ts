@@ -1,5 +1,5 @@
 // `openeval verify [<run>]`: checks a whole run against its hashes; exits non-zero naming what changed.
-import { verifyRun } from "../run/index.ts";
+import { verifyRun } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
 import { chooseRun } from "./choose-run.ts";
 import { EXIT, UsageError } from "./errors.ts";

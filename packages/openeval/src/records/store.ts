@@ -359,7 +359,7 @@ export class ResultsStore {
 
   /**
    * The events of every type but `types`, in order, their values as stored (unparsed): a recorded summary's key
-   * digests them (run/recorded-summary.ts), so that an event type added later counts unless it is left out by name.
+   * digests them (summary/recorded-summary.ts), so that an event type added later counts unless it is left out by name.
    */
   eventTextsExcept(types: readonly string[]): { sequence: number; type: string; value: string }[] {
     return this.db.query(`SELECT sequence, type, value FROM events WHERE type NOT IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`).all(...types) as { sequence: number; type: string; value: string }[];

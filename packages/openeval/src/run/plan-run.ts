@@ -8,9 +8,8 @@ import { findLatestRun } from "../records/index.ts";
 import { STORE_FILE, ResultsStore, StoreError } from "../records/index.ts";
 import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
-import { recordedInputChanges, recordedInputProblems, type InputChange, type InputChangeRecord } from "./input-changes.ts";
+import { readPlanRecords, recordedInputChanges, recordedInputProblems, type InputChange, type InputChangeRecord } from "../summary/index.ts";
 import { compareWithFrozen } from "./freeze-inputs.ts";
-import { readPlanRecords } from "./checked-records.ts";
 import type { IntegrityProblem, RunModels } from "../records/index.ts";
 import { checkModelRefs } from "./run-benchmark.ts";
 

@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { candidateName, cellId } from "../records/index.ts";
 import { toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
 import { baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
-import { BASELINE_FILE } from "../run/index.ts";
+import { BASELINE_FILE } from "../summary/index.ts";
 import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView } from "./compare-types.ts";
 import { CompareError } from "./errors.ts";
 import { readRunIndex, type RunIndex } from "./run-index.ts";

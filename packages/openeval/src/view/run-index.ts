@@ -8,7 +8,7 @@ import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.t
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { collectAfterLargeRead } from "../util/collect-garbage.ts";
-import { readCheckedRecords, type RowCounts } from "../run/index.ts";
+import { readCheckedRecords, type RowCounts } from "../summary/index.ts";
 import { IndexedEvalRunRow } from "./eval-run-row.ts";
 import { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
 
