@@ -28,8 +28,8 @@ export {
 } from "./schema.ts";
 export { RunMetricsSchema, type RunMetrics } from "./run-metrics-schema.ts";
 export { candidateName, cellId, groupByCandidate, sameSlot, slotId, toCandidateRef, toSlotKey, variantOf, type CandidateRef } from "./slot-key.ts";
-export { ResultsStore, STORE_FILE, StoreError, type StoreMarks } from "./store.ts";
-export { chooseRunDirectory, findLatestRun, newRunId, resultsRoot, whileCreatingRun, type RunDirectoryChoice } from "./run-directory.ts";
+export { ResultsStore, RunNotFoundError, STORE_FILE, StoreError, type StoreMarks } from "./store.ts";
+export { chooseRunDirectory, findLatestRun, findRun, newRunId, resolveRun, resultsRoot, whileCreatingRun, type RunDirectoryChoice } from "./run-directory.ts";
 export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
 export { checkEvalRunRecord, checkJudgeRunFile, checkJudgeRunRecord, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem, type JudgedEvalRun } from "./integrity.ts";
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
