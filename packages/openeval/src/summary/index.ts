@@ -19,4 +19,6 @@ export {
   type InputChangeRecord,
 } from "./input-changes.ts";
 export { verifyRun, type RunVerification } from "./verify-run.ts";
+export { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
+export { recordedSlots, RecordedSlot } from "./recorded-slots.ts";
 export { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince, readPlanRecords, type CheckedRecords, type PlanRecords, type RecordKeeping } from "./checked-records.ts";
