@@ -2,9 +2,9 @@
 // the evidence and the benchmark's files alone (no engine is asked, nothing is run). The runner, reports and the
 // viewer all read a run through here.
 export type { ModelResult, RunnerEvent, RunnerListener, RunSummary, WorkQueueState } from "./events.ts";
-export { readResults, readScoredRun, summarizeRecordedRun, type ReadResultsOptions } from "./read-results.ts";
+export { readResults, readScoredRun, type ReadResultsOptions } from "./read-results.ts";
 export { readRecordedSummary, recordSummary, SUMMARY_RECORDED_EVENT, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard, type RowCounts } from "./recorded-summary.ts";
-export { BASELINE_FILE, COMPACTION_WARNING, summarizeRun, type SummaryOptions } from "./summarize-run.ts";
+export { BASELINE_FILE, summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 export { benchmarkVersion } from "./benchmark-version.ts";
 export {
   compareSources,
