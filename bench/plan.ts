@@ -10,7 +10,7 @@ import type { BenchmarkDefinition } from "../packages/openeval/src/load/index.ts
 import { candidateFingerprint, judgeFingerprint, planSlots } from "../packages/openeval/src/plan/index.ts";
 import { recordEvidence } from "../packages/openeval/src/recording/index.ts";
 import { ResultsStore, newRunId, type EvalRun, type JudgeRun } from "../packages/openeval/src/records/index.ts";
-import { readCheckedRecords, readPlanRecords } from "../packages/openeval/src/run/index.ts";
+import { readCheckedRecords, readPlanRecords } from "../packages/openeval/src/summary/index.ts";
 import { OPENCODE_VERSION } from "../packages/openeval/src/util/versions.ts";
 import { readCpuTime } from "./lib/cpu.ts";
 import { recordedEvalRun } from "./lib/recorded-runs.ts";

@@ -10,7 +10,7 @@ import { loadBenchmark } from "../packages/openeval/src/index.ts";
 import { candidateFingerprint, judgeFingerprint } from "../packages/openeval/src/plan/index.ts";
 import { recordInvocationStarted, ResultsStore, type SlotKey } from "../packages/openeval/src/records/index.ts";
 import { recordVerdictSettings, verdictSettingsOf } from "../packages/openeval/src/results/index.ts";
-import { recordSummary } from "../packages/openeval/src/run/index.ts";
+import { recordSummary } from "../packages/openeval/src/summary/index.ts";
 import { writeViewerFixture, type ViewerFixtureOptions } from "../packages/openeval/src/view/fixtures/viewer-run.ts";
 import { CHANGE_SORTS, type RunOverview } from "../packages/openeval/src/view/viewer-api.ts";
 import { REPO_ROOT } from "./lib/fixtures.ts";

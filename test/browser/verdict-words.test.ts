@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordInvocationFinished, recordInvocationStarted, ResultsStore } from "../../packages/openeval/src/records/index.ts";
 import { formatSummary } from "../../packages/openeval/src/report/index.ts";
 import { exitCodeFor } from "../../packages/openeval/src/results/index.ts";
-import { readResults } from "../../packages/openeval/src/run/index.ts";
+import { readResults } from "../../packages/openeval/src/summary/index.ts";
 import type { RunOverview } from "../../packages/openeval/src/view/index.ts";
 import { recordedBenchmark, RUN_ID } from "../helpers/recorded-benchmark.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
-import { readResults, type RunSummary } from "../../packages/openeval/src/run/index.ts";
+import { readResults, type RunSummary } from "../../packages/openeval/src/summary/index.ts";
 import type { EvalRunRow, JudgeRunDetail, Page as ApiPage } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";

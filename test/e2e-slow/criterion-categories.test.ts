@@ -5,7 +5,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
-import type { RunSummary } from "../../packages/openeval/src/run/index.ts";
+import type { RunSummary } from "../../packages/openeval/src/summary/index.ts";
 import { readRunIndex } from "../../packages/openeval/src/view/run-index.ts";
 import { SummaryReader } from "../../packages/openeval/src/view/run-summary.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatSummary } from "../../packages/openeval/src/report/summary-table.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
-import { readResults } from "../../packages/openeval/src/run/index.ts";
+import { readResults } from "../../packages/openeval/src/summary/index.ts";
 import { serveViewer } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { listFiles, readDefaultExport, readViewerApi } from "../helpers/published-run.ts";

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "../../packages/openeval/src/run/index.ts";
+import type { RunSummary } from "../../packages/openeval/src/summary/index.ts";
 import { BIN } from "../helpers/cli.ts";
 import { userBenchmark, writeTree } from "../helpers/fixtures.ts";
 import { writeLockedProject } from "../helpers/npm-project.ts";

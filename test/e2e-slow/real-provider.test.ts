@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { startControlServer, type ControlServer } from "@openeval/control-model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResults } from "../../packages/openeval/src/index.ts";
-import { COMPACTION_WARNING } from "../../packages/openeval/src/run/summarize-run.ts";
+import { COMPACTION_WARNING } from "../../packages/openeval/src/summary/summarize-run.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import type { EvalRun } from "../../packages/openeval/src/records/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";

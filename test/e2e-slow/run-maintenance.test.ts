@@ -4,7 +4,7 @@
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readResults } from "../../packages/openeval/src/run/index.ts";
+import { readResults } from "../../packages/openeval/src/summary/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
 import { fingerprint } from "../../packages/openeval/src/util/hash.ts";
 import { runCli } from "../helpers/cli.ts";

@@ -14,7 +14,7 @@ import { startControlServer } from "../../packages/control-model/src/index.ts";
 import { layVariant, variantConfig } from "../../packages/openeval/src/candidate/variant-setup.ts";
 import { buildProviderConfig, createGitWorkspace, prepareIsolation, runOpenCode } from "../../packages/openeval/src/opencode/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
-import type { RunSummary } from "../../packages/openeval/src/run/index.ts";
+import type { RunSummary } from "../../packages/openeval/src/summary/index.ts";
 import { shortId } from "../../packages/viewer/src/format.ts";
 
 let directory: string;

@@ -18,10 +18,11 @@ const ALLOWED: Record<string, string[]> = {
   candidate: ["util", "load", "records", "recording", "opencode", "sandbox"],
   plan: ["util", "load", "records"],
   results: ["util", "load", "records"],
-  run: ["util", "load", "records", "recording", "judge", "candidate", "plan", "results", "opencode", "sandbox"],
-  report: ["util", "records", "results", "plan", "run"],
-  view: ["util", "sandbox", "opencode", "load", "records", "recording", "judge", "plan", "results", "run", "report"],
-  cli: ["util", "sandbox", "load", "records", "recording", "judge", "candidate", "plan", "results", "run", "report", "view"],
+  summary: ["util", "load", "records", "recording", "plan", "results"],
+  run: ["util", "load", "records", "recording", "judge", "candidate", "plan", "results", "summary", "opencode", "sandbox"],
+  report: ["util", "records", "results", "plan", "summary"],
+  view: ["util", "sandbox", "opencode", "load", "records", "recording", "judge", "plan", "results", "summary", "report"],
+  cli: ["util", "sandbox", "load", "records", "recording", "judge", "candidate", "plan", "results", "summary", "run", "report", "view"],
 };
 
 interface Import {

@@ -3,7 +3,7 @@ import * as api from "./index.ts";
 
 describe("the public API", () => {
   it("is exactly this list of runtime exports", () => {
-    expect(Object.keys(api).sort()).toEqual(["BenchmarkInvalidError", "EvidenceError", "VERIFICATION_IMAGE", "addModels", "compareRuns", "criterionMean", "isScored", "judgeEvidence", "loadBenchmark", "mergeRuns", "planBenchmark", "readRecording", "readResults", "recordEvidence", "removeModels", "rubricCriteria", "runBenchmark", "snapshotRun"]);
+    expect(Object.keys(api).sort()).toEqual(["BenchmarkInvalidError", "EvidenceError", "RunNotFoundError", "VERIFICATION_IMAGE", "addModels", "compareRuns", "criterionMean", "isScored", "judgeEvidence", "loadBenchmark", "mergeRuns", "planBenchmark", "readRecording", "readResults", "recordEvidence", "removeModels", "resolveRun", "rubricCriteria", "runBenchmark", "snapshotRun"]);
   });
 
   it("has OpenEval's judgment helpers: rubricCriteria, criterionMean, isScored", () => {

@@ -22,12 +22,15 @@ export type {
 export type { JudgeToolCall as ToolCall } from "./recording/index.ts";
 export { criterionMean, isScored, judgeEvidence, VERIFICATION_IMAGE } from "./judge/index.ts";
 export type { CodeScore, ScoreValue } from "./judge/index.ts";
-export { addModels, mergeRuns, removeModels, runBenchmark, planBenchmark, readResults, snapshotRun } from "./run/index.ts";
-export type { AddModelsOptions, MergedRuns, ModelResult, RemovedModels, RunSnapshot, PlanBenchmarkOptions, ReadResultsOptions, RunBenchmarkOptions, RunnerEvent, RunSummary } from "./run/index.ts";
+export { addModels, mergeRuns, removeModels, runBenchmark, planBenchmark, snapshotRun } from "./run/index.ts";
+export type { AddModelsOptions, MergedRuns, RemovedModels, RunSnapshot, PlanBenchmarkOptions, RunBenchmarkOptions } from "./run/index.ts";
+export { readResults } from "./summary/index.ts";
+export type { ModelResult, ReadResultsOptions, RunnerEvent, RunSummary } from "./summary/index.ts";
 export type { ContributorOutcome, Verdict } from "./results/index.ts";
 export type { Plan, PlannedSlot, PlanScope, SlotAction } from "./plan/index.ts";
 export { readRecording } from "./recording/index.ts";
 export type { JudgeEvidenceOptions, JudgeResult } from "./judge/index.ts";
+export { resolveRun, RunNotFoundError } from "./records/index.ts";
 export type { CriterionScore, EvalRun } from "./records/index.ts";
 export { compareRuns } from "./view/index.ts";
 export type { ComparisonAnswer, CompareRunsOptions } from "./view/index.ts";

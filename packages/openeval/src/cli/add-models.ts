@@ -2,7 +2,7 @@
 import { addModels } from "../run/index.ts";
 import { defineCommand } from "./commands.ts";
 import { parseScope } from "./parse-scope.ts";
-import { chooseRun } from "./choose-run.ts";
+import { resolveRun } from "../records/index.ts";
 import { UsageError } from "./errors.ts";
 import { executeRun } from "./execute-run.ts";
 
@@ -11,7 +11,7 @@ export const addModelsCommand = defineCommand("add-models", {
     if (positionals.length !== 1) throw new UsageError("add-models takes one run, e.g. `openeval add-models results/<run-id> --model openai/gpt-5`");
     const scope = parseScope(flags);
     if (!scope.models?.length) throw new UsageError("add-models: name the models to add with --model <provider/model> (repeatable)");
-    const run = chooseRun(flags.benchmark, positionals[0]);
+    const run = resolveRun(flags.benchmark, positionals[0]);
     return executeRun(flags, scope, (options) => addModels(run, scope.models!, options));
   },
 });

@@ -1,9 +1,10 @@
 // `openeval baseline set <run> [--accept-failing]` and `openeval baseline show`: the accepted reference scores
 // (baseline.json beside benchmark.ts) that the regression contributor compares against.
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { loadBenchmark } from "../load/index.ts";
+import { resolveRun } from "../records/index.ts";
 import { readBaseline, writeBaseline } from "../results/index.ts";
-import { BASELINE_FILE, readResults } from "../run/index.ts";
+import { BASELINE_FILE, readResults } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
@@ -25,7 +26,7 @@ export const baselineCommand = defineCommand("baseline", {
     const arms = ["current", ...benchmark.variants.map((definition) => definition.name)];
     if (variant !== undefined && !arms.includes(variant)) throw new UsageError(`--variant "${variant}" matches no variant; the valid values are: ${arms.join(", ")}`);
     // The arm's own verdict decides whether it may be promoted: a named variant blocks.
-    const results = await readResults(resolve(runDirectory), { benchmark, ...(variant && variant !== "current" ? { variants: [variant] } : {}) });
+    const results = await readResults(resolveRun(benchmark.directory, runDirectory), { benchmark, ...(variant && variant !== "current" ? { variants: [variant] } : {}) });
     await writeBaseline(file, {
       runId: results.runId,
       createdAt: new Date().toISOString(),

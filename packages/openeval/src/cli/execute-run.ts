@@ -1,7 +1,8 @@
 // What run, retry and rejudge share: the runner with the chosen reporter, the summary and reports, the exit code.
 import { writeFile } from "node:fs/promises";
 import { describeVerdict, exitCodeFor } from "../results/index.ts";
-import { runBenchmark, type RunBenchmarkOptions, type RunSummary } from "../run/index.ts";
+import { runBenchmark, type RunBenchmarkOptions } from "../run/index.ts";
+import { type RunSummary } from "../summary/index.ts";
 import type { PlanScope } from "../plan/index.ts";
 import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
 import { listFlag } from "./command.ts";

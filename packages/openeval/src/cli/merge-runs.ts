@@ -1,13 +1,13 @@
 // `openeval merge-runs <to> <from>`: copy one run's finalized work into another run of the same benchmark.
 import { mergeRuns } from "../run/index.ts";
 import { defineCommand } from "./commands.ts";
-import { chooseRun } from "./choose-run.ts";
+import { resolveRun } from "../records/index.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
 export const mergeRunsCommand = defineCommand("merge-runs", {
   async run(flags, positionals) {
     if (positionals.length !== 2) throw new UsageError("merge-runs takes two runs: the run to merge into, then the run to merge from");
-    const [to, from] = positionals.map((run) => chooseRun(flags.benchmark, run));
+    const [to, from] = positionals.map((run) => resolveRun(flags.benchmark, run));
     const result = await mergeRuns(to!, from!);
     if (flags.json) {
       console.log(JSON.stringify(result));

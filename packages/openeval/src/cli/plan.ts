@@ -1,6 +1,7 @@
 // `openeval plan`: per slot, the action `run` would take and why, plus a cost estimate. Runs nothing.
 import { describeSlot } from "../plan/index.ts";
-import { describeInputChanges, planBenchmark } from "../run/index.ts";
+import { planBenchmark } from "../run/index.ts";
+import { describeInputChanges } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
 import { parseScope } from "./parse-scope.ts";
 import { EXIT } from "./errors.ts";

@@ -2,7 +2,7 @@
 import { removeModels } from "../run/index.ts";
 import { listFlag } from "./command.ts";
 import { defineCommand } from "./commands.ts";
-import { chooseRun } from "./choose-run.ts";
+import { resolveRun } from "../records/index.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
 export const removeModelsCommand = defineCommand("remove-models", {
@@ -10,7 +10,7 @@ export const removeModelsCommand = defineCommand("remove-models", {
     if (positionals.length !== 1) throw new UsageError("remove-models takes one run, e.g. `openeval remove-models results/<run-id> --model openai/gpt-5`");
     const models = listFlag("model", flags.model) ?? [];
     if (models.length === 0) throw new UsageError("remove-models: name the models to retire with --model <provider/model> (repeatable)");
-    const result = await removeModels(chooseRun(flags.benchmark, positionals[0]), models);
+    const result = await removeModels(resolveRun(flags.benchmark, positionals[0]), models);
     if (flags.json) console.log(JSON.stringify(result));
     else console.log(`Retired ${result.removed.join(", ")} from ${result.directory} (${result.retiredSlots} recorded slot(s) kept on disk). The run's models: ${result.models.join(", ")}. \`openeval add-models\` brings them back.`);
     return EXIT.pass;

@@ -3,9 +3,9 @@
 // container. `openeval report --compare <run-a> <run-b>`: what changed from run a to run b (b − a) — per model the two
 // scores and the paired difference with its 95% CI, and every criterion that regressed or improved. `baseline` as
 // run a compares run b with baseline.json. With --json, stdout is the summary or the comparison only (for CI to post).
-import { readResults } from "../run/index.ts";
+import { readResults } from "../summary/index.ts";
 import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
-import { chooseRun } from "./choose-run.ts";
+import { resolveRun } from "../records/index.ts";
 import { listFlag } from "./command.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
@@ -22,7 +22,7 @@ export const reportCommand = defineCommand("report", {
     if (flags.model !== undefined) throw new UsageError("--model picks the two sides of --compare; a run's summary shows every model");
     if (positionals.length > 1) throw new UsageError(`report takes one run (or --compare <run-a> <run-b>); got ${positionals.length}: ${positionals.join(" ")}`);
     if (flags.json && flags.markdown) throw new UsageError("--json and --markdown each choose what stdout holds; pass one of them");
-    const run = chooseRun(benchmark, positionals[0]);
+    const run = resolveRun(benchmark, positionals[0]);
     return reportSummary(await readResults(run, flags.benchmark === undefined ? {} : { benchmark: flags.benchmark }), flags);
   },
 });
@@ -34,7 +34,7 @@ async function compare(benchmark: string, positionals: string[], model: string |
   if (models.length > 2) throw new UsageError(`--model with --compare takes one model, or one per side ("a,b"); got ${models.length}: ${model}`);
   const [modelA, modelB] = models;
   try {
-    const comparison = await compareRuns({ a: a === "baseline" ? "baseline" : chooseRun(benchmark, a), b: chooseRun(benchmark, b), modelA, modelB });
+    const comparison = await compareRuns({ a: a === "baseline" ? "baseline" : resolveRun(benchmark, a), b: resolveRun(benchmark, b), modelA, modelB });
     console.log(json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison));
     return EXIT.pass;
   } catch (error) {

@@ -1,13 +1,13 @@
 // `openeval verify [<run>]`: checks a whole run against its hashes; exits non-zero naming what changed.
-import { verifyRun } from "../run/index.ts";
+import { verifyRun } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
-import { chooseRun } from "./choose-run.ts";
+import { resolveRun } from "../records/index.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
 export const verifyCommand = defineCommand("verify", {
   async run(flags, positionals) {
     if (positionals.length > 1) throw new UsageError(`verify takes one run; got ${positionals.join(", ")}`);
-    const result = await verifyRun(chooseRun(flags.benchmark as string, positionals[0]));
+    const result = await verifyRun(resolveRun(flags.benchmark as string, positionals[0]));
     if (flags.json) console.log(JSON.stringify(result));
     else if (result.problems.length === 0) {
       console.log(`Verified ${result.directory}: ${result.evalRuns} eval runs, ${result.judgeRuns} judge runs, ${result.files} recording files; nothing changed.`);

@@ -18,4 +18,4 @@ export {
   type VerificationImage,
   type BuildProgress,
 } from "./verification/index.ts";
-export { setUpVerification, mentionsVerification, resolveVerificationSetup } from "./verification-setup.ts";
+export { setUpVerification, resolveVerificationSetup } from "./verification-setup.ts";

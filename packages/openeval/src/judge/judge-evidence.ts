@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import * as z from "zod";
 import { ControlFileSchema, startControlServer, type ControlServer } from "@openeval/control-model";
-import { BenchmarkSchema, bundleCodeJudge, parseRubric, VerificationSettingsSchema, type CodeJudgeBundle, type Rubric } from "../load/index.ts";
+import { BenchmarkSchema, bundleCodeJudge, mentionsVerification, parseRubric, VerificationSettingsSchema, type CodeJudgeBundle, type Rubric } from "../load/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
 import { openEvidence, type VerificationReceipt } from "../recording/index.ts";
 import type { CriterionScore } from "../records/index.ts";
@@ -18,7 +18,7 @@ import { criterionMean } from "./normalize.ts";
 import { gradeRubricTask } from "./rubric/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import { readVerificationReceipts } from "./verification/index.ts";
-import { resolveVerificationSetup, mentionsVerification } from "./verification-setup.ts";
+import { resolveVerificationSetup } from "./verification-setup.ts";
 
 const JudgeEvidenceOptionsSchema = z.strictObject({
   evidence: z.object({ directory: z.string(), hash: z.string() }),

@@ -1,13 +1,8 @@
 // Resolving ctx.verification once per run: only when some judge.ts uses it, and never fatal — a missing engine
 // or image becomes the reason every verification run of that run fails (a recorded judging failure).
-import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
+import { mentionsVerification, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
 import type { VerificationSetup } from "./grade-eval-run.ts";
 import { DEFAULT_VERIFICATION_LIMITS, resolveVerificationImage } from "./verification/index.ts";
-
-/** A judge.ts whose bundle mentions `verification` (a text scan: it is never run to find out), so ctx.verification is set up for it. */
-export function mentionsVerification(evaluation: Pick<EvalDefinition, "code">): boolean {
-  return evaluation.code?.source.includes("verification") ?? false;
-}
 
 export async function setUpVerification(settings: BenchmarkSettings, evals: readonly EvalDefinition[]): Promise<VerificationSetup | null> {
   if (!evals.some(mentionsVerification)) return null;

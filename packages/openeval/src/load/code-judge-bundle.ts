@@ -52,6 +52,11 @@ type PackageImport = CachedBundle["packages"][number];
 
 const MACRO_IMPORT = /\b(?:with|assert)\s*\{\s*type\s*:\s*["']macro["']/;
 
+/** A judge.ts whose bundle mentions `verification` (a text scan: it is never run to find out), so ctx.verification is set up for it. */
+export function mentionsVerification(evaluation: { code: Pick<CodeJudgeBundle, "source"> | null }): boolean {
+  return evaluation.code?.source.includes("verification") ?? false;
+}
+
 /**
  * Bundles judge.ts (or takes the cached bundle of the same files). Throws an Error whose message says what to fix
  * (the caller names the file). `benchmarkDirectory`: local imports must resolve inside it, as the judge is frozen

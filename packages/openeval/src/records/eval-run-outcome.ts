@@ -40,3 +40,8 @@ export function describeOutcome(run: Pick<EvalRun, "state" | "infrastructureErro
 export function capitalizeOutcome(outcome: EvalRunOutcome): string {
   return outcome.charAt(0).toUpperCase() + outcome.slice(1);
 }
+
+/** An eval run that ended with a recording its candidate made (no infrastructure error, not failed or interrupted): a judge grades it. */
+export function isJudgeable(evalRun: Pick<EvalRun, "infrastructureError" | "state" | "evidence">): boolean {
+  return !evalRun.infrastructureError && evalRun.state !== "failed" && evalRun.state !== "interrupted" && evalRun.state !== "running" && evalRun.evidence !== null;
+}

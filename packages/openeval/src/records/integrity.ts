@@ -3,7 +3,7 @@
 // `files.json`, the sha256 of every file its folder holds. An edited row, an INSERTed one, or an edited judge-run
 // file then no longer matches, and every reader of whole records (the runner, readResults, the summary, the viewer,
 // `openeval verify`) reports it instead of scoring it; a plan checks the rows the store did not seal (see
-// run/checked-records.ts readPlanRecords). The hashes are unkeyed: this makes changes evident, not impossible.
+// summary/checked-records.ts readPlanRecords). The hashes are unkeyed: this makes changes evident, not impossible.
 // An eval run whose recording failed its check against the harness's event stream as it was recorded
 // (`integrityError`) is reported the same way.
 //

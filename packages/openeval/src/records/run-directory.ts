@@ -3,7 +3,7 @@ import { dlopen, FFIType } from "bun:ffi";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import { STORE_FILE, StoreError } from "./store.ts";
+import { RunNotFoundError, STORE_FILE, StoreError } from "./store.ts";
 
 export function resultsRoot(benchmarkDirectory: string): string {
   return join(benchmarkDirectory, "results");
@@ -23,6 +23,26 @@ export function findLatestRun(benchmarkDirectory: string): string | null {
   return runs.length === 0 ? null : join(root, runs[runs.length - 1]!);
 }
 
+/**
+ * Which run is meant, wherever one is named (the CLI, the viewer, the library): `run` as a run directory, else as a run
+ * id under the benchmark's results/; none named, the latest run, or null when the benchmark has none yet.
+ * @throws RunNotFoundError when `run` is neither
+ * @example findRun(".", "2026-11-29T21-40-00.123Z-1a2b3c4d") // "/abs/benchmark/results/2026-11-29T21-40-00.123Z-1a2b3c4d"
+ */
+export function findRun(benchmarkDirectory: string, run?: string): string | null {
+  const root = resultsRoot(resolve(benchmarkDirectory));
+  if (run === undefined) return findLatestRun(resolve(benchmarkDirectory));
+  for (const candidate of [resolve(run), join(root, run)]) if (existsSync(join(candidate, STORE_FILE))) return candidate;
+  throw new RunNotFoundError({ named: run, runsUnder: root });
+}
+
+/** findRun where there must be a run: none named and none recorded yet is an error that says how to make one. */
+export function resolveRun(benchmarkDirectory: string, run?: string): string {
+  const found = findRun(benchmarkDirectory, run);
+  if (found === null) throw new RunNotFoundError({ noneUnder: resultsRoot(resolve(benchmarkDirectory)) });
+  return found;
+}
+
 export interface RunDirectoryChoice {
   directory: string;
   created: boolean;
@@ -31,11 +51,7 @@ export interface RunDirectoryChoice {
 /** `run`: an explicit run directory; `fresh`: always a new run (--new); otherwise the latest, else a new one. */
 export function chooseRunDirectory(benchmarkDirectory: string, options: { run?: string; new?: boolean }): RunDirectoryChoice {
   if (options.run && options.new) throw new StoreError("--run and --new contradict each other; pass one of them");
-  if (options.run) {
-    const directory = resolve(options.run);
-    if (!existsSync(join(directory, STORE_FILE))) throw new StoreError(`${directory} is not a run directory (no ${STORE_FILE}); list runs under ${resultsRoot(benchmarkDirectory)}`);
-    return { directory, created: false };
-  }
+  if (options.run) return { directory: resolveRun(benchmarkDirectory, options.run), created: false };
   const latest = options.new ? null : findLatestRun(benchmarkDirectory);
   if (latest) return { directory: latest, created: false };
   return { directory: join(resultsRoot(benchmarkDirectory), newRunId()), created: true };

@@ -220,3 +220,17 @@ export const BenchmarkRunSchema = z.object({
 
 export type JudgeRun = z.infer<typeof JudgeRunSchema>;
 export type BenchmarkRun = z.infer<typeof BenchmarkRunSchema>;
+
+/**
+ * The runtime identity a run's work was planned with: the image ids the runner resolved on its engines when it
+ * started. They enter the candidate and judge fingerprints, so a reader compares against them and never asks an
+ * engine. An id absent was not resolved by that invocation (no model in containers, no judge that verifies, no image).
+ */
+export const RuntimeIdentitySchema = z.object({
+  /** The pinned candidate image id (`sha256:…`) candidates in containers ran with. */
+  candidateImage: z.string().optional(),
+  /** The pinned verification image id (`sha256:…`) judges' ctx.verification ran with. */
+  verificationImage: z.string().optional(),
+});
+
+export type RuntimeIdentity = z.infer<typeof RuntimeIdentitySchema>;

@@ -111,7 +111,7 @@ setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
 
   it("says what to do for a missing store or another schema", async () => {
     const empty = await makeTempDir();
-    expect(() => ResultsStore.open(empty)).toThrow(/No results store at .*store.db/);
+    expect(() => ResultsStore.open(empty)).toThrow(/ is not a run: pass a results\/<run-id> folder that openeval run wrote$/);
     const other = await makeTempDir();
     const db = new Database(join(other, "store.db"));
     db.run("PRAGMA user_version = 99");

@@ -85,6 +85,22 @@ export class StoreError extends OpenEvalError {
   readonly code = "STORE_INVALID";
 }
 
+/**
+ * No run where one was asked for: a folder or id named as a run that is not one (`runsUnder`: the results folder whose
+ * run ids are accepted too), or none named and none recorded yet. One wording wherever a run is named.
+ */
+export class RunNotFoundError extends OpenEvalError {
+  readonly code = "RUN_NOT_FOUND";
+
+  constructor(readonly missing: { named: string; runsUnder?: string } | { noneUnder: string }) {
+    super(
+      "named" in missing
+        ? `${missing.named} is not a run: pass a results/<run-id> folder ${missing.runsUnder === undefined ? "that openeval run wrote" : `or a run id under ${missing.runsUnder}`}`
+        : `No runs under ${missing.noneUnder}; run one with \`npx openeval run\` or pass a run directory`,
+    );
+  }
+}
+
 export class ResultsStore {
   /** The columns a read selects: a schema-1 store opened read-only has no seals, an older one no head columns. */
   private readonly evalRunColumns: string;
@@ -104,9 +120,7 @@ export class ResultsStore {
   /** Opens (or with `create`, creates) the store of the run in `directory`. */
   static open(directory: string, options: { create?: boolean; readonly?: boolean } = {}): ResultsStore {
     const file = join(directory, STORE_FILE);
-    if (!existsSync(file) && !options.create) {
-      throw new StoreError(`No results store at ${file}; pass a run directory (results/<run-id>) that openeval run wrote`);
-    }
+    if (!existsSync(file) && !options.create) throw new RunNotFoundError({ named: directory });
     if (options.create) mkdirSync(directory, { recursive: true });
     const db = new Database(file, options.readonly ? { readonly: true } : { create: true });
     // First, so that every later statement (switching to WAL included) waits for a runner or viewer opening the
@@ -359,7 +373,7 @@ export class ResultsStore {
 
   /**
    * The events of every type but `types`, in order, their values as stored (unparsed): a recorded summary's key
-   * digests them (run/recorded-summary.ts), so that an event type added later counts unless it is left out by name.
+   * digests them (summary/recorded-summary.ts), so that an event type added later counts unless it is left out by name.
    */
   eventTextsExcept(types: readonly string[]): { sequence: number; type: string; value: string }[] {
     return this.db.query(`SELECT sequence, type, value FROM events WHERE type NOT IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`).all(...types) as { sequence: number; type: string; value: string }[];

@@ -1,6 +1,6 @@
 // `--json`: every runner event as one JSON object a line, for scripts. Plans are abbreviated to the slot keys
 // and actions; recordings are referenced, not inlined.
-import type { RunnerEvent } from "../run/index.ts";
+import type { RunnerEvent } from "../summary/index.ts";
 
 export function createJsonReporter(write: (line: string) => void): (event: RunnerEvent) => void {
   return (event) => {

@@ -6,7 +6,7 @@
 // build: their properties still say a negative control scored 0. Per-category scores are the suite's properties.
 import { candidateName } from "../records/index.ts";
 import { DEFAULT_CRITERION_THRESHOLD, describeVerdict, formatVerdictWords, judgeCriterion, type ContributorOutcome, type Verdict } from "../results/index.ts";
-import type { ModelResult, RunSummary } from "../run/index.ts";
+import type { ModelResult, RunSummary } from "../summary/index.ts";
 
 export function formatJunit(summary: RunSummary): string {
   const suites = [verdictSuite(summary), ...summary.models.map((model) => modelSuite(summary, model))];

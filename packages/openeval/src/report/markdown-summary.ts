@@ -3,7 +3,7 @@
 import { candidateName } from "../records/index.ts";
 import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
-import type { RunSummary } from "../run/index.ts";
+import type { RunSummary } from "../summary/index.ts";
 import { CATEGORY_HEADER, categoryRows, describeFilter, formatModelCost, formatVariantComparison } from "./summary-table.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {

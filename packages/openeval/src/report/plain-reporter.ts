@@ -1,7 +1,7 @@
 // Plain progress lines (one per event that matters), for logs and non-TTY output.
 import { describeSlot } from "../plan/index.ts";
 import { describeOutcome } from "../records/index.ts";
-import type { RunnerEvent } from "../run/index.ts";
+import type { RunnerEvent } from "../summary/index.ts";
 import { describeState } from "../util/words.ts";
 
 export function createPlainReporter(write: (line: string) => void): (event: RunnerEvent) => void {

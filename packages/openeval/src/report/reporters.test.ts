@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { EarlyCheck, EvalRun, JudgeRun } from "../records/index.ts";
-import type { RunnerEvent, RunSummary } from "../run/index.ts";
+import type { RunnerEvent, RunSummary } from "../summary/index.ts";
 import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 import { formatSummary } from "./summary-table.ts";

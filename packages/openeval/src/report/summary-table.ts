@@ -4,7 +4,7 @@
 import { describeSlot } from "../plan/index.ts";
 import { candidateName } from "../records/index.ts";
 import { describeVerdict, formatVerdictWords } from "../results/index.ts";
-import { describeInputChanges, type RunSummary } from "../run/index.ts";
+import { describeInputChanges, type RunSummary } from "../summary/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {

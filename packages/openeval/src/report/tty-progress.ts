@@ -2,7 +2,7 @@
 // done/running/queued, spend, elapsed and ETA. The line is cut to the terminal's width (a wrapped line cannot be
 // redrawn in place; 80 columns when the terminal reports 0) and redrawn every second, so elapsed time and ETA move
 // during a long candidate. Only for a terminal: elsewhere the plain reporter writes lines without `\r`.
-import type { RunnerEvent } from "../run/index.ts";
+import type { RunnerEvent } from "../summary/index.ts";
 import { terminalWidth } from "../util/terminal-width.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 

@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { ResultsStore } from "../records/index.ts";
 import { RunMaintenanceError } from "../results/index.ts";
-import type { RunSummary } from "./events.ts";
+import type { RunSummary } from "../summary/index.ts";
 import { runBenchmark, type RunBenchmarkOptions } from "./run-benchmark.ts";
 
 export type AddModelsOptions = Omit<RunBenchmarkOptions, "benchmark" | "run" | "new">;

@@ -2,7 +2,7 @@
 // positive control (`controls/positive*.json`) must score 1 on every criterion, every negative control
 // (`controls/negative*.json`) must score below 1, or the judge is suspect.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import type { RunnerListener, RunSummary } from "./events.ts";
+import type { RunnerListener, RunSummary } from "../summary/index.ts";
 import { runBenchmark } from "./run-benchmark.ts";
 import { controlName } from "../util/control-model.ts";
 

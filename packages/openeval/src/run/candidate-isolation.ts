@@ -2,7 +2,7 @@
 // each backend the run uses pins before any model is called (the container backend: the engine and the candidate
 // image). No engine or no image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the
 // way around it.
-import { candidateRuntime, resolveCandidateImage, type PinnedRuntime } from "../candidate/index.ts";
+import { candidateRuntime, type PinnedRuntime } from "../candidate/index.ts";
 import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
 import type { RunModels } from "../records/index.ts";
@@ -14,8 +14,8 @@ export interface RunIsolation {
   pinnedFor(model: string): PinnedRuntime;
   /** The backends this run's models use. */
   backends: Isolation[];
-  /** benchmark.ts `candidate.container.host`, the engine the candidate image was looked up on. */
-  engineHost: string | undefined;
+  /** The candidate image the run's backends pinned (only the container backend pins one), recorded with the run. */
+  candidateImage: string | undefined;
 }
 
 export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean }): Promise<RunIsolation> {
@@ -31,12 +31,8 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
     }
   }
   const pinnedFor = (model: string) => pinned.get(isolationOf(model)) ?? { image: null };
-  return { runtimeFor: (model) => ({ isolation: isolationOf(model), image: pinnedFor(model).image }), pinnedFor, backends, engineHost: benchmark.settings.candidate.container?.host };
-}
-
-/** The pinned candidate image's id on the engine at `host` (without one: DOCKER_HOST, else the local socket). */
-export async function candidateImageOn(host: string | undefined): Promise<string> {
-  return (await resolveCandidateImage(host ? { host } : {})).imageId;
+  const candidateImage = [...pinned.values()].find((runtime) => runtime.image !== null)?.image ?? undefined;
+  return { runtimeFor: (model) => ({ isolation: isolationOf(model), image: pinnedFor(model).image }), pinnedFor, backends, candidateImage };
 }
 
 /** The models this invocation may run candidates for (plannedModels, narrowed by `--only-model`). */

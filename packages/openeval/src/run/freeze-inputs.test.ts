@@ -7,8 +7,9 @@ import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpe
 import { loadBenchmark } from "../load/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import { InputSecretError } from "./errors.ts";
-import { checkFrozenBeforeUse, compareWithFrozen, freezeInputs, programsRunBy, restoreFrozen, verifyFrozenInputs } from "./freeze-inputs.ts";
-import { compareSources, describeInputChanges, hashSources } from "./input-changes.ts";
+import { verifyFrozenInputs } from "../records/index.ts";
+import { checkFrozenBeforeUse, compareWithFrozen, freezeInputs, programsRunBy, restoreFrozen } from "./freeze-inputs.ts";
+import { compareSources, describeInputChanges, hashSources } from "../summary/index.ts";
 
 async function frozenBenchmark() {
   const directory = await writeTree(minimalBenchmark({

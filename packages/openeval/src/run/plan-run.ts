@@ -1,16 +1,12 @@
 // planBenchmark(): what `openeval run` would do now, slot by slot, without doing it. It reads the definition
 // and the run's store only: no author code runs, no model is called, no run directory is created.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { checkScope, planSlots, type Plan, type PlanScope } from "../plan/index.ts";
-import { findLatestRun } from "../records/index.ts";
-import { STORE_FILE, ResultsStore, StoreError } from "../records/index.ts";
+import { findLatestRun, findRun, ResultsStore } from "../records/index.ts";
 import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
-import { recordedInputChanges, recordedInputProblems, type InputChange, type InputChangeRecord } from "./input-changes.ts";
+import { readPlanRecords, recordedInputChanges, recordedInputProblems, type InputChange, type InputChangeRecord } from "../summary/index.ts";
 import { compareWithFrozen } from "./freeze-inputs.ts";
-import { readPlanRecords } from "./checked-records.ts";
 import type { IntegrityProblem, RunModels } from "../records/index.ts";
 import { checkModelRefs } from "./run-benchmark.ts";
 
@@ -48,14 +44,13 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
   checkModelRefs(benchmark, scope);
   const { imageFor } = await resolveRunVerification(benchmark);
   const runtimes = async (runModels?: RunModels) => (await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: false })).runtimeFor;
-  const runDirectory = options.new ? null : (options.run ?? findLatestRun(benchmark.directory));
+  const runDirectory = options.new ? null : findRun(benchmark.directory, options.run);
   const frozenBy = runDirectory ?? findLatestRun(benchmark.directory);
   const sinceFrozen = frozenBy === null ? null : { runDirectory: frozenBy, changes: await compareWithFrozen(benchmark, frozenBy) };
   if (runDirectory === null) {
     checkScope(benchmark, scope);
     return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, await runtimes()), runDirectory, inputChanges: [], integrity: [], sinceFrozen };
   }
-  if (!existsSync(join(runDirectory, STORE_FILE))) throw new StoreError(`${runDirectory} is not a run directory (no ${STORE_FILE})`);
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
     const records = readPlanRecords(store);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { readInvocations, ResultsStore } from "../records/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
-import type { RunSummary } from "./events.ts";
+import type { RunSummary } from "../summary/index.ts";
 import { createProgressLog } from "./progress-log.ts";
 
 const slot = (repetition: number, action: PlannedSlot["action"]) => ({ evalId: "e", model: "m/a", variant: "current", repetition, action }) as PlannedSlot;

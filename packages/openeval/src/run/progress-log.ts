@@ -3,7 +3,7 @@
 // queued and finished work itself is read from the store's eval and judge runs.
 import { randomUUID } from "node:crypto";
 import { recordInvocationFinished, recordInvocationStarted, toSlotKey, type ResultsStore } from "../records/index.ts";
-import type { RunnerListener } from "./events.ts";
+import type { RunnerListener } from "../summary/index.ts";
 
 export function createProgressLog(store: ResultsStore, settings: { concurrency: number; maxCostUSD: number | null }): RunnerListener {
   const invocation = `inv_${randomUUID()}`;

@@ -4,7 +4,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
-import type { RunnerEvent } from "./events.ts";
+import type { RunnerEvent } from "../summary/index.ts";
 import { runBenchmark } from "./run-benchmark.ts";
 
 /** Command lines of this process's living children. */

@@ -9,25 +9,37 @@ import { checkScope, plannedModels, plannedVariants, planSlots, resolveExplicitR
 import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../records/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../records/index.ts";
-import { readRunModels, recordModelsAdded, type ResultsStore, type RunModels } from "../records/index.ts";
+import { readRunModels, recordModelsAdded, recordRuntimeIdentity, type ResultsStore, type RunModels } from "../records/index.ts";
 import { recordVerdictSettings, verdictSettingsOf } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import type { RunnerListener, RunSummary } from "./events.ts";
 import { createProgressLog } from "./progress-log.ts";
 import { HEARTBEAT_INTERVAL_MS, openRun, recoverRun } from "./recover.ts";
 import { createPreflight } from "./preflight.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
-import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 import { runOptionsOf } from "./run-options.ts";
-import { recordSummary } from "./recorded-summary.ts";
-import { benchmarkVersion } from "./benchmark-version.ts";
 import { checkFrozenBeforeUse, freezeInputs, programsRunBy } from "./freeze-inputs.ts";
 import { stopCodeWorkers } from "../judge/index.ts";
-import { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
-import { compareSources, describeInputChanges, hashSources, INPUTS_CHANGED_EVENT, INPUTS_TAMPERED_EVENT, type InputChange } from "./input-changes.ts";
+import {
+  benchmarkVersion,
+  compareSources,
+  describeInputChanges,
+  describeIntegrityProblems,
+  hashSources,
+  INPUTS_CHANGED_EVENT,
+  INPUTS_TAMPERED_EVENT,
+  readCheckedRecords,
+  readCheckedRecordsSince,
+  recordSummary,
+  summarizeRun,
+  type CheckedRecords,
+  type InputChange,
+  type RunnerListener,
+  type RunSummary,
+  type SummaryOptions,
+} from "../summary/index.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { collectAfterLargeRead } from "../util/collect-garbage.ts";
 
@@ -102,6 +114,8 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     const secrets = await findKnownSecrets(process.env, undefined, benchmark.settings.candidate.providers);
     await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
+    // Step: the image ids this plan fingerprints with are recorded, so that reading the run later asks no engine.
+    recordRuntimeIdentity(store, { candidateImage: isolation.candidateImage, verificationImage: verification.setup?.image ?? undefined });
     await reapOrphanedVerification(verification);
     await reapOrphanedCandidates(benchmark, isolation);
     const records = readCheckedRecords(store);

@@ -35,7 +35,7 @@ describe("run maintenance refusals", () => {
   it("add-models and remove-models need models; an unknown run says what a run is", async () => {
     await expect(addModels(await recordedRun(), [])).rejects.toThrow("add-models: name the models to add, e.g. --model openai/gpt-5");
     await expect(removeModels(await recordedRun(), [])).rejects.toThrow("remove-models: name the models to retire");
-    await expect(removeModels(join(await makeTempDir(), "nothing"), ["p/a"])).rejects.toThrow(/No results store at .*; pass a run directory/);
+    await expect(removeModels(join(await makeTempDir(), "nothing"), ["p/a"])).rejects.toThrow(/nothing is not a run: pass a results\/<run-id> folder that openeval run wrote$/);
   });
 
   it("add-models refuses a run a live runner holds, saying what to do, before any work", async () => {
@@ -66,7 +66,7 @@ describe("run maintenance refusals", () => {
     const unfinished = await recordedRun({ running: true });
     await expect(mergeRuns(await recordedRun(), unfinished)).rejects.toThrow(`merge-runs: ${unfinished} has unfinished eval runs (eval_open); \`openeval run --run ${unfinished}\` recovers them first`);
     await expect(mergeRuns(await recordedRun(), await recordedRun({ heldBy: sleeper.pid }))).rejects.toThrow(`Another openeval run (pid ${sleeper.pid})`);
-    await expect(mergeRuns(await recordedRun(), join(await makeTempDir(), "nothing"))).rejects.toThrow(/No results store at .*nothing/);
+    await expect(mergeRuns(await recordedRun(), join(await makeTempDir(), "nothing"))).rejects.toThrow(/nothing is not a run: pass a results\/<run-id> folder that openeval run wrote$/);
   });
 
   it("snapshot refuses a name that is not a plain file name", async () => {

@@ -9,10 +9,10 @@ import { selectCredentials } from "../opencode/index.ts";
 import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
 import { CURRENT_VARIANT, earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition, type VariantDefinition } from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
-import { describeOutcome, toSlotKey, type EvalRun } from "../records/index.ts";
+import { describeOutcome, isJudgeable, toSlotKey, type EvalRun } from "../records/index.ts";
 import type { ResultsStore } from "../records/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
-import type { RunnerListener } from "./events.ts";
+import type { RunnerListener } from "../summary/index.ts";
 import type { Preflight } from "./preflight.ts";
 
 export interface SlotWork {
@@ -65,10 +65,6 @@ export function rubricJudgesFor(controls: ControlServer | null, toolServer: stri
     ...(toolServer ? { toolServer } : {}),
   };
   return { gradeRubric: createRubricGrader(options), checkRubricEarly: (task, directory, limits) => checkEarly(task, directory, options, limits) };
-}
-
-export function isJudgeable(evalRun: Pick<EvalRun, "infrastructureError" | "state" | "evidence">): boolean {
-  return !evalRun.infrastructureError && evalRun.state !== "failed" && evalRun.state !== "interrupted" && evalRun.state !== "running" && evalRun.evidence !== null;
 }
 
 export async function runCandidateWork(work: SlotWork, context: WorkContext, enqueue: (next: SlotWork) => void): Promise<void> {

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { toSlotKey } from "../records/index.ts";
 import { RunMaintenanceError } from "../results/index.ts";
 import { fingerprint } from "../util/hash.ts";
-import { readScoredRun } from "./read-results.ts";
+import { readScoredRun } from "../summary/index.ts";
 
 export const SNAPSHOTS_DIRECTORY = join("maintenance", "snapshots");
 const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

@@ -1,6 +1,6 @@
 // The run's verification image, resolved once and shared by planning (judge fingerprints) and grading.
-import { reapVerificationContainers, setUpVerification, mentionsVerification, type VerificationSetup } from "../judge/index.ts";
-import type { BenchmarkDefinition } from "../load/index.ts";
+import { reapVerificationContainers, setUpVerification, type VerificationSetup } from "../judge/index.ts";
+import { mentionsVerification, type BenchmarkDefinition } from "../load/index.ts";
 
 export interface RunVerification {
   setup: VerificationSetup | null;

@@ -1,21 +1,14 @@
 // One queue of candidate, judge and earlyStop check work under a concurrency limit. Checks go first (a running
 // candidate waits on them), then judges, so that grading keeps up with recording; work added while running joins
 // the same queue. While a monitored (earlyStop) candidate runs, candidates leave one lane free for checks.
+import type { WorkQueueState } from "../summary/index.ts";
+
+export type { WorkQueueState };
 
 export interface WorkItem {
   kind: "candidate" | "judge" | "check";
   /** A candidate watched by earlyStop checks. */
   monitored?: boolean;
-}
-
-export interface WorkQueueState {
-  running: number;
-  queued: number;
-  done: number;
-  /** When each running item started (epoch ms): an ETA counts the time they have already run. */
-  runningSince: number[];
-  /** The done items' run times, summed (ms). */
-  doneMs: number;
 }
 
 export async function runWorkQueue<Item extends WorkItem>(

@@ -3,9 +3,10 @@
 // benchmark.ts: an edited judge must not turn the earlier run's judgments into "unresolved" before they are compared.
 import { basename, join } from "node:path";
 import { candidateName, cellId } from "../records/index.ts";
-import { toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
+import type { RecordedSlot } from "../summary/index.ts";
+import { toSlotCell } from "./slot-cell.ts";
 import { baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
-import { BASELINE_FILE } from "../run/index.ts";
+import { BASELINE_FILE } from "../summary/index.ts";
 import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView } from "./compare-types.ts";
 import { CompareError } from "./errors.ts";
 import { readRunIndex, type RunIndex } from "./run-index.ts";

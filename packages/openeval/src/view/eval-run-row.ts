@@ -4,7 +4,7 @@
 import { candidateName, creditsOf, describeOutcome, toCandidateRef, type EvalRunOutcome } from "../records/index.ts";
 import { slotCredit } from "../results/index.ts";
 import type { EvalRunRow } from "./api-types.ts";
-import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
+import type { IndexedEvalRun, IndexedJudgeRun } from "../summary/index.ts";
 
 export class IndexedEvalRunRow implements EvalRunRow {
   readonly value: number | null;

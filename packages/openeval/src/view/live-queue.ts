@@ -1,9 +1,8 @@
 // The live queue of a run's latest invocation, from the store alone: the work its runner planned
 // (recorded when it started), the eval and judge runs it has started since, and how long this run's finished work
 // took. Queued = planned and not started, plus the judging that follows each finished candidate.
-import { isJudgeable } from "../run/index.ts";
-import { candidateName, slotId, toSlotKey, type PlannedWork, type SlotKey } from "../records/index.ts";
-import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
+import { candidateName, isJudgeable, slotId, toSlotKey, type PlannedWork, type SlotKey } from "../records/index.ts";
+import type { IndexedEvalRun, IndexedJudgeRun } from "../summary/index.ts";
 import { median } from "../util/median.ts";
 import type { QueueAnswer, QueueItem, QueueList } from "./queue-types.ts";
 import type { RunIndex } from "./run-index.ts";

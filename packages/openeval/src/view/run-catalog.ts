@@ -2,7 +2,7 @@
 // and re-read when its store's files change (checked at most every CHECK_EVERY_MS, so a busy page costs a stat).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { STORE_FILE, StoreError } from "../records/index.ts";
+import { findRun, RunNotFoundError, STORE_FILE } from "../records/index.ts";
 import type { RunsAnswer } from "./api-types.ts";
 import { readRunIndex, readRunRecord, toRunListItem, type RunIndex } from "./run-index.ts";
 import { isLive, readStoreVersion } from "./store-version.ts";
@@ -31,11 +31,10 @@ export class RunCatalog {
     private readonly preferredRunId: string | null,
   ) {}
 
-  /** `run`: one run directory (its siblings are listed too); else every run under `resultsRoot`. */
+  /** `run`: one run, a directory or an id under `resultsRoot` (its siblings are listed too); else every run under `resultsRoot`. */
   static open(options: { run?: string; resultsRoot: string }): RunCatalog {
     if (options.run) {
-      const directory = resolve(options.run);
-      if (!existsSync(join(directory, STORE_FILE))) throw new StoreError(`${directory} is not a run directory (no ${STORE_FILE}); pass a results/<run-id> folder that openeval run wrote`);
+      const directory = findRun(dirname(resolve(options.resultsRoot)), options.run)!;
       return new RunCatalog(dirname(directory), basename(directory));
     }
     return new RunCatalog(resolve(options.resultsRoot), null);
@@ -76,7 +75,7 @@ export class RunCatalog {
     const cached = this.cache.get(runId);
     if (cached && now - cached.checkedAt < CHECK_EVERY_MS) return cached.index;
     const directory = cached?.index.directory ?? this.directory(runId);
-    if (!directory) throw new StoreError(`No run ${runId} under ${this.root}`);
+    if (!directory) throw new RunNotFoundError({ named: runId, runsUnder: this.root });
     const files = readStoreVersion(directory);
     // A runner that died leaves the files as they were: its heartbeat going stale is a change too.
     const stale = cached !== undefined && cached.index.overview.live && !isLive(cached.index.heartbeat, now);

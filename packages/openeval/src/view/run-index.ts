@@ -4,13 +4,12 @@ import { basename } from "node:path";
 import { candidateName, cellId, readInvocations, RecordedWorkIndex, ResultsStore, type Invocation, type BenchmarkRun, type IntegrityProblem } from "../records/index.ts";
 import { aggregateScores, measureCostAndTime, type CostAndTime, type ModelSummary } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
-import { recordedSlots, toSlotCell, type RecordedSlot } from "./recorded-slots.ts";
+import { toSlotCell } from "./slot-cell.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { collectAfterLargeRead } from "../util/collect-garbage.ts";
-import { readCheckedRecords, type RowCounts } from "../run/index.ts";
+import { INDEXED, readCheckedRecords, recordedSlots, type IndexedEvalRun, type IndexedJudgeRun, type RecordedSlot, type RowCounts } from "../summary/index.ts";
 import { IndexedEvalRunRow } from "./eval-run-row.ts";
-import { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
 
 export interface RunIndex {
   directory: string;
@@ -20,7 +19,7 @@ export interface RunIndex {
   run: BenchmarkRun;
   /** What each runner invocation recorded (its planned work, --max-cost, end): the live queue reads it. */
   invocations: Invocation[];
-  /** What the index keeps of each record (indexed-runs.ts); a page that shows a record whole reads it from the store. */
+  /** What the index keeps of each record (summary/indexed-runs.ts); a page that shows a record whole reads it from the store. */
   evalRuns: ReadonlyMap<string, IndexedEvalRun>;
   judgeRuns: ReadonlyMap<string, IndexedJudgeRun>;
   judgeRunsByEvalRun: ReadonlyMap<string, readonly IndexedJudgeRun[]>;

@@ -2,7 +2,7 @@ import { utimes, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
-import { readResults, recordSummary, SUMMARY_RECORDED_EVENT, type LeaderboardSummary } from "../run/index.ts";
+import { readResults, recordSummary, SUMMARY_RECORDED_EVENT, type LeaderboardSummary } from "../summary/index.ts";
 import type { RunOverview } from "./api-types.ts";
 import { ResultsStore } from "../records/index.ts";
 import { buildRunIndex, matrixRows, readRunIndex } from "./run-index.ts";

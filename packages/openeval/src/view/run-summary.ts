@@ -1,6 +1,6 @@
 // The leaderboard's scores, statistics and verdict, exactly as the CLI reports them: readResults() over the run, which decides
 // the verdict with the gates, thresholds and contributor selection recorded with the run and says when benchmark.ts
-// has changed since. The runner records that summary at its end (run/recorded-summary.ts): it is served while its key
+// has changed since. The runner records that summary at its end (summary/recorded-summary.ts): it is served while its key
 // holds, and made again here otherwise. The benchmark is loaded again when any of its files (benchmark.ts, an eval's
 // judge) changes; the summary is read or made once per version of the run and of benchmark.ts, when the leaderboard is
 // first asked for. A run whose benchmark.ts is gone or no longer loads keeps its scores and gets its CIs from the same
@@ -8,7 +8,7 @@
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { candidateName, readInvocations, readRunModels, ResultsStore } from "../records/index.ts";
 import { describeVerdict, scoreIntervals, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus, type VerdictWords } from "../results/index.ts";
-import { benchmarkVersion, readRecordedSummary, readResults, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard } from "../run/index.ts";
+import { benchmarkVersion, readRecordedSummary, readResults, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard } from "../summary/index.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
 import { runVersion, type RunIndex } from "./run-index.ts";
 import { isLive, readStoreVersion } from "./store-version.ts";

@@ -1,15 +1,15 @@
 // readResults(): the scores, statistics and verdict of a recorded run, for scripts, the CLI and the viewer.
-// Nothing is executed: the benchmark is loaded (no judge code runs) and the run's store is read. The same summary is
-// what a runner records at its end for the viewer (recorded-summary.ts): both make it with summarizeRecordedRun.
+// Nothing is executed and no engine is asked: the benchmark is loaded (no judge code runs) and the run's store is read,
+// with the image ids its runner recorded (recorded-runtimes.ts). The same summary is what a runner records at its end
+// for the viewer (recorded-summary.ts): both make it with summarizeRecordedRun.
 import { resolve } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
-import { readRunModels, ResultsStore, type BenchmarkRun, type EvalRun, type JudgeRun } from "../records/index.ts";
+import { readRunModels, readRuntimeIdentity, ResultsStore, type BenchmarkRun, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 import type { RunSummary } from "./events.ts";
+import { missingIdentityWarning, recordedRuntimes, type RecordedRuntimes } from "./recorded-runtimes.ts";
 import { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
-import { resolveRunIsolation, type RunIsolation } from "./candidate-isolation.ts";
-import { resolveRunVerification, type RunVerification } from "./verification.ts";
 
 export interface ReadResultsOptions {
   /** The benchmark the run belongs to; default: the folder recorded in the run. */
@@ -44,18 +44,11 @@ export interface RecordedRunBasis {
   isolation: Isolation | null;
 }
 
-/** What readResults resolves outside the store: where each model's candidates run (and in which image), the verification image. */
-export interface RecordedRunInputs {
-  isolation: RunIsolation;
-  verification: RunVerification;
-}
-
 export interface RecordedRunSummary {
   summary: RunSummary;
   /** The planned slots in scope, when asked for `withSlots`. */
   slots: PlannedSlot<EvalRun, JudgeRun>[];
   basis: RecordedRunBasis;
-  inputs: RecordedRunInputs;
 }
 
 /**
@@ -71,11 +64,12 @@ export async function summarizeRecordedRun(
   const records = options.records ?? readCheckedRecords(store);
   const basis = readRunBasis(store, records);
   const scope: PlanScope = options.scope ?? { replaceModels: basis.models, ...(options.variants ? { variants: options.variants } : {}) };
-  const inputs = await resolveRunInputs(benchmark, basis);
-  const runtimes = { verificationImage: inputs.verification.imageFor, candidateRuntime: inputs.isolation.runtimeFor };
+  const identity = readRuntimeIdentity(store);
+  const runtimes: RecordedRuntimes = recordedRuntimes(benchmark, basis.isolation, identity);
   const summary = await summarizeRun(benchmark, store, scope, store.readRun().id, { selection: options.selection, ...runtimes, settings: "recorded", records });
+  summary.warnings.push(...missingIdentityWarning(benchmark, basis.models, runtimes, identity));
   const slots = options.withSlots ? planSlots(benchmark, records, scope, runtimes.verificationImage, runtimes.candidateRuntime).slots.filter((slot) => slot.deferredBy !== "scope") : [];
-  return { summary, slots, basis, inputs };
+  return { summary, slots, basis };
 }
 
 function readRunBasis(store: ResultsStore, records: CheckedRecords): RecordedRunBasis {
@@ -85,13 +79,6 @@ function readRunBasis(store: ResultsStore, records: CheckedRecords): RecordedRun
   // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
   const recorded = new Set(records.evalRuns.flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
   return { models, isolation: recorded.size === 1 ? [...recorded][0]! : null };
-}
-
-/** The candidate runtimes and verification image as readResults plans with them now (an image rebuilt since differs). */
-export async function resolveRunInputs(benchmark: BenchmarkDefinition, basis: RecordedRunBasis): Promise<RecordedRunInputs> {
-  const verification = await resolveRunVerification(benchmark);
-  const isolation = await resolveRunIsolation(benchmark, basis.models, basis.isolation ?? undefined, { strict: false });
-  return { isolation, verification };
 }
 
 async function readRecordedRun(runDirectory: string, options: ReadResultsOptions, withSlots: boolean): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {

@@ -4,22 +4,19 @@
 // when it no longer holds. What the key covers, and what it trusts: docs/design/evidence-trust.md.
 import { resolve } from "node:path";
 import * as z from "zod";
-import { resolveVerificationSetup } from "../judge/index.ts";
-import { ISOLATION_BACKENDS, loadBenchmark, VerificationSettingsSchema, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
-import type { CandidateRuntime } from "../plan/index.ts";
+import { ISOLATION_BACKENDS, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { INVOCATION_FINISHED, INVOCATION_STARTED, ResultsStore, type IntegrityProblem, type StoreMarks } from "../records/index.ts";
 import type { CategoryScore, Verdict } from "../results/index.ts";
 import { fingerprint, sha256 } from "../util/hash.ts";
 import { HARNESS_VERSION } from "../util/versions.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
-import { candidateImageOn } from "./candidate-isolation.ts";
 import { readCheckedRecords, readCheckedRecordsSince, type CheckedRecords } from "./checked-records.ts";
 import type { ModelResult, RunSummary } from "./events.ts";
 import { summarizeRecordedRun } from "./read-results.ts";
 
 export const SUMMARY_RECORDED_EVENT = "summary.recorded";
 /** Bump when LeaderboardSummary or the key's ingredients change: a summary recorded by the same harness version in an older shape is never matched. */
-const FORMAT = 4;
+const FORMAT = 5;
 /** Events that never change what readResults says: the runner's invocation log, and these summaries themselves. Any other type counts. */
 const UNCOUNTED_EVENTS = [INVOCATION_STARTED, INVOCATION_FINISHED, SUMMARY_RECORDED_EVENT];
 
@@ -59,19 +56,13 @@ export interface RecordedLeaderboard {
  * The key's basis, kept with the summary so that checking the key reads no row and loads no benchmark (a 2,500-eval
  * benchmark takes ~1.5 s to load, more than the first leaderboard's budget). From the rows: which models, which
  * --isolation their eval runs recorded, which rows were running — it holds while the store's marks, triggers and
- * events do, which the key checks. From benchmark.ts: where each image is looked up — it holds while the folder's
- * stamp does, which the key checks too; the images themselves are looked up again.
+ * events do, which the key checks. The image ids the fingerprints use are the run's recorded ones (an event the key
+ * digests), so checking the key asks no engine either.
  */
 const BasisSchema = z.object({
   models: z.array(z.string()),
   isolation: z.enum(ISOLATION_BACKENDS).nullable(),
   running: z.object({ evalRuns: z.array(z.string()), judgeRuns: z.array(z.object({ id: z.string(), evalRunId: z.string() })) }),
-  /** Each model's isolation, as readResults resolved it. */
-  isolations: z.record(z.string(), z.enum(ISOLATION_BACKENDS)),
-  /** The engine the candidate image is looked up on (benchmark.ts `candidate.container.host`); null when no model runs in a container. */
-  candidateEngine: z.object({ host: z.string().optional() }).nullable(),
-  /** benchmark.ts `judge.verification` (null: the defaults) when some eval's judge verifies; null when none does. */
-  verification: z.object({ settings: VerificationSettingsSchema.nullable() }).nullable(),
 });
 type SummaryBasis = z.infer<typeof BasisSchema>;
 
@@ -123,26 +114,18 @@ export async function recordSummary(store: ResultsStore, options: RecordSummaryO
   const records = options.records ? readCheckedRecordsSince(store, options.records) : readCheckedRecords(store);
   const { loaded } = options;
   const benchmark = loaded && loaded.stamp === stamp && loaded.benchmark.directory === resolve(folder) ? loaded.benchmark : await loadBenchmark(folder);
-  const { summary, basis, inputs } = await summarizeRecordedRun(store, benchmark, { records });
-  const runtimes: Images["runtimes"] = basis.models.map((model) => [model, inputs.isolation.runtimeFor(model)]);
-  const kept: SummaryBasis = {
-    ...basis,
-    running,
-    isolations: Object.fromEntries(runtimes.map(([model, runtime]) => [model, runtime.isolation])),
-    candidateEngine: runtimes.some(([, runtime]) => runtime.isolation === "container") ? (inputs.isolation.engineHost ? { host: inputs.isolation.engineHost } : {}) : null,
-    verification: inputs.verification.setup ? { settings: benchmark.settings.judge.verification ?? null } : null,
-  };
-  const images: Images = { runtimes, verification: inputs.verification.setup?.image ?? null };
+  const { summary, basis } = await summarizeRecordedRun(store, benchmark, { records });
+  const kept: SummaryBasis = { ...basis, running };
   const finished = (rows: readonly { state: string }[]) => rows.filter((row) => row.state !== "running").length;
   const rows: RowCounts = { evalRuns: records.evalRuns.length, finishedEvalRuns: finished(records.evalRuns), judgeRuns: records.judgeRuns.length, finishedJudgeRuns: finished(records.judgeRuns) };
-  const recorded: z.infer<typeof RecordedSummarySchema> = { key: keyOf(benchmark.directory, stamp, kept, state, images), recordedAt: new Date().toISOString(), basis: kept, summary: toLeaderboardSummary(summary), rows };
+  const recorded: z.infer<typeof RecordedSummarySchema> = { key: keyOf(benchmark.directory, stamp, kept, state), recordedAt: new Date().toISOString(), basis: kept, summary: toLeaderboardSummary(summary), rows };
   store.appendEvent(SUMMARY_RECORDED_EVENT, recorded);
 }
 
 /**
- * The leaderboard summary recorded in the run, when its key matches the run as it is now, its benchmark folder as
- * stamped `stamp` (benchmarkVersion of the folder the run records) and the images as they are now; else null (none
- * recorded, or it no longer holds: make it with readResults).
+ * The leaderboard summary recorded in the run, when its key matches the run as it is now and its benchmark folder as
+ * stamped `stamp` (benchmarkVersion of the folder the run records); else null (none recorded, or it no longer holds:
+ * make it with readResults).
  * @example const recorded = await readRecordedSummary(runDirectory, benchmarkVersion(run.benchmarkDirectory));
  */
 export async function readRecordedSummary(runDirectory: string, stamp: string): Promise<RecordedLeaderboard | null> {
@@ -152,8 +135,7 @@ export async function readRecordedSummary(runDirectory: string, stamp: string): 
     if (!parsed.success) return null;
     const { key, basis, summary, recordedAt, rows } = parsed.data;
     const state = readStoreState(store, basis.running);
-    const images = await lookUpImages(basis);
-    return keyOf(resolve(store.readRun().benchmarkDirectory), stamp, basis, state, images) === key ? { summary, recordedAt, rows } : null;
+    return keyOf(resolve(store.readRun().benchmarkDirectory), stamp, basis, state) === key ? { summary, recordedAt, rows } : null;
   } finally {
     store.close();
   }
@@ -185,23 +167,7 @@ function readStoreState(store: ResultsStore, running: SummaryBasis["running"]): 
   };
 }
 
-/** Where each model's candidates run and in which image, and the verification image: a rebuilt image re-plans. */
-interface Images {
-  runtimes: [model: string, runtime: CandidateRuntime][];
-  verification: string | null;
-}
-
-/** The images as readResults would resolve them now (resolveRunInputs, without loading the benchmark: the basis says where). */
-async function lookUpImages(basis: SummaryBasis): Promise<Images> {
-  const candidate = basis.candidateEngine ? await candidateImageOn(basis.candidateEngine.host).catch(() => null) : null;
-  const runtime = (isolation: Isolation): CandidateRuntime => ({ isolation, image: isolation === "container" ? candidate : null });
-  return {
-    runtimes: basis.models.map((model) => [model, runtime(basis.isolations[model] ?? "process")]),
-    verification: basis.verification ? (await resolveVerificationSetup(basis.verification.settings ?? undefined)).image : null,
-  };
-}
-
-function keyOf(directory: string, stamp: string, basis: SummaryBasis, store: StoreState, images: Images): string {
+function keyOf(directory: string, stamp: string, basis: SummaryBasis, store: StoreState): string {
   // Canonical JSON: the basis is compared as recorded and as parsed back, whose key order may differ.
-  return fingerprint({ format: FORMAT, harness: HARNESS_VERSION, benchmark: { directory, stamp }, basis, store, images });
+  return fingerprint({ format: FORMAT, harness: HARNESS_VERSION, benchmark: { directory, stamp }, basis, store });
 }

@@ -1,5 +1,5 @@
 // The summary a runner records for the viewer: it is readResults' own, and its key moves with everything
-// readResults reads — the rows, the events that change a run, the benchmark folder, the triggers, the images.
+// readResults reads — the rows, the events that change a run, the benchmark folder, the triggers, the recorded images.
 import { Database } from "bun:sqlite";
 import { utimesSync, writeFileSync } from "node:fs";
 import { utimes, writeFile } from "node:fs/promises";
@@ -7,12 +7,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
-import { recordInvocationFinished, recordInvocationStarted, recordModelsAdded, ResultsStore, STORE_FILE } from "../records/index.ts";
+import { recordInvocationFinished, recordInvocationStarted, recordModelsAdded, recordRuntimeIdentity, ResultsStore, STORE_FILE } from "../records/index.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
 import type { RunnerEvent } from "./events.ts";
 import { readResults } from "./read-results.ts";
 import { readRecordedSummary, recordSummary, SUMMARY_RECORDED_EVENT, toLeaderboardSummary } from "./recorded-summary.ts";
-import { runBenchmark } from "./run-benchmark.ts";
+import { runBenchmark } from "../run/run-benchmark.ts";
 
 /** The recorded summary, when it still holds for the run and its benchmark folder as they are now. */
 function recorded(store: ResultsStore, folder: string) {
@@ -142,68 +142,50 @@ describe("a recorded summary's key", () => {
     store.close();
   });
 
-  it("changes when the candidate image its models run in is rebuilt", async () => {
-    await withFakeEngine(async (engine) => {
-      const folder = await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, candidate: { container: { host: "${engine.address}" } } };\n` }));
-      const store = emptyRun(folder);
-      await recordSummary(store);
-      expect(await recorded(store, folder)).not.toBeNull();
-      engine.image = `sha256:${"2".repeat(64)}`;
-      expect(await recorded(store, folder)).toBeNull();
-      store.close();
-    });
+  it("changes when a runner records another candidate or verification image (one rebuilt since)", async () => {
+    const folder = await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "container" } };\n',
+        "evals/answer/judge.ts": "export default async ({ verification }) => ({ scores: { correct: verification !== undefined } });\n",
+      }),
+    );
+    const store = emptyRun(folder);
+    recordRuntimeIdentity(store, { candidateImage: IMAGE_1, verificationImage: IMAGE_1 });
+    await recordSummary(store);
+    recordRuntimeIdentity(store, { candidateImage: IMAGE_1 });
+    expect(await recorded(store, folder)).not.toBeNull();
+    recordRuntimeIdentity(store, { candidateImage: IMAGE_2 });
+    expect(await recorded(store, folder)).toBeNull();
+    await recordSummary(store);
+    recordRuntimeIdentity(store, { verificationImage: IMAGE_2 });
+    expect(await recorded(store, folder)).toBeNull();
+    store.close();
   });
 
-  it("changes when the verification image is rebuilt", async () => {
-    await withFakeEngine(async (engine) => {
-      const folder = await writeTree(
-        minimalBenchmark({
-          "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "process" } };\n',
-          "evals/answer/judge.ts": "export default async ({ verification }) => ({ scores: { correct: verification !== undefined } });\n",
-        }),
-      );
-      const store = emptyRun(folder);
-      // The verification image is looked up where DOCKER_HOST says (benchmark.ts names an engine kind, not an address).
-      const saved = process.env.DOCKER_HOST;
-      process.env.DOCKER_HOST = engine.address;
-      try {
-        await recordSummary(store);
-        expect(await recorded(store, folder)).not.toBeNull();
-        engine.image = `sha256:${"2".repeat(64)}`;
-        expect(await recorded(store, folder)).toBeNull();
-      } finally {
-        if (saved === undefined) delete process.env.DOCKER_HOST;
-        else process.env.DOCKER_HOST = saved;
-        store.close();
-      }
-    });
+  it("is recorded and checked with no container engine answering (DOCKER_HOST names a socket that does not exist)", async () => {
+    const folder = await writeTree(minimalBenchmark({ "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "container" } };\n' }));
+    const store = emptyRun(folder);
+    recordRuntimeIdentity(store, { candidateImage: IMAGE_1 });
+    const saved = process.env.DOCKER_HOST;
+    process.env.DOCKER_HOST = `unix://${join(folder, "no-engine.sock")}`;
+    try {
+      await recordSummary(store);
+      expect(store.latestEvent(SUMMARY_RECORDED_EVENT)).not.toBeNull();
+      expect(await recorded(store, folder)).not.toBeNull();
+    } finally {
+      if (saved === undefined) delete process.env.DOCKER_HOST;
+      else process.env.DOCKER_HOST = saved;
+      store.close();
+    }
   });
 });
+
+const IMAGE_1 = `sha256:${"1".repeat(64)}`;
+const IMAGE_2 = `sha256:${"2".repeat(64)}`;
 
 /** A run of `folder`'s benchmark with nothing recorded yet. */
 function emptyRun(folder: string): ResultsStore {
   const store = ResultsStore.open(join(folder, "results", "r"), { create: true });
   store.writeRun({ id: "r", name: "c", benchmarkDirectory: folder, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
   return store;
-}
-
-/** A container engine on 127.0.0.1 answering what resolving an image asks (a ping, the image list) with `image`. */
-async function withFakeEngine(use: (engine: { address: string; image: string }) => Promise<void>): Promise<void> {
-  const engine = { address: "", image: `sha256:${"1".repeat(64)}` };
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      const path = new URL(request.url).pathname;
-      if (path.endsWith("/_ping")) return new Response("OK");
-      if (path.endsWith("/images/json")) return Response.json([{ Id: engine.image, Labels: {}, Created: 1 }]);
-      return new Response("{}", { status: 404 });
-    },
-  });
-  engine.address = `tcp://127.0.0.1:${server.port}`;
-  try {
-    await use(engine);
-  } finally {
-    await server.stop(true);
-  }
 }

@@ -4,8 +4,7 @@
 // export), so it shows what was recorded.
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 import { creditsOf, type BenchmarkRun, type RecordedWorkIndex, type SlotKey } from "../records/index.ts";
-import { activeIntervals, judgeCostOf, slotCredit, type Interval, type SlotObservation } from "../results/index.ts";
-import type { SlotCell } from "./api-types.ts";
+import { activeIntervals, judgeCostOf, type Interval, type SlotObservation } from "../results/index.ts";
 import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
 
 /**
@@ -86,17 +85,6 @@ export function recordedSlots(run: BenchmarkRun, evalRuns: readonly IndexedEvalR
     }
   }
   return slots;
-}
-
-export function toSlotCell(slot: RecordedSlot): SlotCell {
-  return {
-    repetition: slot.repetition,
-    evalRunId: slot.evalRun?.id ?? null,
-    state: slot.evalRun?.state ?? "pending",
-    judgeRunId: slot.judgeRun?.id ?? null,
-    judgeState: slot.judgeRun?.state ?? null,
-    value: slotCredit(slot.scores),
-  };
 }
 
 function unique<T>(values: readonly T[]): T[] {

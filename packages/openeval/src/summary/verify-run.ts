@@ -4,8 +4,7 @@
 // and the run's frozen inputs (eval folders, their objects, the harness programs) against theirs.
 import { join } from "node:path";
 import { EvidenceError, openEvidence, type Evidence } from "../recording/index.ts";
-import { checkRecords, ResultsStore, type IntegrityProblem } from "../records/index.ts";
-import { verifyFrozenInputs } from "./freeze-inputs.ts";
+import { checkRecords, ResultsStore, verifyFrozenInputs, type IntegrityProblem } from "../records/index.ts";
 import { recordedInputProblems } from "./input-changes.ts";
 
 export interface RunVerification {

@@ -1,10 +1,21 @@
-// The runner's typed lifecycle events. The runner never prints: reporters subscribe to these.
+// The runner's typed lifecycle events and the summary it ends with (the one readResults gives). The runner never
+// prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
-import type { WorkQueueState } from "./work-queue.ts";
 import type { IntegrityProblem } from "../records/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
 import type { CategoryScore, CostAndTime, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, Verdict } from "../results/index.ts";
+
+/** The run's work queue as the runner reports it on every change. */
+export interface WorkQueueState {
+  running: number;
+  queued: number;
+  done: number;
+  /** When each running item started (epoch ms): an ETA counts the time they have already run. */
+  runningSince: number[];
+  /** The done items' run times, summed (ms). */
+  doneMs: number;
+}
 
 export type RunnerEvent =
   | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
