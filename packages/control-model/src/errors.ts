@@ -1,6 +1,6 @@
 // Errors a user can act on when a control file cannot be used: a stable code, the file path, the cause kept.
 
-export type ControlFileErrorCode = "CONTROL_FILE_INVALID" | "CONTROL_FILE_UNREADABLE";
+export type ControlFileErrorCode = "OE_CONTROL_FILE_INVALID" | "OE_CONTROL_FILE_UNREADABLE";
 
 /** Thrown by `loadControlFile`; `message` names the file and what to fix. */
 export class ControlFileError extends Error {

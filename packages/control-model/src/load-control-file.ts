@@ -16,7 +16,7 @@ export async function loadControlFile(path: string): Promise<ControlFile> {
   const parsed = ControlFileSchema.safeParse(parseJson(text, path));
   if (!parsed.success) {
     throw new ControlFileError(
-      "CONTROL_FILE_INVALID",
+      "OE_CONTROL_FILE_INVALID",
       path,
       `Control file ${path} is invalid. Fix these fields (format: docs/control-files.md):\n` +
         z.prettifyError(parsed.error),
@@ -31,7 +31,7 @@ async function readText(path: string): Promise<string> {
     return await readFile(path, "utf8");
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new ControlFileError("CONTROL_FILE_UNREADABLE", path, `Cannot read control file ${path}: ${reason}`, {
+    throw new ControlFileError("OE_CONTROL_FILE_UNREADABLE", path, `Cannot read control file ${path}: ${reason}`, {
       cause,
     });
   }
@@ -42,7 +42,7 @@ function parseJson(text: string, path: string): unknown {
     return JSON.parse(text);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new ControlFileError("CONTROL_FILE_INVALID", path, `Control file ${path} is not valid JSON: ${reason}`, {
+    throw new ControlFileError("OE_CONTROL_FILE_INVALID", path, `Control file ${path} is not valid JSON: ${reason}`, {
       cause,
     });
   }
