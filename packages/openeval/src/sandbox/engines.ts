@@ -24,6 +24,6 @@ export const SANDBOX_ENGINE_NAMES = Object.keys(ENGINES) as SandboxEngineName[];
  */
 export async function openSandboxEngine(name: string, options: SandboxEngineOptions = {}): Promise<SandboxEngine> {
   const open = ENGINES[name as SandboxEngineName];
-  if (!open) throw new SandboxError("UNKNOWN_ENGINE", `Unknown sandbox engine "${name}"; use one of: ${SANDBOX_ENGINE_NAMES.join(", ")}`);
+  if (!open) throw new SandboxError("OE_UNKNOWN_ENGINE", `Unknown sandbox engine "${name}"; use one of: ${SANDBOX_ENGINE_NAMES.join(", ")}`);
   return open(options);
 }

@@ -2,7 +2,7 @@
 // sandbox is an outcome, never one of these; these mean the sandbox itself could not be had.
 import { OpenEvalError } from "../util/errors.ts";
 
-export type SandboxErrorCode = "ENGINE_UNREACHABLE" | "UNKNOWN_ENGINE" | "IMAGE_MISSING" | "IMAGE_BUILD_FAILED" | "ENGINE_FAILED" | "USER_UNSUPPORTED" | "ARCHIVE_UNSAFE_PATH";
+export type SandboxErrorCode = "ENGINE_UNREACHABLE" | "OE_UNKNOWN_ENGINE" | "IMAGE_MISSING" | "IMAGE_BUILD_FAILED" | "OE_ENGINE_FAILED" | "OE_USER_UNSUPPORTED" | "OE_ARCHIVE_UNSAFE_PATH";
 
 export class SandboxError extends OpenEvalError {
   constructor(readonly code: SandboxErrorCode, message: string, options?: { cause?: unknown }) {

@@ -11,7 +11,7 @@ export type VerificationErrorCode =
   | "INVALID_REQUEST"
   | "ARTIFACT_NOT_FOUND"
   | "ARTIFACT_CORRUPT"
-  | "ENGINE_FAILED";
+  | "OE_ENGINE_FAILED";
 
 export class VerificationError extends OpenEvalError {
   constructor(readonly code: VerificationErrorCode, message: string, options?: { cause?: unknown }) {

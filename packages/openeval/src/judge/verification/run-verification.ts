@@ -66,7 +66,7 @@ export async function runVerification(options: RunVerificationOptions): Promise<
     result = { id, ...run, artifacts: copied.listed, missingArtifacts: copied.missing, refusedArtifacts: copied.refused };
   } catch (error) {
     if (error instanceof VerificationError) throw error;
-    throw new VerificationError("ENGINE_FAILED", `Verification ${id} failed in the engine: ${(error as Error).message}`, { cause: error });
+    throw new VerificationError("OE_ENGINE_FAILED", `Verification ${id} failed in the engine: ${(error as Error).message}`, { cause: error });
   } finally {
     // Also after a timeout or an error; a crash of this process leaves it for reapVerificationContainers().
     await sandbox.remove().catch(() => {});

@@ -43,7 +43,7 @@ export async function withVerificationErrors<T>(work: () => Promise<T>): Promise
     if (error.code === "ENGINE_UNREACHABLE") throw new VerificationError(error.code, `${error.message} Then \`${BUILD_IMAGE_COMMAND}\` builds the verification image.`, { cause: error });
     if (error.code === "IMAGE_MISSING") throw new VerificationError(error.code, `${error.message}; build it with \`${BUILD_IMAGE_COMMAND}\``, { cause: error });
     if (error.code === "IMAGE_BUILD_FAILED") throw new VerificationError(error.code, error.message, { cause: error });
-    throw new VerificationError("ENGINE_FAILED", error.message, { cause: error });
+    throw new VerificationError("OE_ENGINE_FAILED", error.message, { cause: error });
   }
 }
 

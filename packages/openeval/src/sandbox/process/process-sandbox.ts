@@ -41,7 +41,7 @@ export function createProcessEngine(options: ProcessEngineOptions = {}): Sandbox
 }
 
 async function createProcessSandbox(directory: string, spec: SandboxSpec, pidNamespace: boolean): Promise<Sandbox> {
-  if (spec.volumes?.length) throw new SandboxError("UNKNOWN_ENGINE", "Shared volumes are a container engine feature; the process engine shares this machine's folders anyway");
+  if (spec.volumes?.length) throw new SandboxError("OE_UNKNOWN_ENGINE", "Shared volumes are a container engine feature; the process engine shares this machine's folders anyway");
   const id = `ps_${randomBytes(8).toString("hex")}`;
   const folder = join(directory, `${FOLDER_PREFIX}${id}`);
   const root = join(folder, "root");
@@ -87,7 +87,7 @@ async function runProcess(run: ProcessRun): Promise<RunOutcome> {
   const { runOptions } = run;
   // One user is all this engine has: a command that needs another would silently run with more rights than asked.
   if (runOptions.user && (runOptions.user.uid !== process.getuid?.() || runOptions.user.gid !== process.getgid?.())) {
-    throw new SandboxError("USER_UNSUPPORTED", `The process engine runs commands only as this user, not as ${runOptions.user.uid}:${runOptions.user.gid}; use the container engine for that`);
+    throw new SandboxError("OE_USER_UNSUPPORTED", `The process engine runs commands only as this user, not as ${runOptions.user.uid}:${runOptions.user.gid}; use the container engine for that`);
   }
   const env = { PATH: DEFAULT_PATH, TMPDIR: run.tmp, ...run.spec.env, ...runOptions.env, [run.marker.split("=")[0]!]: run.marker.split("=")[1]! };
   const { stdout, stderr, outcome } = captureRun(runOptions);
