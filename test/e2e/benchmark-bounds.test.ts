@@ -45,7 +45,7 @@ describe("a benchmark whose eval entries lead outside its folder", () => {
         ["evals/prompt/prompt.md", join(home, "notes.txt")],
         ["evals/reference/REFERENCE_FIX.md", join(home, "notes.txt")],
       ]) {
-        expect(result.stderr).toContain(`  ${entry}: [LINK_OUTSIDE_BENCHMARK] is a symlink to ${target}, outside the benchmark folder`);
+        expect(result.stderr).toContain(`  ${entry}: [OE_LINK_OUTSIDE_BENCHMARK] is a symlink to ${target}, outside the benchmark folder`);
       }
       expect(result.stderr).toContain("Copy what the eval needs into the benchmark folder, or point the link inside it");
       expectNoKey([result.stdout, result.stderr]);
