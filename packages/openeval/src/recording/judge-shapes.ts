@@ -73,7 +73,7 @@ export function unavailable<T extends object>(target: T, name: string, why: stri
   return Object.defineProperty(target, name, {
     enumerable: false,
     get() {
-      throw new EvidenceError("NOT_AVAILABLE", why);
+      throw new EvidenceError("OE_NOT_AVAILABLE", why);
     },
   });
 }

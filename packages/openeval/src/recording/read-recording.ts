@@ -20,10 +20,10 @@ export async function readRecording(runDirectory: string, evalRunId: string): Pr
     const evalRun = store.evalRun(evalRunId);
     if (!evalRun) {
       const known = store.evalRuns().map((run) => run.id);
-      throw new EvidenceError("EVIDENCE_NOT_FOUND", `No eval run ${evalRunId} in ${directory}; known eval runs: ${known.join(", ") || "none"}`);
+      throw new EvidenceError("OE_EVIDENCE_NOT_FOUND", `No eval run ${evalRunId} in ${directory}; known eval runs: ${known.join(", ") || "none"}`);
     }
     if (!evalRun.evidence) {
-      throw new EvidenceError("EVIDENCE_NOT_FOUND", `Eval run ${evalRunId} has no recording (state ${describeState(evalRun.state)}${evalRun.error ? `: ${asClause(evalRun.error)}` : ""})`);
+      throw new EvidenceError("OE_EVIDENCE_NOT_FOUND", `Eval run ${evalRunId} has no recording (state ${describeState(evalRun.state)}${evalRun.error ? `: ${asClause(evalRun.error)}` : ""})`);
     }
     return createJudgeContext(await openEvidence(join(directory, evalRun.evidence.directory), evalRun.evidence.hash), evalRun);
   } finally {
