@@ -7,7 +7,7 @@ import { OpenEvalError } from "../util/errors.ts";
 export const EXIT = EXIT_CODES;
 
 export class UsageError extends OpenEvalError {
-  readonly code = "USAGE";
+  readonly code = "OE_USAGE";
 }
 
 export function formatCliError(error: unknown): { message: string; exitCode: number } {
