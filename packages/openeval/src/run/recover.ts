@@ -13,7 +13,7 @@ export const HEARTBEAT_INTERVAL_MS = 2_000;
 const STALE_AFTER_MS = 5 * HEARTBEAT_INTERVAL_MS;
 
 export class RunInProgressError extends OpenEvalError {
-  readonly code = "RUN_IN_PROGRESS";
+  readonly code = "OE_RUN_IN_PROGRESS";
 }
 
 export interface Recovery {
