@@ -7,10 +7,10 @@ export type VerificationErrorCode =
   | "IMAGE_MISSING"
   | "IMAGE_STALE"
   | "IMAGE_BUILD_FAILED"
-  | "VENDOR_PACKAGE_FAILED"
-  | "INVALID_REQUEST"
-  | "ARTIFACT_NOT_FOUND"
-  | "ARTIFACT_CORRUPT"
+  | "OE_VENDOR_PACKAGE_FAILED"
+  | "OE_INVALID_REQUEST"
+  | "OE_ARTIFACT_NOT_FOUND"
+  | "OE_ARTIFACT_CORRUPT"
   | "OE_ENGINE_FAILED";
 
 export class VerificationError extends OpenEvalError {
