@@ -23,7 +23,7 @@ export async function readReferenceDiff(path: string): Promise<ReferenceDiff> {
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : `it cannot be read (${(error as Error).message})`;
     throw new ScorerError(
-      "REFERENCE_UNREADABLE",
+      "OE_REFERENCE_UNREADABLE",
       `referenceFix: the reference fix ${absolute} is unreadable: ${reason}. Create it in the eval folder (the judge's working directory) or pass { reference: "<path>" }`,
       { cause: error },
     );
@@ -41,11 +41,11 @@ export function parseReferenceDiff(text: string, source: string): ReferenceDiff 
       if (!(error instanceof DiffSyntaxError)) throw error;
       const line = block.firstLine + error.line - 1;
       const detail = error.message.replace(/^line \d+: /, "").replace(/\(line (\d+)\)/, (_, at: string) => `(line ${block.firstLine + Number(at) - 1})`);
-      throw new ScorerError("REFERENCE_MALFORMED", `referenceFix: ${source}, line ${line}: ${detail}`, { cause: error });
+      throw new ScorerError("OE_REFERENCE_MALFORMED", `referenceFix: ${source}, line ${line}: ${detail}`, { cause: error });
     }
   }
   if (files.length === 0) {
-    throw new ScorerError("REFERENCE_WITHOUT_DIFF", `referenceFix: ${source} contains no unified diff; ${HOW_TO_WRITE}`);
+    throw new ScorerError("OE_REFERENCE_WITHOUT_DIFF", `referenceFix: ${source} contains no unified diff; ${HOW_TO_WRITE}`);
   }
   return { source, files: mergeByPath(files) };
 }
