@@ -74,7 +74,7 @@ async function requireFile(path: string): Promise<void> {
     await stat(path);
   } catch (cause) {
     throw new OpenCodeError(
-      "OPENCODE_LIVE_DATABASE_MISSING",
+      "OE_OPENCODE_LIVE_DATABASE_MISSING",
       `No native OpenCode database at ${path}: OpenCode never started or wrote elsewhere (check OPENCODE_DB and the run's stderr log).`,
       { cause },
     );
@@ -88,7 +88,7 @@ function checkpoint(path: string): void {
     const result = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
     if (result && result.busy !== 0) {
       throw new OpenCodeError(
-        "OPENCODE_LIVE_DATABASE_BUSY",
+        "OE_OPENCODE_LIVE_DATABASE_BUSY",
         `The native database ${path} is still in use; archive it only after the OpenCode process has exited.`,
       );
     }

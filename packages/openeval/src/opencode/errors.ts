@@ -2,10 +2,10 @@
 import { OpenEvalError } from "../util/errors.ts";
 
 export type OpenCodeErrorCode =
-  | "OPENCODE_LIVE_DATABASE_MISSING"
-  | "OPENCODE_LIVE_DATABASE_BUSY"
-  | "OPENCODE_EXPORT_FAILED"
-  | "OPENCODE_INVALID_MODEL";
+  | "OE_OPENCODE_LIVE_DATABASE_MISSING"
+  | "OE_OPENCODE_LIVE_DATABASE_BUSY"
+  | "OE_OPENCODE_EXPORT_FAILED"
+  | "OE_OPENCODE_INVALID_MODEL";
 
 export class OpenCodeError extends OpenEvalError {
   override readonly name = "OpenCodeError";

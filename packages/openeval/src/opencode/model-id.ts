@@ -22,7 +22,7 @@ export function parseModelRef(model: string): ModelRef {
   const slash = id.indexOf("/");
   if (slash <= 0 || slash === id.length - 1) {
     throw new OpenCodeError(
-      "OPENCODE_INVALID_MODEL",
+      "OE_OPENCODE_INVALID_MODEL",
       `Model "${model}" is not of the form provider/model[#variant]; write it as OpenCode names it, e.g. anthropic/claude-sonnet-4-5.`,
     );
   }
