@@ -6,7 +6,7 @@ import type { RunModels } from "../records/index.ts";
 import { plannedModels, plannedVariants, type PlanScope } from "./plan-benchmark.ts";
 
 export class ScopeInvalidError extends OpenEvalError {
-  readonly code = "SCOPE_INVALID";
+  readonly code = "OE_SCOPE_INVALID";
 }
 
 /**

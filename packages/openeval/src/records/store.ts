@@ -82,7 +82,7 @@ export interface StoreMarks {
 }
 
 export class StoreError extends OpenEvalError {
-  readonly code = "STORE_INVALID";
+  readonly code = "OE_STORE_INVALID";
 }
 
 export class ResultsStore {
