@@ -1,5 +1,6 @@
 // Verification errors: a stable code and a message that says what to do (start an engine, build the image, fix the
 // request). A command that fails or times out inside the container is a result, never one of these.
+import type { SandboxErrorCode } from "../../sandbox/index.ts";
 import { OpenEvalError } from "../../util/errors.ts";
 
 export type VerificationErrorCode =
@@ -11,7 +12,8 @@ export type VerificationErrorCode =
   | "OE_INVALID_REQUEST"
   | "OE_ARTIFACT_NOT_FOUND"
   | "OE_ARTIFACT_CORRUPT"
-  | "OE_ENGINE_FAILED";
+  // The sandbox's code, for a sandbox failure a verification passes on.
+  | Extract<SandboxErrorCode, "OE_ENGINE_FAILED">;
 
 export class VerificationError extends OpenEvalError {
   constructor(readonly code: VerificationErrorCode, message: string, options?: { cause?: unknown }) {
