@@ -57,6 +57,7 @@ describe("error codes", () => {
   it("finds the families' declarations (a union, a class's code, a situation table)", () => {
     expect(byFile.get("control-model/src/errors.ts")).toContain("OE_CONTROL_FILE_INVALID");
     expect(byFile.get("openeval/src/cli/errors.ts")).toEqual(["OE_USAGE"]);
+    expect(byFile.get("openeval/src/recording/errors.ts")).toContain("OE_NOT_AVAILABLE");
     expect([...byFile.values()].flat().length).toBeGreaterThan(40);
   });
 
