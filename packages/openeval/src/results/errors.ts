@@ -1,6 +1,6 @@
 // Results-stage errors a user can act on: a bad contributor selection, a refused or unreadable baseline.
 // Each carries a stable code; the CLI maps all three to exit code 2 (invalid input, nothing decided).
-import { OpenEvalError } from "../util/errors.ts";
+import { OpenEvalError, type Situation, type SituationArgs } from "../util/errors.ts";
 
 /** `--gate`, `--only` or benchmark.ts named a contributor that does not exist. */
 export class GateSelectionError extends OpenEvalError {
@@ -36,7 +36,30 @@ export class BaselineInvalidError extends OpenEvalError {
   }
 }
 
+const MAINTENANCE_SITUATIONS = {
+  noModelsToAdd: { code: "OE_RUN_MAINTENANCE", message: () => "add-models: name the models to add, e.g. --model openai/gpt-5" },
+  noModelsToRemove: { code: "OE_RUN_MAINTENANCE", message: () => "remove-models: name the models to retire, e.g. --model openai/gpt-5" },
+  modelsNotRemovable: {
+    code: "OE_RUN_MAINTENANCE",
+    message: ({ absent, active }: { absent: { model: string; retired: boolean }[]; active: string[] }) =>
+      `remove-models: ${absent.map(({ model, retired }) => (retired ? `${model} is already retired from this run; \`openeval add-models\` brings it back` : `${model} is not a model of this run; its models are: ${active.join(", ")}`)).join("; ")}`,
+  },
+  lastModel: { code: "OE_RUN_MAINTENANCE", message: ({ active }: { active: string[] }) => `remove-models: a run keeps at least one model; ${active.join(", ")} would leave none` },
+  mergeSameRun: { code: "OE_RUN_MAINTENANCE", message: ({ directory }: { directory: string }) => `merge-runs: ${directory} is both runs; name the run to merge into, then the run to merge from` },
+  mergeOtherBenchmark: { code: "OE_RUN_MAINTENANCE", message: ({ into, from }: { into: string; from: string }) => `merge-runs: the runs belong to different benchmarks (${into} and ${from}); merge runs of one benchmark` },
+  mergeUnfinished: { code: "OE_RUN_MAINTENANCE", message: ({ directory, evalRunIds }: { directory: string; evalRunIds: string[] }) => `merge-runs: ${directory} has unfinished eval runs (${evalRunIds.join(", ")}); \`openeval run --run ${directory}\` recovers them first` },
+  mergeConflict: { code: "OE_RUN_MAINTENANCE", message: ({ id }: { id: string }) => `merge-runs: ${id} is recorded in both runs with different content; these runs cannot be merged` },
+  snapshotNameInvalid: { code: "OE_RUN_MAINTENANCE", message: ({ name }: { name: string }) => `snapshot: "${name}" is not a snapshot name; use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit` },
+  snapshotExists: { code: "OE_RUN_MAINTENANCE", message: ({ name, path }: { name: string; path: string }) => `snapshot: "${name}" already exists (${path}); snapshots are never overwritten, choose another name` },
+} as const satisfies Record<string, Situation>;
+
+type MaintenanceSituation = keyof typeof MAINTENANCE_SITUATIONS;
+
 /** add-models, remove-models, merge-runs or snapshot was asked for something the run cannot do (named in the message). */
-export class RunMaintenanceError extends OpenEvalError {
-  readonly code = "OE_RUN_MAINTENANCE";
+export class RunMaintenanceError<S extends MaintenanceSituation = MaintenanceSituation> extends OpenEvalError {
+  readonly code: (typeof MAINTENANCE_SITUATIONS)[MaintenanceSituation]["code"];
+  constructor(readonly situation: S, ...[data, options]: SituationArgs<(typeof MAINTENANCE_SITUATIONS)[S]>) {
+    super(MAINTENANCE_SITUATIONS[situation].message(data as never), options);
+    this.code = MAINTENANCE_SITUATIONS[situation].code;
+  }
 }
