@@ -6,6 +6,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const PACKAGES = join(import.meta.dirname, "..", "..");
+const ERRORS_DOC = join(PACKAGES, "..", "docs", "errors.md");
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -71,5 +72,10 @@ describe("error codes", () => {
     for (const [file, codes] of byFile) for (const code of codes) files.set(code, [...(files.get(code) ?? []), file]);
     const duplicated = [...files].filter(([, declaring]) => declaring.length > 1).map(([code, declaring]) => `${code}: ${declaring.join(", ")}`);
     expect(duplicated).toEqual([]);
+  });
+
+  it("docs/errors.md lists each code", () => {
+    const documented = readFileSync(ERRORS_DOC, "utf8");
+    expect([...byFile.values()].flat().filter((code) => !documented.includes(`\`${code}\``))).toEqual([]);
   });
 });

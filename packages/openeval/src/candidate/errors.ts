@@ -2,7 +2,7 @@
 // Each says what to do. A candidate that fails while running is a recorded EvalRun, never one of these.
 import { OpenEvalError } from "../util/errors.ts";
 
-export type CandidateErrorCode = "ENGINE_UNREACHABLE" | "IMAGE_MISSING" | "IMAGE_STALE" | "IMAGE_BUILD_FAILED" | "OE_ISOLATION_UNAVAILABLE";
+export type CandidateErrorCode = "ENGINE_UNREACHABLE" | "IMAGE_MISSING" | "IMAGE_STALE" | "IMAGE_BUILD_FAILED";
 
 export class CandidateError extends OpenEvalError {
   constructor(readonly code: CandidateErrorCode, message: string, options?: { cause?: unknown }) {
