@@ -1,5 +1,5 @@
 // Errors of driving OpenCode that a user can act on: a stable code, a message that says what to do, the cause kept.
-import { OpenEvalError, type Situation, type SituationArgs } from "../util/errors.ts";
+import { SituationError, type Situation, type SituationArgs } from "../util/errors.ts";
 
 const SITUATIONS = {
   liveDatabaseMissing: { code: "OE_OPENCODE_LIVE_DATABASE_MISSING", message: ({ path }: { path: string }) => `No native OpenCode database at ${path}: OpenCode never started or wrote elsewhere (check OPENCODE_DB and the run's stderr log).` },
@@ -11,11 +11,9 @@ const SITUATIONS = {
 export type OpenCodeSituation = keyof typeof SITUATIONS;
 export type OpenCodeErrorCode = (typeof SITUATIONS)[OpenCodeSituation]["code"];
 
-export class OpenCodeError<S extends OpenCodeSituation = OpenCodeSituation> extends OpenEvalError {
+export class OpenCodeError<S extends OpenCodeSituation = OpenCodeSituation> extends SituationError<typeof SITUATIONS, S> {
   override readonly name = "OpenCodeError";
-  readonly code: OpenCodeErrorCode;
-  constructor(readonly situation: S, ...[data, options]: SituationArgs<(typeof SITUATIONS)[S]>) {
-    super(SITUATIONS[situation].message(data as never), options);
-    this.code = SITUATIONS[situation].code;
+  constructor(situation: S, ...[data, options]: SituationArgs<(typeof SITUATIONS)[S]>) {
+    super(SITUATIONS, situation, data, options);
   }
 }

@@ -1,5 +1,5 @@
 // Recording-stage errors: a stable code and a message that says what is wrong and what to do.
-import { OpenEvalError, type Situation, type SituationArgs } from "../util/errors.ts";
+import { SituationError, type Situation, type SituationArgs } from "../util/errors.ts";
 import { asClause, describeState } from "../util/words.ts";
 
 const SITUATIONS = {
@@ -29,10 +29,8 @@ const SITUATIONS = {
 export type EvidenceSituation = keyof typeof SITUATIONS;
 export type EvidenceErrorCode = (typeof SITUATIONS)[EvidenceSituation]["code"];
 
-export class EvidenceError<S extends EvidenceSituation = EvidenceSituation> extends OpenEvalError {
-  readonly code: EvidenceErrorCode;
-  constructor(readonly situation: S, ...[data, options]: SituationArgs<(typeof SITUATIONS)[S]>) {
-    super(SITUATIONS[situation].message(data as never), options);
-    this.code = SITUATIONS[situation].code;
+export class EvidenceError<S extends EvidenceSituation = EvidenceSituation> extends SituationError<typeof SITUATIONS, S> {
+  constructor(situation: S, ...[data, options]: SituationArgs<(typeof SITUATIONS)[S]>) {
+    super(SITUATIONS, situation, data, options);
   }
 }

@@ -1,6 +1,6 @@
 // Results-stage errors a user can act on: a bad contributor selection, a refused or unreadable baseline.
 // Each carries a stable code; the CLI maps all three to exit code 2 (invalid input, nothing decided).
-import { OpenEvalError, type Situation, type SituationArgs } from "../util/errors.ts";
+import { OpenEvalError, SituationError, type Situation, type SituationArgs } from "../util/errors.ts";
 
 /** `--gate`, `--only` or benchmark.ts named a contributor that does not exist. */
 export class GateSelectionError extends OpenEvalError {
@@ -56,10 +56,8 @@ const MAINTENANCE_SITUATIONS = {
 type MaintenanceSituation = keyof typeof MAINTENANCE_SITUATIONS;
 
 /** add-models, remove-models, merge-runs or snapshot was asked for something the run cannot do (named in the message). */
-export class RunMaintenanceError<S extends MaintenanceSituation = MaintenanceSituation> extends OpenEvalError {
-  readonly code: (typeof MAINTENANCE_SITUATIONS)[MaintenanceSituation]["code"];
-  constructor(readonly situation: S, ...[data, options]: SituationArgs<(typeof MAINTENANCE_SITUATIONS)[S]>) {
-    super(MAINTENANCE_SITUATIONS[situation].message(data as never), options);
-    this.code = MAINTENANCE_SITUATIONS[situation].code;
+export class RunMaintenanceError<S extends MaintenanceSituation = MaintenanceSituation> extends SituationError<typeof MAINTENANCE_SITUATIONS, S> {
+  constructor(situation: S, ...[data, options]: SituationArgs<(typeof MAINTENANCE_SITUATIONS)[S]>) {
+    super(MAINTENANCE_SITUATIONS, situation, data, options);
   }
 }

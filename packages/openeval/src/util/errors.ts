@@ -24,3 +24,19 @@ export interface Situation {
 export type SituationArgs<S extends Situation> = S["message"] extends () => string
   ? [data?: undefined, options?: ErrorOptions]
   : [data: Parameters<S["message"]>[0], options?: ErrorOptions];
+
+/**
+ * The base of a family whose errors are situations of one table: the code and message come from the table. A
+ * family's class only binds its table, so its throw sites pass a situation and typed data:
+ * @example
+ * export class EvidenceError<S extends EvidenceSituation = EvidenceSituation> extends SituationError<typeof SITUATIONS, S> {
+ *   constructor(situation: S, ...[data, options]: SituationArgs<(typeof SITUATIONS)[S]>) { super(SITUATIONS, situation, data, options); }
+ * }
+ */
+export abstract class SituationError<T extends Record<string, Situation>, S extends keyof T> extends OpenEvalError {
+  readonly code: T[keyof T]["code"];
+  constructor(situations: T, readonly situation: S, data: unknown, options?: ErrorOptions) {
+    super(situations[situation]!.message(data as never), options);
+    this.code = situations[situation]!.code;
+  }
+}

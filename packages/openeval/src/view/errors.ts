@@ -1,6 +1,6 @@
 // Viewer-stage errors a user can act on, each with a stable code and its message written once here. The CLI maps
 // them to exit code 2; the API answers CompareError with 400 and UnreadableEvidenceError with 409.
-import { OpenEvalError, type Situation, type SituationArgs } from "../util/errors.ts";
+import { SituationError, type Situation, type SituationArgs } from "../util/errors.ts";
 
 const EXPORT_SITUATIONS = {
   targetNotEmpty: { code: "OE_EXPORT_TARGET_NOT_EMPTY", message: ({ output }: { output: string }) => `${output} is not empty and is not an earlier openeval export; pass a new or empty folder to --output` },
@@ -9,11 +9,9 @@ const EXPORT_SITUATIONS = {
 
 type ExportSituation = keyof typeof EXPORT_SITUATIONS;
 
-export class ExportError<S extends ExportSituation = ExportSituation> extends OpenEvalError {
-  readonly code: (typeof EXPORT_SITUATIONS)[ExportSituation]["code"];
-  constructor(readonly situation: S, ...[data, options]: SituationArgs<(typeof EXPORT_SITUATIONS)[S]>) {
-    super(EXPORT_SITUATIONS[situation].message(data as never), options);
-    this.code = EXPORT_SITUATIONS[situation].code;
+export class ExportError<S extends ExportSituation = ExportSituation> extends SituationError<typeof EXPORT_SITUATIONS, S> {
+  constructor(situation: S, ...[data, options]: SituationArgs<(typeof EXPORT_SITUATIONS)[S]>) {
+    super(EXPORT_SITUATIONS, situation, data, options);
   }
 }
 
@@ -26,11 +24,9 @@ const UNREADABLE_SITUATIONS = {
 type UnreadableSituation = keyof typeof UNREADABLE_SITUATIONS;
 
 /** A recording or judge-run file that exists but fails its hash check: the API answers it, never an empty list. */
-export class UnreadableEvidenceError<S extends UnreadableSituation = UnreadableSituation> extends OpenEvalError {
-  readonly code: (typeof UNREADABLE_SITUATIONS)[UnreadableSituation]["code"];
-  constructor(readonly situation: S, ...[data, options]: SituationArgs<(typeof UNREADABLE_SITUATIONS)[S]>) {
-    super(UNREADABLE_SITUATIONS[situation].message(data as never), options);
-    this.code = UNREADABLE_SITUATIONS[situation].code;
+export class UnreadableEvidenceError<S extends UnreadableSituation = UnreadableSituation> extends SituationError<typeof UNREADABLE_SITUATIONS, S> {
+  constructor(situation: S, ...[data, options]: SituationArgs<(typeof UNREADABLE_SITUATIONS)[S]>) {
+    super(UNREADABLE_SITUATIONS, situation, data, options);
   }
 }
 
@@ -48,10 +44,8 @@ const COMPARE_SITUATIONS = {
 type CompareSituation = keyof typeof COMPARE_SITUATIONS;
 
 /** A comparison that names no run, baseline or model it can compare (the message lists what exists). */
-export class CompareError<S extends CompareSituation = CompareSituation> extends OpenEvalError {
-  readonly code: (typeof COMPARE_SITUATIONS)[CompareSituation]["code"];
-  constructor(readonly situation: S, ...[data, options]: SituationArgs<(typeof COMPARE_SITUATIONS)[S]>) {
-    super(COMPARE_SITUATIONS[situation].message(data as never), options);
-    this.code = COMPARE_SITUATIONS[situation].code;
+export class CompareError<S extends CompareSituation = CompareSituation> extends SituationError<typeof COMPARE_SITUATIONS, S> {
+  constructor(situation: S, ...[data, options]: SituationArgs<(typeof COMPARE_SITUATIONS)[S]>) {
+    super(COMPARE_SITUATIONS, situation, data, options);
   }
 }
