@@ -36,4 +36,11 @@ describe("an error's code on stderr and in --json", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^error OE_USAGE: unknown command "colour"; the commands are: run, /);
   });
+
+  it("one wording for a command given more than one run: how many, then which", async () => {
+    for (const command of [["verify"], ["export", "--output", "out"]]) {
+      const result = await runCli([...command, "a", "b"]);
+      expect([result.exitCode, result.stderr]).toEqual([2, `error OE_USAGE: ${command[0]} takes one run; got 2: a b\n`]);
+    }
+  });
 });

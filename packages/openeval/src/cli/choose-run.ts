@@ -9,11 +9,11 @@ import { UsageError } from "./errors.ts";
 export function chooseRun(benchmark: string, run: string | undefined): string {
   if (run === undefined) {
     const latest = findLatestRun(resolve(benchmark));
-    if (!latest) throw new UsageError(`No runs under ${resultsRoot(resolve(benchmark))}; run one with \`npx openeval run\` or pass a run directory`);
+    if (!latest) throw new UsageError("noRuns", { root: resultsRoot(resolve(benchmark)) });
     return latest;
   }
   for (const candidate of [resolve(run), join(resultsRoot(resolve(benchmark)), run)]) {
     if (existsSync(join(candidate, STORE_FILE))) return candidate;
   }
-  throw new UsageError(`${run} is not a run: pass a results/<run-id> folder or a run id under ${resultsRoot(resolve(benchmark))}`);
+  throw new UsageError("notARun", { run, root: resultsRoot(resolve(benchmark)) });
 }

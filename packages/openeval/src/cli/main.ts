@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   // A command that prints JSON prints its error as JSON too; checked on the raw arguments, so a flag error counts.
   const json = isCommandName(name) && Object.hasOwn(COMMANDS[name].options, "json") && rest.includes("--json");
   try {
-    if (!isCommandName(name)) throw new UsageError(`unknown command "${name}"; the commands are: ${Object.keys(COMMANDS).join(", ")}`);
+    if (!isCommandName(name)) throw new UsageError("unknownCommand", { name, commands: Object.keys(COMMANDS) });
     // Each command's options differ; its action takes the flags its own spec parsed.
     const spec: CommandSpec<Options> = COMMANDS[name];
     const { values, positionals } = parseFlags(name, spec, rest);
