@@ -19,8 +19,8 @@ function sourceFiles(directory: string): string[] {
 const isCode = (node: ts.Node): node is ts.StringLiteral => ts.isStringLiteral(node) && /^[A-Z][A-Z0-9_]+$/.test(node.text);
 
 /**
- * The codes a file declares: the string literals of a `…Code` type alias, a class's `code = "…"`, and an
- * errors.ts situation table's `code: "…"`.
+ * The codes a file declares: the string literals of a `…Code` type alias, a class's `code = "…"`, and in an
+ * errors.ts a situation table's `code: "…"` or a union member's `{ code: "…" }`.
  */
 function declaredCodes(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
@@ -35,6 +35,8 @@ function declaredCodes(file: string): string[] {
     // A class's `code = "…"` anywhere; an object's `code: "…"` only in errors.ts, where it declares (elsewhere it uses).
     const declaring = ts.isPropertyDeclaration(node) || (ts.isPropertyAssignment(node) && file.endsWith("/errors.ts"));
     if (declaring && node.name.getText(source) === "code" && node.initializer && isCode(node.initializer)) codes.push(node.initializer.text);
+    // A discriminated union's `{ code: "…"; …facts }` member in errors.ts declares a code with its data.
+    if (ts.isPropertySignature(node) && file.endsWith("/errors.ts") && node.name.getText(source) === "code" && node.type && ts.isLiteralTypeNode(node.type) && isCode(node.type.literal)) codes.push(node.type.literal.text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -55,7 +57,7 @@ function codesByFile(): Map<string, string[]> {
 describe("error codes", () => {
   const byFile = codesByFile();
 
-  it("finds the families' declarations (a union, a class's code, a situation table)", () => {
+  it("finds the families' declarations (a union, a class's code, a situation table, a union member)", () => {
     expect(byFile.get("control-model/src/errors.ts")).toContain("OE_CONTROL_FILE_INVALID");
     expect(byFile.get("openeval/src/cli/errors.ts")).toEqual(["OE_USAGE"]);
     expect(byFile.get("openeval/src/recording/errors.ts")).toContain("OE_NOT_AVAILABLE");
