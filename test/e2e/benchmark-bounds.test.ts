@@ -45,7 +45,7 @@ describe("a benchmark whose eval entries lead outside its folder", () => {
         ["evals/prompt/prompt.md", join(home, "notes.txt")],
         ["evals/reference/REFERENCE_FIX.md", join(home, "notes.txt")],
       ]) {
-        expect(result.stderr).toContain(`  ${entry}: [LINK_OUTSIDE_BENCHMARK] is a symlink to ${target}, outside the benchmark folder`);
+        expect(result.stderr).toContain(`  ${entry}: [OE_LINK_OUTSIDE_BENCHMARK] is a symlink to ${target}, outside the benchmark folder`);
       }
       expect(result.stderr).toContain("Copy what the eval needs into the benchmark folder, or point the link inside it");
       expectNoKey([result.stdout, result.stderr]);
@@ -71,7 +71,7 @@ describe("a benchmark whose inputs hold a secret the runner knows", () => {
     });
     expect(result.exitCode, result.stderr).toBe(2);
     expect(result.stderr).toContain(
-      "error: The benchmark's inputs hold secrets this runner knows, so no candidate was started and these files were not frozen into results/:\n" +
+      "error OE_INPUT_HOLDS_SECRET: The benchmark's inputs hold secrets this runner knows, so no candidate was started and these files were not frozen into results/:\n" +
         "  evals/answer/workspace/.env: the value of env OPENEVAL_TEST_PLANTED_TOKEN\n" +
         "  evals/answer/workspace/config.json: the value of auth.json anthropic.key\n" +
         "A benchmark's files are handed to candidates and judges and kept with the run: remove the secret from each file, then run again",

@@ -77,6 +77,6 @@ describe("flags a command does not honour", () => {
     expect(help.stdout).not.toContain("--new");
     const refused = await runCli([command, "eval_1", "--new", "--benchmark", await writeTree(minimalBenchmark())]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toMatch(new RegExp(`^error: ${command} does not take --new; the options it takes are listed below\\n`));
+    expect(refused.stderr).toMatch(new RegExp(`^error OE_USAGE: ${command} does not take --new; the options it takes are listed below\\n`));
   });
 });

@@ -121,5 +121,10 @@ describe("openeval report [<run>]", () => {
     const compared = await runCli(["report", "--compare", RUN_ID, RUN_ID, "--model", "p/m,control/negative", "--benchmark", directory]);
     expect(compared.exitCode, compared.stderr).toBe(0);
     expect(compared.stdout).toContain("a: p/m  vs  b: control/negative");
+    // A comparison it cannot make keeps its own code, on stderr and in --json.
+    const itself = await runCli(["report", "--compare", RUN_ID, RUN_ID, "--json", "--benchmark", directory]);
+    expect(itself.exitCode).toBe(2);
+    expect(itself.stderr).toMatch(new RegExp(`^error OE_COMPARE_INVALID: Comparing run ${RUN_ID} with itself needs two of its models`));
+    expect(JSON.parse(itself.stdout).error.code).toBe("OE_COMPARE_INVALID");
   });
 });

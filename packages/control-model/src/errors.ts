@@ -1,16 +1,22 @@
-// Errors a user can act on when a control file cannot be used: a stable code, the file path, the cause kept.
+// Errors a user can act on when a control file cannot be used: a stable code, the file path, the cause kept. Each
+// situation's message is written once here, from the reason the loader found.
 
-export type ControlFileErrorCode = "CONTROL_FILE_INVALID" | "CONTROL_FILE_UNREADABLE";
+const SITUATIONS = {
+  unreadable: { code: "OE_CONTROL_FILE_UNREADABLE", message: (path: string, reason: string) => `Cannot read control file ${path}: ${reason}` },
+  notJson: { code: "OE_CONTROL_FILE_INVALID", message: (path: string, reason: string) => `Control file ${path} is not valid JSON: ${reason}` },
+  fieldsInvalid: { code: "OE_CONTROL_FILE_INVALID", message: (path: string, problems: string) => `Control file ${path} is invalid. Fix these fields (format: docs/control-files.md):\n${problems}` },
+} as const;
+
+export type ControlFileErrorCode = (typeof SITUATIONS)[keyof typeof SITUATIONS]["code"];
 
 /** Thrown by `loadControlFile`; `message` names the file and what to fix. */
 export class ControlFileError extends Error {
   override readonly name = "ControlFileError";
   readonly code: ControlFileErrorCode;
-  readonly path: string;
 
-  constructor(code: ControlFileErrorCode, path: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.path = path;
+  /** `reason`: what the loader found (the read error, the JSON error, or the invalid fields). */
+  constructor(readonly situation: keyof typeof SITUATIONS, readonly path: string, reason: string, options?: { cause?: unknown }) {
+    super(SITUATIONS[situation].message(path, reason), options);
+    this.code = SITUATIONS[situation].code;
   }
 }

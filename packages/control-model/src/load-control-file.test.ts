@@ -76,7 +76,7 @@ describe("loadControlFile", () => {
   ])("rejects %s, naming the path, the field and where the format is described", async (name, content, field) => {
     const path = await writeControl(name.replaceAll(" ", "-"), content);
     const error = await loadError(path);
-    expect(error.code).toBe("CONTROL_FILE_INVALID");
+    expect(error.code).toBe("OE_CONTROL_FILE_INVALID");
     expect(error.path).toBe(path);
     expect(error.message).toContain(path);
     expect(error.message).toContain(field);
@@ -86,7 +86,7 @@ describe("loadControlFile", () => {
   it("rejects malformed JSON as invalid, naming the path", async () => {
     const path = await writeControl("malformed", '{"turns": [');
     const error = await loadError(path);
-    expect(error.code).toBe("CONTROL_FILE_INVALID");
+    expect(error.code).toBe("OE_CONTROL_FILE_INVALID");
     expect(error.message).toContain(path);
     expect(error.message).toContain("not valid JSON");
   });
@@ -94,7 +94,7 @@ describe("loadControlFile", () => {
   it("reports a missing file as unreadable, naming the path", async () => {
     const path = join(dir, "missing.json");
     const error = await loadError(path);
-    expect(error.code).toBe("CONTROL_FILE_UNREADABLE");
+    expect(error.code).toBe("OE_CONTROL_FILE_UNREADABLE");
     expect(error.message).toContain(path);
     expect(error.cause).toBeDefined();
   });

@@ -15,13 +15,7 @@ export async function loadControlFile(path: string): Promise<ControlFile> {
   const text = await readText(path);
   const parsed = ControlFileSchema.safeParse(parseJson(text, path));
   if (!parsed.success) {
-    throw new ControlFileError(
-      "CONTROL_FILE_INVALID",
-      path,
-      `Control file ${path} is invalid. Fix these fields (format: docs/control-files.md):\n` +
-        z.prettifyError(parsed.error),
-      { cause: parsed.error },
-    );
+    throw new ControlFileError("fieldsInvalid", path, z.prettifyError(parsed.error), { cause: parsed.error });
   }
   return parsed.data;
 }
@@ -31,7 +25,7 @@ async function readText(path: string): Promise<string> {
     return await readFile(path, "utf8");
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new ControlFileError("CONTROL_FILE_UNREADABLE", path, `Cannot read control file ${path}: ${reason}`, {
+    throw new ControlFileError("unreadable", path, reason, {
       cause,
     });
   }
@@ -42,7 +36,7 @@ function parseJson(text: string, path: string): unknown {
     return JSON.parse(text);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new ControlFileError("CONTROL_FILE_INVALID", path, `Control file ${path} is not valid JSON: ${reason}`, {
+    throw new ControlFileError("notJson", path, reason, {
       cause,
     });
   }

@@ -6,4 +6,3 @@ export type { TakeCheckpoint } from "./checkpoint.ts";
 export type { EndpointCheck } from "./diagnose-provider.ts";
 export { candidateRuntime, type CandidateRuntimeBackend, type PinnedRuntime } from "./runtime/candidate-runtime.ts";
 export { buildCandidateImage, resolveCandidateImage, type CandidateImage, type CandidateImageOptions } from "./candidate-image.ts";
-export { CandidateError, type CandidateErrorCode } from "./errors.ts";

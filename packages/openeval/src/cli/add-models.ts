@@ -8,9 +8,9 @@ import { executeRun } from "./execute-run.ts";
 
 export const addModelsCommand = defineCommand("add-models", {
   run: (flags, positionals) => {
-    if (positionals.length !== 1) throw new UsageError("add-models takes one run, e.g. `openeval add-models results/<run-id> --model openai/gpt-5`");
+    if (positionals.length !== 1) throw new UsageError("runForModels", { command: "add-models" });
     const scope = parseScope(flags);
-    if (!scope.models?.length) throw new UsageError("add-models: name the models to add with --model <provider/model> (repeatable)");
+    if (!scope.models?.length) throw new UsageError("modelsMissing", { command: "add-models", verb: "add" });
     const run = resolveRun(flags.benchmark, positionals[0]);
     return executeRun(flags, scope, (options) => addModels(run, scope.models!, options));
   },

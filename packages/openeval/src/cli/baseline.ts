@@ -21,10 +21,10 @@ export const baselineCommand = defineCommand("baseline", {
       console.log(flags.json ? JSON.stringify(baseline, null, 2) : `Baseline from run ${baseline.runId} (${baseline.createdAt}): ${baseline.entries.length} (eval, model) entries, verdict ${baseline.verdict}\n${file}`);
       return EXIT.pass;
     }
-    if (action !== "set" || !runDirectory) throw new UsageError("use `openeval baseline set <run-dir> [--accept-failing]` or `openeval baseline show`");
+    if (action !== "set" || !runDirectory) throw new UsageError("baselineAction");
     const variant = flags.variant as string | undefined;
     const arms = ["current", ...benchmark.variants.map((definition) => definition.name)];
-    if (variant !== undefined && !arms.includes(variant)) throw new UsageError(`--variant "${variant}" matches no variant; the valid values are: ${arms.join(", ")}`);
+    if (variant !== undefined && !arms.includes(variant)) throw new UsageError("variantUnknown", { variant, arms });
     // The arm's own verdict decides whether it may be promoted: a named variant blocks.
     const results = await readResults(resolveRun(benchmark.directory, runDirectory), { benchmark, ...(variant && variant !== "current" ? { variants: [variant] } : {}) });
     await writeBaseline(file, {

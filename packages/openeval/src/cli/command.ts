@@ -32,8 +32,8 @@ export function parseFlags<O extends Options>(name: string, command: CommandSpec
     parsed = parseArgs({ args: argv, options: { ...command.options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (error) {
     const unknown = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^']*)'/.exec((error as Error).message)?.[1] : undefined;
-    const message = unknown ? `${name} does not take ${unknown}; the options it takes are listed below` : (error as Error).message;
-    throw new UsageError(`${message}\n\n${formatHelp(command, helpWidth(process.stderr))}`);
+    const help = formatHelp(command, helpWidth(process.stderr));
+    throw unknown ? new UsageError("optionUnknown", { command: name, option: unknown, help }) : new UsageError("flagsUnparsed", { problem: (error as Error).message, help });
   }
   refuseEmptyValues(command.options, parsed.values);
   return parsed;
@@ -43,7 +43,7 @@ export function parseFlags<O extends Options>(name: string, command: CommandSpec
 function refuseEmptyValues(options: Options, values: Record<string, unknown>): void {
   for (const [flag, value] of Object.entries(values)) {
     if ([value].flat().some((item) => typeof item === "string" && item.trim() === "")) {
-      throw new UsageError(`--${flag} was given an empty value; give ${options[flag]?.value ?? "a value"}, or leave the flag out`);
+      throw new UsageError("valueEmpty", { flag, expected: options[flag]?.value ?? "a value" });
     }
   }
 }
@@ -54,6 +54,6 @@ function refuseEmptyValues(options: Options, values: Record<string, unknown>): v
  */
 export function listFlag(flag: string, values: readonly string[] | undefined): string[] | undefined {
   const items = values?.flatMap((value) => value.split(",").map((item) => item.trim()));
-  if (items?.includes("")) throw new UsageError(`--${flag} has an empty item in "${values!.join(",")}"; separate the values with single commas`);
+  if (items?.includes("")) throw new UsageError("listItemEmpty", { flag, values: values! });
   return items;
 }

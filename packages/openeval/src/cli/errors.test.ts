@@ -7,8 +7,8 @@ import { formatCliError, UsageError } from "./errors.ts";
 describe("formatCliError: one formatter keyed on the error base", () => {
   it("prints any stage's actionable error briefly, with the exit code it carries", () => {
     // OpenCodeError and ExportError were once missing from a hand-kept list, and printed as bugs with a stack.
-    for (const error of [new OpenCodeError("OPENCODE_INVALID_MODEL", "model p/m is unknown; check the provider"), new ExportError("EXPORT_TARGET_NOT_EMPTY", "out/ is not empty; pick an empty folder"), new UsageError("--output is required"), new StoreError("no run record")]) {
-      expect(formatCliError(error)).toEqual({ message: `error: ${error.message}`, exitCode: 2 });
+    for (const error of [new OpenCodeError("modelInvalid", { model: "p" }), new ExportError("targetNotEmpty", { output: "out/" }), new UsageError("outputMissing"), new StoreError("no run record")]) {
+      expect(formatCliError(error)).toEqual({ message: `error ${error.code}: ${error.message}`, exitCode: 2, json: { error: { code: error.code, message: error.message } } });
     }
   });
 
@@ -16,5 +16,6 @@ describe("formatCliError: one formatter keyed on the error base", () => {
     const formatted = formatCliError(new TypeError("x is undefined"));
     expect(formatted.exitCode).toBe(3);
     expect(formatted.message).toMatch(/^Unexpected error \(please report it\):\nTypeError: x is undefined\n\s+at /);
+    expect(formatted.json).toEqual({ error: { code: null, message: "x is undefined" } });
   });
 });

@@ -26,7 +26,7 @@ export async function executeRun(flags: Record<string, unknown>, scope: PlanScop
       ? createTtyProgress(process.stderr)
       : createPlainReporter((line) => console.error(line));
   try {
-    const options = { concurrency: parsePositiveInteger(flags.concurrency, "--concurrency"), scope, selection: parseSelection(flags), signal: stop.signal, onEvent: reporter };
+    const options = { concurrency: parsePositiveInteger(flags.concurrency, "concurrency"), scope, selection: parseSelection(flags), signal: stop.signal, onEvent: reporter };
     const summary = start
       ? await start(options)
       : await runBenchmark({ ...options, benchmark: flags.benchmark as string, run: flags.run as string | undefined, new: flags.new === true });
@@ -56,6 +56,6 @@ export async function reportSummary(summary: RunSummary, flags: Record<string, u
 export function parsePositiveInteger(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new UsageError(`${flag} takes a whole number from 1; got "${String(value)}"`);
+  if (!Number.isInteger(number) || number < 1) throw new UsageError("valueInvalid", { flag, takes: "a whole number from 1", got: String(value) });
   return number;
 }

@@ -6,8 +6,8 @@ import { resolveRun } from "../records/index.ts";
 
 export const exportCommand = defineCommand("export", {
   async run(flags, positionals) {
-    if (typeof flags.output !== "string") throw new UsageError("--output <dir> is required: the folder to write the export to");
-    if (positionals.length > 1) throw new UsageError(`export takes one run; got ${positionals.join(", ")}`);
+    if (typeof flags.output !== "string") throw new UsageError("outputMissing");
+    if (positionals.length > 1) throw new UsageError("oneRun", { command: "export", given: positionals });
     const run = resolveRun(flags.benchmark as string, positionals[0]);
     // A counter redrawn in place on a terminal; a log or a pipe gets no `\r` lines, only the result.
     const progress = process.stderr.isTTY ? (done: number, total: number) => process.stderr.write(`\rexporting ${done}/${total}`) : undefined;

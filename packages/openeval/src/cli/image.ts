@@ -30,7 +30,7 @@ export const imageCommand = defineCommand("image", {
 
 async function chooseEngine(flag: string | undefined, benchmarkDirectory: string): Promise<"docker" | "podman" | undefined> {
   if (flag !== undefined) {
-    if (flag !== "docker" && flag !== "podman") throw new UsageError(`--engine takes docker or podman; got "${flag}"`);
+    if (flag !== "docker" && flag !== "podman") throw new UsageError("valueInvalid", { flag: "engine", takes: "docker or podman", got: flag });
     return flag;
   }
   if (!existsSync(join(benchmarkDirectory, "benchmark.ts"))) return undefined;

@@ -1,6 +1,6 @@
 // The `openeval` command line: picks the command, parses its flags, runs it, formats errors in one place. A command's
 // action (and the stages it needs) is imported only when it runs: `--help` and `--version` load cli/'s light files.
-import { formatCliError } from "./errors.ts";
+import { formatCliError, UsageError } from "./errors.ts";
 import { parseFlags, type Action, type CommandSpec, type Options } from "./command.ts";
 import { COMMANDS, type ActionOf, type CommandName } from "./commands.ts";
 import { formatHelp, formatOverview, helpWidth } from "./help.ts";
@@ -40,11 +40,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(`openeval ${HARNESS_VERSION}\nopencode ${OPENCODE_VERSION} (pinned)`);
     return 0;
   }
-  if (!isCommandName(name)) {
-    console.error(`error: unknown command "${name}"; the commands are: ${Object.keys(COMMANDS).join(", ")}`);
-    return 2;
-  }
+  // A command that prints JSON prints its error as JSON too; checked on the raw arguments, so a flag error counts.
+  const json = isCommandName(name) && Object.hasOwn(COMMANDS[name].options, "json") && rest.includes("--json");
   try {
+    if (!isCommandName(name)) throw new UsageError("unknownCommand", { name, commands: Object.keys(COMMANDS) });
     // Each command's options differ; its action takes the flags its own spec parsed.
     const spec: CommandSpec<Options> = COMMANDS[name];
     const { values, positionals } = parseFlags(name, spec, rest);
@@ -56,9 +55,10 @@ async function main(argv: string[]): Promise<number> {
     const command = (await ACTIONS[name]()) as { run: Action<Options> };
     return await command.run(values, positionals);
   } catch (error) {
-    const { message, exitCode } = formatCliError(error);
-    console.error(message);
-    return exitCode;
+    const formatted = formatCliError(error);
+    console.error(formatted.message);
+    if (json) console.log(JSON.stringify(formatted.json));
+    return formatted.exitCode;
   }
 }
 

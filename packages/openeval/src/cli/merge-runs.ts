@@ -6,7 +6,7 @@ import { EXIT, UsageError } from "./errors.ts";
 
 export const mergeRunsCommand = defineCommand("merge-runs", {
   async run(flags, positionals) {
-    if (positionals.length !== 2) throw new UsageError("merge-runs takes two runs: the run to merge into, then the run to merge from");
+    if (positionals.length !== 2) throw new UsageError("mergeRunsPair");
     const [to, from] = positionals.map((run) => resolveRun(flags.benchmark, run));
     const result = await mergeRuns(to!, from!);
     if (flags.json) {

@@ -3,9 +3,9 @@
 // container. `openeval report --compare <run-a> <run-b>`: what changed from run a to run b (b − a) — per model the two
 // scores and the paired difference with its 95% CI, and every criterion that regressed or improved. `baseline` as
 // run a compares run b with baseline.json. With --json, stdout is the summary or the comparison only (for CI to post).
-import { readResults } from "../summary/index.ts";
-import { CompareError, compareRuns, formatComparison } from "../view/index.ts";
 import { resolveRun } from "../records/index.ts";
+import { readResults } from "../summary/index.ts";
+import { compareRuns, formatComparison } from "../view/index.ts";
 import { listFlag } from "./command.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
@@ -16,29 +16,24 @@ export const reportCommand = defineCommand("report", {
     const benchmark = flags.benchmark ?? ".";
     if (flags.compare) {
       const summaryOnly = (["markdown", "junit", "summary"] as const).filter((name) => flags[name] !== undefined && flags[name] !== false);
-      if (summaryOnly.length > 0) throw new UsageError(`${summaryOnly.map((name) => `--${name}`).join(", ")} ${summaryOnly.length === 1 ? "is" : "are"} for a run's summary, not --compare; drop ${summaryOnly.length === 1 ? "it" : "them"}, or drop --compare`);
+      if (summaryOnly.length > 0) throw new UsageError("summaryFlagsWithCompare", { flags: summaryOnly });
       return compare(benchmark, positionals, flags.model as string | undefined, flags.json);
     }
-    if (flags.model !== undefined) throw new UsageError("--model picks the two sides of --compare; a run's summary shows every model");
-    if (positionals.length > 1) throw new UsageError(`report takes one run (or --compare <run-a> <run-b>); got ${positionals.length}: ${positionals.join(" ")}`);
-    if (flags.json && flags.markdown) throw new UsageError("--json and --markdown each choose what stdout holds; pass one of them");
+    if (flags.model !== undefined) throw new UsageError("modelWithoutCompare");
+    if (positionals.length > 1) throw new UsageError("oneRun", { command: "report", given: positionals, or: "--compare <run-a> <run-b>" });
+    if (flags.json && flags.markdown) throw new UsageError("jsonAndMarkdown");
     const run = resolveRun(benchmark, positionals[0]);
     return reportSummary(await readResults(run, flags.benchmark === undefined ? {} : { benchmark: flags.benchmark }), flags);
   },
 });
 
 async function compare(benchmark: string, positionals: string[], model: string | undefined, json: boolean): Promise<number> {
-  if (positionals.length !== 2) throw new UsageError(`--compare takes two runs, a and b (a may be \`baseline\`); got ${positionals.length}: ${positionals.join(" ") || "none"}`);
+  if (positionals.length !== 2) throw new UsageError("compareRuns", { given: positionals });
   const [a, b] = positionals as [string, string];
   const models = listFlag("model", model === undefined ? undefined : [model]) ?? [];
-  if (models.length > 2) throw new UsageError(`--model with --compare takes one model, or one per side ("a,b"); got ${models.length}: ${model}`);
+  if (models.length > 2) throw new UsageError("compareModels", { models, model: model! });
   const [modelA, modelB] = models;
-  try {
-    const comparison = await compareRuns({ a: a === "baseline" ? "baseline" : resolveRun(benchmark, a), b: resolveRun(benchmark, b), modelA, modelB });
-    console.log(json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison));
-    return EXIT.pass;
-  } catch (error) {
-    if (error instanceof CompareError) throw new UsageError(error.message);
-    throw error;
-  }
+  const comparison = await compareRuns({ a: a === "baseline" ? "baseline" : resolveRun(benchmark, a), b: resolveRun(benchmark, b), modelA, modelB });
+  console.log(json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison));
+  return EXIT.pass;
 }

@@ -5,7 +5,7 @@ import { executeRun } from "./execute-run.ts";
 
 export const retryCommand = defineCommand("retry", {
   run: (flags, evalRuns) => {
-    if (evalRuns.length === 0) throw new UsageError("name the eval runs to retry, e.g. `openeval retry eval_1234…`; `openeval plan` lists failed ones");
+    if (evalRuns.length === 0) throw new UsageError("retryWithoutEvalRuns");
     return executeRun(flags, { retry: evalRuns, explicitOnly: true });
   },
 });

@@ -6,7 +6,7 @@ import { EXIT, UsageError } from "./errors.ts";
 
 export const verifyCommand = defineCommand("verify", {
   async run(flags, positionals) {
-    if (positionals.length > 1) throw new UsageError(`verify takes one run; got ${positionals.join(", ")}`);
+    if (positionals.length > 1) throw new UsageError("oneRun", { command: "verify", given: positionals });
     const result = await verifyRun(resolveRun(flags.benchmark as string, positionals[0]));
     if (flags.json) console.log(JSON.stringify(result));
     else if (result.problems.length === 0) {

@@ -4,7 +4,7 @@ import { CRITERION_ID } from "../util/criterion-id.ts";
 import type { CriterionScore } from "../records/index.ts";
 
 export class JudgingError extends Error {
-  readonly code = "JUDGING_ERROR";
+  readonly code = "OE_JUDGING_ERROR";
 }
 
 export type NormalizedOutput =

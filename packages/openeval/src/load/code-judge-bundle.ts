@@ -94,7 +94,7 @@ async function buildBundle(file: string, within: string | null): Promise<CachedB
   if (outside.length > 0) {
     const names = [...new Set(outside)].sort().map((path) => `${relativePath(root, path)} (${resolveReal(path)})`);
     throw new CodedLoadError(
-      "JUDGE_IMPORT_OUTSIDE_BENCHMARK",
+      "OE_JUDGE_IMPORT_OUTSIDE_BENCHMARK",
       `imports ${names.join(", ")}, outside the benchmark folder ${within}; a judge is frozen with the files it imports, so move them into the benchmark folder (or install them as a package)`,
     );
   }

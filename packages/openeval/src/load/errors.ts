@@ -4,11 +4,11 @@ import { OpenEvalError } from "../util/errors.ts";
 /** Problems a script may want to tell apart; most problems carry none (their file and message say it all). */
 export type LoadProblemCode =
   /** An eval-folder entry (or the eval folder) resolves outside the benchmark folder, through a symlink. */
-  | "LINK_OUTSIDE_BENCHMARK"
+  | "OE_LINK_OUTSIDE_BENCHMARK"
   /** A file benchmark.ts names (a variant's `{ file }`) resolves outside the benchmark folder. */
-  | "FILE_OUTSIDE_BENCHMARK"
+  | "OE_FILE_OUTSIDE_BENCHMARK"
   /** judge.ts (or a file it imports) imports a local file outside the benchmark folder. */
-  | "JUDGE_IMPORT_OUTSIDE_BENCHMARK";
+  | "OE_JUDGE_IMPORT_OUTSIDE_BENCHMARK";
 
 export interface LoadProblem {
   /** The file or folder at fault, relative to the benchmark directory. */
@@ -25,7 +25,7 @@ export class CodedLoadError extends Error {
 }
 
 export class BenchmarkInvalidError extends OpenEvalError {
-  readonly code = "BENCHMARK_INVALID";
+  readonly code = "OE_BENCHMARK_INVALID";
   constructor(readonly problems: LoadProblem[]) {
     super(
       `The benchmark has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n` +

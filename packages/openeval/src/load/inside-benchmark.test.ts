@@ -14,7 +14,7 @@ async function problemsOf(files: Parameters<typeof writeTree>[0]): Promise<LoadP
   return (error as BenchmarkInvalidError).problems;
 }
 
-const outside = (file: string, message: string) => ({ file, code: "LINK_OUTSIDE_BENCHMARK", message: expect.stringContaining(message) });
+const outside = (file: string, message: string) => ({ file, code: "OE_LINK_OUTSIDE_BENCHMARK", message: expect.stringContaining(message) });
 
 describe("eval entries that resolve outside the benchmark folder", () => {
   it("a workspace linked to a home folder (auth.json inside) is refused by name, with where it points and what to do", async () => {
@@ -99,7 +99,7 @@ describe("files a judge imports or benchmark.ts names, outside the benchmark fol
     expect(direct).toEqual([
       {
         file: "evals/answer/judge.ts",
-        code: "JUDGE_IMPORT_OUTSIDE_BENCHMARK",
+        code: "OE_JUDGE_IMPORT_OUTSIDE_BENCHMARK",
         message: expect.stringContaining(`imports ../../../${home.split("/").pop()}/data.json (${join(home, "data.json")}), ../../../${home.split("/").pop()}/helper.ts (${join(home, "helper.ts")}), outside the benchmark folder`),
       },
     ]);
@@ -131,14 +131,14 @@ describe("files a judge imports or benchmark.ts names, outside the benchmark fol
       }),
     );
     expect(problems).toEqual([
-      { file: "benchmark.ts", code: "FILE_OUTSIDE_BENCHMARK", message: expect.stringContaining(`variants.a.files["workspace/x.md"]: "linked.md" resolves to ${join(home, "notes.txt")}, outside the benchmark folder`) },
-      { file: "benchmark.ts", code: "FILE_OUTSIDE_BENCHMARK", message: expect.stringContaining(`variants.a.instructions: "${join(home, "notes.txt")}" resolves to`) },
+      { file: "benchmark.ts", code: "OE_FILE_OUTSIDE_BENCHMARK", message: expect.stringContaining(`variants.a.files["workspace/x.md"]: "linked.md" resolves to ${join(home, "notes.txt")}, outside the benchmark folder`) },
+      { file: "benchmark.ts", code: "OE_FILE_OUTSIDE_BENCHMARK", message: expect.stringContaining(`variants.a.instructions: "${join(home, "notes.txt")}" resolves to`) },
     ]);
   });
 
   it("the formatted error carries each problem's code", async () => {
     const home = await makeTempDir();
     const error = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/workspace": { symlink: home } }))).catch((caught: Error) => caught);
-    expect((error as Error).message).toContain(`  evals/answer/workspace: [LINK_OUTSIDE_BENCHMARK] is a symlink to ${home}, outside the benchmark folder`);
+    expect((error as Error).message).toContain(`  evals/answer/workspace: [OE_LINK_OUTSIDE_BENCHMARK] is a symlink to ${home}, outside the benchmark folder`);
   });
 });

@@ -36,7 +36,7 @@ export function resolveReal(path: string): string {
 
 /**
  * Every file of an eval folder, following links that resolve inside the benchmark (each real folder once), and a
- * LINK_OUTSIDE_BENCHMARK problem for each entry that resolves outside it, the eval folder itself included.
+ * OE_LINK_OUTSIDE_BENCHMARK problem for each entry that resolves outside it, the eval folder itself included.
  * @example listEvalFiles("/b/evals/x", "/b") // → { files: [{ path: "prompt.md", … }, …], problems: [] }
  */
 export function listEvalFiles(evalDirectory: string, benchmarkDirectory: string): { files: EvalFile[]; problems: LoadProblem[] } {
@@ -83,7 +83,7 @@ function outsideProblem(absolute: string, real: string, root: string, benchmarkD
   const where = link === null ? `resolves to ${real} through a symlink` : `is a symlink to ${link}${resolve(dirname(absolute), link) === real ? "" : ` (${real})`}`;
   return {
     file: relative(benchmarkDirectory, absolute).split(sep).join("/"),
-    code: "LINK_OUTSIDE_BENCHMARK",
+    code: "OE_LINK_OUTSIDE_BENCHMARK",
     message: `${where}, outside the benchmark folder ${root}; the harness would read it, freeze it into results/ and hand it to the candidate or a judge. Copy what the eval needs into the benchmark folder, or point the link inside it`,
   };
 }

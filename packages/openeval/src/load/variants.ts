@@ -45,7 +45,7 @@ async function readText(directory: string, value: VariantSettings["instructions"
   // The file's text is laid into the candidate's workspace or config: only the benchmark's own files qualify.
   const real = resolveReal(resolve(directory, value.file));
   if (!isInside(resolveReal(directory), real)) {
-    problems.push({ file: "benchmark.ts", code: "FILE_OUTSIDE_BENCHMARK", message: `${key}: "${value.file}" resolves to ${real}, outside the benchmark folder; the candidate would be handed it. Move the file into the benchmark folder and name it relative to it` });
+    problems.push({ file: "benchmark.ts", code: "OE_FILE_OUTSIDE_BENCHMARK", message: `${key}: "${value.file}" resolves to ${real}, outside the benchmark folder; the candidate would be handed it. Move the file into the benchmark folder and name it relative to it` });
     return "";
   }
   try {

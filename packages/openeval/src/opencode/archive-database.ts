@@ -73,11 +73,7 @@ async function requireFile(path: string): Promise<void> {
   try {
     await stat(path);
   } catch (cause) {
-    throw new OpenCodeError(
-      "OPENCODE_LIVE_DATABASE_MISSING",
-      `No native OpenCode database at ${path}: OpenCode never started or wrote elsewhere (check OPENCODE_DB and the run's stderr log).`,
-      { cause },
-    );
+    throw new OpenCodeError("liveDatabaseMissing", { path }, { cause });
   }
 }
 
@@ -87,10 +83,7 @@ function checkpoint(path: string): void {
   try {
     const result = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
     if (result && result.busy !== 0) {
-      throw new OpenCodeError(
-        "OPENCODE_LIVE_DATABASE_BUSY",
-        `The native database ${path} is still in use; archive it only after the OpenCode process has exited.`,
-      );
+      throw new OpenCodeError("liveDatabaseBusy", { path });
     }
   } finally {
     db.close();

@@ -147,8 +147,5 @@ function sessionInfo(row: SessionTableRow): Record<string, unknown> {
 function parseRow<T extends z.ZodType>(schema: T, raw: unknown, table: string): z.infer<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  throw new OpenCodeError(
-    "OPENCODE_EXPORT_FAILED",
-    `OpenCode's ${table} table has a row this openeval cannot export (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}); the archived database still holds the session. Is the OpenCode binary the pinned one (openeval --version)?`,
-  );
+  throw new OpenCodeError("exportRowUnreadable", { table, problem: `${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}` });
 }

@@ -21,10 +21,7 @@ export function parseModelRef(model: string): ModelRef {
   const variant = hash === -1 ? null : model.slice(hash + 1) || null;
   const slash = id.indexOf("/");
   if (slash <= 0 || slash === id.length - 1) {
-    throw new OpenCodeError(
-      "OPENCODE_INVALID_MODEL",
-      `Model "${model}" is not of the form provider/model[#variant]; write it as OpenCode names it, e.g. anthropic/claude-sonnet-4-5.`,
-    );
+    throw new OpenCodeError("modelInvalid", { model });
   }
   return { provider: id.slice(0, slash), id, variant };
 }

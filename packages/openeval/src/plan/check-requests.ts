@@ -35,7 +35,7 @@ export function resolveExplicitRequests(readEvalRuns: () => readonly EvalRun[], 
     ...(retry ? { retry: resolveAll("retry", retry) } : {}),
     ...(rejudge ? { rejudge: rejudge === "failed" ? rejudge : resolveAll("rejudge", rejudge) } : {}),
   };
-  if (problems.length > 0) throw new ScopeInvalidError(problems.join("\n"));
+  if (problems.length > 0) throw new ScopeInvalidError(problems);
   return resolved;
 }
 

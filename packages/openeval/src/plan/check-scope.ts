@@ -6,7 +6,11 @@ import type { RunModels } from "../records/index.ts";
 import { plannedModels, plannedVariants, type PlanScope } from "./plan-benchmark.ts";
 
 export class ScopeInvalidError extends OpenEvalError {
-  readonly code = "SCOPE_INVALID";
+  readonly code = "OE_SCOPE_INVALID";
+  /** One line a problem, each naming the value and what is valid. */
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join("\n"));
+  }
 }
 
 /**
@@ -25,7 +29,7 @@ export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope, run
     ...unmatched("--variant", scope.variants, variantNames.slice(1), "variant of benchmark.ts"),
     ...unmatched("--only-variant", scope.onlyVariants, plannedVariants(benchmark, scope).map((variant) => variant.name), scope.variants ? "variant given with --variant (or current)" : "variant (current or one of benchmark.ts)"),
   ];
-  if (problems.length > 0) throw new ScopeInvalidError(problems.join("\n"));
+  if (problems.length > 0) throw new ScopeInvalidError(problems);
 }
 
 /** The categories of the criteria the benchmark is made of, sorted. */

@@ -33,7 +33,7 @@ export async function openEvidence(directory: string, expectedHash?: string): Pr
   if (expectedHash !== undefined) return openSealedEvidence(directory, expectedHash);
   const { path, hash, raw } = await readManifest(directory);
   const parsed = EvidenceManifestSchema.safeParse(raw);
-  if (!parsed.success) throw new EvidenceError("EVIDENCE_CORRUPT", `Evidence manifest ${path} is malformed: ${parsed.error.message}`);
+  if (!parsed.success) throw new EvidenceError("manifestMalformed", { path, problem: parsed.error.message });
   return new VerifiedEvidence(directory, hash, parsed.data);
 }
 
@@ -54,16 +54,16 @@ async function readManifest(directory: string, expectedHash?: string): Promise<{
   const path = join(directory, MANIFEST_FILE);
   const file = Bun.file(path);
   if (!(await file.exists())) {
-    throw new EvidenceError("EVIDENCE_NOT_FOUND", `No evidence manifest at ${path}; pass the directory that recordEvidence or a run wrote`);
+    throw new EvidenceError("manifestMissing", { path });
   }
   const bytes = await file.bytes();
   const hash = sha256(bytes);
   if (expectedHash !== undefined && hash !== expectedHash) {
-    throw new EvidenceError("EVIDENCE_CORRUPT", `Evidence manifest ${path} hashes to ${hash}, not the recorded ${expectedHash}: the recording was changed after it was written`);
+    throw new EvidenceError("manifestChanged", { path, hash, expectedHash });
   }
   const raw = JSON.parse(new TextDecoder().decode(bytes)) as { version?: unknown };
   if (raw.version !== EVIDENCE_VERSION) {
-    throw new EvidenceError("EVIDENCE_UNSUPPORTED", `Evidence at ${directory} has format version ${String(raw.version)}; this openeval reads version ${EVIDENCE_VERSION}`);
+    throw new EvidenceError("versionUnsupported", { directory, version: String(raw.version), readable: EVIDENCE_VERSION });
   }
   return { path, hash, raw };
 }
@@ -78,7 +78,7 @@ class VerifiedEvidence implements Evidence {
   async read(path: string, revision: Revision = "final"): Promise<Uint8Array> {
     const entry = this.resolveEntry(toSafeRelativePath(path), revision, 0);
     if (entry.omitted) {
-      throw new EvidenceError("FILE_OMITTED", `"${entry.path}" (${entry.bytes} bytes, sha256 ${entry.sha256}) is in the ${revision} snapshot by size and hash only: ${entry.omitted.note}`);
+      throw new EvidenceError("fileOmitted", { path: entry.path, bytes: entry.bytes, sha256: entry.sha256, revision, note: entry.omitted.note });
     }
     return this.readVerified(posix.join(OBJECTS_DIRECTORY, entry.sha256), entry.sha256);
   }
@@ -90,10 +90,10 @@ class VerifiedEvidence implements Evidence {
   async readVerified(file: string, expectedSha256: string): Promise<Uint8Array> {
     const path = join(this.directory, toSafeRelativePath(file));
     const blob = Bun.file(path);
-    if (!(await blob.exists())) throw new EvidenceError("EVIDENCE_CORRUPT", `Recording file ${file} is missing from ${this.directory}`);
+    if (!(await blob.exists())) throw new EvidenceError("recordedFileMissing", { file, directory: this.directory });
     const data = await blob.bytes();
     if (sha256(data) !== expectedSha256) {
-      throw new EvidenceError("EVIDENCE_CORRUPT", `Recording file ${file} in ${this.directory} does not match its recorded sha256; the recording was altered`);
+      throw new EvidenceError("recordedFileAltered", { file, directory: this.directory });
     }
     return data;
   }
@@ -101,12 +101,12 @@ class VerifiedEvidence implements Evidence {
   private resolveEntry(path: string, revision: Revision, hops: number): Extract<FileEntry, { kind: "file" }> {
     const entry = this.files(revision).find((candidate) => candidate.path === path);
     if (!entry) {
-      throw new EvidenceError("FILE_NOT_FOUND", `"${path}" is not in the ${revision} workspace snapshot; list files with workspace.files("${revision}")`);
+      throw new EvidenceError("fileNotInSnapshot", { path, revision });
     }
     if (entry.kind === "file") return entry;
     // A symlink is followed only to another file of the same snapshot.
     if (hops >= MAX_SYMLINK_HOPS || posix.isAbsolute(entry.target)) {
-      throw new EvidenceError("FILE_NOT_FOUND", `"${path}" is a symlink to ${entry.target}, outside the snapshot; it cannot be read`);
+      throw new EvidenceError("symlinkOutsideSnapshot", { path, target: entry.target });
     }
     const target = posix.normalize(posix.join(posix.dirname(path), entry.target));
     return this.resolveEntry(toSafeRelativePath(target), revision, hops + 1);

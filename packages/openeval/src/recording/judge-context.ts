@@ -81,13 +81,13 @@ export interface JudgeContextOptions {
 
 const NO_VERIFICATION: VerificationApi = {
   run: async () => {
-    throw new EvidenceError("NOT_AVAILABLE", "ctx.verification needs a container engine and the verification image, and is given to judges during grading; build the image with `npx openeval image --verification`");
+    throw new EvidenceError("verificationOutsideGrading");
   },
   read: async () => {
-    throw new EvidenceError("NOT_AVAILABLE", "no verification ran in this context");
+    throw new EvidenceError("noVerificationRan");
   },
   text: async () => {
-    throw new EvidenceError("NOT_AVAILABLE", "no verification ran in this context");
+    throw new EvidenceError("noVerificationRan");
   },
 };
 
@@ -98,7 +98,7 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
   const scratchDirectory = async () => (scratch ??= await createScratchDir("context"));
   const nativeArchive = async () => {
     if (!manifest.native) {
-      throw new EvidenceError("NOT_AVAILABLE", "This recording has no native OpenCode archive (constructed evidence); use response, prompt, tools and workspace");
+      throw new EvidenceError("noNativeArchive");
     }
     return (native ??= await openNativeArchive(evidence, manifest.native, await scratchDirectory()));
   };

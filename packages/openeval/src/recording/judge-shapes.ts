@@ -68,12 +68,12 @@ export function openCodeStatus(status: JudgeToolStatus): ToolCall["status"] {
   return (Object.keys(STATUS) as ToolCall["status"][]).find((key) => STATUS[key] === status)!;
 }
 
-/** Defines `name` on `target` as a non-enumerable getter that throws `why`. */
-export function unavailable<T extends object>(target: T, name: string, why: string): T {
+/** Defines `name` on `target` as a non-enumerable getter that throws the error `why` makes. */
+export function unavailable<T extends object>(target: T, name: string, why: () => EvidenceError): T {
   return Object.defineProperty(target, name, {
     enumerable: false,
     get() {
-      throw new EvidenceError("NOT_AVAILABLE", why);
+      throw why();
     },
   });
 }
@@ -94,7 +94,7 @@ export function toJudgeTool(tool: ToolCall): JudgeToolCall {
     ...(tool.metadata === undefined ? {} : { metadata: tool.metadata }),
   };
   if (tool.messageID !== undefined) return { ...view, assistantMessageId: tool.messageID };
-  return unavailable(view, "assistantMessageId", `tool call ${tool.id}: this recording has no assistant message ids on its tool calls (constructed evidence, or recorded before they were kept); a candidate recorded now has them (\`openeval run --fresh\` records it again)`) as JudgeToolCall;
+  return unavailable(view, "assistantMessageId", () => new EvidenceError("toolCallWithoutMessageId", { toolId: tool.id })) as JudgeToolCall;
 }
 
 export function toRecordedEvent(event: NativeEvent): RecordedEvent {
@@ -116,7 +116,7 @@ export function judgeMetrics(evidence: Evidence, events: readonly RecordedEvent[
     metrics.compactions === null
       ? null
       : (["completed", "failed"] as const).reduce(
-          (view, name) => unavailable(view, name, `metrics.compactions.${name}: OpenCode 1.x records that a compaction started, not how it ended; use metrics.compactions.started`),
+          (view, name) => unavailable(view, name, () => new EvidenceError("compactionEndUnrecorded", { field: name })),
           { started: metrics.compactions } as NonNullable<JudgeMetrics["compactions"]>,
         );
   const view: JudgeMetrics = {
@@ -130,6 +130,6 @@ export function judgeMetrics(evidence: Evidence, events: readonly RecordedEvent[
     cost: { ...metrics.cost, complete: metrics.cost.usd !== null },
     evidence: { directory: evidence.directory, hash: evidence.hash },
   };
-  unavailable(view.cost, "reportedUSD", "metrics.cost.reportedUSD: this recorder keeps one cost, metrics.cost.usd (null when a step was unpriced)");
+  unavailable(view.cost, "reportedUSD", () => new EvidenceError("reportedCostUnkept"));
   return view;
 }

@@ -73,7 +73,7 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
     })());
   const rootID = (sessionID?: string) => {
     const id = sessionID ?? archive.rootSessionID;
-    if (!id) throw new EvidenceError("NOT_AVAILABLE", "The recording has no root session (OpenCode never started one); pass a sessionID from recording.sessions()");
+    if (!id) throw new EvidenceError("noRootSession");
     return id;
   };
 
@@ -86,7 +86,7 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
     async export(sessionID) {
       const id = rootID(sessionID);
       const session = archive.sessions.find((candidate) => candidate.id === id);
-      if (!session) throw new EvidenceError("FILE_NOT_FOUND", `No export for session ${id}; recorded sessions: ${archive.sessions.map((item) => item.id).join(", ")}`);
+      if (!session) throw new EvidenceError("sessionNotExported", { id, sessions: archive.sessions.map((item) => item.id) });
       return JSON.parse(new TextDecoder().decode(await evidence.readVerified(session.export, session.sha256)));
     },
     async close() {

@@ -341,16 +341,12 @@ function parseJSON(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new EvidenceError("EVIDENCE_CORRUPT", `The native OpenCode database has invalid JSON in ${what}; re-archive it from the run`, { cause });
+    throw new EvidenceError("nativeJsonInvalid", { what }, { cause });
   }
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new EvidenceError(
-    "EVIDENCE_CORRUPT",
-    `The native OpenCode database has an unexpected ${what} (${describeZodIssues(result.error).join("; ")}); was it written by OpenCode 1.18.33?`,
-    { cause: result.error },
-  );
+  throw new EvidenceError("nativeShapeUnexpected", { what, problems: describeZodIssues(result.error) }, { cause: result.error });
 }

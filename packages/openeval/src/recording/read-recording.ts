@@ -4,7 +4,6 @@ import { ResultsStore } from "../records/index.ts";
 import { EvidenceError } from "./errors.ts";
 import { openEvidence } from "./evidence-reader.ts";
 import { createJudgeContext, type JudgeContext } from "./judge-context.ts";
-import { asClause, describeState } from "../util/words.ts";
 
 /**
  * Opens the recording of one eval run. Dispose it to remove every copy it made.
@@ -20,10 +19,10 @@ export async function readRecording(runDirectory: string, evalRunId: string): Pr
     const evalRun = store.evalRun(evalRunId);
     if (!evalRun) {
       const known = store.evalRuns().map((run) => run.id);
-      throw new EvidenceError("EVIDENCE_NOT_FOUND", `No eval run ${evalRunId} in ${directory}; known eval runs: ${known.join(", ") || "none"}`);
+      throw new EvidenceError("evalRunUnknown", { evalRunId, directory, known });
     }
     if (!evalRun.evidence) {
-      throw new EvidenceError("EVIDENCE_NOT_FOUND", `Eval run ${evalRunId} has no recording (state ${describeState(evalRun.state)}${evalRun.error ? `: ${asClause(evalRun.error)}` : ""})`);
+      throw new EvidenceError("evalRunUnrecorded", { evalRunId, state: evalRun.state, error: evalRun.error });
     }
     return createJudgeContext(await openEvidence(join(directory, evalRun.evidence.directory), evalRun.evidence.hash), evalRun);
   } finally {

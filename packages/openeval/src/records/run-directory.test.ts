@@ -37,7 +37,7 @@ describe("which run", () => {
     expect(() => resolveRun(folder)).toThrow(`No runs under ${join(folder, "results")}; run one with \`npx openeval run\` or pass a run directory`);
   });
 
-  it("refuses a folder or id that is not a run in one wording, with the code RUN_NOT_FOUND, wherever it is named", async () => {
+  it("refuses a folder or id that is not a run in one wording, with the code OE_RUN_NOT_FOUND, wherever it is named", async () => {
     const folder = await benchmarkWithRuns();
     const message = `notes is not a run: pass a results/<run-id> folder or a run id under ${join(folder, "results")}`;
     const refusals: (() => unknown)[] = [
@@ -48,7 +48,7 @@ describe("which run", () => {
     ];
     for (const refusal of refusals) {
       expect(refusal).toThrow(message);
-      expect(() => refusal()).toThrow(expect.objectContaining({ code: "RUN_NOT_FOUND" }));
+      expect(() => refusal()).toThrow(expect.objectContaining({ code: "OE_RUN_NOT_FOUND" }));
     }
     await expect(planBenchmark({ benchmark: folder, run: "notes" })).rejects.toThrow(message);
     expect(() => ResultsStore.open(join(folder, "results", "notes"))).toThrow(`${join(folder, "results", "notes")} is not a run: pass a results/<run-id> folder that openeval run wrote`);

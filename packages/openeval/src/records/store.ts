@@ -82,7 +82,7 @@ export interface StoreMarks {
 }
 
 export class StoreError extends OpenEvalError {
-  readonly code = "STORE_INVALID";
+  readonly code = "OE_STORE_INVALID";
 }
 
 /**
@@ -90,7 +90,7 @@ export class StoreError extends OpenEvalError {
  * run ids are accepted too), or none named and none recorded yet. One wording wherever a run is named.
  */
 export class RunNotFoundError extends OpenEvalError {
-  readonly code = "RUN_NOT_FOUND";
+  readonly code = "OE_RUN_NOT_FOUND";
 
   constructor(readonly missing: { named: string; runsUnder?: string } | { noneUnder: string }) {
     super(

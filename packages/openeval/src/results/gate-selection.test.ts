@@ -31,7 +31,7 @@ describe("resolveGate (default ◁ benchmark.ts ◁ CLI)", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(GateSelectionError);
       expect((error as GateSelectionError).unknownIds).toEqual(["deterministic", "web"]);
-      expect((error as GateSelectionError).code).toBe("GATE_SELECTION_INVALID");
+      expect((error as GateSelectionError).code).toBe("OE_GATE_SELECTION_INVALID");
     }
   });
 });

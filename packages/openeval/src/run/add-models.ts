@@ -14,7 +14,7 @@ export type AddModelsOptions = Omit<RunBenchmarkOptions, "benchmark" | "run" | "
  * const summary = await addModels("./results/2026-12-01T10-00-00.000Z-1a2b3c4d", ["openai/gpt-5"], { onEvent: console.error });
  */
 export async function addModels(runDirectory: string, models: readonly string[], options: AddModelsOptions = {}): Promise<RunSummary> {
-  if (models.length === 0) throw new RunMaintenanceError("add-models: name the models to add, e.g. --model openai/gpt-5");
+  if (models.length === 0) throw new RunMaintenanceError("noModelsToAdd");
   const directory = resolve(runDirectory);
   const benchmark = recordedBenchmark(directory);
   const scope = options.scope ?? {};

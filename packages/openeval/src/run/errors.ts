@@ -3,7 +3,7 @@ import { OpenEvalError } from "../util/errors.ts";
 
 /** A benchmark input (a workspace file, a judge-only file, a judge) holds a secret this runner knows. */
 export class InputSecretError extends OpenEvalError {
-  readonly code = "INPUT_HOLDS_SECRET";
+  readonly code = "OE_INPUT_HOLDS_SECRET";
   constructor(readonly found: { path: string; sources: string[] }[]) {
     super(
       `The benchmark's inputs hold secrets this runner knows, so no candidate was started and these files were not frozen into results/:\n` +

@@ -143,7 +143,7 @@ describe("freezing inputs that hold a known secret", () => {
     const run = await makeTempDir();
     const error = await freezeInputs(await loadBenchmark(directory), run, secrets).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InputSecretError);
-    expect((error as InputSecretError).code).toBe("INPUT_HOLDS_SECRET");
+    expect((error as InputSecretError).code).toBe("OE_INPUT_HOLDS_SECRET");
     expect((error as Error).message).toBe(
       "The benchmark's inputs hold secrets this runner knows, so no candidate was started and these files were not frozen into results/:\n" +
         "  evals/answer/REFERENCE_FIX.md: the value of auth.json anthropic.key\n" +

@@ -29,7 +29,7 @@ export interface MergedRuns {
 export async function mergeRuns(to: string, from: string): Promise<MergedRuns> {
   const directory = resolve(to);
   const source = resolve(from);
-  if (directory === source) throw new RunMaintenanceError(`merge-runs: ${directory} is both runs; name the run to merge into, then the run to merge from`);
+  if (directory === source) throw new RunMaintenanceError("mergeSameRun", { directory });
   const target = ResultsStore.open(directory);
   try {
     const origin = ResultsStore.open(source, { readonly: true });
@@ -47,11 +47,11 @@ export async function mergeRuns(to: string, from: string): Promise<MergedRuns> {
 function merge(target: ResultsStore, source: ResultsStore): MergedRuns {
   const [into, from] = [target.readRun(), source.readRun()];
   if (resolve(into.benchmarkDirectory) !== resolve(from.benchmarkDirectory)) {
-    throw new RunMaintenanceError(`merge-runs: the runs belong to different benchmarks (${into.benchmarkDirectory} and ${from.benchmarkDirectory}); merge runs of one benchmark`);
+    throw new RunMaintenanceError("mergeOtherBenchmark", { into: into.benchmarkDirectory, from: from.benchmarkDirectory });
   }
   const unfinished = source.evalRuns().filter((run) => run.state === "running");
   if (unfinished.length > 0) {
-    throw new RunMaintenanceError(`merge-runs: ${source.directory} has unfinished eval runs (${unfinished.map((run) => run.id).join(", ")}); \`openeval run --run ${source.directory}\` recovers them first`);
+    throw new RunMaintenanceError("mergeUnfinished", { directory: source.directory, evalRunIds: unfinished.map((run) => run.id) });
   }
   const held = Map.groupBy(target.evalRuns(), (run) => slotId(run.slot));
   const offered = Map.groupBy(source.evalRuns(), (run) => slotId(run.slot));
@@ -66,7 +66,7 @@ function merge(target: ResultsStore, source: ResultsStore): MergedRuns {
   const judgeRuns = source.judgeRuns().filter((run) => copiedIds.has(run.evalRunId) && run.state !== "running");
   for (const record of [...copied, ...judgeRuns]) {
     const present = "evalRunId" in record ? target.judgeRuns(record.evalRunId).some((run) => run.id === record.id) : target.evalRun(record.id) !== null;
-    if (present) throw new RunMaintenanceError(`merge-runs: ${record.id} is recorded in both runs with different content; these runs cannot be merged`);
+    if (present) throw new RunMaintenanceError("mergeConflict", { id: record.id });
   }
   // Step: folders first, then the rows in one transaction: a crash between them leaves files no row points at, never a row without its files.
   for (const run of copied) copyFolder(source.directory, target.directory, run.evidence ? dirname(run.evidence.directory) : join("eval-runs", run.id));

@@ -13,7 +13,11 @@ export const HEARTBEAT_INTERVAL_MS = 2_000;
 const STALE_AFTER_MS = 5 * HEARTBEAT_INTERVAL_MS;
 
 export class RunInProgressError extends OpenEvalError {
-  readonly code = "RUN_IN_PROGRESS";
+  readonly code = "OE_RUN_IN_PROGRESS";
+  /** `alternative`: what else the caller can do, as a clause that goes on the message (or ""). */
+  constructor(readonly pid: number, readonly directory: string, alternative: string) {
+    super(`Another openeval run (pid ${pid}) is working on ${directory}; wait for it to finish (or stop it: kill ${pid})${alternative}`);
+  }
 }
 
 export interface Recovery {
@@ -73,21 +77,17 @@ export function openRun(benchmarkDirectory: string, options: { run?: string; new
 /** Claims the run for this process, or throws RunInProgressError naming the live runner that holds it and `alternative`. */
 export function claimRun(store: ResultsStore, alternative = "", now = Date.now()): void {
   const holder = store.claim(process.pid, (beat) => holds(beat, now));
-  if (holder) throw inProgress(store, holder, alternative);
+  if (holder) throw new RunInProgressError(holder.pid, store.directory, alternative);
 }
 
 /** Throws RunInProgressError when a live runner holds the run; writes nothing (merge-runs reads its source so). */
 export function checkNotHeld(store: ResultsStore, now = Date.now()): void {
   const holder = store.heartbeat();
-  if (holder && holder.pid !== process.pid && holds(holder, now)) throw inProgress(store, holder, "");
+  if (holder && holder.pid !== process.pid && holds(holder, now)) throw new RunInProgressError(holder.pid, store.directory, "");
 }
 
 function holds(beat: { pid: number; at: number }, now: number): boolean {
   return isAlive(beat.pid) && now - beat.at < STALE_AFTER_MS;
-}
-
-function inProgress(store: ResultsStore, holder: { pid: number }, alternative: string): RunInProgressError {
-  return new RunInProgressError(`Another openeval run (pid ${holder.pid}) is working on ${store.directory}; wait for it to finish (or stop it: kill ${holder.pid})${alternative}`);
 }
 
 /** Does `work` on a run no live runner holds (remove-models, merge-runs), holding it meanwhile. */

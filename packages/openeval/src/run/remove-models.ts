@@ -21,20 +21,16 @@ export interface RemovedModels {
  */
 export async function removeModels(runDirectory: string, models: readonly string[]): Promise<RemovedModels> {
   const removed = [...new Set(models)];
-  if (removed.length === 0) throw new RunMaintenanceError("remove-models: name the models to retire, e.g. --model openai/gpt-5");
+  if (removed.length === 0) throw new RunMaintenanceError("noModelsToRemove");
   const directory = resolve(runDirectory);
   const store = ResultsStore.open(directory);
   try {
     return whileHoldingRun(store, () => {
       const { active, retired } = readRunModels(store);
-      const problems = removed.filter((model) => !active.includes(model)).map((model) =>
-        retired.includes(model)
-          ? `${model} is already retired from this run; \`openeval add-models\` brings it back`
-          : `${model} is not a model of this run; its models are: ${active.join(", ")}`,
-      );
-      if (problems.length > 0) throw new RunMaintenanceError(`remove-models: ${problems.join("; ")}`);
+      const absent = removed.filter((model) => !active.includes(model)).map((model) => ({ model, retired: retired.includes(model) }));
+      if (absent.length > 0) throw new RunMaintenanceError("modelsNotRemovable", { absent, active });
       const remaining = active.filter((model) => !removed.includes(model));
-      if (remaining.length === 0) throw new RunMaintenanceError(`remove-models: a run keeps at least one model; ${active.join(", ")} would leave none`);
+      if (remaining.length === 0) throw new RunMaintenanceError("lastModel", { active });
       recordModelsRetired(store, removed);
       const slots = new Set(store.evalRuns().filter((evalRun) => removed.includes(evalRun.slot.model)).map((evalRun) => slotId(evalRun.slot)));
       return { directory, removed, retiredSlots: slots.size, models: remaining };

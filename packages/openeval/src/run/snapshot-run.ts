@@ -23,7 +23,7 @@ export interface RunSnapshot {
  */
 export async function snapshotRun(runDirectory: string, name: string): Promise<RunSnapshot> {
   if (!SNAPSHOT_NAME.test(name) || name.includes("..")) {
-    throw new RunMaintenanceError(`snapshot: "${name}" is not a snapshot name; use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit`);
+    throw new RunMaintenanceError("snapshotNameInvalid", { name });
   }
   const directory = resolve(runDirectory);
   const path = join(directory, SNAPSHOTS_DIRECTORY, `${name}.json`);
@@ -48,7 +48,7 @@ export async function snapshotRun(runDirectory: string, name: string): Promise<R
   try {
     linkSync(partial, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new RunMaintenanceError(`snapshot: "${name}" already exists (${path}); snapshots are never overwritten, choose another name`);
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new RunMaintenanceError("snapshotExists", { name, path });
     throw error;
   } finally {
     rmSync(partial, { force: true });

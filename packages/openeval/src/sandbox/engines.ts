@@ -27,6 +27,6 @@ export const SANDBOX_ENGINE_NAMES = Object.keys(ENGINES) as SandboxEngineName[];
  */
 export async function openSandboxEngine<Name extends SandboxEngineName>(name: Name, options: SandboxEngineOptions = {}): Promise<SandboxEngines[Name]> {
   const open = ENGINES[name] as ((options: SandboxEngineOptions) => Promise<SandboxEngines[Name]>) | undefined;
-  if (!open) throw new SandboxError("UNKNOWN_ENGINE", `Unknown sandbox engine "${name}"; use one of: ${SANDBOX_ENGINE_NAMES.join(", ")}`);
+  if (!open) throw new SandboxError("OE_UNKNOWN_ENGINE", `Unknown sandbox engine "${name}"; use one of: ${SANDBOX_ENGINE_NAMES.join(", ")}`);
   return open(options);
 }

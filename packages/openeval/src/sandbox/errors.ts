@@ -2,7 +2,7 @@
 // sandbox is an outcome, never one of these; these mean the sandbox itself could not be had.
 import { OpenEvalError } from "../util/errors.ts";
 
-export type SandboxErrorCode = "UNKNOWN_ENGINE" | "ENGINE_FAILED" | "ARCHIVE_UNSAFE_PATH";
+export type SandboxErrorCode = "OE_UNKNOWN_ENGINE" | "OE_ENGINE_FAILED" | "OE_ARCHIVE_UNSAFE_PATH";
 
 export class SandboxError extends OpenEvalError {
   constructor(readonly code: SandboxErrorCode, message: string, options?: { cause?: unknown }) {

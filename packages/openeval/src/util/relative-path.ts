@@ -4,7 +4,7 @@
 import { posix } from "node:path";
 
 export class UnsafePathError extends Error {
-  readonly code = "UNSAFE_PATH";
+  readonly code = "OE_UNSAFE_PATH";
   constructor(readonly path: string, reason: string) {
     super(`Refused path "${path}": ${reason}. Use a path relative to the workspace root, without "..".`);
   }

@@ -36,7 +36,7 @@ function summarizePair({ evals, ...pair }: ModelPairView): ModelPairSummary {
 /** The comparison's pair at `index`; a CompareError names the positions there are. */
 export function pairAt(answer: ComparisonAnswer, index: number): ModelPairView {
   const pair = answer.pairs[index];
-  if (!pair) throw new CompareError(`pair: this comparison has ${answer.pairs.length} model pair(s), at positions 0 to ${answer.pairs.length - 1}; got ${index}`);
+  if (!pair) throw new CompareError("pairOutOfRange", { pairs: answer.pairs.length, index });
   return pair;
 }
 

@@ -36,7 +36,7 @@ export function baselineFile(benchmarkDirectory: string): string {
 export async function loadBaselineSide(benchmarkDirectory: string): Promise<LoadedSide> {
   const file = baselineFile(benchmarkDirectory);
   const baseline = await readBaseline(file);
-  if (!baseline) throw new CompareError(`No baseline at ${file}; set one with \`openeval baseline set <run-dir>\``);
+  if (!baseline) throw new CompareError("noBaseline", { file });
   return { side: { kind: "baseline", runId: baseline.runId, name: "baseline.json", createdAt: baseline.createdAt, file }, summaries: baselineSummaries(baseline), slots: null };
 }
 
@@ -51,12 +51,12 @@ export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<Compari
   if (request.modelA !== undefined || request.modelB !== undefined) {
     pairs = [[request.modelA ?? request.modelB!, request.modelB ?? request.modelA!]];
   } else if (sameRun) {
-    throw new CompareError(`Comparing run ${a.side.runId} with itself needs two of its models (${modelsOf(a).join(", ")}): name them with modelA and modelB`);
+    throw new CompareError("sameRunWithoutModels", { runId: a.side.runId, models: modelsOf(a) });
   } else {
     pairs = modelsOf(b)
       .filter((model) => modelsOf(a).includes(model))
       .map((model) => [model, model]);
-    if (pairs.length === 0) throw new CompareError(`${describe(a)} (${modelsOf(a).join(", ") || "no models"}) and ${describe(b)} (${modelsOf(b).join(", ") || "no models"}) share no model; name one model of each side`);
+    if (pairs.length === 0) throw new CompareError("noSharedModel", { a: describe(a), modelsA: modelsOf(a), b: describe(b), modelsB: modelsOf(b) });
   }
   return { a: a.side, b: b.side, pairs: pairs.map(([modelA, modelB]) => comparePair(a, b, modelA, modelB)) };
 }
@@ -64,7 +64,7 @@ export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<Compari
 function comparePair(a: LoadedSide, b: LoadedSide, modelA: string, modelB: string): ModelPairView {
   const find = (loaded: LoadedSide, model: string) => {
     const summary = loaded.summaries.find((candidate) => candidateName(candidate) === model);
-    if (!summary) throw new CompareError(`${describe(loaded)} has no model ${model}; its models are ${loaded.summaries.map(candidateName).join(", ") || "none"}`);
+    if (!summary) throw new CompareError("modelMissing", { side: describe(loaded), model, models: loaded.summaries.map(candidateName) });
     return summary;
   };
   const comparison = compareSummaries(find(a, modelA), find(b, modelB));

@@ -124,7 +124,7 @@ function artifactFilter(paths: readonly string[]): (path: string) => boolean {
     try {
       return toSafeRelativePath(path);
     } catch {
-      throw new ExportError("EXPORT_BAD_ARTIFACT", `--allow-artifact "${path}" is not a workspace path; give a path relative to the workspace, such as src/app.ts`);
+      throw new ExportError("artifactNotWorkspacePath", { path });
     }
   });
   return (path) => allowed.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -207,7 +207,7 @@ async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: str
 async function prepareOutput(output: string): Promise<void> {
   if (existsSync(output) && readdirSync(output).length > 0) {
     if (!existsSync(join(output, MARKER))) {
-      throw new ExportError("EXPORT_TARGET_NOT_EMPTY", `${output} is not empty and is not an earlier openeval export; pass a new or empty folder to --output`);
+      throw new ExportError("targetNotEmpty", { output });
     }
     // An earlier export: replace it whole, so nothing stale is left behind.
     for (const name of ["data", "raw", "index.html", "app.js", "app.css", MARKER]) await rm(join(output, name), { recursive: true, force: true });

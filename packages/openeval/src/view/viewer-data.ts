@@ -39,7 +39,7 @@ const COMPARISONS_KEPT = 16;
 
 /** A recording that exists but cannot be read (it fails its hash check) is an error to show; no recording is empty. */
 function unreadable<T>(evalRun: EvalRun, error: string, empty: () => T): T {
-  if (evalRun.evidence) throw new UnreadableEvidenceError(error);
+  if (evalRun.evidence) throw new UnreadableEvidenceError("recordingFailsCheck", { problem: error });
   return empty();
 }
 
@@ -215,7 +215,7 @@ export class ViewerData {
   private checkJudgeRunFile(runId: string, judgeRunId: string, path: string): void {
     const index = this.index(runId)!;
     const problem = judgeRunFileProblem(index.directory, index.judgeRuns.get(judgeRunId)!, path);
-    if (problem) throw new UnreadableEvidenceError(`Integrity error: ${problem}`);
+    if (problem) throw new UnreadableEvidenceError("judgeRunFileFailsCheck", { problem });
   }
 
   close(): Promise<void> {

@@ -25,7 +25,7 @@ export interface ExactMatchScore {
  * export default (ctx: JudgeContext) => ({ scores: { correct: exactMatch(ctx, "APPLE") } });
  */
 export function exactMatch(ctx: JudgeContext, expected: string, options: ExactMatchOptions = {}): ExactMatchScore {
-  if (typeof expected !== "string") throw new ScorerError("INVALID_OPTIONS", `exactMatch: expected must be a string, got ${typeof expected}`);
+  if (typeof expected !== "string") throw new ScorerError("expectedNotString", { got: typeof expected });
   const { trim = true, caseSensitive = true } = parseOptions("exactMatch", ExactMatchOptionsSchema, options);
   const prepare = (text: string) => {
     const trimmed = trim ? text.trim() : text;

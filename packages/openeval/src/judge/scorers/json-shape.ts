@@ -31,7 +31,7 @@ export interface JsonShapeScore {
  */
 export function jsonShape(ctx: JudgeContext, schema: SafeParseSchema): JsonShapeScore {
   if (typeof schema?.safeParse !== "function") {
-    throw new ScorerError("INVALID_OPTIONS", "jsonShape: pass a zod schema (an object with safeParse), e.g. jsonShape(ctx, z.object({ ... }))");
+    throw new ScorerError("schemaMissing");
   }
   const found = findJson(ctx.response.text);
   if (!found) {

@@ -6,7 +6,7 @@ import { ScorerError } from "./errors.ts";
 export function parseOptions<Schema extends z.ZodType>(scorer: string, schema: Schema, options: unknown): z.output<Schema> {
   const parsed = schema.safeParse(options ?? {});
   if (!parsed.success) {
-    throw new ScorerError("INVALID_OPTIONS", `${scorer}: invalid options: ${describeZodIssues(parsed.error).join("; ")}`);
+    throw new ScorerError("optionsInvalid", { scorer, problems: describeZodIssues(parsed.error) });
   }
   return parsed.data;
 }

@@ -12,8 +12,6 @@ export interface ReferenceDiff {
   files: FilePatch[];
 }
 
-const HOW_TO_WRITE = "put the fix in a ```diff block as `git diff` prints it: `--- a/<path>`, `+++ b/<path>`, then `@@` hunks";
-
 /** Reads and parses a reference file; `path` is resolved against the current directory (a judge's is its eval folder). */
 export async function readReferenceDiff(path: string): Promise<ReferenceDiff> {
   const absolute = resolve(path);
@@ -22,11 +20,7 @@ export async function readReferenceDiff(path: string): Promise<ReferenceDiff> {
     text = await readFile(absolute, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : `it cannot be read (${(error as Error).message})`;
-    throw new ScorerError(
-      "REFERENCE_UNREADABLE",
-      `referenceFix: the reference fix ${absolute} is unreadable: ${reason}. Create it in the eval folder (the judge's working directory) or pass { reference: "<path>" }`,
-      { cause: error },
-    );
+    throw new ScorerError("referenceUnreadable", { path: absolute, reason }, { cause: error });
   }
   return parseReferenceDiff(text, absolute);
 }
@@ -41,11 +35,11 @@ export function parseReferenceDiff(text: string, source: string): ReferenceDiff 
       if (!(error instanceof DiffSyntaxError)) throw error;
       const line = block.firstLine + error.line - 1;
       const detail = error.message.replace(/^line \d+: /, "").replace(/\(line (\d+)\)/, (_, at: string) => `(line ${block.firstLine + Number(at) - 1})`);
-      throw new ScorerError("REFERENCE_MALFORMED", `referenceFix: ${source}, line ${line}: ${detail}`, { cause: error });
+      throw new ScorerError("referenceMalformed", { source, line, detail }, { cause: error });
     }
   }
   if (files.length === 0) {
-    throw new ScorerError("REFERENCE_WITHOUT_DIFF", `referenceFix: ${source} contains no unified diff; ${HOW_TO_WRITE}`);
+    throw new ScorerError("referenceWithoutDiff", { source });
   }
   return { source, files: mergeByPath(files) };
 }

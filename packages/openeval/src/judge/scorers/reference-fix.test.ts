@@ -141,12 +141,12 @@ describe("referenceFix", () => {
       await using ctx = await workspaceContext(INITIAL, INITIAL);
       const missing = join(folder, "REFERENCE_FIX.md");
       await expect(referenceFix(ctx, { reference: missing })).rejects.toMatchObject({
-        code: "REFERENCE_UNREADABLE",
+        code: "OE_REFERENCE_UNREADABLE",
         message: expect.stringContaining(`${missing} is unreadable: it does not exist. Create it in the eval folder`),
       });
       await writeFile(missing, "# Reference fix\n\nMake the rate a fraction.\n");
       await expect(referenceFix(ctx, { reference: missing })).rejects.toMatchObject({
-        code: "REFERENCE_WITHOUT_DIFF",
+        code: "OE_REFERENCE_WITHOUT_DIFF",
         message: expect.stringMatching(/REFERENCE_FIX\.md contains no unified diff; put the fix in a ```diff block/),
       });
       await writeFile(missing, referenceMarkdown("--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 0\n+x = 1\n+x = 2\n"));
@@ -158,7 +158,7 @@ describe("referenceFix", () => {
   it("refuses invalid options: weights not finite, negative, summing to 0 or incomplete; two references; unknown keys", async () => {
     await using ctx = await workspaceContext(INITIAL, INITIAL);
     const invalid = async (options: object, message: RegExp) =>
-      expect(referenceFix(ctx, { referenceText: A_AND_B, ...options } as never)).rejects.toMatchObject({ code: "INVALID_OPTIONS", message: expect.stringMatching(message) });
+      expect(referenceFix(ctx, { referenceText: A_AND_B, ...options } as never)).rejects.toMatchObject({ code: "OE_INVALID_OPTIONS", message: expect.stringMatching(message) });
     await invalid({ weights: { structural: Number.NaN, textual: 1 } }, /referenceFix: invalid options: weights\.structural/);
     await invalid({ weights: { structural: Number.POSITIVE_INFINITY, textual: 1 } }, /weights\.structural/);
     await invalid({ weights: { structural: -0.5, textual: 1 } }, /weights\.structural: must not be negative/);

@@ -28,7 +28,7 @@ export interface ToolWasCalledScore {
  * export default (ctx: JudgeContext) => ({ scores: { ran_shell: toolWasCalled(ctx, "bash", { succeeded: true }) } });
  */
 export function toolWasCalled(ctx: JudgeContext, name: string, options: ToolWasCalledOptions = {}): ToolWasCalledScore {
-  if (typeof name !== "string" || name.length === 0) throw new ScorerError("INVALID_OPTIONS", "toolWasCalled: name must be a tool name such as \"bash\" or \"edit\"");
+  if (typeof name !== "string" || name.length === 0) throw new ScorerError("toolNameMissing");
   const { minTimes = 1, succeeded = false } = parseOptions("toolWasCalled", ToolWasCalledOptionsSchema, options);
   const calls = ctx.recording.tools({ name });
   const completed = calls.filter((call) => call.status === "succeeded").length;

@@ -28,7 +28,7 @@ describe("readVerificationArtifact", () => {
   it("refuses an artifact changed after the run", async () => {
     const { directory, result } = await keptResult();
     await writeFile(join(directory, "v_1", "artifacts", "out", "shot.png"), "tampered");
-    await expect(readVerificationArtifact(result, "out/shot.png", directory)).rejects.toMatchObject({ code: "ARTIFACT_CORRUPT" });
+    await expect(readVerificationArtifact(result, "out/shot.png", directory)).rejects.toMatchObject({ code: "OE_ARTIFACT_CORRUPT" });
   });
 
   it("says why an artifact is not there: refused, not created, or not requested; and never leaves the folder", async () => {

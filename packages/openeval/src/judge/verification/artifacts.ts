@@ -46,13 +46,13 @@ export async function readVerificationArtifact(result: Pick<VerificationResult, 
   if (!artifact) {
     const refused = result.refusedArtifacts.find((candidate) => candidate.path === safe);
     const why = refused ? `it was refused: it ${refused.reason}` : result.missingArtifacts.includes(safe) ? "the commands did not create it" : "it was not requested in `artifacts`";
-    throw new VerificationError("ARTIFACT_NOT_FOUND", `Verification ${result.id} has no artifact "${safe}": ${why}`);
+    throw new VerificationError("OE_ARTIFACT_NOT_FOUND", `Verification ${result.id} has no artifact "${safe}": ${why}`);
   }
   const file = join(directory, toSafeRelativePath(result.id), ARTIFACTS_DIRECTORY, safe);
-  if (!existsSync(file)) throw new VerificationError("ARTIFACT_CORRUPT", `Artifact "${safe}" of verification ${result.id} is missing from ${file}`);
+  if (!existsSync(file)) throw new VerificationError("OE_ARTIFACT_CORRUPT", `Artifact "${safe}" of verification ${result.id} is missing from ${file}`);
   const data = new Uint8Array(await readFile(file));
   if (sha256(data) !== artifact.sha256) {
-    throw new VerificationError("ARTIFACT_CORRUPT", `Artifact "${safe}" of verification ${result.id} does not match its recorded sha256; it was altered after the run`);
+    throw new VerificationError("OE_ARTIFACT_CORRUPT", `Artifact "${safe}" of verification ${result.id} does not match its recorded sha256; it was altered after the run`);
   }
   return data;
 }

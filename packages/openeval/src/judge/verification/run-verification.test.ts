@@ -30,7 +30,7 @@ describe("runVerification without an engine", () => {
   ])("rejects an invalid request before contacting an engine: %j", async (request, message) => {
     const error = await attempt(request as never);
     expect(error).toBeInstanceOf(VerificationError);
-    expect((error as VerificationError).code).toBe("INVALID_REQUEST");
+    expect((error as VerificationError).code).toBe("OE_INVALID_REQUEST");
     expect((error as Error).message).toMatch(message);
   });
 

@@ -66,7 +66,7 @@ export async function runVerification(options: RunVerificationOptions): Promise<
     result = { id, ...run, artifacts: copied.listed, missingArtifacts: copied.missing, refusedArtifacts: copied.refused };
   } catch (error) {
     if (error instanceof VerificationError) throw error;
-    throw new VerificationError("ENGINE_FAILED", `Verification ${id} failed in the engine: ${(error as Error).message}`, { cause: error });
+    throw new VerificationError("OE_ENGINE_FAILED", `Verification ${id} failed in the engine: ${(error as Error).message}`, { cause: error });
   } finally {
     // Also after a timeout or an error; a crash of this process leaves it for reapVerificationContainers().
     await sandbox.remove().catch(() => {});
@@ -87,7 +87,7 @@ export async function runVerification(options: RunVerificationOptions): Promise<
 
 function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
   const parsed = VerificationRequestSchema.safeParse(request);
-  if (!parsed.success) throw new VerificationError("INVALID_REQUEST", `verification.run(): ${describeZodIssues(parsed.error).join("; ")}`);
+  if (!parsed.success) throw new VerificationError("OE_INVALID_REQUEST", `verification.run(): ${describeZodIssues(parsed.error).join("; ")}`);
   try {
     // Paths are relative: cwd and artifacts to the workspace, files to the check folder; none may leave them.
     const cwd = parsed.data.cwd === undefined || parsed.data.cwd === "." ? undefined : toSafeRelativePath(parsed.data.cwd);
@@ -95,14 +95,14 @@ function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
     const artifacts = parsed.data.artifacts && [...new Set(parsed.data.artifacts.map((path) => toSafeRelativePath(path)))];
     return { ...parsed.data, cwd, files, artifacts };
   } catch (error) {
-    if (error instanceof UnsafePathError) throw new VerificationError("INVALID_REQUEST", `verification.run(): ${error.message}`);
+    if (error instanceof UnsafePathError) throw new VerificationError("OE_INVALID_REQUEST", `verification.run(): ${error.message}`);
     throw error;
   }
 }
 
 function parseLimits(limits: VerificationLimits): ParsedVerificationLimits {
   const parsed = VerificationLimitsSchema.safeParse(limits);
-  if (!parsed.success) throw new VerificationError("INVALID_REQUEST", `verification limits: ${describeZodIssues(parsed.error).join("; ")}`);
+  if (!parsed.success) throw new VerificationError("OE_INVALID_REQUEST", `verification limits: ${describeZodIssues(parsed.error).join("; ")}`);
   return parsed.data;
 }
 

@@ -59,7 +59,7 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
     })
     .catch((error: unknown) => {
       if (statusOf(error) === 404) throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: spec.image! }, { cause: error });
-      throw new SandboxError("ENGINE_FAILED", `Could not create a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+      throw new SandboxError("OE_ENGINE_FAILED", `Could not create a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
     });
   let killed = false;
   const kill = async () => {
@@ -71,7 +71,7 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
     await ownFolders(container, spec, user);
   } catch (error) {
     await container.remove({ force: true, v: true }).catch(() => {});
-    throw new SandboxError("ENGINE_FAILED", `Could not start a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+    throw new SandboxError("OE_ENGINE_FAILED", `Could not start a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
   }
   return {
     id: container.id,
@@ -220,7 +220,7 @@ async function imageUser(engine: Engine, imageId: string): Promise<SandboxUser> 
     user = (await engine.docker.getImage(imageId).inspect()).Config?.User ?? "";
   } catch (error) {
     if (statusOf(error) === 404) throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: imageId }, { cause: error });
-    throw new SandboxError("ENGINE_FAILED", `Could not inspect the image ${imageId}: ${errorMessage(error)}`, { cause: error });
+    throw new SandboxError("OE_ENGINE_FAILED", `Could not inspect the image ${imageId}: ${errorMessage(error)}`, { cause: error });
   }
   const match = /^(\d+)(?::(\d+))?$/.exec(user);
   if (!match || match[1] === "0") return FALLBACK_USER;

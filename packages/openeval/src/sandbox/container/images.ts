@@ -69,7 +69,7 @@ export async function inspectImage(engine: Engine, name: string): Promise<ImageI
     return { id: image.Id, labels: image.Config?.Labels ?? {}, created: Date.parse(image.Created) / 1000 };
   } catch (error) {
     if (statusOf(error) === 404) return null;
-    throw new SandboxError("ENGINE_FAILED", `Could not inspect the image ${name} on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+    throw new SandboxError("OE_ENGINE_FAILED", `Could not inspect the image ${name} on ${engine.address}: ${errorMessage(error)}`, { cause: error });
   }
 }
 
