@@ -123,6 +123,7 @@ async function openContainer(request: CandidateRequest, scratch: string, timeout
   await mkdir(dirname(logFile), { recursive: true });
   const log = Bun.file(logFile).writer();
   const container = await openCandidateContainer({
+    evalRunId: request.evalRunId,
     image: request.container.image,
     ...(request.container.host ? { host: request.container.host } : {}),
     scratch,

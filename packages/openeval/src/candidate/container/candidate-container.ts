@@ -10,6 +10,7 @@ import { join, posix, relative } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
 import { connectContainerEngine, readFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
 import type { NotCopiedFile } from "../../recording/index.ts";
+import { timePhase } from "../../util/phase-timing.ts";
 import type { EgressPlan } from "./egress.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 
@@ -52,6 +53,8 @@ const TOOL_SHELL = "/opt/openeval/tool-shell/bash";
 const GIT_SAFE_DIRECTORY = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" };
 
 export interface CandidateContainerOptions {
+  /** The eval run's id: names this container's phase timings. */
+  evalRunId: string;
   image: string;
   host?: string;
   /** The host scratch folder that holds the run's workspace and OpenCode dirs; mapped to /home/candidate. */
@@ -97,13 +100,13 @@ export interface CandidateContainer {
 }
 
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
-  const engine = await connectContainerEngine(options.host ? { host: options.host } : {});
+  const engine = await timed(options, "connect", () => connectContainerEngine(options.host ? { host: options.host } : {}));
   const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
-  const close = async () => {
+  const close = () => timed(options, "remove", async () => {
     for (const sandbox of made.sandboxes.splice(0)) await sandbox.remove().catch(() => {});
     if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
     made.volume = null;
-  };
+  });
   const copyLiveOf = (paths: LiveCopy, target: string) => {
     if (!made.candidate) throw new Error("The candidate's container is not running: nothing to copy");
     return copyLive(made.candidate, options.scratch, paths, target, made.deadline);
@@ -129,6 +132,11 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
   };
 }
 
+/** One step of the container's life, timed as a phase of its eval run (`npm run bench` shows them). */
+function timed<T>(options: CandidateContainerOptions, name: string, work: () => Promise<T>): Promise<T> {
+  return timePhase(options.evalRunId, `container.${name}`, work);
+}
+
 interface Made {
   sandboxes: Sandbox[];
   volume: string | null;
@@ -144,18 +152,18 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
   if (made.candidate) return made.candidate;
   const lifetimeMs = options.preparationMs + options.timeoutMs + 60_000;
   const deadline = Date.now() + lifetimeMs;
-  made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" });
+  made.volume = await timed(options, "volume", () => engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" }));
   const volumes = [{ name: made.volume, path: EGRESS_DIR }];
 
   // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
-  const proxy = await engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes });
+  const proxy = await timed(options, "proxy-create", () => engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes }));
   made.sandboxes.push(proxy);
-  await startAndWait(proxy, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog);
+  await timed(options, "proxy-listen", () => startAndWait(proxy, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog));
 
   // Step: the candidate container: no network, read-only root, limits, only the image's user.
-  const cpus = options.limits.cpus ?? defaultCandidateCpus(await engine.cpus());
+  const cpus = options.limits.cpus ?? defaultCandidateCpus(await timed(options, "engine-cpus", () => engine.cpus()));
   const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
-  const candidate = await engine.create({
+  const candidate = await timed(options, "candidate-create", () => engine.create({
     image: options.image,
     labels: { ...options.labels, "openeval.sandbox": "candidate" },
     folders: [CONTAINER_ROOT],
@@ -166,10 +174,10 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
     network: { kind: "none" },
     volumes,
     capabilities: LAUNCHER_CAPABILITIES,
-  });
+  }));
   made.sandboxes.push(candidate);
   made.candidate = candidate;
-  await candidate.copyIn(CONTAINER_ROOT, ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER })));
+  await timed(options, "tool-home", () => candidate.copyIn(CONTAINER_ROOT, ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER }))));
   return candidate;
 }
 
@@ -204,13 +212,17 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
 
   // Step: copy the scratch folder in (as tar: the workspace owned by the tool user, the rest private to OpenCode's)
   // and start the forwarders.
-  const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
-  if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
-  const workspace = relative(options.scratch, command.cwd);
-  await candidate.copyIn(CONTAINER_ROOT, relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user)));
-  for (const forward of options.egress.forwards) {
-    await startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog);
-  }
+  await timed(options, "copy-in", async () => {
+    const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
+    if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
+    const workspace = relative(options.scratch, command.cwd);
+    await candidate.copyIn(CONTAINER_ROOT, relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user)));
+  });
+  await timed(options, "forwarders", async () => {
+    for (const forward of options.egress.forwards) {
+      await startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog);
+    }
+  });
 
   // Step: OpenCode itself, at the container's paths; its output streams out as it comes.
   const map = (value: string) => insidePath(options.scratch, value);
@@ -224,7 +236,7 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
     return outcome.exitCode;
   });
   // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them.
-  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect: () => copyBack(candidate, options.scratch, made), kill: () => candidate.kill() };
+  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect: () => timed(options, "copy-out", () => copyBack(candidate, options.scratch, made)), kill: () => candidate.kill() };
 }
 
 /** A host scratch path as the container sees it (other values unchanged). */
