@@ -41,6 +41,8 @@ export function defaultCandidateCpus(engineCpus: number | null): number {
 export const TOOL_USER: SandboxUser = { uid: 10003, gid: 10003 };
 const ROOT: SandboxUser = { uid: 0, gid: 0 };
 const TOOL_HOME = `${CONTAINER_ROOT}/tool-home`;
+/** The tool user's HOME and TMPDIR (images/candidate/as-tool), as tar entries below CONTAINER_ROOT. */
+const TOOL_HOME_ENTRIES: TarEntry[] = ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER }));
 /** Folders outside the workspace that the agent's commands and OpenCode's file tools share. */
 const SHARED_FOLDERS = [TOOL_HOME, "/tmp"];
 /** Kept only by the launchers, which start as root: to switch to the tool user, end its commands, edit its files. */
@@ -79,9 +81,9 @@ export interface CandidateContainer {
   /** Folders outside the workspace that OpenCode's file tools may use (runOpenCode's `sharedFolders`). */
   sharedFolders: string[];
   /**
-   * eval.ts prepare (issue 17 §2): starts the candidate's container now (the session later runs in the same one), runs
-   * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared workspace
-   * back to the host, where the initial snapshot is taken.
+   * eval.ts prepare (issue 17 §2): once the candidate's container has started (the session later runs in the same one),
+   * runs `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared
+   * workspace back to the host, where the initial snapshot is taken.
    */
   prepare(workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null>;
   /**
@@ -99,11 +101,20 @@ export interface CandidateContainer {
   close(): Promise<void>;
 }
 
+/**
+ * Connects to the engine and starts the containers at once, in the background, while the caller lays out and
+ * snapshots the workspace: prepare and launch wait for them, close removes them (after a start still in flight).
+ */
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
   const engine = await timed(options, "connect", () => connectContainerEngine(options.host ? { host: options.host } : {}));
   const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
+  const started = start(engine, options, made);
+  // Its failure reaches prepare or launch; a caller that ends before either still closes, which waits for it.
+  started.catch(() => {});
   const close = () => timed(options, "remove", async () => {
-    for (const sandbox of made.sandboxes.splice(0)) await sandbox.remove().catch(() => {});
+    await started.catch(() => {});
+    // Each removal is a kill and a wait on the engine: both containers at once, then the volume they shared.
+    await Promise.all(made.sandboxes.splice(0).map((sandbox) => sandbox.remove().catch(() => {})));
     if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
     made.volume = null;
   });
@@ -120,9 +131,9 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     }
   };
   return {
-    launch: (command) => closingOnError(launch(engine, options, made, command)),
+    launch: (command) => closingOnError(started.then((containers) => launch(containers, options, made, command))),
     sharedFolders: SHARED_FOLDERS,
-    prepare: (workspace, body) => closingOnError(prepareIn(engine, options, made, workspace, body)),
+    prepare: (workspace, body) => closingOnError(started.then(({ candidate }) => prepareIn(candidate, options, workspace, body))),
     copyLive: copyLiveOf,
     notCopied: (folder) => {
       const prefix = `${insidePath(options.scratch, folder).slice(CONTAINER_ROOT.length + 1)}/`;
@@ -147,45 +158,71 @@ interface Made {
   notCopied: NotCopiedFile[];
 }
 
-/** The egress proxy and the candidate container, made once: by prepare when the eval has steps, else by launch. */
-async function start(engine: ContainerEngine, options: CandidateContainerOptions, made: Made): Promise<Sandbox> {
-  if (made.candidate) return made.candidate;
-  const lifetimeMs = options.preparationMs + options.timeoutMs + 60_000;
-  const deadline = Date.now() + lifetimeMs;
-  made.volume = await timed(options, "volume", () => engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" }));
-  const volumes = [{ name: made.volume, path: EGRESS_DIR }];
-
-  // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
-  const proxy = await timed(options, "proxy-create", () => engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes }));
-  made.sandboxes.push(proxy);
-  await timed(options, "proxy-listen", () => startAndWait(proxy, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog));
-
-  // Step: the candidate container: no network, read-only root, limits, only the image's user.
-  const cpus = options.limits.cpus ?? defaultCandidateCpus(await timed(options, "engine-cpus", () => engine.cpus()));
-  const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
-  const candidate = await timed(options, "candidate-create", () => engine.create({
-    image: options.image,
-    labels: { ...options.labels, "openeval.sandbox": "candidate" },
-    folders: [CONTAINER_ROOT],
-    workdir: CONTAINER_ROOT,
-    limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
-    readOnlyRoot: true,
-    lifetimeMs,
-    network: { kind: "none" },
-    volumes,
-    capabilities: LAUNCHER_CAPABILITIES,
-  }));
-  made.sandboxes.push(candidate);
-  made.candidate = candidate;
-  await timed(options, "tool-home", () => candidate.copyIn(CONTAINER_ROOT, ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER }))));
-  return candidate;
+interface Started {
+  candidate: Sandbox;
+  /** The egress proxy's program listening: launch waits for it before OpenCode starts (prepare's steps have no egress). */
+  proxyListening: Promise<void>;
 }
 
-async function prepareIn(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null> {
-  const candidate = await start(engine, options, made);
+/**
+ * The egress proxy and the candidate container, side by side: neither needs the other before OpenCode's first
+ * request. Both creations settle before a failure is thrown, so close never races a container still being made.
+ */
+async function start(engine: ContainerEngine, options: CandidateContainerOptions, made: Made): Promise<Started> {
+  const lifetimeMs = options.preparationMs + options.timeoutMs + 60_000;
+  const deadline = Date.now() + lifetimeMs;
+  const [volume, cpus] = await settleAll([
+    timed(options, "volume", async () => (made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" }))),
+    options.limits.cpus ?? timed(options, "engine-cpus", async () => defaultCandidateCpus(await engine.cpus())),
+  ] as const);
+  const volumes = [{ name: volume, path: EGRESS_DIR }];
+
+  // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
+  const proxy = timed(options, "proxy-create", async () => {
+    const created = await engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes });
+    made.sandboxes.push(created);
+    return created;
+  });
+  const proxyListening = proxy.then((created) => timed(options, "proxy-listen", () => startAndWait(created, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog)));
+  // Awaited by launch; ended by close (which removes the proxy) when the start or prepare fails first.
+  proxyListening.catch(() => {});
+
+  // Step: the candidate container: no network, read-only root, limits, only the image's user.
+  const startCandidate = async () => {
+    const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
+    const candidate = await timed(options, "candidate-create", () => engine.create({
+      image: options.image,
+      labels: { ...options.labels, "openeval.sandbox": "candidate" },
+      folders: [CONTAINER_ROOT],
+      workdir: CONTAINER_ROOT,
+      limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
+      readOnlyRoot: true,
+      lifetimeMs,
+      network: { kind: "none" },
+      volumes,
+      capabilities: LAUNCHER_CAPABILITIES,
+    }));
+    made.sandboxes.push(candidate);
+    return candidate;
+  };
+  const [, candidate] = await settleAll([proxy, startCandidate()] as const);
+  made.candidate = candidate;
+  return { candidate, proxyListening };
+}
+
+/** Like Promise.all, but a failure is thrown only once every step has settled (nothing is left being made). */
+async function settleAll<T extends readonly unknown[]>(steps: { readonly [K in keyof T]: T[K] | Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(steps);
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+async function prepareIn(candidate: Sandbox, options: CandidateContainerOptions, workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null> {
   const inside = insidePath(options.scratch, workspace);
   const folder = await readFolder(workspace, COPY_OUT_LIMIT);
   if (folder.kind !== "copied") throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
+  await candidate.copyIn(CONTAINER_ROOT, TOOL_HOME_ENTRIES);
   await candidate.copyIn(posix.dirname(inside), relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...TOOL_USER })));
   const failure = await body(async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
     // The runner stopping kills the container's processes; the eval run then ends interrupted.
@@ -205,24 +242,22 @@ async function prepareIn(engine: ContainerEngine, options: CandidateContainerOpt
   return null;
 }
 
-async function launch(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
-  const candidate = await start(engine, options, made);
+async function launch({ candidate, proxyListening }: Started, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
   const deadline = Date.now() + options.timeoutMs + 60_000;
   made.deadline = deadline;
 
-  // Step: copy the scratch folder in (as tar: the workspace owned by the tool user, the rest private to OpenCode's)
-  // and start the forwarders.
-  await timed(options, "copy-in", async () => {
+  // Step, all at once: copy the scratch folder in (as one tar: the workspace owned by the tool user, the rest private
+  // to OpenCode's, and the tool user's HOME) and start the forwarders, which need none of it; the proxy ends its start.
+  const copyIn = timed(options, "copy-in", async () => {
     const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
     if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
     const workspace = relative(options.scratch, command.cwd);
-    await candidate.copyIn(CONTAINER_ROOT, relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user)));
+    await candidate.copyIn(CONTAINER_ROOT, [...TOOL_HOME_ENTRIES, ...relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user))]);
   });
-  await timed(options, "forwarders", async () => {
-    for (const forward of options.egress.forwards) {
-      await startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog);
-    }
-  });
+  const forwarders = timed(options, "forwarders", () =>
+    settleAll(options.egress.forwards.map((forward) => startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog))),
+  );
+  await settleAll([copyIn, forwarders, proxyListening] as const);
 
   // Step: OpenCode itself, at the container's paths; its output streams out as it comes.
   const map = (value: string) => insidePath(options.scratch, value);
