@@ -1,7 +1,8 @@
 // The candidate container pair starts in the background as soon as it is opened, its steps side by side (the egress
 // proxy beside the candidate container; copy-in beside the forwarders). Whatever the order they finish or fail in,
 // OpenCode starts only once all are ready, and nothing outlives close: not after a launch, not after a start that
-// failed on one side while the other was still being made, not when the caller closes before launching.
+// failed on one side while the other was still being made, not when the caller closes before launching. The egress
+// proxy goes as soon as OpenCode has exited, while the session's files are copied out.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -82,6 +83,10 @@ describe.skipIf(!reachable)("a candidate container's start", () => {
       expect(log.join("")).toContain("listening /run/openeval-egress/egress.sock");
       expect(log.join("")).toContain("listening 127.0.0.1:45999");
       await launched.collect?.();
+      // After OpenCode's exit the proxy goes with the copy-out; the candidate's container stays until close.
+      const engine = await connectContainerEngine();
+      expect(await engine.list({ "openeval.run": RUN_LABEL, "openeval.sandbox": "egress-proxy" })).toEqual([]);
+      expect(await engine.list({ "openeval.run": RUN_LABEL, "openeval.sandbox": "candidate" })).toHaveLength(1);
       expect(existsSync(join(scratch, "tool-home", "tmp"))).toBe(true);
       expect(await Bun.file(join(scratch, "workspace", "notes.txt")).text()).toBe("seed\n");
     } finally {

@@ -113,7 +113,7 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
   started.catch(() => {});
   const close = () => timed(options, "remove", async () => {
     await started.catch(() => {});
-    // Each removal is a kill and a wait on the engine: both containers at once, then the volume they shared.
+    // Each removal is a kill and a wait on the engine: every container left at once, then the volume they shared.
     await Promise.all(made.sandboxes.splice(0).map((sandbox) => sandbox.remove().catch(() => {})));
     if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
     made.volume = null;
@@ -160,6 +160,7 @@ interface Made {
 
 interface Started {
   candidate: Sandbox;
+  proxy: Sandbox;
   /** The egress proxy's program listening: launch waits for it before OpenCode starts (prepare's steps have no egress). */
   proxyListening: Promise<void>;
 }
@@ -205,9 +206,9 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
     made.sandboxes.push(candidate);
     return candidate;
   };
-  const [, candidate] = await settleAll([proxy, startCandidate()] as const);
+  const [proxySandbox, candidate] = await settleAll([proxy, startCandidate()] as const);
   made.candidate = candidate;
-  return { candidate, proxyListening };
+  return { candidate, proxy: proxySandbox, proxyListening };
 }
 
 /** Like Promise.all, but a failure is thrown only once every step has settled (nothing is left being made). */
@@ -242,7 +243,7 @@ async function prepareIn(candidate: Sandbox, options: CandidateContainerOptions,
   return null;
 }
 
-async function launch({ candidate, proxyListening }: Started, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
+async function launch({ candidate, proxy, proxyListening }: Started, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
   const deadline = Date.now() + options.timeoutMs + 60_000;
   made.deadline = deadline;
 
@@ -270,8 +271,16 @@ async function launch({ candidate, proxyListening }: Started, options: Candidate
     stderr.close();
     return outcome.exitCode;
   });
-  // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them.
-  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect: () => timed(options, "copy-out", () => copyBack(candidate, options.scratch, made)), kill: () => candidate.kill() };
+  // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them,
+  // while the egress proxy, of no more use, is removed.
+  const collect = () => settleAll([timed(options, "copy-out", () => copyBack(candidate, options.scratch, made)), timed(options, "proxy-remove", () => removeProxy(made, proxy))]).then(() => {});
+  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect, kill: () => candidate.kill() };
+}
+
+/** Removes the egress proxy before close; when the engine fails to, close tries again. */
+async function removeProxy(made: Made, proxy: Sandbox): Promise<void> {
+  const removed = await proxy.remove().then(() => true, () => false);
+  if (removed) made.sandboxes = made.sandboxes.filter((sandbox) => sandbox !== proxy);
 }
 
 /** A host scratch path as the container sees it (other values unchanged). */
