@@ -115,9 +115,6 @@ export function sectionIsolation(result: IsolationBench): Section[] {
   const cell = (run: IsolationRun, name: string) => (run.phases[name] === undefined ? "—" : String(run.phases[name]));
   const difference = (name: string) => (containerRun.phases[name] ?? 0) - (processRun.phases[name] ?? 0);
   const rows = PHASES.map(([name, label]) => [label, cell(processRun, name), cell(containerRun, name), String(round(difference(name)))]);
-  const measured = (run: IsolationRun) => (run.phases.candidate ?? 0) + (run.phases.judge ?? 0);
-  const rest = (run: IsolationRun) => round(run.msPerEvalRun - measured(run));
-  rows.push(["other (wall per eval run − candidate − judge)", String(rest(processRun)), String(rest(containerRun)), String(round(rest(containerRun) - rest(processRun)))]);
   rows.push(["eval run (wall ÷ eval runs)", String(processRun.msPerEvalRun), String(containerRun.msPerEvalRun), String(result.extraMsPerEvalRun)]);
   return [
     {
