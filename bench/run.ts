@@ -63,7 +63,7 @@ const sections: Section[] = [
   ...(viewerApi ? [sectionViewerApi(viewerApi)] : []),
   ...(workspaceDiff ? [sectionWorkspaceDiff(workspaceDiff)] : []),
   ...(sandbox ? [sectionSandbox(sandbox)] : []),
-  ...(isolation ? [sectionIsolation(isolation)] : []),
+  ...(isolation ? sectionIsolation(isolation) : []),
   ...(runnerMemory ? [sectionRunnerMemory(runnerMemory)] : []),
 ];
 const header = [

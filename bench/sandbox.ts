@@ -1,6 +1,7 @@
 // Isolation costs. Section 7: container sandbox round trips (create, copy a small workspace in, run,
 // copy out, remove), serially and four at a time — the floor the container engine adds. Section 8: whole eval runs
-// of the same scripted session through runBenchmark with each isolation backend, at concurrency 1 and 4.
+// of the same scripted session through runBenchmark with each isolation backend, at concurrency 1 and 4, and where
+// each eval run's time went, phase by phase, in each backend.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { runBenchmark } from "../packages/openeval/src/index.ts";
 import type { Isolation } from "../packages/openeval/src/load/index.ts";
 import { openSandboxEngine, isEngineReachable, type SandboxEngine, type SandboxSpec, type TarEntry } from "../packages/openeval/src/sandbox/index.ts";
 import { writeTinyBenchmark } from "./lib/fixtures.ts";
+import { medianPhases, recordPhases, type PhaseTotals } from "./lib/phases.ts";
 import { now, round, summarize, type Summary } from "./lib/stats.ts";
 import type { Section } from "./lib/table.ts";
 import { withTempDir } from "./lib/temp.ts";
@@ -21,6 +23,8 @@ export interface IsolationRun {
   /** Wall time per eval run (at concurrency 1 this is the per-eval-run cost, OpenCode and judging included). */
   msPerEvalRun: number;
   evalRunsPerMinute: number;
+  /** Where an eval run's time went: each phase's median over the eval runs, ms (PHASES names them). */
+  phases: PhaseTotals;
 }
 
 export interface IsolationBench {
@@ -45,10 +49,21 @@ export async function measureIsolation(options: { evals: number }): Promise<Isol
     for (const concurrency of [1, 4]) {
       for (const isolation of ["process", "container"] as const) {
         let evalRuns = 0;
+        const recorder = recordPhases();
         const start = now();
-        await runBenchmark({ benchmark: benchmarkDir, new: true, concurrency, scope: { isolation }, onEvent: (event) => void (event.type === "candidate.finished" && evalRuns++) });
+        await runBenchmark({
+          benchmark: benchmarkDir,
+          new: true,
+          concurrency,
+          scope: { isolation },
+          onEvent: (event) => {
+            recorder.onEvent(event);
+            if (event.type === "candidate.finished") evalRuns++;
+          },
+        }).finally(() => recorder.stop());
         const wallMs = now() - start;
-        runs.push({ isolation, concurrency, evalRuns, wallMs: round(wallMs), msPerEvalRun: round(wallMs / evalRuns), evalRunsPerMinute: round((evalRuns * 60_000) / wallMs, 1) });
+        const phases = medianPhases(withOtherPhases(recorder.stop()));
+        runs.push({ isolation, concurrency, evalRuns, wallMs: round(wallMs), msPerEvalRun: round(wallMs / evalRuns), evalRunsPerMinute: round((evalRuns * 60_000) / wallMs, 1), phases });
       }
     }
     const find = (isolation: Isolation, concurrency: number) => runs.find((run) => run.isolation === isolation && run.concurrency === concurrency)!;
@@ -60,13 +75,64 @@ export async function measureIsolation(options: { evals: number }): Promise<Isol
   });
 }
 
-export function sectionIsolation(result: IsolationBench): Section {
-  return {
-    title: "8. Isolation backends: whole eval runs of the same scripted session (runBenchmark, control/positive)",
-    columns: ["isolation", "concurrency", "eval runs", "wall s", "ms per eval run", "eval runs/min"],
-    rows: result.runs.map((run) => [run.isolation, String(run.concurrency), String(run.evalRuns), (run.wallMs / 1000).toFixed(1), String(run.msPerEvalRun), String(run.evalRunsPerMinute)]),
-    notes: [`container − process at concurrency 1: ${result.extraMsPerEvalRun} ms per eval run (aim ≤ 1500); throughput ratio at concurrency 4: ${result.throughputRatio} (aim ≥ 0.8).`],
-  };
+/**
+ * The phases of section 8's breakdown, in the order of an eval run, indented by what holds them: the runner's events,
+ * then what runOpenCode and the candidate container publish. "candidate.other" is derived (see withOtherPhases).
+ */
+const PHASES: [name: string, label: string][] = [
+  ["candidate", "candidate (candidate.started → finished)"],
+  ["container.connect", "  engine: connect (ping)"],
+  ["opencode.setup", "  OpenCode set-up (isolated HOME, auth entry)"],
+  ["opencode.launch", "  launch"],
+  ["container.volume", "    shared volume for the egress socket"],
+  ["container.proxy-create", "    egress proxy container: create + start"],
+  ["container.proxy-listen", "    egress proxy: bun start → listening"],
+  ["container.engine-cpus", "    engine: CPUs (info)"],
+  ["container.candidate-create", "    candidate container: create + start"],
+  ["container.copy-in", "    scratch folder and tool user's HOME copy-in (read + tar + put)"],
+  ["container.forwarders", "    forwarders: bun start → listening"],
+  ["opencode.first-event", "  OpenCode start (launched → first event)"],
+  ["opencode.session", "  session (first event → exit)"],
+  ["opencode.after-exit", "  after exit (stray sweep, drain)"],
+  ["opencode.collect", "  collect"],
+  ["container.copy-out", "    copy-out of the scratch folder"],
+  ["container.proxy-remove", "    egress proxy: remove"],
+  ["container.remove", "  remove containers + volume"],
+  ["candidate.other", "  other (workspace, snapshots, recording)"],
+  ["judge", "judge (judge.started → finished)"],
+];
+
+/** Adds, per eval run, the candidate's time outside the phases published inside it. */
+function withOtherPhases(byEvalRun: Map<string, PhaseTotals>): Map<string, PhaseTotals> {
+  const inside = ["container.connect", "opencode.setup", "opencode.launch", "opencode.first-event", "opencode.session", "opencode.after-exit", "opencode.collect", "container.remove"];
+  for (const totals of byEvalRun.values()) totals["candidate.other"] = (totals.candidate ?? 0) - inside.reduce((sum, name) => sum + (totals[name] ?? 0), 0);
+  return byEvalRun;
+}
+
+export function sectionIsolation(result: IsolationBench): Section[] {
+  const find = (isolation: Isolation) => result.runs.find((run) => run.isolation === isolation && run.concurrency === 1)!;
+  const [processRun, containerRun] = [find("process"), find("container")];
+  const cell = (run: IsolationRun, name: string) => (run.phases[name] === undefined ? "—" : String(run.phases[name]));
+  const difference = (name: string) => (containerRun.phases[name] ?? 0) - (processRun.phases[name] ?? 0);
+  const rows = PHASES.map(([name, label]) => [label, cell(processRun, name), cell(containerRun, name), String(round(difference(name)))]);
+  rows.push(["eval run (wall ÷ eval runs)", String(processRun.msPerEvalRun), String(containerRun.msPerEvalRun), String(result.extraMsPerEvalRun)]);
+  return [
+    {
+      title: "8. Isolation backends: whole eval runs of the same scripted session (runBenchmark, control/positive)",
+      columns: ["isolation", "concurrency", "eval runs", "wall s", "ms per eval run", "eval runs/min"],
+      rows: result.runs.map((run) => [run.isolation, String(run.concurrency), String(run.evalRuns), (run.wallMs / 1000).toFixed(1), String(run.msPerEvalRun), String(run.evalRunsPerMinute)]),
+      notes: [`container − process at concurrency 1: ${result.extraMsPerEvalRun} ms per eval run (aim ≤ 1500); throughput ratio at concurrency 4: ${result.throughputRatio} (aim ≥ 0.8).`],
+    },
+    {
+      title: "8. Isolation backends, phases at concurrency 1 (median ms per eval run)",
+      columns: ["phase", "process ms", "container ms", "container − process ms"],
+      rows,
+      notes: [
+        "Indented phases run inside the one above them; medians of each phase need not add up. Steps that run concurrently each show their own time.",
+        "— : the backend has no such phase. Every concurrency's phases are in the JSON (isolation.runs[].phases).",
+      ],
+    },
+  ];
 }
 
 export interface SandboxBench {

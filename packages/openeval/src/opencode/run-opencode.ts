@@ -15,6 +15,7 @@ import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-databas
 import { type KillReason, type RunState, type RunTracker, type StepError, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 import type { StreamLedger } from "./stream-ledger.ts";
+import { recordPhase } from "../util/phase-timing.ts";
 
 export interface OpenCodeRequest {
   scratchDir: string;
@@ -123,6 +124,7 @@ const DRAIN_GRACE_MS = 5_000;
  */
 export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOutcome> {
   const started = Date.now();
+  const setupStart = performance.now();
   const model = parseModelRef(request.model);
   const isolation = await prepareIsolation(request.scratchDir);
   await writeAuthEntry(isolation, model.provider, request.credentials.auth);
@@ -157,6 +159,10 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
 
   // An already-aborted run never starts.
   if (request.signal?.aborted) return finish(null, "interrupted");
+  // Phases for `npm run bench`: set-up, launch, OpenCode's start (to its first event), the session, after its exit.
+  const phase = (name: string, startMs: number) => recordPhase(marker.value, `opencode.${name}`, startMs);
+  phase("setup", setupStart);
+  const launching = performance.now();
   let child: LaunchedCommand;
   try {
     child = await launchSession(request, command.argv, sessionEnv(request, isolation, marker), marker);
@@ -164,15 +170,27 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     await Promise.all([writeFile(request.eventsFile, ""), writeFile(request.stderrFile, "")]);
     return finish(null, null, `OpenCode could not be started: ${String(cause)}`);
   }
+  const launched = performance.now();
+  phase("launch", launching);
   const limits = enforceLimits(child, request);
-  const streamed = streamOutput(child, request, tracker, limits.kill);
+  let firstEvent: number | null = null;
+  const streamed = streamOutput(child, request, tracker, limits.kill, () => {
+    if (firstEvent !== null) return;
+    firstEvent = performance.now();
+    phase("first-event", launched);
+  });
 
   // Wait for exit, then sweep strays (a no-op inside a PID namespace, which died with OpenCode).
   const exitCode = await child.exited;
+  phase("session", firstEvent ?? launched);
+  const exited = performance.now();
   const killReason = limits.end();
   await killProcessTree({ marker: `${marker.name}=${marker.value}` });
   await streamed.drain();
+  phase("after-exit", exited);
+  const collecting = performance.now();
   await child.collect?.();
+  phase("collect", collecting);
 
   // A kill can swallow the last event lines; the database knows whether the model ever answered.
   if (!tracker.sawStepStart) tracker.sawStepStart = hasModelOutput(isolation.paths.database);
@@ -235,10 +253,11 @@ function enforceLimits(child: LaunchedCommand, request: OpenCodeRequest): { kill
  * Streams stdout (events) and stderr (log), redacted, to disk, the tracker and the observers; a context the provider
  * keeps rejecting or spend over the cap kills the session. `drain()` waits (bounded) for both streams and closes the files.
  */
-function streamOutput(child: LaunchedCommand, request: OpenCodeRequest, tracker: RunTracker, kill: (reason: KillReason) => void): { drain: () => Promise<void> } {
+function streamOutput(child: LaunchedCommand, request: OpenCodeRequest, tracker: RunTracker, kill: (reason: KillReason) => void, onLine: () => void): { drain: () => Promise<void> } {
   const events = Bun.file(request.eventsFile).writer();
   const log = Bun.file(request.stderrFile).writer();
   const stdoutDone = readLines(child.stdout, (raw) => {
+    onLine();
     const line = redactSecrets(raw, request.secrets);
     events.write(line + "\n");
     const event = parseEvent(line);

@@ -10,6 +10,7 @@ import { join, posix, relative } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
 import { openSandboxEngine, readFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
 import type { NotCopiedFile } from "../../recording/index.ts";
+import { timePhase } from "../../util/phase-timing.ts";
 import type { EgressPlan } from "./egress.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 
@@ -40,6 +41,8 @@ export function defaultCandidateCpus(engineCpus: number | null): number {
 export const TOOL_USER: SandboxUser = { uid: 10003, gid: 10003 };
 const ROOT: SandboxUser = { uid: 0, gid: 0 };
 const TOOL_HOME = `${CONTAINER_ROOT}/tool-home`;
+/** The tool user's HOME and TMPDIR (images/candidate/as-tool), as tar entries below CONTAINER_ROOT. */
+const TOOL_HOME_ENTRIES: TarEntry[] = ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER }));
 /** Folders outside the workspace that the agent's commands and OpenCode's file tools share. */
 const SHARED_FOLDERS = [TOOL_HOME, "/tmp"];
 /** Kept only by the launchers, which start as root: to switch to the tool user, end its commands, edit its files. */
@@ -52,6 +55,8 @@ const TOOL_SHELL = "/opt/openeval/tool-shell/bash";
 const GIT_SAFE_DIRECTORY = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" };
 
 export interface CandidateContainerOptions {
+  /** The eval run's id: names this container's phase timings. */
+  evalRunId: string;
   image: string;
   host?: string;
   /** The host scratch folder that holds the run's workspace and OpenCode dirs; mapped to /home/candidate. */
@@ -76,9 +81,9 @@ export interface CandidateContainer {
   /** Folders outside the workspace that OpenCode's file tools may use (runOpenCode's `sharedFolders`). */
   sharedFolders: string[];
   /**
-   * eval.ts prepare: starts the candidate's container now (the session later runs in the same one), runs
-   * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared workspace
-   * back to the host, where the initial snapshot is taken.
+   * eval.ts prepare: once the candidate's container has started (the session later runs in the same one), runs
+   * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared
+   * workspace back to the host, where the initial snapshot is taken.
    */
   prepare(workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null>;
   /**
@@ -96,14 +101,23 @@ export interface CandidateContainer {
   close(): Promise<void>;
 }
 
+/**
+ * Connects to the engine and starts the containers at once, in the background, while the caller lays out and
+ * snapshots the workspace: prepare and launch wait for them, close removes them (after a start still in flight).
+ */
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
-  const engine = await openSandboxEngine("container", { container: options.host ? { host: options.host } : {} });
+  const engine = await timed(options, "connect", () => openSandboxEngine("container", { container: options.host ? { host: options.host } : {} }));
   const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
-  const close = async () => {
-    for (const sandbox of made.sandboxes.splice(0)) await sandbox.remove().catch(() => {});
+  const started = start(engine, options, made);
+  // Its failure reaches prepare or launch; a caller that ends before either still closes, which waits for it.
+  started.catch(() => {});
+  const close = () => timed(options, "remove", async () => {
+    await started.catch(() => {});
+    // Each removal is a kill and a wait on the engine: every container left at once, then the volume they shared.
+    await Promise.all(made.sandboxes.splice(0).map((sandbox) => sandbox.remove().catch(() => {})));
     if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
     made.volume = null;
-  };
+  });
   const copyLiveOf = (paths: LiveCopy, target: string) => {
     if (!made.candidate) throw new Error("The candidate's container is not running: nothing to copy");
     return copyLive(made.candidate, options.scratch, paths, target, made.deadline);
@@ -117,9 +131,9 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     }
   };
   return {
-    launch: (command) => closingOnError(launch(engine, options, made, command)),
+    launch: (command) => closingOnError(started.then((containers) => launch(containers, options, made, command))),
     sharedFolders: SHARED_FOLDERS,
-    prepare: (workspace, body) => closingOnError(prepareIn(engine, options, made, workspace, body)),
+    prepare: (workspace, body) => closingOnError(started.then(({ candidate }) => prepareIn(candidate, options, workspace, body))),
     copyLive: copyLiveOf,
     notCopied: (folder) => {
       const prefix = `${insidePath(options.scratch, folder).slice(CONTAINER_ROOT.length + 1)}/`;
@@ -127,6 +141,11 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     },
     close,
   };
+}
+
+/** One step of the container's life, timed as a phase of its eval run (`npm run bench` shows them). */
+function timed<T>(options: CandidateContainerOptions, name: string, work: () => Promise<T>): Promise<T> {
+  return timePhase(options.evalRunId, `container.${name}`, work);
 }
 
 interface Made {
@@ -139,45 +158,72 @@ interface Made {
   notCopied: NotCopiedFile[];
 }
 
-/** The egress proxy and the candidate container, made once: by prepare when the eval has steps, else by launch. */
-async function start(engine: ContainerEngine, options: CandidateContainerOptions, made: Made): Promise<Sandbox> {
-  if (made.candidate) return made.candidate;
-  const lifetimeMs = options.preparationMs + options.timeoutMs + 60_000;
-  const deadline = Date.now() + lifetimeMs;
-  made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" });
-  const volumes = [{ name: made.volume, path: EGRESS_DIR }];
-
-  // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
-  const proxy = await engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes });
-  made.sandboxes.push(proxy);
-  await startAndWait(proxy, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog);
-
-  // Step: the candidate container: no network, read-only root, limits, only the image's user.
-  const cpus = options.limits.cpus ?? defaultCandidateCpus(await engine.cpus());
-  const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
-  const candidate = await engine.create({
-    image: options.image,
-    labels: { ...options.labels, "openeval.sandbox": "candidate" },
-    folders: [CONTAINER_ROOT],
-    workdir: CONTAINER_ROOT,
-    limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
-    readOnlyRoot: true,
-    lifetimeMs,
-    network: { kind: "none" },
-    volumes,
-    capabilities: LAUNCHER_CAPABILITIES,
-  });
-  made.sandboxes.push(candidate);
-  made.candidate = candidate;
-  await candidate.copyIn(CONTAINER_ROOT, ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER })));
-  return candidate;
+interface Started {
+  candidate: Sandbox;
+  proxy: Sandbox;
+  /** The egress proxy's program listening: launch waits for it before OpenCode starts (prepare's steps have no egress). */
+  proxyListening: Promise<void>;
 }
 
-async function prepareIn(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null> {
-  const candidate = await start(engine, options, made);
+/**
+ * The egress proxy and the candidate container, side by side: neither needs the other before OpenCode's first
+ * request. Both creations settle before a failure is thrown, so close never races a container still being made.
+ */
+async function start(engine: ContainerEngine, options: CandidateContainerOptions, made: Made): Promise<Started> {
+  const lifetimeMs = options.preparationMs + options.timeoutMs + 60_000;
+  const deadline = Date.now() + lifetimeMs;
+  const [volume, cpus] = await settleAll([
+    timed(options, "volume", async () => (made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" }))),
+    options.limits.cpus ?? timed(options, "engine-cpus", async () => defaultCandidateCpus(await engine.cpus())),
+  ] as const);
+  const volumes = [{ name: volume, path: EGRESS_DIR }];
+
+  // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
+  const proxy = timed(options, "proxy-create", async () => {
+    const created = await engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes });
+    made.sandboxes.push(created);
+    return created;
+  });
+  const proxyListening = proxy.then((created) => timed(options, "proxy-listen", () => startAndWait(created, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog)));
+  // Awaited by launch; ended by close (which removes the proxy) when the start or prepare fails first.
+  proxyListening.catch(() => {});
+
+  // Step: the candidate container: no network, read-only root, limits, only the image's user.
+  const startCandidate = async () => {
+    const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
+    const candidate = await timed(options, "candidate-create", () => engine.create({
+      image: options.image,
+      labels: { ...options.labels, "openeval.sandbox": "candidate" },
+      folders: [CONTAINER_ROOT],
+      workdir: CONTAINER_ROOT,
+      limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
+      readOnlyRoot: true,
+      lifetimeMs,
+      network: { kind: "none" },
+      volumes,
+      capabilities: LAUNCHER_CAPABILITIES,
+    }));
+    made.sandboxes.push(candidate);
+    return candidate;
+  };
+  const [proxySandbox, candidate] = await settleAll([proxy, startCandidate()] as const);
+  made.candidate = candidate;
+  return { candidate, proxy: proxySandbox, proxyListening };
+}
+
+/** Like Promise.all, but a failure is thrown only once every step has settled (nothing is left being made). */
+async function settleAll<T extends readonly unknown[]>(steps: { readonly [K in keyof T]: T[K] | Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(steps);
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+async function prepareIn(candidate: Sandbox, options: CandidateContainerOptions, workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null> {
   const inside = insidePath(options.scratch, workspace);
   const folder = await readFolder(workspace, COPY_OUT_LIMIT);
   if (folder.kind !== "copied") throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
+  await candidate.copyIn(CONTAINER_ROOT, TOOL_HOME_ENTRIES);
   await candidate.copyIn(posix.dirname(inside), relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...TOOL_USER })));
   const failure = await body(async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
     // The runner stopping kills the container's processes; the eval run then ends interrupted.
@@ -197,20 +243,22 @@ async function prepareIn(engine: ContainerEngine, options: CandidateContainerOpt
   return null;
 }
 
-async function launch(engine: ContainerEngine, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
-  const candidate = await start(engine, options, made);
+async function launch({ candidate, proxy, proxyListening }: Started, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
   const deadline = Date.now() + options.timeoutMs + 60_000;
   made.deadline = deadline;
 
-  // Step: copy the scratch folder in (as tar: the workspace owned by the tool user, the rest private to OpenCode's)
-  // and start the forwarders.
-  const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
-  if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
-  const workspace = relative(options.scratch, command.cwd);
-  await candidate.copyIn(CONTAINER_ROOT, relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user)));
-  for (const forward of options.egress.forwards) {
-    await startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog);
-  }
+  // Step, all at once: copy the scratch folder in (as one tar: the workspace owned by the tool user, the rest private
+  // to OpenCode's, and the tool user's HOME) and start the forwarders, which need none of it; the proxy ends its start.
+  const copyIn = timed(options, "copy-in", async () => {
+    const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
+    if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
+    const workspace = relative(options.scratch, command.cwd);
+    await candidate.copyIn(CONTAINER_ROOT, [...TOOL_HOME_ENTRIES, ...relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user))]);
+  });
+  const forwarders = timed(options, "forwarders", () =>
+    settleAll(options.egress.forwards.map((forward) => startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog))),
+  );
+  await settleAll([copyIn, forwarders, proxyListening] as const);
 
   // Step: OpenCode itself, at the container's paths; its output streams out as it comes.
   const map = (value: string) => insidePath(options.scratch, value);
@@ -223,8 +271,16 @@ async function launch(engine: ContainerEngine, options: CandidateContainerOption
     stderr.close();
     return outcome.exitCode;
   });
-  // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them.
-  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect: () => copyBack(candidate, options.scratch, made), kill: () => candidate.kill() };
+  // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them,
+  // while the egress proxy, of no more use, is removed.
+  const collect = () => settleAll([timed(options, "copy-out", () => copyBack(candidate, options.scratch, made)), timed(options, "proxy-remove", () => removeProxy(made, proxy))]).then(() => {});
+  return { stdout: stdout.stream, stderr: stderr.stream, exited, collect, kill: () => candidate.kill() };
+}
+
+/** Removes the egress proxy before close; when the engine fails to, close tries again. */
+async function removeProxy(made: Made, proxy: Sandbox): Promise<void> {
+  const removed = await proxy.remove().then(() => true, () => false);
+  if (removed) made.sandboxes = made.sandboxes.filter((sandbox) => sandbox !== proxy);
 }
 
 /** A host scratch path as the container sees it (other values unchanged). */

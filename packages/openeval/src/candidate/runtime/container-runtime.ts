@@ -40,6 +40,7 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
   await mkdir(dirname(logFile), { recursive: true });
   const log = Bun.file(logFile).writer();
   const container = await openCandidateContainer({
+    evalRunId: options.evalRunId,
     image,
     ...(host ? { host } : {}),
     scratch: options.scratch,
