@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
 import { openCandidateContainer, type CandidateContainerOptions } from "../../packages/openeval/src/candidate/container/candidate-container.ts";
 import { planEgress } from "../../packages/openeval/src/candidate/container/egress.ts";
-import { connectContainerEngine, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
+import { isEngineReachable, openSandboxEngine } from "../../packages/openeval/src/sandbox/index.ts";
 import { PHASE_CHANNEL, type PhaseTiming } from "../../packages/openeval/src/util/phase-timing.ts";
 
 const reachable = await isEngineReachable();
@@ -22,7 +22,7 @@ let scratch: string;
 
 /** What is left on the engine with this test's run label: containers and volumes. */
 async function leftovers(): Promise<string[]> {
-  const engine = await connectContainerEngine();
+  const engine = await openSandboxEngine("container");
   const containers = await engine.list({ "openeval.run": RUN_LABEL });
   const volumes = Bun.spawnSync(["docker", "volume", "ls", "-q", "--filter", `label=openeval.run=${RUN_LABEL}`]).stdout.toString().trim();
   return [...containers, ...volumes.split("\n").filter(Boolean)];
@@ -65,7 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (!reachable) return;
-  await (await connectContainerEngine()).reap({ "openeval.run": RUN_LABEL });
+  await (await openSandboxEngine("container")).reap({ "openeval.run": RUN_LABEL });
   await rm(scratch, { recursive: true, force: true });
 });
 
@@ -84,7 +84,7 @@ describe.skipIf(!reachable)("a candidate container's start", () => {
       expect(log.join("")).toContain("listening 127.0.0.1:45999");
       await launched.collect?.();
       // After OpenCode's exit the proxy goes with the copy-out; the candidate's container stays until close.
-      const engine = await connectContainerEngine();
+      const engine = await openSandboxEngine("container");
       expect(await engine.list({ "openeval.run": RUN_LABEL, "openeval.sandbox": "egress-proxy" })).toEqual([]);
       expect(await engine.list({ "openeval.run": RUN_LABEL, "openeval.sandbox": "candidate" })).toHaveLength(1);
       expect(existsSync(join(scratch, "tool-home", "tmp"))).toBe(true);

@@ -1,7 +1,8 @@
 // `openeval calibrate`: run every eval's controls and say whether each judge tells positive from negative.
 import { calibrateBenchmark } from "../run/index.ts";
-import { createPlainReporter } from "../report/index.ts";
+import { createEventReporter } from "../report/index.ts";
 import { defineCommand } from "./commands.ts";
+import { CONSOLE_OUTPUT } from "./console-output.ts";
 import { EXIT } from "./errors.ts";
 
 export const calibrateCommand = defineCommand("calibrate", {
@@ -10,7 +11,7 @@ export const calibrateCommand = defineCommand("calibrate", {
       benchmark: flags.benchmark as string,
       run: flags.run as string | undefined,
       new: flags.new as boolean,
-      onEvent: flags.json ? undefined : createPlainReporter((line) => console.error(line)),
+      onEvent: flags.json ? undefined : createEventReporter("plain", CONSOLE_OUTPUT),
     });
     if (flags.json) console.log(JSON.stringify(report));
     else {

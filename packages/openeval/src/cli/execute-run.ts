@@ -4,7 +4,8 @@ import { describeVerdict, exitCodeFor } from "../results/index.ts";
 import { runBenchmark, type RunBenchmarkOptions } from "../run/index.ts";
 import { type RunSummary } from "../summary/index.ts";
 import type { PlanScope } from "../plan/index.ts";
-import { createJsonReporter, createPlainReporter, createTtyProgress, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
+import { chooseEventReporter, createEventReporter, formatJunit, formatMarkdownSummary, formatSummary } from "../report/index.ts";
+import { CONSOLE_OUTPUT } from "./console-output.ts";
 import { listFlag } from "./command.ts";
 import { UsageError } from "./errors.ts";
 import { handleStopSignals } from "./stop-signals.ts";
@@ -20,11 +21,7 @@ export type StartRun = (options: Omit<RunBenchmarkOptions, "benchmark">) => Prom
 export async function executeRun(flags: Record<string, unknown>, scope: PlanScope, start?: StartRun): Promise<number> {
   const stop = handleStopSignals((message) => console.error(message));
   const json = flags.json === true;
-  const reporter = json
-    ? createJsonReporter((line) => console.log(line))
-    : process.stderr.isTTY
-      ? createTtyProgress(process.stderr)
-      : createPlainReporter((line) => console.error(line));
+  const reporter = createEventReporter(chooseEventReporter({ json, terminal: process.stderr.isTTY === true }), CONSOLE_OUTPUT);
   try {
     const options = { concurrency: parsePositiveInteger(flags.concurrency, "concurrency"), scope, selection: parseSelection(flags), signal: stop.signal, onEvent: reporter };
     const summary = start

@@ -1,7 +1,7 @@
 // Reporters: they subscribe to runner events and render them (plain lines, TTY progress, JSON) and summaries.
-export { createPlainReporter, formatSeconds } from "./plain-reporter.ts";
-export { createTtyProgress, formatDuration } from "./tty-progress.ts";
-export { createJsonReporter } from "./json-reporter.ts";
+export { chooseEventReporter, createEventReporter, EVENT_REPORTER_NAMES, type EventReporter, type EventReporterName, type ReporterOutput } from "./event-reporters.ts";
+export { formatSeconds } from "./plain-reporter.ts";
+export { formatDuration } from "./tty-progress.ts";
 export { formatSummary } from "./summary-table.ts";
 export { formatJunit } from "./junit.ts";
 export { formatMarkdownSummary } from "./markdown-summary.ts";

@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from "vitest";
-import type { EarlyCheck, EvalRun, JudgeRun } from "../records/index.ts";
 import type { RunnerEvent, RunSummary } from "../summary/index.ts";
 import { createJsonReporter } from "./json-reporter.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
@@ -10,23 +9,7 @@ import { createTtyProgress, estimateRemainingMs } from "./tty-progress.ts";
 import { aggregateScores, decideVerdict, type CriterionRef } from "../results/index.ts";
 import type { SlotObservation } from "../results/index.ts";
 import { findAll, parseXml, type XmlElement } from "../../../../test/helpers/xml.ts";
-
-const slot = { evalId: "e", model: "p/m", variant: "current", repetition: 1 };
-const evalRun = {
-  id: "eval_1", runId: "r", slot, control: false, state: "completed", infrastructureError: false, error: null,
-  startedAt: "x", completedAt: "y", elapsedMs: 2500,
-  input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "v" },
-  evidence: { directory: "d", hash: "h" },
-  metrics: { version: 1, cost: { usd: 0.125 }, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null }, requests: null, compactions: null, timing: { elapsedMs: 2500, modelActiveMs: 1000, outputTokensPerSecond: 1 } },
-} satisfies EvalRun;
-const judgeRun = {
-  id: "judge_1", runId: "r", evalRunId: "eval_1", slot, kind: "code", state: "completed", judgeFingerprint: "j", startedAt: "x", completedAt: "y",
-  elapsedMs: 10, scores: { ok: { value: 1, source: "judge.ts" }, maybe: { value: null, source: "judge.ts" } }, unscored: false, error: null, directory: "d",
-} satisfies JudgeRun;
-
-const check = {
-  check: 1, startedAt: "x", elapsedMs: 5, outcome: "decided", reason: null, costUSD: 0, directory: "eval-runs/eval_1/checks/1", checkpoint: { directory: "c", hash: "h" },
-} satisfies EarlyCheck;
+import { check, evalRun, judgeRun, slot } from "./fixtures/runner-events.ts";
 
 describe("reporters", () => {
   it("plain lines say what finished, how, and how long it took", () => {
