@@ -5,7 +5,11 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/openeval/src/**/*.engine-test.ts", "test/verification/**/*.test.ts", "test/containers/**/*.test.ts"],
+    include: [
+      "packages/openeval/src/**/*.engine-test.ts",
+      "test/verification/**/*.test.ts",
+      "test/containers/**/*.test.ts",
+    ],
     testTimeout: 180_000,
     // The first run builds the images: Debian packages (Chromium) take minutes on a busy 2-core machine.
     hookTimeout: 1_800_000,

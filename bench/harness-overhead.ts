@@ -75,13 +75,31 @@ export async function measureHarnessOverhead(options: { repetitions: number }): 
     await writeExactAnswerBenchmark(benchmarkDir, { models: ["control/positive"], repetitions: 1 });
     const evaluation = (await loadBenchmark(benchmarkDir)).evals[0]!;
     const server = await startControlServer({ controls: { [EVAL_ID]: evaluation.controls } });
-    const samples: HarnessOverheadResult["samples"] = { bareMs: [], harnessMs: [], phases: [], binaryStartMs: [], exportMs: [], bareOtherCores: [], harnessOtherCores: [] };
+    const samples: HarnessOverheadResult["samples"] = {
+      bareMs: [],
+      harnessMs: [],
+      phases: [],
+      binaryStartMs: [],
+      exportMs: [],
+      bareOtherCores: [],
+      harnessOtherCores: [],
+    };
     try {
       // The first start of the 185 MB binary may read it from disk: warm the page cache, then time starts.
       await timeBinaryStart(root);
-      for (let index = 0; index < options.repetitions; index++) samples.binaryStartMs.push(round(await timeBinaryStart(root)));
+      for (let index = 0; index < options.repetitions; index++)
+        samples.binaryStartMs.push(round(await timeBinaryStart(root)));
       for (let index = 0; index < options.repetitions; index++) {
-        const runBare = () => withOtherLoad(() => runBareOpenCode({ server, evalId: EVAL_ID, control: "positive", prompt: evaluation.prompt.text, parent: root }));
+        const runBare = () =>
+          withOtherLoad(() =>
+            runBareOpenCode({
+              server,
+              evalId: EVAL_ID,
+              control: "positive",
+              prompt: evaluation.prompt.text,
+              parent: root,
+            }),
+          );
         const runHarness = () => withOtherLoad(() => runHarnessOnce(benchmarkDir));
         // Alternate which goes first, so a slow drift of the machine does not favour one side.
         let bare: { value: BareRunResult; otherCores: number };
@@ -96,7 +114,8 @@ export async function measureHarnessOverhead(options: { repetitions: number }): 
         const [bareRun, harnessRun] = [bare.value, harness.value];
         samples.bareOtherCores.push(round(bare.otherCores, 2));
         samples.harnessOtherCores.push(round(harness.otherCores, 2));
-        if (bareRun.text !== "APPLE") throw new Error(`the bare run answered ${JSON.stringify(bareRun.text)}, not APPLE`);
+        if (bareRun.text !== "APPLE")
+          throw new Error(`the bare run answered ${JSON.stringify(bareRun.text)}, not APPLE`);
         samples.bareMs.push(round(bareRun.ms));
         samples.exportMs.push(round(bareRun.exportMs ?? Number.NaN));
         samples.harnessMs.push(round(harnessRun.ms));
@@ -130,7 +149,10 @@ async function runHarnessOnce(benchmarkDir: string): Promise<HarnessRun> {
     },
   });
   const ms = now() - start;
-  if (!summary.complete || judged !== 1) throw new Error(`the harness run did not score the positive control 1 (got ${judged}); open: ${JSON.stringify(summary.open)}`);
+  if (!summary.complete || judged !== 1)
+    throw new Error(
+      `the harness run did not score the positive control 1 (got ${judged}); open: ${JSON.stringify(summary.open)}`,
+    );
   const t = (type: RunnerEvent["type"]) => at[type] ?? Number.NaN;
   const candidate = t("candidate.finished") - t("candidate.started");
   const phases: HarnessPhases = {
@@ -148,7 +170,14 @@ async function runHarnessOnce(benchmarkDir: string): Promise<HarnessRun> {
 /** Private HOME and XDG dirs, so not even `--version` can touch the user's own OpenCode state. */
 async function timeBinaryStart(root: string): Promise<number> {
   const home = join(root, "version-home");
-  const env = { PATH: "/usr/bin:/bin", HOME: home, XDG_DATA_HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home, XDG_STATE_HOME: home };
+  const env = {
+    PATH: "/usr/bin:/bin",
+    HOME: home,
+    XDG_DATA_HOME: home,
+    XDG_CONFIG_HOME: home,
+    XDG_CACHE_HOME: home,
+    XDG_STATE_HOME: home,
+  };
   const start = now();
   const child = Bun.spawn([resolveOpenCodeBinary(), "--version"], { stdout: "ignore", stderr: "ignore", env });
   await child.exited;
@@ -156,15 +185,20 @@ async function timeBinaryStart(root: string): Promise<number> {
 }
 
 function roundPhases(phases: HarnessPhases): HarnessPhases {
-  return Object.fromEntries(Object.entries(phases).map(([key, value]) => [key, round(value)])) as unknown as HarnessPhases;
+  return Object.fromEntries(
+    Object.entries(phases).map(([key, value]) => [key, round(value)]),
+  ) as unknown as HarnessPhases;
 }
 
 function summarizeOverhead(samples: HarnessOverheadResult["samples"]): HarnessOverheadResult["summary"] {
   const bare = summarize(samples.bareMs);
   const harness = summarize(samples.harnessMs);
   const keys = Object.keys(samples.phases[0] ?? {}) as (keyof HarnessPhases)[];
-  const phases = Object.fromEntries(keys.map((key) => [key, round(median(samples.phases.map((phase) => phase[key])))])) as unknown as HarnessPhases;
-  const pairedMedian = (harnessSide: readonly number[]) => round(median(harnessSide.map((value, index) => value - samples.bareMs[index]!)));
+  const phases = Object.fromEntries(
+    keys.map((key) => [key, round(median(samples.phases.map((phase) => phase[key])))]),
+  ) as unknown as HarnessPhases;
+  const pairedMedian = (harnessSide: readonly number[]) =>
+    round(median(harnessSide.map((value, index) => value - samples.bareMs[index]!)));
   return {
     bare,
     harness,
@@ -175,7 +209,10 @@ function summarizeOverhead(samples: HarnessOverheadResult["samples"]): HarnessOv
       openCodeMs: pairedMedian(samples.phases.map((phase) => phase.candidateOpenCode)),
       ratio: round(median(samples.harnessMs.map((value, index) => value / samples.bareMs[index]!)), 2),
     },
-    otherCores: { bare: round(median(samples.bareOtherCores), 2), harness: round(median(samples.harnessOtherCores), 2) },
+    otherCores: {
+      bare: round(median(samples.bareOtherCores), 2),
+      harness: round(median(samples.harnessOtherCores), 2),
+    },
     phases,
     binaryStart: summarize(samples.binaryStartMs),
     export: summarize(samples.exportMs),
@@ -189,14 +226,34 @@ export function sectionHarnessOverhead(result: HarnessOverheadResult): Section {
     title: `1. Harness overhead per eval run (exact-answer × control/positive, one text turn; median of ${result.repetitions})`,
     columns: ["", "min s", "median s", "max s"],
     rows: [
-      ["bare `opencode run` (probe recipe, spawn → exit)", seconds(summary.bare.min), seconds(summary.bare.median), seconds(summary.bare.max)],
-      ["harness `runBenchmark` (call → return)", seconds(summary.harness.min), seconds(summary.harness.median), seconds(summary.harness.max)],
+      [
+        "bare `opencode run` (probe recipe, spawn → exit)",
+        seconds(summary.bare.min),
+        seconds(summary.bare.median),
+        seconds(summary.bare.max),
+      ],
+      [
+        "harness `runBenchmark` (call → return)",
+        seconds(summary.harness.min),
+        seconds(summary.harness.median),
+        seconds(summary.harness.max),
+      ],
       ["overhead (harness − bare)", "", summary.overheadSeconds.toFixed(2), ""],
-      ["ratio harness / bare, paired (median of the pairs' ratios: the aim's figure)", "", `${summary.paired.ratio.toFixed(2)}×`, ""],
+      [
+        "ratio harness / bare, paired (median of the pairs' ratios: the aim's figure)",
+        "",
+        `${summary.paired.ratio.toFixed(2)}×`,
+        "",
+      ],
       ["ratio of the medians (each median from a different pair)", "", `${summary.ratio.toFixed(2)}×`, ""],
       ["paired: harness − bare (median of the pairs' differences)", "", seconds(summary.paired.overheadMs), ""],
       ["paired: the harness's OpenCode process − bare", "", seconds(summary.paired.openCodeMs), ""],
-      ["other load meanwhile, cores (bare / harness samples)", "", `${summary.otherCores.bare.toFixed(2)} / ${summary.otherCores.harness.toFixed(2)}`, ""],
+      [
+        "other load meanwhile, cores (bare / harness samples)",
+        "",
+        `${summary.otherCores.bare.toFixed(2)} / ${summary.otherCores.harness.toFixed(2)}`,
+        "",
+      ],
       phase("  phase: setup (load, bundle judge.ts, store, plan)", summary.phases.setup),
       phase("  phase: freeze inputs (code-judge worker from its cache), start control server", summary.phases.startup),
       phase("  phase: candidate (total)", summary.phases.candidate),
@@ -204,8 +261,18 @@ export function sectionHarnessOverhead(result: HarnessOverheadResult): Section {
       phase("    of which seed + snapshots + archive + exports + extract", summary.phases.candidateRecording),
       phase("  phase: judge (code worker)", summary.phases.judge),
       phase("  phase: summary, close", summary.phases.finish),
-      ["reference: `opencode --version` (binary start)", seconds(summary.binaryStart.min), seconds(summary.binaryStart.median), seconds(summary.binaryStart.max)],
-      ["reference: `opencode export <session>` (no longer run by the harness)", seconds(summary.export.min), seconds(summary.export.median), seconds(summary.export.max)],
+      [
+        "reference: `opencode --version` (binary start)",
+        seconds(summary.binaryStart.min),
+        seconds(summary.binaryStart.median),
+        seconds(summary.binaryStart.max),
+      ],
+      [
+        "reference: `opencode export <session>` (no longer run by the harness)",
+        seconds(summary.export.min),
+        seconds(summary.export.median),
+        seconds(summary.export.max),
+      ],
     ],
     notes: [
       "phases: median of each phase, from the runner's events (they need not add up to the median total)",

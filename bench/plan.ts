@@ -41,12 +41,17 @@ export interface PlanResult {
   warning: string | null;
 }
 
-export async function measurePlan(shape: PlanShape, options: { repetitions: number; loads: number }): Promise<PlanResult> {
+export async function measurePlan(
+  shape: PlanShape,
+  options: { repetitions: number; loads: number },
+): Promise<PlanResult> {
   return withTempDir("plan", async (root) => {
     const models = Array.from({ length: shape.models }, (_, index) => `provider-${index + 1}/model-${index + 1}`);
     await writeTree(root, generateBenchmark(shape, models));
 
-    const samples = Object.fromEntries(PARTS.map((part) => [part, { wallMs: [] as number[], cpuMs: [] as number[] }])) as PlanResult["samples"];
+    const samples = Object.fromEntries(
+      PARTS.map((part) => [part, { wallMs: [] as number[], cpuMs: [] as number[] }]),
+    ) as PlanResult["samples"];
     const measure = async <T>(part: Part, fn: () => Promise<T> | T): Promise<T> => {
       const [start, cpu] = [now(), readCpuTime().selfMs];
       const value = await fn();
@@ -71,19 +76,26 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
       problems = plan.integrity.length;
 
       // The same work in its parts, to show what the plan time is made of.
-      const withStore = <T>(read: (store: ResultsStore) => T) => () => {
-        const store = ResultsStore.open(runDirectory, { readonly: true });
-        try {
-          return read(store);
-        } finally {
-          store.close();
-        }
-      };
+      const withStore =
+        <T>(read: (store: ResultsStore) => T) =>
+        () => {
+          const store = ResultsStore.open(runDirectory, { readonly: true });
+          try {
+            return read(store);
+          } finally {
+            store.close();
+          }
+        };
       const recorded = await measure("readHeads", withStore(readPlanRecords));
       await measure("planSlots", () => planSlots(benchmark!, recorded));
       // Every candidate input changed (a new candidate timeout): every slot plans a candidate run with a cost estimate.
-      const changed = { ...benchmark!, settings: { ...benchmark!.settings, candidate: { ...benchmark!.settings.candidate, timeoutMs: 99_000 } } };
-      changedActions = countActions((await measure("planSlotsChanged", () => planSlots(changed, recorded))).slots.map((slot) => slot.action));
+      const changed = {
+        ...benchmark!,
+        settings: { ...benchmark!.settings, candidate: { ...benchmark!.settings.candidate, timeoutMs: 99_000 } },
+      };
+      changedActions = countActions(
+        (await measure("planSlotsChanged", () => planSlots(changed, recorded))).slots.map((slot) => slot.action),
+      );
       // What a reader of whole records pays (the runner, the summary, the viewer): every row read and every manifest hashed.
       problems += (await measure("readChecked", withStore(readCheckedRecords))).integrity.length;
     }
@@ -93,7 +105,9 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
       reused === slots && problems === 0 && changedActions.candidate === slots
         ? null
         : `WARNING: ${reused} of ${slots} slots plan as reuse (${JSON.stringify(actions)}), ${problems} records fail their integrity check, ${changedActions.candidate ?? 0} plan a candidate run once its inputs changed: not a measurement of full plans`;
-    const summary = Object.fromEntries(PARTS.map((part) => [part, { wall: summarize(samples[part].wallMs), cpu: summarize(samples[part].cpuMs) }])) as PlanResult["summary"];
+    const summary = Object.fromEntries(
+      PARTS.map((part) => [part, { wall: summarize(samples[part].wallMs), cpu: summarize(samples[part].cpuMs) }]),
+    ) as PlanResult["summary"];
     return { shape, slots, samples, writeStoreMs, summary, actions, warning };
   });
 }
@@ -102,12 +116,18 @@ export async function measurePlan(shape: PlanShape, options: { repetitions: numb
 function generateBenchmark(shape: PlanShape, models: string[]): Record<string, string> {
   // Process isolation: the recorded fingerprints are made with the process runtime, as the planner then computes them
   // (real-looking models default to containers, whose runtime fingerprint names the candidate image).
-  const settings = { models, repetitions: shape.repetitions, judge: { timeoutMs: 60_000 }, candidate: { timeoutMs: 120_000, isolation: "process" } };
+  const settings = {
+    models,
+    repetitions: shape.repetitions,
+    judge: { timeoutMs: 60_000 },
+    candidate: { timeoutMs: 120_000, isolation: "process" },
+  };
   const files: Record<string, string> = { "benchmark.ts": `export default ${JSON.stringify(settings)};\n` };
   for (let n = 1; n <= shape.evals; n++) {
     const id = `eval-${String(n).padStart(3, "0")}`;
     files[`evals/${id}/prompt.md`] = `Reply with exactly WORD${n}.\n`;
-    files[`evals/${id}/judge.ts`] = `export default ({ response }) => ({ scores: { correct_answer: response.text === "WORD${n}" } });\n`;
+    files[`evals/${id}/judge.ts`] =
+      `export default ({ response }) => ({ scores: { correct_answer: response.text === "WORD${n}" } });\n`;
   }
   return files;
 }
@@ -136,7 +156,13 @@ async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: str
     });
     const recordings: { directory: string; hash: string }[] = [];
     for (const [index, evaluation] of benchmark.evals.entries()) {
-      recordings.push(await recordEvidence({ directory: join(runDirectory, "recordings", evaluation.id), prompt: evaluation.prompt.text, response: `WORD${index + 1}` }));
+      recordings.push(
+        await recordEvidence({
+          directory: join(runDirectory, "recordings", evaluation.id),
+          prompt: evaluation.prompt.text,
+          response: `WORD${index + 1}`,
+        }),
+      );
     }
     store.transaction(() => {
       for (const [index, evaluation] of benchmark.evals.entries()) {
@@ -147,9 +173,21 @@ async function recordEverySlot(benchmark: BenchmarkDefinition, runDirectory: str
             const id = `eval_${++evalRuns}`;
             const evidence = { directory: `eval-runs/${id}/evidence`, hash: recordings[index]!.hash };
             mkdirSync(join(runDirectory, evidence.directory), { recursive: true });
-            linkSync(join(recordings[index]!.directory, "manifest.json"), join(runDirectory, evidence.directory, "manifest.json"));
+            linkSync(
+              join(recordings[index]!.directory, "manifest.json"),
+              join(runDirectory, evidence.directory, "manifest.json"),
+            );
             const slot = { evalId: evaluation.id, model, variant: "current", repetition };
-            const evalRun = recordedEvalRun({ id, runId, slot, candidateFingerprint: candidateHash, prompt: evaluation.prompt.text, timeoutMs: settings.candidate.timeoutMs, evidence, startedAt: new Date(STARTED) });
+            const evalRun = recordedEvalRun({
+              id,
+              runId,
+              slot,
+              candidateFingerprint: candidateHash,
+              prompt: evaluation.prompt.text,
+              timeoutMs: settings.candidate.timeoutMs,
+              evidence,
+              startedAt: new Date(STARTED),
+            });
             store.saveEvalRun(evalRun);
             store.saveJudgeRun(finishedJudgeRun(`judge_${evalRuns}`, evalRun, judgeHash));
           }
@@ -207,9 +245,17 @@ export function sectionPlan(result: PlanResult): Section {
       row("  part: open store, read every eval run's and judge run's head (readPlanRecords)", "readHeads"),
       row("  part: planSlots (fingerprints, decide each slot)", "planSlots"),
       row("planSlots, every candidate input changed (every slot a candidate run, cost estimated)", "planSlotsChanged"),
-      row("reference: read every whole record and check its integrity (readCheckedRecords: the runner, summary, viewer)", "readChecked"),
+      row(
+        "reference: read every whole record and check its integrity (readCheckedRecords: the runner, summary, viewer)",
+        "readChecked",
+      ),
       ["reference: write the recordings and finalized rows once", "1", "", millis(result.writeStoreMs), "", ""],
     ],
-    notes: [`actions: ${Object.entries(result.actions).map(([action, count]) => `${action} ${count}`).join(", ")}`, ...(result.warning ? [result.warning] : [])],
+    notes: [
+      `actions: ${Object.entries(result.actions)
+        .map(([action, count]) => `${action} ${count}`)
+        .join(", ")}`,
+      ...(result.warning ? [result.warning] : []),
+    ],
   };
 }

@@ -62,7 +62,10 @@ export default async ({ response, workspace, recording }: JudgeContext) => ({
 export async function measureRejudge(options: { recordings: number; pools: number[] }): Promise<RejudgeResult> {
   return withTempDir("rejudge", async (root) => {
     const evalDirectory = join(root, "eval");
-    await writeTree(evalDirectory, { "prompt.md": "Reply with exactly APPLE and write it to notes.txt.\n", "judge.ts": JUDGE });
+    await writeTree(evalDirectory, {
+      "prompt.md": "Reply with exactly APPLE and write it to notes.txt.\n",
+      "judge.ts": JUDGE,
+    });
 
     let start = now();
     const evidence: EvidenceRef[] = [];
@@ -76,8 +79,19 @@ export async function measureRejudge(options: { recordings: number; pools: numbe
     const samples: RejudgeSample[] = [];
     for (const pool of options.pools) samples.push(await gradeAll(root, evalDirectory, bundle, evidence, pool));
     const bunStart = await measureProcess([process.execPath, "-e", "0"]);
-    const workerStart = await measureProcess([process.execPath, "--no-install", await bundleProgram("code-worker", root)]);
-    return { recordings: options.recordings, recordMs: round(recordMs), bundleMs: round(bundleMs), samples, bunStart, workerStart };
+    const workerStart = await measureProcess([
+      process.execPath,
+      "--no-install",
+      await bundleProgram("code-worker", root),
+    ]);
+    return {
+      recordings: options.recordings,
+      recordMs: round(recordMs),
+      bundleMs: round(bundleMs),
+      samples,
+      bunStart,
+      workerStart,
+    };
   });
 }
 
@@ -93,7 +107,13 @@ function record(root: string, index: number): Promise<EvidenceRef> {
   });
 }
 
-async function gradeAll(root: string, evalDirectory: string, bundle: CodeJudgeBundle, evidence: EvidenceRef[], pool: number): Promise<RejudgeSample> {
+async function gradeAll(
+  root: string,
+  evalDirectory: string,
+  bundle: CodeJudgeBundle,
+  evidence: EvidenceRef[],
+  pool: number,
+): Promise<RejudgeSample> {
   const executions: CodeJudgeExecution[] = new Array(evidence.length);
   let next = 0;
   const worker = async () => {
@@ -139,7 +159,12 @@ function countErrors(executions: readonly CodeJudgeExecution[]): Record<string, 
 
 function gradedAsBuilt(execution: CodeJudgeExecution, passing: boolean): boolean {
   const value = (id: string) => execution.scores?.[id]?.value;
-  return execution.state === "completed" && value("correct_answer") === (passing ? 1 : 0) && value("wrote_notes") === (passing ? 1 : 0) && value("used_tools") === 1;
+  return (
+    execution.state === "completed" &&
+    value("correct_answer") === (passing ? 1 : 0) &&
+    value("wrote_notes") === (passing ? 1 : 0) &&
+    value("used_tools") === 1
+  );
 }
 
 async function measureProcess(argv: string[]): Promise<ProcessCost> {
@@ -161,7 +186,15 @@ export function sectionRejudge(result: RejudgeResult): Section {
   const wrong = result.samples.filter((sample) => sample.wrong > 0);
   return {
     title: `3. Rejudge throughput of code judges (${result.recordings} constructed recordings, one judge.ts bundled once)`,
-    columns: ["pool", "gradings", "wall s", "gradings/s", "median ms per grading", "CPU ms/grading (runner+workers)", "CPU-bound gradings/s"],
+    columns: [
+      "pool",
+      "gradings",
+      "wall s",
+      "gradings/s",
+      "median ms per grading",
+      "CPU ms/grading (runner+workers)",
+      "CPU-bound gradings/s",
+    ],
     rows: [
       ...result.samples.map((sample) => [
         String(sample.pool),
@@ -172,12 +205,31 @@ export function sectionRejudge(result: RejudgeResult): Section {
         `${millis(sample.cpuMsPerGrading.runner)}+${millis(sample.cpuMsPerGrading.workers)}`,
         sample.cpuBoundGradingsPerSecond.toFixed(1),
       ]),
-      ["reference: `bun -e 0` (process start)", "", "", "", millis(median(result.bunStart.wallMs)), millis(result.bunStart.cpuMs), ""],
-      ["reference: the bundled worker, no job (start-up loads)", "", "", "", millis(median(result.workerStart.wallMs)), millis(result.workerStart.cpuMs), ""],
+      [
+        "reference: `bun -e 0` (process start)",
+        "",
+        "",
+        "",
+        millis(median(result.bunStart.wallMs)),
+        millis(result.bunStart.cpuMs),
+        "",
+      ],
+      [
+        "reference: the bundled worker, no job (start-up loads)",
+        "",
+        "",
+        "",
+        millis(median(result.workerStart.wallMs)),
+        millis(result.workerStart.cpuMs),
+        "",
+      ],
     ],
     notes: [
       `recordEvidence for all ${result.recordings}: ${seconds(result.recordMs)} s; bundleCodeJudge once: ${millis(result.bundleMs)} ms`,
-      ...wrong.map((sample) => `WARNING: with pool ${sample.pool}, ${sample.wrong} gradings failed or scored differently than built; errors: ${JSON.stringify(sample.errors)}`),
+      ...wrong.map(
+        (sample) =>
+          `WARNING: with pool ${sample.pool}, ${sample.wrong} gradings failed or scored differently than built; errors: ${JSON.stringify(sample.errors)}`,
+      ),
     ],
   };
 }

@@ -18,13 +18,26 @@ import { measureThroughput, sectionThroughput } from "./throughput.ts";
 import { measureViewerApi, sectionViewerApi } from "./viewer-api.ts";
 import { measureWorkspaceDiff, sectionWorkspaceDiff } from "./workspace-diff.ts";
 
-const MEASUREMENTS = ["overhead", "throughput", "rejudge", "plan", "viewer", "diff", "sandbox", "isolation", "runner-memory"] as const;
+const MEASUREMENTS = [
+  "overhead",
+  "throughput",
+  "rejudge",
+  "plan",
+  "viewer",
+  "diff",
+  "sandbox",
+  "isolation",
+  "runner-memory",
+] as const;
 
-const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
+const { values: flags } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, only: { type: "string" } },
+});
 const sizes = flags.quick ? QUICK : FULL;
 const selected = new Set(flags.only ? flags.only.split(",").map((name) => name.trim()) : MEASUREMENTS);
 for (const name of selected) {
-  if (!(MEASUREMENTS as readonly string[]).includes(name)) throw new Error(`--only: unknown measurement "${name}"; use ${MEASUREMENTS.join(", ")}`);
+  if (!(MEASUREMENTS as readonly string[]).includes(name))
+    throw new Error(`--only: unknown measurement "${name}"; use ${MEASUREMENTS.join(", ")}`);
 }
 
 const started = now();
@@ -32,7 +45,11 @@ const machine = describeMachine();
 const loadAverage = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
 
 /** Runs one measurement when selected, announcing it on stderr (stdout carries only the table). */
-async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measure: () => Promise<T>): Promise<T | null> {
+async function step<T>(
+  name: (typeof MEASUREMENTS)[number],
+  label: string,
+  measure: () => Promise<T>,
+): Promise<T | null> {
   if (!selected.has(name)) return null;
   process.stderr.write(`bench: ${label}…\n`);
   const start = now();
@@ -41,17 +58,39 @@ async function step<T>(name: (typeof MEASUREMENTS)[number], label: string, measu
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/9 harness overhead", () => measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }));
-const throughput = await step("throughput", "2/9 throughput", () =>
-  measureThroughput({ evals: sizes.throughputEvals, concurrency: sizes.throughputConcurrency, rounds: sizes.throughputRounds }),
+const harnessOverhead = await step("overhead", "1/9 harness overhead", () =>
+  measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }),
 );
-const rejudge = await step("rejudge", "3/9 rejudge", () => measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }));
-const plan = await step("plan", "4/9 plan", () => measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }));
-const viewerApi = await step("viewer", `5/9 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`, () => measureViewerApi({ evalRuns: sizes.viewerEvalRuns }));
+const throughput = await step("throughput", "2/9 throughput", () =>
+  measureThroughput({
+    evals: sizes.throughputEvals,
+    concurrency: sizes.throughputConcurrency,
+    rounds: sizes.throughputRounds,
+  }),
+);
+const rejudge = await step("rejudge", "3/9 rejudge", () =>
+  measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }),
+);
+const plan = await step("plan", "4/9 plan", () =>
+  measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }),
+);
+const viewerApi = await step(
+  "viewer",
+  `5/9 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`,
+  () => measureViewerApi({ evalRuns: sizes.viewerEvalRuns }),
+);
 const workspaceDiff = await step("diff", "6/9 workspace diff of large changes", () => measureWorkspaceDiff());
-const sandbox = await step("sandbox", "7/9 container sandbox round trips", () => measureSandbox({ repetitions: sizes.sandboxRepetitions }));
-const isolation = await step("isolation", "8/9 isolation backends (whole eval runs, process vs container)", () => measureIsolation({ evals: sizes.isolationEvals }));
-const runnerMemory = await step("runner-memory", `9/9 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`, () => measureRunnerMemory({ slots: sizes.runnerMemorySlots }));
+const sandbox = await step("sandbox", "7/9 container sandbox round trips", () =>
+  measureSandbox({ repetitions: sizes.sandboxRepetitions }),
+);
+const isolation = await step("isolation", "8/9 isolation backends (whole eval runs, process vs container)", () =>
+  measureIsolation({ evals: sizes.isolationEvals }),
+);
+const runnerMemory = await step(
+  "runner-memory",
+  `9/9 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`,
+  () => measureRunnerMemory({ slots: sizes.runnerMemorySlots }),
+);
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
 

@@ -52,9 +52,17 @@ export async function measureRunnerMemory(options: { slots: number }): Promise<R
     const start = now();
     const runDirectory = await writeRecordedRun(root, evals);
     const setupMs = round(now() - start);
-    const child = Bun.spawn([process.execPath, import.meta.filename, "--runner", root, runDirectory], { stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    if (exitCode !== 0) throw new Error(`runner-memory: the runner process failed (exit ${exitCode}): ${stderr.slice(-2000)}`);
+    const child = Bun.spawn([process.execPath, import.meta.filename, "--runner", root, runDirectory], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, exitCode] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    if (exitCode !== 0)
+      throw new Error(`runner-memory: the runner process failed (exit ${exitCode}): ${stderr.slice(-2000)}`);
     const report = JSON.parse(stdout.trim().split("\n").at(-1)!) as ChildReport;
     return { slots: evals * MODELS.length * REPETITIONS, setupMs, ...report };
   });
@@ -62,12 +70,19 @@ export async function measureRunnerMemory(options: { slots: number }): Promise<R
 
 /** benchmark.ts (process isolation) and evals whose judge.ts checks the answer; every slot recorded, none judged. */
 async function writeRecordedRun(root: string, evals: number): Promise<string> {
-  const settings = { models: MODELS, repetitions: REPETITIONS, concurrency: CONCURRENCY, judge: { timeoutMs: 60_000 }, candidate: { timeoutMs: 120_000, isolation: "process" } };
+  const settings = {
+    models: MODELS,
+    repetitions: REPETITIONS,
+    concurrency: CONCURRENCY,
+    judge: { timeoutMs: 60_000 },
+    candidate: { timeoutMs: 120_000, isolation: "process" },
+  };
   const files: Record<string, string> = { "benchmark.ts": `export default ${JSON.stringify(settings)};\n` };
   for (let n = 1; n <= evals; n++) {
     const id = `eval-${String(n).padStart(4, "0")}`;
     files[`evals/${id}/prompt.md`] = `Reply with exactly APPLE (eval ${n}).\n`;
-    files[`evals/${id}/judge.ts`] = `export default ({ response }) => ({ scores: { correct_answer: response.text === "APPLE" } });\n`;
+    files[`evals/${id}/judge.ts`] =
+      `export default ({ response }) => ({ scores: { correct_answer: response.text === "APPLE" } });\n`;
   }
   await writeTree(root, files);
   const benchmark = await loadBenchmark(root);
@@ -75,16 +90,37 @@ async function writeRecordedRun(root: string, evals: number): Promise<string> {
   const runDirectory = join(root, "results", runId);
   const store = ResultsStore.open(runDirectory, { create: true });
   try {
-    store.writeRun({ id: runId, name: benchmark.name, benchmarkDirectory: root, createdAt: new Date().toISOString(), opencodeVersion: OPENCODE_VERSION, models: MODELS, repetitions: REPETITIONS, evals: benchmark.evals.map((evaluation) => evaluation.id) });
+    store.writeRun({
+      id: runId,
+      name: benchmark.name,
+      benchmarkDirectory: root,
+      createdAt: new Date().toISOString(),
+      opencodeVersion: OPENCODE_VERSION,
+      models: MODELS,
+      repetitions: REPETITIONS,
+      evals: benchmark.evals.map((evaluation) => evaluation.id),
+    });
     const recordings: EvidenceRef[] = [];
-    for (let index = 0; index < RECORDINGS; index++) recordings.push(await record(join(runDirectory, "eval-runs", `recording-${index}`, "evidence"), index));
+    for (let index = 0; index < RECORDINGS; index++)
+      recordings.push(await record(join(runDirectory, "eval-runs", `recording-${index}`, "evidence"), index));
     let n = 0;
     for (const evaluation of benchmark.evals) {
       for (const model of MODELS) {
         const fingerprint = candidateFingerprint(evaluation, model, benchmark.settings);
         for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
           const evidence = recordings[n % RECORDINGS]!;
-          store.saveEvalRun(recordedEvalRun({ id: evalRunId(n), runId, slot: { evalId: evaluation.id, model, variant: "current", repetition }, candidateFingerprint: fingerprint, prompt: evaluation.prompt.text, timeoutMs: 120_000, evidence: { directory: relative(runDirectory, evidence.directory), hash: evidence.hash }, startedAt: new Date(Date.UTC(2026, 0, 1) + n * 1_000) }));
+          store.saveEvalRun(
+            recordedEvalRun({
+              id: evalRunId(n),
+              runId,
+              slot: { evalId: evaluation.id, model, variant: "current", repetition },
+              candidateFingerprint: fingerprint,
+              prompt: evaluation.prompt.text,
+              timeoutMs: 120_000,
+              evidence: { directory: relative(runDirectory, evidence.directory), hash: evidence.hash },
+              startedAt: new Date(Date.UTC(2026, 0, 1) + n * 1_000),
+            }),
+          );
           n++;
         }
       }
@@ -97,7 +133,12 @@ async function writeRecordedRun(root: string, evals: number): Promise<string> {
 
 /** Even recordings answer right, odd ones wrong: half the slots pass. */
 function record(directory: string, index: number): Promise<EvidenceRef> {
-  return recordEvidence({ directory, prompt: "Reply with exactly APPLE.", response: index % 2 === 0 ? "APPLE" : "apple", workspace: { initial: { "notes.txt": "todo\n" }, final: { "notes.txt": "todo\n" } } });
+  return recordEvidence({
+    directory,
+    prompt: "Reply with exactly APPLE.",
+    response: index % 2 === 0 ? "APPLE" : "apple",
+    workspace: { initial: { "notes.txt": "todo\n" }, final: { "notes.txt": "todo\n" } },
+  });
 }
 
 /** In the runner's own process: resume the recorded run, sampling this process's memory as slots are judged. */
@@ -126,7 +167,8 @@ async function runRecordedRun(benchmarkDirectory: string, runDirectory: string):
       if (event.type !== "judge.finished") return;
       judged++;
       if (event.judgeRun.state !== "completed") failedJudgeRuns++;
-      if (judged % Math.max(1, Math.round(slots / 10)) === 0) rssByProgressMiB.push({ judged, rssMiB: memory().rssMiB });
+      if (judged % Math.max(1, Math.round(slots / 10)) === 0)
+        rssByProgressMiB.push({ judged, rssMiB: memory().rssMiB });
       if (judged === slots) peakRssMiB.judged = memory().peakRssMiB;
     },
   });
@@ -137,14 +179,26 @@ async function runRecordedRun(benchmarkDirectory: string, runDirectory: string):
 
 export function sectionRunnerMemory(result: RunnerMemoryResult): Section {
   const warnings = [
-    ...(result.actions.judge === result.slots ? [] : [`WARNING: not every slot planned judge: ${JSON.stringify(result.actions)}`]),
+    ...(result.actions.judge === result.slots
+      ? []
+      : [`WARNING: not every slot planned judge: ${JSON.stringify(result.actions)}`]),
     ...(result.failedJudgeRuns === 0 ? [] : [`WARNING: ${result.failedJudgeRuns} judge runs did not complete`]),
   ];
   return {
     title: `9. Runner memory: ${result.slots.toLocaleString("en-US")} slots, every candidate recorded and reused, every slot code-judged (runBenchmark resuming the run in its own process, concurrency ${CONCURRENCY}; no OpenCode process)`,
     columns: ["slots judged", "runner RSS MiB"],
-    rows: [["before runBenchmark", String(result.rssBeforeMiB)], ...result.rssByProgressMiB.map((sample) => [sample.judged.toLocaleString("en-US"), String(sample.rssMiB)]), ["peak (VmHWM) by the plan (recover, integrity check, plan)", String(result.peakRssMiB.planned)], ["peak (VmHWM) by the first judge started (inputs hashed and frozen)", String(result.peakRssMiB.frozen)], ["peak (VmHWM) by the last slot judged", String(result.peakRssMiB.judged)], ["peak (VmHWM) over the whole run (summary included)", String(result.peakRssMiB.returned)]],
-    notes: [`aim: peak < 200 MB · ${result.judged.toLocaleString("en-US")} judged in ${(result.wallMs / 1000).toFixed(1)} s · writing the recorded run took ${(result.setupMs / 1000).toFixed(1)} s`, ...warnings],
+    rows: [
+      ["before runBenchmark", String(result.rssBeforeMiB)],
+      ...result.rssByProgressMiB.map((sample) => [sample.judged.toLocaleString("en-US"), String(sample.rssMiB)]),
+      ["peak (VmHWM) by the plan (recover, integrity check, plan)", String(result.peakRssMiB.planned)],
+      ["peak (VmHWM) by the first judge started (inputs hashed and frozen)", String(result.peakRssMiB.frozen)],
+      ["peak (VmHWM) by the last slot judged", String(result.peakRssMiB.judged)],
+      ["peak (VmHWM) over the whole run (summary included)", String(result.peakRssMiB.returned)],
+    ],
+    notes: [
+      `aim: peak < 200 MB · ${result.judged.toLocaleString("en-US")} judged in ${(result.wallMs / 1000).toFixed(1)} s · writing the recorded run took ${(result.setupMs / 1000).toFixed(1)} s`,
+      ...warnings,
+    ],
   };
 }
 
@@ -153,6 +207,8 @@ if (import.meta.main) {
     console.log(JSON.stringify(await runRecordedRun(process.argv[3]!, process.argv[4]!)));
   } else {
     const { formatSection } = await import("./lib/table.ts");
-    console.log(formatSection(sectionRunnerMemory(await measureRunnerMemory({ slots: Number(process.argv[2] ?? 10_000) }))));
+    console.log(
+      formatSection(sectionRunnerMemory(await measureRunnerMemory({ slots: Number(process.argv[2] ?? 10_000) }))),
+    );
   }
 }

@@ -39,16 +39,23 @@ export interface ThroughputResult {
 
 const MODELS = ["control/positive", "control/negative"];
 
-export async function measureThroughput(options: { evals: number; concurrency: number[]; rounds: number }): Promise<ThroughputResult> {
+export async function measureThroughput(options: {
+  evals: number;
+  concurrency: number[];
+  rounds: number;
+}): Promise<ThroughputResult> {
   return withTempDir("throughput", async (root) => {
     const benchmarkDir = join(root, "benchmark");
     await writeTinyBenchmark(benchmarkDir, options.evals, { models: MODELS, repetitions: 1 });
     const sessions = await bareSessions(benchmarkDir);
-    const server = await startControlServer({ controls: Object.fromEntries(sessions.evals.map((evaluation) => [evaluation.id, evaluation.controls])) });
+    const server = await startControlServer({
+      controls: Object.fromEntries(sessions.evals.map((evaluation) => [evaluation.id, evaluation.controls])),
+    });
     const bareOnce = (concurrency: number) =>
       runBare(sessions.runs, concurrency, async (run) => {
         const { text } = await runBareOpenCode({ server, parent: root, timeExport: false, ...run });
-        if (!/^word\d+$/i.test(text)) throw new Error(`a bare run of ${run.evalId} answered ${JSON.stringify(text)}, not its control's word`);
+        if (!/^word\d+$/i.test(text))
+          throw new Error(`a bare run of ${run.evalId} answered ${JSON.stringify(text)}, not its control's word`);
       });
     const samples: ThroughputSample[] = [];
     try {
@@ -64,7 +71,11 @@ export async function measureThroughput(options: { evals: number; concurrency: n
         }
         const sample = combineRounds(concurrency, harness);
         const bareRate = round((options.rounds * sessions.runs.length) / (bareMs / 60_000), 2);
-        samples.push({ ...sample, bare: { wallMs: round(bareMs), evalRunsPerMinute: bareRate }, ratio: round(sample.evalRunsPerMinute / bareRate, 3) });
+        samples.push({
+          ...sample,
+          bare: { wallMs: round(bareMs), evalRunsPerMinute: bareRate },
+          ratio: round(sample.evalRunsPerMinute / bareRate, 3),
+        });
       }
     } finally {
       await server.close();
@@ -83,13 +94,21 @@ interface BareSession {
 async function bareSessions(benchmarkDir: string) {
   const { evals } = await loadBenchmark(benchmarkDir);
   const runs: BareSession[] = evals.flatMap((evaluation) =>
-    MODELS.map((model) => ({ evalId: evaluation.id, control: model.slice("control/".length), prompt: evaluation.prompt.text })),
+    MODELS.map((model) => ({
+      evalId: evaluation.id,
+      control: model.slice("control/".length),
+      prompt: evaluation.prompt.text,
+    })),
   );
   return { evals, runs };
 }
 
 /** Wall time of all sessions run bare, `concurrency` at a time. */
-async function runBare(runs: BareSession[], concurrency: number, run: (session: BareSession) => Promise<unknown>): Promise<number> {
+async function runBare(
+  runs: BareSession[],
+  concurrency: number,
+  run: (session: BareSession) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   const lane = async () => {
     while (next < runs.length) await run(runs[next++]!);
@@ -149,7 +168,16 @@ export function sectionThroughput(result: ThroughputResult): Section {
   const incomplete = result.samples.filter((sample) => sample.incomplete > 0);
   return {
     title: `2. End-to-end throughput (${result.evals} tiny evals × ${result.models.join(", ")} × 1 repetition, fresh run each; ${result.rounds} interleaved rounds of harness and bare at each concurrency)`,
-    columns: ["concurrency", "eval runs", "wall s", "eval runs/min", "bare runs/min", "harness/bare", "median OpenCode s per run", "runner CPU ms per run"],
+    columns: [
+      "concurrency",
+      "eval runs",
+      "wall s",
+      "eval runs/min",
+      "bare runs/min",
+      "harness/bare",
+      "median OpenCode s per run",
+      "runner CPU ms per run",
+    ],
     rows: result.samples.map((sample) => [
       String(sample.concurrency),
       sample.evalRuns,
@@ -160,6 +188,9 @@ export function sectionThroughput(result: ThroughputResult): Section {
       seconds(sample.medianOpenCodeMs),
       millis(sample.runnerCpuMsPerEvalRun),
     ]),
-    notes: incomplete.map((sample) => `WARNING: at concurrency ${sample.concurrency}, ${sample.incomplete} eval runs ended without a completed judgment`),
+    notes: incomplete.map(
+      (sample) =>
+        `WARNING: at concurrency ${sample.concurrency}, ${sample.incomplete} eval runs ended without a completed judgment`,
+    ),
   };
 }

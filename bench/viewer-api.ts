@@ -57,8 +57,17 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
   return withTempDir("viewer-api", async (root) => {
     const fixtureStart = now();
     const fingerprints = await writeBenchmark(join(root, "benchmark"), evals);
-    const fixture = await writeViewerFixture(join(root, "benchmark"), { evals, models: MODELS, repetitions: REPETITIONS, recordings: 8, fingerprints });
-    recordQueue(fixture.runDirectory, fixture.evalRuns.map((evalRun) => evalRun.slot));
+    const fixture = await writeViewerFixture(join(root, "benchmark"), {
+      evals,
+      models: MODELS,
+      repetitions: REPETITIONS,
+      recordings: 8,
+      fingerprints,
+    });
+    recordQueue(
+      fixture.runDirectory,
+      fixture.evalRuns.map((evalRun) => evalRun.slot),
+    );
     const fixtureMs = round(now() - fixtureStart);
     const recordStart = now();
     await recordRunEnd(fixture.runDirectory);
@@ -73,50 +82,111 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
       // Cold: the page opens on the leaderboard, which a finished run answers from the summary it recorded once its key
       // holds (else the store is read into memory and the CIs and the verdict made); the first page of eval runs after
       // it reads the store into memory (unless the leaderboard did), timed apart.
-      const [coldSummary, overview] = await timeWithBody<Pick<RunOverview, "verdictWords" | "verdictNote" | "summaryRecordedAt"> & { leaderboard: { candidate: string; score: { value: number | null } }[] }>(api);
+      const [coldSummary, overview] = await timeWithBody<
+        Pick<RunOverview, "verdictWords" | "verdictNote" | "summaryRecordedAt"> & {
+          leaderboard: { candidate: string; score: { value: number | null } }[];
+        }
+      >(api);
       const unscored = overview.leaderboard.filter((row) => row.score.value === null).map((row) => row.candidate);
       const warnings = [
         ...(overview.verdictWords !== null && overview.verdictWords.headline !== "incomplete" && unscored.length === 0
           ? []
-          : [`WARNING: the first leaderboard is not the summary of a complete run (verdict ${overview.verdictWords?.headline ?? "none"}${unscored.length > 0 ? `, unresolved: ${unscored.join(", ")}` : ""}; ${overview.verdictNote ?? ""}): not the path a user gets`]),
-        ...(overview.summaryRecordedAt ? [] : ["WARNING: the first leaderboard was computed by the viewer, not read from the summary the run recorded at its end: not the path a user gets after `openeval run`"]),
+          : [
+              `WARNING: the first leaderboard is not the summary of a complete run (verdict ${overview.verdictWords?.headline ?? "none"}${unscored.length > 0 ? `, unresolved: ${unscored.join(", ")}` : ""}; ${overview.verdictNote ?? ""}): not the path a user gets`,
+            ]),
+        ...(overview.summaryRecordedAt
+          ? []
+          : [
+              "WARNING: the first leaderboard was computed by the viewer, not read from the summary the run recorded at its end: not the path a user gets after `openeval run`",
+            ]),
       ];
       const coldIndex = await time(`${api}/eval-runs?limit=100`);
       // The queue and each comparison are made once per version of the run(s), then answered from memory: the page
       // header from /api/compare, its changes in pages cut from the kept comparison.
-      const pairs = MODELS.slice(1).map((model) => `a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`);
+      const pairs = MODELS.slice(1).map(
+        (model) =>
+          `a=${fixture.runId}&b=${fixture.runId}&ma=${encodeURIComponent(MODELS[0]!)}&mb=${encodeURIComponent(model)}`,
+      );
       const coldQueue = await time(`${api}/queue`);
       const coldCompare = await time(`${viewer.url}api/compare?${pairs[0]}`);
       // The other pairs are made too (untimed), so that the rows below time answers from memory, as the page gets them.
       for (const pair of pairs.slice(1)) await time(`${viewer.url}api/compare?${pair}`);
-      const changes = ((await (await fetch(`${viewer.url}api/compare/changes?${pairs[0]}&limit=1`)).json()) as { total: number }).total;
+      const changes = (
+        (await (await fetch(`${viewer.url}api/compare/changes?${pairs[0]}&limit=1`)).json()) as { total: number }
+      ).total;
       const changesUrl = (index: number) =>
         `${viewer.url}api/compare/changes?${pick(pairs, index)}&sort=${pick(CHANGE_SORTS, index + 1)}&desc=${index % 2}&offset=${offset(index, changes)}&limit=100`;
       const afterCold = viewer.memory();
       const endpoints: [string, (index: number) => string][] = [
         ["GET /api/runs", () => `${viewer.url}api/runs`],
         ["GET /api/runs/:run (leaderboard)", () => api],
-        ["GET /api/runs/:run/matrix (page of 100 evals)", (index) => `${api}/matrix?offset=${offset(index, evals)}&limit=100`],
-        ["GET /api/runs/:run/eval-runs (page of 100)", (index) => `${api}/eval-runs?offset=${offset(index, total)}&limit=100`],
-        ["GET /api/runs/:run/eval-runs?model&sort=score (filtered, sorted page)", (index) => `${api}/eval-runs?model=${encodeURIComponent(pick(MODELS, index))}&sort=score&desc=1&offset=${offset(index, total / MODELS.length)}&limit=100`],
-        ["GET /api/runs/:run/eval-runs/:id (detail)", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}`],
-        ["GET /api/runs/:run/eval-runs/:id/transcript", (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}/transcript?limit=50`],
+        [
+          "GET /api/runs/:run/matrix (page of 100 evals)",
+          (index) => `${api}/matrix?offset=${offset(index, evals)}&limit=100`,
+        ],
+        [
+          "GET /api/runs/:run/eval-runs (page of 100)",
+          (index) => `${api}/eval-runs?offset=${offset(index, total)}&limit=100`,
+        ],
+        [
+          "GET /api/runs/:run/eval-runs?model&sort=score (filtered, sorted page)",
+          (index) =>
+            `${api}/eval-runs?model=${encodeURIComponent(pick(MODELS, index))}&sort=score&desc=1&offset=${offset(index, total / MODELS.length)}&limit=100`,
+        ],
+        [
+          "GET /api/runs/:run/eval-runs/:id (detail)",
+          (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}`,
+        ],
+        [
+          "GET /api/runs/:run/eval-runs/:id/transcript",
+          (index) => `${api}/eval-runs/${pick(fixture.evalRuns, index).id}/transcript?limit=50`,
+        ],
         ["GET /api/runs/:run/judge-runs/:id", (index) => `${api}/judge-runs/${pick(fixture.judgeRuns, index).id}`],
-        [`GET /api/runs/:run/queue (an invocation of ${total.toLocaleString("en-US")} planned slots)`, () => `${api}/queue`],
-        ["GET /api/compare (the page header: a pair's scores, paired CI, counts)", (index) => `${viewer.url}api/compare?${pick(pairs, index)}`],
-        [`GET /api/compare/changes (page of 100 of ${changes.toLocaleString("en-US")} changes, each sort and direction in turn)`, changesUrl],
+        [
+          `GET /api/runs/:run/queue (an invocation of ${total.toLocaleString("en-US")} planned slots)`,
+          () => `${api}/queue`,
+        ],
+        [
+          "GET /api/compare (the page header: a pair's scores, paired CI, counts)",
+          (index) => `${viewer.url}api/compare?${pick(pairs, index)}`,
+        ],
+        [
+          `GET /api/compare/changes (page of 100 of ${changes.toLocaleString("en-US")} changes, each sort and direction in turn)`,
+          changesUrl,
+        ],
       ];
       const results: ViewerApiLatency[] = [
-        { endpoint: "first leaderboard, cold (the summary the run recorded, its key checked: no eval run read, no benchmark loaded)", p50Ms: round(coldSummary), p95Ms: round(coldSummary) },
-        { endpoint: `first page of eval runs after it (reads ${total.toLocaleString("en-US")} eval runs + judge runs into memory)`, p50Ms: round(coldIndex), p95Ms: round(coldIndex) },
-        { endpoint: `first queue, cold (derived from ${total.toLocaleString("en-US")} eval runs and the invocation's plan)`, p50Ms: round(coldQueue), p95Ms: round(coldQueue) },
-        { endpoint: "first comparison, cold (aggregation of both sides, paired bootstrap)", p50Ms: round(coldCompare), p95Ms: round(coldCompare) },
+        {
+          endpoint:
+            "first leaderboard, cold (the summary the run recorded, its key checked: no eval run read, no benchmark loaded)",
+          p50Ms: round(coldSummary),
+          p95Ms: round(coldSummary),
+        },
+        {
+          endpoint: `first page of eval runs after it (reads ${total.toLocaleString("en-US")} eval runs + judge runs into memory)`,
+          p50Ms: round(coldIndex),
+          p95Ms: round(coldIndex),
+        },
+        {
+          endpoint: `first queue, cold (derived from ${total.toLocaleString("en-US")} eval runs and the invocation's plan)`,
+          p50Ms: round(coldQueue),
+          p95Ms: round(coldQueue),
+        },
+        {
+          endpoint: "first comparison, cold (aggregation of both sides, paired bootstrap)",
+          p50Ms: round(coldCompare),
+          p95Ms: round(coldCompare),
+        },
       ];
       for (const [endpoint, url] of endpoints) {
         await time(url(0)); // warm-up
         const samples: number[] = [];
         for (let index = 0; index < requests; index++) samples.push(await time(url(index)));
-        results.push({ endpoint, p50Ms: round(percentile(samples, 0.5), 2), p95Ms: round(percentile(samples, 0.95), 2) });
+        results.push({
+          endpoint,
+          p50Ms: round(percentile(samples, 0.5), 2),
+          p95Ms: round(percentile(samples, 0.95), 2),
+        });
       }
       const end = viewer.memory();
       return {
@@ -124,7 +194,12 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
         fixtureMs,
         recordSummaryMs,
         latencies: results,
-        server: { rssListeningMiB: viewer.listening.rssMiB, rssAfterColdMiB: afterCold.rssMiB, rssEndMiB: end.rssMiB, peakRssMiB: end.peakRssMiB },
+        server: {
+          rssListeningMiB: viewer.listening.rssMiB,
+          rssAfterColdMiB: afterCold.rssMiB,
+          rssEndMiB: end.rssMiB,
+          peakRssMiB: end.peakRssMiB,
+        },
         warnings,
       };
     } finally {
@@ -135,7 +210,18 @@ export async function measureViewerApi(options: ViewerApiOptions): Promise<Viewe
 
 /** `openeval view --run <dir> --port 0` as its own process, resolved once it prints the URL it listens on. */
 async function spawnViewer(runDirectory: string) {
-  const child = Bun.spawn([process.execPath, join(REPO_ROOT, "packages", "openeval", "src", "cli", "main.ts"), "view", "--run", runDirectory, "--port", "0"], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      join(REPO_ROOT, "packages", "openeval", "src", "cli", "main.ts"),
+      "view",
+      "--run",
+      runDirectory,
+      "--port",
+      "0",
+    ],
+    { stdout: "pipe", stderr: "inherit" },
+  );
   const memory = () => {
     const read = readProcessMemory(child.pid);
     if (!read) throw new Error(`openeval view (pid ${child.pid}) exited early`);
@@ -172,7 +258,10 @@ export function sectionViewerApi(result: ViewerApiResult): Section {
   return {
     title: `5. Viewer API latency and server memory (generated run of ${result.evalRuns.toLocaleString("en-US")} judged eval runs; \`openeval view\` in its own process)`,
     columns: ["endpoint", "p50 ms", "p95 ms"],
-    rows: [...result.latencies.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]), ...result.warnings.map((warning) => [warning, "", ""])],
+    rows: [
+      ...result.latencies.map((row) => [row.endpoint, String(round(row.p50Ms, 2)), String(round(row.p95Ms, 2))]),
+      ...result.warnings.map((warning) => [warning, "", ""]),
+    ],
     notes: [
       ...result.warnings,
       `server RSS: ${server.rssListeningMiB} MiB listening, ${server.rssAfterColdMiB} MiB after the cold reads, ${server.rssEndMiB} MiB at the end; peak (VmHWM) ${server.peakRssMiB} MiB (aim < 500 MB)`,
@@ -185,7 +274,15 @@ export function sectionViewerApi(result: ViewerApiResult): Section {
 function recordQueue(runDirectory: string, slots: SlotKey[]): void {
   const store = ResultsStore.open(runDirectory);
   try {
-    recordInvocationStarted(store, { invocation: "inv_bench", startedAt: "2026-11-29T11:59:00.000Z", pid: process.pid, concurrency: 4, maxCostUSD: 200, estimateUSD: null, work: slots.map((slot) => ({ kind: "candidate", ...slot })) });
+    recordInvocationStarted(store, {
+      invocation: "inv_bench",
+      startedAt: "2026-11-29T11:59:00.000Z",
+      pid: process.pid,
+      concurrency: 4,
+      maxCostUSD: 200,
+      estimateUSD: null,
+      work: slots.map((slot) => ({ kind: "candidate", ...slot })),
+    });
   } finally {
     store.close();
   }
@@ -212,20 +309,32 @@ async function recordRunEnd(runDirectory: string): Promise<void> {
  * (load the benchmark, plan, summary, verdict) rather than the fallback for a run whose benchmark.ts is gone.
  */
 async function writeBenchmark(directory: string, evals: number): Promise<ViewerFixtureOptions["fingerprints"]> {
-  const settings = { models: MODELS, repetitions: REPETITIONS, judge: { model: "control/judge", timeoutMs: 60_000 }, candidate: { timeoutMs: 120_000, isolation: "process" } };
+  const settings = {
+    models: MODELS,
+    repetitions: REPETITIONS,
+    judge: { model: "control/judge", timeoutMs: 60_000 },
+    candidate: { timeoutMs: 120_000, isolation: "process" },
+  };
   const files: Record<string, string> = { "benchmark.ts": `export default ${JSON.stringify(settings)};\n` };
   for (let n = 1; n <= evals; n++) {
     const id = `eval-${String(n).padStart(4, "0")}`;
     files[`evals/${id}/prompt.md`] = `Fix the bug in slugify.js (${id}).\n`;
-    files[`evals/${id}/judge.ts`] = `const EVAL = ${JSON.stringify(id)};\nexport default () => ({ scores: { tests_pass: EVAL.length > 0 } });\n`;
-    files[`evals/${id}/judge.md`] = "## Criterion: focused_fix — Focused fix\nPass when only slugify.js changed and the tests were run.\n";
+    files[`evals/${id}/judge.ts`] =
+      `const EVAL = ${JSON.stringify(id)};\nexport default () => ({ scores: { tests_pass: EVAL.length > 0 } });\n`;
+    files[`evals/${id}/judge.md`] =
+      "## Criterion: focused_fix — Focused fix\nPass when only slugify.js changed and the tests were run.\n";
     files[`evals/${id}/controls/negative.json`] = JSON.stringify({ turns: [{ text: "Not fixed." }] });
   }
   await writeTree(directory, files);
   const benchmark = await loadBenchmark(directory);
   const byId = new Map(benchmark.evals.map((evaluation) => [evaluation.id, evaluation]));
-  const judges = new Map(benchmark.evals.map((evaluation) => [evaluation.id, judgeFingerprint(evaluation, benchmark.settings)]));
-  return { candidate: (slot) => candidateFingerprint(byId.get(slot.evalId)!, slot.model, benchmark.settings), judge: (evalId) => judges.get(evalId)! };
+  const judges = new Map(
+    benchmark.evals.map((evaluation) => [evaluation.id, judgeFingerprint(evaluation, benchmark.settings)]),
+  );
+  return {
+    candidate: (slot) => candidateFingerprint(byId.get(slot.evalId)!, slot.model, benchmark.settings),
+    judge: (evalId) => judges.get(evalId)!,
+  };
 }
 
 async function time(url: string): Promise<number> {
@@ -248,5 +357,7 @@ function percentile(samples: readonly number[], p: number): number {
 
 if (import.meta.main) {
   const { formatSection } = await import("./lib/table.ts");
-  console.log(formatSection(sectionViewerApi(await measureViewerApi({ evalRuns: Number(process.argv[2] ?? 100_000) }))));
+  console.log(
+    formatSection(sectionViewerApi(await measureViewerApi({ evalRuns: Number(process.argv[2] ?? 100_000) }))),
+  );
 }

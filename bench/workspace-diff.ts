@@ -35,19 +35,42 @@ export async function measureWorkspaceDiff(): Promise<WorkspaceDiffCase[]> {
   const text = (list: string[]) => `${list.join("\n")}\n`;
   const cases: { name: string; initial: Record<string, string>; final: Record<string, string> }[] = [
     { name: "20,000-line file added", initial: {}, final: { "lock.json": text(lines) } },
-    { name: "20,000-line file, 10 % of lines modified", initial: { "lock.json": text(lines) }, final: { "lock.json": text(lines.map((line, index) => (index % 10 === 3 ? `${line} // changed` : line))) } },
-    { name: "20,000-line file rewritten whole", initial: { "lock.json": text(lines) }, final: { "lock.json": text(lines.map((line) => line.replace("package", "pkg"))) } },
+    {
+      name: "20,000-line file, 10 % of lines modified",
+      initial: { "lock.json": text(lines) },
+      final: { "lock.json": text(lines.map((line, index) => (index % 10 === 3 ? `${line} // changed` : line))) },
+    },
+    {
+      name: "20,000-line file rewritten whole",
+      initial: { "lock.json": text(lines) },
+      final: { "lock.json": text(lines.map((line) => line.replace("package", "pkg"))) },
+    },
   ];
   const results: WorkspaceDiffCase[] = [];
   for (const entry of cases) {
     results.push(
       await withTempDir("diff", async (directory) => {
-        const evidence = await recordEvidence({ directory: join(directory, "evidence"), prompt: "p", response: "r", workspace: { initial: entry.initial, final: entry.final } });
-        const child = Bun.spawn([process.execPath, "-e", WORKER, evidence.directory, evidence.hash], { stdout: "pipe", stderr: "inherit" });
+        const evidence = await recordEvidence({
+          directory: join(directory, "evidence"),
+          prompt: "p",
+          response: "r",
+          workspace: { initial: entry.initial, final: entry.final },
+        });
+        const child = Bun.spawn([process.execPath, "-e", WORKER, evidence.directory, evidence.hash], {
+          stdout: "pipe",
+          stderr: "inherit",
+        });
         const output = await new Response(child.stdout).text();
         if ((await child.exited) !== 0) throw new Error(`workspace diff worker failed for ${entry.name}`);
         const measured = JSON.parse(output) as { diffMs: number; before: number; peak: number; patchBytes: number };
-        return { name: entry.name, lines: LINES, diffMs: round(measured.diffMs), extraMB: round((measured.peak - measured.before) / 1e6), peakMB: round(measured.peak / 1e6), patchBytes: measured.patchBytes };
+        return {
+          name: entry.name,
+          lines: LINES,
+          diffMs: round(measured.diffMs),
+          extraMB: round((measured.peak - measured.before) / 1e6),
+          peakMB: round(measured.peak / 1e6),
+          patchBytes: measured.patchBytes,
+        };
       }),
     );
   }
@@ -58,7 +81,15 @@ export function sectionWorkspaceDiff(results: WorkspaceDiffCase[]): Section {
   return {
     title: "6. Workspace diff of large candidate changes (judge-like process)",
     columns: ["case", "diff ms", "extra MB", "peak RSS MB", "patch bytes"],
-    rows: results.map((result) => [result.name, String(result.diffMs), String(result.extraMB), String(result.peakMB), String(result.patchBytes)]),
-    notes: ["extra MB: the process's peak RSS minus its RSS just before the diff (an upper bound on what the diff used)."],
+    rows: results.map((result) => [
+      result.name,
+      String(result.diffMs),
+      String(result.extraMB),
+      String(result.peakMB),
+      String(result.patchBytes),
+    ]),
+    notes: [
+      "extra MB: the process's peak RSS minus its RSS just before the diff (an upper bound on what the diff used).",
+    ],
   };
 }

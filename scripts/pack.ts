@@ -34,7 +34,8 @@ async function pack(staging: string, destination: string): Promise<string> {
     const manifest = await readManifest(folder);
     const { devDependencies: _, dependencies: own = {}, ...rest } = manifest;
     // What a bundled package depends on is installed beside openeval; openeval itself is the package they are in.
-    for (const [dependency, version] of Object.entries(own)) if (dependency !== openeval.name) dependencies[dependency] = version;
+    for (const [dependency, version] of Object.entries(own))
+      if (dependency !== openeval.name) dependencies[dependency] = version;
     dependencies[name] = manifest.version;
     await copySources(join(PACKAGES, folder), join(staging, "node_modules", name), ["src", "README.md"]);
     await writeManifest(join(staging, "node_modules", name), rest);
@@ -43,8 +44,14 @@ async function pack(staging: string, destination: string): Promise<string> {
   // The sandbox images' build contexts, which `openeval image` reads from the package (src/util/images-directory.ts).
   await copySources(join(PACKAGES, ".."), staging, ["images"]);
   const { devDependencies: _, ...published } = openeval;
-  await writeManifest(staging, { ...published, dependencies: sorted(dependencies), bundleDependencies: Object.keys(BUNDLED) });
-  const packed = Bun.spawnSync(["npm", "pack", staging, "--pack-destination", destination, "--json"], { stderr: "inherit" });
+  await writeManifest(staging, {
+    ...published,
+    dependencies: sorted(dependencies),
+    bundleDependencies: Object.keys(BUNDLED),
+  });
+  const packed = Bun.spawnSync(["npm", "pack", staging, "--pack-destination", destination, "--json"], {
+    stderr: "inherit",
+  });
   if (packed.exitCode !== 0) throw new Error(`npm pack failed (exit ${packed.exitCode})`);
   const [{ filename }] = JSON.parse(packed.stdout.toString()) as [{ filename: string }];
   return join(destination, basename(filename));
@@ -60,7 +67,10 @@ async function writeManifest(folder: string, manifest: Record<string, unknown>):
 
 async function copySources(from: string, to: string, entries: string[]): Promise<void> {
   for (const entry of entries) {
-    await cp(join(from, entry), join(to, entry), { recursive: true, filter: (source) => !TEST_FILE.test(source) && basename(source) !== "fixtures" });
+    await cp(join(from, entry), join(to, entry), {
+      recursive: true,
+      filter: (source) => !TEST_FILE.test(source) && basename(source) !== "fixtures",
+    });
   }
 }
 

@@ -32,13 +32,26 @@ export async function runBareOpenCode(request: BareRunRequest): Promise<BareRunR
   const root = await mkdtemp(join(request.parent, "bare-"));
   try {
     const workspace = join(root, "workspace");
-    for (const dir of ["home", "data", "cache", "state", "tmp", "workspace"]) await mkdir(join(root, dir), { recursive: true });
+    for (const dir of ["home", "data", "cache", "state", "tmp", "workspace"])
+      await mkdir(join(root, dir), { recursive: true });
     await seedConfigDir(root);
     const env = isolatedEnv(root, workspace, request);
     git(workspace, env, "init", "-q");
     git(workspace, env, "commit", "-q", "--allow-empty", "-m", "init");
 
-    const args = ["run", "--pure", "--format", "json", "--dir", workspace, "-m", `control/${request.control}`, "--title", "t", "--print-logs"];
+    const args = [
+      "run",
+      "--pure",
+      "--format",
+      "json",
+      "--dir",
+      workspace,
+      "-m",
+      `control/${request.control}`,
+      "--title",
+      "t",
+      "--print-logs",
+    ];
     const start = now();
     const child = Bun.spawn([resolveOpenCodeBinary(), ...args], {
       cwd: workspace,
@@ -49,11 +62,19 @@ export async function runBareOpenCode(request: BareRunRequest): Promise<BareRunR
       timeout: 120_000,
       killSignal: "SIGKILL",
     });
-    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [stdout, stderr, exitCode] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     const ms = now() - start;
     if (exitCode !== 0) throw new Error(`bare opencode run exited ${exitCode}: ${stderr.slice(-2000)}`);
     const events = parseEvents(stdout);
-    return { ms, text: lastText(events), exportMs: request.timeExport === false ? null : await timeExport(env, workspace, events) };
+    return {
+      ms,
+      text: lastText(events),
+      exportMs: request.timeExport === false ? null : await timeExport(env, workspace, events),
+    };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -71,7 +92,12 @@ function isolatedEnv(root: string, workspace: string, request: BareRunRequest): 
         name: "Control",
         options: { baseURL: request.server.baseURL(request.evalId), apiKey: "control" },
         models: {
-          [request.control]: { name: request.control, tool_call: true, limit: { context: 128000, output: 8192 }, cost: { input: 0, output: 0 } },
+          [request.control]: {
+            name: request.control,
+            tool_call: true,
+            limit: { context: 128000, output: 8192 },
+            cost: { input: 0, output: 0 },
+          },
         },
       },
     },
@@ -102,11 +128,17 @@ async function seedConfigDir(root: string): Promise<void> {
   await mkdir(join(dir, "node_modules"), { recursive: true });
   const dependencies = { "@opencode-ai/plugin": "*" };
   await writeFile(join(dir, "package.json"), JSON.stringify({ dependencies }));
-  await writeFile(join(dir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies } } }));
+  await writeFile(
+    join(dir, "package-lock.json"),
+    JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies } } }),
+  );
 }
 
 function git(workspace: string, env: Record<string, string>, ...args: string[]): void {
-  const result = Bun.spawnSync(["git", "-c", "user.name=control", "-c", "user.email=control@localhost", ...args], { cwd: workspace, env });
+  const result = Bun.spawnSync(["git", "-c", "user.name=control", "-c", "user.email=control@localhost", ...args], {
+    cwd: workspace,
+    env,
+  });
   if (result.exitCode !== 0) throw new Error(`git ${args[0]} failed: ${result.stderr.toString()}`);
 }
 
@@ -130,16 +162,32 @@ function parseEvents(stdout: string): RunEvent[] {
 }
 
 function lastText(events: RunEvent[]): string {
-  return events.flatMap((event) => (event.type === "text" && typeof event.part?.text === "string" ? [event.part.text] : [])).at(-1) ?? "";
+  return (
+    events
+      .flatMap((event) => (event.type === "text" && typeof event.part?.text === "string" ? [event.part.text] : []))
+      .at(-1) ?? ""
+  );
 }
 
 async function timeExport(env: Record<string, string>, workspace: string, events: RunEvent[]): Promise<number> {
   const sessionID = events.find((event) => event.sessionID)?.sessionID;
   if (!sessionID) throw new Error("the bare run printed no session id");
   const start = now();
-  const child = Bun.spawn([resolveOpenCodeBinary(), "export", sessionID], { cwd: workspace, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 60_000 });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn([resolveOpenCodeBinary(), "export", sessionID], {
+    cwd: workspace,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 60_000,
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   const ms = now() - start;
-  if (exitCode !== 0 || !stdout.includes(sessionID)) throw new Error(`opencode export ${sessionID} failed (exit ${exitCode}): ${stderr.slice(-1000)}`);
+  if (exitCode !== 0 || !stdout.includes(sessionID))
+    throw new Error(`opencode export ${sessionID} failed (exit ${exitCode}): ${stderr.slice(-1000)}`);
   return ms;
 }

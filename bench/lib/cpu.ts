@@ -17,13 +17,21 @@ export interface CpuTime {
 export function readCpuTime(): CpuTime {
   const stat = readFileSync("/proc/self/stat", "utf8");
   // Fields after "(comm)": state is field 3; utime, stime, cutime, cstime are fields 14–17.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
   return { selfMs: ms(fields[11]! + fields[12]!), childrenMs: ms(fields[13]! + fields[14]!) };
 }
 
 /** Busy CPU time of the whole machine, all cores, ms: user, nice, system, irq, softirq and steal of /proc/stat (not idle, not iowait). */
 export function readMachineBusyMs(): number {
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+    .split("\n", 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return ms(user! + nice! + system! + irq! + softirq! + steal!);
 }
 

@@ -30,6 +30,9 @@ export function describeMachine(): MachineFacts {
 }
 
 function describeCommit(): string {
-  const described = Bun.spawnSync(["git", "describe", "--always", "--dirty"], { cwd: import.meta.dirname, stderr: "ignore" });
+  const described = Bun.spawnSync(["git", "describe", "--always", "--dirty"], {
+    cwd: import.meta.dirname,
+    stderr: "ignore",
+  });
   return described.exitCode === 0 ? described.stdout.toString().trim() : "unknown (not a git checkout)";
 }

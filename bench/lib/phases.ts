@@ -48,5 +48,7 @@ export function recordPhases(): PhaseRecorder {
 export function medianPhases(byEvalRun: ReadonlyMap<string, PhaseTotals>): PhaseTotals {
   const runs = [...byEvalRun.values()];
   const names = new Set(runs.flatMap((totals) => Object.keys(totals)));
-  return Object.fromEntries([...names].sort().map((name) => [name, round(median(runs.map((totals) => totals[name] ?? 0)))]));
+  return Object.fromEntries(
+    [...names].sort().map((name) => [name, round(median(runs.map((totals) => totals[name] ?? 0)))]),
+  );
 }

@@ -28,7 +28,13 @@ export function recordedEvalRun(fields: RecordedEvalRunFields): EvalRun {
     startedAt: fields.startedAt.toISOString(),
     completedAt: new Date(fields.startedAt.getTime() + ELAPSED_MS).toISOString(),
     elapsedMs: ELAPSED_MS,
-    input: { candidateFingerprint: fields.candidateFingerprint, prompt: fields.prompt, timeoutMs: fields.timeoutMs, maxCostUSD: null, opencodeVersion: OPENCODE_VERSION },
+    input: {
+      candidateFingerprint: fields.candidateFingerprint,
+      prompt: fields.prompt,
+      timeoutMs: fields.timeoutMs,
+      maxCostUSD: null,
+      opencodeVersion: OPENCODE_VERSION,
+    },
     evidence: fields.evidence,
     metrics: {
       version: 1,

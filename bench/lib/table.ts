@@ -12,7 +12,9 @@ export function formatSection(section: Section): string {
   const cells = [section.columns, ...section.rows.map((row) => row.map(String))];
   const widths = section.columns.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? "").length)));
   const line = (row: string[]) =>
-    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ");
   const rule = widths.map((width) => "-".repeat(width)).join("  ");
   const notes = (section.notes ?? []).map((note) => `  ${note}`);
   return [`## ${section.title}`, line(cells[0]!), rule, ...cells.slice(1).map(line), ...notes].join("\n");

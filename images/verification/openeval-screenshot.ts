@@ -18,7 +18,9 @@ try {
   const tab = await browser.newPage({ viewport: { width: Number(width), height: Number(height) } });
   await tab.goto(url, { waitUntil: "load" });
   await tab.screenshot({ path: out });
-  console.log(JSON.stringify({ title: await tab.title(), text: await tab.evaluate(() => document.body?.innerText ?? "") }));
+  console.log(
+    JSON.stringify({ title: await tab.title(), text: await tab.evaluate(() => document.body?.innerText ?? "") }),
+  );
 } finally {
   await browser.close();
 }

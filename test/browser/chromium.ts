@@ -11,7 +11,10 @@ export const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts",
 
 /** Playwright starts it with a new, empty profile of its own. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set OPENEVAL_CHROMIUM`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set OPENEVAL_CHROMIUM`,
+    );
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -4,7 +4,10 @@ import { join } from "node:path";
 const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
 
 export async function startViewer(directory: string): Promise<{ url: string; process: ReturnType<typeof Bun.spawn> }> {
-  const child = Bun.spawn([process.execPath, RUN_COMMAND, "view", "--benchmark", directory, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([process.execPath, RUN_COMMAND, "view", "--benchmark", directory, "--port", "0"], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const reader = child.stdout.getReader();
   let output = "";
   const deadline = Date.now() + 60_000;

@@ -5,7 +5,11 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordInvocationFinished, recordInvocationStarted, ResultsStore } from "../../packages/openeval/src/records/index.ts";
+import {
+  recordInvocationFinished,
+  recordInvocationStarted,
+  ResultsStore,
+} from "../../packages/openeval/src/records/index.ts";
 import { formatSummary } from "../../packages/openeval/src/report/index.ts";
 import { exitCodeFor } from "../../packages/openeval/src/results/index.ts";
 import { readResults } from "../../packages/openeval/src/summary/index.ts";
@@ -19,10 +23,27 @@ let viewer: { url: string; process: ReturnType<typeof Bun.spawn> };
 let directory: string;
 
 beforeAll(async () => {
-  directory = await recordedBenchmark(["p/m", "control/negative"], (model) => (model === "p/m" ? 1 : 0), (repetition, model) => model === "control/negative" && repetition === 2);
+  directory = await recordedBenchmark(
+    ["p/m", "control/negative"],
+    (model) => (model === "p/m" ? 1 : 0),
+    (repetition, model) => model === "control/negative" && repetition === 2,
+  );
   const store = ResultsStore.open(join(directory, "results", RUN_ID));
-  recordInvocationStarted(store, { invocation: "inv_1", startedAt: "2026-12-01T10:00:00.000Z", pid: 1, concurrency: 2, maxCostUSD: null, estimateUSD: null, work: [] });
-  recordInvocationFinished(store, { invocation: "inv_1", finishedAt: "2026-12-01T10:05:00.000Z", complete: false, verdict: "pass" });
+  recordInvocationStarted(store, {
+    invocation: "inv_1",
+    startedAt: "2026-12-01T10:00:00.000Z",
+    pid: 1,
+    concurrency: 2,
+    maxCostUSD: null,
+    estimateUSD: null,
+    work: [],
+  });
+  recordInvocationFinished(store, {
+    invocation: "inv_1",
+    finishedAt: "2026-12-01T10:05:00.000Z",
+    complete: false,
+    verdict: "pass",
+  });
   store.close();
   viewer = await startViewer(directory);
   browser = await launchChromium();
@@ -49,7 +70,8 @@ describe("the verdict's words in the viewer", () => {
       await page.goto(`${viewer.url}#/runs/${RUN_ID}?tab=queue`);
       const banner = page.locator('[data-testid="queue-status"]');
       await banner.locator("[data-headline]").waitFor();
-      const headline = async (selector: string) => page.locator(`${selector} [data-headline]`).getAttribute("data-headline");
+      const headline = async (selector: string) =>
+        page.locator(`${selector} [data-headline]`).getAttribute("data-headline");
       expect(await headline('[data-testid="queue-verdict"]')).toBe("incomplete");
       expect(await headline('[data-testid="run-verdict"]')).toBe("incomplete");
       expect(await banner.textContent()).toContain("verdict incomplete some slots are not judged");
@@ -65,7 +87,10 @@ describe("the verdict's words in the viewer", () => {
       expect(await gates.locator(".badge").first().textContent()).toBe("nothing gated");
       expect(await gates.getAttribute("class")).not.toContain("status-pass");
       // The real model's own part passed; the control is not in the verdict.
-      expect(await page.locator('[data-testid="leaderboard"] [data-testid="verdict"]').allTextContents()).toEqual(["pass", "not in verdict"]);
+      expect(await page.locator('[data-testid="leaderboard"] [data-testid="verdict"]').allTextContents()).toEqual([
+        "pass",
+        "not in verdict",
+      ]);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -34,8 +34,15 @@ let summary: RunSummary;
 let browser: Browser;
 
 beforeAll(async () => {
-  const exampleFolder = process.env.OPENEVAL_BROWSER_EXAMPLE ?? (await runBenchmark("example", [join(ROOT, "benchmark.ts"), join(ROOT, "evals"), join(ROOT, "variants")]));
-  const verificationFolder = process.env.OPENEVAL_BROWSER_VERIFICATION ?? (await runBenchmark("verification", [join(ROOT, "examples", "verification", "benchmark.ts"), join(ROOT, "examples", "verification", "evals")]));
+  const exampleFolder =
+    process.env.OPENEVAL_BROWSER_EXAMPLE ??
+    (await runBenchmark("example", [join(ROOT, "benchmark.ts"), join(ROOT, "evals"), join(ROOT, "variants")]));
+  const verificationFolder =
+    process.env.OPENEVAL_BROWSER_VERIFICATION ??
+    (await runBenchmark("verification", [
+      join(ROOT, "examples", "verification", "benchmark.ts"),
+      join(ROOT, "examples", "verification", "evals"),
+    ]));
   example = await serveAndExport(exampleFolder);
   verification = await serveAndExport(verificationFolder);
   summary = await readResults(join(example.benchmark, "results", example.runId));
@@ -55,7 +62,8 @@ async function runBenchmark(name: string, sources: string[]): Promise<string> {
   for (const source of sources) await cp(source, join(directory, source.split("/").pop()!), { recursive: true });
   const run = await runCli(["run", "--benchmark", directory], { timeoutMs: 1_500_000 });
   // A failing verdict or an incomplete run still leaves results to look at; a run that could not start does not.
-  if (![0, 1, 3].includes(run.exitCode)) throw new Error(`openeval run (${name}) exited ${run.exitCode}:\n${run.stderr}\n${run.stdout}`);
+  if (![0, 1, 3].includes(run.exitCode))
+    throw new Error(`openeval run (${name}) exited ${run.exitCode}:\n${run.stderr}\n${run.stdout}`);
   return directory;
 }
 
@@ -63,7 +71,21 @@ async function serveAndExport(benchmark: string): Promise<Served> {
   const runId = (await readdir(join(benchmark, "results"))).sort().at(-1)!;
   const exported = join(RUNS, `${runId}-export`);
   await rm(exported, { recursive: true, force: true });
-  const exporting = Bun.spawnSync([process.execPath, RUN_COMMAND, "export", runId, "--benchmark", benchmark, "--output", exported, "--allow-artifact", "slugify.js"], { stdout: "pipe", stderr: "pipe" });
+  const exporting = Bun.spawnSync(
+    [
+      process.execPath,
+      RUN_COMMAND,
+      "export",
+      runId,
+      "--benchmark",
+      benchmark,
+      "--output",
+      exported,
+      "--allow-artifact",
+      "slugify.js",
+    ],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   if (exporting.exitCode !== 0) throw new Error(`openeval export failed: ${exporting.stderr.toString()}`);
   return { benchmark, runId, exported, ...(await startViewer(benchmark)) };
 }
@@ -75,7 +97,10 @@ async function api<T>(served: Served, path: string): Promise<T> {
 }
 
 async function slot(served: Served, evalId: string, model: string): Promise<EvalRunRow> {
-  const page = await api<ApiPage<EvalRunRow>>(served, `eval-runs?eval=${evalId}&candidate=${encodeURIComponent(model)}`);
+  const page = await api<ApiPage<EvalRunRow>>(
+    served,
+    `eval-runs?eval=${evalId}&candidate=${encodeURIComponent(model)}`,
+  );
   const row = page.items.find((item) => item.active && item.repetition === 1);
   expect(row, `${evalId} × ${model}`).toBeDefined();
   return row!;
@@ -88,7 +113,8 @@ async function open(page: Page, base: string, hash: string): Promise<void> {
 
 /** The same checks on the server and on the static export. */
 function pagesOf(name: "server" | "export", base: (served: Served) => string) {
-  const shot = (page: Page, label: string, viewport = false) => screenshot(page, name === "server" ? label : `export-${label}`, { viewport });
+  const shot = (page: Page, label: string, viewport = false) =>
+    screenshot(page, name === "server" ? label : `export-${label}`, { viewport });
 
   describe(`the viewer (${name})`, () => {
     let page: Page;
@@ -105,19 +131,27 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
     it("lists the run with its variant, and the leaderboard shows both controls in both arms with the run's scores", async () => {
       await open(page, base(example), "#/");
       await expect.poll(() => page.locator(`a:has-text("${example.runId}")`).count()).toBe(1);
-      expect(await page.locator('[data-testid="run-variants"]').first().textContent()).toBe("variants: current, concise");
+      expect(await page.locator('[data-testid="run-variants"]').first().textContent()).toBe(
+        "variants: current, concise",
+      );
       await shot(page, "runs");
       await page.click(`a:has-text("${example.runId}")`);
       await page.waitForSelector('[data-testid="leaderboard"]');
       for (const model of ["control/positive", "control/negative"]) {
         for (const variant of ["current", "concise"]) {
-          const expected = summary.models.find((candidate) => candidate.model === model && (candidate.variant ?? "current") === variant)!;
+          const expected = summary.models.find(
+            (candidate) => candidate.model === model && (candidate.variant ?? "current") === variant,
+          )!;
           const row = page.locator(`[data-testid="leaderboard"] tr[data-model="${model}"][data-variant="${variant}"]`);
-          await expect.poll(() => row.locator('[data-testid="score"]').textContent()).toBe(expected.score.value === null ? "—" : `${expected.score.value.toFixed(1)}%`);
+          await expect
+            .poll(() => row.locator('[data-testid="score"]').textContent())
+            .toBe(expected.score.value === null ? "—" : `${expected.score.value.toFixed(1)}%`);
           expect(await row.locator(".tone-control").textContent()).toBe("control");
         }
       }
-      expect(summary.models.find((model) => model.model === "control/positive" && model.variant === undefined)!.score.value).toBe(100);
+      expect(
+        summary.models.find((model) => model.model === "control/positive" && model.variant === undefined)!.score.value,
+      ).toBe(100);
       await shot(page, "leaderboard");
     });
 
@@ -126,7 +160,9 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
       await page.waitForSelector('[data-testid="variant-comparisons"]');
       expect(summary.variantComparisons.length).toBe(2);
       for (const { model, variant, comparison } of summary.variantComparisons) {
-        const row = page.locator(`[data-testid="variant-comparisons"] tr[data-model="${model}"][data-variant="${variant}"]`);
+        const row = page.locator(
+          `[data-testid="variant-comparisons"] tr[data-model="${model}"][data-variant="${variant}"]`,
+        );
         expect(await row.count()).toBe(1);
         // The controls play the same script in both arms: no difference.
         expect(comparison.paired.meanDifference).toBe(0);
@@ -140,9 +176,16 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
       await page.waitForSelector('[data-eval="fix-slugify"]');
       expect(await page.locator("[data-eval]").count()).toBe(summary.models[0]!.evals.length);
       const header = await page.locator(".matrix-head > div").allTextContents();
-      expect(header.slice(1).sort()).toEqual(["control/negative", "control/negative [concise]", "control/positive", "control/positive [concise]"]);
+      expect(header.slice(1).sort()).toEqual([
+        "control/negative",
+        "control/negative [concise]",
+        "control/positive",
+        "control/positive [concise]",
+      ]);
       await shot(page, "matrix");
-      await page.click('[data-eval="fix-slugify"] [data-model="control/positive"][data-variant="current"] a.slot[data-repetition="1"]');
+      await page.click(
+        '[data-eval="fix-slugify"] [data-model="control/positive"][data-variant="current"] a.slot[data-repetition="1"]',
+      );
       await page.waitForSelector('[data-testid="transcript"]');
       expect(await page.locator("h1").textContent()).toContain("fix-slugify");
     });
@@ -151,7 +194,9 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
       const row = await slot(example, "fix-slugify", "control/positive");
       await open(page, base(example), `#/runs/${encodeURIComponent(example.runId)}/eval-runs/${row.id}`);
       await page.waitForSelector(".tool-call");
-      expect(await page.locator(".tool-call").evaluateAll((calls) => calls.map((call) => call.getAttribute("data-tool")))).toEqual(["bash", "read", "edit", "bash"]);
+      expect(
+        await page.locator(".tool-call").evaluateAll((calls) => calls.map((call) => call.getAttribute("data-tool"))),
+      ).toEqual(["bash", "read", "edit", "bash"]);
       const first = page.locator(".tool-call").first();
       expect(await first.locator(".tool-input").textContent()).toContain("node --test");
       expect(await first.locator(".tool-output").textContent()).toContain("# fail 1");
@@ -171,7 +216,10 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
       expect(await page.locator(".source").textContent()).toContain("json_shape");
       await shot(page, "judge-run");
       const citation = criterion.locator("a.citation").first();
-      const target = new URL((await citation.getAttribute("href"))!.replace("#", "http://x/"), "http://x/").searchParams.get("focus")!;
+      const target = new URL(
+        (await citation.getAttribute("href"))!.replace("#", "http://x/"),
+        "http://x/",
+      ).searchParams.get("focus")!;
       await citation.click();
       const landed = page.locator(`[data-id="${target}"]`);
       await landed.waitFor();
@@ -205,10 +253,16 @@ function pagesOf(name: "server" | "export", base: (served: Served) => string) {
       const row = await slot(verification, "verify-page", "control/positive");
       const detail = await api<JudgeRunDetail>(verification, `judge-runs/${row.judgeRunId}`);
       expect(detail.verifications.length, "the verify-page judge kept a verification receipt").toBeGreaterThan(0);
-      await open(page, base(verification), `#/runs/${encodeURIComponent(verification.runId)}/judge-runs/${row.judgeRunId}`);
+      await open(
+        page,
+        base(verification),
+        `#/runs/${encodeURIComponent(verification.runId)}/judge-runs/${row.judgeRunId}`,
+      );
       const image = page.locator("img[data-artifact]").first();
       await image.waitFor();
-      await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      await expect
+        .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
       await shot(page, "verification");
     });
   });
@@ -232,7 +286,16 @@ describe("live updates (server)", () => {
       // A runner takes the run over: its heartbeat, then a new eval run that is still running.
       store.beat();
       const [first] = store.evalRuns();
-      store.saveEvalRun({ ...first!, id: "eval_live-0000", slot: { ...first!.slot, repetition: 2 }, state: "running", evidence: null, metrics: null, completedAt: null, elapsedMs: null });
+      store.saveEvalRun({
+        ...first!,
+        id: "eval_live-0000",
+        slot: { ...first!.slot, repetition: 2 },
+        state: "running",
+        evidence: null,
+        metrics: null,
+        completedAt: null,
+        elapsedMs: null,
+      });
       await expect.poll(() => count.textContent(), { timeout: 20_000 }).toBe("3 eval runs");
       await page.locator(".live").waitFor();
       await page.locator('[data-eval-run="eval_live-0000"]').waitFor();

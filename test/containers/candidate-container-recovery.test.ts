@@ -17,7 +17,10 @@ const PLANTED = "sk-ant-planted-container-7d1e44a09b";
 const judge = `export default ({ response }) => ({ scores: { answered: response.text.includes("OK") } });\n`;
 let provider: ControlServer;
 
-const volumesOf = (label: string) => Bun.spawnSync(["/usr/bin/docker", "volume", "ls", "-q", "--filter", `label=${label}`]).stdout.toString().trim();
+const volumesOf = (label: string) =>
+  Bun.spawnSync(["/usr/bin/docker", "volume", "ls", "-q", "--filter", `label=${label}`])
+    .stdout.toString()
+    .trim();
 
 function listFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
@@ -31,7 +34,24 @@ beforeAll(async () => {
   await buildCandidateImage();
   provider = await startControlServer({
     controls: {
-      leak: { leaky: { turns: [{ tools: [{ name: "bash", input: { command: "echo key=$ANTHROPIC_API_KEY > leaked.txt; env | grep ANTHROPIC", description: "leak" } }] }, { text: `OK ${PLANTED}` }] } },
+      leak: {
+        leaky: {
+          turns: [
+            {
+              tools: [
+                {
+                  name: "bash",
+                  input: {
+                    command: "echo key=$ANTHROPIC_API_KEY > leaked.txt; env | grep ANTHROPIC",
+                    description: "leak",
+                  },
+                },
+              ],
+            },
+            { text: `OK ${PLANTED}` },
+          ],
+        },
+      },
     },
   });
 }, 900_000);
@@ -46,9 +66,15 @@ describe.skipIf(!reachable)("candidate containers across a runner crash, and cre
       "benchmark.ts": `export default { models: ["control/sleeper"], repetitions: 1, candidate: { timeoutMs: 300_000, isolation: "container" } };\n`,
       "evals/sleepy/prompt.md": "Wait.\n",
       "evals/sleepy/judge.ts": judge,
-      "evals/sleepy/controls/sleeper.json": JSON.stringify({ turns: [{ tools: [{ name: "bash", input: { command: "sleep 280", description: "wait" } }] }, { text: "OK" }] }),
+      "evals/sleepy/controls/sleeper.json": JSON.stringify({
+        turns: [{ tools: [{ name: "bash", input: { command: "sleep 280", description: "wait" } }] }, { text: "OK" }],
+      }),
     });
-    const runner = Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], { stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+    const runner = Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], {
+      stdout: "ignore",
+      stderr: "ignore",
+      stdin: "ignore",
+    });
     const engine = await openSandboxEngine("container");
     let runId = "";
     for (let waited = 0; waited < 240_000 && runId === ""; waited += 500) {
@@ -79,7 +105,14 @@ describe.skipIf(!reachable)("candidate containers across a runner crash, and cre
       "benchmark.ts": `export default { models: ["control/sleeper"], repetitions: 1, candidate: { timeoutMs: 60_000, isolation: "container" } };\n`,
       "evals/sleepy/prompt.md": "Wait.\n",
       "evals/sleepy/judge.ts": judge,
-      "evals/sleepy/controls/sleeper.json": JSON.stringify({ turns: [{ tools: [{ name: "bash", input: { command: "echo started > started.txt; sleep 290", description: "wait" } }] }, { text: "OK" }] }),
+      "evals/sleepy/controls/sleeper.json": JSON.stringify({
+        turns: [
+          {
+            tools: [{ name: "bash", input: { command: "echo started > started.txt; sleep 290", description: "wait" } }],
+          },
+          { text: "OK" },
+        ],
+      }),
     });
     const started = Date.now();
     const run = await runCli(["run", "--benchmark", directory], { timeoutMs: 300_000 });
@@ -107,7 +140,10 @@ describe.skipIf(!reachable)("candidate containers across a runner crash, and cre
       "evals/leak/judge.ts": judge,
     });
     // A real (non-control) model: containers are its default.
-    const run = await runCli(["run", "--benchmark", directory], { env: { ANTHROPIC_API_KEY: PLANTED, OPENAI_API_KEY: "sk-openai-not-for-this-candidate-456" }, timeoutMs: 400_000 });
+    const run = await runCli(["run", "--benchmark", directory], {
+      env: { ANTHROPIC_API_KEY: PLANTED, OPENAI_API_KEY: "sk-openai-not-for-this-candidate-456" },
+      timeoutMs: 400_000,
+    });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).not.toContain("unsandboxed");
     const root = join(directory, "results");
@@ -120,7 +156,9 @@ describe.skipIf(!reachable)("candidate containers across a runner crash, and cre
     for (const file of files) {
       const bytes = readFileSync(file);
       expect(bytes.includes(PLANTED), `${file} contains the planted key`).toBe(false);
-      expect(bytes.includes("sk-openai-not-for-this-candidate-456"), `${file} contains another provider's key`).toBe(false);
+      expect(bytes.includes("sk-openai-not-for-this-candidate-456"), `${file} contains another provider's key`).toBe(
+        false,
+      );
     }
     // The agent did hold its key inside the container: the redaction is what kept it out.
     const leaked = files.filter((file) => readFileSync(file).includes("[REDACTED]"));

@@ -10,7 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
-import { openCandidateContainer, type CandidateContainerOptions } from "../../packages/openeval/src/candidate/container/candidate-container.ts";
+import {
+  openCandidateContainer,
+  type CandidateContainerOptions,
+} from "../../packages/openeval/src/candidate/container/candidate-container.ts";
 import { planEgress } from "../../packages/openeval/src/candidate/container/egress.ts";
 import { isEngineReachable, openSandboxEngine } from "../../packages/openeval/src/sandbox/index.ts";
 import { PHASE_CHANNEL, type PhaseTiming } from "../../packages/openeval/src/util/phase-timing.ts";
@@ -24,7 +27,9 @@ let scratch: string;
 async function leftovers(): Promise<string[]> {
   const engine = await openSandboxEngine("container");
   const containers = await engine.list({ "openeval.run": RUN_LABEL });
-  const volumes = Bun.spawnSync(["docker", "volume", "ls", "-q", "--filter", `label=openeval.run=${RUN_LABEL}`]).stdout.toString().trim();
+  const volumes = Bun.spawnSync(["docker", "volume", "ls", "-q", "--filter", `label=openeval.run=${RUN_LABEL}`])
+    .stdout.toString()
+    .trim();
   return [...containers, ...volumes.split("\n").filter(Boolean)];
 }
 
@@ -41,7 +46,11 @@ function phaseEnded(evalRunId: string, phase: string): Promise<void> {
   });
 }
 
-function options(evalRunId: string, log: string[], overrides: Partial<CandidateContainerOptions> = {}): CandidateContainerOptions {
+function options(
+  evalRunId: string,
+  log: string[],
+  overrides: Partial<CandidateContainerOptions> = {},
+): CandidateContainerOptions {
   return {
     evalRunId,
     image,
@@ -76,7 +85,12 @@ describe.skipIf(!reachable)("a candidate container's start", () => {
     const log: string[] = [];
     const container = await openCandidateContainer(options("eval_ok", log));
     try {
-      const launched = await container.launch({ argv: ["opencode", "--version"], cwd: join(scratch, "workspace"), env: {}, stdin: "" });
+      const launched = await container.launch({
+        argv: ["opencode", "--version"],
+        cwd: join(scratch, "workspace"),
+        env: {},
+        stdin: "",
+      });
       const [version, exitCode] = await Promise.all([new Response(launched.stdout).text(), launched.exited]);
       expect(exitCode).toBe(0);
       expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -99,7 +113,9 @@ describe.skipIf(!reachable)("a candidate container's start", () => {
     // The engine refuses the candidate container's 1 MiB at once, while the egress proxy is still being created.
     const proxyMade = phaseEnded("eval_refused", "container.proxy-create");
     const container = await openCandidateContainer(options("eval_refused", [], { limits: { memoryMiB: 1 } }));
-    await expect(container.launch({ argv: ["opencode", "--version"], cwd: join(scratch, "workspace"), env: {}, stdin: "" })).rejects.toThrow(/Could not create a container on .*[Mm]emory/);
+    await expect(
+      container.launch({ argv: ["opencode", "--version"], cwd: join(scratch, "workspace"), env: {}, stdin: "" }),
+    ).rejects.toThrow(/Could not create a container on .*[Mm]emory/);
     // Had the failure been thrown at once, the proxy would be created after the removal, and stay.
     await proxyMade;
     expect(await leftovers()).toEqual([]);

@@ -24,7 +24,9 @@ let directory: string;
 let run: CliResult;
 
 function snoopCommand(decoyPort: number, hostFolders: string[]): string {
-  const names = ["judge.ts", "judge.md", "REFERENCE_FIX.md", "controls", "benchmark.ts", "eval-runs", "results"].map((name) => `-name ${name}`).join(" -o ");
+  const names = ["judge.ts", "judge.md", "REFERENCE_FIX.md", "controls", "benchmark.ts", "eval-runs", "results"]
+    .map((name) => `-name ${name}`)
+    .join(" -o ");
   const python = [
     "import socket",
     "try:",
@@ -53,7 +55,9 @@ function snoopCommand(decoyPort: number, hostFolders: string[]): string {
 
 beforeAll(async () => {
   if (!reachable) return;
-  await buildCandidateImage({ onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`) });
+  await buildCandidateImage({
+    onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`),
+  });
   await new Promise<void>((resolve) => decoy.listen(0, "127.0.0.1", resolve));
   const decoyPort = (decoy.address() as { port: number }).port;
   // The quota per 100 ms period that the engine sets from the CPU limit.
@@ -69,7 +73,20 @@ beforeAll(async () => {
   return { scores: { no_answer_key: !found.includes("HIT"), decoy_unreachable: found.includes("DECOY refused"), proxy_refused: /PROXY (403|denied)/.test(found), non_root: /^10003$/m.test(found), default_cpus: found.includes(${JSON.stringify(cpuMax)}) }, found };
 };\n`,
       "evals/snoop/controls/snoop.json": JSON.stringify({
-        turns: [{ tools: [{ name: "bash", input: { command: snoopCommand(decoyPort, [directory, join(directory, "results")]), description: "look around" } }] }, { text: "done" }],
+        turns: [
+          {
+            tools: [
+              {
+                name: "bash",
+                input: {
+                  command: snoopCommand(decoyPort, [directory, join(directory, "results")]),
+                  description: "look around",
+                },
+              },
+            ],
+          },
+          { text: "done" },
+        ],
       }),
     },
     directory,
@@ -88,7 +105,11 @@ describe.skipIf(!reachable)("a control candidate in a container", () => {
     const store = ResultsStore.open(join(root, readdirSync(root)[0]!), { readonly: true });
     try {
       const [evalRun] = store.evalRuns();
-      expect(evalRun).toMatchObject({ state: "completed", infrastructureError: false, input: { isolation: "container" } });
+      expect(evalRun).toMatchObject({
+        state: "completed",
+        infrastructureError: false,
+        input: { isolation: "container" },
+      });
       const [judgeRun] = store.judgeRuns(evalRun!.id);
       expect(judgeRun?.scores, JSON.stringify(judgeRun)).toEqual({
         no_answer_key: { value: 1, source: "judge.ts" },
@@ -108,15 +129,22 @@ describe.skipIf(!reachable)("a control candidate in a container", () => {
 
   it("reads back as judged through readResults (the viewer's path), with the runtime it ran in", async () => {
     const results = await readResults(join(directory, "results", readdirSync(join(directory, "results"))[0]!));
-    expect(results.models.map((model) => ({ model: model.model, judged: model.judged, slots: model.slots, unsandboxed: model.unsandboxed }))).toEqual([
-      { model: "control/snoop", judged: 1, slots: 1, unsandboxed: false },
-    ]);
+    expect(
+      results.models.map((model) => ({
+        model: model.model,
+        judged: model.judged,
+        slots: model.slots,
+        unsandboxed: model.unsandboxed,
+      })),
+    ).toEqual([{ model: "control/snoop", judged: 1, slots: 1, unsandboxed: false }]);
   });
 
   it("leaves no container or volume of the run behind", async () => {
     const runId = readdirSync(join(directory, "results"))[0]!;
     expect(await (await openSandboxEngine("container")).list({ "openeval.run": runId })).toEqual([]);
-    const volumes = Bun.spawnSync(["/usr/bin/docker", "volume", "ls", "-q", "--filter", `label=openeval.run=${runId}`]).stdout.toString().trim();
+    const volumes = Bun.spawnSync(["/usr/bin/docker", "volume", "ls", "-q", "--filter", `label=openeval.run=${runId}`])
+      .stdout.toString()
+      .trim();
     expect(volumes).toBe("");
   });
 });

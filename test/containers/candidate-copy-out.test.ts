@@ -23,15 +23,26 @@ let run: { exitCode: number; stderr: string; maxRSS: number };
 
 beforeAll(async () => {
   if (!reachable) return;
-  await buildCandidateImage({ onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`) });
+  await buildCandidateImage({
+    onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`),
+  });
   directory = await writeTree({
     "benchmark.ts": `export default { models: ["control/maker"], repetitions: 1, candidate: { timeoutMs: 180_000, isolation: "container" } };\n`,
     "evals/odd-files/prompt.md": "Leave some odd files.\n",
     "evals/odd-files/judge.ts": `export default ({ workspace }) => ({ scores: { answered: workspace.files().length > 0 } });\n`,
-    "evals/odd-files/controls/maker.json": JSON.stringify({ turns: [{ tools: [{ name: "bash", input: { command: MAKE_FILES, description: "make files" } }] }, { text: "Done." }] }),
+    "evals/odd-files/controls/maker.json": JSON.stringify({
+      turns: [
+        { tools: [{ name: "bash", input: { command: MAKE_FILES, description: "make files" } }] },
+        { text: "Done." },
+      ],
+    }),
   });
   // Spawned here rather than through runCli: its resource usage (the largest RSS of the runner's process tree) is wanted.
-  const child = Bun.spawn(["node", BIN, "run", "--benchmark", directory], { stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+  const child = Bun.spawn(["node", BIN, "run", "--benchmark", directory], {
+    stdout: "ignore",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const [stderr, exitCode] = await Promise.all([new Response(child.stderr).text(), child.exited]);
   run = { exitCode, stderr, maxRSS: child.resourceUsage()?.maxRSS ?? Number.NaN };
 }, 900_000);
@@ -40,17 +51,31 @@ describe.skipIf(!reachable)("copy-out of a candidate container", () => {
   it("keeps hard links, backslash names and a 2 GiB sparse file (by size and sha256); the run completes", async () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const [evalRun] = readEvalRuns(onlyRunDirectory(directory));
-    expect(evalRun).toMatchObject({ state: "completed", infrastructureError: false, input: { isolation: "container" } });
+    expect(evalRun).toMatchObject({
+      state: "completed",
+      infrastructureError: false,
+      input: { isolation: "container" },
+    });
     await using recording = await readRecording(onlyRunDirectory(directory), evalRun!.id);
     const files = recording.workspace.files();
-    expect(files.map((file) => file.path).sort()).toEqual(["a.txt", "b.txt", "back\\slash..\\..\\x", "sparse.bin", "x\\..\\..\\y"]);
+    expect(files.map((file) => file.path).sort()).toEqual([
+      "a.txt",
+      "b.txt",
+      "back\\slash..\\..\\x",
+      "sparse.bin",
+      "x\\..\\..\\y",
+    ]);
     expect(await recording.workspace.text("b.txt")).toBe("linked\n");
     expect(await recording.workspace.text("x\\..\\..\\y")).toBe("one\n");
     expect(await recording.workspace.text("back\\slash..\\..\\x")).toBe("two\n");
     const zeros = createHash("sha256");
     const block = Buffer.alloc(1024 ** 2);
     for (let index = 0; index < 2048; index++) zeros.update(block);
-    expect(files.find((file) => file.path === "sparse.bin")).toMatchObject({ bytes: 2 * GiB, sha256: zeros.digest("hex"), omitted: { limit: "file" } });
+    expect(files.find((file) => file.path === "sparse.bin")).toMatchObject({
+      bytes: 2 * GiB,
+      sha256: zeros.digest("hex"),
+      omitted: { limit: "file" },
+    });
   });
 
   it("streams the archive: the runner's largest RSS stays far below the 2 GiB it copied", () => {

@@ -11,7 +11,10 @@ import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 
 const reachable = await isEngineReachable();
-const noteTurn = { tools: [{ name: "bash", input: { command: "echo step >> notes.txt", description: "note" } }], delayMs: 300 };
+const noteTurn = {
+  tools: [{ name: "bash", input: { command: "echo step >> notes.txt", description: "note" } }],
+  delayMs: 300,
+};
 let directory: string;
 let run: CliResult;
 
@@ -28,9 +31,13 @@ beforeAll(async () => {
 };\n`,
     // Never finishes by itself (a control repeats its last turn): only a decided check can end it before the timeout.
     "evals/endless/prompt.md": "Keep appending to notes.txt.\n",
-    "evals/endless/judge.md": "# Notes\n\n## Criterion: kept_notes — Kept notes\n\nThe candidate appends to notes.txt and never deletes it.\n",
+    "evals/endless/judge.md":
+      "# Notes\n\n## Criterion: kept_notes — Kept notes\n\nThe candidate appends to notes.txt and never deletes it.\n",
     "evals/endless/eval.ts": "export default { earlyStop: { minIntervalMs: 1, maxChecks: 3 } };\n",
-    "evals/endless/controls/looping.json": JSON.stringify({ turns: [noteTurn], verdict: { kept_notes: { value: true, reason: "notes.txt only ever grows." } } }),
+    "evals/endless/controls/looping.json": JSON.stringify({
+      turns: [noteTurn],
+      verdict: { kept_notes: { value: true, reason: "notes.txt only ever grows." } },
+    }),
   });
   run = await runCli(["run", "--benchmark", directory], { timeoutMs: 420_000 });
 }, 600_000);
@@ -51,9 +58,18 @@ describe.skipIf(!reachable)("earlyStop of a candidate in a container", () => {
     expect(evalRun).toMatchObject({ state: "stopped", input: { isolation: "container" } });
     const checks = evalRun.earlyStop?.checks ?? [];
     expect(checks.at(-1)).toMatchObject({ outcome: "decided", reason: null });
-    expect(judgeRun).toMatchObject({ state: "completed", kind: "rubric", decidedEarly: { check: checks.at(-1)!.check } });
+    expect(judgeRun).toMatchObject({
+      state: "completed",
+      kind: "rubric",
+      decidedEarly: { check: checks.at(-1)!.check },
+    });
     // The checkpoint holds what the agent had written inside the container by then.
-    const checkpoint = JSON.parse(readFileSync(join(directory, "results", runId, judgeRun!.decidedEarly!.checkpoint.directory, "manifest.json"), "utf8"));
+    const checkpoint = JSON.parse(
+      readFileSync(
+        join(directory, "results", runId, judgeRun!.decidedEarly!.checkpoint.directory, "manifest.json"),
+        "utf8",
+      ),
+    );
     expect(checkpoint.final.files.map((file: { path: string }) => file.path)).toContain("notes.txt");
     expect(checkpoint.native.rootSessionID).toMatch(/^ses_/);
     expect(await (await openSandboxEngine("container")).list({ "openeval.run": runId })).toEqual([]);

@@ -15,7 +15,12 @@ const reachable = await isEngineReachable();
 let directory: string;
 let run: CliResult;
 
-const answers = { turns: [{ tools: [{ name: "bash", input: { command: "echo 42 > answer.txt", description: "answer" } }] }, { text: "Done." }] };
+const answers = {
+  turns: [
+    { tools: [{ name: "bash", input: { command: "echo 42 > answer.txt", description: "answer" } }] },
+    { text: "Done." },
+  ],
+};
 function evalFiles(id: string, prepare: string) {
   return {
     [`evals/${id}/prompt.md`]: "Write 42 to answer.txt.\n",
@@ -31,10 +36,15 @@ const evalRuns = () => readEvalRuns(runDirectory());
 
 beforeAll(async () => {
   if (!reachable) return;
-  await buildCandidateImage({ onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`) });
+  await buildCandidateImage({
+    onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`),
+  });
   directory = await writeTree({
     "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, candidate: { timeoutMs: 180_000, isolation: "container" } };\n`,
-    ...evalFiles("prepared", `[{ argv: ["mkdir", "build"] }, { cwd: "build", argv: ["sh", "-c", "id -u > uid.txt; pwd > where.txt"] }]`),
+    ...evalFiles(
+      "prepared",
+      `[{ argv: ["mkdir", "build"] }, { cwd: "build", argv: ["sh", "-c", "id -u > uid.txt; pwd > where.txt"] }]`,
+    ),
     ...evalFiles("broken", `[{ argv: ["sh", "-c", "echo cannot build >&2; exit 7"] }]`),
   });
   run = await runCli(["run", "--benchmark", directory], { timeoutMs: 400_000 });
@@ -52,7 +62,12 @@ describe.skipIf(!reachable)("eval.ts prepare in a candidate container", () => {
 
   it("records a failing step as a preparation error, never the candidate's 0", () => {
     const broken = evalRuns().find((evalRun) => evalRun.slot.evalId === "broken")!;
-    expect(broken).toMatchObject({ state: "failed", infrastructureError: true, evidence: null, preparationError: { step: 1, exitCode: 7, timedOut: false, outputTail: "cannot build" } });
+    expect(broken).toMatchObject({
+      state: "failed",
+      infrastructureError: true,
+      evidence: null,
+      preparationError: { step: 1, exitCode: 7, timedOut: false, outputTail: "cannot build" },
+    });
   });
 
   it("leaves no container of the run behind", async () => {

@@ -19,10 +19,12 @@ beforeAll(async () => {
   if (!reachable) return;
   await buildCandidateImage();
   directory = await writeTree({
-    "benchmark.ts": 'export default { models: ["control/done"], repetitions: 1, candidate: { timeoutMs: 180_000, isolation: "container" } };\n',
+    "benchmark.ts":
+      'export default { models: ["control/done"], repetitions: 1, candidate: { timeoutMs: 180_000, isolation: "container" } };\n',
     "evals/answer/prompt.md": "Say done.\n",
     // Mentions ctx.verification, so the verification image id enters its judge fingerprint; it runs no check.
-    "evals/answer/judge.ts": "export default async ({ verification, response }) => ({ scores: { done: response.text.includes(\"done\"), offered: verification !== undefined } });\n",
+    "evals/answer/judge.ts":
+      'export default async ({ verification, response }) => ({ scores: { done: response.text.includes("done"), offered: verification !== undefined } });\n',
     "evals/answer/controls/done.json": JSON.stringify({ turns: [{ text: "done" }] }),
   });
   run = await runCli(["run", "--benchmark", directory], { timeoutMs: 600_000 });
@@ -44,15 +46,30 @@ async function readEverything(label: string, env: Record<string, string>) {
   const recordedLeaderboard = await viewerOverview(env);
   const report = JSON.parse(await cli(["report", "--json"])) as Record<string, unknown>;
   await cli(["baseline", "set", runDirectory]);
-  const { createdAt: _createdAt, ...baseline } = JSON.parse(readFileSync(join(directory, "baseline.json"), "utf8")) as Record<string, unknown>;
-  const compared = JSON.parse(await cli(["report", "--compare", "baseline", runDirectory, "--json"])) as { a: { createdAt?: string } };
+  const { createdAt: _createdAt, ...baseline } = JSON.parse(
+    readFileSync(join(directory, "baseline.json"), "utf8"),
+  ) as Record<string, unknown>;
+  const compared = JSON.parse(await cli(["report", "--compare", "baseline", runDirectory, "--json"])) as {
+    a: { createdAt?: string };
+  };
   delete compared.a.createdAt; // the baseline's, set just now
   const verified = JSON.parse(await cli(["verify", runDirectory, "--json"])) as Record<string, unknown>;
   await cli(["snapshot", runDirectory, label]);
-  const snapshot = JSON.parse(readFileSync(join(runDirectory, "maintenance", "snapshots", `${label}.json`), "utf8")) as { payload: { scores: unknown; slots: unknown } };
+  const snapshot = JSON.parse(
+    readFileSync(join(runDirectory, "maintenance", "snapshots", `${label}.json`), "utf8"),
+  ) as { payload: { scores: unknown; slots: unknown } };
   // baseline.json changed the folder's stamp: the viewer makes the summary itself now, as readResults does.
   const computedLeaderboard = await viewerOverview(env);
-  return { exitCodes, recordedLeaderboard, report, baseline, compared, verified, snapshot: { scores: snapshot.payload.scores, slots: snapshot.payload.slots }, computedLeaderboard };
+  return {
+    exitCodes,
+    recordedLeaderboard,
+    report,
+    baseline,
+    compared,
+    verified,
+    snapshot: { scores: snapshot.payload.scores, slots: snapshot.payload.slots },
+    computedLeaderboard,
+  };
 }
 
 /**
@@ -60,7 +77,12 @@ async function readEverything(label: string, env: Record<string, string>) {
  * whether it was the summary the runner recorded.
  */
 async function viewerOverview(env: Record<string, string>): Promise<{ overview: unknown; recorded: boolean }> {
-  const viewer = Bun.spawn(["node", BIN, "view", "--benchmark", directory, "--port", "0"], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const viewer = Bun.spawn(["node", BIN, "view", "--benchmark", directory, "--port", "0"], {
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   try {
     const reader = viewer.stdout.getReader();
     let output = "";
@@ -86,7 +108,10 @@ describe.skipIf(!reachable)("a finished container run read with no engine answer
     const store = ResultsStore.open(runDirectory, { readonly: true });
     try {
       expect(store.evalRuns().map((evalRun) => evalRun.input.isolation)).toEqual(["container"]);
-      expect(readRuntimeIdentity(store)).toEqual({ candidateImage: expect.stringMatching(/^sha256:/), verificationImage: expect.stringMatching(/^sha256:/) });
+      expect(readRuntimeIdentity(store)).toEqual({
+        candidateImage: expect.stringMatching(/^sha256:/),
+        verificationImage: expect.stringMatching(/^sha256:/),
+      });
     } finally {
       store.close();
     }
@@ -97,7 +122,9 @@ describe.skipIf(!reachable)("a finished container run read with no engine answer
     expect(up.report).toMatchObject({ complete: true, open: [], warnings: [] });
     expect([up.recordedLeaderboard.recorded, up.computedLeaderboard.recorded]).toEqual([true, false]);
     expect(up.verified).toMatchObject({ problems: [] });
-    const down = await readEverything("engine-down", { DOCKER_HOST: `unix://${join(await makeTempDir(), "no-engine.sock")}` });
+    const down = await readEverything("engine-down", {
+      DOCKER_HOST: `unix://${join(await makeTempDir(), "no-engine.sock")}`,
+    });
     expect(down).toEqual(up);
   }, 600_000);
 });

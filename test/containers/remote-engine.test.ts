@@ -30,7 +30,14 @@ describe.skipIf(!canStart)("a second engine on a 127.0.0.1 TCP socket", () => {
   it("is another engine: the runner's engine does not see its sandboxes", async () => {
     const remote = await openSandboxEngine("container", { container: { host: second.host } });
     expect(remote.address).toBe(second.host);
-    const sandbox = await remote.create({ image: BASE_IMAGE, labels: { "openeval.test": "remote-engine" }, folders: ["/work"], workdir: "/work", limits: { cpus: 1, memoryMiB: 128, pids: 64, tmpMiB: 16 }, lifetimeMs: 60_000 });
+    const sandbox = await remote.create({
+      image: BASE_IMAGE,
+      labels: { "openeval.test": "remote-engine" },
+      folders: ["/work"],
+      workdir: "/work",
+      limits: { cpus: 1, memoryMiB: 128, pids: 64, tmpMiB: 16 },
+      lifetimeMs: 60_000,
+    });
     try {
       expect(await remote.list({ "openeval.test": "remote-engine" })).toEqual([sandbox.id]);
       expect(await (await openSandboxEngine("container")).list({ "openeval.test": "remote-engine" })).toEqual([]);
@@ -44,7 +51,10 @@ describe.skipIf(!canStart)("a second engine on a 127.0.0.1 TCP socket", () => {
     spec: async () => ({ image: BASE_IMAGE }),
     alive: async (sandbox) => {
       const [host, port] = second.host.replace("tcp://", "").split(":");
-      const info = await new Docker({ host, port: Number(port), protocol: "http" }).getContainer(sandbox.id).inspect().catch(() => null);
+      const info = await new Docker({ host, port: Number(port), protocol: "http" })
+        .getContainer(sandbox.id)
+        .inspect()
+        .catch(() => null);
       return info?.State.Running ?? false;
     },
   });
@@ -60,7 +70,10 @@ describe.skipIf(!canStart)("a second engine on a 127.0.0.1 TCP socket", () => {
       directory = await makeTempDir("openeval-remote-candidate-");
       await cp(join(ROOT, "evals", "exact-answer"), join(directory, "evals", "exact-answer"), { recursive: true });
       const candidate = { timeoutMs: 180_000, isolation: "container", container: { host: second.host } };
-      await writeFile(join(directory, "benchmark.ts"), `export default { models: ["control/positive"], repetitions: 1, candidate: ${JSON.stringify(candidate)} };\n`);
+      await writeFile(
+        join(directory, "benchmark.ts"),
+        `export default { models: ["control/positive"], repetitions: 1, candidate: ${JSON.stringify(candidate)} };\n`,
+      );
       since = Math.floor(Date.now() / 1_000) - 1;
       run = await runCli(["run", "--benchmark", directory], { timeoutMs: 600_000 });
     }, 900_000);
@@ -69,7 +82,22 @@ describe.skipIf(!canStart)("a second engine on a 127.0.0.1 TCP socket", () => {
     function createdOn(host: string | null, runId: string): string[] {
       const until = Math.ceil(Date.now() / 1_000) + 1;
       const events = Bun.spawnSync(
-        ["/usr/bin/docker", "events", "--since", String(since), "--until", String(until), "--filter", "type=container", "--filter", "event=create", "--filter", `label=openeval.run=${runId}`, "--format", '{{index .Actor.Attributes "openeval.sandbox"}}'],
+        [
+          "/usr/bin/docker",
+          "events",
+          "--since",
+          String(since),
+          "--until",
+          String(until),
+          "--filter",
+          "type=container",
+          "--filter",
+          "event=create",
+          "--filter",
+          `label=openeval.run=${runId}`,
+          "--format",
+          '{{index .Actor.Attributes "openeval.sandbox"}}',
+        ],
         { env: { ...process.env, ...(host ? { DOCKER_HOST: host } : {}) }, stdout: "pipe", stderr: "pipe" },
       );
       expect(events.exitCode, events.stderr.toString()).toBe(0);
@@ -82,14 +110,22 @@ describe.skipIf(!canStart)("a second engine on a 127.0.0.1 TCP socket", () => {
       const store = ResultsStore.open(join(directory, "results", runId), { readonly: true });
       try {
         const [evalRun] = store.evalRuns();
-        expect(evalRun).toMatchObject({ state: "completed", infrastructureError: false, input: { isolation: "container" } });
+        expect(evalRun).toMatchObject({
+          state: "completed",
+          infrastructureError: false,
+          input: { isolation: "container" },
+        });
         expect(store.judgeRuns(evalRun!.id)[0]?.scores).toEqual({ correct_answer: { value: 1, source: "judge.ts" } });
       } finally {
         store.close();
       }
       expect(createdOn(second.host, runId)).toEqual(["candidate", "egress-proxy"]);
       expect(createdOn(null, runId)).toEqual([]);
-      expect(await (await openSandboxEngine("container", { container: { host: second.host } })).list({ "openeval.run": runId })).toEqual([]);
+      expect(
+        await (await openSandboxEngine("container", { container: { host: second.host } })).list({
+          "openeval.run": runId,
+        }),
+      ).toEqual([]);
     });
   });
 });

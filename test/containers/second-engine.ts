@@ -35,7 +35,20 @@ export async function startSecondEngine(baseImage: string): Promise<SecondEngine
   const root = await mkdtemp(join(tmpdir(), "openeval-second-engine-"));
   const host = `tcp://127.0.0.1:${await freePort()}`;
   const daemon = Bun.spawn(
-    ["dockerd", "--host", host, "--data-root", join(root, "data"), "--exec-root", join(root, "exec"), "--pidfile", join(root, "dockerd.pid"), "--iptables=false", "--ip-forward=false", "--bridge=none"],
+    [
+      "dockerd",
+      "--host",
+      host,
+      "--data-root",
+      join(root, "data"),
+      "--exec-root",
+      join(root, "exec"),
+      "--pidfile",
+      join(root, "dockerd.pid"),
+      "--iptables=false",
+      "--ip-forward=false",
+      "--bridge=none",
+    ],
     { stdout: Bun.file(join(root, "dockerd.log")), stderr: "pipe", stdin: "ignore" },
   );
   const stop = async () => {
@@ -45,7 +58,11 @@ export async function startSecondEngine(baseImage: string): Promise<SecondEngine
     await daemon.exited;
     // dockerd leaves its network namespace (exec/netns/default, made for host-network containers) mounted.
     const mounts = (await readFile("/proc/self/mounts", "utf8")).split("\n").map((line) => line.split(" ")[1] ?? "");
-    for (const mount of mounts.filter((path) => path.startsWith(`${root}/`)).sort().reverse()) Bun.spawnSync(["umount", "-l", mount]);
+    for (const mount of mounts
+      .filter((path) => path.startsWith(`${root}/`))
+      .sort()
+      .reverse())
+      Bun.spawnSync(["umount", "-l", mount]);
     await rm(root, { recursive: true, force: true });
   };
   for (let attempt = 0; attempt < 150 && !(await ping(host)); attempt++) await Bun.sleep(200);
@@ -55,8 +72,12 @@ export async function startSecondEngine(baseImage: string): Promise<SecondEngine
   }
   // Images move as a tar stream from engine to engine, as a registry would carry them.
   const load = async (image: string) => {
-    const copy = Bun.spawn(["sh", "-c", `${DOCKER} save "$0" | DOCKER_HOST=${host} ${DOCKER} load -q`, image], { stdout: "ignore", stderr: "pipe" });
-    if ((await copy.exited) !== 0) throw new Error(`could not load ${image} into ${host}: ${await new Response(copy.stderr).text()}`);
+    const copy = Bun.spawn(["sh", "-c", `${DOCKER} save "$0" | DOCKER_HOST=${host} ${DOCKER} load -q`, image], {
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    if ((await copy.exited) !== 0)
+      throw new Error(`could not load ${image} into ${host}: ${await new Response(copy.stderr).text()}`);
   };
   try {
     await load(baseImage);

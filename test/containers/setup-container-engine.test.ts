@@ -18,11 +18,20 @@ describe.skipIf(!canRun)("setup-container-engine.sh with a running engine and no
     await chmod(join(bin, "debootstrap"), 0o755);
     const root = join(await makeTempDir("openeval-setup-root-"), "state");
     const child = Bun.spawn(["bash", SCRIPT], {
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, OPENEVAL_ENGINE_ROOT: root, OPENEVAL_BASE_IMAGE: "openeval-test-absent-base:none" },
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        OPENEVAL_ENGINE_ROOT: root,
+        OPENEVAL_BASE_IMAGE: "openeval-test-absent-base:none",
+      },
       stdout: "pipe",
       stderr: "pipe",
     });
-    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [stdout, stderr, exitCode] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     expect(stderr).not.toContain("mktemp");
     expect(stdout).toContain("an engine already answers");
     expect(stdout).toContain("debootstrap failed");

@@ -18,22 +18,36 @@ const answerJudge = (exactCategories: string) => `export const criteria = {
 export default ({ response }) => ({ scores: { exact: response.text === "APPLE", brief: response.text.length <= 5 } });
 `;
 const controls = (evalId: string) => ({
-  [`evals/${evalId}/controls/positive.json`]: JSON.stringify({ turns: [{ text: "APPLE", usage: { input: 10, output: 1 } }] }),
-  [`evals/${evalId}/controls/negative.json`]: JSON.stringify({ turns: [{ text: "apple", usage: { input: 10, output: 1 } }] }),
+  [`evals/${evalId}/controls/positive.json`]: JSON.stringify({
+    turns: [{ text: "APPLE", usage: { input: 10, output: 1 } }],
+  }),
+  [`evals/${evalId}/controls/negative.json`]: JSON.stringify({
+    turns: [{ text: "apple", usage: { input: 10, output: 1 } }],
+  }),
 });
-const benchmark = (extra = "") => `export default { models: ["control/positive", "control/negative"], repetitions: 2, candidate: { timeoutMs: 120_000 }${extra} };\n`;
+const benchmark = (extra = "") =>
+  `export default { models: ["control/positive", "control/negative"], repetitions: 2, candidate: { timeoutMs: 120_000 }${extra} };\n`;
 
 let directory: string;
 let first: CliResult;
 
 function summaryOf(result: CliResult): RunSummary {
   expect(result.exitCode, result.stderr).toBe(0);
-  const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; summary?: RunSummary });
+  const events = result.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { type: string; summary?: RunSummary });
   return events.find((event) => event.type === "run.finished")!.summary!;
 }
 
 const byCategory = (summary: RunSummary) =>
-  summary.categories.map((entry) => [entry.category, entry.criteria, ...entry.models.map((model) => `${model.model}=${model.score.value} [${model.interval?.lower}–${model.interval?.upper}]`)]);
+  summary.categories.map((entry) => [
+    entry.category,
+    entry.criteria,
+    ...entry.models.map(
+      (model) => `${model.model}=${model.score.value} [${model.interval?.lower}–${model.interval?.upper}]`,
+    ),
+  ]);
 
 beforeAll(async () => {
   directory = await writeTree({
@@ -45,7 +59,9 @@ beforeAll(async () => {
     "evals/tone/judge.ts": `export const criteria = { shouted: { name: "Shouted", categories: ["tone"] } };\nexport default ({ response }) => ({ scores: { shouted: response.text === response.text.toUpperCase() } });\n`,
     ...controls("tone"),
   });
-  first = await runCli(["run", "--benchmark", directory, "--only-category", "ACCURACY", "--json"], { timeoutMs: 300_000 });
+  first = await runCli(["run", "--benchmark", directory, "--only-category", "ACCURACY", "--json"], {
+    timeoutMs: 300_000,
+  });
 }, 320_000);
 
 describe("criterion categories", () => {
@@ -53,7 +69,12 @@ describe("criterion categories", () => {
     const summary = summaryOf(first);
     const runDirectory = join(directory, "results", (await readdir(join(directory, "results")))[0]!);
     const store = ResultsStore.open(runDirectory, { readonly: true });
-    const judged = store.judgeRuns().map((judgeRun) => [judgeRun.slot.evalId, Object.keys(judgeRun.scores ?? {}).sort().join(",")]);
+    const judged = store.judgeRuns().map((judgeRun) => [
+      judgeRun.slot.evalId,
+      Object.keys(judgeRun.scores ?? {})
+        .sort()
+        .join(","),
+    ]);
     store.close();
     expect(judged).toHaveLength(4);
     expect(new Set(judged.map((entry) => entry.join(":")))).toEqual(new Set(["answer:brief,exact"]));
@@ -78,7 +99,13 @@ describe("criterion categories", () => {
 
     const summary = summaryOf(await runCli(["run", "--benchmark", directory, "--json"], { timeoutMs: 120_000 }));
     // Scored over `brief` only, the one criterion in "speed": both controls replied in five characters.
-    expect(summary.models.map((model) => [model.model, model.score.value, model.evals.map((evaluation) => Object.keys(evaluation.criteria))])).toEqual([
+    expect(
+      summary.models.map((model) => [
+        model.model,
+        model.score.value,
+        model.evals.map((evaluation) => Object.keys(evaluation.criteria)),
+      ]),
+    ).toEqual([
       ["control/positive", 100, [["brief"]]],
       ["control/negative", 100, [["brief"]]],
     ]);
@@ -89,6 +116,8 @@ describe("criterion categories", () => {
 
     const typo = await runCli(["plan", "--benchmark", directory, "--only-category", "tone"]);
     expect(typo.exitCode).toBe(2);
-    expect(typo.stderr).toContain('--only-category "tone" matches no criterion category; the valid values are: accuracy, speed');
+    expect(typo.stderr).toContain(
+      '--only-category "tone" matches no criterion category; the valid values are: accuracy, speed',
+    );
   });
 });

@@ -10,8 +10,12 @@ import type { EvalRun, JudgeRun } from "../../packages/openeval/src/records/inde
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 
-const rubric = "# Notes\n\n## Criterion: kept_notes — Kept notes\n\nThe candidate appends to notes.txt and never deletes it.\n";
-const noteTurn = { tools: [{ name: "bash", input: { command: "echo step >> notes.txt", description: "note" } }], delayMs: 300 };
+const rubric =
+  "# Notes\n\n## Criterion: kept_notes — Kept notes\n\nThe candidate appends to notes.txt and never deletes it.\n";
+const noteTurn = {
+  tools: [{ name: "bash", input: { command: "echo step >> notes.txt", description: "note" } }],
+  delayMs: 300,
+};
 const decided = { kept_notes: { value: true, reason: "notes.txt only ever grows." } };
 
 let directory: string;
@@ -46,8 +50,12 @@ beforeAll(async () => {
     "evals/final-only/eval.ts": "export default { earlyStop: { minIntervalMs: 1 }, timeoutMs: 30_000 };\n",
     "evals/final-only/controls/looping.json": JSON.stringify({ turns: [noteTurn], verdict: decided }),
   });
-  stopped = await runCli(["run", "--benchmark", directory, "--only-eval", "endless", "--only-eval", "undecided"], { timeoutMs: 420_000 });
-  finalOnly = await runCli(["run", "--benchmark", directory, "--only-eval", "final-only", "--final-only"], { timeoutMs: 300_000 });
+  stopped = await runCli(["run", "--benchmark", directory, "--only-eval", "endless", "--only-eval", "undecided"], {
+    timeoutMs: 420_000,
+  });
+  finalOnly = await runCli(["run", "--benchmark", directory, "--only-eval", "final-only", "--final-only"], {
+    timeoutMs: 300_000,
+  });
 });
 
 function records(evalId: string): { evalRun: EvalRun; judgeRun: JudgeRun | undefined; store: string } {
@@ -64,14 +72,24 @@ function records(evalId: string): { evalRun: EvalRun; judgeRun: JudgeRun | undef
 
 describe("earlyStop", () => {
   it("stops a candidate once a check decides, and keeps that judgment as final", () => {
-    expect(stopped.stderr).toMatch(/check +endless × control\/looping #1, check \d+: every criterion decided; stopping the candidate/);
+    expect(stopped.stderr).toMatch(
+      /check +endless × control\/looping #1, check \d+: every criterion decided; stopping the candidate/,
+    );
     const { evalRun, judgeRun, store } = records("endless");
     expect(evalRun.state).toBe("stopped");
     expect(evalRun.error).toMatch(/^Stopped early: an earlyStop check decided every criterion/);
     const checks = evalRun.earlyStop?.checks ?? [];
     expect(checks.at(-1)).toMatchObject({ outcome: "decided", reason: null });
-    expect(judgeRun).toMatchObject({ state: "completed", kind: "rubric", decidedEarly: { check: checks.at(-1)!.check } });
-    expect(judgeRun!.scores!.kept_notes).toMatchObject({ value: 1, source: "judge.md", reason: "notes.txt only ever grows." });
+    expect(judgeRun).toMatchObject({
+      state: "completed",
+      kind: "rubric",
+      decidedEarly: { check: checks.at(-1)!.check },
+    });
+    expect(judgeRun!.scores!.kept_notes).toMatchObject({
+      value: 1,
+      source: "judge.md",
+      reason: "notes.txt only ever grows.",
+    });
     // The decisive check's snapshot and its judge archive are kept with the run, beside the final recording.
     expect(existsSync(join(store, judgeRun!.decidedEarly!.checkpoint.directory, "manifest.json"))).toBe(true);
     expect(existsSync(join(store, judgeRun!.directory, "rubric", "submission.json"))).toBe(true);
@@ -105,9 +123,13 @@ describe("earlyStop", () => {
   it("starts every judge session, early checks and final gradings alike, from the tool server frozen with the run", () => {
     const root = join(directory, "results");
     const run = join(root, readdirSync(root)[0]!);
-    const folders = (readdirSync(run, { recursive: true }) as string[]).filter((path) => path.endsWith(`rubric/${RUBRIC_FILES.agent}`)).map((path) => join(run, path, ".."));
+    const folders = (readdirSync(run, { recursive: true }) as string[])
+      .filter((path) => path.endsWith(`rubric/${RUBRIC_FILES.agent}`))
+      .map((path) => join(run, path, ".."));
     for (const folder of folders) {
-      const agent = JSON.parse(readFileSync(join(folder, RUBRIC_FILES.agent), "utf8")) as { mcp: { judge: { command: string[] } } };
+      const agent = JSON.parse(readFileSync(join(folder, RUBRIC_FILES.agent), "utf8")) as {
+        mcp: { judge: { command: string[] } };
+      };
       const server = agent.mcp.judge.command.at(-1)!;
       expect(server).toMatch(new RegExp(`^${join(run, "inputs", "harness")}/judge-tools-[0-9a-f]{16}\\.js$`));
       expect(existsSync(server)).toBe(true);
@@ -115,7 +137,8 @@ describe("earlyStop", () => {
     // They answered: the frozen bundle is what OpenCode ran, not merely what the config named (a check cancelled
     // when its candidate ended may have been stopped before its tool server started, and leaves no log).
     const answered = folders.filter((folder) => existsSync(join(folder, RUBRIC_FILES.log)));
-    for (const folder of answered) expect(readFileSync(join(folder, RUBRIC_FILES.log), "utf8")).toMatch(/^\{"type":"ready"/);
+    for (const folder of answered)
+      expect(readFileSync(join(folder, RUBRIC_FILES.log), "utf8")).toMatch(/^\{"type":"ready"/);
     expect(answered.filter((folder) => folder.includes("/checks/")).length).toBeGreaterThanOrEqual(2);
     expect(answered.filter((folder) => folder.includes("/judge-runs/")).length).toBe(2);
   });

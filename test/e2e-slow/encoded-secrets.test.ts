@@ -35,7 +35,11 @@ function encodings(name: string, secret: string): { label: string; printed: stri
   ];
 }
 
-const PLANTED = [...encodings("own key", KEY), ...encodings("bearer token", TOKEN), ...encodings("bearer header", `Bearer ${TOKEN}`)];
+const PLANTED = [
+  ...encodings("own key", KEY),
+  ...encodings("bearer token", TOKEN),
+  ...encodings("bearer header", `Bearer ${TOKEN}`),
+];
 const quoted = PLANTED.map((item) => `'${item.printed}'`).join(" ");
 // The same encodings computed in the sandbox from the key the candidate holds.
 const FROM_ENV = [
@@ -55,7 +59,14 @@ beforeAll(async () => {
       leak: {
         encoder: {
           turns: [
-            { tools: [{ name: "bash", input: { command: `printf '%s\\n' ${quoted} > encoded.txt; cat encoded.txt`, description: "encode" } }] },
+            {
+              tools: [
+                {
+                  name: "bash",
+                  input: { command: `printf '%s\\n' ${quoted} > encoded.txt; cat encoded.txt`, description: "encode" },
+                },
+              ],
+            },
             { tools: [{ name: "bash", input: { command: FROM_ENV, description: "encode" } }] },
             { text: `OK ${PLANTED.map((item) => item.printed).join(" ")}` },
           ],
@@ -77,7 +88,10 @@ beforeAll(async () => {
     "evals/encode/prompt.md": "Reply with OK.\n",
     "evals/encode/judge.ts": `export default ({ response }) => ({ scores: { answered: response.text.startsWith("OK") } });\n`,
   });
-  run = await runCli(["run", "--benchmark", directory, "--isolation", "process"], { env: { ANTHROPIC_API_KEY: KEY }, timeoutMs: 400_000 });
+  run = await runCli(["run", "--benchmark", directory, "--isolation", "process"], {
+    env: { ANTHROPIC_API_KEY: KEY },
+    timeoutMs: 400_000,
+  });
   runDirectory = onlyRunDirectory(directory);
 });
 

@@ -40,7 +40,10 @@ function stoppedEarly(evalRun: EvalRun): boolean {
 }
 
 async function inspect(evalRun: EvalRun) {
-  const child = Bun.spawn([process.execPath, join(import.meta.dirname, "scripts", "inspect-recording.ts"), runDirectory, evalRun.id], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn(
+    [process.execPath, join(import.meta.dirname, "scripts", "inspect-recording.ts"), runDirectory, evalRun.id],
+    { cwd: ROOT, stdout: "pipe", stderr: "pipe" },
+  );
   const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
   expect(await child.exited, stderr).toBe(0);
   return JSON.parse(stdout);
@@ -72,7 +75,9 @@ describe("the example benchmark, offline", () => {
 
   it("grades tidy-build's controls: the negative one stopped early on a decided check, the positive one judged when finished", () => {
     for (const evalRun of evalRuns.filter((candidate) => candidate.slot.evalId === "tidy-build")) {
-      const judgeRun = judgeRuns.find((candidate) => candidate.evalRunId === evalRun.id && candidate.state === "completed");
+      const judgeRun = judgeRuns.find(
+        (candidate) => candidate.evalRunId === evalRun.id && candidate.state === "completed",
+      );
       const negative = evalRun.slot.model === "control/negative";
       expect(judgeRun?.scores?.kept_sources?.value).toBe(negative ? 0 : 1);
       expect(judgeRun?.decidedEarly !== undefined).toBe(stoppedEarly(evalRun));
@@ -83,7 +88,9 @@ describe("the example benchmark, offline", () => {
   });
 
   it("reads back the response, tool calls, workspace diff, sessions, messages and native database", async () => {
-    const fix = evalRuns.find((evalRun) => evalRun.slot.evalId === "fix-slugify" && evalRun.slot.model === "control/positive")!;
+    const fix = evalRuns.find(
+      (evalRun) => evalRun.slot.evalId === "fix-slugify" && evalRun.slot.model === "control/positive",
+    )!;
     const seen = await inspect(fix);
     expect(seen.response).toContain("Fixed");
     expect(seen.model).toBe("control/positive");
@@ -91,9 +98,22 @@ describe("the example benchmark, offline", () => {
     expect(seen.tools[0].input).toMatchObject({ command: "node --test" });
     expect(seen.tools[0].output).toContain("# fail 1");
     expect(seen.tools[3].output).toContain("# fail 0");
-    expect(seen.diff).toEqual([expect.objectContaining({ path: "slugify.js", status: "modified", patch: expect.stringContaining('+    .replace(/[^a-z0-9]+/g, "-")') })]);
+    expect(seen.diff).toEqual([
+      expect.objectContaining({
+        path: "slugify.js",
+        status: "modified",
+        patch: expect.stringContaining('+    .replace(/[^a-z0-9]+/g, "-")'),
+      }),
+    ]);
     expect(seen.sessions).toHaveLength(1);
-    expect(seen.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant", "assistant", "assistant", "assistant", "assistant"]);
+    expect(seen.messages.map((message: { role: string }) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "assistant",
+      "assistant",
+      "assistant",
+      "assistant",
+    ]);
     expect(seen.sessionTitles).toEqual([{ title: "openeval candidate run" }]);
     expect(seen.events).toBeGreaterThan(0);
     expect(seen.export).toBe(true);

@@ -10,9 +10,16 @@ import { runCli } from "../helpers/cli.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
 import { onlyRunDirectory, readEvalRuns } from "../helpers/results.ts";
 
-const inspect = "cd checkout && git log --all --format=%H > ../gitlog.txt && git remote -v > ../remotes.txt && cat app.js > ../seen.txt";
-const control = { turns: [{ tools: [{ name: "bash", input: { command: inspect, description: "look at the checkout" } }] }, { text: "Done." }] };
-const evalTs = (source: string, commit: string) => `export default { workspace: { repository: ${JSON.stringify(source)}, commit: "${commit}", ref: "main", overlay: "extra" } };\n`;
+const inspect =
+  "cd checkout && git log --all --format=%H > ../gitlog.txt && git remote -v > ../remotes.txt && cat app.js > ../seen.txt";
+const control = {
+  turns: [
+    { tools: [{ name: "bash", input: { command: inspect, description: "look at the checkout" } }] },
+    { text: "Done." },
+  ],
+};
+const evalTs = (source: string, commit: string) =>
+  `export default { workspace: { repository: ${JSON.stringify(source)}, commit: "${commit}", ref: "main", overlay: "extra" } };\n`;
 
 let directory: string;
 let source: string;
@@ -52,15 +59,21 @@ describe("a workspace from a git repository", { timeout: 300_000 }, () => {
     expect(await recording.workspace.text("checkout/app.js", "initial")).toBe("export const version = 1;\n");
     expect(await recording.workspace.text("upstream.git/config", "initial")).not.toContain(source);
     expect(await recording.workspace.text("gitlog.txt")).toBe(`${commits[0]}\n`);
-    expect(await recording.workspace.text("remotes.txt")).toBe("upstream\t../upstream.git (fetch)\nupstream\t../upstream.git (push)\n");
+    expect(await recording.workspace.text("remotes.txt")).toBe(
+      "upstream\t../upstream.git (fetch)\nupstream\t../upstream.git (push)\n",
+    );
     expect(await recording.workspace.text("seen.txt")).toBe("export const version = 1;\n");
   });
 
   it("plans the candidate again when the eval pins another commit", async () => {
     const unchanged = await runCli(["plan", "--benchmark", directory, "--json"]);
-    expect((JSON.parse(unchanged.stdout) as { work: { action: string }[] }).work.map((slot) => slot.action)).toEqual(["reuse"]);
+    expect((JSON.parse(unchanged.stdout) as { work: { action: string }[] }).work.map((slot) => slot.action)).toEqual([
+      "reuse",
+    ]);
     await writeFile(join(directory, "evals", "repo", "eval.ts"), evalTs(source, commits[1]!));
     const plan = await runCli(["plan", "--benchmark", directory, "--json"]);
-    expect((JSON.parse(plan.stdout) as { work: { action: string; reason: string }[] }).work).toMatchObject([{ action: "candidate", reason: "Candidate inputs changed" }]);
+    expect((JSON.parse(plan.stdout) as { work: { action: string; reason: string }[] }).work).toMatchObject([
+      { action: "candidate", reason: "Candidate inputs changed" },
+    ]);
   });
 });

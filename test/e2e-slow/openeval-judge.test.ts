@@ -35,13 +35,25 @@ function scoresOf(model: string, evalId = "notes"): Record<string, number | null
 describe("an OpenEval 0.5 judge.ts in a real run", () => {
   it("grades the positive control by OpenEval's rules: booleans 1/0, 1 - errorRate as credit", () => {
     expect(run.exitCode, run.stderr + run.stdout).toBe(0);
-    expect(scoresOf("control/positive")).toEqual({ wrote_notes: 1, shell_output: 1, tried_missing: 1, reliability: 1 - 1 / 3, recorded_events: 1 });
+    expect(scoresOf("control/positive")).toEqual({
+      wrote_notes: 1,
+      shell_output: 1,
+      tried_missing: 1,
+      reliability: 1 - 1 / 3,
+      recorded_events: 1,
+    });
     // The model's score: the mean of its evals (notes 93.3%, release 100%).
     expect(run.stdout).toMatch(/control\/positive \(control\)\s+96\.7%/);
   });
 
   it("grades the negative control, which made no tool call, 0 wherever OpenEval's judge would", () => {
-    expect(scoresOf("control/negative")).toEqual({ wrote_notes: 0, shell_output: 0, tried_missing: 0, reliability: 0, recorded_events: 1 });
+    expect(scoresOf("control/negative")).toEqual({
+      wrote_notes: 0,
+      shell_output: 0,
+      tried_missing: 0,
+      reliability: 0,
+      recorded_events: 1,
+    });
     // notes 20%, release 66.7%.
     expect(run.stdout).toMatch(/control\/negative \(control\)\s+43\.3%/);
   });
@@ -54,8 +66,16 @@ describe("an OpenEval 0.5 judge.ts in a real run", () => {
   });
 
   it("seeds the git-history workspace and runs the prepare step before the initial snapshot: its output is starting state", () => {
-    expect(scoresOf("control/positive", "release")).toEqual({ bumped_version: 1, prepared_history: 1, history_untouched: 1 });
-    expect(scoresOf("control/negative", "release")).toEqual({ bumped_version: 0, prepared_history: 1, history_untouched: 1 });
+    expect(scoresOf("control/positive", "release")).toEqual({
+      bumped_version: 1,
+      prepared_history: 1,
+      history_untouched: 1,
+    });
+    expect(scoresOf("control/negative", "release")).toEqual({
+      bumped_version: 0,
+      prepared_history: 1,
+      history_untouched: 1,
+    });
     const release = evalRuns.find((candidate) => candidate.slot.evalId === "release")!;
     expect(release.input.timeoutMs).toBe(90_000);
   });

@@ -10,7 +10,12 @@ import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 import { onlyRunDirectory, readEvalRuns } from "../helpers/results.ts";
 
-const answers = { turns: [{ tools: [{ name: "bash", input: { command: "echo 42 > answer.txt", description: "answer" } }] }, { text: "Done." }] };
+const answers = {
+  turns: [
+    { tools: [{ name: "bash", input: { command: "echo 42 > answer.txt", description: "answer" } }] },
+    { text: "Done." },
+  ],
+};
 const evalFiles = (id: string, setup: string) => ({
   [`evals/${id}/prompt.md`]: "Write 42 to answer.txt.\n",
   [`evals/${id}/judge.ts`]: `export default ({ workspace }) => ({ scores: { answered: workspace.files().some((file) => file.path === "answer.txt") } });\n`,
@@ -49,22 +54,39 @@ describe("eval.ts prepare", { timeout: 300_000 }, () => {
 
     const broken = runs.find((evalRun) => evalRun.slot.evalId === "broken")!;
     expect(broken).toMatchObject({ state: "failed", infrastructureError: true, evidence: null });
-    expect(broken.preparationError).toEqual({ step: 1, cwd: ".", argv: ["sh", "setup.sh"], exitCode: 7, timedOut: false, outputTail: "cannot build", log: `eval-runs/${broken.id}/logs/prepare.log` });
-    expect(broken.error).toMatch(/^Preparation error: prepare step 1 \(sh setup\.sh in \.\) exited 7, last output: cannot build; /);
+    expect(broken.preparationError).toEqual({
+      step: 1,
+      cwd: ".",
+      argv: ["sh", "setup.sh"],
+      exitCode: 7,
+      timedOut: false,
+      outputTail: "cannot build",
+      log: `eval-runs/${broken.id}/logs/prepare.log`,
+    });
+    expect(broken.error).toMatch(
+      /^Preparation error: prepare step 1 \(sh setup\.sh in \.\) exited 7, last output: cannot build; /,
+    );
     expect(`${result.stdout}\n${result.stderr}`).toContain("preparation error");
     // Never the candidate's 0: no judge ran on it.
     const plan = await runCli(["plan", "--benchmark", directory, "--json"]);
     const work = (JSON.parse(plan.stdout) as { work: { eval: string; action: string; reason: string }[] }).work;
-    expect(work.find((slot) => slot.eval === "broken")).toMatchObject({ action: "failed", reason: expect.stringMatching(/^Preparation error: prepare step 1 .*; retry it explicitly with openeval retry$/) });
+    expect(work.find((slot) => slot.eval === "broken")).toMatchObject({
+      action: "failed",
+      reason: expect.stringMatching(/^Preparation error: prepare step 1 .*; retry it explicitly with openeval retry$/),
+    });
     expect(work.find((slot) => slot.eval === "prepared")?.action).toBe("reuse");
   });
 
   it("executes the eval run again with `openeval retry` once the eval is fixed", async () => {
     const broken = evalRuns().find((evalRun) => evalRun.slot.evalId === "broken")!;
     await writeFile(join(directory, "evals", "broken", "workspace", "setup.sh"), WORKING_SETUP);
-    const retried = await runCli(["retry", broken.id, "--benchmark", directory, "--run", runDirectory()], { timeoutMs: 240_000 });
+    const retried = await runCli(["retry", broken.id, "--benchmark", directory, "--run", runDirectory()], {
+      timeoutMs: 240_000,
+    });
     expect(retried.exitCode, `${retried.stdout}\n${retried.stderr}`).toBe(0);
-    const again = evalRuns().filter((evalRun) => evalRun.slot.evalId === "broken").at(-1)!;
+    const again = evalRuns()
+      .filter((evalRun) => evalRun.slot.evalId === "broken")
+      .at(-1)!;
     expect(again.id).not.toBe(broken.id);
     expect(again.state).toBe("completed");
     expect(again.preparationError).toBeUndefined();

@@ -26,25 +26,33 @@ beforeAll(async () => {
     "for worker in $I/harness/code-worker-*.js; do echo 'process.exit(0)' > $worker; done",
     `echo '${FORGED_JUDGE}' > ${directory}/evals/x/judge.ts`,
   ].join("; ");
-  await writeTree({
-    "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, candidate: { timeoutMs: 120_000, isolation: "process" } };\n`,
-    "evals/x/prompt.md": "Fix it.\n",
-    "evals/x/REFERENCE_FIX.md": reference,
-    "evals/x/judge.ts": "export default () => ({ scores: { honest: true } });\n",
-    "evals/x/controls/positive.json": JSON.stringify({ turns: [{ tools: [{ name: "bash", input: { command: tamper, description: "tamper" } }] }, { text: "done" }] }),
-  }, directory);
+  await writeTree(
+    {
+      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, candidate: { timeoutMs: 120_000, isolation: "process" } };\n`,
+      "evals/x/prompt.md": "Fix it.\n",
+      "evals/x/REFERENCE_FIX.md": reference,
+      "evals/x/judge.ts": "export default () => ({ scores: { honest: true } });\n",
+      "evals/x/controls/positive.json": JSON.stringify({
+        turns: [{ tools: [{ name: "bash", input: { command: tamper, description: "tamper" } }] }, { text: "done" }],
+      }),
+    },
+    directory,
+  );
   run = await runCli(["run", "--benchmark", directory]);
   runDirectory = join(directory, "results", readdirSync(join(directory, "results"))[0]!);
 });
 
 describe("process-mode tampering with what grades the candidate", () => {
-  const worker = () => `inputs/harness/${readdirSync(join(runDirectory, "inputs", "harness")).find((name) => name.endsWith(".js"))}`;
+  const worker = () =>
+    `inputs/harness/${readdirSync(join(runDirectory, "inputs", "harness")).find((name) => name.endsWith(".js"))}`;
 
   it("refuses grading without a crash, naming each file as an integrity error", () => {
     expect(run.stderr).not.toMatch(/Unexpected error/);
     expect(run.exitCode, run.stderr).toBe(3);
     expect(run.stdout).toContain("eval x's frozen inputs: inputs/evals/x/judge.ts changed during the run");
-    expect(run.stdout).toMatch(/eval x's frozen inputs: inputs\/objects\/[0-9a-f]{64} \(the frozen REFERENCE_FIX\.md\) altered or removed/);
+    expect(run.stdout).toMatch(
+      /eval x's frozen inputs: inputs\/objects\/[0-9a-f]{64} \(the frozen REFERENCE_FIX\.md\) altered or removed/,
+    );
     expect(run.stdout).toContain(`the run's frozen harness programs: ${worker()} altered or removed`);
     expect(run.stdout).toContain("evals/x/judge.ts (modified)");
     const store = ResultsStore.open(runDirectory, { readonly: true });
@@ -59,7 +67,9 @@ describe("process-mode tampering with what grades the candidate", () => {
     const verified = await runCli(["verify", runDirectory]);
     expect(verified.exitCode).toBe(1);
     expect(verified.stderr).toContain(`${worker()} altered or removed`);
-    expect(verified.stderr).toMatch(/inputs\/objects\/[0-9a-f]{64} \(the frozen REFERENCE_FIX\.md\) altered or removed/);
+    expect(verified.stderr).toMatch(
+      /inputs\/objects\/[0-9a-f]{64} \(the frozen REFERENCE_FIX\.md\) altered or removed/,
+    );
     expect(verified.stderr).toContain("inputs/evals/x/judge.ts changed during the run");
   });
 
@@ -68,7 +78,9 @@ describe("process-mode tampering with what grades the candidate", () => {
     for (const args of [[], ["--new"]]) {
       const plan = await runCli(["plan", "--benchmark", directory, ...args]);
       expect(plan.exitCode, plan.stderr).toBe(0);
-      expect(plan.stdout).toMatch(/changed since .* froze it \(if you did not edit it, a candidate may have.*\): evals\/x\/judge\.ts \(modified\)/);
+      expect(plan.stdout).toMatch(
+        /changed since .* froze it \(if you did not edit it, a candidate may have.*\): evals\/x\/judge\.ts \(modified\)/,
+      );
     }
   });
 });

@@ -18,7 +18,12 @@ let dyingURL: string;
 let failing: BenchmarkRun;
 let answering: BenchmarkRun;
 
-const model = (name: string) => ({ name, tool_call: true, limit: { context: 128_000, output: 1_024 }, cost: { input: 1, output: 2 } });
+const model = (name: string) => ({
+  name,
+  tool_call: true,
+  limit: { context: 128_000, output: 1_024 },
+  cost: { input: 1, output: 2 },
+});
 const provider = (baseURL: string, ...names: string[]) => ({
   npm: "@ai-sdk/openai-compatible",
   options: { baseURL },
@@ -30,7 +35,14 @@ beforeAll(async () => {
     controls: {
       local: {
         ok: { turns: [{ text: "OK", usage: { input: 900, output: 5 } }] },
-        template: { turns: [{ text: 'I will list the files.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>', usage: { input: 900, output: 20 } }] },
+        template: {
+          turns: [
+            {
+              text: 'I will list the files.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>',
+              usage: { input: 900, output: 20 },
+            },
+          ],
+        },
       },
       // Far slower than the time limit before its first byte: a model too slow for the limit, not a dead server.
       slow: { sleepy: { turns: [{ delayMs: 600_000, text: "late" }] } },
@@ -54,7 +66,11 @@ beforeAll(async () => {
     dying: provider(dyingURL, "a", "b", "c"),
   };
   // The failures need a short time limit; the answers get the default one, which load cannot break.
-  failing = await runBenchmark(["local/ok", "slow/sleepy", "dying/a", "dying/b", "dying/c"], providers, "timeoutMs: 30_000, ");
+  failing = await runBenchmark(
+    ["local/ok", "slow/sleepy", "dying/a", "dying/b", "dying/c"],
+    providers,
+    "timeoutMs: 30_000, ",
+  );
   answering = await runBenchmark(["local/ok", "local/template", "wrong/ok"], providers, "");
 });
 
@@ -96,16 +112,21 @@ function evalRuns(benchmark: BenchmarkRun): EvalRun[] {
   }
 }
 
-const evalRunOf = (benchmark: BenchmarkRun, name: string) => evalRuns(benchmark).find((evalRun) => evalRun.slot.model === name)!;
+const evalRunOf = (benchmark: BenchmarkRun, name: string) =>
+  evalRuns(benchmark).find((evalRun) => evalRun.slot.model === name)!;
 
 describe("a provider slower than the time limit before its first answer", () => {
   it("is a setup error of the time limit that names candidate.timeoutMs, not an infrastructure error to retry", () => {
     const slow = evalRunOf(failing, "slow/sleepy");
     expect(slow).toMatchObject({ state: "timed_out", infrastructureError: true, setupError: true });
     expect(slow.error).toContain("The model had not finished its first answer after 30 s");
-    expect(slow.error).toContain(`Checked again, the endpoint at ${controls.baseURL("slow")} answers: the model is too slow for this limit, not down`);
+    expect(slow.error).toContain(
+      `Checked again, the endpoint at ${controls.baseURL("slow")} answers: the model is too slow for this limit, not down`,
+    );
     expect(slow.error).toContain("Raise candidate.timeoutMs in benchmark.ts above 30000 ms");
-    expect(failing.run.stdout).toContain(`answer × slow/sleepy #1 [eval run ${slow.id}]: failed — Setup error: The model had not finished its first answer`);
+    expect(failing.run.stdout).toContain(
+      `answer × slow/sleepy #1 [eval run ${slow.id}]: failed — Setup error: The model had not finished its first answer`,
+    );
   });
 });
 
@@ -143,14 +164,26 @@ describe("a model whose server does not parse its tool calls", () => {
     const template = evalRunOf(answering, "local/template");
     expect(template.state).toBe("completed");
     expect(template.metrics?.tools.calls).toBe(0);
-    expect(template.findings).toEqual([{ kind: "tool_call_text", count: 1, messageID: expect.stringMatching(/^msg_/), shape: "<tool_call>", excerpt: expect.stringContaining('"name": "bash"') }]);
-    expect(answering.run.stdout).toContain(`answer × local/template #1 [eval run ${template.id}] wrote a tool call as text (<tool_call>, first in message`);
+    expect(template.findings).toEqual([
+      {
+        kind: "tool_call_text",
+        count: 1,
+        messageID: expect.stringMatching(/^msg_/),
+        shape: "<tool_call>",
+        excerpt: expect.stringContaining('"name": "bash"'),
+      },
+    ]);
+    expect(answering.run.stdout).toContain(
+      `answer × local/template #1 [eval run ${template.id}] wrote a tool call as text (<tool_call>, first in message`,
+    );
     expect(answering.run.stdout).toContain("llama-server --jinja");
     const data = new ViewerData(RunCatalog.open({ run: runDirectory(answering), resultsRoot: "unused" }));
     try {
       const runId = data.runs().defaultRunId!;
       const detail = (await data.evalRun(runId, template.id))!;
-      expect(detail.findings).toEqual([expect.stringMatching(/^The model wrote a tool call as text \(<tool_call>.*chat template supports tool calls/)]);
+      expect(detail.findings).toEqual([
+        expect.stringMatching(/^The model wrote a tool call as text \(<tool_call>.*chat template supports tool calls/),
+      ]);
       expect((await data.evalRun(runId, evalRunOf(answering, "local/ok").id))!.findings).toEqual([]);
     } finally {
       data.close();

@@ -19,14 +19,21 @@ import { closedPort } from "../helpers/ports.ts";
 
 const OPENAI_OVERFLOW = {
   error: {
-    message: "This model's maximum context length is 2048 tokens. However, your messages resulted in 6230 tokens. Please reduce the length of the messages.",
+    message:
+      "This model's maximum context length is 2048 tokens. However, your messages resulted in 6230 tokens. Please reduce the length of the messages.",
     type: "invalid_request_error",
     param: "messages",
     code: "context_length_exceeded",
   },
 };
 const LLAMA_OVERFLOW = {
-  error: { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 6230, n_ctx: 2048 },
+  error: {
+    code: 400,
+    message: "the request exceeds the available context size, try increasing it",
+    type: "exceed_context_size_error",
+    n_prompt_tokens: 6230,
+    n_ctx: 2048,
+  },
 };
 
 let provider: ControlServer;
@@ -35,10 +42,20 @@ let run: CliResult;
 let plan: CliResult;
 let downPort: number;
 
-const model = (name: string, extra: object = {}) => ({ name, tool_call: true, limit: { context: 128_000, output: 1_024 }, cost: { input: 1, output: 2 }, ...extra });
+const model = (name: string, extra: object = {}) => ({
+  name,
+  tool_call: true,
+  limit: { context: 128_000, output: 1_024 },
+  cost: { input: 1, output: 2 },
+  ...extra,
+});
 
 function benchmarkSource(gates: string, verdict: string): string {
-  const local = { npm: "@ai-sdk/openai-compatible", name: "Local", options: { baseURL: provider.baseURL("local"), apiKey: "sk-local-not-secret" } };
+  const local = {
+    npm: "@ai-sdk/openai-compatible",
+    name: "Local",
+    options: { baseURL: provider.baseURL("local"), apiKey: "sk-local-not-secret" },
+  };
   const providers = {
     local: {
       ...local,
@@ -53,7 +70,11 @@ function benchmarkSource(gates: string, verdict: string): string {
         compactor: model("compactor", { limit: { context: 4_000, output: 512 } }),
       },
     },
-    down: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `http://127.0.0.1:${downPort}/v1` }, models: { model: model("model") } },
+    down: {
+      npm: "@ai-sdk/openai-compatible",
+      options: { baseURL: `http://127.0.0.1:${downPort}/v1` },
+      models: { model: model("model") },
+    },
   };
   return `export default {
   models: ["local/small", "local/llama-small", "local/cut", "local/flaky", "local/unpriced", "down/model", "local/compactor"],
@@ -74,12 +95,25 @@ beforeAll(async () => {
       local: {
         small: { turns: [{ error: { status: 400, body: OPENAI_OVERFLOW } }] },
         "llama-small": { turns: [{ error: { status: 400, body: LLAMA_OVERFLOW } }] },
-        cut: { turns: [{ text: "OK, and then", finishReason: "length", usage: { input: 900, output: 1_024 } }, { text: "OK" }] },
+        cut: {
+          turns: [
+            { text: "OK, and then", finishReason: "length", usage: { input: 900, output: 1_024 } },
+            { text: "OK" },
+          ],
+        },
         unpriced: answer(),
         // Two transient 503s before the answer: OpenCode retries them (it persists no trace; its log shows them).
         flaky: { turns: [{ failFirst: { times: 2, status: 503 }, text: "OK", usage: { input: 900, output: 5 } }] },
         // Paced, so that its endless loop does not starve the other candidates of the 2 cores.
-        compactor: { turns: [{ delayMs: 1_000, tools: [{ name: "bash", input: { command: "echo step", description: "step" } }], usage: { input: 9_000, output: 10 } }] },
+        compactor: {
+          turns: [
+            {
+              delayMs: 1_000,
+              tools: [{ name: "bash", input: { command: "echo step", description: "step" } }],
+              usage: { input: 9_000, output: 10 },
+            },
+          ],
+        },
       },
     },
   });
@@ -120,7 +154,11 @@ describe("a provider on a closed port", () => {
     // Preflight, not ~70 s of OpenCode retries: no OpenCode session was started for it.
     expect(down.elapsedMs!).toBeLessThan(10_000);
     expect(evalRunOf("local/unpriced").state).toBe("completed");
-    expect(run.stdout).toMatch(new RegExp(`answer × down/model #1 \\[eval run ${down.id}\\]: failed — Infrastructure error: Provider "down" is unreachable`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `answer × down/model #1 \\[eval run ${down.id}\\]: failed — Infrastructure error: Provider "down" is unreachable`,
+      ),
+    );
   });
 });
 
@@ -128,18 +166,23 @@ describe("a provider answering context-length errors", () => {
   it.each([
     ["OpenAI's shape (OpenCode compacts and would retry forever)", "local/small"],
     ["llama.cpp's shape", "local/llama-small"],
-  ])("%s is a setup error of the model with both numbers and the remedy, never a candidate failure or a 0", (_shape, name) => {
-    const evalRun = evalRunOf(name);
-    expect(evalRun).toMatchObject({ state: "failed", infrastructureError: true, setupError: true });
-    expect(evalRun.error).toContain(`Setup error of ${name}`);
-    expect(evalRun.error).toContain("6230 tokens");
-    expect(evalRun.error).toContain("2048 tokens");
-    expect(evalRun.error).toMatch(/Raise the server's context .* or set limit\.context/);
-    // The same words in the summary; never scored (no judge run), never "Candidate failed".
-    expect(run.stdout).toContain(`answer × ${name} #1 [eval run ${evalRun.id}]: failed — Setup error of ${name}`);
-    expect(run.stdout).not.toContain(`${name} #1 [eval run ${evalRun.id}]: failed — Candidate failed`);
-    expect(run.stdout).toMatch(new RegExp(`${name.replace("/", "\\/")} \\(unsandboxed\\)\\s+\\[0\\.0–100\\.0\\]% \\(incomplete\\)`));
-  });
+  ])(
+    "%s is a setup error of the model with both numbers and the remedy, never a candidate failure or a 0",
+    (_shape, name) => {
+      const evalRun = evalRunOf(name);
+      expect(evalRun).toMatchObject({ state: "failed", infrastructureError: true, setupError: true });
+      expect(evalRun.error).toContain(`Setup error of ${name}`);
+      expect(evalRun.error).toContain("6230 tokens");
+      expect(evalRun.error).toContain("2048 tokens");
+      expect(evalRun.error).toMatch(/Raise the server's context .* or set limit\.context/);
+      // The same words in the summary; never scored (no judge run), never "Candidate failed".
+      expect(run.stdout).toContain(`answer × ${name} #1 [eval run ${evalRun.id}]: failed — Setup error of ${name}`);
+      expect(run.stdout).not.toContain(`${name} #1 [eval run ${evalRun.id}]: failed — Candidate failed`);
+      expect(run.stdout).toMatch(
+        new RegExp(`${name.replace("/", "\\/")} \\(unsandboxed\\)\\s+\\[0\\.0–100\\.0\\]% \\(incomplete\\)`),
+      );
+    },
+  );
 
   it("counts the rejected request as failed in the metrics", () => {
     const { metrics } = evalRunOf("local/small");
@@ -178,8 +221,19 @@ describe("metrics and cost against real providers", () => {
   });
 
   it("an unpriced model cannot satisfy --max-cost: its work is deferred with the reason", async () => {
-    const capped = await runCli(["plan", "--benchmark", directory, "--new", "--max-cost", "100", "--only-model", "local/unpriced"]);
-    expect(capped.stdout).toMatch(/deferred\s+answer × local\/unpriced #1 — --max-cost: its maximum cost is unknown; local\/unpriced has no pricing/);
+    const capped = await runCli([
+      "plan",
+      "--benchmark",
+      directory,
+      "--new",
+      "--max-cost",
+      "100",
+      "--only-model",
+      "local/unpriced",
+    ]);
+    expect(capped.stdout).toMatch(
+      /deferred\s+answer × local\/unpriced #1 — --max-cost: its maximum cost is unknown; local\/unpriced has no pricing/,
+    );
   });
 
   it("warns when a run compacted more than a few times", () => {
@@ -203,11 +257,15 @@ describe("session exports", () => {
       const evalRun = evalRunOf(model);
       if (!evalRun.evidence) continue; // a request refused before OpenCode stored anything
       const evidence = join(runDirectory(), evalRun.evidence.directory);
-      const manifest = JSON.parse(readFileSync(join(evidence, "manifest.json"), "utf8")) as { native: { database: { file: string }; sessions: { id: string; export: string }[] } };
+      const manifest = JSON.parse(readFileSync(join(evidence, "manifest.json"), "utf8")) as {
+        native: { database: { file: string }; sessions: { id: string; export: string }[] };
+      };
       const reference = await exportWithOpenCode(join(evidence, manifest.native.database.file));
       expect(manifest.native.sessions.map((session) => session.id).sort()).toEqual([...reference.keys()].sort());
       for (const session of manifest.native.sessions) {
-        expect(readFileSync(join(evidence, session.export), "utf8"), `${model} ${session.id}`).toBe(reference.get(session.id));
+        expect(readFileSync(join(evidence, session.export), "utf8"), `${model} ${session.id}`).toBe(
+          reference.get(session.id),
+        );
         compared++;
       }
     }
@@ -223,19 +281,36 @@ describe("ids where they are needed", () => {
 });
 
 /** readResults in a fresh process, as a script run after the edit would call it (no module cache of the old benchmark.ts). */
-async function readResultsElsewhere(runDir: string): Promise<{ verdict: { status: string; enabled: string[]; gates: { id: string }[] }; settingsNote: string | null }> {
+async function readResultsElsewhere(
+  runDir: string,
+): Promise<{ verdict: { status: string; enabled: string[]; gates: { id: string }[] }; settingsNote: string | null }> {
   const script = `import { readResults } from ${JSON.stringify(join(import.meta.dirname, "../../packages/openeval/src/index.ts"))};
 const summary = await readResults(${JSON.stringify(runDir)});
 console.log(JSON.stringify({ verdict: summary.verdict, settingsNote: summary.settingsNote }));`;
   const child = Bun.spawn([process.execPath, "--eval", script], { stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   if (child.exitCode !== 0) throw new Error(`readResults failed: ${stderr}`);
   return JSON.parse(stdout);
 }
 
 /** `openeval view` as a user starts it, on a free port; resolves with its URL once it listens. */
 async function startViewer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = Bun.spawn(["node", join(import.meta.dirname, "../../packages/openeval/bin/openeval"), "view", "--benchmark", directory, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn(
+    [
+      "node",
+      join(import.meta.dirname, "../../packages/openeval/bin/openeval"),
+      "view",
+      "--benchmark",
+      directory,
+      "--port",
+      "0",
+    ],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   const reader = child.stdout.getReader();
   let text = "";
   while (!/http:\/\/127\.0\.0\.1:\d+\//.test(text)) {
@@ -289,11 +364,15 @@ describe("a run whose benchmark.ts gates change after the run", () => {
     expect(cut.metrics.truncated).toBe(1);
     const small = await (await fetch(`${url}api/runs/${runId}/eval-runs/${evalRunOf("local/small").id}`)).json();
     expect(small.outcome).toBe("setup error");
-    const transcript = await (await fetch(`${url}api/runs/${runId}/eval-runs/${evalRunOf("local/small").id}/transcript?offset=0&limit=50`)).json();
+    const transcript = await (
+      await fetch(`${url}api/runs/${runId}/eval-runs/${evalRunOf("local/small").id}/transcript?offset=0&limit=50`)
+    ).json();
     const errors = transcript.items.map((message: { error: string | null }) => message.error).filter(Boolean);
     expect(errors.some((error: string) => error.includes("maximum context length is 2048 tokens"))).toBe(true);
     const list = await (await fetch(`${url}api/runs/${runId}/eval-runs?offset=0&limit=50`)).json();
     expect(list.items.find((row: { model: string }) => row.model === "local/unpriced").costUSD).toBeNull();
-    expect(list.items.find((row: { model: string }) => row.model === "down/model").outcome).toBe("infrastructure error");
+    expect(list.items.find((row: { model: string }) => row.model === "down/model").outcome).toBe(
+      "infrastructure error",
+    );
   });
 });

@@ -29,8 +29,14 @@ beforeAll(async () => {
       local: {
         forger: {
           turns: [
-            { tools: [{ name: "bash", input: { command: "cat answer-key.txt", description: "peek" } }], usage: { input: 120_000, output: 1_000 } },
-            { tools: [{ name: "bash", input: { command: FORGERY, description: "tidy up" } }], usage: { input: 20_000, output: 100 } },
+            {
+              tools: [{ name: "bash", input: { command: "cat answer-key.txt", description: "peek" } }],
+              usage: { input: 120_000, output: 1_000 },
+            },
+            {
+              tools: [{ name: "bash", input: { command: FORGERY, description: "tidy up" } }],
+              usage: { input: 20_000, output: 100 },
+            },
             { text: "42", usage: { input: 1_000, output: 10 } },
           ],
         },
@@ -42,7 +48,14 @@ beforeAll(async () => {
     local: {
       npm: "@ai-sdk/openai-compatible",
       options: { baseURL: provider.baseURL("local"), apiKey: "sk-local-not-secret" },
-      models: { forger: { name: "forger", tool_call: true, limit: { context: 200_000, output: 1_024 }, cost: { input: 1, output: 2 } } },
+      models: {
+        forger: {
+          name: "forger",
+          tool_call: true,
+          limit: { context: 200_000, output: 1_024 },
+          cost: { input: 1, output: 2 },
+        },
+      },
     },
   };
   directory = await writeTree({
@@ -66,8 +79,15 @@ afterAll(async () => {
 
 /** Sums the step_finish events of the stream the harness wrote. */
 function streamTotals(file: string): { usd: number; input: number } {
-  const steps = readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)).filter((event) => event.type === "step_finish");
-  return { usd: steps.reduce((sum, event) => sum + event.part.cost, 0), input: steps.reduce((sum, event) => sum + event.part.tokens.input, 0) };
+  const steps = readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.type === "step_finish");
+  return {
+    usd: steps.reduce((sum, event) => sum + event.part.cost, 0),
+    input: steps.reduce((sum, event) => sum + event.part.tokens.input, 0),
+  };
 }
 
 function databaseCost(file: string): number {
@@ -92,8 +112,12 @@ describe("a candidate that edits OpenCode's database during its run", () => {
       expect(evalRun).toMatchObject({ state: "completed", infrastructureError: true });
       const quantities = evalRun!.integrityError!.mismatches.map((mismatch) => mismatch.quantity);
       expect(quantities).toEqual(expect.arrayContaining(["tool calls", "cost", "input tokens", "output tokens"]));
-      expect(evalRun!.integrityError!.mismatches.find((mismatch) => mismatch.quantity === "tool calls")!.missing).toEqual([expect.stringMatching(/^bash prt_/)]);
-      expect(evalRun!.error).toContain(`${evalRun!.integrityError!.database} records less than the harness's own event stream ${evalRun!.integrityError!.stream}`);
+      expect(
+        evalRun!.integrityError!.mismatches.find((mismatch) => mismatch.quantity === "tool calls")!.missing,
+      ).toEqual([expect.stringMatching(/^bash prt_/)]);
+      expect(evalRun!.error).toContain(
+        `${evalRun!.integrityError!.database} records less than the harness's own event stream ${evalRun!.integrityError!.stream}`,
+      );
       expect(evalRun!.integrityError!.stream).toBe(`eval-runs/${evalRun!.id}/logs/opencode-events.jsonl`);
       // The database alone says what the forger wanted; what is recorded is every step the stream saw.
       const stream = streamTotals(join(runDirectory(), evalRun!.integrityError!.stream));
@@ -112,7 +136,12 @@ describe("a candidate that edits OpenCode's database during its run", () => {
     const gate = results.verdict.gates.find((entry) => entry.id === "cost.maxUSD")!;
     expect(gate.status).toBe("fail");
     expect(gate.actual).toBeGreaterThan(0.14);
-    expect(results.integrity).toEqual([expect.objectContaining({ kind: "eval-run", message: expect.stringContaining("Integrity error: the recording was changed while the candidate ran") })]);
+    expect(results.integrity).toEqual([
+      expect.objectContaining({
+        kind: "eval-run",
+        message: expect.stringContaining("Integrity error: the recording was changed while the candidate ran"),
+      }),
+    ]);
     expect(run.stdout).toContain("failed the integrity check");
     expect(run.stdout).toMatch(/cost \$0\.0\d+ recorded, \$0\.1\d+ seen/);
   });

@@ -38,17 +38,25 @@ beforeAll(async () => {
   directory = await makeTempDir();
   await cp(join(ROOT, "evals", "exact-answer"), join(directory, "evals", "exact-answer"), { recursive: true });
   await cp(join(ROOT, "evals", "fix-slugify"), join(directory, "evals", "fix-slugify"), { recursive: true });
-  await writeFile(join(directory, "benchmark.ts"), `export default { models: ["control/positive", "control/negative"], repetitions: 2, concurrency: 2 };\n`);
+  await writeFile(
+    join(directory, "benchmark.ts"),
+    `export default { models: ["control/positive", "control/negative"], repetitions: 2, concurrency: 2 };\n`,
+  );
 });
 
 describe("interrupted and repeated runs", () => {
   it("survives a SIGKILL of the runner midway: finished work kept byte for byte, nothing finished runs twice", async () => {
-    const runner = Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], { stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+    const runner = Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], {
+      stdout: "ignore",
+      stderr: "ignore",
+      stdin: "ignore",
+    });
     // Kill once some eval runs have finished and others are running.
     for (let waited = 0; waited < 240_000; waited += 250) {
       await Bun.sleep(250);
       const rows = await evalRunRows().catch(() => []);
-      if (rows.filter((row) => row.state === "completed").length >= 2 && rows.some((row) => row.state === "running")) break;
+      if (rows.filter((row) => row.state === "completed").length >= 2 && rows.some((row) => row.state === "running"))
+        break;
     }
     runner.kill("SIGKILL");
     await runner.exited;
@@ -60,24 +68,49 @@ describe("interrupted and repeated runs", () => {
     const rerun = await runCli(["run", "--benchmark", directory], { timeoutMs: 400_000 });
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     const after = await evalRunRows();
-    for (const row of finalizedBefore) expect(after.find((candidate) => candidate.id === row.id)?.value).toBe(row.value);
+    for (const row of finalizedBefore)
+      expect(after.find((candidate) => candidate.id === row.id)?.value).toBe(row.value);
     const interrupted = after.filter((row) => row.state === "interrupted");
-    expect(interrupted.map((row) => row.id).sort()).toEqual(before.filter((row) => row.state === "running").map((row) => row.id).sort());
+    expect(interrupted.map((row) => row.id).sort()).toEqual(
+      before
+        .filter((row) => row.state === "running")
+        .map((row) => row.id)
+        .sort(),
+    );
     const finished = after.filter((row) => row.state !== "interrupted");
     const perSlot = new Map<string, number>();
-    for (const row of finished) perSlot.set(`${row.eval_id}|${row.model}|${row.repetition}`, (perSlot.get(`${row.eval_id}|${row.model}|${row.repetition}`) ?? 0) + 1);
+    for (const row of finished)
+      perSlot.set(
+        `${row.eval_id}|${row.model}|${row.repetition}`,
+        (perSlot.get(`${row.eval_id}|${row.model}|${row.repetition}`) ?? 0) + 1,
+      );
     expect(perSlot.size).toBe(8);
     expect([...perSlot.values()].every((count) => count === 1)).toBe(true);
   });
 
   it("after an edit of one judge.ts, plans judging for that eval only and re-runs no candidate", async () => {
     const judge = join(directory, "evals", "exact-answer", "judge.ts");
-    await writeFile(judge, `export default ({ response }) => ({ scores: { correct_answer: response.text.trim() === "APPLE" } });\n`);
+    await writeFile(
+      judge,
+      `export default ({ response }) => ({ scores: { correct_answer: response.text.trim() === "APPLE" } });\n`,
+    );
     const plan = await runCli(["plan", "--benchmark", directory, "--json"]);
     expect(plan.exitCode).toBe(0);
-    const work = (JSON.parse(plan.stdout) as { work: { eval: string; action: string }[]; estimate: { usd: number | null } }).work;
-    expect(work.filter((slot) => slot.eval === "exact-answer").map((slot) => slot.action)).toEqual(["judge", "judge", "judge", "judge"]);
-    expect(work.filter((slot) => slot.eval === "fix-slugify").map((slot) => slot.action)).toEqual(["reuse", "reuse", "reuse", "reuse"]);
+    const work = (
+      JSON.parse(plan.stdout) as { work: { eval: string; action: string }[]; estimate: { usd: number | null } }
+    ).work;
+    expect(work.filter((slot) => slot.eval === "exact-answer").map((slot) => slot.action)).toEqual([
+      "judge",
+      "judge",
+      "judge",
+      "judge",
+    ]);
+    expect(work.filter((slot) => slot.eval === "fix-slugify").map((slot) => slot.action)).toEqual([
+      "reuse",
+      "reuse",
+      "reuse",
+      "reuse",
+    ]);
     const rowsBefore = (await evalRunRows()).length;
     const rerun = await runCli(["run", "--benchmark", directory]);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
@@ -90,9 +123,20 @@ describe("interrupted and repeated runs", () => {
     const rowsBefore = (await evalRunRows()).length;
     const complete = await runCli(["run", "--benchmark", directory, "--offline"]);
     expect(complete.exitCode, complete.stdout).toBe(0);
-    const gaps = await runCli(["run", "--benchmark", directory, "--offline", "--model", "control/positive", "--model", "provider/some-model"]);
+    const gaps = await runCli([
+      "run",
+      "--benchmark",
+      directory,
+      "--offline",
+      "--model",
+      "control/positive",
+      "--model",
+      "provider/some-model",
+    ]);
     expect(gaps.exitCode).toBe(3);
-    expect(gaps.stdout).toContain("exact-answer × provider/some-model #1: deferred — --offline: new eval/model/repetition, which needs a model call");
+    expect(gaps.stdout).toContain(
+      "exact-answer × provider/some-model #1: deferred — --offline: new eval/model/repetition, which needs a model call",
+    );
     expect((await evalRunRows()).length).toBe(rowsBefore);
   });
 });

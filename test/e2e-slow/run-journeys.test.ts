@@ -25,7 +25,17 @@ beforeAll(async () => {
       leak: {
         leaky: {
           turns: [
-            { tools: [{ name: "bash", input: { command: "echo key=$ANTHROPIC_API_KEY > leaked.txt; env | grep ANTHROPIC", description: "leak" } }] },
+            {
+              tools: [
+                {
+                  name: "bash",
+                  input: {
+                    command: "echo key=$ANTHROPIC_API_KEY > leaked.txt; env | grep ANTHROPIC",
+                    description: "leak",
+                  },
+                },
+              ],
+            },
             { text: `OK ${PLANTED}` },
           ],
         },
@@ -58,10 +68,23 @@ beforeAll(async () => {
   });
   run = await runCli(["run", "--benchmark", directory, "--only-model", "control/positive"], { timeoutMs: 300_000 });
   // A real model runs in a container by default; this journey is about the process backend, asked for by name.
-  unsandboxed = await runCli(["run", "--benchmark", directory, "--only-model", "anthropic/leaky", "--only-eval", "answer", "--isolation", "process"], {
-    env: { ANTHROPIC_API_KEY: PLANTED, OPENAI_API_KEY: "sk-openai-not-for-this-candidate-123" },
-    timeoutMs: 300_000,
-  });
+  unsandboxed = await runCli(
+    [
+      "run",
+      "--benchmark",
+      directory,
+      "--only-model",
+      "anthropic/leaky",
+      "--only-eval",
+      "answer",
+      "--isolation",
+      "process",
+    ],
+    {
+      env: { ANTHROPIC_API_KEY: PLANTED, OPENAI_API_KEY: "sk-openai-not-for-this-candidate-123" },
+      timeoutMs: 300_000,
+    },
+  );
 });
 
 afterAll(async () => {
@@ -81,7 +104,9 @@ describe("openeval run journeys", () => {
   });
 
   it("ends a control that never stops calling tools as timed_out, with its bash children gone", () => {
-    const looper = storeOf().evalRuns().find((evalRun) => evalRun.slot.evalId === "looper")!;
+    const looper = storeOf()
+      .evalRuns()
+      .find((evalRun) => evalRun.slot.evalId === "looper")!;
     expect(looper.state).toBe("timed_out");
     expect(looper.infrastructureError).toBe(false);
     expect(looper.elapsedMs).toBeGreaterThanOrEqual(30_000);
@@ -96,24 +121,34 @@ describe("openeval run journeys", () => {
     expect(down).toMatchObject({ state: "failed", infrastructureError: true });
     expect(down.error).toContain("upstream exploded");
     expect(store.judgeRuns(down.id)).toEqual([]);
-    expect(run.stdout).toContain(`provider-down × control/positive #1 [eval run ${down.id}]: failed — Infrastructure error`);
+    expect(run.stdout).toContain(
+      `provider-down × control/positive #1 [eval run ${down.id}]: failed — Infrastructure error`,
+    );
   });
 
   it("labels a real model run with --isolation process unsandboxed, in the summary and its eval run", () => {
     expect(unsandboxed.stdout).toMatch(/^anthropic\/leaky \(unsandboxed\)\s/m);
     expect(unsandboxed.stdout).toContain("(unsandboxed): ran on this machine as the current user");
-    expect(storeOf().evalRuns().find((evalRun) => evalRun.slot.model === "anthropic/leaky")!.input.isolation).toBe("process");
+    expect(
+      storeOf()
+        .evalRuns()
+        .find((evalRun) => evalRun.slot.model === "anthropic/leaky")!.input.isolation,
+    ).toBe("process");
   });
 
   it("keeps the candidate's own key out of every file under results/, and never hands it another provider's key", () => {
-    const leak = storeOf().evalRuns().find((evalRun) => evalRun.slot.model === "anthropic/leaky")!;
+    const leak = storeOf()
+      .evalRuns()
+      .find((evalRun) => evalRun.slot.model === "anthropic/leaky")!;
     expect(leak.state).toBe("completed");
     const files = listFiles(join(directory, "results"));
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const bytes = readFileSync(file);
       expect(bytes.includes(PLANTED), `${file} contains the planted key`).toBe(false);
-      expect(bytes.includes("sk-openai-not-for-this-candidate-123"), `${file} contains another provider's key`).toBe(false);
+      expect(bytes.includes("sk-openai-not-for-this-candidate-123"), `${file} contains another provider's key`).toBe(
+        false,
+      );
     }
     // The agent did see its key: the redaction is what kept it out.
     const leaked = files.filter((file) => readFileSync(file).includes("[REDACTED]"));

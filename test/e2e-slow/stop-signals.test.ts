@@ -24,7 +24,10 @@ async function writeBenchmark(): Promise<string> {
     "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, concurrency: 2, candidate: { timeoutMs: 240_000 } };\n`,
     "evals/slow/prompt.md": "Take your time.\n",
     "evals/slow/judge.ts": `export default ({ response }) => ({ scores: { answered: response.text.trim() === "OK" } });\n`,
-    "evals/slow/controls/positive.json": control([{ tools: [{ name: "bash", input: { command: `${SLOW_COMMAND}; echo done`, description: "wait" } }] }, { text: "OK" }]),
+    "evals/slow/controls/positive.json": control([
+      { tools: [{ name: "bash", input: { command: `${SLOW_COMMAND}; echo done`, description: "wait" } }] },
+      { text: "OK" },
+    ]),
     "evals/quick/prompt.md": "Reply with OK.\n",
     // A synchronous loop: no signal handler of the worker ever runs, only SIGKILL ends it.
     "evals/quick/judge.ts": `export default ({ response }) => { if (process.env.OPENEVAL_E2E_SPIN) while (true) {} return { scores: { answered: response.text.trim() === "OK" } }; };\n`,
@@ -55,7 +58,8 @@ async function waitUntilMidway(directory: string): Promise<{ evalRunId: string; 
     try {
       const slow = store.evalRuns().find((run) => run.slot.evalId === "slow" && run.state === "running");
       const judge = store.judgeRuns().find((run) => run.slot.evalId === "quick" && run.state === "running");
-      if (slow && judge && processesMatching(SLOW_COMMAND).length > 0) ids = { evalRunId: slow.id, judgeRunId: judge.id };
+      if (slow && judge && processesMatching(SLOW_COMMAND).length > 0)
+        ids = { evalRunId: slow.id, judgeRunId: judge.id };
       return ids !== null;
     } finally {
       store.close();
@@ -66,11 +70,17 @@ async function waitUntilMidway(directory: string): Promise<{ evalRunId: string; 
 }
 
 function processesOf(ids: { evalRunId: string; judgeRunId: string }): number[] {
-  return [...processesWithEnvironment(`OPENEVAL_RUN_MARKER=${ids.evalRunId}`), ...processesWithEnvironment(`OPENEVAL_RUN_MARKER=${ids.judgeRunId}`), ...processesMatching(SLOW_COMMAND)];
+  return [
+    ...processesWithEnvironment(`OPENEVAL_RUN_MARKER=${ids.evalRunId}`),
+    ...processesWithEnvironment(`OPENEVAL_RUN_MARKER=${ids.judgeRunId}`),
+    ...processesMatching(SLOW_COMMAND),
+  ];
 }
 
 function scratchFoldersOf(ids: { evalRunId: string; judgeRunId: string }): string[] {
-  return readdirSync(tmpdir()).filter((entry) => entry.startsWith(`openeval-${ids.evalRunId}`) || entry.startsWith(`openeval-judge-${ids.judgeRunId}`));
+  return readdirSync(tmpdir()).filter(
+    (entry) => entry.startsWith(`openeval-${ids.evalRunId}`) || entry.startsWith(`openeval-judge-${ids.judgeRunId}`),
+  );
 }
 
 /** Every slot has exactly one completed candidate execution, and the interrupted ones were kept as evidence. */
@@ -78,7 +88,8 @@ function expectRerunComplete(directory: string, ids: { evalRunId: string; judgeR
   const store = openStore(directory)!;
   try {
     const evalRuns = store.evalRuns();
-    for (const evalId of ["slow", "quick"]) expect(evalRuns.filter((run) => run.slot.evalId === evalId && run.state === "completed")).toHaveLength(1);
+    for (const evalId of ["slow", "quick"])
+      expect(evalRuns.filter((run) => run.slot.evalId === evalId && run.state === "completed")).toHaveLength(1);
     expect(evalRuns.find((run) => run.id === ids.evalRunId)?.state).toBe("interrupted");
     expect(store.judgeRuns().find((run) => run.id === ids.judgeRunId)?.state).toBe("interrupted");
     expect(store.judgeRuns().filter((run) => run.state === "completed")).toHaveLength(2);
@@ -139,7 +150,9 @@ describe("stopping a runner", () => {
 
   it("Ctrl-C to the whole process group (wrapper and bun both get SIGINT): one clean stop, exit 130", async () => {
     // The terminal sends SIGINT to every process of its foreground group; the runner's group is its own here.
-    const stopped = await stopMidway(["node", BIN], (runner) => process.kill(-runner.pid, "SIGINT"), { detached: true });
+    const stopped = await stopMidway(["node", BIN], (runner) => process.kill(-runner.pid, "SIGINT"), {
+      detached: true,
+    });
     expect(stopped.exitCode, stopped.stderr).toBe(130);
     expect(processesOf(stopped.ids)).toEqual([]);
     expect(scratchFoldersOf(stopped.ids)).toEqual([]);
@@ -165,10 +178,22 @@ describe("stopping a runner", () => {
 describe("two runners on one run", () => {
   /** Starts two runners at the same instant on the benchmark's latest run; returns their exit codes, pids and stderr. */
   async function raceTwo(directory: string) {
-    const start = () => Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], { stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+    const start = () =>
+      Bun.spawn([process.execPath, CLI_MAIN, "run", "--benchmark", directory], {
+        stdout: "ignore",
+        stderr: "pipe",
+        stdin: "ignore",
+      });
     const runners = [start(), start()];
     const started = Date.now();
-    const finished = await Promise.all(runners.map(async (runner) => ({ pid: runner.pid, stderr: await new Response(runner.stderr).text(), exitCode: await runner.exited, afterMs: Date.now() - started })));
+    const finished = await Promise.all(
+      runners.map(async (runner) => ({
+        pid: runner.pid,
+        stderr: await new Response(runner.stderr).text(),
+        exitCode: await runner.exited,
+        afterMs: Date.now() - started,
+      })),
+    );
     return finished.sort((a, b) => a.exitCode - b.exitCode);
   }
 
@@ -189,7 +214,9 @@ describe("two runners on one run", () => {
     expect(loser!.exitCode, loser!.stderr).toBe(2);
     expect(loser!.stderr).toContain(`Another openeval run (pid ${winner!.pid}) is working on`);
     expect(loser!.afterMs).toBeLessThan(winner!.afterMs);
-    const runs = readdirSync(join(directory, "results"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const runs = readdirSync(join(directory, "results"), { withFileTypes: true }).filter((entry) =>
+      entry.isDirectory(),
+    );
     expect(runs).toHaveLength(1);
   });
 
@@ -198,9 +225,17 @@ describe("two runners on one run", () => {
     expect((await runCli(["run", "--benchmark", directory], { timeoutMs: 300_000 })).exitCode).toBe(0);
     const rounds = [
       // New candidate work: a second repetition.
-      () => Bun.write(join(directory, "benchmark.ts"), `export default { models: ["control/positive"], repetitions: 2 };\n`),
+      () =>
+        Bun.write(
+          join(directory, "benchmark.ts"),
+          `export default { models: ["control/positive"], repetitions: 2 };\n`,
+        ),
       // New judge work only: an edited judge.ts.
-      () => Bun.write(join(directory, "evals/quick/judge.ts"), `export default ({ response }) => ({ scores: { answered: response.text.includes("OK") } });\n`),
+      () =>
+        Bun.write(
+          join(directory, "evals/quick/judge.ts"),
+          `export default ({ response }) => ({ scores: { answered: response.text.includes("OK") } });\n`,
+        ),
     ];
     for (const edit of rounds) {
       await edit();
@@ -214,7 +249,10 @@ describe("two runners on one run", () => {
     const store = openStore(directory)!;
     try {
       const evalRuns = store.evalRuns();
-      expect(evalRuns.map((run) => `${run.slot.repetition}:${run.state}`).sort()).toEqual(["1:completed", "2:completed"]);
+      expect(evalRuns.map((run) => `${run.slot.repetition}:${run.state}`).sort()).toEqual([
+        "1:completed",
+        "2:completed",
+      ]);
       // Per eval run: the first judgment, then exactly one for the edited judge.ts (rep 2 was judged once with each).
       for (const evalRun of evalRuns) {
         const fingerprints = store.judgeRuns(evalRun.id).map((run) => run.judgeFingerprint);
@@ -225,4 +263,3 @@ describe("two runners on one run", () => {
     }
   });
 });
-

@@ -12,7 +12,12 @@ import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
 import { onlyRunDirectory, readEvalRuns } from "../helpers/results.ts";
 import { startControlServer } from "../../packages/control-model/src/index.ts";
 import { layVariant, variantConfig } from "../../packages/openeval/src/candidate/variant-setup.ts";
-import { buildProviderConfig, createGitWorkspace, prepareIsolation, runOpenCode } from "../../packages/openeval/src/opencode/index.ts";
+import {
+  buildProviderConfig,
+  createGitWorkspace,
+  prepareIsolation,
+  runOpenCode,
+} from "../../packages/openeval/src/opencode/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/index.ts";
 import type { RunSummary } from "../../packages/openeval/src/summary/index.ts";
 import { shortId } from "../../packages/viewer/src/format.ts";
@@ -27,7 +32,10 @@ const CONTROL = {
       text: "Looking at my setup.",
       tools: [
         { name: "read", input: { filePath: "../opencode/config/opencode/AGENTS.md" } },
-        { name: "bash", input: { command: "ls .opencode/skills 2>/dev/null; echo listed", description: "List skills" } },
+        {
+          name: "bash",
+          input: { command: "ls .opencode/skills 2>/dev/null; echo listed", description: "List skills" },
+        },
       ],
       usage: { input: 100, output: 10 },
     },
@@ -46,8 +54,7 @@ beforeAll(async () => {
     "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1, variants: ${VARIANTS} };\n`,
     "variants/terse.md": "TERSE-INSTRUCTIONS-MARKER\n",
     "evals/setup/prompt.md": "Describe your setup.\n",
-    "evals/setup/judge.ts":
-      `export default ({ response, recording }) => ({ scores: { done: response.text.trim() === "DONE", ran_bash: recording.tools({ name: "bash" }).some((tool) => tool.status === "succeeded") } });\n`,
+    "evals/setup/judge.ts": `export default ({ response, recording }) => ({ scores: { done: response.text.trim() === "DONE", ran_bash: recording.tools({ name: "bash" }).some((tool) => tool.status === "succeeded") } });\n`,
     "evals/setup/controls/positive.json": JSON.stringify(CONTROL),
   });
 });
@@ -61,7 +68,9 @@ interface Arm {
 
 /** The run record, as the runs list shows it. */
 function readRunRecord(): { variants?: string[] } {
-  const db = new Database(join(directory, "results", readdirSync(join(directory, "results"))[0]!, "store.db"), { readonly: true });
+  const db = new Database(join(directory, "results", readdirSync(join(directory, "results"))[0]!, "store.db"), {
+    readonly: true,
+  });
   const row = db.query("SELECT value FROM run").get() as { value: string };
   db.close();
   return JSON.parse(row.value);
@@ -71,12 +80,16 @@ async function readArms(): Promise<Arm[]> {
   const runs = await readdir(join(directory, "results"));
   const runDirectory = join(directory, "results", runs[0]!);
   const db = new Database(join(runDirectory, "store.db"), { readonly: true });
-  const rows = (db.query("SELECT value FROM eval_runs ORDER BY rowid").all() as { value: string }[]).map((row) => JSON.parse(row.value));
+  const rows = (db.query("SELECT value FROM eval_runs ORDER BY rowid").all() as { value: string }[]).map((row) =>
+    JSON.parse(row.value),
+  );
   db.close();
   return Promise.all(
     rows.map(async (row) => {
       const folder = join(runDirectory, row.evidence.directory, "native", "sessions");
-      const sessions = (await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), "utf8")))).join("\n");
+      const sessions = (
+        await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), "utf8")))
+      ).join("\n");
       const agents = [...sessions.matchAll(/"agent":\s*"([^"]+)"/g)].map((match) => match[1]!);
       // The row as stored: current's slot has no variant there.
       return { variant: row.slot.variant ?? "current", sessions, agents: [...new Set(agents)] };
@@ -88,7 +101,10 @@ describe("agent variants", () => {
   it("runs current and both variants; each arm's recorded session shows its own setup and not the others'", async () => {
     const run = await runCli(["run", "--benchmark", directory, "--json"], { timeoutMs: 300_000 });
     expect(run.exitCode, run.stderr).toBe(0);
-    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; summary?: RunSummary });
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; summary?: RunSummary });
     const summary = events.find((event) => event.type === "run.finished")!.summary!;
     expect(summary.models.map((row) => [row.model, row.variant ?? "current", row.score.value])).toEqual([
       ["control/positive", "current", 100],
@@ -96,7 +112,13 @@ describe("agent variants", () => {
       ["control/positive", "locked", 50],
     ]);
     expect(summary.models.every((row) => row.costTime.executed === 1 && row.elapsedMs !== null)).toBe(true);
-    const comparisons = summary.variantComparisons.map((entry) => [entry.variant, entry.comparison.a, entry.comparison.b, entry.comparison.counts.regression, entry.comparison.evals[0]!.difference]);
+    const comparisons = summary.variantComparisons.map((entry) => [
+      entry.variant,
+      entry.comparison.a,
+      entry.comparison.b,
+      entry.comparison.counts.regression,
+      entry.comparison.evals[0]!.difference,
+    ]);
     expect(comparisons).toEqual([
       ["terse", "control/positive", "control/positive [terse]", 0, 0],
       ["locked", "control/positive", "control/positive [locked]", 1, -0.5],
@@ -132,10 +154,16 @@ describe("agent variants", () => {
     const plan = await runCli(["plan", "--benchmark", directory, "--json"]);
     expect(plan.exitCode, plan.stderr).toBe(0);
     const work = (JSON.parse(plan.stdout) as { work: { variant: string; action: string }[] }).work;
-    expect(work.map((slot) => `${slot.variant}:${slot.action}`)).toEqual(["current:reuse", "terse:candidate", "locked:reuse"]);
+    expect(work.map((slot) => `${slot.variant}:${slot.action}`)).toEqual([
+      "current:reuse",
+      "terse:candidate",
+      "locked:reuse",
+    ]);
     const typo = await runCli(["plan", "--benchmark", directory, "--only-variant", "trese"]);
     expect(typo.exitCode).toBe(2);
-    expect(typo.stderr).toContain('--only-variant "trese" matches no variant (current or one of benchmark.ts); the valid values are: current, terse, locked');
+    expect(typo.stderr).toContain(
+      '--only-variant "trese" matches no variant (current or one of benchmark.ts); the valid values are: current, terse, locked',
+    );
   });
 
   it("baseline set --variant promotes that arm only; a name that is no variant is refused", async () => {
@@ -144,8 +172,12 @@ describe("agent variants", () => {
     await writeFile(join(directory, "variants", "terse.md"), "TERSE-INSTRUCTIONS-MARKER\n"); // as recorded: the run is complete again
     const set = await runCli(["baseline", "set", runDirectory, "--benchmark", directory, "--variant", "locked"]);
     expect(set.exitCode, set.stderr).toBe(0);
-    const baseline = JSON.parse(await readFile(join(directory, "baseline.json"), "utf8")) as { entries: { model: string; variant?: string; criteria: Record<string, number> }[] };
-    expect(baseline.entries).toMatchObject([{ model: "control/positive", variant: "locked", criteria: { done: 1, ran_bash: 0 } }]);
+    const baseline = JSON.parse(await readFile(join(directory, "baseline.json"), "utf8")) as {
+      entries: { model: string; variant?: string; criteria: Record<string, number> }[];
+    };
+    expect(baseline.entries).toMatchObject([
+      { model: "control/positive", variant: "locked", criteria: { done: 1, ran_bash: 0 } },
+    ]);
     const typo = await runCli(["baseline", "set", runDirectory, "--benchmark", directory, "--variant", "lockd"]);
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('--variant "lockd" matches no variant; the valid values are: current, terse, locked');
@@ -161,23 +193,52 @@ describe("agent variants", () => {
       fetch: async (request) => {
         const body = request.method === "POST" ? await request.text() : undefined;
         if (body) bodies.push(body);
-        return fetch(control.url + new URL(request.url).pathname, { method: request.method, headers: request.headers, ...(body ? { body } : {}) });
+        return fetch(control.url + new URL(request.url).pathname, {
+          method: request.method,
+          headers: request.headers,
+          ...(body ? { body } : {}),
+        });
       },
     });
     try {
       const scratch = await makeTempDir();
       const isolation = await prepareIsolation(join(scratch, "opencode"));
       await createGitWorkspace(join(scratch, "workspace"), null);
-      const variant = { name: "terse", instructions: "TERSE-SYSTEM-MARKER", agent: { prompt: "AGENT-PROMPT-MARKER" }, config: null, files: {} };
-      await layVariant(variant, { workspace: join(scratch, "workspace"), configDir: join(isolation.paths.config, "opencode") });
-      const session = variantConfig(variant, { provider: buildProviderConfig("control/positive", {}, `http://127.0.0.1:${proxy.port}/setup/v1`) });
+      const variant = {
+        name: "terse",
+        instructions: "TERSE-SYSTEM-MARKER",
+        agent: { prompt: "AGENT-PROMPT-MARKER" },
+        config: null,
+        files: {},
+      };
+      await layVariant(variant, {
+        workspace: join(scratch, "workspace"),
+        configDir: join(isolation.paths.config, "opencode"),
+      });
+      const session = variantConfig(variant, {
+        provider: buildProviderConfig("control/positive", {}, `http://127.0.0.1:${proxy.port}/setup/v1`),
+      });
       const outcome = await runOpenCode({
-        scratchDir: join(scratch, "opencode"), workspace: join(scratch, "workspace"), prompt: "hi", model: "control/positive", config: session.config,
-        ...(session.agent ? { agent: session.agent } : {}), credentials: { env: {}, auth: null }, timeoutMs: 60_000,
-        eventsFile: join(scratch, "events.jsonl"), stderrFile: join(scratch, "stderr.log"), secrets: [],
+        scratchDir: join(scratch, "opencode"),
+        workspace: join(scratch, "workspace"),
+        prompt: "hi",
+        model: "control/positive",
+        config: session.config,
+        ...(session.agent ? { agent: session.agent } : {}),
+        credentials: { env: {}, auth: null },
+        timeoutMs: 60_000,
+        eventsFile: join(scratch, "events.jsonl"),
+        stderrFile: join(scratch, "stderr.log"),
+        secrets: [],
       });
       expect(outcome.state).toBe("completed");
-      const systems = bodies.map((body) => JSON.stringify((JSON.parse(body) as { messages: { role: string }[] }).messages.filter((message) => message.role === "system")));
+      const systems = bodies.map((body) =>
+        JSON.stringify(
+          (JSON.parse(body) as { messages: { role: string }[] }).messages.filter(
+            (message) => message.role === "system",
+          ),
+        ),
+      );
       expect(systems.length).toBeGreaterThan(0);
       for (const system of systems) {
         expect(system).toContain("TERSE-SYSTEM-MARKER");
@@ -190,15 +251,19 @@ describe("agent variants", () => {
   });
 });
 
-
 describe("retry and rejudge by eval-run id with a variant", () => {
   let benchmark: string;
-  const evalRuns = (evalId: string, variant: string) => readEvalRuns(onlyRunDirectory(benchmark)).filter((run) => run.slot.evalId === evalId && run.slot.variant === variant);
+  const evalRuns = (evalId: string, variant: string) =>
+    readEvalRuns(onlyRunDirectory(benchmark)).filter(
+      (run) => run.slot.evalId === evalId && run.slot.variant === variant,
+    );
   /** Eval-run id → how many judge runs graded it. */
   const judgings = () => {
     const store = ResultsStore.open(onlyRunDirectory(benchmark), { readonly: true });
     try {
-      return Object.fromEntries([...Map.groupBy(store.judgeRuns(), (run) => run.evalRunId)].map(([id, runs]) => [id, runs.length]));
+      return Object.fromEntries(
+        [...Map.groupBy(store.judgeRuns(), (run) => run.evalRunId)].map(([id, runs]) => [id, runs.length]),
+      );
     } finally {
       store.close();
     }
@@ -224,7 +289,9 @@ describe("retry and rejudge by eval-run id with a variant", () => {
     expect(run.exitCode, output(run)).toBe(3);
     for (const variant of ["current", "concise"]) {
       expect(evalRuns("answer", variant).map((evalRun) => evalRun.state)).toEqual(["completed"]);
-      expect(evalRuns("broken", variant).map((evalRun) => [evalRun.state, evalRun.preparationError?.exitCode])).toEqual([["failed", 7]]);
+      expect(evalRuns("broken", variant).map((evalRun) => [evalRun.state, evalRun.preparationError?.exitCode])).toEqual(
+        [["failed", 7]],
+      );
     }
   });
 

@@ -24,7 +24,12 @@ function benchmarkSource(gates: string, models = `["local/half"]`): string {
 
 beforeAll(async () => {
   provider = await startControlServer({
-    controls: { shared: { half: { turns: [{ text: "APPLE" }] }, broken: { turns: [{ error: { status: 500, message: "down" } }] } } },
+    controls: {
+      shared: {
+        half: { turns: [{ text: "APPLE" }] },
+        broken: { turns: [{ error: { status: 500, message: "down" } }] },
+      },
+    },
   });
   directory = await writeTree({
     "benchmark.ts": "",
@@ -40,7 +45,17 @@ afterAll(async () => {
 describe("gates, exit codes and baselines", () => {
   it("exits 1 naming the gate when score.min is just above the score, 0 just below", async () => {
     await writeFile(join(directory, "benchmark.ts"), benchmarkSource(`{ score: { min: 0.51 } }`));
-    const above = await runCli(["run", "--benchmark", directory, "--gate", "gates", "--junit", join(directory, "junit.xml"), "--summary", join(directory, "summary.md")]);
+    const above = await runCli([
+      "run",
+      "--benchmark",
+      directory,
+      "--gate",
+      "gates",
+      "--junit",
+      join(directory, "junit.xml"),
+      "--summary",
+      join(directory, "summary.md"),
+    ]);
     expect(above.exitCode, above.stdout + above.stderr).toBe(1);
     expect(above.stdout).toMatch(/local\/half \(unsandboxed\)\s+50\.0%/);
     expect(above.stdout).toMatch(/gates\s+fail — failing: score\.min/);
@@ -63,10 +78,15 @@ describe("gates, exit codes and baselines", () => {
   });
 
   it("exits 3 with a failing slot left unjudged, and refuses that run as a baseline, leaving baseline.json unchanged", async () => {
-    await writeFile(join(directory, "benchmark.ts"), benchmarkSource(`{ score: { min: 0.49 } }`, `["local/half", "local/broken"]`));
+    await writeFile(
+      join(directory, "benchmark.ts"),
+      benchmarkSource(`{ score: { min: 0.49 } }`, `["local/half", "local/broken"]`),
+    );
     const incomplete = await runCli(["run", "--benchmark", directory, "--gate", "gates"]);
     expect(incomplete.exitCode, incomplete.stderr + incomplete.stdout).toBe(3);
-    expect(incomplete.stdout).toMatch(/apple × local\/broken #1 \[eval run eval_[0-9a-f-]+\]: failed — Infrastructure error/);
+    expect(incomplete.stdout).toMatch(
+      /apple × local\/broken #1 \[eval run eval_[0-9a-f-]+\]: failed — Infrastructure error/,
+    );
     const runs = join(directory, "results");
     const runDirectory = join(runs, (await import("node:fs")).readdirSync(runs)[0]!);
     const refused = await runCli(["baseline", "set", runDirectory, "--benchmark", directory]);

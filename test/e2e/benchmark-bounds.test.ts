@@ -15,12 +15,15 @@ const ENV_KEY = "sk-planted-env-key-0123456789";
 async function filesUnder(directory: string): Promise<string[]> {
   if (!existsSync(directory)) return [];
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => readFileSync(join(entry.parentPath, entry.name), "latin1"));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), "latin1"));
 }
 
 function expectNoKey(texts: string[]): void {
   for (const key of [AUTH_KEY, ENV_KEY]) {
-    for (const form of [key, Buffer.from(key).toString("base64")]) expect(texts.some((text) => text.includes(form))).toBe(false);
+    for (const form of [key, Buffer.from(key).toString("base64")])
+      expect(texts.some((text) => text.includes(form))).toBe(false);
   }
 }
 
@@ -45,9 +48,13 @@ describe("a benchmark whose eval entries lead outside its folder", () => {
         ["evals/prompt/prompt.md", join(home, "notes.txt")],
         ["evals/reference/REFERENCE_FIX.md", join(home, "notes.txt")],
       ]) {
-        expect(result.stderr).toContain(`  ${entry}: [OE_LINK_OUTSIDE_BENCHMARK] is a symlink to ${target}, outside the benchmark folder`);
+        expect(result.stderr).toContain(
+          `  ${entry}: [OE_LINK_OUTSIDE_BENCHMARK] is a symlink to ${target}, outside the benchmark folder`,
+        );
       }
-      expect(result.stderr).toContain("Copy what the eval needs into the benchmark folder, or point the link inside it");
+      expect(result.stderr).toContain(
+        "Copy what the eval needs into the benchmark folder, or point the link inside it",
+      );
       expectNoKey([result.stdout, result.stderr]);
       expect(existsSync(join(directory, "results"))).toBe(false);
     }

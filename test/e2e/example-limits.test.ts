@@ -16,7 +16,9 @@ describe.each(EXAMPLES)("the example benchmark in %s", (directory) => {
     expect(benchmark.settings.judge.timeoutMs).toBeGreaterThanOrEqual(DEFAULT_JUDGE_TIMEOUT_MS);
     expect(benchmark.settings.candidate.timeoutMs).toBeGreaterThanOrEqual(DEFAULT_CANDIDATE_TIMEOUT_MS);
     for (const evaluation of benchmark.evals) {
-      expect(evaluation.settings.timeoutMs ?? DEFAULT_CANDIDATE_TIMEOUT_MS, evaluation.id).toBeGreaterThanOrEqual(DEFAULT_CANDIDATE_TIMEOUT_MS);
+      expect(evaluation.settings.timeoutMs ?? DEFAULT_CANDIDATE_TIMEOUT_MS, evaluation.id).toBeGreaterThanOrEqual(
+        DEFAULT_CANDIDATE_TIMEOUT_MS,
+      );
     }
   });
 

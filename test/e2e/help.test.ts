@@ -13,7 +13,11 @@ const PROBE = join(import.meta.dirname, "..", "helpers", "module-probe.ts");
 /** The modules `openeval <args>` loads (absolute paths); it must exit 0. */
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
   const file = join(await makeTempDir(), "modules.txt");
-  const child = Bun.spawn([process.execPath, PROBE, ...args], { env: { ...process.env, OPENEVAL_MODULE_PROBE: file }, stdout: "ignore", stderr: "pipe" });
+  const child = Bun.spawn([process.execPath, PROBE, ...args], {
+    env: { ...process.env, OPENEVAL_MODULE_PROBE: file },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const [stderr, exitCode] = await Promise.all([new Response(child.stderr).text(), child.exited]);
   expect(exitCode, stderr).toBe(0);
   return readFileSync(file, "utf8").split("\n");
@@ -30,12 +34,22 @@ function originsOf(modules: string[]): string[] {
 }
 
 describe("--help and --version load only what they print", () => {
-  it.each(["--version", "--help", "run --help", "retry --help", "view --help"])("openeval %s loads cli/ and util/ only, no stage and no package", async (args) => {
-    const modules = await modulesLoadedBy(args.split(" "));
-    expect(originsOf(modules)).toEqual(["package opencode-ai", "packages/openeval/package.json", "src/cli", "src/util"]);
-    // Of the package, its version only.
-    expect(modules.filter((path) => path.includes("/node_modules/")).map((path) => relative(ROOT, path))).toEqual(["node_modules/opencode-ai/package.json"]);
-  });
+  it.each(["--version", "--help", "run --help", "retry --help", "view --help"])(
+    "openeval %s loads cli/ and util/ only, no stage and no package",
+    async (args) => {
+      const modules = await modulesLoadedBy(args.split(" "));
+      expect(originsOf(modules)).toEqual([
+        "package opencode-ai",
+        "packages/openeval/package.json",
+        "src/cli",
+        "src/util",
+      ]);
+      // Of the package, its version only.
+      expect(modules.filter((path) => path.includes("/node_modules/")).map((path) => relative(ROOT, path))).toEqual([
+        "node_modules/opencode-ai/package.json",
+      ]);
+    },
+  );
 
   it("the probe sees what a command loads when it runs (validate loads the benchmark loader)", async () => {
     const directory = await writeTree(minimalBenchmark());
@@ -65,18 +79,25 @@ describe("every command's --help", () => {
 
   it("run --help and the README document --json as JSON Lines", async () => {
     const help = await runCli(["run", "--help"]);
-    expect(help.stdout.replace(/\s+/g, " ")).toContain("--json Print the events and the summary to stdout as JSON Lines (one JSON object per line)");
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      "--json Print the events and the summary to stdout as JSON Lines (one JSON object per line)",
+    );
     expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain("`--json` (JSON Lines)");
   });
 });
 
 describe("flags a command does not honour", () => {
-  it.each(["retry", "rejudge"])("%s: its --help does not offer --new, and --new is refused naming it", async (command) => {
-    const help = await runCli([command, "--help"]);
-    expect(help.stdout).toContain("--run <dir>");
-    expect(help.stdout).not.toContain("--new");
-    const refused = await runCli([command, "eval_1", "--new", "--benchmark", await writeTree(minimalBenchmark())]);
-    expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toMatch(new RegExp(`^error OE_USAGE: ${command} does not take --new; the options it takes are listed below\\n`));
-  });
+  it.each(["retry", "rejudge"])(
+    "%s: its --help does not offer --new, and --new is refused naming it",
+    async (command) => {
+      const help = await runCli([command, "--help"]);
+      expect(help.stdout).toContain("--run <dir>");
+      expect(help.stdout).not.toContain("--new");
+      const refused = await runCli([command, "eval_1", "--new", "--benchmark", await writeTree(minimalBenchmark())]);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(
+        new RegExp(`^error OE_USAGE: ${command} does not take --new; the options it takes are listed below\\n`),
+      );
+    },
+  );
 });

@@ -23,8 +23,21 @@ describe("export progress", () => {
 
   it("redraws a counter in place on a terminal", async () => {
     // util-linux `script` runs the command on a pseudo-terminal and copies what it writes.
-    const command = [process.execPath, CLI_MAIN, "export", fixture.runDirectory, "--output", join(await makeTempDir(), "export")].map((part) => `'${part}'`).join(" ");
-    const child = Bun.spawn(["script", "--quiet", "--return", "--command", command, "/dev/null"], { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const command = [
+      process.execPath,
+      CLI_MAIN,
+      "export",
+      fixture.runDirectory,
+      "--output",
+      join(await makeTempDir(), "export"),
+    ]
+      .map((part) => `'${part}'`)
+      .join(" ");
+    const child = Bun.spawn(["script", "--quiet", "--return", "--command", command, "/dev/null"], {
+      stdout: "pipe",
+      stderr: "pipe",
+      stdin: "ignore",
+    });
     const [output, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
     expect(exitCode, output).toBe(0);
     expect(output).toMatch(/\rexporting 1\/\d+\rexporting 2\/\d+/);

@@ -15,11 +15,24 @@ const CLI = join(import.meta.dirname, "..", "..", "packages", "openeval", "src",
 const GUARD = join(import.meta.dirname, "..", "helpers", "start-nothing-guard.ts");
 
 /** The CLI under Bun with the start-nothing guard preloaded; returns its result and what the guard logged. */
-async function runGuarded(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string; log: string[] }> {
+async function runGuarded(
+  args: string[],
+): Promise<{ exitCode: number; stdout: string; stderr: string; log: string[] }> {
   const log = join(await makeTempDir(), "guard.log");
-  const child = Bun.spawn([process.execPath, "--preload", GUARD, CLI, ...args], { env: { ...process.env, OPENEVAL_GUARD_LOG: log }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  const logged = await Bun.file(log).text().catch(() => "");
+  const child = Bun.spawn([process.execPath, "--preload", GUARD, CLI, ...args], {
+    env: { ...process.env, OPENEVAL_GUARD_LOG: log },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  const logged = await Bun.file(log)
+    .text()
+    .catch(() => "");
   return { exitCode, stdout, stderr, log: logged.split("\n").filter(Boolean) };
 }
 
@@ -59,7 +72,13 @@ describe("openeval report [<run>]", () => {
   it("--json is the summary with the verdict's words, --markdown the Markdown summary, --junit a JUnit file with scores", async () => {
     const json = await runCli(["report", "--json", "--benchmark", directory]);
     const summary = JSON.parse(json.stdout);
-    expect(summary).toMatchObject({ type: "summary", runId: RUN_ID, complete: true, verdict: { status: "pass", gated: true }, verdictWords: { headline: "pass", reason: null } });
+    expect(summary).toMatchObject({
+      type: "summary",
+      runId: RUN_ID,
+      complete: true,
+      verdict: { status: "pass", gated: true },
+      verdictWords: { headline: "pass", reason: null },
+    });
     const markdown = await runCli(["report", "--markdown", "--benchmark", directory]);
     expect(markdown.stdout).toMatch(/^## ✅ openeval: pass\n/);
     expect(markdown.stdout).toContain("| control/negative (control) | 0.0% |");
@@ -68,20 +87,34 @@ describe("openeval report [<run>]", () => {
     expect([junit.exitCode, junit.stdout]).toEqual([0, ran.stdout]);
     const scores = findAll(parseXml(readFileSync(file, "utf8")), "testcase")
       .filter((testCase) => testCase.attributes.name === "correct")
-      .map((testCase) => [testCase.attributes.classname, findAll(testCase, "property").find((property) => property.attributes.name === "score")!.attributes.value]);
-    expect(scores).toEqual([["p/m.answer", "1.000"], ["control/negative.answer", "0.000"]]);
+      .map((testCase) => [
+        testCase.attributes.classname,
+        findAll(testCase, "property").find((property) => property.attributes.name === "score")!.attributes.value,
+      ]);
+    expect(scores).toEqual([
+      ["p/m.answer", "1.000"],
+      ["control/negative.answer", "0.000"],
+    ]);
   });
 
   it("exits 3 for an unfinished run, listing what is not finished, and words a controls-only run's pass as nothing gated", async () => {
-    const unfinished = await recordedBenchmark(["p/m"], () => 1, (repetition) => repetition === 2);
+    const unfinished = await recordedBenchmark(
+      ["p/m"],
+      () => 1,
+      (repetition) => repetition === 2,
+    );
     const report = await runCli(["report", "--benchmark", unfinished]);
     expect(report.exitCode).toBe(3);
     expect(report.stdout).toContain("Verdict: incomplete (some slots are not judged)");
     expect(report.stdout).toMatch(/1 slot not finished:\n  answer × p\/m #2 \[eval run eval_p_m_2\]: judge/);
-    const controls = await recordedBenchmark(["control/positive", "control/negative"], (model) => (model === "control/positive" ? 1 : 0));
+    const controls = await recordedBenchmark(["control/positive", "control/negative"], (model) =>
+      model === "control/positive" ? 1 : 0,
+    );
     const nothing = await runCli(["report", "--benchmark", controls]);
     expect(nothing.exitCode).toBe(0);
-    expect(nothing.stdout).toContain("Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)");
+    expect(nothing.stdout).toContain(
+      "Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)",
+    );
   });
 
   it("reads a run whose recorded benchmark folder is gone (results copied elsewhere) with the --benchmark named", async () => {
@@ -101,15 +134,23 @@ describe("openeval report [<run>]", () => {
     const empty = await writeTree(minimalBenchmark());
     const none = await runCli(["report", "--benchmark", empty]);
     expect(none.exitCode).toBe(2);
-    expect(none.stderr).toContain(`No runs under ${join(empty, "results")}; run one with \`npx openeval run\` or pass a run directory`);
+    expect(none.stderr).toContain(
+      `No runs under ${join(empty, "results")}; run one with \`npx openeval run\` or pass a run directory`,
+    );
     const refusals: [string[], string][] = [
       [["--bogus"], "report does not take --bogus"],
       [["--junit"], "Option '--junit <value>' argument missing"],
-      [["nonexistent"], `nonexistent is not a run: pass a results/<run-id> folder or a run id under ${join(directory, "results")}`],
+      [
+        ["nonexistent"],
+        `nonexistent is not a run: pass a results/<run-id> folder or a run id under ${join(directory, "results")}`,
+      ],
       [[RUN_ID, RUN_ID], `report takes one run (or --compare <run-a> <run-b>); got 2: ${RUN_ID} ${RUN_ID}`],
       [["--json", "--markdown"], "--json and --markdown each choose what stdout holds; pass one of them"],
       [["--model", "p/m"], "--model picks the two sides of --compare; a run's summary shows every model"],
-      [["--compare", "--markdown", RUN_ID, RUN_ID], "--markdown is for a run's summary, not --compare; drop it, or drop --compare"],
+      [
+        ["--compare", "--markdown", RUN_ID, RUN_ID],
+        "--markdown is for a run's summary, not --compare; drop it, or drop --compare",
+      ],
     ];
     for (const [args, message] of refusals) {
       const result = await runCli(["report", "--benchmark", directory, ...args]);
@@ -118,13 +159,24 @@ describe("openeval report [<run>]", () => {
   });
 
   it("keeps --compare working, resolving run ids as a run's summary does", async () => {
-    const compared = await runCli(["report", "--compare", RUN_ID, RUN_ID, "--model", "p/m,control/negative", "--benchmark", directory]);
+    const compared = await runCli([
+      "report",
+      "--compare",
+      RUN_ID,
+      RUN_ID,
+      "--model",
+      "p/m,control/negative",
+      "--benchmark",
+      directory,
+    ]);
     expect(compared.exitCode, compared.stderr).toBe(0);
     expect(compared.stdout).toContain("a: p/m  vs  b: control/negative");
     // A comparison it cannot make keeps its own code, on stderr and in --json.
     const itself = await runCli(["report", "--compare", RUN_ID, RUN_ID, "--json", "--benchmark", directory]);
     expect(itself.exitCode).toBe(2);
-    expect(itself.stderr).toMatch(new RegExp(`^error OE_COMPARE_INVALID: Comparing run ${RUN_ID} with itself needs two of its models`));
+    expect(itself.stderr).toMatch(
+      new RegExp(`^error OE_COMPARE_INVALID: Comparing run ${RUN_ID} with itself needs two of its models`),
+    );
     expect(JSON.parse(itself.stdout).error.code).toBe("OE_COMPARE_INVALID");
   });
 });

@@ -14,8 +14,12 @@ describe("openeval validate", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("exact-answer: judge.ts");
     expect(result.stdout).toContain("  variants: current, concise\n");
-    expect(result.stdout).toContain("incident-summary: judge.md + judge.ts; criteria: supported_summary (judge.md), json_shape (judge.ts)");
-    expect(result.stdout).toContain("tidy-build: judge.md; criteria: kept_sources (judge.md), removed_dist (judge.md); controls: negative, positive; earlyStop: checks ≥ 1000 ms apart, at most 6, judge spend ≤ $1");
+    expect(result.stdout).toContain(
+      "incident-summary: judge.md + judge.ts; criteria: supported_summary (judge.md), json_shape (judge.ts)",
+    );
+    expect(result.stdout).toContain(
+      "tidy-build: judge.md; criteria: kept_sources (judge.md), removed_dist (judge.md); controls: negative, positive; earlyStop: checks ≥ 1000 ms apart, at most 6, judge spend ≤ $1",
+    );
   });
 
   it("exits 2 naming every problem of a broken benchmark, and runs no judge code", async () => {
@@ -54,7 +58,8 @@ describe("openeval validate", () => {
         "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, judge: { model: "provider/judge" }, categories: [${categories}] };\n`,
         "evals/answer/judge.ts": `export const criteria = { correct: { name: "Correct", categories: ["Accuracy"] } };\nexport default ({ response }) => ({ scores: { correct: response.text === "APPLE" } });\n`,
         "evals/style/prompt.md": "Write politely.\n",
-        "evals/style/judge.md": "## Criterion: polite — Polite\nCategories: tone, Accuracy\nPass when polite.\n\n## Criterion: brief — Brief\nShort.\n",
+        "evals/style/judge.md":
+          "## Criterion: polite — Polite\nCategories: tone, Accuracy\nPass when polite.\n\n## Criterion: brief — Brief\nShort.\n",
       });
     const composed = await runCli(["validate", "--benchmark", await writeTree(files(`"accuracy"`))]);
     expect(composed.exitCode, composed.stderr).toBe(0);
@@ -63,7 +68,9 @@ describe("openeval validate", () => {
     expect(composed.stdout).toContain("style: judge.md; criteria: polite (judge.md; tone; accuracy)");
     const typo = await runCli(["validate", "--benchmark", await writeTree(files(`"acuracy"`))]);
     expect(typo.exitCode).toBe(2);
-    expect(typo.stderr).toContain('benchmark.ts: categories: "acuracy" matches no criterion; the categories criteria have are: accuracy, tone');
+    expect(typo.stderr).toContain(
+      'benchmark.ts: categories: "acuracy" matches no criterion; the categories criteria have are: accuracy, tone',
+    );
   });
 
   it("refuses a judge.ts whose package import does not resolve, before any candidate runs", async () => {
@@ -76,7 +83,9 @@ describe("openeval validate", () => {
     );
     const validate = await runCli(["validate", "--benchmark", directory]);
     expect(validate.exitCode).toBe(2);
-    expect(validate.stderr).toContain('evals/answer/judge.ts: imports "chalk-not-installed-here" (imported by judge.ts), which cannot be resolved from');
+    expect(validate.stderr).toContain(
+      'evals/answer/judge.ts: imports "chalk-not-installed-here" (imported by judge.ts), which cannot be resolved from',
+    );
     const run = await runCli(["run", "--benchmark", directory]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain("chalk-not-installed-here");
@@ -102,17 +111,24 @@ describe("openeval validate", () => {
   it("explains unknown commands and flags", async () => {
     const unknown = await runCli(["valdiate"]);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toContain('unknown command "valdiate"; the commands are: run, plan, retry, rejudge, add-models, remove-models, merge-runs, snapshot, baseline, report, calibrate, image, view, export, validate, verify');
+    expect(unknown.stderr).toContain(
+      'unknown command "valdiate"; the commands are: run, plan, retry, rejudge, add-models, remove-models, merge-runs, snapshot, baseline, report, calibrate, image, view, export, validate, verify',
+    );
     const help = await runCli(["validate", "--help"]);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain("--benchmark <dir>");
   });
 
   it("a benchmark.ts whose import never settles is a load error within the limit, exit 2 (validate, plan and run)", async () => {
-    const directory = await writeTree(minimalBenchmark({ "benchmark.ts": `await new Promise(() => {});\nexport default { models: ["p/m"] };\n` }));
+    const directory = await writeTree(
+      minimalBenchmark({ "benchmark.ts": `await new Promise(() => {});\nexport default { models: ["p/m"] };\n` }),
+    );
     for (const command of ["validate", "plan", "run"]) {
       const started = Date.now();
-      const result = await runCli([command, "--benchmark", directory], { env: { OPENEVAL_CONFIG_TIMEOUT_MS: "2000" }, timeoutMs: 30_000 });
+      const result = await runCli([command, "--benchmark", directory], {
+        env: { OPENEVAL_CONFIG_TIMEOUT_MS: "2000" },
+        timeoutMs: 30_000,
+      });
       expect(result.exitCode, result.stderr).toBe(2);
       expect(result.stderr).toContain("benchmark.ts: its import did not settle within 2000 ms");
       expect(Date.now() - started).toBeLessThan(20_000);

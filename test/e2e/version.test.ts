@@ -11,6 +11,8 @@ describe("openeval --version", () => {
   it.each(["--version", "-v"])("%s prints both versions and exits 0", async (flag) => {
     const result = await runCli([flag]);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe(`openeval ${version("packages/openeval/package.json")}\nopencode ${version("node_modules/opencode-ai/package.json")} (pinned)\n`);
+    expect(result.stdout).toBe(
+      `openeval ${version("packages/openeval/package.json")}\nopencode ${version("node_modules/opencode-ai/package.json")} (pinned)\n`,
+    );
   });
 });

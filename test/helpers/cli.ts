@@ -30,7 +30,11 @@ export async function runCommand(argv: string[], options: RunOptions = {}): Prom
   });
   // Only a guard against a hung command, under the suites' own hang guards: load must never reach it.
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 540_000);
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   clearTimeout(timer);
   return { exitCode, stdout, stderr };
 }

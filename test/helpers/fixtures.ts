@@ -28,7 +28,9 @@ export async function writeTree(files: Record<string, string | { symlink: string
 }
 
 /** A minimal valid benchmark (one code-judged eval) that tests override file by file. */
-export function minimalBenchmark(overrides: Record<string, string | { symlink: string }> = {}): Record<string, string | { symlink: string }> {
+export function minimalBenchmark(
+  overrides: Record<string, string | { symlink: string }> = {},
+): Record<string, string | { symlink: string }> {
   return {
     "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1 };\n`,
     "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
@@ -46,8 +48,12 @@ export function userBenchmark(): Record<string, string> {
     "benchmark.ts": `import type { Benchmark } from "openeval";\n\nexport default { models: ["control/positive"], repetitions: 1, judge: { model: "control/judge" } } satisfies Benchmark;\n`,
     "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
     "evals/answer/judge.ts": `import { isScored, type JudgeContext } from "openeval";\nimport { exactMatch } from "openeval/scorers";\n\nexport const criteria = ["exact"];\nexport default (ctx: JudgeContext) => ({ scores: { exact: isScored(1) ? exactMatch(ctx, "APPLE") : false } });\n`,
-    "evals/answer/judge.md": "## Criterion: brief — Answers briefly\nPass when the reply is the requested word alone.\n",
-    "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }], verdict: { brief: { value: true, reason: "The reply is APPLE alone." } } }),
+    "evals/answer/judge.md":
+      "## Criterion: brief — Answers briefly\nPass when the reply is the requested word alone.\n",
+    "evals/answer/controls/positive.json": JSON.stringify({
+      turns: [{ text: "APPLE" }],
+      verdict: { brief: { value: true, reason: "The reply is APPLE alone." } },
+    }),
   };
 }
 

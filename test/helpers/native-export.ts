@@ -14,13 +14,21 @@ export async function exportWithOpenCode(database: string): Promise<Map<string, 
     const { env, paths } = await prepareIsolation(scratch);
     await copyFile(database, paths.database);
     const db = new Database(paths.database, { readonly: true });
-    const ids = db.query<{ id: string }, []>("SELECT id FROM session").all().map((row) => row.id);
+    const ids = db
+      .query<{ id: string }, []>("SELECT id FROM session")
+      .all()
+      .map((row) => row.id);
     db.close();
     const exports = new Map<string, string>();
     for (const id of ids) {
       const file = join(scratch, `${id}.json`);
       // stdout to a file: OpenCode 1.18 exits before a pipe takes more than its first 64 KiB.
-      const child = Bun.spawn([resolveOpenCodeBinary(), "export", id], { cwd: scratch, env: { ...env, OPENCODE_DB: paths.database }, stdout: Bun.file(file), stderr: "pipe" });
+      const child = Bun.spawn([resolveOpenCodeBinary(), "export", id], {
+        cwd: scratch,
+        env: { ...env, OPENCODE_DB: paths.database },
+        stdout: Bun.file(file),
+        stderr: "pipe",
+      });
       const stderr = await new Response(child.stderr).text();
       if ((await child.exited) !== 0) throw new Error(`opencode export ${id} failed: ${stderr.slice(-1000)}`);
       exports.set(id, await readFile(file, "utf8"));

@@ -25,10 +25,18 @@ interface Manifest {
 export async function writeLockedProject(directory: string, tarball: string): Promise<void> {
   const manifest = readTarballManifest(tarball);
   const spec = `file:${basename(tarball)}`;
-  const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+  const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, LockEntry>;
+  };
   const packages: Record<string, LockEntry> = {
     "": { name: "my-project", dependencies: { openeval: spec } },
-    "node_modules/openeval": { version: manifest.version, resolved: spec, bundleDependencies: manifest.bundleDependencies, dependencies: manifest.dependencies, bin: manifest.bin },
+    "node_modules/openeval": {
+      version: manifest.version,
+      resolved: spec,
+      bundleDependencies: manifest.bundleDependencies,
+      dependencies: manifest.dependencies,
+      bin: manifest.bin,
+    },
   };
   const needed = Object.keys(manifest.dependencies).filter((name) => !manifest.bundleDependencies.includes(name));
   // openeval's own dependencies are hoisted to the top, here as in the user's project.
@@ -36,21 +44,39 @@ export async function writeLockedProject(directory: string, tarball: string): Pr
   for (let next = pending.pop(); next; next = pending.pop()) {
     const found = locate(lock.packages, next.name, next.from);
     if (found === null && next.optional) continue;
-    if (found === null) throw new Error(`${next.name} (needed by ${next.from || "openeval"}) is not in package-lock.json`);
+    if (found === null)
+      throw new Error(`${next.name} (needed by ${next.from || "openeval"}) is not in package-lock.json`);
     if (packages[found]) continue;
     const entry = lock.packages[found]!;
     // This repository's lock keeps only the platform packages of the platforms it was made on; npm cannot look the
     // others up offline, so the project's lock lists only those (as a lock made on this platform could).
-    const optional = Object.entries(entry.optionalDependencies ?? {}).filter(([name]) => locate(lock.packages, name, found) !== null);
-    packages[found] = entry.optionalDependencies ? { ...entry, optionalDependencies: Object.fromEntries(optional) } : entry;
+    const optional = Object.entries(entry.optionalDependencies ?? {}).filter(
+      ([name]) => locate(lock.packages, name, found) !== null,
+    );
+    packages[found] = entry.optionalDependencies
+      ? { ...entry, optionalDependencies: Object.fromEntries(optional) }
+      : entry;
     for (const name of Object.keys(entry.dependencies ?? {})) pending.push({ name, from: found, optional: false });
-    for (const name of Object.keys({ ...entry.optionalDependencies, ...entry.peerDependencies })) pending.push({ name, from: found, optional: true });
+    for (const name of Object.keys({ ...entry.optionalDependencies, ...entry.peerDependencies }))
+      pending.push({ name, from: found, optional: true });
   }
   // As docs/using-openeval.md says, the same decisions as this repository's: Bun and OpenCode put their platform
   // binaries in place in install scripts; the three that dockerode's dependencies bring are declined.
-  const { allowScripts } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { allowScripts: Record<string, boolean> };
-  await writeJson(join(directory, "package.json"), { name: "my-project", private: true, dependencies: { openeval: spec }, allowScripts });
-  await writeJson(join(directory, "package-lock.json"), { name: "my-project", lockfileVersion: 3, requires: true, packages });
+  const { allowScripts } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as {
+    allowScripts: Record<string, boolean>;
+  };
+  await writeJson(join(directory, "package.json"), {
+    name: "my-project",
+    private: true,
+    dependencies: { openeval: spec },
+    allowScripts,
+  });
+  await writeJson(join(directory, "package-lock.json"), {
+    name: "my-project",
+    lockfileVersion: 3,
+    requires: true,
+    packages,
+  });
 }
 
 function readTarballManifest(tarball: string): Manifest {

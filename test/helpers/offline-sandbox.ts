@@ -13,7 +13,10 @@ const attempts: string[] = [];
 await setUpNamespace(dirname(attemptsFile));
 const listeners = await listen();
 // The command dies with this script (SIGKILL at a test's time limit), as a runner's children die with it.
-const child = Bun.spawn(["setpriv", "--pdeathsig", "SIGKILL", ...command], { env: withoutProxies(process.env), stdio: ["ignore", "inherit", "inherit"] });
+const child = Bun.spawn(["setpriv", "--pdeathsig", "SIGKILL", ...command], {
+  env: withoutProxies(process.env),
+  stdio: ["ignore", "inherit", "inherit"],
+});
 const exitCode = await child.exited;
 for (const listener of listeners) listener.close();
 writeFileSync(attemptsFile, JSON.stringify(attempts));
@@ -83,5 +86,7 @@ function refused(query: Buffer): Buffer {
 function withoutProxies(env: NodeJS.ProcessEnv): Record<string, string> {
   // A proxy would be reached by address, past the DNS listener: take it away so every request goes out directly.
   const proxy = /^(https?|all|no)_proxy$/i;
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !proxy.test(entry[0])));
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !proxy.test(entry[0])),
+  );
 }

@@ -12,7 +12,8 @@ const SANDBOX = join(import.meta.dirname, "offline-sandbox.ts");
 export const offlineUnavailable: string | null =
   process.getuid?.() !== 0
     ? "needs root (network namespaces)"
-    : (["unshare", "mount", "setpriv", "ip"].find((tool) => Bun.which(tool) === null)?.concat(" is not installed") ?? null);
+    : (["unshare", "mount", "setpriv", "ip"].find((tool) => Bun.which(tool) === null)?.concat(" is not installed") ??
+      null);
 
 /** npm settings for commands run offline: none of npm's own lookups (update notice, audit, funding). */
 export const NPM_QUIET = { npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
@@ -26,8 +27,21 @@ export async function runOffline(argv: string[], options: RunOptions = {}): Prom
   const attemptsFile = join(await makeTempDir("openeval-offline-"), "attempts.json");
   // No PID namespace: openeval reaps scratch folders whose owner pid is not alive, so every openeval on this machine
   // must see the same pids. --kill-child: killing the wrapper kills the sandbox, which takes the command with it.
-  const launcher = ["unshare", "--net", "--mount", "--fork", "--kill-child", process.execPath, "--no-install", SANDBOX, attemptsFile];
+  const launcher = [
+    "unshare",
+    "--net",
+    "--mount",
+    "--fork",
+    "--kill-child",
+    process.execPath,
+    "--no-install",
+    SANDBOX,
+    attemptsFile,
+  ];
   const result = await runCommand([...launcher, ...argv], options);
-  const attempts = await readFile(attemptsFile, "utf8").then((text) => JSON.parse(text) as string[], () => [`no attempts file: the sandbox failed (${result.stderr.trim()})`]);
+  const attempts = await readFile(attemptsFile, "utf8").then(
+    (text) => JSON.parse(text) as string[],
+    () => [`no attempts file: the sandbox failed (${result.stderr.trim()})`],
+  );
   return { ...result, attempts };
 }

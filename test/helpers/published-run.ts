@@ -37,13 +37,22 @@ export async function readViewerApi(runDirectory: string): Promise<Published[]> 
   try {
     const runId = runDirectory.split("/").at(-1)!;
     await get(`/api/runs/${runId}`);
-    const evalRuns = JSON.parse(await get(`/api/runs/${runId}/eval-runs?limit=100`)) as { items: { id: string; judgeRunId: string | null }[] };
+    const evalRuns = JSON.parse(await get(`/api/runs/${runId}/eval-runs?limit=100`)) as {
+      items: { id: string; judgeRunId: string | null }[];
+    };
     for (const item of evalRuns.items) {
-      const detail = JSON.parse(await get(`/api/runs/${runId}/eval-runs/${item.id}`)) as { sessions: { id: string }[]; files: { path: string }[]; logs: { path: string }[] };
-      for (const session of detail.sessions) await get(`/api/runs/${runId}/eval-runs/${item.id}/transcript?session=${session.id}`);
+      const detail = JSON.parse(await get(`/api/runs/${runId}/eval-runs/${item.id}`)) as {
+        sessions: { id: string }[];
+        files: { path: string }[];
+        logs: { path: string }[];
+      };
+      for (const session of detail.sessions)
+        await get(`/api/runs/${runId}/eval-runs/${item.id}/transcript?session=${session.id}`);
       await get(`/api/runs/${runId}/eval-runs/${item.id}/events?limit=1000`);
-      for (const file of detail.files) await get(`/api/runs/${runId}/eval-runs/${item.id}/file?path=${encodeURIComponent(file.path)}&revision=final`);
-      for (const log of detail.logs) await get(`/api/runs/${runId}/eval-runs/${item.id}/log?path=${encodeURIComponent(log.path)}`);
+      for (const file of detail.files)
+        await get(`/api/runs/${runId}/eval-runs/${item.id}/file?path=${encodeURIComponent(file.path)}&revision=final`);
+      for (const log of detail.logs)
+        await get(`/api/runs/${runId}/eval-runs/${item.id}/log?path=${encodeURIComponent(log.path)}`);
       if (item.judgeRunId) await get(`/api/runs/${runId}/judge-runs/${item.judgeRunId}`);
     }
     return published;
@@ -55,7 +64,9 @@ export async function readViewerApi(runDirectory: string): Promise<Published[]> 
 /** `openeval export <run>` with no flags, from a shell that holds none of the run's secrets. */
 export async function readDefaultExport(runDirectory: string): Promise<Published[]> {
   const output = join(await makeTempDir(), "export");
-  const exported = await runCli(["export", runDirectory, "--output", output], { env: { XDG_DATA_HOME: await makeTempDir() } });
+  const exported = await runCli(["export", runDirectory, "--output", output], {
+    env: { XDG_DATA_HOME: await makeTempDir() },
+  });
   if (exported.exitCode !== 0) throw new Error(`openeval export failed (${exported.exitCode}): ${exported.stderr}`);
   return readFiles(output);
 }

@@ -9,7 +9,11 @@ import { minimalBenchmark, writeTree } from "./fixtures.ts";
 export const RUN_ID = "2026-12-01T10-00-00.000Z-0000beef";
 
 /** A benchmark of `models` whose run RUN_ID holds every slot's eval run and judgment (`credit` of 1 or 0), except the slots `unjudged` names. */
-export async function recordedBenchmark(models: string[], credit: (model: string) => number, unjudged: (repetition: number, model: string) => boolean = () => false): Promise<string> {
+export async function recordedBenchmark(
+  models: string[],
+  credit: (model: string) => number,
+  unjudged: (repetition: number, model: string) => boolean = () => false,
+): Promise<string> {
   const directory = await writeTree(
     minimalBenchmark({
       "benchmark.ts": `export default { models: ${JSON.stringify(models)}, repetitions: 2, candidate: { isolation: "process" } };\n`,
@@ -19,18 +23,53 @@ export async function recordedBenchmark(models: string[], credit: (model: string
   );
   const benchmark = await loadBenchmark(directory);
   const store = ResultsStore.open(join(directory, "results", RUN_ID), { create: true });
-  store.writeRun({ id: RUN_ID, name: "report", benchmarkDirectory: directory, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models, repetitions: 2, evals: ["answer"] });
+  store.writeRun({
+    id: RUN_ID,
+    name: "report",
+    benchmarkDirectory: directory,
+    createdAt: "2026-12-01T10:00:00.000Z",
+    opencodeVersion: "1.18.33",
+    models,
+    repetitions: 2,
+    evals: ["answer"],
+  });
   for (const slot of planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots) {
     const id = `eval_${slot.model.replace("/", "_")}_${slot.repetition}`;
     const time = { startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:01.000Z", elapsedMs: 1000 };
     store.saveEvalRun({
-      id, runId: RUN_ID, slot: toSlotKey(slot), control: slot.model.startsWith("control/"), state: "completed", infrastructureError: false, error: null, ...time,
-      input: { candidateFingerprint: slot.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "1.18.33", isolation: "process" }, evidence: null, metrics: null,
+      id,
+      runId: RUN_ID,
+      slot: toSlotKey(slot),
+      control: slot.model.startsWith("control/"),
+      state: "completed",
+      infrastructureError: false,
+      error: null,
+      ...time,
+      input: {
+        candidateFingerprint: slot.candidateFingerprint,
+        prompt: "p",
+        timeoutMs: 1,
+        maxCostUSD: null,
+        opencodeVersion: "1.18.33",
+        isolation: "process",
+      },
+      evidence: null,
+      metrics: null,
     });
     if (unjudged(slot.repetition, slot.model)) continue;
     store.saveJudgeRun({
-      id: `judge_${id}`, runId: RUN_ID, evalRunId: id, slot: toSlotKey(slot), kind: "code", state: "completed", judgeFingerprint: slot.judgeFingerprint, ...time,
-      scores: { correct: { value: credit(slot.model), source: "judge.ts" } }, unscored: false, error: null, directory: `judge-runs/judge_${id}`,
+      id: `judge_${id}`,
+      runId: RUN_ID,
+      evalRunId: id,
+      slot: toSlotKey(slot),
+      kind: "code",
+      state: "completed",
+      judgeFingerprint: slot.judgeFingerprint,
+      ...time,
+      scores: { correct: { value: credit(slot.model), source: "judge.ts" } },
+      unscored: false,
+      error: null,
+      directory: `judge-runs/judge_${id}`,
     });
   }
   store.close();

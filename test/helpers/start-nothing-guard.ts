@@ -15,7 +15,8 @@ function refuse(what: string): never {
 
 type Spawn = typeof Bun.spawn;
 const spawn: Spawn = Bun.spawn;
-const argvOf = (first: unknown): string[] => (Array.isArray(first) ? first : (first as { cmd: string[] }).cmd).map(String);
+const argvOf = (first: unknown): string[] =>
+  (Array.isArray(first) ? first : (first as { cmd: string[] }).cmd).map(String);
 
 Bun.spawn = ((...args: Parameters<Spawn>) => {
   const argv = argvOf(args[0]);

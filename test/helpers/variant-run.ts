@@ -13,22 +13,66 @@ import { makeTempDir, minimalBenchmark, writeTree } from "./fixtures.ts";
  */
 export async function recordedRun(settings = "", options: { recorded?: boolean } = {}) {
   const benchmark = await loadBenchmark(
-    await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, variants: { worse: { instructions: "Guess." } }, ${settings} };\n` })),
+    await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["p/m"], repetitions: 1, variants: { worse: { instructions: "Guess." } }, ${settings} };\n`,
+      }),
+    ),
   );
   const store = ResultsStore.open(join(await makeTempDir(), "run"), { create: true });
-  store.writeRun({ id: "r", name: "v", benchmarkDirectory: benchmark.directory, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
+  store.writeRun({
+    id: "r",
+    name: "v",
+    benchmarkDirectory: benchmark.directory,
+    createdAt: "2026-12-01T10:00:00.000Z",
+    opencodeVersion: "1.18.33",
+    models: ["p/m"],
+    repetitions: 1,
+    evals: ["answer"],
+  });
   for (const slot of planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots) {
     const id = `eval_${slot.variant}`;
     const time = { startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:01.000Z", elapsedMs: 1000 };
-    const evidence = options.recorded ? await recordEvidence({ directory: join(store.directory, "eval-runs", id, "evidence"), prompt: "p", response: "42" }) : null;
+    const evidence = options.recorded
+      ? await recordEvidence({
+          directory: join(store.directory, "eval-runs", id, "evidence"),
+          prompt: "p",
+          response: "42",
+        })
+      : null;
     store.saveEvalRun({
-      id, runId: "r", slot: toSlotKey(slot), control: false, state: "completed", infrastructureError: false, error: null, ...time,
-      input: { candidateFingerprint: slot.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "1.18.33", isolation: "process" },
-      evidence: evidence && { directory: `eval-runs/${id}/evidence`, hash: evidence.hash }, metrics: null,
+      id,
+      runId: "r",
+      slot: toSlotKey(slot),
+      control: false,
+      state: "completed",
+      infrastructureError: false,
+      error: null,
+      ...time,
+      input: {
+        candidateFingerprint: slot.candidateFingerprint,
+        prompt: "p",
+        timeoutMs: 1,
+        maxCostUSD: null,
+        opencodeVersion: "1.18.33",
+        isolation: "process",
+      },
+      evidence: evidence && { directory: `eval-runs/${id}/evidence`, hash: evidence.hash },
+      metrics: null,
     });
     store.saveJudgeRun({
-      id: `judge_${id}`, runId: "r", evalRunId: id, slot: toSlotKey(slot), kind: "code", state: "completed", judgeFingerprint: slot.judgeFingerprint, ...time,
-      scores: { correct: { value: slot.variant === "worse" ? 0 : 1, source: "judge.ts" } }, unscored: false, error: null, directory: `judge-runs/judge_${id}`,
+      id: `judge_${id}`,
+      runId: "r",
+      evalRunId: id,
+      slot: toSlotKey(slot),
+      kind: "code",
+      state: "completed",
+      judgeFingerprint: slot.judgeFingerprint,
+      ...time,
+      scores: { correct: { value: slot.variant === "worse" ? 0 : 1, source: "judge.ts" } },
+      unscored: false,
+      error: null,
+      directory: `judge-runs/judge_${id}`,
     });
   }
   return { benchmark, store };

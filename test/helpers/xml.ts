@@ -25,12 +25,21 @@ export function parseXml(source: string): XmlElement {
     tag.lastIndex = next;
     const match = tag.exec(body);
     if (!match) throw new Error(`malformed XML at offset ${next}: ${body.slice(next, next + 40)}`);
-    const [whole, closing, name, attributeText, selfClosing] = match as unknown as [string, string, string, string, string];
+    const [whole, closing, name, attributeText, selfClosing] = match as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     if (closing) {
       const element = open.pop();
-      if (element?.name !== name || open.length === 0) throw new Error(`</${name}> closes <${element?.name}> at offset ${next}`);
+      if (element?.name !== name || open.length === 0)
+        throw new Error(`</${name}> closes <${element?.name}> at offset ${next}`);
     } else {
-      const attributes = Object.fromEntries([...attributeText.matchAll(/([\w.:-]+)="([^"]*)"/g)].map(([, key, value]) => [key!, decode(value!)]));
+      const attributes = Object.fromEntries(
+        [...attributeText.matchAll(/([\w.:-]+)="([^"]*)"/g)].map(([, key, value]) => [key!, decode(value!)]),
+      );
       const element: XmlElement = { name, attributes, children: [], text: "" };
       open.at(-1)!.children.push(element);
       if (!selfClosing) open.push(element);
@@ -38,7 +47,8 @@ export function parseXml(source: string): XmlElement {
     at = next + whole.length;
   }
   if (open.length !== 1) throw new Error(`<${open.at(-1)!.name}> is never closed`);
-  if (root.children.length !== 1 || root.text.trim() !== "") throw new Error("an XML document has exactly one root element and no text beside it");
+  if (root.children.length !== 1 || root.text.trim() !== "")
+    throw new Error("an XML document has exactly one root element and no text beside it");
   return root.children[0]!;
 }
 

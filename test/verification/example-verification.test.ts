@@ -10,7 +10,10 @@ import { makeTempDir } from "../helpers/fixtures.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const engine = await isEngineReachable();
-if (!engine) console.warn("test/verification: no container engine reachable; run `bash .ci/setup-container-engine.sh` (as root) to run these tests");
+if (!engine)
+  console.warn(
+    "test/verification: no container engine reachable; run `bash .ci/setup-container-engine.sh` (as root) to run these tests",
+  );
 
 describe.skipIf(!engine)("examples/verification through openeval run", () => {
   it("passes the positive control and fails the negative one, keeping receipts and the screenshot", async () => {
@@ -21,8 +24,14 @@ describe.skipIf(!engine)("examples/verification through openeval run", () => {
     expect(result.stdout).toMatch(/control\/positive \(control\)\s+100\.0%/);
     expect(result.stdout).toMatch(/control\/negative \(control\)\s+(\d|[1-9]\d)\.\d%/);
     const run = join(directory, "results", readdirSync(join(directory, "results"))[0]!);
-    const receipts = readdirSync(join(run, "judge-runs"), { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith("receipt.json"));
+    const receipts = readdirSync(join(run, "judge-runs"), { recursive: true, encoding: "utf8" }).filter((path) =>
+      path.endsWith("receipt.json"),
+    );
     expect(receipts.length).toBeGreaterThanOrEqual(2);
-    expect(receipts.some((path) => existsSync(join(run, "judge-runs", path.replace("receipt.json", join("artifacts", "shot.png")))))).toBe(true);
+    expect(
+      receipts.some((path) =>
+        existsSync(join(run, "judge-runs", path.replace("receipt.json", join("artifacts", "shot.png")))),
+      ),
+    ).toBe(true);
   });
 });

@@ -2,9 +2,19 @@
 // situation's message is written once here, from the reason the loader found.
 
 const SITUATIONS = {
-  unreadable: { code: "OE_CONTROL_FILE_UNREADABLE", message: (path: string, reason: string) => `Cannot read control file ${path}: ${reason}` },
-  notJson: { code: "OE_CONTROL_FILE_INVALID", message: (path: string, reason: string) => `Control file ${path} is not valid JSON: ${reason}` },
-  fieldsInvalid: { code: "OE_CONTROL_FILE_INVALID", message: (path: string, problems: string) => `Control file ${path} is invalid. Fix these fields (format: docs/control-files.md):\n${problems}` },
+  unreadable: {
+    code: "OE_CONTROL_FILE_UNREADABLE",
+    message: (path: string, reason: string) => `Cannot read control file ${path}: ${reason}`,
+  },
+  notJson: {
+    code: "OE_CONTROL_FILE_INVALID",
+    message: (path: string, reason: string) => `Control file ${path} is not valid JSON: ${reason}`,
+  },
+  fieldsInvalid: {
+    code: "OE_CONTROL_FILE_INVALID",
+    message: (path: string, problems: string) =>
+      `Control file ${path} is invalid. Fix these fields (format: docs/control-files.md):\n${problems}`,
+  },
 } as const;
 
 export type ControlFileErrorCode = (typeof SITUATIONS)[keyof typeof SITUATIONS]["code"];
@@ -15,7 +25,12 @@ export class ControlFileError extends Error {
   readonly code: ControlFileErrorCode;
 
   /** `reason`: what the loader found (the read error, the JSON error, or the invalid fields). */
-  constructor(readonly situation: keyof typeof SITUATIONS, readonly path: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly situation: keyof typeof SITUATIONS,
+    readonly path: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(SITUATIONS[situation].message(path, reason), options);
     this.code = SITUATIONS[situation].code;
   }

@@ -56,7 +56,11 @@ describe("loadControlFile", () => {
     ["no turns", {}, "turns"],
     ["empty turns", { turns: [] }, "turns"],
     ["a tool without a name", { turns: [{ tools: [{ input: {} }] }] }, "turns[0].tools[0].name"],
-    ["a tool input that is not an object", { turns: [{}, { tools: [{ name: "bash", input: ["ls"] }] }] }, "turns[1].tools[0].input"],
+    [
+      "a tool input that is not an object",
+      { turns: [{}, { tools: [{ name: "bash", input: ["ls"] }] }] },
+      "turns[1].tools[0].input",
+    ],
     ["an empty tools list", { turns: [{ tools: [] }] }, "turns[0].tools"],
     ["text that is not a string", { turns: [{ text: 42 }] }, "turns[0].text"],
     ["a negative delay", { turns: [{ delayMs: -1 }] }, "turns[0].delayMs"],
@@ -64,14 +68,42 @@ describe("loadControlFile", () => {
     ["an error status that is not an error", { turns: [{ error: { status: 200 } }] }, "turns[0].error.status"],
     ["an error turn that also speaks", { turns: [{ error: { status: 500 }, text: "hi" }] }, "turns[0].error"],
     ["a misspelled key", { turns: [{ tool_calls: [] }] }, "tool_calls"],
-    ["an error with both a message and a body", { turns: [{ error: { status: 400, message: "m", body: {} } }] }, "turns[0].error"],
-    ["a cut turn that calls tools", { turns: [{ finishReason: "length", tools: [{ name: "bash", input: {} }] }] }, "turns[0].finishReason"],
-    ["a transient failure with a status OpenCode does not retry", { turns: [{ failFirst: { times: 1, status: 400 } }] }, "turns[0].failFirst.status"],
-    ["a transient failure on an error turn", { turns: [{ error: { status: 500 }, failFirst: { times: 1, status: 503 } }] }, "turns[0].failFirst"],
-    ["a transient failure more often than OpenCode retries", { turns: [{ failFirst: { times: 6, status: 503 } }] }, "turns[0].failFirst.times"],
+    [
+      "an error with both a message and a body",
+      { turns: [{ error: { status: 400, message: "m", body: {} } }] },
+      "turns[0].error",
+    ],
+    [
+      "a cut turn that calls tools",
+      { turns: [{ finishReason: "length", tools: [{ name: "bash", input: {} }] }] },
+      "turns[0].finishReason",
+    ],
+    [
+      "a transient failure with a status OpenCode does not retry",
+      { turns: [{ failFirst: { times: 1, status: 400 } }] },
+      "turns[0].failFirst.status",
+    ],
+    [
+      "a transient failure on an error turn",
+      { turns: [{ error: { status: 500 }, failFirst: { times: 1, status: 503 } }] },
+      "turns[0].failFirst",
+    ],
+    [
+      "a transient failure more often than OpenCode retries",
+      { turns: [{ failFirst: { times: 6, status: 503 } }] },
+      "turns[0].failFirst.times",
+    ],
     ["a finish reason other than length", { turns: [{ finishReason: "stop" }] }, "turns[0].finishReason"],
-    ["a verdict value that is a string", { turns: [{}], verdict: { correct: { value: "yes", reason: "r" } } }, "verdict.correct.value"],
-    ["a verdict with a blank reason", { turns: [{}], verdict: { correct: { value: true, reason: "  " } } }, "verdict.correct.reason"],
+    [
+      "a verdict value that is a string",
+      { turns: [{}], verdict: { correct: { value: "yes", reason: "r" } } },
+      "verdict.correct.value",
+    ],
+    [
+      "a verdict with a blank reason",
+      { turns: [{}], verdict: { correct: { value: true, reason: "  " } } },
+      "verdict.correct.reason",
+    ],
     ["an early check that is neither decide nor continue", { turns: [{}], earlyCheck: "maybe" }, "earlyCheck"],
   ])("rejects %s, naming the path, the field and where the format is described", async (name, content, field) => {
     const path = await writeControl(name.replaceAll(" ", "-"), content);

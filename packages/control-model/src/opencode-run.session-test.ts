@@ -47,7 +47,12 @@ function isolatedEnv(workspace: string): Record<string, string> {
         name: "Control",
         options: { baseURL: server.baseURL(EVAL_ID), apiKey: "control" },
         models: {
-          writer: { name: "writer", tool_call: true, limit: { context: 128000, output: 8192 }, cost: { input: 0, output: 0 } },
+          writer: {
+            name: "writer",
+            tool_call: true,
+            limit: { context: 128000, output: 8192 },
+            cost: { input: 0, output: 0 },
+          },
         },
       },
     },
@@ -78,7 +83,10 @@ async function seedConfigDir(): Promise<void> {
   await mkdir(join(dir, "node_modules"), { recursive: true });
   const dependencies = { "@opencode-ai/plugin": "*" };
   await writeFile(join(dir, "package.json"), JSON.stringify({ dependencies }));
-  await writeFile(join(dir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies } } }));
+  await writeFile(
+    join(dir, "package-lock.json"),
+    JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies } } }),
+  );
 }
 
 function git(workspace: string, env: Record<string, string>, ...args: string[]): void {
@@ -91,13 +99,26 @@ function git(workspace: string, env: Record<string, string>, ...args: string[]):
 
 it("drives the real OpenCode agent loop: the write tool creates the file, then the final text arrives", async () => {
   const workspace = join(root, "workspace");
-  for (const dir of ["home", "data", "cache", "state", "tmp", "workspace"]) await mkdir(join(root, dir), { recursive: true });
+  for (const dir of ["home", "data", "cache", "state", "tmp", "workspace"])
+    await mkdir(join(root, dir), { recursive: true });
   await seedConfigDir();
   const env = isolatedEnv(workspace);
   git(workspace, env, "init", "-q");
   git(workspace, env, "commit", "-q", "--allow-empty", "-m", "init");
 
-  const args = ["run", "--pure", "--format", "json", "--dir", workspace, "-m", "control/writer", "--title", "t", "--print-logs"];
+  const args = [
+    "run",
+    "--pure",
+    "--format",
+    "json",
+    "--dir",
+    workspace,
+    "-m",
+    "control/writer",
+    "--title",
+    "t",
+    "--print-logs",
+  ];
   const proc = Bun.spawn([OPENCODE, ...args], {
     cwd: workspace,
     env,
@@ -115,8 +136,14 @@ it("drives the real OpenCode agent loop: the write tool creates the file, then t
   expect(exitCode, stderr.slice(-3000)).toBe(0);
 
   expect(await readFile(join(workspace, "notes", "hello.txt"), "utf8")).toBe("hello from a control\n");
-  const events = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line));
-  expect(events.filter((e) => e.type === "text").map((e) => e.part.text)).toEqual(["Writing the notes file.", FINAL_TEXT]);
+  const events = stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  expect(events.filter((e) => e.type === "text").map((e) => e.part.text)).toEqual([
+    "Writing the notes file.",
+    FINAL_TEXT,
+  ]);
   const toolUse = events.find((e) => e.type === "tool_use");
   expect(toolUse?.part).toMatchObject({ tool: "write", state: { status: "completed" } });
 
@@ -129,7 +156,9 @@ it("drives the real OpenCode agent loop: the write tool creates the file, then t
 
   // One session, two model steps (the title request is skipped by --title), selected by the step rule.
   const sessionID = events[0]?.sessionID;
-  expect(server.requests.map(({ sessionID, step, hadTools, status }) => ({ sessionID, step, hadTools, status }))).toEqual([
+  expect(
+    server.requests.map(({ sessionID, step, hadTools, status }) => ({ sessionID, step, hadTools, status })),
+  ).toEqual([
     { sessionID, step: 0, hadTools: true, status: 200 },
     { sessionID, step: 1, hadTools: true, status: 200 },
   ]);

@@ -15,9 +15,7 @@ const TurnSchema = z
     reasoning: z.string().optional(),
     tools: z.array(ToolCallSchema).min(1).optional(),
     delayMs: z.number().nonnegative().optional(),
-    usage: z
-      .strictObject({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() })
-      .optional(),
+    usage: z.strictObject({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).optional(),
     /** `length`: the answer was cut at the output limit (the turn's text is what made it out). */
     finishReason: z.literal("length").optional(),
     error: z
@@ -35,7 +33,9 @@ const TurnSchema = z
     failFirst: z
       .strictObject({
         times: z.number().int().min(1).max(5),
-        status: z.union([z.literal(429), z.number().int().min(500).max(599)], { error: "must be 429 or 5xx (a status OpenCode retries)" }),
+        status: z.union([z.literal(429), z.number().int().min(500).max(599)], {
+          error: "must be 429 or 5xx (a status OpenCode retries)",
+        }),
         message: z.string().min(1).optional(),
       })
       .optional(),
@@ -47,15 +47,22 @@ const TurnSchema = z
   .refine(
     (turn) =>
       turn.error === undefined ||
-      (turn.text === undefined && turn.reasoning === undefined && turn.tools === undefined && turn.usage === undefined && turn.finishReason === undefined),
-    { message: "an error turn answers with an HTTP error only: remove text, reasoning, tools, usage and finishReason", path: ["error"] },
+      (turn.text === undefined &&
+        turn.reasoning === undefined &&
+        turn.tools === undefined &&
+        turn.usage === undefined &&
+        turn.finishReason === undefined),
+    {
+      message: "an error turn answers with an HTTP error only: remove text, reasoning, tools, usage and finishReason",
+      path: ["error"],
+    },
   )
   .refine((turn) => turn.error?.body === undefined || turn.error.message === undefined, {
     message: "an error turn gives either `message` (an OpenAI error body) or `body` (sent verbatim), not both",
     path: ["error"],
   })
   .refine((turn) => turn.finishReason === undefined || turn.tools === undefined, {
-    message: "a turn cut at the output limit (finishReason \"length\") has no tool calls",
+    message: 'a turn cut at the output limit (finishReason "length") has no tool calls',
     path: ["finishReason"],
   });
 

@@ -51,7 +51,22 @@ const controls: Record<string, Record<string, ControlFile>> = {
     },
     failing: { turns: [{ error: { status: 503, message: "overloaded now" } }] },
     "llama-small": {
-      turns: [{ error: { status: 400, body: { error: { code: 400, message: "request (6230 tokens) exceeds the available context size (2048 tokens)", type: "exceed_context_size_error", n_prompt_tokens: 6230, n_ctx: 2048 } } } }],
+      turns: [
+        {
+          error: {
+            status: 400,
+            body: {
+              error: {
+                code: 400,
+                message: "request (6230 tokens) exceeds the available context size (2048 tokens)",
+                type: "exceed_context_size_error",
+                n_prompt_tokens: 6230,
+                n_ctx: 2048,
+              },
+            },
+          },
+        },
+      ],
     },
     cut: { turns: [{ text: "The answer starts", finishReason: "length", usage: { input: 10, output: 1024 } }] },
     slow: { turns: [{ delayMs: 300, text: "Finally." }] },
@@ -88,8 +103,12 @@ async function readChunks(response: Response): Promise<Chunk[]> {
 }
 
 const deltas = (chunks: Chunk[]) => chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.delta));
-const textOf = (chunks: Chunk[]) => deltas(chunks).map((delta) => delta.content ?? "").join("");
-const finishOf = (chunks: Chunk[]) => chunks.flatMap((c) => c.choices.map((choice) => choice.finish_reason)).filter(Boolean);
+const textOf = (chunks: Chunk[]) =>
+  deltas(chunks)
+    .map((delta) => delta.content ?? "")
+    .join("");
+const finishOf = (chunks: Chunk[]) =>
+  chunks.flatMap((c) => c.choices.map((choice) => choice.finish_reason)).filter(Boolean);
 const toolCallsOf = (chunks: Chunk[]) => deltas(chunks).flatMap((delta) => delta.tool_calls ?? []);
 const user = (content = "Fix the bug.") => ({ role: "user", content });
 const assistant = { role: "assistant", content: "ok" };
@@ -99,7 +118,11 @@ describe("streaming answers", () => {
   it("streams a text turn as OpenAI chunks with reasoning, text and finish_reason stop", async () => {
     const chunks = await readChunks(await chat("fix-bug", { model: "talker", messages: [user()] }));
     expect(textOf(chunks)).toBe("Hello there.");
-    expect(deltas(chunks).map((d) => d.reasoning_content ?? "").join("")).toBe("Let me think.");
+    expect(
+      deltas(chunks)
+        .map((d) => d.reasoning_content ?? "")
+        .join(""),
+    ).toBe("Let me think.");
     expect(deltas(chunks)[0]?.role).toBe("assistant");
     expect(finishOf(chunks)).toEqual(["stop"]);
     expect(new Set(chunks.map((chunk) => chunk.model))).toEqual(new Set(["talker"]));
@@ -124,7 +147,10 @@ describe("streaming answers", () => {
   it("selects the turn by the assistant messages after the last user message", async () => {
     const step1 = await chat("fix-bug", { model: "writer", messages: [user(), assistant, toolResult] });
     expect(textOf(await readChunks(step1))).toBe("Second turn.");
-    const newUserTurn = await chat("fix-bug", { model: "writer", messages: [user(), assistant, toolResult, user("More.")] });
+    const newUserTurn = await chat("fix-bug", {
+      model: "writer",
+      messages: [user(), assistant, toolResult, user("More.")],
+    });
     expect(textOf(await readChunks(newUserTurn))).toBe("Writing both.");
   });
 
@@ -134,8 +160,13 @@ describe("streaming answers", () => {
   });
 
   it("sends a usage chunk only when the turn declares usage", async () => {
-    const declared = await readChunks(await chat("fix-bug", { model: "writer", messages: [user(), assistant, assistant] }));
-    expect(declared.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 120, completion_tokens: 7, total_tokens: 127 } });
+    const declared = await readChunks(
+      await chat("fix-bug", { model: "writer", messages: [user(), assistant, assistant] }),
+    );
+    expect(declared.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 120, completion_tokens: 7, total_tokens: 127 },
+    });
     const absent = await readChunks(await chat("fix-bug", { model: "writer", messages: [user()] }));
     expect(absent.some((chunk) => "usage" in chunk)).toBe(false);
   });
@@ -161,13 +192,14 @@ describe("non-streaming answers", () => {
       model: "writer",
       choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: "Writing both." } }],
     });
-    expect(body.choices[0].message.tool_calls.map((call: { function: { name: string } }) => call.function.name)).toEqual([
-      "write",
-      "bash",
-    ]);
+    expect(
+      body.choices[0].message.tool_calls.map((call: { function: { name: string } }) => call.function.name),
+    ).toEqual(["write", "bash"]);
     expect(body.usage).toBeUndefined();
 
-    const last = await (await chat("fix-bug", { model: "writer", messages: [user(), assistant, assistant], stream: false })).json();
+    const last = await (
+      await chat("fix-bug", { model: "writer", messages: [user(), assistant, assistant], stream: false })
+    ).json();
     expect(last.choices[0]).toMatchObject({ finish_reason: "stop", message: { content: "Last turn." } });
     expect(last.usage).toEqual({ prompt_tokens: 120, completion_tokens: 7, total_tokens: 127 });
   });
@@ -187,13 +219,23 @@ describe("scripted errors and delays", () => {
     const response = await chat("fix-bug", { model: "llama-small", messages: [user()] });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      error: { code: 400, message: "request (6230 tokens) exceeds the available context size (2048 tokens)", type: "exceed_context_size_error", n_prompt_tokens: 6230, n_ctx: 2048 },
+      error: {
+        code: 400,
+        message: "request (6230 tokens) exceeds the available context size (2048 tokens)",
+        type: "exceed_context_size_error",
+        n_prompt_tokens: 6230,
+        n_ctx: 2048,
+      },
     });
   });
 
   it("fails the first failFirst.times attempts of a step per session, then plays the turn", async () => {
     const attempt = (session: string) =>
-      chat("fix-bug", { model: "flaky", messages: [user()] }, { headers: { "content-type": "application/json", "x-session-id": session } });
+      chat(
+        "fix-bug",
+        { model: "flaky", messages: [user()] },
+        { headers: { "content-type": "application/json", "x-session-id": session } },
+      );
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await attempt("ses_a")).status);
     expect(statuses).toEqual([503, 503, 200]);
@@ -201,13 +243,19 @@ describe("scripted errors and delays", () => {
     const other = await attempt("ses_b");
     expect(other.status).toBe(503);
     expect(other.headers.get("retry-after-ms")).toBe("50");
-    expect((await other.json()).error).toEqual({ message: "Scripted transient error (HTTP 503), attempt 1", type: "server_error", code: "control_error" });
+    expect((await other.json()).error).toEqual({
+      message: "Scripted transient error (HTTP 503), attempt 1",
+      type: "server_error",
+      code: "control_error",
+    });
   });
 
   it("streams finish_reason length for a turn cut at the output limit", async () => {
     const chunks = await readChunks(await chat("fix-bug", { model: "cut", messages: [user()] }));
     expect(textOf(chunks)).toBe("The answer starts");
-    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason)).filter(Boolean)).toEqual(["length"]);
+    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason)).filter(Boolean)).toEqual([
+      "length",
+    ]);
   });
 
   it("waits delayMs before answering", async () => {
@@ -220,14 +268,20 @@ describe("scripted errors and delays", () => {
   it("stops waiting when the client disconnects during a delay", async () => {
     const sessionID = `abort-${crypto.randomUUID()}`;
     const controller = new AbortController();
-    const pending = chat("fix-bug", { model: "stuck", messages: [user()] }, {
-      signal: controller.signal,
-      headers: { "content-type": "application/json", "x-session-id": sessionID },
-    });
+    const pending = chat(
+      "fix-bug",
+      { model: "stuck", messages: [user()] },
+      {
+        signal: controller.signal,
+        headers: { "content-type": "application/json", "x-session-id": sessionID },
+      },
+    );
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toThrow();
     // The 60 s delay ends early: the request is logged as "client closed" within moments.
-    await expect.poll(() => server.requests.find((r) => r.sessionID === sessionID)?.status, { timeout: 5_000 }).toBe(499);
+    await expect
+      .poll(() => server.requests.find((r) => r.sessionID === sessionID)?.status, { timeout: 5_000 })
+      .toBe(499);
   });
 });
 
@@ -235,13 +289,24 @@ describe("routing", () => {
   it("serves /health and lists an eval's controls", async () => {
     expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: "ok" });
     const models = await (await fetch(`${server.baseURL("fix-bug")}/models`)).json();
-    expect(models.data.map((model: { id: string }) => model.id)).toEqual(["talker", "writer", "failing", "llama-small", "cut", "slow", "flaky", "stuck"]);
+    expect(models.data.map((model: { id: string }) => model.id)).toEqual([
+      "talker",
+      "writer",
+      "failing",
+      "llama-small",
+      "cut",
+      "slow",
+      "flaky",
+      "stuck",
+    ]);
   });
 
   it("binds 127.0.0.1 and encodes the eval id into the base URL", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.baseURL("with/slash")).toBe(`${server.url}/with%2Fslash/v1`);
-    expect(textOf(await readChunks(await chat("with/slash", { model: "only", messages: [user()] })))).toBe("Slash eval.");
+    expect(textOf(await readChunks(await chat("with/slash", { model: "only", messages: [user()] })))).toBe(
+      "Slash eval.",
+    );
   });
 
   it("answers an unknown control with 404 naming it and the known controls", async () => {
@@ -281,7 +346,9 @@ describe("routing", () => {
     await (await chat("fix-bug", { model: "writer", messages: [user()], tools: undefined }, { headers })).text();
     await (await chat("fix-bug", { model: "failing", messages: [user()] }, { headers })).text();
     const logged = server.requests.filter((r) => r.sessionID === sessionID);
-    expect(logged.map(({ evalId, control, step, hadTools, status }) => ({ evalId, control, step, hadTools, status }))).toEqual([
+    expect(
+      logged.map(({ evalId, control, step, hadTools, status }) => ({ evalId, control, step, hadTools, status })),
+    ).toEqual([
       { evalId: "fix-bug", control: "writer", step: 1, hadTools: true, status: 200 },
       { evalId: "fix-bug", control: "writer", step: 0, hadTools: false, status: 200 },
       { evalId: "fix-bug", control: "failing", step: 0, hadTools: true, status: 503 },

@@ -72,10 +72,23 @@ export async function startControlServer(options: StartControlServerOptions): Pr
           if (body instanceof Response) return body;
           const step = countStep(body.messages);
           const hadTools = (body.tools?.length ?? 0) > 0;
-          const attemptKey = [req.params.evalId, body.model, req.headers.get("x-session-id"), body.messages.length, step].join("\u0000");
+          const attemptKey = [
+            req.params.evalId,
+            body.model,
+            req.headers.get("x-session-id"),
+            body.messages.length,
+            step,
+          ].join("\u0000");
           const attempt = (attempts.get(attemptKey) ?? 0) + 1;
           attempts.set(attemptKey, attempt);
-          const response = await playStep(req, findControl(controls, req.params.evalId, body.model), body, step, hadTools, attempt);
+          const response = await playStep(
+            req,
+            findControl(controls, req.params.evalId, body.model),
+            body,
+            step,
+            hadTools,
+            attempt,
+          );
           requests.push({
             evalId: req.params.evalId,
             control: body.model,
@@ -159,7 +172,11 @@ function findControl(controls: StartControlServerOptions["controls"], evalId: st
   const control = Object.hasOwn(evalControls, name) ? evalControls[name] : undefined;
   if (control) return control;
   const known = listNames(evalControls);
-  return errorResponse(404, `Unknown control "${name}" for eval "${evalId}". Known controls: ${known}.`, "unknown_control");
+  return errorResponse(
+    404,
+    `Unknown control "${name}" for eval "${evalId}". Known controls: ${known}.`,
+    "unknown_control",
+  );
 }
 
 function findEval(controls: StartControlServerOptions["controls"], evalId: string) {

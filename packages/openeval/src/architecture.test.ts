@@ -19,10 +19,48 @@ const ALLOWED: Record<string, string[]> = {
   plan: ["util", "load", "records"],
   results: ["util", "load", "records"],
   summary: ["util", "load", "records", "recording", "plan", "results"],
-  run: ["util", "load", "records", "recording", "judge", "candidate", "plan", "results", "summary", "opencode", "sandbox"],
+  run: [
+    "util",
+    "load",
+    "records",
+    "recording",
+    "judge",
+    "candidate",
+    "plan",
+    "results",
+    "summary",
+    "opencode",
+    "sandbox",
+  ],
   report: ["util", "records", "results", "plan", "summary"],
-  view: ["util", "sandbox", "opencode", "load", "records", "recording", "judge", "plan", "results", "summary", "report"],
-  cli: ["util", "sandbox", "load", "records", "recording", "judge", "candidate", "plan", "results", "summary", "run", "report", "view"],
+  view: [
+    "util",
+    "sandbox",
+    "opencode",
+    "load",
+    "records",
+    "recording",
+    "judge",
+    "plan",
+    "results",
+    "summary",
+    "report",
+  ],
+  cli: [
+    "util",
+    "sandbox",
+    "load",
+    "records",
+    "recording",
+    "judge",
+    "candidate",
+    "plan",
+    "results",
+    "summary",
+    "run",
+    "report",
+    "view",
+  ],
 };
 
 interface Import {
@@ -61,7 +99,9 @@ describe("the import graph", () => {
 
   it("finds the stages' imports (the check below would catch nothing otherwise)", () => {
     expect(imports.length).toBeGreaterThan(30);
-    const stages = readdirSync(SOURCE, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const stages = readdirSync(SOURCE, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(stages.filter((stage) => !(stage in ALLOWED))).toEqual([]);
   });
 
@@ -90,15 +130,26 @@ const VIEWER_ENTRY = "openeval/viewer-api";
 
 function viewerImports(): { file: string; specifier: string }[] {
   const walk = (directory: string): string[] =>
-    readdirSync(directory, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(directory, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(directory, entry.name)] : []));
+    readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? walk(join(directory, entry.name))
+        : /\.tsx?$/.test(entry.name)
+          ? [join(directory, entry.name)]
+          : [],
+    );
   return walk(join(VIEWER, "src")).flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((match) => ({ file: relative(VIEWER, file), specifier: match[1]! })),
+    [...readFileSync(file, "utf8").matchAll(/^(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((match) => ({
+      file: relative(VIEWER, file),
+      specifier: match[1]!,
+    })),
   );
 }
 
 describe("the viewer's imports", () => {
   const imports = viewerImports();
-  const packageJson = JSON.parse(readFileSync(join(SOURCE, "..", "package.json"), "utf8")) as { exports: Record<string, string> };
+  const packageJson = JSON.parse(readFileSync(join(SOURCE, "..", "package.json"), "utf8")) as {
+    exports: Record<string, string>;
+  };
 
   it("finds them (the checks below would catch nothing otherwise)", () => {
     expect(imports.filter((entry) => entry.specifier === VIEWER_ENTRY).length).toBeGreaterThan(10);
@@ -106,25 +157,40 @@ describe("the viewer's imports", () => {
   });
 
   it("never reach out of packages/viewer by a relative path", () => {
-    const outside = imports.filter((entry) => entry.specifier.startsWith(".") && relative(VIEWER, resolve(VIEWER, dirname(entry.file), entry.specifier)).startsWith(".."));
+    const outside = imports.filter(
+      (entry) =>
+        entry.specifier.startsWith(".") &&
+        relative(VIEWER, resolve(VIEWER, dirname(entry.file), entry.specifier)).startsWith(".."),
+    );
     expect(outside.map((entry) => `${entry.file} imports ${entry.specifier}`)).toEqual([]);
   });
 
   it("take this package only through its declared viewer entry", () => {
-    const other = imports.filter((entry) => (entry.specifier === "openeval" || entry.specifier.startsWith("openeval/")) && entry.specifier !== VIEWER_ENTRY);
+    const other = imports.filter(
+      (entry) =>
+        (entry.specifier === "openeval" || entry.specifier.startsWith("openeval/")) && entry.specifier !== VIEWER_ENTRY,
+    );
     expect(other.map((entry) => `${entry.file} imports ${entry.specifier}`)).toEqual([]);
   });
 });
 
 describe("engines", () => {
-  const sources = sourceFiles(SOURCE).map((file) => ({ file: file.slice(SOURCE.length + 1), text: readFileSync(file, "utf8") }));
+  const sources = sourceFiles(SOURCE).map((file) => ({
+    file: file.slice(SOURCE.length + 1),
+    text: readFileSync(file, "utf8"),
+  }));
   /** The container engine's own code, and the map that opens every engine. */
   const engineCode = (file: string) => file.startsWith("sandbox/container/") || file === "sandbox/engines.ts";
 
   it("are constructed or connected only in the engine code; everything else opens one through the map", () => {
-    const connecting = sources.filter((source) => !engineCode(source.file) && /\bconnect(Container)?Engine\b|\bdockerode\b|new Docker\(/.test(source.text));
+    const connecting = sources.filter(
+      (source) =>
+        !engineCode(source.file) && /\bconnect(Container)?Engine\b|\bdockerode\b|new Docker\(/.test(source.text),
+    );
     expect(connecting.map((source) => source.file)).toEqual([]);
-    expect(sources.filter((source) => /openSandboxEngine\(/.test(source.text) && !engineCode(source.file)).length).toBeGreaterThan(1);
+    expect(
+      sources.filter((source) => /openSandboxEngine\(/.test(source.text) && !engineCode(source.file)).length,
+    ).toBeGreaterThan(1);
   });
 
   it("are chosen per candidate by the runtime map, never by a branch in candidate execution", () => {

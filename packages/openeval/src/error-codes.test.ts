@@ -16,7 +16,8 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-const isCode = (node: ts.Node): node is ts.StringLiteral => ts.isStringLiteral(node) && /^[A-Z][A-Z0-9_]+$/.test(node.text);
+const isCode = (node: ts.Node): node is ts.StringLiteral =>
+  ts.isStringLiteral(node) && /^[A-Z][A-Z0-9_]+$/.test(node.text);
 
 /**
  * The codes a file declares: the string literals of a `…Code` type alias, a class's `code = "…"`, and in an
@@ -34,9 +35,18 @@ function declaredCodes(file: string): string[] {
     if (ts.isTypeAliasDeclaration(node) && /Code$/.test(node.name.text)) collectLiterals(node.type);
     // A class's `code = "…"` anywhere; an object's `code: "…"` only in errors.ts, where it declares (elsewhere it uses).
     const declaring = ts.isPropertyDeclaration(node) || (ts.isPropertyAssignment(node) && file.endsWith("/errors.ts"));
-    if (declaring && node.name.getText(source) === "code" && node.initializer && isCode(node.initializer)) codes.push(node.initializer.text);
+    if (declaring && node.name.getText(source) === "code" && node.initializer && isCode(node.initializer))
+      codes.push(node.initializer.text);
     // A discriminated union's `{ code: "…"; …facts }` member in errors.ts declares a code with its data.
-    if (ts.isPropertySignature(node) && file.endsWith("/errors.ts") && node.name.getText(source) === "code" && node.type && ts.isLiteralTypeNode(node.type) && isCode(node.type.literal)) codes.push(node.type.literal.text);
+    if (
+      ts.isPropertySignature(node) &&
+      file.endsWith("/errors.ts") &&
+      node.name.getText(source) === "code" &&
+      node.type &&
+      ts.isLiteralTypeNode(node.type) &&
+      isCode(node.type.literal)
+    )
+      codes.push(node.type.literal.text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -65,14 +75,18 @@ describe("error codes", () => {
   });
 
   it("each code is namespaced with OE_", () => {
-    const bare = [...byFile].flatMap(([file, codes]) => codes.filter((code) => !code.startsWith("OE_")).map((code) => `${file}: ${code}`));
+    const bare = [...byFile].flatMap(([file, codes]) =>
+      codes.filter((code) => !code.startsWith("OE_")).map((code) => `${file}: ${code}`),
+    );
     expect(bare).toEqual([]);
   });
 
   it("each code is declared by one file only", () => {
     const files = new Map<string, string[]>();
     for (const [file, codes] of byFile) for (const code of codes) files.set(code, [...(files.get(code) ?? []), file]);
-    const duplicated = [...files].filter(([, declaring]) => declaring.length > 1).map(([code, declaring]) => `${code}: ${declaring.join(", ")}`);
+    const duplicated = [...files]
+      .filter(([, declaring]) => declaring.length > 1)
+      .map(([code, declaring]) => `${code}: ${declaring.join(", ")}`);
     expect(duplicated).toEqual([]);
   });
 

@@ -1,6 +1,14 @@
 // The public API of openeval: an explicit list (a test pins it). The CLI is a thin layer over these.
 export { loadBenchmark, BenchmarkInvalidError, rubricCriteria } from "./load/index.ts";
-export type { Benchmark, BenchmarkDefinition, CodeCriteria, EvalConfig, EvalConfig as Eval, EvalDefinition, LoadProblem } from "./load/index.ts";
+export type {
+  Benchmark,
+  BenchmarkDefinition,
+  CodeCriteria,
+  EvalConfig,
+  EvalConfig as Eval,
+  EvalDefinition,
+  LoadProblem,
+} from "./load/index.ts";
 export { recordEvidence, EvidenceError } from "./recording/index.ts";
 export type {
   EvidenceRef,
@@ -23,7 +31,14 @@ export type { JudgeToolCall as ToolCall } from "./recording/index.ts";
 export { criterionMean, isScored, judgeEvidence, VERIFICATION_IMAGE } from "./judge/index.ts";
 export type { CodeScore, ScoreValue } from "./judge/index.ts";
 export { addModels, mergeRuns, removeModels, runBenchmark, planBenchmark, snapshotRun } from "./run/index.ts";
-export type { AddModelsOptions, MergedRuns, RemovedModels, RunSnapshot, PlanBenchmarkOptions, RunBenchmarkOptions } from "./run/index.ts";
+export type {
+  AddModelsOptions,
+  MergedRuns,
+  RemovedModels,
+  RunSnapshot,
+  PlanBenchmarkOptions,
+  RunBenchmarkOptions,
+} from "./run/index.ts";
 export { readResults } from "./summary/index.ts";
 export type { ModelResult, ReadResultsOptions, RunnerEvent, RunSummary } from "./summary/index.ts";
 export type { ContributorOutcome, Verdict } from "./results/index.ts";

@@ -21,9 +21,11 @@ const CITATIONS: RegExp[] = [
 
 /** The lines of `text` that cite outside the repository, as `line: text`. */
 function findCitations(text: string): string[] {
-  return text.split("\n").flatMap((line, index) =>
-    CITATIONS.some((pattern) => pattern.test(line)) ? [`${index + 1}: ${line.trim()}`] : [],
-  );
+  return text
+    .split("\n")
+    .flatMap((line, index) =>
+      CITATIONS.some((pattern) => pattern.test(line)) ? [`${index + 1}: ${line.trim()}`] : [],
+    );
 }
 
 function sourceFiles(path: string): string[] {
@@ -43,7 +45,7 @@ describe("citations of documents outside the repository", () => {
       "// earlyStop (SPEC §8.2): while a candidate runs",
       "// The name → implementation map (STYLE §8)",
       "// stdout carries the protocol only (probe §9.9).",
-      "// (/work/shared/reference/opencode-1.18-probe.md, \"Recipe checklist\")",
+      '// (/work/shared/reference/opencode-1.18-probe.md, "Recipe checklist")',
       "// Shapes: reference/opencode-1.18-probe.md, re-checked against real runs",
       "// see spec/seeds/crucible-reference-fix-scorer.md",
       "# as SPEC.md says",
@@ -52,7 +54,7 @@ describe("citations of documents outside the repository", () => {
       "// See docs/design/recording-integrity.md",
       '"evals/answer/REFERENCE_FIX.md": { symlink: "../../shared/fix.md" },',
       "// The issue is that the tree is copied twice.",
-      "const reference = \"REFERENCE_FIX.md\";",
+      'const reference = "REFERENCE_FIX.md";',
     ];
     expect(cited.filter((line) => findCitations(line).length === 0)).toEqual([]);
     expect(clean.flatMap(findCitations)).toEqual([]);
@@ -60,7 +62,9 @@ describe("citations of documents outside the repository", () => {
 
   it("finds none in the sources of packages/, bench/, test/, scripts/, images/, .ci/, nor in the documentation", () => {
     // This file's own examples above are the one exception.
-    const files = SCANNED.flatMap((folder) => sourceFiles(join(ROOT, folder))).filter((file) => file !== import.meta.filename);
+    const files = SCANNED.flatMap((folder) => sourceFiles(join(ROOT, folder))).filter(
+      (file) => file !== import.meta.filename,
+    );
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((file) =>
       findCitations(readFileSync(file, "utf8")).map((line) => `${relative(ROOT, file)}:${line}`),

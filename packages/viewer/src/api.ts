@@ -1,6 +1,40 @@
 // The viewer's data source: the JSON API of `openeval view`, or the data files of a static export (loaded as
 // scripts, since a page opened from file:// may not fetch). Both answer with the server's own types.
-import { type ChangeQuery, type ChangeRow, type ComparisonAnswer, type ComparisonRequest, type ComparisonSummary, describeComparison, describeMissing, type EvalRunDetail, type EvalRunQuery, type EvalRunRow, type EventRow, type FileText, type JudgeRunDetail, type LiveMessage, locateInTranscript, type MatrixAnswer, type MatrixRow, type Missing, type Page, pageOf, queryChanges, queryEvalRuns, type QueueAnswer, type RunOverview, type RunsAnswer, STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile, summarizeComparison, type TranscriptLocation, type TranscriptMessage, type TranscriptPage } from "openeval/viewer-api";
+import {
+  type ChangeQuery,
+  type ChangeRow,
+  type ComparisonAnswer,
+  type ComparisonRequest,
+  type ComparisonSummary,
+  describeComparison,
+  describeMissing,
+  type EvalRunDetail,
+  type EvalRunQuery,
+  type EvalRunRow,
+  type EventRow,
+  type FileText,
+  type JudgeRunDetail,
+  type LiveMessage,
+  locateInTranscript,
+  type MatrixAnswer,
+  type MatrixRow,
+  type Missing,
+  type Page,
+  pageOf,
+  queryChanges,
+  queryEvalRuns,
+  type QueueAnswer,
+  type RunOverview,
+  type RunsAnswer,
+  STATIC_CALLBACK,
+  staticDataFile,
+  staticKeys,
+  staticRawFile,
+  summarizeComparison,
+  type TranscriptLocation,
+  type TranscriptMessage,
+  type TranscriptPage,
+} from "openeval/viewer-api";
 
 export interface ViewerApi {
   mode: "server" | "static";
@@ -9,7 +43,13 @@ export interface ViewerApi {
   matrix(run: string, offset: number, limit: number): Promise<MatrixAnswer>;
   evalRuns(run: string, query: EvalRunQuery): Promise<Page<EvalRunRow>>;
   evalRun(run: string, id: string): Promise<EvalRunDetail>;
-  transcript(run: string, id: string, session: string | undefined, offset: number, limit: number): Promise<TranscriptPage>;
+  transcript(
+    run: string,
+    id: string,
+    session: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<TranscriptPage>;
   locate(run: string, id: string, target: string): Promise<TranscriptLocation | null>;
   events(run: string, id: string, offset: number, limit: number): Promise<Page<EventRow>>;
   workspaceFile(run: string, id: string, path: string, revision: "initial" | "final"): Promise<FileText>;
@@ -42,9 +82,13 @@ export function createApi(mode: "server" | "static"): ViewerApi {
 }
 
 function serverApi(): ViewerApi {
-  const get = async <T>(path: string, query: Record<string, string | number | boolean | undefined> = {}): Promise<T> => {
+  const get = async <T>(
+    path: string,
+    query: Record<string, string | number | boolean | undefined> = {},
+  ): Promise<T> => {
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+    for (const [key, value] of Object.entries(query))
+      if (value !== undefined && value !== "") params.set(key, String(value));
     const search = params.size > 0 ? `?${params}` : "";
     const response = await fetch(`api/${path}${search}`);
     const body = (await response.json()) as T & { error?: string };
@@ -59,9 +103,18 @@ function serverApi(): ViewerApi {
     overview: (id) => get(run(id)),
     matrix: (id, offset, limit) => get(`${run(id)}/matrix`, { offset, limit }),
     evalRuns: (id, query) =>
-      get(`${run(id)}/eval-runs`, { offset: query.offset, limit: query.limit, eval: query.evalId, model: query.model, state: query.state, sort: query.sort, desc: query.descending ? 1 : undefined }),
+      get(`${run(id)}/eval-runs`, {
+        offset: query.offset,
+        limit: query.limit,
+        eval: query.evalId,
+        model: query.model,
+        state: query.state,
+        sort: query.sort,
+        desc: query.descending ? 1 : undefined,
+      }),
     evalRun: (id, evalRun) => get(`${run(id)}/eval-runs/${evalRun}`),
-    transcript: (id, evalRun, session, offset, limit) => get(`${run(id)}/eval-runs/${evalRun}/transcript`, { session, offset, limit }),
+    transcript: (id, evalRun, session, offset, limit) =>
+      get(`${run(id)}/eval-runs/${evalRun}/transcript`, { session, offset, limit }),
     locate: async (id, evalRun, target) => {
       try {
         return await get<TranscriptLocation>(`${run(id)}/eval-runs/${evalRun}/locate`, { id: target });
@@ -75,11 +128,20 @@ function serverApi(): ViewerApi {
     evalRunLog: (id, evalRun, path) => get(`${run(id)}/eval-runs/${evalRun}/log`, { path }),
     judgeRun: (id, judgeRun) => get(`${run(id)}/judge-runs/${judgeRun}`),
     judgeRunText: (id, judgeRun, path) => get(`${run(id)}/judge-runs/${judgeRun}/text`, { path }),
-    judgeRunRawUrl: (id, judgeRun, path) => `api/${run(id)}/judge-runs/${judgeRun}/raw?path=${encodeURIComponent(path)}`,
+    judgeRunRawUrl: (id, judgeRun, path) =>
+      `api/${run(id)}/judge-runs/${judgeRun}/raw?path=${encodeURIComponent(path)}`,
     queue: (id) => get(`${run(id)}/queue`),
     compare: (request) => get("compare", compareParams(request)),
     compareChanges: (request, query) =>
-      get("compare/changes", { ...compareParams(request), pair: query.pair, offset: query.offset, limit: query.limit, sort: query.sort, desc: query.descending ? 1 : undefined, status: query.status }),
+      get("compare/changes", {
+        ...compareParams(request),
+        pair: query.pair,
+        offset: query.offset,
+        limit: query.limit,
+        sort: query.sort,
+        desc: query.descending ? 1 : undefined,
+        status: query.status,
+      }),
     subscribe(id, onChange) {
       const source = new EventSource(`api/${run(id)}/live`);
       source.onmessage = (event) => onChange(JSON.parse(event.data as string) as LiveMessage);
@@ -128,8 +190,20 @@ function staticApi(): ViewerApi {
     return promise as Promise<T>;
   };
   // Exported whole; the browser cuts the summary and the pages from it, as the server does.
-  const comparison = (request: ComparisonRequest) => load<ComparisonAnswer>(staticKeys.compare(request.a, request.b, request.modelA, request.modelB), { part: describeComparison(request) });
-  const transcripts = async (run: string, id: string) => new Map(Object.entries(await load<Record<string, TranscriptMessage[]>>(staticKeys.transcripts(run, id), { run, evalRun: id, part: "the transcript" })));
+  const comparison = (request: ComparisonRequest) =>
+    load<ComparisonAnswer>(staticKeys.compare(request.a, request.b, request.modelA, request.modelB), {
+      part: describeComparison(request),
+    });
+  const transcripts = async (run: string, id: string) =>
+    new Map(
+      Object.entries(
+        await load<Record<string, TranscriptMessage[]>>(staticKeys.transcripts(run, id), {
+          run,
+          evalRun: id,
+          part: "the transcript",
+        }),
+      ),
+    );
   return {
     mode: "static",
     runs: () => load(staticKeys.runs(), { part: "the list of runs" }),
@@ -148,11 +222,23 @@ function staticApi(): ViewerApi {
       return { ...pageOf(messages, offset, limit), sessionID };
     },
     locate: async (run, id, target) => locateInTranscript(await transcripts(run, id), target),
-    events: async (run, id, offset, limit) => pageOf(await load<EventRow[]>(staticKeys.events(run, id), { run, evalRun: id, part: "the events" }), offset, limit),
-    workspaceFile: (run, id, path, revision) => load(staticKeys.workspaceFile(run, id, revision, path), { run, evalRun: id, part: `the file ${path} of the ${revision} workspace` }),
-    evalRunLog: (run, id, path) => load(staticKeys.evalRunLog(run, id, path), { run, evalRun: id, part: `the log ${path}` }),
+    events: async (run, id, offset, limit) =>
+      pageOf(
+        await load<EventRow[]>(staticKeys.events(run, id), { run, evalRun: id, part: "the events" }),
+        offset,
+        limit,
+      ),
+    workspaceFile: (run, id, path, revision) =>
+      load(staticKeys.workspaceFile(run, id, revision, path), {
+        run,
+        evalRun: id,
+        part: `the file ${path} of the ${revision} workspace`,
+      }),
+    evalRunLog: (run, id, path) =>
+      load(staticKeys.evalRunLog(run, id, path), { run, evalRun: id, part: `the log ${path}` }),
     judgeRun: (run, id) => load(staticKeys.judgeRun(run, id), { run, judgeRun: id }),
-    judgeRunText: (run, id, path) => load(staticKeys.judgeRunText(run, id, path), { run, judgeRun: id, part: `the file ${path}` }),
+    judgeRunText: (run, id, path) =>
+      load(staticKeys.judgeRunText(run, id, path), { run, judgeRun: id, part: `the file ${path}` }),
     judgeRunRawUrl: (run, id, path) => staticRawFile(run, id, path),
     queue: (run) => load(staticKeys.queue(run), { run }),
     compare: async (request) => summarizeComparison(await comparison(request)),

@@ -46,7 +46,9 @@ export function formatBytes(bytes: number): string {
 export function formatDate(iso: string | number | null): string {
   if (iso === null) return DASH;
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+  return Number.isNaN(date.getTime())
+    ? String(iso)
+    : date.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 }
 
 export function formatTime(epochMs: number | null): string {

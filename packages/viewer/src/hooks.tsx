@@ -35,7 +35,10 @@ export function useLiveVersion(): string {
   return useContext(LiveContext).version;
 }
 
-export type Loaded<T> = { status: "loading"; data: T | null } | { status: "ready"; data: T } | { status: "error"; error: Error; data: T | null };
+export type Loaded<T> =
+  | { status: "loading"; data: T | null }
+  | { status: "ready"; data: T }
+  | { status: "error"; error: Error; data: T | null };
 
 /**
  * Loads data for `deps`, again whenever `refresh` changes (a live update). While a refresh loads, the previous data

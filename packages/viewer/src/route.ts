@@ -22,9 +22,12 @@ export function parseHash(hash: string): Location {
   const query = new URLSearchParams(search);
   if (parts.length === 0) return { route: { page: "runs" }, query };
   if (parts[0] === "runs" && parts.length === 2) return { route: { page: "run", run: parts[1]! }, query };
-  if (parts[0] === "runs" && parts.length === 3 && parts[2] === "side-by-side") return { route: { page: "side-by-side", run: parts[1]! }, query };
-  if (parts[0] === "runs" && parts.length === 4 && parts[2] === "eval-runs") return { route: { page: "eval-run", run: parts[1]!, evalRun: parts[3]! }, query };
-  if (parts[0] === "runs" && parts.length === 4 && parts[2] === "judge-runs") return { route: { page: "judge-run", run: parts[1]!, judgeRun: parts[3]! }, query };
+  if (parts[0] === "runs" && parts.length === 3 && parts[2] === "side-by-side")
+    return { route: { page: "side-by-side", run: parts[1]! }, query };
+  if (parts[0] === "runs" && parts.length === 4 && parts[2] === "eval-runs")
+    return { route: { page: "eval-run", run: parts[1]!, evalRun: parts[3]! }, query };
+  if (parts[0] === "runs" && parts.length === 4 && parts[2] === "judge-runs")
+    return { route: { page: "judge-run", run: parts[1]!, judgeRun: parts[3]! }, query };
   return { route: { page: "not-found", path }, query };
 }
 
@@ -45,7 +48,8 @@ export function href(route: Route, query: QueryValues = {}): string {
               ? `/runs/${encodeURIComponent(route.run)}/side-by-side`
               : route.path;
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== "" && value !== false) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null && value !== "" && value !== false) params.set(key, String(value));
   const search = params.toString();
   return `#${path}${search ? `?${search}` : ""}`;
 }

@@ -13,8 +13,14 @@ console.log(
   JSON.stringify({
     response: context.response.text,
     model: context.run?.slot.model,
-    tools: context.recording.tools().map((tool) => ({ name: tool.name, input: tool.input, output: tool.content, status: tool.status })),
-    diff: (await context.workspace.patches()).map((file) => ({ path: file.path, status: file.status, patch: file.patch })),
+    tools: context.recording
+      .tools()
+      .map((tool) => ({ name: tool.name, input: tool.input, output: tool.content, status: tool.status })),
+    diff: (await context.workspace.patches()).map((file) => ({
+      path: file.path,
+      status: file.status,
+      patch: file.patch,
+    })),
     sessions: sessions.map((session) => session.id),
     messages: messages.map((message) => ({ role: message.info.role, parts: message.parts.map((part) => part.type) })),
     sessionTitles: database.query("SELECT title FROM session").all(),

@@ -16,7 +16,9 @@ async function output(sandbox: Sandbox, argv: string[]): Promise<{ exitCode: num
 
 describe.skipIf(!reachable)(`candidate image on ${engineAddress()}`, () => {
   it("pins OpenCode and Bun from this npm install, runs as a non-root user, has git, bash, python3, and no eval files", async () => {
-    const image = await buildCandidateImage({ onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`) });
+    const image = await buildCandidateImage({
+      onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`),
+    });
     expect(image.imageId).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(await resolveCandidateImage()).toEqual(image);
     const engine = await openSandboxEngine("container");
@@ -32,10 +34,18 @@ describe.skipIf(!reachable)(`candidate image on ${engineAddress()}`, () => {
     try {
       expect(sandbox.user).toEqual({ uid: 10002, gid: 10002 });
       expect(await output(sandbox, ["opencode", "--version"])).toEqual({ exitCode: 0, text: `${OPENCODE_VERSION}\n` });
-      const tools = await output(sandbox, ["bash", "-c", "git --version && python3 --version && bun --version && node --version && rg --version | sed -n 1p && touch /workspace/w /home/candidate/h /tmp/t && ! touch /usr/x 2>/dev/null && echo ok"]);
+      const tools = await output(sandbox, [
+        "bash",
+        "-c",
+        "git --version && python3 --version && bun --version && node --version && rg --version | sed -n 1p && touch /workspace/w /home/candidate/h /tmp/t && ! touch /usr/x 2>/dev/null && echo ok",
+      ]);
       expect(tools.exitCode, tools.text).toBe(0);
       expect(tools.text).toMatch(/git version .*\nPython 3\.\d+\.\d+\n1\.\d+\.\d+\nv\d+\.\d+\.\d+\nripgrep .*\nok\n$/);
-      const search = await output(sandbox, ["bash", "-c", "find / -xdev \\( -name 'judge.ts' -o -name 'judge.md' -o -name 'REFERENCE_FIX.md' -o -name 'benchmark.ts' -o -path '*/evals/*' \\) 2>/dev/null | head"]);
+      const search = await output(sandbox, [
+        "bash",
+        "-c",
+        "find / -xdev \\( -name 'judge.ts' -o -name 'judge.md' -o -name 'REFERENCE_FIX.md' -o -name 'benchmark.ts' -o -path '*/evals/*' \\) 2>/dev/null | head",
+      ]);
       expect(search).toEqual({ exitCode: 0, text: "" });
     } finally {
       await sandbox.remove();

@@ -5,7 +5,17 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { resolveOpenCodeBinary } from "../opencode/index.ts";
-import { buildLabelledImage, connectImageEngine, findLabelledImage, openSandboxEngine, type EngineOptions, type ImageProgress, type LabelledImage, type LabelledImageSpec, type TarEntry } from "../sandbox/index.ts";
+import {
+  buildLabelledImage,
+  connectImageEngine,
+  findLabelledImage,
+  openSandboxEngine,
+  type EngineOptions,
+  type ImageProgress,
+  type LabelledImage,
+  type LabelledImageSpec,
+  type TarEntry,
+} from "../sandbox/index.ts";
 import { imageContextDirectory } from "../util/images-directory.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 
@@ -28,7 +38,10 @@ export async function buildCandidateImage(options: CandidateImageOptions = {}): 
   const engine = await openSandboxEngine("container", { container: options });
   return buildLabelledImage(engine, candidateImageSpec(options.contextDirectory), {
     generate: async (_files, progress) => {
-      progress({ kind: "phase", message: `Adding OpenCode ${OPENCODE_VERSION} and Bun ${bunVersion()} from this project's npm install` });
+      progress({
+        kind: "phase",
+        message: `Adding OpenCode ${OPENCODE_VERSION} and Bun ${bunVersion()} from this project's npm install`,
+      });
       return vendorEntries();
     },
     ...(options.force ? { force: true } : {}),
@@ -38,7 +51,10 @@ export async function buildCandidateImage(options: CandidateImageOptions = {}): 
 
 /** The image built from the current folder and pinned versions, by id; else OE_IMAGE_MISSING / OE_IMAGE_STALE. */
 export async function resolveCandidateImage(options: CandidateImageOptions = {}): Promise<CandidateImage> {
-  return findLabelledImage(await connectImageEngine("candidate", options), candidateImageSpec(options.contextDirectory));
+  return findLabelledImage(
+    await connectImageEngine("candidate", options),
+    candidateImageSpec(options.contextDirectory),
+  );
 }
 
 /** images/candidate/, hashed with the versions of the two binaries vendor/ will hold. */
@@ -58,7 +74,17 @@ function bunVersion(): string {
 async function vendorEntries(): Promise<TarEntry[]> {
   return [
     { type: "directory", path: "vendor", mode: 0o755 },
-    { type: "file", path: "vendor/opencode", data: new Uint8Array(await readFile(resolveOpenCodeBinary())), mode: 0o755 },
-    { type: "file", path: "vendor/bun", data: new Uint8Array(await readFile(join(bunPackageDirectory(), "bin", "bun.exe"))), mode: 0o755 },
+    {
+      type: "file",
+      path: "vendor/opencode",
+      data: new Uint8Array(await readFile(resolveOpenCodeBinary())),
+      mode: 0o755,
+    },
+    {
+      type: "file",
+      path: "vendor/bun",
+      data: new Uint8Array(await readFile(join(bunPackageDirectory(), "bin", "bun.exe"))),
+      mode: 0o755,
+    },
   ];
 }

@@ -6,7 +6,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { captureDirectory, openEvidence } from "../recording/index.ts";
-import { assistantMessage, part, stepFinish, userMessage, writeNativeDatabase } from "../recording/fixtures/native-database.ts";
+import {
+  assistantMessage,
+  part,
+  stepFinish,
+  userMessage,
+  writeNativeDatabase,
+} from "../recording/fixtures/native-database.ts";
 import { checkpointOf } from "./checkpoint.ts";
 
 const SECRET = "sk-checkpoint-secret-2f9a61";
@@ -25,18 +31,34 @@ describe("checkpointOf", () => {
     writeNativeDatabase(databasePath, {
       sessions: [{ id: "ses_root", created: 1_000 }],
       messages: [userMessage("msg_u1", "ses_root", 1_500), answer],
-      parts: [part("prt_text", answer, 2_500, { type: "text", text: `Working; my key is ${SECRET}` }), stepFinish("prt_finish", answer, 2_900)],
+      parts: [
+        part("prt_text", answer, 2_500, { type: "text", text: `Working; my key is ${SECRET}` }),
+        stepFinish("prt_finish", answer, 2_900),
+      ],
     });
     const writer = new Database(databasePath);
     writer.run("PRAGMA journal_mode = WAL");
 
     const target = join(scratch, "checks", "1", "evidence");
-    const take = checkpointOf({ workspace, databasePath, prompt: "Keep notes.", initial, evidenceDirectory, secrets: [SECRET], limits: DEFAULT_SNAPSHOT_LIMITS, startedAt: Date.now() - 5_000 });
+    const take = checkpointOf({
+      workspace,
+      databasePath,
+      prompt: "Keep notes.",
+      initial,
+      evidenceDirectory,
+      secrets: [SECRET],
+      limits: DEFAULT_SNAPSHOT_LIMITS,
+      startedAt: Date.now() - 5_000,
+    });
     const ref = await take(target);
     writer.close();
 
     const evidence = await openEvidence(target, ref.hash);
-    expect(evidence.manifest).toMatchObject({ kind: "checkpoint", prompt: "Keep notes.", native: { rootSessionID: "ses_root", sessions: [] } });
+    expect(evidence.manifest).toMatchObject({
+      kind: "checkpoint",
+      prompt: "Keep notes.",
+      native: { rootSessionID: "ses_root", sessions: [] },
+    });
     expect(evidence.manifest.response.text).toBe("Working; my key is [REDACTED]");
     expect(await evidence.text("README.md", "initial")).toBe("# start\n");
     expect(await evidence.text("notes.txt")).toBe("token [REDACTED]\n");
@@ -44,6 +66,8 @@ describe("checkpointOf", () => {
     // The unchanged README's object is shared with the eval run's evidence, not stored twice.
     const readme = initial.files.find((file) => file.path === "README.md")!;
     if (readme.kind !== "file") throw new Error("README.md is a file");
-    expect(statSync(join(target, "objects", readme.sha256)).ino).toBe(statSync(join(evidenceDirectory, "objects", readme.sha256)).ino);
+    expect(statSync(join(target, "objects", readme.sha256)).ino).toBe(
+      statSync(join(evidenceDirectory, "objects", readme.sha256)).ino,
+    );
   });
 });

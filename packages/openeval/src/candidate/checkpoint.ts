@@ -1,7 +1,13 @@
 // earlyStop checkpoints: a fixed, verified recording of a candidate that is still running — its
 // workspace and a consistent copy of its live native database at one moment — for an early judge check to read.
 import type { SnapshotLimits } from "../util/evidence-limits.ts";
-import { captureDirectory, copySnapshotObjects, writeNativeRecording, type EvidenceRef, type Snapshot } from "../recording/index.ts";
+import {
+  captureDirectory,
+  copySnapshotObjects,
+  writeNativeRecording,
+  type EvidenceRef,
+  type Snapshot,
+} from "../recording/index.ts";
 import { redactBytes } from "../opencode/index.ts";
 
 /** Writes a checkpoint recording into `directory` (absolute, empty) and returns it. */

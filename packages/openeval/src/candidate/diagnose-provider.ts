@@ -23,7 +23,11 @@ export async function diagnoseProvider(
   if (!outcome.infrastructureError || outcome.setupError) return { error, setupError: outcome.setupError };
   const problem = await recheck();
   if (problem === "unchecked") return { error, setupError: false };
-  if (problem !== "answers") return { error: `${error ?? "The provider failed."} Checked again: ${problem.finding}. ${problem.remedy}`, setupError: problem.kind === "wrong_path" };
+  if (problem !== "answers")
+    return {
+      error: `${error ?? "The provider failed."} Checked again: ${problem.finding}. ${problem.remedy}`,
+      setupError: problem.kind === "wrong_path",
+    };
   if (!outcome.waitedForFirstAnswer) return { error, setupError: false };
   const endpoint = timeLimit.endpoint ? ` at ${timeLimit.endpoint}` : "";
   return {

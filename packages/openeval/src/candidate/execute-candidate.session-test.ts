@@ -11,7 +11,11 @@ import type { EarlyCheck, EvalRun } from "../records/index.ts";
 import { executeCandidate, type CandidateMonitor } from "./execute-candidate.ts";
 
 // Never ends by itself: a control repeats its last turn.
-const endless = { turns: [{ tools: [{ name: "bash", input: { command: "echo step >> notes.txt", description: "note" } }], delayMs: 200 }] };
+const endless = {
+  turns: [
+    { tools: [{ name: "bash", input: { command: "echo step >> notes.txt", description: "note" } }], delayMs: 200 },
+  ],
+};
 
 let server: ControlServer;
 let benchmark: BenchmarkDefinition;
@@ -61,7 +65,7 @@ describe("executeCandidate with a monitor", { timeout: 150_000 }, () => {
       runDirectory,
       evalRunId: "eval_watched",
       isolation: "process",
-    pinned: { image: null },
+      pinned: { image: null },
       slot: { evalId: "notes", model: "control/endless", variant: "current", repetition: 1 },
       evaluation: benchmark.evals[0]!,
       settings: benchmark.settings,

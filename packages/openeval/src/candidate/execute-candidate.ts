@@ -1,11 +1,37 @@
 // One eval run, end to end: seed the workspace, run OpenCode isolated, then turn what it left behind into a
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
 import { join } from "node:path";
-import { CURRENT_VARIANT, PREPARE_STEP_TIMEOUT_MS, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
+import {
+  CURRENT_VARIANT,
+  PREPARE_STEP_TIMEOUT_MS,
+  type BenchmarkSettings,
+  type EvalDefinition,
+  type Isolation,
+  type VariantDefinition,
+} from "../load/index.ts";
 import { captureDirectory, writeNativeRecording, type Snapshot, type ToolCallText } from "../recording/index.ts";
-import { describeRecordingIntegrity, type EarlyCheck, type EvalRun, type EvalRunFinding, type PreparationError, type SlotKey } from "../records/index.ts";
+import {
+  describeRecordingIntegrity,
+  type EarlyCheck,
+  type EvalRun,
+  type EvalRunFinding,
+  type PreparationError,
+  type SlotKey,
+} from "../records/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
-import { buildProviderConfig, createGitWorkspace, describeEndpointProblem, prepareIsolation, providerEndpoint, redactBytes, runOpenCode, selectCredentials, type EndpointProblem, type Isolation as OpenCodeIsolation, type OpenCodeOutcome } from "../opencode/index.ts";
+import {
+  buildProviderConfig,
+  createGitWorkspace,
+  describeEndpointProblem,
+  prepareIsolation,
+  providerEndpoint,
+  redactBytes,
+  runOpenCode,
+  selectCredentials,
+  type EndpointProblem,
+  type Isolation as OpenCodeIsolation,
+  type OpenCodeOutcome,
+} from "../opencode/index.ts";
 import { diagnoseProvider, type EndpointCheck } from "./diagnose-provider.ts";
 import type { TakeCheckpoint } from "./checkpoint.ts";
 import { layVariant, variantConfig } from "./variant-setup.ts";
@@ -59,9 +85,13 @@ const EVENTS_FILE = "opencode-events.jsonl";
 /** Paths of an eval run's folder, relative to the run directory. */
 export function evalRunPaths(evalRunId: string) {
   const root = join("eval-runs", evalRunId);
-  return { root, evidence: join(root, "evidence"), logs: join(root, "logs"), check: (check: number) => join(root, "checks", String(check)) };
+  return {
+    root,
+    evidence: join(root, "evidence"),
+    logs: join(root, "logs"),
+    check: (check: number) => join(root, "checks", String(check)),
+  };
 }
-
 
 export async function executeCandidate(request: CandidateRequest): Promise<EvalRun> {
   const { evaluation, slot, settings } = request;
@@ -90,7 +120,10 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   };
   request.save(running);
   const problem = request.endpointProblem;
-  if (problem) return finishFailed(request, running, describeEndpointProblem(problem), { setupError: problem.kind === "wrong_path" });
+  if (problem)
+    return finishFailed(request, running, describeEndpointProblem(problem), {
+      setupError: problem.kind === "wrong_path",
+    });
 
   // Scratch (HOME, auth entry, live database, workspace) lives outside results/ and is removed afterwards.
   const scratch = await createScratchDir(request.evalRunId);
@@ -103,7 +136,10 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     const cause = outcome?.error ? `${outcome.error} — and ` : "";
     const message = `${cause}The harness could not run or record this candidate: ${(error as Error).message}`;
     // Cut short by the runner's interruption, it is retryable work like any interrupted run, not a failure.
-    return finishFailed(request, running, message, { setupError: outcome?.setupError ?? false, interrupted: request.signal?.aborted === true });
+    return finishFailed(request, running, message, {
+      setupError: outcome?.setupError ?? false,
+      interrupted: request.signal?.aborted === true,
+    });
   } finally {
     // Idempotent; after a failure it still ends a check in flight before its workspace disappears.
     await request.monitor?.finish();
@@ -113,7 +149,12 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
 
 /** An eval run that ended without a recording (nothing ran, or it could not be recorded): an infrastructure error,
  * or interrupted work when the runner was stopping. */
-function finishFailed(request: CandidateRequest, running: EvalRun, error: string, cause: { setupError?: boolean; interrupted?: boolean; preparationError?: PreparationError } = {}): EvalRun {
+function finishFailed(
+  request: CandidateRequest,
+  running: EvalRun,
+  error: string,
+  cause: { setupError?: boolean; interrupted?: boolean; preparationError?: PreparationError } = {},
+): EvalRun {
   const failed: EvalRun = {
     ...running,
     state: cause.interrupted ? "interrupted" : "failed",
@@ -129,15 +170,30 @@ function finishFailed(request: CandidateRequest, running: EvalRun, error: string
 }
 
 /** Runs the eval's prepare steps where the candidate will run. */
-function prepare(request: CandidateRequest, where: { workspace: string; env: Record<string, string>; secrets: string[] }, runtime: CandidateRuntime): Promise<PreparationFailure | null> {
+function prepare(
+  request: CandidateRequest,
+  where: { workspace: string; env: Record<string, string>; secrets: string[] },
+  runtime: CandidateRuntime,
+): Promise<PreparationFailure | null> {
   const steps = request.evaluation.settings.prepare;
   if (steps.length === 0) return Promise.resolve(null);
   const logPath = join(evalRunPaths(request.evalRunId).logs, "prepare.log");
-  const options = { ...where, logFile: join(request.runDirectory, logPath), logPath, ...(request.signal ? { signal: request.signal } : {}) };
+  const options = {
+    ...where,
+    logFile: join(request.runDirectory, logPath),
+    logPath,
+    ...(request.signal ? { signal: request.signal } : {}),
+  };
   return runtime.prepare(where.workspace, (runStep) => prepareWorkspace(steps, { ...options, runStep }));
 }
 
-async function record(request: CandidateRequest, running: EvalRun, scratch: string, timeoutMs: number, onOutcome: (outcome: OpenCodeOutcome) => void): Promise<EvalRun> {
+async function record(
+  request: CandidateRequest,
+  running: EvalRun,
+  scratch: string,
+  timeoutMs: number,
+  onOutcome: (outcome: OpenCodeOutcome) => void,
+): Promise<EvalRun> {
   const { evaluation, slot, settings, runDirectory } = request;
   const paths = evalRunPaths(request.evalRunId);
   const evidenceDirectory = join(runDirectory, paths.evidence);
@@ -145,12 +201,20 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
   const opencodeScratch = join(scratch, "opencode");
   const isolation = await prepareIsolation(opencodeScratch);
   const checkout = evaluation.workspace.git;
-  await createGitWorkspace(workspace, evaluation.workspace.directory, checkout ? { exclude: checkoutPaths(checkout) } : {});
+  await createGitWorkspace(
+    workspace,
+    evaluation.workspace.directory,
+    checkout ? { exclude: checkoutPaths(checkout) } : {},
+  );
   if (checkout) await seedCheckout(workspace, checkout, evaluation.directory);
   // Before the initial snapshot: a variant's workspace files are part of what the candidate starts from.
   const variant = request.variant ?? CURRENT_VARIANT;
   await layVariant(variant, { workspace, configDir: join(isolation.paths.config, "opencode") });
-  const credentials = await selectCredentials({ model: slot.model, environment: process.env, providers: settings.candidate.providers });
+  const credentials = await selectCredentials({
+    model: slot.model,
+    environment: process.env,
+    providers: settings.candidate.providers,
+  });
   const providers = buildProviderConfig(slot.model, settings.candidate.providers, request.controlBaseURL);
   const endpoint = providerEndpoint(slot.model, providers);
   const runtime = await candidateRuntime(request.isolation).open({
@@ -165,10 +229,21 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     secrets: credentials.secrets,
     pinned: request.pinned,
   });
-  const ran = await runSession(request, runtime, { workspace, opencodeScratch, isolation, credentials, providers, endpoint, variant, timeoutMs, running }).finally(() => runtime.close());
+  const ran = await runSession(request, runtime, {
+    workspace,
+    opencodeScratch,
+    isolation,
+    credentials,
+    providers,
+    endpoint,
+    variant,
+    timeoutMs,
+    running,
+  }).finally(() => runtime.close());
   if (ran.kind === "unprepared") {
     // Cut short by the runner's interruption, it is interrupted work, not a preparation error.
-    if (request.signal?.aborted) return finishFailed(request, running, "Interrupted while the eval's prepare steps ran", { interrupted: true });
+    if (request.signal?.aborted)
+      return finishFailed(request, running, "Interrupted while the eval's prepare steps ran", { interrupted: true });
     return finishFailed(request, running, ran.failure.message, { preparationError: ran.failure.preparation });
   }
   const { initial, outcome } = ran;
@@ -181,20 +256,40 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     prompt: evaluation.prompt.text,
     initial,
     // The agent can write its own key to disk (it has it in its environment): snapshots are redacted too.
-    captureFinal: () => captureDirectory(workspace, evidenceDirectory, (data) => redactBytes(data, credentials.secrets), settings.evidence, runtime.notCopied(workspace)),
+    captureFinal: () =>
+      captureDirectory(
+        workspace,
+        evidenceDirectory,
+        (data) => redactBytes(data, credentials.secrets),
+        settings.evidence,
+        runtime.notCopied(workspace),
+      ),
     liveDatabase: outcome.databasePath,
     secrets: credentials.secrets,
     elapsedMs: outcome.elapsedMs,
-    extract: { priced: isPriced(slot.model, settings.candidate.providers), streamErrors: outcome.stepErrors, retries: outcome.retries },
+    extract: {
+      priced: isPriced(slot.model, settings.candidate.providers),
+      streamErrors: outcome.stepErrors,
+      retries: outcome.retries,
+    },
     reportedSessionID: outcome.sessionID,
     stream: { ledger: outcome.stream, killed: outcome.killed },
   });
 
-  const integrityError = integrity && integrity.mismatches.length > 0
-    ? { stream: join(paths.logs, EVENTS_FILE), database: join(paths.evidence, integrity.database), mismatches: integrity.mismatches }
-    : null;
+  const integrityError =
+    integrity && integrity.mismatches.length > 0
+      ? {
+          stream: join(paths.logs, EVENTS_FILE),
+          database: join(paths.evidence, integrity.database),
+          mismatches: integrity.mismatches,
+        }
+      : null;
   const diagnosis = request.recheckEndpoint
-    ? await diagnoseProvider(outcome, request.recheckEndpoint, { setting: timeLimitSetting(request.evaluation), ms: timeoutMs, endpoint })
+    ? await diagnoseProvider(outcome, request.recheckEndpoint, {
+        setting: timeLimitSetting(request.evaluation),
+        ms: timeoutMs,
+        endpoint,
+      })
     : { error: outcome.error ?? null, setupError: outcome.setupError };
   const finalRun: EvalRun = {
     ...running,
@@ -203,7 +298,9 @@ async function record(request: CandidateRequest, running: EvalRun, scratch: stri
     infrastructureError: outcome.infrastructureError || integrityError !== null,
     ...(diagnosis.setupError ? { setupError: true } : {}),
     ...(integrityError ? { integrityError } : {}),
-    error: integrityError ? [describeRecordingIntegrity(integrityError), diagnosis.error].filter(Boolean).join(" The run itself: ") : diagnosis.error,
+    error: integrityError
+      ? [describeRecordingIntegrity(integrityError), diagnosis.error].filter(Boolean).join(" The run itself: ")
+      : diagnosis.error,
     completedAt: outcome.completedAt,
     elapsedMs: outcome.elapsedMs,
     evidence: { directory: paths.evidence, hash: evidence.hash },
@@ -228,9 +325,16 @@ interface SessionSetup {
 }
 
 /** In the candidate's runtime: eval.ts prepare, the initial snapshot, then the OpenCode session (watched by the monitor). */
-async function runSession(request: CandidateRequest, runtime: CandidateRuntime, setup: SessionSetup): Promise<{ kind: "unprepared"; failure: PreparationFailure } | { kind: "ran"; initial: Snapshot; outcome: OpenCodeOutcome }> {
+async function runSession(
+  request: CandidateRequest,
+  runtime: CandidateRuntime,
+  setup: SessionSetup,
+): Promise<
+  { kind: "unprepared"; failure: PreparationFailure } | { kind: "ran"; initial: Snapshot; outcome: OpenCodeOutcome }
+> {
   const { evaluation, slot, settings, runDirectory } = request;
-  const { workspace, opencodeScratch, isolation, credentials, providers, endpoint, variant, timeoutMs, running } = setup;
+  const { workspace, opencodeScratch, isolation, credentials, providers, endpoint, variant, timeoutMs, running } =
+    setup;
   const paths = evalRunPaths(request.evalRunId);
   const evidenceDirectory = join(runDirectory, paths.evidence);
   // eval.ts prepare, in the candidate's isolation, before the initial snapshot: its output is the starting state.
@@ -277,10 +381,18 @@ async function runSession(request: CandidateRequest, runtime: CandidateRuntime, 
 /** The run's tool-call-shaped texts as one finding, citing the first. */
 function toolCallTextFinding(found: readonly ToolCallText[]): EvalRunFinding {
   const [first] = found;
-  return { kind: "tool_call_text", count: found.length, messageID: first!.messageID, shape: first!.shape, excerpt: first!.excerpt };
+  return {
+    kind: "tool_call_text",
+    count: found.length,
+    messageID: first!.messageID,
+    shape: first!.shape,
+    excerpt: first!.excerpt,
+  };
 }
 
 /** Where the candidate's time limit of this eval is set. */
 function timeLimitSetting(evaluation: EvalDefinition): string {
-  return evaluation.settings.timeoutMs === undefined ? "candidate.timeoutMs in benchmark.ts" : `the candidate timeoutMs of eval "${evaluation.id}"`;
+  return evaluation.settings.timeoutMs === undefined
+    ? "candidate.timeoutMs in benchmark.ts"
+    : `the candidate timeoutMs of eval "${evaluation.id}"`;
 }

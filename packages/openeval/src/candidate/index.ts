@@ -5,4 +5,9 @@ export { executeCandidate, evalRunPaths, type CandidateMonitor, type CandidateRe
 export type { TakeCheckpoint } from "./checkpoint.ts";
 export type { EndpointCheck } from "./diagnose-provider.ts";
 export { candidateRuntime, type CandidateRuntimeBackend, type PinnedRuntime } from "./runtime/candidate-runtime.ts";
-export { buildCandidateImage, resolveCandidateImage, type CandidateImage, type CandidateImageOptions } from "./candidate-image.ts";
+export {
+  buildCandidateImage,
+  resolveCandidateImage,
+  type CandidateImage,
+  type CandidateImageOptions,
+} from "./candidate-image.ts";

@@ -13,7 +13,16 @@ async function prepareIn(steps: { cwd: string; argv: string[] }[], timeoutMs?: n
   await mkdir(join(workspace, "app"), { recursive: true });
   const logFile = join(root, "logs", "prepare.log");
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root };
-  const failure = await prepareWorkspace(steps, { workspace, env, runStep: hostStepRunner(`test-${Date.now()}`), logFile, logPath: "logs/prepare.log", secrets: [SECRET], ...(timeoutMs ? { timeoutMs } : {}), ...(signal ? { signal } : {}) });
+  const failure = await prepareWorkspace(steps, {
+    workspace,
+    env,
+    runStep: hostStepRunner(`test-${Date.now()}`),
+    logFile,
+    logPath: "logs/prepare.log",
+    secrets: [SECRET],
+    ...(timeoutMs ? { timeoutMs } : {}),
+    ...(signal ? { signal } : {}),
+  });
   return { failure, workspace, log: existsSync(logFile) ? await readFile(logFile, "utf8") : null };
 }
 
@@ -34,8 +43,18 @@ describe("prepareWorkspace on this machine", { timeout: 30_000 }, () => {
       { cwd: ".", argv: ["sh", "-c", `echo using ${SECRET}; echo broken >&2; exit 3`] },
       { cwd: ".", argv: ["touch", "never.txt"] },
     ]);
-    expect(failure?.preparation).toEqual({ step: 1, cwd: ".", argv: ["sh", "-c", "echo using [REDACTED]; echo broken >&2; exit 3"], exitCode: 3, timedOut: false, outputTail: "using [REDACTED]\nbroken", log: "logs/prepare.log" });
-    expect(failure?.message).toMatch(/^Preparation error: prepare step 1 \(sh -c .*\) exited 3, last output: broken; fix the eval's prepare steps or workspace, then execute it again with openeval retry$/);
+    expect(failure?.preparation).toEqual({
+      step: 1,
+      cwd: ".",
+      argv: ["sh", "-c", "echo using [REDACTED]; echo broken >&2; exit 3"],
+      exitCode: 3,
+      timedOut: false,
+      outputTail: "using [REDACTED]\nbroken",
+      log: "logs/prepare.log",
+    });
+    expect(failure?.message).toMatch(
+      /^Preparation error: prepare step 1 \(sh -c .*\) exited 3, last output: broken; fix the eval's prepare steps or workspace, then execute it again with openeval retry$/,
+    );
     expect(existsSync(join(workspace, "never.txt"))).toBe(false);
     expect(log).not.toContain(SECRET);
     expect(failure?.message).not.toContain(SECRET);
@@ -53,7 +72,14 @@ describe("prepareWorkspace on this machine", { timeout: 30_000 }, () => {
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 300);
     const started = Date.now();
-    const { failure, workspace } = await prepareIn([{ cwd: ".", argv: ["sleep", "30"] }, { cwd: ".", argv: ["touch", "never.txt"] }], undefined, stop.signal);
+    const { failure, workspace } = await prepareIn(
+      [
+        { cwd: ".", argv: ["sleep", "30"] },
+        { cwd: ".", argv: ["touch", "never.txt"] },
+      ],
+      undefined,
+      stop.signal,
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(failure?.preparation).toMatchObject({ step: 1, exitCode: null, timedOut: false });
     expect(existsSync(join(workspace, "never.txt"))).toBe(false);

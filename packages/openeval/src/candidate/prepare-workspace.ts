@@ -28,7 +28,10 @@ export interface StepEnd {
  * Runs one step where the candidate runs. `cwd` is the host path of the step's folder and `env` the environment the
  * candidate's session gets (without its credentials); both are mapped by a backend that runs elsewhere.
  */
-export type StepRunner = (step: { argv: string[]; cwd: string; env: Record<string, string> }, options: { timeoutMs: number; output: OutputSink; signal?: AbortSignal }) => Promise<StepEnd>;
+export type StepRunner = (
+  step: { argv: string[]; cwd: string; env: Record<string, string> },
+  options: { timeoutMs: number; output: OutputSink; signal?: AbortSignal },
+) => Promise<StepEnd>;
 
 export interface PrepareOptions {
   workspace: string;
@@ -50,7 +53,10 @@ export interface PreparationFailure {
 }
 
 /** Runs the steps in order; the first that does not exit 0 stops preparation and is returned as the failure. */
-export async function prepareWorkspace(steps: readonly PrepareStep[], options: PrepareOptions): Promise<PreparationFailure | null> {
+export async function prepareWorkspace(
+  steps: readonly PrepareStep[],
+  options: PrepareOptions,
+): Promise<PreparationFailure | null> {
   if (steps.length === 0) return null;
   const timeoutMs = options.timeoutMs ?? PREPARE_STEP_TIMEOUT_MS;
   const log: string[] = [];
@@ -58,19 +64,35 @@ export async function prepareWorkspace(steps: readonly PrepareStep[], options: P
   for (const [index, step] of steps.entries()) {
     const output = new BoundedBuffer(MAX_STEP_OUTPUT_BYTES);
     const run = { timeoutMs, output, ...(options.signal ? { signal: options.signal } : {}) };
-    const end = await options.runStep({ argv: step.argv, cwd: join(options.workspace, step.cwd), env: options.env }, run).catch(
-      (error: unknown): StepEnd => ({ exitCode: null, timedOut: false, startError: error instanceof Error ? error.message : String(error) }),
-    );
+    const end = await options
+      .runStep({ argv: step.argv, cwd: join(options.workspace, step.cwd), env: options.env }, run)
+      .catch(
+        (error: unknown): StepEnd => ({
+          exitCode: null,
+          timedOut: false,
+          startError: error instanceof Error ? error.message : String(error),
+        }),
+      );
     // Redacted as a whole (a key the environment handed in can be in the output, or even in argv).
     const redact = (text: string) => redactSecrets(text, options.secrets);
-    const text = redact(output.text()) + (output.truncated ? `\n[${output.total - MAX_STEP_OUTPUT_BYTES} more bytes not kept]\n` : "");
+    const text =
+      redact(output.text()) +
+      (output.truncated ? `\n[${output.total - MAX_STEP_OUTPUT_BYTES} more bytes not kept]\n` : "");
     const argv = step.argv.map(redact);
     const command = argv.map(quote).join(" ");
     const ending = redact(describeEnd(end, timeoutMs));
     log.push(`$ (cd ${step.cwd} && ${command})`, `${text.replace(/\n?$/, "\n")}[${ending}]`, "");
     if (end.exitCode !== 0) {
       failure = {
-        preparation: { step: index + 1, cwd: step.cwd, argv, exitCode: end.exitCode, timedOut: end.timedOut, outputTail: tailOf(text), log: options.logPath },
+        preparation: {
+          step: index + 1,
+          cwd: step.cwd,
+          argv,
+          exitCode: end.exitCode,
+          timedOut: end.timedOut,
+          outputTail: tailOf(text),
+          log: options.logPath,
+        },
         message: `Preparation error: prepare step ${index + 1} (${command} in ${step.cwd}) ${ending}${lastLine(text)}; fix the eval's prepare steps or workspace, then execute it again with openeval retry`,
       };
       break;
@@ -89,7 +111,14 @@ export function hostStepRunner(evalRunId: string): StepRunner {
   return async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
     const markerEntry = `${RUN_MARKER}=${evalRunId}`;
     const { argv: confined } = await confineCommand(argv);
-    const child = Bun.spawn(tieToRunner(confined), { cwd, env: { ...env, PWD: cwd, [RUN_MARKER]: evalRunId }, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const child = Bun.spawn(tieToRunner(confined), {
+      cwd,
+      env: { ...env, PWD: cwd, [RUN_MARKER]: evalRunId },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
     const drained = Promise.all([pipe(child.stdout, output), pipe(child.stderr, output)]);
     let timedOut = false;
     const timer = setTimeout(() => {

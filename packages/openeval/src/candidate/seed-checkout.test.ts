@@ -36,8 +36,11 @@ describe("seedCheckout", () => {
     expect(await git(checkout, ["log", "--all", "--format=%H"])).toBe(first);
     expect(await git(join(workspace, "upstream.git"), ["log", "--all", "--format=%H"])).toBe(first);
     expect(await git(checkout, ["rev-parse", "--abbrev-ref", "HEAD"])).toBe("main");
-    expect(await git(checkout, ["remote", "-v"])).toBe("upstream\t../upstream.git (fetch)\nupstream\t../upstream.git (push)");
-    for (const file of ["checkout/.git/config", "upstream.git/config"]) expect(await readFile(join(workspace, file), "utf8")).not.toContain(source);
+    expect(await git(checkout, ["remote", "-v"])).toBe(
+      "upstream\t../upstream.git (fetch)\nupstream\t../upstream.git (push)",
+    );
+    for (const file of ["checkout/.git/config", "upstream.git/config"])
+      expect(await readFile(join(workspace, file), "utf8")).not.toContain(source);
     expect(existsSync(join(checkout, ".git", "logs"))).toBe(false);
     // The session's own repository leaves the checkout out: its status is clean.
     expect(await git(workspace, ["status", "--porcelain"])).toBe("");
@@ -58,7 +61,9 @@ describe("seedCheckout", () => {
     await createGitWorkspace(workspace, null, { exclude: checkoutPaths(source) });
     await seedCheckout(workspace, source, evalDirectory);
     const checkout = join(workspace, "repo");
-    expect(await git(checkout, ["log", "--format=%s|%an <%ae>"])).toBe("Add extra|Developer <developer@example.invalid>\nInitial version|Developer <developer@example.invalid>");
+    expect(await git(checkout, ["log", "--format=%s|%an <%ae>"])).toBe(
+      "Add extra|Developer <developer@example.invalid>\nInitial version|Developer <developer@example.invalid>",
+    );
     expect(await readFile(join(checkout, "app.js"), "utf8")).toBe("two\n");
     expect(await git(join(workspace, "origin.git"), ["branch", "--format=%(refname:short)"])).toBe("feature\nmain");
   });
@@ -68,8 +73,12 @@ describe("seedCheckout", () => {
     const workspace = join(await makeTempDir(), "workspace");
     await createGitWorkspace(workspace);
     const missing = "0".repeat(40);
-    await expect(seedCheckout(workspace, { ref: "main", checkout: "checkout", remote: "upstream", repository: `file://${source}`, commit: missing }, source)).rejects.toThrow(
-      `commit ${missing} could not be fetched from the eval's workspace repository`,
-    );
+    await expect(
+      seedCheckout(
+        workspace,
+        { ref: "main", checkout: "checkout", remote: "upstream", repository: `file://${source}`, commit: missing },
+        source,
+      ),
+    ).rejects.toThrow(`commit ${missing} could not be fetched from the eval's workspace repository`);
   });
 });

@@ -32,15 +32,29 @@ export async function seedCheckout(workspace: string, source: GitWorkspace, eval
   await git(workspace, ["init", "--quiet", "--bare", bareName]);
   if (source.repository !== undefined) {
     if (source.commit === undefined) throw new Error("a repository workspace needs its commit");
-    await git(bare, ["fetch", "--quiet", "--depth=1", "--no-tags", source.repository, source.commit]).catch((error: unknown) => {
-      throw new Error(`commit ${source.commit} could not be fetched from the eval's workspace repository (${(error as Error).message}); check workspace.repository and workspace.commit`);
-    });
+    await git(bare, ["fetch", "--quiet", "--depth=1", "--no-tags", source.repository, source.commit]).catch(
+      (error: unknown) => {
+        throw new Error(
+          `commit ${source.commit} could not be fetched from the eval's workspace repository (${(error as Error).message}); check workspace.repository and workspace.commit`,
+        );
+      },
+    );
     await git(bare, ["update-ref", `refs/heads/${source.ref}`, source.commit]);
   } else {
     await buildRevisions(bare, source, evalDirectory);
   }
   await git(bare, ["symbolic-ref", "HEAD", `refs/heads/${source.ref}`]);
-  await git(workspace, ["clone", "--quiet", "--no-hardlinks", "--origin", source.remote, "--branch", source.ref, bareName, source.checkout]);
+  await git(workspace, [
+    "clone",
+    "--quiet",
+    "--no-hardlinks",
+    "--origin",
+    source.remote,
+    "--branch",
+    source.ref,
+    bareName,
+    source.checkout,
+  ]);
   const checkout = join(workspace, source.checkout);
   await git(checkout, ["remote", "set-url", source.remote, `../${bareName}`]);
   if (source.commit !== undefined) {
@@ -52,7 +66,8 @@ export async function seedCheckout(workspace: string, source: GitWorkspace, eval
     await rm(join(metadata, "FETCH_HEAD"), { force: true });
   }
   await assertNoHostPaths([join(bare, "config"), join(checkout, ".git", "config")], [workspace, evalDirectory]);
-  if (source.overlay) await cp(join(evalDirectory, source.overlay), checkout, { recursive: true, verbatimSymlinks: true });
+  if (source.overlay)
+    await cp(join(evalDirectory, source.overlay), checkout, { recursive: true, verbatimSymlinks: true });
 }
 
 /** One commit per revision, each revision's files copied over the previous ones; each ref marks its commit. */
@@ -63,7 +78,11 @@ async function buildRevisions(bare: string, source: GitWorkspace, evalDirectory:
     for (const revision of source.revisions ?? []) {
       await cp(join(evalDirectory, revision.directory), build, { recursive: true, verbatimSymlinks: true });
       await git(build, ["add", "--all"]);
-      await git(build, ["commit", "--quiet", "--allow-empty", "--no-verify", "--message", revision.message], REVISION_AUTHOR);
+      await git(
+        build,
+        ["commit", "--quiet", "--allow-empty", "--no-verify", "--message", revision.message],
+        REVISION_AUTHOR,
+      );
       await git(build, ["update-ref", `refs/heads/${revision.ref}`, "HEAD"]);
     }
     await git(bare, ["fetch", "--quiet", "--no-tags", build, "+refs/heads/*:refs/heads/*"]);
@@ -78,6 +97,7 @@ async function assertNoHostPaths(files: string[], hostFolders: string[]): Promis
   for (const file of files) {
     const text = await readFile(file, "utf8");
     const leaked = hostFolders.find((folder) => text.includes(folder));
-    if (leaked !== undefined || /url\s*=\s*(\/|file:)/.test(text)) throw new Error(`the seeded checkout's ${file} names a host path; this is a harness bug`);
+    if (leaked !== undefined || /url\s*=\s*(\/|file:)/.test(text))
+      throw new Error(`the seeded checkout's ${file} names a host path; this is a harness bug`);
   }
 }

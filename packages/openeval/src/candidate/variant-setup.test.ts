@@ -22,7 +22,9 @@ describe("variant setup", () => {
     expect(await readFile(join(places.workspace, ".opencode/skills/plan/SKILL.md"), "utf8")).toBe("skill\n");
     expect(await readFile(join(places.configDir, "command/go.md"), "utf8")).toBe("go\n");
     // Seeded as the global config dir is, so OpenCode starts no plugin install into the workspace's .opencode/.
-    expect(JSON.parse(await readFile(join(places.workspace, ".opencode/package-lock.json"), "utf8"))).toMatchObject({ lockfileVersion: 3 });
+    expect(JSON.parse(await readFile(join(places.workspace, ".opencode/package-lock.json"), "utf8"))).toMatchObject({
+      lockfileVersion: 3,
+    });
   });
 
   it("overlays the config under the harness's keys and runs the variant's agent as a primary agent", () => {

@@ -16,8 +16,14 @@ import { isRecord } from "../util/is-record.ts";
 export const VARIANT_AGENT = "openeval-variant";
 
 /** Writes the variant's files and instructions; `configDir` is the isolated OpenCode config dir (`…/config/opencode`). */
-export async function layVariant(variant: VariantDefinition, places: { workspace: string; configDir: string }): Promise<void> {
-  const files = { ...variant.files, ...(variant.instructions === null ? {} : { "config/AGENTS.md": variant.instructions }) };
+export async function layVariant(
+  variant: VariantDefinition,
+  places: { workspace: string; configDir: string },
+): Promise<void> {
+  const files = {
+    ...variant.files,
+    ...(variant.instructions === null ? {} : { "config/AGENTS.md": variant.instructions }),
+  };
   for (const [path, text] of Object.entries(files)) {
     const [root, ...rest] = path.split("/");
     const target = join(root === "workspace" ? places.workspace : places.configDir, ...rest);
@@ -25,16 +31,23 @@ export async function layVariant(variant: VariantDefinition, places: { workspace
     await writeFile(target, text);
   }
   // A workspace .opencode/ is a config dir too: seeded like the global one, OpenCode installs nothing into it.
-  if (Object.keys(files).some((path) => path.startsWith("workspace/.opencode/"))) await seedConfigDir(join(places.workspace, ".opencode"));
+  if (Object.keys(files).some((path) => path.startsWith("workspace/.opencode/")))
+    await seedConfigDir(join(places.workspace, ".opencode"));
 }
 
 /**
  * The session's OpenCode config: the variant's overlay under the harness's own keys (load/ refused overlays of
  * those), plus its agent, run as a primary agent.
  */
-export function variantConfig(variant: VariantDefinition, harness: Record<string, unknown>): { config: Record<string, unknown>; agent?: string } {
+export function variantConfig(
+  variant: VariantDefinition,
+  harness: Record<string, unknown>,
+): { config: Record<string, unknown>; agent?: string } {
   const overlay = variant.config ?? {};
   if (variant.agent === null) return { config: { ...overlay, ...harness } };
   const agents = isRecord(overlay.agent) ? overlay.agent : {};
-  return { config: { ...overlay, ...harness, agent: { ...agents, [VARIANT_AGENT]: { ...variant.agent, mode: "primary" } } }, agent: VARIANT_AGENT };
+  return {
+    config: { ...overlay, ...harness, agent: { ...agents, [VARIANT_AGENT]: { ...variant.agent, mode: "primary" } } },
+    agent: VARIANT_AGENT,
+  };
 }

@@ -18,7 +18,11 @@ export const baselineCommand = defineCommand("baseline", {
         console.log(`No baseline at ${file}; set one with openeval baseline set <run-dir>`);
         return EXIT.pass;
       }
-      console.log(flags.json ? JSON.stringify(baseline, null, 2) : `Baseline from run ${baseline.runId} (${baseline.createdAt}): ${baseline.entries.length} (eval, model) entries, verdict ${baseline.verdict}\n${file}`);
+      console.log(
+        flags.json
+          ? JSON.stringify(baseline, null, 2)
+          : `Baseline from run ${baseline.runId} (${baseline.createdAt}): ${baseline.entries.length} (eval, model) entries, verdict ${baseline.verdict}\n${file}`,
+      );
       return EXIT.pass;
     }
     if (action !== "set" || !runDirectory) throw new UsageError("baselineAction");
@@ -26,7 +30,10 @@ export const baselineCommand = defineCommand("baseline", {
     const arms = ["current", ...benchmark.variants.map((definition) => definition.name)];
     if (variant !== undefined && !arms.includes(variant)) throw new UsageError("variantUnknown", { variant, arms });
     // The arm's own verdict decides whether it may be promoted: a named variant blocks.
-    const results = await readResults(resolveRun(benchmark.directory, runDirectory), { benchmark, ...(variant && variant !== "current" ? { variants: [variant] } : {}) });
+    const results = await readResults(resolveRun(benchmark.directory, runDirectory), {
+      benchmark,
+      ...(variant && variant !== "current" ? { variants: [variant] } : {}),
+    });
     await writeBaseline(file, {
       runId: results.runId,
       createdAt: new Date().toISOString(),

@@ -16,10 +16,20 @@ export const calibrateCommand = defineCommand("calibrate", {
     if (flags.json) console.log(JSON.stringify(report));
     else {
       for (const item of report.checks) {
-        const criteria = Object.entries(item.criteria).map(([id, value]) => `${id}=${value === null ? "unresolved" : value.toFixed(2)}`).join(" ");
-        console.log(`${item.status.padEnd(9)} ${item.evalId} × control/${item.control} (${item.expectation}): ${criteria}${item.problem ? ` — ${item.problem}` : ""}`);
+        const criteria = Object.entries(item.criteria)
+          .map(([id, value]) => `${id}=${value === null ? "unresolved" : value.toFixed(2)}`)
+          .join(" ");
+        console.log(
+          `${item.status.padEnd(9)} ${item.evalId} × control/${item.control} (${item.expectation}): ${criteria}${item.problem ? ` — ${item.problem}` : ""}`,
+        );
       }
-      console.log(report.suspect.length > 0 ? `Suspect judges: ${report.suspect.join(", ")}` : report.complete ? "Every judge passed calibration." : "Calibration is incomplete: some controls are not judged.");
+      console.log(
+        report.suspect.length > 0
+          ? `Suspect judges: ${report.suspect.join(", ")}`
+          : report.complete
+            ? "Every judge passed calibration."
+            : "Calibration is incomplete: some controls are not judged.",
+      );
     }
     if (report.suspect.length > 0) return EXIT.verdictFail;
     return report.complete ? EXIT.pass : EXIT.incomplete;

@@ -29,11 +29,21 @@ export type Action<O extends Options> = (flags: Flags<O>, positionals: string[])
 export function parseFlags<O extends Options>(name: string, command: CommandSpec<O>, argv: string[]) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...command.options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
-    const unknown = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^']*)'/.exec((error as Error).message)?.[1] : undefined;
+    const unknown =
+      (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? /'(-[^']*)'/.exec((error as Error).message)?.[1]
+        : undefined;
     const help = formatHelp(command, helpWidth(process.stderr));
-    throw unknown ? new UsageError("optionUnknown", { command: name, option: unknown, help }) : new UsageError("flagsUnparsed", { problem: (error as Error).message, help });
+    throw unknown
+      ? new UsageError("optionUnknown", { command: name, option: unknown, help })
+      : new UsageError("flagsUnparsed", { problem: (error as Error).message, help });
   }
   refuseEmptyValues(command.options, parsed.values);
   return parsed;

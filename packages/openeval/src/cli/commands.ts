@@ -4,7 +4,12 @@
 import type { Action, CommandSpec, Options } from "./command.ts";
 
 const BENCHMARK = {
-  benchmark: { type: "string", default: ".", value: "dir", description: "The benchmark folder: benchmark.ts, evals/ and results/" },
+  benchmark: {
+    type: "string",
+    default: ".",
+    value: "dir",
+    description: "The benchmark folder: benchmark.ts, evals/ and results/",
+  },
 } as const satisfies Options;
 
 function json(description: string) {
@@ -12,114 +17,262 @@ function json(description: string) {
 }
 
 const MODEL = {
-  model: { type: "string", multiple: true, value: "provider/model", description: "An OpenCode model id, provider/model[#variant]; commas separate several" },
+  model: {
+    type: "string",
+    multiple: true,
+    value: "provider/model",
+    description: "An OpenCode model id, provider/model[#variant]; commas separate several",
+  },
 } as const satisfies Options;
 
 /** Which slots run and plan cover, and under what limits. */
 const SCOPE = {
-  model: { ...MODEL.model, description: "Add a model to benchmark.ts's and the run's (provider/model[#variant]; commas separate several)" },
-  "only-model": { type: "string", multiple: true, value: "provider/model", description: "Work on these models' slots only; the others wait, not scored against you" },
-  variant: { type: "string", multiple: true, value: "name", description: "Run current and only these variants, which then count in the verdict too (default: every variant, only current counts)" },
-  "only-variant": { type: "string", multiple: true, value: "name", description: "Work on these variants' slots only (current or a variant's name)" },
+  model: {
+    ...MODEL.model,
+    description: "Add a model to benchmark.ts's and the run's (provider/model[#variant]; commas separate several)",
+  },
+  "only-model": {
+    type: "string",
+    multiple: true,
+    value: "provider/model",
+    description: "Work on these models' slots only; the others wait, not scored against you",
+  },
+  variant: {
+    type: "string",
+    multiple: true,
+    value: "name",
+    description:
+      "Run current and only these variants, which then count in the verdict too (default: every variant, only current counts)",
+  },
+  "only-variant": {
+    type: "string",
+    multiple: true,
+    value: "name",
+    description: "Work on these variants' slots only (current or a variant's name)",
+  },
   "only-eval": { type: "string", multiple: true, value: "id", description: "Work on these evals only" },
-  "only-category": { type: "string", multiple: true, value: "name", description: "Only evals with a criterion in this category, scored by those criteria" },
-  "only-repetition": { type: "string", multiple: true, value: "n", description: "Work on these repetitions only (whole numbers from 1)" },
-  fresh: { type: "boolean", default: false, description: "Ignore recorded work: run and judge everything in scope again" },
-  offline: { type: "boolean", default: false, description: "Call no model: candidates and LLM judges wait, code judges run" },
-  "max-cost": { type: "string", value: "usd", description: "Start no work that could take the spend past this many USD" },
-  "final-only": { type: "boolean", default: false, description: "No earlyStop checks: grade each candidate once it has finished" },
-  isolation: { type: "string", value: "container|process", description: "Where candidates run (default: container for real models, process for controls)" },
+  "only-category": {
+    type: "string",
+    multiple: true,
+    value: "name",
+    description: "Only evals with a criterion in this category, scored by those criteria",
+  },
+  "only-repetition": {
+    type: "string",
+    multiple: true,
+    value: "n",
+    description: "Work on these repetitions only (whole numbers from 1)",
+  },
+  fresh: {
+    type: "boolean",
+    default: false,
+    description: "Ignore recorded work: run and judge everything in scope again",
+  },
+  offline: {
+    type: "boolean",
+    default: false,
+    description: "Call no model: candidates and LLM judges wait, code judges run",
+  },
+  "max-cost": {
+    type: "string",
+    value: "usd",
+    description: "Start no work that could take the spend past this many USD",
+  },
+  "final-only": {
+    type: "boolean",
+    default: false,
+    description: "No earlyStop checks: grade each candidate once it has finished",
+  },
+  isolation: {
+    type: "string",
+    value: "container|process",
+    description: "Where candidates run (default: container for real models, process for controls)",
+  },
 } as const satisfies Options;
 
 /** What a command that runs work and ends with a verdict honours: run, retry, rejudge. */
 const EXECUTION = {
-  concurrency: { type: "string", value: "n", description: "How many work items run at once (default: benchmark.ts concurrency, else what the machine can hold)" },
+  concurrency: {
+    type: "string",
+    value: "n",
+    description: "How many work items run at once (default: benchmark.ts concurrency, else what the machine can hold)",
+  },
   ...json("Print the events and the summary to stdout as JSON Lines (one JSON object per line), no progress"),
-  gate: { type: "string", multiple: true, value: "ids", description: "Decide the verdict by these contributors only (code-judge, llm-judge, gates, regression), not benchmark.ts's" },
-  only: { type: "string", multiple: true, value: "ids", description: "Of the verdict's contributors otherwise chosen, keep only these" },
+  gate: {
+    type: "string",
+    multiple: true,
+    value: "ids",
+    description:
+      "Decide the verdict by these contributors only (code-judge, llm-judge, gates, regression), not benchmark.ts's",
+  },
+  only: {
+    type: "string",
+    multiple: true,
+    value: "ids",
+    description: "Of the verdict's contributors otherwise chosen, keep only these",
+  },
   "no-llm-judge": { type: "boolean", default: false, description: "Leave llm-judge out of the verdict" },
   junit: { type: "string", value: "file", description: "Write a JUnit XML report of the run to this file" },
   summary: { type: "string", value: "file", description: "Write a Markdown summary of the run to this file" },
 } as const satisfies Options;
 
-const RUN_DIRECTORY = { type: "string", value: "dir", description: "The run directory to work in (default: the latest run)" } as const;
-const NEW_RUN = { type: "boolean", default: false, description: "Start a new run directory instead of resuming the latest" } as const;
+const RUN_DIRECTORY = {
+  type: "string",
+  value: "dir",
+  description: "The run directory to work in (default: the latest run)",
+} as const;
+const NEW_RUN = {
+  type: "boolean",
+  default: false,
+  description: "Start a new run directory instead of resuming the latest",
+} as const;
 
 export const COMMANDS = {
   run: {
-    usage: "run [--benchmark <dir>] [--run <dir> | --new] [--model <provider/model>]... [--offline] [--max-cost <usd>] [--final-only] [--isolation container|process] [--json]",
+    usage:
+      "run [--benchmark <dir>] [--run <dir> | --new] [--model <provider/model>]... [--offline] [--max-cost <usd>] [--final-only] [--isolation container|process] [--json]",
     summary:
       "Run every eval × model × repetition as an OpenCode session, grade it, and report scores. Resumes the latest run unless --new. " +
       "--model adds models to benchmark.ts's (and the run's); --only-model scopes execution to some. --final-only grades finished recordings only (no earlyStop checks). " +
       "--isolation: where candidates run (default container for real models, process for controls).",
-    options: { ...BENCHMARK, run: { ...RUN_DIRECTORY, description: "Resume this run directory (default: the latest run)" }, new: NEW_RUN, ...SCOPE, ...EXECUTION },
+    options: {
+      ...BENCHMARK,
+      run: { ...RUN_DIRECTORY, description: "Resume this run directory (default: the latest run)" },
+      new: NEW_RUN,
+      ...SCOPE,
+      ...EXECUTION,
+    },
   },
   plan: {
     usage: "plan [--benchmark <dir>] [--run <dir> | --new] [--json] [scope flags]",
-    summary: "Show what `openeval run` would do for every slot (candidate, judge, reuse, failed, deferred) and why, with a cost estimate.",
-    options: { ...BENCHMARK, ...SCOPE, run: { ...RUN_DIRECTORY, description: "Plan against this run directory (default: the latest run)" }, new: { ...NEW_RUN, description: "Plan a new run: everything is new" }, ...json("Print the plan as one JSON object") },
+    summary:
+      "Show what `openeval run` would do for every slot (candidate, judge, reuse, failed, deferred) and why, with a cost estimate.",
+    options: {
+      ...BENCHMARK,
+      ...SCOPE,
+      run: { ...RUN_DIRECTORY, description: "Plan against this run directory (default: the latest run)" },
+      new: { ...NEW_RUN, description: "Plan a new run: everything is new" },
+      ...json("Print the plan as one JSON object"),
+    },
   },
   retry: {
     usage: "retry <eval-run>... [--benchmark <dir>] [--run <dir>]",
-    summary: "Execute the candidates of the named failed eval runs again (ids as `openeval plan` shows them, or as the viewer shortens them: a prefix no other eval run shares).",
-    options: { ...BENCHMARK, run: { ...RUN_DIRECTORY, description: "The run holding the eval runs (default: the latest run)" }, ...EXECUTION },
+    summary:
+      "Execute the candidates of the named failed eval runs again (ids as `openeval plan` shows them, or as the viewer shortens them: a prefix no other eval run shares).",
+    options: {
+      ...BENCHMARK,
+      run: { ...RUN_DIRECTORY, description: "The run holding the eval runs (default: the latest run)" },
+      ...EXECUTION,
+    },
   },
   rejudge: {
     usage: "rejudge [<eval-run>...] [--benchmark <dir>] [--run <dir>]",
-    summary: "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused. Ids as for retry: in full, or a prefix no other eval run shares.",
-    options: { ...BENCHMARK, run: { ...RUN_DIRECTORY, description: "The run holding the eval runs (default: the latest run)" }, ...EXECUTION },
+    summary:
+      "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused. Ids as for retry: in full, or a prefix no other eval run shares.",
+    options: {
+      ...BENCHMARK,
+      run: { ...RUN_DIRECTORY, description: "The run holding the eval runs (default: the latest run)" },
+      ...EXECUTION,
+    },
   },
   "add-models": {
-    usage: "add-models <run-dir | run-id> --model <provider/model>... [scope flags as for run] [--json] [--benchmark <dir>]",
-    summary: "Extend a recorded run with more models: their slots are planned and run, the run's recorded work is reused. Refused while a runner holds the run.",
-    options: { ...BENCHMARK, ...SCOPE, model: { ...MODEL.model, description: "A model to add (provider/model[#variant]; commas separate several)" }, concurrency: EXECUTION.concurrency, json: EXECUTION.json },
+    usage:
+      "add-models <run-dir | run-id> --model <provider/model>... [scope flags as for run] [--json] [--benchmark <dir>]",
+    summary:
+      "Extend a recorded run with more models: their slots are planned and run, the run's recorded work is reused. Refused while a runner holds the run.",
+    options: {
+      ...BENCHMARK,
+      ...SCOPE,
+      model: { ...MODEL.model, description: "A model to add (provider/model[#variant]; commas separate several)" },
+      concurrency: EXECUTION.concurrency,
+      json: EXECUTION.json,
+    },
   },
   "remove-models": {
     usage: "remove-models <run-dir | run-id> --model <provider/model>... [--json] [--benchmark <dir>]",
-    summary: "Retire models from a run's scores (leaderboard, verdict, report, viewer); their recorded work stays on disk and add-models brings it back.",
-    options: { ...BENCHMARK, model: { ...MODEL.model, description: "A model to retire (provider/model[#variant]; commas separate several)" }, ...json("Print the result as one JSON object") },
+    summary:
+      "Retire models from a run's scores (leaderboard, verdict, report, viewer); their recorded work stays on disk and add-models brings it back.",
+    options: {
+      ...BENCHMARK,
+      model: { ...MODEL.model, description: "A model to retire (provider/model[#variant]; commas separate several)" },
+      ...json("Print the result as one JSON object"),
+    },
   },
   "merge-runs": {
     usage: "merge-runs <to: run-dir | run-id> <from: run-dir | run-id> [--json] [--benchmark <dir>]",
-    summary: "Copy the finalized eval and judge runs of <from> into <to> (same benchmark); slots <to> already holds keep its work and are listed. <from> is left as it was.",
+    summary:
+      "Copy the finalized eval and judge runs of <from> into <to> (same benchmark); slots <to> already holds keep its work and are listed. <from> is left as it was.",
     options: { ...BENCHMARK, ...json("Print the result as one JSON object") },
   },
   snapshot: {
     usage: "snapshot <run-dir | run-id> <name> [--json] [--benchmark <dir>]",
-    summary: "Freeze a run's active scores (slots, eval and judge runs, scores, verdict) with their hash to <run>/maintenance/snapshots/<name>.json; never overwrites one.",
+    summary:
+      "Freeze a run's active scores (slots, eval and judge runs, scores, verdict) with their hash to <run>/maintenance/snapshots/<name>.json; never overwrites one.",
     options: { ...BENCHMARK, ...json("Print the result as one JSON object") },
   },
   baseline: {
     usage: "baseline set <run-dir> [--variant <name>] [--accept-failing] | baseline show [--benchmark <dir>]",
-    summary: "Promote one arm of a complete run (current, or the --variant named) to baseline.json (fingerprints and scores only), or show the current baseline.",
+    summary:
+      "Promote one arm of a complete run (current, or the --variant named) to baseline.json (fingerprints and scores only), or show the current baseline.",
     options: {
       ...BENCHMARK,
       variant: { type: "string", value: "name", description: "set: the arm to promote (default: current)" },
-      "accept-failing": { type: "boolean", default: false, description: "set: promote the arm although its verdict fails" },
+      "accept-failing": {
+        type: "boolean",
+        default: false,
+        description: "set: promote the arm although its verdict fails",
+      },
       ...json("show: print the baseline as JSON"),
     },
   },
   report: {
-    usage: "report [<run-dir | run-id>] [--json | --markdown] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
+    usage:
+      "report [<run-dir | run-id>] [--json | --markdown] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
     summary:
       "Print a recorded run's summary (default: the latest run) as `run` prints it, running nothing; exits as `run` would (0 pass, 1 fail, 3 incomplete). " +
       "--compare: two runs (or baseline.json with a run, or two models or variants — --model 'p/m,p/m [terse]'): scores, paired difference with 95% CI, regressions and improvements.",
     options: {
       // No default: named, it is also the benchmark a run's summary is read with (a run folder copied from CI records a
       // folder that may not exist here); else that is the folder the run records, as in the viewer.
-      benchmark: { type: "string", value: "dir", description: "Whose results/ the run is in (default .); named, also the benchmark its summary is read with (default: the folder the run records)" },
-      compare: { type: "boolean", default: false, description: "Compare run a (or `baseline`) with run b: what changed, b − a" },
-      model: { type: "string", value: "a[,b]", description: "With --compare: the model of each side, e.g. 'p/m,p/m [terse]' to compare two models or variants" },
+      benchmark: {
+        type: "string",
+        value: "dir",
+        description:
+          "Whose results/ the run is in (default .); named, also the benchmark its summary is read with (default: the folder the run records)",
+      },
+      compare: {
+        type: "boolean",
+        default: false,
+        description: "Compare run a (or `baseline`) with run b: what changed, b − a",
+      },
+      model: {
+        type: "string",
+        value: "a[,b]",
+        description: "With --compare: the model of each side, e.g. 'p/m,p/m [terse]' to compare two models or variants",
+      },
       ...json("Print the summary (or the comparison) as JSON"),
-      markdown: { type: "boolean", default: false, description: "Print the run's Markdown summary instead of the table" },
+      markdown: {
+        type: "boolean",
+        default: false,
+        description: "Print the run's Markdown summary instead of the table",
+      },
       junit: { type: "string", value: "file", description: "Write a JUnit XML report of the run to this file" },
       summary: { type: "string", value: "file", description: "Write a Markdown summary of the run to this file" },
     },
   },
   calibrate: {
     usage: "calibrate [--benchmark <dir>] [--run <dir> | --new] [--json]",
-    summary: "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge.",
-    options: { ...BENCHMARK, run: { ...RUN_DIRECTORY, description: "Record the controls' work in this run directory (default: the latest run)" }, new: NEW_RUN, ...json("Print the calibration report as one JSON object, no progress") },
+    summary:
+      "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge.",
+    options: {
+      ...BENCHMARK,
+      run: {
+        ...RUN_DIRECTORY,
+        description: "Record the controls' work in this run directory (default: the latest run)",
+      },
+      new: NEW_RUN,
+      ...json("Print the calibration report as one JSON object, no progress"),
+    },
   },
   image: {
     usage: "image [--verification] [--candidate] [--engine docker|podman] [--force] [--json] [--benchmark <dir>]",
@@ -131,18 +284,32 @@ export const COMMANDS = {
       ...BENCHMARK,
       verification: { type: "boolean", default: false, description: "Build the verification image" },
       candidate: { type: "boolean", default: false, description: "Build the candidate image" },
-      engine: { type: "string", value: "docker|podman", description: "The container engine (default: benchmark.ts judge.verification.engine, else docker)" },
-      force: { type: "boolean", default: false, description: "Build again even if an image with the same inputs exists" },
+      engine: {
+        type: "string",
+        value: "docker|podman",
+        description: "The container engine (default: benchmark.ts judge.verification.engine, else docker)",
+      },
+      force: {
+        type: "boolean",
+        default: false,
+        description: "Build again even if an image with the same inputs exists",
+      },
       ...json("Print the images' ids as one JSON object"),
     },
   },
   view: {
     usage: "view [--benchmark <dir>] [--run <dir>] [--port <port>]",
-    summary: "Browse runs in a web app on 127.0.0.1: leaderboard, eval × model matrix, transcripts, judgments. Updates live while a run is in progress.",
+    summary:
+      "Browse runs in a web app on 127.0.0.1: leaderboard, eval × model matrix, transcripts, judgments. Updates live while a run is in progress.",
     options: {
       ...BENCHMARK,
       run: { ...RUN_DIRECTORY, description: "Open this run directory first (default: the latest run)" },
-      port: { type: "string", default: "4173", value: "port", description: "The port on 127.0.0.1; 0 picks a free one" },
+      port: {
+        type: "string",
+        default: "4173",
+        value: "port",
+        description: "The port on 127.0.0.1; 0 picks a free one",
+      },
     },
   },
   export: {
@@ -152,8 +319,17 @@ export const COMMANDS = {
       "Workspace file contents are left out unless --allow-artifact names the file or a folder holding it.",
     options: {
       ...BENCHMARK,
-      output: { type: "string", value: "dir", description: "The empty or new folder to write the export to (required)" },
-      "allow-artifact": { type: "string", multiple: true, value: "path", description: "Include the contents of this workspace file, or of every file under this folder" },
+      output: {
+        type: "string",
+        value: "dir",
+        description: "The empty or new folder to write the export to (required)",
+      },
+      "allow-artifact": {
+        type: "string",
+        multiple: true,
+        value: "path",
+        description: "Include the contents of this workspace file, or of every file under this folder",
+      },
     },
   },
   validate: {
@@ -163,7 +339,8 @@ export const COMMANDS = {
   },
   verify: {
     usage: "verify [<run-dir | run-id>] [--benchmark <dir>] [--json]",
-    summary: "Check every record and file of a run against its hashes (rows, judge-run files, recordings). Exits 1 naming what changed. Default: the latest run.",
+    summary:
+      "Check every record and file of a run against its hashes (rows, judge-run files, recordings). Exits 1 naming what changed. Default: the latest run.",
     options: { ...BENCHMARK, ...json("Print the result as one JSON object") },
   },
 } as const satisfies Record<string, CommandSpec>;

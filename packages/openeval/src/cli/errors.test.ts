@@ -7,8 +7,17 @@ import { formatCliError, UsageError } from "./errors.ts";
 describe("formatCliError: one formatter keyed on the error base", () => {
   it("prints any stage's actionable error briefly, with the exit code it carries", () => {
     // OpenCodeError and ExportError were once missing from a hand-kept list, and printed as bugs with a stack.
-    for (const error of [new OpenCodeError("modelInvalid", { model: "p" }), new ExportError("targetNotEmpty", { output: "out/" }), new UsageError("outputMissing"), new StoreError("no run record")]) {
-      expect(formatCliError(error)).toEqual({ message: `error ${error.code}: ${error.message}`, exitCode: 2, json: { error: { code: error.code, message: error.message } } });
+    for (const error of [
+      new OpenCodeError("modelInvalid", { model: "p" }),
+      new ExportError("targetNotEmpty", { output: "out/" }),
+      new UsageError("outputMissing"),
+      new StoreError("no run record"),
+    ]) {
+      expect(formatCliError(error)).toEqual({
+        message: `error ${error.code}: ${error.message}`,
+        exitCode: 2,
+        json: { error: { code: error.code, message: error.message } },
+      });
     }
   });
 

@@ -11,27 +11,99 @@ const runs = (given: readonly string[]) => `${given.length}: ${given.join(" ") |
 
 /** Each way a command line can be wrong; every one says what to pass instead. */
 const USAGE = {
-  unknownCommand: { code: "OE_USAGE", message: ({ name, commands }: { name: string; commands: string[] }) => `unknown command "${name}"; the commands are: ${commands.join(", ")}` },
-  optionUnknown: { code: "OE_USAGE", message: ({ command, option, help }: { command: string; option: string; help: string }) => `${command} does not take ${option}; the options it takes are listed below\n\n${help}` },
-  flagsUnparsed: { code: "OE_USAGE", message: ({ problem, help }: { problem: string; help: string }) => `${problem}\n\n${help}` },
-  valueEmpty: { code: "OE_USAGE", message: ({ flag, expected }: { flag: string; expected: string }) => `--${flag} was given an empty value; give ${expected}, or leave the flag out` },
-  listItemEmpty: { code: "OE_USAGE", message: ({ flag, values }: { flag: string; values: readonly string[] }) => `--${flag} has an empty item in "${values.join(",")}"; separate the values with single commas` },
-  valueInvalid: { code: "OE_USAGE", message: ({ flag, takes, got }: { flag: string; takes: string; got: string }) => `--${flag} takes ${takes}; got "${got}"` },
-  portInUse: { code: "OE_USAGE", message: ({ port }: { port: number }) => `Port ${port} is in use; pick another with --port (0 picks a free one)` },
+  unknownCommand: {
+    code: "OE_USAGE",
+    message: ({ name, commands }: { name: string; commands: string[] }) =>
+      `unknown command "${name}"; the commands are: ${commands.join(", ")}`,
+  },
+  optionUnknown: {
+    code: "OE_USAGE",
+    message: ({ command, option, help }: { command: string; option: string; help: string }) =>
+      `${command} does not take ${option}; the options it takes are listed below\n\n${help}`,
+  },
+  flagsUnparsed: {
+    code: "OE_USAGE",
+    message: ({ problem, help }: { problem: string; help: string }) => `${problem}\n\n${help}`,
+  },
+  valueEmpty: {
+    code: "OE_USAGE",
+    message: ({ flag, expected }: { flag: string; expected: string }) =>
+      `--${flag} was given an empty value; give ${expected}, or leave the flag out`,
+  },
+  listItemEmpty: {
+    code: "OE_USAGE",
+    message: ({ flag, values }: { flag: string; values: readonly string[] }) =>
+      `--${flag} has an empty item in "${values.join(",")}"; separate the values with single commas`,
+  },
+  valueInvalid: {
+    code: "OE_USAGE",
+    message: ({ flag, takes, got }: { flag: string; takes: string; got: string }) =>
+      `--${flag} takes ${takes}; got "${got}"`,
+  },
+  portInUse: {
+    code: "OE_USAGE",
+    message: ({ port }: { port: number }) => `Port ${port} is in use; pick another with --port (0 picks a free one)`,
+  },
   outputMissing: { code: "OE_USAGE", message: () => "--output <dir> is required: the folder to write the export to" },
-  variantUnknown: { code: "OE_USAGE", message: ({ variant, arms }: { variant: string; arms: string[] }) => `--variant "${variant}" matches no variant; the valid values are: ${arms.join(", ")}` },
-  oneRun: { code: "OE_USAGE", message: ({ command, given, or }: { command: string; given: readonly string[]; or?: string }) => `${command} takes one run${or ? ` (or ${or})` : ""}; got ${runs(given)}` },
-  runForModels: { code: "OE_USAGE", message: ({ command }: { command: "add-models" | "remove-models" }) => `${command} takes one run, e.g. \`openeval ${command} results/<run-id> --model openai/gpt-5\`` },
-  modelsMissing: { code: "OE_USAGE", message: ({ command, verb }: { command: "add-models" | "remove-models"; verb: "add" | "retire" }) => `${command}: name the models to ${verb} with --model <provider/model> (repeatable)` },
-  mergeRunsPair: { code: "OE_USAGE", message: () => "merge-runs takes two runs: the run to merge into, then the run to merge from" },
-  snapshotArguments: { code: "OE_USAGE", message: () => "snapshot takes a run and a name, e.g. `openeval snapshot results/<run-id> before-change`" },
-  retryWithoutEvalRuns: { code: "OE_USAGE", message: () => "name the eval runs to retry, e.g. `openeval retry eval_1234…`; `openeval plan` lists failed ones" },
-  baselineAction: { code: "OE_USAGE", message: () => "use `openeval baseline set <run-dir> [--accept-failing]` or `openeval baseline show`" },
-  summaryFlagsWithCompare: { code: "OE_USAGE", message: ({ flags }: { flags: string[] }) => `${flags.map((name) => `--${name}`).join(", ")} ${flags.length === 1 ? "is" : "are"} for a run's summary, not --compare; drop ${flags.length === 1 ? "it" : "them"}, or drop --compare` },
-  modelWithoutCompare: { code: "OE_USAGE", message: () => "--model picks the two sides of --compare; a run's summary shows every model" },
-  jsonAndMarkdown: { code: "OE_USAGE", message: () => "--json and --markdown each choose what stdout holds; pass one of them" },
-  compareRuns: { code: "OE_USAGE", message: ({ given }: { given: readonly string[] }) => `--compare takes two runs, a and b (a may be \`baseline\`); got ${runs(given)}` },
-  compareModels: { code: "OE_USAGE", message: ({ models, model }: { models: string[]; model: string }) => `--model with --compare takes one model, or one per side ("a,b"); got ${models.length}: ${model}` },
+  variantUnknown: {
+    code: "OE_USAGE",
+    message: ({ variant, arms }: { variant: string; arms: string[] }) =>
+      `--variant "${variant}" matches no variant; the valid values are: ${arms.join(", ")}`,
+  },
+  oneRun: {
+    code: "OE_USAGE",
+    message: ({ command, given, or }: { command: string; given: readonly string[]; or?: string }) =>
+      `${command} takes one run${or ? ` (or ${or})` : ""}; got ${runs(given)}`,
+  },
+  runForModels: {
+    code: "OE_USAGE",
+    message: ({ command }: { command: "add-models" | "remove-models" }) =>
+      `${command} takes one run, e.g. \`openeval ${command} results/<run-id> --model openai/gpt-5\``,
+  },
+  modelsMissing: {
+    code: "OE_USAGE",
+    message: ({ command, verb }: { command: "add-models" | "remove-models"; verb: "add" | "retire" }) =>
+      `${command}: name the models to ${verb} with --model <provider/model> (repeatable)`,
+  },
+  mergeRunsPair: {
+    code: "OE_USAGE",
+    message: () => "merge-runs takes two runs: the run to merge into, then the run to merge from",
+  },
+  snapshotArguments: {
+    code: "OE_USAGE",
+    message: () => "snapshot takes a run and a name, e.g. `openeval snapshot results/<run-id> before-change`",
+  },
+  retryWithoutEvalRuns: {
+    code: "OE_USAGE",
+    message: () => "name the eval runs to retry, e.g. `openeval retry eval_1234…`; `openeval plan` lists failed ones",
+  },
+  baselineAction: {
+    code: "OE_USAGE",
+    message: () => "use `openeval baseline set <run-dir> [--accept-failing]` or `openeval baseline show`",
+  },
+  summaryFlagsWithCompare: {
+    code: "OE_USAGE",
+    message: ({ flags }: { flags: string[] }) =>
+      `${flags.map((name) => `--${name}`).join(", ")} ${flags.length === 1 ? "is" : "are"} for a run's summary, not --compare; drop ${flags.length === 1 ? "it" : "them"}, or drop --compare`,
+  },
+  modelWithoutCompare: {
+    code: "OE_USAGE",
+    message: () => "--model picks the two sides of --compare; a run's summary shows every model",
+  },
+  jsonAndMarkdown: {
+    code: "OE_USAGE",
+    message: () => "--json and --markdown each choose what stdout holds; pass one of them",
+  },
+  compareRuns: {
+    code: "OE_USAGE",
+    message: ({ given }: { given: readonly string[] }) =>
+      `--compare takes two runs, a and b (a may be \`baseline\`); got ${runs(given)}`,
+  },
+  compareModels: {
+    code: "OE_USAGE",
+    message: ({ models, model }: { models: string[]; model: string }) =>
+      `--model with --compare takes one model, or one per side ("a,b"); got ${models.length}: ${model}`,
+  },
 } as const satisfies Record<string, Situation>;
 
 type UsageSituation = keyof typeof USAGE;
@@ -52,9 +124,17 @@ export interface CliError {
 
 export function formatCliError(error: unknown): CliError {
   if (error instanceof OpenEvalError) {
-    return { message: `error ${error.code}: ${error.message}`, exitCode: error.exitCode, json: { error: { code: error.code, message: error.message } } };
+    return {
+      message: `error ${error.code}: ${error.message}`,
+      exitCode: error.exitCode,
+      json: { error: { code: error.code, message: error.message } },
+    };
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   const message = error instanceof Error ? error.message : String(error);
-  return { message: `Unexpected error (please report it):\n${stack}`, exitCode: EXIT.incomplete, json: { error: { code: null, message } } };
+  return {
+    message: `Unexpected error (please report it):\n${stack}`,
+    exitCode: EXIT.incomplete,
+    json: { error: { code: null, message } },
+  };
 }

@@ -13,7 +13,12 @@ describe("--help text", () => {
         expect(option.description, `${name} --${flag}`).toMatch(/^\S[^\n]{9,}$/);
         // Shown beside its flag: the first words of the description follow the label on its line.
         const help = formatHelp(command, 200);
-        expect(help, `${name} --${flag}`).toMatch(new RegExp(`^  --${flag}\\b[^\\n]*\\s{2,}${escape(option.description.split(" ").slice(0, 3).join(" "))}`, "m"));
+        expect(help, `${name} --${flag}`).toMatch(
+          new RegExp(
+            `^  --${flag}\\b[^\\n]*\\s{2,}${escape(option.description.split(" ").slice(0, 3).join(" "))}`,
+            "m",
+          ),
+        );
       }
     }
   });
@@ -40,24 +45,31 @@ describe("--help text", () => {
   it("lists each command once in the overview with its summary's first sentence, wrapped", () => {
     const overview = formatOverview(COMMANDS, 80);
     expect(width(overview)).toBeLessThanOrEqual(80);
-    expect(overview).toContain("  calibrate      Run each eval's controls: positive controls must score 1 on\n                 every criterion, negative ones below 1.\n");
+    expect(overview).toContain(
+      "  calibrate      Run each eval's controls: positive controls must score 1 on\n                 every criterion, negative ones below 1.\n",
+    );
     expect(overview).not.toContain("Exits 1 naming any suspect judge");
     for (const name of Object.keys(COMMANDS)) expect(overview).toMatch(new RegExp(`^  ${name} `, "m"));
   });
 
   it("shows a string option's default and marks repeatable options as usage lines do", () => {
     const help = formatHelp(COMMANDS.run, 200);
-    expect(help).toMatch(/^ {2}--benchmark <dir> +The benchmark folder: benchmark\.ts, evals\/ and results\/ \(default: \.\)$/m);
+    expect(help).toMatch(
+      /^ {2}--benchmark <dir> +The benchmark folder: benchmark\.ts, evals\/ and results\/ \(default: \.\)$/m,
+    );
     expect(help).toMatch(/^ {2}--only-eval <id>\.\.\. +Work on these evals only$/m);
     expect(help).not.toContain("(default: false)");
   });
 
   it("says --json is JSON Lines wherever it streams events", () => {
-    for (const command of [COMMANDS.run, COMMANDS.retry, COMMANDS.rejudge, COMMANDS["add-models"]]) expect(command.options.json.description).toContain("JSON Lines");
+    for (const command of [COMMANDS.run, COMMANDS.retry, COMMANDS.rejudge, COMMANDS["add-models"]])
+      expect(command.options.json.description).toContain("JSON Lines");
   });
 
   it("offers --new only to commands that can start a new run", () => {
-    const offering = Object.entries(COMMANDS).filter(([, command]) => "new" in command.options).map(([name]) => name);
+    const offering = Object.entries(COMMANDS)
+      .filter(([, command]) => "new" in command.options)
+      .map(([name]) => name);
     expect(offering).toEqual(["run", "plan", "calibrate"]);
   });
 

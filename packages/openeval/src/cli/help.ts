@@ -21,7 +21,10 @@ export function formatOverview(commands: Readonly<Record<string, CommandSpec>>, 
     "Usage: openeval <command> [options]",
     "",
     "Commands:",
-    ...formatRows(Object.entries(commands).map(([name, command]) => [name, firstSentence(command.summary)]), width),
+    ...formatRows(
+      Object.entries(commands).map(([name, command]) => [name, firstSentence(command.summary)]),
+      width,
+    ),
     "",
     ...wrap("Run `openeval <command> --help` for a command's options; `openeval --version` shows the versions.", width),
   ].join("\n");
@@ -30,20 +33,35 @@ export function formatOverview(commands: Readonly<Record<string, CommandSpec>>, 
 /** `openeval <command> --help`: usage, summary and one line per option (wrapped when the terminal is narrow); a
  * repeatable option is marked `...`, as in usage lines. */
 export function formatHelp(command: CommandSpec, width: number): string {
-  const usage = wrap(`Usage: openeval ${command.usage}`, width - 4).map((line, index) => (index === 0 ? line : `    ${line}`));
-  const options = Object.entries(command.options).map(([flag, option]): [string, string] => [`--${flag}${option.type === "string" ? ` <${option.value ?? "value"}>` : ""}${option.multiple ? "..." : ""}`, describe(option)]);
-  return [...usage, "", ...wrap(command.summary, width), "", "Options:", ...formatRows([...options, ["--help, -h", "Show this help"]], width)].join("\n");
+  const usage = wrap(`Usage: openeval ${command.usage}`, width - 4).map((line, index) =>
+    index === 0 ? line : `    ${line}`,
+  );
+  const options = Object.entries(command.options).map(([flag, option]): [string, string] => [
+    `--${flag}${option.type === "string" ? ` <${option.value ?? "value"}>` : ""}${option.multiple ? "..." : ""}`,
+    describe(option),
+  ]);
+  return [
+    ...usage,
+    "",
+    ...wrap(command.summary, width),
+    "",
+    "Options:",
+    ...formatRows([...options, ["--help, -h", "Show this help"]], width),
+  ].join("\n");
 }
 
 /** The description, with the default of a string option (a boolean's is off). */
 function describe(option: Option): string {
-  return option.type === "string" && option.default !== undefined ? `${option.description} (default: ${String(option.default)})` : option.description;
+  return option.type === "string" && option.default !== undefined
+    ? `${option.description} (default: ${String(option.default)})`
+    : option.description;
 }
 
 /** Two columns, label and text; the text wraps under itself, or under the label when the terminal is narrow. */
 function formatRows(rows: readonly (readonly [string, string])[], width: number): string[] {
   const column = 2 + Math.min(MAX_LABEL, Math.max(...rows.map(([label]) => label.length))) + 2;
-  if (width - column < MIN_TEXT) return rows.flatMap(([label, text]) => [`  ${label}`, ...wrap(text, width - 6).map((line) => `      ${line}`)]);
+  if (width - column < MIN_TEXT)
+    return rows.flatMap(([label, text]) => [`  ${label}`, ...wrap(text, width - 6).map((line) => `      ${line}`)]);
   return rows.flatMap(([label, text]) => {
     const lines = wrap(text, width - column).map((line) => `${" ".repeat(column)}${line}`);
     if (2 + label.length + 2 > column) return [`  ${label}`, ...lines];

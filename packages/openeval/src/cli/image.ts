@@ -12,7 +12,11 @@ export const imageCommand = defineCommand("image", {
   async run(flags) {
     const both = !flags.verification && !flags.candidate;
     const engine = await chooseEngine(flags.engine as string | undefined, flags.benchmark as string);
-    const options = { engine, force: flags.force === true, onProgress: (event: BuildProgress) => console.error(formatProgress(event)) };
+    const options = {
+      engine,
+      force: flags.force === true,
+      onProgress: (event: BuildProgress) => console.error(formatProgress(event)),
+    };
     const images: Record<string, { imageId: string; tag: string; contextHash: string }> = {};
     if (both || flags.verification) images.verification = await buildVerificationImage(options);
     if (both || flags.candidate) images.candidate = await buildCandidateImage(options);
@@ -28,9 +32,13 @@ export const imageCommand = defineCommand("image", {
   },
 });
 
-async function chooseEngine(flag: string | undefined, benchmarkDirectory: string): Promise<"docker" | "podman" | undefined> {
+async function chooseEngine(
+  flag: string | undefined,
+  benchmarkDirectory: string,
+): Promise<"docker" | "podman" | undefined> {
   if (flag !== undefined) {
-    if (flag !== "docker" && flag !== "podman") throw new UsageError("valueInvalid", { flag: "engine", takes: "docker or podman", got: flag });
+    if (flag !== "docker" && flag !== "podman")
+      throw new UsageError("valueInvalid", { flag: "engine", takes: "docker or podman", got: flag });
     return flag;
   }
   if (!existsSync(join(benchmarkDirectory, "benchmark.ts"))) return undefined;

@@ -13,9 +13,14 @@ export const mergeRunsCommand = defineCommand("merge-runs", {
       console.log(JSON.stringify(result));
       return EXIT.pass;
     }
-    console.log(`Merged ${result.from} into ${result.directory}: ${result.copiedSlots.length} slot(s) copied (${result.evalRuns} eval runs, ${result.judgeRuns} judge runs).`);
+    console.log(
+      `Merged ${result.from} into ${result.directory}: ${result.copiedSlots.length} slot(s) copied (${result.evalRuns} eval runs, ${result.judgeRuns} judge runs).`,
+    );
     const differing = result.keptSlots.filter((slot) => !slot.sameInputs);
-    if (result.keptSlots.length > 0) console.log(`Kept the target's work for ${result.keptSlots.length} slot(s) both runs hold${differing.length > 0 ? `; made from other inputs in ${from}: ${differing.map((slot) => slot.slot).join(", ")}` : ""}.`);
+    if (result.keptSlots.length > 0)
+      console.log(
+        `Kept the target's work for ${result.keptSlots.length} slot(s) both runs hold${differing.length > 0 ? `; made from other inputs in ${from}: ${differing.map((slot) => slot.slot).join(", ")}` : ""}.`,
+      );
     return EXIT.pass;
   },
 });

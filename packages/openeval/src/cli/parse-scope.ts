@@ -9,13 +9,20 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
   const list = (name: string) => listFlag(name, flags[name] as string[] | undefined);
   const repetitions = list("only-repetition")?.map((value) => {
     const repetition = Number(value);
-    if (!Number.isInteger(repetition) || repetition < 1) throw new UsageError("valueInvalid", { flag: "only-repetition", takes: "whole numbers from 1", got: value });
+    if (!Number.isInteger(repetition) || repetition < 1)
+      throw new UsageError("valueInvalid", { flag: "only-repetition", takes: "whole numbers from 1", got: value });
     return repetition;
   });
   const isolation = flags.isolation as string | undefined;
-  if (isolation !== undefined && !isIsolation(isolation)) throw new UsageError("valueInvalid", { flag: "isolation", takes: ISOLATION_BACKENDS.join(" or "), got: isolation });
+  if (isolation !== undefined && !isIsolation(isolation))
+    throw new UsageError("valueInvalid", { flag: "isolation", takes: ISOLATION_BACKENDS.join(" or "), got: isolation });
   const maxCost = flags["max-cost"] === undefined ? undefined : Number(flags["max-cost"]);
-  if (maxCost !== undefined && !(Number.isFinite(maxCost) && maxCost >= 0)) throw new UsageError("valueInvalid", { flag: "max-cost", takes: "an amount in USD, e.g. 2.5", got: String(flags["max-cost"]) });
+  if (maxCost !== undefined && !(Number.isFinite(maxCost) && maxCost >= 0))
+    throw new UsageError("valueInvalid", {
+      flag: "max-cost",
+      takes: "an amount in USD, e.g. 2.5",
+      got: String(flags["max-cost"]),
+    });
   return {
     models: list("model"),
     onlyModels: list("only-model"),
@@ -31,4 +38,3 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
     ...(isolation !== undefined ? { isolation } : {}),
   };
 }
-

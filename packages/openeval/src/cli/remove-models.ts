@@ -12,7 +12,10 @@ export const removeModelsCommand = defineCommand("remove-models", {
     if (models.length === 0) throw new UsageError("modelsMissing", { command: "remove-models", verb: "retire" });
     const result = await removeModels(resolveRun(flags.benchmark, positionals[0]), models);
     if (flags.json) console.log(JSON.stringify(result));
-    else console.log(`Retired ${result.removed.join(", ")} from ${result.directory} (${result.retiredSlots} recorded slot(s) kept on disk). The run's models: ${result.models.join(", ")}. \`openeval add-models\` brings them back.`);
+    else
+      console.log(
+        `Retired ${result.removed.join(", ")} from ${result.directory} (${result.retiredSlots} recorded slot(s) kept on disk). The run's models: ${result.models.join(", ")}. \`openeval add-models\` brings them back.`,
+      );
     return EXIT.pass;
   },
 });

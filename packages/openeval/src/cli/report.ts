@@ -15,25 +15,41 @@ export const reportCommand = defineCommand("report", {
   async run(flags, positionals) {
     const benchmark = flags.benchmark ?? ".";
     if (flags.compare) {
-      const summaryOnly = (["markdown", "junit", "summary"] as const).filter((name) => flags[name] !== undefined && flags[name] !== false);
+      const summaryOnly = (["markdown", "junit", "summary"] as const).filter(
+        (name) => flags[name] !== undefined && flags[name] !== false,
+      );
       if (summaryOnly.length > 0) throw new UsageError("summaryFlagsWithCompare", { flags: summaryOnly });
       return compare(benchmark, positionals, flags.model as string | undefined, flags.json);
     }
     if (flags.model !== undefined) throw new UsageError("modelWithoutCompare");
-    if (positionals.length > 1) throw new UsageError("oneRun", { command: "report", given: positionals, or: "--compare <run-a> <run-b>" });
+    if (positionals.length > 1)
+      throw new UsageError("oneRun", { command: "report", given: positionals, or: "--compare <run-a> <run-b>" });
     if (flags.json && flags.markdown) throw new UsageError("jsonAndMarkdown");
     const run = resolveRun(benchmark, positionals[0]);
-    return reportSummary(await readResults(run, flags.benchmark === undefined ? {} : { benchmark: flags.benchmark }), flags);
+    return reportSummary(
+      await readResults(run, flags.benchmark === undefined ? {} : { benchmark: flags.benchmark }),
+      flags,
+    );
   },
 });
 
-async function compare(benchmark: string, positionals: string[], model: string | undefined, json: boolean): Promise<number> {
+async function compare(
+  benchmark: string,
+  positionals: string[],
+  model: string | undefined,
+  json: boolean,
+): Promise<number> {
   if (positionals.length !== 2) throw new UsageError("compareRuns", { given: positionals });
   const [a, b] = positionals as [string, string];
   const models = listFlag("model", model === undefined ? undefined : [model]) ?? [];
   if (models.length > 2) throw new UsageError("compareModels", { models, model: model! });
   const [modelA, modelB] = models;
-  const comparison = await compareRuns({ a: a === "baseline" ? "baseline" : resolveRun(benchmark, a), b: resolveRun(benchmark, b), modelA, modelB });
+  const comparison = await compareRuns({
+    a: a === "baseline" ? "baseline" : resolveRun(benchmark, a),
+    b: resolveRun(benchmark, b),
+    modelA,
+    modelB,
+  });
   console.log(json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison));
   return EXIT.pass;
 }

@@ -28,7 +28,9 @@ export function handleStopSignals(notify: (message: string) => void): StopSignal
     const now = Date.now();
     if (first === null) {
       first = { name, at: now };
-      notify(`${name}: stopping — no new work starts; running candidates and judges are stopped and recorded as interrupted (retryable). Press Ctrl-C again to quit at once.`);
+      notify(
+        `${name}: stopping — no new work starts; running candidates and judges are stopped and recorded as interrupted (retryable). Press Ctrl-C again to quit at once.`,
+      );
       controller.abort(new Error(`stopped by ${name}`));
       return;
     }

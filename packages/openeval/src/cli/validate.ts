@@ -9,12 +9,16 @@ export const validateCommand = defineCommand("validate", {
     const { settings } = benchmark;
     console.log(`Benchmark ${benchmark.name} (${benchmark.directory})`);
     console.log(`  models: ${settings.models.join(", ")}; repetitions: ${settings.repetitions}`);
-    if (benchmark.variants.length > 0) console.log(`  variants: current, ${benchmark.variants.map((variant) => variant.name).join(", ")}`);
-    if (benchmark.categories) console.log(`  composed from the criteria in categories: ${benchmark.categories.join(", ")}`);
+    if (benchmark.variants.length > 0)
+      console.log(`  variants: current, ${benchmark.variants.map((variant) => variant.name).join(", ")}`);
+    if (benchmark.categories)
+      console.log(`  composed from the criteria in categories: ${benchmark.categories.join(", ")}`);
     console.log(`  ${benchmark.evals.length} eval${benchmark.evals.length === 1 ? "" : "s"}:`);
     for (const evaluation of benchmark.evals) {
       const kinds = [evaluation.rubric && "judge.md", evaluation.code && "judge.ts"].filter(Boolean).join(" + ");
-      const criteria = evaluation.criteria.map((criterion) => `${criterion.id} (${[criterion.source, ...criterion.categories].join("; ")})`);
+      const criteria = evaluation.criteria.map(
+        (criterion) => `${criterion.id} (${[criterion.source, ...criterion.categories].join("; ")})`,
+      );
       if (evaluation.code && !evaluation.code.criteria) criteria.push("criteria chosen by judge.ts at run time");
       const controls = Object.keys(evaluation.controls);
       const policy = earlyStopPolicy(evaluation.settings.earlyStop);
@@ -22,7 +26,11 @@ export const validateCommand = defineCommand("validate", {
         `${kinds}`,
         `criteria: ${criteria.join(", ")}`,
         ...(controls.length > 0 ? [`controls: ${controls.join(", ")}`] : []),
-        ...(policy ? [`earlyStop: checks ≥ ${policy.minIntervalMs} ms apart, at most ${policy.maxChecks}, judge spend ≤ $${policy.maxCostUSD}${onlyModelsOf(evaluation.settings.earlyStop)}`] : []),
+        ...(policy
+          ? [
+              `earlyStop: checks ≥ ${policy.minIntervalMs} ms apart, at most ${policy.maxChecks}, judge spend ≤ $${policy.maxCostUSD}${onlyModelsOf(evaluation.settings.earlyStop)}`,
+            ]
+          : []),
       ];
       console.log(`  - ${evaluation.id}: ${details.join("; ")}`);
     }

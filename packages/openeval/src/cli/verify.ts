@@ -10,9 +10,13 @@ export const verifyCommand = defineCommand("verify", {
     const result = await verifyRun(resolveRun(flags.benchmark as string, positionals[0]));
     if (flags.json) console.log(JSON.stringify(result));
     else if (result.problems.length === 0) {
-      console.log(`Verified ${result.directory}: ${result.evalRuns} eval runs, ${result.judgeRuns} judge runs, ${result.files} recording files; nothing changed.`);
+      console.log(
+        `Verified ${result.directory}: ${result.evalRuns} eval runs, ${result.judgeRuns} judge runs, ${result.files} recording files; nothing changed.`,
+      );
     } else {
-      console.error(`${result.problems.length} integrity error${result.problems.length === 1 ? "" : "s"} in ${result.directory}:`);
+      console.error(
+        `${result.problems.length} integrity error${result.problems.length === 1 ? "" : "s"} in ${result.directory}:`,
+      );
       for (const problem of result.problems) console.error(`  ${problem.message}`);
     }
     // 1, like a failed verdict: the run was read fine, and it does not pass the check.

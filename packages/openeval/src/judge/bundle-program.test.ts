@@ -58,7 +58,12 @@ describe("bundleProgram's cache", () => {
     const cache = await makeTempDir();
     const real = basename(await bundleProgram("code-worker", join(await makeTempDir(), "harness"), cache));
     // As if code-worker.ts had been edited after the cached build: its recorded hash no longer matches the file.
-    plantStandIn(cache, (manifest) => (manifest.inputs.find((input) => input.path.endsWith("/judge/code-worker.ts"))!.sha256 = sha256("an older code-worker.ts")));
+    plantStandIn(
+      cache,
+      (manifest) =>
+        (manifest.inputs.find((input) => input.path.endsWith("/judge/code-worker.ts"))!.sha256 =
+          sha256("an older code-worker.ts")),
+    );
     const worker = await bundleProgram("code-worker", join(await makeTempDir(), "harness"), cache);
     expect(basename(worker)).toBe(real);
     expect(manifestOf(cache).manifest.file).toBe(real); // and the cache records the new build
@@ -78,7 +83,11 @@ describe("bundleProgram's cache", () => {
     const standIn = plantStandIn(cache);
     const tools = basename(await bundleProgram("judge-tools", join(await makeTempDir(), "harness"), cache));
     expect(tools).toMatch(/^judge-tools-[0-9a-f]{16}\.js$/);
-    expect(readdirSync(cache).filter((entry) => entry.endsWith(".json")).sort()).toEqual([expect.stringMatching(/^code-worker-inputs-/), expect.stringMatching(/^judge-tools-inputs-/)]);
+    expect(
+      readdirSync(cache)
+        .filter((entry) => entry.endsWith(".json"))
+        .sort(),
+    ).toEqual([expect.stringMatching(/^code-worker-inputs-/), expect.stringMatching(/^judge-tools-inputs-/)]);
     expect(basename(await bundleProgram("code-worker", join(await makeTempDir(), "harness"), cache))).toBe(standIn);
     expect(basename(await bundleProgram("judge-tools", join(await makeTempDir(), "harness"), cache))).toBe(tools);
   });

@@ -46,7 +46,8 @@ export async function bundleProgram(program: Program, directory: string, cache =
   });
   const script = built.outputs.find((output) => output.path.endsWith(".js"));
   const bytecode = built.outputs.find((output) => output.path.endsWith(".jsc"));
-  if (!built.success || !script || !bytecode) throw new Error(`bundling the harness's ${program} failed: ${built.logs.join("; ")}`);
+  if (!built.success || !script || !bytecode)
+    throw new Error(`bundling the harness's ${program} failed: ${built.logs.join("; ")}`);
   const source = await script.text();
   const bytes = new Uint8Array(await bytecode.arrayBuffer());
   const file = join(directory, bundleName(program, source));
@@ -76,7 +77,8 @@ export function harnessProgram(program: Program): Promise<string> {
 }
 
 // Bytecode is specific to the Bun build that made it; Bun ignores a cache that does not match its own.
-const bundleName = (program: Program, source: string) => `${program}-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`;
+const bundleName = (program: Program, source: string) =>
+  `${program}-${sha256(`${Bun.revision}\n${source}`).slice(0, 16)}.js`;
 
 /**
  * What a bundle was built from, so the next run can take the same bytes without building (a noticeable part of a
@@ -116,14 +118,24 @@ async function copyCachedBundle(program: Program, directory: string, cache: stri
   }
 }
 
-async function rememberBundle(program: Program, cache: string, inputs: BundleManifest["inputs"] | null, source: string, bytecode: Uint8Array): Promise<void> {
+async function rememberBundle(
+  program: Program,
+  cache: string,
+  inputs: BundleManifest["inputs"] | null,
+  source: string,
+  bytecode: Uint8Array,
+): Promise<void> {
   if (inputs === null) return;
   const file = bundleName(program, source);
   if (!existsSync(join(cache, file))) {
     await writeFileAtomic(join(cache, `${file}.jsc`), bytecode);
     await writeFileAtomic(join(cache, file), source);
   }
-  await writeJsonAtomic(manifestPath(program, cache), { format: "openeval.program-inputs.1", file, inputs } satisfies BundleManifest);
+  await writeJsonAtomic(manifestPath(program, cache), {
+    format: "openeval.program-inputs.1",
+    file,
+    inputs,
+  } satisfies BundleManifest);
 }
 
 /**
@@ -131,7 +143,10 @@ async function rememberBundle(program: Program, cache: string, inputs: BundleMan
  * being bundled and being hashed); null when the metafile (which names inputs relative to the working directory)
  * lists one the loader did not read, and the bundle is not cached.
  */
-function bundleInputs(metafile: Bun.BuildOutput["metafile"], read: ReadonlyMap<string, string>): BundleManifest["inputs"] | null {
+function bundleInputs(
+  metafile: Bun.BuildOutput["metafile"],
+  read: ReadonlyMap<string, string>,
+): BundleManifest["inputs"] | null {
   if (!metafile) return null;
   const inputs: BundleManifest["inputs"] = [];
   for (const input of Object.keys(metafile.inputs)) {
@@ -152,7 +167,10 @@ async function readManifest(path: string): Promise<BundleManifest | null> {
 const LAZY_STAGES: BunPlugin = {
   name: "openeval-lazy-stages",
   setup(build) {
-    build.onResolve({ filter: /(?:verification|opencode)\/index\.ts$/ }, (args) => ({ path: resolve(dirname(args.importer), args.path), external: true }));
+    build.onResolve({ filter: /(?:verification|opencode)\/index\.ts$/ }, (args) => ({
+      path: resolve(dirname(args.importer), args.path),
+      external: true,
+    }));
   },
 };
 
@@ -171,9 +189,16 @@ const HARNESS_SOURCE = fileURLToPath(new URL("../", import.meta.url));
 async function lazyBuiltins(read: Map<string, string>): Promise<BunPlugin> {
   const standIns = new Map<string, string>();
   for (const name of LAZY_BUILTINS) {
-    const functions = Object.entries(await import(name)).filter(([key, value]) => /^[a-z]\w*$/.test(key) && typeof value === "function");
+    const functions = Object.entries(await import(name)).filter(
+      ([key, value]) => /^[a-z]\w*$/.test(key) && typeof value === "function",
+    );
     const load = `const load = () => process.getBuiltinModule(${JSON.stringify(name)});`;
-    standIns.set(name, [load, ...functions.map(([key]) => `export function ${key}(...args) { return load().${key}(...args); }`)].join("\n"));
+    standIns.set(
+      name,
+      [load, ...functions.map(([key]) => `export function ${key}(...args) { return load().${key}(...args); }`)].join(
+        "\n",
+      ),
+    );
   }
   const specifier = new RegExp(`(\\bfrom\\s*)"(${LAZY_BUILTINS.join("|")})"`, "g");
   return {
@@ -185,10 +210,19 @@ async function lazyBuiltins(read: Map<string, string>): Promise<BunPlugin> {
         read.set(args.path, sha256(bytes));
         const text = new TextDecoder().decode(bytes);
         const harness = args.path.startsWith(HARNESS_SOURCE) && args.path.endsWith(".ts");
-        return { contents: harness ? text.replace(specifier, `$1"${LAZY_NAMESPACE}:$2"`) : text, loader: loaderOf(args.path) };
+        return {
+          contents: harness ? text.replace(specifier, `$1"${LAZY_NAMESPACE}:$2"`) : text,
+          loader: loaderOf(args.path),
+        };
       });
-      build.onResolve({ filter: new RegExp(`^${LAZY_NAMESPACE}:`) }, (args) => ({ path: args.path.slice(LAZY_NAMESPACE.length + 1), namespace: LAZY_NAMESPACE }));
-      build.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({ contents: standIns.get(args.path)!, loader: "js" }));
+      build.onResolve({ filter: new RegExp(`^${LAZY_NAMESPACE}:`) }, (args) => ({
+        path: args.path.slice(LAZY_NAMESPACE.length + 1),
+        namespace: LAZY_NAMESPACE,
+      }));
+      build.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({
+        contents: standIns.get(args.path)!,
+        loader: "js",
+      }));
     },
   };
 }

@@ -14,7 +14,10 @@ function childrenOf(pid: number): { pid: number; commandLine: string }[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== pid) continue;
-      children.push({ pid: Number(entry), commandLine: readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ") });
+      children.push({
+        pid: Number(entry),
+        commandLine: readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " "),
+      });
     } catch {
       // ended while we looked
     }
@@ -32,13 +35,21 @@ const alive = (pid: number) => {
 
 describe("warm code-judge workers", () => {
   it("never lets one grading see another's globals: each grading has its own process", async () => {
-    const evidence = await recordEvidence({ directory: join(await makeTempDir(), "evidence"), prompt: "p", response: "r" });
+    const evidence = await recordEvidence({
+      directory: join(await makeTempDir(), "evidence"),
+      prompt: "p",
+      response: "r",
+    });
     const leaky = await writeTree({
       "judge.ts": `export default () => { const seen = (globalThis as any).__openevalLeak ?? null; (globalThis as any).__openevalLeak = process.pid; return { scores: { fresh: seen === null }, pid: process.pid }; };\n`,
     });
     const outputs: unknown[] = [];
     for (let index = 0; index < 3; index++) {
-      const result = await judgeEvidence({ evidence, code: join(leaky, "judge.ts"), directory: join(await makeTempDir(), `audit-${index}`) });
+      const result = await judgeEvidence({
+        evidence,
+        code: join(leaky, "judge.ts"),
+        directory: join(await makeTempDir(), `audit-${index}`),
+      });
       expect(result.state).toBe("completed");
       expect(result.scores.fresh?.value).toBe(1);
       outputs.push((result.output as { pid: number }).pid);

@@ -19,16 +19,26 @@ async function main(): Promise<never> {
   // The container client is loaded only for a judge that can use it: it is half of a worker's start-up time.
   const verification = job.verification?.image ? await import("./verification/index.ts") : null;
   const result = await grade(job, verification);
-  await Bun.write(job.output, result.ok ? `{"ok":true,"output":${toStrictJson(result.output)}}\n` : `${JSON.stringify(result)}\n`);
+  await Bun.write(
+    job.output,
+    result.ok ? `{"ok":true,"output":${toStrictJson(result.output)}}\n` : `${JSON.stringify(result)}\n`,
+  );
   process.exit(result.ok ? 0 : 1);
 }
 
 async function grade(job: CodeJudgeJob, verification: VerificationStage | null): Promise<WorkerResult> {
   try {
-    await using context = await createJudgeContext(await openSealedEvidence(job.evidence.directory, job.evidence.hash), job.run, { verification: verificationFor(job, verification) });
+    await using context = await createJudgeContext(
+      await openSealedEvidence(job.evidence.directory, job.evidence.hash),
+      job.run,
+      { verification: verificationFor(job, verification) },
+    );
     const module = (await import(job.module)) as { default?: unknown };
     if (typeof module.default !== "function") {
-      return { ok: false, error: `judge.ts must export a default function (ctx: JudgeContext) => { scores }; its default export is ${typeof module.default}` };
+      return {
+        ok: false,
+        error: `judge.ts must export a default function (ctx: JudgeContext) => { scores }; its default export is ${typeof module.default}`,
+      };
     }
     const returned: unknown = await (module.default as (context: unknown) => unknown)(context);
     // Validate here too, so that a NaN or undefined score is reported by criterion before JSON could hide it.
@@ -42,7 +52,10 @@ async function grade(job: CodeJudgeJob, verification: VerificationStage | null):
 }
 
 /** ctx.verification bound to this recording; when no image could be resolved, every run says why. */
-function verificationFor(job: CodeJudgeJob, verification: VerificationStage | null): ((evidence: Evidence) => VerificationApi) | undefined {
+function verificationFor(
+  job: CodeJudgeJob,
+  verification: VerificationStage | null,
+): ((evidence: Evidence) => VerificationApi) | undefined {
   const settings = job.verification;
   if (!settings) return undefined;
   return (evidence) => {
@@ -52,7 +65,14 @@ function verificationFor(job: CodeJudgeJob, verification: VerificationStage | nu
       };
       return { run: fail, read: fail, text: fail };
     }
-    return verification.createVerificationApi({ image: settings.image, evidence, limits: settings.limits, judgeRun: settings.judgeRun, directory: settings.directory, engine: settings.engine });
+    return verification.createVerificationApi({
+      image: settings.image,
+      evidence,
+      limits: settings.limits,
+      judgeRun: settings.judgeRun,
+      directory: settings.directory,
+      engine: settings.engine,
+    });
   };
 }
 

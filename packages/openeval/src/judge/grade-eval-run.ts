@@ -96,13 +96,18 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       secrets: request.secrets ?? [],
       ...(request.codeWorker ? { worker: request.codeWorker } : {}),
       verification: request.verification
-        ? { ...request.verification, judgeRun: request.judgeRunId, directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification) }
+        ? {
+            ...request.verification,
+            judgeRun: request.judgeRunId,
+            directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification),
+          }
         : null,
     });
     output = code.output;
     outcomes.push({ state: code.state, scores: code.scores, error: code.error });
   }
-  if (evaluation.rubric && !request.signal?.aborted) outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric)));
+  if (evaluation.rubric && !request.signal?.aborted)
+    outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric)));
 
   const costUSD = outcomes.reduce((total, outcome) => total + (outcome.costUSD ?? 0), 0);
   // Only the rubric source talks to a model: its session's metrics are the judge run's, failed or not.
@@ -130,19 +135,38 @@ export function combineSources(
 ): Pick<JudgeRun, "scores" | "unscored" | "error" | "keptScores"> & { state: SourceOutcome["state"] } {
   // A judgment the runner's interruption cut short is retryable work, never a judge's failure.
   if (interrupted && (outcomes.length === 0 || outcomes.some((outcome) => outcome.state !== "completed"))) {
-    return { state: "interrupted", scores: null, unscored: false, error: "The runner was interrupted before this judgment finished; the next run judges the recording again" };
+    return {
+      state: "interrupted",
+      scores: null,
+      unscored: false,
+      error: "The runner was interrupted before this judgment finished; the next run judges the recording again",
+    };
   }
   const failed = outcomes.find((outcome) => outcome.state !== "completed");
   if (failed) {
-    const kept = Object.assign({}, ...outcomes.filter((outcome) => outcome.state === "completed").map((outcome) => outcome.scores ?? {})) as Record<string, CriterionScore>;
+    const kept = Object.assign(
+      {},
+      ...outcomes.filter((outcome) => outcome.state === "completed").map((outcome) => outcome.scores ?? {}),
+    ) as Record<string, CriterionScore>;
     const error = failed.error ?? `a judge source ended ${describeState(failed.state)}`;
-    return { state: failed.state, scores: null, unscored: false, error, ...(Object.keys(kept).length > 0 ? { keptScores: kept } : {}) };
+    return {
+      state: failed.state,
+      scores: null,
+      unscored: false,
+      error,
+      ...(Object.keys(kept).length > 0 ? { keptScores: kept } : {}),
+    };
   }
   const scores: Record<string, CriterionScore> = {};
   for (const outcome of outcomes) {
     for (const [id, score] of Object.entries(outcome.scores ?? {})) {
       if (id in scores) {
-        return { state: "failed", scores: null, unscored: false, error: `criterion "${id}" was scored by both judge.md and judge.ts; give one of them another id` };
+        return {
+          state: "failed",
+          scores: null,
+          unscored: false,
+          error: `criterion "${id}" was scored by both judge.md and judge.ts; give one of them another id`,
+        };
       }
       scores[id] = score;
     }

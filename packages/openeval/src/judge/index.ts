@@ -3,9 +3,38 @@ export { judgeEvidence, type JudgeEvidenceOptions, type JudgeResult } from "./ju
 export { CODE_JUDGE_FILES, runCodeJudge, type CodeJudgeExecution, type CodeJudgeRequest } from "./run-code-judge.ts";
 export { bundleProgram } from "./bundle-program.ts";
 export { stopCodeWorkers } from "./code-worker-pool.ts";
-export { normalizeJudgeOutput, criterionMean, isScored, JudgingError, type CodeScore, type NormalizedOutput, type ScoreValue } from "./normalize.ts";
-export { gradeEvalRun, judgeRunDirectory, JUDGE_RUN_FOLDERS, type GradeRequest, type RubricGrader, type SourceOutcome, type VerificationSetup } from "./grade-eval-run.ts";
-export { checkEarly, createRubricGrader, judgeControls, type EarlyCheckLimits, type EarlyCheckResult, type RubricGraderOptions, type RubricTask, SCRIPTED_JUDGE_MODEL, RUBRIC_FILES, readCallLog, readJudgeSession, type JudgeCredentials } from "./rubric/index.ts";
+export {
+  normalizeJudgeOutput,
+  criterionMean,
+  isScored,
+  JudgingError,
+  type CodeScore,
+  type NormalizedOutput,
+  type ScoreValue,
+} from "./normalize.ts";
+export {
+  gradeEvalRun,
+  judgeRunDirectory,
+  JUDGE_RUN_FOLDERS,
+  type GradeRequest,
+  type RubricGrader,
+  type SourceOutcome,
+  type VerificationSetup,
+} from "./grade-eval-run.ts";
+export {
+  checkEarly,
+  createRubricGrader,
+  judgeControls,
+  type EarlyCheckLimits,
+  type EarlyCheckResult,
+  type RubricGraderOptions,
+  type RubricTask,
+  SCRIPTED_JUDGE_MODEL,
+  RUBRIC_FILES,
+  readCallLog,
+  readJudgeSession,
+  type JudgeCredentials,
+} from "./rubric/index.ts";
 export {
   buildVerificationImage,
   resolveVerificationImage,

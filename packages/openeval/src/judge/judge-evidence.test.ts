@@ -21,7 +21,12 @@ beforeAll(async () => {
 async function grade(source: string, timeoutMs?: number) {
   const directory = await writeTree({ "judge.ts": source });
   const audit = join(await makeTempDir(), "audit");
-  const result = await judgeEvidence({ evidence, code: join(directory, "judge.ts"), directory: audit, judge: timeoutMs ? { timeoutMs } : undefined });
+  const result = await judgeEvidence({
+    evidence,
+    code: join(directory, "judge.ts"),
+    directory: audit,
+    judge: timeoutMs ? { timeoutMs } : undefined,
+  });
   return { result, audit };
 }
 
@@ -49,8 +54,16 @@ describe("judgeEvidence with code judges: score normalization", () => {
   });
 
   it("keeps reason, evidence and measurements of a structured score", async () => {
-    const { result } = await grade(returning(`{ value: 0.5, reason: "half", evidence: [{ kind: "response" }], measurements: { n: 2 } }`));
-    expect(result.scores.criterion_a).toEqual({ value: 0.5, source: "judge.ts", reason: "half", evidence: [{ kind: "response" }], measurements: { n: 2 } });
+    const { result } = await grade(
+      returning(`{ value: 0.5, reason: "half", evidence: [{ kind: "response" }], measurements: { n: 2 } }`),
+    );
+    expect(result.scores.criterion_a).toEqual({
+      value: 0.5,
+      source: "judge.ts",
+      reason: "half",
+      evidence: [{ kind: "response" }],
+      measurements: { n: 2 },
+    });
   });
 
   it.each([
@@ -70,7 +83,9 @@ describe("judgeEvidence with code judges: score normalization", () => {
   });
 
   it("an output without scores is unscored, not dropped, and its JSON is kept as returned", async () => {
-    const { result, audit } = await grade(`export default () => ({ checks: [{ name: "a", pass: true }], note: "no scores" });\n`);
+    const { result, audit } = await grade(
+      `export default () => ({ checks: [{ name: "a", pass: true }], note: "no scores" });\n`,
+    );
     expect(result.state).toBe("completed");
     expect(result.scores).toEqual({});
     expect(result.value).toBeNull();
@@ -79,7 +94,9 @@ describe("judgeEvidence with code judges: score normalization", () => {
   });
 
   it("retains custom JSON beside the normalized scores", async () => {
-    const { result } = await grade(`export default () => ({ scores: { ok: true }, elapsedMs: 1400, reportedCoverage: "3/5" });\n`);
+    const { result } = await grade(
+      `export default () => ({ scores: { ok: true }, elapsedMs: 1400, reportedCoverage: "3/5" });\n`,
+    );
     expect(result.output).toEqual({ scores: { ok: true }, elapsedMs: 1400, reportedCoverage: "3/5" });
     expect(result.scores.ok).toEqual({ value: 1, source: "judge.ts" });
   });
@@ -106,7 +123,10 @@ export default async (ctx) => ({
       final: "two\n",
       initial: "one\n",
       files: ["a.txt", "b.txt"],
-      diff: [["a.txt", "modified"], ["b.txt", "added"]],
+      diff: [
+        ["a.txt", "modified"],
+        ["b.txt", "added"],
+      ],
     });
   });
 });
@@ -146,23 +166,30 @@ describe("judgeEvidence: failures are recorded results", () => {
   });
 
   it("enforces declared criteria and rejects bad criterion ids", async () => {
-    const missing = await grade(`export const criteria = ["a", "b"];\nexport default () => ({ scores: { a: true } });\n`);
+    const missing = await grade(
+      `export const criteria = ["a", "b"];\nexport default () => ({ scores: { a: true } });\n`,
+    );
     expect(missing.result.error).toContain("missing b");
     const badId = await grade(`export default () => ({ scores: { "Bad-Id": true } });\n`);
     expect(badId.result.error).toContain('criterion id "Bad-Id"');
   });
 
   it("keeps stdout, stderr, the frozen bundle and the result in the audit directory", async () => {
-    const { result, audit } = await grade(`console.log("to stdout"); console.error("to stderr");\nexport default () => ({ scores: { ok: true } });\n`);
+    const { result, audit } = await grade(
+      `console.log("to stdout"); console.error("to stderr");\nexport default () => ({ scores: { ok: true } });\n`,
+    );
     expect(result.state).toBe("completed");
     expect(await readFile(join(audit, "code", "stdout.log"), "utf8")).toContain("to stdout");
     expect(await readFile(join(audit, "code", "stderr.log"), "utf8")).toContain("to stderr");
     expect(await readFile(join(audit, "code", "judge.js"), "utf8")).toContain("to stdout");
-    for (const file of ["input.json", "result.json", "code/output.json", "code/dependencies.json"]) expect(existsSync(join(audit, file))).toBe(true);
+    for (const file of ["input.json", "result.json", "code/output.json", "code/dependencies.json"])
+      expect(existsSync(join(audit, file))).toBe(true);
   });
 
   it("resolves imports of openeval itself to the grading harness, wherever the eval folder lives", async () => {
-    const { result } = await grade(`import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { exact: exactMatch(ctx, "APPLE") } });\n`);
+    const { result } = await grade(
+      `import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { exact: exactMatch(ctx, "APPLE") } });\n`,
+    );
     expect(result.error).toBeUndefined();
     expect(result.scores.exact?.value).toBe(1);
   });
@@ -176,7 +203,11 @@ describe("judgeEvidence: failures are recorded results", () => {
   it("refuses evidence that was altered after recording", async () => {
     const directory = await writeTree({ "judge.ts": returning("true") });
     await expect(
-      judgeEvidence({ evidence: { ...evidence, hash: "0".repeat(64) }, code: join(directory, "judge.ts"), directory: await makeTempDir() }),
+      judgeEvidence({
+        evidence: { ...evidence, hash: "0".repeat(64) },
+        code: join(directory, "judge.ts"),
+        directory: await makeTempDir(),
+      }),
     ).rejects.toThrow(/the recording was changed after it was written/);
   });
 });
@@ -195,20 +226,34 @@ describe("judgeEvidence: ctx.verification (the same machinery as a run)", () => 
   it("binds ctx.verification to judge.verification's image, and a missing image is the reason its runs fail", async () => {
     const directory = await writeTree({ "judge.ts": VERIFYING });
     const audit = join(await makeTempDir(), "audit");
-    const result = await judgeEvidence({ evidence, code: join(directory, "judge.ts"), directory: audit, judge: { verification: { image: "openeval-test-absent:none" } } });
+    const result = await judgeEvidence({
+      evidence,
+      code: join(directory, "judge.ts"),
+      directory: audit,
+      judge: { verification: { image: "openeval-test-absent:none" } },
+    });
     expect(result.state).toBe("completed");
     const message = (result.output as { message: string }).message;
     // With an engine the named image is missing; without one, the engine is: either way the run says how to fix it.
-    expect(message).toMatch(/openeval-test-absent:none \(judge\.verification\.image\) is not on|openeval image --verification/);
+    expect(message).toMatch(
+      /openeval-test-absent:none \(judge\.verification\.image\) is not on|openeval image --verification/,
+    );
     expect(message).not.toMatch(/judgeEvidence|not available/);
     expect(result.verification).toEqual([]);
-    expect(JSON.parse(await readFile(join(audit, "input.json"), "utf8")).judge.verification).toEqual({ image: "openeval-test-absent:none" });
+    expect(JSON.parse(await readFile(join(audit, "input.json"), "utf8")).judge.verification).toEqual({
+      image: "openeval-test-absent:none",
+    });
   });
 
   it("refuses an unknown judge.verification key, naming it", async () => {
     const directory = await writeTree({ "judge.ts": VERIFYING });
     await expect(
-      judgeEvidence({ evidence, code: join(directory, "judge.ts"), directory: await makeTempDir(), judge: { verification: { colour: "red" } as never } }),
+      judgeEvidence({
+        evidence,
+        code: join(directory, "judge.ts"),
+        directory: await makeTempDir(),
+        judge: { verification: { colour: "red" } as never },
+      }),
     ).rejects.toThrow(/judgeEvidence: .*colour/);
   });
 });

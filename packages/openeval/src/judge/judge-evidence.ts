@@ -7,7 +7,15 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import * as z from "zod";
 import { ControlFileSchema, startControlServer, type ControlServer } from "@openeval/control-model";
-import { BenchmarkSchema, bundleCodeJudge, mentionsVerification, parseRubric, VerificationSettingsSchema, type CodeJudgeBundle, type Rubric } from "../load/index.ts";
+import {
+  BenchmarkSchema,
+  bundleCodeJudge,
+  mentionsVerification,
+  parseRubric,
+  VerificationSettingsSchema,
+  type CodeJudgeBundle,
+  type Rubric,
+} from "../load/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
 import { openEvidence, type VerificationReceipt } from "../recording/index.ts";
 import type { CriterionScore } from "../records/index.ts";
@@ -68,22 +76,35 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
   const parsed = JudgeEvidenceOptionsSchema.safeParse(options);
   if (!parsed.success) throw new TypeError(`judgeEvidence: ${describeZodIssues(parsed.error).join("; ")}`);
   const input = parsed.data;
-  if (!input.code && !input.rubric) throw new TypeError("judgeEvidence: pass `code` (a judge.ts path), `rubric` (a judge.md path or text), or both");
+  if (!input.code && !input.rubric)
+    throw new TypeError("judgeEvidence: pass `code` (a judge.ts path), `rubric` (a judge.md path or text), or both");
   if (input.rubric && !input.judge?.model && !input.judge?.script) {
-    throw new TypeError("judgeEvidence: a rubric needs judge.model (the model that grades) or judge.script (a scripted judge)");
+    throw new TypeError(
+      "judgeEvidence: a rubric needs judge.model (the model that grades) or judge.script (a scripted judge)",
+    );
   }
   const directory = resolve(input.directory);
   const evidence = await openEvidence(resolve(input.evidence.directory), input.evidence.hash);
   const ref = { directory: evidence.directory, hash: evidence.hash };
   const timeoutMs = input.judge?.timeoutMs;
   const verification = input.judge?.verification ?? null;
-  await writeJsonAtomic(join(directory, "input.json"), { evidence: ref, code: input.code ? resolve(input.code) : null, rubric: input.rubric ?? null, judge: { timeoutMs, model: input.judge?.model ?? null, scripted: Boolean(input.judge?.script), verification } });
+  await writeJsonAtomic(join(directory, "input.json"), {
+    evidence: ref,
+    code: input.code ? resolve(input.code) : null,
+    rubric: input.rubric ?? null,
+    judge: { timeoutMs, model: input.judge?.model ?? null, scripted: Boolean(input.judge?.script), verification },
+  });
 
   const startedAt = performance.now();
   const outcomes: SourceOutcome[] = [];
   let output: unknown;
   if (input.code) {
-    const code = await gradeCode(resolve(input.code), ref, { timeoutMs, verification: input.judge?.verification }, directory);
+    const code = await gradeCode(
+      resolve(input.code),
+      ref,
+      { timeoutMs, verification: input.judge?.verification },
+      directory,
+    );
     output = code.output;
     outcomes.push(code);
   }
@@ -104,10 +125,18 @@ export async function judgeEvidence(options: JudgeEvidenceOptions): Promise<Judg
   return result;
 }
 
-type CodeJudgeSettings = { timeoutMs: number | undefined; verification: z.output<typeof VerificationSettingsSchema> | undefined };
+type CodeJudgeSettings = {
+  timeoutMs: number | undefined;
+  verification: z.output<typeof VerificationSettingsSchema> | undefined;
+};
 
 /** Code judging as a run does it, in `<directory>/code/`; ctx.verification (when the judge uses it) keeps its receipts in `<directory>/verification/`. */
-async function gradeCode(file: string, evidence: { directory: string; hash: string }, options: CodeJudgeSettings, directory: string): Promise<SourceOutcome> {
+async function gradeCode(
+  file: string,
+  evidence: { directory: string; hash: string },
+  options: CodeJudgeSettings,
+  directory: string,
+): Promise<SourceOutcome> {
   let bundle: CodeJudgeBundle;
   try {
     // The caller names this judge file itself: there is no benchmark folder its imports must stay in.
@@ -116,8 +145,16 @@ async function gradeCode(file: string, evidence: { directory: string; hash: stri
     // A judge.ts that does not bundle is a failed judging, recorded like any other.
     return { state: "failed", scores: null, error: `judge.ts ${(error as Error).message}` };
   }
-  const settings = BenchmarkSchema.parse({ models: ["control/none"], judge: { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.verification ? { verification: options.verification } : {}) } });
-  const setup = mentionsVerification({ code: bundle }) ? await resolveVerificationSetup(settings.judge.verification) : null;
+  const settings = BenchmarkSchema.parse({
+    models: ["control/none"],
+    judge: {
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.verification ? { verification: options.verification } : {}),
+    },
+  });
+  const setup = mentionsVerification({ code: bundle })
+    ? await resolveVerificationSetup(settings.judge.verification)
+    : null;
   const judgeRun = `judge_${crypto.randomUUID()}`;
   const execution = await runCodeJudge({
     bundle,
@@ -129,10 +166,19 @@ async function gradeCode(file: string, evidence: { directory: string; hash: stri
     marker: judgeRun,
     verification: setup ? { ...setup, judgeRun, directory: join(directory, JUDGE_RUN_FOLDERS.verification) } : null,
   });
-  return { state: execution.state, scores: execution.scores, output: execution.output, ...(execution.error ? { error: execution.error } : {}) };
+  return {
+    state: execution.state,
+    scores: execution.scores,
+    output: execution.output,
+    ...(execution.error ? { error: execution.error } : {}),
+  };
 }
 
-async function gradeRubric(input: z.output<typeof JudgeEvidenceOptionsSchema>, evidence: { directory: string; hash: string }, directory: string): Promise<SourceOutcome> {
+async function gradeRubric(
+  input: z.output<typeof JudgeEvidenceOptionsSchema>,
+  evidence: { directory: string; hash: string },
+  directory: string,
+): Promise<SourceOutcome> {
   let rubric: Rubric;
   try {
     const source = input.rubric!;
@@ -141,17 +187,32 @@ async function gradeRubric(input: z.output<typeof JudgeEvidenceOptionsSchema>, e
     return { state: "failed", scores: null, error: `judge.md ${(error as Error).message}` };
   }
   const script = input.judge?.script;
-  const server: ControlServer | null = script ? await startControlServer({ controls: { constructed: { [SCRIPTED_JUDGE]: script } } }) : null;
+  const server: ControlServer | null = script
+    ? await startControlServer({ controls: { constructed: { [SCRIPTED_JUDGE]: script } } })
+    : null;
   try {
     const settings = BenchmarkSchema.parse({
       models: ["control/none"],
-      judge: { model: script ? `control/${SCRIPTED_JUDGE}` : input.judge!.model, ...(input.judge?.timeoutMs ? { timeoutMs: input.judge.timeoutMs } : {}) },
+      judge: {
+        model: script ? `control/${SCRIPTED_JUDGE}` : input.judge!.model,
+        ...(input.judge?.timeoutMs ? { timeoutMs: input.judge.timeoutMs } : {}),
+      },
       candidate: { providers: input.judge?.providers ?? {} },
     });
     return await gradeRubricTask(
-      { judgeRunId: `judge_${crypto.randomUUID()}`, evidence, run: null, candidateModel: null, evaluation: { id: "constructed", rubric, controls: {} }, settings },
+      {
+        judgeRunId: `judge_${crypto.randomUUID()}`,
+        evidence,
+        run: null,
+        candidateModel: null,
+        evaluation: { id: "constructed", rubric, controls: {} },
+        settings,
+      },
       directory,
-      { controlBaseURL: () => server?.baseURL("constructed") ?? null, selectCredentials: (model) => selectCredentials({ model, environment: process.env }) },
+      {
+        controlBaseURL: () => server?.baseURL("constructed") ?? null,
+        selectCredentials: (model) => selectCredentials({ model, environment: process.env }),
+      },
     );
   } finally {
     await server?.close();

@@ -12,9 +12,15 @@ export type NormalizedOutput =
   /** No `scores` (or an empty one): the slot stays in the denominator as unresolved. */
   | { kind: "unscored" };
 
-export function normalizeJudgeOutput(output: unknown, source: CriterionScore["source"], declared?: readonly string[] | null): NormalizedOutput {
+export function normalizeJudgeOutput(
+  output: unknown,
+  source: CriterionScore["source"],
+  declared?: readonly string[] | null,
+): NormalizedOutput {
   if (output === null || typeof output !== "object" || Array.isArray(output)) {
-    throw new JudgingError(`${source} must return an object such as { scores: { ... } }; it returned ${describe(output)}`);
+    throw new JudgingError(
+      `${source} must return an object such as { scores: { ... } }; it returned ${describe(output)}`,
+    );
   }
   const scores = (output as { scores?: unknown }).scores;
   if (scores === undefined || (isPlainObject(scores) && Object.keys(scores).length === 0)) return { kind: "unscored" };
@@ -77,8 +83,13 @@ function checkDeclared(returned: string[], declared: readonly string[], source: 
   const missing = declared.filter((id) => !returned.includes(id));
   const extra = returned.filter((id) => !declared.includes(id));
   if (missing.length > 0 || extra.length > 0) {
-    const parts = [missing.length > 0 && `missing ${missing.join(", ")}`, extra.length > 0 && `undeclared ${extra.join(", ")}`];
-    throw new JudgingError(`${source} must return exactly the criteria it declares in \`export const criteria\`: ${parts.filter(Boolean).join("; ")}`);
+    const parts = [
+      missing.length > 0 && `missing ${missing.join(", ")}`,
+      extra.length > 0 && `undeclared ${extra.join(", ")}`,
+    ];
+    throw new JudgingError(
+      `${source} must return exactly the criteria it declares in \`export const criteria\`: ${parts.filter(Boolean).join("; ")}`,
+    );
   }
 }
 
@@ -101,11 +112,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) + " (a string)";
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) + " (a string)";
   if (typeof value === "number") return String(value);
   if (value === undefined) return "undefined";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return `an object${value.constructor && value.constructor !== Object ? ` (${value.constructor.name})` : ""}`;
+  if (typeof value === "object")
+    return `an object${value.constructor && value.constructor !== Object ? ` (${value.constructor.name})` : ""}`;
   return `a ${typeof value}`;
 }

@@ -48,7 +48,12 @@ export interface CodeJudgeExecution {
   files: { source: string; stdout: string; stderr: string; output: string };
 }
 
-export const CODE_JUDGE_FILES = { source: "judge.js", stdout: "stdout.log", stderr: "stderr.log", output: "output.json" } as const;
+export const CODE_JUDGE_FILES = {
+  source: "judge.js",
+  stdout: "stdout.log",
+  stderr: "stderr.log",
+  output: "output.json",
+} as const;
 
 export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudgeExecution> {
   const { directory } = request;
@@ -92,25 +97,51 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   request.signal?.removeEventListener("abort", onAbort);
   await logs;
   // A killed judge cannot remove its own containers.
-  if (job.verification?.image) await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(() => undefined);
+  if (job.verification?.image)
+    await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(
+      () => undefined,
+    );
   const elapsedMs = Math.round(performance.now() - startedAt);
-  await redactFiles([CODE_JUDGE_FILES.stdout, CODE_JUDGE_FILES.stderr, CODE_JUDGE_FILES.output].map((name) => join(directory, name)), request.secrets ?? []);
+  await redactFiles(
+    [CODE_JUDGE_FILES.stdout, CODE_JUDGE_FILES.stderr, CODE_JUDGE_FILES.output].map((name) => join(directory, name)),
+    request.secrets ?? [],
+  );
   const base = { elapsedMs, files: CODE_JUDGE_FILES };
 
   if (request.signal?.aborted && !timedOut) {
-    return { ...base, state: "interrupted", scores: null, error: "The runner was interrupted while judge.ts ran; the recording is judged again on the next run" };
+    return {
+      ...base,
+      state: "interrupted",
+      scores: null,
+      error: "The runner was interrupted while judge.ts ran; the recording is judged again on the next run",
+    };
   }
   if (timedOut) {
-    return { ...base, state: "timed_out", scores: null, error: `judge.ts exceeded its ${request.timeoutMs} ms time limit and was stopped` };
+    return {
+      ...base,
+      state: "timed_out",
+      scores: null,
+      error: `judge.ts exceeded its ${request.timeoutMs} ms time limit and was stopped`,
+    };
   }
   const result = await readWorkerResult(job.output);
   if (!result) {
-    return { ...base, state: "failed", scores: null, error: `judge.ts process exited with code ${exitCode} before returning a result; see ${CODE_JUDGE_FILES.stderr}` };
+    return {
+      ...base,
+      state: "failed",
+      scores: null,
+      error: `judge.ts process exited with code ${exitCode} before returning a result; see ${CODE_JUDGE_FILES.stderr}`,
+    };
   }
   if (!result.ok) return { ...base, state: "failed", scores: null, error: result.error };
   try {
     const normalized = normalizeJudgeOutput(result.output, "judge.ts", job.declaredCriteria);
-    return { ...base, state: "completed", output: result.output, scores: normalized.kind === "scored" ? normalized.scores : null };
+    return {
+      ...base,
+      state: "completed",
+      output: result.output,
+      scores: normalized.kind === "scored" ? normalized.scores : null,
+    };
   } catch (error) {
     if (!(error instanceof JudgingError)) throw error;
     return { ...base, state: "failed", output: result.output, scores: null, error: error.message };

@@ -4,17 +4,29 @@ import { mentionsVerification, type BenchmarkSettings, type EvalDefinition } fro
 import type { VerificationSetup } from "./grade-eval-run.ts";
 import { DEFAULT_VERIFICATION_LIMITS, resolveVerificationImage } from "./verification/index.ts";
 
-export async function setUpVerification(settings: BenchmarkSettings, evals: readonly EvalDefinition[]): Promise<VerificationSetup | null> {
+export async function setUpVerification(
+  settings: BenchmarkSettings,
+  evals: readonly EvalDefinition[],
+): Promise<VerificationSetup | null> {
   if (!evals.some(mentionsVerification)) return null;
   return resolveVerificationSetup(settings.judge.verification);
 }
 
 /** The image (benchmark.ts `judge.verification.image`, else the pinned one), engine and limits, or why there is none. */
-export async function resolveVerificationSetup(configured: BenchmarkSettings["judge"]["verification"]): Promise<VerificationSetup> {
+export async function resolveVerificationSetup(
+  configured: BenchmarkSettings["judge"]["verification"],
+): Promise<VerificationSetup> {
   const engine = configured?.engine ? { engine: configured.engine } : {};
-  const limits = { ...DEFAULT_VERIFICATION_LIMITS, ...(configured?.cpus ? { cpus: configured.cpus } : {}), ...(configured?.memoryMiB ? { memoryMiB: configured.memoryMiB } : {}) };
+  const limits = {
+    ...DEFAULT_VERIFICATION_LIMITS,
+    ...(configured?.cpus ? { cpus: configured.cpus } : {}),
+    ...(configured?.memoryMiB ? { memoryMiB: configured.memoryMiB } : {}),
+  };
   try {
-    const image = await resolveVerificationImage({ ...engine, ...(configured?.image ? { image: configured.image } : {}) });
+    const image = await resolveVerificationImage({
+      ...engine,
+      ...(configured?.image ? { image: configured.image } : {}),
+    });
     return { image: image.imageId, unavailable: null, engine, limits };
   } catch (error) {
     return { image: null, unavailable: (error as Error).message, engine, limits };

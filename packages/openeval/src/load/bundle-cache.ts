@@ -17,7 +17,9 @@ const DIRECTORY = join(HARNESS_CACHE, "judge-bundles");
 const CachedBundleSchema = z.object({
   format: z.literal(CACHE_FORMAT),
   source: z.string(),
-  criteria: z.array(z.object({ id: z.string(), label: z.string().optional(), categories: z.array(z.string()) })).nullable(),
+  criteria: z
+    .array(z.object({ id: z.string(), label: z.string().optional(), categories: z.array(z.string()) }))
+    .nullable(),
   /** Package imports left external, in the order the bundler met them; paths relative to judge.ts's folder. */
   packages: z.array(z.object({ specifier: z.string(), importer: z.string() })),
   localFiles: z.array(z.object({ path: z.string(), sha256: z.string() })),

@@ -4,7 +4,8 @@
 /** A category key after trimming and lowercasing. */
 export const CATEGORY_KEY = /^[\p{Ll}\p{Lo}\p{N}][\p{Ll}\p{Lo}\p{N} _./-]{0,63}$/u;
 
-export const CATEGORY_RULE = 'a category is 1–64 characters: letters, digits, spaces, "_", ".", "/" or "-", starting with a letter or digit (matched case-insensitively)';
+export const CATEGORY_RULE =
+  'a category is 1–64 characters: letters, digits, spaces, "_", ".", "/" or "-", starting with a letter or digit (matched case-insensitively)';
 
 /** The key a category name is matched by. */
 export function categoryKey(name: string): string {
@@ -20,7 +21,8 @@ export function categoryKeys(names: readonly unknown[], where: string): string[]
   const keys: string[] = [];
   for (const name of names) {
     const key = typeof name === "string" ? categoryKey(name) : "";
-    if (!CATEGORY_KEY.test(key)) throw new Error(`${where}: category ${JSON.stringify(name)} is not allowed; ${CATEGORY_RULE}`);
+    if (!CATEGORY_KEY.test(key))
+      throw new Error(`${where}: category ${JSON.stringify(name)} is not allowed; ${CATEGORY_RULE}`);
     if (!keys.includes(key)) keys.push(key);
   }
   if (keys.length === 0) throw new Error(`${where}: lists no categories; write at least one, or remove the line`);

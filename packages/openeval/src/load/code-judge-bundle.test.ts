@@ -18,7 +18,7 @@ describe("bundleCodeJudge", () => {
     const bundle = await bundleCodeJudge(join(directory, "judge.ts"), directory);
     expect(existsSync(marker)).toBe(false);
     expect(bundle.source).toContain(`"APPLE"`);
-    expect(bundle.source).not.toContain("./helper.ts\"");
+    expect(bundle.source).not.toContain('./helper.ts"');
     const zodVersion = (await import("zod/package.json")).version;
     // Builtins (node:fs) need no version; packages are recorded with the version installed.
     expect(bundle.dependencies).toEqual([{ name: "zod", version: zodVersion }]);
@@ -26,7 +26,10 @@ describe("bundleCodeJudge", () => {
   });
 
   it("gives the same identity from another checkout path, and a new one when a local import changes", async () => {
-    const files = { "judge.ts": `import { expected } from "./helper.ts";\nexport default () => ({ scores: { ok: expected } });\n`, "helper.ts": "export const expected = true;\n" };
+    const files = {
+      "judge.ts": `import { expected } from "./helper.ts";\nexport default () => ({ scores: { ok: expected } });\n`,
+      "helper.ts": "export const expected = true;\n",
+    };
     const first = await writeTree(files);
     const second = await makeTempDir();
     await cp(first, second, { recursive: true });
@@ -45,14 +48,23 @@ describe("bundleCodeJudge", () => {
       { id: "json_shape", label: "JSON shape", categories: [] },
       { id: "other", label: "Other", categories: [] },
     ]);
-    const computed = await writeTree({ "judge.ts": `const ids = ["a"];\nexport const criteria = ids.map((id) => id);\nexport default () => ({});\n` });
+    const computed = await writeTree({
+      "judge.ts": `const ids = ["a"];\nexport const criteria = ids.map((id) => id);\nexport default () => ({});\n`,
+    });
     await expect(bundleCodeJudge(join(computed, "judge.ts"), computed)).rejects.toThrow(/must be a plain literal/);
   });
 
   it("reads criteria categories as keys and cuts them from the bundle, so they never change the identity", async () => {
-    const judge = (categories: string) => `export const criteria = {\n  ok: { label: "OK"${categories} },\n  other: { categories: ["x"], name: "Other" },\n} as const;\nexport default () => ({ scores: { ok: true } });\n`;
-    const plain = await bundleCodeJudge(join(await writeTree({ "judge.ts": judge("").replace('categories: ["x"], ', "") }), "judge.ts"), null);
-    const categorized = await bundleCodeJudge(join(await writeTree({ "judge.ts": judge(`, categories: [" Speed", "speed", "Cost"] /* why */`) }), "judge.ts"), null);
+    const judge = (categories: string) =>
+      `export const criteria = {\n  ok: { label: "OK"${categories} },\n  other: { categories: ["x"], name: "Other" },\n} as const;\nexport default () => ({ scores: { ok: true } });\n`;
+    const plain = await bundleCodeJudge(
+      join(await writeTree({ "judge.ts": judge("").replace('categories: ["x"], ', "") }), "judge.ts"),
+      null,
+    );
+    const categorized = await bundleCodeJudge(
+      join(await writeTree({ "judge.ts": judge(`, categories: [" Speed", "speed", "Cost"] /* why */`) }), "judge.ts"),
+      null,
+    );
     expect(categorized.criteria).toEqual([
       { id: "ok", label: "OK", categories: ["speed", "cost"] },
       { id: "other", label: "Other", categories: ["x"] },
@@ -62,10 +74,18 @@ describe("bundleCodeJudge", () => {
   });
 
   it("refuses criteria categories that are not a list of allowed names, saying what is allowed", async () => {
-    const notList = await writeTree({ "judge.ts": `export const criteria = { ok: { categories: "speed" } };\nexport default () => ({});\n` });
-    await expect(bundleCodeJudge(join(notList, "judge.ts"), notList)).rejects.toThrow('criterion "ok" in `export const criteria`: categories must be an array of names, e.g. ["speed"]');
-    const badName = await writeTree({ "judge.ts": `export const criteria = { ok: { categories: ["a*b"] } };\nexport default () => ({});\n` });
-    await expect(bundleCodeJudge(join(badName, "judge.ts"), badName)).rejects.toThrow('criterion "ok" in `export const criteria`: category "a*b" is not allowed; a category is 1–64 characters');
+    const notList = await writeTree({
+      "judge.ts": `export const criteria = { ok: { categories: "speed" } };\nexport default () => ({});\n`,
+    });
+    await expect(bundleCodeJudge(join(notList, "judge.ts"), notList)).rejects.toThrow(
+      'criterion "ok" in `export const criteria`: categories must be an array of names, e.g. ["speed"]',
+    );
+    const badName = await writeTree({
+      "judge.ts": `export const criteria = { ok: { categories: ["a*b"] } };\nexport default () => ({});\n`,
+    });
+    await expect(bundleCodeJudge(join(badName, "judge.ts"), badName)).rejects.toThrow(
+      'criterion "ok" in `export const criteria`: category "a*b" is not allowed; a category is 1–64 characters',
+    );
   });
 
   it("reports a missing default export, a syntax error and a macro import", async () => {
@@ -81,10 +101,16 @@ describe("bundleCodeJudge", () => {
   });
 
   describe("the bundle cache (loading a large benchmark)", () => {
-    const helperJudge = { "judge.ts": `import { expected } from "./helper.ts";\nexport default () => ({ scores: { ok: expected } });\n`, "helper.ts": "export const expected = true;\n" };
+    const helperJudge = {
+      "judge.ts": `import { expected } from "./helper.ts";\nexport default () => ({ scores: { ok: expected } });\n`,
+      "helper.ts": "export const expected = true;\n",
+    };
 
     it("bundles unchanged files once: a second load takes the cached bundle, identical", async () => {
-      const directory = await writeTree({ ...helperJudge, "judge.ts": `${helperJudge["judge.ts"]}// ${Math.random()}\n` });
+      const directory = await writeTree({
+        ...helperJudge,
+        "judge.ts": `${helperJudge["judge.ts"]}// ${Math.random()}\n`,
+      });
       const build = vi.spyOn(Bun, "build");
       try {
         const first = await bundleCodeJudge(join(directory, "judge.ts"), directory);
@@ -104,8 +130,18 @@ describe("bundleCodeJudge", () => {
     });
 
     it("reads package versions again on a hit: a new version is a new identity", async () => {
-      const pkg = (version: string) => ({ "node_modules/leftpad-fixture/package.json": JSON.stringify({ name: "leftpad-fixture", version, main: "index.js" }), "node_modules/leftpad-fixture/index.js": "export const pad = 1;\n" });
-      const directory = await writeTree({ "judge.ts": `import { pad } from "leftpad-fixture";\nexport default () => ({ scores: { ok: pad === 1 } });\n`, ...pkg("1.0.0") });
+      const pkg = (version: string) => ({
+        "node_modules/leftpad-fixture/package.json": JSON.stringify({
+          name: "leftpad-fixture",
+          version,
+          main: "index.js",
+        }),
+        "node_modules/leftpad-fixture/index.js": "export const pad = 1;\n",
+      });
+      const directory = await writeTree({
+        "judge.ts": `import { pad } from "leftpad-fixture";\nexport default () => ({ scores: { ok: pad === 1 } });\n`,
+        ...pkg("1.0.0"),
+      });
       const before = await bundleCodeJudge(join(directory, "judge.ts"), directory);
       await writeTree(pkg("1.0.1"), directory);
       const after = await bundleCodeJudge(join(directory, "judge.ts"), directory);
@@ -132,17 +168,25 @@ describe("bundleCodeJudge: package imports", () => {
     const directory = await writeTree({
       "judge.ts": `import { readFileSync } from "fs";\nimport { Database } from "bun:sqlite";\nimport { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x").value === 1 && typeof readFileSync === "function" && typeof Database === "function" } });\n`,
     });
-    expect((await bundleCodeJudge(join(directory, "judge.ts"), directory)).dependencies.map((dependency) => dependency.name)).toEqual(["openeval"]);
+    expect(
+      (await bundleCodeJudge(join(directory, "judge.ts"), directory)).dependencies.map((dependency) => dependency.name),
+    ).toEqual(["openeval"]);
   });
 
   it("records openeval at the grading harness's version, also for an eval folder with no node_modules", async () => {
-    const directory = await writeTree({ "judge.ts": `import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x") } });\n` });
+    const directory = await writeTree({
+      "judge.ts": `import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x") } });\n`,
+    });
     const harness = (await import("../../package.json")).version;
-    expect((await bundleCodeJudge(join(directory, "judge.ts"), directory)).dependencies).toEqual([{ name: "openeval", version: harness }]);
+    expect((await bundleCodeJudge(join(directory, "judge.ts"), directory)).dependencies).toEqual([
+      { name: "openeval", version: harness },
+    ]);
   });
 
   it("refuses an openeval entry point that does not exist, naming the ones there are", async () => {
-    const directory = await writeTree({ "judge.ts": `import { exactMatch } from "openeval/scorer";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x") } });\n` });
+    const directory = await writeTree({
+      "judge.ts": `import { exactMatch } from "openeval/scorer";\nexport default (ctx) => ({ scores: { ok: exactMatch(ctx, "x") } });\n`,
+    });
     await expect(bundleCodeJudge(join(directory, "judge.ts"), directory)).rejects.toThrow(
       'imports "openeval/scorer" (imported by judge.ts), which openeval does not provide; import from openeval or openeval/scorers or openeval/viewer-api',
     );

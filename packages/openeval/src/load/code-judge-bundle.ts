@@ -26,7 +26,12 @@ export interface JudgeDependency {
  * optionally with `categories`). */
 export type CodeCriteria =
   | readonly string[]
-  | Readonly<Record<string, string | { readonly name?: string; readonly label?: string; readonly categories?: readonly string[] }>>;
+  | Readonly<
+      Record<
+        string,
+        string | { readonly name?: string; readonly label?: string; readonly categories?: readonly string[] }
+      >
+    >;
 
 export interface DeclaredCriterion {
   id: string;
@@ -68,13 +73,19 @@ export async function bundleCodeJudge(file: string, benchmarkDirectory: string |
   const within = benchmarkDirectory === null ? null : resolveReal(benchmarkDirectory);
   let bundle = readCachedBundle(file);
   // A cache entry is keyed by judge.ts alone: the same judge elsewhere may import files outside its benchmark.
-  if (within !== null && bundle?.localFiles.some((local) => !isInside(within, resolveReal(join(root, local.path))))) bundle = null;
+  if (within !== null && bundle?.localFiles.some((local) => !isInside(within, resolveReal(join(root, local.path)))))
+    bundle = null;
   if (!bundle) {
     bundle = await buildBundle(file, within);
     await writeCachedBundle(file, bundle);
   }
   const dependencies = describeDependencies(bundle.packages, root);
-  return { source: bundle.source, dependencies, criteria: bundle.criteria, identity: fingerprint({ source: bundle.source, dependencies }) };
+  return {
+    source: bundle.source,
+    dependencies,
+    criteria: bundle.criteria,
+    identity: fingerprint({ source: bundle.source, dependencies }),
+  };
 }
 
 async function buildBundle(file: string, within: string | null): Promise<CachedBundle> {
@@ -133,11 +144,14 @@ function describeDependencies(packages: readonly PackageImport[], root: string):
     const resolved = resolveJudgeImport(specifier, from);
     if (resolved === null && isHarnessImport(specifier)) unprovided.set(specifier, importer);
     else if (resolved === null) unresolved.set(name, importer);
-    if (!dependencies.has(name)) dependencies.set(name, { name, version: resolved === null ? null : packageVersion(name, resolved) });
+    if (!dependencies.has(name))
+      dependencies.set(name, { name, version: resolved === null ? null : packageVersion(name, resolved) });
   }
   if (unprovided.size > 0) {
     const names = [...unprovided].map(([specifier, importer]) => `"${specifier}" (imported by ${importer})`);
-    throw new Error(`imports ${names.join(", ")}, which ${HARNESS_PACKAGE} does not provide; import from ${harnessEntryPoints().join(" or ")}`);
+    throw new Error(
+      `imports ${names.join(", ")}, which ${HARNESS_PACKAGE} does not provide; import from ${harnessEntryPoints().join(" or ")}`,
+    );
   }
   if (unresolved.size > 0) {
     const names = [...unresolved].map(([name, importer]) => `"${name}" (imported by ${importer})`);
@@ -164,7 +178,13 @@ function relativizeModuleComments(source: string, localFiles: readonly string[],
 }
 
 /** `bounds`: a local file (of any kind: code, JSON, text) outside `within` is never read, only listed in `outside`. */
-function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>, root: string, entry: string, bounds: { within: string | null; outside: string[] }): BunPlugin {
+function freezePlugin(
+  packages: PackageImport[],
+  localFiles: Map<string, string>,
+  root: string,
+  entry: string,
+  bounds: { within: string | null; outside: string[] },
+): BunPlugin {
   return {
     name: "openeval-freeze-judge",
     setup(build) {
@@ -186,9 +206,14 @@ function freezePlugin(packages: PackageImport[], localFiles: Map<string, string>
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
         const contents = await readFile(args.path, "utf8");
         if (MACRO_IMPORT.test(contents)) {
-          throw new Error(`${args.path} imports a Bun macro, which would run during bundling; macros are not allowed in judges`);
+          throw new Error(
+            `${args.path} imports a Bun macro, which would run during bundling; macros are not allowed in judges`,
+          );
         }
-        return { contents: args.path === entry ? withoutCategories(contents) : contents, loader: args.path.endsWith("x") ? "tsx" : "ts" };
+        return {
+          contents: args.path === entry ? withoutCategories(contents) : contents,
+          loader: args.path.endsWith("x") ? "tsx" : "ts",
+        };
       });
     },
   };
@@ -214,7 +239,9 @@ function packageVersion(name: string, resolved: string): string | null {
 
 /** The harness's public entry points (its package.json `exports`), as a judge imports them. */
 function harnessEntryPoints(): string[] {
-  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as { exports: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
+    exports: Record<string, string>;
+  };
   return Object.keys(manifest.exports).map((key) => join(HARNESS_PACKAGE, key));
 }
 
@@ -249,13 +276,16 @@ async function readDeclaredCriteria(file: string): Promise<DeclaredCriterion[]> 
   const javascript = TRANSFORM_TS.transformSync(await readFile(file, "utf8"));
   const declaration = CRITERIA_EXPORT.exec(javascript);
   if (!declaration) {
-    throw new Error("exports `criteria` but not as `export const criteria = <literal>`; declare it with plain literal values");
+    throw new Error(
+      "exports `criteria` but not as `export const criteria = <literal>`; declare it with plain literal values",
+    );
   }
   let value: unknown;
   try {
     value = readLiteral(javascript, declaration.index + declaration[0].length);
   } catch (error) {
-    if (error instanceof LiteralError) throw new Error(`\`export const criteria\` must be a plain literal: ${error.message}`);
+    if (error instanceof LiteralError)
+      throw new Error(`\`export const criteria\` must be a plain literal: ${error.message}`);
     throw error;
   }
   return toDeclaredCriteria(value);
@@ -291,11 +321,15 @@ function labelOf(meta: unknown): string | undefined {
 function categoriesOf(id: string, meta: unknown): string[] {
   if (meta === null || typeof meta !== "object" || !("categories" in meta)) return [];
   const where = `criterion "${id}" in \`export const criteria\``;
-  if (!Array.isArray(meta.categories)) throw new Error(`${where}: categories must be an array of names, e.g. ["speed"]`);
+  if (!Array.isArray(meta.categories))
+    throw new Error(`${where}: categories must be an array of names, e.g. ["speed"]`);
   return categoryKeys(meta.categories, where);
 }
 
-function formatBuildLog(log: { message: string; position?: { file: string; line: number; column: number } | null }, root: string): string {
+function formatBuildLog(
+  log: { message: string; position?: { file: string; line: number; column: number } | null },
+  root: string,
+): string {
   const position = log.position;
   if (!position) return log.message;
   return `${relative(root, position.file) || position.file}:${position.line}:${position.column}: ${log.message}`;

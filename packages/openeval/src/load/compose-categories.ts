@@ -6,7 +6,11 @@ import type { EvalDefinition } from "./load-eval.ts";
 import type { LoadProblem } from "./errors.ts";
 
 /** The evals that make up the benchmark, each with the criteria it is scored by; every eval when `categories` is absent. */
-export function composeByCategories(categories: readonly string[] | undefined, evals: readonly EvalDefinition[], problems: LoadProblem[]): { keys: string[] | null; evals: EvalDefinition[] } {
+export function composeByCategories(
+  categories: readonly string[] | undefined,
+  evals: readonly EvalDefinition[],
+  problems: LoadProblem[],
+): { keys: string[] | null; evals: EvalDefinition[] } {
   if (categories === undefined) return { keys: null, evals: [...evals] };
   let keys: string[];
   try {
@@ -15,12 +19,20 @@ export function composeByCategories(categories: readonly string[] | undefined, e
     problems.push({ file: "benchmark.ts", message: (error as Error).message });
     return { keys: null, evals: [...evals] };
   }
-  const known = [...new Set(evals.flatMap((evaluation) => evaluation.criteria.flatMap((criterion) => criterion.categories)))].sort();
+  const known = [
+    ...new Set(evals.flatMap((evaluation) => evaluation.criteria.flatMap((criterion) => criterion.categories))),
+  ].sort();
   for (const key of keys.filter((key) => !known.includes(key))) {
-    problems.push({ file: "benchmark.ts", message: `categories: "${key}" matches no criterion; the categories criteria have are: ${known.join(", ") || "(none: add a Categories line under a judge.md criterion)"}` });
+    problems.push({
+      file: "benchmark.ts",
+      message: `categories: "${key}" matches no criterion; the categories criteria have are: ${known.join(", ") || "(none: add a Categories line under a judge.md criterion)"}`,
+    });
   }
   const composed = evals
-    .map((evaluation) => ({ ...evaluation, criteria: evaluation.criteria.filter((criterion) => inCategories(criterion.categories, keys)) }))
+    .map((evaluation) => ({
+      ...evaluation,
+      criteria: evaluation.criteria.filter((criterion) => inCategories(criterion.categories, keys)),
+    }))
     .filter((evaluation) => evaluation.criteria.length > 0);
   return { keys, evals: composed };
 }

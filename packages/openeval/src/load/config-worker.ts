@@ -26,7 +26,8 @@ async function importDefault(file: string): Promise<{ ok: true; value: unknown }
   } catch (error) {
     return { ok: false, error: `could not be loaded: ${describeLoadError(error)}` };
   }
-  if (module.default === undefined) return { ok: false, error: "has no default export; write `export default { ... }`" };
+  if (module.default === undefined)
+    return { ok: false, error: "has no default export; write `export default { ... }`" };
   try {
     return { ok: true, value: toPlainData(module.default) };
   } catch (error) {
@@ -46,7 +47,8 @@ function describeLoadError(error: unknown): string {
 /** The package a bare import named that does not resolve (Bun's ERR_MODULE_NOT_FOUND), or null. */
 function missingPackage(error: unknown): string | null {
   const { code, specifier } = (error ?? {}) as { code?: unknown; specifier?: unknown };
-  if (code !== "ERR_MODULE_NOT_FOUND" || typeof specifier !== "string" || /^[./]|^[a-z]+:/i.test(specifier)) return null;
+  if (code !== "ERR_MODULE_NOT_FOUND" || typeof specifier !== "string" || /^[./]|^[a-z]+:/i.test(specifier))
+    return null;
   const parts = specifier.split("/");
   return (specifier.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
 }

@@ -19,7 +19,10 @@ export interface LoadProblem {
 
 /** A problem found inside a loading step (bundling judge.ts), thrown with its code for the eval's loader to collect. */
 export class CodedLoadError extends Error {
-  constructor(readonly code: LoadProblemCode, message: string) {
+  constructor(
+    readonly code: LoadProblemCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -29,7 +32,9 @@ export class BenchmarkInvalidError extends OpenEvalError {
   constructor(readonly problems: LoadProblem[]) {
     super(
       `The benchmark has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n` +
-        problems.map((problem) => `  ${problem.file}: ${problem.code ? `[${problem.code}] ` : ""}${problem.message}`).join("\n"),
+        problems
+          .map((problem) => `  ${problem.file}: ${problem.code ? `[${problem.code}] ` : ""}${problem.message}`)
+          .join("\n"),
     );
   }
 }

@@ -27,12 +27,16 @@ describe("loading author settings in a child process, bounded", () => {
     }).finally(() => delete process.env.OPENEVAL_CONFIG_TIMEOUT_MS);
     expect(problems).toEqual([
       expect.stringMatching(/^evals\/answer\/eval.ts: its import did not settle within 1500 ms/),
-      expect.stringMatching(/^evals\/busy\/eval.ts: its import did not settle within 1500 ms \(a top-level await that never resolves, or a loop\); fix it, or raise OPENEVAL_CONFIG_TIMEOUT_MS/),
+      expect.stringMatching(
+        /^evals\/busy\/eval.ts: its import did not settle within 1500 ms \(a top-level await that never resolves, or a loop\); fix it, or raise OPENEVAL_CONFIG_TIMEOUT_MS/,
+      ),
       expect.stringMatching(/^evals\/fine\/eval.ts: unknown key "nope"/),
     ]);
     expect(Date.now() - started).toBeLessThan(15_000);
     process.env.OPENEVAL_CONFIG_TIMEOUT_MS = "soon";
-    await expect(loadBenchmark(await writeTree(minimalBenchmark()))).rejects.toThrow('OPENEVAL_CONFIG_TIMEOUT_MS: takes a whole number of milliseconds from 1; got "soon"');
+    await expect(loadBenchmark(await writeTree(minimalBenchmark()))).rejects.toThrow(
+      'OPENEVAL_CONFIG_TIMEOUT_MS: takes a whole number of milliseconds from 1; got "soon"',
+    );
     delete process.env.OPENEVAL_CONFIG_TIMEOUT_MS;
   });
 
@@ -49,9 +53,14 @@ describe("loading author settings in a child process, bounded", () => {
 
   it("a benchmark.ts whose import waits on an import that never settles fails within the limit", async () => {
     const importer = createConfigImporter(1_000);
-    const directory = await writeTree({ "benchmark.ts": `import "./hang.ts";\nexport default { models: ["p/m"] };\n`, "hang.ts": "while (true) {}\n" });
+    const directory = await writeTree({
+      "benchmark.ts": `import "./hang.ts";\nexport default { models: ["p/m"] };\n`,
+      "hang.ts": "while (true) {}\n",
+    });
     try {
-      await expect(importer.import(`${directory}/benchmark.ts`, BenchmarkSchema)).rejects.toThrow(/did not settle within 1000 ms/);
+      await expect(importer.import(`${directory}/benchmark.ts`, BenchmarkSchema)).rejects.toThrow(
+        /did not settle within 1000 ms/,
+      );
     } finally {
       importer.close();
     }
@@ -69,9 +78,17 @@ describe("loading author settings in a child process, bounded", () => {
   });
 
   it("settings hold plain data only: a function or class instance is an error naming where it is", async () => {
-    const problems = await problemsOf({ "benchmark.ts": `export default { models: ["provider/model"], candidate: { providers: { p: { make: () => 1 } } } };\n` });
-    expect(problems).toEqual(["benchmark.ts: default export.candidate.providers.p.make is a function; settings take plain data (strings, numbers, booleans, arrays, objects)"]);
-    expect(await problemsOf({ "benchmark.ts": `export default { models: ["provider/model"], candidate: { providers: { p: { at: new Date(0) } } } };\n` })).toEqual([
+    const problems = await problemsOf({
+      "benchmark.ts": `export default { models: ["provider/model"], candidate: { providers: { p: { make: () => 1 } } } };\n`,
+    });
+    expect(problems).toEqual([
+      "benchmark.ts: default export.candidate.providers.p.make is a function; settings take plain data (strings, numbers, booleans, arrays, objects)",
+    ]);
+    expect(
+      await problemsOf({
+        "benchmark.ts": `export default { models: ["provider/model"], candidate: { providers: { p: { at: new Date(0) } } } };\n`,
+      }),
+    ).toEqual([
       "benchmark.ts: default export.candidate.providers.p.at is a Date instance; settings take plain objects",
     ]);
   });

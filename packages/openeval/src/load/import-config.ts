@@ -50,12 +50,20 @@ export function createConfigImporter(timeoutMs = configTimeout()): ConfigImporte
     current.process.kill("SIGKILL");
     worker = null;
     if (answer === "timeout") {
-      return { ok: false, error: `its import did not settle within ${timeoutMs} ms (a top-level await that never resolves, or a loop); fix it, or raise ${CONFIG_TIMEOUT_ENV}` };
+      return {
+        ok: false,
+        error: `its import did not settle within ${timeoutMs} ms (a top-level await that never resolves, or a loop); fix it, or raise ${CONFIG_TIMEOUT_ENV}`,
+      };
     }
     // The worker waits on a settling import forever; it only ends when the module ends its process.
     await current.process.exited;
-    const how = current.process.signalCode ? `killed by ${current.process.signalCode}` : `exit code ${current.process.exitCode}`;
-    return { ok: false, error: `its import ended the process (${how}), e.g. with process.exit(); a settings module only exports its settings: remove the call` };
+    const how = current.process.signalCode
+      ? `killed by ${current.process.signalCode}`
+      : `exit code ${current.process.exitCode}`;
+    return {
+      ok: false,
+      error: `its import ended the process (${how}), e.g. with process.exit(); a settings module only exports its settings: remove the call`,
+    };
   };
   return {
     import: async (file, schema) => {
@@ -76,7 +84,9 @@ function configTimeout(): number {
   if (raw === undefined) return DEFAULT_CONFIG_TIMEOUT_MS;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
-    throw new BenchmarkInvalidError([{ file: CONFIG_TIMEOUT_ENV, message: `takes a whole number of milliseconds from 1; got "${raw}"` }]);
+    throw new BenchmarkInvalidError([
+      { file: CONFIG_TIMEOUT_ENV, message: `takes a whole number of milliseconds from 1; got "${raw}"` },
+    ]);
   }
   return value;
 }
@@ -84,7 +94,11 @@ function configTimeout(): number {
 /** The worker and a reader of its answers: `next()` is the next answer, or null once the worker has exited. */
 function startWorker() {
   // --no-install: loading settings never downloads packages.
-  const child = Bun.spawn([process.execPath, "--no-install", WORKER], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn([process.execPath, "--no-install", WORKER], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = child.stdout.getReader();
   const decoder = new TextDecoder();
   let buffered = "";

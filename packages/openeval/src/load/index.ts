@@ -2,7 +2,13 @@
 export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
 export { workspaceFolders, type Criterion, type EvalDefinition, type JudgeFile } from "./load-eval.ts";
 export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
-export { bundleCodeJudge, mentionsVerification, type CodeCriteria, type CodeJudgeBundle, type JudgeDependency } from "./code-judge-bundle.ts";
+export {
+  bundleCodeJudge,
+  mentionsVerification,
+  type CodeCriteria,
+  type CodeJudgeBundle,
+  type JudgeDependency,
+} from "./code-judge-bundle.ts";
 export { resolveJudgeImport } from "./resolve-judge-import.ts";
 export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";
 export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";

@@ -1,27 +1,44 @@
 import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fakeHome, linkedOutside, makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import {
+  fakeHome,
+  linkedOutside,
+  makeTempDir,
+  minimalBenchmark,
+  writeTree,
+} from "../../../../test/helpers/fixtures.ts";
 import { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 import { loadBenchmark } from "./load-benchmark.ts";
 
 const PLANTED_KEY = "sk-planted-home-key-0123456789";
 
 async function problemsOf(files: Parameters<typeof writeTree>[0]): Promise<LoadProblem[]> {
-  const error = await loadBenchmark(await writeTree(files)).then(() => null, (caught: unknown) => caught);
+  const error = await loadBenchmark(await writeTree(files)).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(BenchmarkInvalidError);
   expect((error as Error).message).not.toContain(PLANTED_KEY);
   return (error as BenchmarkInvalidError).problems;
 }
 
-const outside = (file: string, message: string) => ({ file, code: "OE_LINK_OUTSIDE_BENCHMARK", message: expect.stringContaining(message) });
+const outside = (file: string, message: string) => ({
+  file,
+  code: "OE_LINK_OUTSIDE_BENCHMARK",
+  message: expect.stringContaining(message),
+});
 
 describe("eval entries that resolve outside the benchmark folder", () => {
   it("a workspace linked to a home folder (auth.json inside) is refused by name, with where it points and what to do", async () => {
     const home = await fakeHome(PLANTED_KEY);
     const problems = await problemsOf(minimalBenchmark({ "evals/answer/workspace": { symlink: home } }));
-    expect(problems).toEqual([outside("evals/answer/workspace", `is a symlink to ${home}, outside the benchmark folder`)]);
-    expect(problems[0]!.message).toMatch(/hand it to the candidate or a judge\. Copy what the eval needs into the benchmark folder, or point the link inside it$/);
+    expect(problems).toEqual([
+      outside("evals/answer/workspace", `is a symlink to ${home}, outside the benchmark folder`),
+    ]);
+    expect(problems[0]!.message).toMatch(
+      /hand it to the candidate or a judge\. Copy what the eval needs into the benchmark folder, or point the link inside it$/,
+    );
   });
 
   it("a workspace, prompt.md, judge.ts, eval.ts, REFERENCE_FIX.md, a controls file and a judge-only folder linked outside are each refused", async () => {
@@ -49,13 +66,23 @@ describe("eval entries that resolve outside the benchmark folder", () => {
 
   it("an eval folder, or evals/ itself, linked outside is refused; a dangling link is judged by where it points", async () => {
     const home = await fakeHome(PLANTED_KEY);
-    const elsewhere = await writeTree({ "x/prompt.md": "x\n", "x/judge.ts": "export default () => ({ scores: { ok: true } });\n" });
-    expect(await problemsOf(minimalBenchmark({ "evals/x": { symlink: join(elsewhere, "x") } }))).toEqual([outside("evals/x", `is a symlink to ${join(elsewhere, "x")}`)]);
-    const linkedEvals = { "benchmark.ts": `export default { models: ["provider/model"] };\n`, evals: { symlink: elsewhere } };
-    expect(await problemsOf(linkedEvals)).toEqual([outside("evals/x", `resolves to ${join(elsewhere, "x")} through a symlink, outside`)]);
-    expect(await problemsOf(minimalBenchmark({ "evals/answer/REFERENCE_FIX.md": { symlink: join(home, "not-yet") } }))).toEqual([
-      outside("evals/answer/REFERENCE_FIX.md", `is a symlink to ${join(home, "not-yet")}, outside`),
+    const elsewhere = await writeTree({
+      "x/prompt.md": "x\n",
+      "x/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+    });
+    expect(await problemsOf(minimalBenchmark({ "evals/x": { symlink: join(elsewhere, "x") } }))).toEqual([
+      outside("evals/x", `is a symlink to ${join(elsewhere, "x")}`),
     ]);
+    const linkedEvals = {
+      "benchmark.ts": `export default { models: ["provider/model"] };\n`,
+      evals: { symlink: elsewhere },
+    };
+    expect(await problemsOf(linkedEvals)).toEqual([
+      outside("evals/x", `resolves to ${join(elsewhere, "x")} through a symlink, outside`),
+    ]);
+    expect(
+      await problemsOf(minimalBenchmark({ "evals/answer/REFERENCE_FIX.md": { symlink: join(home, "not-yet") } })),
+    ).toEqual([outside("evals/answer/REFERENCE_FIX.md", `is a symlink to ${join(home, "not-yet")}, outside`)]);
   });
 
   it("links that stay inside the benchmark are read like their files; links inside workspace/ stay links", async () => {
@@ -78,7 +105,10 @@ describe("eval entries that resolve outside the benchmark folder", () => {
 
   it("a link inside workspace/ that leaves the workspace but not the benchmark is the workspace's problem, said once", async () => {
     expect(await problemsOf(minimalBenchmark({ "evals/answer/workspace/link": { symlink: "../prompt.md" } }))).toEqual([
-      { file: "evals/answer/workspace", message: expect.stringMatching(/^has symlinks pointing outside the workspace \(link -> \.\.\/prompt\.md\)/) },
+      {
+        file: "evals/answer/workspace",
+        message: expect.stringMatching(/^has symlinks pointing outside the workspace \(link -> \.\.\/prompt\.md\)/),
+      },
     ]);
   });
 });
@@ -100,7 +130,9 @@ describe("files a judge imports or benchmark.ts names, outside the benchmark fol
       {
         file: "evals/answer/judge.ts",
         code: "OE_JUDGE_IMPORT_OUTSIDE_BENCHMARK",
-        message: expect.stringContaining(`imports ../../../${home.split("/").pop()}/data.json (${join(home, "data.json")}), ../../../${home.split("/").pop()}/helper.ts (${join(home, "helper.ts")}), outside the benchmark folder`),
+        message: expect.stringContaining(
+          `imports ../../../${home.split("/").pop()}/data.json (${join(home, "data.json")}), ../../../${home.split("/").pop()}/helper.ts (${join(home, "helper.ts")}), outside the benchmark folder`,
+        ),
       },
     ]);
     expect(direct[0]!.message).toMatch(/move them into the benchmark folder \(or install them as a package\)$/);
@@ -108,7 +140,11 @@ describe("files a judge imports or benchmark.ts names, outside the benchmark fol
 
   it("a judge's package import still resolves from a node_modules that lives elsewhere", async () => {
     const packages = await writeTree({
-      "node_modules/pad-left-here/package.json": JSON.stringify({ name: "pad-left-here", version: "1.2.3", main: "index.js" }),
+      "node_modules/pad-left-here/package.json": JSON.stringify({
+        name: "pad-left-here",
+        version: "1.2.3",
+        main: "index.js",
+      }),
       "node_modules/pad-left-here/index.js": "module.exports = (text) => ` ${text}`;\n",
     });
     const directory = await writeTree(
@@ -131,14 +167,28 @@ describe("files a judge imports or benchmark.ts names, outside the benchmark fol
       }),
     );
     expect(problems).toEqual([
-      { file: "benchmark.ts", code: "OE_FILE_OUTSIDE_BENCHMARK", message: expect.stringContaining(`variants.a.files["workspace/x.md"]: "linked.md" resolves to ${join(home, "notes.txt")}, outside the benchmark folder`) },
-      { file: "benchmark.ts", code: "OE_FILE_OUTSIDE_BENCHMARK", message: expect.stringContaining(`variants.a.instructions: "${join(home, "notes.txt")}" resolves to`) },
+      {
+        file: "benchmark.ts",
+        code: "OE_FILE_OUTSIDE_BENCHMARK",
+        message: expect.stringContaining(
+          `variants.a.files["workspace/x.md"]: "linked.md" resolves to ${join(home, "notes.txt")}, outside the benchmark folder`,
+        ),
+      },
+      {
+        file: "benchmark.ts",
+        code: "OE_FILE_OUTSIDE_BENCHMARK",
+        message: expect.stringContaining(`variants.a.instructions: "${join(home, "notes.txt")}" resolves to`),
+      },
     ]);
   });
 
   it("the formatted error carries each problem's code", async () => {
     const home = await makeTempDir();
-    const error = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/workspace": { symlink: home } }))).catch((caught: Error) => caught);
-    expect((error as Error).message).toContain(`  evals/answer/workspace: [OE_LINK_OUTSIDE_BENCHMARK] is a symlink to ${home}, outside the benchmark folder`);
+    const error = await loadBenchmark(
+      await writeTree(minimalBenchmark({ "evals/answer/workspace": { symlink: home } })),
+    ).catch((caught: Error) => caught);
+    expect((error as Error).message).toContain(
+      `  evals/answer/workspace: [OE_LINK_OUTSIDE_BENCHMARK] is a symlink to ${home}, outside the benchmark folder`,
+    );
   });
 });

@@ -39,13 +39,18 @@ export function resolveReal(path: string): string {
  * OE_LINK_OUTSIDE_BENCHMARK problem for each entry that resolves outside it, the eval folder itself included.
  * @example listEvalFiles("/b/evals/x", "/b") // → { files: [{ path: "prompt.md", … }, …], problems: [] }
  */
-export function listEvalFiles(evalDirectory: string, benchmarkDirectory: string): { files: EvalFile[]; problems: LoadProblem[] } {
+export function listEvalFiles(
+  evalDirectory: string,
+  benchmarkDirectory: string,
+): { files: EvalFile[]; problems: LoadProblem[] } {
   const root = resolveReal(benchmarkDirectory);
   const files: EvalFile[] = [];
   const problems: LoadProblem[] = [];
   const visited = new Set<string>();
-  const add = (absolute: string) => files.push({ path: relative(evalDirectory, absolute).split(sep).join("/"), absolute });
-  const refuse = (absolute: string, real: string) => problems.push(outsideProblem(absolute, real, root, benchmarkDirectory));
+  const add = (absolute: string) =>
+    files.push({ path: relative(evalDirectory, absolute).split(sep).join("/"), absolute });
+  const refuse = (absolute: string, real: string) =>
+    problems.push(outsideProblem(absolute, real, root, benchmarkDirectory));
   function visit(directory: string, real: string): void {
     if (visited.has(real)) return;
     visited.add(real);
@@ -69,7 +74,10 @@ export function listEvalFiles(evalDirectory: string, benchmarkDirectory: string)
   const real = resolveReal(evalDirectory);
   if (isInside(root, real)) visit(evalDirectory, real);
   else refuse(evalDirectory, real);
-  const byPath = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  const byPath =
+    <T>(key: (item: T) => string) =>
+    (a: T, b: T) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   return { files: files.sort(byPath((file) => file.path)), problems: problems.sort(byPath((problem) => problem.file)) };
 }
 
@@ -80,7 +88,10 @@ function outsideProblem(absolute: string, real: string, root: string, benchmarkD
   } catch {
     // Not a link itself: a folder above it is (evals/ linked elsewhere).
   }
-  const where = link === null ? `resolves to ${real} through a symlink` : `is a symlink to ${link}${resolve(dirname(absolute), link) === real ? "" : ` (${real})`}`;
+  const where =
+    link === null
+      ? `resolves to ${real} through a symlink`
+      : `is a symlink to ${link}${resolve(dirname(absolute), link) === real ? "" : ` (${real})`}`;
   return {
     file: relative(benchmarkDirectory, absolute).split(sep).join("/"),
     code: "OE_LINK_OUTSIDE_BENCHMARK",

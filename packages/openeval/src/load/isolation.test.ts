@@ -17,7 +17,10 @@ describe("resolveIsolation", () => {
   });
 
   it("validates candidate.container: limits are positive, host is an engine address", () => {
-    expect(settings({ container: { cpus: 1.5, memoryMiB: 2048, pidsLimit: 256, host: "tcp://127.0.0.1:2375" } }).candidate.container).toEqual({ cpus: 1.5, memoryMiB: 2048, pidsLimit: 256, host: "tcp://127.0.0.1:2375" });
+    expect(
+      settings({ container: { cpus: 1.5, memoryMiB: 2048, pidsLimit: 256, host: "tcp://127.0.0.1:2375" } }).candidate
+        .container,
+    ).toEqual({ cpus: 1.5, memoryMiB: 2048, pidsLimit: 256, host: "tcp://127.0.0.1:2375" });
     expect(() => settings({ container: { memoryMiB: 0 } })).toThrow();
     expect(() => settings({ container: { host: "127.0.0.1:2375" } })).toThrow(/engine address/);
   });

@@ -43,6 +43,8 @@ b'`,
       { id: "x", label: 'say "hi" ""', categories: [] },
       { id: "y", label: `it's "fine"`, categories: [] },
     ]);
-    await expect(bundleCodeJudge(join(directory, "bad", "judge.ts"), directory)).rejects.toThrow(/`export const criteria` must be a plain literal: expected "," or "}"/);
+    await expect(bundleCodeJudge(join(directory, "bad", "judge.ts"), directory)).rejects.toThrow(
+      /`export const criteria` must be a plain literal: expected "," or "}"/,
+    );
   });
 });

@@ -89,7 +89,8 @@ class LiteralReader {
       const char = this.source[at];
       if (char === undefined || (char === "\n" && quote !== "`")) throw this.error("unterminated string");
       if (char === quote) break;
-      if (quote === "`" && char === "$" && this.source[at + 1] === "{") throw this.error("template strings with ${} are not plain literals");
+      if (quote === "`" && char === "$" && this.source[at + 1] === "{")
+        throw this.error("template strings with ${} are not plain literals");
       if (char !== "\\") {
         result += char;
         at++;

@@ -18,7 +18,13 @@ async function problemsOf(files: Record<string, string | { symlink: string }>): 
 describe("loadBenchmark", () => {
   it("loads the example benchmark at the repository root", async () => {
     const benchmark = await loadBenchmark(join(import.meta.dirname, "..", "..", "..", ".."));
-    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual(["exact-answer", "fix-discount", "fix-slugify", "incident-summary", "tidy-build"]);
+    expect(benchmark.evals.map((evaluation) => evaluation.id)).toEqual([
+      "exact-answer",
+      "fix-discount",
+      "fix-slugify",
+      "incident-summary",
+      "tidy-build",
+    ]);
     const incident = benchmark.evals[3]!;
     expect(incident.criteria).toEqual([
       { id: "supported_summary", label: "Source-supported summary", categories: [], source: "judge.md" },
@@ -54,16 +60,18 @@ describe("loadBenchmark", () => {
 
   it("names the key and the file for unknown keys, wrong types, duplicate and malformed models", async () => {
     const problems = await problemsOf(
-      minimalBenchmark({ "benchmark.ts": `export default { models: ["a/b", "nomodel"], repetitions: "3", colour: "red" };\n` }),
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["a/b", "nomodel"], repetitions: "3", colour: "red" };\n`,
+      }),
     );
     expect(problems).toEqual([
       'benchmark.ts: models[1]: must look like "provider/model" or "provider/model#variant"',
       "benchmark.ts: repetitions: Invalid input: expected number, received string",
       'benchmark.ts: unknown key "colour"; remove or correct it',
     ]);
-    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: ["a/b", "a/b"] };\n` }))).toEqual([
-      'benchmark.ts: models[1]: duplicate model "a/b"',
-    ]);
+    expect(
+      await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: ["a/b", "a/b"] };\n` })),
+    ).toEqual(['benchmark.ts: models[1]: duplicate model "a/b"']);
   });
 
   it("refuses OpenEval 0.5 settings it has no equivalent for, saying what to use instead", async () => {
@@ -76,7 +84,9 @@ describe("loadBenchmark", () => {
       "benchmark.ts: judge.websearch: OpenEval's setting is not supported by this openeval: OpenCode's web search is not offered to candidates or judges here; remove websearch",
       "benchmark.ts: candidate.websearch: OpenEval's setting is not supported by this openeval: OpenCode's web search is not offered to candidates or judges here; remove websearch",
       "benchmark.ts: suite: OpenEval's setting is not supported by this openeval: runs are grouped by benchmark folder here; name the benchmark with name",
-      expect.stringMatching(/^benchmark\.ts: container: OpenEval's setting is not supported by this openeval: set candidate\.container \(\{ cpus, memoryMiB, host \}\) and candidate\.isolation/),
+      expect.stringMatching(
+        /^benchmark\.ts: container: OpenEval's setting is not supported by this openeval: set candidate\.container \(\{ cpus, memoryMiB, host \}\) and candidate\.isolation/,
+      ),
     ]);
   });
 
@@ -118,10 +128,16 @@ describe("loadBenchmark", () => {
     );
     expect(problems).toEqual([
       expect.stringMatching(/^benchmark.ts: judge.model is required because answer has judge.md/),
-      expect.stringMatching(/^evals\/answer\/controls: model "control\/positive" needs evals\/answer\/controls\/positive.json/),
+      expect.stringMatching(
+        /^evals\/answer\/controls: model "control\/positive" needs evals\/answer\/controls\/positive.json/,
+      ),
     ]);
-    expect(await problemsOf(minimalBenchmark({ "evals/answer/workspace/link": { symlink: "../../judge.ts" } }))).toEqual([
-      expect.stringMatching(/^evals\/answer\/workspace: has symlinks pointing outside the workspace \(link -> \.\.\/\.\.\/judge\.ts\)/),
+    expect(
+      await problemsOf(minimalBenchmark({ "evals/answer/workspace/link": { symlink: "../../judge.ts" } })),
+    ).toEqual([
+      expect.stringMatching(
+        /^evals\/answer\/workspace: has symlinks pointing outside the workspace \(link -> \.\.\/\.\.\/judge\.ts\)/,
+      ),
     ]);
   });
 
@@ -134,7 +150,11 @@ describe("loadBenchmark", () => {
         "evals/notes/eval.ts": "export default { earlyStop: { minIntervalMs: 10_000 } };\n",
       }),
     );
-    expect(problems).toEqual([expect.stringMatching(/^benchmark.ts: concurrency 1 leaves no lane for the earlyStop checks of notes; set concurrency to 2 or more/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^benchmark.ts: concurrency 1 leaves no lane for the earlyStop checks of notes; set concurrency to 2 or more/,
+      ),
+    ]);
   });
 
   it("takes OpenEval's eval.ts candidate: { timeoutMs }, with top-level timeoutMs as its alias, and refuses both at once", async () => {
@@ -145,16 +165,27 @@ describe("loadBenchmark", () => {
     expect(await loadWith("export default { candidate: { timeoutMs: 90_000 } };\n")).toBe(90_000);
     expect(await loadWith("export default { timeoutMs: 80_000 };\n")).toBe(80_000);
     expect(await loadWith("export default {};\n")).toBeUndefined();
-    expect(await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": "export default { timeoutMs: 1, candidate: { timeoutMs: 2 } };\n" }))).toEqual([
-      expect.stringMatching(/^evals\/answer\/eval.ts: .*timeoutMs.*is an alias of candidate.timeoutMs; give the timeout once, as candidate: \{ timeoutMs \}/),
+    expect(
+      await problemsOf(
+        minimalBenchmark({ "evals/answer/eval.ts": "export default { timeoutMs: 1, candidate: { timeoutMs: 2 } };\n" }),
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^evals\/answer\/eval.ts: .*timeoutMs.*is an alias of candidate.timeoutMs; give the timeout once, as candidate: \{ timeoutMs \}/,
+      ),
     ]);
-    expect(await problemsOf(minimalBenchmark({ "evals/answer/eval.ts": "export default { candidate: { timeoutMs: 1, websearch: false } };\n" }))).toEqual([
-      expect.stringMatching(/^evals\/answer\/eval.ts: .*websearch/),
-    ]);
+    expect(
+      await problemsOf(
+        minimalBenchmark({
+          "evals/answer/eval.ts": "export default { candidate: { timeoutMs: 1, websearch: false } };\n",
+        }),
+      ),
+    ).toEqual([expect.stringMatching(/^evals\/answer\/eval.ts: .*websearch/)]);
   });
 
   it("takes OpenEval's prepare steps, cwd defaulting to the workspace root and normalized", async () => {
-    const evalTs = 'export default { prepare: [{ argv: ["npm", "install"] }, { cwd: "./app/", argv: ["sh", "-c", "make"] }] };\n';
+    const evalTs =
+      'export default { prepare: [{ argv: ["npm", "install"] }, { cwd: "./app/", argv: ["sh", "-c", "make"] }] };\n';
     const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/eval.ts": evalTs })));
     expect(benchmark.evals[0]!.settings.prepare).toEqual([
       { cwd: ".", argv: ["npm", "install"] },
@@ -165,10 +196,12 @@ describe("loadBenchmark", () => {
   it("refuses prepare steps whose cwd leaves the workspace or whose argv is empty, saying what to write", async () => {
     const problems = await problemsOf(
       minimalBenchmark({
-        "evals/answer/eval.ts": 'export default { prepare: [{ cwd: "../up", argv: ["ls"] }, { cwd: "/etc", argv: ["ls"] }, { argv: [] }, { argv: [""] }, { argv: ["ls"], shell: true }] };\n',
+        "evals/answer/eval.ts":
+          'export default { prepare: [{ cwd: "../up", argv: ["ls"] }, { cwd: "/etc", argv: ["ls"] }, { argv: [] }, { argv: [""] }, { argv: ["ls"], shell: true }] };\n',
       }),
     );
-    const outside = 'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path';
+    const outside =
+      'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path';
     expect(problems).toEqual([
       `evals/answer/eval.ts: prepare[0].cwd: ${outside}`,
       `evals/answer/eval.ts: prepare[1].cwd: ${outside}`,
@@ -180,33 +213,72 @@ describe("loadBenchmark", () => {
 
   it("takes OpenEval's repository workspace: a local path becomes a file:// URL, checkout and remote get their defaults", async () => {
     const commit = "a".repeat(40);
-    const directory = await writeTree(minimalBenchmark({ "evals/answer/eval.ts": `export default { workspace: { repository: "../../source", commit: "${commit}", ref: "main", overlay: "extra" } };\n`, "evals/answer/extra/NOTES.md": "n\n" }));
+    const directory = await writeTree(
+      minimalBenchmark({
+        "evals/answer/eval.ts": `export default { workspace: { repository: "../../source", commit: "${commit}", ref: "main", overlay: "extra" } };\n`,
+        "evals/answer/extra/NOTES.md": "n\n",
+      }),
+    );
     const evaluation = (await loadBenchmark(directory)).evals[0]!;
-    expect(evaluation.workspace).toMatchObject({ directory: null, git: { repository: `file://${join(directory, "source")}`, commit, ref: "main", checkout: "checkout", remote: "upstream", overlay: "extra" } });
+    expect(evaluation.workspace).toMatchObject({
+      directory: null,
+      git: {
+        repository: `file://${join(directory, "source")}`,
+        commit,
+        ref: "main",
+        checkout: "checkout",
+        remote: "upstream",
+        overlay: "extra",
+      },
+    });
   });
 
   it("refuses repository workspaces OpenEval would refuse, or that could not be fetched offline and without credentials, saying what to write", async () => {
-    const problemsWith = (workspace: string, files: Record<string, string> = {}) => problemsOf(minimalBenchmark({ "evals/answer/eval.ts": `export default { workspace: ${workspace} };\n`, ...files }));
+    const problemsWith = (workspace: string, files: Record<string, string> = {}) =>
+      problemsOf(
+        minimalBenchmark({ "evals/answer/eval.ts": `export default { workspace: ${workspace} };\n`, ...files }),
+      );
     const commit = `"${"b".repeat(40)}"`;
-    expect(await problemsWith(`{ repository: "https://github.com/o/r", ref: "main" }`)).toEqual(["evals/answer/eval.ts: workspace.commit: a repository workspace needs the commit to check out (its full 40-character id)"]);
-    expect(await problemsWith(`{ repository: "https://github.com/o/r", commit: "abc123", ref: "main" }`)).toEqual(["evals/answer/eval.ts: workspace.commit: must be the full 40-character commit id (lowercase hex)"]);
-    const fetchable = "must be a credential-free https:// URL, a file:// URL or a local path (relative to the eval's folder)";
-    expect(await problemsWith(`{ repository: "https://user:token@github.com/o/r", commit: ${commit}, ref: "main" }`)).toEqual([`evals/answer/eval.ts: workspace.repository: ${fetchable}`]);
-    expect(await problemsWith(`{ repository: "git@github.com:o/r.git", commit: ${commit}, ref: "main" }`)).toEqual([`evals/answer/eval.ts: workspace.repository: ${fetchable}`]);
-    expect(await problemsWith(`{ ref: "main" }`)).toEqual(["evals/answer/eval.ts: workspace.repository: give either repository (with commit) or revisions, not both or neither"]);
+    expect(await problemsWith(`{ repository: "https://github.com/o/r", ref: "main" }`)).toEqual([
+      "evals/answer/eval.ts: workspace.commit: a repository workspace needs the commit to check out (its full 40-character id)",
+    ]);
+    expect(await problemsWith(`{ repository: "https://github.com/o/r", commit: "abc123", ref: "main" }`)).toEqual([
+      "evals/answer/eval.ts: workspace.commit: must be the full 40-character commit id (lowercase hex)",
+    ]);
+    const fetchable =
+      "must be a credential-free https:// URL, a file:// URL or a local path (relative to the eval's folder)";
+    expect(
+      await problemsWith(`{ repository: "https://user:token@github.com/o/r", commit: ${commit}, ref: "main" }`),
+    ).toEqual([`evals/answer/eval.ts: workspace.repository: ${fetchable}`]);
+    expect(await problemsWith(`{ repository: "git@github.com:o/r.git", commit: ${commit}, ref: "main" }`)).toEqual([
+      `evals/answer/eval.ts: workspace.repository: ${fetchable}`,
+    ]);
+    expect(await problemsWith(`{ ref: "main" }`)).toEqual([
+      "evals/answer/eval.ts: workspace.repository: give either repository (with commit) or revisions, not both or neither",
+    ]);
     expect(await problemsWith(`{ repository: ".", commit: ${commit}, ref: "../x" }`)).toEqual([
       'evals/answer/eval.ts: workspace.ref: is not a usable git ref name (no "..", no leading "-" or "/", no trailing "/" or ".lock")',
     ]);
-    expect(await problemsWith(`{ revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "feature" }`, { "evals/answer/v1/a.txt": "a\n" })).toEqual([
+    expect(
+      await problemsWith(`{ revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "feature" }`, {
+        "evals/answer/v1/a.txt": "a\n",
+      }),
+    ).toEqual([
       "evals/answer/eval.ts: workspace.ref: must be one of the revisions' refs (main): the checkout starts there",
     ]);
-    expect(await problemsWith(`{ revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "main" }`)).toEqual([
+    expect(
+      await problemsWith(`{ revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "main" }`),
+    ).toEqual([
       "evals/answer/eval.ts: names the folder v1, which the eval does not have; create it or correct the path",
     ]);
     expect(await problemsWith(`{ repository: ".", commit: ${commit}, ref: "main", checkout: "../out" }`)).toEqual([
       'evals/answer/eval.ts: workspace.checkout: must be a simple name (letters, digits, "_", "." and "-"), not a path',
     ]);
-    expect(await problemsWith(`{ repository: ".", commit: ${commit}, ref: "main" }`, { "evals/answer/workspace/a.txt": "a\n" })).toEqual([
+    expect(
+      await problemsWith(`{ repository: ".", commit: ${commit}, ref: "main" }`, {
+        "evals/answer/workspace/a.txt": "a\n",
+      }),
+    ).toEqual([
       "evals/answer/eval.ts: workspace: the candidate starts from the repository, so the workspace/ folder would be ignored; move its files to a folder named by workspace.overlay, or remove one of them",
     ]);
   });
@@ -220,11 +292,15 @@ describe("loadBenchmark", () => {
         "evals/notes/eval.ts": `export default { earlyStop: { onlyModels: ${onlyModels} } };\n`,
       });
     const benchmark = await loadBenchmark(await writeTree(files(`["provider/other"]`)));
-    expect(benchmark.evals.find((evaluation) => evaluation.id === "notes")!.settings.earlyStop).toEqual({ onlyModels: ["provider/other"] });
+    expect(benchmark.evals.find((evaluation) => evaluation.id === "notes")!.settings.earlyStop).toEqual({
+      onlyModels: ["provider/other"],
+    });
     expect(await problemsOf(files(`["provider/typo"]`))).toEqual([
       'evals/notes/eval.ts: earlyStop.onlyModels: "provider/typo" is not a model of benchmark.ts; the models are: provider/model, provider/other',
     ]);
-    expect(await problemsOf(files(`[]`))).toEqual([expect.stringMatching(/^evals\/notes\/eval.ts: .*list at least one model, or remove onlyModels/)]);
+    expect(await problemsOf(files(`[]`))).toEqual([
+      expect.stringMatching(/^evals\/notes\/eval.ts: .*list at least one model, or remove onlyModels/),
+    ]);
   });
 
   it("rejects earlyStop with judge.ts and reports an unreadable benchmark.ts", async () => {
@@ -251,8 +327,12 @@ describe("loadBenchmark", () => {
 
   it("checks a --model override like benchmark.ts's own list", async () => {
     const benchmark = await loadBenchmark(await writeTree(minimalBenchmark()));
-    expect(() => checkModelOverride(benchmark, ["p/ok", "bad model"])).toThrow(/--model: "bad model" must look like "provider\/model"/);
-    expect(() => checkModelOverride(benchmark, ["control/ghost"])).toThrow(/model "control\/ghost" needs evals\/answer\/controls\/ghost.json/);
+    expect(() => checkModelOverride(benchmark, ["p/ok", "bad model"])).toThrow(
+      /--model: "bad model" must look like "provider\/model"/,
+    );
+    expect(() => checkModelOverride(benchmark, ["control/ghost"])).toThrow(
+      /model "control\/ghost" needs evals\/answer\/controls\/ghost.json/,
+    );
     expect(() => checkModelOverride(benchmark, ["p/ok", "p/other#high"])).not.toThrow();
   });
 
@@ -265,20 +345,49 @@ describe("loadBenchmark", () => {
           "evals/answer/judge.ts": declared,
         }),
       ),
-    ).toEqual(['benchmark.ts: gates.criteria.corect: no eval declares a criterion "corect"; the criteria are: correct']);
+    ).toEqual([
+      'benchmark.ts: gates.criteria.corect: no eval declares a criterion "corect"; the criteria are: correct',
+    ]);
     // judge.ts without `export const criteria`: the gate could never be decided, so it must declare what it gates.
-    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], gates: { criteria: { correct: { min: 1 } } } };\n` }))).toEqual([
+    expect(
+      await problemsOf(
+        minimalBenchmark({
+          "benchmark.ts": `export default { models: ["provider/model"], gates: { criteria: { correct: { min: 1 } } } };\n`,
+        }),
+      ),
+    ).toEqual([
       'benchmark.ts: gates.criteria.correct: no eval declares a criterion "correct"; the criteria are: (none); a gate needs its criterion declared: list the criteria evals/answer/judge.ts returns in `export const criteria`',
     ]);
   });
 
   it("refuses settings the harness owns or the engine cannot run, saying the limit", async () => {
-    const benchmark = (settings: string) => minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, ${settings} };\n` });
-    expect(await problemsOf(benchmark(`candidate: { providers: { control: { options: { baseURL: "http://127.0.0.1:1" } } } }`))).toEqual([
+    const benchmark = (settings: string) =>
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, ${settings} };\n`,
+      });
+    expect(
+      await problemsOf(
+        benchmark(`candidate: { providers: { control: { options: { baseURL: "http://127.0.0.1:1" } } } }`),
+      ),
+    ).toEqual([
       'benchmark.ts: candidate.providers.control: "control" is the built-in provider of the scripted control models; only their prices may be set here, as control: { models: { <name>: { cost: { input, output } } } }. Give your own provider another name',
     ]);
-    await expect(loadBenchmark(await writeTree(benchmark(`candidate: { providers: { control: { models: { positive: { cost: { input: 3, output: 15 } } } } } }`)))).resolves.toBeDefined();
-    expect(await problemsOf(benchmark(`candidate: { container: { memoryMiB: 1, pidsLimit: 1 } }, judge: { verification: { memoryMiB: 6 } }`))).toEqual([
+    await expect(
+      loadBenchmark(
+        await writeTree(
+          benchmark(
+            `candidate: { providers: { control: { models: { positive: { cost: { input: 3, output: 15 } } } } } }`,
+          ),
+        ),
+      ),
+    ).resolves.toBeDefined();
+    expect(
+      await problemsOf(
+        benchmark(
+          `candidate: { container: { memoryMiB: 1, pidsLimit: 1 } }, judge: { verification: { memoryMiB: 6 } }`,
+        ),
+      ),
+    ).toEqual([
       "benchmark.ts: judge.verification.memoryMiB: must be at least 64 (MiB), room for a test command and its runtime; the default is 4096",
       "benchmark.ts: candidate.container.memoryMiB: must be at least 256 (MiB): OpenCode alone takes about 200 MiB in the container, besides the agent's commands; the default is 4096",
       "benchmark.ts: candidate.container.pidsLimit: must be at least 64: OpenCode's threads, its shell and the agent's commands all count; the default is 1024",
@@ -286,16 +395,32 @@ describe("loadBenchmark", () => {
   });
 
   it("bounds repetitions and the slot count before anything is planned", async () => {
-    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1e9 };\n` }))).toEqual([
+    expect(
+      await problemsOf(
+        minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1e9 };\n` }),
+      ),
+    ).toEqual([
       "benchmark.ts: repetitions: must be at most 1000; each repetition runs every eval for every model again",
     ]);
     const models = Array.from({ length: 1001 }, (_, index) => `"p/m${index}"`).join(", ");
-    expect(await problemsOf(minimalBenchmark({ "benchmark.ts": `export default { models: [${models}], repetitions: 1000 };\n` }))).toEqual([
+    expect(
+      await problemsOf(
+        minimalBenchmark({ "benchmark.ts": `export default { models: [${models}], repetitions: 1000 };\n` }),
+      ),
+    ).toEqual([
       "benchmark.ts: 1 evals × 1001 models × 1 variants (current included) × 1000 repetitions make 1,001,000 slots, over the limit of 1,000,000; lower repetitions, or split the benchmark",
     ]);
-    const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["p/m"], repetitions: 1000, variants: { terse: {} } };\n` })));
+    const benchmark = await loadBenchmark(
+      await writeTree(
+        minimalBenchmark({
+          "benchmark.ts": `export default { models: ["p/m"], repetitions: 1000, variants: { terse: {} } };\n`,
+        }),
+      ),
+    );
     const many = Array.from({ length: 501 }, (_, index) => `p/m${index}`);
-    expect(() => checkModelOverride(benchmark, many)).toThrow("--model: 1 evals × 502 models × 2 variants (current included) × 1000 repetitions make 1,004,000 slots, over the limit of 1,000,000");
+    expect(() => checkModelOverride(benchmark, many)).toThrow(
+      "--model: 1 evals × 502 models × 2 variants (current included) × 1000 repetitions make 1,004,000 slots, over the limit of 1,000,000",
+    );
     expect(() => checkModelOverride(benchmark, many.slice(0, 499))).not.toThrow();
   });
 });

@@ -39,7 +39,9 @@ export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> 
   const directory = resolve(path.endsWith("benchmark.ts") ? dirname(path) : path);
   const file = join(directory, "benchmark.ts");
   if (!existsSync(file)) {
-    throw new BenchmarkInvalidError([{ file: "benchmark.ts", message: `not found in ${directory}; create it or pass --benchmark <dir>` }]);
+    throw new BenchmarkInvalidError([
+      { file: "benchmark.ts", message: `not found in ${directory}; create it or pass --benchmark <dir>` },
+    ]);
   }
   const problems: LoadProblem[] = [];
   const importer = createConfigImporter();
@@ -60,10 +62,21 @@ export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> 
   const composed = composeByCategories(settings?.categories, evals, problems);
   if (settings) problems.push(...checkAcrossEvals(settings, composed.evals));
   if (problems.length > 0 || !settings) throw new BenchmarkInvalidError(problems);
-  return { name: settings.name ?? basename(directory), directory, settings, evals: composed.evals, variants, categories: composed.keys };
+  return {
+    name: settings.name ?? basename(directory),
+    directory,
+    settings,
+    evals: composed.evals,
+    variants,
+    categories: composed.keys,
+  };
 }
 
-async function importSettings(importer: ConfigImporter, file: string, problems: LoadProblem[]): Promise<BenchmarkSettings | null> {
+async function importSettings(
+  importer: ConfigImporter,
+  file: string,
+  problems: LoadProblem[],
+): Promise<BenchmarkSettings | null> {
   try {
     return await importer.import(file, BenchmarkSchema);
   } catch (error) {
@@ -76,7 +89,10 @@ async function importSettings(importer: ConfigImporter, file: string, problems: 
 async function listEvalFolders(directory: string, problems: LoadProblem[]): Promise<string[]> {
   const evalsDirectory = join(directory, "evals");
   if (!existsSync(evalsDirectory)) {
-    problems.push({ file: "evals", message: "folder not found; create evals/<id>/prompt.md with a judge.md or judge.ts" });
+    problems.push({
+      file: "evals",
+      message: "folder not found; create evals/<id>/prompt.md with a judge.md or judge.ts",
+    });
     return [];
   }
   const names = (await readdir(evalsDirectory))
@@ -84,7 +100,10 @@ async function listEvalFolders(directory: string, problems: LoadProblem[]): Prom
     .sort();
   if (names.length === 0) problems.push({ file: "evals", message: "has no eval folders; add evals/<id>/" });
   for (const name of names.filter((candidate) => !EVAL_ID.test(candidate))) {
-    problems.push({ file: `evals/${name}`, message: `eval id "${name}" must use only letters, digits, ".", "_" and "-"` });
+    problems.push({
+      file: `evals/${name}`,
+      message: `eval id "${name}" must use only letters, digits, ".", "_" and "-"`,
+    });
   }
   return names.filter((name) => EVAL_ID.test(name));
 }
@@ -97,8 +116,16 @@ async function listEvalFolders(directory: string, problems: LoadProblem[]): Prom
 export function checkModelOverride(benchmark: BenchmarkDefinition, models: readonly string[]): void {
   const problems: LoadProblem[] = models
     .filter((model) => !MODEL_ID.test(model))
-    .map((model) => ({ file: "--model", message: `"${model}" must look like "provider/model" or "provider/model#variant"` }));
-  problems.push(...controlFileProblems(models, benchmark.evals), ...slotCountProblems("--model", benchmark.settings, benchmark.evals, [...new Set([...benchmark.settings.models, ...models])]));
+    .map((model) => ({
+      file: "--model",
+      message: `"${model}" must look like "provider/model" or "provider/model#variant"`,
+    }));
+  problems.push(
+    ...controlFileProblems(models, benchmark.evals),
+    ...slotCountProblems("--model", benchmark.settings, benchmark.evals, [
+      ...new Set([...benchmark.settings.models, ...models]),
+    ]),
+  );
   if (problems.length > 0) throw new BenchmarkInvalidError(problems);
 }
 
@@ -112,7 +139,9 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
       message: `judge.model is required because ${rubricEvals.map((evaluation) => evaluation.id).join(", ")} ha${rubricEvals.length === 1 ? "s" : "ve"} judge.md`,
     });
   }
-  const earlyStopEvals = evals.filter((evaluation) => evaluation.settings.earlyStop !== undefined && evaluation.settings.earlyStop !== false);
+  const earlyStopEvals = evals.filter(
+    (evaluation) => evaluation.settings.earlyStop !== undefined && evaluation.settings.earlyStop !== false,
+  );
   if (earlyStopEvals.length > 0 && settings.concurrency === 1) {
     problems.push({
       file: "benchmark.ts",
@@ -129,19 +158,30 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
 }
 
 /** Every slot is planned, recorded and summarized: past MAX_SLOTS the benchmark is refused before planning starts. */
-function slotCountProblems(file: string, settings: BenchmarkSettings, evals: readonly EvalDefinition[], models: readonly string[]): LoadProblem[] {
+function slotCountProblems(
+  file: string,
+  settings: BenchmarkSettings,
+  evals: readonly EvalDefinition[],
+  models: readonly string[],
+): LoadProblem[] {
   const candidates = Object.keys(settings.variants).length + 1;
   const slots = evals.length * models.length * candidates * settings.repetitions;
   if (slots <= MAX_SLOTS) return [];
   const shape = `${evals.length} evals × ${models.length} models × ${candidates} variants (current included) × ${settings.repetitions} repetitions`;
-  return [{ file, message: `${shape} make ${slots.toLocaleString("en-US")} slots, over the limit of ${MAX_SLOTS.toLocaleString("en-US")}; lower repetitions, or split the benchmark` }];
+  return [
+    {
+      file,
+      message: `${shape} make ${slots.toLocaleString("en-US")} slots, over the limit of ${MAX_SLOTS.toLocaleString("en-US")}; lower repetitions, or split the benchmark`,
+    },
+  ];
 }
 
 /** An earlyStop `onlyModels` entry benchmark.ts does not list would never be checked: a typo, said at load. */
 function earlyStopModelProblems(models: readonly string[], evals: readonly EvalDefinition[]): LoadProblem[] {
   return evals.flatMap((evaluation) => {
     const setting = evaluation.settings.earlyStop;
-    const unknown = typeof setting === "object" ? (setting.onlyModels ?? []).filter((model) => !models.includes(model)) : [];
+    const unknown =
+      typeof setting === "object" ? (setting.onlyModels ?? []).filter((model) => !models.includes(model)) : [];
     return unknown.map((model) => ({
       file: join("evals", evaluation.id, "eval.ts"),
       message: `earlyStop.onlyModels: "${model}" is not a model of benchmark.ts; the models are: ${models.join(", ")}`,
@@ -155,12 +195,22 @@ function earlyStopModelProblems(models: readonly string[], evals: readonly EvalD
  * could still never be decided.
  */
 function gateCriterionProblems(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
-  const declared = [...new Set(evals.flatMap((evaluation) => evaluation.criteria.map((criterion) => criterion.id)))].sort();
-  const undeclaring = evals.filter((evaluation) => evaluation.code !== null && evaluation.code.criteria === null).map((evaluation) => `evals/${evaluation.id}/judge.ts`);
-  const hint = undeclaring.length === 0 ? "" : `; a gate needs its criterion declared: list the criteria ${undeclaring.join(", ")} return${undeclaring.length === 1 ? "s" : ""} in \`export const criteria\``;
+  const declared = [
+    ...new Set(evals.flatMap((evaluation) => evaluation.criteria.map((criterion) => criterion.id))),
+  ].sort();
+  const undeclaring = evals
+    .filter((evaluation) => evaluation.code !== null && evaluation.code.criteria === null)
+    .map((evaluation) => `evals/${evaluation.id}/judge.ts`);
+  const hint =
+    undeclaring.length === 0
+      ? ""
+      : `; a gate needs its criterion declared: list the criteria ${undeclaring.join(", ")} return${undeclaring.length === 1 ? "s" : ""} in \`export const criteria\``;
   return Object.keys(settings.gates?.criteria ?? {})
     .filter((id) => !declared.includes(id))
-    .map((id) => ({ file: "benchmark.ts", message: `gates.criteria.${id}: no eval declares a criterion "${id}"; the criteria are: ${declared.join(", ") || "(none)"}${hint}` }));
+    .map((id) => ({
+      file: "benchmark.ts",
+      message: `gates.criteria.${id}: no eval declares a criterion "${id}"; the criteria are: ${declared.join(", ") || "(none)"}${hint}`,
+    }));
 }
 
 function controlFileProblems(models: readonly string[], evals: EvalDefinition[]): LoadProblem[] {

@@ -42,7 +42,15 @@ export interface EvalDefinition {
 }
 
 /** Files and folders of an eval that are not judge-only material. */
-const HARNESS_ENTRIES = new Set(["prompt.md", "judge.md", "judge.ts", "eval.ts", "workspace", "controls", "node_modules"]);
+const HARNESS_ENTRIES = new Set([
+  "prompt.md",
+  "judge.md",
+  "judge.ts",
+  "eval.ts",
+  "workspace",
+  "controls",
+  "node_modules",
+]);
 
 export async function loadEval(
   id: string,
@@ -56,7 +64,8 @@ export async function loadEval(
     try {
       return await step();
     } catch (error) {
-      const messages = error instanceof ConfigInvalidError ? error.messages : [error instanceof Error ? error.message : String(error)];
+      const messages =
+        error instanceof ConfigInvalidError ? error.messages : [error instanceof Error ? error.message : String(error)];
       const code = error instanceof CodedLoadError ? { code: error.code } : {};
       problems.push(...messages.map((message) => ({ file: at(name), message, ...code })));
       return null;
@@ -65,7 +74,8 @@ export async function loadEval(
 
   // Before anything is read: an entry that leads out of the benchmark folder is never followed.
   const listed = await attempt(".", async () => listEvalFiles(directory, benchmarkDirectory));
-  if (!listed || listed.problems.length > 0) return { definition: null, problems: [...problems, ...(listed?.problems ?? [])] };
+  if (!listed || listed.problems.length > 0)
+    return { definition: null, problems: [...problems, ...(listed?.problems ?? [])] };
   const has = (name: string) => existsSync(join(directory, name));
   if (!has("prompt.md") || (!has("judge.md") && !has("judge.ts"))) {
     const missing = [!has("prompt.md") && "prompt.md", !has("judge.md") && !has("judge.ts") && "judge.md or judge.ts"];
@@ -75,15 +85,25 @@ export async function loadEval(
     });
   }
 
-  const prompt = has("prompt.md") ? await attempt("prompt.md", async () => parsePrompt(readFileSync(join(directory, "prompt.md")))) : null;
+  const prompt = has("prompt.md")
+    ? await attempt("prompt.md", async () => parsePrompt(readFileSync(join(directory, "prompt.md"))))
+    : null;
   const settings = has("eval.ts")
     ? await attempt("eval.ts", () => importer.import(join(directory, "eval.ts"), EvalSettingsSchema))
     : EvalSettingsSchema.parse({});
-  const rubric = has("judge.md") ? await attempt("judge.md", async () => parseRubric(readFileSync(join(directory, "judge.md"), "utf8"))) : null;
-  const code = has("judge.ts") ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"), benchmarkDirectory)) : null;
+  const rubric = has("judge.md")
+    ? await attempt("judge.md", async () => parseRubric(readFileSync(join(directory, "judge.md"), "utf8")))
+    : null;
+  const code = has("judge.ts")
+    ? await attempt("judge.ts", () => bundleCodeJudge(join(directory, "judge.ts"), benchmarkDirectory))
+    : null;
   const workspaceSettings = settings?.workspace;
   if (workspaceSettings && has("workspace")) {
-    problems.push({ file: at("eval.ts"), message: "workspace: the candidate starts from the repository, so the workspace/ folder would be ignored; move its files to a folder named by workspace.overlay, or remove one of them" });
+    problems.push({
+      file: at("eval.ts"),
+      message:
+        "workspace: the candidate starts from the repository, so the workspace/ folder would be ignored; move its files to a folder named by workspace.overlay, or remove one of them",
+    });
   }
   const workspace = workspaceSettings
     ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
@@ -92,18 +112,35 @@ export async function loadEval(
   const judgeFiles = await attempt(".", async () => listJudgeFiles(listed.files, workspaceFolders(workspaceSettings)));
 
   if (settings?.earlyStop && has("judge.ts")) {
-    problems.push({ file: at("eval.ts"), message: "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts" });
+    problems.push({
+      file: at("eval.ts"),
+      message:
+        "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts",
+    });
   }
   const criteria = [
-    ...(rubric?.criteria.map(({ id, label, categories }) => ({ id, label, categories, source: "judge.md" as const })) ?? []),
-    ...(code?.criteria?.map(({ id, label, categories }) => ({ id, label: label ?? id, categories, source: "judge.ts" as const })) ?? []),
+    ...(rubric?.criteria.map(({ id, label, categories }) => ({ id, label, categories, source: "judge.md" as const })) ??
+      []),
+    ...(code?.criteria?.map(({ id, label, categories }) => ({
+      id,
+      label: label ?? id,
+      categories,
+      source: "judge.ts" as const,
+    })) ?? []),
   ];
   for (const duplicate of duplicateIds(criteria)) {
-    problems.push({ file: at("judge.ts"), message: `criterion "${duplicate}" is declared in both judge.md and judge.ts; give one of them another id` });
+    problems.push({
+      file: at("judge.ts"),
+      message: `criterion "${duplicate}" is declared in both judge.md and judge.ts; give one of them another id`,
+    });
   }
 
-  if (problems.length > 0 || !prompt || !settings || !workspace || !controls || !judgeFiles) return { definition: null, problems };
-  return { definition: { id, directory, prompt, settings, rubric, code, criteria, workspace, judgeFiles, controls }, problems };
+  if (problems.length > 0 || !prompt || !settings || !workspace || !controls || !judgeFiles)
+    return { definition: null, problems };
+  return {
+    definition: { id, directory, prompt, settings, rubric, code, criteria, workspace, judgeFiles, controls },
+    problems,
+  };
 }
 
 async function loadControls(directory: string): Promise<Record<string, ControlFile>> {
@@ -116,7 +153,12 @@ async function loadControls(directory: string): Promise<Record<string, ControlFi
 
 /** The eval's folders a repository workspace copies into the candidate's (overlay, revisions): candidate inputs. */
 export function workspaceFolders(settings: EvalSettings["workspace"]): string[] {
-  return settings ? [...(settings.overlay ? [settings.overlay] : []), ...(settings.revisions ?? []).map((revision) => revision.directory)] : [];
+  return settings
+    ? [
+        ...(settings.overlay ? [settings.overlay] : []),
+        ...(settings.revisions ?? []).map((revision) => revision.directory),
+      ]
+    : [];
 }
 
 /**
@@ -125,7 +167,9 @@ export function workspaceFolders(settings: EvalSettings["workspace"]): string[] 
  */
 function listJudgeFiles(files: EvalFile[], candidateFolders: string[]): JudgeFile[] {
   const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
-  const judgeOnly = files.filter((entry) => !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path));
+  const judgeOnly = files.filter(
+    (entry) => !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path),
+  );
   return judgeOnly.map((entry) => ({ path: entry.path, sha256: sha256(readFileSync(entry.absolute)) }));
 }
 

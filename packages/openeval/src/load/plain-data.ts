@@ -13,9 +13,12 @@ export function toPlainData(value: unknown, path = "default export"): unknown {
   if (Array.isArray(value)) return value.map((item, index) => toPlainData(item, `${path}[${index}]`));
   if (typeof value === "object") {
     const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) throw new Error(`${path} is a ${prototype?.constructor?.name ?? "class"} instance; settings take plain objects`);
+    if (prototype !== Object.prototype && prototype !== null)
+      throw new Error(`${path} is a ${prototype?.constructor?.name ?? "class"} instance; settings take plain objects`);
     const entries = Object.entries(value).filter(([, item]) => item !== undefined);
     return Object.fromEntries(entries.map(([key, item]) => [key, toPlainData(item, `${path}.${key}`)]));
   }
-  throw new Error(`${path} is a ${typeof value}; settings take plain data (strings, numbers, booleans, arrays, objects)`);
+  throw new Error(
+    `${path} is a ${typeof value}; settings take plain data (strings, numbers, booleans, arrays, objects)`,
+  );
 }

@@ -20,12 +20,16 @@ function decodePrompt(bytes: Uint8Array): string {
   try {
     source = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new Error("is not UTF-8 text (a binary file, or another encoding such as UTF-16); save the task as UTF-8 text");
+    throw new Error(
+      "is not UTF-8 text (a binary file, or another encoding such as UTF-16); save the task as UTF-8 text",
+    );
   }
   const bad = NOT_TEXT.exec(source);
   if (bad) {
     const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
-    throw new Error(`holds ${code} at character ${bad.index + 1}, which text does not (a binary file?); save the task as plain UTF-8 text`);
+    throw new Error(
+      `holds ${code} at character ${bad.index + 1}, which text does not (a binary file?); save the task as plain UTF-8 text`,
+    );
   }
   return source;
 }
@@ -33,7 +37,9 @@ function decodePrompt(bytes: Uint8Array): string {
 export function parsePrompt(content: Uint8Array): EvalPrompt {
   const bytes = content.byteLength;
   if (bytes > MAX_PROMPT_BYTES) {
-    throw new Error(`is ${bytes} bytes, over the ${MAX_PROMPT_BYTES}-byte limit for a prompt; move large material into workspace/ and refer to it`);
+    throw new Error(
+      `is ${bytes} bytes, over the ${MAX_PROMPT_BYTES}-byte limit for a prompt; move large material into workspace/ and refer to it`,
+    );
   }
   const source = decodePrompt(content);
   // gray-matter caches by input string and returns shared objects; pass a fresh options object to skip it.

@@ -13,10 +13,16 @@ describe("resolveJudgeImport", () => {
   });
 
   it("resolves builtins to themselves and packages from the importer's node_modules", async () => {
-    const directory = await writeTree({ "node_modules/left-pad/package.json": `{ "name": "left-pad", "version": "1.3.0", "main": "index.js" }`, "node_modules/left-pad/index.js": "module.exports = 1;\n", "evals/x/judge.ts": "" });
+    const directory = await writeTree({
+      "node_modules/left-pad/package.json": `{ "name": "left-pad", "version": "1.3.0", "main": "index.js" }`,
+      "node_modules/left-pad/index.js": "module.exports = 1;\n",
+      "evals/x/judge.ts": "",
+    });
     expect(resolveJudgeImport("node:fs", join(directory, "evals", "x"))).toBe("node:fs");
     expect(resolveJudgeImport("fs", join(directory, "evals", "x"))).toBe("fs");
-    expect(resolveJudgeImport("left-pad", join(directory, "evals", "x"))).toBe(join(directory, "node_modules", "left-pad", "index.js"));
+    expect(resolveJudgeImport("left-pad", join(directory, "evals", "x"))).toBe(
+      join(directory, "node_modules", "left-pad", "index.js"),
+    );
     expect(resolveJudgeImport("right-pad", join(directory, "evals", "x"))).toBeNull();
   });
 

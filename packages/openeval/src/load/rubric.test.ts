@@ -17,11 +17,15 @@ describe("parseRubric", () => {
   });
 
   it("rejects duplicate ids, naming the id and line", () => {
-    expect(() => parseRubric("## Criterion: a — A\nx\n\n## Criterion: a — Again\ny\n")).toThrow(/line 4: duplicate criterion id "a"/);
+    expect(() => parseRubric("## Criterion: a — A\nx\n\n## Criterion: a — Again\ny\n")).toThrow(
+      /line 4: duplicate criterion id "a"/,
+    );
   });
 
   it("rejects malformed headings and bad ids", () => {
-    expect(() => parseRubric("## Criterion: missing_label\n")).toThrow(/malformed heading "## Criterion: missing_label"/);
+    expect(() => parseRubric("## Criterion: missing_label\n")).toThrow(
+      /malformed heading "## Criterion: missing_label"/,
+    );
     expect(() => parseRubric("## Criterion: Bad-Id — Label\n")).toThrow(/criterion id "Bad-Id" must match/);
     expect(() => parseRubric("## Criterion a — no colon\n")).toThrow(/malformed heading/);
   });
@@ -32,20 +36,30 @@ describe("parseRubric", () => {
   });
 
   it("reads a Categories line under a criterion heading as keys and takes it out of the text the judge reads", () => {
-    const rubric = parseRubric("# T\n\n## Criterion: fast — Fast\nCategories: Speed, speed ,  Cost Control\nPass when quick.\n\n## Criterion: plain — Plain\nCategory: safety\nOk.\n\n## Criterion: none — None\nNo categories.\n");
+    const rubric = parseRubric(
+      "# T\n\n## Criterion: fast — Fast\nCategories: Speed, speed ,  Cost Control\nPass when quick.\n\n## Criterion: plain — Plain\nCategory: safety\nOk.\n\n## Criterion: none — None\nNo categories.\n",
+    );
     expect(rubric.criteria.map(({ id, categories }) => [id, categories])).toEqual([
       ["fast", ["speed", "cost control"]],
       ["plain", ["safety"]],
       ["none", []],
     ]);
-    expect(rubric.text).toBe("# T\n\n## Criterion: fast — Fast\nPass when quick.\n\n## Criterion: plain — Plain\nOk.\n\n## Criterion: none — None\nNo categories.\n");
+    expect(rubric.text).toBe(
+      "# T\n\n## Criterion: fast — Fast\nPass when quick.\n\n## Criterion: plain — Plain\nOk.\n\n## Criterion: none — None\nNo categories.\n",
+    );
     expect(rubric.criteria[0]!.text).toBe("Pass when quick.");
   });
 
   it("refuses a Categories line away from its heading and a bad category, saying what is allowed", () => {
-    expect(() => parseRubric("## Criterion: a — A\n\nCategories: x\n")).toThrow('line 3: a Categories line must come directly below its "## Criterion:" heading');
-    expect(() => parseRubric("## Criterion: a — A\nCategories: ok, !bad\n")).toThrow('line 2: category " !bad" is not allowed; a category is 1–64 characters: letters, digits, spaces');
+    expect(() => parseRubric("## Criterion: a — A\n\nCategories: x\n")).toThrow(
+      'line 3: a Categories line must come directly below its "## Criterion:" heading',
+    );
+    expect(() => parseRubric("## Criterion: a — A\nCategories: ok, !bad\n")).toThrow(
+      'line 2: category " !bad" is not allowed; a category is 1–64 characters: letters, digits, spaces',
+    );
     expect(() => parseRubric("## Criterion: a — A\nCategories:\n")).toThrow("line 2: lists no categories");
-    expect(() => parseRubric("## Criterion: a — A\nCategories: x\nz\n\n## Criterion: a — B\ny\n")).toThrow(/line 5: duplicate criterion id "a"/);
+    expect(() => parseRubric("## Criterion: a — A\nCategories: x\nz\n\n## Criterion: a — B\ny\n")).toThrow(
+      /line 5: duplicate criterion id "a"/,
+    );
   });
 });

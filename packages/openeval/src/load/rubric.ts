@@ -62,7 +62,12 @@ export function parseRubric(source: string): Rubric {
       return;
     }
     const categories = categoriesAt.get(line) ?? [];
-    criteria.push({ id, label: label.trim(), text: sectionText(text, node, nextSection(headings, position)), categories });
+    criteria.push({
+      id,
+      label: label.trim(),
+      text: sectionText(text, node, nextSection(headings, position)),
+      categories,
+    });
   });
 
   if (problems.length > 0) throw new Error(problems.join("; "));
@@ -105,7 +110,10 @@ function takeCategoryLines(source: string, problems: string[]) {
       return;
     }
     try {
-      categoriesAt.set(index, categoryKeys(category[1]!.trim() === "" ? [] : category[1]!.split(","), `line ${index + 1}`));
+      categoriesAt.set(
+        index,
+        categoryKeys(category[1]!.trim() === "" ? [] : category[1]!.split(","), `line ${index + 1}`),
+      );
     } catch (error) {
       problems.push((error as Error).message);
     }

@@ -28,13 +28,19 @@ function openEvalKeyRefused(message: string) {
   return z
     .unknown()
     .superRefine((value, context) => {
-      if (value !== undefined) context.addIssue({ code: "custom", message: `OpenEval's setting is not supported by this openeval: ${message}` });
+      if (value !== undefined)
+        context.addIssue({
+          code: "custom",
+          message: `OpenEval's setting is not supported by this openeval: ${message}`,
+        });
     })
     .transform((): undefined => undefined)
     .optional();
 }
 
-const WEBSEARCH_REFUSED = openEvalKeyRefused("OpenCode's web search is not offered to candidates or judges here; remove websearch");
+const WEBSEARCH_REFUSED = openEvalKeyRefused(
+  "OpenCode's web search is not offered to candidates or judges here; remove websearch",
+);
 
 /**
  * Floors for container limits, checked at load rather than failing when the first container starts. The engines
@@ -49,7 +55,11 @@ export const VerificationSettingsSchema = z.strictObject({
   image: z.string().min(1).optional(),
   engine: z.enum(["docker", "podman"]).optional(),
   cpus: z.number().positive().optional(),
-  memoryMiB: positiveInt.min(MIN_VERIFICATION_MEMORY_MIB, { message: `must be at least ${MIN_VERIFICATION_MEMORY_MIB} (MiB), room for a test command and its runtime; the default is 4096` }).optional(),
+  memoryMiB: positiveInt
+    .min(MIN_VERIFICATION_MEMORY_MIB, {
+      message: `must be at least ${MIN_VERIFICATION_MEMORY_MIB} (MiB), room for a test command and its runtime; the default is 4096`,
+    })
+    .optional(),
 });
 
 export const JudgeSettingsSchema = z.strictObject({
@@ -65,10 +75,23 @@ export const ISOLATION_BACKENDS = ["container", "process"] as const;
 
 export const CandidateContainerSchema = z.strictObject({
   cpus: z.number().positive().optional(),
-  memoryMiB: positiveInt.min(MIN_CANDIDATE_MEMORY_MIB, { message: `must be at least ${MIN_CANDIDATE_MEMORY_MIB} (MiB): OpenCode alone takes about 200 MiB in the container, besides the agent's commands; the default is 4096` }).optional(),
-  pidsLimit: positiveInt.min(MIN_CANDIDATE_PIDS, { message: `must be at least ${MIN_CANDIDATE_PIDS}: OpenCode's threads, its shell and the agent's commands all count; the default is 1024` }).optional(),
+  memoryMiB: positiveInt
+    .min(MIN_CANDIDATE_MEMORY_MIB, {
+      message: `must be at least ${MIN_CANDIDATE_MEMORY_MIB} (MiB): OpenCode alone takes about 200 MiB in the container, besides the agent's commands; the default is 4096`,
+    })
+    .optional(),
+  pidsLimit: positiveInt
+    .min(MIN_CANDIDATE_PIDS, {
+      message: `must be at least ${MIN_CANDIDATE_PIDS}: OpenCode's threads, its shell and the agent's commands all count; the default is 1024`,
+    })
+    .optional(),
   /** A container engine address (`tcp://host:port`, `unix:///path`), instead of DOCKER_HOST or the local socket. */
-  host: z.string().regex(/^(unix|tcp|ssh):\/\//, { message: 'must be an engine address such as "tcp://127.0.0.1:2375" or "unix:///var/run/docker.sock"' }).optional(),
+  host: z
+    .string()
+    .regex(/^(unix|tcp|ssh):\/\//, {
+      message: 'must be an engine address such as "tcp://127.0.0.1:2375" or "unix:///var/run/docker.sock"',
+    })
+    .optional(),
 });
 
 /** What benchmark.ts may say about the built-in control provider: its models' prices (USD per million tokens). */
@@ -86,7 +109,10 @@ export const CandidateSettingsSchema = z.strictObject({
   providers: z
     .record(z.string(), z.record(z.string(), z.unknown()))
     .superRefine((providers, context) => {
-      if (providers[CONTROL_PROVIDER] !== undefined && !ControlPricingSchema.safeParse(providers[CONTROL_PROVIDER]).success) {
+      if (
+        providers[CONTROL_PROVIDER] !== undefined &&
+        !ControlPricingSchema.safeParse(providers[CONTROL_PROVIDER]).success
+      ) {
         context.addIssue({
           code: "custom",
           path: [CONTROL_PROVIDER],
@@ -99,7 +125,13 @@ export const CandidateSettingsSchema = z.strictObject({
   isolation: z.enum(ISOLATION_BACKENDS).optional(),
   container: CandidateContainerSchema.optional(),
   /** Container isolation: hosts (`host` or `host:port`, default port 443) reachable besides the model's provider. */
-  network: z.strictObject({ allow: z.array(z.string().regex(/^[A-Za-z0-9.-]+(?::\d{1,5})?$/, { message: 'must be "host" or "host:port"' })).default([]) }).optional(),
+  network: z
+    .strictObject({
+      allow: z
+        .array(z.string().regex(/^[A-Za-z0-9.-]+(?::\d{1,5})?$/, { message: 'must be "host" or "host:port"' }))
+        .default([]),
+    })
+    .optional(),
   websearch: WEBSEARCH_REFUSED,
 });
 
@@ -124,7 +156,11 @@ const TextOrFileSchema = z.union([z.string(), z.strictObject({ file: z.string().
 /** Where `files` may go: the workspace, or OpenCode's global config dir (skills/, agent/, command/ …). */
 function isVariantFilePath(path: string): boolean {
   const [root, ...rest] = path.split("/");
-  return (root === "workspace" || root === "config") && rest.length > 0 && rest.every((segment) => segment !== "" && segment !== "." && segment !== ".." && !segment.includes("\0"));
+  return (
+    (root === "workspace" || root === "config") &&
+    rest.length > 0 &&
+    rest.every((segment) => segment !== "" && segment !== "." && segment !== ".." && !segment.includes("\0"))
+  );
 }
 
 /** OpenCode config keys a variant overlay may not touch: the provider and credentials, or what isolation enforces. */
@@ -141,7 +177,8 @@ const HARNESS_CONFIG_KEYS: Record<string, string> = {
   instructions: "its paths would reach outside the candidate's isolation; use the variant's instructions",
 };
 /** Files the harness itself lays: the workspace's git repository, and the config dir's seeded or generated files. */
-const HARNESS_FILES = /^(workspace\/\.git(\/|$)|workspace\/\.opencode\/(package(-lock)?\.json|node_modules)(\/|$)|config\/(AGENTS\.md|opencode\.jsonc?|config\.json|package(-lock)?\.json|node_modules)(\/|$))/;
+const HARNESS_FILES =
+  /^(workspace\/\.git(\/|$)|workspace\/\.opencode\/(package(-lock)?\.json|node_modules)(\/|$)|config\/(AGENTS\.md|opencode\.jsonc?|config\.json|package(-lock)?\.json|node_modules)(\/|$))/;
 
 /**
  * A named candidate containing only differences from `current`. `agent` is an OpenCode agent definition
@@ -156,10 +193,18 @@ export const VariantSchema = z
   })
   .superRefine((variant, context) => {
     for (const key of Object.keys(variant.config ?? {}).filter((key) => Object.hasOwn(HARNESS_CONFIG_KEYS, key))) {
-      context.addIssue({ code: "custom", path: ["config", key], message: `a variant cannot set "${key}": ${HARNESS_CONFIG_KEYS[key]}` });
+      context.addIssue({
+        code: "custom",
+        path: ["config", key],
+        message: `a variant cannot set "${key}": ${HARNESS_CONFIG_KEYS[key]}`,
+      });
     }
     if (variant.agent && "model" in variant.agent) {
-      context.addIssue({ code: "custom", path: ["agent", "model"], message: "a variant cannot change the model: list models in models (a candidate is model × variant)" });
+      context.addIssue({
+        code: "custom",
+        path: ["agent", "model"],
+        message: "a variant cannot change the model: list models in models (a candidate is model × variant)",
+      });
     }
     for (const path of Object.keys(variant.files ?? {})) {
       const message = !isVariantFilePath(path)
@@ -183,7 +228,11 @@ export const BenchmarkSchema = z
   .strictObject({
     name: z.string().min(1).optional(),
     models: z.array(ModelIdSchema).min(1, { message: "list at least one model" }),
-    repetitions: positiveInt.max(MAX_REPETITIONS, { message: `must be at most ${MAX_REPETITIONS}; each repetition runs every eval for every model again` }).default(3),
+    repetitions: positiveInt
+      .max(MAX_REPETITIONS, {
+        message: `must be at most ${MAX_REPETITIONS}; each repetition runs every eval for every model again`,
+      })
+      .default(3),
     concurrency: positiveInt.optional(),
     judge: JudgeSettingsSchema.default({ timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS }),
     candidate: CandidateSettingsSchema.default({ timeoutMs: DEFAULT_CANDIDATE_TIMEOUT_MS, providers: {} }),
@@ -191,7 +240,12 @@ export const BenchmarkSchema = z
     evidence: EvidenceSettingsSchema.default(DEFAULT_SNAPSHOT_LIMITS),
     /** Which verdict contributors are enabled (all by default); the CLI's --gate/--only/--no-llm-judge come after. */
     verdict: z
-      .strictObject({ "code-judge": z.boolean().optional(), "llm-judge": z.boolean().optional(), gates: z.boolean().optional(), regression: z.boolean().optional() })
+      .strictObject({
+        "code-judge": z.boolean().optional(),
+        "llm-judge": z.boolean().optional(),
+        gates: z.boolean().optional(),
+        regression: z.boolean().optional(),
+      })
       .optional(),
     variants: z.record(z.string(), VariantSchema).default({}),
     /** OpenEval 0.5: compose the benchmark from the criteria in these categories (checked against the evals at load). */
@@ -211,9 +265,17 @@ export const BenchmarkSchema = z
     });
     for (const name of Object.keys(benchmark.variants)) {
       if ((RESERVED_VARIANTS as readonly string[]).includes(name)) {
-        context.addIssue({ code: "custom", path: ["variants", name], message: `"${name}" is a reserved variant name (current runs without overrides, baseline is an accepted run); rename the variant` });
+        context.addIssue({
+          code: "custom",
+          path: ["variants", name],
+          message: `"${name}" is a reserved variant name (current runs without overrides, baseline is an accepted run); rename the variant`,
+        });
       } else if (!VARIANT_NAME.test(name)) {
-        context.addIssue({ code: "custom", path: ["variants", name], message: 'variant names use only letters, digits, ".", "_" and "-"' });
+        context.addIssue({
+          code: "custom",
+          path: ["variants", name],
+          message: 'variant names use only letters, digits, ".", "_" and "-"',
+        });
       }
     }
   });
@@ -237,13 +299,20 @@ export const PREPARE_STEP_TIMEOUT_MS = 180_000;
 
 /** A folder inside the workspace, relative to its root ("." is the root): no absolute path, no "..", no NUL. */
 function isWorkspaceFolder(cwd: string): boolean {
-  if (cwd === "" || cwd.includes("\0") || cwd.startsWith("/") || cwd.startsWith("\\") || /^[A-Za-z]:/.test(cwd)) return false;
-  return cwd.replaceAll("\\", "/").split("/").every((segment) => segment !== "..");
+  if (cwd === "" || cwd.includes("\0") || cwd.startsWith("/") || cwd.startsWith("\\") || /^[A-Za-z]:/.test(cwd))
+    return false;
+  return cwd
+    .replaceAll("\\", "/")
+    .split("/")
+    .every((segment) => segment !== "..");
 }
 
 /** `a/./b/` → `a/b`, `./` → `.`: one spelling per folder, so the fingerprint does not change with the spelling. */
 function normalizeFolder(cwd: string): string {
-  const segments = cwd.replaceAll("\\", "/").split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = cwd
+    .replaceAll("\\", "/")
+    .split("/")
+    .filter((segment) => segment !== "" && segment !== ".");
   return segments.length === 0 ? "." : segments.join("/");
 }
 
@@ -251,7 +320,10 @@ function normalizeFolder(cwd: string): string {
 export const PrepareStepSchema = z.strictObject({
   cwd: z
     .string()
-    .refine(isWorkspaceFolder, { message: 'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path' })
+    .refine(isWorkspaceFolder, {
+      message:
+        'must be a folder inside the workspace, relative to its root ("." for the root), without ".." or an absolute path',
+    })
     .transform(normalizeFolder)
     .default("."),
   argv: z
@@ -264,15 +336,24 @@ export const PrepareStepSchema = z.strictObject({
 const GIT_REF = z
   .string()
   .regex(/^[\w./-]+$/, { message: 'must be a git ref name (letters, digits, "_", ".", "/" and "-")' })
-  .refine((ref) => !ref.includes("..") && !/^[-/]|\/$|\.lock$/.test(ref), { message: 'is not a usable git ref name (no "..", no leading "-" or "/", no trailing "/" or ".lock")' });
+  .refine((ref) => !ref.includes("..") && !/^[-/]|\/$|\.lock$/.test(ref), {
+    message: 'is not a usable git ref name (no "..", no leading "-" or "/", no trailing "/" or ".lock")',
+  });
 /** A folder name the workspace gets (the checkout, the `<remote>.git` repository). */
-const SIMPLE_NAME = z.string().regex(/^[\w-][\w.-]*$/, { message: 'must be a simple name (letters, digits, "_", "." and "-"), not a path' });
+const SIMPLE_NAME = z
+  .string()
+  .regex(/^[\w-][\w.-]*$/, { message: 'must be a simple name (letters, digits, "_", "." and "-"), not a path' });
 /** A folder of the eval (overlay, a revision's files), relative to it. */
 const EVAL_FOLDER = z
   .string()
-  .refine(isWorkspaceFolder, { message: "must be a folder of the eval, relative to its folder, without \"..\" or an absolute path" })
+  .refine(isWorkspaceFolder, {
+    message: 'must be a folder of the eval, relative to its folder, without ".." or an absolute path',
+  })
   .transform(normalizeFolder)
-  .refine((folder) => folder !== "." && folder.split("/")[0] !== "workspace", { message: 'must be a folder inside the eval other than the eval itself or workspace/ (the candidate gets the repository, not workspace/)' });
+  .refine((folder) => folder !== "." && folder.split("/")[0] !== "workspace", {
+    message:
+      "must be a folder inside the eval other than the eval itself or workspace/ (the candidate gets the repository, not workspace/)",
+  });
 /** A repository the harness can fetch one commit from without credentials: https, file://, or a local path. */
 function isFetchableRepository(repository: string): boolean {
   if (/^https:\/\//.test(repository)) return !/^https:\/\/[^/]*@/.test(repository);
@@ -286,10 +367,26 @@ function isFetchableRepository(repository: string): boolean {
  */
 export const EvalWorkspaceSettingsSchema = z
   .strictObject({
-    repository: z.string().min(1).refine(isFetchableRepository, { message: "must be a credential-free https:// URL, a file:// URL or a local path (relative to the eval's folder)" }).optional(),
-    commit: z.string().regex(/^[0-9a-f]{40}$/, { message: "must be the full 40-character commit id (lowercase hex)" }).optional(),
+    repository: z
+      .string()
+      .min(1)
+      .refine(isFetchableRepository, {
+        message:
+          "must be a credential-free https:// URL, a file:// URL or a local path (relative to the eval's folder)",
+      })
+      .optional(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/, { message: "must be the full 40-character commit id (lowercase hex)" })
+      .optional(),
     revisions: z
-      .array(z.strictObject({ ref: GIT_REF, directory: EVAL_FOLDER, message: z.string().min(1, { message: "give the revision's commit message" }) }))
+      .array(
+        z.strictObject({
+          ref: GIT_REF,
+          directory: EVAL_FOLDER,
+          message: z.string().min(1, { message: "give the revision's commit message" }),
+        }),
+      )
       .min(1, { message: "list at least one revision, or use repository and commit" })
       .optional(),
     ref: GIT_REF,
@@ -302,15 +399,23 @@ export const EvalWorkspaceSettingsSchema = z
     if ((workspace.repository === undefined) === (workspace.revisions === undefined)) {
       issue("repository", "give either repository (with commit) or revisions, not both or neither");
     }
-    if (workspace.repository !== undefined && workspace.commit === undefined) issue("commit", "a repository workspace needs the commit to check out (its full 40-character id)");
-    if (workspace.revisions !== undefined && workspace.commit !== undefined) issue("commit", "revisions build their own history; remove commit (it pins a repository's commit)");
+    if (workspace.repository !== undefined && workspace.commit === undefined)
+      issue("commit", "a repository workspace needs the commit to check out (its full 40-character id)");
+    if (workspace.revisions !== undefined && workspace.commit !== undefined)
+      issue("commit", "revisions build their own history; remove commit (it pins a repository's commit)");
     if (workspace.revisions) {
       const refs = workspace.revisions.map((revision) => revision.ref);
-      if (refs.includes("preparation")) issue("revisions", '"preparation" is reserved while the history is built; name the revision\'s ref otherwise');
+      if (refs.includes("preparation"))
+        issue("revisions", '"preparation" is reserved while the history is built; name the revision\'s ref otherwise');
       if (new Set(refs).size !== refs.length) issue("revisions", "each revision needs its own ref");
-      if (!refs.includes(workspace.ref)) issue("ref", `must be one of the revisions' refs (${refs.join(", ")}): the checkout starts there`);
+      if (!refs.includes(workspace.ref))
+        issue("ref", `must be one of the revisions' refs (${refs.join(", ")}): the checkout starts there`);
     }
-    if (workspace.checkout === `${workspace.remote}.git`) issue("checkout", `is the name of the remote's repository folder (${workspace.remote}.git); name the checkout otherwise`);
+    if (workspace.checkout === `${workspace.remote}.git`)
+      issue(
+        "checkout",
+        `is the name of the remote's repository folder (${workspace.remote}.git); name the checkout otherwise`,
+      );
   });
 
 /**
@@ -331,7 +436,11 @@ export const EvalSettingsSchema = z
   })
   .superRefine((settings, context) => {
     if (settings.timeoutMs !== undefined && settings.candidate?.timeoutMs !== undefined) {
-      context.addIssue({ code: "custom", path: ["timeoutMs"], message: "is an alias of candidate.timeoutMs; give the timeout once, as candidate: { timeoutMs }" });
+      context.addIssue({
+        code: "custom",
+        path: ["timeoutMs"],
+        message: "is an alias of candidate.timeoutMs; give the timeout once, as candidate: { timeoutMs }",
+      });
     }
   })
   .transform(({ candidate, timeoutMs, ...settings }): typeof settings & { timeoutMs?: number } => {

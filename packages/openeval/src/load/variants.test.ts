@@ -4,11 +4,19 @@ import { BenchmarkInvalidError } from "./errors.ts";
 import { loadBenchmark } from "./load-benchmark.ts";
 
 function benchmarkWith(variants: string, files: Record<string, string> = {}) {
-  return writeTree(minimalBenchmark({ "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, variants: ${variants} };\n`, ...files }));
+  return writeTree(
+    minimalBenchmark({
+      "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, variants: ${variants} };\n`,
+      ...files,
+    }),
+  );
 }
 
 async function problemsOf(variants: string): Promise<string[]> {
-  const error = await loadBenchmark(await benchmarkWith(variants)).then(() => null, (caught: unknown) => caught);
+  const error = await loadBenchmark(await benchmarkWith(variants)).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(BenchmarkInvalidError);
   return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
 }
@@ -43,7 +51,9 @@ describe("benchmark.ts variants", () => {
       'benchmark.ts: variants.baseline: "baseline" is a reserved variant name (current runs without overrides, baseline is an accepted run); rename the variant',
       'benchmark.ts: variants.bad name: variant names use only letters, digits, ".", "_" and "-"',
     ]);
-    expect(await problemsOf(`{ terse: { instruction: "x" } }`)).toEqual(['benchmark.ts: variants.terse: unknown key "instruction"; remove or correct it']);
+    expect(await problemsOf(`{ terse: { instruction: "x" } }`)).toEqual([
+      'benchmark.ts: variants.terse: unknown key "instruction"; remove or correct it',
+    ]);
     expect(await problemsOf(`{ terse: { instructions: { file: "missing.md" } } }`)).toEqual([
       'benchmark.ts: variants.terse.instructions: cannot read "missing.md" (ENOENT); give a readable file, relative to the benchmark folder',
     ]);
@@ -54,12 +64,14 @@ describe("benchmark.ts variants", () => {
   });
 
   it("refuses overlays that would change the provider, credentials, model or isolation", async () => {
-    expect(await problemsOf(`{ sneaky: { config: { provider: {}, share: "auto", plugin: ["x"], instructions: ["~/notes.md"], mcp: {} }, agent: { model: "other/model" },
-      files: { "workspace/.git/config": "x", "config/opencode.json": "{}", "config/AGENTS.md": "x", "workspace/.opencode/package.json": "{}" } } }`)).toEqual([
-      "benchmark.ts: variants.sneaky.config.provider: a variant cannot set \"provider\": providers and their credentials come from candidate.providers and the user's credentials",
+    expect(
+      await problemsOf(`{ sneaky: { config: { provider: {}, share: "auto", plugin: ["x"], instructions: ["~/notes.md"], mcp: {} }, agent: { model: "other/model" },
+      files: { "workspace/.git/config": "x", "config/opencode.json": "{}", "config/AGENTS.md": "x", "workspace/.opencode/package.json": "{}" } } }`),
+    ).toEqual([
+      'benchmark.ts: variants.sneaky.config.provider: a variant cannot set "provider": providers and their credentials come from candidate.providers and the user\'s credentials',
       'benchmark.ts: variants.sneaky.config.share: a variant cannot set "share": the harness enforces it for isolation and recording',
       'benchmark.ts: variants.sneaky.config.plugin: a variant cannot set "plugin": candidates run with --pure: no external plugins are loaded or installed while a candidate runs',
-      'benchmark.ts: variants.sneaky.config.instructions: a variant cannot set "instructions": its paths would reach outside the candidate\'s isolation; use the variant\'s instructions',
+      "benchmark.ts: variants.sneaky.config.instructions: a variant cannot set \"instructions\": its paths would reach outside the candidate's isolation; use the variant's instructions",
       "benchmark.ts: variants.sneaky.agent.model: a variant cannot change the model: list models in models (a candidate is model × variant)",
       "benchmark.ts: variants.sneaky.files.workspace/.git/config: the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead",
       "benchmark.ts: variants.sneaky.files.config/opencode.json: the harness writes this file (isolation, OpenCode config or instructions); use the variant's config or instructions instead",

@@ -20,15 +20,27 @@ export interface VariantDefinition {
 }
 
 export const CURRENT_VARIANT_NAME = "current";
-export const CURRENT_VARIANT: VariantDefinition = { name: CURRENT_VARIANT_NAME, instructions: null, agent: null, config: null, files: {} };
+export const CURRENT_VARIANT: VariantDefinition = {
+  name: CURRENT_VARIANT_NAME,
+  instructions: null,
+  agent: null,
+  config: null,
+  files: {},
+};
 
 /** Reads every variant's files; an unreadable one is a problem naming the variant and the key. */
-export async function loadVariants(directory: string, settings: BenchmarkSettings, problems: LoadProblem[]): Promise<VariantDefinition[]> {
+export async function loadVariants(
+  directory: string,
+  settings: BenchmarkSettings,
+  problems: LoadProblem[],
+): Promise<VariantDefinition[]> {
   const variants: VariantDefinition[] = [];
   for (const [name, variant] of Object.entries(settings.variants)) {
-    const read = (value: string | { file: string }, key: string) => readText(directory, value, `variants.${name}.${key}`, problems);
+    const read = (value: string | { file: string }, key: string) =>
+      readText(directory, value, `variants.${name}.${key}`, problems);
     const files: Record<string, string> = {};
-    for (const [path, value] of Object.entries(variant.files ?? {})) files[path] = await read(value, `files["${path}"]`);
+    for (const [path, value] of Object.entries(variant.files ?? {}))
+      files[path] = await read(value, `files["${path}"]`);
     variants.push({
       name,
       instructions: variant.instructions === undefined ? null : await read(variant.instructions, "instructions"),
@@ -40,19 +52,31 @@ export async function loadVariants(directory: string, settings: BenchmarkSetting
   return variants;
 }
 
-async function readText(directory: string, value: VariantSettings["instructions"] & {}, key: string, problems: LoadProblem[]): Promise<string> {
+async function readText(
+  directory: string,
+  value: VariantSettings["instructions"] & {},
+  key: string,
+  problems: LoadProblem[],
+): Promise<string> {
   if (typeof value === "string") return value;
   // The file's text is laid into the candidate's workspace or config: only the benchmark's own files qualify.
   const real = resolveReal(resolve(directory, value.file));
   if (!isInside(resolveReal(directory), real)) {
-    problems.push({ file: "benchmark.ts", code: "OE_FILE_OUTSIDE_BENCHMARK", message: `${key}: "${value.file}" resolves to ${real}, outside the benchmark folder; the candidate would be handed it. Move the file into the benchmark folder and name it relative to it` });
+    problems.push({
+      file: "benchmark.ts",
+      code: "OE_FILE_OUTSIDE_BENCHMARK",
+      message: `${key}: "${value.file}" resolves to ${real}, outside the benchmark folder; the candidate would be handed it. Move the file into the benchmark folder and name it relative to it`,
+    });
     return "";
   }
   try {
     return await readFile(real, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    problems.push({ file: "benchmark.ts", message: `${key}: cannot read "${value.file}" (${reason}); give a readable file, relative to the benchmark folder` });
+    problems.push({
+      file: "benchmark.ts",
+      message: `${key}: cannot read "${value.file}" (${reason}); give a readable file, relative to the benchmark folder`,
+    });
     return "";
   }
 }

@@ -30,7 +30,9 @@ export async function loadWorkspace(directory: string | null): Promise<EvalWorks
   const special: string[] = [];
   const entries = walkTree(directory, new Set([".git"]), special);
   if (special.length > 0) {
-    throw new Error(`has FIFOs, sockets or device files (${special.join(", ")}), which cannot be copied into a workspace; remove them`);
+    throw new Error(
+      `has FIFOs, sockets or device files (${special.join(", ")}), which cannot be copied into a workspace; remove them`,
+    );
   }
   const escaping = entries.filter((entry) => entry.kind === "symlink" && entry.escapes);
   if (escaping.length > 0) {
@@ -53,13 +55,22 @@ export async function loadWorkspace(directory: string | null): Promise<EvalWorks
  */
 export async function loadGitWorkspace(settings: EvalWorkspaceSettings, evalDirectory: string): Promise<EvalWorkspace> {
   const tree = async (folder: string) => {
-    if (!existsSync(join(evalDirectory, folder))) throw new Error(`names the folder ${folder}, which the eval does not have; create it or correct the path`);
+    if (!existsSync(join(evalDirectory, folder)))
+      throw new Error(`names the folder ${folder}, which the eval does not have; create it or correct the path`);
     return (await loadWorkspace(join(evalDirectory, folder))).hash;
   };
   const { repository, ...layout } = settings;
-  const revisions = settings.revisions ? await Promise.all(settings.revisions.map(async (revision) => ({ ...revision, tree: await tree(revision.directory) }))) : null;
-  const hash = fingerprint({ layout: { ...layout, revisions }, overlay: settings.overlay ? await tree(settings.overlay) : null });
-  const git: GitWorkspace = repository === undefined ? layout : { ...layout, repository: fetchURL(repository, evalDirectory) };
+  const revisions = settings.revisions
+    ? await Promise.all(
+        settings.revisions.map(async (revision) => ({ ...revision, tree: await tree(revision.directory) })),
+      )
+    : null;
+  const hash = fingerprint({
+    layout: { ...layout, revisions },
+    overlay: settings.overlay ? await tree(settings.overlay) : null,
+  });
+  const git: GitWorkspace =
+    repository === undefined ? layout : { ...layout, repository: fetchURL(repository, evalDirectory) };
   return { directory: null, hash, fileCount: 0, git };
 }
 

@@ -37,8 +37,8 @@ describe("snapshotDatabase", () => {
 
   it("says where OpenCode should have written when there is no live database", async () => {
     const dir = await makeTempDir();
-    await expect(snapshotDatabase({ live: join(dir, "missing.db"), target: join(dir, "t.db"), secrets: [] })).rejects.toThrow(
-      /No native OpenCode database at .*missing\.db/,
-    );
+    await expect(
+      snapshotDatabase({ live: join(dir, "missing.db"), target: join(dir, "t.db"), secrets: [] }),
+    ).rejects.toThrow(/No native OpenCode database at .*missing\.db/);
   });
 });

@@ -24,7 +24,12 @@ beforeEach(async () => {
     authFile,
     JSON.stringify({
       anthropic: { type: "api", key: "sk-ant-from-auth-file-0123456789" },
-      openai: { type: "oauth", access: "openai-access-token-0123456789", refresh: "openai-refresh-0123456789", expires: 1 },
+      openai: {
+        type: "oauth",
+        access: "openai-access-token-0123456789",
+        refresh: "openai-refresh-0123456789",
+        expires: 1,
+      },
     }),
   );
 });
@@ -41,13 +46,17 @@ describe("selectCredentials", () => {
     // Handed over: only its own. Redacted: every secret the runner can see.
     expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain(OPENAI);
     expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain("openai-access-token");
-    expect(creds.secrets).toEqual(expect.arrayContaining([OPENAI, "openai-access-token-0123456789", "aws-secret-planted-0123456789"]));
+    expect(creds.secrets).toEqual(
+      expect.arrayContaining([OPENAI, "openai-access-token-0123456789", "aws-secret-planted-0123456789"]),
+    );
   });
 
   test("an oauth entry's tokens are all secrets; the type field is not", async () => {
     const creds = await selectCredentials({ model: "openai/gpt-x#high", environment, authFile });
     expect(creds.env).toEqual({ OPENAI_API_KEY: OPENAI });
-    expect(creds.secrets).toEqual(expect.arrayContaining([OPENAI, "openai-access-token-0123456789", "openai-refresh-0123456789"]));
+    expect(creds.secrets).toEqual(
+      expect.arrayContaining([OPENAI, "openai-access-token-0123456789", "openai-refresh-0123456789"]),
+    );
     expect(creds.secrets).not.toContain("oauth");
     expect(JSON.stringify({ env: creds.env, auth: creds.auth })).not.toContain(ANTHROPIC);
   });
@@ -56,7 +65,15 @@ describe("selectCredentials", () => {
     const creds = await selectCredentials({ model: "control/x", environment, authFile });
     expect({ env: creds.env, auth: creds.auth }).toEqual({ env: {}, auth: null });
     expect(creds.secrets.sort()).toEqual(
-      [ANTHROPIC, OPENAI, "gemini-planted-0123456789", "aws-secret-planted-0123456789", "sk-ant-from-auth-file-0123456789", "openai-access-token-0123456789", "openai-refresh-0123456789"].sort(),
+      [
+        ANTHROPIC,
+        OPENAI,
+        "gemini-planted-0123456789",
+        "aws-secret-planted-0123456789",
+        "sk-ant-from-auth-file-0123456789",
+        "openai-access-token-0123456789",
+        "openai-refresh-0123456789",
+      ].sort(),
     );
   });
 
@@ -68,13 +85,20 @@ describe("selectCredentials", () => {
   });
 
   test("an unknown provider gets no environment keys; a missing auth file is no entry", async () => {
-    const creds = await selectCredentials({ model: "someproxy/model", environment: { HOME: "/nonexistent-home" }, authFile: join(dir, "missing.json") });
+    const creds = await selectCredentials({
+      model: "someproxy/model",
+      environment: { HOME: "/nonexistent-home" },
+      authFile: join(dir, "missing.json"),
+    });
     expect(creds).toEqual({ env: {}, auth: null, secrets: [] });
   });
 
   test("the default auth file is $XDG_DATA_HOME/opencode/auth.json", async () => {
     await mkdir(join(dir, "opencode"), { recursive: true });
-    await writeFile(join(dir, "opencode", "auth.json"), JSON.stringify({ groq: { type: "api", key: "gsk-from-xdg-0123456789" } }));
+    await writeFile(
+      join(dir, "opencode", "auth.json"),
+      JSON.stringify({ groq: { type: "api", key: "gsk-from-xdg-0123456789" } }),
+    );
     const creds = await selectCredentials({ model: "groq/llama", environment: { XDG_DATA_HOME: dir } });
     expect(creds.auth).toEqual({ type: "api", key: "gsk-from-xdg-0123456789" });
   });

@@ -25,8 +25,14 @@ const PROVIDER_ENV: Readonly<Record<string, ProviderEnv>> = {
   anthropic: { secrets: ["ANTHROPIC_API_KEY"] },
   openai: { secrets: ["OPENAI_API_KEY"] },
   google: { secrets: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"] },
-  "google-vertex": { secrets: [], settings: ["GOOGLE_VERTEX_PROJECT", "GOOGLE_VERTEX_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"] },
-  "google-vertex-anthropic": { secrets: [], settings: ["GOOGLE_VERTEX_PROJECT", "GOOGLE_VERTEX_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"] },
+  "google-vertex": {
+    secrets: [],
+    settings: ["GOOGLE_VERTEX_PROJECT", "GOOGLE_VERTEX_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"],
+  },
+  "google-vertex-anthropic": {
+    secrets: [],
+    settings: ["GOOGLE_VERTEX_PROJECT", "GOOGLE_VERTEX_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"],
+  },
   "amazon-bedrock": {
     secrets: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_BEARER_TOKEN_BEDROCK"],
     settings: ["AWS_REGION"],
@@ -54,7 +60,6 @@ const PROVIDER_ENV: Readonly<Record<string, ProviderEnv>> = {
   opencode: { secrets: ["OPENCODE_API_KEY"] },
   "github-copilot": { secrets: ["GITHUB_TOKEN"] },
 };
-
 
 export interface CredentialRequest {
   /** `provider/model[#variant]`. */
@@ -87,7 +92,9 @@ export interface Credentials {
 export async function selectCredentials(request: CredentialRequest): Promise<Credentials> {
   const { provider } = parseModelRef(request.model);
   const authFile = request.authFile ?? defaultAuthFile(request.environment);
-  const known = (await findKnownSecrets(request.environment, authFile, request.providers)).map((secret) => secret.value);
+  const known = (await findKnownSecrets(request.environment, authFile, request.providers)).map(
+    (secret) => secret.value,
+  );
   if (provider === CONTROL_PROVIDER) return { env: {}, auth: null, secrets: known };
 
   const env: Record<string, string> = {};

@@ -96,8 +96,12 @@ export async function exportSessions(request: ExportRequest): Promise<{ sessions
 }
 
 function exportText(db: Database, row: SessionTableRow): string {
-  const messages = db.query("SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(row.id);
-  const parts = db.query("SELECT id, session_id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id").all(row.id);
+  const messages = db
+    .query("SELECT id, session_id, data FROM message WHERE session_id = ? ORDER BY time_created, id")
+    .all(row.id);
+  const parts = db
+    .query("SELECT id, session_id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id")
+    .all(row.id);
   const partsByMessage = new Map<string, Record<string, unknown>[]>();
   for (const raw of parts) {
     const part = parseRow(PartTableRow, raw, "part");
@@ -109,7 +113,10 @@ function exportText(db: Database, row: SessionTableRow): string {
     info: sessionInfo(row),
     messages: messages.map((raw) => {
       const message = parseRow(MessageTableRow, raw, "message");
-      return { info: { ...message.data, id: message.id, sessionID: message.session_id }, parts: partsByMessage.get(message.id) ?? [] };
+      return {
+        info: { ...message.data, id: message.id, sessionID: message.session_id },
+        parts: partsByMessage.get(message.id) ?? [],
+      };
     }),
   };
   return `${JSON.stringify(exported, null, 2)}\n`;
@@ -132,20 +139,45 @@ function sessionInfo(row: SessionTableRow): Record<string, unknown> {
     model: row.model ? { id: row.model.id, providerID: row.model.providerID, variant: row.model.variant } : undefined,
     version: row.version,
     summary: hasSummary
-      ? { additions: row.summary_additions ?? 0, deletions: row.summary_deletions ?? 0, files: row.summary_files ?? 0, diffs: row.summary_diffs ?? undefined }
+      ? {
+          additions: row.summary_additions ?? 0,
+          deletions: row.summary_deletions ?? 0,
+          files: row.summary_files ?? 0,
+          diffs: row.summary_diffs ?? undefined,
+        }
       : undefined,
     cost: row.cost,
-    tokens: { input: row.tokens_input, output: row.tokens_output, reasoning: row.tokens_reasoning, cache: { read: row.tokens_cache_read, write: row.tokens_cache_write } },
+    tokens: {
+      input: row.tokens_input,
+      output: row.tokens_output,
+      reasoning: row.tokens_reasoning,
+      cache: { read: row.tokens_cache_read, write: row.tokens_cache_write },
+    },
     share: row.share_url ? { url: row.share_url } : undefined,
     metadata: row.metadata ?? undefined,
-    revert: revert ? { messageID: revert.messageID, partID: revert.partID || undefined, snapshot: revert.snapshot, diff: revert.diff } : undefined,
+    revert: revert
+      ? {
+          messageID: revert.messageID,
+          partID: revert.partID || undefined,
+          snapshot: revert.snapshot,
+          diff: revert.diff,
+        }
+      : undefined,
     permission: row.permission ?? undefined,
-    time: { created: row.time_created, updated: row.time_updated, compacting: row.time_compacting ?? undefined, archived: row.time_archived ?? undefined },
+    time: {
+      created: row.time_created,
+      updated: row.time_updated,
+      compacting: row.time_compacting ?? undefined,
+      archived: row.time_archived ?? undefined,
+    },
   };
 }
 
 function parseRow<T extends z.ZodType>(schema: T, raw: unknown, table: string): z.infer<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  throw new OpenCodeError("exportRowUnreadable", { table, problem: `${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}` });
+  throw new OpenCodeError("exportRowUnreadable", {
+    table,
+    problem: `${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+  });
 }

@@ -5,11 +5,16 @@ import { join } from "node:path";
 import { git } from "../util/git.ts";
 
 /** `exclude`: root paths (git exclude patterns) the commit leaves out, e.g. a checkout seeded inside afterwards. */
-export async function createGitWorkspace(target: string, source: string | null = null, options: { exclude?: string[] } = {}): Promise<string> {
+export async function createGitWorkspace(
+  target: string,
+  source: string | null = null,
+  options: { exclude?: string[] } = {},
+): Promise<string> {
   await mkdir(target, { recursive: true });
   if (source) await cp(source, target, { recursive: true, verbatimSymlinks: true });
   await git(target, ["init", "--quiet", "--initial-branch=main"]);
-  if (options.exclude?.length) await writeFile(join(target, ".git", "info", "exclude"), options.exclude.map((path) => `${path}\n`).join(""));
+  if (options.exclude?.length)
+    await writeFile(join(target, ".git", "info", "exclude"), options.exclude.map((path) => `${path}\n`).join(""));
   await git(target, ["add", "--all"]);
   await git(target, ["commit", "--quiet", "--allow-empty", "--no-verify", "--message", "openeval: initial workspace"]);
   return target;

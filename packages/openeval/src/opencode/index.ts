@@ -7,7 +7,14 @@
 //
 // Order for one session: runOpenCode → archiveDatabase → exportSessions (both read the live database in
 // scratch; the export is built from it in-process and never opens the archive, whose sha256 must not change).
-export { runOpenCode, RUN_MARKER, type LaunchedCommand, type Launcher, type OpenCodeOutcome, type OpenCodeRequest } from "./run-opencode.ts";
+export {
+  runOpenCode,
+  RUN_MARKER,
+  type LaunchedCommand,
+  type Launcher,
+  type OpenCodeOutcome,
+  type OpenCodeRequest,
+} from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
 export type { StreamLedger, StreamStep, StreamToolCall, TokenCounts } from "./stream-ledger.ts";
 export { prepareIsolation, seedConfigDir, type Isolation, type IsolationPaths } from "./isolated-env.ts";
@@ -19,7 +26,13 @@ export { findKnownSecrets, findSecretsIn, type KnownSecret } from "./known-secre
 export { selectCredentials, type CredentialRequest, type Credentials } from "./credentials.ts";
 export { buildProviderConfig, CONTROL_PROVIDER, providerEndpoint } from "./provider-config.ts";
 export { resolveOpenCodeBinary } from "./opencode-command.ts";
-export { checkEndpoint, describeEndpointProblem, preflightTarget, type EndpointProblem, type PreflightTarget } from "./preflight.ts";
+export {
+  checkEndpoint,
+  describeEndpointProblem,
+  preflightTarget,
+  type EndpointProblem,
+  type PreflightTarget,
+} from "./preflight.ts";
 export { serveOpenCode, type OpenCodeClient, type OpenCodeServer } from "./serve-opencode.ts";
 // Anything else a stage writes from a session (final response, logs) must pass through this first.
 export { redactBytes, redactSecrets } from "./redact.ts";

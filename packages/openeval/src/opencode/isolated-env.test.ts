@@ -29,7 +29,8 @@ describe("prepareIsolation", () => {
       const { env } = await prepareIsolation(scratch);
       expect(Object.values(env)).not.toContain("should-not-pass");
       expect(env.PATH).toBe("/usr/local/bin:/usr/bin:/bin");
-      const allowed = /^(PATH|HOME|TMPDIR|XDG_(DATA|CONFIG|CACHE|STATE)_HOME|OPENCODE_DB|OPENCODE_TEST_MANAGED_CONFIG_DIR|OPENCODE_DISABLE_[A-Z_]+)$/;
+      const allowed =
+        /^(PATH|HOME|TMPDIR|XDG_(DATA|CONFIG|CACHE|STATE)_HOME|OPENCODE_DB|OPENCODE_TEST_MANAGED_CONFIG_DIR|OPENCODE_DISABLE_[A-Z_]+)$/;
       for (const name of Object.keys(env)) expect(name).toMatch(allowed);
     } finally {
       delete process.env.OPENEVAL_LEAK_PROBE;
@@ -38,7 +39,15 @@ describe("prepareIsolation", () => {
 
   test("sets the offline and no-leak flags", async () => {
     const { env } = await prepareIsolation(scratch);
-    for (const flag of ["MODELS_FETCH", "AUTOUPDATE", "LSP_DOWNLOAD", "SHARE", "DEFAULT_PLUGINS", "CLAUDE_CODE", "EXTERNAL_SKILLS"]) {
+    for (const flag of [
+      "MODELS_FETCH",
+      "AUTOUPDATE",
+      "LSP_DOWNLOAD",
+      "SHARE",
+      "DEFAULT_PLUGINS",
+      "CLAUDE_CODE",
+      "EXTERNAL_SKILLS",
+    ]) {
       expect(env[`OPENCODE_DISABLE_${flag}`], flag).toBe("1");
     }
   });

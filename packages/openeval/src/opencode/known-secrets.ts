@@ -9,7 +9,8 @@ import { MIN_SECRET_LENGTH, redactBytes } from "./redact.ts";
 import { isRecord } from "../util/is-record.ts";
 
 /** Names that hold credentials (`*_KEY`, `*_TOKEN*`, `*_SECRET*`, `*_PASSWORD*`, `Proxy-Authorization`, …); values of the rest are settings. */
-const CREDENTIAL_NAME = /(?:KEY$|KEY_ID$|_KEY_|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|COOKIE|AUTHORIZATION|^AUTH|_AUTH$|_AUTH_)/i;
+const CREDENTIAL_NAME =
+  /(?:KEY$|KEY_ID$|_KEY_|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|COOKIE|AUTHORIZATION|^AUTH|_AUTH$|_AUTH_)/i;
 
 /** `<scheme> <token>`, as in an Authorization header. */
 const AUTHORIZATION_VALUE = /^(?:Bearer|Basic|Token|Bot)\s+(\S+)$/i;
@@ -44,10 +45,13 @@ export async function findKnownSecrets(
   for (const [name, value] of Object.entries(environment)) {
     if (value && isCredentialName(name)) found.push({ value, source: `env ${name}` });
   }
-  for (const [provider, entry] of Object.entries(await readAuthFile(authFile))) collectLeaves(entry, `auth.json ${provider}`, found);
+  for (const [provider, entry] of Object.entries(await readAuthFile(authFile)))
+    collectLeaves(entry, `auth.json ${provider}`, found);
   collectCredentialFields(providers, "candidate.providers", found);
   const seen = new Set<string>();
-  return [...found, ...found.flatMap(schemeToken)].filter((secret) => secret.value.length >= MIN_SECRET_LENGTH && seen.size < seen.add(secret.value).size);
+  return [...found, ...found.flatMap(schemeToken)].filter(
+    (secret) => secret.value.length >= MIN_SECRET_LENGTH && seen.size < seen.add(secret.value).size,
+  );
 }
 
 /** An `Authorization` value's token alone (`Bearer <token>`): a candidate can print or encode just that part. */

@@ -4,7 +4,11 @@ import { parseModelRef } from "./model-id.ts";
 
 describe("parseModelRef", () => {
   test("provider/model", () => {
-    expect(parseModelRef("anthropic/claude-x")).toEqual({ provider: "anthropic", id: "anthropic/claude-x", variant: null });
+    expect(parseModelRef("anthropic/claude-x")).toEqual({
+      provider: "anthropic",
+      id: "anthropic/claude-x",
+      variant: null,
+    });
   });
 
   test("model IDs may contain slashes; the variant follows the last #", () => {

@@ -5,8 +5,18 @@ import { buildConfigContent, buildRunArgs, RUN_TITLE } from "./opencode-command.
 describe("buildRunArgs", () => {
   test("headless JSON run in the workspace, fixed title, logs and thinking", () => {
     expect(buildRunArgs("/ws", parseModelRef("control/positive"))).toEqual([
-      "run", "--pure", "--format", "json", "--dir", "/ws", "-m", "control/positive",
-      "--title", RUN_TITLE, "--print-logs", "--thinking",
+      "run",
+      "--pure",
+      "--format",
+      "json",
+      "--dir",
+      "/ws",
+      "-m",
+      "control/positive",
+      "--title",
+      RUN_TITLE,
+      "--print-logs",
+      "--thinking",
     ]);
   });
 
@@ -17,7 +27,10 @@ describe("buildRunArgs", () => {
   });
 
   test("an agent variant's agent is selected with --agent", () => {
-    expect(buildRunArgs("/ws", parseModelRef("control/positive"), "openeval-variant").slice(-2)).toEqual(["--agent", "openeval-variant"]);
+    expect(buildRunArgs("/ws", parseModelRef("control/positive"), "openeval-variant").slice(-2)).toEqual([
+      "--agent",
+      "openeval-variant",
+    ]);
   });
 });
 
@@ -25,12 +38,21 @@ const REACH = { shared: [], private: ["/scratch/opencode"] };
 
 describe("buildConfigContent", () => {
   test("keeps the benchmark's providers and enforces snapshot, share, autoupdate", () => {
-    const config = JSON.parse(buildConfigContent({ provider: { p: { npm: "x" } }, snapshot: true, share: "auto" }, REACH));
-    expect(config).toMatchObject({ provider: { p: { npm: "x" } }, snapshot: false, share: "disabled", autoupdate: false });
+    const config = JSON.parse(
+      buildConfigContent({ provider: { p: { npm: "x" } }, snapshot: true, share: "auto" }, REACH),
+    );
+    expect(config).toMatchObject({
+      provider: { p: { npm: "x" } },
+      snapshot: false,
+      share: "disabled",
+      autoupdate: false,
+    });
   });
 
   test("no permission resolves to ask: defaults allow, an authored ask becomes deny", () => {
-    const config = JSON.parse(buildConfigContent({ permission: { bash: { "*": "allow", "rm *": "ask" }, edit: "ask" } }, REACH));
+    const config = JSON.parse(
+      buildConfigContent({ permission: { bash: { "*": "allow", "rm *": "ask" }, edit: "ask" } }, REACH),
+    );
     expect(config.permission).toEqual({
       external_directory: { "*": "deny", "/scratch/opencode/*": "deny", "/proc/*": "deny" },
       doom_loop: "allow",
@@ -49,9 +71,18 @@ describe("buildConfigContent", () => {
 
   test("file tools reach outside the workspace only into shared folders, or where the benchmark says; never OpenCode's own files", () => {
     const shared = JSON.parse(buildConfigContent({}, { shared: ["/tmp"], private: ["/home/candidate/opencode"] }));
-    expect(shared.permission.external_directory).toEqual({ "*": "deny", "/tmp/*": "allow", "/home/candidate/opencode/*": "deny", "/proc/*": "deny" });
+    expect(shared.permission.external_directory).toEqual({
+      "*": "deny",
+      "/tmp/*": "allow",
+      "/home/candidate/opencode/*": "deny",
+      "/proc/*": "deny",
+    });
     const authored = JSON.parse(buildConfigContent({ permission: { external_directory: "allow" } }, REACH));
-    expect(Object.entries(authored.permission.external_directory)).toEqual([["*", "allow"], ["/scratch/opencode/*", "deny"], ["/proc/*", "deny"]]);
+    expect(Object.entries(authored.permission.external_directory)).toEqual([
+      ["*", "allow"],
+      ["/scratch/opencode/*", "deny"],
+      ["/proc/*", "deny"],
+    ]);
   });
 
   test("OpenCode's config folder stays open inside its private one: its own loading of instructions and skills obeys the rule", () => {

@@ -11,7 +11,8 @@ beforeAll(() => {
     fetch(request) {
       const path = new URL(request.url).pathname;
       seen.push({ path, authorization: request.headers.get("authorization") });
-      if (path.startsWith("/page/")) return new Response("<html>a web page</html>", { headers: { "content-type": "text/html" } });
+      if (path.startsWith("/page/"))
+        return new Response("<html>a web page</html>", { headers: { "content-type": "text/html" } });
       if (path.startsWith("/openai/")) return Response.json({ object: "list", data: [] });
       if (!path.startsWith("/v1/")) return new Response("File Not Found", { status: 404 });
       return new Response("no", { status: 401 });
@@ -22,8 +23,17 @@ afterAll(() => server.stop(true));
 
 describe("preflightTarget", () => {
   it("is the configured baseURL of the model's provider, and null for catalog providers", () => {
-    const providers = { local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:8080/v1/", apiKey: "sk-local" } } };
-    expect(preflightTarget("local/qwen#fast", providers)).toEqual({ provider: "local", baseURL: "http://127.0.0.1:8080/v1", apiKey: "sk-local" });
+    const providers = {
+      local: {
+        npm: "@ai-sdk/openai-compatible",
+        options: { baseURL: "http://127.0.0.1:8080/v1/", apiKey: "sk-local" },
+      },
+    };
+    expect(preflightTarget("local/qwen#fast", providers)).toEqual({
+      provider: "local",
+      baseURL: "http://127.0.0.1:8080/v1",
+      apiKey: "sk-local",
+    });
     expect(preflightTarget("anthropic/claude-sonnet-4-5", providers)).toBeNull();
   });
 });
@@ -31,12 +41,16 @@ describe("preflightTarget", () => {
 describe("checkEndpoint", () => {
   it("passes an endpoint that answers at all, with one free GET /models (never a completion)", async () => {
     seen = [];
-    expect(await checkEndpoint({ provider: "local", baseURL: `http://127.0.0.1:${server.port}/v1`, apiKey: "sk-local" })).toBeNull();
+    expect(
+      await checkEndpoint({ provider: "local", baseURL: `http://127.0.0.1:${server.port}/v1`, apiKey: "sk-local" }),
+    ).toBeNull();
     expect(seen).toEqual([{ path: "/v1/models", authorization: "Bearer sk-local" }]);
   });
 
   it("passes a JSON answer at /models", async () => {
-    expect(await checkEndpoint({ provider: "local", baseURL: `http://127.0.0.1:${server.port}/openai`, apiKey: null })).toBeNull();
+    expect(
+      await checkEndpoint({ provider: "local", baseURL: `http://127.0.0.1:${server.port}/openai`, apiKey: null }),
+    ).toBeNull();
   });
 
   it("names the URL and the provider, and says what to do, when nothing listens", async () => {

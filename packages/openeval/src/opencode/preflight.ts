@@ -18,11 +18,18 @@ export const PREFLIGHT_TIMEOUT_MS = 5_000;
  * The endpoint benchmark.ts configures for the model's provider (`candidate.providers.<p>.options.baseURL`), or null
  * when it configures none: catalog providers are reached through OpenCode's own catalog, which is not checked here.
  */
-export function preflightTarget(model: string, providers: Readonly<Record<string, Record<string, unknown>>>): PreflightTarget | null {
+export function preflightTarget(
+  model: string,
+  providers: Readonly<Record<string, Record<string, unknown>>>,
+): PreflightTarget | null {
   const { provider } = parseModelRef(model);
   const options = providers[provider]?.options;
   if (!isRecord(options) || typeof options.baseURL !== "string") return null;
-  return { provider, baseURL: options.baseURL.replace(/\/+$/, ""), apiKey: typeof options.apiKey === "string" ? options.apiKey : null };
+  return {
+    provider,
+    baseURL: options.baseURL.replace(/\/+$/, ""),
+    apiKey: typeof options.apiKey === "string" ? options.apiKey : null,
+  };
 }
 
 /**
@@ -50,7 +57,10 @@ export function describeEndpointProblem(problem: EndpointProblem): string {
  * await checkEndpoint({ provider: "local", baseURL: "http://127.0.0.1:9/v1", apiKey: null })
  * // { kind: "unreachable", finding: 'Provider "local" is unreachable at http://127.0.0.1:9/v1 (GET …/models: Unable to connect…)', remedy: "Start the server…" }
  */
-export async function checkEndpoint(target: PreflightTarget, timeoutMs = PREFLIGHT_TIMEOUT_MS): Promise<EndpointProblem | null> {
+export async function checkEndpoint(
+  target: PreflightTarget,
+  timeoutMs = PREFLIGHT_TIMEOUT_MS,
+): Promise<EndpointProblem | null> {
   const url = `${target.baseURL}/models`;
   let response: Response;
   let body: string;
@@ -62,14 +72,20 @@ export async function checkEndpoint(target: PreflightTarget, timeoutMs = PREFLIG
     });
     body = await response.text();
   } catch (error) {
-    const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+    const reason =
+      (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (error as Error).message;
     return {
       kind: "unreachable",
       finding: `Provider "${target.provider}" is unreachable at ${target.baseURL} (GET ${url}: ${reason})`,
       remedy: `Start the server, or fix benchmark.ts candidate.providers.${target.provider}.options.baseURL; then openeval retry this eval run.`,
     };
   }
-  const answer = response.status === 404 ? "404 Not Found" : response.ok && !isJson(body) ? `${response.status} with a body that is not JSON` : null;
+  const answer =
+    response.status === 404
+      ? "404 Not Found"
+      : response.ok && !isJson(body)
+        ? `${response.status} with a body that is not JSON`
+        : null;
   if (answer === null) return null;
   return {
     kind: "wrong_path",
@@ -89,5 +105,7 @@ function isJson(text: string): boolean {
 
 /** OpenAI-compatible servers (llama.cpp, vLLM, Ollama, LM Studio) serve their API under `/v1`. */
 function suffixHint(baseURL: string): string {
-  return /\/v1$/.test(baseURL) ? " (the path to the API's root; for most servers it ends in /v1)" : ` (most servers serve it under /v1: try ${baseURL}/v1)`;
+  return /\/v1$/.test(baseURL)
+    ? " (the path to the API's root; for most servers it ends in /v1)"
+    : ` (most servers serve it under /v1: try ${baseURL}/v1)`;
 }

@@ -6,7 +6,11 @@ import { parseModelRef } from "./model-id.ts";
 
 export { CONTROL_PROVIDER };
 
-export function buildProviderConfig(model: string, configured: Record<string, Record<string, unknown>>, controlBaseURL: string | null): Record<string, unknown> {
+export function buildProviderConfig(
+  model: string,
+  configured: Record<string, Record<string, unknown>>,
+  controlBaseURL: string | null,
+): Record<string, unknown> {
   const providers: Record<string, Record<string, unknown>> = structuredClone(configured);
   if (isControlModel(model)) {
     if (!controlBaseURL) throw new Error(`model ${model} is a control but no control server is running`);
@@ -16,7 +20,14 @@ export function buildProviderConfig(model: string, configured: Record<string, Re
       name: "openeval scripted controls",
       options: { baseURL: controlBaseURL, apiKey: "control" },
       // Controls cost nothing unless the benchmark prices them (tests of cost limits do).
-      models: { [name]: { name: `control/${name}`, tool_call: true, limit: { context: 128_000, output: 8_192 }, cost: { input: 0, output: 0 } } },
+      models: {
+        [name]: {
+          name: `control/${name}`,
+          tool_call: true,
+          limit: { context: 128_000, output: 8_192 },
+          cost: { input: 0, output: 0 },
+        },
+      },
     };
     providers[CONTROL_PROVIDER] = mergeDeep(scripted, providers[CONTROL_PROVIDER] ?? {});
   }

@@ -54,11 +54,14 @@ describe("encoded secrets", () => {
     const kept = redacted.slice("data: ".length, -" end".length).split(REDACTED);
     expect(kept, `offset ${start % 3}`).toHaveLength(2);
     expect(kept[0]!.length, `offset ${start % 3}`).toBeLessThanOrEqual(Math.ceil((8 * start) / 6));
-    expect(kept[1]!.length, `offset ${start % 3}`).toBeLessThanOrEqual(encoded.length - Math.floor((8 * (start + Buffer.byteLength(secret))) / 6));
+    expect(kept[1]!.length, `offset ${start % 3}`).toBeLessThanOrEqual(
+      encoded.length - Math.floor((8 * (start + Buffer.byteLength(secret))) / 6),
+    );
   }
 
   test("base64 at each of the three byte offsets, as `echo $KEY | base64` and inside a longer file", () => {
-    for (const before of ["", "K", "KE", "KEY", "API_KEY=", "ANTHROPIC_API_KEY="]) expectBase64Redacted(SECRET, before, "base64");
+    for (const before of ["", "K", "KE", "KEY", "API_KEY=", "ANTHROPIC_API_KEY="])
+      expectBase64Redacted(SECRET, before, "base64");
   });
 
   test("base64url at each offset, for a secret whose base64 has + and /", () => {
@@ -79,7 +82,12 @@ describe("encoded secrets", () => {
   test("URL-encoded: encodeURIComponent, form encoding, and every byte percent-encoded in either case", () => {
     const secret = "p@ss/w0rd+key=1 2&x";
     const everyByte = [...Buffer.from(secret)].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
-    for (const form of [encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2), everyByte, everyByte.toUpperCase()]) {
+    for (const form of [
+      encodeURIComponent(secret),
+      new URLSearchParams({ k: secret }).toString().slice(2),
+      everyByte,
+      everyByte.toUpperCase(),
+    ]) {
       expect(redactSecrets(`GET /?token=${form}&page=2`, [secret]), form).toBe(`GET /?token=${REDACTED}&page=2`);
     }
   });
@@ -92,13 +100,21 @@ describe("encoded secrets", () => {
   });
 
   test("in raw bytes too (files the agent wrote)", () => {
-    const data = new Uint8Array([0, 255, ...Buffer.from(`${Buffer.from(SECRET).toString("base64")} ${reverse(SECRET)}`), 0]);
-    expect(Buffer.from(redactBytes(data, [SECRET])).toString("latin1")).toBe(`\u0000\u00ff${REDACTED} ${REDACTED}\u0000`);
+    const data = new Uint8Array([
+      0,
+      255,
+      ...Buffer.from(`${Buffer.from(SECRET).toString("base64")} ${reverse(SECRET)}`),
+      0,
+    ]);
+    expect(Buffer.from(redactBytes(data, [SECRET])).toString("latin1")).toBe(
+      `\u0000\u00ff${REDACTED} ${REDACTED}\u0000`,
+    );
   });
 
   test("no form of a secret is shorter than the shortest secret redacted, and shorter secrets stay ignored", () => {
     for (const secret of ["abcdefgh", "été-ünï", "\u{1F511}\u{1F511}\u{1F511}\u{1F511}"]) {
-      for (const form of secretForms([secret])) expect(form.length, `${form} of ${secret}`).toBeGreaterThanOrEqual(MIN_SECRET_LENGTH);
+      for (const form of secretForms([secret]))
+        expect(form.length, `${form} of ${secret}`).toBeGreaterThanOrEqual(MIN_SECRET_LENGTH);
     }
     const text = `${Buffer.from("control").toString("base64")} ${Buffer.from("control").toString("hex")} lortnoc`;
     expect(redactSecrets(text, ["control"])).toBe(text);
@@ -120,7 +136,7 @@ describe("redactDatabase", () => {
     db.run("CREATE TABLE part (id TEXT PRIMARY KEY, data TEXT, raw BLOB, n INTEGER)");
     db.run("CREATE TABLE credential (id TEXT, value TEXT)");
     db.run("CREATE TABLE account (id TEXT, access_token TEXT)");
-    db.run("CREATE TABLE \"odd name\" (\"odd col\" TEXT)");
+    db.run('CREATE TABLE "odd name" ("odd col" TEXT)');
     db.run("INSERT INTO part VALUES (?, ?, ?, 1)", [
       "p1",
       JSON.stringify({ output: `ANTHROPIC_API_KEY=${SECRET}\nPATH=/bin` }),
@@ -129,10 +145,15 @@ describe("redactDatabase", () => {
     db.run("INSERT INTO part VALUES ('p2', 'clean text', NULL, 2)");
     db.run("INSERT INTO credential VALUES ('c', ?)", [SECRET]);
     db.run("INSERT INTO account VALUES ('a', 'some-token-value')");
-    db.run("INSERT INTO \"odd name\" VALUES (?)", [`x${SECRET}x`]);
+    db.run('INSERT INTO "odd name" VALUES (?)', [`x${SECRET}x`]);
     db.run("CREATE TABLE keyed (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID");
-    db.run("INSERT INTO keyed VALUES ('a', ?), ('b', 'same prefix only')", [`hex ${Buffer.from(SECRET).toString("hex")}`]);
-    db.run("INSERT INTO part VALUES ('p3', ?, ?, 3)", [`b64 ${Buffer.from(`K=${SECRET}`).toString("base64")}`, Buffer.from([...SECRET].reverse().join(""))]);
+    db.run("INSERT INTO keyed VALUES ('a', ?), ('b', 'same prefix only')", [
+      `hex ${Buffer.from(SECRET).toString("hex")}`,
+    ]);
+    db.run("INSERT INTO part VALUES ('p3', ?, ?, 3)", [
+      `b64 ${Buffer.from(`K=${SECRET}`).toString("base64")}`,
+      Buffer.from([...SECRET].reverse().join("")),
+    ]);
     db.close();
   }
 

@@ -118,7 +118,9 @@ function redactColumn(db: Database, table: string, column: string, redactor: Red
   const t = quoteIdentifier(table);
   const c = quoteIdentifier(column);
   const changed: [before: Uint8Array, after: Uint8Array][] = [];
-  const cells = db.query<{ value: Uint8Array }, []>(`SELECT CAST(${c} AS BLOB) AS value FROM ${t} WHERE typeof(${c}) IN ('text', 'blob')`);
+  const cells = db.query<{ value: Uint8Array }, []>(
+    `SELECT CAST(${c} AS BLOB) AS value FROM ${t} WHERE typeof(${c}) IN ('text', 'blob')`,
+  );
   for (const { value } of cells.iterate()) {
     const redacted = redactor.bytes(value);
     if (redacted !== value) changed.push([value, redacted]);

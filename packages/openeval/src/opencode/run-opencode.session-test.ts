@@ -13,7 +13,13 @@ import { exportWithOpenCode } from "../../../../test/helpers/native-export.ts";
 import { prepareIsolation } from "./isolated-env.ts";
 import { findSleeps } from "../sandbox/fixtures/process-tree.ts";
 import { detectPidNamespace } from "../sandbox/process-tree.ts";
-import { type ControlFile, controlConfig, createGitWorkspace, startRecordingProxy, systemText } from "./fixtures/opencode-run.ts";
+import {
+  type ControlFile,
+  controlConfig,
+  createGitWorkspace,
+  startRecordingProxy,
+  systemText,
+} from "./fixtures/opencode-run.ts";
 import { type OpenCodeOutcome, type OpenCodeRequest, runOpenCode } from "./run-opencode.ts";
 
 const EVAL_ID = "candidate-stage";
@@ -25,7 +31,11 @@ const controls: Record<string, ControlFile> = {
   worker: {
     turns: [
       // Reasoning past 64 KiB: the session's export is too (OpenCode's export to a pipe stopped there).
-      { reasoning: `Plan: a.txt via bash, b.txt via write. ${"Think. ".repeat(10_000)}`, text: "Creating files.", tools: [{ name: "bash", input: { command: "echo hi > a.txt" } }] },
+      {
+        reasoning: `Plan: a.txt via bash, b.txt via write. ${"Think. ".repeat(10_000)}`,
+        text: "Creating files.",
+        tools: [{ name: "bash", input: { command: "echo hi > a.txt" } }],
+      },
       { tools: [{ name: "write", input: { filePath: "b.txt", content: "bee\n" } }] },
       { text: "All done." },
     ],
@@ -45,7 +55,9 @@ const controls: Record<string, ControlFile> = {
         tools: [
           {
             name: "bash",
-            input: { command: `echo "$ANTHROPIC_API_KEY"; cat "$XDG_DATA_HOME/opencode/auth.json"; echo ${PLANTED_OPENAI}; env` },
+            input: {
+              command: `echo "$ANTHROPIC_API_KEY"; cat "$XDG_DATA_HOME/opencode/auth.json"; echo ${PLANTED_OPENAI}; env`,
+            },
           },
         ],
       },
@@ -53,7 +65,9 @@ const controls: Record<string, ControlFile> = {
     ],
   },
   // (100000·$1 + 1000·$2) / 1e6 = $0.102 per step, forever.
-  spender: { turns: [{ tools: [{ name: "bash", input: { command: "echo spend" } }], usage: { input: 100000, output: 1000 } }] },
+  spender: {
+    turns: [{ tools: [{ name: "bash", input: { command: "echo spend" } }], usage: { input: 100000, output: 1000 } }],
+  },
   looper: { turns: [{ tools: [{ name: "bash", input: { command: "echo again" } }] }] },
   // OpenCode's file tools outside the workspace: a sibling of it, and OpenCode's own data folder (its database).
   outsider: {
@@ -155,7 +169,10 @@ describe("a control that runs bash and write, then answers", () => {
   });
 
   test("streams events to the file and the observer, tool_use included", async () => {
-    const lines = (await readFile(result.request.eventsFile, "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+    const lines = (await readFile(result.request.eventsFile, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual(result.events);
     const tools = lines.filter((event) => event.type === "tool_use").map((event) => event.part.tool);
     expect(tools).toEqual(["bash", "write"]);
@@ -168,7 +185,10 @@ describe("a control that runs bash and write, then answers", () => {
     expect(proxy.bodies.length).toBeGreaterThanOrEqual(3);
     const first = proxy.bodies[0]!;
     const user = first.messages.find((message) => message.role === "user")!;
-    const userText = typeof user.content === "string" ? user.content : (user.content as { text: string }[]).map((part) => part.text).join("");
+    const userText =
+      typeof user.content === "string"
+        ? user.content
+        : (user.content as { text: string }[]).map((part) => part.text).join("");
     expect(userText).toBe(PROMPT);
     expect(systemText(first)).toContain("WORKSPACE-MARKER-c0de");
     for (const body of proxy.bodies) {
@@ -206,7 +226,9 @@ describe("a control that runs bash and write, then answers", () => {
   test("the native export of each session is OpenCode's own export, byte for byte", async () => {
     const targetDir = join(result.dir, "out", "exports");
     const { sessions } = await exportSessions({ databasePath: result.outcome.databasePath, targetDir, secrets: [] });
-    expect(sessions).toEqual([{ id: result.outcome.sessionID, parentID: null, file: join(targetDir, `${result.outcome.sessionID}.json`) }]);
+    expect(sessions).toEqual([
+      { id: result.outcome.sessionID, parentID: null, file: join(targetDir, `${result.outcome.sessionID}.json`) },
+    ]);
     const text = await readFile(sessions[0]!.file, "utf8");
     expect(text.length).toBeGreaterThan(70_000);
     expect(JSON.parse(text).messages.length).toBeGreaterThanOrEqual(4);
@@ -227,8 +249,10 @@ const SLEEPER_TIMEOUT_MS = 25_000;
 const namespaceAvailable = (await detectPidNamespace()) !== null;
 
 // The PID namespace needs root or unprivileged user namespaces; without them only the /proc walk is tested.
-test.skipIf(!namespaceAvailable)("a control looping on `sleep 30 & sleep 30` times out; no sleep survives (PID namespace)", () =>
-  expectSleeperKilled(true, "pid-namespace"));
+test.skipIf(!namespaceAvailable)(
+  "a control looping on `sleep 30 & sleep 30` times out; no sleep survives (PID namespace)",
+  () => expectSleeperKilled(true, "pid-namespace"),
+);
 
 test("a control looping on `sleep 30 & sleep 30` times out; no sleep survives (/proc walk)", () =>
   expectSleeperKilled(false, "proc-walk"));
@@ -274,7 +298,9 @@ test("a provider that answers only HTTP 500 is an infrastructure failure", async
 test("a provider that fails transiently is retried by OpenCode, and every retry is counted", async () => {
   const { outcome } = await runControl("flaky", "flaky");
   expect(outcome).toMatchObject({ state: "completed", infrastructureError: false, exitCode: 0 });
-  const attempts = server.requests.filter((request) => request.control === "flaky" && request.hadTools).map((request) => request.status);
+  const attempts = server.requests
+    .filter((request) => request.control === "flaky" && request.hadTools)
+    .map((request) => request.status);
   expect(attempts).toEqual([503, 200, 429, 429, 200]);
   expect(outcome.retries).toBe(3);
 });
@@ -295,11 +321,22 @@ test("a planted key that the agent prints is nowhere in events, stderr, archive 
   expect(outcome.state).toBe("completed");
 
   // The leak really happened (so the scan below could fail): the live database holds every planted value.
-  const live = Buffer.concat([await readFile(outcome.databasePath), await readFile(`${outcome.databasePath}-wal`).catch(() => Buffer.alloc(0))]);
+  const live = Buffer.concat([
+    await readFile(outcome.databasePath),
+    await readFile(`${outcome.databasePath}-wal`).catch(() => Buffer.alloc(0)),
+  ]);
   for (const secret of secrets) expect(live.includes(secret), secret).toBe(true);
 
-  const archive = await archiveDatabase({ live: outcome.databasePath, target: join(dir, "out", "opencode.db"), secrets });
-  const { sessions } = await exportSessions({ databasePath: outcome.databasePath, targetDir: join(dir, "out", "exports"), secrets });
+  const archive = await archiveDatabase({
+    live: outcome.databasePath,
+    target: join(dir, "out", "opencode.db"),
+    secrets,
+  });
+  const { sessions } = await exportSessions({
+    databasePath: outcome.databasePath,
+    targetDir: join(dir, "out", "exports"),
+    secrets,
+  });
   const files = [request.eventsFile, request.stderrFile, archive.path, ...sessions.map((s) => s.file)];
   for (const file of files) {
     const bytes = await readFile(file);
@@ -335,9 +372,15 @@ describe("OpenCode's file tools outside the workspace", () => {
     await Bun.write(join(root, "outsider", "parent", "outside.txt"), "OUTSIDE-MARKER-5e1f\n");
     const { outcome, events } = await runControl("outsider", "outsider", { timeoutMs: 120_000 });
     expect(outcome.state).toBe("completed");
-    const tools = events.filter((event) => (event as { type: string }).type === "tool_use") as { part: { tool: string; state: { status: string; error?: string } } }[];
-    expect(tools.map((event) => [event.part.tool, event.part.state.status])).toEqual([["read", "error"], ["glob", "error"]]);
-    for (const event of tools) expect(event.part.state.error).toMatch(/prevents you from using this specific tool call/);
+    const tools = events.filter((event) => (event as { type: string }).type === "tool_use") as {
+      part: { tool: string; state: { status: string; error?: string } };
+    }[];
+    expect(tools.map((event) => [event.part.tool, event.part.state.status])).toEqual([
+      ["read", "error"],
+      ["glob", "error"],
+    ]);
+    for (const event of tools)
+      expect(event.part.state.error).toMatch(/prevents you from using this specific tool call/);
     expect(JSON.stringify(events)).not.toContain("OUTSIDE-MARKER-5e1f");
   }, 180_000);
 });

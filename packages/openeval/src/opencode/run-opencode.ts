@@ -12,7 +12,16 @@ import { type ConfinedCommand, confineCommand, killProcessTree, tieToRunner } fr
 import { readLines } from "./read-lines.ts";
 import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-database.ts";
-import { type KillReason, type RunState, type RunTracker, type StepError, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
+import {
+  type KillReason,
+  type RunState,
+  type RunTracker,
+  type StepError,
+  createRunTracker,
+  classifyEnding,
+  observeEvent,
+  observeLogLine,
+} from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 import type { StreamLedger } from "./stream-ledger.ts";
 import { recordPhase } from "../util/phase-timing.ts";
@@ -80,7 +89,12 @@ export interface LaunchedCommand {
   kill(): Promise<void>;
 }
 
-export type Launcher = (command: { argv: string[]; cwd: string; env: Record<string, string>; stdin: string }) => Promise<LaunchedCommand>;
+export type Launcher = (command: {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin: string;
+}) => Promise<LaunchedCommand>;
 
 export interface OpenCodeOutcome {
   state: RunState;
@@ -134,10 +148,17 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
   const marker = { name: RUN_MARKER, value: request.marker ?? randomUUID() };
   const binary = request.opencodeBinary ?? resolveOpenCodeBinary();
   const argv = [binary, ...buildRunArgs(request.workspace, model, request.agent)];
-  const command = request.launch ? { argv, confinement: "container" as const } : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
+  const command = request.launch
+    ? { argv, confinement: "container" as const }
+    : await confineCommand(argv, { preferNamespace: request.pidNamespace ?? true });
   const tracker = createRunTracker();
   const finish = (exitCode: number | null, killReason: KillReason | null, spawnError?: string): OpenCodeOutcome => {
-    const limits = { timeoutMs: request.timeoutMs, maxCostUSD: request.maxCostUSD, model: request.model, endpoint: request.endpoint ?? null };
+    const limits = {
+      timeoutMs: request.timeoutMs,
+      maxCostUSD: request.maxCostUSD,
+      model: request.model,
+      endpoint: request.endpoint ?? null,
+    };
     const verdict = classifyEnding(tracker, { killReason, exitCode, spawnError, ...limits });
     const completed = Date.now();
     return {
@@ -206,7 +227,11 @@ function sessionEnv(request: OpenCodeRequest, isolation: Isolation, marker: Mark
     ...isolation.env,
     ...request.credentials.env,
     PWD: request.workspace, // `run` trusts $PWD over the real cwd
-    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config, { shared: request.sharedFolders ?? [], private: [isolation.root], loaded: [join(isolation.paths.config, "opencode")] }),
+    OPENCODE_CONFIG_CONTENT: buildConfigContent(request.config, {
+      shared: request.sharedFolders ?? [],
+      private: [isolation.root],
+      loaded: [join(isolation.paths.config, "opencode")],
+    }),
     [marker.name]: marker.value,
   };
 }
@@ -216,7 +241,12 @@ function sessionEnv(request: OpenCodeRequest, isolation: Isolation, marker: Mark
  * `run` wait forever). On the host in its own session (detached): a terminal's Ctrl-C reaches the runner, which stops
  * it and records why.
  */
-function launchSession(request: OpenCodeRequest, argv: string[], env: Record<string, string>, marker: Marker): Promise<LaunchedCommand> {
+function launchSession(
+  request: OpenCodeRequest,
+  argv: string[],
+  env: Record<string, string>,
+  marker: Marker,
+): Promise<LaunchedCommand> {
   const launch = request.launch ?? launchOnHost(`${marker.name}=${marker.value}`);
   return launch({ argv, cwd: request.workspace, env, stdin: request.prompt });
 }
@@ -225,7 +255,10 @@ function launchSession(request: OpenCodeRequest, argv: string[], env: Record<str
  * The time limit, the caller's abort (interrupted) and stop signals: each kill takes the whole tree, including
  * commands the agent detached, and the first reason wins. `end()` (after exit) releases them and says why it died.
  */
-function enforceLimits(child: LaunchedCommand, request: OpenCodeRequest): { kill: (reason: KillReason) => void; end: () => KillReason | null } {
+function enforceLimits(
+  child: LaunchedCommand,
+  request: OpenCodeRequest,
+): { kill: (reason: KillReason) => void; end: () => KillReason | null } {
   let killReason: KillReason | null = null;
   const kill = (reason: KillReason) => {
     if (killReason !== null) return;
@@ -253,7 +286,13 @@ function enforceLimits(child: LaunchedCommand, request: OpenCodeRequest): { kill
  * Streams stdout (events) and stderr (log), redacted, to disk, the tracker and the observers; a context the provider
  * keeps rejecting or spend over the cap kills the session. `drain()` waits (bounded) for both streams and closes the files.
  */
-function streamOutput(child: LaunchedCommand, request: OpenCodeRequest, tracker: RunTracker, kill: (reason: KillReason) => void, onLine: () => void): { drain: () => Promise<void> } {
+function streamOutput(
+  child: LaunchedCommand,
+  request: OpenCodeRequest,
+  tracker: RunTracker,
+  kill: (reason: KillReason) => void,
+  onLine: () => void,
+): { drain: () => Promise<void> } {
   const events = Bun.file(request.eventsFile).writer();
   const log = Bun.file(request.stderrFile).writer();
   const stdoutDone = readLines(child.stdout, (raw) => {
@@ -285,19 +324,34 @@ function streamOutput(child: LaunchedCommand, request: OpenCodeRequest, tracker:
  * with the marker. */
 function launchOnHost(marker: string): Launcher {
   return async ({ argv, cwd, env, stdin }) => {
-    const child = Bun.spawn(tieToRunner(argv), { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+    const child = Bun.spawn(tieToRunner(argv), {
+      cwd,
+      env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
     feedPrompt(child, stdin);
     return {
       stdout: child.stdout,
       stderr: child.stderr,
       exited: child.exited.then(() => child.exitCode),
-      kill: () => killProcessTree({ pid: child.pid, marker }).then(() => undefined, () => void child.kill("SIGKILL")),
+      kill: () =>
+        killProcessTree({ pid: child.pid, marker }).then(
+          () => undefined,
+          () => void child.kill("SIGKILL"),
+        ),
     };
   };
 }
 
 /** OpenCode reads provider auth from `$XDG_DATA_HOME/opencode/auth.json`; it gets only this provider's entry. */
-async function writeAuthEntry(isolation: Isolation, provider: string, auth: Record<string, unknown> | null): Promise<void> {
+async function writeAuthEntry(
+  isolation: Isolation,
+  provider: string,
+  auth: Record<string, unknown> | null,
+): Promise<void> {
   if (auth === null) return;
   const file = join(isolation.paths.data, "opencode", "auth.json");
   await writeFile(file, JSON.stringify({ [provider]: auth }), { mode: 0o600 });

@@ -14,44 +14,76 @@ const apiError = { type: "error", error: { name: "APIError", data: { message: "o
 
 describe("classifyEnding", () => {
   test("exit 0 is completed, whatever happened before", () => {
-    expect(classifyEnding(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({ state: "completed", infrastructureError: false, setupError: false, waitedForFirstAnswer: false });
+    expect(classifyEnding(tracked({ type: "step_start" }), { ...ending, exitCode: 0 })).toEqual({
+      state: "completed",
+      infrastructureError: false,
+      setupError: false,
+      waitedForFirstAnswer: false,
+    });
   });
 
   test("an error before any step is the provider's failure", () => {
-    expect(classifyEnding(tracked(apiError), ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, waitedForFirstAnswer: false, error: "APIError: overloaded" });
+    expect(classifyEnding(tracked(apiError), ending)).toEqual({
+      state: "failed",
+      infrastructureError: true,
+      setupError: false,
+      waitedForFirstAnswer: false,
+      error: "APIError: overloaded",
+    });
   });
 
   test("a non-zero exit before the model ever answered is infrastructure (OpenCode could not start)", () => {
     const tracker = tracked();
     tracker.lastLogError = "level=ERROR message=boom";
-    expect(classifyEnding(tracker, ending)).toEqual({ state: "failed", infrastructureError: true, setupError: false, waitedForFirstAnswer: false, error: "level=ERROR message=boom" });
+    expect(classifyEnding(tracker, ending)).toEqual({
+      state: "failed",
+      infrastructureError: true,
+      setupError: false,
+      waitedForFirstAnswer: false,
+      error: "level=ERROR message=boom",
+    });
   });
 
   test("a failure after a finished step is the candidate's", () => {
-    const verdict = classifyEnding(tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0 } }, apiError), ending);
+    const verdict = classifyEnding(
+      tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0 } }, apiError),
+      ending,
+    );
     expect(verdict).toMatchObject({ state: "failed", infrastructureError: false });
   });
 
   test("a timeout after a completed step is the candidate's; one before the first completed step is infrastructure", () => {
-    const hanging = classifyEnding(tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0, reason: "tool-calls" } }), { ...ending, killReason: "timed_out" });
+    const hanging = classifyEnding(
+      tracked({ type: "step_start" }, { type: "step_finish", part: { cost: 0, reason: "tool-calls" } }),
+      { ...ending, killReason: "timed_out" },
+    );
     expect(hanging).toMatchObject({ state: "timed_out", infrastructureError: false });
     const midStep = classifyEnding(tracked({ type: "step_start" }), { ...ending, killReason: "timed_out" });
     expect(midStep).toMatchObject({ state: "timed_out", infrastructureError: true });
     const toolHangs = tracked({ type: "step_start" });
     toolHangs.sawToolCall = true; // what run-opencode reads from the database after the kill
-    expect(classifyEnding(toolHangs, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: false });
+    expect(classifyEnding(toolHangs, { ...ending, killReason: "timed_out" })).toMatchObject({
+      state: "timed_out",
+      infrastructureError: false,
+    });
     const silent = classifyEnding(tracked(), { ...ending, killReason: "timed_out" });
     expect(silent).toMatchObject({ state: "timed_out", infrastructureError: true });
   });
 
   test("a timeout before the first answer says so, names the limit and whether the provider had started answering", () => {
-    const limit = { ...ending, killReason: "timed_out", timeoutMs: 300_000, endpoint: "http://127.0.0.1:8080/v1" } as const;
+    const limit = {
+      ...ending,
+      killReason: "timed_out",
+      timeoutMs: 300_000,
+      endpoint: "http://127.0.0.1:8080/v1",
+    } as const;
     expect(classifyEnding(tracked({ type: "step_start" }), limit)).toEqual({
       state: "timed_out",
       infrastructureError: true,
       setupError: false,
       waitedForFirstAnswer: true,
-      error: "The model had not finished its first answer after 300 s, the time limit (timeoutMs 300000): the provider had started answering.",
+      error:
+        "The model had not finished its first answer after 300 s, the time limit (timeoutMs 300000): the provider had started answering.",
     });
     expect(classifyEnding(tracked(), limit).error).toBe(
       "The model had not finished its first answer after 300 s, the time limit (timeoutMs 300000): the provider at http://127.0.0.1:8080/v1 had sent nothing.",
@@ -59,14 +91,30 @@ describe("classifyEnding", () => {
   });
 
   test("a failure before the first step names the provider's endpoint, once", () => {
-    const connect = { type: "error", error: { name: "APIError", data: { message: "Cannot connect to API: Unable to connect. Is the computer able to access the url?" } } };
+    const connect = {
+      type: "error",
+      error: {
+        name: "APIError",
+        data: { message: "Cannot connect to API: Unable to connect. Is the computer able to access the url?" },
+      },
+    };
     const withEndpoint = { ...ending, endpoint: "http://127.0.0.1:8080/v1" };
     expect(classifyEnding(tracked(connect), withEndpoint).error).toBe(
       "APIError: Cannot connect to API: Unable to connect. Is the computer able to access the url? (provider endpoint http://127.0.0.1:8080/v1)",
     );
-    const named = { type: "error", error: { name: "APIError", data: { message: "Cannot connect", url: "http://127.0.0.1:8080/v1/chat/completions" } } };
-    expect(classifyEnding(tracked(named), withEndpoint).error).toBe("APIError: Cannot connect (http://127.0.0.1:8080/v1/chat/completions)");
-    expect(classifyEnding(tracked(), { ...withEndpoint, killReason: "interrupted" }).error).toBe("Interrupted: the run was aborted by its caller.");
+    const named = {
+      type: "error",
+      error: {
+        name: "APIError",
+        data: { message: "Cannot connect", url: "http://127.0.0.1:8080/v1/chat/completions" },
+      },
+    };
+    expect(classifyEnding(tracked(named), withEndpoint).error).toBe(
+      "APIError: Cannot connect (http://127.0.0.1:8080/v1/chat/completions)",
+    );
+    expect(classifyEnding(tracked(), { ...withEndpoint, killReason: "interrupted" }).error).toBe(
+      "Interrupted: the run was aborted by its caller.",
+    );
   });
 
   test("a compaction summary is not a completed candidate step", () => {
@@ -76,11 +124,17 @@ describe("classifyEnding", () => {
       { type: "text", part: { synthetic: true, metadata: { compaction_continue: true } } },
     );
     expect(compacted.candidateSteps).toBe(0);
-    expect(classifyEnding(compacted, { ...ending, killReason: "timed_out" })).toMatchObject({ state: "timed_out", infrastructureError: true });
+    expect(classifyEnding(compacted, { ...ending, killReason: "timed_out" })).toMatchObject({
+      state: "timed_out",
+      infrastructureError: true,
+    });
   });
 
   test("harness kills name the state and are never infrastructure", () => {
-    expect(classifyEnding(tracked(), { ...ending, killReason: "interrupted" })).toMatchObject({ state: "interrupted", infrastructureError: false });
+    expect(classifyEnding(tracked(), { ...ending, killReason: "interrupted" })).toMatchObject({
+      state: "interrupted",
+      infrastructureError: false,
+    });
     expect(classifyEnding(tracked(), { ...ending, killReason: "cost_limited", maxCostUSD: 1 })).toMatchObject({
       state: "cost_limited",
       infrastructureError: false,
@@ -106,12 +160,26 @@ test("observeEvent sums step_finish costs and keeps the first session and error"
 });
 
 test("an error that carries the endpoint's URL names it", () => {
-  const tracker = tracked({ type: "error", error: { name: "APIError", data: { message: "Cannot connect to API", url: "http://127.0.0.1:9/v1/chat/completions" } } });
+  const tracker = tracked({
+    type: "error",
+    error: {
+      name: "APIError",
+      data: { message: "Cannot connect to API", url: "http://127.0.0.1:9/v1/chat/completions" },
+    },
+  });
   expect(tracker.firstError).toBe("APIError: Cannot connect to API (http://127.0.0.1:9/v1/chat/completions)");
 });
 
 describe("context overflow", () => {
-  const overflow = { type: "error", error: { name: "ContextOverflowError", data: { message: "This model's maximum context length is 2048 tokens. However, your messages resulted in 6230 tokens." } } };
+  const overflow = {
+    type: "error",
+    error: {
+      name: "ContextOverflowError",
+      data: {
+        message: "This model's maximum context length is 2048 tokens. However, your messages resulted in 6230 tokens.",
+      },
+    },
+  };
 
   test("a rejection before any completed step ends the run as a setup error with both numbers and the remedy", () => {
     const tracker = createRunTracker();
@@ -134,8 +202,15 @@ describe("context overflow", () => {
   });
 
   test("a rejection OpenCode does not compact past (it failed the session) is a setup error too", () => {
-    const tracker = tracked({ type: "error", error: { name: "APIError", data: { message: "prompt is too long: 6230 tokens > 2048 maximum" } } });
-    expect(classifyEnding(tracker, ending)).toMatchObject({ state: "failed", setupError: true, error: expect.stringContaining("needs 6230 tokens") });
+    const tracker = tracked({
+      type: "error",
+      error: { name: "APIError", data: { message: "prompt is too long: 6230 tokens > 2048 maximum" } },
+    });
+    expect(classifyEnding(tracker, ending)).toMatchObject({
+      state: "failed",
+      setupError: true,
+      error: expect.stringContaining("needs 6230 tokens"),
+    });
   });
 });
 
@@ -144,9 +219,12 @@ describe("retries, read from OpenCode's log", () => {
   // of step 1 twice; see the run-opencode e2e, which counts them on the real binary).
   const line = (level: string, message: string, session = "ses_1", extra = "small=false agent=build mode=primary") =>
     `timestamp=2026-12-01T22:57:53.000Z level=${level} run=1f2e3d4c message=${message} providerID=control modelID=flaky session.id=${session} ${extra}`;
-  const step = (session = "ses_1") => `timestamp=2026-12-01T22:57:53.000Z level=INFO run=1f2e3d4c message=process session.id=${session} messageID=msg_1`;
-  const loop = (session = "ses_1") => `timestamp=2026-12-01T22:57:53.000Z level=INFO run=1f2e3d4c message=loop session.id=${session} step=1`;
-  const failed = (session = "ses_1") => line("ERROR", '"stream error"', session) + ' error.error="AI_APICallError: overloaded"';
+  const step = (session = "ses_1") =>
+    `timestamp=2026-12-01T22:57:53.000Z level=INFO run=1f2e3d4c message=process session.id=${session} messageID=msg_1`;
+  const loop = (session = "ses_1") =>
+    `timestamp=2026-12-01T22:57:53.000Z level=INFO run=1f2e3d4c message=loop session.id=${session} step=1`;
+  const failed = (session = "ses_1") =>
+    line("ERROR", '"stream error"', session) + ' error.error="AI_APICallError: overloaded"';
 
   function retriesOf(lines: string[]): number {
     const tracker = createRunTracker();
@@ -155,11 +233,35 @@ describe("retries, read from OpenCode's log", () => {
   }
 
   test("a request sent again after a failed attempt of the same step is a retry", () => {
-    expect(retriesOf([step(), line("INFO", "stream"), failed(), line("INFO", "stream"), loop(), step(), line("INFO", "stream"), failed(), line("INFO", "stream"), failed(), line("INFO", "stream")])).toBe(3);
+    expect(
+      retriesOf([
+        step(),
+        line("INFO", "stream"),
+        failed(),
+        line("INFO", "stream"),
+        loop(),
+        step(),
+        line("INFO", "stream"),
+        failed(),
+        line("INFO", "stream"),
+        failed(),
+        line("INFO", "stream"),
+      ]),
+    ).toBe(3);
   });
 
   test("a step that succeeds first time, or fails with no new attempt, has none", () => {
-    expect(retriesOf([step(), line("INFO", "stream"), loop(), step(), line("INFO", "stream"), failed(), `${step()} error="overloaded"`])).toBe(0);
+    expect(
+      retriesOf([
+        step(),
+        line("INFO", "stream"),
+        loop(),
+        step(),
+        line("INFO", "stream"),
+        failed(),
+        `${step()} error="overloaded"`,
+      ]),
+    ).toBe(0);
   });
 
   test("a failure ends with its step: the next step's request is not a retry", () => {
@@ -167,7 +269,14 @@ describe("retries, read from OpenCode's log", () => {
   });
 
   test("sessions are followed apart (a subagent's failure is not the parent's retry), and title requests are not steps", () => {
-    expect(retriesOf([line("INFO", "stream", "ses_1"), failed("ses_2"), line("INFO", "stream", "ses_1"), line("INFO", "stream", "ses_2")])).toBe(1);
+    expect(
+      retriesOf([
+        line("INFO", "stream", "ses_1"),
+        failed("ses_2"),
+        line("INFO", "stream", "ses_1"),
+        line("INFO", "stream", "ses_2"),
+      ]),
+    ).toBe(1);
     expect(retriesOf([failed(), line("INFO", "stream", "ses_1", "small=true agent=title")])).toBe(0);
   });
 });

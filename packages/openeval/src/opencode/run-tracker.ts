@@ -92,7 +92,12 @@ export function observeEvent(tracker: RunTracker, event: RunEvent): Observation 
     tracker.candidateSteps += 1;
     tracker.pendingStep = true;
   }
-  if (event.type === "text" && event.part?.synthetic === true && event.part.metadata?.compaction_continue === true && tracker.pendingStep) {
+  if (
+    event.type === "text" &&
+    event.part?.synthetic === true &&
+    event.part.metadata?.compaction_continue === true &&
+    tracker.pendingStep
+  ) {
     tracker.candidateSteps -= 1;
     tracker.pendingStep = false;
   }
@@ -129,7 +134,8 @@ export function observeLogLine(tracker: RunTracker, line: string): void {
   if (line.includes(' message="stream error" ')) tracker.failedAttempt.add(session);
   else if (line.includes(" message=stream ")) {
     if (tracker.failedAttempt.delete(session)) tracker.retries += 1;
-  } else if (line.includes(" message=process ") || line.includes(" message=loop ")) tracker.failedAttempt.delete(session);
+  } else if (line.includes(" message=process ") || line.includes(" message=loop "))
+    tracker.failedAttempt.delete(session);
 }
 
 const LOG_SESSION = / session\.id=(\S+)/;
@@ -170,12 +176,20 @@ export interface RunEnding {
  * answering. After that, a failure or a timeout is the candidate's own (e.g. its tool call hanging in `sleep`).
  */
 export function classifyEnding(tracker: RunTracker, ending: RunEnding): RunVerdict {
-  const state: RunState = ending.killReason === "context_overflow" ? "failed" : (ending.killReason ?? (ending.exitCode === 0 ? "completed" : "failed"));
-  const overflow = tracker.contextOverflow ?? (state === "failed" && tracker.candidateSteps === 0 ? firstOverflow(tracker) : null);
+  const state: RunState =
+    ending.killReason === "context_overflow"
+      ? "failed"
+      : (ending.killReason ?? (ending.exitCode === 0 ? "completed" : "failed"));
+  const overflow =
+    tracker.contextOverflow ?? (state === "failed" && tracker.candidateSteps === 0 ? firstOverflow(tracker) : null);
   const setupError = state === "failed" && overflow !== null;
   const beforeFirstStep = tracker.candidateSteps === 0 && !tracker.sawToolCall;
   const infrastructureError = setupError || ((state === "failed" || state === "timed_out") && beforeFirstStep);
-  const error = setupError ? describeOverflow(overflow, ending.model) : beforeFirstStep ? describeFirstAnswerFailure(state, tracker, ending) : describeError(state, tracker, ending);
+  const error = setupError
+    ? describeOverflow(overflow, ending.model)
+    : beforeFirstStep
+      ? describeFirstAnswerFailure(state, tracker, ending)
+      : describeError(state, tracker, ending);
   const waitedForFirstAnswer = state === "timed_out" && beforeFirstStep;
   const verdict = { state, infrastructureError, setupError, waitedForFirstAnswer };
   return error === undefined ? verdict : { ...verdict, error };
@@ -193,7 +207,10 @@ function firstOverflow(tracker: RunTracker): ContextOverflow | null {
 /** Both numbers and the remedy (errors say what to do). */
 export function describeOverflow(overflow: ContextOverflow, model: string): string {
   const needs = overflow.requested === null ? "more tokens than it allows" : `${overflow.requested} tokens`;
-  const allows = overflow.limit === null ? "its context (the provider did not say how large)" : `a context of ${overflow.limit} tokens`;
+  const allows =
+    overflow.limit === null
+      ? "its context (the provider did not say how large)"
+      : `a context of ${overflow.limit} tokens`;
   const atLeast = overflow.requested === null ? "" : ` to at least ${overflow.requested} tokens`;
   return (
     `Setup error of ${model}: the provider rejected the request because it does not fit the model's context — the request needs ${needs}, the server allows ${allows}. ` +
@@ -213,7 +230,8 @@ function describeFirstAnswerFailure(state: RunState, tracker: RunTracker, ending
     return `The model had not finished its first answer after ${formatSeconds(ending.timeoutMs)} s, the time limit (timeoutMs ${ending.timeoutMs}): ${answered}.`;
   }
   const error = describeError(state, tracker, ending);
-  const namesNoEndpoint = state === "failed" && error !== undefined && ending.endpoint && !error.includes(ending.endpoint);
+  const namesNoEndpoint =
+    state === "failed" && error !== undefined && ending.endpoint && !error.includes(ending.endpoint);
   return namesNoEndpoint ? `${error} (provider endpoint ${ending.endpoint})` : error;
 }
 

@@ -37,7 +37,13 @@ export const RunEventSchema = z.looseObject({
     .looseObject({
       name: z.string().optional(),
       /** `url`: the endpoint, when OpenCode could not reach it. */
-      data: z.looseObject({ message: z.string().optional(), url: z.string().optional(), responseBody: z.string().optional() }).optional(),
+      data: z
+        .looseObject({
+          message: z.string().optional(),
+          url: z.string().optional(),
+          responseBody: z.string().optional(),
+        })
+        .optional(),
     })
     .optional(),
 });

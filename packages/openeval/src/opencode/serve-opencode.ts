@@ -17,7 +17,11 @@ export interface OpenCodeServer {
 
 const START_TIMEOUT_MS = 30_000;
 
-export async function serveOpenCode(options: { scratchDir: string; database: string; directory?: string }): Promise<OpenCodeServer> {
+export async function serveOpenCode(options: {
+  scratchDir: string;
+  database: string;
+  directory?: string;
+}): Promise<OpenCodeServer> {
   const isolation = await prepareIsolation(options.scratchDir);
   const child = Bun.spawn([resolveOpenCodeBinary(), "serve", "--port", "0", "--hostname", "127.0.0.1", "--pure"], {
     env: { ...isolation.env, OPENCODE_DB: options.database },

@@ -56,5 +56,6 @@ export function recordStreamEvent(ledger: StreamLedger, event: RunEvent): void {
       },
     });
   }
-  if (event.type === "tool_use" && part.id !== undefined) ledger.tools.push({ sessionID, id: part.id, tool: part.tool ?? "unknown" });
+  if (event.type === "tool_use" && part.id !== undefined)
+    ledger.tools.push({ sessionID, id: part.id, tool: part.tool ?? "unknown" });
 }

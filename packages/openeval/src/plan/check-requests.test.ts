@@ -7,7 +7,12 @@ import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
 
 const idOf = (hex: string) => `eval_${hex}-0000-4000-8000-000000000000`;
 /** Current's repetitions 1 and 2, then concise's: the variant arm was recorded last, as a run records it. */
-const IDS = { current1: idOf("c0000001"), current2: idOf("c0000002"), concise1: idOf("c0000003"), concise2: idOf("c0000004") };
+const IDS = {
+  current1: idOf("c0000001"),
+  current2: idOf("c0000002"),
+  concise1: idOf("c0000003"),
+  concise2: idOf("c0000004"),
+};
 
 async function variantBenchmark() {
   const settings = `export default { models: ["p/a"], repetitions: 2, variants: { concise: { instructions: "Be brief." } } };\n`;
@@ -17,26 +22,65 @@ async function variantBenchmark() {
 /** Repetition 1 of each arm failed on the harness (retry redoes it); repetition 2 completed and was judged (rejudge redoes it). */
 function recordArms(slots: readonly PlannedSlot[]): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
   const ids = Object.values(IDS);
-  const evalRuns = slots.map((slot, index): EvalRun => ({
-    id: ids[index]!, runId: "r", slot: toSlotKey(slot), control: false, state: slot.repetition === 1 ? "failed" : "completed", infrastructureError: slot.repetition === 1,
-    error: slot.repetition === 1 ? "provider down" : null, startedAt: "2026-01-01T00:00:00Z", completedAt: "2026-01-01T00:00:01Z", elapsedMs: 1000,
-    input: { candidateFingerprint: slot.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
-    evidence: slot.repetition === 1 ? null : { directory: "e", hash: "h" }, metrics: null,
-  }));
-  const judgeRuns = evalRuns.filter((run) => run.state === "completed").map((run): JudgeRun => ({
-    id: `judge_${run.id}`, runId: "r", evalRunId: run.id, slot: run.slot, kind: "code", state: "completed", judgeFingerprint: slots[0]!.judgeFingerprint,
-    startedAt: "x", completedAt: "y", elapsedMs: 1, scores: {}, unscored: false, error: null, directory: "d",
-  }));
+  const evalRuns = slots.map(
+    (slot, index): EvalRun => ({
+      id: ids[index]!,
+      runId: "r",
+      slot: toSlotKey(slot),
+      control: false,
+      state: slot.repetition === 1 ? "failed" : "completed",
+      infrastructureError: slot.repetition === 1,
+      error: slot.repetition === 1 ? "provider down" : null,
+      startedAt: "2026-01-01T00:00:00Z",
+      completedAt: "2026-01-01T00:00:01Z",
+      elapsedMs: 1000,
+      input: {
+        candidateFingerprint: slot.candidateFingerprint,
+        prompt: "p",
+        timeoutMs: 1,
+        maxCostUSD: null,
+        opencodeVersion: "x",
+      },
+      evidence: slot.repetition === 1 ? null : { directory: "e", hash: "h" },
+      metrics: null,
+    }),
+  );
+  const judgeRuns = evalRuns
+    .filter((run) => run.state === "completed")
+    .map(
+      (run): JudgeRun => ({
+        id: `judge_${run.id}`,
+        runId: "r",
+        evalRunId: run.id,
+        slot: run.slot,
+        kind: "code",
+        state: "completed",
+        judgeFingerprint: slots[0]!.judgeFingerprint,
+        startedAt: "x",
+        completedAt: "y",
+        elapsedMs: 1,
+        scores: {},
+        unscored: false,
+        error: null,
+        directory: "d",
+      }),
+    );
   return { evalRuns, judgeRuns };
 }
 
-const actions = (slots: readonly PlannedSlot[]) => slots.map((slot) => `${slot.variant}#${slot.repetition}:${slot.action}`);
+const actions = (slots: readonly PlannedSlot[]) =>
+  slots.map((slot) => `${slot.variant}#${slot.repetition}:${slot.action}`);
 
 describe("retry and rejudge by id with variants", () => {
   it("act on exactly the named eval run of the current arm or of a variant arm", async () => {
     const benchmark = await variantBenchmark();
     const records = recordArms(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots);
-    expect(records.evalRuns.map((run) => `${run.slot.variant}#${run.slot.repetition}`)).toEqual(["current#1", "current#2", "concise#1", "concise#2"]);
+    expect(records.evalRuns.map((run) => `${run.slot.variant}#${run.slot.repetition}`)).toEqual([
+      "current#1",
+      "current#2",
+      "concise#1",
+      "concise#2",
+    ]);
     const requests = [
       { retry: [IDS.current1] },
       { retry: [IDS.concise1] },
@@ -63,14 +107,21 @@ describe("retry and rejudge by id with variants", () => {
     expect(() => resolveExplicitRequests(() => evalRuns, { retry: [IDS.concise1] })).toThrow(
       `retry ${IDS.concise1}: superseded by a later execution of answer × p/a [concise] #1; the active eval run of that slot is ${again.id}`,
     );
-    expect(resolveExplicitRequests(() => evalRuns, { retry: [IDS.current1, again.id] })).toStrictEqual({ retry: [IDS.current1, again.id] });
+    expect(resolveExplicitRequests(() => evalRuns, { retry: [IDS.current1, again.id] })).toStrictEqual({
+      retry: [IDS.current1, again.id],
+    });
   });
 });
 
 describe("eval-run names as the viewer shortens them", () => {
   it("resolve a prefix only one eval run's id starts with to that eval run", async () => {
     const records = recordArms(planSlots(await variantBenchmark(), { evalRuns: [], judgeRuns: [] }).slots);
-    expect(resolveExplicitRequests(() => records.evalRuns, { retry: ["eval_c0000001", "eval_c0000003"], rejudge: ["eval_c0000004"] })).toEqual({
+    expect(
+      resolveExplicitRequests(() => records.evalRuns, {
+        retry: ["eval_c0000001", "eval_c0000003"],
+        rejudge: ["eval_c0000004"],
+      }),
+    ).toEqual({
       retry: [IDS.current1, IDS.concise1],
       rejudge: [IDS.concise2],
     });
@@ -97,7 +148,10 @@ describe("eval-run names as the viewer shortens them", () => {
   it("list at most five of the eval runs an ambiguous prefix matches", () => {
     const evalRuns = Array.from({ length: 7 }, (_, index) => ({ id: idOf(`a000000${index}`) }) as EvalRun);
     expect(() => resolveExplicitRequests(() => evalRuns, { retry: ["eval_a"] })).toThrow(
-      `retry eval_a: 7 eval runs start with it (${evalRuns.slice(0, 5).map((run) => run.id).join(", ")} and 2 more); give more of the id`,
+      `retry eval_a: 7 eval runs start with it (${evalRuns
+        .slice(0, 5)
+        .map((run) => run.id)
+        .join(", ")} and 2 more); give more of the id`,
     );
   });
 

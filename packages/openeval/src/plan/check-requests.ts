@@ -20,7 +20,10 @@ type ExplicitRequests = Pick<PlanScope, "retry" | "rejudge">;
  * The eval runs are read only when names were given: a large run's rows are otherwise read once, for the plan.
  * @example resolveExplicitRequests(() => store.evalRuns(), { retry: ["eval_1a2b3c4d"] }) // { retry: ["eval_1a2b3c4d-…"] }, or throws when it completed: use rejudge
  */
-export function resolveExplicitRequests(readEvalRuns: () => readonly EvalRun[], scope: ExplicitRequests): ExplicitRequests {
+export function resolveExplicitRequests(
+  readEvalRuns: () => readonly EvalRun[],
+  scope: ExplicitRequests,
+): ExplicitRequests {
   const { retry, rejudge } = scope;
   if (!retry?.length && (rejudge === undefined || rejudge === "failed" || rejudge.length === 0)) return scope;
   const evalRuns = readEvalRuns();
@@ -49,8 +52,12 @@ function findEvalRun(name: string, evalRuns: readonly EvalRun[]): EvalRun | stri
   if (exact) return exact;
   const matches = name === "" ? [] : evalRuns.filter((run) => run.id.startsWith(name));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) return "no such eval run in this run; `openeval plan` lists the eval runs and what they need";
-  const listed = matches.slice(0, LISTED_CANDIDATES).map((run) => run.id).join(", ");
+  if (matches.length === 0)
+    return "no such eval run in this run; `openeval plan` lists the eval runs and what they need";
+  const listed = matches
+    .slice(0, LISTED_CANDIDATES)
+    .map((run) => run.id)
+    .join(", ");
   const more = matches.length > LISTED_CANDIDATES ? ` and ${matches.length - LISTED_CANDIDATES} more` : "";
   return `${matches.length} eval runs start with it (${listed}${more}); give more of the id`;
 }
@@ -60,11 +67,18 @@ function resolveRequest(command: "retry" | "rejudge", name: string, evalRuns: re
   if (typeof evalRun === "string") return `${command} ${name}: ${evalRun}`;
   const { id } = evalRun;
   const active = evalRuns.findLast((run) => sameSlot(run.slot, evalRun.slot))!;
-  if (active.id !== id) return `${command} ${name}: superseded by a later execution of ${describeSlot(evalRun.slot)}; the active eval run of that slot is ${active.id}`;
+  if (active.id !== id)
+    return `${command} ${name}: superseded by a later execution of ${describeSlot(evalRun.slot)}; the active eval run of that slot is ${active.id}`;
   if (command === "retry" && !(RETRYABLE.has(evalRun.state) || evalRun.infrastructureError)) {
     return `retry ${name}: it ended ${describeState(evalRun.state)}, so there is nothing to execute again; to grade its recording again use \`openeval rejudge ${id}\``;
   }
-  if (command === "rejudge" && (evalRun.evidence === null || evalRun.infrastructureError || evalRun.state === "failed" || evalRun.state === "interrupted")) {
+  if (
+    command === "rejudge" &&
+    (evalRun.evidence === null ||
+      evalRun.infrastructureError ||
+      evalRun.state === "failed" ||
+      evalRun.state === "interrupted")
+  ) {
     return `rejudge ${name}: it ended ${describeState(evalRun.state)}${evalRun.infrastructureError ? " (infrastructure error)" : ""} and has no recording to judge; execute it again with \`openeval retry ${id}\``;
   }
   return evalRun;

@@ -22,22 +22,53 @@ export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope, run
   const variantNames = [CURRENT_VARIANT_NAME, ...benchmark.variants.map((variant) => variant.name)];
   const repetitions = Array.from({ length: benchmark.settings.repetitions }, (_, index) => index + 1);
   const problems = [
-    ...unmatched("--only-eval", scope.onlyEvals, benchmark.evals.map((evaluation) => evaluation.id), "eval"),
-    ...unmatched("--only-category", scope.onlyCategories?.map(categoryKey), categoriesOf(benchmark), "criterion category"),
-    ...unmatched("--only-model", scope.onlyModels, models, "model of the run (benchmark.ts's, the run's and --model's)"),
+    ...unmatched(
+      "--only-eval",
+      scope.onlyEvals,
+      benchmark.evals.map((evaluation) => evaluation.id),
+      "eval",
+    ),
+    ...unmatched(
+      "--only-category",
+      scope.onlyCategories?.map(categoryKey),
+      categoriesOf(benchmark),
+      "criterion category",
+    ),
+    ...unmatched(
+      "--only-model",
+      scope.onlyModels,
+      models,
+      "model of the run (benchmark.ts's, the run's and --model's)",
+    ),
     ...unmatched("--only-repetition", scope.onlyRepetitions, repetitions, "repetition"),
     ...unmatched("--variant", scope.variants, variantNames.slice(1), "variant of benchmark.ts"),
-    ...unmatched("--only-variant", scope.onlyVariants, plannedVariants(benchmark, scope).map((variant) => variant.name), scope.variants ? "variant given with --variant (or current)" : "variant (current or one of benchmark.ts)"),
+    ...unmatched(
+      "--only-variant",
+      scope.onlyVariants,
+      plannedVariants(benchmark, scope).map((variant) => variant.name),
+      scope.variants ? "variant given with --variant (or current)" : "variant (current or one of benchmark.ts)",
+    ),
   ];
   if (problems.length > 0) throw new ScopeInvalidError(problems);
 }
 
 /** The categories of the criteria the benchmark is made of, sorted. */
 function categoriesOf(benchmark: BenchmarkDefinition): string[] {
-  return [...new Set(benchmark.evals.flatMap((evaluation) => evaluation.criteria.flatMap((criterion) => criterion.categories)))].sort();
+  return [
+    ...new Set(
+      benchmark.evals.flatMap((evaluation) => evaluation.criteria.flatMap((criterion) => criterion.categories)),
+    ),
+  ].sort();
 }
 
-function unmatched<Value extends string | number>(flag: string, given: readonly Value[] | undefined, valid: readonly Value[], noun: string): string[] {
+function unmatched<Value extends string | number>(
+  flag: string,
+  given: readonly Value[] | undefined,
+  valid: readonly Value[],
+  noun: string,
+): string[] {
   const missing = (given ?? []).filter((value) => !valid.includes(value));
-  return missing.map((value) => `${flag} "${value}" matches no ${noun}; the valid values are: ${valid.join(", ") || "(none)"}`);
+  return missing.map(
+    (value) => `${flag} "${value}" matches no ${noun}; the valid values are: ${valid.join(", ") || "(none)"}`,
+  );
 }

@@ -59,15 +59,30 @@ export function limitWork<Slot extends PlannedSlot>(slots: Slot[], limits: CostL
   return slots.map((slot) => {
     if (slot.action !== "candidate" && slot.action !== "judge") return slot;
     if (limits.offline && cost.callsModel(slot)) {
-      return { ...slot, action: "deferred", deferredBy: "offline", reason: `--offline: ${slot.reason.toLowerCase()}, which needs a model call` };
+      return {
+        ...slot,
+        action: "deferred",
+        deferredBy: "offline",
+        reason: `--offline: ${slot.reason.toLowerCase()}, which needs a model call`,
+      };
     }
     const maxCost = cost.maxCost(slot);
     if (limits.maxCostUSD === undefined) return slot;
     if (maxCost === null) {
-      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum cost is unknown; ${cost.whyUnknown(slot)}` };
+      return {
+        ...slot,
+        action: "deferred",
+        deferredBy: "budget",
+        reason: `--max-cost: its maximum cost is unknown; ${cost.whyUnknown(slot)}`,
+      };
     }
     if (maxCost > remaining) {
-      return { ...slot, action: "deferred", deferredBy: "budget", reason: `--max-cost: its maximum $${maxCost.toFixed(4)} is over the $${remaining.toFixed(4)} left of the budget` };
+      return {
+        ...slot,
+        action: "deferred",
+        deferredBy: "budget",
+        reason: `--max-cost: its maximum $${maxCost.toFixed(4)} is over the $${remaining.toFixed(4)} left of the budget`,
+      };
     }
     remaining -= maxCost;
     return slot;
@@ -81,7 +96,10 @@ export function limitWork<Slot extends PlannedSlot>(slots: Slot[], limits: CostL
  */
 export function candidateCostEstimator(recorded: readonly EvalRunHead[]): (slot: PlannedSlot) => number | null {
   const costed = recorded.filter((run) => run.metrics?.cost.usd != null);
-  const medians = (key: (run: EvalRunHead) => string) => new Map([...Map.groupBy(costed, key)].map(([group, runs]) => [group, median(runs.map((run) => run.metrics!.cost.usd!))]));
+  const medians = (key: (run: EvalRunHead) => string) =>
+    new Map(
+      [...Map.groupBy(costed, key)].map(([group, runs]) => [group, median(runs.map((run) => run.metrics!.cost.usd!))]),
+    );
   const byCell = medians((run) => cellId(run.slot.evalId, run.slot.model));
   const byModel = medians((run) => run.slot.model);
   return (slot) => byCell.get(cellId(slot.evalId, slot.model)) ?? byModel.get(slot.model) ?? null;

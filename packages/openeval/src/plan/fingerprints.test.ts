@@ -8,7 +8,10 @@ const withScorers = `import { exactMatch } from "openeval/scorers";\nexport defa
 /** judgeFingerprint as a given SCORERS_VERSION would compute it, for an eval whose judge.ts is `judge`. */
 async function fingerprintWith(scorersVersion: string, judge: string): Promise<string> {
   vi.resetModules();
-  vi.doMock("../util/versions.ts", async (importOriginal) => ({ ...(await importOriginal<object>()), SCORERS_VERSION: scorersVersion }));
+  vi.doMock("../util/versions.ts", async (importOriginal) => ({
+    ...(await importOriginal<object>()),
+    SCORERS_VERSION: scorersVersion,
+  }));
   const { judgeFingerprint } = await import("./fingerprints.ts");
   const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/judge.ts": judge })));
   return judgeFingerprint(benchmark.evals[0]!, benchmark.settings);
@@ -29,7 +32,9 @@ describe("judgeFingerprint", () => {
 
 describe("candidateFingerprint", () => {
   async function fingerprintOf(evalTs: string | null): Promise<string> {
-    const benchmark = await loadBenchmark(await writeTree(minimalBenchmark(evalTs === null ? {} : { "evals/answer/eval.ts": evalTs })));
+    const benchmark = await loadBenchmark(
+      await writeTree(minimalBenchmark(evalTs === null ? {} : { "evals/answer/eval.ts": evalTs })),
+    );
     return candidateFingerprint(benchmark.evals[0]!, "provider/model", benchmark.settings);
   }
 
@@ -38,19 +43,33 @@ describe("candidateFingerprint", () => {
     expect(await fingerprintOf("export default { prepare: [] };\n")).toBe(none);
     const install = await fingerprintOf('export default { prepare: [{ argv: ["npm", "install"] }] };\n');
     expect(install).not.toBe(none);
-    expect(await fingerprintOf('export default { prepare: [{ cwd: "./", argv: ["npm", "install"] }] };\n')).toBe(install);
-    expect(await fingerprintOf('export default { prepare: [{ cwd: "app", argv: ["npm", "install"] }] };\n')).not.toBe(install);
+    expect(await fingerprintOf('export default { prepare: [{ cwd: "./", argv: ["npm", "install"] }] };\n')).toBe(
+      install,
+    );
+    expect(await fingerprintOf('export default { prepare: [{ cwd: "app", argv: ["npm", "install"] }] };\n')).not.toBe(
+      install,
+    );
     expect(await fingerprintOf('export default { prepare: [{ argv: ["npm", "ci"] }] };\n')).not.toBe(install);
   });
 
   it("holds a repository workspace's commit, layout and overlay tree, not where the repository is", async () => {
-    const repository = (location: string, commit: string, overlay = "") => `export default { workspace: { repository: "${location}", commit: "${commit}", ref: "main"${overlay} } };\n`;
+    const repository = (location: string, commit: string, overlay = "") =>
+      `export default { workspace: { repository: "${location}", commit: "${commit}", ref: "main"${overlay} } };\n`;
     const base = await fingerprintOf(repository("/src/a", "a".repeat(40)));
     expect(await fingerprintOf(repository("/elsewhere/a", "a".repeat(40)))).toBe(base);
     expect(await fingerprintOf(repository("/src/a", "b".repeat(40)))).not.toBe(base);
-    expect(await fingerprintOf(repository("/src/a", "a".repeat(40)).replace('ref: "main"', 'ref: "main", checkout: "repo"'))).not.toBe(base);
+    expect(
+      await fingerprintOf(repository("/src/a", "a".repeat(40)).replace('ref: "main"', 'ref: "main", checkout: "repo"')),
+    ).not.toBe(base);
     const overlaid = async (text: string) => {
-      const benchmark = await loadBenchmark(await writeTree(minimalBenchmark({ "evals/answer/eval.ts": repository("/src/a", "a".repeat(40), ', overlay: "extra"'), "evals/answer/extra/NOTES.md": text })));
+      const benchmark = await loadBenchmark(
+        await writeTree(
+          minimalBenchmark({
+            "evals/answer/eval.ts": repository("/src/a", "a".repeat(40), ', overlay: "extra"'),
+            "evals/answer/extra/NOTES.md": text,
+          }),
+        ),
+      );
       return candidateFingerprint(benchmark.evals[0]!, "provider/model", benchmark.settings);
     };
     expect(await overlaid("one\n")).not.toBe(await overlaid("two\n"));

@@ -1,7 +1,18 @@
 // Candidate and judge fingerprints: what, if changed, makes recorded work stale. Reuse is exact-match.
-import { CURRENT_VARIANT, type BenchmarkSettings, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
+import {
+  CURRENT_VARIANT,
+  type BenchmarkSettings,
+  type EvalDefinition,
+  type Isolation,
+  type VariantDefinition,
+} from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
-import { CANDIDATE_RUNTIME_VERSION, JUDGE_PROTOCOL_VERSION, OPENCODE_VERSION, SCORERS_VERSION } from "../util/versions.ts";
+import {
+  CANDIDATE_RUNTIME_VERSION,
+  JUDGE_PROTOCOL_VERSION,
+  OPENCODE_VERSION,
+  SCORERS_VERSION,
+} from "../util/versions.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
 
 /** Where a model's candidates run: the backend, and for containers the pinned candidate image id. */
@@ -37,18 +48,29 @@ export function candidateFingerprint(
     // Preparation shapes the starting state; only an eval with steps adds the key, so others stay reusable.
     ...(evaluation.settings.prepare.length > 0 ? { prepare: evaluation.settings.prepare } : {}),
     // Only containers add keys, so recordings made on this machine (all of them, before containers) stay reusable.
-    ...(runtime.isolation === "container" ? { container: { image: runtime.image, limits: settings.candidate.container ?? null } } : {}),
+    ...(runtime.isolation === "container"
+      ? { container: { image: runtime.image, limits: settings.candidate.container ?? null } }
+      : {}),
     // The variant's whole definition, file contents included; current adds nothing, so older recordings stay its own.
     ...(variant.name === CURRENT_VARIANT.name ? {} : { variant }),
   });
 }
 
 /** `verificationImage`: the pinned image id when this eval's judge uses ctx.verification. */
-export function judgeFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings, verificationImage: string | null = null): string {
+export function judgeFingerprint(
+  evaluation: EvalDefinition,
+  settings: BenchmarkSettings,
+  verificationImage: string | null = null,
+): string {
   return fingerprint({
     rubric: evaluation.rubric?.text ?? null,
     // Categories are reporting metadata (OpenEval 0.5): changing them never rejudges.
-    code: evaluation.code ? { identity: evaluation.code.identity, criteria: evaluation.code.criteria?.map(({ id, label }) => ({ id, label })) ?? null } : null,
+    code: evaluation.code
+      ? {
+          identity: evaluation.code.identity,
+          criteria: evaluation.code.criteria?.map(({ id, label }) => ({ id, label })) ?? null,
+        }
+      : null,
     judge: {
       model: evaluation.rubric ? (settings.judge.model ?? null) : null,
       timeoutMs: settings.judge.timeoutMs,

@@ -1,5 +1,16 @@
 // The plan stage: fingerprints, slots and per-slot actions with reasons.
-export { planSlots, plannedModels, plannedVariants, scoredCriteria, describeSlot, type Plan, type PlanScope, type PlannedSlot, type RecordedWork, type SlotAction } from "./plan-benchmark.ts";
+export {
+  planSlots,
+  plannedModels,
+  plannedVariants,
+  scoredCriteria,
+  describeSlot,
+  type Plan,
+  type PlanScope,
+  type PlannedSlot,
+  type RecordedWork,
+  type SlotAction,
+} from "./plan-benchmark.ts";
 export { checkScope, ScopeInvalidError } from "./check-scope.ts";
 export { resolveExplicitRequests } from "./check-requests.ts";
 export { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";

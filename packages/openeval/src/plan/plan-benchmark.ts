@@ -1,8 +1,34 @@
 // The planner: for every slot (eval × model × repetition), what to do now and why. It reads the
 // definition and the store only: planning never executes author code and never calls a model.
-import { categoryKey, CURRENT_VARIANT, inCategories, type BenchmarkDefinition, type EvalDefinition, type Isolation, type VariantDefinition } from "../load/index.ts";
-import { capitalizeOutcome, candidateName, describeOutcome, RecordedWorkIndex, toSlotKey, type ActiveWork, type EvalRunHead, type JudgeRunHead, type RunModels, type SlotKey } from "../records/index.ts";
-import { candidateMaxCost, checksMaxCost, candidateCostEstimator, judgeMaxCost, limitWork, unknownCandidateCost } from "./cost.ts";
+import {
+  categoryKey,
+  CURRENT_VARIANT,
+  inCategories,
+  type BenchmarkDefinition,
+  type EvalDefinition,
+  type Isolation,
+  type VariantDefinition,
+} from "../load/index.ts";
+import {
+  capitalizeOutcome,
+  candidateName,
+  describeOutcome,
+  RecordedWorkIndex,
+  toSlotKey,
+  type ActiveWork,
+  type EvalRunHead,
+  type JudgeRunHead,
+  type RunModels,
+  type SlotKey,
+} from "../records/index.ts";
+import {
+  candidateMaxCost,
+  checksMaxCost,
+  candidateCostEstimator,
+  judgeMaxCost,
+  limitWork,
+  unknownCandidateCost,
+} from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
 import { asClause, describeState } from "../util/words.ts";
@@ -13,7 +39,8 @@ export type SlotAction = "candidate" | "judge" | "reuse" | "failed" | "deferred"
  * A slot's action, with the recorded work it names: the eval and judge runs' heads (run-heads.ts) by default, which is
  * what a plan reads; the whole records when planned from them (the run summary, the runner).
  */
-export interface PlannedSlot<E extends EvalRunHead = EvalRunHead, J extends JudgeRunHead = JudgeRunHead> extends SlotKey {
+export interface PlannedSlot<E extends EvalRunHead = EvalRunHead, J extends JudgeRunHead = JudgeRunHead>
+  extends SlotKey {
   action: SlotAction;
   reason: string;
   /** Why a deferred slot waits: outside the --only-* scope, or in scope but held back by --offline / --max-cost. */
@@ -97,21 +124,46 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
 ): Plan<E, J> {
   const models = plannedModels(benchmark, scope, recorded.runModels);
   const variants = plannedVariants(benchmark, scope);
-  const index = scope.fresh ? new RecordedWorkIndex<E, J>([], []) : new RecordedWorkIndex(recorded.evalRuns, recorded.judgeRuns);
+  const index = scope.fresh
+    ? new RecordedWorkIndex<E, J>([], [])
+    : new RecordedWorkIndex(recorded.evalRuns, recorded.judgeRuns);
   const slots: PlannedSlot<E, J>[] = [];
-  const categorized = scope.onlyCategories ? new Set(benchmark.evals.filter((evaluation) => scoredCriteria(evaluation, scope).length > 0).map((evaluation) => evaluation.id)) : null;
+  const categorized = scope.onlyCategories
+    ? new Set(
+        benchmark.evals
+          .filter((evaluation) => scoredCriteria(evaluation, scope).length > 0)
+          .map((evaluation) => evaluation.id),
+      )
+    : null;
   for (const evaluation of benchmark.evals) {
     const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
     for (const model of models) {
       for (const variant of variants) {
-        const candidateHash = candidateFingerprint(evaluation, model, benchmark.settings, candidateRuntime(model), variant);
+        const candidateHash = candidateFingerprint(
+          evaluation,
+          model,
+          benchmark.settings,
+          candidateRuntime(model),
+          variant,
+        );
         const expected = { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash };
         for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
           const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
           // Only retry names a slot by its latest execution: looking that up for every slot cost a key string each.
-          const decision: Decision<E, J> = inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
-            ? applyExplicitRequests(decide(index.activeWork(key, expected)), scope, scope.retry?.length ? index.latest(key)?.id : undefined)
-            : { action: "deferred", reason: "Outside the --only-* scope", deferredBy: "scope", evalRun: null, judgeRun: null };
+          const decision: Decision<E, J> =
+            inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
+              ? applyExplicitRequests(
+                  decide(index.activeWork(key, expected)),
+                  scope,
+                  scope.retry?.length ? index.latest(key)?.id : undefined,
+                )
+              : {
+                  action: "deferred",
+                  reason: "Outside the --only-* scope",
+                  deferredBy: "scope",
+                  evalRun: null,
+                  judgeRun: null,
+                };
           slots.push({ ...key, ...decision, candidateFingerprint: candidateHash, judgeFingerprint: judgeHash });
         }
       }
@@ -129,14 +181,19 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
     },
     callsModel: (slot) => slot.action === "candidate" || hasRubric(slot),
     whyUnknown: (slot) => {
-      if (slot.action === "candidate" && candidateMaxCost(slot.model, benchmark.settings) === null) return unknownCandidateCost(slot.model, benchmark.settings);
+      if (slot.action === "candidate" && candidateMaxCost(slot.model, benchmark.settings) === null)
+        return unknownCandidateCost(slot.model, benchmark.settings);
       return "set judge.maxCostUSD to bound it";
     },
   });
   return { slots: limited, estimate: { usd: estimate(limited, recorded.evalRuns, benchmark) } };
 }
 
-function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRunHead[], benchmark: BenchmarkDefinition): number | null {
+function estimate(
+  slots: readonly PlannedSlot[],
+  recorded: readonly EvalRunHead[],
+  benchmark: BenchmarkDefinition,
+): number | null {
   const candidates = slots.filter((slot) => slot.action === "candidate");
   // The recorded costs are grouped only for a plan with candidate runs to estimate (a run's summary never has any).
   if (candidates.length === 0) return 0;
@@ -144,7 +201,12 @@ function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRunHead[
   let total = 0;
   for (const slot of candidates) {
     const max = candidateMaxCost(slot.model, benchmark.settings);
-    const cost = max === 0 ? 0 : max === null && !isPriced(slot.model, benchmark.settings.candidate.providers) ? null : estimateCandidateCost(slot);
+    const cost =
+      max === 0
+        ? 0
+        : max === null && !isPriced(slot.model, benchmark.settings.candidate.providers)
+          ? null
+          : estimateCandidateCost(slot);
     if (cost === null) return null;
     total += cost;
   }
@@ -153,12 +215,17 @@ function estimate(slots: readonly PlannedSlot[], recorded: readonly EvalRunHead[
 
 /** Current always runs; then every variant of benchmark.ts, or those `--variant` names (checkScope checked them). */
 export function plannedVariants(benchmark: BenchmarkDefinition, scope: PlanScope): VariantDefinition[] {
-  const chosen = scope.variants ? benchmark.variants.filter((variant) => scope.variants!.includes(variant.name)) : benchmark.variants;
+  const chosen = scope.variants
+    ? benchmark.variants.filter((variant) => scope.variants!.includes(variant.name))
+    : benchmark.variants;
   return [CURRENT_VARIANT, ...chosen];
 }
 
 /** The criteria an eval is scored by in this scope: with --only-category, those in the categories; else all. */
-export function scoredCriteria(evaluation: EvalDefinition, scope: Pick<PlanScope, "onlyCategories">): EvalDefinition["criteria"] {
+export function scoredCriteria(
+  evaluation: EvalDefinition,
+  scope: Pick<PlanScope, "onlyCategories">,
+): EvalDefinition["criteria"] {
   if (!scope.onlyCategories) return evaluation.criteria;
   const keys = scope.onlyCategories.map(categoryKey);
   return evaluation.criteria.filter((criterion) => inCategories(criterion.categories, keys));
@@ -173,7 +240,10 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
   );
 }
 
-type Decision<E extends EvalRunHead, J extends JudgeRunHead> = Pick<PlannedSlot<E, J>, "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy" | "interruptedRun">;
+type Decision<E extends EvalRunHead, J extends JudgeRunHead> = Pick<
+  PlannedSlot<E, J>,
+  "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy" | "interruptedRun"
+>;
 
 /** The slot's action and its reason, from the work that counts for it (records/active-work.ts decides which). */
 function decide<E extends EvalRunHead, J extends JudgeRunHead>(work: ActiveWork<E, J>): Decision<E, J> {
@@ -184,39 +254,74 @@ function decide<E extends EvalRunHead, J extends JudgeRunHead>(work: ActiveWork<
     case "inputsChanged":
       return { action: "candidate", reason: "Candidate inputs changed", evalRun: null, judgeRun: null };
     case "interrupted":
-      return { action: "candidate", reason: "The previous execution was interrupted before it finished", evalRun: null, judgeRun: null, interruptedRun: evalRun! };
+      return {
+        action: "candidate",
+        reason: "The previous execution was interrupted before it finished",
+        evalRun: null,
+        judgeRun: null,
+        interruptedRun: evalRun!,
+      };
     case "candidateFailed": {
       const why = capitalizeOutcome(describeOutcome(evalRun!));
       const detail = evalRun!.error;
       // A message that already opens with its outcome ("Setup error of …") is not prefixed with it again.
-      const said = detail === null ? why : detail.toLowerCase().startsWith(why.toLowerCase()) ? detail : `${why}: ${detail}`;
-      return { action: "failed", reason: `${asClause(said)}; retry it explicitly with openeval retry`, evalRun, judgeRun: null };
+      const said =
+        detail === null ? why : detail.toLowerCase().startsWith(why.toLowerCase()) ? detail : `${why}: ${detail}`;
+      return {
+        action: "failed",
+        reason: `${asClause(said)}; retry it explicitly with openeval retry`,
+        evalRun,
+        judgeRun: null,
+      };
     }
     case "unjudged":
       return { action: "judge", reason: "Recorded work is ready for judging", evalRun, judgeRun: null };
     case "judgeInterrupted":
-      return { action: "judge", reason: "The previous judgment was interrupted before it finished", evalRun, judgeRun: null };
+      return {
+        action: "judge",
+        reason: "The previous judgment was interrupted before it finished",
+        evalRun,
+        judgeRun: null,
+      };
     case "judgeInputsChanged":
       return { action: "judge", reason: "Judge inputs changed", evalRun, judgeRun: null };
     case "judgeFailed":
-      return { action: "failed", reason: `Judge ${describeState(judgeRun!.state)}${judgeRun!.error ? `: ${asClause(judgeRun!.error)}` : ""}; rejudge it explicitly with openeval rejudge`, evalRun, judgeRun };
+      return {
+        action: "failed",
+        reason: `Judge ${describeState(judgeRun!.state)}${judgeRun!.error ? `: ${asClause(judgeRun!.error)}` : ""}; rejudge it explicitly with openeval rejudge`,
+        evalRun,
+        judgeRun,
+      };
     case "scored":
       return { action: "reuse", reason: "Candidate inputs and judgment unchanged", evalRun, judgeRun };
   }
 }
 
 /** Failed work is never retried silently: only `retry` and `rejudge` turn it back into work. */
-function applyExplicitRequests<E extends EvalRunHead, J extends JudgeRunHead>(decision: Decision<E, J>, scope: PlanScope, activeEvalRunId: string | undefined): Decision<E, J> {
+function applyExplicitRequests<E extends EvalRunHead, J extends JudgeRunHead>(
+  decision: Decision<E, J>,
+  scope: PlanScope,
+  activeEvalRunId: string | undefined,
+): Decision<E, J> {
   const explicit = explicitRequest(decision, scope, activeEvalRunId);
   if (explicit) return explicit;
   if (scope.explicitOnly && (decision.action === "candidate" || decision.action === "judge")) {
-    return { ...decision, action: "deferred", deferredBy: "scope", reason: `Not part of this retry/rejudge (${decision.reason.toLowerCase()}); openeval run does it` };
+    return {
+      ...decision,
+      action: "deferred",
+      deferredBy: "scope",
+      reason: `Not part of this retry/rejudge (${decision.reason.toLowerCase()}); openeval run does it`,
+    };
   }
   return decision;
 }
 
 /** `activeEvalRunId`: the slot's latest execution, which retry names (an interrupted one is not decision.evalRun). */
-function explicitRequest<E extends EvalRunHead, J extends JudgeRunHead>(decision: Decision<E, J>, scope: PlanScope, activeEvalRunId: string | undefined): Decision<E, J> | null {
+function explicitRequest<E extends EvalRunHead, J extends JudgeRunHead>(
+  decision: Decision<E, J>,
+  scope: PlanScope,
+  activeEvalRunId: string | undefined,
+): Decision<E, J> | null {
   if (activeEvalRunId !== undefined && scope.retry?.includes(activeEvalRunId)) {
     return { action: "candidate", reason: `Explicit retry of ${activeEvalRunId}`, evalRun: null, judgeRun: null };
   }
@@ -234,4 +339,3 @@ function explicitRequest<E extends EvalRunHead, J extends JudgeRunHead>(decision
 export function describeSlot(slot: SlotKey): string {
   return `${slot.evalId} × ${candidateName(slot)} #${slot.repetition}`;
 }
-

@@ -20,31 +20,79 @@ async function benchmarkWith(overrides: Record<string, string> = {}, directory?:
 }
 
 /** Records every planned slot as finished and judged, as a run would have. */
-function recordAll(slots: readonly PlannedSlot[], state: EvalRun["state"] = "completed"): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-  const evalRuns = slots.map((slot, index): EvalRun => ({
-    id: `eval_${index}`, runId: "r", slot: toSlotKey(slot), control: false,
-    state, infrastructureError: false, error: null, startedAt: "2026-01-01T00:00:00Z", completedAt: "2026-01-01T00:00:01Z", elapsedMs: 1000,
-    input: { candidateFingerprint: slot.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
-    evidence: { directory: "e", hash: "h" }, metrics: null,
-  }));
-  const judgeRuns = slots.map((slot, index): JudgeRun => ({
-    id: `judge_${index}`, runId: "r", evalRunId: `eval_${index}`, slot: toSlotKey(slot), kind: "code",
-    state: "completed", judgeFingerprint: slot.judgeFingerprint, startedAt: "x", completedAt: "y", elapsedMs: 1, scores: {}, unscored: false, error: null, directory: "d",
-  }));
+function recordAll(
+  slots: readonly PlannedSlot[],
+  state: EvalRun["state"] = "completed",
+): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
+  const evalRuns = slots.map(
+    (slot, index): EvalRun => ({
+      id: `eval_${index}`,
+      runId: "r",
+      slot: toSlotKey(slot),
+      control: false,
+      state,
+      infrastructureError: false,
+      error: null,
+      startedAt: "2026-01-01T00:00:00Z",
+      completedAt: "2026-01-01T00:00:01Z",
+      elapsedMs: 1000,
+      input: {
+        candidateFingerprint: slot.candidateFingerprint,
+        prompt: "p",
+        timeoutMs: 1,
+        maxCostUSD: null,
+        opencodeVersion: "x",
+      },
+      evidence: { directory: "e", hash: "h" },
+      metrics: null,
+    }),
+  );
+  const judgeRuns = slots.map(
+    (slot, index): JudgeRun => ({
+      id: `judge_${index}`,
+      runId: "r",
+      evalRunId: `eval_${index}`,
+      slot: toSlotKey(slot),
+      kind: "code",
+      state: "completed",
+      judgeFingerprint: slot.judgeFingerprint,
+      startedAt: "x",
+      completedAt: "y",
+      elapsedMs: 1,
+      scores: {},
+      unscored: false,
+      error: null,
+      directory: "d",
+    }),
+  );
   return { evalRuns, judgeRuns };
 }
 
 function metricsCosting(usd: number): NonNullable<EvalRun["metrics"]> {
-  return { version: 1, cost: { usd }, tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null }, requests: null, compactions: null, timing: { elapsedMs: 1, modelActiveMs: 1, outputTokensPerSecond: null } };
+  return {
+    version: 1,
+    cost: { usd },
+    tokens: { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 },
+    tools: { calls: 0, succeeded: 0, failed: 0, unfinished: 0, errorRate: null },
+    requests: null,
+    compactions: null,
+    timing: { elapsedMs: 1, modelActiveMs: 1, outputTokensPerSecond: null },
+  };
 }
 
-const actions = (slots: readonly PlannedSlot[]) => slots.map((slot) => `${slot.evalId}/${slot.model}/${slot.repetition}:${slot.action}`);
+const actions = (slots: readonly PlannedSlot[]) =>
+  slots.map((slot) => `${slot.evalId}/${slot.model}/${slot.repetition}:${slot.action}`);
 
 describe("planSlots", () => {
   it("plans every eval × model × repetition as new work, then reuses it once recorded and judged", async () => {
     const benchmark = await benchmarkWith();
     const first = planSlots(benchmark, { evalRuns: [], judgeRuns: [] });
-    expect(actions(first.slots)).toEqual(["answer/p/a/1:candidate", "answer/p/a/2:candidate", "other/p/a/1:candidate", "other/p/a/2:candidate"]);
+    expect(actions(first.slots)).toEqual([
+      "answer/p/a/1:candidate",
+      "answer/p/a/2:candidate",
+      "other/p/a/1:candidate",
+      "other/p/a/2:candidate",
+    ]);
     expect(first.slots[0]!.reason).toBe("New eval/model/repetition");
     const again = planSlots(benchmark, recordAll(first.slots));
     expect(again.slots.every((slot) => slot.action === "reuse")).toBe(true);
@@ -53,17 +101,32 @@ describe("planSlots", () => {
   it("editing judge.ts re-judges only that eval; editing prompt.md re-runs only that eval's candidates", async () => {
     const original = await benchmarkWith();
     const recorded = recordAll(planSlots(original, { evalRuns: [], judgeRuns: [] }).slots);
-    const judgeEdited = await benchmarkWith({ "evals/answer/judge.ts": "export default () => ({ scores: { correct: false } });\n" }, original.directory);
-    expect(actions(planSlots(judgeEdited, recorded).slots)).toEqual(["answer/p/a/1:judge", "answer/p/a/2:judge", "other/p/a/1:reuse", "other/p/a/2:reuse"]);
+    const judgeEdited = await benchmarkWith(
+      { "evals/answer/judge.ts": "export default () => ({ scores: { correct: false } });\n" },
+      original.directory,
+    );
+    expect(actions(planSlots(judgeEdited, recorded).slots)).toEqual([
+      "answer/p/a/1:judge",
+      "answer/p/a/2:judge",
+      "other/p/a/1:reuse",
+      "other/p/a/2:reuse",
+    ]);
     expect(planSlots(judgeEdited, recorded).slots[0]!.reason).toBe("Judge inputs changed");
     const promptEdited = await benchmarkWith({ "evals/other/prompt.md": "Other task, reworded\n" }, original.directory);
-    expect(actions(planSlots(promptEdited, recorded).slots)).toEqual(["answer/p/a/1:reuse", "answer/p/a/2:reuse", "other/p/a/1:candidate", "other/p/a/2:candidate"]);
+    expect(actions(planSlots(promptEdited, recorded).slots)).toEqual([
+      "answer/p/a/1:reuse",
+      "answer/p/a/2:reuse",
+      "other/p/a/1:candidate",
+      "other/p/a/2:candidate",
+    ]);
     expect(planSlots(promptEdited, recorded).slots[2]!.reason).toBe("Candidate inputs changed");
   });
 
   it("editing only criterion categories (judge.md Categories line, judge.ts criteria entries) plans reuse everywhere", async () => {
-    const rubric = (categories: string) => `# Answer\n\n## Criterion: exact — Exact answer\n${categories}Pass when the reply is APPLE.\n`;
-    const code = (categories: string) => `export const criteria = { ok: { label: "OK"${categories} } };\nexport default () => ({ scores: { ok: true } });\n`;
+    const rubric = (categories: string) =>
+      `# Answer\n\n## Criterion: exact — Exact answer\n${categories}Pass when the reply is APPLE.\n`;
+    const code = (categories: string) =>
+      `export const criteria = { ok: { label: "OK"${categories} } };\nexport default () => ({ scores: { ok: true } });\n`;
     const files = (markdown: string, typescript: string) => ({
       "benchmark.ts": `export default { models: ["p/a"], repetitions: 2, judge: { model: "p/judge" } };\n`,
       "evals/answer/judge.ts": "",
@@ -74,19 +137,34 @@ describe("planSlots", () => {
     await rm(join(original.directory, "evals/answer/judge.ts"));
     const plain = await loadBenchmark(original.directory);
     const recorded = recordAll(planSlots(plain, { evalRuns: [], judgeRuns: [] }).slots);
-    const categorized = await benchmarkWith(files("Categories: Accuracy, speed\n", `, categories: ["Speed"]`), original.directory);
+    const categorized = await benchmarkWith(
+      files("Categories: Accuracy, speed\n", `, categories: ["Speed"]`),
+      original.directory,
+    );
     await rm(join(original.directory, "evals/answer/judge.ts"));
     const edited = await loadBenchmark(categorized.directory);
-    expect(edited.evals.map((evaluation) => evaluation.criteria.map((criterion) => [criterion.id, criterion.categories]))).toEqual([[["exact", ["accuracy", "speed"]]], [["ok", ["speed"]]]]);
+    expect(
+      edited.evals.map((evaluation) => evaluation.criteria.map((criterion) => [criterion.id, criterion.categories])),
+    ).toEqual([[["exact", ["accuracy", "speed"]]], [["ok", ["speed"]]]]);
     expect(planSlots(edited, recorded).slots.map((slot) => slot.action)).toEqual(["reuse", "reuse", "reuse", "reuse"]);
   });
 
   it("adding a model adds its slots only; scoping defers the rest", async () => {
     const benchmark = await benchmarkWith();
     const recorded = recordAll(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots);
-    const plan = planSlots(benchmark, recorded, { models: ["p/a", "p/b"], onlyEvals: ["answer"], onlyRepetitions: [1] });
-    expect(actions(plan.slots).filter((line) => !line.endsWith("deferred"))).toEqual(["answer/p/a/1:reuse", "answer/p/b/1:candidate"]);
-    expect(plan.slots.find((slot) => slot.action === "deferred")).toMatchObject({ deferredBy: "scope", reason: "Outside the --only-* scope" });
+    const plan = planSlots(benchmark, recorded, {
+      models: ["p/a", "p/b"],
+      onlyEvals: ["answer"],
+      onlyRepetitions: [1],
+    });
+    expect(actions(plan.slots).filter((line) => !line.endsWith("deferred"))).toEqual([
+      "answer/p/a/1:reuse",
+      "answer/p/b/1:candidate",
+    ]);
+    expect(plan.slots.find((slot) => slot.action === "deferred")).toMatchObject({
+      deferredBy: "scope",
+      reason: "Outside the --only-* scope",
+    });
   });
 
   it("--model adds to benchmark.ts's and the run's models; a retired model stays out unless added back; replaceModels replaces", async () => {
@@ -94,10 +172,22 @@ describe("planSlots", () => {
     expect(plannedModels(benchmark, { models: ["p/b", "p/a"] })).toEqual(["p/a", "p/b"]);
     expect(plannedModels(benchmark, {}, { active: ["p/c"], retired: [] })).toEqual(["p/c", "p/a"]);
     expect(plannedModels(benchmark, {}, { active: ["p/c"], retired: ["p/a"] })).toEqual(["p/c"]);
-    expect(plannedModels(benchmark, { models: ["p/a"] }, { active: ["p/c"], retired: ["p/a"] })).toEqual(["p/c", "p/a"]);
-    expect(plannedModels(benchmark, { replaceModels: ["control/positive"] }, { active: ["p/c"], retired: [] })).toEqual(["control/positive"]);
-    const plan = planSlots(benchmark, { evalRuns: [], judgeRuns: [], runModels: { active: ["p/a"], retired: [] } }, { models: ["p/b"], onlyEvals: ["answer"], onlyRepetitions: [1] });
-    expect(actions(plan.slots).filter((line) => !line.endsWith("deferred"))).toEqual(["answer/p/a/1:candidate", "answer/p/b/1:candidate"]);
+    expect(plannedModels(benchmark, { models: ["p/a"] }, { active: ["p/c"], retired: ["p/a"] })).toEqual([
+      "p/c",
+      "p/a",
+    ]);
+    expect(plannedModels(benchmark, { replaceModels: ["control/positive"] }, { active: ["p/c"], retired: [] })).toEqual(
+      ["control/positive"],
+    );
+    const plan = planSlots(
+      benchmark,
+      { evalRuns: [], judgeRuns: [], runModels: { active: ["p/a"], retired: [] } },
+      { models: ["p/b"], onlyEvals: ["answer"], onlyRepetitions: [1] },
+    );
+    expect(actions(plan.slots).filter((line) => !line.endsWith("deferred"))).toEqual([
+      "answer/p/a/1:candidate",
+      "answer/p/b/1:candidate",
+    ]);
   });
 
   it("never retries failed work silently, but does on explicit retry and rejudge", async () => {
@@ -105,12 +195,25 @@ describe("planSlots", () => {
     const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;
     const recorded = recordAll(slots, "failed");
     const plan = planSlots(benchmark, recorded);
-    expect(plan.slots[0]).toMatchObject({ action: "failed", reason: expect.stringContaining("retry it explicitly with openeval retry") });
+    expect(plan.slots[0]).toMatchObject({
+      action: "failed",
+      reason: expect.stringContaining("retry it explicitly with openeval retry"),
+    });
     // The outcome opens the reason once, whether or not the recorded message already says it.
     recorded.evalRuns[0] = { ...recorded.evalRuns[0]!, infrastructureError: true, error: "boom" };
-    recorded.evalRuns[1] = { ...recorded.evalRuns[1]!, infrastructureError: true, setupError: true, error: "Setup error of p/a: too small" };
+    recorded.evalRuns[1] = {
+      ...recorded.evalRuns[1]!,
+      infrastructureError: true,
+      setupError: true,
+      error: "Setup error of p/a: too small",
+    };
     // A recorded message's period is not doubled by the reason's own punctuation; no message, no repeated state.
-    recorded.evalRuns[2] = { ...recorded.evalRuns[2]!, state: "timed_out", infrastructureError: true, error: "Wall-clock timeout of 1 ms reached; the whole process tree was killed." };
+    recorded.evalRuns[2] = {
+      ...recorded.evalRuns[2]!,
+      state: "timed_out",
+      infrastructureError: true,
+      error: "Wall-clock timeout of 1 ms reached; the whole process tree was killed.",
+    };
     const reasons = planSlots(benchmark, recorded).slots.map((slot) => slot.reason);
     expect(reasons).toEqual([
       "Infrastructure error: boom; retry it explicitly with openeval retry",
@@ -118,24 +221,50 @@ describe("planSlots", () => {
       "Infrastructure error: Wall-clock timeout of 1 ms reached; the whole process tree was killed; retry it explicitly with openeval retry",
       "Candidate failed; retry it explicitly with openeval retry",
     ]);
-    expect(planSlots(benchmark, recorded, { retry: ["eval_0"] }).slots[0]).toMatchObject({ action: "candidate", reason: "Explicit retry of eval_0" });
+    expect(planSlots(benchmark, recorded, { retry: ["eval_0"] }).slots[0]).toMatchObject({
+      action: "candidate",
+      reason: "Explicit retry of eval_0",
+    });
     const judgedBadly = recordAll(slots);
-    judgedBadly.judgeRuns[1] = { ...judgedBadly.judgeRuns[1]!, state: "timed_out", error: "Wall-clock timeout of 1 ms reached; the whole process tree was killed." };
+    judgedBadly.judgeRuns[1] = {
+      ...judgedBadly.judgeRuns[1]!,
+      state: "timed_out",
+      error: "Wall-clock timeout of 1 ms reached; the whole process tree was killed.",
+    };
     // The state in words, and the recorded message's period not doubled by the reason's own punctuation.
-    expect(planSlots(benchmark, judgedBadly).slots[1]).toMatchObject({ action: "failed", reason: "Judge timed out: Wall-clock timeout of 1 ms reached; the whole process tree was killed; rejudge it explicitly with openeval rejudge" });
-    expect(planSlots(benchmark, judgedBadly, { rejudge: "failed" }).slots.map((slot) => slot.action)).toEqual(["reuse", "judge", "reuse", "reuse"]);
-    expect(planSlots(benchmark, judgedBadly, { rejudge: ["eval_0"] }).slots[0]).toMatchObject({ action: "judge", reason: "Explicit rejudge of eval_0" });
+    expect(planSlots(benchmark, judgedBadly).slots[1]).toMatchObject({
+      action: "failed",
+      reason:
+        "Judge timed out: Wall-clock timeout of 1 ms reached; the whole process tree was killed; rejudge it explicitly with openeval rejudge",
+    });
+    expect(planSlots(benchmark, judgedBadly, { rejudge: "failed" }).slots.map((slot) => slot.action)).toEqual([
+      "reuse",
+      "judge",
+      "reuse",
+      "reuse",
+    ]);
+    expect(planSlots(benchmark, judgedBadly, { rejudge: ["eval_0"] }).slots[0]).toMatchObject({
+      action: "judge",
+      reason: "Explicit rejudge of eval_0",
+    });
     // retry/rejudge do only what they were asked; other pending work waits for `openeval run`.
     const partly = { evalRuns: judgedBadly.evalRuns.slice(0, 2), judgeRuns: judgedBadly.judgeRuns.slice(0, 2) };
-    expect(planSlots(benchmark, partly, { rejudge: "failed", explicitOnly: true }).slots.map((slot) => slot.action)).toEqual(["reuse", "judge", "deferred", "deferred"]);
+    expect(
+      planSlots(benchmark, partly, { rejudge: "failed", explicitOnly: true }).slots.map((slot) => slot.action),
+    ).toEqual(["reuse", "judge", "deferred", "deferred"]);
   });
 
   it("re-plans interrupted work", async () => {
     const benchmark = await benchmarkWith();
     const recorded = recordAll(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots, "interrupted");
-    expect(planSlots(benchmark, recorded).slots[0]).toMatchObject({ action: "candidate", reason: "The previous execution was interrupted before it finished" });
+    expect(planSlots(benchmark, recorded).slots[0]).toMatchObject({
+      action: "candidate",
+      reason: "The previous execution was interrupted before it finished",
+    });
     // `openeval retry <interrupted eval run>` executes it (the interrupted run is not a recording to reuse).
-    expect(planSlots(benchmark, recorded, { retry: ["eval_0"], explicitOnly: true }).slots.map((slot) => slot.action)).toEqual(["candidate", "deferred", "deferred", "deferred"]);
+    expect(
+      planSlots(benchmark, recorded, { retry: ["eval_0"], explicitOnly: true }).slots.map((slot) => slot.action),
+    ).toEqual(["candidate", "deferred", "deferred", "deferred"]);
   });
 
   it("--offline defers model calls and keeps code judging; --max-cost defers work whose maximum is unknown or over budget", async () => {
@@ -147,8 +276,14 @@ describe("planSlots", () => {
     const judgeOnly = planSlots(benchmark, { evalRuns: unjudged.evalRuns, judgeRuns: [] }, { offline: true });
     expect(judgeOnly.slots.every((slot) => slot.action === "judge")).toBe(true);
     const unbounded = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { maxCostUSD: 10 });
-    expect(unbounded.slots[0]).toMatchObject({ action: "deferred", deferredBy: "budget", reason: expect.stringContaining("maximum cost is unknown") });
-    const bounded = await benchmarkWith({ "benchmark.ts": `export default { models: ["p/a"], repetitions: 2, candidate: { maxCostUSD: 0.4 } };\n` });
+    expect(unbounded.slots[0]).toMatchObject({
+      action: "deferred",
+      deferredBy: "budget",
+      reason: expect.stringContaining("maximum cost is unknown"),
+    });
+    const bounded = await benchmarkWith({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 2, candidate: { maxCostUSD: 0.4 } };\n`,
+    });
     const capped = planSlots(bounded, { evalRuns: [], judgeRuns: [] }, { maxCostUSD: 1 });
     expect(capped.slots.map((slot) => slot.action)).toEqual(["candidate", "candidate", "deferred", "deferred"]);
     expect(capped.slots[2]!.reason).toContain("over the $0.2000 left of the budget");
@@ -163,11 +298,17 @@ describe("planSlots", () => {
     });
     const scope = { onlyEvals: ["notes"], maxCostUSD: 0.85 };
     // Candidate 0.4 + final judge 0.2 + checks 0.3 = 0.9 > 0.85.
-    expect(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope).slots.find((slot) => slot.evalId === "notes")).toMatchObject({
+    expect(
+      planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope).slots.find((slot) => slot.evalId === "notes"),
+    ).toMatchObject({
       action: "deferred",
       reason: expect.stringContaining("its maximum $0.9000 is over the $0.8500 left"),
     });
-    expect(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { ...scope, finalOnly: true }).slots.find((slot) => slot.evalId === "notes")!.action).toBe("candidate");
+    expect(
+      planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { ...scope, finalOnly: true }).slots.find(
+        (slot) => slot.evalId === "notes",
+      )!.action,
+    ).toBe("candidate");
   });
 
   it("counts earlyStop checks only for the models earlyStop onlyModels names", async () => {
@@ -178,8 +319,15 @@ describe("planSlots", () => {
       "evals/notes/eval.ts": `export default { earlyStop: { maxCostUSD: 0.3, onlyModels: ["p/b"] } };\n`,
     });
     // p/a: 0.4 + 0.2 = 0.6 fits in 0.85; p/b adds its checks' 0.3 = 0.9, over it.
-    const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { onlyEvals: ["notes"], maxCostUSD: 0.85 }).slots.filter((slot) => slot.evalId === "notes");
-    expect(slots.map((slot) => [slot.model, slot.action])).toEqual([["p/a", "candidate"], ["p/b", "deferred"]]);
+    const slots = planSlots(
+      benchmark,
+      { evalRuns: [], judgeRuns: [] },
+      { onlyEvals: ["notes"], maxCostUSD: 0.85 },
+    ).slots.filter((slot) => slot.evalId === "notes");
+    expect(slots.map((slot) => [slot.model, slot.action])).toEqual([
+      ["p/a", "candidate"],
+      ["p/b", "deferred"],
+    ]);
   });
 
   it("estimates from the median recorded cost of the same eval and model, else unknown", async () => {
@@ -197,7 +345,8 @@ describe("planSlots", () => {
     const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;
     const left = slots.find((slot) => slot.evalId === "other" && slot.repetition === 2)!;
     const recorded = recordAll(slots.filter((slot) => slot !== left));
-    for (const evalRun of recorded.evalRuns) evalRun.metrics = metricsCosting(evalRun.slot.evalId === "other" ? 1 : 0.25);
+    for (const evalRun of recorded.evalRuns)
+      evalRun.metrics = metricsCosting(evalRun.slot.evalId === "other" ? 1 : 0.25);
     // The model's median is 0.25 (0.25, 0.25, 1); the eval's own is 1.
     expect(planSlots(benchmark, recorded).estimate.usd).toBeCloseTo(1);
     expect(planSlots(benchmark, recorded, { models: ["p/new"] }).estimate.usd).toBeNull();

@@ -10,7 +10,11 @@ const VARIANTS = `{ terse: { instructions: { file: "variants/terse.md" } }, stri
 async function benchmarkWith(variants: string | null, files: Record<string, string> = {}, directory?: string) {
   const settings = variants === null ? "" : `, variants: ${variants}`;
   const root = await writeTree(
-    minimalBenchmark({ "benchmark.ts": `export default { models: ["p/a"], repetitions: 1${settings} };\n`, "variants/terse.md": "Be terse.\n", ...files }),
+    minimalBenchmark({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 1${settings} };\n`,
+      "variants/terse.md": "Be terse.\n",
+      ...files,
+    }),
     directory,
   );
   return loadBenchmark(root);
@@ -18,16 +22,47 @@ async function benchmarkWith(variants: string | null, files: Record<string, stri
 
 /** Records every planned slot as finished and judged; the rows carry the slot key as the runner writes it. */
 function recordAll(slots: readonly PlannedSlot[]): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-  const evalRuns = slots.map((slot, index): EvalRun => ({
-    id: `eval_${index}`, runId: "r", slot: toSlotKey(slot), control: false,
-    state: "completed", infrastructureError: false, error: null, startedAt: "2026-01-01T00:00:00Z", completedAt: "2026-01-01T00:00:01Z", elapsedMs: 1000,
-    input: { candidateFingerprint: slot.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
-    evidence: { directory: "e", hash: "h" }, metrics: null,
-  }));
-  const judgeRuns = slots.map((slot, index): JudgeRun => ({
-    id: `judge_${index}`, runId: "r", evalRunId: `eval_${index}`, slot: toSlotKey(slot), kind: "code",
-    state: "completed", judgeFingerprint: slot.judgeFingerprint, startedAt: "x", completedAt: "y", elapsedMs: 1, scores: {}, unscored: false, error: null, directory: "d",
-  }));
+  const evalRuns = slots.map(
+    (slot, index): EvalRun => ({
+      id: `eval_${index}`,
+      runId: "r",
+      slot: toSlotKey(slot),
+      control: false,
+      state: "completed",
+      infrastructureError: false,
+      error: null,
+      startedAt: "2026-01-01T00:00:00Z",
+      completedAt: "2026-01-01T00:00:01Z",
+      elapsedMs: 1000,
+      input: {
+        candidateFingerprint: slot.candidateFingerprint,
+        prompt: "p",
+        timeoutMs: 1,
+        maxCostUSD: null,
+        opencodeVersion: "x",
+      },
+      evidence: { directory: "e", hash: "h" },
+      metrics: null,
+    }),
+  );
+  const judgeRuns = slots.map(
+    (slot, index): JudgeRun => ({
+      id: `judge_${index}`,
+      runId: "r",
+      evalRunId: `eval_${index}`,
+      slot: toSlotKey(slot),
+      kind: "code",
+      state: "completed",
+      judgeFingerprint: slot.judgeFingerprint,
+      startedAt: "x",
+      completedAt: "y",
+      elapsedMs: 1,
+      scores: {},
+      unscored: false,
+      error: null,
+      directory: "d",
+    }),
+  );
   return { evalRuns, judgeRuns };
 }
 
@@ -48,7 +83,11 @@ describe("planSlots with variants", () => {
   it("editing one variant's instructions file re-runs only that variant's slots", async () => {
     const original = await benchmarkWith(VARIANTS);
     const recorded = recordAll(planSlots(original, { evalRuns: [], judgeRuns: [] }).slots);
-    expect(actions(planSlots(original, recorded).slots)).toEqual(["p/a[current]:reuse", "p/a[terse]:reuse", "p/a[strict]:reuse"]);
+    expect(actions(planSlots(original, recorded).slots)).toEqual([
+      "p/a[current]:reuse",
+      "p/a[terse]:reuse",
+      "p/a[strict]:reuse",
+    ]);
     const edited = await benchmarkWith(VARIANTS, { "variants/terse.md": "Be terser.\n" }, original.directory);
     const plan = planSlots(edited, recorded);
     expect(actions(plan.slots)).toEqual(["p/a[current]:reuse", "p/a[terse]:candidate", "p/a[strict]:reuse"]);
@@ -59,12 +98,19 @@ describe("planSlots with variants", () => {
     const before = await benchmarkWith(null);
     const recorded = recordAll(planSlots(before, { evalRuns: [], judgeRuns: [] }).slots);
     const after = await benchmarkWith(VARIANTS, {}, before.directory);
-    expect(actions(planSlots(after, recorded).slots)).toEqual(["p/a[current]:reuse", "p/a[terse]:candidate", "p/a[strict]:candidate"]);
+    expect(actions(planSlots(after, recorded).slots)).toEqual([
+      "p/a[current]:reuse",
+      "p/a[terse]:candidate",
+      "p/a[strict]:candidate",
+    ]);
   });
 
   it("--variant runs current and the named variants; --only-variant defers the others", async () => {
     const benchmark = await benchmarkWith(VARIANTS);
-    expect(actions(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { variants: ["strict"] }).slots)).toEqual(["p/a[current]:candidate", "p/a[strict]:candidate"]);
+    expect(actions(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { variants: ["strict"] }).slots)).toEqual([
+      "p/a[current]:candidate",
+      "p/a[strict]:candidate",
+    ]);
     expect(actions(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { onlyVariants: ["terse"] }).slots)).toEqual([
       "p/a[current]:deferred",
       "p/a[terse]:candidate",
@@ -78,8 +124,12 @@ describe("planSlots with variants", () => {
       '--variant "trese" matches no variant of benchmark.ts; the valid values are: terse, strict\n' +
         '--only-variant "nope" matches no variant given with --variant (or current); the valid values are: current',
     );
-    expect(() => checkScope(benchmark, { onlyVariants: ["nope"] })).toThrow('--only-variant "nope" matches no variant (current or one of benchmark.ts); the valid values are: current, terse, strict');
+    expect(() => checkScope(benchmark, { onlyVariants: ["nope"] })).toThrow(
+      '--only-variant "nope" matches no variant (current or one of benchmark.ts); the valid values are: current, terse, strict',
+    );
     const none = await benchmarkWith(null);
-    expect(() => checkScope(none, { variants: ["terse"] })).toThrow('--variant "terse" matches no variant of benchmark.ts; the valid values are: (none)');
+    expect(() => checkScope(none, { variants: ["terse"] })).toThrow(
+      '--variant "terse" matches no variant of benchmark.ts; the valid values are: (none)',
+    );
   });
 });

@@ -50,7 +50,10 @@ export async function openSealedEvidence(directory: string, expectedHash: string
 }
 
 /** The manifest's sha256 and JSON, refused unless it hashes to `expectedHash` (when given) and is of this reader's version. */
-async function readManifest(directory: string, expectedHash?: string): Promise<{ path: string; hash: string; raw: unknown }> {
+async function readManifest(
+  directory: string,
+  expectedHash?: string,
+): Promise<{ path: string; hash: string; raw: unknown }> {
   const path = join(directory, MANIFEST_FILE);
   const file = Bun.file(path);
   if (!(await file.exists())) {
@@ -63,13 +66,21 @@ async function readManifest(directory: string, expectedHash?: string): Promise<{
   }
   const raw = JSON.parse(new TextDecoder().decode(bytes)) as { version?: unknown };
   if (raw.version !== EVIDENCE_VERSION) {
-    throw new EvidenceError("versionUnsupported", { directory, version: String(raw.version), readable: EVIDENCE_VERSION });
+    throw new EvidenceError("versionUnsupported", {
+      directory,
+      version: String(raw.version),
+      readable: EVIDENCE_VERSION,
+    });
   }
   return { path, hash, raw };
 }
 
 class VerifiedEvidence implements Evidence {
-  constructor(readonly directory: string, readonly hash: string, readonly manifest: EvidenceManifest) {}
+  constructor(
+    readonly directory: string,
+    readonly hash: string,
+    readonly manifest: EvidenceManifest,
+  ) {}
 
   files(revision: Revision = "final"): FileEntry[] {
     return this.manifest[revision]?.files ?? [];
@@ -78,7 +89,13 @@ class VerifiedEvidence implements Evidence {
   async read(path: string, revision: Revision = "final"): Promise<Uint8Array> {
     const entry = this.resolveEntry(toSafeRelativePath(path), revision, 0);
     if (entry.omitted) {
-      throw new EvidenceError("fileOmitted", { path: entry.path, bytes: entry.bytes, sha256: entry.sha256, revision, note: entry.omitted.note });
+      throw new EvidenceError("fileOmitted", {
+        path: entry.path,
+        bytes: entry.bytes,
+        sha256: entry.sha256,
+        revision,
+        note: entry.omitted.note,
+      });
     }
     return this.readVerified(posix.join(OBJECTS_DIRECTORY, entry.sha256), entry.sha256);
   }

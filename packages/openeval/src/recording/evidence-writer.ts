@@ -13,7 +13,12 @@ export async function writeEvidence(
   directory: string,
   content: Omit<EvidenceManifest, "format" | "version" | "createdAt">,
 ): Promise<EvidenceRef> {
-  const manifest: EvidenceManifest = { format: EVIDENCE_FORMAT, version: EVIDENCE_VERSION, createdAt: new Date().toISOString(), ...content };
+  const manifest: EvidenceManifest = {
+    format: EVIDENCE_FORMAT,
+    version: EVIDENCE_VERSION,
+    createdAt: new Date().toISOString(),
+    ...content,
+  };
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   await writeFileAtomic(join(directory, MANIFEST_FILE), text);
   return { directory, hash: sha256(text) };
@@ -22,7 +27,10 @@ export async function writeEvidence(
 export const EVENTS_FILE = "events.jsonl";
 
 /** Native events, one JSON object a line, in recorded order; returns the manifest's `events` entry. */
-export async function writeEventsFile(directory: string, events: readonly NativeEvent[]): Promise<NonNullable<EvidenceManifest["events"]>> {
+export async function writeEventsFile(
+  directory: string,
+  events: readonly NativeEvent[],
+): Promise<NonNullable<EvidenceManifest["events"]>> {
   const text = events.map((event) => JSON.stringify(event)).join("\n") + (events.length > 0 ? "\n" : "");
   await writeFileAtomic(join(directory, EVENTS_FILE), text);
   return { file: EVENTS_FILE, count: events.length, sha256: sha256(text) };

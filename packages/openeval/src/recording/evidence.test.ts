@@ -38,36 +38,68 @@ describe("the evidence format", () => {
     if (entry.kind !== "file") throw new Error("expected a file");
     await writeFile(join(ref.directory, "objects", entry.sha256), "tampered");
     await expect(evidence.text("src/a.ts")).rejects.toThrow(/does not match its recorded sha256/);
-    await writeFile(join(ref.directory, "manifest.json"), (await readFile(join(ref.directory, "manifest.json"), "utf8")).replace("Done", "Fine"));
-    await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(/the recording was changed after it was written/);
+    await writeFile(
+      join(ref.directory, "manifest.json"),
+      (await readFile(join(ref.directory, "manifest.json"), "utf8")).replace("Done", "Fine"),
+    );
+    await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(
+      /the recording was changed after it was written/,
+    );
   });
 
   it("opens sealed evidence by its recorded hash alone, and refuses a missing, altered or newer manifest", async () => {
     const ref = await constructed();
     const evidence = await openSealedEvidence(ref.directory, ref.hash);
     expect(await evidence.text("src/a.ts")).toBe("const a = 2;\n");
-    await expect(openSealedEvidence(join(ref.directory, "nowhere"), ref.hash)).rejects.toThrow(/No evidence manifest at .*nowhere\/manifest\.json/);
-    await expect(openSealedEvidence(ref.directory, "0".repeat(64))).rejects.toThrow(/hashes to [0-9a-f]{64}, not the recorded 0{64}/);
-    const manifest = JSON.parse(await readFile(join(ref.directory, "manifest.json"), "utf8")) as Record<string, unknown>;
+    await expect(openSealedEvidence(join(ref.directory, "nowhere"), ref.hash)).rejects.toThrow(
+      /No evidence manifest at .*nowhere\/manifest\.json/,
+    );
+    await expect(openSealedEvidence(ref.directory, "0".repeat(64))).rejects.toThrow(
+      /hashes to [0-9a-f]{64}, not the recorded 0{64}/,
+    );
+    const manifest = JSON.parse(await readFile(join(ref.directory, "manifest.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     const newer = JSON.stringify({ ...manifest, version: 2 });
     await writeFile(join(ref.directory, "manifest.json"), newer);
-    await expect(openSealedEvidence(ref.directory, sha256(newer))).rejects.toThrow(/has format version 2; this openeval reads version 1/);
+    await expect(openSealedEvidence(ref.directory, sha256(newer))).rejects.toThrow(
+      /has format version 2; this openeval reads version 1/,
+    );
   });
 
   it("validates a manifest opened without its recorded hash, and says what is wrong with it", async () => {
     const ref = await constructed();
-    const manifest = JSON.parse(await readFile(join(ref.directory, "manifest.json"), "utf8")) as Record<string, unknown>;
+    const manifest = JSON.parse(await readFile(join(ref.directory, "manifest.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     await writeFile(join(ref.directory, "manifest.json"), JSON.stringify({ ...manifest, prompt: 42 }));
     await expect(openEvidence(ref.directory)).rejects.toThrow(/manifest\.json is malformed: [\s\S]*prompt/);
-    await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(/the recording was changed after it was written/);
+    await expect(openEvidence(ref.directory, ref.hash)).rejects.toThrow(
+      /the recording was changed after it was written/,
+    );
   });
 
   it("refuses paths that escape: .., absolute, and symlinks pointing outside the snapshot", async () => {
-    const workspace = await writeTree({ "a.txt": "a\n", "inner/link": { symlink: "../a.txt" }, "outside": { symlink: "/etc/hostname" }, "up": { symlink: "../../x" } });
+    const workspace = await writeTree({
+      "a.txt": "a\n",
+      "inner/link": { symlink: "../a.txt" },
+      outside: { symlink: "/etc/hostname" },
+      up: { symlink: "../../x" },
+    });
     const directory = join(await makeTempDir(), "evidence");
     const snapshot = await captureDirectory(workspace, directory);
     const ref = await writeEvidence(directory, {
-      kind: "constructed", prompt: "p", response: { text: "" }, tools: [], initial: null, final: snapshot, events: null, native: null, metrics: measureConstructed([]),
+      kind: "constructed",
+      prompt: "p",
+      response: { text: "" },
+      tools: [],
+      initial: null,
+      final: snapshot,
+      events: null,
+      native: null,
+      metrics: measureConstructed([]),
     });
     const evidence = await openEvidence(ref.directory, ref.hash);
     expect(await evidence.text("inner/link")).toBe("a\n");
@@ -81,9 +113,16 @@ describe("the evidence format", () => {
 
   it("rejects constructed workspace paths that escape", async () => {
     await expect(
-      recordEvidence({ directory: await makeTempDir(), prompt: "p", response: "r", workspace: { final: { "../evil.txt": "x" } } }),
+      recordEvidence({
+        directory: await makeTempDir(),
+        prompt: "p",
+        response: "r",
+        workspace: { final: { "../evil.txt": "x" } },
+      }),
     ).rejects.toThrow(/leaves the workspace/);
-    await expect(recordEvidence({ directory: await makeTempDir(), prompt: "p" } as never)).rejects.toThrow(/recordEvidence: response/);
+    await expect(recordEvidence({ directory: await makeTempDir(), prompt: "p" } as never)).rejects.toThrow(
+      /recordEvidence: response/,
+    );
   });
 });
 
@@ -114,17 +153,29 @@ describe("workspace diffs that scale", () => {
       directory: join(await makeTempDir(), "evidence"),
       prompt: "p",
       response: "r",
-      workspace: { initial: { "blob.bin": "a\0b", "big.txt": "small\n" }, final: { "blob.bin": "a\0c", "big.txt": huge, "lock.txt": lockfile } },
+      workspace: {
+        initial: { "blob.bin": "a\0b", "big.txt": "small\n" },
+        final: { "blob.bin": "a\0c", "big.txt": huge, "lock.txt": lockfile },
+      },
     });
     await using context = await createJudgeContext(await openEvidence(ref.directory, ref.hash), null);
     const diffs = await context.workspace.patches();
-    expect(diffs.find((diff) => diff.path === "lock.txt")).toMatchObject({ status: "added", additions: 20_000, deletions: 0, binary: false, tooLarge: false });
+    expect(diffs.find((diff) => diff.path === "lock.txt")).toMatchObject({
+      status: "added",
+      additions: 20_000,
+      deletions: 0,
+      binary: false,
+      tooLarge: false,
+    });
     const big = diffs.find((diff) => diff.path === "big.txt")!;
     expect(big).toMatchObject({ status: "modified", tooLarge: true, additions: 0 });
-    expect(big.patch).toBe(`Files too large to diff (over ${MAX_DIFF_BYTES} bytes): a/big.txt and b/big.txt differ (before: 6 bytes, sha256 ${sha256(Buffer.from("small\n"))}; after: ${huge.length} bytes, sha256 ${sha256(Buffer.from(huge))})\n`);
+    expect(big.patch).toBe(
+      `Files too large to diff (over ${MAX_DIFF_BYTES} bytes): a/big.txt and b/big.txt differ (before: 6 bytes, sha256 ${sha256(Buffer.from("small\n"))}; after: ${huge.length} bytes, sha256 ${sha256(Buffer.from(huge))})\n`,
+    );
     const blob = diffs.find((diff) => diff.path === "blob.bin")!;
     expect(blob).toMatchObject({ binary: true, tooLarge: false });
-    expect(blob.patch).toMatch(/^Binary files a\/blob.bin and b\/blob.bin differ \(before: 3 bytes, sha256 [0-9a-f]{64}; after: 3 bytes, sha256 [0-9a-f]{64}\)\n$/);
+    expect(blob.patch).toMatch(
+      /^Binary files a\/blob.bin and b\/blob.bin differ \(before: 3 bytes, sha256 [0-9a-f]{64}; after: 3 bytes, sha256 [0-9a-f]{64}\)\n$/,
+    );
   });
 });
-

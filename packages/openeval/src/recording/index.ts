@@ -9,8 +9,22 @@ export { createJudgeContext, type JudgeContext, type EventFilter, type ToolFilte
 export { measureConstructed, measureTools } from "./metrics.ts";
 export { EvidenceError } from "./errors.ts";
 export type { FileDiff } from "./workspace-diff.ts";
-export { openCodeStatus, type JudgeMetrics, type JudgeToolCall, type JudgeToolStatus, type RecordedEvent, type RecordedFile, type ToolMetrics } from "./judge-shapes.ts";
-export { readSessionDatabase, type NativeEvent, type NativeMessage, type NativeSession, type SessionDatabase } from "./native-archive.ts";
+export {
+  openCodeStatus,
+  type JudgeMetrics,
+  type JudgeToolCall,
+  type JudgeToolStatus,
+  type RecordedEvent,
+  type RecordedFile,
+  type ToolMetrics,
+} from "./judge-shapes.ts";
+export {
+  readSessionDatabase,
+  type NativeEvent,
+  type NativeMessage,
+  type NativeSession,
+  type SessionDatabase,
+} from "./native-archive.ts";
 export { measureSession, type MeasuredSession, type MeasureSessionRequest } from "./measure-session.ts";
 export { EVIDENCE_VERSION } from "./format.ts";
 export {

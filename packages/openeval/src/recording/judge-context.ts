@@ -9,11 +9,26 @@ import type { EvalRun } from "../records/index.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
 import { EvidenceError } from "./errors.ts";
 import type { Evidence } from "./evidence-reader.ts";
-import { openNativeArchive, readEvents, type NativeArchiveReader, type NativeMessage, type NativeSession } from "./native-archive.ts";
+import {
+  openNativeArchive,
+  readEvents,
+  type NativeArchiveReader,
+  type NativeMessage,
+  type NativeSession,
+} from "./native-archive.ts";
 import type { Revision } from "./schema.ts";
 import type { VerificationApi } from "./verification-contract.ts";
 import { HARNESS_VERSION } from "../util/versions.ts";
-import { judgeMetrics, toJudgeTool, toRecordedEvent, toRecordedFile, type JudgeMetrics, type JudgeToolCall, type RecordedEvent, type RecordedFile } from "./judge-shapes.ts";
+import {
+  judgeMetrics,
+  toJudgeTool,
+  toRecordedEvent,
+  toRecordedFile,
+  type JudgeMetrics,
+  type JudgeToolCall,
+  type RecordedEvent,
+  type RecordedFile,
+} from "./judge-shapes.ts";
 import { diffContents, diffWorkspace, type FileDiff } from "./workspace-diff.ts";
 
 export interface EventFilter {
@@ -91,7 +106,11 @@ const NO_VERIFICATION: VerificationApi = {
   },
 };
 
-export async function createJudgeContext(evidence: Evidence, run: EvalRun | null, options: JudgeContextOptions = {}): Promise<JudgeContext> {
+export async function createJudgeContext(
+  evidence: Evidence,
+  run: EvalRun | null,
+  options: JudgeContextOptions = {},
+): Promise<JudgeContext> {
   const manifest = evidence.manifest;
   let scratch: string | null = null;
   let native: NativeArchiveReader | null = null;
@@ -120,9 +139,16 @@ export async function createJudgeContext(evidence: Evidence, run: EvalRun | null
         events.filter(
           (event) =>
             (!filter?.sessionID || event.sessionID === filter.sessionID) &&
-            (!filter?.type || (filter.type.endsWith(".") ? event.event.type.startsWith(filter.type) : event.event.type === filter.type)),
+            (!filter?.type ||
+              (filter.type.endsWith(".")
+                ? event.event.type.startsWith(filter.type)
+                : event.event.type === filter.type)),
         ),
-      tools: (filter) => tools.filter((tool) => (!filter?.name || tool.name === filter.name) && (!filter?.sessionID || tool.sessionID === filter.sessionID)),
+      tools: (filter) =>
+        tools.filter(
+          (tool) =>
+            (!filter?.name || tool.name === filter.name) && (!filter?.sessionID || tool.sessionID === filter.sessionID),
+        ),
       sessions: async () => (manifest.native ? (await nativeArchive()).sessions() : []),
       messages: async (sessionID) => (manifest.native ? (await nativeArchive()).messages(sessionID) : []),
       export: async (sessionID) => (await nativeArchive()).export(sessionID),

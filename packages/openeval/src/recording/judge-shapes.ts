@@ -61,7 +61,12 @@ export type JudgeMetrics = Omit<RunMetrics, "compactions" | "tools" | "tokens"> 
   evidence: { directory: string; hash: string };
 };
 
-const STATUS: Record<ToolCall["status"], JudgeToolStatus> = { pending: "preparing", running: "called", completed: "succeeded", error: "failed" };
+const STATUS: Record<ToolCall["status"], JudgeToolStatus> = {
+  pending: "preparing",
+  running: "called",
+  completed: "succeeded",
+  error: "failed",
+};
 
 /** OpenCode 1.x's name for a judge-facing status (what the viewer shows, as OpenCode's own sessions do). */
 export function openCodeStatus(status: JudgeToolStatus): ToolCall["status"] {
@@ -94,11 +99,20 @@ export function toJudgeTool(tool: ToolCall): JudgeToolCall {
     ...(tool.metadata === undefined ? {} : { metadata: tool.metadata }),
   };
   if (tool.messageID !== undefined) return { ...view, assistantMessageId: tool.messageID };
-  return unavailable(view, "assistantMessageId", () => new EvidenceError("toolCallWithoutMessageId", { toolId: tool.id })) as JudgeToolCall;
+  return unavailable(
+    view,
+    "assistantMessageId",
+    () => new EvidenceError("toolCallWithoutMessageId", { toolId: tool.id }),
+  ) as JudgeToolCall;
 }
 
 export function toRecordedEvent(event: NativeEvent): RecordedEvent {
-  return { sequence: event.sequence, time: event.time === null ? null : new Date(event.time).toISOString(), sessionID: event.sessionID, event: { type: event.type, data: event.data } };
+  return {
+    sequence: event.sequence,
+    time: event.time === null ? null : new Date(event.time).toISOString(),
+    sessionID: event.sessionID,
+    event: { type: event.type, data: event.data },
+  };
 }
 
 export function toRecordedFile(entry: FileEntry): RecordedFile {
@@ -111,7 +125,11 @@ export function judgeMetrics(evidence: Evidence, events: readonly RecordedEvent[
   const manifest = evidence.manifest;
   const metrics = manifest.metrics;
   const tools = manifest.tools;
-  const byName = Object.fromEntries([...Map.groupBy(tools, (tool) => tool.name)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, calls]) => [name, measureTools(calls)]));
+  const byName = Object.fromEntries(
+    [...Map.groupBy(tools, (tool) => tool.name)]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, calls]) => [name, measureTools(calls)]),
+  );
   const compactions =
     metrics.compactions === null
       ? null
@@ -122,7 +140,11 @@ export function judgeMetrics(evidence: Evidence, events: readonly RecordedEvent[
   const view: JudgeMetrics = {
     ...metrics,
     scope: "candidate",
-    complete: manifest.kind === "candidate" && manifest.native !== null && metrics.requests !== null && tools.every((tool) => tool.status === "completed" || tool.status === "error"),
+    complete:
+      manifest.kind === "candidate" &&
+      manifest.native !== null &&
+      metrics.requests !== null &&
+      tools.every((tool) => tool.status === "completed" || tool.status === "error"),
     sessions: Math.max(manifest.native?.sessions.length ?? 0, new Set(events.map((event) => event.sessionID)).size),
     tools: { ...metrics.tools, byName },
     compactions,

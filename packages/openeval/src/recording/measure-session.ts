@@ -25,7 +25,9 @@ export interface MeasuredSession {
 /** @example const { metrics } = measureSession({ database: join(dir, "opencode.db"), elapsedMs: outcome.elapsedMs, stream: { ledger: outcome.stream, killed: outcome.killed } }); */
 export function measureSession(request: MeasureSessionRequest): MeasuredSession {
   const native = extractNative(request.database, request.extract);
-  const comparison = request.stream ? compareWithStream(native, request.stream.ledger, { killed: request.stream.killed }) : null;
+  const comparison = request.stream
+    ? compareWithStream(native, request.stream.ledger, { killed: request.stream.killed })
+    : null;
   const measured = { ...native.metrics, timing: { ...native.metrics.timing, elapsedMs: request.elapsedMs } };
   return { native, metrics: comparison ? addShortfall(measured, comparison.shortfall) : measured, comparison };
 }

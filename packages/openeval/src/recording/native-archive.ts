@@ -47,7 +47,11 @@ export interface NativeArchiveReader {
   close(): Promise<void>;
 }
 
-export async function openNativeArchive(evidence: Evidence, archive: NativeArchive, scratch: string): Promise<NativeArchiveReader> {
+export async function openNativeArchive(
+  evidence: Evidence,
+  archive: NativeArchive,
+  scratch: string,
+): Promise<NativeArchiveReader> {
   const handles: Database[] = [];
   let copies = 0;
   let own: Database | null = null;
@@ -86,7 +90,8 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
     async export(sessionID) {
       const id = rootID(sessionID);
       const session = archive.sessions.find((candidate) => candidate.id === id);
-      if (!session) throw new EvidenceError("sessionNotExported", { id, sessions: archive.sessions.map((item) => item.id) });
+      if (!session)
+        throw new EvidenceError("sessionNotExported", { id, sessions: archive.sessions.map((item) => item.id) });
       return JSON.parse(new TextDecoder().decode(await evidence.readVerified(session.export, session.sha256)));
     },
     async close() {
@@ -98,19 +103,35 @@ export async function openNativeArchive(evidence: Evidence, archive: NativeArchi
 
 /** Every session of an OpenCode database, in the order they started. */
 export function readNativeSessions(db: Database): NativeSession[] {
-  return (db.query("SELECT * FROM session ORDER BY time_created, id").all() as Record<string, unknown>[]).map(toSession);
+  return (db.query("SELECT * FROM session ORDER BY time_created, id").all() as Record<string, unknown>[]).map(
+    toSession,
+  );
 }
 
 /** One session's messages with their parts, in order; a rejected step shows the error the event stream reported. */
-export function readNativeMessages(db: Database, sessionID: string, stepErrors: readonly StepError[] = []): NativeMessage[] {
-  const messages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(sessionID) as { id: string; data: string }[];
-  const parts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY time_created, id").all(sessionID) as { id: string; message_id: string; data: string }[];
+export function readNativeMessages(
+  db: Database,
+  sessionID: string,
+  stepErrors: readonly StepError[] = [],
+): NativeMessage[] {
+  const messages = db
+    .query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id")
+    .all(sessionID) as { id: string; data: string }[];
+  const parts = db
+    .query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY time_created, id")
+    .all(sessionID) as { id: string; message_id: string; data: string }[];
   const errors = new Map(stepErrors.map((error) => [error.messageID, error]));
   return messages.map((message) => ({
-    info: withStepError({ ...(JSON.parse(message.data) as Record<string, unknown>), id: message.id, sessionID } as NativeMessage["info"], errors.get(message.id)),
+    info: withStepError(
+      { ...(JSON.parse(message.data) as Record<string, unknown>), id: message.id, sessionID } as NativeMessage["info"],
+      errors.get(message.id),
+    ),
     parts: parts
       .filter((part) => part.message_id === message.id)
-      .map((part) => ({ ...(JSON.parse(part.data) as Record<string, unknown>), id: part.id }) as NativeMessage["parts"][number]),
+      .map(
+        (part) =>
+          ({ ...(JSON.parse(part.data) as Record<string, unknown>), id: part.id }) as NativeMessage["parts"][number],
+      ),
   }));
 }
 
@@ -134,11 +155,14 @@ export interface SessionDatabase {
 export function readSessionDatabase(path: string, streamErrors: readonly StreamError[] = []): SessionDatabase {
   const native = extractNative(path, { streamErrors });
   // OpenCode that failed before creating a session may not even have made its tables.
-  if (native.sessions.length === 0) return { rootSessionID: null, sessions: [], messages: new Map(), tools: [], response: "" };
+  if (native.sessions.length === 0)
+    return { rootSessionID: null, sessions: [], messages: new Map(), tools: [], response: "" };
   const db = new Database(path, { readonly: true });
   try {
     const sessions = readNativeSessions(db);
-    const messages = new Map(sessions.map((session) => [session.id, readNativeMessages(db, session.id, native.stepErrors)]));
+    const messages = new Map(
+      sessions.map((session) => [session.id, readNativeMessages(db, session.id, native.stepErrors)]),
+    );
     return { rootSessionID: native.rootSessionID, sessions, messages, tools: native.tools, response: native.response };
   } finally {
     db.close();
@@ -177,7 +201,10 @@ function toSession(row: Record<string, unknown>): NativeSession {
 }
 
 /** A rejected step keeps no error in the database; the one the event stream reported is shown in its place. */
-function withStepError(info: NativeMessage["info"], error: { name: string; message: string } | undefined): NativeMessage["info"] {
+function withStepError(
+  info: NativeMessage["info"],
+  error: { name: string; message: string } | undefined,
+): NativeMessage["info"] {
   if (!error || (info.error !== undefined && info.error !== null)) return info;
   return { ...info, error: { name: error.name, data: { message: error.message }, source: "event stream" } };
 }

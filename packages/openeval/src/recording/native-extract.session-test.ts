@@ -26,8 +26,15 @@ describe("a real OpenCode run", () => {
       cost: COST,
       control: {
         turns: [
-          { text: "Saying hi.", tools: [{ name: "bash", input: { command: "echo hi", description: "Say hi" } }], usage: { input: 1_000, output: 20 } },
-          { tools: [{ name: "write", input: { filePath: "a.txt", content: "A\n" } }], usage: { input: 1_100, output: 30 } },
+          {
+            text: "Saying hi.",
+            tools: [{ name: "bash", input: { command: "echo hi", description: "Say hi" } }],
+            usage: { input: 1_000, output: 20 },
+          },
+          {
+            tools: [{ name: "write", input: { filePath: "a.txt", content: "A\n" } }],
+            usage: { input: 1_100, output: 30 },
+          },
           { text: FINAL, usage: { input: 1_200, output: 40 } },
         ],
       },
@@ -39,8 +46,21 @@ describe("a real OpenCode run", () => {
     expect(extracted.sessions).toEqual([{ id: extracted.rootSessionID, parentID: null }]);
     expect(extracted.response).toBe(FINAL);
     expect(extracted.tools).toMatchObject([
-      { name: "bash", status: "completed", input: { command: "echo hi" }, output: "hi\n", error: null, metadata: { exit: 0 } },
-      { name: "write", status: "completed", input: { filePath: "a.txt", content: "A\n" }, output: "Wrote file successfully.", error: null },
+      {
+        name: "bash",
+        status: "completed",
+        input: { command: "echo hi" },
+        output: "hi\n",
+        error: null,
+        metadata: { exit: 0 },
+      },
+      {
+        name: "write",
+        status: "completed",
+        input: { filePath: "a.txt", content: "A\n" },
+        output: "Wrote file successfully.",
+        error: null,
+      },
     ]);
     for (const tool of extracted.tools) expect(tool.durationMs).toBe(tool.completedAt! - tool.startedAt!);
 

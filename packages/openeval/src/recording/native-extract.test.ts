@@ -40,8 +40,23 @@ describe("usage and cost", () => {
       usage: { input: 1_000, output: 100, reasoning: 10, cacheRead: 200, cacheWrite: 5 },
       cost: 0.01,
     });
-    const compaction = assistantMessage({ id: "msg_a2", sessionID: ROOT, created: 3_000, completed: 4_000, usage: { input: 3_000, output: 300 }, cost: 0.02, compaction: true });
-    const child = assistantMessage({ id: "msg_c1", sessionID: CHILD, created: 1_500, completed: 1_800, usage: { input: 500, output: 50, cacheRead: 7 }, cost: 0.005 });
+    const compaction = assistantMessage({
+      id: "msg_a2",
+      sessionID: ROOT,
+      created: 3_000,
+      completed: 4_000,
+      usage: { input: 3_000, output: 300 },
+      cost: 0.02,
+      compaction: true,
+    });
+    const child = assistantMessage({
+      id: "msg_c1",
+      sessionID: CHILD,
+      created: 1_500,
+      completed: 1_800,
+      usage: { input: 500, output: 50, cacheRead: 7 },
+      cost: 0.005,
+    });
     const compactionRequest = userMessage("msg_u2", ROOT, 2_900);
     const extracted = extract({
       // The root row holds its own running totals, as OpenCode keeps them; adding them again would double-count.
@@ -58,7 +73,13 @@ describe("usage and cost", () => {
       ],
     });
 
-    expect(extracted.metrics.tokens).toEqual({ input: 4_500, output: 450, reasoning: 10, cacheRead: 207, cacheWrite: 5 });
+    expect(extracted.metrics.tokens).toEqual({
+      input: 4_500,
+      output: 450,
+      reasoning: 10,
+      cacheRead: 207,
+      cacheWrite: 5,
+    });
     expect(extracted.metrics.cost.usd).toBeCloseTo(0.035, 12);
     expect(extracted.metrics.requests).toMatchObject({ started: 3, succeeded: 3, failed: 0, retries: null });
     expect(extracted.metrics.compactions).toBe(1);
@@ -76,11 +97,24 @@ describe("usage and cost", () => {
       messages: [assistantMessage({ id: "msg_1", sessionID: ROOT, created: 10, completed: 20, error: "boom" })],
     });
     expect(unreported.metrics.cost.usd).toBeNull();
-    expect(unreported.metrics.tokens).toEqual({ input: null, output: null, reasoning: null, cacheRead: null, cacheWrite: null });
+    expect(unreported.metrics.tokens).toEqual({
+      input: null,
+      output: null,
+      reasoning: null,
+      cacheRead: null,
+      cacheWrite: null,
+    });
     expect(unreported.metrics.timing.outputTokensPerSecond).toBeNull();
     expect(unreported.metrics.requests).toMatchObject({ started: 1, succeeded: 0, failed: 1, retries: null });
 
-    const zeroStep = assistantMessage({ id: "msg_1", sessionID: ROOT, created: 10, completed: 20, usage: { input: 0, output: 0 }, cost: 0 });
+    const zeroStep = assistantMessage({
+      id: "msg_1",
+      sessionID: ROOT,
+      created: 10,
+      completed: 20,
+      usage: { input: 0, output: 0 },
+      cost: 0,
+    });
     const zero = extract({
       sessions: [{ id: ROOT, created: 0 }],
       messages: [zeroStep],
@@ -102,26 +136,62 @@ describe("usage and cost", () => {
 describe("requests counted from the recorded attempts", () => {
   // What OpenCode 1.18.33 leaves after compacting past context-overflow rejections (seen against a scripted provider):
   // each rejected attempt is an empty, completed assistant message without finish or error; the error is only in the stream.
-  const rejected = (id: string, created: number) => assistantMessage({ id, sessionID: ROOT, created, completed: created + 1_500 });
+  const rejected = (id: string, created: number) =>
+    assistantMessage({ id, sessionID: ROOT, created, completed: created + 1_500 });
   const fixture: NativeFixture = {
     sessions: [{ id: ROOT, created: 0 }],
     messages: [
       userMessage("msg_u1", ROOT, 0),
       rejected("msg_r1", 1_000),
-      assistantMessage({ id: "msg_s1", sessionID: ROOT, created: 3_000, completed: 3_100, compaction: true, finish: "stop", usage: { input: 50, output: 5 } }),
+      assistantMessage({
+        id: "msg_s1",
+        sessionID: ROOT,
+        created: 3_000,
+        completed: 3_100,
+        compaction: true,
+        finish: "stop",
+        usage: { input: 50, output: 5 },
+      }),
       rejected("msg_r2", 4_000),
-      assistantMessage({ id: "msg_ok", sessionID: ROOT, created: 6_000, completed: 8_000, finish: "length", usage: { input: 100, output: 1_024 }, cost: 0 }),
-      assistantMessage({ id: "msg_t", sessionID: ROOT, created: 9_000, completed: 10_000, finish: "tool-calls", usage: { input: 100, output: 10 }, cost: 0 }),
+      assistantMessage({
+        id: "msg_ok",
+        sessionID: ROOT,
+        created: 6_000,
+        completed: 8_000,
+        finish: "length",
+        usage: { input: 100, output: 1_024 },
+        cost: 0,
+      }),
+      assistantMessage({
+        id: "msg_t",
+        sessionID: ROOT,
+        created: 9_000,
+        completed: 10_000,
+        finish: "tool-calls",
+        usage: { input: 100, output: 10 },
+        cost: 0,
+      }),
     ],
   };
   const streamErrors = [
     { sessionID: ROOT, at: 2_600, name: "ContextOverflowError", message: "maximum context length is 2048 tokens" },
-    { sessionID: ROOT, at: 5_600, name: "ContextOverflowError", message: "maximum context length is 2048 tokens (again)" },
+    {
+      sessionID: ROOT,
+      at: 5_600,
+      name: "ContextOverflowError",
+      message: "maximum context length is 2048 tokens (again)",
+    },
   ];
 
   it("counts rejected attempts as failed, records finish reasons and steps cut at the output limit", () => {
     const { metrics } = extract(fixture, { streamErrors });
-    expect(metrics.requests).toEqual({ started: 5, succeeded: 3, failed: 2, retries: null, finishReasons: { error: 2, stop: 1, length: 1, "tool-calls": 1 } });
+    expect(metrics.requests).toEqual({
+      started: 5,
+      succeeded: 3,
+      failed: 2,
+      retries: null,
+      finishReasons: { error: 2, stop: 1, length: 1, "tool-calls": 1 },
+    });
     expect(metrics.truncated).toBe(1);
     expect(metrics.version).toBe(2);
   });
@@ -133,7 +203,12 @@ describe("requests counted from the recorded attempts", () => {
       parts: [
         part("prt_s", summary!, 3_020, { type: "text", text: "Summary.", time: { start: 3_020, end: 3_090 } }),
         part("prt_ok", ok!, 6_500, { type: "text", text: "Long answer", time: { start: 6_500, end: 8_000 } }),
-        part("prt_t", tool!, 9_400, { type: "tool", tool: "bash", callID: "call_1", state: { status: "completed", input: {}, output: "", time: { start: 9_600, end: 9_900 } } }),
+        part("prt_t", tool!, 9_400, {
+          type: "tool",
+          tool: "bash",
+          callID: "call_1",
+          state: { status: "completed", input: {}, output: "", time: { start: 9_600, end: 9_900 } },
+        }),
       ],
     };
     // [3020, 3090] + [6500, 8000] + [9400, 9600]; the two rejected 1.5 s attempts are left out.
@@ -156,11 +231,37 @@ describe("requests counted from the recorded attempts", () => {
 describe("model-active time", () => {
   it("is the union of the steps' first-to-last-byte spans across sessions, overlaps counted once", () => {
     const CHILD_2 = "ses_child2";
-    const root = assistantMessage({ id: "msg_r1", sessionID: ROOT, created: 1_000, completed: 5_000, usage: { input: 10, output: 100 } });
-    const child = assistantMessage({ id: "msg_c1", sessionID: CHILD, created: 2_000, completed: 3_000, usage: { input: 10, output: 100 } });
-    const child2 = assistantMessage({ id: "msg_d1", sessionID: CHILD_2, created: 2_500, completed: 6_000, usage: { input: 10, output: 50 } });
-    const compaction = assistantMessage({ id: "msg_r2", sessionID: ROOT, created: 8_000, completed: 9_000, usage: { input: 10, output: 50 }, compaction: true });
-    const text = (id: string, message: typeof root, start: number, end: number) => part(id, message, start, { type: "text", text: "…", time: { start, end } });
+    const root = assistantMessage({
+      id: "msg_r1",
+      sessionID: ROOT,
+      created: 1_000,
+      completed: 5_000,
+      usage: { input: 10, output: 100 },
+    });
+    const child = assistantMessage({
+      id: "msg_c1",
+      sessionID: CHILD,
+      created: 2_000,
+      completed: 3_000,
+      usage: { input: 10, output: 100 },
+    });
+    const child2 = assistantMessage({
+      id: "msg_d1",
+      sessionID: CHILD_2,
+      created: 2_500,
+      completed: 6_000,
+      usage: { input: 10, output: 50 },
+    });
+    const compaction = assistantMessage({
+      id: "msg_r2",
+      sessionID: ROOT,
+      created: 8_000,
+      completed: 9_000,
+      usage: { input: 10, output: 50 },
+      compaction: true,
+    });
+    const text = (id: string, message: typeof root, start: number, end: number) =>
+      part(id, message, start, { type: "text", text: "…", time: { start, end } });
     const extracted = extract({
       sessions: [
         { id: ROOT, created: 0 },
@@ -175,7 +276,12 @@ describe("model-active time", () => {
         text("prt_d1", child2, 2_800, 4_000),
         // A later compaction step, disjoint: + [8500, 9000]. A synthetic part is OpenCode's, not the model's.
         text("prt_r2", compaction, 8_500, 9_000),
-        part("prt_x", compaction, 8_000, { type: "text", text: "Continue", synthetic: true, time: { start: 8_000, end: 9_500 } }),
+        part("prt_x", compaction, 8_000, {
+          type: "text",
+          text: "Continue",
+          synthetic: true,
+          time: { start: 8_000, end: 9_500 },
+        }),
       ],
     });
     // 2500 ms + 500 ms = 3000 ms (from each request's start instead, it would be 6000 ms).
@@ -205,8 +311,18 @@ describe("tools", () => {
           metadata: { filepath: "/ws/a.txt", exists: false },
           time: { start: 120, end: 150 },
         }),
-        tool("prt_2", 200, "read", { status: "error", input: { filePath: "missing" }, error: "File not found: missing", time: { start: 210, end: 215 } }),
-        tool("prt_3", 300, "bash", { status: "running", input: { command: "sleep 30" }, metadata: { output: "" }, time: { start: 310 } }),
+        tool("prt_2", 200, "read", {
+          status: "error",
+          input: { filePath: "missing" },
+          error: "File not found: missing",
+          time: { start: 210, end: 215 },
+        }),
+        tool("prt_3", 300, "bash", {
+          status: "running",
+          input: { command: "sleep 30" },
+          metadata: { output: "" },
+          time: { start: 310 },
+        }),
       ],
     });
 
@@ -324,17 +440,39 @@ describe("events and retries", () => {
       [CHILD, 1, 20],
       [ROOT, 3, 30],
     ]);
-    expect(extracted.events[1]).toEqual({ sessionID: ROOT, sequence: 1, type: "message.part.updated.1", time: 10, data: { part: { type: "tool" }, time: 10 } });
+    expect(extracted.events[1]).toEqual({
+      sessionID: ROOT,
+      sequence: 1,
+      type: "message.part.updated.1",
+      time: 10,
+      data: { part: { type: "tool" }, time: 10 },
+    });
   });
 
   it("counts persisted retry evidence: retry parts and session.retry.scheduled events", () => {
-    const step = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 100, completed: 900, usage: { input: 1, output: 1 } });
+    const step = assistantMessage({
+      id: "msg_a1",
+      sessionID: ROOT,
+      created: 100,
+      completed: 900,
+      usage: { input: 1, output: 1 },
+    });
     const extracted = extract({
       sessions: [{ id: ROOT, created: 0 }],
       messages: [step],
       parts: [
-        part("prt_1", step, 110, { type: "retry", attempt: 1, error: { name: "APIError", data: { message: "overloaded" } }, time: { created: 110 } }),
-        part("prt_2", step, 120, { type: "retry", attempt: 2, error: { name: "APIError", data: { message: "overloaded" } }, time: { created: 120 } }),
+        part("prt_1", step, 110, {
+          type: "retry",
+          attempt: 1,
+          error: { name: "APIError", data: { message: "overloaded" } },
+          time: { created: 110 },
+        }),
+        part("prt_2", step, 120, {
+          type: "retry",
+          attempt: 2,
+          error: { name: "APIError", data: { message: "overloaded" } },
+          time: { created: 120 },
+        }),
       ],
       events: [{ sessionID: ROOT, seq: 0, type: "session.retry.scheduled.1", data: { attempt: 1, at: 130 } }],
     });
@@ -342,7 +480,13 @@ describe("events and retries", () => {
   });
 
   it("adds the retries the run's log showed, and tells zero from unknown", () => {
-    const step = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 100, completed: 900, usage: { input: 1, output: 1 } });
+    const step = assistantMessage({
+      id: "msg_a1",
+      sessionID: ROOT,
+      created: 100,
+      completed: 900,
+      usage: { input: 1, output: 1 },
+    });
     const path = join(scratch, "logged-retries.db");
     writeNativeDatabase(path, { sessions: [{ id: ROOT, created: 0 }], messages: [step] });
     expect(extractNative(path, { retries: 2 }).metrics.requests?.retries).toBe(2);
@@ -370,24 +514,51 @@ describe("tool calls written as text", () => {
       sessions: [{ id: ROOT, created: 0 }],
       messages: [userMessage("msg_u1", ROOT, 5), first, plain, last],
       parts: [
-        part("prt_1", first, 15, { type: "text", text: 'Let me look.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>' }),
+        part("prt_1", first, 15, {
+          type: "text",
+          text: 'Let me look.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>',
+        }),
         part("prt_2", first, 16, { type: "text", text: "<tool_call>again</tool_call>" }),
         part("prt_3", plain, 35, { type: "text", text: 'The file holds {"name": "demo"}.' }),
-        part("prt_4", last, 55, { type: "text", text: '{"name": "write", "arguments": {"filePath": "a.txt", "content": "x"}}' }),
+        part("prt_4", last, 55, {
+          type: "text",
+          text: '{"name": "write", "arguments": {"filePath": "a.txt", "content": "x"}}',
+        }),
       ],
     });
     expect(extracted.toolCallText).toEqual([
       { messageID: "msg_a1", shape: "<tool_call>", excerpt: expect.stringMatching(/^<tool_call>\n\{"name": "bash"/) },
-      { messageID: "msg_a3", shape: '{"name":…,"arguments":…}', excerpt: '{"name": "write", "arguments": {"filePath": "a.txt", "content": "x"}}' },
+      {
+        messageID: "msg_a3",
+        shape: '{"name":…,"arguments":…}',
+        excerpt: '{"name": "write", "arguments": {"filePath": "a.txt", "content": "x"}}',
+      },
     ]);
   });
 });
 
 describe("requests the provider answered", () => {
   it("counts a step with reported usage as answered although OpenCode marked it with an error afterwards", () => {
-    const rejected = assistantMessage({ id: "msg_a1", sessionID: ROOT, created: 10, completed: 20, error: "context length exceeded" });
-    const summary = assistantMessage({ id: "msg_a2", sessionID: ROOT, created: 30, completed: 40, usage: { input: 425, output: 10 }, compaction: true, error: "context length exceeded" });
-    const extracted = extract({ sessions: [{ id: ROOT, created: 0 }], messages: [userMessage("msg_u1", ROOT, 5), rejected, summary] });
+    const rejected = assistantMessage({
+      id: "msg_a1",
+      sessionID: ROOT,
+      created: 10,
+      completed: 20,
+      error: "context length exceeded",
+    });
+    const summary = assistantMessage({
+      id: "msg_a2",
+      sessionID: ROOT,
+      created: 30,
+      completed: 40,
+      usage: { input: 425, output: 10 },
+      compaction: true,
+      error: "context length exceeded",
+    });
+    const extracted = extract({
+      sessions: [{ id: ROOT, created: 0 }],
+      messages: [userMessage("msg_u1", ROOT, 5), rejected, summary],
+    });
     expect(extracted.metrics.requests).toMatchObject({ started: 2, succeeded: 1, failed: 1 });
     expect(extracted.metrics.tokens).toMatchObject({ input: 425, output: 10 });
   });

@@ -58,8 +58,20 @@ export interface NativeExtract {
 // The rows and JSON `data` shapes read here. Loose: OpenCode adds fields freely; only what we read is checked.
 const SessionRowSchema = z.object({ id: z.string(), parent_id: z.string().nullable() });
 const MessageRowSchema = z.object({ id: z.string(), session_id: z.string(), data: z.string() });
-const PartRowSchema = z.object({ id: z.string(), message_id: z.string(), session_id: z.string(), time_created: z.number(), data: z.string() });
-const EventRowSchema = z.object({ id: z.string(), aggregate_id: z.string(), seq: z.number(), type: z.string(), data: z.string() });
+const PartRowSchema = z.object({
+  id: z.string(),
+  message_id: z.string(),
+  session_id: z.string(),
+  time_created: z.number(),
+  data: z.string(),
+});
+const EventRowSchema = z.object({
+  id: z.string(),
+  aggregate_id: z.string(),
+  seq: z.number(),
+  type: z.string(),
+  data: z.string(),
+});
 
 const MessageSchema = z.looseObject({
   role: z.string(),
@@ -90,7 +102,10 @@ const PartSchema = z.looseObject({
   /** Text and reasoning parts: their first and last delta. */
   time: z.looseObject({ start: z.number().optional(), end: z.number().optional() }).optional().catch(undefined),
   /** Tool parts: `time.start` is when the tool began running, its input complete. */
-  state: z.looseObject({ time: z.looseObject({ start: z.number().optional() }).optional() }).optional().catch(undefined),
+  state: z
+    .looseObject({ time: z.looseObject({ start: z.number().optional() }).optional() })
+    .optional()
+    .catch(undefined),
 });
 const ToolPartSchema = z.looseObject({
   tool: z.string(),
@@ -105,7 +120,13 @@ const ToolPartSchema = z.looseObject({
 });
 
 type Message = z.infer<typeof MessageSchema> & { id: string; sessionID: string };
-type Part = z.infer<typeof PartSchema> & { id: string; messageID: string; sessionID: string; created: number; raw: unknown };
+type Part = z.infer<typeof PartSchema> & {
+  id: string;
+  messageID: string;
+  sessionID: string;
+  created: number;
+  raw: unknown;
+};
 
 /**
  * Opens the database read-only, reads it whole and closes it. Checkpoint the WAL first (OpenCode leaves almost
@@ -119,17 +140,40 @@ type Part = z.infer<typeof PartSchema> & { id: string; messageID: string; sessio
 export function extractNative(databasePath: string, options: ExtractOptions = {}): NativeExtract {
   const db = new Database(databasePath, { readonly: true });
   try {
-    const tables = new Set((db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const tables = new Set(
+      (db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
     const read = <T>(table: string, schema: z.ZodType<T>, sql: string): T[] =>
-      tables.has(table) ? db.query(sql).all().map((row) => parse(schema, row, `${table} row`)) : [];
+      tables.has(table)
+        ? db
+            .query(sql)
+            .all()
+            .map((row) => parse(schema, row, `${table} row`))
+        : [];
 
-    const sessions = read("session", SessionRowSchema, "SELECT id, parent_id FROM session ORDER BY time_created, id").map((row) => ({
+    const sessions = read(
+      "session",
+      SessionRowSchema,
+      "SELECT id, parent_id FROM session ORDER BY time_created, id",
+    ).map((row) => ({
       id: row.id,
       parentID: row.parent_id,
     }));
-    const messages = read("message", MessageRowSchema, "SELECT id, session_id, data FROM message ORDER BY time_created, id").map(toMessage);
-    const parts = read("part", PartRowSchema, "SELECT id, message_id, session_id, time_created, data FROM part ORDER BY time_created, id").map(toPart);
-    const events = orderEvents(read("event", EventRowSchema, "SELECT id, aggregate_id, seq, type, data FROM event").map(toEvent));
+    const messages = read(
+      "message",
+      MessageRowSchema,
+      "SELECT id, session_id, data FROM message ORDER BY time_created, id",
+    ).map(toMessage);
+    const parts = read(
+      "part",
+      PartRowSchema,
+      "SELECT id, message_id, session_id, time_created, data FROM part ORDER BY time_created, id",
+    ).map(toPart);
+    const events = orderEvents(
+      read("event", EventRowSchema, "SELECT id, aggregate_id, seq, type, data FROM event").map(toEvent),
+    );
 
     const rootSessionID = sessions.find((session) => session.parentID === null)?.id ?? null;
     const assistants = messages.filter((message) => message.role === "assistant");
@@ -143,7 +187,10 @@ export function extractNative(databasePath: string, options: ExtractOptions = {}
     return {
       rootSessionID,
       sessions,
-      response: readResponse(assistants.filter((message) => message.sessionID === rootSessionID), parts),
+      response: readResponse(
+        assistants.filter((message) => message.sessionID === rootSessionID),
+        parts,
+      ),
       tools,
       steps,
       events,
@@ -193,17 +240,16 @@ function toModelStep(message: Message, parts: readonly Part[]): RecordedStep {
   return {
     messageID: message.id,
     sessionID: message.sessionID,
-    usage:
-      !reportedUsage
-        ? null
-        : {
-            usd: message.cost ?? null,
-            input: tokens.input ?? 0,
-            output: tokens.output ?? 0,
-            reasoning: tokens.reasoning ?? 0,
-            cacheRead: tokens.cache?.read ?? 0,
-            cacheWrite: tokens.cache?.write ?? 0,
-          },
+    usage: !reportedUsage
+      ? null
+      : {
+          usd: message.cost ?? null,
+          input: tokens.input ?? 0,
+          output: tokens.output ?? 0,
+          reasoning: tokens.reasoning ?? 0,
+          cacheRead: tokens.cache?.read ?? 0,
+          cacheWrite: tokens.cache?.write ?? 0,
+        },
     created: message.time?.created ?? null,
     completed: message.time?.completed ?? null,
     // A step the provider reported usage for was answered, whatever OpenCode did with it afterwards (a compaction
@@ -243,12 +289,24 @@ function generationSpan(parts: readonly Part[]): [number, number] | null {
  * Each stream error goes to the latest step of its session created before it that produced no output, has no error
  * in the database and none matched yet (errors and attempts come in the same order).
  */
-function matchStepErrors(assistants: readonly Message[], steps: readonly ModelStep[], errors: readonly StreamError[]): StepError[] {
-  const open = assistants.filter((message, index) => steps[index]!.producedOutput === false && (message.error === undefined || message.error === null));
+function matchStepErrors(
+  assistants: readonly Message[],
+  steps: readonly ModelStep[],
+  errors: readonly StreamError[],
+): StepError[] {
+  const open = assistants.filter(
+    (message, index) =>
+      steps[index]!.producedOutput === false && (message.error === undefined || message.error === null),
+  );
   const matched: StepError[] = [];
   const taken = new Set<string>();
   for (const error of errors) {
-    const step = open.findLast((message) => !taken.has(message.id) && message.sessionID === error.sessionID && (error.at === null || (message.time?.created ?? 0) <= error.at));
+    const step = open.findLast(
+      (message) =>
+        !taken.has(message.id) &&
+        message.sessionID === error.sessionID &&
+        (error.at === null || (message.time?.created ?? 0) <= error.at),
+    );
     if (!step) continue;
     taken.add(step.id);
     matched.push({ messageID: step.id, name: error.name, message: error.message });
@@ -290,8 +348,14 @@ function countCompactions(parts: readonly Part[]): number {
  * added are the two persisted forms the binary can write — `retry` parts and `session.retry.scheduled` events —
  * which real runs so far never contained. Null when neither the log nor the database tells.
  */
-function countRetries(parts: readonly Part[], events: readonly NativeEvent[], logged: number | undefined): number | null {
-  const persisted = parts.filter((part) => part.type === "retry").length + events.filter((event) => event.type.startsWith("session.retry.scheduled")).length;
+function countRetries(
+  parts: readonly Part[],
+  events: readonly NativeEvent[],
+  logged: number | undefined,
+): number | null {
+  const persisted =
+    parts.filter((part) => part.type === "retry").length +
+    events.filter((event) => event.type.startsWith("session.retry.scheduled")).length;
   return logged === undefined && persisted === 0 ? null : (logged ?? 0) + persisted;
 }
 
@@ -311,7 +375,10 @@ function orderEvents(events: NativeEvent[]): NativeEvent[] {
   }
   const time = (event: NativeEvent) => sortTime.get(event) ?? 0;
   return events.sort(
-    (a, b) => time(a) - time(b) || (a.sessionID < b.sessionID ? -1 : a.sessionID > b.sessionID ? 1 : 0) || a.sequence - b.sequence,
+    (a, b) =>
+      time(a) - time(b) ||
+      (a.sessionID < b.sessionID ? -1 : a.sessionID > b.sessionID ? 1 : 0) ||
+      a.sequence - b.sequence,
   );
 }
 
@@ -324,7 +391,13 @@ function payloadTime(data: unknown): number | null {
 function toEvent(row: z.infer<typeof EventRowSchema>): NativeEvent {
   const data = parseJSON(row.data, `event ${row.id}`);
   const time = (data as { time?: unknown } | null)?.time;
-  return { sessionID: row.aggregate_id, sequence: row.seq, type: row.type, time: typeof time === "number" ? time : null, data };
+  return {
+    sessionID: row.aggregate_id,
+    sequence: row.seq,
+    type: row.type,
+    time: typeof time === "number" ? time : null,
+    data,
+  };
 }
 
 function toMessage(row: z.infer<typeof MessageRowSchema>): Message {
@@ -334,7 +407,14 @@ function toMessage(row: z.infer<typeof MessageRowSchema>): Message {
 
 function toPart(row: z.infer<typeof PartRowSchema>): Part {
   const raw = parseJSON(row.data, `part ${row.id}`);
-  return { ...parse(PartSchema, raw, `part ${row.id}`), id: row.id, messageID: row.message_id, sessionID: row.session_id, created: row.time_created, raw };
+  return {
+    ...parse(PartSchema, raw, `part ${row.id}`),
+    id: row.id,
+    messageID: row.message_id,
+    sessionID: row.session_id,
+    created: row.time_created,
+    raw,
+  };
 }
 
 function parseJSON(text: string, what: string): unknown {
@@ -348,5 +428,9 @@ function parseJSON(text: string, what: string): unknown {
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new EvidenceError("nativeShapeUnexpected", { what, problems: describeZodIssues(result.error) }, { cause: result.error });
+  throw new EvidenceError(
+    "nativeShapeUnexpected",
+    { what, problems: describeZodIssues(result.error) },
+    { cause: result.error },
+  );
 }

@@ -83,7 +83,9 @@ export function measureNative(facts: NativeRunFacts): NativeMetrics {
  * sum of their spans (each step's own rate, weighted by its length). See docs/metrics.md.
  */
 function measureGeneration(steps: readonly ModelStep[]): NativeMetrics["timing"] {
-  const spanned = steps.flatMap((step) => (step.generating ? [{ span: step.generating, output: step.usage?.output ?? null }] : []));
+  const spanned = steps.flatMap((step) =>
+    step.generating ? [{ span: step.generating, output: step.usage?.output ?? null }] : [],
+  );
   if (spanned.length === 0) return { modelActiveMs: null, outputTokensPerSecond: null };
   const generatingMs = spanned.reduce((sum, { span }) => sum + (span[1] - span[0]), 0);
   const outputs = spanned.flatMap(({ output }) => (output === null ? [] : [output]));
@@ -107,7 +109,8 @@ function countFinishReasons(steps: readonly ModelStep[]): Record<string, number>
 function sumUsage(steps: readonly ModelStep[], priced: boolean): Pick<NativeMetrics, "cost" | "tokens"> {
   const reported = steps.flatMap((step) => (step.usage ? [step.usage] : []));
   const prices = priced ? reported.flatMap((usage) => (usage.usd === null ? [] : [usage.usd])) : [];
-  const total = (key: Exclude<keyof StepUsage, "usd">) => (reported.length === 0 ? null : reported.reduce((sum, usage) => sum + usage[key], 0));
+  const total = (key: Exclude<keyof StepUsage, "usd">) =>
+    reported.length === 0 ? null : reported.reduce((sum, usage) => sum + usage[key], 0);
   return {
     cost: { usd: prices.length === 0 ? null : prices.reduce((sum, usd) => sum + usd, 0) },
     tokens: {

@@ -24,7 +24,10 @@ export async function readRecording(runDirectory: string, evalRunId: string): Pr
     if (!evalRun.evidence) {
       throw new EvidenceError("evalRunUnrecorded", { evalRunId, state: evalRun.state, error: evalRun.error });
     }
-    return createJudgeContext(await openEvidence(join(directory, evalRun.evidence.directory), evalRun.evidence.hash), evalRun);
+    return createJudgeContext(
+      await openEvidence(join(directory, evalRun.evidence.directory), evalRun.evidence.hash),
+      evalRun,
+    );
   } finally {
     store.close();
   }

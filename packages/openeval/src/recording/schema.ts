@@ -45,7 +45,9 @@ export const NativeArchiveSchema = z.object({
   database: z.object({ file: z.string(), sha256: z.string(), bytes: count }),
   opencodeVersion: z.string(),
   rootSessionID: z.string().nullable(),
-  sessions: z.array(z.object({ id: z.string(), parentID: z.string().nullable(), export: z.string(), sha256: z.string() })),
+  sessions: z.array(
+    z.object({ id: z.string(), parentID: z.string().nullable(), export: z.string(), sha256: z.string() }),
+  ),
   /**
    * Errors of steps the database keeps without one (attempts the provider rejected and OpenCode moved past, e.g. by
    * compacting), matched from the run's event stream; messages() shows them on those steps. Absent in older recordings.

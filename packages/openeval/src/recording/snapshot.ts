@@ -38,25 +38,43 @@ export async function captureDirectory(
   notCopied: NotCopiedFile[] = [],
 ): Promise<Snapshot> {
   const entries = walkTree(root, EXCLUDED);
-  const files: FileEntry[] = notCopied.map(({ note, ...file }) => ({ kind: "file", ...file, omitted: { limit: "snapshot", note } }));
+  const files: FileEntry[] = notCopied.map(({ note, ...file }) => ({
+    kind: "file",
+    ...file,
+    omitted: { limit: "snapshot", note },
+  }));
   let stored = 0;
   for (const entry of entries) {
     if (entry.kind === "symlink") {
       files.push({ kind: "symlink", path: entry.path, target: entry.target });
       continue;
     }
-    const limit = entry.bytes > limits.maxFileBytes ? "file" : stored + entry.bytes > limits.maxSnapshotBytes ? "snapshot" : null;
+    const limit =
+      entry.bytes > limits.maxFileBytes ? "file" : stored + entry.bytes > limits.maxSnapshotBytes ? "snapshot" : null;
     if (limit) {
       const note =
         limit === "file"
           ? `not copied: ${entry.bytes} bytes is over the ${limits.maxFileBytes}-byte per-file limit (benchmark.ts evidence.maxFileBytes)`
           : `not copied: the snapshot reached its ${limits.maxSnapshotBytes}-byte limit (benchmark.ts evidence.maxSnapshotBytes)`;
-      files.push({ kind: "file", path: entry.path, bytes: entry.bytes, sha256: await hashFile(entry.source), mode: entry.mode, omitted: { limit, note } });
+      files.push({
+        kind: "file",
+        path: entry.path,
+        bytes: entry.bytes,
+        sha256: await hashFile(entry.source),
+        mode: entry.mode,
+        omitted: { limit, note },
+      });
       continue;
     }
     const data = redact(new Uint8Array(await readFile(entry.source)));
     stored += data.byteLength;
-    files.push({ kind: "file", path: entry.path, bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: entry.mode });
+    files.push({
+      kind: "file",
+      path: entry.path,
+      bytes: data.byteLength,
+      sha256: await writeBlob(evidenceDirectory, data),
+      mode: entry.mode,
+    });
   }
   if (notCopied.length > 0) files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { capturedAt: new Date().toISOString(), files };
@@ -83,7 +101,13 @@ export async function captureFiles(contents: Record<string, string>, evidenceDir
   const files: FileEntry[] = [];
   for (const [rawPath, text] of Object.entries(contents)) {
     const data = new TextEncoder().encode(text);
-    files.push({ kind: "file", path: toSafeRelativePath(rawPath), bytes: data.byteLength, sha256: await writeBlob(evidenceDirectory, data), mode: 0o644 });
+    files.push({
+      kind: "file",
+      path: toSafeRelativePath(rawPath),
+      bytes: data.byteLength,
+      sha256: await writeBlob(evidenceDirectory, data),
+      mode: 0o644,
+    });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { capturedAt: new Date().toISOString(), files };

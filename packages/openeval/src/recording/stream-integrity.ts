@@ -36,15 +36,27 @@ const USD_TOLERANCE = 1e-9;
  * @example
  * compareWithStream(extractNative(archived), outcome.stream, { killed: false }).mismatches // [] for an untouched run
  */
-export function compareWithStream(native: Pick<NativeExtract, "steps" | "tools">, stream: StreamLedger, options: CompareOptions): StreamComparison {
+export function compareWithStream(
+  native: Pick<NativeExtract, "steps" | "tools">,
+  stream: StreamLedger,
+  options: CompareOptions,
+): StreamComparison {
   const recorded = new Map(native.steps.map((step) => [step.messageID, step]));
   const recordedTools = new Set(native.tools.map((tool) => tool.id));
   const shortfall = { usd: 0, tokens: zeroTokens() };
   const mismatches: RecordingMismatch[] = [];
-  const sessions = new Set([...stream.steps.map((step) => step.sessionID), ...stream.tools.map((tool) => tool.sessionID)]);
+  const sessions = new Set([
+    ...stream.steps.map((step) => step.sessionID),
+    ...stream.tools.map((tool) => tool.sessionID),
+  ]);
   for (const sessionID of sessions) {
     const inSession = native.steps.filter((step) => step.sessionID === sessionID);
-    const seen = [...Map.groupBy(stream.steps.filter((step) => step.sessionID === sessionID), (step) => step.messageID)];
+    const seen = [
+      ...Map.groupBy(
+        stream.steps.filter((step) => step.sessionID === sessionID),
+        (step) => step.messageID,
+      ),
+    ];
     const lastRecorded = inSession.at(-1)?.messageID;
     const streamTotals = { usd: 0, tokens: zeroTokens() };
     const recordedTotals = { usd: 0, tokens: zeroTokens() };
@@ -69,14 +81,17 @@ export function compareWithStream(native: Pick<NativeExtract, "steps" | "tools">
       }
     }
     const seenTools = stream.tools.filter((tool) => tool.sessionID === sessionID);
-    const missingTools = seenTools.filter((tool) => !recordedTools.has(tool.id)).map((tool) => `${tool.tool} ${tool.id}`);
+    const missingTools = seenTools
+      .filter((tool) => !recordedTools.has(tool.id))
+      .map((tool) => `${tool.tool} ${tool.id}`);
     const recordedToolCount = native.tools.filter((tool) => tool.sessionID === sessionID).length;
     const mismatch = (quantity: RecordingMismatch["quantity"], saw: number, has: number, missing?: string[]) =>
       mismatches.push({ sessionID, quantity, stream: saw, database: has, ...(missing ? { missing } : {}) });
     if (missingSteps.length > 0) mismatch("steps", seen.length, inSession.length, missingSteps);
     if (missingTools.length > 0) mismatch("tool calls", seenTools.length, recordedToolCount, missingTools);
     if (lacking.usd) mismatch("cost", streamTotals.usd, recordedTotals.usd);
-    for (const [key, quantity] of TOKEN_QUANTITIES) if (lacking.tokens.has(key)) mismatch(quantity, streamTotals.tokens[key], recordedTotals.tokens[key]);
+    for (const [key, quantity] of TOKEN_QUANTITIES)
+      if (lacking.tokens.has(key)) mismatch(quantity, streamTotals.tokens[key], recordedTotals.tokens[key]);
   }
   return { mismatches, shortfall };
 }
@@ -87,7 +102,8 @@ export function compareWithStream(native: Pick<NativeExtract, "steps" | "tools">
  */
 export function addShortfall(metrics: RunMetrics, shortfall: StreamComparison["shortfall"]): RunMetrics {
   const tokens = { ...metrics.tokens };
-  for (const [key] of TOKEN_QUANTITIES) if (shortfall.tokens[key] > 0) tokens[key] = (tokens[key] ?? 0) + shortfall.tokens[key];
+  for (const [key] of TOKEN_QUANTITIES)
+    if (shortfall.tokens[key] > 0) tokens[key] = (tokens[key] ?? 0) + shortfall.tokens[key];
   const usd = shortfall.usd === 0 ? metrics.cost.usd : (metrics.cost.usd ?? 0) + shortfall.usd;
   return { ...metrics, cost: { ...metrics.cost, usd }, tokens };
 }
@@ -100,7 +116,16 @@ function usageSeen(steps: readonly StreamStep[]): { usd: number; tokens: TokenCo
 function usageRecorded(step: RecordedStep | undefined): { usd: number; tokens: TokenCounts } {
   const usage = step?.usage;
   if (!usage) return { usd: 0, tokens: zeroTokens() };
-  return { usd: usage.usd ?? 0, tokens: { input: usage.input, output: usage.output, reasoning: usage.reasoning, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite } };
+  return {
+    usd: usage.usd ?? 0,
+    tokens: {
+      input: usage.input,
+      output: usage.output,
+      reasoning: usage.reasoning,
+      cacheRead: usage.cacheRead,
+      cacheWrite: usage.cacheWrite,
+    },
+  };
 }
 
 function addUsage(total: { usd: number; tokens: TokenCounts }, usage: { usd: number; tokens: TokenCounts }): void {

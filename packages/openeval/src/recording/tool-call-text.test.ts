@@ -3,13 +3,21 @@ import { findToolCallText } from "./tool-call-text.ts";
 
 describe("findToolCallText", () => {
   it.each([
-    ["Qwen/Hermes", 'Let me check.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>', "<tool_call>"],
+    [
+      "Qwen/Hermes",
+      'Let me check.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>',
+      "<tool_call>",
+    ],
     ["Mistral", '[TOOL_CALLS][{"name": "bash", "arguments": {"command": "ls"}}]', "[TOOL_CALLS]"],
     ["Llama 3.1 built-in", '<|python_tag|>{"name": "bash", "parameters": {"command": "ls"}}', "<|python_tag|>"],
     ["Functionary", '<function=bash>{"command": "ls"}</function>', "<function=…>"],
     ["a fenced call", '```tool_code\nbash(command="ls")\n```', "```tool_code"],
     ["a bare JSON call", 'Sure: {"name": "read", "arguments": {"filePath": "a.txt"}}', '{"name":…,"arguments":…}'],
-    ["a bare JSON call with parameters", '{ "name":"bash","parameters":{ "command": "ls" } }', '{"name":…,"arguments":…}'],
+    [
+      "a bare JSON call with parameters",
+      '{ "name":"bash","parameters":{ "command": "ls" } }',
+      '{"name":…,"arguments":…}',
+    ],
   ])("recognizes %s", (_name, text, shape) => {
     expect(findToolCallText("msg_1", text)).toMatchObject({ messageID: "msg_1", shape });
   });

@@ -7,9 +7,15 @@ import * as z from "zod";
  * restored workspace, `files` to /verification (outside the workspace). */
 export const VerificationRequestSchema = z.strictObject({
   revision: z.enum(["final", "initial"]).default("final"),
-  timeoutMs: z.number().int().positive().max(12 * 3_600_000),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(12 * 3_600_000),
   cwd: z.string().min(1).optional(),
-  commands: z.array(z.array(z.string()).min(1, "an argv needs at least the program")).min(1, "give at least one command"),
+  commands: z
+    .array(z.array(z.string()).min(1, "an argv needs at least the program"))
+    .min(1, "give at least one command"),
   files: z.record(z.string(), z.string()).optional(),
   artifacts: z.array(z.string()).optional(),
 });
@@ -35,7 +41,11 @@ export const CommandResultSchema = z.object({
 
 export const ArtifactSchema = z.object({ path: z.string(), bytes: z.number().int().nonnegative(), sha256: z.string() });
 
-export const RefusedArtifactSchema = z.object({ path: z.string(), reason: z.string(), bytes: z.number().int().nonnegative().nullable() });
+export const RefusedArtifactSchema = z.object({
+  path: z.string(),
+  reason: z.string(),
+  bytes: z.number().int().nonnegative().nullable(),
+});
 
 export const VerificationResultSchema = z.object({
   id: z.string(),

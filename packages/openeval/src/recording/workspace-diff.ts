@@ -22,7 +22,9 @@ export async function diffWorkspace(evidence: Evidence, path?: string): Promise<
   const only = path === undefined ? null : toSafeRelativePath(path);
   const initial = byPath(evidence.files("initial"));
   const final = byPath(evidence.files("final"));
-  const paths = [...new Set([...initial.keys(), ...final.keys()])].filter((candidate) => only === null || candidate === only).sort();
+  const paths = [...new Set([...initial.keys(), ...final.keys()])]
+    .filter((candidate) => only === null || candidate === only)
+    .sort();
   const diffs: FileDiff[] = [];
   for (const candidate of paths) {
     const before = initial.get(candidate);
@@ -34,28 +36,60 @@ export async function diffWorkspace(evidence: Evidence, path?: string): Promise<
 }
 
 /** One file's text in the initial and final snapshots; null where the file does not exist. */
-export async function diffContents(evidence: Evidence, path: string): Promise<{ initial: string | null; final: string | null }> {
-  if (typeof path !== "string") throw new TypeError("workspace.diff(path) takes one workspace path; workspace.patches() gives every changed file as a unified diff");
+export async function diffContents(
+  evidence: Evidence,
+  path: string,
+): Promise<{ initial: string | null; final: string | null }> {
+  if (typeof path !== "string")
+    throw new TypeError(
+      "workspace.diff(path) takes one workspace path; workspace.patches() gives every changed file as a unified diff",
+    );
   const only = toSafeRelativePath(path);
-  const side = async (revision: Revision) => (evidence.files(revision).some((entry) => entry.path === only) ? evidence.text(only, revision) : null);
+  const side = async (revision: Revision) =>
+    evidence.files(revision).some((entry) => entry.path === only) ? evidence.text(only, revision) : null;
   return { initial: await side("initial"), final: await side("final") };
 }
 
 /** Either side larger than this (bytes) is summarized instead of diffed. */
 export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 
-async function diffFile(evidence: Evidence, path: string, before: FileEntry | undefined, after: FileEntry | undefined): Promise<FileDiff> {
+async function diffFile(
+  evidence: Evidence,
+  path: string,
+  before: FileEntry | undefined,
+  after: FileEntry | undefined,
+): Promise<FileDiff> {
   const status = !before ? "added" : !after ? "deleted" : "modified";
   // Recorded by size and hash only (over the snapshot limits): there is no content to diff.
   const omitted = [before, after].find((entry) => entry?.kind === "file" && entry.omitted);
   if (omitted?.kind === "file") {
-    return { path, status, patch: `File ${displayPath(path)} (${omitted.bytes} bytes, sha256 ${omitted.sha256}) ${omitted.omitted!.note}\n`, binary: false, tooLarge: true, additions: 0, deletions: 0 };
+    return {
+      path,
+      status,
+      patch: `File ${displayPath(path)} (${omitted.bytes} bytes, sha256 ${omitted.sha256}) ${omitted.omitted!.note}\n`,
+      binary: false,
+      tooLarge: true,
+      additions: 0,
+      deletions: 0,
+    };
   }
-  const summary = (what: string) => `${what} ${displayPath(`a/${path}`)} and ${displayPath(`b/${path}`)} differ (before: ${describe(before)}; after: ${describe(after)})\n`;
+  const summary = (what: string) =>
+    `${what} ${displayPath(`a/${path}`)} and ${displayPath(`b/${path}`)} differ (before: ${describe(before)}; after: ${describe(after)})\n`;
   if (sizeOf(before) > MAX_DIFF_BYTES || sizeOf(after) > MAX_DIFF_BYTES) {
-    return { path, status, patch: summary(`Files too large to diff (over ${MAX_DIFF_BYTES} bytes):`), binary: false, tooLarge: true, additions: 0, deletions: 0 };
+    return {
+      path,
+      status,
+      patch: summary(`Files too large to diff (over ${MAX_DIFF_BYTES} bytes):`),
+      binary: false,
+      tooLarge: true,
+      additions: 0,
+      deletions: 0,
+    };
   }
-  const [oldText, newText] = await Promise.all([contentOf(evidence, before, "initial"), contentOf(evidence, after, "final")]);
+  const [oldText, newText] = await Promise.all([
+    contentOf(evidence, before, "initial"),
+    contentOf(evidence, after, "final"),
+  ]);
   if (oldText === BINARY || newText === BINARY) {
     return { path, status, patch: summary("Binary files"), binary: true, tooLarge: false, additions: 0, deletions: 0 };
   }
@@ -83,7 +117,11 @@ function describe(entry: FileEntry | undefined): string {
   return entry.kind === "file" ? `${entry.bytes} bytes, sha256 ${entry.sha256}` : `symlink to ${entry.target}`;
 }
 
-async function contentOf(evidence: Evidence, entry: FileEntry | undefined, revision: Revision): Promise<string | typeof BINARY> {
+async function contentOf(
+  evidence: Evidence,
+  entry: FileEntry | undefined,
+  revision: Revision,
+): Promise<string | typeof BINARY> {
   if (!entry) return "";
   if (entry.kind === "symlink") return `symlink -> ${entry.target}\n`;
   const data = await evidence.read(entry.path, revision);

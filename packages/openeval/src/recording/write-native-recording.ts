@@ -49,9 +49,20 @@ export interface NativeRecording {
 export async function writeNativeRecording(request: NativeRecordingRequest): Promise<NativeRecording> {
   const { directory, secrets } = request;
   const copyDatabase = request.kind === "candidate" ? archiveDatabase : snapshotDatabase;
-  const database = await copyDatabase({ live: request.liveDatabase, target: join(directory, NATIVE_LAYOUT.database), secrets: [...secrets] });
+  const database = await copyDatabase({
+    live: request.liveDatabase,
+    target: join(directory, NATIVE_LAYOUT.database),
+    secrets: [...secrets],
+  });
   const final = await request.captureFinal();
-  const exported = request.kind === "candidate" ? await exportSessions({ databasePath: request.liveDatabase, targetDir: join(directory, NATIVE_LAYOUT.sessions), secrets }) : { sessions: [] };
+  const exported =
+    request.kind === "candidate"
+      ? await exportSessions({
+          databasePath: request.liveDatabase,
+          targetDir: join(directory, NATIVE_LAYOUT.sessions),
+          secrets,
+        })
+      : { sessions: [] };
   const { native, metrics, comparison } = measureSession({
     database: database.path,
     elapsedMs: request.elapsedMs,

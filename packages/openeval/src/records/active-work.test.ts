@@ -5,8 +5,13 @@ import type { EvalRun, JudgeRun } from "./schema.ts";
 const slot = { evalId: "answer", model: "p/m", variant: "current", repetition: 1 };
 const evalRun = (id: string, candidateFingerprint: string, state: EvalRun["state"] = "completed") =>
   ({ id, slot, state, infrastructureError: false, input: { candidateFingerprint } }) as unknown as EvalRun;
-const judgeRun = (id: string, evalRunId: string, judgeFingerprint: string, state: JudgeRun["state"] = "completed", value = 1) =>
-  ({ id, evalRunId, judgeFingerprint, state, scores: { correct: { value } } }) as unknown as JudgeRun;
+const judgeRun = (
+  id: string,
+  evalRunId: string,
+  judgeFingerprint: string,
+  state: JudgeRun["state"] = "completed",
+  value = 1,
+) => ({ id, evalRunId, judgeFingerprint, state, scores: { correct: { value } } }) as unknown as JudgeRun;
 
 describe("the work that counts for a slot", () => {
   const index = new RecordedWorkIndex(
@@ -23,10 +28,19 @@ describe("the work that counts for a slot", () => {
   it("with fingerprints (the plan): only work made with those inputs, saying why there is none", () => {
     const old = index.activeWork(slot, { candidateFingerprint: "c1", judgeFingerprint: "g1" });
     expect([old.status, old.evalRun?.id, old.judgeRun?.id]).toEqual(["scored", "e1", "j1"]);
-    expect(index.activeWork(slot, { candidateFingerprint: "c2", judgeFingerprint: "g3" })).toMatchObject({ status: "judgeInputsChanged", judgeRun: null });
+    expect(index.activeWork(slot, { candidateFingerprint: "c2", judgeFingerprint: "g3" })).toMatchObject({
+      status: "judgeInputsChanged",
+      judgeRun: null,
+    });
     // A judgment with these inputs was started and never finished: it was stopped, the inputs did not change.
-    expect(index.activeWork(slot, { candidateFingerprint: "c2", judgeFingerprint: "g2" })).toMatchObject({ status: "judgeInterrupted", judgeRun: null });
-    expect(index.activeWork(slot, { candidateFingerprint: "c3", judgeFingerprint: "g1" })).toMatchObject({ status: "inputsChanged", evalRun: null });
+    expect(index.activeWork(slot, { candidateFingerprint: "c2", judgeFingerprint: "g2" })).toMatchObject({
+      status: "judgeInterrupted",
+      judgeRun: null,
+    });
+    expect(index.activeWork(slot, { candidateFingerprint: "c3", judgeFingerprint: "g1" })).toMatchObject({
+      status: "inputsChanged",
+      evalRun: null,
+    });
     expect(index.activeWork({ ...slot, repetition: 2 }).status).toBe("missing");
     expect(index.latest(slot)?.id).toBe("e2");
   });

@@ -11,7 +11,16 @@ import type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
  * judge run with these judge inputs never finished, `judgeInputsChanged` when judge runs exist but none with these
  * judge inputs); `judgeFailed`: the judgment that counts did not complete; `scored`.
  */
-export type ActiveWorkStatus = "missing" | "inputsChanged" | "interrupted" | "candidateFailed" | "unjudged" | "judgeInterrupted" | "judgeInputsChanged" | "judgeFailed" | "scored";
+export type ActiveWorkStatus =
+  | "missing"
+  | "inputsChanged"
+  | "interrupted"
+  | "candidateFailed"
+  | "unjudged"
+  | "judgeInterrupted"
+  | "judgeInputsChanged"
+  | "judgeFailed"
+  | "scored";
 
 export interface ActiveWork<E extends EvalRunHead, J extends JudgeRunHead> {
   status: ActiveWorkStatus;
@@ -54,27 +63,36 @@ export class RecordedWorkIndex<E extends EvalRunHead, J extends JudgeRunHead> {
   activeWork(slot: SlotKey, expected?: ExpectedInputs): ActiveWork<E, J> {
     const forSlot = this.evalRunsBySlot.get(slotId(slot)) ?? [];
     // findLast, not filter(…).at(-1): no copy of the slot's runs per slot of every plan.
-    const evalRun = forSlot.findLast((run) => !expected || run.input.candidateFingerprint === expected.candidateFingerprint) ?? null;
+    const evalRun =
+      forSlot.findLast((run) => !expected || run.input.candidateFingerprint === expected.candidateFingerprint) ?? null;
     if (!evalRun) return { status: forSlot.length > 0 ? "inputsChanged" : "missing", evalRun: null, judgeRun: null };
-    if (evalRun.state === "running" || evalRun.state === "interrupted") return { status: "interrupted", evalRun, judgeRun: null };
-    if (evalRun.infrastructureError || evalRun.state === "failed") return { status: "candidateFailed", evalRun, judgeRun: null };
+    if (evalRun.state === "running" || evalRun.state === "interrupted")
+      return { status: "interrupted", evalRun, judgeRun: null };
+    if (evalRun.infrastructureError || evalRun.state === "failed")
+      return { status: "candidateFailed", evalRun, judgeRun: null };
     const judgeRuns = this.judgeRunsOf(evalRun.id);
     const matches = (run: J) => !expected || run.judgeFingerprint === expected.judgeFingerprint;
-    const judgeRun = judgeRuns.findLast((run) => run.state !== "running" && run.state !== "interrupted" && matches(run)) ?? null;
+    const judgeRun =
+      judgeRuns.findLast((run) => run.state !== "running" && run.state !== "interrupted" && matches(run)) ?? null;
     if (!judgeRun) return { status: unjudgedStatus(judgeRuns, matches), evalRun, judgeRun: null };
     return { status: judgeRun.state === "completed" ? "scored" : "judgeFailed", evalRun, judgeRun };
   }
 }
 
 /** Why an eval run has no finished judgment with the expected inputs: one was stopped, or all it has were made with others. */
-function unjudgedStatus<J extends JudgeRunHead>(judgeRuns: readonly J[], matches: (run: J) => boolean): ActiveWorkStatus {
+function unjudgedStatus<J extends JudgeRunHead>(
+  judgeRuns: readonly J[],
+  matches: (run: J) => boolean,
+): ActiveWorkStatus {
   // Any matching judge run here is unfinished: a stopped judgment is not a change of inputs.
   if (judgeRuns.some(matches)) return "judgeInterrupted";
   return judgeRuns.length > 0 ? "judgeInputsChanged" : "unjudged";
 }
 
 /** Criterion id → credit of a completed judgment; null for any other (the slot is unresolved). An unscored one has {}. */
-export function creditsOf(judgeRun: (Pick<JudgeRun, "state"> & { scores: Record<string, { value: number | null }> | null }) | null): Record<string, number | null> | null {
+export function creditsOf(
+  judgeRun: (Pick<JudgeRun, "state"> & { scores: Record<string, { value: number | null }> | null }) | null,
+): Record<string, number | null> | null {
   if (judgeRun?.state !== "completed") return null;
   // A loop, not fromEntries(entries().map()): every slot of a large run's viewer and summary makes one.
   const credits: Record<string, number | null> = {};

@@ -6,9 +6,21 @@ describe("describeOutcome", () => {
     expect(describeOutcome({ state: "timed_out", infrastructureError: true })).toBe("infrastructure error");
     expect(describeOutcome({ state: "failed", infrastructureError: true })).toBe("infrastructure error");
     expect(describeOutcome({ state: "failed", infrastructureError: true, setupError: true })).toBe("setup error");
-    const preparationError = { step: 1, cwd: ".", argv: ["npm", "ci"], exitCode: 1, timedOut: false, outputTail: "", log: "eval-runs/e/logs/prepare.log" };
+    const preparationError = {
+      step: 1,
+      cwd: ".",
+      argv: ["npm", "ci"],
+      exitCode: 1,
+      timedOut: false,
+      outputTail: "",
+      log: "eval-runs/e/logs/prepare.log",
+    };
     expect(describeOutcome({ state: "failed", infrastructureError: true, preparationError })).toBe("preparation error");
-    const integrityError = { stream: "s", database: "d", mismatches: [{ sessionID: "ses_1", quantity: "cost" as const, stream: 0.15, database: 0.002 }] };
+    const integrityError = {
+      stream: "s",
+      database: "d",
+      mismatches: [{ sessionID: "ses_1", quantity: "cost" as const, stream: 0.15, database: 0.002 }],
+    };
     expect(describeOutcome({ state: "completed", infrastructureError: true, integrityError })).toBe("integrity error");
   });
 

@@ -28,7 +28,10 @@ const STATE_WORDS: Record<EvalRun["state"], EvalRunOutcome> = {
 /**
  * @example describeOutcome({ state: "timed_out", infrastructureError: true }) // "infrastructure error"
  */
-export function describeOutcome(run: Pick<EvalRun, "state" | "infrastructureError" | "setupError" | "preparationError"> & Partial<Pick<EvalRun, "integrityError">>): EvalRunOutcome {
+export function describeOutcome(
+  run: Pick<EvalRun, "state" | "infrastructureError" | "setupError" | "preparationError"> &
+    Partial<Pick<EvalRun, "integrityError">>,
+): EvalRunOutcome {
   if (run.integrityError) return "integrity error";
   if (run.preparationError) return "preparation error";
   if (run.setupError) return "setup error";
@@ -43,5 +46,11 @@ export function capitalizeOutcome(outcome: EvalRunOutcome): string {
 
 /** An eval run that ended with a recording its candidate made (no infrastructure error, not failed or interrupted): a judge grades it. */
 export function isJudgeable(evalRun: Pick<EvalRun, "infrastructureError" | "state" | "evidence">): boolean {
-  return !evalRun.infrastructureError && evalRun.state !== "failed" && evalRun.state !== "interrupted" && evalRun.state !== "running" && evalRun.evidence !== null;
+  return (
+    !evalRun.infrastructureError &&
+    evalRun.state !== "failed" &&
+    evalRun.state !== "interrupted" &&
+    evalRun.state !== "running" &&
+    evalRun.evidence !== null
+  );
 }

@@ -19,7 +19,11 @@ const FrozenFileSchema = z.union([
   z.object({ kind: z.literal("symlink"), path: z.string(), target: z.string() }),
 ]);
 /** `inputs/evals/<id>.json`: what an eval folder was frozen as. */
-export const FrozenManifestSchema = z.object({ evalId: z.string().regex(/^[^/\\]+$/), source: z.string(), files: z.array(FrozenFileSchema) });
+export const FrozenManifestSchema = z.object({
+  evalId: z.string().regex(/^[^/\\]+$/),
+  source: z.string(),
+  files: z.array(FrozenFileSchema),
+});
 export type FrozenFile = z.infer<typeof FrozenFileSchema>;
 
 /** Each frozen program file (relative to `inputs/`) → its sha256. */
@@ -54,21 +58,38 @@ export async function checkFrozenPrograms(runDirectory: string, programs: Frozen
 export async function verifyFrozenInputs(runDirectory: string): Promise<IntegrityProblem[]> {
   const inputs = join(runDirectory, INPUTS_DIRECTORY);
   const problems: IntegrityProblem[] = [];
-  const manifests = existsSync(join(inputs, "evals")) ? readdirSync(join(inputs, "evals")).filter((name) => name.endsWith(".json")) : [];
+  const manifests = existsSync(join(inputs, "evals"))
+    ? readdirSync(join(inputs, "evals")).filter((name) => name.endsWith(".json"))
+    : [];
   for (const name of manifests.sort()) {
     const manifest = await readManifest(join(inputs, "evals", name), FrozenManifestSchema);
     if (manifest === null) {
-      problems.push({ kind: "inputs", id: name.slice(0, -".json".length), message: `${INPUTS_DIRECTORY}/evals/${name}: not a frozen eval manifest (altered); nothing is graded with it — start a new run with --new` });
+      problems.push({
+        kind: "inputs",
+        id: name.slice(0, -".json".length),
+        message: `${INPUTS_DIRECTORY}/evals/${name}: not a frozen eval manifest (altered); nothing is graded with it — start a new run with --new`,
+      });
       continue;
     }
     const differences = await differencesOf({ ...manifest, directory: join(inputs, "evals", manifest.evalId) });
     const restored = differences.changed.map((path) => `${INPUTS_DIRECTORY}/evals/${manifest.evalId}/${path}`);
-    const damaged = manifest.files.flatMap((file) => (file.kind === "file" && !objectIntact(inputs, file.sha256) ? [objectName(file)] : []));
-    problems.push(...frozenInputProblems(manifest.evalId, { restored, added: differences.added, damaged }, "changed after it was frozen"));
+    const damaged = manifest.files.flatMap((file) =>
+      file.kind === "file" && !objectIntact(inputs, file.sha256) ? [objectName(file)] : [],
+    );
+    problems.push(
+      ...frozenInputProblems(
+        manifest.evalId,
+        { restored, added: differences.added, damaged },
+        "changed after it was frozen",
+      ),
+    );
   }
   if (existsSync(join(inputs, PROGRAMS_MANIFEST))) {
     const programs = await readManifest(join(inputs, PROGRAMS_MANIFEST), z.record(z.string(), z.string()));
-    const damaged = programs === null ? [`${INPUTS_DIRECTORY}/${PROGRAMS_MANIFEST}`] : await checkFrozenPrograms(runDirectory, new Map(Object.entries(programs)));
+    const damaged =
+      programs === null
+        ? [`${INPUTS_DIRECTORY}/${PROGRAMS_MANIFEST}`]
+        : await checkFrozenPrograms(runDirectory, new Map(Object.entries(programs)));
     problems.push(...frozenInputProblems("harness", { restored: [], added: [], damaged }, ""));
   }
   return problems;
@@ -92,23 +113,38 @@ export async function readManifest<T>(path: string, schema: z.ZodType<T>): Promi
 export function frozenInputProblems(owner: string, check: FrozenCheck, restoredNote: string): IntegrityProblem[] {
   const problems: IntegrityProblem[] = [];
   const subject = owner === "harness" ? "the run's frozen harness programs" : `eval ${owner}'s frozen inputs`;
-  if (check.restored.length > 0) problems.push({ kind: "inputs", id: owner, message: `${subject}: ${check.restored.join(", ")} ${restoredNote}` });
+  if (check.restored.length > 0)
+    problems.push({ kind: "inputs", id: owner, message: `${subject}: ${check.restored.join(", ")} ${restoredNote}` });
   if (check.damaged.length > 0) {
-    problems.push({ kind: "inputs", id: owner, message: `${subject}: ${check.damaged.join(", ")} altered or removed; nothing is graded with them — start a new run with --new` });
+    problems.push({
+      kind: "inputs",
+      id: owner,
+      message: `${subject}: ${check.damaged.join(", ")} altered or removed; nothing is graded with them — start a new run with --new`,
+    });
   }
   return problems;
 }
 
 /** How a frozen folder differs from its manifest (paths relative to it): frozen files changed or missing, and files added. */
-export async function differencesOf(entry: { directory: string; files: readonly FrozenFile[] }): Promise<{ changed: string[]; added: string[] }> {
+export async function differencesOf(entry: {
+  directory: string;
+  files: readonly FrozenFile[];
+}): Promise<{ changed: string[]; added: string[] }> {
   const changed: string[] = [];
-  const present = new Map((existsSync(entry.directory) ? walkTree(entry.directory, new Set(["node_modules"])) : []).map((file) => [file.path, file]));
+  const present = new Map(
+    (existsSync(entry.directory) ? walkTree(entry.directory, new Set(["node_modules"])) : []).map((file) => [
+      file.path,
+      file,
+    ]),
+  );
   for (const file of entry.files) {
     const found = present.get(file.path);
     present.delete(file.path);
     const intact =
       found !== undefined &&
-      (file.kind === "file" ? found.kind === "file" && sha256(await readFile(found.absolute)) === file.sha256 : found.kind === "symlink" && found.target === file.target);
+      (file.kind === "file"
+        ? found.kind === "file" && sha256(await readFile(found.absolute)) === file.sha256
+        : found.kind === "symlink" && found.target === file.target);
     if (!intact) changed.push(file.path);
   }
   return { changed, added: [...present.keys()] };

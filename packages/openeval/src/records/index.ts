@@ -27,20 +27,72 @@ export {
   type SlotKey,
 } from "./schema.ts";
 export { RunMetricsSchema, type RunMetrics } from "./run-metrics-schema.ts";
-export { candidateName, cellId, groupByCandidate, sameSlot, slotId, toCandidateRef, toSlotKey, variantOf, type CandidateRef } from "./slot-key.ts";
+export {
+  candidateName,
+  cellId,
+  groupByCandidate,
+  sameSlot,
+  slotId,
+  toCandidateRef,
+  toSlotKey,
+  variantOf,
+  type CandidateRef,
+} from "./slot-key.ts";
 export { ResultsStore, RunNotFoundError, STORE_FILE, StoreError, type StoreMarks } from "./store.ts";
-export { chooseRunDirectory, findLatestRun, findRun, newRunId, resolveRun, resultsRoot, whileCreatingRun, type RunDirectoryChoice } from "./run-directory.ts";
-export { readRedactionList, recordRedactions, REDACTION_LIST_FILE, toRedactionEntries, type RedactionEntry } from "./redaction-list.ts";
-export { checkEvalRunRecord, checkJudgeRunFile, checkJudgeRunRecord, checkRecords, JUDGE_FILES_MANIFEST, type IntegrityProblem, type JudgedEvalRun } from "./integrity.ts";
+export {
+  chooseRunDirectory,
+  findLatestRun,
+  findRun,
+  newRunId,
+  resolveRun,
+  resultsRoot,
+  whileCreatingRun,
+  type RunDirectoryChoice,
+} from "./run-directory.ts";
+export {
+  readRedactionList,
+  recordRedactions,
+  REDACTION_LIST_FILE,
+  toRedactionEntries,
+  type RedactionEntry,
+} from "./redaction-list.ts";
+export {
+  checkEvalRunRecord,
+  checkJudgeRunFile,
+  checkJudgeRunRecord,
+  checkRecords,
+  JUDGE_FILES_MANIFEST,
+  type IntegrityProblem,
+  type JudgedEvalRun,
+} from "./integrity.ts";
 export { readInvocations, recordInvocationFinished, recordInvocationStarted, type Invocation } from "./progress.ts";
-export { INVOCATION_FINISHED, INVOCATION_STARTED, type InvocationFinished, type InvocationStarted, type PlannedWork } from "./progress-schema.ts";
+export {
+  INVOCATION_FINISHED,
+  INVOCATION_STARTED,
+  type InvocationFinished,
+  type InvocationStarted,
+  type PlannedWork,
+} from "./progress-schema.ts";
 export { readRuntimeIdentity, recordRuntimeIdentity, RUNTIME_RESOLVED_EVENT } from "./runtime-identity.ts";
-export { MODELS_ADDED_EVENT, MODELS_RETIRED_EVENT, readRunModels, recordModelsAdded, recordModelsRetired, type RunModels } from "./run-models.ts";
+export {
+  MODELS_ADDED_EVENT,
+  MODELS_RETIRED_EVENT,
+  readRunModels,
+  recordModelsAdded,
+  recordModelsRetired,
+  type RunModels,
+} from "./run-models.ts";
 export { capitalizeOutcome, describeOutcome, isJudgeable, type EvalRunOutcome } from "./eval-run-outcome.ts";
 export { describeRecordingIntegrity } from "./recording-integrity.ts";
 export { describeFinding } from "./eval-run-findings.ts";
 export type { EvalRunHead, JudgeRunHead } from "./run-heads.ts";
-export { creditsOf, RecordedWorkIndex, type ActiveWork, type ActiveWorkStatus, type ExpectedInputs } from "./active-work.ts";
+export {
+  creditsOf,
+  RecordedWorkIndex,
+  type ActiveWork,
+  type ActiveWorkStatus,
+  type ExpectedInputs,
+} from "./active-work.ts";
 export {
   checkFrozenPrograms,
   differencesOf,

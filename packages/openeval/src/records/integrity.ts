@@ -25,7 +25,10 @@ export const JUDGE_FILES_MANIFEST = "files.json";
 /** The evidence manifest's name (recording/evidence-writer.ts writes it; results cannot import recording). */
 const EVIDENCE_MANIFEST = "manifest.json";
 
-const JudgeFilesSchema = z.object({ format: z.literal("openeval.judge-files"), files: z.record(z.string(), z.string()) });
+const JudgeFilesSchema = z.object({
+  format: z.literal("openeval.judge-files"),
+  files: z.record(z.string(), z.string()),
+});
 
 export interface IntegrityProblem {
   /** The record the problem is about; `inputs`: a run's frozen inputs (id: the eval's id, or "harness"). */
@@ -79,9 +82,15 @@ export function sealJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: 
   const manifest = `${JSON.stringify({ format: "openeval.judge-files", files }, null, 2)}\n`;
   writeFileAtomicSync(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST), manifest);
   const filesSha256 = sha256(manifest);
-  const value = JSON.stringify({ ...toStoredRow(judgeRun), integrity: judgeRunIntegrity(judgeRun, evalRun, filesSha256) });
+  const value = JSON.stringify({
+    ...toStoredRow(judgeRun),
+    integrity: judgeRunIntegrity(judgeRun, evalRun, filesSha256),
+  });
   const valueSha256 = sha256(value);
-  return { value, seal: { valueSha256, chainSha256: judgeChain(valueSha256, judgedEvidence(judgeRun, evalRun), filesSha256) } };
+  return {
+    value,
+    seal: { valueSha256, chainSha256: judgeChain(valueSha256, judgedEvidence(judgeRun, evalRun), filesSha256) },
+  };
 }
 
 /**
@@ -97,7 +106,9 @@ export function checkRecords(
   const evalRuns = new Map((options.judged ?? records.evalRuns).map((evalRun) => [evalRun.id, evalRun]));
   return [
     ...records.evalRuns.map((evalRun) => checkEvalRunRecord(runDirectory, evalRun)),
-    ...records.judgeRuns.map((judgeRun) => checkJudgeRunRecord(runDirectory, judgeRun, evalRuns.get(judgeRun.evalRunId) ?? null, options.files ?? false)),
+    ...records.judgeRuns.map((judgeRun) =>
+      checkJudgeRunRecord(runDirectory, judgeRun, evalRuns.get(judgeRun.evalRunId) ?? null, options.files ?? false),
+    ),
   ].filter((problem) => problem !== null);
 }
 
@@ -111,39 +122,60 @@ export function checkEvalRunRecord(runDirectory: string, evalRun: EvalRun): Inte
 }
 
 /** One judge run's problem (see checkRecords), given the eval run it judged; null when it has none or is still running. */
-export function checkJudgeRunRecord(runDirectory: string, judgeRun: JudgeRun, judged: JudgedEvalRun | null, files = false): IntegrityProblem | null {
+export function checkJudgeRunRecord(
+  runDirectory: string,
+  judgeRun: JudgeRun,
+  judged: JudgedEvalRun | null,
+  files = false,
+): IntegrityProblem | null {
   const problem = judgeRun.state === "running" ? null : checkJudgeRun(runDirectory, judgeRun, judged, files);
   return problem ? { kind: "judge-run", id: judgeRun.id, message: problem } : null;
 }
 
 /** Checks one judge-run file against files.json before it is served; null when it matches. */
-export function checkJudgeRunFile(runDirectory: string, judgeRun: Pick<JudgeRun, "id" | "directory">, path: string): string | null {
+export function checkJudgeRunFile(
+  runDirectory: string,
+  judgeRun: Pick<JudgeRun, "id" | "directory">,
+  path: string,
+): string | null {
   const listed = readJudgeFiles(runDirectory, judgeRun);
   if (typeof listed === "string") return listed;
   const expected = listed[path];
-  if (expected === undefined) return `${posix.join(judgeRun.directory, path)} is not listed in the judge run's ${JUDGE_FILES_MANIFEST}: it was added after the judge run finished`;
+  if (expected === undefined)
+    return `${posix.join(judgeRun.directory, path)} is not listed in the judge run's ${JUDGE_FILES_MANIFEST}: it was added after the judge run finished`;
   const file = join(runDirectory, judgeRun.directory, path);
   if (!existsSync(file)) return `${posix.join(judgeRun.directory, path)} is missing`;
-  return sha256(readFileSync(file)) === expected ? null : `${posix.join(judgeRun.directory, path)} was changed after the judge run finished (sha256 differs from ${JUDGE_FILES_MANIFEST})`;
+  return sha256(readFileSync(file)) === expected
+    ? null
+    : `${posix.join(judgeRun.directory, path)} was changed after the judge run finished (sha256 differs from ${JUDGE_FILES_MANIFEST})`;
 }
 
 function checkEvalRun(runDirectory: string, evalRun: EvalRun): string | null {
   const sealed = spendSeal(evalRun) !== undefined;
-  if (evalRun.integrity === undefined) return `eval run ${evalRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
-  if (!sealed && evalRun.integrity !== evalRunIntegrity(evalRun)) return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
+  if (evalRun.integrity === undefined)
+    return `eval run ${evalRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
+  if (!sealed && evalRun.integrity !== evalRunIntegrity(evalRun))
+    return `eval run ${evalRun.id}: the row was edited after it was finalized (its integrity hash does not match)`;
   // Found when it was recorded: the candidate changed OpenCode's database under the harness.
   if (evalRun.integrityError) return `eval run ${evalRun.id}: ${describeRecordingIntegrity(evalRun.integrityError)}`;
   if (!evalRun.evidence) return null;
   // One open and read per record, into a reused buffer: a separate existence check would double the file-system calls of a plan.
   const manifest = sha256OfFile(join(runDirectory, evalRun.evidence.directory, EVIDENCE_MANIFEST));
   if (manifest === null) return `eval run ${evalRun.id}: its recording's ${EVIDENCE_MANIFEST} is missing`;
-  if (manifest !== evalRun.evidence.hash) return `eval run ${evalRun.id}: its recording's ${EVIDENCE_MANIFEST} was changed (sha256 differs from the row's evidence hash)`;
+  if (manifest !== evalRun.evidence.hash)
+    return `eval run ${evalRun.id}: its recording's ${EVIDENCE_MANIFEST} was changed (sha256 differs from the row's evidence hash)`;
   return null;
 }
 
-function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: JudgedEvalRun | null, files: boolean): string | null {
+function checkJudgeRun(
+  runDirectory: string,
+  judgeRun: JudgeRun,
+  evalRun: JudgedEvalRun | null,
+  files: boolean,
+): string | null {
   const seal = spendSeal(judgeRun);
-  if (judgeRun.integrity === undefined) return `judge run ${judgeRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
+  if (judgeRun.integrity === undefined)
+    return `judge run ${judgeRun.id} has no integrity hash: the row was inserted by hand or by an older openeval`;
   const manifest = sha256OfFile(join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST));
   if (manifest === null) return `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is missing`;
   const intact = seal?.chainSha256
@@ -156,9 +188,12 @@ function checkJudgeRun(runDirectory: string, judgeRun: JudgeRun, evalRun: Judged
   const listed = readJudgeFiles(runDirectory, judgeRun);
   if (typeof listed === "string") return listed;
   const present = hashJudgeFiles(runDirectory, judgeRun);
-  const changed = Object.keys({ ...listed, ...present }).filter((path) => listed[path] !== present[path]).sort();
+  const changed = Object.keys({ ...listed, ...present })
+    .filter((path) => listed[path] !== present[path])
+    .sort();
   if (changed.length === 0) return null;
-  const describe = (path: string) => `${posix.join(judgeRun.directory, path)} (${present[path] === undefined ? "removed" : listed[path] === undefined ? "added" : "changed"})`;
+  const describe = (path: string) =>
+    `${posix.join(judgeRun.directory, path)} (${present[path] === undefined ? "removed" : listed[path] === undefined ? "added" : "changed"})`;
   return `judge run ${judgeRun.id}: files changed after it finished: ${changed.map(describe).join(", ")}`;
 }
 
@@ -168,7 +203,11 @@ function evalRunIntegrity(evalRun: EvalRun): string {
 }
 
 function judgeRunIntegrity(judgeRun: JudgeRun, evalRun: JudgedEvalRun | null, filesSha256: string): string {
-  return fingerprint({ row: { ...toStoredRow(judgeRun), integrity: undefined }, evidence: judgedEvidence(judgeRun, evalRun), files: filesSha256 });
+  return fingerprint({
+    row: { ...toStoredRow(judgeRun), integrity: undefined },
+    evidence: judgedEvidence(judgeRun, evalRun),
+    files: filesSha256,
+  });
 }
 
 /** The recording a judge run graded: an early decision's snapshot, else its eval run's evidence. */
@@ -180,7 +219,10 @@ function judgeChain(valueSha256: string, evidence: string | null, filesSha256: s
   return sha256(`${valueSha256}\n${evidence ?? ""}\n${filesSha256}`);
 }
 
-function readJudgeFiles(runDirectory: string, judgeRun: Pick<JudgeRun, "id" | "directory">): Record<string, string> | string {
+function readJudgeFiles(
+  runDirectory: string,
+  judgeRun: Pick<JudgeRun, "id" | "directory">,
+): Record<string, string> | string {
   const path = join(runDirectory, judgeRun.directory, JUDGE_FILES_MANIFEST);
   if (!existsSync(path)) return `judge run ${judgeRun.id}: its ${JUDGE_FILES_MANIFEST} is missing`;
   const parsed = JudgeFilesSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
@@ -190,7 +232,9 @@ function readJudgeFiles(runDirectory: string, judgeRun: Pick<JudgeRun, "id" | "d
 /** Every file of the judge run's folder, by relative path; an early decision's snapshot is a recording of its own. */
 function hashJudgeFiles(runDirectory: string, judgeRun: JudgeRun): Record<string, string> {
   const root = join(runDirectory, judgeRun.directory);
-  const skip = judgeRun.decidedEarly ? posix.relative(judgeRun.directory, judgeRun.decidedEarly.checkpoint.directory) : null;
+  const skip = judgeRun.decidedEarly
+    ? posix.relative(judgeRun.directory, judgeRun.decidedEarly.checkpoint.directory)
+    : null;
   const files: Record<string, string> = {};
   if (!existsSync(root)) return files;
   for (const name of readdirSync(root, { recursive: true, encoding: "utf8" }).sort()) {

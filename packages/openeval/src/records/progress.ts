@@ -1,6 +1,15 @@
 // Writing and reading the invocation records of progress-schema.ts in the store's events table.
 import * as z from "zod";
-import { INVOCATION_FINISHED, INVOCATION_STARTED, InvocationFinishedSchema, InvocationStartedSchema, PlannedWorkSchema, type InvocationFinished, type InvocationStarted, type PlannedWork } from "./progress-schema.ts";
+import {
+  INVOCATION_FINISHED,
+  INVOCATION_STARTED,
+  InvocationFinishedSchema,
+  InvocationStartedSchema,
+  PlannedWorkSchema,
+  type InvocationFinished,
+  type InvocationStarted,
+  type PlannedWork,
+} from "./progress-schema.ts";
 import { StoreError, type ResultsStore } from "./store.ts";
 
 export interface Invocation {
@@ -41,14 +50,21 @@ export function readInvocations(store: ResultsStore, options: { work?: boolean }
     }
   }
   const latest = invocations.at(-1);
-  if (options.work && latest && latest.finished === null) latest.work = parse(z.array(PlannedWorkSchema), store.eventPart(latestSequence, "$.work"));
+  if (options.work && latest && latest.finished === null)
+    latest.work = parse(z.array(PlannedWorkSchema), store.eventPart(latestSequence, "$.work"));
   return invocations;
 }
 
 const InvocationHeadSchema = InvocationStartedSchema.omit({ work: true });
 
-function parse<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, value: unknown): T {
+function parse<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } },
+  value: unknown,
+): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new StoreError(`An invocation record in the results store does not match this openeval's format: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new StoreError(
+      `An invocation record in the results store does not match this openeval's format: ${parsed.error.message}`,
+    );
   return parsed.data;
 }

@@ -10,7 +10,9 @@ import type { RecordingIntegrityError, RecordingMismatch } from "./schema.ts";
  */
 export function describeRecordingIntegrity(error: RecordingIntegrityError): string {
   const sessions = Map.groupBy(error.mismatches, (mismatch) => mismatch.sessionID);
-  const found = [...sessions].map(([sessionID, mismatches]) => `session ${sessionID}: ${mismatches.map(describeMismatch).join("; ")}`);
+  const found = [...sessions].map(
+    ([sessionID, mismatches]) => `session ${sessionID}: ${mismatches.map(describeMismatch).join("; ")}`,
+  );
   return (
     `Integrity error: the recording was changed while the candidate ran — ${error.database} records less than the harness's own event stream ${error.stream} (${found.join(" / ")}). ` +
     "It is not judged or scored, and its cost is what the stream saw. Keep the candidate away from OpenCode's files (container isolation), then retry it with openeval retry."

@@ -27,14 +27,19 @@ describe("which run", () => {
     expect(findRun(folder, OLDER)).toBe(join(folder, "results", OLDER));
     expect(findRun(folder)).toBe(join(folder, "results", NEWER));
     expect(resolveRun(folder)).toBe(join(folder, "results", NEWER));
-    expect(chooseRunDirectory(folder, { run: OLDER })).toEqual({ directory: join(folder, "results", OLDER), created: false });
+    expect(chooseRunDirectory(folder, { run: OLDER })).toEqual({
+      directory: join(folder, "results", OLDER),
+      created: false,
+    });
   });
 
   it("is none for a benchmark with no run yet, and resolveRun says how to make one", async () => {
     const folder = await writeTree(minimalBenchmark());
     expect(findRun(folder)).toBeNull();
     expect(() => resolveRun(folder)).toThrow(new RunNotFoundError({ noneUnder: join(folder, "results") }));
-    expect(() => resolveRun(folder)).toThrow(`No runs under ${join(folder, "results")}; run one with \`npx openeval run\` or pass a run directory`);
+    expect(() => resolveRun(folder)).toThrow(
+      `No runs under ${join(folder, "results")}; run one with \`npx openeval run\` or pass a run directory`,
+    );
   });
 
   it("refuses a folder or id that is not a run in one wording, with the code OE_RUN_NOT_FOUND, wherever it is named", async () => {
@@ -51,6 +56,8 @@ describe("which run", () => {
       expect(() => refusal()).toThrow(expect.objectContaining({ code: "OE_RUN_NOT_FOUND" }));
     }
     await expect(planBenchmark({ benchmark: folder, run: "notes" })).rejects.toThrow(message);
-    expect(() => ResultsStore.open(join(folder, "results", "notes"))).toThrow(`${join(folder, "results", "notes")} is not a run: pass a results/<run-id> folder that openeval run wrote`);
+    expect(() => ResultsStore.open(join(folder, "results", "notes"))).toThrow(
+      `${join(folder, "results", "notes")} is not a run: pass a results/<run-id> folder that openeval run wrote`,
+    );
   });
 });

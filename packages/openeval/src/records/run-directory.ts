@@ -32,7 +32,8 @@ export function findLatestRun(benchmarkDirectory: string): string | null {
 export function findRun(benchmarkDirectory: string, run?: string): string | null {
   const root = resultsRoot(resolve(benchmarkDirectory));
   if (run === undefined) return findLatestRun(resolve(benchmarkDirectory));
-  for (const candidate of [resolve(run), join(root, run)]) if (existsSync(join(candidate, STORE_FILE))) return candidate;
+  for (const candidate of [resolve(run), join(root, run)])
+    if (existsSync(join(candidate, STORE_FILE))) return candidate;
   throw new RunNotFoundError({ named: run, runsUnder: root });
 }
 
@@ -49,7 +50,10 @@ export interface RunDirectoryChoice {
 }
 
 /** `run`: an explicit run directory; `fresh`: always a new run (--new); otherwise the latest, else a new one. */
-export function chooseRunDirectory(benchmarkDirectory: string, options: { run?: string; new?: boolean }): RunDirectoryChoice {
+export function chooseRunDirectory(
+  benchmarkDirectory: string,
+  options: { run?: string; new?: boolean },
+): RunDirectoryChoice {
   if (options.run && options.new) throw new StoreError("--run and --new contradict each other; pass one of them");
   if (options.run) return { directory: resolveRun(benchmarkDirectory, options.run), created: false };
   const latest = options.new ? null : findLatestRun(benchmarkDirectory);
@@ -68,7 +72,8 @@ export function whileCreatingRun<T>(benchmarkDirectory: string, work: () => T): 
   mkdirSync(root, { recursive: true });
   const folder = openSync(root, "r");
   try {
-    if (flock(folder, LOCK_EX) !== 0) throw new StoreError(`could not lock ${root} to create a run in it; check that it is a folder you can read`);
+    if (flock(folder, LOCK_EX) !== 0)
+      throw new StoreError(`could not lock ${root} to create a run in it; check that it is a folder you can read`);
     return work();
   } finally {
     closeSync(folder); // releases the lock
@@ -78,7 +83,9 @@ export function whileCreatingRun<T>(benchmarkDirectory: string, work: () => T): 
 const LOCK_EX = 2;
 let libc: ReturnType<typeof openLibc> | null = null;
 function openLibc() {
-  return dlopen(process.platform === "darwin" ? "/usr/lib/libSystem.B.dylib" : "libc.so.6", { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
+  return dlopen(process.platform === "darwin" ? "/usr/lib/libSystem.B.dylib" : "libc.so.6", {
+    flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+  });
 }
 function flock(fd: number, operation: number): number {
   libc ??= openLibc();

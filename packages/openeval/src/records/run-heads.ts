@@ -5,7 +5,10 @@
 import type { EvalRun, JudgeRun } from "./schema.ts";
 import { fromStoredSlot } from "./slot-key.ts";
 
-export type EvalRunHead = Pick<EvalRun, "id" | "slot" | "state" | "infrastructureError" | "setupError" | "preparationError" | "error"> & {
+export type EvalRunHead = Pick<
+  EvalRun,
+  "id" | "slot" | "state" | "infrastructureError" | "setupError" | "preparationError" | "error"
+> & {
   input: Pick<EvalRun["input"], "candidateFingerprint">;
   /** Only the recorded cost (the plan's estimate): null when the run has no metrics or no known cost. */
   metrics: { cost: { usd: number | null } } | null;
@@ -34,7 +37,9 @@ export const JUDGE_RUN_HEAD_COLUMNS: readonly HeadColumn[] = [
 
 /** `name TYPE GENERATED ALWAYS AS (json_extract(value, path)) <storage>`, for CREATE TABLE (STORED) or ALTER TABLE (VIRTUAL). */
 export function generatedColumns(columns: readonly HeadColumn[], storage: "STORED" | "VIRTUAL"): string[] {
-  return columns.map(([name, type, path]) => `${name} ${type} GENERATED ALWAYS AS (json_extract(value, '${path}')) ${storage}`);
+  return columns.map(
+    ([name, type, path]) => `${name} ${type} GENERATED ALWAYS AS (json_extract(value, '${path}')) ${storage}`,
+  );
 }
 
 /** The select list that reads the columns: by name where the table has them, else the same derivation (an older store read-only). */
@@ -68,11 +73,18 @@ export interface JudgeRunHeadRow {
 export function toEvalRunHead(row: EvalRunHeadRow): EvalRunHead {
   return {
     id: row.id,
-    slot: fromStoredSlot({ evalId: row.eval_id, model: row.model, repetition: row.repetition, variant: row.variant ?? undefined }),
+    slot: fromStoredSlot({
+      evalId: row.eval_id,
+      model: row.model,
+      repetition: row.repetition,
+      variant: row.variant ?? undefined,
+    }),
     state: row.state,
     infrastructureError: row.infrastructure_error === 1,
     ...(row.setup_error === null ? {} : { setupError: row.setup_error === 1 }),
-    ...(row.preparation_error === null ? {} : { preparationError: JSON.parse(row.preparation_error) as EvalRun["preparationError"] }),
+    ...(row.preparation_error === null
+      ? {}
+      : { preparationError: JSON.parse(row.preparation_error) as EvalRun["preparationError"] }),
     error: row.error,
     input: { candidateFingerprint: row.candidate_fingerprint },
     metrics: row.cost_usd === null ? null : { cost: { usd: row.cost_usd } },
@@ -80,5 +92,11 @@ export function toEvalRunHead(row: EvalRunHeadRow): EvalRunHead {
 }
 
 export function toJudgeRunHead(row: JudgeRunHeadRow): JudgeRunHead {
-  return { id: row.id, evalRunId: row.eval_run_id, state: row.state, judgeFingerprint: row.judge_fingerprint, error: row.error };
+  return {
+    id: row.id,
+    evalRunId: row.eval_run_id,
+    state: row.state,
+    judgeFingerprint: row.judge_fingerprint,
+    error: row.error,
+  };
 }

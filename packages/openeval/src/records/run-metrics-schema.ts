@@ -13,7 +13,13 @@ const nullableNumber = z.number().nullable();
 export const RunMetricsSchema = z.object({
   version: z.union([z.literal(1), z.literal(2)]),
   cost: z.object({ usd: nullableNumber }),
-  tokens: z.object({ input: nullableNumber, output: nullableNumber, reasoning: nullableNumber, cacheRead: nullableNumber, cacheWrite: nullableNumber }),
+  tokens: z.object({
+    input: nullableNumber,
+    output: nullableNumber,
+    reasoning: nullableNumber,
+    cacheRead: nullableNumber,
+    cacheWrite: nullableNumber,
+  }),
   tools: z.object({ calls: count, succeeded: count, failed: count, unfinished: count, errorRate: nullableNumber }),
   /** `retries`: attempts OpenCode sent again after a failure (read from its log: 1.18 persists none); null when the recording cannot tell. */
   requests: z

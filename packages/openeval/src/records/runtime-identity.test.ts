@@ -23,14 +23,18 @@ describe("a run's runtime identity", () => {
     recordRuntimeIdentity(store, {});
     recordRuntimeIdentity(store, { candidateImage: "sha256:a" });
     recordRuntimeIdentity(store, { candidateImage: "sha256:a" });
-    expect(store.eventsOf([RUNTIME_RESOLVED_EVENT]).map((event) => event.value)).toEqual([{ candidateImage: "sha256:a" }]);
+    expect(store.eventsOf([RUNTIME_RESOLVED_EVENT]).map((event) => event.value)).toEqual([
+      { candidateImage: "sha256:a" },
+    ]);
     store.close();
   });
 
   it("refuses a recorded identity that is not in this openeval's format, saying so", async () => {
     const store = await emptyStore();
     store.appendEvent(RUNTIME_RESOLVED_EVENT, { candidateImage: 7 });
-    expect(() => readRuntimeIdentity(store)).toThrow(/^A runtime identity in the results store does not match this openeval's format: .*candidateImage/s);
+    expect(() => readRuntimeIdentity(store)).toThrow(
+      /^A runtime identity in the results store does not match this openeval's format: .*candidateImage/s,
+    );
     store.close();
   });
 });

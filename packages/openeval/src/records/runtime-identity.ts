@@ -8,7 +8,9 @@ export const RUNTIME_RESOLVED_EVENT = "runtime.resolved";
 
 /** Appends what this invocation resolved, unless it is what the run already holds (nothing resolved: nothing appended). */
 export function recordRuntimeIdentity(store: ResultsStore, resolved: RuntimeIdentity): void {
-  const identity = RuntimeIdentitySchema.parse(Object.fromEntries(Object.entries(resolved).filter(([, id]) => id !== undefined)));
+  const identity = RuntimeIdentitySchema.parse(
+    Object.fromEntries(Object.entries(resolved).filter(([, id]) => id !== undefined)),
+  );
   const recorded = readRuntimeIdentity(store);
   if (Object.entries(identity).every(([key, id]) => recorded?.[key as keyof RuntimeIdentity] === id)) return;
   store.appendEvent(RUNTIME_RESOLVED_EVENT, identity);
@@ -24,7 +26,10 @@ export function readRuntimeIdentity(store: Pick<ResultsStore, "eventsOf">): Runt
   const identity: RuntimeIdentity = {};
   for (const event of events) {
     const parsed = RuntimeIdentitySchema.safeParse(event.value);
-    if (!parsed.success) throw new StoreError(`A runtime identity in the results store does not match this openeval's format: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new StoreError(
+        `A runtime identity in the results store does not match this openeval's format: ${parsed.error.message}`,
+      );
     Object.assign(identity, parsed.data);
   }
   return identity;

@@ -6,7 +6,15 @@ import { RunMetricsSchema } from "./run-metrics-schema.ts";
 const count = z.number().int().nonnegative();
 const nullableNumber = z.number().nullable();
 
-export const EVAL_RUN_STATES = ["running", "completed", "failed", "timed_out", "cost_limited", "stopped", "interrupted"] as const;
+export const EVAL_RUN_STATES = [
+  "running",
+  "completed",
+  "failed",
+  "timed_out",
+  "cost_limited",
+  "stopped",
+  "interrupted",
+] as const;
 export const JUDGE_RUN_STATES = ["running", "completed", "failed", "timed_out", "interrupted"] as const;
 
 export const SlotKeySchema = z.object({
@@ -60,7 +68,16 @@ export const PreparationErrorSchema = z.object({
 /** A quantity of one session that the archived database records less of than the harness's own event stream. */
 export const RecordingMismatchSchema = z.object({
   sessionID: z.string(),
-  quantity: z.enum(["steps", "tool calls", "cost", "input tokens", "output tokens", "reasoning tokens", "cache read tokens", "cache write tokens"]),
+  quantity: z.enum([
+    "steps",
+    "tool calls",
+    "cost",
+    "input tokens",
+    "output tokens",
+    "reasoning tokens",
+    "cache read tokens",
+    "cache write tokens",
+  ]),
   stream: z.number(),
   database: z.number(),
   /** The steps (message ids) or tool calls (`tool part-id`) the stream showed and the database lacks. */
@@ -140,9 +157,11 @@ export const CitationSchema = z.strictObject({
   id: z
     .string()
     .optional()
-    .describe("message: a message or part id; tool: a tool call id; event: <sessionID>#<sequence>; metric: a path such as tools.errorRate"),
+    .describe(
+      "message: a message or part id; tool: a tool call id; event: <sessionID>#<sequence>; metric: a path such as tools.errorRate",
+    ),
   path: z.string().optional().describe("file: the workspace path"),
-  revision: z.enum(["initial", "final"]).optional().describe("file: the snapshot, default \"final\""),
+  revision: z.enum(["initial", "final"]).optional().describe('file: the snapshot, default "final"'),
   quote: z.string().optional().describe("Optional exact text from the cited item; it is checked against the recording"),
 });
 

@@ -37,7 +37,12 @@ export function toStoredRow<R extends { slot: SlotKey }>(row: R): Omit<R, "slot"
 
 /** A stored slot as the key it is: without a variant, current (SlotKeySchema's default, for rows read without it). */
 export function fromStoredSlot(slot: StoredSlotKey): SlotKey {
-  return { evalId: slot.evalId, model: slot.model, variant: slot.variant ?? CURRENT_VARIANT_NAME, repetition: slot.repetition };
+  return {
+    evalId: slot.evalId,
+    model: slot.model,
+    variant: slot.variant ?? CURRENT_VARIANT_NAME,
+    repetition: slot.repetition,
+  };
 }
 
 /** One string per (eval, candidate) cell of the eval × model matrix, for maps; `candidate` may be its name. */
@@ -58,7 +63,9 @@ export function candidateName(candidate: CandidateRef): string {
 }
 
 /** Items grouped per candidate in first-appearance order: the unit of every per-model statistic. */
-export function groupByCandidate<T extends CandidateRef>(items: readonly T[]): { candidate: CandidateRef; items: T[] }[] {
+export function groupByCandidate<T extends CandidateRef>(
+  items: readonly T[],
+): { candidate: CandidateRef; items: T[] }[] {
   const groups = new Map<string, { candidate: CandidateRef; items: T[] }>();
   for (const item of items) {
     const name = candidateName(item);

@@ -27,9 +27,21 @@ function evalRun(overrides: Partial<EvalRun> = {}): EvalRun {
 
 function judgeRun(overrides: Partial<JudgeRun> = {}): JudgeRun {
   return {
-    id: "judge_1", runId: "run_1", evalRunId: "eval_1", slot: { evalId: "e", model: "control/positive", variant: "current", repetition: 1 }, kind: "code",
-    state: "running", judgeFingerprint: "j", startedAt: "2026-11-29T00:00:00.000Z", completedAt: null, elapsedMs: null,
-    scores: null, unscored: false, error: null, directory: "judge-runs/judge_1", ...overrides,
+    id: "judge_1",
+    runId: "run_1",
+    evalRunId: "eval_1",
+    slot: { evalId: "e", model: "control/positive", variant: "current", repetition: 1 },
+    kind: "code",
+    state: "running",
+    judgeFingerprint: "j",
+    startedAt: "2026-11-29T00:00:00.000Z",
+    completedAt: null,
+    elapsedMs: null,
+    scores: null,
+    unscored: false,
+    error: null,
+    directory: "judge-runs/judge_1",
+    ...overrides,
   };
 }
 
@@ -72,7 +84,9 @@ describe("ResultsStore", () => {
       store.saveEvalRun(evalRun({ id: "eval_2" }));
       store.saveJudgeRun(judgeRun({ id: "judge_2" }));
       // An update keeps the row's place.
-      store.saveEvalRun(evalRun({ id: "eval_1", state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000 }));
+      store.saveEvalRun(
+        evalRun({ id: "eval_1", state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000 }),
+      );
     } finally {
       clock.mockRestore();
     }
@@ -85,7 +99,10 @@ describe("ResultsStore", () => {
     const store = ResultsStore.open(await makeTempDir(), { create: true });
     store.appendEvent("a", { n: 1 });
     store.appendEvent("b", { n: 2 });
-    expect(store.eventsOf(["b", "a"]).map((event) => [event.sequence, event.type, event.value])).toEqual([[1, "a", { n: 1 }], [2, "b", { n: 2 }]]);
+    expect(store.eventsOf(["b", "a"]).map((event) => [event.sequence, event.type, event.value])).toEqual([
+      [1, "a", { n: 1 }],
+      [2, "b", { n: 2 }],
+    ]);
     expect(store.eventsOf(["b"], "$.n").map((event) => event.value)).toEqual([{}]);
     store.beat(1234);
     expect(store.heartbeat()?.pid).toBe(1234);
@@ -96,10 +113,17 @@ describe("ResultsStore", () => {
     ResultsStore.open(directory, { create: true }).close();
     for (const readonly of [false, true]) {
       // Another runner or viewer opening the store at the same instant holds its lock like this, briefly.
-      const holder = Bun.spawn([process.execPath, "-e", `const { Database } = require("bun:sqlite");
+      const holder = Bun.spawn(
+        [
+          process.execPath,
+          "-e",
+          `const { Database } = require("bun:sqlite");
 const db = new Database(${JSON.stringify(join(directory, "store.db"))});
 db.run("PRAGMA locking_mode = EXCLUSIVE"); db.run("BEGIN EXCLUSIVE"); console.log("held");
-setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
+setTimeout(() => db.close(), 400);`,
+        ],
+        { stdout: "pipe" },
+      );
       const reader = holder.stdout.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toContain("held");
       const store = ResultsStore.open(directory, { readonly });
@@ -111,12 +135,16 @@ setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
 
   it("says what to do for a missing store or another schema", async () => {
     const empty = await makeTempDir();
-    expect(() => ResultsStore.open(empty)).toThrow(/ is not a run: pass a results\/<run-id> folder that openeval run wrote$/);
+    expect(() => ResultsStore.open(empty)).toThrow(
+      / is not a run: pass a results\/<run-id> folder that openeval run wrote$/,
+    );
     const other = await makeTempDir();
     const db = new Database(join(other, "store.db"));
     db.run("PRAGMA user_version = 99");
     db.close();
-    expect(() => ResultsStore.open(other)).toThrow(/has schema 99; this openeval reads schemas 1 to 3. Start a new run with --new/);
+    expect(() => ResultsStore.open(other)).toThrow(
+      /has schema 99; this openeval reads schemas 1 to 3. Start a new run with --new/,
+    );
   });
 
   it("reads a schema-1 store (no stored-text seals) read-only as it is, and upgrades it when opened to write", async () => {
@@ -132,7 +160,9 @@ setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
       expect(schema).toHaveBeenCalledTimes(1);
       readonly.close();
       const upgraded = ResultsStore.open(directory);
-      upgraded.saveEvalRun(evalRun({ id: "eval_2", state: "completed", completedAt: "2026-11-29T00:00:02.000Z", elapsedMs: 2000 }));
+      upgraded.saveEvalRun(
+        evalRun({ id: "eval_2", state: "completed", completedAt: "2026-11-29T00:00:02.000Z", elapsedMs: 2000 }),
+      );
       schema.mockClear();
       // The old row has no seal and goes through the schema; the new one is read by its seal.
       expect(upgraded.evalRuns().map((run) => run.elapsedMs)).toEqual([1000, 2000]);
@@ -143,35 +173,78 @@ setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
     }
     const check = new Database(join(directory, "store.db"), { readonly: true });
     expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: 3 });
-    expect(check.query("SELECT id, value_sha256 IS NOT NULL AS sealed FROM eval_runs ORDER BY rowid").all()).toEqual([{ id: "eval_1", sealed: 0 }, { id: "eval_2", sealed: 1 }]);
+    expect(check.query("SELECT id, value_sha256 IS NOT NULL AS sealed FROM eval_runs ORDER BY rowid").all()).toEqual([
+      { id: "eval_1", sealed: 0 },
+      { id: "eval_2", sealed: 1 },
+    ]);
     check.close();
   });
 
   it("refuses to finalize a row that does not match its schema, saying it is a bug", async () => {
     const store = ResultsStore.open(await makeTempDir(), { create: true });
     const broken = { ...evalRun({ state: "completed" }), elapsedMs: "soon" } as unknown as EvalRun;
-    expect(() => store.saveEvalRun(broken)).toThrow(/openeval tried to record a row that does not match its own format \(a bug; report it\).*elapsedMs/s);
+    expect(() => store.saveEvalRun(broken)).toThrow(
+      /openeval tried to record a row that does not match its own format \(a bug; report it\).*elapsedMs/s,
+    );
     expect(store.evalRuns()).toEqual([]);
   });
 
   describe("heads: what a plan reads", () => {
     const recorded = () => [
-      evalRun({ state: "completed", completedAt: "2026-11-29T00:00:01.000Z", elapsedMs: 1000, metrics: metricsCosting(0.25) }),
       evalRun({
-        id: "eval_2", slot: { evalId: "e", model: "openai/gpt-5", repetition: 2, variant: "concise" }, state: "failed", infrastructureError: true, setupError: true,
-        preparationError: { step: 1, cwd: ".", argv: ["npm", "ci"], exitCode: 1, timedOut: false, outputTail: "ERR", log: "eval-runs/eval_2/prepare.log" },
-        error: "npm ci failed", completedAt: "2026-11-29T00:00:02.000Z", elapsedMs: 2000, input: { ...evalRun().input, candidateFingerprint: "g" },
+        state: "completed",
+        completedAt: "2026-11-29T00:00:01.000Z",
+        elapsedMs: 1000,
+        metrics: metricsCosting(0.25),
+      }),
+      evalRun({
+        id: "eval_2",
+        slot: { evalId: "e", model: "openai/gpt-5", repetition: 2, variant: "concise" },
+        state: "failed",
+        infrastructureError: true,
+        setupError: true,
+        preparationError: {
+          step: 1,
+          cwd: ".",
+          argv: ["npm", "ci"],
+          exitCode: 1,
+          timedOut: false,
+          outputTail: "ERR",
+          log: "eval-runs/eval_2/prepare.log",
+        },
+        error: "npm ci failed",
+        completedAt: "2026-11-29T00:00:02.000Z",
+        elapsedMs: 2000,
+        input: { ...evalRun().input, candidateFingerprint: "g" },
       }),
       evalRun({ id: "eval_3", state: "running" }),
     ];
-    const judged = () => [judgeRun({ state: "failed", error: "judge.ts threw", completedAt: "2026-11-29T00:00:03.000Z", elapsedMs: 10 }), judgeRun({ id: "judge_2", evalRunId: "eval_2", judgeFingerprint: "k" })];
+    const judged = () => [
+      judgeRun({ state: "failed", error: "judge.ts threw", completedAt: "2026-11-29T00:00:03.000Z", elapsedMs: 10 }),
+      judgeRun({ id: "judge_2", evalRunId: "eval_2", judgeFingerprint: "k" }),
+    ];
     /** What each record's head must be: the fields run-heads.ts names, as the record has them. */
     const expectedHeads = () => ({
-      evalRuns: recorded().map(({ id, slot, state, infrastructureError, setupError, preparationError, error, input, metrics }) => ({
-        id, slot, state, infrastructureError, ...(setupError === undefined ? {} : { setupError }), ...(preparationError === undefined ? {} : { preparationError }), error,
-        input: { candidateFingerprint: input.candidateFingerprint }, metrics: metrics ? { cost: { usd: metrics.cost.usd } } : null,
+      evalRuns: recorded().map(
+        ({ id, slot, state, infrastructureError, setupError, preparationError, error, input, metrics }) => ({
+          id,
+          slot,
+          state,
+          infrastructureError,
+          ...(setupError === undefined ? {} : { setupError }),
+          ...(preparationError === undefined ? {} : { preparationError }),
+          error,
+          input: { candidateFingerprint: input.candidateFingerprint },
+          metrics: metrics ? { cost: { usd: metrics.cost.usd } } : null,
+        }),
+      ),
+      judgeRuns: judged().map(({ id, evalRunId, state, judgeFingerprint, error }) => ({
+        id,
+        evalRunId,
+        state,
+        judgeFingerprint,
+        error,
       })),
-      judgeRuns: judged().map(({ id, evalRunId, state, judgeFingerprint, error }) => ({ id, evalRunId, state, judgeFingerprint, error })),
     });
     const write = async () => {
       const directory = await makeTempDir();
@@ -202,8 +275,15 @@ setTimeout(() => db.close(), 400);`], { stdout: "pipe" });
     it("unsealed() gives whole the finalized rows the store did not seal; immutable() says whether the triggers stand", async () => {
       const directory = await write();
       const raw = new Database(join(directory, "store.db"));
-      const forged = { ...judgeRun({ id: "judge_forged", state: "completed", completedAt: "2026-11-29T00:00:04.000Z", elapsedMs: 1 }), scores: {} };
-      raw.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, 'eval_1', 'completed', ?, 0)").run(forged.id, JSON.stringify(forged));
+      const forged = {
+        ...judgeRun({ id: "judge_forged", state: "completed", completedAt: "2026-11-29T00:00:04.000Z", elapsedMs: 1 }),
+        scores: {},
+      };
+      raw
+        .query(
+          "INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, 'eval_1', 'completed', ?, 0)",
+        )
+        .run(forged.id, JSON.stringify(forged));
       raw.close();
       const store = ResultsStore.open(directory);
       expect(store.unsealed()).toEqual({ evalRuns: [], judgeRuns: [forged] });
@@ -260,7 +340,10 @@ CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT N
 INSERT INTO eval_runs SELECT id, eval_id, model, repetition, state, value, created${seals("value_sha256")} FROM current.eval_runs ORDER BY rowid;
 INSERT INTO judge_runs SELECT id, eval_run_id, state, value, created${seals("value_sha256, chain_sha256")} FROM current.judge_runs ORDER BY rowid;
 INSERT INTO events SELECT * FROM current.events;`);
-  for (const { sql } of db.query("SELECT sql FROM current.sqlite_master WHERE type = 'trigger'").all() as { sql: string }[]) db.run(sql);
+  for (const { sql } of db.query("SELECT sql FROM current.sqlite_master WHERE type = 'trigger'").all() as {
+    sql: string;
+  }[])
+    db.run(sql);
   db.run("DETACH current");
   db.run(`PRAGMA user_version = ${version}`);
   db.close();

@@ -21,7 +21,14 @@ import {
 } from "./run-heads.ts";
 import { sha256 } from "../util/hash.ts";
 import { fromStoredSlot, toStoredRow } from "./slot-key.ts";
-import { BenchmarkRunSchema, EvalRunSchema, JudgeRunSchema, type BenchmarkRun, type EvalRun, type JudgeRun } from "./schema.ts";
+import {
+  BenchmarkRunSchema,
+  EvalRunSchema,
+  JudgeRunSchema,
+  type BenchmarkRun,
+  type EvalRun,
+  type JudgeRun,
+} from "./schema.ts";
 
 export const STORE_FILE = "store.db";
 /** 2 added the stored-text seals (integrity.ts), 3 the columns a plan reads (run-heads.ts). An older store is upgraded
@@ -70,7 +77,9 @@ ALTER TABLE judge_runs ADD COLUMN chain_sha256 TEXT;`;
 /** SQLite can add generated columns to a table that has rows only as VIRTUAL: computed when read, the same values. */
 const ADD_HEAD_COLUMNS = [
   ...generatedColumns(EVAL_RUN_HEAD_COLUMNS, "VIRTUAL").map((column) => `ALTER TABLE eval_runs ADD COLUMN ${column};`),
-  ...generatedColumns(JUDGE_RUN_HEAD_COLUMNS, "VIRTUAL").map((column) => `ALTER TABLE judge_runs ADD COLUMN ${column};`),
+  ...generatedColumns(JUDGE_RUN_HEAD_COLUMNS, "VIRTUAL").map(
+    (column) => `ALTER TABLE judge_runs ADD COLUMN ${column};`,
+  ),
 ].join("\n");
 
 const UPGRADES: Record<number, string> = { 0: SCHEMA, 1: `${ADD_SEALS}\n${ADD_HEAD_COLUMNS}`, 2: ADD_HEAD_COLUMNS };
@@ -109,9 +118,15 @@ export class ResultsStore {
   private readonly judgeRunHeadColumns: string;
   private readonly sealed: boolean;
 
-  private constructor(private readonly db: Database, readonly directory: string, version: number) {
+  private constructor(
+    private readonly db: Database,
+    readonly directory: string,
+    version: number,
+  ) {
     this.sealed = version >= 2;
-    this.evalRunColumns = this.sealed ? "value, value_sha256, NULL AS chain_sha256" : "value, NULL AS value_sha256, NULL AS chain_sha256";
+    this.evalRunColumns = this.sealed
+      ? "value, value_sha256, NULL AS chain_sha256"
+      : "value, NULL AS value_sha256, NULL AS chain_sha256";
     this.judgeRunColumns = this.sealed ? "value, value_sha256, chain_sha256" : this.evalRunColumns;
     this.evalRunHeadColumns = selectHeadColumns(EVAL_RUN_HEAD_COLUMNS, version >= 3);
     this.judgeRunHeadColumns = selectHeadColumns(JUDGE_RUN_HEAD_COLUMNS, version >= 3);
@@ -142,7 +157,9 @@ export class ResultsStore {
     const version = schemaVersion(db);
     if (version !== SCHEMA_VERSION && !(version >= 1 && version < SCHEMA_VERSION && options.readonly)) {
       db.close();
-      throw new StoreError(`Results store ${file} has schema ${version}; this openeval reads schemas 1 to ${SCHEMA_VERSION}. Start a new run with --new`);
+      throw new StoreError(
+        `Results store ${file} has schema ${version}; this openeval reads schemas 1 to ${SCHEMA_VERSION}. Start a new run with --new`,
+      );
     }
     return new ResultsStore(db, directory, version);
   }
@@ -186,7 +203,10 @@ export class ResultsStore {
 
   /** The same for judge runs; sealing a finalized one also writes its folder's files.json. */
   saveJudgeRun(record: JudgeRun): void {
-    const row = record.state === "running" ? unsealed(record) : sealJudgeRun(this.directory, checkedRow(JudgeRunSchema, record), this.evalRun(record.evalRunId));
+    const row =
+      record.state === "running"
+        ? unsealed(record)
+        : sealJudgeRun(this.directory, checkedRow(JudgeRunSchema, record), this.evalRun(record.evalRunId));
     this.db
       .query(
         `INSERT INTO judge_runs (id, eval_run_id, state, value, created, value_sha256, chain_sha256) VALUES ($id, $evalRun, $state, $value, $created, $valueSha256, $chainSha256)
@@ -214,12 +234,27 @@ export class ResultsStore {
    * full). An id already present aborts the whole copy.
    */
   copyFinalized(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): void {
-    if ([...evalRuns, ...judgeRuns].some((record) => record.state === "running")) throw new StoreError("Only finalized eval and judge runs can be copied into a run");
-    const insertEvalRun = this.db.query("INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    const insertJudgeRun = this.db.query("INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, ?, ?, ?)");
+    if ([...evalRuns, ...judgeRuns].some((record) => record.state === "running"))
+      throw new StoreError("Only finalized eval and judge runs can be copied into a run");
+    const insertEvalRun = this.db.query(
+      "INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    const insertJudgeRun = this.db.query(
+      "INSERT INTO judge_runs (id, eval_run_id, state, value, created) VALUES (?, ?, ?, ?, ?)",
+    );
     this.db.transaction(() => {
-      for (const run of evalRuns) insertEvalRun.run(run.id, run.slot.evalId, run.slot.model, run.slot.repetition, run.state, JSON.stringify(toStoredRow(run)), Date.now());
-      for (const run of judgeRuns) insertJudgeRun.run(run.id, run.evalRunId, run.state, JSON.stringify(toStoredRow(run)), Date.now());
+      for (const run of evalRuns)
+        insertEvalRun.run(
+          run.id,
+          run.slot.evalId,
+          run.slot.model,
+          run.slot.repetition,
+          run.state,
+          JSON.stringify(toStoredRow(run)),
+          Date.now(),
+        );
+      for (const run of judgeRuns)
+        insertJudgeRun.run(run.id, run.evalRunId, run.state, JSON.stringify(toStoredRow(run)), Date.now());
     })();
   }
 
@@ -248,8 +283,12 @@ export class ResultsStore {
    * dominated planning a large run). Whether those columns can be trusted is for the caller: see `immutable()` and `unsealed()`.
    */
   heads(): { evalRuns: EvalRunHead[]; judgeRuns: JudgeRunHead[] } {
-    const evalRuns = this.db.query(`SELECT id, eval_id, model, repetition, state, ${this.evalRunHeadColumns} FROM eval_runs ORDER BY rowid`).all() as EvalRunHeadRow[];
-    const judgeRuns = this.db.query(`SELECT id, eval_run_id, state, ${this.judgeRunHeadColumns} FROM judge_runs ORDER BY rowid`).all() as JudgeRunHeadRow[];
+    const evalRuns = this.db
+      .query(`SELECT id, eval_id, model, repetition, state, ${this.evalRunHeadColumns} FROM eval_runs ORDER BY rowid`)
+      .all() as EvalRunHeadRow[];
+    const judgeRuns = this.db
+      .query(`SELECT id, eval_run_id, state, ${this.judgeRunHeadColumns} FROM judge_runs ORDER BY rowid`)
+      .all() as JudgeRunHeadRow[];
     return { evalRuns: evalRuns.map(toEvalRunHead), judgeRuns: judgeRuns.map(toJudgeRunHead) };
   }
 
@@ -260,8 +299,14 @@ export class ResultsStore {
   unsealed(): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
     const where = this.sealed ? "WHERE value_sha256 IS NULL AND state <> 'running'" : "WHERE state <> 'running'";
     return {
-      evalRuns: parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ${where} ORDER BY rowid`)),
-      judgeRuns: parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs ${where} ORDER BY rowid`)),
+      evalRuns: parseRows(
+        EvalRunSchema,
+        this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs ${where} ORDER BY rowid`),
+      ),
+      judgeRuns: parseRows(
+        JudgeRunSchema,
+        this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs ${where} ORDER BY rowid`),
+      ),
     };
   }
 
@@ -269,35 +314,52 @@ export class ResultsStore {
   immutable(): boolean {
     const names = IMMUTABILITY_TRIGGERS.map((trigger) => trigger.name);
     const present = this.db
-      .query(`SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN (${names.map(() => "?").join(", ")})`)
+      .query(
+        `SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN (${names.map(() => "?").join(", ")})`,
+      )
       .get(...names) as { count: number };
     return present.count === names.length;
   }
 
   /** Where each table ends now: rows inserted later have higher rowids (rows are never deleted). */
   marks(): StoreMarks {
-    const last = (table: string) => (this.db.query(`SELECT COALESCE(MAX(rowid), 0) AS last FROM ${table}`).get() as { last: number }).last;
+    const last = (table: string) =>
+      (this.db.query(`SELECT COALESCE(MAX(rowid), 0) AS last FROM ${table}`).get() as { last: number }).last;
     return { evalRuns: last("eval_runs"), judgeRuns: last("judge_runs") };
   }
 
   /** The eval and judge runs inserted after `marks` (updated since too, when a running row was inserted after them). */
   recordsAfter(marks: StoreMarks): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
     return {
-      evalRuns: parseRows(EvalRunSchema, this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs WHERE rowid > ? ORDER BY rowid`), marks.evalRuns),
-      judgeRuns: parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE rowid > ? ORDER BY rowid`), marks.judgeRuns),
+      evalRuns: parseRows(
+        EvalRunSchema,
+        this.db.query(`SELECT ${this.evalRunColumns} FROM eval_runs WHERE rowid > ? ORDER BY rowid`),
+        marks.evalRuns,
+      ),
+      judgeRuns: parseRows(
+        JudgeRunSchema,
+        this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE rowid > ? ORDER BY rowid`),
+        marks.judgeRuns,
+      ),
     };
   }
 
   /** The models this run holds eval runs for (one query, no row parsing). */
   evalRunModels(): string[] {
-    return (this.db.query("SELECT DISTINCT model FROM eval_runs ORDER BY model").all() as { model: string }[]).map((row) => row.model);
+    return (this.db.query("SELECT DISTINCT model FROM eval_runs ORDER BY model").all() as { model: string }[]).map(
+      (row) => row.model,
+    );
   }
 
   /** Judge runs (of one eval run, or all) in the order they were inserted, as evalRuns(). */
   judgeRuns(evalRunId?: string): JudgeRun[] {
     return evalRunId === undefined
       ? [...this.eachJudgeRun()]
-      : parseRows(JudgeRunSchema, this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid`), evalRunId);
+      : parseRows(
+          JudgeRunSchema,
+          this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE eval_run_id = ? ORDER BY rowid`),
+          evalRunId,
+        );
   }
 
   /** Every judge run one at a time, as eachEvalRun(). */
@@ -306,44 +368,73 @@ export class ResultsStore {
   }
 
   judgeRun(id: string): JudgeRun | null {
-    const row = this.db.query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE id = ?`).get(id) as StoredRow | null;
+    const row = this.db
+      .query(`SELECT ${this.judgeRunColumns} FROM judge_runs WHERE id = ?`)
+      .get(id) as StoredRow | null;
     return row ? parseRow(JudgeRunSchema, row) : null;
   }
 
   /** The eval and judge runs still marked running (a runner that died left them): read by their state column, so
    * recovery does not parse every row of a large run. */
   unfinished(): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-    const running = (table: string) => this.db.query(`SELECT value, NULL AS value_sha256, NULL AS chain_sha256 FROM ${table} WHERE state = 'running' ORDER BY rowid`);
-    return { evalRuns: parseRows(EvalRunSchema, running("eval_runs")), judgeRuns: parseRows(JudgeRunSchema, running("judge_runs")) };
+    const running = (table: string) =>
+      this.db.query(
+        `SELECT value, NULL AS value_sha256, NULL AS chain_sha256 FROM ${table} WHERE state = 'running' ORDER BY rowid`,
+      );
+    return {
+      evalRuns: parseRows(EvalRunSchema, running("eval_runs")),
+      judgeRuns: parseRows(JudgeRunSchema, running("judge_runs")),
+    };
   }
 
   appendEvent(type: string, value: unknown): void {
-    this.db.query("INSERT INTO events (at, type, value) VALUES (?, ?, ?)").run(new Date().toISOString(), type, JSON.stringify(value));
+    this.db
+      .query("INSERT INTO events (at, type, value) VALUES (?, ?, ?)")
+      .run(new Date().toISOString(), type, JSON.stringify(value));
   }
 
   /** The events of these types, in the order they were appended; `omit`: a JSON path left out of each value (SQLite's json_remove). */
   eventsOf(types: readonly string[], omit?: string): { sequence: number; at: string; type: string; value: unknown }[] {
     const value = omit === undefined ? "value" : "json_remove(value, ?) AS value";
     const rows = this.db
-      .query(`SELECT sequence, at, type, ${value} FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`)
-      .all(...(omit === undefined ? [] : [omit]), ...types) as { sequence: number; at: string; type: string; value: string }[];
+      .query(
+        `SELECT sequence, at, type, ${value} FROM events WHERE type IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`,
+      )
+      .all(...(omit === undefined ? [] : [omit]), ...types) as {
+      sequence: number;
+      at: string;
+      type: string;
+      value: string;
+    }[];
     return rows.map((row) => ({ ...row, value: JSON.parse(row.value) as unknown }));
   }
 
   /** The value at `path` in the event appended as `sequence` (SQLite's json_extract), or null. */
   eventPart(sequence: number, path: string): unknown {
-    const row = this.db.query("SELECT json_extract(value, ?) AS part FROM events WHERE sequence = ?").get(path, sequence) as { part: string | number | null } | null;
-    return row === null || row.part === null ? null : typeof row.part === "string" ? (JSON.parse(row.part) as unknown) : row.part;
+    const row = this.db
+      .query("SELECT json_extract(value, ?) AS part FROM events WHERE sequence = ?")
+      .get(path, sequence) as { part: string | number | null } | null;
+    return row === null || row.part === null
+      ? null
+      : typeof row.part === "string"
+        ? (JSON.parse(row.part) as unknown)
+        : row.part;
   }
 
   /** The value of the latest event of `type`, or null when none was appended. */
   latestEvent(type: string): unknown {
-    const row = this.db.query("SELECT value FROM events WHERE type = ? ORDER BY sequence DESC LIMIT 1").get(type) as { value: string } | null;
+    const row = this.db.query("SELECT value FROM events WHERE type = ? ORDER BY sequence DESC LIMIT 1").get(type) as {
+      value: string;
+    } | null;
     return row === null ? null : (JSON.parse(row.value) as unknown);
   }
 
   beat(pid = process.pid): void {
-    this.db.query("INSERT INTO heartbeat (id, pid, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, at = excluded.at").run(pid, Date.now());
+    this.db
+      .query(
+        "INSERT INTO heartbeat (id, pid, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, at = excluded.at",
+      )
+      .run(pid, Date.now());
   }
 
   /**
@@ -376,7 +467,11 @@ export class ResultsStore {
    * digests them (summary/recorded-summary.ts), so that an event type added later counts unless it is left out by name.
    */
   eventTextsExcept(types: readonly string[]): { sequence: number; type: string; value: string }[] {
-    return this.db.query(`SELECT sequence, type, value FROM events WHERE type NOT IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`).all(...types) as { sequence: number; type: string; value: string }[];
+    return this.db
+      .query(
+        `SELECT sequence, type, value FROM events WHERE type NOT IN (${types.map(() => "?").join(", ")}) ORDER BY sequence`,
+      )
+      .all(...types) as { sequence: number; type: string; value: string }[];
   }
 }
 
@@ -398,7 +493,10 @@ function unsealed(record: EvalRun | JudgeRun): { value: string; seal: null } {
 /** The record as its schema has it, so that the sealed text parses to the same value with or without the schema. */
 function checkedRow<Schema extends z.ZodType>(schema: Schema, record: z.input<Schema>): z.output<Schema> {
   const parsed = schema.safeParse(record);
-  if (!parsed.success) throw new StoreError(`openeval tried to record a row that does not match its own format (a bug; report it): ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new StoreError(
+      `openeval tried to record a row that does not match its own format (a bug; report it): ${parsed.error.message}`,
+    );
   return parsed.data;
 }
 
@@ -407,11 +505,19 @@ function checkedRow<Schema extends z.ZodType>(schema: Schema, record: z.input<Sc
  * where reading them all first held every row's text and its parse at once (a large run's read peaked at twice the
  * memory).
  */
-function parseRows<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, query: Statement, ...params: SQLQueryBindings[]): R[] {
+function parseRows<R extends EvalRun | JudgeRun>(
+  schema: z.ZodType<R>,
+  query: Statement,
+  ...params: SQLQueryBindings[]
+): R[] {
   return [...eachRow(schema, query, ...params)];
 }
 
-function* eachRow<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, query: Statement, ...params: SQLQueryBindings[]): Generator<R> {
+function* eachRow<R extends EvalRun | JudgeRun>(
+  schema: z.ZodType<R>,
+  query: Statement,
+  ...params: SQLQueryBindings[]
+): Generator<R> {
   for (const row of query.iterate(...params) as IterableIterator<StoredRow>) yield parseRow(schema, row);
 }
 
@@ -431,6 +537,7 @@ function parseRow<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, row: Store
 
 function parseWithSchema<Schema extends z.ZodType>(schema: Schema, value: string): z.output<Schema> {
   const parsed = schema.safeParse(JSON.parse(value));
-  if (!parsed.success) throw new StoreError(`A results store row does not match this openeval's format: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new StoreError(`A results store row does not match this openeval's format: ${parsed.error.message}`);
   return parsed.data;
 }

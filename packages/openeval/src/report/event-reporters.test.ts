@@ -2,7 +2,13 @@
 // and scripts' to stdout (never both), each finished candidate is reported with its eval run, and nothing keeps
 // running once the run has finished.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { chooseEventReporter, createEventReporter, EVENT_REPORTER_NAMES, type EventReporterName, type ReporterOutput } from "./event-reporters.ts";
+import {
+  chooseEventReporter,
+  createEventReporter,
+  EVENT_REPORTER_NAMES,
+  type EventReporterName,
+  type ReporterOutput,
+} from "./event-reporters.ts";
 import { EVERY_EVENT } from "./fixtures/runner-events.ts";
 
 function capture(): { output: Required<ReporterOutput>; stdout: string[]; stderr: string[] } {
@@ -11,7 +17,11 @@ function capture(): { output: Required<ReporterOutput>; stdout: string[]; stderr
   return {
     stdout,
     stderr,
-    output: { stdout: (line) => stdout.push(line), stderr: (line) => stderr.push(line), terminal: { write: (text) => stderr.push(text), columns: 120 } },
+    output: {
+      stdout: (line) => stdout.push(line),
+      stderr: (line) => stderr.push(line),
+      terminal: { write: (text) => stderr.push(text), columns: 120 },
+    },
   };
 }
 
@@ -55,6 +65,8 @@ describe("choosing an event reporter", () => {
   });
 
   it("refuses the tty reporter without a terminal to redraw on", () => {
-    expect(() => createEventReporter("tty", { stdout: () => {}, stderr: () => {} })).toThrow("The tty reporter needs a terminal");
+    expect(() => createEventReporter("tty", { stdout: () => {}, stderr: () => {} })).toThrow(
+      "The tty reporter needs a terminal",
+    );
   });
 });

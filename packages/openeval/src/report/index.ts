@@ -1,5 +1,12 @@
 // Reporters: they subscribe to runner events and render them (plain lines, TTY progress, JSON) and summaries.
-export { chooseEventReporter, createEventReporter, EVENT_REPORTER_NAMES, type EventReporter, type EventReporterName, type ReporterOutput } from "./event-reporters.ts";
+export {
+  chooseEventReporter,
+  createEventReporter,
+  EVENT_REPORTER_NAMES,
+  type EventReporter,
+  type EventReporterName,
+  type ReporterOutput,
+} from "./event-reporters.ts";
 export { formatSeconds } from "./plain-reporter.ts";
 export { formatDuration } from "./tty-progress.ts";
 export { formatSummary } from "./summary-table.ts";

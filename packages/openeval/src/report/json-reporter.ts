@@ -5,7 +5,14 @@ import type { RunnerEvent } from "../summary/index.ts";
 export function createJsonReporter(write: (line: string) => void): (event: RunnerEvent) => void {
   return (event) => {
     if (event.type === "run.started") {
-      const slots = event.slots.map(({ evalId, model, variant, repetition, action, reason }) => ({ evalId, model, variant, repetition, action, reason }));
+      const slots = event.slots.map(({ evalId, model, variant, repetition, action, reason }) => ({
+        evalId,
+        model,
+        variant,
+        repetition,
+        action,
+        reason,
+      }));
       write(JSON.stringify({ ...event, slots }));
       return;
     }

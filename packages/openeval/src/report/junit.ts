@@ -5,7 +5,14 @@
 // and the cell is below it; skipped while unresolved. Controls never enter the verdict, so their cells never fail a
 // build: their properties still say a negative control scored 0. Per-category scores are the suite's properties.
 import { candidateName } from "../records/index.ts";
-import { DEFAULT_CRITERION_THRESHOLD, describeVerdict, formatVerdictWords, judgeCriterion, type ContributorOutcome, type Verdict } from "../results/index.ts";
+import {
+  DEFAULT_CRITERION_THRESHOLD,
+  describeVerdict,
+  formatVerdictWords,
+  judgeCriterion,
+  type ContributorOutcome,
+  type Verdict,
+} from "../results/index.ts";
 import type { ModelResult, RunSummary } from "../summary/index.ts";
 
 export function formatJunit(summary: RunSummary): string {
@@ -16,7 +23,9 @@ export function formatJunit(summary: RunSummary): string {
 function verdictSuite(summary: RunSummary): string {
   const words = describeVerdict(summary.verdict, summary.complete);
   const text = formatVerdictWords(words);
-  const body = { pass: "", fail: failure(text), incomplete: error(text), "nothing gated": skipped(text) }[words.headline];
+  const body = { pass: "", fail: failure(text), incomplete: error(text), "nothing gated": skipped(text) }[
+    words.headline
+  ];
   const verdict = testCase("openeval", "verdict", [["verdict", words.headline]], body);
   return testSuite("openeval verdict", [verdict, ...summary.verdict.contributors.map(contributorCase)], "");
 }
@@ -25,48 +34,71 @@ function verdictSuite(summary: RunSummary): string {
 function contributorCase(contributor: ContributorOutcome): string {
   const name = contributor.id;
   if (contributor.status === "skipped") return testCase("openeval.verdict", name, [], skipped(contributor.detail));
-  if (contributor.status === "pass" && contributor.checked === 0) return testCase("openeval.verdict", name, [], skipped(`${contributor.word}: ${contributor.detail}`));
-  const body = contributor.status === "fail" ? failure(`failing: ${contributor.failing.join(", ")}`) : contributor.status === "unknown" ? skipped(`unresolved: ${contributor.unresolved.join(", ")}`) : "";
+  if (contributor.status === "pass" && contributor.checked === 0)
+    return testCase("openeval.verdict", name, [], skipped(`${contributor.word}: ${contributor.detail}`));
+  const body =
+    contributor.status === "fail"
+      ? failure(`failing: ${contributor.failing.join(", ")}`)
+      : contributor.status === "unknown"
+        ? skipped(`unresolved: ${contributor.unresolved.join(", ")}`)
+        : "";
   return testCase("openeval.verdict", name, [["detail", contributor.detail]], body);
 }
 
 function modelSuite(summary: RunSummary, model: ModelResult): string {
   const candidate = candidateName(model);
-  const failingGates = new Set(summary.verdict.contributors.find((contributor) => contributor.id === "gates")?.failing ?? []);
+  const failingGates = new Set(
+    summary.verdict.contributors.find((contributor) => contributor.id === "gates")?.failing ?? [],
+  );
   const cases = model.evals.flatMap((evaluation) =>
     Object.entries(evaluation.criteria).map(([criterion, score]) => {
       const cell = `${evaluation.evalId}/${candidate}/${criterion}`;
       const threshold = thresholdOf(summary.verdict, criterion);
       const status = judgeCriterion(score, threshold);
-      const value = score.value === null ? `unresolved [${score.lower.toFixed(3)}, ${score.upper.toFixed(3)}]` : score.value.toFixed(3);
+      const value =
+        score.value === null
+          ? `unresolved [${score.lower.toFixed(3)}, ${score.upper.toFixed(3)}]`
+          : score.value.toFixed(3);
       const properties: [string, string][] = [
         ["score", score.value === null ? "unresolved" : score.value.toFixed(3)],
-        ...(score.value === null ? ([["score.lower", score.lower.toFixed(3)], ["score.upper", score.upper.toFixed(3)]] as [string, string][]) : []),
+        ...(score.value === null
+          ? ([
+              ["score.lower", score.lower.toFixed(3)],
+              ["score.upper", score.upper.toFixed(3)],
+            ] as [string, string][])
+          : []),
         ["threshold", String(threshold)],
         ["status", status],
       ];
       const gate = `criteria.${criterion}.min`;
       const failedBy = [
-        ...summary.verdict.contributors.filter((contributor) => contributor.failing.includes(cell)).map((contributor) => contributor.id),
+        ...summary.verdict.contributors
+          .filter((contributor) => contributor.failing.includes(cell))
+          .map((contributor) => contributor.id),
         ...(failingGates.has(gate) && !model.control && status === "fail" ? [`the ${gate} gate`] : []),
       ];
       const body =
         failedBy.length > 0
           ? failure(`${criterion} scored ${value}, threshold ${threshold}: fails ${failedBy.join(", ")}`)
-          : summary.verdict.contributors.some((contributor) => contributor.unresolved.includes(cell)) || score.value === null
+          : summary.verdict.contributors.some((contributor) => contributor.unresolved.includes(cell)) ||
+              score.value === null
             ? skipped(`${criterion} is ${value}`)
             : "";
       return testCase(`${candidate}.${evaluation.evalId}`, criterion, properties, body);
     }),
   );
   const name = model.control ? `${candidate} (control)` : candidate;
-  const control: [string, string][] = model.control ? [["control", "a scripted control: never enters the verdict"]] : [];
+  const control: [string, string][] = model.control
+    ? [["control", "a scripted control: never enters the verdict"]]
+    : [];
   return testSuite(name, cases, properties([...control, ...categoryProperties(summary, candidate)], "    "));
 }
 
 /** The criterion's pass mark as the verdict used it: its `gates.criteria.<id>.min` (evaluated as a gate), else the default. */
 function thresholdOf(verdict: Verdict, criterion: string): number {
-  return verdict.gates.find((gate) => gate.id === `criteria.${criterion}.min`)?.threshold ?? DEFAULT_CRITERION_THRESHOLD;
+  return (
+    verdict.gates.find((gate) => gate.id === `criteria.${criterion}.min`)?.threshold ?? DEFAULT_CRITERION_THRESHOLD
+  );
 }
 
 /** `category.<name>.score` (0–100, or "unresolved"), `.lower`/`.upper` (completion bounds) and `.ci` when known. */
@@ -97,7 +129,9 @@ function testCase(classname: string, name: string, caseProperties: [string, stri
 
 function properties(entries: [string, string][], indent: string): string {
   if (entries.length === 0) return "";
-  const lines = entries.map(([name, value]) => `${indent}  <property name="${escape(name)}" value="${escape(value)}"/>`);
+  const lines = entries.map(
+    ([name, value]) => `${indent}  <property name="${escape(name)}" value="${escape(value)}"/>`,
+  );
   return `${indent}<properties>\n${lines.join("\n")}\n${indent}</properties>\n`;
 }
 

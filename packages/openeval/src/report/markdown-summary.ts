@@ -4,7 +4,13 @@ import { candidateName } from "../records/index.ts";
 import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../summary/index.ts";
-import { CATEGORY_HEADER, categoryRows, describeFilter, formatModelCost, formatVariantComparison } from "./summary-table.ts";
+import {
+  CATEGORY_HEADER,
+  categoryRows,
+  describeFilter,
+  formatModelCost,
+  formatVariantComparison,
+} from "./summary-table.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -17,17 +23,43 @@ export function formatMarkdownSummary(summary: RunSummary): string {
     "| model | score | 95% CI | judged | cost (candidate + judge = total) |",
     "| --- | --- | --- | --- | --- |",
     ...summary.models.map((model) => {
-      const score = model.score.value === null ? `${model.score.lower.toFixed(1)}–${model.score.upper.toFixed(1)} (incomplete)` : `${model.score.value.toFixed(1)}%`;
-      const interval = model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—";
+      const score =
+        model.score.value === null
+          ? `${model.score.lower.toFixed(1)}–${model.score.upper.toFixed(1)} (incomplete)`
+          : `${model.score.value.toFixed(1)}%`;
+      const interval = model.interval.interval
+        ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}`
+        : "—";
       const cost = formatModelCost(model);
       return `| ${candidateName(model)}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""} | ${score} | ${interval} | ${model.judged}/${model.slots} | ${cost} |`;
     }),
-    ...(summary.categories.length > 0 ? ["", "**By category**", "", markdownRow(CATEGORY_HEADER), markdownRow(CATEGORY_HEADER.map(() => "---")), ...categoryRows(summary.categories).map(markdownRow)] : []),
-    ...(summary.variantComparisons.length > 0 ? ["", "**Variants against current**", "", ...summary.variantComparisons.flatMap((entry) => formatVariantComparison(entry).map((line) => `- ${line.trim()}`))] : []),
+    ...(summary.categories.length > 0
+      ? [
+          "",
+          "**By category**",
+          "",
+          markdownRow(CATEGORY_HEADER),
+          markdownRow(CATEGORY_HEADER.map(() => "---")),
+          ...categoryRows(summary.categories).map(markdownRow),
+        ]
+      : []),
+    ...(summary.variantComparisons.length > 0
+      ? [
+          "",
+          "**Variants against current**",
+          "",
+          ...summary.variantComparisons.flatMap((entry) =>
+            formatVariantComparison(entry).map((line) => `- ${line.trim()}`),
+          ),
+        ]
+      : []),
     "",
     "| contributor | status | failing |",
     "| --- | --- | --- |",
-    ...verdict.contributors.map((contributor) => `| ${contributor.id} | ${contributor.word} | ${contributor.failing.map((item) => `\`${item}\``).join(", ") || "—"} |`),
+    ...verdict.contributors.map(
+      (contributor) =>
+        `| ${contributor.id} | ${contributor.word} | ${contributor.failing.map((item) => `\`${item}\``).join(", ") || "—"} |`,
+    ),
   ];
   if (summary.open.length > 0) {
     lines.push("", `<details><summary>${summary.open.length} slot(s) not finished</summary>`, "");

@@ -17,19 +17,29 @@ export function createPlainReporter(write: (line: string) => void): (event: Runn
       case "candidate.finished": {
         const run = event.evalRun;
         const detail = run.error ? ` (${run.error})` : "";
-        write(`candidate ${describeSlot(event.slot)}: ${describeOutcome(run)} in ${formatSeconds(run.elapsedMs)}, eval run ${run.id}${detail}`);
+        write(
+          `candidate ${describeSlot(event.slot)}: ${describeOutcome(run)} in ${formatSeconds(run.elapsedMs)}, eval run ${run.id}${detail}`,
+        );
         break;
       }
       case "judge.finished": {
         const run = event.judgeRun;
         const scores = Object.entries(run.scores ?? {}).map(([id, score]) => `${id}=${score.value ?? "unresolved"}`);
-        const detail = run.state === "completed" ? (run.unscored ? "unscored" : scores.join(" ")) : `${describeState(run.state)}: ${run.error}`;
+        const detail =
+          run.state === "completed"
+            ? run.unscored
+              ? "unscored"
+              : scores.join(" ")
+            : `${describeState(run.state)}: ${run.error}`;
         write(`judge     ${describeSlot(event.slot)}: ${detail}`);
         break;
       }
       case "check.finished": {
         const { check } = event;
-        const detail = check.outcome === "decided" ? "every criterion decided; stopping the candidate" : `${check.outcome}${check.reason ? `: ${check.reason}` : ""}`;
+        const detail =
+          check.outcome === "decided"
+            ? "every criterion decided; stopping the candidate"
+            : `${check.outcome}${check.reason ? `: ${check.reason}` : ""}`;
         write(`check     ${describeSlot(event.slot)}, check ${check.check}: ${detail}`);
         break;
       }

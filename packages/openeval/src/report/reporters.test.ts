@@ -17,13 +17,43 @@ describe("reporters", () => {
     const report = createPlainReporter((line) => lines.push(line));
     report({ type: "candidate.finished", slot, evalRun, outcome: "completed" });
     report({ type: "judge.finished", slot, judgeRun });
-    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "failed", infrastructureError: true, error: "provider down" }, outcome: "infrastructure error" });
-    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "timed_out", infrastructureError: true, error: "Wall-clock timeout" }, outcome: "infrastructure error" });
-    report({ type: "candidate.finished", slot, evalRun: { ...evalRun, state: "failed", infrastructureError: true, setupError: true, error: "Setup error of p/m" }, outcome: "setup error" });
-    report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, outcome: "continue", reason: "ok: still open" } });
+    report({
+      type: "candidate.finished",
+      slot,
+      evalRun: { ...evalRun, state: "failed", infrastructureError: true, error: "provider down" },
+      outcome: "infrastructure error",
+    });
+    report({
+      type: "candidate.finished",
+      slot,
+      evalRun: { ...evalRun, state: "timed_out", infrastructureError: true, error: "Wall-clock timeout" },
+      outcome: "infrastructure error",
+    });
+    report({
+      type: "candidate.finished",
+      slot,
+      evalRun: {
+        ...evalRun,
+        state: "failed",
+        infrastructureError: true,
+        setupError: true,
+        error: "Setup error of p/m",
+      },
+      outcome: "setup error",
+    });
+    report({
+      type: "check.finished",
+      slot,
+      evalRunId: "eval_1",
+      check: { ...check, outcome: "continue", reason: "ok: still open" },
+    });
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, check: 2 } });
     report({ type: "notice", message: "earlyStop is off for e" });
-    report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, state: "timed_out", scores: null, error: "Wall-clock timeout of 1 ms reached" } });
+    report({
+      type: "judge.finished",
+      slot,
+      judgeRun: { ...judgeRun, state: "timed_out", scores: null, error: "Wall-clock timeout of 1 ms reached" },
+    });
     expect(lines).toEqual([
       "candidate e × p/m #1: completed in 2.5 s, eval run eval_1",
       "judge     e × p/m #1: ok=1 maybe=unresolved",
@@ -53,7 +83,11 @@ describe("reporters", () => {
     // Judges and earlyStop checks spend too; a decided check's judge run is that check, counted once.
     report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, costUSD: 0.05 } });
     report({ type: "check.finished", slot, evalRunId: "eval_1", check: { ...check, costUSD: 0.02 } });
-    report({ type: "judge.finished", slot, judgeRun: { ...judgeRun, costUSD: 0.02, decidedEarly: { check: 1, checkpoint: { directory: "c", hash: "h" } } } });
+    report({
+      type: "judge.finished",
+      slot,
+      judgeRun: { ...judgeRun, costUSD: 0.02, decidedEarly: { check: 1, checkpoint: { directory: "c", hash: "h" } } },
+    });
     expect(output.split("\r\x1b[2K").at(-1)).toContain("spent $0.1950");
     expect(output).toContain("candidate e × p/m #1: completed in 2.5 s, eval run eval_1\n");
     report({ type: "run.finished", runId: "r", directory: "/d", summary: {} as RunSummary });
@@ -119,7 +153,24 @@ describe("reporters", () => {
     const lines: string[] = [];
     const report = createJsonReporter((line) => lines.push(line));
     const events: RunnerEvent[] = [
-      { type: "run.started", runId: "r", directory: "/d", resumed: false, estimateUSD: null, slots: [{ ...slot, action: "candidate", reason: "New", candidateFingerprint: "f", judgeFingerprint: "j", evalRun: null, judgeRun: null }] },
+      {
+        type: "run.started",
+        runId: "r",
+        directory: "/d",
+        resumed: false,
+        estimateUSD: null,
+        slots: [
+          {
+            ...slot,
+            action: "candidate",
+            reason: "New",
+            candidateFingerprint: "f",
+            judgeFingerprint: "j",
+            evalRun: null,
+            judgeRun: null,
+          },
+        ],
+      },
       { type: "candidate.finished", slot, evalRun, outcome: "completed" },
     ];
     events.forEach(report);
@@ -129,45 +180,152 @@ describe("reporters", () => {
   });
 
   it("the summary table shows bounds for incomplete scores, CIs, labels controls and unsandboxed models, the verdict, and what is open", () => {
-    const costTime = { executed: 2, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 2000, p95ElapsedMs: 2000, unknownElapsed: 0 };
+    const costTime = {
+      executed: 2,
+      totalUSD: 0,
+      meanUSD: 0,
+      unknownCost: 0,
+      medianElapsedMs: 2000,
+      p95ElapsedMs: 2000,
+      unknownElapsed: 0,
+    };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: false, outOfScope: 2, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [],
+      runId: "r",
+      directory: "/results/r",
+      complete: false,
+      outOfScope: 2,
+      criteria: {},
+      categories: [],
+      comparisons: [],
+      variantComparisons: [],
+      fingerprints: [],
       models: [
-        { model: "control/positive", control: true, unsandboxed: false, failed: 0, score: { value: 100, lower: 100, upper: 100 }, evals: [], slots: 2, judged: 2, costUSD: 0.01, judgeCostUSD: 0.002, totalCostUSD: 0.012, elapsedMs: 4000, modelActiveMs: 1500,
-          interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null }, passK: null, costTime: { model: "control/positive", ...costTime } },
-        { model: "p/m", control: false, unsandboxed: true, failed: 0, score: { value: null, lower: 25, upper: 75 }, evals: [], slots: 2, judged: 1, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null, modelActiveMs: null,
-          interval: { model: "p/m", interval: null, reason: "unresolved" }, passK: null, costTime: { model: "p/m", ...costTime } },
+        {
+          model: "control/positive",
+          control: true,
+          unsandboxed: false,
+          failed: 0,
+          score: { value: 100, lower: 100, upper: 100 },
+          evals: [],
+          slots: 2,
+          judged: 2,
+          costUSD: 0.01,
+          judgeCostUSD: 0.002,
+          totalCostUSD: 0.012,
+          elapsedMs: 4000,
+          modelActiveMs: 1500,
+          interval: { model: "control/positive", interval: { lower: 100, upper: 100 }, reason: null },
+          passK: null,
+          costTime: { model: "control/positive", ...costTime },
+        },
+        {
+          model: "p/m",
+          control: false,
+          unsandboxed: true,
+          failed: 0,
+          score: { value: null, lower: 25, upper: 75 },
+          evals: [],
+          slots: 2,
+          judged: 1,
+          costUSD: null,
+          judgeCostUSD: null,
+          totalCostUSD: null,
+          elapsedMs: null,
+          modelActiveMs: null,
+          interval: { model: "p/m", interval: null, reason: "unresolved" },
+          passK: null,
+          costTime: { model: "p/m", ...costTime },
+        },
       ],
       verdict: {
-        status: "fail", complete: false, unjudged: ["e/p/m#1"], enabled: ["code-judge", "gates"], gates: [], gated: true,
+        status: "fail",
+        complete: false,
+        unjudged: ["e/p/m#1"],
+        enabled: ["code-judge", "gates"],
+        gates: [],
+        gated: true,
         contributors: [
-          { id: "code-judge", status: "fail", word: "fail", failing: ["e/p/m/ok"], unresolved: [], checked: 1, detail: "" },
-          { id: "llm-judge", status: "skipped", word: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
-          { id: "gates", status: "pass", word: "nothing gated", failing: [], unresolved: [], checked: 0, detail: "no gates configured" },
-          { id: "regression", status: "skipped", word: "skipped", failing: [], unresolved: [], checked: 0, detail: "not enabled" },
+          {
+            id: "code-judge",
+            status: "fail",
+            word: "fail",
+            failing: ["e/p/m/ok"],
+            unresolved: [],
+            checked: 1,
+            detail: "",
+          },
+          {
+            id: "llm-judge",
+            status: "skipped",
+            word: "skipped",
+            failing: [],
+            unresolved: [],
+            checked: 0,
+            detail: "not enabled",
+          },
+          {
+            id: "gates",
+            status: "pass",
+            word: "nothing gated",
+            failing: [],
+            unresolved: [],
+            checked: 0,
+            detail: "no gates configured",
+          },
+          {
+            id: "regression",
+            status: "skipped",
+            word: "skipped",
+            failing: [],
+            unresolved: [],
+            checked: 0,
+            detail: "not enabled",
+          },
         ],
       },
       open: [{ slot, action: "failed", reason: "Infrastructure error", evalRunId: "eval_1" }],
-      inputChanges: [{ at: "2026-12-01T10:00:00.000Z", changes: [{ scope: "benchmark", path: "evals/e/REFERENCE_FIX.md", change: "modified" }, { scope: "harness", path: "src/judge/code-worker.ts", change: "modified" }] }],
-      integrity: [{ kind: "judge-run", id: "judge_x", message: "judge run judge_x has no integrity hash: the row was inserted by hand or by an older openeval" }],
+      inputChanges: [
+        {
+          at: "2026-12-01T10:00:00.000Z",
+          changes: [
+            { scope: "benchmark", path: "evals/e/REFERENCE_FIX.md", change: "modified" },
+            { scope: "harness", path: "src/judge/code-worker.ts", change: "modified" },
+          ],
+        },
+      ],
+      integrity: [
+        {
+          kind: "judge-run",
+          id: "judge_x",
+          message: "judge run judge_x has no integrity hash: the row was inserted by hand or by an older openeval",
+        },
+      ],
       settingsNote: null,
       warnings: ["e × p/m #1 [eval run eval_1] compacted its context 7 times"],
     };
     const text = formatSummary(summary);
-    expect(text).toContain("1 record failed the integrity check (not scored; run openeval verify for the whole run):\n  judge run judge_x has no integrity hash");
-    expect(text).toContain("Changed while the run's candidates ran (2026-12-01T10:00:00.000Z; graded with the frozen inputs): evals/e/REFERENCE_FIX.md (modified), harness src/judge/code-worker.ts (modified)");
+    expect(text).toContain(
+      "1 record failed the integrity check (not scored; run openeval verify for the whole run):\n  judge run judge_x has no integrity hash",
+    );
+    expect(text).toContain(
+      "Changed while the run's candidates ran (2026-12-01T10:00:00.000Z; graded with the frozen inputs): evals/e/REFERENCE_FIX.md (modified), harness src/judge/code-worker.ts (modified)",
+    );
     expect(text).toMatch(/control\/positive \(control\)\s+100\.0%\s+100\.0–100\.0/);
     expect(text).toContain("[25.0–75.0]% (incomplete)");
     expect(text).toMatch(/^p\/m \(unsandboxed\)\s/m);
     expect(text).toContain("(unsandboxed): ran on this machine as the current user (--isolation process)");
-    expect(formatSummary({ ...summary, models: summary.models.map((model) => ({ ...model, unsandboxed: false })) })).not.toContain("unsandboxed");
+    expect(
+      formatSummary({ ...summary, models: summary.models.map((model) => ({ ...model, unsandboxed: false })) }),
+    ).not.toContain("unsandboxed");
     expect(text).toContain("Verdict: fail (some slots are not judged, and no result of theirs can undo the failure)");
     expect(text).toContain("code-judge fail — failing: e/p/m/ok\n");
     expect(text).toContain("llm-judge  skipped (not enabled)");
     // A contributor that checked nothing says so beside its pass.
     expect(text).toContain("gates      nothing gated (no gates configured)");
     expect(text).toContain("1 slot not finished:\n  e × p/m #1 [eval run eval_1]: failed — Infrastructure error");
-    expect(text).toContain(`Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`);
+    expect(text).toContain(
+      `Filtered: this summary covers ${summary.fingerprints.length} of ${summary.fingerprints.length + 2} slots (--only-*); a filtered run cannot become a baseline.`,
+    );
     expect(formatMarkdownSummary(summary)).toContain("Filtered: this summary covers");
     expect(text).toContain("Warnings:\n  e × p/m #1 [eval run eval_1] compacted its context 7 times");
     // p/m ran twice and recorded no cost: unknown, not $0 and not a dash.
@@ -181,15 +339,74 @@ describe("reporters", () => {
   });
 
   it("per-category scores (bounds, 95% CI) show in the summary table and as JUnit suite properties, only when there are categories", () => {
-    const costTime = { executed: 1, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 1, p95ElapsedMs: 1, unknownElapsed: 0 };
+    const costTime = {
+      executed: 1,
+      totalUSD: 0,
+      meanUSD: 0,
+      unknownCost: 0,
+      medianElapsedMs: 1,
+      p95ElapsedMs: 1,
+      unknownElapsed: 0,
+    };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: false, outOfScope: 0, criteria: {}, comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      runId: "r",
+      directory: "/results/r",
+      complete: false,
+      outOfScope: 0,
+      criteria: {},
+      comparisons: [],
+      variantComparisons: [],
+      fingerprints: [],
+      open: [],
+      warnings: [],
+      inputChanges: [],
+      integrity: [],
+      settingsNote: null,
       verdict: { status: "pass", complete: false, unjudged: [], enabled: [], gates: [], contributors: [], gated: true },
-      models: [{ model: "p/m", control: false, unsandboxed: false, failed: 0, score: { value: 50, lower: 50, upper: 50 }, evals: [{ evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } }], slots: 2, judged: 2, costUSD: 0, judgeCostUSD: 0, totalCostUSD: 0, elapsedMs: 1, modelActiveMs: null,
-        interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime } }],
+      models: [
+        {
+          model: "p/m",
+          control: false,
+          unsandboxed: false,
+          failed: 0,
+          score: { value: 50, lower: 50, upper: 50 },
+          evals: [
+            { evalId: "e", value: 0.5, lower: 0.5, upper: 0.5, criteria: { fast: { value: 1, lower: 1, upper: 1 } } },
+          ],
+          slots: 2,
+          judged: 2,
+          costUSD: 0,
+          judgeCostUSD: 0,
+          totalCostUSD: 0,
+          elapsedMs: 1,
+          modelActiveMs: null,
+          interval: { model: "p/m", interval: null, reason: "few" },
+          passK: null,
+          costTime: { model: "p/m", ...costTime },
+        },
+      ],
       categories: [
-        { category: "speed", criteria: 2, evals: 1, models: [{ model: "p/m", score: { value: 75, lower: 75, upper: 75 }, interval: { lower: 50, upper: 100 }, reason: null }] },
-        { category: "cost control", criteria: 1, evals: 1, models: [{ model: "p/m", score: { value: null, lower: 0, upper: 100 }, interval: null, reason: "unresolved" }] },
+        {
+          category: "speed",
+          criteria: 2,
+          evals: 1,
+          models: [
+            {
+              model: "p/m",
+              score: { value: 75, lower: 75, upper: 75 },
+              interval: { lower: 50, upper: 100 },
+              reason: null,
+            },
+          ],
+        },
+        {
+          category: "cost control",
+          criteria: 1,
+          evals: 1,
+          models: [
+            { model: "p/m", score: { value: null, lower: 0, upper: 100 }, interval: null, reason: "unresolved" },
+          ],
+        },
       ],
     };
     const text = formatSummary(summary);
@@ -197,94 +414,253 @@ describe("reporters", () => {
     expect(text).toMatch(/^speed\s+p\/m\s+75\.0%\s+50\.0–100\.0\s+2 in 1 eval$/m);
     expect(text).toMatch(/^cost control\s+p\/m\s+\[0\.0–100\.0\]% \(incomplete\)\s+—\s+1 in 1 eval$/m);
     expect(formatSummary({ ...summary, categories: [] })).not.toContain("By category");
-    expect(formatMarkdownSummary(summary)).toContain("**By category**\n\n| category | model | score | 95% CI | criteria |\n| --- | --- | --- | --- | --- |\n| speed | p/m | 75.0% | 50.0–100.0 | 2 in 1 eval |");
+    expect(formatMarkdownSummary(summary)).toContain(
+      "**By category**\n\n| category | model | score | 95% CI | criteria |\n| --- | --- | --- | --- | --- |\n| speed | p/m | 75.0% | 50.0–100.0 | 2 in 1 eval |",
+    );
     expect(formatMarkdownSummary({ ...summary, categories: [] })).not.toContain("By category");
     const junit = formatJunit(summary);
     expect(junit).toContain('<property name="category.speed.score" value="75.0"/>');
     expect(junit).toContain('<property name="category.speed.ci" value="50.0–100.0"/>');
     expect(junit).toContain('<property name="category.cost control.score" value="unresolved"/>');
     expect(junit).toContain('<property name="category.cost control.upper" value="100.0"/>');
-    expect(junit).toMatch(/<testsuite name="p\/m" [^>]*>\n    <properties>\n      <property name="category.speed.score"/);
+    expect(junit).toMatch(
+      /<testsuite name="p\/m" [^>]*>\n    <properties>\n      <property name="category.speed.score"/,
+    );
     expect(formatJunit({ ...summary, categories: [] })).not.toContain('"category.');
   });
 
   it("names variant rows model [variant] and compares each variant with current, per eval and per criterion", () => {
-    const costTime = { executed: 1, totalUSD: 0.01, meanUSD: 0.01, unknownCost: 0, medianElapsedMs: 1000, p95ElapsedMs: 1000, unknownElapsed: 0 };
+    const costTime = {
+      executed: 1,
+      totalUSD: 0.01,
+      meanUSD: 0.01,
+      unknownCost: 0,
+      medianElapsedMs: 1000,
+      p95ElapsedMs: 1000,
+      unknownElapsed: 0,
+    };
     const row = (variant: string | undefined, value: number) => ({
-      model: "p/m", ...(variant ? { variant } : {}), control: false, unsandboxed: false, failed: 0, score: { value, lower: value, upper: value }, evals: [], slots: 1, judged: 1, costUSD: 0.01, judgeCostUSD: 0, totalCostUSD: 0.01, elapsedMs: 1000, modelActiveMs: 400,
-      interval: { model: "p/m", interval: null, reason: "few" }, passK: null, costTime: { model: "p/m", ...costTime },
+      model: "p/m",
+      ...(variant ? { variant } : {}),
+      control: false,
+      unsandboxed: false,
+      failed: 0,
+      score: { value, lower: value, upper: value },
+      evals: [],
+      slots: 1,
+      judged: 1,
+      costUSD: 0.01,
+      judgeCostUSD: 0,
+      totalCostUSD: 0.01,
+      elapsedMs: 1000,
+      modelActiveMs: 400,
+      interval: { model: "p/m", interval: null, reason: "few" },
+      passK: null,
+      costTime: { model: "p/m", ...costTime },
     });
     const change = { a: 1, b: 0.5, difference: -0.5, status: "regression" as const };
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, criteria: {}, categories: [], comparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      runId: "r",
+      directory: "/results/r",
+      complete: true,
+      outOfScope: 0,
+      criteria: {},
+      categories: [],
+      comparisons: [],
+      fingerprints: [],
+      open: [],
+      warnings: [],
+      inputChanges: [],
+      integrity: [],
+      settingsNote: null,
       verdict: { status: "pass", complete: true, unjudged: [], enabled: [], gates: [], contributors: [], gated: true },
       models: [row(undefined, 100), row("terse", 50)],
-      variantComparisons: [{
-        model: "p/m", variant: "terse",
-        comparison: {
-          a: "p/m", b: "p/m [terse]", scoreA: { value: 100, lower: 100, upper: 100 }, scoreB: { value: 50, lower: 50, upper: 50 },
-          paired: { meanDifference: -50, interval: null, reason: "needs ≥ 2 paired evals; 1 paired", pairedEvals: 1, excluded: [] },
-          evals: [{ evalId: "e", ...change, criteria: [{ evalId: "e", criterionId: "ok", ...change }] }],
-          counts: { regression: 1, improvement: 0, unchanged: 0, unresolved: 0, missing: 0 },
+      variantComparisons: [
+        {
+          model: "p/m",
+          variant: "terse",
+          comparison: {
+            a: "p/m",
+            b: "p/m [terse]",
+            scoreA: { value: 100, lower: 100, upper: 100 },
+            scoreB: { value: 50, lower: 50, upper: 50 },
+            paired: {
+              meanDifference: -50,
+              interval: null,
+              reason: "needs ≥ 2 paired evals; 1 paired",
+              pairedEvals: 1,
+              excluded: [],
+            },
+            evals: [{ evalId: "e", ...change, criteria: [{ evalId: "e", criterionId: "ok", ...change }] }],
+            counts: { regression: 1, improvement: 0, unchanged: 0, unresolved: 0, missing: 0 },
+          },
         },
-      }],
+      ],
     };
     const text = formatSummary(summary);
     expect(text).toMatch(/^p\/m \[terse\]\s+50\.0%/m);
-    expect(text).toContain("p/m [terse] vs current: -50.0 points (no CI: needs ≥ 2 paired evals; 1 paired) over 1 paired eval(s); criteria: 0 improved, 1 regressed, 0 unchanged\n  per eval: e -50.0");
+    expect(text).toContain(
+      "p/m [terse] vs current: -50.0 points (no CI: needs ≥ 2 paired evals; 1 paired) over 1 paired eval(s); criteria: 0 improved, 1 regressed, 0 unchanged\n  per eval: e -50.0",
+    );
     expect(formatMarkdownSummary(summary)).toContain("| p/m [terse] | 50.0% |");
     expect(formatMarkdownSummary(summary)).toContain("- p/m [terse] vs current: -50.0 points");
   });
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
-    const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [] };
-    const verdict = { status: "pass" as const, complete: false, unjudged: ["e/p/m#1"], enabled: [], gates: [], contributors: [], gated: true };
-    const unjudged = formatSummary({ ...base, complete: false, verdict, settingsNote: "benchmark.ts changed since this run" });
+    const base = {
+      runId: "r",
+      directory: "/results/r",
+      outOfScope: 0,
+      criteria: {},
+      categories: [],
+      comparisons: [],
+      variantComparisons: [],
+      fingerprints: [],
+      models: [],
+      open: [],
+      warnings: [],
+      inputChanges: [],
+      integrity: [],
+    };
+    const verdict = {
+      status: "pass" as const,
+      complete: false,
+      unjudged: ["e/p/m#1"],
+      enabled: [],
+      gates: [],
+      contributors: [],
+      gated: true,
+    };
+    const unjudged = formatSummary({
+      ...base,
+      complete: false,
+      verdict,
+      settingsNote: "benchmark.ts changed since this run",
+    });
     expect(unjudged).toContain("Verdict: incomplete (some slots are not judged)");
     expect(unjudged).not.toContain("Verdict: pass");
     expect(unjudged).toContain("Note: benchmark.ts changed since this run");
-    const unknown = formatSummary({ ...base, complete: true, verdict: { ...verdict, status: "unknown", complete: true, unjudged: [] }, settingsNote: null });
+    const unknown = formatSummary({
+      ...base,
+      complete: true,
+      verdict: { ...verdict, status: "unknown", complete: true, unjudged: [] },
+      settingsNote: null,
+    });
     expect(unknown).toContain("Verdict: incomplete (unresolved scores or gates keep it from being decided)");
-    const passing = formatSummary({ ...base, complete: true, verdict: { ...verdict, complete: true, unjudged: [] }, settingsNote: null });
+    const passing = formatSummary({
+      ...base,
+      complete: true,
+      verdict: { ...verdict, complete: true, unjudged: [] },
+      settingsNote: null,
+    });
     expect(passing).toContain("Verdict: pass\n");
   });
 
   it("JUnit gives each criterion test case its score, threshold and status, and fails it where the verdict or its gate fails on it", () => {
-    const observe = (model: string, scores: SlotObservation["scores"]): SlotObservation => ({ evalId: "e", model, variant: "current", repetition: 1, scores, costUSD: 0, elapsedMs: 1, executed: true, fresh: false });
-    const criteria: Record<string, CriterionRef[]> = { e: [{ id: "ok", source: "judge.ts" }, { id: "bad", source: "judge.ts" }, { id: "style", source: "judge.md" }, { id: "pending", source: "judge.ts" }] };
+    const observe = (model: string, scores: SlotObservation["scores"]): SlotObservation => ({
+      evalId: "e",
+      model,
+      variant: "current",
+      repetition: 1,
+      scores,
+      costUSD: 0,
+      elapsedMs: 1,
+      executed: true,
+      fresh: false,
+    });
+    const criteria: Record<string, CriterionRef[]> = {
+      e: [
+        { id: "ok", source: "judge.ts" },
+        { id: "bad", source: "judge.ts" },
+        { id: "style", source: "judge.md" },
+        { id: "pending", source: "judge.ts" },
+      ],
+    };
     const real = [observe("p/m", { ok: 1, bad: 0, style: 0.4, pending: null })];
     const control = [observe("control/negative", { ok: 0, bad: 0, style: 0, pending: 0 })];
     // llm-judge is off: the style cell can fail only through its gate (min 0.5).
-    const verdict = decideVerdict({ observations: real, criteria, gates: { criteria: { style: { min: 0.5 } } }, enabled: ["code-judge", "gates"] });
+    const verdict = decideVerdict({
+      observations: real,
+      criteria,
+      gates: { criteria: { style: { min: 0.5 } } },
+      enabled: ["code-judge", "gates"],
+    });
     const ids = { e: ["ok", "bad", "style", "pending"] };
     const extras = (model: string) => ({
-      control: model.startsWith("control/"), unsandboxed: false, failed: 0, interval: { model, interval: null, reason: "few" }, passK: null,
-      costTime: { model, executed: 1, totalUSD: 0, meanUSD: 0, unknownCost: 0, medianElapsedMs: 1, p95ElapsedMs: 1, unknownElapsed: 0 },
+      control: model.startsWith("control/"),
+      unsandboxed: false,
+      failed: 0,
+      interval: { model, interval: null, reason: "few" },
+      passK: null,
+      costTime: {
+        model,
+        executed: 1,
+        totalUSD: 0,
+        meanUSD: 0,
+        unknownCost: 0,
+        medianElapsedMs: 1,
+        p95ElapsedMs: 1,
+        unknownElapsed: 0,
+      },
     });
     const summary: RunSummary = {
-      runId: "r", directory: "/results/r", complete: true, outOfScope: 0, criteria: ids, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null,
+      runId: "r",
+      directory: "/results/r",
+      complete: true,
+      outOfScope: 0,
+      criteria: ids,
+      categories: [],
+      comparisons: [],
+      variantComparisons: [],
+      fingerprints: [],
+      open: [],
+      warnings: [],
+      inputChanges: [],
+      integrity: [],
+      settingsNote: null,
       verdict,
       models: aggregateScores([...real, ...control], ids).map((model) => ({ ...model, ...extras(model.model) })),
     };
     const xml = parseXml(formatJunit(summary));
     const suite = (name: string) => findAll(xml, "testsuite").find((element) => element.attributes.name === name)!;
-    const testCase = (suiteName: string, name: string) => findAll(suite(suiteName), "testcase").find((element) => element.attributes.name === name)!;
-    const properties = (element: XmlElement) => Object.fromEntries(findAll(element, "property").map((property) => [property.attributes.name, property.attributes.value]));
-    const outcome = (element: XmlElement) => element.children.filter((child) => child.name !== "properties").map((child) => [child.name, child.attributes.message]);
+    const testCase = (suiteName: string, name: string) =>
+      findAll(suite(suiteName), "testcase").find((element) => element.attributes.name === name)!;
+    const properties = (element: XmlElement) =>
+      Object.fromEntries(
+        findAll(element, "property").map((property) => [property.attributes.name, property.attributes.value]),
+      );
+    const outcome = (element: XmlElement) =>
+      element.children
+        .filter((child) => child.name !== "properties")
+        .map((child) => [child.name, child.attributes.message]);
 
     expect(properties(testCase("p/m", "ok"))).toEqual({ score: "1.000", threshold: "1", status: "pass" });
     expect(outcome(testCase("p/m", "ok"))).toEqual([]);
     expect(properties(testCase("p/m", "bad"))).toEqual({ score: "0.000", threshold: "1", status: "fail" });
     expect(outcome(testCase("p/m", "bad"))).toEqual([["failure", "bad scored 0.000, threshold 1: fails code-judge"]]);
     expect(properties(testCase("p/m", "style"))).toEqual({ score: "0.400", threshold: "0.5", status: "fail" });
-    expect(outcome(testCase("p/m", "style"))).toEqual([["failure", "style scored 0.400, threshold 0.5: fails the criteria.style.min gate"]]);
-    expect(properties(testCase("p/m", "pending"))).toEqual({ score: "unresolved", "score.lower": "0.000", "score.upper": "1.000", threshold: "1", status: "unknown" });
+    expect(outcome(testCase("p/m", "style"))).toEqual([
+      ["failure", "style scored 0.400, threshold 0.5: fails the criteria.style.min gate"],
+    ]);
+    expect(properties(testCase("p/m", "pending"))).toEqual({
+      score: "unresolved",
+      "score.lower": "0.000",
+      "score.upper": "1.000",
+      threshold: "1",
+      status: "unknown",
+    });
     expect(outcome(testCase("p/m", "pending"))).toEqual([["skipped", "pending is unresolved [0.000, 1.000]"]]);
     expect(suite("p/m").attributes).toMatchObject({ tests: "4", failures: "2", skipped: "1" });
     // A negative control's 0% shows in its properties; controls never enter the verdict, so they fail no build.
-    expect(properties(testCase("control/negative (control)", "ok"))).toEqual({ score: "0.000", threshold: "1", status: "fail" });
+    expect(properties(testCase("control/negative (control)", "ok"))).toEqual({
+      score: "0.000",
+      threshold: "1",
+      status: "fail",
+    });
     expect(suite("control/negative (control)").attributes).toMatchObject({ tests: "4", failures: "0" });
-    expect(properties(suite("control/negative (control)").children.find((child) => child.name === "properties")!)).toEqual({ control: "a scripted control: never enters the verdict" });
+    expect(
+      properties(suite("control/negative (control)").children.find((child) => child.name === "properties")!),
+    ).toEqual({ control: "a scripted control: never enters the verdict" });
     // The verdict's own suite: the verdict in the words every report uses, and each contributor.
     expect(outcome(testCase("openeval verdict", "verdict"))).toEqual([["failure", "fail"]]);
     expect(outcome(testCase("openeval verdict", "code-judge"))).toEqual([["failure", "failing: e/p/m/bad"]]);
@@ -293,18 +669,46 @@ describe("reporters", () => {
   });
 
   it("JUnit and Markdown word an incomplete verdict and one over nothing as the table does", () => {
-    const base = { runId: "r", directory: "/results/r", outOfScope: 0, criteria: {}, categories: [], comparisons: [], variantComparisons: [], fingerprints: [], models: [], open: [], warnings: [], inputChanges: [], integrity: [], settingsNote: null };
+    const base = {
+      runId: "r",
+      directory: "/results/r",
+      outOfScope: 0,
+      criteria: {},
+      categories: [],
+      comparisons: [],
+      variantComparisons: [],
+      fingerprints: [],
+      models: [],
+      open: [],
+      warnings: [],
+      inputChanges: [],
+      integrity: [],
+      settingsNote: null,
+    };
     const nothing: RunSummary = { ...base, complete: true, verdict: decideVerdict({ observations: [], criteria: {} }) };
-    expect(formatSummary(nothing)).toContain("Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)\n");
-    expect(formatSummary(nothing)).toContain("code-judge nothing judged (no judge.ts criterion of a real model to check)");
+    expect(formatSummary(nothing)).toContain(
+      "Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)\n",
+    );
+    expect(formatSummary(nothing)).toContain(
+      "code-judge nothing judged (no judge.ts criterion of a real model to check)",
+    );
     expect(formatMarkdownSummary(nothing)).toContain("## ➖ openeval: nothing gated (no real model's criterion");
     expect(formatMarkdownSummary(nothing)).toContain("| code-judge | nothing judged |");
-    const junitCase = (name: string) => findAll(parseXml(formatJunit(nothing)), "testcase").find((element) => element.attributes.name === name)!;
-    expect(junitCase("code-judge").children.map((child) => child.attributes.message)).toEqual(["nothing judged: no judge.ts criterion of a real model to check"]);
-    const verdictCase = (summary: RunSummary) => findAll(parseXml(formatJunit(summary)), "testcase").find((element) => element.attributes.name === "verdict")!;
-    expect(verdictCase(nothing).children.map((child) => [child.name, child.attributes.message ?? child.attributes.name])).toEqual([
+    const junitCase = (name: string) =>
+      findAll(parseXml(formatJunit(nothing)), "testcase").find((element) => element.attributes.name === name)!;
+    expect(junitCase("code-judge").children.map((child) => child.attributes.message)).toEqual([
+      "nothing judged: no judge.ts criterion of a real model to check",
+    ]);
+    const verdictCase = (summary: RunSummary) =>
+      findAll(parseXml(formatJunit(summary)), "testcase").find((element) => element.attributes.name === "verdict")!;
+    expect(
+      verdictCase(nothing).children.map((child) => [child.name, child.attributes.message ?? child.attributes.name]),
+    ).toEqual([
       ["properties", undefined],
-      ["skipped", "nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)"],
+      [
+        "skipped",
+        "nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)",
+      ],
     ]);
     const incomplete: RunSummary = { ...base, complete: false, verdict: { ...nothing.verdict, gated: true } };
     expect(formatMarkdownSummary(incomplete)).toContain("## ⚠️ openeval: incomplete (some slots are not judged)");

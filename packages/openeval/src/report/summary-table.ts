@@ -8,11 +8,21 @@ import { describeInputChanges, type RunSummary } from "../summary/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 
 export function formatSummary(summary: RunSummary): string {
-  const header = ["model", "score", "95% CI", "pass@k", "judged", "cost (candidate + judge = total)", "time (model active / wall)"];
+  const header = [
+    "model",
+    "score",
+    "95% CI",
+    "pass@k",
+    "judged",
+    "cost (candidate + judge = total)",
+    "time (model active / wall)",
+  ];
   const rows = summary.models.map((model) => [
     `${candidateName(model)}${model.control ? " (control)" : model.unsandboxed ? " (unsandboxed)" : ""}`,
     formatScore(model.score),
-    model.interval.interval ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}` : "—",
+    model.interval.interval
+      ? `${model.interval.interval.lower.toFixed(1)}–${model.interval.interval.upper.toFixed(1)}`
+      : "—",
     model.passK?.passAtK == null ? "—" : `${(100 * model.passK.passAtK).toFixed(0)}% (k=${model.passK.k})`,
     `${model.judged}/${model.slots}`,
     formatModelCost(model),
@@ -20,11 +30,17 @@ export function formatSummary(summary: RunSummary): string {
   ]);
   const lines = formatTable(header, rows);
   if (summary.models.some((model) => model.unsandboxed)) {
-    lines.push("(unsandboxed): ran on this machine as the current user (--isolation process); the agent could read and change what your user can.");
+    lines.push(
+      "(unsandboxed): ran on this machine as the current user (--isolation process); the agent could read and change what your user can.",
+    );
   }
   for (const comparison of summary.comparisons) {
-    const interval = comparison.interval ? ` (95% CI ${comparison.interval.lower.toFixed(1)} to ${comparison.interval.upper.toFixed(1)})` : "";
-    lines.push(`${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`);
+    const interval = comparison.interval
+      ? ` (95% CI ${comparison.interval.lower.toFixed(1)} to ${comparison.interval.upper.toFixed(1)})`
+      : "";
+    lines.push(
+      `${comparison.a} − ${comparison.b}: ${comparison.meanDifference === null ? "—" : `${comparison.meanDifference.toFixed(1)} points`}${interval}`,
+    );
   }
   for (const entry of summary.variantComparisons) lines.push(...formatVariantComparison(entry));
   if (summary.categories.length > 0) lines.push("", "By category:", ...formatCategories(summary.categories));
@@ -41,11 +57,17 @@ export function formatSummary(summary: RunSummary): string {
   const filtered = describeFilter(summary);
   if (filtered) lines.push("", filtered);
   if (summary.integrity.length > 0) {
-    lines.push("", `${summary.integrity.length} record${summary.integrity.length === 1 ? "" : "s"} failed the integrity check (not scored; run openeval verify for the whole run):`);
+    lines.push(
+      "",
+      `${summary.integrity.length} record${summary.integrity.length === 1 ? "" : "s"} failed the integrity check (not scored; run openeval verify for the whole run):`,
+    );
     for (const problem of summary.integrity) lines.push(`  ${problem.message}`);
   }
   for (const record of summary.inputChanges) {
-    lines.push("", `Changed while the run's candidates ran (${record.at}; graded with the frozen inputs): ${describeInputChanges(record.changes)}`);
+    lines.push(
+      "",
+      `Changed while the run's candidates ran (${record.at}; graded with the frozen inputs): ${describeInputChanges(record.changes)}`,
+    );
   }
   lines.push("", `Results: ${summary.directory}`);
   return lines.join("\n");
@@ -53,7 +75,11 @@ export function formatSummary(summary: RunSummary): string {
 
 function formatTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
 }
 
@@ -79,11 +105,23 @@ function formatCategories(categories: RunSummary["categories"]): string[] {
 /** A variant against current for the same model: the paired difference with its CI, then per eval and criterion counts. */
 export function formatVariantComparison(entry: RunSummary["variantComparisons"][number]): string[] {
   const { paired, evals, counts } = entry.comparison;
-  const interval = paired.interval ? ` (95% CI ${signed(paired.interval.lower)} to ${signed(paired.interval.upper)})` : paired.reason ? ` (no CI: ${paired.reason})` : "";
+  const interval = paired.interval
+    ? ` (95% CI ${signed(paired.interval.lower)} to ${signed(paired.interval.upper)})`
+    : paired.reason
+      ? ` (no CI: ${paired.reason})`
+      : "";
   const difference = paired.meanDifference === null ? "—" : `${signed(paired.meanDifference)} points`;
-  const perEval = evals.map((evaluation) => `${evaluation.evalId} ${evaluation.difference === null ? evaluation.status : signed(100 * evaluation.difference)}`).join(", ");
+  const perEval = evals
+    .map(
+      (evaluation) =>
+        `${evaluation.evalId} ${evaluation.difference === null ? evaluation.status : signed(100 * evaluation.difference)}`,
+    )
+    .join(", ");
   const criteria = `criteria: ${counts.improvement} improved, ${counts.regression} regressed, ${counts.unchanged} unchanged${counts.unresolved + counts.missing > 0 ? `, ${counts.unresolved + counts.missing} unresolved or missing` : ""}`;
-  return [`${entry.comparison.b} vs current: ${difference}${interval} over ${paired.pairedEvals} paired eval(s); ${criteria}`, `  per eval: ${perEval}`];
+  return [
+    `${entry.comparison.b} vs current: ${difference}${interval} over ${paired.pairedEvals} paired eval(s); ${criteria}`,
+    `  per eval: ${perEval}`,
+  ];
 }
 
 function signed(value: number): string {
@@ -120,7 +158,12 @@ export function formatModelCost(model: RunSummary["models"][number]): string {
   if (executed === 0) return "—";
   if (model.totalCostUSD === null) return "unknown";
   const usd = (value: number) => `$${value.toFixed(4)}`;
-  const candidate = model.costUSD === null ? "unknown" : unknownCost > 0 ? `≥ ${usd(model.costUSD)} (${unknownCost} unknown)` : usd(model.costUSD);
+  const candidate =
+    model.costUSD === null
+      ? "unknown"
+      : unknownCost > 0
+        ? `≥ ${usd(model.costUSD)} (${unknownCost} unknown)`
+        : usd(model.costUSD);
   const judge = model.judgeCostUSD === null ? "unknown" : usd(model.judgeCostUSD);
   const partial = model.costUSD === null || unknownCost > 0 || model.judgeCostUSD === null;
   return `${candidate} + ${judge} = ${partial ? "≥ " : ""}${usd(model.totalCostUSD)}`;

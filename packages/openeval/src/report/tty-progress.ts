@@ -11,7 +11,10 @@ type QueueState = Omit<Extract<RunnerEvent, { type: "queue.changed" }>, "type">;
 /** How often the status line is redrawn without an event. */
 export const REDRAW_INTERVAL_MS = 1_000;
 
-export function createTtyProgress(stream: { write(text: string): unknown; columns?: number }, now = () => Date.now()): (event: RunnerEvent) => void {
+export function createTtyProgress(
+  stream: { write(text: string): unknown; columns?: number },
+  now = () => Date.now(),
+): (event: RunnerEvent) => void {
   const started = now();
   let ticker: ReturnType<typeof setInterval> | undefined;
   let state: QueueState = { running: 0, queued: 0, done: 0, runningSince: [], doneMs: 0 };
@@ -38,7 +41,8 @@ export function createTtyProgress(stream: { write(text: string): unknown; column
     if (event.type === "queue.changed") state = event;
     // Spend: candidates, then their judges and earlyStop checks.
     if (event.type === "candidate.finished") spendUSD += event.evalRun.metrics?.cost.usd ?? 0;
-    if (event.type === "judge.finished" && event.judgeRun.decidedEarly === undefined) spendUSD += event.judgeRun.costUSD ?? 0;
+    if (event.type === "judge.finished" && event.judgeRun.decidedEarly === undefined)
+      spendUSD += event.judgeRun.costUSD ?? 0;
     if (event.type === "check.finished") spendUSD += event.check.costUSD ?? 0;
     if (event.type === "run.finished") {
       clearInterval(ticker);

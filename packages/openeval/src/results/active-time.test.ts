@@ -4,17 +4,41 @@ import { intervalOf, judgingOf, unionMs } from "./active-time.ts";
 
 describe("active time", () => {
   it("is the union of intervals: overlapping work counts once, gaps do not count", () => {
-    expect(unionMs([[0, 10], [5, 15], [20, 30]])).toBe(25);
-    expect(unionMs([[20, 30], [0, 40]])).toBe(40);
+    expect(
+      unionMs([
+        [0, 10],
+        [5, 15],
+        [20, 30],
+      ]),
+    ).toBe(25);
+    expect(
+      unionMs([
+        [20, 30],
+        [0, 40],
+      ]),
+    ).toBe(40);
     expect(unionMs([])).toBeNull();
-    expect(intervalOf({ startedAt: "2026-12-01T00:00:00.000Z", elapsedMs: 500 })).toEqual([Date.parse("2026-12-01T00:00:00.000Z"), Date.parse("2026-12-01T00:00:00.500Z")]);
+    expect(intervalOf({ startedAt: "2026-12-01T00:00:00.000Z", elapsedMs: 500 })).toEqual([
+      Date.parse("2026-12-01T00:00:00.000Z"),
+      Date.parse("2026-12-01T00:00:00.500Z"),
+    ]);
     expect(intervalOf({ startedAt: "2026-12-01T00:00:00.000Z", elapsedMs: null })).toBeNull();
   });
 
   it("gives a model's time as the union and its candidate and judge spend apart and together", () => {
     const outcome = (repetition: number, start: number, judgeCostUSD: number | null) => ({
-      evalId: "e", model: "p/m", variant: "current", repetition, scores: { ok: 1 }, costUSD: 0.25, elapsedMs: 10_000, judgeCostUSD,
-      intervals: [[start, start + 10_000], [start + 10_000, start + 12_000]] as const,
+      evalId: "e",
+      model: "p/m",
+      variant: "current",
+      repetition,
+      scores: { ok: 1 },
+      costUSD: 0.25,
+      elapsedMs: 10_000,
+      judgeCostUSD,
+      intervals: [
+        [start, start + 10_000],
+        [start + 10_000, start + 12_000],
+      ] as const,
     });
     // Two repetitions run side by side, 5 s apart: 17 s of wall time, not 2 × 12 s.
     const [model] = aggregateScores([outcome(1, 0, 0.05), outcome(2, 5_000, null)], { e: ["ok"] });
@@ -22,9 +46,14 @@ describe("active time", () => {
   });
 
   it("counts judging spend once: earlyStop checks, then the judge run unless it is the deciding check's", () => {
-    const evalRun = { startedAt: "2026-12-01T00:00:00.000Z", elapsedMs: 1_000, earlyStop: { checks: [{ costUSD: 0.02 }, { costUSD: null }, { costUSD: 0.03 }] } };
+    const evalRun = {
+      startedAt: "2026-12-01T00:00:00.000Z",
+      elapsedMs: 1_000,
+      earlyStop: { checks: [{ costUSD: 0.02 }, { costUSD: null }, { costUSD: 0.03 }] },
+    };
     const judgeRun = { startedAt: "2026-12-01T00:00:02.000Z", elapsedMs: 500, costUSD: 0.05 };
-    const of = (e: unknown, j: unknown) => judgingOf(e as Parameters<typeof judgingOf>[0], j as Parameters<typeof judgingOf>[1]);
+    const of = (e: unknown, j: unknown) =>
+      judgingOf(e as Parameters<typeof judgingOf>[0], j as Parameters<typeof judgingOf>[1]);
     expect(of(evalRun, judgeRun).judgeCostUSD).toBeCloseTo(0.1);
     expect(of(evalRun, { ...judgeRun, costUSD: 0.03, decidedEarly: { check: 3 } }).judgeCostUSD).toBeCloseTo(0.05);
     expect(of(null, { ...judgeRun, costUSD: undefined }).judgeCostUSD).toBeNull();

@@ -7,7 +7,9 @@ import type { EvalRun, JudgeRun } from "../records/index.ts";
 export type Interval = readonly [number, number];
 
 /** The interval of a record with `startedAt` and a duration; null while it runs or when either is unknown. */
-export function intervalOf(record: { startedAt: string; elapsedMs: number | null } | null | undefined): Interval | null {
+export function intervalOf(
+  record: { startedAt: string; elapsedMs: number | null } | null | undefined,
+): Interval | null {
   if (!record || record.elapsedMs === null) return null;
   const start = Date.parse(record.startedAt);
   return Number.isFinite(start) ? [start, start + record.elapsedMs] : null;
@@ -25,17 +27,24 @@ export function judgingOf(
 }
 
 /** What a slot's judging spent: each earlyStop check, then the judgment unless it was decided early; null when unknown. */
-export function judgeCostOf(evalRun: Pick<EvalRun, "earlyStop"> | null, judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD"> | null): number | null {
+export function judgeCostOf(
+  evalRun: Pick<EvalRun, "earlyStop"> | null,
+  judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD"> | null,
+): number | null {
   // Summed in the order listed (each check, then the judgment) without listing them: a summary does this for every slot.
   let judgeCostUSD: number | null = null;
-  for (const check of evalRun?.earlyStop?.checks ?? []) if (typeof check.costUSD === "number") judgeCostUSD = (judgeCostUSD ?? 0) + check.costUSD;
+  for (const check of evalRun?.earlyStop?.checks ?? [])
+    if (typeof check.costUSD === "number") judgeCostUSD = (judgeCostUSD ?? 0) + check.costUSD;
   const judging = judgeRun?.decidedEarly ? null : judgeRun?.costUSD;
   if (typeof judging === "number") judgeCostUSD = (judgeCostUSD ?? 0) + judging;
   return judgeCostUSD;
 }
 
 /** When a slot's candidate and judge were active. */
-export function activeIntervals(evalRun: Pick<EvalRun, "startedAt" | "elapsedMs"> | null, judgeRun: Pick<JudgeRun, "startedAt" | "elapsedMs"> | null): Interval[] {
+export function activeIntervals(
+  evalRun: Pick<EvalRun, "startedAt" | "elapsedMs"> | null,
+  judgeRun: Pick<JudgeRun, "startedAt" | "elapsedMs"> | null,
+): Interval[] {
   return [intervalOf(evalRun), intervalOf(judgeRun)].filter((interval) => interval !== null);
 }
 

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { aggregateScores, type SlotOutcome } from "./aggregate.ts";
 
 const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({
-  evalId, model, variant: "current", repetition, scores, costUSD: 0.01, elapsedMs: 1000,
+  evalId,
+  model,
+  variant: "current",
+  repetition,
+  scores,
+  costUSD: 0.01,
+  elapsedMs: 1000,
 });
 
 describe("aggregateScores", () => {
@@ -12,7 +18,12 @@ describe("aggregateScores", () => {
   });
 
   it("averages criteria over repetitions, criteria within an eval, and evals within a model", () => {
-    const outcomes = [slot("a", 1, { x: 1, y: 0 }), slot("a", 2, { x: 0, y: 0 }), slot("b", 1, { z: 1 }), slot("b", 2, { z: 1 })];
+    const outcomes = [
+      slot("a", 1, { x: 1, y: 0 }),
+      slot("a", 2, { x: 0, y: 0 }),
+      slot("b", 1, { z: 1 }),
+      slot("b", 2, { z: 1 }),
+    ];
     const [summary] = aggregateScores(outcomes, { a: ["x", "y"], b: ["z"] });
     // a: x = 0.5, y = 0 → 0.25; b: 1 → model = 100 × (0.25 + 1) / 2 = 62.5
     expect(summary!.evals.map((evaluation) => evaluation.value)).toEqual([0.25, 1]);
@@ -34,8 +45,14 @@ describe("aggregateScores", () => {
   });
 
   it("gives each (model, variant) its own row; current rows carry no variant", () => {
-    const outcomes = [slot("a", 1, { x: 1 }), { ...slot("a", 1, { x: 0 }), variant: "terse" }, slot("a", 1, { x: 1 }, "m/b")];
-    expect(aggregateScores(outcomes, { a: ["x"] }).map((summary) => [summary.model, summary.variant, summary.score.value])).toEqual([
+    const outcomes = [
+      slot("a", 1, { x: 1 }),
+      { ...slot("a", 1, { x: 0 }), variant: "terse" },
+      slot("a", 1, { x: 1 }, "m/b"),
+    ];
+    expect(
+      aggregateScores(outcomes, { a: ["x"] }).map((summary) => [summary.model, summary.variant, summary.score.value]),
+    ).toEqual([
       ["m/a", undefined, 100],
       ["m/a", "terse", 0],
       ["m/b", undefined, 100],
@@ -46,9 +63,20 @@ describe("aggregateScores", () => {
 describe("a model's times", () => {
   it("sums its candidates' model-active time apart from the union of their wall time, null when none is known", () => {
     const outcome = (repetition: number, modelActiveMs: number | null, intervals: [number, number][]) => ({
-      evalId: "e", model: "m/a", variant: "current", repetition, scores: { ok: 1 }, costUSD: null, elapsedMs: null, modelActiveMs, intervals,
+      evalId: "e",
+      model: "m/a",
+      variant: "current",
+      repetition,
+      scores: { ok: 1 },
+      costUSD: null,
+      elapsedMs: null,
+      modelActiveMs,
+      intervals,
     });
-    const [summary] = aggregateScores([outcome(1, 1_500, [[0, 10_000]]), outcome(2, 500, [[5_000, 12_000]]), outcome(3, null, [])], { e: ["ok"] });
+    const [summary] = aggregateScores(
+      [outcome(1, 1_500, [[0, 10_000]]), outcome(2, 500, [[5_000, 12_000]]), outcome(3, null, [])],
+      { e: ["ok"] },
+    );
     expect(summary).toMatchObject({ modelActiveMs: 2_000, elapsedMs: 12_000 });
     expect(aggregateScores([outcome(1, null, [])], { e: ["ok"] })[0]!.modelActiveMs).toBeNull();
   });

@@ -53,10 +53,15 @@ export interface ModelSummary {
 }
 
 /** `criteria`: eval id → criterion ids known for it (declared, or seen in any judgment). */
-export function aggregateScores(outcomes: readonly SlotOutcome[], criteria: Record<string, readonly string[]>): ModelSummary[] {
+export function aggregateScores(
+  outcomes: readonly SlotOutcome[],
+  criteria: Record<string, readonly string[]>,
+): ModelSummary[] {
   return groupByCandidate(outcomes).map(({ candidate, items: mine }) => {
     // Grouped once, in first-seen order: a filter per eval was quadratic (1,000 evals × 5,000 slots per model).
-    const evals = [...Map.groupBy(mine, (outcome) => outcome.evalId)].map(([evalId, repetitions]) => summarizeEval(evalId, repetitions, criteria[evalId] ?? []));
+    const evals = [...Map.groupBy(mine, (outcome) => outcome.evalId)].map(([evalId, repetitions]) =>
+      summarizeEval(evalId, repetitions, criteria[evalId] ?? []),
+    );
     const mean = meanBounded(evals);
     return {
       ...candidate,
@@ -71,7 +76,11 @@ export function aggregateScores(outcomes: readonly SlotOutcome[], criteria: Reco
   });
 }
 
-function summarizeEval(evalId: string, repetitions: readonly SlotOutcome[], criterionIds: readonly string[]): EvalSummary {
+function summarizeEval(
+  evalId: string,
+  repetitions: readonly SlotOutcome[],
+  criterionIds: readonly string[],
+): EvalSummary {
   if (criterionIds.length === 0) return { evalId, criteria: {}, value: null, lower: 0, upper: 1 };
   const criteria: Record<string, Bounded> = {};
   for (const id of criterionIds) {

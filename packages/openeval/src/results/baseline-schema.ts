@@ -35,7 +35,12 @@ export const BaselineSchema = z
     const seen = new Set<string>();
     baseline.entries.forEach((entry, index) => {
       const key = `${entry.evalId}\u0000${entry.model}\u0000${entry.variant ?? ""}`;
-      if (seen.has(key)) context.addIssue({ code: "custom", path: ["entries", index], message: `duplicate entry for ${entry.evalId} × ${entry.model}${entry.variant ? ` [${entry.variant}]` : ""}` });
+      if (seen.has(key))
+        context.addIssue({
+          code: "custom",
+          path: ["entries", index],
+          message: `duplicate entry for ${entry.evalId} × ${entry.model}${entry.variant ? ` [${entry.variant}]` : ""}`,
+        });
       seen.add(key);
     });
   });

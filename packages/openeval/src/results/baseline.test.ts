@@ -10,11 +10,29 @@ import type { SlotObservation } from "./statistics.ts";
 import { decideVerdict, type CriterionRef } from "./verdict.ts";
 
 const observe = (repetition: number, scores: SlotObservation["scores"], model = "m/a"): SlotObservation => ({
-  evalId: "e", model, variant: "current", repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: false,
+  evalId: "e",
+  model,
+  variant: "current",
+  repetition,
+  scores,
+  costUSD: 0.1,
+  elapsedMs: 1000,
+  executed: scores !== null,
+  fresh: false,
 });
-const criteria: Record<string, CriterionRef[]> = { e: [{ id: "tests", source: "judge.ts" }, { id: "style", source: "judge.md" }] };
+const criteria: Record<string, CriterionRef[]> = {
+  e: [
+    { id: "tests", source: "judge.ts" },
+    { id: "style", source: "judge.md" },
+  ],
+};
 const ids = { e: ["tests", "style"] };
-const fingerprints: SlotFingerprint[] = [1, 2].map(() => ({ evalId: "e", model: "m/a", candidateFingerprint: "cand-1", judgeFingerprint: "judge-1" }));
+const fingerprints: SlotFingerprint[] = [1, 2].map(() => ({
+  evalId: "e",
+  model: "m/a",
+  candidateFingerprint: "cand-1",
+  judgeFingerprint: "judge-1",
+}));
 
 function inputFor(observations: SlotObservation[], extra: Partial<BaselineInput> = {}): BaselineInput {
   return {
@@ -50,7 +68,15 @@ describe("buildBaseline", () => {
       verdict: "pass",
       acceptedFailing: false,
       gate: ["code-judge", "llm-judge", "gates", "regression"],
-      entries: [{ evalId: "e", model: "m/a", candidateFingerprints: ["cand-1"], judgeFingerprints: ["judge-1"], criteria: { tests: 1, style: 1 } }],
+      entries: [
+        {
+          evalId: "e",
+          model: "m/a",
+          candidateFingerprints: ["cand-1"],
+          judgeFingerprints: ["judge-1"],
+          criteria: { tests: 1, style: 1 },
+        },
+      ],
     });
   });
 
@@ -62,13 +88,20 @@ describe("buildBaseline", () => {
   });
 
   it("refuses a scope-filtered run", () => {
-    expect(refusalOf(inputFor(passing, { outOfScope: 3 })).message).toMatch(/filtered: 3 slot\(s\) of the benchmark were outside the --only-\* scope/);
+    expect(refusalOf(inputFor(passing, { outOfScope: 3 })).message).toMatch(
+      /filtered: 3 slot\(s\) of the benchmark were outside the --only-\* scope/,
+    );
   });
 
   it("refuses a failing run, naming what failed, unless acceptFailing", () => {
     const failing = [observe(1, { tests: 0, style: 1 }), observe(2, { tests: 1, style: 1 })];
     const refusal = refusalOf(inputFor(failing));
-    expect(refusal.refusals).toEqual([{ reason: "failing", message: "the verdict is fail (code-judge: e/m/a/tests); pass --accept-failing to accept it anyway" }]);
+    expect(refusal.refusals).toEqual([
+      {
+        reason: "failing",
+        message: "the verdict is fail (code-judge: e/m/a/tests); pass --accept-failing to accept it anyway",
+      },
+    ]);
     const accepted = buildBaseline(inputFor(failing, { acceptFailing: true }));
     expect(accepted).toMatchObject({ verdict: "fail", acceptedFailing: true });
     expect(accepted.entries[0]!.criteria).toEqual({ tests: 0.5, style: 1 });
@@ -95,22 +128,38 @@ describe("buildBaseline", () => {
 });
 
 describe("findRegressions", () => {
-  const baseline = buildBaseline(inputFor([observe(1, { tests: 1, style: 0.5 }), observe(2, { tests: 1, style: 0.5 })], { acceptFailing: true }));
+  const baseline = buildBaseline(
+    inputFor([observe(1, { tests: 1, style: 0.5 }), observe(2, { tests: 1, style: 0.5 })], { acceptFailing: true }),
+  );
 
   it("names each criterion that passed in the baseline and fails now", () => {
     const now = aggregateScores([observe(1, { tests: 0, style: 0 })], ids);
     // style never passed (0.5 < 1), so its drop to 0 is not a regression.
-    expect(findRegressions(baseline, now, undefined)).toEqual({ regressed: ["e/m/a/tests"], unresolved: [], notCompared: [], compared: 1, judgeChanged: [] });
+    expect(findRegressions(baseline, now, undefined)).toEqual({
+      regressed: ["e/m/a/tests"],
+      unresolved: [],
+      notCompared: [],
+      compared: 1,
+      judgeChanged: [],
+    });
   });
 
   it("leaves the baseline's control rows out: controls never enter the verdict, so they are neither compared nor missing", () => {
-    const withControl = buildBaseline(inputFor([observe(1, { tests: 1, style: 1 }), observe(1, { tests: 1, style: 1 }, "control/positive")]));
+    const withControl = buildBaseline(
+      inputFor([observe(1, { tests: 1, style: 1 }), observe(1, { tests: 1, style: 1 }, "control/positive")]),
+    );
     expect(withControl.entries.map((entry) => entry.model)).toEqual(["m/a", "control/positive"]);
     // The run's verdict sees real models only (summarizeRun): the control's passes are not "baseline passes not in this run".
     const report = findRegressions(withControl, aggregateScores([observe(1, { tests: 1, style: 1 })], ids), undefined);
     expect(report).toMatchObject({ regressed: [], notCompared: [], compared: 2 });
-    const verdict = decideVerdict({ observations: [observe(1, { tests: 1, style: 1 })], criteria, baseline: withControl });
-    expect(verdict.contributors.find((contributor) => contributor.id === "regression")!.detail).toBe("against baseline of run run-1");
+    const verdict = decideVerdict({
+      observations: [observe(1, { tests: 1, style: 1 })],
+      criteria,
+      baseline: withControl,
+    });
+    expect(verdict.contributors.find((contributor) => contributor.id === "regression")!.detail).toBe(
+      "against baseline of run run-1",
+    );
   });
 
   it("judges both sides by today's thresholds", () => {
@@ -124,22 +173,44 @@ describe("findRegressions", () => {
     const other = aggregateScores([observe(1, { tests: 1, style: 1 }, "m/b")], ids);
     expect(findRegressions(baseline, other, undefined).notCompared).toEqual(["e/m/a/tests"]);
     const rejudged = [{ evalId: "e", model: "m/a", candidateFingerprint: "cand-1", judgeFingerprint: "judge-2" }];
-    expect(findRegressions(baseline, aggregateScores([observe(1, { tests: 1, style: 1 })], ids), undefined, rejudged).judgeChanged).toEqual(["e/m/a"]);
+    expect(
+      findRegressions(baseline, aggregateScores([observe(1, { tests: 1, style: 1 })], ids), undefined, rejudged)
+        .judgeChanged,
+    ).toEqual(["e/m/a"]);
   });
 
   it("promotes one arm: current by default, the --variant's rows with it; regression compares the same arm", () => {
-    const terse = (repetition: number, scores: SlotObservation["scores"]): SlotObservation => ({ ...observe(repetition, scores), variant: "terse" });
-    const observations = [observe(1, { tests: 1, style: 1 }), observe(2, { tests: 1, style: 1 }), terse(1, { tests: 0, style: 1 }), terse(2, { tests: 0, style: 1 })];
-    const armFingerprints = [...fingerprints, { evalId: "e", model: "m/a", variant: "terse", candidateFingerprint: "cand-terse", judgeFingerprint: "judge-1" }];
-    const currentOnly = decideVerdict({ observations: observations.filter((observation) => observation.variant === "current"), criteria });
+    const terse = (repetition: number, scores: SlotObservation["scores"]): SlotObservation => ({
+      ...observe(repetition, scores),
+      variant: "terse",
+    });
+    const observations = [
+      observe(1, { tests: 1, style: 1 }),
+      observe(2, { tests: 1, style: 1 }),
+      terse(1, { tests: 0, style: 1 }),
+      terse(2, { tests: 0, style: 1 }),
+    ];
+    const armFingerprints = [
+      ...fingerprints,
+      { evalId: "e", model: "m/a", variant: "terse", candidateFingerprint: "cand-terse", judgeFingerprint: "judge-1" },
+    ];
+    const currentOnly = decideVerdict({
+      observations: observations.filter((observation) => observation.variant === "current"),
+      criteria,
+    });
     const current = buildBaseline(inputFor(observations, { fingerprints: armFingerprints, verdict: currentOnly }));
-    expect(current.entries.map((entry) => [entry.model, entry.variant, entry.criteria, entry.candidateFingerprints])).toEqual([["m/a", undefined, { tests: 1, style: 1 }, ["cand-1"]]]);
-    const variant = buildBaseline(inputFor(observations, { fingerprints: armFingerprints, variant: "terse", acceptFailing: true }));
-    expect(variant.entries.map((entry) => [entry.model, entry.variant, entry.criteria, entry.candidateFingerprints])).toEqual([["m/a", "terse", { tests: 0, style: 1 }, ["cand-terse"]]]);
+    expect(
+      current.entries.map((entry) => [entry.model, entry.variant, entry.criteria, entry.candidateFingerprints]),
+    ).toEqual([["m/a", undefined, { tests: 1, style: 1 }, ["cand-1"]]]);
+    const variant = buildBaseline(
+      inputFor(observations, { fingerprints: armFingerprints, variant: "terse", acceptFailing: true }),
+    );
+    expect(
+      variant.entries.map((entry) => [entry.model, entry.variant, entry.criteria, entry.candidateFingerprints]),
+    ).toEqual([["m/a", "terse", { tests: 0, style: 1 }, ["cand-terse"]]]);
     // A terse baseline is compared with terse's cells only: current passing tests does not hide terse's style regression.
     const now = aggregateScores([observe(1, { tests: 1, style: 1 }), terse(1, { tests: 0, style: 0 })], ids);
     expect(findRegressions(variant, now, undefined).regressed).toEqual(["e/m/a [terse]/style"]);
     expect(findRegressions(current, now, undefined).regressed).toEqual([]);
   });
 });
-

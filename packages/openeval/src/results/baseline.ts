@@ -43,14 +43,18 @@ export function buildBaseline(input: BaselineInput): Baseline {
   const arm = input.summaries.filter((summary) => variantOf(summary) === (input.variant ?? CURRENT_VARIANT_NAME));
   const entries = arm.flatMap((summary) =>
     summary.evals.map((evaluation) => {
-      const slots = input.fingerprints.filter((slot) => slot.evalId === evaluation.evalId && candidateName(slot) === candidateName(summary));
+      const slots = input.fingerprints.filter(
+        (slot) => slot.evalId === evaluation.evalId && candidateName(slot) === candidateName(summary),
+      );
       return {
         evalId: evaluation.evalId,
         model: summary.model,
         ...(summary.variant === undefined ? {} : { variant: summary.variant }),
         candidateFingerprints: distinct(slots.map((slot) => slot.candidateFingerprint)),
         judgeFingerprints: distinct(slots.flatMap((slot) => slot.judgeFingerprint ?? [])),
-        criteria: Object.fromEntries(Object.entries(evaluation.criteria).map(([id, score]) => [id, score.value as number])),
+        criteria: Object.fromEntries(
+          Object.entries(evaluation.criteria).map(([id, score]) => [id, score.value as number]),
+        ),
       };
     }),
   );
@@ -104,24 +108,42 @@ function throwIfRefused(input: BaselineInput): void {
   const { verdict } = input;
   const refusals: BaselineRefusal[] = [];
   if (!verdict.complete) {
-    refusals.push({ reason: "incomplete", message: `${verdict.unjudged.length} slot(s) are unjudged (${listNames(verdict.unjudged)}); finish them with openeval run, retry or rejudge` });
+    refusals.push({
+      reason: "incomplete",
+      message: `${verdict.unjudged.length} slot(s) are unjudged (${listNames(verdict.unjudged)}); finish them with openeval run, retry or rejudge`,
+    });
   }
   if (input.outOfScope > 0) {
-    refusals.push({ reason: "filtered", message: `${input.outOfScope} slot(s) of the benchmark were outside the --only-* scope; run the whole benchmark` });
+    refusals.push({
+      reason: "filtered",
+      message: `${input.outOfScope} slot(s) of the benchmark were outside the --only-* scope; run the whole benchmark`,
+    });
   }
-  const unresolved = criterionCells(input.summaries).filter((cell) => cell.score.value === null).map(cellName);
+  const unresolved = criterionCells(input.summaries)
+    .filter((cell) => cell.score.value === null)
+    .map(cellName);
   if (unresolved.length > 0) {
-    refusals.push({ reason: "unresolved", message: `${unresolved.length} criterion score(s) are unresolved (${listNames(unresolved)})` });
+    refusals.push({
+      reason: "unresolved",
+      message: `${unresolved.length} criterion score(s) are unresolved (${listNames(unresolved)})`,
+    });
   }
   if (verdict.status === "fail" && !input.acceptFailing) {
-    const because = verdict.contributors.filter((contributor) => contributor.status === "fail").map((contributor) => `${contributor.id}: ${listNames(contributor.failing)}`);
-    refusals.push({ reason: "failing", message: `the verdict is fail (${because.join("; ")}); pass --accept-failing to accept it anyway` });
+    const because = verdict.contributors
+      .filter((contributor) => contributor.status === "fail")
+      .map((contributor) => `${contributor.id}: ${listNames(contributor.failing)}`);
+    refusals.push({
+      reason: "failing",
+      message: `the verdict is fail (${because.join("; ")}); pass --accept-failing to accept it anyway`,
+    });
   }
   if (refusals.length > 0) throw new BaselineRefusedError(input.runId, refusals);
 }
 
 function listNames(names: readonly string[], shown = 5): string {
-  return names.length <= shown ? names.join(", ") : `${names.slice(0, shown).join(", ")} and ${names.length - shown} more`;
+  return names.length <= shown
+    ? names.join(", ")
+    : `${names.slice(0, shown).join(", ")} and ${names.length - shown} more`;
 }
 
 function distinct(values: readonly string[]): string[] {

@@ -37,7 +37,9 @@ describe("bootstrapInterval", () => {
   it("is the central 95% of the resampled statistic", () => {
     // Mean of two draws from {0, 1}: 0 (¼), 0.5 (½), 1 (¼) → 2.5th percentile 0, 97.5th 1.
     const values = [0, 1];
-    const interval = bootstrapInterval((random) => mean([pick(values, random), pick(values, random)]), { subject: "s" });
+    const interval = bootstrapInterval((random) => mean([pick(values, random), pick(values, random)]), {
+      subject: "s",
+    });
     expect(interval).toEqual({ lower: 0, upper: 1 });
   });
 
@@ -67,7 +69,12 @@ describe("numbers", () => {
   });
 
   it("means bounded scores, keeping unresolved ones as bounds", () => {
-    expect(meanBounded([{ value: 1, lower: 1, upper: 1 }, { value: null, lower: 0, upper: 1 }])).toEqual({ value: null, lower: 0.5, upper: 1 });
+    expect(
+      meanBounded([
+        { value: 1, lower: 1, upper: 1 },
+        { value: null, lower: 0, upper: 1 },
+      ]),
+    ).toEqual({ value: null, lower: 0.5, upper: 1 });
     expect(meanBounded([])).toEqual({ value: null, lower: 0, upper: 1 });
   });
 });

@@ -70,9 +70,13 @@ export function pick<T>(items: readonly T[], random: Random): T {
  * returns its statistic) and returns the central 95% of the results (nearest-rank 2.5th and 97.5th percentiles).
  * @example bootstrapInterval((random) => mean(values.map(() => pick(values, random))), { seed: 1 })
  */
-export function bootstrapInterval(statistic: (random: Random) => number, options: BootstrapOptions & { subject: string }): Interval {
+export function bootstrapInterval(
+  statistic: (random: Random) => number,
+  options: BootstrapOptions & { subject: string },
+): Interval {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a whole number from 1; got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`resamples must be a whole number from 1; got ${resamples}`);
   const random = createRandom(seedFor(options.seed ?? DEFAULT_SEED, options.subject));
   const results = Array.from({ length: resamples }, () => statistic(random)).sort((a, b) => a - b);
   const tail = (1 - CONFIDENCE_LEVEL) / 2;

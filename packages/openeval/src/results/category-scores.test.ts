@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { SlotOutcome } from "./aggregate.ts";
 import { scoreCategories } from "./category-scores.ts";
 
-const outcome = (model: string, evalId: string, repetition: number, scores: Record<string, number | null> | null): SlotOutcome => ({ evalId, model, variant: "current", repetition, scores, costUSD: null, elapsedMs: null });
+const outcome = (
+  model: string,
+  evalId: string,
+  repetition: number,
+  scores: Record<string, number | null> | null,
+): SlotOutcome => ({ evalId, model, variant: "current", repetition, scores, costUSD: null, elapsedMs: null });
 
 describe("scoreCategories", () => {
   const criteria = { a: ["x", "y"], b: ["z"], c: ["w"] };
@@ -24,7 +29,11 @@ describe("scoreCategories", () => {
     const [speed, accuracy] = scoreCategories(outcomes, criteria, categories, { seed: 1 });
     expect(speed).toMatchObject({ category: "speed", criteria: 2, evals: 2 });
     // speed: eval a's x averages 0.5, eval b's z 1 → 75 (eval c, uncategorized, does not count).
-    expect(speed!.models[0]).toMatchObject({ model: "m/one", score: { value: 75, lower: 75, upper: 75 }, reason: null });
+    expect(speed!.models[0]).toMatchObject({
+      model: "m/one",
+      score: { value: 75, lower: 75, upper: 75 },
+      reason: null,
+    });
     expect(speed!.models[0]!.interval!.lower).toBeLessThanOrEqual(75);
     expect(speed!.models[0]!.interval!.upper).toBeGreaterThanOrEqual(75);
     expect(accuracy).toMatchObject({ category: "accuracy", criteria: 1, evals: 1 });

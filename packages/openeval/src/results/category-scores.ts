@@ -33,7 +33,11 @@ export function scoreCategories(
   categories: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>,
   options: BootstrapOptions = {},
 ): CategoryScore[] {
-  const keys = [...new Set(Object.entries(criteria).flatMap(([evalId, ids]) => ids.flatMap((id) => categories[evalId]?.[id] ?? [])))];
+  const keys = [
+    ...new Set(
+      Object.entries(criteria).flatMap(([evalId, ids]) => ids.flatMap((id) => categories[evalId]?.[id] ?? [])),
+    ),
+  ];
   return keys.map((category) => {
     const selected = Object.fromEntries(
       Object.entries(criteria)
@@ -44,7 +48,13 @@ export function scoreCategories(
     const intervals = new Map(scoreIntervals(mine, selected, options).map((entry) => [candidateName(entry), entry]));
     const models = aggregateScores(mine, selected).map(({ model, variant, score }) => {
       const interval = intervals.get(candidateName({ model, variant }));
-      return { model, ...(variant === undefined ? {} : { variant }), score, interval: interval?.interval ?? null, reason: interval?.reason ?? null };
+      return {
+        model,
+        ...(variant === undefined ? {} : { variant }),
+        score,
+        interval: interval?.interval ?? null,
+        reason: interval?.reason ?? null,
+      };
     });
     return { category, criteria: Object.values(selected).flat().length, evals: Object.keys(selected).length, models };
   });

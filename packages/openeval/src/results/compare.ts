@@ -39,7 +39,13 @@ export interface ModelPairComparison {
   scoreA: Bounded;
   scoreB: Bounded;
   /** b − a in points (0–100), paired over the evals both sides resolved, with its 95% paired-bootstrap CI. */
-  paired: { meanDifference: number | null; interval: Interval | null; reason: string | null; pairedEvals: number; excluded: { evalId: string; reason: string }[] };
+  paired: {
+    meanDifference: number | null;
+    interval: Interval | null;
+    reason: string | null;
+    pairedEvals: number;
+    excluded: { evalId: string; reason: string }[];
+  };
   evals: EvalChange[];
   /** Criterion changes by status. */
   counts: Record<ChangeStatus, number>;
@@ -49,9 +55,21 @@ export interface ModelPairComparison {
  * Compares model `a` of one side with model `b` of the other (b − a throughout).
  * @example compareSummaries(baselineRun.find(…)!, currentRun.find(…)!).counts.regression // 1
  */
-export function compareSummaries(a: ModelSummary, b: ModelSummary, options: BootstrapOptions = {}): ModelPairComparison {
+export function compareSummaries(
+  a: ModelSummary,
+  b: ModelSummary,
+  options: BootstrapOptions = {},
+): ModelPairComparison {
   // compareModels pairs two models of one summary list by eval: give the sides names it can tell apart.
-  const paired = compareModels([{ model: "b", evals: b.evals }, { model: "a", evals: a.evals }], "b", "a", { seed: 1, ...options });
+  const paired = compareModels(
+    [
+      { model: "b", evals: b.evals },
+      { model: "a", evals: a.evals },
+    ],
+    "b",
+    "a",
+    { seed: 1, ...options },
+  );
   const evalsA = new Map(a.evals.map((evaluation) => [evaluation.evalId, evaluation]));
   const evalsB = new Map(b.evals.map((evaluation) => [evaluation.evalId, evaluation]));
   const evalIds = [...new Set([...evalsA.keys(), ...evalsB.keys()])];
@@ -61,7 +79,11 @@ export function compareSummaries(a: ModelSummary, b: ModelSummary, options: Boot
     return {
       evalId,
       ...change(left, right),
-      criteria: criterionIds.map((criterionId) => ({ evalId, criterionId, ...change(left?.criteria[criterionId], right?.criteria[criterionId]) })),
+      criteria: criterionIds.map((criterionId) => ({
+        evalId,
+        criterionId,
+        ...change(left?.criteria[criterionId], right?.criteria[criterionId]),
+      })),
     };
   });
   const counts = Object.fromEntries(CHANGE_STATUSES.map((status) => [status, 0])) as Record<ChangeStatus, number>;
@@ -76,7 +98,10 @@ export function compareSummaries(a: ModelSummary, b: ModelSummary, options: Boot
       interval: paired.interval,
       reason: paired.reason,
       pairedEvals: paired.differences.length,
-      excluded: paired.excluded.map((entry) => ({ evalId: entry.evalId, reason: entry.reason.replace(/for b$/, "on side b").replace(/for a$/, "on side a") })),
+      excluded: paired.excluded.map((entry) => ({
+        evalId: entry.evalId,
+        reason: entry.reason.replace(/for b$/, "on side b").replace(/for a$/, "on side a"),
+      })),
     },
     evals,
     counts,
@@ -88,7 +113,8 @@ function change(a: Bounded | undefined, b: Bounded | undefined): ScoreChange {
   if (a === undefined || b === undefined) return { ...values, difference: null, status: "missing" };
   if (a.value === null || b.value === null) return { ...values, difference: null, status: "unresolved" };
   const difference = b.value - a.value;
-  const status = difference < -THRESHOLD_TOLERANCE ? "regression" : difference > THRESHOLD_TOLERANCE ? "improvement" : "unchanged";
+  const status =
+    difference < -THRESHOLD_TOLERANCE ? "regression" : difference > THRESHOLD_TOLERANCE ? "improvement" : "unchanged";
   return { ...values, difference, status };
 }
 
@@ -99,13 +125,26 @@ function change(a: Bounded | undefined, b: Bounded | undefined): ScoreChange {
 export function baselineSummaries(baseline: Baseline): ModelSummary[] {
   return groupByCandidate(baseline.entries).map(({ candidate, items: entries }) => {
     const evals = entries.map((entry) => {
-      const criteria = Object.fromEntries(Object.entries(entry.criteria).map(([id, value]) => [id, { value, lower: value, upper: value }]));
+      const criteria = Object.fromEntries(
+        Object.entries(entry.criteria).map(([id, value]) => [id, { value, lower: value, upper: value }]),
+      );
       const values = Object.values(entry.criteria);
       const value = values.length === 0 ? null : mean(values);
       return { evalId: entry.evalId, criteria, value, lower: value ?? 0, upper: value ?? 1 };
     });
     const known = evals.map((evaluation) => evaluation.value);
     const value = known.length === 0 || known.includes(null) ? null : 100 * mean(known as number[]);
-    return { ...candidate, score: { value, lower: value ?? 0, upper: value ?? 100 }, evals, slots: 0, judged: 0, costUSD: null, judgeCostUSD: null, totalCostUSD: null, elapsedMs: null, modelActiveMs: null };
+    return {
+      ...candidate,
+      score: { value, lower: value ?? 0, upper: value ?? 100 },
+      evals,
+      slots: 0,
+      judged: 0,
+      costUSD: null,
+      judgeCostUSD: null,
+      totalCostUSD: null,
+      elapsedMs: null,
+      modelActiveMs: null,
+    };
   });
 }

@@ -46,7 +46,13 @@ export function judgeCriterion(score: Bounded, threshold: number): CriterionStat
 export function criterionCells(summaries: readonly ModelSummary[]): CriterionCell[] {
   return summaries.flatMap((summary) =>
     summary.evals.flatMap((evaluation) =>
-      Object.entries(evaluation.criteria).map(([criterionId, score]) => ({ evalId: evaluation.evalId, model: summary.model, ...(summary.variant === undefined ? {} : { variant: summary.variant }), criterionId, score })),
+      Object.entries(evaluation.criteria).map(([criterionId, score]) => ({
+        evalId: evaluation.evalId,
+        model: summary.model,
+        ...(summary.variant === undefined ? {} : { variant: summary.variant }),
+        criterionId,
+        score,
+      })),
     ),
   );
 }

@@ -8,11 +8,18 @@ describe("resolveGate (default ◁ benchmark.ts ◁ CLI)", () => {
   });
 
   it("lets benchmark.ts switch contributors off; omitted ones stay on", () => {
-    expect(resolveGate({ configured: { regression: false, gates: true } })).toEqual(["code-judge", "llm-judge", "gates"]);
+    expect(resolveGate({ configured: { regression: false, gates: true } })).toEqual([
+      "code-judge",
+      "llm-judge",
+      "gates",
+    ]);
   });
 
   it("--gate sets the set outright, even over benchmark.ts", () => {
-    expect(resolveGate({ configured: { regression: false }, gate: ["regression,gates"] })).toEqual(["gates", "regression"]);
+    expect(resolveGate({ configured: { regression: false }, gate: ["regression,gates"] })).toEqual([
+      "gates",
+      "regression",
+    ]);
   });
 
   it("--only restricts what is enabled, and --no-llm-judge removes llm-judge", () => {

@@ -27,7 +27,9 @@ export function resolveGate(selection: GateSelection = {}): ContributorId[] {
   const gate = selection.gate === undefined ? undefined : splitIds(selection.gate);
   const only = selection.only === undefined ? undefined : splitIds(selection.only);
   const configured = Object.entries(selection.configured ?? {});
-  const unknown = [...new Set([...configured.map(([id]) => id), ...(gate ?? []), ...(only ?? [])])].filter((id) => !isContributorId(id));
+  const unknown = [...new Set([...configured.map(([id]) => id), ...(gate ?? []), ...(only ?? [])])].filter(
+    (id) => !isContributorId(id),
+  );
   if (unknown.length > 0) throw new GateSelectionError(unknown, CONTRIBUTOR_IDS);
 
   let enabled = new Set<string>(CONTRIBUTOR_IDS.filter((id) => selection.configured?.[id] !== false));
@@ -42,5 +44,8 @@ export function isContributorId(id: string): id is ContributorId {
 }
 
 function splitIds(values: readonly string[]): string[] {
-  return values.flatMap((value) => value.split(",")).map((id) => id.trim()).filter((id) => id.length > 0);
+  return values
+    .flatMap((value) => value.split(","))
+    .map((id) => id.trim())
+    .filter((id) => id.length > 0);
 }

@@ -52,7 +52,11 @@ export function gateName(result: GateResult): string {
 }
 
 function scoreGate(summary: ModelSummary, min: number): GateResult {
-  const score = { value: fraction(summary.score.value), lower: summary.score.lower / 100, upper: summary.score.upper / 100 };
+  const score = {
+    value: fraction(summary.score.value),
+    lower: summary.score.lower / 100,
+    upper: summary.score.upper / 100,
+  };
   // Named by candidate: with --variant, a model's current and variant rows each have their own score gate.
   const name = candidateName(summary);
   return { id: "score.min", model: name, ...boundedGate(score, min, `${name} score`) };
@@ -61,27 +65,51 @@ function scoreGate(summary: ModelSummary, min: number): GateResult {
 /** The criterion's mean over every (eval, model) cell where it appears, with completion bounds. */
 function criterionGate(input: GateInput, criterionId: string, min: number): GateResult {
   const id = `criteria.${criterionId}.min` as const;
-  const scores = criterionCells(input.summaries).filter((cell) => cell.criterionId === criterionId).map((cell) => cell.score);
+  const scores = criterionCells(input.summaries)
+    .filter((cell) => cell.criterionId === criterionId)
+    .map((cell) => cell.score);
   if (scores.length === 0 && input.complete && input.observations.length > 0) {
-    return { id, status: "fail", actual: null, threshold: min, detail: `every slot is judged and no judge scored a criterion "${criterionId}"; fix gates.criteria in benchmark.ts` };
+    return {
+      id,
+      status: "fail",
+      actual: null,
+      threshold: min,
+      detail: `every slot is judged and no judge scored a criterion "${criterionId}"; fix gates.criteria in benchmark.ts`,
+    };
   }
   if (scores.length === 0) {
-    return { id, status: "unknown", actual: null, threshold: min, detail: `no eval in this run has a criterion "${criterionId}"; check gates.criteria in benchmark.ts` };
+    return {
+      id,
+      status: "unknown",
+      actual: null,
+      threshold: min,
+      detail: `no eval in this run has a criterion "${criterionId}"; check gates.criteria in benchmark.ts`,
+    };
   }
-  return { id, ...boundedGate(meanBounded(scores), min, `${criterionId} mean over ${scores.length} eval × model cell(s)`) };
+  return {
+    id,
+    ...boundedGate(meanBounded(scores), min, `${criterionId} mean over ${scores.length} eval × model cell(s)`),
+  };
 }
 
 function latencyGate(observations: readonly SlotObservation[], p95Ms: number): GateResult {
   const fresh = measureCostAndTime(observations.filter((observation) => observation.fresh));
   const actual = fresh.p95ElapsedMs;
   if (actual === null) {
-    const detail = fresh.executed === 0
-      ? "no eval run was executed by this invocation, and a reused recording is not a live measurement; run with --fresh"
-      : `none of the ${fresh.executed} fresh execution(s) recorded its elapsed time`;
+    const detail =
+      fresh.executed === 0
+        ? "no eval run was executed by this invocation, and a reused recording is not a live measurement; run with --fresh"
+        : `none of the ${fresh.executed} fresh execution(s) recorded its elapsed time`;
     return { id: "latency.p95Ms", status: "unknown", actual, threshold: p95Ms, detail };
   }
   const measured = `p95 ${actual} ms over ${fresh.executed - fresh.unknownElapsed} fresh execution(s)`;
-  return { id: "latency.p95Ms", status: actual <= p95Ms ? "pass" : "fail", actual, threshold: p95Ms, detail: `${measured}, limit ${p95Ms} ms` };
+  return {
+    id: "latency.p95Ms",
+    status: actual <= p95Ms ? "pass" : "fail",
+    actual,
+    threshold: p95Ms,
+    detail: `${measured}, limit ${p95Ms} ms`,
+  };
 }
 
 /** Spend only grows, so known spend over the limit fails even while other costs are unknown. */
@@ -99,10 +127,16 @@ function costGate(observations: readonly SlotObservation[], maxUSD: number): Gat
 function boundedGate(score: Bounded, min: number, subject: string): Omit<GateResult, "id" | "model"> {
   const status = judgeCriterion(score, min);
   if (score.value !== null) {
-    return { status, actual: score.value, threshold: min, detail: `${subject} ${round(score.value)} ${status === "pass" ? "≥" : "<"} ${min}` };
+    return {
+      status,
+      actual: score.value,
+      threshold: min,
+      detail: `${subject} ${round(score.value)} ${status === "pass" ? "≥" : "<"} ${min}`,
+    };
   }
   const range = `${subject} unresolved, between ${round(score.lower)} and ${round(score.upper)}`;
-  const verdict = status === "fail" ? `: below ${min} whatever the unresolved work gives` : "; finish the run to decide";
+  const verdict =
+    status === "fail" ? `: below ${min} whatever the unresolved work gives` : "; finish the run to decide";
   return { status, actual: null, threshold: min, detail: `${range}${verdict}` };
 }
 

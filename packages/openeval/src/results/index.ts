@@ -1,18 +1,61 @@
 // The results stage, the last of the journey: equal-weight aggregation, statistics, gates, the verdict and
 // baselines, over the records (records/).
-export { aggregateScores, slotCredit, type Bounded, type EvalSummary, type ModelSummary, type SlotOutcome } from "./aggregate.ts";
+export {
+  aggregateScores,
+  slotCredit,
+  type Bounded,
+  type EvalSummary,
+  type ModelSummary,
+  type SlotOutcome,
+} from "./aggregate.ts";
 export { scoreCategories, type CategoryModelScore, type CategoryScore } from "./category-scores.ts";
 export { activeIntervals, judgeCostOf, judgingOf, unionMs, type Interval } from "./active-time.ts";
-export { scoreIntervals, compareModels, costAndTimeByModel, measureCostAndTime, type CostAndTime, type PairedComparison, type ScoreInterval, type SlotObservation } from "./statistics.ts";
+export {
+  scoreIntervals,
+  compareModels,
+  costAndTimeByModel,
+  measureCostAndTime,
+  type CostAndTime,
+  type PairedComparison,
+  type ScoreInterval,
+  type SlotObservation,
+} from "./statistics.ts";
 export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";
 export { DEFAULT_CRITERION_THRESHOLD, judgeCriterion } from "./criterion-status.ts";
 export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";
-export { decideVerdict, type ContributorOutcome, type ContributorStatus, type ContributorWord, type CriterionRef, type Verdict, type VerdictStatus } from "./verdict.ts";
-export { describeVerdict, exitCodeFor, formatVerdictWords, type VerdictHeadline, type VerdictWords } from "./verdict-words.ts";
+export {
+  decideVerdict,
+  type ContributorOutcome,
+  type ContributorStatus,
+  type ContributorWord,
+  type CriterionRef,
+  type Verdict,
+  type VerdictStatus,
+} from "./verdict.ts";
+export {
+  describeVerdict,
+  exitCodeFor,
+  formatVerdictWords,
+  type VerdictHeadline,
+  type VerdictWords,
+} from "./verdict-words.ts";
 export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
 export { BaselineInvalidError, BaselineRefusedError, GateSelectionError, RunMaintenanceError } from "./errors.ts";
-export { baselineSummaries, compareSummaries, type ChangeStatus, type CriterionChange, type EvalChange, type ModelPairComparison, type ScoreChange } from "./compare.ts";
-export { readVerdictSettings, recordVerdictSettings, verdictSettingsOf, type VerdictSettings } from "./verdict-settings.ts";
+export {
+  baselineSummaries,
+  compareSummaries,
+  type ChangeStatus,
+  type CriterionChange,
+  type EvalChange,
+  type ModelPairComparison,
+  type ScoreChange,
+} from "./compare.ts";
+export {
+  readVerdictSettings,
+  recordVerdictSettings,
+  verdictSettingsOf,
+  type VerdictSettings,
+} from "./verdict-settings.ts";

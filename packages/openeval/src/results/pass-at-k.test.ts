@@ -3,7 +3,13 @@ import type { SlotOutcome } from "./aggregate.ts";
 import { passAtK, passHatK, summarizePassK } from "./pass-at-k.ts";
 
 const slot = (evalId: string, repetition: number, scores: SlotOutcome["scores"], model = "m/a"): SlotOutcome => ({
-  evalId, model, variant: "current", repetition, scores, costUSD: null, elapsedMs: null,
+  evalId,
+  model,
+  variant: "current",
+  repetition,
+  scores,
+  costUSD: null,
+  elapsedMs: null,
 });
 
 /** C(n, k) exactly, for checking the product forms. */
@@ -65,7 +71,10 @@ describe("summarizePassK", () => {
   });
 
   it("gives null with the reason for k above the repetitions, or unresolved values", () => {
-    expect(summarizePassK(outcomes, criteria, 6)[0]).toMatchObject({ passAtK: null, reason: expect.stringMatching(/fewer than k = 6/) });
+    expect(summarizePassK(outcomes, criteria, 6)[0]).toMatchObject({
+      passAtK: null,
+      reason: expect.stringMatching(/fewer than k = 6/),
+    });
     const unresolved = summarizePassK([slot("e", 1, { t: 1 }), slot("e", 2, null)], { e: ["t"] }, 1)[0];
     expect(unresolved).toMatchObject({ passAtK: null, passHatK: null, reason: "e/t has unresolved repetitions" });
     expect(summarizePassK([slot("e", 1, { s: 0.3 })], { e: ["s"] }, 1)[0]!.reason).toMatch(/no binary criteria/);

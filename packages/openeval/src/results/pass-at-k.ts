@@ -48,20 +48,40 @@ export function passHatK(n: number, c: number, k: number): number {
  * unresolved value, or fewer than k repetitions, makes the model's estimates null with the reason.
  * @example summarizePassK(outcomes, { e: ["tests_pass"] }, 2) // [{ model, k: 2, passAtK: 0.7, passHatK: 0.1, … }]
  */
-export function summarizePassK(outcomes: readonly SlotOutcome[], criteria: Readonly<Record<string, readonly string[]>>, k: number): PassK[] {
+export function summarizePassK(
+  outcomes: readonly SlotOutcome[],
+  criteria: Readonly<Record<string, readonly string[]>>,
+  k: number,
+): PassK[] {
   const cells = binaryCells(outcomes, criteria);
   return groupByCandidate(outcomes).map(({ candidate, items: mine }) => {
     const empty = { ...candidate, k, passAtK: null, passHatK: null, cells: 0 };
     const byEval = Map.groupBy(mine, (outcome) => outcome.evalId);
     const counted = cells
       .filter((cell) => byEval.has(cell.evalId))
-      .map((cell) => ({ ...cell, values: byEval.get(cell.evalId)!.map((outcome) => outcome.scores?.[cell.criterion] ?? null) }));
+      .map((cell) => ({
+        ...cell,
+        values: byEval.get(cell.evalId)!.map((outcome) => outcome.scores?.[cell.criterion] ?? null),
+      }));
     if (counted.length === 0) return { ...empty, reason: "no binary criteria (every recorded value 0 or 1)" };
     const unresolved = counted.find((cell) => cell.values.includes(null));
-    if (unresolved) return { ...empty, cells: counted.length, reason: `${unresolved.evalId}/${unresolved.criterion} has unresolved repetitions` };
+    if (unresolved)
+      return {
+        ...empty,
+        cells: counted.length,
+        reason: `${unresolved.evalId}/${unresolved.criterion} has unresolved repetitions`,
+      };
     const short = counted.find((cell) => cell.values.length < k);
-    if (short) return { ...empty, cells: counted.length, reason: `${short.evalId} has ${short.values.length} repetition(s), fewer than k = ${k}` };
-    const counts = counted.map((cell) => ({ n: cell.values.length, c: cell.values.filter((value) => value === 1).length }));
+    if (short)
+      return {
+        ...empty,
+        cells: counted.length,
+        reason: `${short.evalId} has ${short.values.length} repetition(s), fewer than k = ${k}`,
+      };
+    const counts = counted.map((cell) => ({
+      n: cell.values.length,
+      c: cell.values.filter((value) => value === 1).length,
+    }));
     return {
       ...candidate,
       k,
@@ -73,7 +93,10 @@ export function summarizePassK(outcomes: readonly SlotOutcome[], criteria: Reado
   });
 }
 
-function binaryCells(outcomes: readonly SlotOutcome[], criteria: Readonly<Record<string, readonly string[]>>): { evalId: string; criterion: string }[] {
+function binaryCells(
+  outcomes: readonly SlotOutcome[],
+  criteria: Readonly<Record<string, readonly string[]>>,
+): { evalId: string; criterion: string }[] {
   const byEval = Map.groupBy(outcomes, (outcome) => outcome.evalId);
   return Object.entries(criteria).flatMap(([evalId, ids]) =>
     ids

@@ -3,7 +3,13 @@
 import type { GateSettings } from "../load/index.ts";
 import type { ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
-import { cellName, criterionCells, criterionThreshold, judgeCriterion, type CriterionStatus } from "./criterion-status.ts";
+import {
+  cellName,
+  criterionCells,
+  criterionThreshold,
+  judgeCriterion,
+  type CriterionStatus,
+} from "./criterion-status.ts";
 import { candidateName } from "../records/index.ts";
 import { isControlModel } from "../util/control-model.ts";
 
@@ -42,13 +48,17 @@ export function findRegressions(
   fingerprints: readonly SlotFingerprint[] = [],
 ): RegressionReport {
   const now = new Map<string, CriterionStatus>(
-    criterionCells(summaries).map((cell) => [cellName(cell), judgeCriterion(cell.score, criterionThreshold(gates, cell.criterionId))]),
+    criterionCells(summaries).map((cell) => [
+      cellName(cell),
+      judgeCriterion(cell.score, criterionThreshold(gates, cell.criterionId)),
+    ]),
   );
   const report: RegressionReport = { regressed: [], unresolved: [], notCompared: [], compared: 0, judgeChanged: [] };
   // A baseline keeps its controls' scores (for report --compare), but controls never enter the verdict.
   for (const entry of baseline.entries.filter((candidate) => !isControlModel(candidate.model))) {
     for (const [criterionId, value] of Object.entries(entry.criteria)) {
-      if (judgeCriterion({ value, lower: value, upper: value }, criterionThreshold(gates, criterionId)) !== "pass") continue;
+      if (judgeCriterion({ value, lower: value, upper: value }, criterionThreshold(gates, criterionId)) !== "pass")
+        continue;
       const name = cellName({ ...entry, criterionId });
       const status = now.get(name);
       if (status === "fail") report.regressed.push(name);
@@ -57,9 +67,12 @@ export function findRegressions(
       if (status !== undefined) report.compared++;
     }
     const judges = new Set(
-      fingerprints.filter((slot) => slot.evalId === entry.evalId && candidateName(slot) === candidateName(entry)).flatMap((slot) => slot.judgeFingerprint ?? []),
+      fingerprints
+        .filter((slot) => slot.evalId === entry.evalId && candidateName(slot) === candidateName(entry))
+        .flatMap((slot) => slot.judgeFingerprint ?? []),
     );
-    if ([...judges].some((judge) => !entry.judgeFingerprints.includes(judge))) report.judgeChanged.push(`${entry.evalId}/${candidateName(entry)}`);
+    if ([...judges].some((judge) => !entry.judgeFingerprints.includes(judge)))
+      report.judgeChanged.push(`${entry.evalId}/${candidateName(entry)}`);
   }
   return report;
 }

@@ -36,15 +36,24 @@ export function scoreIntervals(
   return groupByCandidate(outcomes).map(({ candidate, items }) => {
     const evals = Map.groupBy(items, (outcome) => outcome.evalId);
     const few = [...evals].find(([, repetitions]) => repetitions.length < 2);
-    if (few) return { ...candidate, interval: null, reason: `needs ≥ 2 repetitions per eval; ${few[0]} has ${few[1].length}` };
+    if (few)
+      return { ...candidate, interval: null, reason: `needs ≥ 2 repetitions per eval; ${few[0]} has ${few[1].length}` };
     const clusters: number[][] = [];
     for (const [evalId, repetitions] of evals) {
       const scores = repetitions.map((outcome) => repetitionScore(outcome, criteria[evalId] ?? []));
-      if (scores.includes(null)) return { ...candidate, interval: null, reason: `score unresolved (${evalId} has unjudged or unresolved repetitions)` };
+      if (scores.includes(null))
+        return {
+          ...candidate,
+          interval: null,
+          reason: `score unresolved (${evalId} has unjudged or unresolved repetitions)`,
+        };
       clusters.push(scores as number[]);
     }
     const resampleMean = clusteredResampler(clusters);
-    const interval = bootstrapInterval((random) => 100 * resampleMean(random), { ...options, subject: candidateName(candidate) });
+    const interval = bootstrapInterval((random) => 100 * resampleMean(random), {
+      ...options,
+      subject: candidateName(candidate),
+    });
     return { ...candidate, interval, reason: null };
   });
 }
@@ -66,7 +75,9 @@ function resampleMean(values: readonly number[], random: Random): number {
  * once, in the same order, so every interval is the one the draws give, to the last bit.
  */
 function clusteredResampler(clusters: readonly (readonly number[])[]): (random: Random) => number {
-  const constantMeans = clusters.map((cluster) => (cluster.every((value) => value === cluster[0]) ? sumInOrder(cluster) / cluster.length : null));
+  const constantMeans = clusters.map((cluster) =>
+    cluster.every((value) => value === cluster[0]) ? sumInOrder(cluster) / cluster.length : null,
+  );
   const drawn = new Int32Array(clusters.length);
   return (random) => {
     for (let index = 0; index < clusters.length; index++) drawn[index] = Math.floor(random() * clusters.length);
@@ -121,8 +132,18 @@ export interface PairedComparison {
  * their mean × 100, and a seeded percentile bootstrap over evals (each draw keeps an eval's pair together).
  * @example compareModels(aggregateScores(outcomes, criteria), "m/a", "m/b") // { meanDifference: 25, interval: { lower: 0, upper: 50 }, … }
  */
-export function compareModels(summaries: readonly (Pick<ModelSummary, "model" | "variant" | "evals">)[], a: string, b: string, options: BootstrapOptions = {}): PairedComparison {
-  const scoresOf = (name: string) => new Map(summaries.find((summary) => candidateName(summary) === name)?.evals.map((evaluation) => [evaluation.evalId, evaluation.value]) ?? []);
+export function compareModels(
+  summaries: readonly Pick<ModelSummary, "model" | "variant" | "evals">[],
+  a: string,
+  b: string,
+  options: BootstrapOptions = {},
+): PairedComparison {
+  const scoresOf = (name: string) =>
+    new Map(
+      summaries
+        .find((summary) => candidateName(summary) === name)
+        ?.evals.map((evaluation) => [evaluation.evalId, evaluation.value]) ?? [],
+    );
   const [left, right] = [scoresOf(a), scoresOf(b)];
   const differences: PairedComparison["differences"] = [];
   const excluded: PairedComparison["excluded"] = [];
@@ -134,8 +155,20 @@ export function compareModels(summaries: readonly (Pick<ModelSummary, "model" | 
   }
   const deltas = differences.map((pair) => pair.difference);
   const meanDifference = deltas.length === 0 ? null : mean(deltas);
-  if (deltas.length < 2) return { a, b, differences, meanDifference, interval: null, reason: `needs ≥ 2 paired evals; ${deltas.length} paired`, excluded };
-  const interval = bootstrapInterval((random) => resampleMean(deltas, random), { ...options, subject: `${a}\u0000${b}` });
+  if (deltas.length < 2)
+    return {
+      a,
+      b,
+      differences,
+      meanDifference,
+      interval: null,
+      reason: `needs ≥ 2 paired evals; ${deltas.length} paired`,
+      excluded,
+    };
+  const interval = bootstrapInterval((random) => resampleMean(deltas, random), {
+    ...options,
+    subject: `${a}\u0000${b}`,
+  });
   return { a, b, differences, meanDifference, interval, reason: null, excluded };
 }
 

@@ -5,12 +5,21 @@ import { ResultsStore } from "../records/index.ts";
 import { readVerdictSettings, recordVerdictSettings, verdictSettingsOf } from "./verdict-settings.ts";
 
 const settings = (extra: object = {}) =>
-  BenchmarkSchema.parse({ models: ["local/m"], gates: { score: { min: 0.8 }, criteria: { ok: { min: 1 } } }, candidate: { providers: { local: { options: { apiKey: "sk-secret-123" } } } }, ...extra });
+  BenchmarkSchema.parse({
+    models: ["local/m"],
+    gates: { score: { min: 0.8 }, criteria: { ok: { min: 1 } } },
+    candidate: { providers: { local: { options: { apiKey: "sk-secret-123" } } } },
+    ...extra,
+  });
 
 describe("verdict settings", () => {
   it("keep gates, thresholds and both selections, and the providers only as a fingerprint (they may hold keys)", () => {
     const recorded = verdictSettingsOf(settings({ verdict: { regression: false } }), { only: ["gates"] });
-    expect(recorded).toMatchObject({ gates: { score: { min: 0.8 }, criteria: { ok: { min: 1 } } }, configured: { regression: false }, selection: { only: ["gates"] } });
+    expect(recorded).toMatchObject({
+      gates: { score: { min: 0.8 }, criteria: { ok: { min: 1 } } },
+      configured: { regression: false },
+      selection: { only: ["gates"] },
+    });
     expect(JSON.stringify(recorded)).not.toContain("sk-secret-123");
   });
 

@@ -15,7 +15,11 @@ export const VerdictSettingsSchema = z.object({
   /** benchmark.ts `verdict`: contributor id → enabled. */
   configured: z.record(z.string(), z.boolean()).nullable(),
   /** The command line's --gate / --only / --no-llm-judge. */
-  selection: z.object({ gate: z.array(z.string()).optional(), only: z.array(z.string()).optional(), noLlmJudge: z.boolean().optional() }),
+  selection: z.object({
+    gate: z.array(z.string()).optional(),
+    only: z.array(z.string()).optional(),
+    noLlmJudge: z.boolean().optional(),
+  }),
   judge: z.object({ model: z.string().nullable(), timeoutMs: z.number(), maxCostUSD: z.number().nullable() }),
   candidate: z.object({ timeoutMs: z.number(), maxCostUSD: z.number().nullable(), providersFingerprint: z.string() }),
   /** Of everything above except the command line's selection: equal fingerprints mean benchmark.ts's verdict settings are unchanged. */
@@ -27,12 +31,23 @@ export type VerdictSettings = z.infer<typeof VerdictSettingsSchema>;
 /**
  * @example verdictSettingsOf(benchmark.settings, { only: ["gates"] }).fingerprint // "3f1c…"
  */
-export function verdictSettingsOf(settings: BenchmarkSettings, selection: Omit<GateSelection, "configured"> = {}): VerdictSettings {
+export function verdictSettingsOf(
+  settings: BenchmarkSettings,
+  selection: Omit<GateSelection, "configured"> = {},
+): VerdictSettings {
   const fromBenchmark = {
     gates: settings.gates ?? null,
     configured: settings.verdict ?? null,
-    judge: { model: settings.judge.model ?? null, timeoutMs: settings.judge.timeoutMs, maxCostUSD: settings.judge.maxCostUSD ?? null },
-    candidate: { timeoutMs: settings.candidate.timeoutMs, maxCostUSD: settings.candidate.maxCostUSD ?? null, providersFingerprint: fingerprint(settings.candidate.providers) },
+    judge: {
+      model: settings.judge.model ?? null,
+      timeoutMs: settings.judge.timeoutMs,
+      maxCostUSD: settings.judge.maxCostUSD ?? null,
+    },
+    candidate: {
+      timeoutMs: settings.candidate.timeoutMs,
+      maxCostUSD: settings.candidate.maxCostUSD ?? null,
+      providersFingerprint: fingerprint(settings.candidate.providers),
+    },
   };
   const cli = {
     ...(selection.gate ? { gate: [...selection.gate] } : {}),

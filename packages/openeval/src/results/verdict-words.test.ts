@@ -13,8 +13,14 @@ describe("exitCodeFor", () => {
 
 describe("describeVerdict: the one wording of a verdict", () => {
   it("says incomplete, never pass, whenever the exit code is 3", () => {
-    expect(describeVerdict({ status: "pass", gated: true }, false)).toEqual({ headline: "incomplete", reason: "some slots are not judged" });
-    expect(describeVerdict({ status: "unknown", gated: true }, true)).toEqual({ headline: "incomplete", reason: "unresolved scores or gates keep it from being decided" });
+    expect(describeVerdict({ status: "pass", gated: true }, false)).toEqual({
+      headline: "incomplete",
+      reason: "some slots are not judged",
+    });
+    expect(describeVerdict({ status: "unknown", gated: true }, true)).toEqual({
+      headline: "incomplete",
+      reason: "unresolved scores or gates keep it from being decided",
+    });
     // An unjudged run of controls only is incomplete too: nothing gated is said only of a finished run.
     expect(describeVerdict({ status: "pass", gated: false }, false).headline).toBe("incomplete");
   });
@@ -27,7 +33,9 @@ describe("describeVerdict: the one wording of a verdict", () => {
   it("says that nothing was gated for a pass over nothing (exit 0), and pass otherwise", () => {
     const nothing = describeVerdict({ status: "pass", gated: false }, true);
     expect(nothing.headline).toBe("nothing gated");
-    expect(formatVerdictWords(nothing)).toBe("nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)");
+    expect(formatVerdictWords(nothing)).toBe(
+      "nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)",
+    );
     expect(exitCodeFor({ status: "pass" }, true)).toBe(0);
     expect(formatVerdictWords(describeVerdict({ status: "pass", gated: true }, true))).toBe("pass");
   });

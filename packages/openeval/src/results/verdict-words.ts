@@ -33,9 +33,21 @@ export function exitCodeFor(verdict: Pick<Verdict, "status">, complete: boolean)
  */
 export function describeVerdict(verdict: Pick<Verdict, "status" | "gated">, complete: boolean): VerdictWords {
   const code = exitCodeFor(verdict, complete);
-  if (code === EXIT_CODES.verdictFail) return { headline: "fail", reason: complete ? null : "some slots are not judged, and no result of theirs can undo the failure" };
-  if (code === EXIT_CODES.incomplete) return { headline: "incomplete", reason: complete ? "unresolved scores or gates keep it from being decided" : "some slots are not judged" };
-  if (!verdict.gated) return { headline: "nothing gated", reason: "no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict" };
+  if (code === EXIT_CODES.verdictFail)
+    return {
+      headline: "fail",
+      reason: complete ? null : "some slots are not judged, and no result of theirs can undo the failure",
+    };
+  if (code === EXIT_CODES.incomplete)
+    return {
+      headline: "incomplete",
+      reason: complete ? "unresolved scores or gates keep it from being decided" : "some slots are not judged",
+    };
+  if (!verdict.gated)
+    return {
+      headline: "nothing gated",
+      reason: "no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict",
+    };
   return { headline: "pass", reason: null };
 }
 

@@ -4,20 +4,43 @@ import { resolveGate } from "./gate-selection.ts";
 import type { SlotObservation } from "./statistics.ts";
 import { decideVerdict, type CriterionRef, type VerdictInput } from "./verdict.ts";
 
-const observe = (evalId: string, repetition: number, scores: SlotObservation["scores"], model = "m/a"): SlotObservation => ({
-  evalId, model, variant: "current", repetition, scores, costUSD: 0.1, elapsedMs: 1000, executed: scores !== null, fresh: true,
+const observe = (
+  evalId: string,
+  repetition: number,
+  scores: SlotObservation["scores"],
+  model = "m/a",
+): SlotObservation => ({
+  evalId,
+  model,
+  variant: "current",
+  repetition,
+  scores,
+  costUSD: 0.1,
+  elapsedMs: 1000,
+  executed: scores !== null,
+  fresh: true,
 });
 // e: code-judged `tests` and rubric-judged `style`.
-const criteria: Record<string, CriterionRef[]> = { e: [{ id: "tests", source: "judge.ts" }, { id: "style", source: "judge.md" }] };
-const verdictOf = (observations: SlotObservation[], extra: Partial<VerdictInput> = {}) => decideVerdict({ observations, criteria, ...extra });
-const contributor = (verdict: ReturnType<typeof decideVerdict>, id: string) => verdict.contributors.find((outcome) => outcome.id === id)!;
+const criteria: Record<string, CriterionRef[]> = {
+  e: [
+    { id: "tests", source: "judge.ts" },
+    { id: "style", source: "judge.md" },
+  ],
+};
+const verdictOf = (observations: SlotObservation[], extra: Partial<VerdictInput> = {}) =>
+  decideVerdict({ observations, criteria, ...extra });
+const contributor = (verdict: ReturnType<typeof decideVerdict>, id: string) =>
+  verdict.contributors.find((outcome) => outcome.id === id)!;
 
 describe("decideVerdict", () => {
   it("passes when every enabled contributor passes (regression skipped without a baseline)", () => {
     const verdict = verdictOf([observe("e", 1, { tests: 1, style: 1 }), observe("e", 2, { tests: 1, style: 1 })]);
     expect(verdict).toMatchObject({ status: "pass", complete: true, unjudged: [] });
     expect(verdict.contributors.map((outcome) => [outcome.id, outcome.status])).toEqual([
-      ["code-judge", "pass"], ["llm-judge", "pass"], ["gates", "pass"], ["regression", "skipped"],
+      ["code-judge", "pass"],
+      ["llm-judge", "pass"],
+      ["gates", "pass"],
+      ["regression", "skipped"],
     ]);
   });
 
@@ -38,14 +61,26 @@ describe("decideVerdict", () => {
     ]);
     const judged = verdictOf([observe("e", 1, { tests: 1, style: 1 })]);
     expect(judged.gated).toBe(true);
-    expect(contributor(judged, "code-judge")).toMatchObject({ checked: 1, detail: "1 of 1 judge.ts criterion cell(s) pass" });
+    expect(contributor(judged, "code-judge")).toMatchObject({
+      checked: 1,
+      detail: "1 of 1 judge.ts criterion cell(s) pass",
+    });
   });
 
   it("keeps a judge whose criteria it learns from judgments undecided while its slots are unjudged, never a pass over nothing", () => {
     // The only slot failed before it was judged: judge.ts has told no criterion yet.
-    const unjudged = decideVerdict({ observations: [observe("e", 1, null)], criteria: { e: [] }, judges: { e: ["judge.ts"] } });
+    const unjudged = decideVerdict({
+      observations: [observe("e", 1, null)],
+      criteria: { e: [] },
+      judges: { e: ["judge.ts"] },
+    });
     expect(contributor(unjudged, "code-judge")).toEqual({
-      id: "code-judge", status: "unknown", word: "unknown", failing: [], unresolved: ["e/m/a#1"], checked: 0,
+      id: "code-judge",
+      status: "unknown",
+      word: "unknown",
+      failing: [],
+      unresolved: ["e/m/a#1"],
+      checked: 0,
       detail: "nothing judged yet: 0 of 1 slot(s) of real models with a judge.ts judged",
     });
     expect(contributor(unjudged, "llm-judge")).toMatchObject({ status: "pass", word: "nothing judged" });
@@ -61,7 +96,10 @@ describe("decideVerdict", () => {
 
   it("routes judge.md criteria to llm-judge, which --no-llm-judge takes out of the verdict", () => {
     const observations = [observe("e", 1, { tests: 1, style: 0.5 })];
-    expect(contributor(verdictOf(observations), "llm-judge")).toMatchObject({ status: "fail", failing: ["e/m/a/style"] });
+    expect(contributor(verdictOf(observations), "llm-judge")).toMatchObject({
+      status: "fail",
+      failing: ["e/m/a/style"],
+    });
     const without = verdictOf(observations, { enabled: resolveGate({ noLlmJudge: true }) });
     expect(without.status).toBe("pass");
     expect(contributor(without, "llm-judge").status).toBe("skipped");
@@ -78,7 +116,10 @@ describe("decideVerdict", () => {
     const failing = verdictOf(observations, { gates: { score: { min: 0.8 } }, enabled: ["gates"] });
     expect(contributor(failing, "gates")).toMatchObject({ status: "fail", failing: ["score.min (m/a)"] });
     expect(failing.gates[0]).toMatchObject({ id: "score.min", status: "fail", actual: 0.75 });
-    const reused = verdictOf(observations.map((observation) => ({ ...observation, fresh: false })), { gates: { latency: { p95Ms: 5000 } }, enabled: ["gates"] });
+    const reused = verdictOf(
+      observations.map((observation) => ({ ...observation, fresh: false })),
+      { gates: { latency: { p95Ms: 5000 } }, enabled: ["gates"] },
+    );
     expect(reused).toMatchObject({ status: "unknown", complete: true });
     expect(contributor(reused, "gates").unresolved).toEqual(["latency.p95Ms"]);
   });
@@ -93,8 +134,22 @@ describe("decideVerdict", () => {
 
   it("fails regression for a criterion that passed in the baseline and fails now", () => {
     const baseline: Baseline = {
-      format: "openeval.baseline", version: 1, runId: "old", createdAt: "2026-01-01T00:00:00.000Z", verdict: "pass",
-      acceptedFailing: false, gate: [], entries: [{ evalId: "e", model: "m/a", candidateFingerprints: [], judgeFingerprints: [], criteria: { tests: 1, style: 1 } }],
+      format: "openeval.baseline",
+      version: 1,
+      runId: "old",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      verdict: "pass",
+      acceptedFailing: false,
+      gate: [],
+      entries: [
+        {
+          evalId: "e",
+          model: "m/a",
+          candidateFingerprints: [],
+          judgeFingerprints: [],
+          criteria: { tests: 1, style: 1 },
+        },
+      ],
     };
     const verdict = verdictOf([observe("e", 1, { tests: 0, style: 1 })], { baseline, enabled: ["regression"] });
     expect(contributor(verdict, "regression")).toMatchObject({ status: "fail", failing: ["e/m/a/tests"] });

@@ -13,7 +13,12 @@ import { candidateName } from "../records/index.ts";
 /** `unknown`: nothing failed, but unresolved evidence keeps the contributor from passing. `skipped`: not enabled. */
 export type ContributorStatus = "pass" | "fail" | "unknown" | "skipped";
 /** How every report says a contributor's outcome: its status, but a pass over nothing says so. */
-export type ContributorWord = Exclude<ContributorStatus, "pass"> | "pass" | "nothing judged" | "nothing gated" | "nothing compared";
+export type ContributorWord =
+  | Exclude<ContributorStatus, "pass">
+  | "pass"
+  | "nothing judged"
+  | "nothing gated"
+  | "nothing compared";
 export type VerdictStatus = "pass" | "fail" | "unknown";
 
 export interface ContributorOutcome {
@@ -71,7 +76,6 @@ export interface Verdict {
   gated: boolean;
 }
 
-
 /**
  * The single place a criterion's judge maps to the contributor that gates it.
  * @example contributorForSource("judge.md") // "llm-judge"
@@ -87,10 +91,19 @@ export function contributorForSource(source: CriterionRef["source"]): "code-judg
  */
 export function decideVerdict(input: VerdictInput): Verdict {
   const enabled = CONTRIBUTOR_IDS.filter((id) => (input.enabled ?? CONTRIBUTOR_IDS).includes(id));
-  const criterionIds = Object.fromEntries(Object.entries(input.criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
+  const criterionIds = Object.fromEntries(
+    Object.entries(input.criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]),
+  );
   const summaries = aggregateScores(input.observations, criterionIds);
-  const unjudged = input.observations.filter((slot) => slot.scores === null).map((slot) => `${slot.evalId}/${slot.model}#${slot.repetition}`);
-  const gates = evaluateGates({ gates: input.gates, summaries, observations: input.observations, complete: unjudged.length === 0 });
+  const unjudged = input.observations
+    .filter((slot) => slot.scores === null)
+    .map((slot) => `${slot.evalId}/${slot.model}#${slot.repetition}`);
+  const gates = evaluateGates({
+    gates: input.gates,
+    summaries,
+    observations: input.observations,
+    complete: unjudged.length === 0,
+  });
   const evaluate: Record<ContributorId, () => ContributorOutcome> = {
     "code-judge": () => judgeContributor("code-judge", summaries, input),
     "llm-judge": () => judgeContributor("llm-judge", summaries, input),
@@ -98,10 +111,28 @@ export function decideVerdict(input: VerdictInput): Verdict {
     regression: () => regressionContributor(summaries, input),
   };
   const contributors = CONTRIBUTOR_IDS.map((id) =>
-    enabled.includes(id) ? evaluate[id]() : { id, status: "skipped" as const, word: "skipped" as const, failing: [], unresolved: [], checked: 0, detail: "not enabled" },
+    enabled.includes(id)
+      ? evaluate[id]()
+      : {
+          id,
+          status: "skipped" as const,
+          word: "skipped" as const,
+          failing: [],
+          unresolved: [],
+          checked: 0,
+          detail: "not enabled",
+        },
   );
   const gated = contributors.some((contributor) => contributor.status !== "skipped" && contributor.checked > 0);
-  return { status: andOver(contributors), complete: unjudged.length === 0, unjudged, enabled, contributors, gates, gated };
+  return {
+    status: andOver(contributors),
+    complete: unjudged.length === 0,
+    unjudged,
+    enabled,
+    contributors,
+    gates,
+    gated,
+  };
 }
 
 /** Skipped contributors take no part; AND over none is pass. */
@@ -111,9 +142,23 @@ function andOver(contributors: readonly ContributorOutcome[]): VerdictStatus {
   return "pass";
 }
 
-function outcome(id: ContributorId, failing: string[], unresolved: string[], checked: number, detail: string): ContributorOutcome {
+function outcome(
+  id: ContributorId,
+  failing: string[],
+  unresolved: string[],
+  checked: number,
+  detail: string,
+): ContributorOutcome {
   const status = failing.length > 0 ? "fail" : unresolved.length > 0 ? "unknown" : "pass";
-  return { id, status, word: status === "pass" && checked === 0 ? NOTHING_CHECKED[id] : status, failing, unresolved, checked, detail };
+  return {
+    id,
+    status,
+    word: status === "pass" && checked === 0 ? NOTHING_CHECKED[id] : status,
+    failing,
+    unresolved,
+    checked,
+    detail,
+  };
 }
 
 const NOTHING_CHECKED: Record<ContributorId, ContributorWord> = {
@@ -124,21 +169,37 @@ const NOTHING_CHECKED: Record<ContributorId, ContributorWord> = {
 };
 
 /** code-judge / llm-judge: every (eval, model, criterion) cell scored by that contributor's judge must pass. */
-function judgeContributor(id: "code-judge" | "llm-judge", summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
-  const sourceOf = (evalId: string, criterionId: string) => input.criteria[evalId]?.find((ref) => ref.id === criterionId)?.source;
+function judgeContributor(
+  id: "code-judge" | "llm-judge",
+  summaries: readonly ModelSummary[],
+  input: VerdictInput,
+): ContributorOutcome {
+  const sourceOf = (evalId: string, criterionId: string) =>
+    input.criteria[evalId]?.find((ref) => ref.id === criterionId)?.source;
   const cells = criterionCells(summaries).filter((cell) => {
     const source = sourceOf(cell.evalId, cell.criterionId);
     return source !== undefined && contributorForSource(source) === id;
   });
-  const statuses = cells.map((cell) => ({ name: cellName(cell), status: judgeCriterion(cell.score, criterionThreshold(input.gates, cell.criterionId)) }));
+  const statuses = cells.map((cell) => ({
+    name: cellName(cell),
+    status: judgeCriterion(cell.score, criterionThreshold(input.gates, cell.criterionId)),
+  }));
   const failing = statuses.filter((cell) => cell.status === "fail").map((cell) => cell.name);
   const unresolved = statuses.filter((cell) => cell.status === "unknown").map((cell) => cell.name);
   const source = id === "code-judge" ? "judge.ts" : "judge.md";
   if (cells.length === 0) {
-    const awaiting = input.observations.filter((slot) => slot.scores === null && (input.judges?.[slot.evalId] ?? []).includes(source));
+    const awaiting = input.observations.filter(
+      (slot) => slot.scores === null && (input.judges?.[slot.evalId] ?? []).includes(source),
+    );
     if (awaiting.length > 0) {
       const names = awaiting.map((slot) => `${slot.evalId}/${candidateName(slot)}#${slot.repetition}`);
-      return outcome(id, [], names, 0, `nothing judged yet: 0 of ${awaiting.length} slot(s) of real models with a ${source} judged`);
+      return outcome(
+        id,
+        [],
+        names,
+        0,
+        `nothing judged yet: 0 of ${awaiting.length} slot(s) of real models with a ${source} judged`,
+      );
     }
     return outcome(id, [], [], 0, `no ${source} criterion of a real model to check`);
   }
@@ -149,16 +210,37 @@ function judgeContributor(id: "code-judge" | "llm-judge", summaries: readonly Mo
 function gatesContributor(gates: readonly GateResult[]): ContributorOutcome {
   const failing = gates.filter((gate) => gate.status === "fail").map(gateName);
   const unresolved = gates.filter((gate) => gate.status === "unknown").map(gateName);
-  return outcome("gates", failing, unresolved, gates.length, gates.length === 0 ? "no gates configured" : gates.map((gate) => `${gateName(gate)}: ${gate.detail}`).join("; "));
+  return outcome(
+    "gates",
+    failing,
+    unresolved,
+    gates.length,
+    gates.length === 0 ? "no gates configured" : gates.map((gate) => `${gateName(gate)}: ${gate.detail}`).join("; "),
+  );
 }
 
 function regressionContributor(summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
-  if (!input.baseline) return { id: "regression", status: "skipped", word: "skipped", failing: [], unresolved: [], checked: 0, detail: "no baseline; set one with openeval baseline set <run>" };
+  if (!input.baseline)
+    return {
+      id: "regression",
+      status: "skipped",
+      word: "skipped",
+      failing: [],
+      unresolved: [],
+      checked: 0,
+      detail: "no baseline; set one with openeval baseline set <run>",
+    };
   const report = findRegressions(input.baseline, summaries, input.gates, input.fingerprints);
   const notes = [
     `against baseline of run ${input.baseline.runId}`,
     report.notCompared.length > 0 ? `${report.notCompared.length} baseline pass(es) not in this run` : "",
     report.judgeChanged.length > 0 ? `judge changed since the baseline for ${report.judgeChanged.join(", ")}` : "",
   ];
-  return outcome("regression", report.regressed, report.unresolved, report.compared, notes.filter((note) => note !== "").join("; "));
+  return outcome(
+    "regression",
+    report.regressed,
+    report.unresolved,
+    report.compared,
+    notes.filter((note) => note !== "").join("; "),
+  );
 }

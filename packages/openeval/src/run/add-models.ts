@@ -13,12 +13,21 @@ export type AddModelsOptions = Omit<RunBenchmarkOptions, "benchmark" | "run" | "
  * @example
  * const summary = await addModels("./results/2026-12-01T10-00-00.000Z-1a2b3c4d", ["openai/gpt-5"], { onEvent: console.error });
  */
-export async function addModels(runDirectory: string, models: readonly string[], options: AddModelsOptions = {}): Promise<RunSummary> {
+export async function addModels(
+  runDirectory: string,
+  models: readonly string[],
+  options: AddModelsOptions = {},
+): Promise<RunSummary> {
   if (models.length === 0) throw new RunMaintenanceError("noModelsToAdd");
   const directory = resolve(runDirectory);
   const benchmark = recordedBenchmark(directory);
   const scope = options.scope ?? {};
-  return runBenchmark({ ...options, benchmark, run: directory, scope: { ...scope, models: [...new Set([...(scope.models ?? []), ...models])] } });
+  return runBenchmark({
+    ...options,
+    benchmark,
+    run: directory,
+    scope: { ...scope, models: [...new Set([...(scope.models ?? []), ...models])] },
+  });
 }
 
 /** The benchmark folder the run was made from. */

@@ -27,7 +27,12 @@ export interface CalibrationReport {
   complete: boolean;
 }
 
-export async function calibrateBenchmark(options: { benchmark: string | BenchmarkDefinition; run?: string; new?: boolean; onEvent?: RunnerListener }): Promise<CalibrationReport> {
+export async function calibrateBenchmark(options: {
+  benchmark: string | BenchmarkDefinition;
+  run?: string;
+  new?: boolean;
+  onEvent?: RunnerListener;
+}): Promise<CalibrationReport> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   const names = [...new Set(benchmark.evals.flatMap((evaluation) => Object.keys(evaluation.controls)))].sort();
   let run = options.run;
@@ -35,13 +40,23 @@ export async function calibrateBenchmark(options: { benchmark: string | Benchmar
   const summaries: RunSummary[] = [];
   // One pass per control name, over the evals that have it: each pass resumes the run the first one chose.
   for (const name of names) {
-    const evals = benchmark.evals.filter((evaluation) => name in evaluation.controls).map((evaluation) => evaluation.id);
-    const summary = await runBenchmark({ benchmark, run, new: fresh, scope: { replaceModels: [`control/${name}`], onlyEvals: evals, variants: [] }, onEvent: options.onEvent });
+    const evals = benchmark.evals
+      .filter((evaluation) => name in evaluation.controls)
+      .map((evaluation) => evaluation.id);
+    const summary = await runBenchmark({
+      benchmark,
+      run,
+      new: fresh,
+      scope: { replaceModels: [`control/${name}`], onlyEvals: evals, variants: [] },
+      onEvent: options.onEvent,
+    });
     summaries.push(summary);
     run = summary.directory;
     fresh = false;
   }
-  const checks = summaries.flatMap((summary) => summary.models.flatMap((model) => model.evals.map((evaluation) => check(evaluation, controlName(model.model)))));
+  const checks = summaries.flatMap((summary) =>
+    summary.models.flatMap((model) => model.evals.map((evaluation) => check(evaluation, controlName(model.model)))),
+  );
   return {
     runDirectory: run ?? "",
     checks,
@@ -51,18 +66,31 @@ export async function calibrateBenchmark(options: { benchmark: string | Benchmar
 }
 
 function check(evaluation: RunSummary["models"][number]["evals"][number], control: string): ControlCheck {
-  const expectation = control.startsWith("positive") ? "positive" : control.startsWith("negative") ? "negative" : "none";
+  const expectation = control.startsWith("positive")
+    ? "positive"
+    : control.startsWith("negative")
+      ? "negative"
+      : "none";
   const criteria = Object.fromEntries(Object.entries(evaluation.criteria).map(([id, score]) => [id, score.value]));
   const base = { evalId: evaluation.evalId, control, expectation, criteria, score: evaluation.value } as const;
   if (expectation === "none") return { ...base, status: "unchecked", problem: null };
-  if (Object.values(criteria).some((value) => value === null) || evaluation.value === null) return { ...base, status: "unjudged", problem: "not every criterion is judged" };
+  if (Object.values(criteria).some((value) => value === null) || evaluation.value === null)
+    return { ...base, status: "unjudged", problem: "not every criterion is judged" };
   if (expectation === "positive") {
     const below = Object.entries(criteria).filter(([, value]) => value !== 1);
     return below.length === 0
       ? { ...base, status: "pass", problem: null }
-      : { ...base, status: "fail", problem: `positive control scored below 1 on ${below.map(([id, value]) => `${id} (${value})`).join(", ")}` };
+      : {
+          ...base,
+          status: "fail",
+          problem: `positive control scored below 1 on ${below.map(([id, value]) => `${id} (${value})`).join(", ")}`,
+        };
   }
   return evaluation.value < 1
     ? { ...base, status: "pass", problem: null }
-    : { ...base, status: "fail", problem: "negative control scored 1 on every criterion: the judge does not tell it apart" };
+    : {
+        ...base,
+        status: "fail",
+        problem: "negative control scored 1 on every criterion: the judge does not tell it apart",
+      };
 }

@@ -18,7 +18,12 @@ export interface RunIsolation {
   candidateImage: string | undefined;
 }
 
-export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models: readonly string[], override: Isolation | undefined, options: { strict: boolean }): Promise<RunIsolation> {
+export async function resolveRunIsolation(
+  benchmark: BenchmarkDefinition,
+  models: readonly string[],
+  override: Isolation | undefined,
+  options: { strict: boolean },
+): Promise<RunIsolation> {
   const isolationOf = (model: string) => resolveIsolation(model, benchmark.settings, override);
   const backends = [...new Set(models.map(isolationOf))];
   const pinned = new Map<Isolation, PinnedRuntime>();
@@ -27,12 +32,20 @@ export async function resolveRunIsolation(benchmark: BenchmarkDefinition, models
       pinned.set(backend, await candidateRuntime(backend).pin(benchmark.settings.candidate));
     } catch (error) {
       // `openeval plan` calls no model: without an image it plans candidate work and says nothing is reusable.
-      if (options.strict) throw error instanceof ContainerError ? error.within({ candidates: models.filter((model) => isolationOf(model) === backend) }) : error;
+      if (options.strict)
+        throw error instanceof ContainerError
+          ? error.within({ candidates: models.filter((model) => isolationOf(model) === backend) })
+          : error;
     }
   }
   const pinnedFor = (model: string) => pinned.get(isolationOf(model)) ?? { image: null };
   const candidateImage = [...pinned.values()].find((runtime) => runtime.image !== null)?.image ?? undefined;
-  return { runtimeFor: (model) => ({ isolation: isolationOf(model), image: pinnedFor(model).image }), pinnedFor, backends, candidateImage };
+  return {
+    runtimeFor: (model) => ({ isolation: isolationOf(model), image: pinnedFor(model).image }),
+    pinnedFor,
+    backends,
+    candidateImage,
+  };
 }
 
 /** The models this invocation may run candidates for (plannedModels, narrowed by `--only-model`). */

@@ -14,11 +14,26 @@ const judgeMetrics: RunMetrics = {
   compactions: 0,
   timing: { elapsedMs: 2_000, modelActiveMs: 800, outputTokensPerSecond: 50 },
 };
-const decided: EarlyCheckResult = { outcome: "decided", scores: { done: { value: 1, source: "judge.md", reason: "r" } }, reason: null, costUSD: 0.1, metrics: judgeMetrics };
-const continuing = (costUSD: number): EarlyCheckResult => ({ outcome: "continue", scores: null, reason: "done: still open", costUSD });
+const decided: EarlyCheckResult = {
+  outcome: "decided",
+  scores: { done: { value: 1, source: "judge.md", reason: "r" } },
+  reason: null,
+  costUSD: 0.1,
+  metrics: judgeMetrics,
+};
+const continuing = (costUSD: number): EarlyCheckResult => ({
+  outcome: "continue",
+  scores: null,
+  reason: "done: still open",
+  costUSD,
+});
 
 /** A monitor whose checks run as soon as they are scheduled, on a clock the test moves. */
-function harness(policy: Partial<EarlyStopPolicy>, judge: EarlyJudge, take = async (directory: string) => ({ directory, hash: "h".repeat(64) })) {
+function harness(
+  policy: Partial<EarlyStopPolicy>,
+  judge: EarlyJudge,
+  take = async (directory: string) => ({ directory, hash: "h".repeat(64) }),
+) {
   let clock = 1_000;
   const pending: Promise<void>[] = [];
   const judged: { directory: string; maxCostUSD: number }[] = [];
@@ -54,7 +69,10 @@ describe("earlyStopPolicy", () => {
 
   it("applies to every model unless onlyModels names some; without a model it is the eval's policy", () => {
     expect(earlyStopPolicy(true, "a/b")).toEqual(DEFAULT_EARLY_STOP);
-    expect(earlyStopPolicy({ maxChecks: 2, onlyModels: ["a/b"] }, "a/b")).toEqual({ ...DEFAULT_EARLY_STOP, maxChecks: 2 });
+    expect(earlyStopPolicy({ maxChecks: 2, onlyModels: ["a/b"] }, "a/b")).toEqual({
+      ...DEFAULT_EARLY_STOP,
+      maxChecks: 2,
+    });
     expect(earlyStopPolicy({ onlyModels: ["a/b"] }, "c/d")).toBeNull();
     expect(earlyStopPolicy({ onlyModels: ["a/b"] })).toEqual(DEFAULT_EARLY_STOP);
   });
@@ -91,9 +109,19 @@ describe("createEarlyStopMonitor", () => {
     await run.boundary();
     expect(await run.monitor.finish()).toHaveLength(1);
 
-    const evalRun = { id: "eval_1", runId: "r", slot: { evalId: "e", model: "m/x", variant: "current", repetition: 1 } } as EvalRun;
+    const evalRun = {
+      id: "eval_1",
+      runId: "r",
+      slot: { evalId: "e", model: "m/x", variant: "current", repetition: 1 },
+    } as EvalRun;
     const judgeRun = decidedJudgeRun(evalRun, decision!, { judgeRunId: "judge_1", judgeFingerprint: "f" });
-    expect(judgeRun).toMatchObject({ state: "completed", kind: "rubric", scores: decided.scores, directory: "eval-runs/eval_1/checks/1", decidedEarly: { check: 1 } });
+    expect(judgeRun).toMatchObject({
+      state: "completed",
+      kind: "rubric",
+      scores: decided.scores,
+      directory: "eval-runs/eval_1/checks/1",
+      decidedEarly: { check: 1 },
+    });
     // The decisive judge session's metrics are the judgment's, as a final judge run's are.
     expect(judgeRun.metrics).toEqual(judgeMetrics);
   });
@@ -111,10 +139,17 @@ describe("createEarlyStopMonitor", () => {
   });
 
   it("cancels a check in flight when the candidate ends, and a late decision stops nothing", async () => {
-    for (const answer of [decided, { outcome: "failed", scores: null, reason: "interrupted", costUSD: 0 } satisfies EarlyCheckResult]) {
+    for (const answer of [
+      decided,
+      { outcome: "failed", scores: null, reason: "interrupted", costUSD: 0 } satisfies EarlyCheckResult,
+    ]) {
       let cancelled = false;
-      const run = harness({}, (_checkpoint, _directory, limits) =>
-        new Promise((resolve) => limits.signal!.addEventListener("abort", () => ((cancelled = true), resolve(answer)))),
+      const run = harness(
+        {},
+        (_checkpoint, _directory, limits) =>
+          new Promise((resolve) =>
+            limits.signal!.addEventListener("abort", () => ((cancelled = true), resolve(answer))),
+          ),
       );
       run.monitor.onBoundary(async (directory) => ({ directory, hash: "h" }));
       await Bun.sleep(0);
@@ -129,12 +164,20 @@ describe("createEarlyStopMonitor", () => {
   });
 
   it("records a snapshot that could not be taken as a failed check, and goes on", async () => {
-    const run = harness({}, async () => continuing(0), async () => {
-      throw new Error("disk full");
-    });
+    const run = harness(
+      {},
+      async () => continuing(0),
+      async () => {
+        throw new Error("disk full");
+      },
+    );
     await run.boundary();
     const [check] = await run.monitor.finish();
-    expect(check).toMatchObject({ outcome: "failed", reason: "the snapshot could not be taken: disk full", checkpoint: null });
+    expect(check).toMatchObject({
+      outcome: "failed",
+      reason: "the snapshot could not be taken: disk full",
+      checkpoint: null,
+    });
     expect(run.judged).toHaveLength(0);
   });
 });

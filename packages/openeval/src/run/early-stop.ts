@@ -8,7 +8,11 @@ import type { EarlyStopPolicy } from "../load/index.ts";
 import type { CriterionScore, EarlyCheck, EvalRun, JudgeRun, RunMetrics } from "../records/index.ts";
 
 /** One check's judge: grades the snapshot at `checkpoint` into `directory` (absolute). */
-export type EarlyJudge = (checkpoint: { directory: string; hash: string }, directory: string, limits: EarlyCheckLimits) => Promise<EarlyCheckResult>;
+export type EarlyJudge = (
+  checkpoint: { directory: string; hash: string },
+  directory: string,
+  limits: EarlyCheckLimits,
+) => Promise<EarlyCheckResult>;
 
 export interface EarlyStopMonitorOptions {
   policy: EarlyStopPolicy;
@@ -125,7 +129,12 @@ class Monitor {
       this.decide(check, result);
     } catch (error) {
       const step = checkpoint === null ? "the snapshot could not be taken" : "the check could not run";
-      this.record(number, directory, started, { outcome: "failed", reason: `${step}: ${(error as Error).message}`, costUSD: null, checkpoint });
+      this.record(number, directory, started, {
+        outcome: "failed",
+        reason: `${step}: ${(error as Error).message}`,
+        costUSD: null,
+        checkpoint,
+      });
     }
   }
 
@@ -150,12 +159,20 @@ class Monitor {
   /** A verdict other than "decided" that arrives after the candidate ended is recorded as cancelled. */
   private classify(result: EarlyCheckResult, checkpoint: EarlyCheck["checkpoint"]): CheckOutcome {
     const cancelled = this.cancel.signal.aborted && result.outcome !== "decided";
-    const outcome = cancelled ? { outcome: "cancelled" as const, reason: "the candidate ended while this check ran" } : result;
+    const outcome = cancelled
+      ? { outcome: "cancelled" as const, reason: "the candidate ended while this check ran" }
+      : result;
     return { outcome: outcome.outcome, reason: outcome.reason, costUSD: result.costUSD, checkpoint };
   }
 
   private record(number: number, directory: string, started: number, result: CheckOutcome): EarlyCheck {
-    const check: EarlyCheck = { check: number, startedAt: new Date(started).toISOString(), elapsedMs: this.now() - started, directory, ...result };
+    const check: EarlyCheck = {
+      check: number,
+      startedAt: new Date(started).toISOString(),
+      elapsedMs: this.now() - started,
+      directory,
+      ...result,
+    };
     this.checks.push(check);
     this.options.onCheck?.(check);
     return check;
@@ -170,7 +187,11 @@ class Monitor {
 }
 
 /** The decisive check's judgment as the slot's final judge run ("the decisive judgment is final"). */
-export function decidedJudgeRun(evalRun: EvalRun, decision: EarlyDecision, identity: { judgeRunId: string; judgeFingerprint: string }): JudgeRun {
+export function decidedJudgeRun(
+  evalRun: EvalRun,
+  decision: EarlyDecision,
+  identity: { judgeRunId: string; judgeFingerprint: string },
+): JudgeRun {
   const { check } = decision;
   return {
     id: identity.judgeRunId,

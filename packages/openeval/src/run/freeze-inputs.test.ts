@@ -8,15 +8,23 @@ import { loadBenchmark } from "../load/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import { InputSecretError } from "./errors.ts";
 import { verifyFrozenInputs } from "../records/index.ts";
-import { checkFrozenBeforeUse, compareWithFrozen, freezeInputs, programsRunBy, restoreFrozen } from "./freeze-inputs.ts";
+import {
+  checkFrozenBeforeUse,
+  compareWithFrozen,
+  freezeInputs,
+  programsRunBy,
+  restoreFrozen,
+} from "./freeze-inputs.ts";
 import { compareSources, describeInputChanges, hashSources } from "../summary/index.ts";
 
 async function frozenBenchmark() {
-  const directory = await writeTree(minimalBenchmark({
-    "evals/answer/REFERENCE_FIX.md": "reference\n",
-    "evals/answer/workspace/src/a.js": "export const a = 1;\n",
-    "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
-  }));
+  const directory = await writeTree(
+    minimalBenchmark({
+      "evals/answer/REFERENCE_FIX.md": "reference\n",
+      "evals/answer/workspace/src/a.js": "export const a = 1;\n",
+      "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
+    }),
+  );
   const benchmark = await loadBenchmark(directory);
   const run = await makeTempDir();
   return { directory, run, ...(await freezeInputs(benchmark, run, [])) };
@@ -40,12 +48,15 @@ describe("freezeInputs", () => {
   });
 
   it("freezes a repository workspace's overlay and revisions folders as candidate inputs, not judge-only files", async () => {
-    const directory = await writeTree(minimalBenchmark({
-      "evals/answer/eval.ts": 'export default { workspace: { revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "main", overlay: "extra" } };\n',
-      "evals/answer/v1/app.js": "one\n",
-      "evals/answer/extra/NOTES.md": "notes\n",
-      "evals/answer/REFERENCE_FIX.md": "reference\n",
-    }));
+    const directory = await writeTree(
+      minimalBenchmark({
+        "evals/answer/eval.ts":
+          'export default { workspace: { revisions: [{ ref: "main", directory: "v1", message: "One" }], ref: "main", overlay: "extra" } };\n',
+        "evals/answer/v1/app.js": "one\n",
+        "evals/answer/extra/NOTES.md": "notes\n",
+        "evals/answer/REFERENCE_FIX.md": "reference\n",
+      }),
+    );
     const loaded = await loadBenchmark(directory);
     expect(loaded.evals[0]!.judgeFiles.map((file) => file.path)).toEqual(["REFERENCE_FIX.md"]);
     const { benchmark } = await freezeInputs(loaded, await makeTempDir(), []);
@@ -59,7 +70,11 @@ describe("freezeInputs", () => {
     const folder = benchmark.evals[0]!.directory;
     await writeFile(join(folder, "REFERENCE_FIX.md"), "forged\n");
     await writeFile(join(folder, "workspace", "planted.js"), "evil\n");
-    expect(await restoreFrozen(frozen.get("answer")!)).toEqual({ restored: ["inputs/evals/answer/REFERENCE_FIX.md"], added: ["workspace/planted.js"], damaged: [] });
+    expect(await restoreFrozen(frozen.get("answer")!)).toEqual({
+      restored: ["inputs/evals/answer/REFERENCE_FIX.md"],
+      added: ["workspace/planted.js"],
+      damaged: [],
+    });
     expect(readFileSync(join(folder, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
     expect(existsSync(join(folder, "workspace", "planted.js"))).toBe(false);
   });
@@ -73,7 +88,13 @@ describe("freezeInputs", () => {
     const object = `inputs/objects/${entry.sha256} (the frozen REFERENCE_FIX.md)`;
     const { check, problems, usable } = await checkFrozenBeforeUse(frozen.get("answer")!, run, programs);
     expect([check.damaged, usable]).toEqual([[object], false]);
-    expect(problems).toEqual([{ kind: "inputs", id: "answer", message: `eval answer's frozen inputs: ${object} altered or removed; nothing is graded with them — start a new run with --new` }]);
+    expect(problems).toEqual([
+      {
+        kind: "inputs",
+        id: "answer",
+        message: `eval answer's frozen inputs: ${object} altered or removed; nothing is graded with them — start a new run with --new`,
+      },
+    ]);
     expect((await verifyFrozenInputs(run)).map((problem) => problem.message)).toEqual([
       "eval answer's frozen inputs: inputs/evals/answer/REFERENCE_FIX.md changed after it was frozen",
       `eval answer's frozen inputs: ${object} altered or removed; nothing is graded with them — start a new run with --new`,
@@ -101,7 +122,10 @@ describe("freezeInputs", () => {
 
   it("names the eval definition and judge-only files that differ from what a run froze, not its workspace", async () => {
     const { directory, run } = await frozenBenchmark();
-    await writeFile(join(directory, "evals", "answer", "judge.ts"), "export default () => ({ scores: { correct: true } });\n");
+    await writeFile(
+      join(directory, "evals", "answer", "judge.ts"),
+      "export default () => ({ scores: { correct: true } });\n",
+    );
     await writeFile(join(directory, "evals", "answer", "NOTES.md"), "new judge-only file\n");
     await writeFile(join(directory, "evals", "answer", "workspace", "src", "a.js"), "changed\n");
     expect(await compareWithFrozen(await loadBenchmark(directory), run)).toEqual([
@@ -111,11 +135,14 @@ describe("freezeInputs", () => {
   });
 
   it("freezes the harness programs its judges run: the tool server when an eval has a judge.md, the worker when one has a judge.ts", async () => {
-    const rubricOnly = await loadBenchmark(await writeTree({
-      "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, judge: { model: "provider/judge" } };\n`,
-      "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
-      "evals/answer/judge.md": "## Criterion: brief — Answers briefly\nPass when the reply is the requested word alone.\n",
-    }));
+    const rubricOnly = await loadBenchmark(
+      await writeTree({
+        "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, judge: { model: "provider/judge" } };\n`,
+        "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
+        "evals/answer/judge.md":
+          "## Criterion: brief — Answers briefly\nPass when the reply is the requested word alone.\n",
+      }),
+    );
     const run = await makeTempDir();
     const frozen = await freezeInputs(rubricOnly, run, []);
     expect(frozen.codeWorker).toBeNull();
@@ -131,15 +158,19 @@ describe("freezing inputs that hold a known secret", () => {
   it("refuses the run, naming each file and whose secret it holds, and writes none of them into the run store", async () => {
     const ENV_KEY = "sk-planted-env-key-0123456789";
     const AUTH_KEY = "sk-planted-auth-key-0123456789";
-    const dataHome = await writeTree({ "opencode/auth.json": JSON.stringify({ anthropic: { type: "api", key: AUTH_KEY } }) });
+    const dataHome = await writeTree({
+      "opencode/auth.json": JSON.stringify({ anthropic: { type: "api", key: AUTH_KEY } }),
+    });
     const secrets = await findKnownSecrets({ PLANTED_SERVICE_TOKEN: ENV_KEY, XDG_DATA_HOME: dataHome });
-    const directory = await writeTree(minimalBenchmark({
-      "evals/answer/workspace/.env": `TOKEN=${ENV_KEY}\n`,
-      "evals/answer/workspace/src/a.js": "export const a = 1;\n",
-      "evals/answer/REFERENCE_FIX.md": `call it with ${AUTH_KEY}\n`,
-      "evals/other/prompt.md": "x\n",
-      "evals/other/judge.ts": `export default () => ({ scores: { ok: "${ENV_KEY}".length > 0 } });\n`,
-    }));
+    const directory = await writeTree(
+      minimalBenchmark({
+        "evals/answer/workspace/.env": `TOKEN=${ENV_KEY}\n`,
+        "evals/answer/workspace/src/a.js": "export const a = 1;\n",
+        "evals/answer/REFERENCE_FIX.md": `call it with ${AUTH_KEY}\n`,
+        "evals/other/prompt.md": "x\n",
+        "evals/other/judge.ts": `export default () => ({ scores: { ok: "${ENV_KEY}".length > 0 } });\n`,
+      }),
+    );
     const run = await makeTempDir();
     const error = await freezeInputs(await loadBenchmark(directory), run, secrets).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InputSecretError);
@@ -153,7 +184,9 @@ describe("freezing inputs that hold a known secret", () => {
         "A benchmark's files are handed to candidates and judges and kept with the run: remove the secret from each file, then run again",
     );
     const written = await readdir(run, { recursive: true, withFileTypes: true });
-    const contents = written.filter((entry) => entry.isFile()).map((entry) => readFileSync(join(entry.parentPath, entry.name), "latin1"));
+    const contents = written
+      .filter((entry) => entry.isFile())
+      .map((entry) => readFileSync(join(entry.parentPath, entry.name), "latin1"));
     expect(contents.length).toBeGreaterThan(0);
     for (const content of contents) expect(content.includes(ENV_KEY) || content.includes(AUTH_KEY)).toBe(false);
   });
@@ -161,7 +194,9 @@ describe("freezing inputs that hold a known secret", () => {
 
 describe("input changes", () => {
   it("names benchmark files modified, added and removed since the hashes were taken", async () => {
-    const directory = await writeTree(minimalBenchmark({ "evals/answer/REFERENCE_FIX.md": "reference\n", "results/r/store.db": "x" }));
+    const directory = await writeTree(
+      minimalBenchmark({ "evals/answer/REFERENCE_FIX.md": "reference\n", "results/r/store.db": "x" }),
+    );
     const before = await hashSources(directory);
     await writeFile(join(directory, "evals", "answer", "REFERENCE_FIX.md"), "changed\n");
     await writeFile(join(directory, "evals", "answer", "extra.md"), "new\n");
@@ -171,7 +206,9 @@ describe("input changes", () => {
       { scope: "benchmark", path: "evals/answer/REFERENCE_FIX.md", change: "modified" },
       { scope: "benchmark", path: "evals/answer/extra.md", change: "added" },
     ]);
-    expect(describeInputChanges(changes)).toBe("evals/answer/REFERENCE_FIX.md (modified), evals/answer/extra.md (added)");
+    expect(describeInputChanges(changes)).toBe(
+      "evals/answer/REFERENCE_FIX.md (modified), evals/answer/extra.md (added)",
+    );
     expect([...before.keys()].some((key) => key.startsWith("harness:src/judge/code-worker.ts"))).toBe(true);
   });
 });

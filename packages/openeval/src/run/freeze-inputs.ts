@@ -68,7 +68,11 @@ export interface FrozenInputs {
  * and judges must use.
  * @throws InputSecretError naming each input that holds one of `secrets` (such a file is never written).
  */
-export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory: string, secrets: readonly KnownSecret[]): Promise<FrozenInputs> {
+export async function freezeInputs(
+  benchmark: BenchmarkDefinition,
+  runDirectory: string,
+  secrets: readonly KnownSecret[],
+): Promise<FrozenInputs> {
   const inputs = join(runDirectory, INPUTS_DIRECTORY);
   await linkPackages(join(benchmark.directory, "node_modules"), join(inputs, "node_modules"));
   const frozen = new Map<string, FrozenEval>();
@@ -77,18 +81,31 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
   for (const evaluation of benchmark.evals) {
     const entry = await freezeEval(evaluation, inputs, (path, data) => {
       const found = findSecretsIn(data, secrets);
-      if (found.length > 0) holdingSecrets.push({ path: `evals/${evaluation.id}/${path}`, sources: found.map((secret) => secret.source) });
+      if (found.length > 0)
+        holdingSecrets.push({ path: `evals/${evaluation.id}/${path}`, sources: found.map((secret) => secret.source) });
       return found.length === 0;
     });
     frozen.set(evaluation.id, entry);
-    evals.push({ ...evaluation, directory: entry.directory, workspace: { ...evaluation.workspace, directory: evaluation.workspace.directory ? join(entry.directory, "workspace") : null } });
+    evals.push({
+      ...evaluation,
+      directory: entry.directory,
+      workspace: {
+        ...evaluation.workspace,
+        directory: evaluation.workspace.directory ? join(entry.directory, "workspace") : null,
+      },
+    });
   }
   if (holdingSecrets.length > 0) throw new InputSecretError(holdingSecrets);
   const harness = join(inputs, "harness");
-  const codeWorker = benchmark.evals.some((evaluation) => evaluation.code) ? await bundleProgram("code-worker", harness) : null;
-  const judgeTools = benchmark.evals.some((evaluation) => evaluation.rubric) ? await bundleProgram("judge-tools", harness) : null;
+  const codeWorker = benchmark.evals.some((evaluation) => evaluation.code)
+    ? await bundleProgram("code-worker", harness)
+    : null;
+  const judgeTools = benchmark.evals.some((evaluation) => evaluation.rubric)
+    ? await bundleProgram("judge-tools", harness)
+    : null;
   const programs = new Map<string, string>();
-  for (const file of programFiles([codeWorker, judgeTools])) programs.set(relative(inputs, file), sha256(await readFile(file)));
+  for (const file of programFiles([codeWorker, judgeTools]))
+    programs.set(relative(inputs, file), sha256(await readFile(file)));
   await writeJsonAtomic(join(inputs, PROGRAMS_MANIFEST), Object.fromEntries(programs));
   return { benchmark: { ...benchmark, evals }, frozen, codeWorker, judgeTools, programs };
 }
@@ -97,11 +114,19 @@ export async function freezeInputs(benchmark: BenchmarkDefinition, runDirectory:
  * Checks an eval's frozen folder (putting back what can be) and the frozen programs before either is used: what was
  * found, the integrity problems among it, and whether grading with them can be trusted.
  */
-export async function checkFrozenBeforeUse(entry: FrozenEval, runDirectory: string, programs: FrozenPrograms): Promise<{ check: FrozenCheck; problems: IntegrityProblem[]; usable: boolean }> {
+export async function checkFrozenBeforeUse(
+  entry: FrozenEval,
+  runDirectory: string,
+  programs: FrozenPrograms,
+): Promise<{ check: FrozenCheck; problems: IntegrityProblem[]; usable: boolean }> {
   const check = await restoreFrozen(entry);
   const alteredPrograms = await checkFrozenPrograms(runDirectory, programs);
   const problems = [
-    ...frozenInputProblems(entry.evalId, check, "changed during the run (put back from the run's verified copies before use)"),
+    ...frozenInputProblems(
+      entry.evalId,
+      check,
+      "changed during the run (put back from the run's verified copies before use)",
+    ),
     ...frozenInputProblems("harness", { restored: [], added: [], damaged: alteredPrograms }, ""),
   ];
   return { check, problems, usable: check.damaged.length === 0 && alteredPrograms.length === 0 };
@@ -111,7 +136,11 @@ export async function checkFrozenBeforeUse(entry: FrozenEval, runDirectory: stri
  * The frozen program files a job runs, out of all the run froze: a candidate runs none; a judging runs the code-judge
  * worker, the rubric judge's tool server, or both (`used`: their paths, null for one not used).
  */
-export function programsRunBy(programs: FrozenPrograms, runDirectory: string, used: readonly (string | null)[]): FrozenPrograms {
+export function programsRunBy(
+  programs: FrozenPrograms,
+  runDirectory: string,
+  used: readonly (string | null)[],
+): FrozenPrograms {
   const files = new Set(programFiles(used).map((file) => relative(join(runDirectory, INPUTS_DIRECTORY), file)));
   return new Map([...programs].filter(([path]) => files.has(path)));
 }
@@ -120,8 +149,6 @@ export function programsRunBy(programs: FrozenPrograms, runDirectory: string, us
 function programFiles(programs: readonly (string | null)[]): string[] {
   return programs.flatMap((program) => (program ? [program, `${program}.jsc`] : []));
 }
-
-
 
 /**
  * The benchmark's eval definition and judge-only files that differ now from what the run froze (relative to the
@@ -132,28 +159,35 @@ function programFiles(programs: readonly (string | null)[]): string[] {
 export async function compareWithFrozen(benchmark: BenchmarkDefinition, runDirectory: string): Promise<InputChange[]> {
   const changes: InputChange[] = [];
   for (const evaluation of benchmark.evals) {
-    const manifest = await readManifest(join(runDirectory, INPUTS_DIRECTORY, "evals", `${evaluation.id}.json`), FrozenManifestSchema);
+    const manifest = await readManifest(
+      join(runDirectory, INPUTS_DIRECTORY, "evals", `${evaluation.id}.json`),
+      FrozenManifestSchema,
+    );
     if (manifest === null) continue;
-    const frozen = new Map(manifest.files.flatMap((file) => (file.kind === "file" ? [[file.path, file.sha256] as const] : [])));
+    const frozen = new Map(
+      manifest.files.flatMap((file) => (file.kind === "file" ? [[file.path, file.sha256] as const] : [])),
+    );
     const live = new Map(evaluation.judgeFiles.map((file) => [file.path, file.sha256]));
     for (const name of DEFINITION_FILES) {
       const file = join(evaluation.directory, name);
       if (existsSync(file)) live.set(name, sha256(await readFile(file)));
     }
     const seeds = evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace);
-    const judgeSide = [...frozen.keys()].filter((name) => name !== BUNDLE_FILE && !seeds.some((folder) => name.startsWith(`${folder}/`)));
-    const path = (name: string) => relative(benchmark.directory, join(evaluation.directory, name)).split("\\").join("/");
+    const judgeSide = [...frozen.keys()].filter(
+      (name) => name !== BUNDLE_FILE && !seeds.some((folder) => name.startsWith(`${folder}/`)),
+    );
+    const path = (name: string) =>
+      relative(benchmark.directory, join(evaluation.directory, name)).split("\\").join("/");
     for (const name of judgeSide) {
       const now = live.get(name);
       if (now === undefined) changes.push({ scope: "benchmark", path: path(name), change: "removed" });
       else if (now !== frozen.get(name)) changes.push({ scope: "benchmark", path: path(name), change: "modified" });
     }
-    for (const name of live.keys()) if (!frozen.has(name)) changes.push({ scope: "benchmark", path: path(name), change: "added" });
+    for (const name of live.keys())
+      if (!frozen.has(name)) changes.push({ scope: "benchmark", path: path(name), change: "added" });
   }
   return changes;
 }
-
-
 
 /**
  * Checks a frozen eval folder against its manifest before it is used; any file changed, missing or added is put
@@ -179,11 +213,12 @@ export async function restoreFrozen(entry: FrozenEval): Promise<FrozenCheck> {
   return check;
 }
 
-
-
-
 /** `admit(path, data)`: whether a file may be frozen; one refused is never written. */
-async function freezeEval(evaluation: EvalDefinition, inputs: string, admit: (path: string, data: Uint8Array | string) => boolean): Promise<FrozenEval> {
+async function freezeEval(
+  evaluation: EvalDefinition,
+  inputs: string,
+  admit: (path: string, data: Uint8Array | string) => boolean,
+): Promise<FrozenEval> {
   const files: FrozenFile[] = [];
   const store = async (path: string, data: Uint8Array | string, mode = 0o644) => {
     if (!admit(path, data)) return;
@@ -200,7 +235,10 @@ async function freezeEval(evaluation: EvalDefinition, inputs: string, admit: (pa
   for (const judgeFile of evaluation.judgeFiles) {
     const data = await readFile(join(evaluation.directory, judgeFile.path));
     // Frozen as the plan saw it: a file edited since loading is a change the run reports, not an input.
-    if (sha256(data) !== judgeFile.sha256) throw new Error(`${join(evaluation.directory, judgeFile.path)} changed while the run was being planned; run again`);
+    if (sha256(data) !== judgeFile.sha256)
+      throw new Error(
+        `${join(evaluation.directory, judgeFile.path)} changed while the run was being planned; run again`,
+      );
     await store(judgeFile.path, data);
   }
   // What seeds the candidate: workspace/, or a repository workspace's overlay and revisions folders.
@@ -216,7 +254,11 @@ async function freezeEval(evaluation: EvalDefinition, inputs: string, admit: (pa
   await rm(directory, { recursive: true, force: true });
   for (const file of files) await placeFile(directory, inputs, file);
   await linkPackages(join(evaluation.directory, "node_modules"), join(directory, "node_modules"));
-  await writeJsonAtomic(join(inputs, "evals", `${evaluation.id}.json`), { evalId: evaluation.id, source: evaluation.directory, files });
+  await writeJsonAtomic(join(inputs, "evals", `${evaluation.id}.json`), {
+    evalId: evaluation.id,
+    source: evaluation.directory,
+    files,
+  });
   return { evalId: evaluation.id, source: evaluation.directory, directory, files };
 }
 
@@ -231,7 +273,9 @@ async function placeFile(directory: string, inputs: string, file: FrozenFile): P
   }
   const object = join(inputs, "objects", file.sha256);
   if (!existsSync(object) || sha256(await readFile(object)) !== file.sha256) {
-    throw new Error(`The frozen copy of ${file.path} (${object}) was altered or removed; its run store is damaged — start a new run with --new`);
+    throw new Error(
+      `The frozen copy of ${file.path} (${object}) was altered or removed; its run store is damaged — start a new run with --new`,
+    );
   }
   await copyFile(object, target);
   await chmod(target, file.mode);

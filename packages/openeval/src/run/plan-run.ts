@@ -5,7 +5,13 @@ import { checkScope, planSlots, type Plan, type PlanScope } from "../plan/index.
 import { findLatestRun, findRun, ResultsStore } from "../records/index.ts";
 import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
 import { resolveRunVerification } from "./verification.ts";
-import { readPlanRecords, recordedInputChanges, recordedInputProblems, type InputChange, type InputChangeRecord } from "../summary/index.ts";
+import {
+  readPlanRecords,
+  recordedInputChanges,
+  recordedInputProblems,
+  type InputChange,
+  type InputChangeRecord,
+} from "../summary/index.ts";
 import { compareWithFrozen } from "./freeze-inputs.ts";
 import type { IntegrityProblem, RunModels } from "../records/index.ts";
 import { checkModelRefs } from "./run-benchmark.ts";
@@ -43,20 +49,38 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
   const scope = options.scope ?? {};
   checkModelRefs(benchmark, scope);
   const { imageFor } = await resolveRunVerification(benchmark);
-  const runtimes = async (runModels?: RunModels) => (await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: false })).runtimeFor;
+  const runtimes = async (runModels?: RunModels) =>
+    (
+      await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, {
+        strict: false,
+      })
+    ).runtimeFor;
   const runDirectory = options.new ? null : findRun(benchmark.directory, options.run);
   const frozenBy = runDirectory ?? findLatestRun(benchmark.directory);
-  const sinceFrozen = frozenBy === null ? null : { runDirectory: frozenBy, changes: await compareWithFrozen(benchmark, frozenBy) };
+  const sinceFrozen =
+    frozenBy === null ? null : { runDirectory: frozenBy, changes: await compareWithFrozen(benchmark, frozenBy) };
   if (runDirectory === null) {
     checkScope(benchmark, scope);
-    return { ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, await runtimes()), runDirectory, inputChanges: [], integrity: [], sinceFrozen };
+    return {
+      ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, await runtimes()),
+      runDirectory,
+      inputChanges: [],
+      integrity: [],
+      sinceFrozen,
+    };
   }
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
     const records = readPlanRecords(store);
     checkScope(benchmark, scope, records.runModels);
     const integrity = [...records.integrity, ...recordedInputProblems(store)];
-    return { ...planSlots(benchmark, records, scope, imageFor, await runtimes(records.runModels)), runDirectory, inputChanges: recordedInputChanges(store), integrity, sinceFrozen };
+    return {
+      ...planSlots(benchmark, records, scope, imageFor, await runtimes(records.runModels)),
+      runDirectory,
+      inputChanges: recordedInputChanges(store),
+      integrity,
+      sinceFrozen,
+    };
   } finally {
     store.close();
   }

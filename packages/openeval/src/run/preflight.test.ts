@@ -22,7 +22,10 @@ describe("createPreflight", () => {
     // The server dies mid-run: the failed slot's fresh check finds it down, and the later slots fail at once.
     server.stop(true);
     const recheck = await preflight.recheck("local/a");
-    expect(recheck).toMatchObject({ kind: "unreachable", finding: expect.stringContaining(`Provider "local" is unreachable at ${baseURL}`) });
+    expect(recheck).toMatchObject({
+      kind: "unreachable",
+      finding: expect.stringContaining(`Provider "local" is unreachable at ${baseURL}`),
+    });
     expect(await preflight.check("local/b")).toEqual(recheck);
   });
 
@@ -35,7 +38,9 @@ describe("createPreflight", () => {
 
   it("says a fresh check of a live endpoint answers", async () => {
     server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ data: [] }) });
-    const preflight = createPreflight(benchmarkWith({ local: { options: { baseURL: `http://127.0.0.1:${server.port}/v1` } } }));
+    const preflight = createPreflight(
+      benchmarkWith({ local: { options: { baseURL: `http://127.0.0.1:${server.port}/v1` } } }),
+    );
     expect(await preflight.recheck("local/a")).toBe("answers");
   });
 });

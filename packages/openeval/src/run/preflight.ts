@@ -16,7 +16,8 @@ export interface Preflight {
 export function createPreflight(benchmark: BenchmarkDefinition): Preflight {
   // Per provider: its models share one endpoint.
   const checks = new Map<string, Promise<EndpointProblem | null>>();
-  const targetOf = (model: string) => (isControlModel(model) ? null : preflightTarget(model, benchmark.settings.candidate.providers));
+  const targetOf = (model: string) =>
+    isControlModel(model) ? null : preflightTarget(model, benchmark.settings.candidate.providers);
   const run = (model: string) => {
     const target = targetOf(model);
     const check = target ? checkEndpoint(target) : Promise.resolve(null);

@@ -5,7 +5,10 @@ import { randomUUID } from "node:crypto";
 import { recordInvocationFinished, recordInvocationStarted, toSlotKey, type ResultsStore } from "../records/index.ts";
 import type { RunnerListener } from "../summary/index.ts";
 
-export function createProgressLog(store: ResultsStore, settings: { concurrency: number; maxCostUSD: number | null }): RunnerListener {
+export function createProgressLog(
+  store: ResultsStore,
+  settings: { concurrency: number; maxCostUSD: number | null },
+): RunnerListener {
   const invocation = `inv_${randomUUID()}`;
   return (event) => {
     if (event.type === "run.started") {
@@ -22,7 +25,12 @@ export function createProgressLog(store: ResultsStore, settings: { concurrency: 
       });
     }
     if (event.type === "run.finished") {
-      recordInvocationFinished(store, { invocation, finishedAt: new Date().toISOString(), complete: event.summary.complete, verdict: event.summary.verdict.status });
+      recordInvocationFinished(store, {
+        invocation,
+        finishedAt: new Date().toISOString(),
+        complete: event.summary.complete,
+        verdict: event.summary.verdict.status,
+      });
     }
   };
 }

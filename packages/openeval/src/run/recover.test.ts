@@ -12,9 +12,19 @@ import { claimRun, openRun, recoverRun, RunInProgressError } from "./recover.ts"
 
 function running(id: string): EvalRun {
   return {
-    id, runId: "r", slot: { evalId: "e", model: "p/m", variant: "current", repetition: 1 }, control: false, state: "running", infrastructureError: false, error: null,
-    startedAt: new Date(Date.now() - 5000).toISOString(), completedAt: null, elapsedMs: null,
-    input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" }, evidence: null, metrics: null,
+    id,
+    runId: "r",
+    slot: { evalId: "e", model: "p/m", variant: "current", repetition: 1 },
+    control: false,
+    state: "running",
+    infrastructureError: false,
+    error: null,
+    startedAt: new Date(Date.now() - 5000).toISOString(),
+    completedAt: null,
+    elapsedMs: null,
+    input: { candidateFingerprint: "f", prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
+    evidence: null,
+    metrics: null,
   };
 }
 
@@ -26,7 +36,9 @@ describe("recoverRun", () => {
     // A process the dead runner's OpenCode left behind, carrying the eval run's marker.
     const orphan = Bun.spawn(["sleep", "331"], { env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_orphan" } });
     // And one of the earlyStop check judging that eval run when the runner died.
-    const checkOrphan = Bun.spawn(["sleep", "332"], { env: { ...process.env, OPENEVAL_RUN_MARKER: checkMarker("eval_orphan") } });
+    const checkOrphan = Bun.spawn(["sleep", "332"], {
+      env: { ...process.env, OPENEVAL_RUN_MARKER: checkMarker("eval_orphan") },
+    });
     // Its scratch folders (owned by the dead runner), with the auth.json copy the candidate got, and a live
     // process's that must stay.
     const deadRunner = Bun.spawn(["true"]);
@@ -36,8 +48,12 @@ describe("recoverRun", () => {
     const otherScratch = join(tmpdir(), `openeval-eval_done-${process.pid}-x3`);
     for (const directory of [scratch, checkScratch, otherScratch]) {
       await mkdir(join(directory, "opencode", "data", "opencode"), { recursive: true });
-      await writeFile(join(directory, "opencode", "data", "opencode", "auth.json"), '{"anthropic":{"type":"api","key":"sk-ant-left-behind-123"}}');
-      const owner = directory === otherScratch ? { pid: process.pid, start: null } : { pid: deadRunner.pid, start: "1" };
+      await writeFile(
+        join(directory, "opencode", "data", "opencode", "auth.json"),
+        '{"anthropic":{"type":"api","key":"sk-ant-left-behind-123"}}',
+      );
+      const owner =
+        directory === otherScratch ? { pid: process.pid, start: null } : { pid: deadRunner.pid, start: "1" };
       await writeFile(join(directory, ".owner"), JSON.stringify(owner));
     }
     store.beat(999_999_999);
@@ -47,7 +63,10 @@ describe("recoverRun", () => {
     expect(existsSync(otherScratch)).toBe(true);
     await rm(otherScratch, { recursive: true });
     expect(recovery.interruptedEvalRuns).toEqual(["eval_orphan"]);
-    expect(store.evalRun("eval_orphan")).toMatchObject({ state: "interrupted", error: expect.stringContaining("planned again") });
+    expect(store.evalRun("eval_orphan")).toMatchObject({
+      state: "interrupted",
+      error: expect.stringContaining("planned again"),
+    });
     expect(store.evalRun("eval_done")?.state).toBe("completed");
     await Promise.all([orphan.exited, checkOrphan.exited]);
     expect(processesMatching("sleep 331")).toEqual([]);
@@ -63,7 +82,9 @@ describe("recoverRun", () => {
     await mkdir(scratch, { recursive: true });
     await writeFile(join(scratch, ".owner"), JSON.stringify({ pid: deadRunner.pid, start: "1" }));
     // An OpenCode of the dead runner still starting: it (re)creates its XDG folders in the scratch folder.
-    const starting = Bun.spawn(["sh", "-c", `while true; do mkdir -p '${scratch}/opencode/data'; sleep 0.005; done`], { env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_starting" } });
+    const starting = Bun.spawn(["sh", "-c", `while true; do mkdir -p '${scratch}/opencode/data'; sleep 0.005; done`], {
+      env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_starting" },
+    });
     await Bun.sleep(50);
     store.beat(999_999_999);
     await recoverRun(store);
@@ -85,15 +106,30 @@ describe("recoverRun", () => {
     // A stale heartbeat is a dead runner, even if its pid was reused.
     const staleStore = ResultsStore.open(await makeTempDir(), { create: true });
     staleStore.beat(process.ppid);
-    await expect(recoverRun(staleStore, Date.now() + 60_000)).resolves.toEqual({ interruptedEvalRuns: [], interruptedJudgeRuns: [] });
+    await expect(recoverRun(staleStore, Date.now() + 60_000)).resolves.toEqual({
+      interruptedEvalRuns: [],
+      interruptedJudgeRuns: [],
+    });
   });
 
   it("reaps the code-judge worker or judge session of a judge run left running, and scratch folders whose owner died", async () => {
     const store = ResultsStore.open(await makeTempDir(), { create: true });
     store.saveEvalRun({ ...running("eval_judged"), state: "completed" });
     store.saveJudgeRun({
-      id: "judge_orphan", runId: "r", evalRunId: "eval_judged", slot: { evalId: "e", model: "p/m", variant: "current", repetition: 1 }, kind: "code", state: "running",
-      judgeFingerprint: "j", startedAt: new Date().toISOString(), completedAt: null, elapsedMs: null, scores: null, unscored: false, error: null, directory: "judge-runs/judge_orphan",
+      id: "judge_orphan",
+      runId: "r",
+      evalRunId: "eval_judged",
+      slot: { evalId: "e", model: "p/m", variant: "current", repetition: 1 },
+      kind: "code",
+      state: "running",
+      judgeFingerprint: "j",
+      startedAt: new Date().toISOString(),
+      completedAt: null,
+      elapsedMs: null,
+      scores: null,
+      unscored: false,
+      error: null,
+      directory: "judge-runs/judge_orphan",
     });
     const worker = Bun.spawn(["sleep", "333"], { env: { ...process.env, OPENEVAL_RUN_MARKER: "judge_orphan" } });
     const dead = Bun.spawn(["true"]);
@@ -119,11 +155,14 @@ try { await recoverRun(store); console.log("claimed"); } catch (error) { console
 await Bun.sleep(1500);`;
     for (let round = 0; round < 3; round++) {
       const at = String(Date.now() + 1_500);
-      const runners = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, "-e", claimant, at], { stdout: "pipe", stderr: "inherit" }));
+      const runners = Array.from({ length: 4 }, () =>
+        Bun.spawn([process.execPath, "-e", claimant, at], { stdout: "pipe", stderr: "inherit" }),
+      );
       const outputs = await Promise.all(runners.map((runner) => new Response(runner.stdout).text()));
       const claimed = runners.filter((_, index) => outputs[index]!.trim() === "claimed");
       expect(claimed, outputs.join("")).toHaveLength(1);
-      for (const output of outputs.filter((text) => text.trim() !== "claimed")) expect(output).toContain(`Another openeval run (pid ${claimed[0]!.pid}) is working on`);
+      for (const output of outputs.filter((text) => text.trim() !== "claimed"))
+        expect(output).toContain(`Another openeval run (pid ${claimed[0]!.pid}) is working on`);
       ResultsStore.open(directory).release(claimed[0]!.pid);
     }
   });
@@ -135,7 +174,11 @@ describe("openRun", () => {
     // Another runner, slow between choosing and creating its run: it holds the run-creation lock meanwhile, claims
     // the run it created, and stays alive a while as a runner working on it would.
     const records = join(import.meta.dirname, "..", "records", "index.ts");
-    const other = Bun.spawn([process.execPath, "-e", `
+    const other = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `
       const { ResultsStore, newRunId, resultsRoot, whileCreatingRun } = await import(${JSON.stringify(records)});
       const directory = ${JSON.stringify(benchmark)};
       whileCreatingRun(directory, () => {
@@ -144,18 +187,25 @@ describe("openRun", () => {
         ResultsStore.open(resultsRoot(directory) + "/" + newRunId(), { create: true }).claim(process.pid, () => true);
       });
       Bun.sleepSync(5000);
-    `], { stdout: "pipe" });
+    `,
+      ],
+      { stdout: "pipe" },
+    );
     try {
       const reader = other.stdout.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toContain("holding");
       const { choice, store } = openRun(benchmark, {});
       try {
         expect(choice.created).toBe(false);
-        expect(() => claimRun(store)).toThrow(`Another openeval run (pid ${other.pid}) is working on ${choice.directory}`);
+        expect(() => claimRun(store)).toThrow(
+          `Another openeval run (pid ${other.pid}) is working on ${choice.directory}`,
+        );
       } finally {
         store.close();
       }
-      expect(readdirSync(join(benchmark, "results"), { withFileTypes: true }).filter((entry) => entry.isDirectory())).toHaveLength(1);
+      expect(
+        readdirSync(join(benchmark, "results"), { withFileTypes: true }).filter((entry) => entry.isDirectory()),
+      ).toHaveLength(1);
     } finally {
       other.kill("SIGKILL");
       await other.exited;

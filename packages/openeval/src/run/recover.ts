@@ -15,8 +15,14 @@ const STALE_AFTER_MS = 5 * HEARTBEAT_INTERVAL_MS;
 export class RunInProgressError extends OpenEvalError {
   readonly code = "OE_RUN_IN_PROGRESS";
   /** `alternative`: what else the caller can do, as a clause that goes on the message (or ""). */
-  constructor(readonly pid: number, readonly directory: string, alternative: string) {
-    super(`Another openeval run (pid ${pid}) is working on ${directory}; wait for it to finish (or stop it: kill ${pid})${alternative}`);
+  constructor(
+    readonly pid: number,
+    readonly directory: string,
+    alternative: string,
+  ) {
+    super(
+      `Another openeval run (pid ${pid}) is working on ${directory}; wait for it to finish (or stop it: kill ${pid})${alternative}`,
+    );
   }
 }
 
@@ -42,14 +48,21 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
       state: "interrupted",
       completedAt,
       elapsedMs: now - Date.parse(evalRun.startedAt),
-      error: "The runner stopped before this eval run finished; its partial recording is kept and the slot is planned again",
+      error:
+        "The runner stopped before this eval run finished; its partial recording is kept and the slot is planned again",
     });
     interruptedEvalRuns.push(evalRun.id);
   }
   const interruptedJudgeRuns: string[] = [];
   for (const judgeRun of unfinished.judgeRuns) {
     await killProcessTree({ marker: `${RUN_MARKER}=${judgeRun.id}` }); // its code-judge worker or rubric judge session
-    store.saveJudgeRun({ ...judgeRun, state: "interrupted", completedAt, elapsedMs: now - Date.parse(judgeRun.startedAt), error: "The runner stopped before this judge run finished" });
+    store.saveJudgeRun({
+      ...judgeRun,
+      state: "interrupted",
+      completedAt,
+      elapsedMs: now - Date.parse(judgeRun.startedAt),
+      error: "The runner stopped before this judge run finished",
+    });
     interruptedJudgeRuns.push(judgeRun.id);
   }
   // Only once their processes are dead: an OpenCode still starting re-created its XDG folders in a scratch folder
@@ -63,7 +76,10 @@ export async function recoverRun(store: ResultsStore, now = Date.now()): Promise
  * created and claimed under the benchmark's run-creation lock, so a runner started at the same instant finds it
  * held (recoverRun then names this runner's pid) instead of creating a second run.
  */
-export function openRun(benchmarkDirectory: string, options: { run?: string; new?: boolean }): { choice: RunDirectoryChoice; store: ResultsStore } {
+export function openRun(
+  benchmarkDirectory: string,
+  options: { run?: string; new?: boolean },
+): { choice: RunDirectoryChoice; store: ResultsStore } {
   const open = () => {
     const choice = chooseRunDirectory(benchmarkDirectory, options);
     const store = ResultsStore.open(choice.directory, { create: true });
@@ -83,7 +99,8 @@ export function claimRun(store: ResultsStore, alternative = "", now = Date.now()
 /** Throws RunInProgressError when a live runner holds the run; writes nothing (merge-runs reads its source so). */
 export function checkNotHeld(store: ResultsStore, now = Date.now()): void {
   const holder = store.heartbeat();
-  if (holder && holder.pid !== process.pid && holds(holder, now)) throw new RunInProgressError(holder.pid, store.directory, "");
+  if (holder && holder.pid !== process.pid && holds(holder, now))
+    throw new RunInProgressError(holder.pid, store.directory, "");
 }
 
 function holds(beat: { pid: number; at: number }, now: number): boolean {

@@ -27,12 +27,19 @@ export async function removeModels(runDirectory: string, models: readonly string
   try {
     return whileHoldingRun(store, () => {
       const { active, retired } = readRunModels(store);
-      const absent = removed.filter((model) => !active.includes(model)).map((model) => ({ model, retired: retired.includes(model) }));
+      const absent = removed
+        .filter((model) => !active.includes(model))
+        .map((model) => ({ model, retired: retired.includes(model) }));
       if (absent.length > 0) throw new RunMaintenanceError("modelsNotRemovable", { absent, active });
       const remaining = active.filter((model) => !removed.includes(model));
       if (remaining.length === 0) throw new RunMaintenanceError("lastModel", { active });
       recordModelsRetired(store, removed);
-      const slots = new Set(store.evalRuns().filter((evalRun) => removed.includes(evalRun.slot.model)).map((evalRun) => slotId(evalRun.slot)));
+      const slots = new Set(
+        store
+          .evalRuns()
+          .filter((evalRun) => removed.includes(evalRun.slot.model))
+          .map((evalRun) => slotId(evalRun.slot)),
+      );
       return { directory, removed, retiredSlots: slots.size, models: remaining };
     });
   } finally {

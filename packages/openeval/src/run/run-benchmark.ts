@@ -3,13 +3,32 @@
 import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import type { ControlServer } from "@openeval/control-model";
-import { checkModelOverride, CURRENT_VARIANT_NAME, earlyStopPolicy, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import {
+  checkModelOverride,
+  CURRENT_VARIANT_NAME,
+  earlyStopPolicy,
+  loadBenchmark,
+  type BenchmarkDefinition,
+} from "../load/index.ts";
 import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
-import { checkScope, plannedModels, plannedVariants, planSlots, resolveExplicitRequests, type PlanScope } from "../plan/index.ts";
+import {
+  checkScope,
+  plannedModels,
+  plannedVariants,
+  planSlots,
+  resolveExplicitRequests,
+  type PlanScope,
+} from "../plan/index.ts";
 import { chooseRunDirectory, recordRedactions, toRedactionEntries } from "../records/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import type { BenchmarkRun } from "../records/index.ts";
-import { readRunModels, recordModelsAdded, recordRuntimeIdentity, type ResultsStore, type RunModels } from "../records/index.ts";
+import {
+  readRunModels,
+  recordModelsAdded,
+  recordRuntimeIdentity,
+  type ResultsStore,
+  type RunModels,
+} from "../records/index.ts";
 import { recordVerdictSettings, verdictSettingsOf } from "../results/index.ts";
 import { OPENCODE_VERSION } from "../util/versions.ts";
 import { createProgressLog } from "./progress-log.ts";
@@ -71,8 +90,14 @@ export function defaultConcurrency(): number {
  * const same = await runBenchmark(".", { onEvent: (event) => console.error(event.type) });
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunSummary>;
-export async function runBenchmark(benchmark: string | BenchmarkDefinition, options?: Omit<RunBenchmarkOptions, "benchmark">): Promise<RunSummary>;
-export async function runBenchmark(first: string | BenchmarkDefinition | RunBenchmarkOptions, second?: Omit<RunBenchmarkOptions, "benchmark">): Promise<RunSummary> {
+export async function runBenchmark(
+  benchmark: string | BenchmarkDefinition,
+  options?: Omit<RunBenchmarkOptions, "benchmark">,
+): Promise<RunSummary>;
+export async function runBenchmark(
+  first: string | BenchmarkDefinition | RunBenchmarkOptions,
+  second?: Omit<RunBenchmarkOptions, "benchmark">,
+): Promise<RunSummary> {
   const options = runOptionsOf(first, second);
   // Stamped before it is loaded: the summary recorded at the end reuses this load only if no file has changed since.
   const stamp = typeof options.benchmark === "string" ? benchmarkVersion(options.benchmark) : null;
@@ -84,7 +109,10 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
   if (expected.created) checkScope(benchmark, scope);
   // Before any model call a model that needs a container engine or image it cannot have stops here: for a new run
   // before its directory exists; on a recorded run after retry/rejudge ids are checked, so a typo is named first.
-  const resolveIsolation = (runModels?: RunModels) => resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: !scope.offline });
+  const resolveIsolation = (runModels?: RunModels) =>
+    resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, {
+      strict: !scope.offline,
+    });
   const checkedIsolation = expected.created ? await resolveIsolation() : null;
   // Chosen again under the run-creation lock: a runner started meanwhile may have created the run.
   const { choice, store } = openRun(benchmark.directory, { run: options.run, new: options.new });
@@ -106,22 +134,42 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
     const isolation = isolationOfNewRun ?? (await resolveIsolation(recordedModels));
     // Step: the run's models are benchmark.ts's, the run's own and --model's; models new to a recorded run join it.
     const models = plannedModels(benchmark, scope, recordedModels);
-    if (recordedModels) recordModelsAdded(store, models.filter((model) => !recordedModels.active.includes(model)));
+    if (recordedModels)
+      recordModelsAdded(
+        store,
+        models.filter((model) => !recordedModels.active.includes(model)),
+      );
     else store.writeRun(describeRun(runId, benchmark, models, scope));
-    const retired = benchmark.settings.models.filter((model) => recordedModels?.retired.includes(model) && !models.includes(model));
-    if (retired.length > 0) emit({ type: "notice", message: `${retired.join(", ")} of benchmark.ts ${retired.length === 1 ? "is" : "are"} retired from this run (remove-models): not run or scored; \`openeval add-models ${choice.directory} --model <ref>\` brings ${retired.length === 1 ? "it" : "them"} back` });
+    const retired = benchmark.settings.models.filter(
+      (model) => recordedModels?.retired.includes(model) && !models.includes(model),
+    );
+    if (retired.length > 0)
+      emit({
+        type: "notice",
+        message: `${retired.join(", ")} of benchmark.ts ${retired.length === 1 ? "is" : "are"} retired from this run (remove-models): not run or scored; \`openeval add-models ${choice.directory} --model <ref>\` brings ${retired.length === 1 ? "it" : "them"} back`,
+      });
     // Step: every secret this runner can see is redacted from what it records; the list (hashes only) is kept for export.
     const secrets = await findKnownSecrets(process.env, undefined, benchmark.settings.candidate.providers);
     await recordRedactions(choice.directory, toRedactionEntries(secrets));
     const verification = await resolveRunVerification(benchmark);
     // Step: the image ids this plan fingerprints with are recorded, so that reading the run later asks no engine.
-    recordRuntimeIdentity(store, { candidateImage: isolation.candidateImage, verificationImage: verification.setup?.image ?? undefined });
+    recordRuntimeIdentity(store, {
+      candidateImage: isolation.candidateImage,
+      verificationImage: verification.setup?.image ?? undefined,
+    });
     await reapOrphanedVerification(verification);
     await reapOrphanedCandidates(benchmark, isolation);
     const records = readCheckedRecords(store);
     for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
     const plan = planSlots(benchmark, records, { ...scope, ...requests }, verification.imageFor, isolation.runtimeFor);
-    emit({ type: "run.started", runId, directory: choice.directory, resumed: !choice.created, slots: plan.slots, estimateUSD: plan.estimate.usd });
+    emit({
+      type: "run.started",
+      runId,
+      directory: choice.directory,
+      resumed: !choice.created,
+      slots: plan.slots,
+      estimateUSD: plan.estimate.usd,
+    });
 
     const monitored = monitoredEvals(benchmark, concurrency, scope.finalOnly ?? false, emit);
     const work: SlotWork[] = plan.slots
@@ -130,28 +178,53 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
         kind: slot.action === "candidate" ? "candidate" : "judge",
         slot,
         evalRun: slot.evalRun,
-        monitored: slot.action === "candidate" && monitored.has(slot.evalId) && earlyStopPolicy(benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)?.settings.earlyStop, slot.model) !== null,
+        monitored:
+          slot.action === "candidate" &&
+          monitored.has(slot.evalId) &&
+          earlyStopPolicy(
+            benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)?.settings.earlyStop,
+            slot.model,
+          ) !== null,
       }));
     // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
     const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
-    const { benchmark: frozenBenchmark, frozen, codeWorker, judgeTools, programs } =
-      work.length > 0 ? await freezeInputs(benchmark, choice.directory, secrets) : { benchmark, frozen: new Map(), codeWorker: null, judgeTools: null, programs: new Map() };
+    const {
+      benchmark: frozenBenchmark,
+      frozen,
+      codeWorker,
+      judgeTools,
+      programs,
+    } = work.length > 0
+      ? await freezeInputs(benchmark, choice.directory, secrets)
+      : { benchmark, frozen: new Map(), codeWorker: null, judgeTools: null, programs: new Map() };
     const reportChanges = (changes: InputChange[]) => {
       if (changes.length === 0) return;
       store.appendEvent(INPUTS_CHANGED_EVENT, { changes });
-      emit({ type: "notice", message: `Changed while this run's candidates ran (graded with the frozen inputs): ${describeInputChanges(changes)}` });
+      emit({
+        type: "notice",
+        message: `Changed while this run's candidates ran (graded with the frozen inputs): ${describeInputChanges(changes)}`,
+      });
     };
     const restoreInputs = async (evalId: string, use: "candidate" | "judge") => {
       const evaluation = frozenBenchmark.evals.find((each) => each.id === evalId)!;
       // Only the programs this work runs are hashed: checking runs before every job.
-      const used = use === "judge" ? programsRunBy(programs, choice.directory, [evaluation.code ? codeWorker : null, evaluation.rubric ? judgeTools : null]) : new Map();
+      const used =
+        use === "judge"
+          ? programsRunBy(programs, choice.directory, [
+              evaluation.code ? codeWorker : null,
+              evaluation.rubric ? judgeTools : null,
+            ])
+          : new Map();
       const { check, problems, usable } = await checkFrozenBeforeUse(frozen.get(evalId)!, choice.directory, used);
-      reportChanges(check.added.map((path) => ({ scope: "frozen" as const, path: `${evalId}/${path}`, change: "added" as const })));
+      reportChanges(
+        check.added.map((path) => ({ scope: "frozen" as const, path: `${evalId}/${path}`, change: "added" as const })),
+      );
       if (problems.length > 0) store.appendEvent(INPUTS_TAMPERED_EVENT, { problems });
       for (const problem of problems) emit({ type: "notice", message: `Integrity error: ${problem.message}` });
       return usable;
     };
-    const scriptedJudge = benchmark.settings.judge.model !== undefined && isControlModel(benchmark.settings.judge.model);
+    const scriptedJudge =
+      benchmark.settings.judge.model !== undefined && isControlModel(benchmark.settings.judge.model);
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
@@ -175,7 +248,12 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
       await runWorkQueue(
         work,
         concurrency,
-        (item, enqueue) => (item.kind === "candidate" ? runCandidateWork(item, context, enqueue) : item.kind === "check" ? item.check!() : runJudgeWork(item, context)),
+        (item, enqueue) =>
+          item.kind === "candidate"
+            ? runCandidateWork(item, context, enqueue)
+            : item.kind === "check"
+              ? item.check!()
+              : runJudgeWork(item, context),
         { signal: options.signal, onChange: (state) => emit({ type: "queue.changed", ...state }) },
       );
     } finally {
@@ -211,21 +289,39 @@ export async function runBenchmark(first: string | BenchmarkDefinition | RunBenc
  * (10,000 code-judged slots, bench section 9: 169 MiB before recording, 187 with it, 174 with this collection, which
  * takes ~30 ms there).
  */
-async function recordSummaryForViewer(store: ResultsStore, records: CheckedRecords, loaded: { benchmark: BenchmarkDefinition; stamp: string } | null, emit: RunnerListener): Promise<void> {
+async function recordSummaryForViewer(
+  store: ResultsStore,
+  records: CheckedRecords,
+  loaded: { benchmark: BenchmarkDefinition; stamp: string } | null,
+  emit: RunnerListener,
+): Promise<void> {
   try {
     await recordSummary(store, { records, ...(loaded ? { loaded } : {}) });
   } catch (error) {
-    emit({ type: "notice", message: `The run's summary was not recorded for the viewer (${(error as Error).message.replace(/\s+/g, " ").trim()}): \`openeval view\` will compute it when its leaderboard is first opened` });
+    emit({
+      type: "notice",
+      message: `The run's summary was not recorded for the viewer (${(error as Error).message.replace(/\s+/g, " ").trim()}): \`openeval view\` will compute it when its leaderboard is first opened`,
+    });
   }
   collectAfterLargeRead(records.evalRuns.length);
 }
 
 /** Evals whose candidates get earlyStop checks in this invocation; says why when some are left to final grading. */
-function monitoredEvals(benchmark: BenchmarkDefinition, concurrency: number, finalOnly: boolean, emit: RunnerListener): Set<string> {
-  const withEarlyStop = benchmark.evals.filter((evaluation) => earlyStopPolicy(evaluation.settings.earlyStop) !== null).map((evaluation) => evaluation.id);
+function monitoredEvals(
+  benchmark: BenchmarkDefinition,
+  concurrency: number,
+  finalOnly: boolean,
+  emit: RunnerListener,
+): Set<string> {
+  const withEarlyStop = benchmark.evals
+    .filter((evaluation) => earlyStopPolicy(evaluation.settings.earlyStop) !== null)
+    .map((evaluation) => evaluation.id);
   if (withEarlyStop.length === 0 || finalOnly) return new Set();
   if (concurrency < 2) {
-    emit({ type: "notice", message: `earlyStop is off for ${withEarlyStop.join(", ")}: checks need a second lane, and concurrency is ${concurrency}. Raise --concurrency to 2 or more to use it.` });
+    emit({
+      type: "notice",
+      message: `earlyStop is off for ${withEarlyStop.join(", ")}: checks need a second lane, and concurrency is ${concurrency}. Raise --concurrency to 2 or more to use it.`,
+    });
     return new Set();
   }
   return new Set(withEarlyStop);

@@ -20,14 +20,25 @@ const INSTEAD: Record<string, string> = {
   onlyCategories: "`scope: { onlyCategories }`",
 };
 
-export function runOptionsOf(first: string | BenchmarkDefinition | RunBenchmarkOptions, second?: Omit<RunBenchmarkOptions, "benchmark">): RunBenchmarkOptions {
+export function runOptionsOf(
+  first: string | BenchmarkDefinition | RunBenchmarkOptions,
+  second?: Omit<RunBenchmarkOptions, "benchmark">,
+): RunBenchmarkOptions {
   const positional = typeof first === "string" || !("benchmark" in first);
-  if (!positional && second !== undefined) throw new TypeError("runBenchmark takes either (options) or (benchmark, options), not an options object and more options");
+  if (!positional && second !== undefined)
+    throw new TypeError(
+      "runBenchmark takes either (options) or (benchmark, options), not an options object and more options",
+    );
   const options = positional ? { ...second, benchmark: first as string | BenchmarkDefinition } : first;
-  if (positional && second && "benchmark" in second) throw new TypeError("runBenchmark(benchmark, options): the benchmark is the first argument; remove `benchmark` from the options");
+  if (positional && second && "benchmark" in second)
+    throw new TypeError(
+      "runBenchmark(benchmark, options): the benchmark is the first argument; remove `benchmark` from the options",
+    );
   const unknown = Object.keys(options).filter((key) => !KNOWN.has(key));
   if (unknown.length > 0) {
-    throw new TypeError(`runBenchmark: unsupported option${unknown.length === 1 ? "" : "s"} ${unknown.map((key) => `\`${key}\`${INSTEAD[key] ? ` (use ${INSTEAD[key]})` : ""}`).join(", ")}`);
+    throw new TypeError(
+      `runBenchmark: unsupported option${unknown.length === 1 ? "" : "s"} ${unknown.map((key) => `\`${key}\`${INSTEAD[key] ? ` (use ${INSTEAD[key]})` : ""}`).join(", ")}`,
+    );
   }
   return options;
 }

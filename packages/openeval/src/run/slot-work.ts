@@ -6,8 +6,25 @@ import { randomUUID } from "node:crypto";
 import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate } from "../candidate/index.ts";
 import { selectCredentials } from "../opencode/index.ts";
-import { checkEarly, createRubricGrader, gradeEvalRun, type EarlyCheckLimits, type EarlyCheckResult, type RubricGrader, type RubricGraderOptions, type RubricTask, type VerificationSetup } from "../judge/index.ts";
-import { CURRENT_VARIANT, earlyStopPolicy, type BenchmarkDefinition, type EarlyStopPolicy, type EvalDefinition, type VariantDefinition } from "../load/index.ts";
+import {
+  checkEarly,
+  createRubricGrader,
+  gradeEvalRun,
+  type EarlyCheckLimits,
+  type EarlyCheckResult,
+  type RubricGrader,
+  type RubricGraderOptions,
+  type RubricTask,
+  type VerificationSetup,
+} from "../judge/index.ts";
+import {
+  CURRENT_VARIANT,
+  earlyStopPolicy,
+  type BenchmarkDefinition,
+  type EarlyStopPolicy,
+  type EvalDefinition,
+  type VariantDefinition,
+} from "../load/index.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import { describeOutcome, isJudgeable, toSlotKey, type EvalRun } from "../records/index.ts";
 import type { ResultsStore } from "../records/index.ts";
@@ -58,16 +75,26 @@ export interface WorkContext {
  * The LLM rubric judge, with the scripted judge's control server, the judge model's own credentials and the tool
  * server frozen with the run (null: nothing to grade with a rubric).
  */
-export function rubricJudgesFor(controls: ControlServer | null, toolServer: string | null): Pick<WorkContext, "gradeRubric" | "checkRubricEarly"> {
+export function rubricJudgesFor(
+  controls: ControlServer | null,
+  toolServer: string | null,
+): Pick<WorkContext, "gradeRubric" | "checkRubricEarly"> {
   const options: RubricGraderOptions = {
     controlBaseURL: (evalId) => controls?.baseURL(evalId) ?? null,
     selectCredentials: (model) => selectCredentials({ model, environment: process.env }),
     ...(toolServer ? { toolServer } : {}),
   };
-  return { gradeRubric: createRubricGrader(options), checkRubricEarly: (task, directory, limits) => checkEarly(task, directory, options, limits) };
+  return {
+    gradeRubric: createRubricGrader(options),
+    checkRubricEarly: (task, directory, limits) => checkEarly(task, directory, options, limits),
+  };
 }
 
-export async function runCandidateWork(work: SlotWork, context: WorkContext, enqueue: (next: SlotWork) => void): Promise<void> {
+export async function runCandidateWork(
+  work: SlotWork,
+  context: WorkContext,
+  enqueue: (next: SlotWork) => void,
+): Promise<void> {
   if (context.signal?.aborted) return; // the runner is stopping: nothing new starts
   const { benchmark, store } = context;
   const { slot } = work;
@@ -105,7 +132,10 @@ export async function runCandidateWork(work: SlotWork, context: WorkContext, enq
   context.emit({ type: "candidate.finished", slot: key, evalRun, outcome: describeOutcome(evalRun) });
   const decision = monitor?.decision() ?? null;
   if (decision && evalRun.state === "stopped") {
-    const judgeRun = decidedJudgeRun(evalRun, decision, { judgeRunId: `judge_${randomUUID()}`, judgeFingerprint: slot.judgeFingerprint });
+    const judgeRun = decidedJudgeRun(evalRun, decision, {
+      judgeRunId: `judge_${randomUUID()}`,
+      judgeFingerprint: slot.judgeFingerprint,
+    });
     context.emit({ type: "judge.started", slot: key, judgeRunId: judgeRun.id });
     store.saveJudgeRun(judgeRun);
     context.emit({ type: "judge.finished", slot: key, judgeRun });
@@ -131,7 +161,14 @@ function monitorCandidate(
     schedule: (check) => enqueue({ kind: "check", slot, evalRun: null, check }),
     judge: (checkpoint, directory, limits) =>
       context.checkRubricEarly(
-        { judgeRunId: `${evalRunId}-check`, evidence: checkpoint, run: running(), candidateModel: slot.model, evaluation, settings: context.benchmark.settings },
+        {
+          judgeRunId: `${evalRunId}-check`,
+          evidence: checkpoint,
+          run: running(),
+          candidateModel: slot.model,
+          evaluation,
+          settings: context.benchmark.settings,
+        },
         directory,
         { ...limits, marker: checkMarker(evalRunId) },
       ),

@@ -34,7 +34,14 @@ export async function snapshotRun(runDirectory: string, name: string): Promise<R
     name,
     capturedAt: new Date().toISOString(),
     run,
-    slots: active.map((slot) => ({ ...toSlotKey(slot), action: slot.action, candidateFingerprint: slot.candidateFingerprint, judgeFingerprint: slot.judgeFingerprint, evalRunId: slot.evalRun!.id, judgeRunId: slot.judgeRun?.id ?? null })),
+    slots: active.map((slot) => ({
+      ...toSlotKey(slot),
+      action: slot.action,
+      candidateFingerprint: slot.candidateFingerprint,
+      judgeFingerprint: slot.judgeFingerprint,
+      evalRunId: slot.evalRun!.id,
+      judgeRunId: slot.judgeRun?.id ?? null,
+    })),
     evalRuns: active.map((slot) => slot.evalRun!),
     judgeRuns: active.flatMap((slot) => (slot.judgeRun ? [slot.judgeRun] : [])),
     scores: { models: summary.models, verdict: summary.verdict, complete: summary.complete },
@@ -48,7 +55,8 @@ export async function snapshotRun(runDirectory: string, name: string): Promise<R
   try {
     linkSync(partial, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new RunMaintenanceError("snapshotExists", { name, path });
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      throw new RunMaintenanceError("snapshotExists", { name, path });
     throw error;
   } finally {
     rmSync(partial, { force: true });

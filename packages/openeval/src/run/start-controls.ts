@@ -6,6 +6,11 @@ import type { BenchmarkDefinition } from "../load/index.ts";
 
 export function startControls(benchmark: BenchmarkDefinition): Promise<ControlServer> {
   return startControlServer({
-    controls: Object.fromEntries(benchmark.evals.map((evaluation) => [evaluation.id, { ...evaluation.controls, ...judgeControls(evaluation.controls) }])),
+    controls: Object.fromEntries(
+      benchmark.evals.map((evaluation) => [
+        evaluation.id,
+        { ...evaluation.controls, ...judgeControls(evaluation.controls) },
+      ]),
+    ),
   });
 }

@@ -85,9 +85,18 @@ describe("runWorkQueue", () => {
   it("reports when each running item started and how long the done ones took, for an ETA", async () => {
     const states: WorkQueueState[] = [];
     const before = Date.now();
-    await runWorkQueue([{ kind: "candidate", name: "a" }, { kind: "candidate", name: "b" }, { kind: "candidate", name: "c" }] as Item[], 2, () => Bun.sleep(20), {
-      onChange: (state) => states.push(state),
-    });
+    await runWorkQueue(
+      [
+        { kind: "candidate", name: "a" },
+        { kind: "candidate", name: "b" },
+        { kind: "candidate", name: "c" },
+      ] as Item[],
+      2,
+      () => Bun.sleep(20),
+      {
+        onChange: (state) => states.push(state),
+      },
+    );
     for (const state of states) {
       expect(state.runningSince).toHaveLength(state.running);
       for (const since of state.runningSince) expect(since).toBeGreaterThanOrEqual(before);
@@ -111,7 +120,11 @@ describe("runWorkQueue", () => {
     const controller = new AbortController();
     const started: string[] = [];
     await runWorkQueue(
-      [{ kind: "candidate", name: "a" }, { kind: "candidate", name: "b" }, { kind: "candidate", name: "c" }] as Item[],
+      [
+        { kind: "candidate", name: "a" },
+        { kind: "candidate", name: "b" },
+        { kind: "candidate", name: "c" },
+      ] as Item[],
       1,
       async (item) => {
         started.push(item.name);

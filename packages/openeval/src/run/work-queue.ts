@@ -24,7 +24,8 @@ export async function runWorkQueue<Item extends WorkItem>(
   const running = { candidates: 0, monitored: 0 };
   let done = 0;
   let doneMs = 0;
-  const report = () => options.onChange?.({ running: active.size, queued: queue.size, done, runningSince: [...active.values()], doneMs });
+  const report = () =>
+    options.onChange?.({ running: active.size, queued: queue.size, done, runningSince: [...active.values()], doneMs });
   // Candidates keep one lane free for checks while a monitored one runs, or when this one is monitored.
   const mayStart = (candidate: Item): boolean => {
     const monitoring = candidate.monitored || running.monitored > 0;

@@ -25,8 +25,15 @@ export const SANDBOX_ENGINE_NAMES = Object.keys(ENGINES) as SandboxEngineName[];
  * @example
  * const engine = await openSandboxEngine("container", { container: { host: process.env.DOCKER_HOST } });
  */
-export async function openSandboxEngine<Name extends SandboxEngineName>(name: Name, options: SandboxEngineOptions = {}): Promise<SandboxEngines[Name]> {
+export async function openSandboxEngine<Name extends SandboxEngineName>(
+  name: Name,
+  options: SandboxEngineOptions = {},
+): Promise<SandboxEngines[Name]> {
   const open = ENGINES[name] as ((options: SandboxEngineOptions) => Promise<SandboxEngines[Name]>) | undefined;
-  if (!open) throw new SandboxError("OE_UNKNOWN_ENGINE", `Unknown sandbox engine "${name}"; use one of: ${SANDBOX_ENGINE_NAMES.join(", ")}`);
+  if (!open)
+    throw new SandboxError(
+      "OE_UNKNOWN_ENGINE",
+      `Unknown sandbox engine "${name}"; use one of: ${SANDBOX_ENGINE_NAMES.join(", ")}`,
+    );
   return open(options);
 }

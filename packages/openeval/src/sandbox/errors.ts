@@ -5,7 +5,11 @@ import { OpenEvalError } from "../util/errors.ts";
 export type SandboxErrorCode = "OE_UNKNOWN_ENGINE" | "OE_ENGINE_FAILED" | "OE_ARCHIVE_UNSAFE_PATH";
 
 export class SandboxError extends OpenEvalError {
-  constructor(readonly code: SandboxErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -22,18 +22,31 @@ export async function readContextFiles(directory: string): Promise<ContextFile[]
       const name = relative(directory, path).split(sep).join("/");
       if (name === "vendor" || name.startsWith("vendor/")) continue;
       if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) files.push({ path: name, data: new Uint8Array(await readFile(path)), mode: (await stat(path)).mode & 0o777 });
-      else throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: directory, problem: `${name} is neither a file nor a folder; the image context holds plain files only` });
+      else if (entry.isFile())
+        files.push({ path: name, data: new Uint8Array(await readFile(path)), mode: (await stat(path)).mode & 0o777 });
+      else
+        throw new ContainerError({
+          code: "OE_IMAGE_BUILD_FAILED",
+          folder: directory,
+          problem: `${name} is neither a file nor a folder; the image context holds plain files only`,
+        });
     }
   };
   try {
     await walk(directory);
   } catch (error) {
     if (error instanceof ContainerError) throw error;
-    throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: directory, problem: `it cannot be read: ${(error as Error).message}` }, { cause: error });
+    throw new ContainerError(
+      { code: "OE_IMAGE_BUILD_FAILED", folder: directory, problem: `it cannot be read: ${(error as Error).message}` },
+      { cause: error },
+    );
   }
   if (!files.some((file) => file.path === "Dockerfile")) {
-    throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: directory, problem: "it has no Dockerfile; pass an image folder such as images/verification" });
+    throw new ContainerError({
+      code: "OE_IMAGE_BUILD_FAILED",
+      folder: directory,
+      problem: "it has no Dockerfile; pass an image folder such as images/verification",
+    });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
@@ -45,5 +58,8 @@ export function hashContext(files: ContextFile[]): string {
 }
 
 export function contextEntries(files: ContextFile[], vendor: TarEntry[]): TarEntry[] {
-  return [...files.map((file): TarEntry => ({ type: "file", path: file.path, data: file.data, mode: file.mode })), ...vendor];
+  return [
+    ...files.map((file): TarEntry => ({ type: "file", path: file.path, data: file.data, mode: file.mode })),
+    ...vendor,
+  ];
 }

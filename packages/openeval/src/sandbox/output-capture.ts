@@ -89,7 +89,10 @@ export class BoundedBuffer implements OutputSink {
 export class StreamDemuxer {
   private pending = new Uint8Array(0);
 
-  constructor(private readonly stdout: OutputSink, private readonly stderr: OutputSink) {}
+  constructor(
+    private readonly stdout: OutputSink,
+    private readonly stderr: OutputSink,
+  ) {}
 
   push(chunk: Uint8Array): void {
     let data = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;

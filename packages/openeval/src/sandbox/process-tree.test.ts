@@ -30,19 +30,22 @@ const namespaceAvailable = (await detectPidNamespace()) !== null;
 
 describe("killProcessTree", () => {
   // Needs root or unprivileged user namespaces; skipped (visibly) where neither exists.
-  test.skipIf(!namespaceAvailable)("PID namespace: killing only the wrapper takes every detached grandchild", async () => {
-    const token = uniqueToken();
-    const { argv, confinement } = await confineCommand(["bash", "-c", treeScript(token)]);
-    expect(confinement).toBe("pid-namespace");
-    const child = Bun.spawn(argv, { stdio: ["ignore", "ignore", "ignore"] });
-    expect(await waitFor(async () => (await sleepsWith(token)).length === 3)).toBe(true);
+  test.skipIf(!namespaceAvailable)(
+    "PID namespace: killing only the wrapper takes every detached grandchild",
+    async () => {
+      const token = uniqueToken();
+      const { argv, confinement } = await confineCommand(["bash", "-c", treeScript(token)]);
+      expect(confinement).toBe("pid-namespace");
+      const child = Bun.spawn(argv, { stdio: ["ignore", "ignore", "ignore"] });
+      expect(await waitFor(async () => (await sleepsWith(token)).length === 3)).toBe(true);
 
-    // No tree walk here: the namespace alone must do it.
-    process.kill(child.pid, "SIGKILL");
-    await child.exited;
+      // No tree walk here: the namespace alone must do it.
+      process.kill(child.pid, "SIGKILL");
+      await child.exited;
 
-    expect(await waitFor(async () => (await sleepsWith(token)).length === 0)).toBe(true);
-  });
+      expect(await waitFor(async () => (await sleepsWith(token)).length === 0)).toBe(true);
+    },
+  );
 
   test.skipIf(!namespaceAvailable)("PID namespace + killProcessTree", async () => {
     const token = uniqueToken();

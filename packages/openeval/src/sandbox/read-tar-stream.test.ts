@@ -36,12 +36,20 @@ describe("readTarStream", () => {
         for await (const chunk of data) parts.push(chunk.slice());
         seen.push([header.type, header.path, new TextDecoder().decode(Buffer.concat(parts))]);
       }
-      expect(seen).toEqual([["directory", "ws/", ""], ["file", "ws/x\\..\\..\\y", "one"], ["file", longName, "x".repeat(700)], ["symlink", "ws/link", ""]]);
+      expect(seen).toEqual([
+        ["directory", "ws/", ""],
+        ["file", "ws/x\\..\\..\\y", "one"],
+        ["file", longName, "x".repeat(700)],
+        ["symlink", "ws/link", ""],
+      ]);
     }
   });
 
   it("skips what a consumer leaves unread and stays aligned for the next entry", async () => {
-    const archive = packTar([{ type: "file", path: "a", data: text("a".repeat(5000)) }, { type: "file", path: "b", data: text("bee") }]);
+    const archive = packTar([
+      { type: "file", path: "a", data: text("a".repeat(5000)) },
+      { type: "file", path: "b", data: text("bee") },
+    ]);
     const paths: string[] = [];
     let last = "";
     for await (const { header, data } of readTarStream(chunked(archive, 300))) {
@@ -72,7 +80,8 @@ describe("readTarStream", () => {
       yield packTar([{ type: "file", path: "after.txt", data: text("after") }]);
     }
     const expected = createHash("sha256");
-    for (let left = size; left > 0; left -= piece.length) expected.update(piece.subarray(0, Math.min(piece.length, left)));
+    for (let left = size; left > 0; left -= piece.length)
+      expected.update(piece.subarray(0, Math.min(piece.length, left)));
     const results: [string, number, string][] = [];
     for await (const { header, data } of readTarStream(source())) {
       const hash = createHash("sha256");

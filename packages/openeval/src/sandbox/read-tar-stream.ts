@@ -25,7 +25,8 @@ export async function* readTarStream(source: AsyncIterable<Uint8Array>): AsyncGe
     if (block === null || isEndBlock(block)) return;
     const size = headerSize(block, offset);
     if (isRecordHeader(block)) {
-      if (size > MAX_RECORD_BYTES) throw new Error(`tar: a ${size}-byte name record at byte ${offset} is over ${MAX_RECORD_BYTES} bytes`);
+      if (size > MAX_RECORD_BYTES)
+        throw new Error(`tar: a ${size}-byte name record at byte ${offset} is over ${MAX_RECORD_BYTES} bytes`);
       const record = (await input.take(paddedSize(size))) ?? EMPTY;
       headers.next(block, record.subarray(0, size));
       continue;

@@ -21,7 +21,10 @@ const decoder = new TextDecoder();
 
 function collector() {
   const chunks: Uint8Array[] = [];
-  return { write: (chunk: Uint8Array) => void chunks.push(chunk.slice()), text: () => decoder.decode(Buffer.concat(chunks)) };
+  return {
+    write: (chunk: Uint8Array) => void chunks.push(chunk.slice()),
+    text: () => decoder.decode(Buffer.concat(chunks)),
+  };
 }
 
 /** `sleep 300 0.000…` sleeps a little longer than 300 s; the token tells this test's processes from anyone else's. */
@@ -53,7 +56,15 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
     const created: Sandbox[] = [];
     const open = async (labels: Record<string, string> = {}, spec: Partial<SandboxSpec> = {}) => {
       const engine = await fixture.engine();
-      const sandbox = await engine.create({ ...(await fixture.spec()), labels: { "openeval.contract": contract, ...labels }, folders: ["/work"], workdir: "/work", limits: LIMITS, lifetimeMs: 120_000, ...spec });
+      const sandbox = await engine.create({
+        ...(await fixture.spec()),
+        labels: { "openeval.contract": contract, ...labels },
+        folders: ["/work"],
+        workdir: "/work",
+        limits: LIMITS,
+        lifetimeMs: 120_000,
+        ...spec,
+      });
       created.push(sandbox);
       return sandbox;
     };
@@ -77,13 +88,16 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const sandbox = await open({}, { env: { FROM_SPEC: "spec" } });
       await sandbox.copyIn("/work", [{ type: "directory", path: "sub", ...sandbox.user }]);
       const stdout = collector();
-      const outcome = await sandbox.run(["sh", "-c", 'printf "%s|%s|%s|[%s]|" "$GREETING" "$FROM_SPEC" "$(pwd)" "$OPENEVAL_CONTRACT_SECRET"; cat'], {
-        cwd: "/work/sub",
-        env: { GREETING: "hi" },
-        stdin: encoder.encode("piped input"),
-        deadline: inFuture(30_000),
-        stdout,
-      });
+      const outcome = await sandbox.run(
+        ["sh", "-c", 'printf "%s|%s|%s|[%s]|" "$GREETING" "$FROM_SPEC" "$(pwd)" "$OPENEVAL_CONTRACT_SECRET"; cat'],
+        {
+          cwd: "/work/sub",
+          env: { GREETING: "hi" },
+          stdin: encoder.encode("piped input"),
+          deadline: inFuture(30_000),
+          stdout,
+        },
+      );
       delete process.env.OPENEVAL_CONTRACT_SECRET;
       expect(outcome.exitCode).toBe(0);
       expect(stdout.text()).toBe(`hi|spec|${sandbox.path("/work/sub")}|[]|piped input`);
@@ -93,12 +107,18 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const sandbox = await open();
       const token = sleepToken();
       const stdout = collector();
-      const outcome = await sandbox.run(["sh", "-c", `echo kept > kept.txt; echo started; sleep 300 ${token}`], { deadline: inFuture(1_500), stdout });
+      const outcome = await sandbox.run(["sh", "-c", `echo kept > kept.txt; echo started; sleep 300 ${token}`], {
+        deadline: inFuture(1_500),
+        stdout,
+      });
       expect(outcome).toMatchObject({ timedOut: true, exitCode: null });
       expect(stdout.text()).toBe("started\n");
       expect(await fixture.alive(sandbox, token)).toBe(false);
       const host = await makeTempDir("openeval-contract-out-");
-      expect(await sandbox.copyOut("/work/kept.txt", join(host, "kept.txt"), { maxBytes: 1024 })).toMatchObject({ kind: "copied", type: "file" });
+      expect(await sandbox.copyOut("/work/kept.txt", join(host, "kept.txt"), { maxBytes: 1024 })).toMatchObject({
+        kind: "copied",
+        type: "file",
+      });
       expect(readFileSync(join(host, "kept.txt"), "utf8")).toBe("kept\n");
     });
 
@@ -106,7 +126,12 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const sandbox = await open();
       const stdout = collector();
       const stderr = collector();
-      const outcome = await sandbox.run(["sh", "-c", "head -c 200000 /dev/zero | tr '\\0' x; printf eeeee >&2"], { deadline: inFuture(30_000), stdout, stderr, maxOutputBytes: 65_536 });
+      const outcome = await sandbox.run(["sh", "-c", "head -c 200000 /dev/zero | tr '\\0' x; printf eeeee >&2"], {
+        deadline: inFuture(30_000),
+        stdout,
+        stderr,
+        maxOutputBytes: 65_536,
+      });
       expect(outcome).toMatchObject({ exitCode: 0, stdoutBytes: 200_000, stderrBytes: 5, truncated: true });
       expect(stdout.text()).toBe("x".repeat(65_536));
       expect(stderr.text()).toBe("eeeee");
@@ -116,19 +141,47 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const sandbox = await open();
       await sandbox.copyIn("/work", [
         { type: "directory", path: "sub", mode: 0o755, ...sandbox.user },
-        { type: "file", path: "sub/run.sh", data: encoder.encode("echo from-script > ../out/result.txt\n"), mode: 0o755, ...sandbox.user },
+        {
+          type: "file",
+          path: "sub/run.sh",
+          data: encoder.encode("echo from-script > ../out/result.txt\n"),
+          mode: 0o755,
+          ...sandbox.user,
+        },
         { type: "symlink", path: "sub/link", target: "run.sh", ...sandbox.user },
         { type: "directory", path: "out", mode: 0o755, ...sandbox.user },
       ]);
-      const outcome = await sandbox.run(["sh", "-c", "test -x sub/run.sh && test -L sub/link && cd sub && ./link && head -c 100000 /dev/zero > ../big.bin"], { deadline: inFuture(30_000) });
+      const outcome = await sandbox.run(
+        [
+          "sh",
+          "-c",
+          "test -x sub/run.sh && test -L sub/link && cd sub && ./link && head -c 100000 /dev/zero > ../big.bin",
+        ],
+        { deadline: inFuture(30_000) },
+      );
       expect(outcome.exitCode).toBe(0);
       const host = await makeTempDir("openeval-contract-out-");
-      expect(await sandbox.copyOut("/work/out", join(host, "out"), { maxBytes: 1024 })).toEqual({ kind: "copied", type: "directory", target: "", skipped: [], omitted: [] });
+      expect(await sandbox.copyOut("/work/out", join(host, "out"), { maxBytes: 1024 })).toEqual({
+        kind: "copied",
+        type: "directory",
+        target: "",
+        skipped: [],
+        omitted: [],
+      });
       expect(readdirSync(join(host, "out"))).toEqual(["result.txt"]);
       expect(readFileSync(join(host, "out", "result.txt"), "utf8")).toBe("from-script\n");
-      expect(await sandbox.copyOut("/work/sub/link", join(host, "link"), { maxBytes: 1024 })).toMatchObject({ kind: "copied", type: "symlink", target: "run.sh" });
-      expect(await sandbox.copyOut("/work/absent", join(host, "absent"), { maxBytes: 1024 })).toEqual({ kind: "missing" });
-      expect(await sandbox.copyOut("/work/big.bin", join(host, "big.bin"), { maxBytes: 1024 })).toMatchObject({ kind: "over-limit", directory: false });
+      expect(await sandbox.copyOut("/work/sub/link", join(host, "link"), { maxBytes: 1024 })).toMatchObject({
+        kind: "copied",
+        type: "symlink",
+        target: "run.sh",
+      });
+      expect(await sandbox.copyOut("/work/absent", join(host, "absent"), { maxBytes: 1024 })).toEqual({
+        kind: "missing",
+      });
+      expect(await sandbox.copyOut("/work/big.bin", join(host, "big.bin"), { maxBytes: 1024 })).toMatchObject({
+        kind: "over-limit",
+        directory: false,
+      });
       expect(existsSync(join(host, "big.bin"))).toBe(false);
     });
 
@@ -148,7 +201,9 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const copied = await sandbox.copyOut("/work/ws", host, { maxBytes: 4 * 1024 ** 3 });
       const grownMiB = rss.stop() / 1024 ** 2;
       expect(copied).toEqual({ kind: "copied", type: "directory", target: "", skipped: [], omitted: [] });
-      expect(readdirSync(host).sort()).toEqual(["a.txt", "back\\slash..\\..\\x", longName, "odd", "sparse.bin", "sub", "x\\..\\..\\y"].sort());
+      expect(readdirSync(host).sort()).toEqual(
+        ["a.txt", "back\\slash..\\..\\x", longName, "odd", "sparse.bin", "sub", "x\\..\\..\\y"].sort(),
+      );
       // A name that is not UTF-8 comes back under its decoded name (U+FFFD for the bad byte), never lost.
       expect(readdirSync(join(host, "odd")).sort()).toEqual(["bad\ufffdname", "new\nline"]);
       expect(statSync(join(host, "sub", "b.txt")).ino).toBe(statSync(join(host, "a.txt")).ino);
@@ -172,7 +227,10 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const sandbox = await open();
       const token = sleepToken();
       const stdout = collector();
-      const running = sandbox.run(["sh", "-c", `setsid sleep 300 ${token} & echo ready; sleep 300 ${token}`], { deadline: inFuture(60_000), stdout });
+      const running = sandbox.run(["sh", "-c", `setsid sleep 300 ${token} & echo ready; sleep 300 ${token}`], {
+        deadline: inFuture(60_000),
+        stdout,
+      });
       await waitFor(() => stdout.text().includes("ready"));
       expect(await fixture.alive(sandbox, token)).toBe(true);
       await sandbox.kill();
@@ -186,7 +244,10 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       const sandbox = await open(label);
       const token = sleepToken();
       const stdout = collector();
-      const running = sandbox.run(["sh", "-c", `echo ready; sleep 300 ${token}`], { deadline: inFuture(60_000), stdout });
+      const running = sandbox.run(["sh", "-c", `echo ready; sleep 300 ${token}`], {
+        deadline: inFuture(60_000),
+        stdout,
+      });
       await waitFor(() => stdout.text().includes("ready"));
       expect(await engine.list(label)).toEqual([sandbox.id]);
       // Its owner (this process) is alive: not an orphan.

@@ -33,7 +33,10 @@ describe("tar", () => {
 
   it("writes archives GNU tar reads, with the owners given", async () => {
     const directory = await makeTempDirectory("openeval-tar-");
-    writeFileSync(join(directory, "a.tar"), packTar([{ type: "file", path: longName, data: text("hello"), uid: 10001, gid: 10002 }]));
+    writeFileSync(
+      join(directory, "a.tar"),
+      packTar([{ type: "file", path: longName, data: text("hello"), uid: 10001, gid: 10002 }]),
+    );
     const listing = execFileSync("tar", ["--numeric-owner", "-tvf", join(directory, "a.tar")], { encoding: "utf8" });
     expect(listing).toContain("10001/10002");
     expect(listing).toContain(longName);

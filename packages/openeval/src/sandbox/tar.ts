@@ -33,11 +33,35 @@ export function packTar(entries: Iterable<TarEntry>, options: { mtime?: number }
     if (!fitsUstar(target, 100)) pax.linkpath = target;
     if (Object.keys(pax).length > 0) {
       const records = encodePax(pax);
-      chunks.push(header({ name: "././@PaxHeader", mode: 0o644, uid: 0, gid: 0, size: records.length, mtime, type: "x", link: "" }), ...padded(records));
+      chunks.push(
+        header({
+          name: "././@PaxHeader",
+          mode: 0o644,
+          uid: 0,
+          gid: 0,
+          size: records.length,
+          mtime,
+          type: "x",
+          link: "",
+        }),
+        ...padded(records),
+      );
     }
     const mode = entry.type === "symlink" ? 0o777 : (entry.mode ?? (entry.type === "directory" ? 0o755 : 0o644));
     const type = entry.type === "file" ? "0" : entry.type === "directory" ? "5" : "2";
-    chunks.push(header({ name: path, mode, uid: entry.uid ?? 0, gid: entry.gid ?? 0, size: data.length, mtime, type, link: target }), ...padded(data));
+    chunks.push(
+      header({
+        name: path,
+        mode,
+        uid: entry.uid ?? 0,
+        gid: entry.gid ?? 0,
+        size: data.length,
+        mtime,
+        type,
+        link: target,
+      }),
+      ...padded(data),
+    );
   }
   chunks.push(new Uint8Array(BLOCK * 2));
   return concat(chunks);
@@ -54,7 +78,8 @@ export function unpackTar(archive: Uint8Array): ReadTarEntry[] {
     if (isEndBlock(block)) break;
     const size = headerSize(block, offset);
     const data = archive.subarray(offset + BLOCK, offset + BLOCK + size);
-    if (data.length < size) throw new Error(`tar: entry at byte ${offset} is cut short (${data.length} of ${size} bytes)`);
+    if (data.length < size)
+      throw new Error(`tar: entry at byte ${offset} is cut short (${data.length} of ${size} bytes)`);
     offset += BLOCK + paddedSize(size);
     const header = headers.next(block, data);
     if (header) entries.push({ ...header, data: data.slice() });
@@ -122,7 +147,16 @@ function fitsUstar(value: string, length: number): boolean {
   return encoder.encode(value).length < length && /^[\x20-\x7e]*$/.test(value);
 }
 
-function header(fields: { name: string; mode: number; uid: number; gid: number; size: number; mtime: number; type: string; link: string }): Uint8Array {
+function header(fields: {
+  name: string;
+  mode: number;
+  uid: number;
+  gid: number;
+  size: number;
+  mtime: number;
+  type: string;
+  link: string;
+}): Uint8Array {
   const block = new Uint8Array(BLOCK);
   writeString(block, 0, 100, fields.name);
   writeOctal(block, 100, 8, fields.mode & 0o7777);

@@ -17,7 +17,12 @@ const ZEROS = Buffer.alloc(HOLE);
  * An engine's archive of one path (each name starts with that path's own name) written to `target`.
  * `directory`: the path is a folder (for the over-limit answer).
  */
-export function writeArchive(archive: AsyncIterable<Uint8Array>, target: string, maxBytes: number, directory: boolean): Promise<CopyOutResult> {
+export function writeArchive(
+  archive: AsyncIterable<Uint8Array>,
+  target: string,
+  maxBytes: number,
+  directory: boolean,
+): Promise<CopyOutResult> {
   return writeTree(target, maxBytes, directory, async (writer) => {
     for await (const { header, data } of readTarStream(archive)) {
       const names = archiveNames(header.path);
@@ -31,7 +36,12 @@ export function writeArchive(archive: AsyncIterable<Uint8Array>, target: string,
 }
 
 /** Fills a TreeWriter at `target`; past the cap nothing is left there. */
-export async function writeTree(target: string, maxBytes: number, directory: boolean, fill: (writer: TreeWriter) => Promise<void>): Promise<CopyOutResult> {
+export async function writeTree(
+  target: string,
+  maxBytes: number,
+  directory: boolean,
+  fill: (writer: TreeWriter) => Promise<void>,
+): Promise<CopyOutResult> {
   const writer = new TreeWriter(target, maxBytes);
   try {
     await fill(writer);
@@ -71,7 +81,10 @@ export class TreeWriter {
   private readonly files = new Set<string>();
   private readonly folderModes: [string, number][] = [];
 
-  constructor(private readonly root: string, private readonly maxBytes: number) {}
+  constructor(
+    private readonly root: string,
+    private readonly maxBytes: number,
+  ) {}
 
   async directory(names: string[], mode: number): Promise<void> {
     const path = this.resolve(names, "directory");
@@ -90,7 +103,8 @@ export class TreeWriter {
   async hardlink(names: string[], to: string[]): Promise<void> {
     const omitted = this.omitted.find((file) => file.path === to.join("/"));
     if (omitted) return void this.omitted.push({ ...omitted, path: this.resolveName(names) });
-    if (!this.files.has(to.join("/"))) return this.skip(names, `a hard link to ${displayPath(to.join("/"))}, which was not copied`);
+    if (!this.files.has(to.join("/")))
+      return this.skip(names, `a hard link to ${displayPath(to.join("/"))}, which was not copied`);
     const path = this.resolve(names, "file");
     await link(join(this.root, ...to), path);
     this.files.add(names.join("/"));
@@ -106,7 +120,12 @@ export class TreeWriter {
       if (names.length === 0) throw new OverLimit(size);
       const hash = createHash("sha256");
       for await (const chunk of data) hash.update(chunk);
-      return void this.omitted.push({ path: this.resolveName(names), bytes: size, sha256: hash.digest("hex"), mode: mode & 0o777 });
+      return void this.omitted.push({
+        path: this.resolveName(names),
+        bytes: size,
+        sha256: hash.digest("hex"),
+        mode: mode & 0o777,
+      });
     }
     this.bytes += size;
     const path = this.resolve(names, "file");
@@ -140,11 +159,17 @@ export class TreeWriter {
   private resolve(names: string[], type: CopiedTree["type"], target = ""): string {
     for (const [index, name] of names.entries()) {
       if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
-        throw new SandboxError("OE_ARCHIVE_UNSAFE_PATH", `The engine's archive names an unsafe path ${displayPath(names.join("/"))}; copy-out refused it`);
+        throw new SandboxError(
+          "OE_ARCHIVE_UNSAFE_PATH",
+          `The engine's archive names an unsafe path ${displayPath(names.join("/"))}; copy-out refused it`,
+        );
       }
       // Nothing is written through a symlink this copy made (an archive could name `link/file` after `link`).
       if (this.symlinks.has(names.slice(0, index + 1).join("/")) && index < names.length - 1) {
-        throw new SandboxError("OE_ARCHIVE_UNSAFE_PATH", `The engine's archive names ${displayPath(names.join("/"))} below a symlink; copy-out refused it`);
+        throw new SandboxError(
+          "OE_ARCHIVE_UNSAFE_PATH",
+          `The engine's archive names ${displayPath(names.join("/"))} below a symlink; copy-out refused it`,
+        );
       }
     }
     if (names.length === 0) this.top = { type, target, skipped: [], omitted: [] };
@@ -159,7 +184,11 @@ export class TreeWriter {
 }
 
 /** Writes a chunk at `position`, leaving its all-zero blocks unwritten (holes in a new file read as zeros). */
-async function writeSkippingZeros(handle: Awaited<ReturnType<typeof open>>, chunk: Uint8Array, position: number): Promise<void> {
+async function writeSkippingZeros(
+  handle: Awaited<ReturnType<typeof open>>,
+  chunk: Uint8Array,
+  position: number,
+): Promise<void> {
   const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
   let start = -1;
   for (let offset = 0; offset <= bytes.length; offset += HOLE) {

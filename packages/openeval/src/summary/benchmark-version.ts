@@ -14,7 +14,11 @@ import { NOT_BENCHMARK_SOURCE } from "./input-changes.ts";
 export function benchmarkVersion(folder: string): string {
   try {
     // Absolute paths, so that "." and the same folder spelled in full stamp alike.
-    const stamps = walkTree(resolve(folder), NOT_BENCHMARK_SOURCE).map((entry) => (entry.kind === "file" ? `${entry.absolute}:${entry.mtimeMs}:${entry.bytes}` : `${entry.absolute}->${entry.target}`));
+    const stamps = walkTree(resolve(folder), NOT_BENCHMARK_SOURCE).map((entry) =>
+      entry.kind === "file"
+        ? `${entry.absolute}:${entry.mtimeMs}:${entry.bytes}`
+        : `${entry.absolute}->${entry.target}`,
+    );
     return sha256(stamps.join("\n"));
   } catch {
     return "missing";

@@ -1,7 +1,21 @@
 // The records every reader plans and scores from, after their integrity check: a judge run that
 // fails it (forged, edited, or judging a recording that changed) is reported and left out, so it cannot change a
 // score; eval runs are kept (they were paid for) and reported.
-import { checkEvalRunRecord, checkJudgeRunRecord, checkRecords, readRunModels, type EvalRun, type EvalRunHead, type IntegrityProblem, type JudgedEvalRun, type JudgeRun, type JudgeRunHead, type ResultsStore, type RunModels, type StoreMarks } from "../records/index.ts";
+import {
+  checkEvalRunRecord,
+  checkJudgeRunRecord,
+  checkRecords,
+  readRunModels,
+  type EvalRun,
+  type EvalRunHead,
+  type IntegrityProblem,
+  type JudgedEvalRun,
+  type JudgeRun,
+  type JudgeRunHead,
+  type ResultsStore,
+  type RunModels,
+  type StoreMarks,
+} from "../records/index.ts";
 
 export interface CheckedRecords<E extends EvalRunHead = EvalRun, J extends JudgeRunHead = JudgeRun> {
   evalRuns: E[];
@@ -19,15 +33,24 @@ export interface RecordKeeping<E extends EvalRunHead & JudgedEvalRun, J extends 
   judgeRun(judgeRun: JudgeRun, judged: E | null): J;
 }
 
-const WHOLE_RECORDS: RecordKeeping<EvalRun, JudgeRun> = { evalRun: (evalRun) => evalRun, judgeRun: (judgeRun) => judgeRun };
+const WHOLE_RECORDS: RecordKeeping<EvalRun, JudgeRun> = {
+  evalRun: (evalRun) => evalRun,
+  judgeRun: (judgeRun) => judgeRun,
+};
 
 /**
  * Every record, checked as it is read, and what `keep` keeps of it: a reader that keeps part of each record (the
  * viewer's index) never holds a large run's whole records at once.
  */
 export function readCheckedRecords(store: ResultsStore): CheckedRecords;
-export function readCheckedRecords<E extends EvalRunHead & JudgedEvalRun, J extends JudgeRunHead>(store: ResultsStore, keep: RecordKeeping<E, J>): CheckedRecords<E, J>;
-export function readCheckedRecords(store: ResultsStore, keep: RecordKeeping<EvalRunHead & JudgedEvalRun, JudgeRunHead> = WHOLE_RECORDS): CheckedRecords<EvalRunHead & JudgedEvalRun, JudgeRunHead> {
+export function readCheckedRecords<E extends EvalRunHead & JudgedEvalRun, J extends JudgeRunHead>(
+  store: ResultsStore,
+  keep: RecordKeeping<E, J>,
+): CheckedRecords<E, J>;
+export function readCheckedRecords(
+  store: ResultsStore,
+  keep: RecordKeeping<EvalRunHead & JudgedEvalRun, JudgeRunHead> = WHOLE_RECORDS,
+): CheckedRecords<EvalRunHead & JudgedEvalRun, JudgeRunHead> {
   const through = store.marks();
   const integrity: IntegrityProblem[] = [];
   const evalRuns: (EvalRunHead & JudgedEvalRun)[] = [];
@@ -55,12 +78,19 @@ export function readCheckedRecords(store: ResultsStore, keep: RecordKeeping<Eval
  */
 export function readCheckedRecordsSince(store: ResultsStore, earlier: CheckedRecords): CheckedRecords {
   // A row that was running then may have been finalized since, in place: only a full read sees that.
-  if ([...earlier.evalRuns, ...earlier.judgeRuns].some((record) => record.state === "running")) return readCheckedRecords(store);
+  if ([...earlier.evalRuns, ...earlier.judgeRuns].some((record) => record.state === "running"))
+    return readCheckedRecords(store);
   const through = store.marks();
   const added = store.recordsAfter(earlier.through);
   const evalRuns = [...earlier.evalRuns, ...added.evalRuns];
   const integrity = [...earlier.integrity, ...checkRecords(store.directory, added, { judged: evalRuns })];
-  return { evalRuns, judgeRuns: [...earlier.judgeRuns, ...trusted(added.judgeRuns, integrity)], integrity, runModels: readRunModels(store), through };
+  return {
+    evalRuns,
+    judgeRuns: [...earlier.judgeRuns, ...trusted(added.judgeRuns, integrity)],
+    integrity,
+    runModels: readRunModels(store),
+    through,
+  };
 }
 
 /** What a plan decides from: every eval run's and judge run's head, less the judge runs that fail the check. */
@@ -83,9 +113,17 @@ export function readPlanRecords(store: ResultsStore): PlanRecords {
   const heads = store.heads();
   const unsealed = store.unsealed();
   // An unsealed judge run's check chains it to the recording it judged, whose row may be sealed.
-  const judged = [...unsealed.evalRuns, ...unsealed.judgeRuns.flatMap((judgeRun) => store.evalRun(judgeRun.evalRunId) ?? [])];
+  const judged = [
+    ...unsealed.evalRuns,
+    ...unsealed.judgeRuns.flatMap((judgeRun) => store.evalRun(judgeRun.evalRunId) ?? []),
+  ];
   const integrity = checkRecords(store.directory, unsealed, { judged });
-  return { evalRuns: heads.evalRuns, judgeRuns: trusted(heads.judgeRuns, integrity), integrity, runModels: readRunModels(store) };
+  return {
+    evalRuns: heads.evalRuns,
+    judgeRuns: trusted(heads.judgeRuns, integrity),
+    integrity,
+    runModels: readRunModels(store),
+  };
 }
 
 /** The judge runs that can be scored: neither they nor the eval run they judged failed the check. */

@@ -4,7 +4,17 @@ import type { PlannedSlot } from "../plan/index.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
 import type { IntegrityProblem } from "../records/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
-import type { CategoryScore, CostAndTime, ModelPairComparison, ModelSummary, PairedComparison, PassK, ScoreInterval, SlotFingerprint, Verdict } from "../results/index.ts";
+import type {
+  CategoryScore,
+  CostAndTime,
+  ModelPairComparison,
+  ModelSummary,
+  PairedComparison,
+  PassK,
+  ScoreInterval,
+  SlotFingerprint,
+  Verdict,
+} from "../results/index.ts";
 
 /** The run's work queue as the runner reports it on every change. */
 export interface WorkQueueState {
@@ -18,7 +28,14 @@ export interface WorkQueueState {
 }
 
 export type RunnerEvent =
-  | { type: "run.started"; runId: string; directory: string; resumed: boolean; slots: readonly PlannedSlot[]; estimateUSD: number | null }
+  | {
+      type: "run.started";
+      runId: string;
+      directory: string;
+      resumed: boolean;
+      slots: readonly PlannedSlot[];
+      estimateUSD: number | null;
+    }
   | ({ type: "queue.changed" } & WorkQueueState)
   | { type: "candidate.started"; slot: SlotKey; evalRunId: string }
   | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun; outcome: EvalRunOutcome }

@@ -3,7 +3,15 @@
 // viewer all read a run through here.
 export type { ModelResult, RunnerEvent, RunnerListener, RunSummary, WorkQueueState } from "./events.ts";
 export { readResults, readScoredRun, type ReadResultsOptions } from "./read-results.ts";
-export { readRecordedSummary, recordSummary, SUMMARY_RECORDED_EVENT, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard, type RowCounts } from "./recorded-summary.ts";
+export {
+  readRecordedSummary,
+  recordSummary,
+  SUMMARY_RECORDED_EVENT,
+  toLeaderboardSummary,
+  type LeaderboardSummary,
+  type RecordedLeaderboard,
+  type RowCounts,
+} from "./recorded-summary.ts";
 export { BASELINE_FILE, summarizeRun, type SummaryOptions } from "./summarize-run.ts";
 export { benchmarkVersion } from "./benchmark-version.ts";
 export {
@@ -21,4 +29,12 @@ export {
 export { verifyRun, type RunVerification } from "./verify-run.ts";
 export { INDEXED, type IndexedEvalRun, type IndexedJudgeRun } from "./indexed-runs.ts";
 export { recordedSlots, RecordedSlot } from "./recorded-slots.ts";
-export { describeIntegrityProblems, readCheckedRecords, readCheckedRecordsSince, readPlanRecords, type CheckedRecords, type PlanRecords, type RecordKeeping } from "./checked-records.ts";
+export {
+  describeIntegrityProblems,
+  readCheckedRecords,
+  readCheckedRecordsSince,
+  readPlanRecords,
+  type CheckedRecords,
+  type PlanRecords,
+  type RecordKeeping,
+} from "./checked-records.ts";

@@ -6,7 +6,20 @@ import { sameSlot, type EvalRun, type JudgeRun } from "../records/index.ts";
 
 export type IndexedEvalRun = Pick<
   EvalRun,
-  "id" | "slot" | "control" | "state" | "infrastructureError" | "setupError" | "preparationError" | "integrityError" | "error" | "startedAt" | "completedAt" | "elapsedMs" | "evidence" | "earlyStop"
+  | "id"
+  | "slot"
+  | "control"
+  | "state"
+  | "infrastructureError"
+  | "setupError"
+  | "preparationError"
+  | "integrityError"
+  | "error"
+  | "startedAt"
+  | "completedAt"
+  | "elapsedMs"
+  | "evidence"
+  | "earlyStop"
 > & {
   input: Pick<EvalRun["input"], "candidateFingerprint" | "isolation">;
   metrics: { cost: { usd: number | null }; tools: { calls: number } } | null;
@@ -14,16 +27,49 @@ export type IndexedEvalRun = Pick<
 
 export type IndexedJudgeRun = Pick<
   JudgeRun,
-  "id" | "evalRunId" | "slot" | "kind" | "state" | "judgeFingerprint" | "startedAt" | "completedAt" | "elapsedMs" | "costUSD" | "decidedEarly" | "unscored" | "error" | "directory"
+  | "id"
+  | "evalRunId"
+  | "slot"
+  | "kind"
+  | "state"
+  | "judgeFingerprint"
+  | "startedAt"
+  | "completedAt"
+  | "elapsedMs"
+  | "costUSD"
+  | "decidedEarly"
+  | "unscored"
+  | "error"
+  | "directory"
 > & {
   /** Each criterion's credit; its reason and citations are on the judge run's page. */
   scores: Record<string, { value: number | null }> | null;
 };
 
-export const INDEXED: RecordKeeping<IndexedEvalRun, IndexedJudgeRun> = { evalRun: indexEvalRun, judgeRun: indexJudgeRun };
+export const INDEXED: RecordKeeping<IndexedEvalRun, IndexedJudgeRun> = {
+  evalRun: indexEvalRun,
+  judgeRun: indexJudgeRun,
+};
 
 function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
-  const { id, slot, control, state, infrastructureError, setupError, preparationError, integrityError, error, startedAt, completedAt, elapsedMs, evidence, earlyStop, input, metrics } = evalRun;
+  const {
+    id,
+    slot,
+    control,
+    state,
+    infrastructureError,
+    setupError,
+    preparationError,
+    integrityError,
+    error,
+    startedAt,
+    completedAt,
+    elapsedMs,
+    evidence,
+    earlyStop,
+    input,
+    metrics,
+  } = evalRun;
   return {
     id,
     slot,
@@ -39,7 +85,10 @@ function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
     elapsedMs,
     evidence,
     ...(earlyStop === undefined ? {} : { earlyStop }),
-    input: { candidateFingerprint: input.candidateFingerprint, ...(input.isolation === undefined ? {} : { isolation: input.isolation }) },
+    input: {
+      candidateFingerprint: input.candidateFingerprint,
+      ...(input.isolation === undefined ? {} : { isolation: input.isolation }),
+    },
     metrics: metrics && { cost: { usd: metrics.cost.usd }, tools: { calls: metrics.tools.calls } },
   };
 }
@@ -49,7 +98,23 @@ function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
  * `{ value }` per distinct credit (most are 0, 1 or null): ~4 objects fewer per judge run.
  */
 function indexJudgeRun(judgeRun: JudgeRun, judged: IndexedEvalRun | null): IndexedJudgeRun {
-  const { id, evalRunId, slot, kind, state, judgeFingerprint, startedAt, completedAt, elapsedMs, costUSD, decidedEarly, unscored, error, directory, scores } = judgeRun;
+  const {
+    id,
+    evalRunId,
+    slot,
+    kind,
+    state,
+    judgeFingerprint,
+    startedAt,
+    completedAt,
+    elapsedMs,
+    costUSD,
+    decidedEarly,
+    unscored,
+    error,
+    directory,
+    scores,
+  } = judgeRun;
   return {
     id,
     evalRunId,
@@ -65,7 +130,9 @@ function indexJudgeRun(judgeRun: JudgeRun, judged: IndexedEvalRun | null): Index
     unscored,
     error,
     directory,
-    scores: scores && Object.fromEntries(Object.entries(scores).map(([criterion, score]) => [criterion, creditOf(score.value)])),
+    scores:
+      scores &&
+      Object.fromEntries(Object.entries(scores).map(([criterion, score]) => [criterion, creditOf(score.value)])),
   };
 }
 

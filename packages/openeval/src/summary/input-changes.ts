@@ -10,7 +10,10 @@ import { sha256 } from "../util/hash.ts";
 import { walkTree, type TreeEntry } from "../util/tree.ts";
 
 /** packages/openeval/src and the control model package (wherever it is installed): the code that records and grades. */
-const HARNESS_ROOTS = [fileURLToPath(new URL("..", import.meta.url)), dirname(fileURLToPath(import.meta.resolve("@openeval/control-model")))];
+const HARNESS_ROOTS = [
+  fileURLToPath(new URL("..", import.meta.url)),
+  dirname(fileURLToPath(import.meta.resolve("@openeval/control-model"))),
+];
 /** What in a benchmark folder is not its source: recorded results and installed packages. */
 export const NOT_BENCHMARK_SOURCE: ReadonlySet<string> = new Set(["results", "node_modules", ".git"]);
 
@@ -30,7 +33,10 @@ export async function hashSources(benchmarkDirectory: string): Promise<SourceHas
   const add = async (scope: InputChange["scope"], root: string, base: string) => {
     for (const entry of walkTreeIfPresent(root)) {
       const path = relative(base, entry.absolute).split("\\").join("/");
-      hashes.set(`${scope}:${path}`, entry.kind === "file" ? sha256(await readFile(entry.absolute)) : `symlink:${entry.target}`);
+      hashes.set(
+        `${scope}:${path}`,
+        entry.kind === "file" ? sha256(await readFile(entry.absolute)) : `symlink:${entry.target}`,
+      );
     }
   };
   await add("benchmark", benchmarkDirectory, benchmarkDirectory);
@@ -54,7 +60,9 @@ export function compareSources(before: SourceHashes, after: SourceHashes): Input
 }
 
 export function describeInputChanges(changes: readonly InputChange[]): string {
-  return changes.map((change) => `${change.scope === "benchmark" ? "" : `${change.scope} `}${change.path} (${change.change})`).join(", ");
+  return changes
+    .map((change) => `${change.scope === "benchmark" ? "" : `${change.scope} `}${change.path} (${change.change})`)
+    .join(", ");
 }
 
 /** The store event that records changes seen during an invocation. */
@@ -71,13 +79,17 @@ export const INPUTS_TAMPERED_EVENT = "inputs.tampered";
 
 /** Every frozen-input integrity problem recorded in a run's store, each once, oldest first. */
 export function recordedInputProblems(store: Pick<ResultsStore, "eventsOf">): IntegrityProblem[] {
-  const problems = store.eventsOf([INPUTS_TAMPERED_EVENT]).flatMap((event) => (event.value as { problems: IntegrityProblem[] }).problems);
+  const problems = store
+    .eventsOf([INPUTS_TAMPERED_EVENT])
+    .flatMap((event) => (event.value as { problems: IntegrityProblem[] }).problems);
   return [...new Map(problems.map((problem) => [problem.message, problem])).values()];
 }
 
 /** Every change recorded in a run's store, oldest first (its other events, such as a large plan, are not read). */
 export function recordedInputChanges(store: Pick<ResultsStore, "eventsOf">): InputChangeRecord[] {
-  return store.eventsOf([INPUTS_CHANGED_EVENT]).map((event) => ({ at: event.at, changes: (event.value as { changes: InputChange[] }).changes }));
+  return store
+    .eventsOf([INPUTS_CHANGED_EVENT])
+    .map((event) => ({ at: event.at, changes: (event.value as { changes: InputChange[] }).changes }));
 }
 
 /** A folder that is gone (a harness without the control model package) has no sources. */

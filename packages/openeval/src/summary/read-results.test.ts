@@ -31,23 +31,64 @@ async function containerRun(recordsIdentity = true): Promise<string> {
     await writeTree(
       minimalBenchmark({
         "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "container" } };\n',
-        "evals/answer/judge.ts": "export default async ({ verification }) => ({ scores: { correct: verification !== undefined } });\n",
+        "evals/answer/judge.ts":
+          "export default async ({ verification }) => ({ scores: { correct: verification !== undefined } });\n",
       }),
     ),
   );
   const store = ResultsStore.open(join(await makeTempDir(), "run"), { create: true });
   try {
-    store.writeRun({ id: "r", name: "c", benchmarkDirectory: benchmark.directory, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
-    const [slot] = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, {}, () => IMAGE_1, () => ({ isolation: "container", image: IMAGE_1 })).slots;
+    store.writeRun({
+      id: "r",
+      name: "c",
+      benchmarkDirectory: benchmark.directory,
+      createdAt: "2026-12-01T10:00:00.000Z",
+      opencodeVersion: "1.18.33",
+      models: ["p/m"],
+      repetitions: 1,
+      evals: ["answer"],
+    });
+    const [slot] = planSlots(
+      benchmark,
+      { evalRuns: [], judgeRuns: [] },
+      {},
+      () => IMAGE_1,
+      () => ({ isolation: "container", image: IMAGE_1 }),
+    ).slots;
     const time = { startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:01.000Z", elapsedMs: 1000 };
     store.saveEvalRun({
-      id: "eval_1", runId: "r", slot: toSlotKey(slot!), control: false, state: "completed", infrastructureError: false, error: null, ...time,
-      input: { candidateFingerprint: slot!.candidateFingerprint, prompt: "p", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "1.18.33", isolation: "container" },
-      evidence: null, metrics: null,
+      id: "eval_1",
+      runId: "r",
+      slot: toSlotKey(slot!),
+      control: false,
+      state: "completed",
+      infrastructureError: false,
+      error: null,
+      ...time,
+      input: {
+        candidateFingerprint: slot!.candidateFingerprint,
+        prompt: "p",
+        timeoutMs: 1,
+        maxCostUSD: null,
+        opencodeVersion: "1.18.33",
+        isolation: "container",
+      },
+      evidence: null,
+      metrics: null,
     });
     store.saveJudgeRun({
-      id: "judge_1", runId: "r", evalRunId: "eval_1", slot: toSlotKey(slot!), kind: "code", state: "completed", judgeFingerprint: slot!.judgeFingerprint, ...time,
-      scores: { correct: { value: 1, source: "judge.ts" } }, unscored: false, error: null, directory: "judge-runs/judge_1",
+      id: "judge_1",
+      runId: "r",
+      evalRunId: "eval_1",
+      slot: toSlotKey(slot!),
+      kind: "code",
+      state: "completed",
+      judgeFingerprint: slot!.judgeFingerprint,
+      ...time,
+      scores: { correct: { value: 1, source: "judge.ts" } },
+      unscored: false,
+      error: null,
+      directory: "judge-runs/judge_1",
     });
     if (recordsIdentity) recordRuntimeIdentity(store, { candidateImage: IMAGE_1, verificationImage: IMAGE_1 });
     return store.directory;
@@ -65,8 +106,14 @@ function appendIdentity(directory: string, identity: Parameters<typeof recordRun
 describe("readResults of a run made in containers", () => {
   it("compares with the image ids its runner recorded, with no engine answering", async () => {
     const results = await readResults(await containerRun());
-    expect({ complete: results.complete, open: results.open, warnings: results.warnings }).toEqual({ complete: true, open: [], warnings: [] });
-    expect(results.models.map((model) => [model.model, model.score.value, model.unsandboxed])).toEqual([["p/m", 100, false]]);
+    expect({ complete: results.complete, open: results.open, warnings: results.warnings }).toEqual({
+      complete: true,
+      open: [],
+      warnings: [],
+    });
+    expect(results.models.map((model) => [model.model, model.score.value, model.unsandboxed])).toEqual([
+      ["p/m", 100, false],
+    ]);
   });
 
   it("plans the candidate again once a runner recorded another candidate image, and the judging once it recorded another verification image", async () => {

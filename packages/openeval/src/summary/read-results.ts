@@ -5,7 +5,14 @@
 import { resolve } from "node:path";
 import { loadBenchmark, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
 import { planSlots, type PlannedSlot, type PlanScope } from "../plan/index.ts";
-import { readRunModels, readRuntimeIdentity, ResultsStore, type BenchmarkRun, type EvalRun, type JudgeRun } from "../records/index.ts";
+import {
+  readRunModels,
+  readRuntimeIdentity,
+  ResultsStore,
+  type BenchmarkRun,
+  type EvalRun,
+  type JudgeRun,
+} from "../records/index.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 import type { RunSummary } from "./events.ts";
 import { missingIdentityWarning, recordedRuntimes, type RecordedRuntimes } from "./recorded-runtimes.ts";
@@ -32,7 +39,10 @@ export async function readResults(runDirectory: string, options: ReadResultsOpti
 }
 
 /** A recorded run's summary with the planned slots behind it (each with its active eval run and judge run), for snapshot. */
-export async function readScoredRun(runDirectory: string, options: ReadResultsOptions = {}): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {
+export async function readScoredRun(
+  runDirectory: string,
+  options: ReadResultsOptions = {},
+): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {
   return readRecordedRun(runDirectory, options, true);
 }
 
@@ -63,12 +73,24 @@ export async function summarizeRecordedRun(
 ): Promise<RecordedRunSummary> {
   const records = options.records ?? readCheckedRecords(store);
   const basis = readRunBasis(store, records);
-  const scope: PlanScope = options.scope ?? { replaceModels: basis.models, ...(options.variants ? { variants: options.variants } : {}) };
+  const scope: PlanScope = options.scope ?? {
+    replaceModels: basis.models,
+    ...(options.variants ? { variants: options.variants } : {}),
+  };
   const identity = readRuntimeIdentity(store);
   const runtimes: RecordedRuntimes = recordedRuntimes(benchmark, basis.isolation, identity);
-  const summary = await summarizeRun(benchmark, store, scope, store.readRun().id, { selection: options.selection, ...runtimes, settings: "recorded", records });
+  const summary = await summarizeRun(benchmark, store, scope, store.readRun().id, {
+    selection: options.selection,
+    ...runtimes,
+    settings: "recorded",
+    records,
+  });
   summary.warnings.push(...missingIdentityWarning(benchmark, basis.models, runtimes, identity));
-  const slots = options.withSlots ? planSlots(benchmark, records, scope, runtimes.verificationImage, runtimes.candidateRuntime).slots.filter((slot) => slot.deferredBy !== "scope") : [];
+  const slots = options.withSlots
+    ? planSlots(benchmark, records, scope, runtimes.verificationImage, runtimes.candidateRuntime).slots.filter(
+        (slot) => slot.deferredBy !== "scope",
+      )
+    : [];
   return { summary, slots, basis };
 }
 
@@ -77,11 +99,17 @@ function readRunBasis(store: ResultsStore, records: CheckedRecords): RecordedRun
   const models = [...new Set([...active, ...store.evalRunModels()])].filter((model) => !retired.includes(model));
   // Where candidates ran is part of their fingerprints: a run made with one --isolation for every model says so in
   // its eval runs; otherwise each model's own setting (benchmark.ts, or the default) applies.
-  const recorded = new Set(records.evalRuns.flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])));
+  const recorded = new Set(
+    records.evalRuns.flatMap((evalRun) => (evalRun.input.isolation ? [evalRun.input.isolation] : [])),
+  );
   return { models, isolation: recorded.size === 1 ? [...recorded][0]! : null };
 }
 
-async function readRecordedRun(runDirectory: string, options: ReadResultsOptions, withSlots: boolean): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {
+async function readRecordedRun(
+  runDirectory: string,
+  options: ReadResultsOptions,
+  withSlots: boolean,
+): Promise<{ run: BenchmarkRun; summary: RunSummary; slots: PlannedSlot<EvalRun, JudgeRun>[] }> {
   const directory = resolve(runDirectory);
   const store = ResultsStore.open(directory, { readonly: true });
   try {

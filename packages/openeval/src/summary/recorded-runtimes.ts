@@ -12,7 +12,11 @@ export interface RecordedRuntimes {
 }
 
 /** `isolation`: the one `--isolation` the run's eval runs recorded (null: each model's own setting applies). */
-export function recordedRuntimes(benchmark: BenchmarkDefinition, isolation: Isolation | null, identity: RuntimeIdentity | null): RecordedRuntimes {
+export function recordedRuntimes(
+  benchmark: BenchmarkDefinition,
+  isolation: Isolation | null,
+  identity: RuntimeIdentity | null,
+): RecordedRuntimes {
   const verifying = new Set(benchmark.evals.filter(mentionsVerification).map((evaluation) => evaluation.id));
   return {
     candidateRuntime: (model) => {
@@ -24,10 +28,17 @@ export function recordedRuntimes(benchmark: BenchmarkDefinition, isolation: Isol
 }
 
 /** A run recorded before its runner kept image ids, whose fingerprints need one: said in its summary's warnings. */
-export function missingIdentityWarning(benchmark: BenchmarkDefinition, models: readonly string[], runtimes: RecordedRuntimes, identity: RuntimeIdentity | null): string[] {
+export function missingIdentityWarning(
+  benchmark: BenchmarkDefinition,
+  models: readonly string[],
+  runtimes: RecordedRuntimes,
+  identity: RuntimeIdentity | null,
+): string[] {
   if (identity !== null) return [];
   const needing = [
-    ...(models.some((model) => runtimes.candidateRuntime(model).isolation === "container") ? ["candidates in containers"] : []),
+    ...(models.some((model) => runtimes.candidateRuntime(model).isolation === "container")
+      ? ["candidates in containers"]
+      : []),
     ...(benchmark.evals.some(mentionsVerification) ? ["judges that verify"] : []),
   ];
   if (needing.length === 0) return [];

@@ -61,7 +61,11 @@ export class RecordedSlot implements SlotObservation {
 }
 
 /** Every slot of the run, in eval order; `recorded` holds the same eval runs, grouped. */
-export function recordedSlots(run: BenchmarkRun, evalRuns: readonly IndexedEvalRun[], recorded: RecordedWorkIndex<IndexedEvalRun, IndexedJudgeRun>): RecordedSlot[] {
+export function recordedSlots(
+  run: BenchmarkRun,
+  evalRuns: readonly IndexedEvalRun[],
+  recorded: RecordedWorkIndex<IndexedEvalRun, IndexedJudgeRun>,
+): RecordedSlot[] {
   const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
   // A run recorded before variants lists none: then a variant's slots are known once something was recorded for them.
@@ -69,7 +73,10 @@ export function recordedSlots(run: BenchmarkRun, evalRuns: readonly IndexedEvalR
   const variants = unique([...declaredVariants, ...evalRuns.map((evalRun) => evalRun.slot.variant)]);
   const repetitions = Math.max(run.repetitions, ...evalRuns.map((evalRun) => evalRun.slot.repetition));
   const declared = (key: SlotKey) =>
-    key.repetition <= run.repetitions && run.evals.includes(key.evalId) && run.models.includes(key.model) && declaredVariants.includes(key.variant);
+    key.repetition <= run.repetitions &&
+    run.evals.includes(key.evalId) &&
+    run.models.includes(key.model) &&
+    declaredVariants.includes(key.variant);
   const slots: RecordedSlot[] = [];
   for (const evalId of evals) {
     for (const model of models) {
@@ -79,7 +86,14 @@ export function recordedSlots(run: BenchmarkRun, evalRuns: readonly IndexedEvalR
           const work = recorded.activeWork(key);
           // Slots beyond the declared ones count only when something was recorded for them.
           if (!work.evalRun && !declared(key)) continue;
-          slots.push(new RecordedSlot(key, work.evalRun, work.judgeRun, work.status === "candidateFailed" || work.status === "judgeFailed"));
+          slots.push(
+            new RecordedSlot(
+              key,
+              work.evalRun,
+              work.judgeRun,
+              work.status === "candidateFailed" || work.status === "judgeFailed",
+            ),
+          );
         }
       }
     }

@@ -7,11 +7,23 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
-import { recordInvocationFinished, recordInvocationStarted, recordModelsAdded, recordRuntimeIdentity, ResultsStore, STORE_FILE } from "../records/index.ts";
+import {
+  recordInvocationFinished,
+  recordInvocationStarted,
+  recordModelsAdded,
+  recordRuntimeIdentity,
+  ResultsStore,
+  STORE_FILE,
+} from "../records/index.ts";
 import { benchmarkVersion } from "./benchmark-version.ts";
 import type { RunnerEvent } from "./events.ts";
 import { readResults } from "./read-results.ts";
-import { readRecordedSummary, recordSummary, SUMMARY_RECORDED_EVENT, toLeaderboardSummary } from "./recorded-summary.ts";
+import {
+  readRecordedSummary,
+  recordSummary,
+  SUMMARY_RECORDED_EVENT,
+  toLeaderboardSummary,
+} from "./recorded-summary.ts";
 import { runBenchmark } from "../run/run-benchmark.ts";
 
 /** The recorded summary, when it still holds for the run and its benchmark folder as they are now. */
@@ -24,7 +36,11 @@ describe("a run's recorded summary", () => {
     const { benchmark, store } = await recordedRun();
     const events: RunnerEvent[] = [];
     // Every slot is recorded: the runner plans nothing to run, summarizes, and records. --variant makes "worse" block its verdict.
-    const own = await runBenchmark(benchmark.directory, { run: store.directory, scope: { isolation: "process", variants: ["worse"] }, onEvent: (event) => events.push(event) });
+    const own = await runBenchmark(benchmark.directory, {
+      run: store.directory,
+      scope: { isolation: "process", variants: ["worse"] },
+      onEvent: (event) => events.push(event),
+    });
     expect(events.filter((event) => event.type === "notice")).toEqual([]);
     const results = await readResults(store.directory);
     expect(store.latestEvent(SUMMARY_RECORDED_EVENT)).toMatchObject({ summary: toLeaderboardSummary(results) });
@@ -37,7 +53,7 @@ describe("a run's recorded summary", () => {
   it("is made with the benchmark folder as it is at the run's end, not the copy the runner loaded at its start", async () => {
     const { benchmark, store } = await recordedRun();
     const judge = join(benchmark.directory, "evals", "answer", "judge.ts");
-    await writeFile(judge, 'export default () => ({ scores: { correct: true } });\n');
+    await writeFile(judge, "export default () => ({ scores: { correct: true } });\n");
     await utimes(judge, new Date(), new Date(Date.now() + 5_000));
     // The runner holds the benchmark as loaded before the edit; a reader loads the edited judge, whose judgments are not recorded.
     await runBenchmark(benchmark, { run: store.directory, scope: { isolation: "process" } });
@@ -53,7 +69,7 @@ describe("a run's recorded summary", () => {
     // Edited after the runner stamped and loaded the folder: the load it holds is no longer what a reader loads.
     const edit = (event: RunnerEvent) => {
       if (event.type !== "run.started") return;
-      writeFileSync(judge, 'export default () => ({ scores: { correct: true } });\n');
+      writeFileSync(judge, "export default () => ({ scores: { correct: true } });\n");
       utimesSync(judge, new Date(), new Date(Date.now() + 5_000));
     };
     await runBenchmark(benchmark.directory, { run: store.directory, scope: { isolation: "process" }, onEvent: edit });
@@ -68,10 +84,18 @@ describe("a run's recorded summary", () => {
     // The run's record names a folder that is gone: the runner was given the benchmark, a reader could not load it.
     store.writeRun({ ...store.readRun(), benchmarkDirectory: join(benchmark.directory, "moved") });
     const events: RunnerEvent[] = [];
-    const summary = await runBenchmark(benchmark.directory, { run: store.directory, scope: { isolation: "process" }, onEvent: (event) => events.push(event) });
+    const summary = await runBenchmark(benchmark.directory, {
+      run: store.directory,
+      scope: { isolation: "process" },
+      onEvent: (event) => events.push(event),
+    });
     expect(summary.verdict.status).toBe("pass");
-    expect(events.filter((event) => event.type === "notice").map((event) => (event as { message: string }).message)).toEqual([
-      expect.stringMatching(/^The run's summary was not recorded for the viewer \(.+\): `openeval view` will compute it/),
+    expect(
+      events.filter((event) => event.type === "notice").map((event) => (event as { message: string }).message),
+    ).toEqual([
+      expect.stringMatching(
+        /^The run's summary was not recorded for the viewer \(.+\): `openeval view` will compute it/,
+      ),
     ]);
     expect(events.at(-1)!.type).toBe("run.finished");
     expect(store.latestEvent(SUMMARY_RECORDED_EVENT)).toBeNull();
@@ -83,9 +107,25 @@ describe("a recorded summary's key", () => {
   it("holds while nothing readResults reads has changed: a runner's invocation log is not such a change", async () => {
     const { benchmark, store } = await recordedRun();
     await recordSummary(store);
-    recordInvocationStarted(store, { invocation: "inv_1", startedAt: "2026-12-01T11:00:00.000Z", pid: 1, concurrency: 1, maxCostUSD: null, estimateUSD: null, work: [] });
-    recordInvocationFinished(store, { invocation: "inv_1", finishedAt: "2026-12-01T11:00:01.000Z", complete: true, verdict: "pass" });
-    expect(await recorded(store, benchmark.directory)).toMatchObject({ summary: toLeaderboardSummary(await readResults(store.directory)), recordedAt: expect.any(String) });
+    recordInvocationStarted(store, {
+      invocation: "inv_1",
+      startedAt: "2026-12-01T11:00:00.000Z",
+      pid: 1,
+      concurrency: 1,
+      maxCostUSD: null,
+      estimateUSD: null,
+      work: [],
+    });
+    recordInvocationFinished(store, {
+      invocation: "inv_1",
+      finishedAt: "2026-12-01T11:00:01.000Z",
+      complete: true,
+      verdict: "pass",
+    });
+    expect(await recorded(store, benchmark.directory)).toMatchObject({
+      summary: toLeaderboardSummary(await readResults(store.directory)),
+      recordedAt: expect.any(String),
+    });
     store.close();
   });
 
@@ -114,7 +154,7 @@ describe("a recorded summary's key", () => {
     const { benchmark, store } = await recordedRun();
     await recordSummary(store);
     const judge = join(benchmark.directory, "evals", "answer", "judge.ts");
-    await writeFile(judge, 'export default () => ({ scores: { correct: true } });\n');
+    await writeFile(judge, "export default () => ({ scores: { correct: true } });\n");
     await utimes(judge, new Date(), new Date(Date.now() + 5_000));
     expect(await recorded(store, benchmark.directory)).toBeNull();
     store.close();
@@ -146,7 +186,8 @@ describe("a recorded summary's key", () => {
     const folder = await writeTree(
       minimalBenchmark({
         "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "container" } };\n',
-        "evals/answer/judge.ts": "export default async ({ verification }) => ({ scores: { correct: verification !== undefined } });\n",
+        "evals/answer/judge.ts":
+          "export default async ({ verification }) => ({ scores: { correct: verification !== undefined } });\n",
       }),
     );
     const store = emptyRun(folder);
@@ -163,7 +204,11 @@ describe("a recorded summary's key", () => {
   });
 
   it("is recorded and checked with no container engine answering (DOCKER_HOST names a socket that does not exist)", async () => {
-    const folder = await writeTree(minimalBenchmark({ "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "container" } };\n' }));
+    const folder = await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": 'export default { models: ["p/m"], repetitions: 1, candidate: { isolation: "container" } };\n',
+      }),
+    );
     const store = emptyRun(folder);
     recordRuntimeIdentity(store, { candidateImage: IMAGE_1 });
     const saved = process.env.DOCKER_HOST;
@@ -186,6 +231,15 @@ const IMAGE_2 = `sha256:${"2".repeat(64)}`;
 /** A run of `folder`'s benchmark with nothing recorded yet. */
 function emptyRun(folder: string): ResultsStore {
   const store = ResultsStore.open(join(folder, "results", "r"), { create: true });
-  store.writeRun({ id: "r", name: "c", benchmarkDirectory: folder, createdAt: "2026-12-01T10:00:00.000Z", opencodeVersion: "1.18.33", models: ["p/m"], repetitions: 1, evals: ["answer"] });
+  store.writeRun({
+    id: "r",
+    name: "c",
+    benchmarkDirectory: folder,
+    createdAt: "2026-12-01T10:00:00.000Z",
+    opencodeVersion: "1.18.33",
+    models: ["p/m"],
+    repetitions: 1,
+    evals: ["answer"],
+  });
   return store;
 }

@@ -5,7 +5,13 @@
 import { resolve } from "node:path";
 import * as z from "zod";
 import { ISOLATION_BACKENDS, loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { INVOCATION_FINISHED, INVOCATION_STARTED, ResultsStore, type IntegrityProblem, type StoreMarks } from "../records/index.ts";
+import {
+  INVOCATION_FINISHED,
+  INVOCATION_STARTED,
+  ResultsStore,
+  type IntegrityProblem,
+  type StoreMarks,
+} from "../records/index.ts";
 import type { CategoryScore, Verdict } from "../results/index.ts";
 import { fingerprint, sha256 } from "../util/hash.ts";
 import { HARNESS_VERSION } from "../util/versions.ts";
@@ -62,7 +68,10 @@ export interface RecordedLeaderboard {
 const BasisSchema = z.object({
   models: z.array(z.string()),
   isolation: z.enum(ISOLATION_BACKENDS).nullable(),
-  running: z.object({ evalRuns: z.array(z.string()), judgeRuns: z.array(z.object({ id: z.string(), evalRunId: z.string() })) }),
+  running: z.object({
+    evalRuns: z.array(z.string()),
+    judgeRuns: z.array(z.object({ id: z.string(), evalRunId: z.string() })),
+  }),
 });
 type SummaryBasis = z.infer<typeof BasisSchema>;
 
@@ -72,7 +81,12 @@ const RecordedSummarySchema = z.object({
   recordedAt: z.string(),
   basis: BasisSchema,
   summary: z.custom<LeaderboardSummary>((value) => typeof value === "object" && value !== null),
-  rows: z.object({ evalRuns: z.number(), finishedEvalRuns: z.number(), judgeRuns: z.number(), finishedJudgeRuns: z.number() }),
+  rows: z.object({
+    evalRuns: z.number(),
+    finishedEvalRuns: z.number(),
+    judgeRuns: z.number(),
+    finishedJudgeRuns: z.number(),
+  }),
 });
 
 export function toLeaderboardSummary(summary: RunSummary): LeaderboardSummary {
@@ -109,16 +123,33 @@ export async function recordSummary(store: ResultsStore, options: RecordSummaryO
   // longer matches (the viewer computes), never a summary older than its key.
   const stamp = benchmarkVersion(folder);
   const unfinished = store.unfinished();
-  const running = { evalRuns: unfinished.evalRuns.map((run) => run.id), judgeRuns: unfinished.judgeRuns.map((run) => ({ id: run.id, evalRunId: run.evalRunId })) };
+  const running = {
+    evalRuns: unfinished.evalRuns.map((run) => run.id),
+    judgeRuns: unfinished.judgeRuns.map((run) => ({ id: run.id, evalRunId: run.evalRunId })),
+  };
   const state = readStoreState(store, running);
   const records = options.records ? readCheckedRecordsSince(store, options.records) : readCheckedRecords(store);
   const { loaded } = options;
-  const benchmark = loaded && loaded.stamp === stamp && loaded.benchmark.directory === resolve(folder) ? loaded.benchmark : await loadBenchmark(folder);
+  const benchmark =
+    loaded && loaded.stamp === stamp && loaded.benchmark.directory === resolve(folder)
+      ? loaded.benchmark
+      : await loadBenchmark(folder);
   const { summary, basis } = await summarizeRecordedRun(store, benchmark, { records });
   const kept: SummaryBasis = { ...basis, running };
   const finished = (rows: readonly { state: string }[]) => rows.filter((row) => row.state !== "running").length;
-  const rows: RowCounts = { evalRuns: records.evalRuns.length, finishedEvalRuns: finished(records.evalRuns), judgeRuns: records.judgeRuns.length, finishedJudgeRuns: finished(records.judgeRuns) };
-  const recorded: z.infer<typeof RecordedSummarySchema> = { key: keyOf(benchmark.directory, stamp, kept, state), recordedAt: new Date().toISOString(), basis: kept, summary: toLeaderboardSummary(summary), rows };
+  const rows: RowCounts = {
+    evalRuns: records.evalRuns.length,
+    finishedEvalRuns: finished(records.evalRuns),
+    judgeRuns: records.judgeRuns.length,
+    finishedJudgeRuns: finished(records.judgeRuns),
+  };
+  const recorded: z.infer<typeof RecordedSummarySchema> = {
+    key: keyOf(benchmark.directory, stamp, kept, state),
+    recordedAt: new Date().toISOString(),
+    basis: kept,
+    summary: toLeaderboardSummary(summary),
+    rows,
+  };
   store.appendEvent(SUMMARY_RECORDED_EVENT, recorded);
 }
 
@@ -135,7 +166,9 @@ export async function readRecordedSummary(runDirectory: string, stamp: string): 
     if (!parsed.success) return null;
     const { key, basis, summary, recordedAt, rows } = parsed.data;
     const state = readStoreState(store, basis.running);
-    return keyOf(resolve(store.readRun().benchmarkDirectory), stamp, basis, state) === key ? { summary, recordedAt, rows } : null;
+    return keyOf(resolve(store.readRun().benchmarkDirectory), stamp, basis, state) === key
+      ? { summary, recordedAt, rows }
+      : null;
   } finally {
     store.close();
   }
@@ -154,14 +187,18 @@ interface StoreState {
 }
 
 function readStoreState(store: ResultsStore, running: SummaryBasis["running"]): StoreState {
-  const events = store.eventTextsExcept(UNCOUNTED_EVENTS).map((event) => `${event.sequence}\t${event.type}\t${event.value}`);
+  const events = store
+    .eventTextsExcept(UNCOUNTED_EVENTS)
+    .map((event) => `${event.sequence}\t${event.type}\t${event.value}`);
   return {
     marks: store.marks(),
     immutable: store.immutable(),
     // A row finalized cannot run again (the triggers refuse): only those running then need a look.
     running: {
       evalRuns: running.evalRuns.filter((id) => store.evalRun(id)?.state === "running"),
-      judgeRuns: running.judgeRuns.filter((entry) => store.judgeRuns(entry.evalRunId).some((run) => run.id === entry.id && run.state === "running")),
+      judgeRuns: running.judgeRuns.filter((entry) =>
+        store.judgeRuns(entry.evalRunId).some((run) => run.id === entry.id && run.state === "running"),
+      ),
     },
     events: sha256(events.join("\n")),
   };

@@ -3,10 +3,46 @@
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
 import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
-import { describeSlot, planSlots, scoredCriteria, type CandidateRuntime, type PlannedSlot, type PlanScope } from "../plan/index.ts";
+import {
+  describeSlot,
+  planSlots,
+  scoredCriteria,
+  type CandidateRuntime,
+  type PlannedSlot,
+  type PlanScope,
+} from "../plan/index.ts";
 import { isPriced, unpricedReason } from "../util/model-pricing.ts";
-import { candidateName, creditsOf, describeFinding, toCandidateRef, toSlotKey, type EvalRun, type JudgeRun, type ResultsStore } from "../records/index.ts";
-import { aggregateScores, compareModels, compareSummaries, costAndTimeByModel, decideVerdict, readBaseline, resolveGate, scoreCategories, scoreIntervals, summarizePassK, type ModelSummary, type CriterionRef, type GateSelection, type SlotFingerprint, type SlotObservation, readVerdictSettings, verdictSettingsOf, type VerdictSettings, judgingOf } from "../results/index.ts";
+import {
+  candidateName,
+  creditsOf,
+  describeFinding,
+  toCandidateRef,
+  toSlotKey,
+  type EvalRun,
+  type JudgeRun,
+  type ResultsStore,
+} from "../records/index.ts";
+import {
+  aggregateScores,
+  compareModels,
+  compareSummaries,
+  costAndTimeByModel,
+  decideVerdict,
+  readBaseline,
+  resolveGate,
+  scoreCategories,
+  scoreIntervals,
+  summarizePassK,
+  type ModelSummary,
+  type CriterionRef,
+  type GateSelection,
+  type SlotFingerprint,
+  type SlotObservation,
+  readVerdictSettings,
+  verdictSettingsOf,
+  type VerdictSettings,
+  judgingOf,
+} from "../results/index.ts";
 import type { RunSummary } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { recordedInputChanges, recordedInputProblems } from "./input-changes.ts";
@@ -33,17 +69,32 @@ export interface SummaryOptions {
   records?: CheckedRecords;
 }
 
-export async function summarizeRun(benchmark: BenchmarkDefinition, store: ResultsStore, scope: PlanScope, runId: string, options: SummaryOptions = {}): Promise<RunSummary> {
+export async function summarizeRun(
+  benchmark: BenchmarkDefinition,
+  store: ResultsStore,
+  scope: PlanScope,
+  runId: string,
+  options: SummaryOptions = {},
+): Promise<RunSummary> {
   // Same limits as the run, so deferrals keep their reasons; explicit retry/rejudge requests are spent.
   const records = options.records ?? readCheckedRecords(store);
-  const plan = planSlots(benchmark, records, { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false }, options.verificationImage, options.candidateRuntime);
+  const plan = planSlots(
+    benchmark,
+    records,
+    { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false },
+    options.verificationImage,
+    options.candidateRuntime,
+  );
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
   const observations = inScope.map((slot) => observe(slot, options.fresh));
   const criteria = criteriaOf(benchmark, observations, scope);
-  const criterionIds = Object.fromEntries(Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]));
+  const criterionIds = Object.fromEntries(
+    Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]),
+  );
 
   // Only current blocks, and the variants named with --variant; controls never do.
-  const blocking = (observation: SlotObservation) => observation.variant === CURRENT_VARIANT_NAME || (scope.variants?.includes(observation.variant) ?? false);
+  const blocking = (observation: SlotObservation) =>
+    observation.variant === CURRENT_VARIANT_NAME || (scope.variants?.includes(observation.variant) ?? false);
   const real = observations.filter((observation) => !isControlModel(observation.model) && blocking(observation));
   const { settings, note: settingsNote } = chooseVerdictSettings(benchmark, store, options);
   const enabled = resolveGate({ configured: settings.configured ?? undefined, ...settings.selection });
@@ -61,19 +112,37 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
   const intervals = scoreIntervals(observations, criterionIds, { seed: 1 });
   const passK = summarizePassK(observations, criterionIds, benchmark.settings.repetitions);
   const costTime = costAndTimeByModel(observations);
-  const realModels = [...new Set(real.filter((observation) => observation.variant === CURRENT_VARIANT_NAME).map((observation) => observation.model))];
+  const realModels = [
+    ...new Set(
+      real
+        .filter((observation) => observation.variant === CURRENT_VARIANT_NAME)
+        .map((observation) => observation.model),
+    ),
+  ];
   const summaries = aggregateScores(observations, criterionIds);
   // A summary plans without retry or rejudge: "failed" is exactly a failed candidate or judgment (plan-benchmark.ts decide).
   // Besides the records' own checks: frozen inputs found tampered with before they were used.
   const integrity = [...records.integrity, ...recordedInputProblems(store)];
-  const failedByCandidate = new Map([...Map.groupBy(inScope.filter((slot) => slot.action === "failed"), candidateName)].map(([candidate, slots]) => [candidate, slots.length]));
+  const failedByCandidate = new Map(
+    [
+      ...Map.groupBy(
+        inScope.filter((slot) => slot.action === "failed"),
+        candidateName,
+      ),
+    ].map(([candidate, slots]) => [candidate, slots.length]),
+  );
   return {
     runId,
     directory: store.directory,
     models: summaries.map((summary) => ({
       ...summary,
       control: isControlModel(summary.model),
-      unsandboxed: !isControlModel(summary.model) && inScope.some((slot) => slot.model === summary.model && slot.evalRun !== null && slot.evalRun.input.isolation !== "container"),
+      unsandboxed:
+        !isControlModel(summary.model) &&
+        inScope.some(
+          (slot) =>
+            slot.model === summary.model && slot.evalRun !== null && slot.evalRun.input.isolation !== "container",
+        ),
       failed: failedByCandidate.get(candidateName(summary)) ?? 0,
       interval: intervals.find((entry) => sameCandidate(entry, summary))!,
       passK: passK.find((entry) => sameCandidate(entry, summary)) ?? null,
@@ -87,7 +156,12 @@ export async function summarizeRun(benchmark: BenchmarkDefinition, store: Result
     complete: inScope.every((slot) => slot.action === "reuse") && integrity.length === 0,
     open: inScope
       .filter((slot) => slot.action !== "reuse")
-      .map((slot) => ({ slot: toSlotKey(slot), action: slot.action, reason: slot.reason, evalRunId: (slot.evalRun ?? slot.interruptedRun)?.id ?? null })),
+      .map((slot) => ({
+        slot: toSlotKey(slot),
+        action: slot.action,
+        reason: slot.reason,
+        evalRunId: (slot.evalRun ?? slot.interruptedRun)?.id ?? null,
+      })),
     outOfScope: plan.slots.length - inScope.length,
     criteria: criterionIds,
     categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark), { seed: 1 }),
@@ -105,8 +179,13 @@ function sameCandidate(a: { model: string; variant?: string }, b: { model: strin
 /** Each variant's row against its model's current row (compareSummaries: b − a, so variant − current). */
 function compareVariants(summaries: readonly ModelSummary[]): RunSummary["variantComparisons"] {
   return summaries.flatMap((summary) => {
-    const current = summary.variant === undefined ? undefined : summaries.find((other) => other.model === summary.model && other.variant === undefined);
-    return current && summary.variant ? [{ model: summary.model, variant: summary.variant, comparison: compareSummaries(current, summary) }] : [];
+    const current =
+      summary.variant === undefined
+        ? undefined
+        : summaries.find((other) => other.model === summary.model && other.variant === undefined);
+    return current && summary.variant
+      ? [{ model: summary.model, variant: summary.variant, comparison: compareSummaries(current, summary) }]
+      : [];
   });
 }
 
@@ -117,7 +196,9 @@ function warningsOf(benchmark: BenchmarkDefinition, slots: readonly PlannedSlot<
   const compacted = slots.flatMap((slot) => {
     const count = slot.evalRun?.metrics?.compactions ?? 0;
     if (count <= COMPACTION_WARNING) return [];
-    return [`${describeSlot(slot)} [eval run ${slot.evalRun!.id}] compacted its context ${count} times: the model's context is likely too small for this eval (raise it, or set limit.context to what the server allows)`];
+    return [
+      `${describeSlot(slot)} [eval run ${slot.evalRun!.id}] compacted its context ${count} times: the model's context is likely too small for this eval (raise it, or set limit.context to what the server allows)`,
+    ];
   });
   const toolCallText = slots.flatMap((slot) => {
     const finding = slot.evalRun?.findings?.find((each) => each.kind === "tool_call_text");
@@ -130,12 +211,19 @@ function warningsOf(benchmark: BenchmarkDefinition, slots: readonly PlannedSlot<
 }
 
 /** The verdict's settings, recorded with the run when it decides now; the recorded ones when it is read back. */
-function chooseVerdictSettings(benchmark: BenchmarkDefinition, store: ResultsStore, options: SummaryOptions): { settings: VerdictSettings; note: string | null } {
+function chooseVerdictSettings(
+  benchmark: BenchmarkDefinition,
+  store: ResultsStore,
+  options: SummaryOptions,
+): { settings: VerdictSettings; note: string | null } {
   const current = verdictSettingsOf(benchmark.settings, options.selection);
   if (options.settings !== "recorded") return { settings: current, note: null };
   const recorded = readVerdictSettings(store);
   if (recorded === null) {
-    return { settings: current, note: "this run recorded no verdict settings (it predates them): it is judged by today's benchmark.ts" };
+    return {
+      settings: current,
+      note: "this run recorded no verdict settings (it predates them): it is judged by today's benchmark.ts",
+    };
   }
   const settings = options.selection ? { ...recorded, selection: current.selection } : recorded;
   if (recorded.fingerprint === current.fingerprint) return { settings, note: null };
@@ -168,11 +256,18 @@ function judgesOf(evaluation: BenchmarkDefinition["evals"][number]): CriterionRe
   return [...(evaluation.code ? ["judge.ts" as const] : []), ...(evaluation.rubric ? ["judge.md" as const] : [])];
 }
 
-function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotObservation[], scope: PlanScope): Record<string, CriterionRef[]> {
+function criteriaOf(
+  benchmark: BenchmarkDefinition,
+  observations: readonly SlotObservation[],
+  scope: PlanScope,
+): Record<string, CriterionRef[]> {
   const criteria: Record<string, CriterionRef[]> = {};
   const byEval = Map.groupBy(observations, (observation) => observation.evalId);
   for (const evaluation of benchmark.evals) {
-    const refs: CriterionRef[] = scoredCriteria(evaluation, scope).map((criterion) => ({ id: criterion.id, source: criterion.source }));
+    const refs: CriterionRef[] = scoredCriteria(evaluation, scope).map((criterion) => ({
+      id: criterion.id,
+      source: criterion.source,
+    }));
     if (benchmark.categories !== null || scope.onlyCategories) {
       if (refs.length > 0) criteria[evaluation.id] = refs;
       continue;
@@ -186,7 +281,16 @@ function criteriaOf(benchmark: BenchmarkDefinition, observations: readonly SlotO
 
 /** Eval id → criterion id → its category keys, for the criteria that have any. */
 function categoriesOf(benchmark: BenchmarkDefinition): Record<string, Record<string, string[]>> {
-  return Object.fromEntries(benchmark.evals.map((evaluation) => [evaluation.id, Object.fromEntries(evaluation.criteria.filter((criterion) => criterion.categories.length > 0).map((criterion) => [criterion.id, criterion.categories]))]));
+  return Object.fromEntries(
+    benchmark.evals.map((evaluation) => [
+      evaluation.id,
+      Object.fromEntries(
+        evaluation.criteria
+          .filter((criterion) => criterion.categories.length > 0)
+          .map((criterion) => [criterion.id, criterion.categories]),
+      ),
+    ]),
+  );
 }
 
 function fingerprintsOf(slots: readonly PlannedSlot[]): SlotFingerprint[] {

@@ -35,7 +35,8 @@ export async function verifyRun(runDirectory: string): Promise<RunVerification> 
         files += 1 + (await verifyRecordingFiles(evidence));
       } catch (error) {
         if (!(error instanceof EvidenceError)) throw error;
-        if (!problems.some((problem) => problem.id === evalRun.id)) problems.push({ kind: "eval-run", id: evalRun.id, message: `eval run ${evalRun.id}: ${error.message}` });
+        if (!problems.some((problem) => problem.id === evalRun.id))
+          problems.push({ kind: "eval-run", id: evalRun.id, message: `eval run ${evalRun.id}: ${error.message}` });
       }
     }
     // The frozen inputs as they are now, and what the runner found tampered with before using them (since put back).
@@ -55,7 +56,8 @@ async function verifyRecordingFiles(evidence: Evidence): Promise<number> {
   const { manifest } = evidence;
   const named: [string, string][] = [];
   for (const snapshot of [manifest.initial, manifest.final]) {
-    for (const file of snapshot?.files ?? []) if (file.kind === "file" && !file.omitted) named.push([`objects/${file.sha256}`, file.sha256]);
+    for (const file of snapshot?.files ?? [])
+      if (file.kind === "file" && !file.omitted) named.push([`objects/${file.sha256}`, file.sha256]);
   }
   if (manifest.events) named.push([manifest.events.file, manifest.events.sha256]);
   if (manifest.native) {

@@ -35,7 +35,12 @@ export type SituationArgs<S extends Situation> = S["message"] extends () => stri
  */
 export abstract class SituationError<T extends Record<string, Situation>, S extends keyof T> extends OpenEvalError {
   readonly code: T[keyof T]["code"];
-  constructor(situations: T, readonly situation: S, data: unknown, options?: ErrorOptions) {
+  constructor(
+    situations: T,
+    readonly situation: S,
+    data: unknown,
+    options?: ErrorOptions,
+  ) {
     super(situations[situation]!.message(data as never), options);
     this.code = situations[situation]!.code;
   }

@@ -16,8 +16,19 @@ const GIT_ENVIRONMENT = {
 
 /** Runs git in `cwd`; returns its trimmed stdout, throws with its stderr. `env` overrides the identity. */
 export async function git(cwd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  const child = Bun.spawn(["git", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, ...GIT_ENVIRONMENT, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (exitCode !== 0) throw new Error(`git ${args[0]} failed in ${cwd} (exit ${exitCode}): ${stderr.trim()}; is git installed?`);
+  const child = Bun.spawn(["git", ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, ...GIT_ENVIRONMENT, ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  if (exitCode !== 0)
+    throw new Error(`git ${args[0]} failed in ${cwd} (exit ${exitCode}): ${stderr.trim()}; is git installed?`);
   return stdout.trim();
 }

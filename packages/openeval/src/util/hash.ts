@@ -28,7 +28,8 @@ export function sha256OfFile(path: string): string | null {
   const hasher = (fileHasher ??= new Bun.CryptoHasher("sha256"));
   try {
     const chunk = (fileChunk ??= Buffer.allocUnsafe(64 * 1024));
-    for (let read = readSync(descriptor, chunk); read > 0; read = readSync(descriptor, chunk)) hasher.update(chunk.subarray(0, read));
+    for (let read = readSync(descriptor, chunk); read > 0; read = readSync(descriptor, chunk))
+      hasher.update(chunk.subarray(0, read));
     return hasher.digest("hex");
   } catch (error) {
     hasher.digest(); // a read that failed halfway leaves nothing of its file for the next one

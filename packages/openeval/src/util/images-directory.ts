@@ -10,7 +10,10 @@ const PACKAGE_DIRECTORY = fileURLToPath(new URL("../../", import.meta.url));
 /**
  * @example imageContextDirectory("candidate") // <clone>/images/candidate, or <project>/node_modules/openeval/images/candidate
  */
-export function imageContextDirectory(image: "candidate" | "verification", packageDirectory = PACKAGE_DIRECTORY): string {
+export function imageContextDirectory(
+  image: "candidate" | "verification",
+  packageDirectory = PACKAGE_DIRECTORY,
+): string {
   const packed = join(packageDirectory, "images");
   return join(existsSync(packed) ? packed : join(packageDirectory, "..", "..", "images"), image);
 }

@@ -119,8 +119,11 @@ function formatHunks(lines: DiffLine[], context: number): string[] {
     const hunk = lines.slice(start, end);
     const oldCount = hunk.filter((line) => line.kind !== "added").length;
     const newCount = hunk.filter((line) => line.kind !== "removed").length;
-    output.push(`@@ -${oldCount === 0 ? oldStart : oldStart + 1},${oldCount} +${newCount === 0 ? newStart : newStart + 1},${newCount} @@`);
-    for (const line of hunk) output.push(`${line.kind === "same" ? " " : line.kind === "added" ? "+" : "-"}${line.text}`);
+    output.push(
+      `@@ -${oldCount === 0 ? oldStart : oldStart + 1},${oldCount} +${newCount === 0 ? newStart : newStart + 1},${newCount} @@`,
+    );
+    for (const line of hunk)
+      output.push(`${line.kind === "same" ? " " : line.kind === "added" ? "+" : "-"}${line.text}`);
   }
   return output;
 }

@@ -5,7 +5,10 @@ import { posix } from "node:path";
 
 export class UnsafePathError extends Error {
   readonly code = "OE_UNSAFE_PATH";
-  constructor(readonly path: string, reason: string) {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
     super(`Refused path "${path}": ${reason}. Use a path relative to the workspace root, without "..".`);
   }
 }
@@ -19,11 +22,21 @@ export function toSafeRelativePath(path: string): string {
   if (normalized === ".." || normalized.startsWith("../") || normalized.split("/").includes("..")) {
     throw new UnsafePathError(path, "it leaves the workspace");
   }
-  if (normalized === "." ) throw new UnsafePathError(path, "it names the workspace root, not a file");
+  if (normalized === ".") throw new UnsafePathError(path, "it names the workspace root, not a file");
   return normalized.replace(/^\.\//, "");
 }
 
-const ESCAPES: Record<string, string> = { "\x07": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\" };
+const ESCAPES: Record<string, string> = {
+  "\x07": "\\a",
+  "\b": "\\b",
+  "\t": "\\t",
+  "\n": "\\n",
+  "\v": "\\v",
+  "\f": "\\f",
+  "\r": "\\r",
+  '"': '\\"',
+  "\\": "\\\\",
+};
 
 /**
  * A path as text to show (diff headers, messages), quoted the way git quotes one when it holds a control
@@ -32,6 +45,9 @@ const ESCAPES: Record<string, string> = { "\x07": "\\a", "\b": "\\b", "\t": "\\t
  */
 export function displayPath(path: string): string {
   if (!/[\x00-\x1f\x7f"\\]/.test(path)) return path;
-  const escaped = path.replace(/[\x00-\x1f\x7f"\\]/g, (char) => ESCAPES[char] ?? `\\${char.charCodeAt(0).toString(8).padStart(3, "0")}`);
+  const escaped = path.replace(
+    /[\x00-\x1f\x7f"\\]/g,
+    (char) => ESCAPES[char] ?? `\\${char.charCodeAt(0).toString(8).padStart(3, "0")}`,
+  );
   return `"${escaped}"`;
 }

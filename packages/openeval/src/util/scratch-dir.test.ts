@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { detectPidNamespace } from "../sandbox/process-tree.ts";
-import { createScratchDir, reapOrphanedScratchDirs, removeOwnScratchDirsSync, removeScratchDir } from "./scratch-dir.ts";
+import {
+  createScratchDir,
+  reapOrphanedScratchDirs,
+  removeOwnScratchDirsSync,
+  removeScratchDir,
+} from "./scratch-dir.ts";
 
 const unshare = await detectPidNamespace();
 
@@ -47,9 +52,14 @@ describe("scratch folders", () => {
     const root = await makeTempDir("scratch-root-");
     const previous = process.env.TMPDIR;
     process.env.TMPDIR = root;
-    const mine = await createScratchDir("namespaced").finally(() => (previous === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = previous)));
+    const mine = await createScratchDir("namespaced").finally(() =>
+      previous === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = previous),
+    );
     const reaper = `import { reapOrphanedScratchDirs } from ${JSON.stringify(new URL("./scratch-dir.ts", import.meta.url).pathname)}; console.log(JSON.stringify(reapOrphanedScratchDirs(${JSON.stringify(root)})));`;
-    const child = Bun.spawn([unshare!, "--pid", "--fork", "--kill-child", "--mount-proc", process.execPath, "-e", reaper], { stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn(
+      [unshare!, "--pid", "--fork", "--kill-child", "--mount-proc", process.execPath, "-e", reaper],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     const [removed, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
     expect(exitCode, await new Response(child.stderr).text()).toBe(0);
     expect(JSON.parse(removed)).toEqual([]);

@@ -9,7 +9,15 @@ const SLASH = Buffer.from("/");
 
 /** `source` is what to open: `absolute`, or its bytes when a name in it is not UTF-8 (Linux allows any bytes). */
 export type TreeEntry =
-  | { kind: "file"; path: string; absolute: string; source: string | Buffer; mode: number; bytes: number; mtimeMs: number }
+  | {
+      kind: "file";
+      path: string;
+      absolute: string;
+      source: string | Buffer;
+      mode: number;
+      bytes: number;
+      mtimeMs: number;
+    }
   | { kind: "symlink"; path: string; absolute: string; source: string | Buffer; target: string; escapes: boolean };
 
 /**
@@ -23,7 +31,10 @@ export function walkTree(root: string, exclude: ReadonlySet<string> = new Set(),
     for (const bytes of readdirSync(raw, { encoding: "buffer" })) {
       const name = bytes.toString();
       const absolute = join(directory, name);
-      const source = typeof raw === "string" && Buffer.from(name).equals(bytes) ? absolute : Buffer.concat([Buffer.from(raw), SLASH, bytes]);
+      const source =
+        typeof raw === "string" && Buffer.from(name).equals(bytes)
+          ? absolute
+          : Buffer.concat([Buffer.from(raw), SLASH, bytes]);
       // Only `/` separates names: a backslash is part of a name (`x\..\y` is one file), never rewritten.
       const path = relative(root, absolute);
       const stats = lstatSync(source);
@@ -31,9 +42,24 @@ export function walkTree(root: string, exclude: ReadonlySet<string> = new Set(),
         if (!exclude.has(name)) visit(absolute, source);
       } else if (stats.isSymbolicLink()) {
         const target = readlinkSync(source, "utf8");
-        entries.push({ kind: "symlink", path, absolute, source, target, escapes: symlinkEscapes(root, absolute, target) });
+        entries.push({
+          kind: "symlink",
+          path,
+          absolute,
+          source,
+          target,
+          escapes: symlinkEscapes(root, absolute, target),
+        });
       } else if (stats.isFile()) {
-        entries.push({ kind: "file", path, absolute, source, mode: stats.mode & 0o777, bytes: stats.size, mtimeMs: stats.mtimeMs });
+        entries.push({
+          kind: "file",
+          path,
+          absolute,
+          source,
+          mode: stats.mode & 0o777,
+          bytes: stats.size,
+          mtimeMs: stats.mtimeMs,
+        });
       } else {
         special?.push(path);
       }

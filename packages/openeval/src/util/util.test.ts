@@ -13,7 +13,12 @@ describe("fingerprint", () => {
 
 describe("line diffs", () => {
   it("finds a minimal edit script", () => {
-    expect(diffLines("a\nb\nc\n", "a\nc\nd\n").map((line) => `${line.kind[0]}${line.text}`)).toEqual(["sa", "rb", "sc", "ad"]);
+    expect(diffLines("a\nb\nc\n", "a\nc\nd\n").map((line) => `${line.kind[0]}${line.text}`)).toEqual([
+      "sa",
+      "rb",
+      "sc",
+      "ad",
+    ]);
   });
 
   it("renders unified hunks with context and merges nearby changes", () => {
@@ -32,7 +37,8 @@ describe("line diffs at scale", () => {
     let previous = new Array<number>(b.length + 1).fill(0);
     for (const line of a) {
       const row = [0];
-      for (let j = 0; j < b.length; j++) row.push(line === b[j] ? previous[j]! + 1 : Math.max(previous[j + 1]!, row[j]!));
+      for (let j = 0; j < b.length; j++)
+        row.push(line === b[j] ? previous[j]! + 1 : Math.max(previous[j + 1]!, row[j]!));
       previous = row;
     }
     return previous[b.length]!;
@@ -40,7 +46,7 @@ describe("line diffs at scale", () => {
 
   it("is a correct and minimal edit script on random files with repeated lines", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 200; round++) {
       const a = Array.from({ length: Math.floor(random() * 30) }, () => `l${Math.floor(random() * 8)}`);
       const b = a.filter(() => random() > 0.3).map((line) => (random() > 0.8 ? `l${Math.floor(random() * 12)}` : line));
@@ -68,7 +74,8 @@ describe("line diffs at scale", () => {
 describe("toSafeRelativePath", () => {
   it("normalizes and refuses escapes", () => {
     expect(toSafeRelativePath("./a/b/../c.txt")).toBe("a/c.txt");
-    for (const bad of ["", "..", "../x", "a/../../x", "/etc/passwd", "a\0b", "."]) expect(() => toSafeRelativePath(bad)).toThrow(/Refused path/);
+    for (const bad of ["", "..", "../x", "a/../../x", "/etc/passwd", "a\0b", "."])
+      expect(() => toSafeRelativePath(bad)).toThrow(/Refused path/);
   });
 
   it("keeps a backslash as part of a name, as Linux does", () => {

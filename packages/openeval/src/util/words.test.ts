@@ -32,7 +32,9 @@ describe("message words", () => {
   });
 
   it("drops the final period of text that a message continues", () => {
-    expect(`${asClause("the whole process tree was killed.")}; retry it`).toBe("the whole process tree was killed; retry it");
+    expect(`${asClause("the whole process tree was killed.")}; retry it`).toBe(
+      "the whole process tree was killed; retry it",
+    );
     expect(asClause("no period")).toBe("no period");
   });
 
@@ -41,7 +43,11 @@ describe("message words", () => {
     expect(files.length).toBeGreaterThan(100);
     const raw = files
       .filter((file) => !JUDGE_FACING.includes(relative(PACKAGES, file)))
-      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/\$\{[\w.!?]*\.(?:state|judgeState)\}/g)].map((match) => `${relative(PACKAGES, file)}: ${match[0]}`));
+      .flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(/\$\{[\w.!?]*\.(?:state|judgeState)\}/g)].map(
+          (match) => `${relative(PACKAGES, file)}: ${match[0]}`,
+        ),
+      );
     expect(raw).toEqual([]);
   });
 });

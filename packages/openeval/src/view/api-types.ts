@@ -2,11 +2,49 @@
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../recording/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
-import type { BenchmarkRun, Citation, EvalRun, EvalRunOutcome, EvalRunState, IntegrityProblem, JudgeRun, JudgeRunState, RunMetrics } from "../records/index.ts";
-import type { Bounded, CategoryScore, ContributorStatus, ContributorWord, ModelPairComparison, Verdict, VerdictHeadline, VerdictStatus, VerdictWords } from "../results/index.ts";
+import type {
+  BenchmarkRun,
+  Citation,
+  EvalRun,
+  EvalRunOutcome,
+  EvalRunState,
+  IntegrityProblem,
+  JudgeRun,
+  JudgeRunState,
+  RunMetrics,
+} from "../records/index.ts";
+import type {
+  Bounded,
+  CategoryScore,
+  ContributorStatus,
+  ContributorWord,
+  ModelPairComparison,
+  Verdict,
+  VerdictHeadline,
+  VerdictStatus,
+  VerdictWords,
+} from "../results/index.ts";
 
 export type { VerificationReceipt };
-export type { Bounded, BenchmarkRun, ContributorStatus, ContributorWord, EvalRun, EvalRunOutcome, EvalRunState, FileDiff, FileEntry, JudgeRun, JudgeRunState, Revision, RunMetrics, Verdict, VerdictHeadline, VerdictStatus, VerdictWords };
+export type {
+  Bounded,
+  BenchmarkRun,
+  ContributorStatus,
+  ContributorWord,
+  EvalRun,
+  EvalRunOutcome,
+  EvalRunState,
+  FileDiff,
+  FileEntry,
+  JudgeRun,
+  JudgeRunState,
+  Revision,
+  RunMetrics,
+  Verdict,
+  VerdictHeadline,
+  VerdictStatus,
+  VerdictWords,
+};
 
 /** One page of a long list. */
 export interface Page<T> {
@@ -264,7 +302,14 @@ export type TranscriptPart =
       childSessionID: string | null;
       truncated: boolean;
     }
-  | { kind: "step"; id: string; phase: "start" | "finish"; cost: number | null; tokens: Record<string, unknown> | null; reason: string | null }
+  | {
+      kind: "step";
+      id: string;
+      phase: "start" | "finish";
+      cost: number | null;
+      tokens: Record<string, unknown> | null;
+      reason: string | null;
+    }
   | { kind: "other"; id: string; type: string; summary: string };
 
 export interface TranscriptMessage {

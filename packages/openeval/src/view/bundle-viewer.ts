@@ -37,7 +37,8 @@ async function build(): Promise<ViewerAssets> {
     minify: true,
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
   });
-  if (!result.success) throw new Error(`The viewer front end did not build:\n${result.logs.map((log) => String(log)).join("\n")}`);
+  if (!result.success)
+    throw new Error(`The viewer front end did not build:\n${result.logs.map((log) => String(log)).join("\n")}`);
   const script = await result.outputs.find((output) => output.path.endsWith(".js"))!.text();
   const stylesheet = (await result.outputs.find((output) => output.path.endsWith(".css"))?.text()) ?? "";
   return { script, stylesheet, html: (options) => renderHtml(options) };

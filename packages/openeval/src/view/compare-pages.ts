@@ -3,7 +3,16 @@
 // a static export runs the very same code in the browser over the comparison it ships.
 import type { Page } from "./api-types.ts";
 import { CHANGE_ORDER } from "./compare-table.ts";
-import type { ChangeQuery, ChangeRow, ChangeSelection, ChangeSort, ComparisonAnswer, ComparisonSummary, ModelPairSummary, ModelPairView } from "./compare-types.ts";
+import type {
+  ChangeQuery,
+  ChangeRow,
+  ChangeSelection,
+  ChangeSort,
+  ComparisonAnswer,
+  ComparisonSummary,
+  ModelPairSummary,
+  ModelPairView,
+} from "./compare-types.ts";
 import { CompareError } from "./errors.ts";
 import { compareKnown, compareText, pageOf } from "./query.ts";
 
@@ -51,14 +60,18 @@ export function queryChanges(answer: ComparisonAnswer, query: ChangeQuery): Page
 
 /** One pair's changes (a row per criterion) that the selection keeps, in its order: every page of it is a slice. */
 export function selectChanges(pair: ModelPairView, selection: ChangeSelection): readonly ChangeRow[] {
-  const rows = pair.evals.flatMap(({ criteria, slots, ...evalChange }) => criteria.map((criterion) => ({ ...criterion, evalChange, slots })));
+  const rows = pair.evals.flatMap(({ criteria, slots, ...evalChange }) =>
+    criteria.map((criterion) => ({ ...criterion, evalChange, slots })),
+  );
   const matching = selection.status ? rows.filter((row) => row.status === selection.status) : rows;
   const descending = selection.descending === true;
   // Unknown values sort last whichever the direction.
   const known = (a: number | null, b: number | null) => compareKnown(a, b, descending);
-  const bySlot = (a: ChangeRow, b: ChangeRow) => compareText(a.evalId, b.evalId) || compareText(a.criterionId, b.criterionId);
+  const bySlot = (a: ChangeRow, b: ChangeRow) =>
+    compareText(a.evalId, b.evalId) || compareText(a.criterionId, b.criterionId);
   const compare: Record<ChangeSort, (a: ChangeRow, b: ChangeRow) => number> = {
-    status: (a, b) => CHANGE_ORDER[a.status] - CHANGE_ORDER[b.status] || known(a.difference, b.difference) || bySlot(a, b),
+    status: (a, b) =>
+      CHANGE_ORDER[a.status] - CHANGE_ORDER[b.status] || known(a.difference, b.difference) || bySlot(a, b),
     difference: (a, b) => known(a.difference, b.difference) || bySlot(a, b),
     a: (a, b) => known(a.a, b.a) || bySlot(a, b),
     b: (a, b) => known(a.b, b.b) || bySlot(a, b),

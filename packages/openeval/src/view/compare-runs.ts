@@ -37,14 +37,22 @@ export async function loadBaselineSide(benchmarkDirectory: string): Promise<Load
   const file = baselineFile(benchmarkDirectory);
   const baseline = await readBaseline(file);
   if (!baseline) throw new CompareError("noBaseline", { file });
-  return { side: { kind: "baseline", runId: baseline.runId, name: "baseline.json", createdAt: baseline.createdAt, file }, summaries: baselineSummaries(baseline), slots: null };
+  return {
+    side: { kind: "baseline", runId: baseline.runId, name: "baseline.json", createdAt: baseline.createdAt, file },
+    summaries: baselineSummaries(baseline),
+    slots: null,
+  };
 }
 
 /**
  * b − a for each candidate pair (a model, or `model [variant]` as candidateName spells it): `modelA`/`modelB` when
  * given (either alone means the same on both sides), else every candidate both sides have. Throws CompareError naming a model a side lacks, or when nothing can be paired.
  */
-export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<ComparisonRequest, "modelA" | "modelB"> = {}): ComparisonAnswer {
+export function compareSides(
+  a: LoadedSide,
+  b: LoadedSide,
+  request: Pick<ComparisonRequest, "modelA" | "modelB"> = {},
+): ComparisonAnswer {
   const modelsOf = (loaded: LoadedSide) => loaded.summaries.map(candidateName);
   const sameRun = a.side.kind === "run" && b.side.kind === "run" && a.side.runId === b.side.runId;
   let pairs: [string, string][];
@@ -56,7 +64,13 @@ export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<Compari
     pairs = modelsOf(b)
       .filter((model) => modelsOf(a).includes(model))
       .map((model) => [model, model]);
-    if (pairs.length === 0) throw new CompareError("noSharedModel", { a: describe(a), modelsA: modelsOf(a), b: describe(b), modelsB: modelsOf(b) });
+    if (pairs.length === 0)
+      throw new CompareError("noSharedModel", {
+        a: describe(a),
+        modelsA: modelsOf(a),
+        b: describe(b),
+        modelsB: modelsOf(b),
+      });
   }
   return { a: a.side, b: b.side, pairs: pairs.map(([modelA, modelB]) => comparePair(a, b, modelA, modelB)) };
 }
@@ -64,13 +78,24 @@ export function compareSides(a: LoadedSide, b: LoadedSide, request: Pick<Compari
 function comparePair(a: LoadedSide, b: LoadedSide, modelA: string, modelB: string): ModelPairView {
   const find = (loaded: LoadedSide, model: string) => {
     const summary = loaded.summaries.find((candidate) => candidateName(candidate) === model);
-    if (!summary) throw new CompareError("modelMissing", { side: describe(loaded), model, models: loaded.summaries.map(candidateName) });
+    if (!summary)
+      throw new CompareError("modelMissing", {
+        side: describe(loaded),
+        model,
+        models: loaded.summaries.map(candidateName),
+      });
     return summary;
   };
   const comparison = compareSummaries(find(a, modelA), find(b, modelB));
   return {
     ...comparison,
-    evals: comparison.evals.map((evaluation) => ({ ...evaluation, slots: pairSlots(a.slots?.get(cellId(evaluation.evalId, modelA)), b.slots?.get(cellId(evaluation.evalId, modelB))) })),
+    evals: comparison.evals.map((evaluation) => ({
+      ...evaluation,
+      slots: pairSlots(
+        a.slots?.get(cellId(evaluation.evalId, modelA)),
+        b.slots?.get(cellId(evaluation.evalId, modelB)),
+      ),
+    })),
   };
 }
 

@@ -20,8 +20,26 @@ let result: ExportResult;
 
 beforeAll(async () => {
   fixture = await writeViewerFixture(await makeTempDir(), { evals: 2, models: MODELS, repetitions: 2 });
-  const entries = ["eval-0001", "eval-0002"].map((evalId) => ({ evalId, model: "provider/beta", candidateFingerprints: [], judgeFingerprints: [], criteria: { tests_pass: 1, focused_fix: 1 } }));
-  await writeFile(join(fixture.benchmarkDirectory, "baseline.json"), JSON.stringify({ format: "openeval.baseline", version: 1, runId: "earlier", createdAt: "2026-11-28T00:00:00.000Z", verdict: "pass", acceptedFailing: false, gate: [], entries }));
+  const entries = ["eval-0001", "eval-0002"].map((evalId) => ({
+    evalId,
+    model: "provider/beta",
+    candidateFingerprints: [],
+    judgeFingerprints: [],
+    criteria: { tests_pass: 1, focused_fix: 1 },
+  }));
+  await writeFile(
+    join(fixture.benchmarkDirectory, "baseline.json"),
+    JSON.stringify({
+      format: "openeval.baseline",
+      version: 1,
+      runId: "earlier",
+      createdAt: "2026-11-28T00:00:00.000Z",
+      verdict: "pass",
+      acceptedFailing: false,
+      gate: [],
+      entries,
+    }),
+  );
   result = await exportRun({ run: fixture.runDirectory, output: join(await makeTempDir(), "export") });
 });
 
@@ -34,12 +52,16 @@ function readData<T>(key: string): T {
 
 describe("a static export", () => {
   it("holds each ordered pair of the run's models", () => {
-    for (const [a, b] of [[MODELS[0]!, MODELS[1]!], [MODELS[1]!, MODELS[0]!]]) {
+    for (const [a, b] of [
+      [MODELS[0]!, MODELS[1]!],
+      [MODELS[1]!, MODELS[0]!],
+    ]) {
       const answer = readData<ComparisonAnswer>(staticKeys.compare(fixture.runId, fixture.runId, a, b));
       expect(answer.pairs.map((pair) => [pair.a, pair.b])).toEqual([[a, b]]);
     }
     // The fixture's first model passes every criterion and the other only tests_pass.
-    const worse = readData<ComparisonAnswer>(staticKeys.compare(fixture.runId, fixture.runId, MODELS[0]!, MODELS[1]!)).pairs[0]!;
+    const worse = readData<ComparisonAnswer>(staticKeys.compare(fixture.runId, fixture.runId, MODELS[0]!, MODELS[1]!))
+      .pairs[0]!;
     expect(worse.counts.regression).toBe(2);
   });
 
@@ -51,8 +73,12 @@ describe("a static export", () => {
 
   it("gives the server's summary and pages once the browser cuts them from the exported comparison, as it does", async () => {
     const request = { a: fixture.runId, b: fixture.runId, modelA: MODELS[0]!, modelB: MODELS[1]! };
-    const exported = readData<ComparisonAnswer>(staticKeys.compare(request.a, request.b, request.modelA, request.modelB));
-    const data = new ViewerData(RunCatalog.open({ run: fixture.runDirectory, resultsRoot: dirname(fixture.runDirectory) }));
+    const exported = readData<ComparisonAnswer>(
+      staticKeys.compare(request.a, request.b, request.modelA, request.modelB),
+    );
+    const data = new ViewerData(
+      RunCatalog.open({ run: fixture.runDirectory, resultsRoot: dirname(fixture.runDirectory) }),
+    );
     try {
       const served = <T>(answer: T): T => JSON.parse(JSON.stringify(answer)) as T;
       expect(summarizeComparison(exported)).toEqual(served(await data.compareSummary(request)));

@@ -60,7 +60,11 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
   const data = new ViewerData(catalog);
   const runId = basename(resolve(options.run));
   const index = catalog.index(runId);
-  const scrubber = createScrubber({ paths: hostPaths(index.directory, index.run.benchmarkDirectory), secrets: options.secrets ?? [], redactions: readRedactionList(index.directory) });
+  const scrubber = createScrubber({
+    paths: hostPaths(index.directory, index.run.benchmarkDirectory),
+    secrets: options.secrets ?? [],
+    redactions: readRedactionList(index.directory),
+  });
   const writer = new ExportWriter(output, scrubber);
   try {
     // Step: the app itself, in static mode.
@@ -73,11 +77,21 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
     const runs = { runs: [toRunListItem(index)], defaultRunId: runId };
     await writer.data(staticKeys.runs(), runs);
     await writer.data(staticKeys.overview(runId), await data.overview(runId));
-    await writer.data(staticKeys.matrix(runId), { candidates: matrixCandidates(index.overview), rows: matrixRows(index) });
+    await writer.data(staticKeys.matrix(runId), {
+      candidates: matrixCandidates(index.overview),
+      rows: matrixRows(index),
+    });
     await writer.data(staticKeys.evalRuns(runId), index.rows);
     await writer.data(staticKeys.queue(runId), data.queue(runId));
-    for (const request of exportedComparisons(runId, index.overview.leaderboard.map((row) => row.candidate), existsSync(baselineFile(index.run.benchmarkDirectory)))) {
-      await writer.data(staticKeys.compare(request.a, request.b, request.modelA, request.modelB), await data.compare(request).catch(skipIncomparable));
+    for (const request of exportedComparisons(
+      runId,
+      index.overview.leaderboard.map((row) => row.candidate),
+      existsSync(baselineFile(index.run.benchmarkDirectory)),
+    )) {
+      await writer.data(
+        staticKeys.compare(request.a, request.b, request.modelA, request.modelB),
+        await data.compare(request).catch(skipIncomparable),
+      );
     }
 
     // Step: every eval run and judge run.
@@ -95,9 +109,23 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
       await exportJudgeRun(data, writer, runId, id);
       options.onProgress?.(++done, total);
     }
-    const marker = { format: "openeval.export", version: 1, runId, exportedAt: new Date().toISOString(), allowedArtifacts: options.allowArtifacts ?? [], leftOut: { note: LEFT_OUT_NOTE, workspaceFiles: leftOut } };
+    const marker = {
+      format: "openeval.export",
+      version: 1,
+      runId,
+      exportedAt: new Date().toISOString(),
+      allowedArtifacts: options.allowArtifacts ?? [],
+      leftOut: { note: LEFT_OUT_NOTE, workspaceFiles: leftOut },
+    };
     await writeFile(join(output, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
-    return { directory: output, index: join(output, "index.html"), runId, files: writer.files + 1, bytes: writer.bytes, leftOut };
+    return {
+      directory: output,
+      index: join(output, "index.html"),
+      runId,
+      files: writer.files + 1,
+      bytes: writer.bytes,
+      leftOut,
+    };
   } finally {
     await data.close();
   }
@@ -106,8 +134,17 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
 /** Comparisons an export can show without a server: against baseline.json, and between its models (every ordered
  * pair of up to MAX_COMPARED_MODELS models; beyond that, the first model against each other one). */
 function exportedComparisons(runId: string, models: readonly string[], hasBaseline: boolean): ComparisonRequest[] {
-  const pairs = models.length <= MAX_COMPARED_MODELS ? models.flatMap((a) => models.filter((b) => b !== a).map((b) => [a, b])) : models.slice(1).flatMap((b) => [[models[0]!, b], [b, models[0]!]]);
-  return [...(hasBaseline ? [{ a: "baseline", b: runId }] : []), ...pairs.map(([modelA, modelB]) => ({ a: runId, b: runId, modelA, modelB }))];
+  const pairs =
+    models.length <= MAX_COMPARED_MODELS
+      ? models.flatMap((a) => models.filter((b) => b !== a).map((b) => [a, b]))
+      : models.slice(1).flatMap((b) => [
+          [models[0]!, b],
+          [b, models[0]!],
+        ]);
+  return [
+    ...(hasBaseline ? [{ a: "baseline", b: runId }] : []),
+    ...pairs.map(([modelA, modelB]) => ({ a: runId, b: runId, modelA, modelB })),
+  ];
 }
 
 /** A pair the comparison refuses (e.g. no shared eval) is left out of the export; the page says it is not there. */
@@ -116,7 +153,8 @@ function skipIncomparable(error: unknown): null {
   throw error;
 }
 
-const LEFT_OUT_NOTE = "workspace file contents are left out of exports; `openeval export --allow-artifact <path>` includes a file (or a folder)";
+const LEFT_OUT_NOTE =
+  "workspace file contents are left out of exports; `openeval export --allow-artifact <path>` includes a file (or a folder)";
 
 /** Whether a workspace path's contents may be exported; refuses a path that could not be in a workspace. */
 function artifactFilter(paths: readonly string[]): (path: string) => boolean {
@@ -131,13 +169,28 @@ function artifactFilter(paths: readonly string[]): (path: string) => boolean {
 }
 
 /** Exports one eval run; returns the workspace files whose contents were left out for want of --allow-artifact. */
-async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: string, id: string, allowed: (path: string) => boolean): Promise<string[]> {
+async function exportEvalRun(
+  data: ViewerData,
+  writer: ExportWriter,
+  runId: string,
+  id: string,
+  allowed: (path: string) => boolean,
+): Promise<string[]> {
   const found = (await data.evalRun(runId, id))!;
-  const leftOut = [...new Set([...found.diff.map((file) => file.path), ...found.files.filter((file) => file.kind === "file").map((file) => file.path)])].filter((path) => !allowed(path)).sort();
+  const leftOut = [
+    ...new Set([
+      ...found.diff.map((file) => file.path),
+      ...found.files.filter((file) => file.kind === "file").map((file) => file.path),
+    ]),
+  ]
+    .filter((path) => !allowed(path))
+    .sort();
   const exported = workspaceFilesToExport(found, allowed);
   const detail: EvalRunDetail = {
     ...found,
-    diff: found.diff.map((file) => (allowed(file.path) ? file : { ...file, patch: `(the contents of ${file.path} are left out: ${LEFT_OUT_NOTE})\n` })),
+    diff: found.diff.map((file) =>
+      allowed(file.path) ? file : { ...file, patch: `(the contents of ${file.path} are left out: ${LEFT_OUT_NOTE})\n` },
+    ),
     leftOut: whyLeftOut(found.files, exported, allowed),
   };
   await writer.data(staticKeys.evalRun(runId, id), detail);
@@ -148,16 +201,27 @@ async function exportEvalRun(data: ViewerData, writer: ExportWriter, runId: stri
   }
   await writer.data(staticKeys.transcripts(runId, id), transcripts);
   // A recording that fails its hash check is exported with its error (evidenceError), not its contents.
-  if (!detail.evidenceError) await writer.data(staticKeys.events(runId, id), (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? []);
-  for (const log of detail.logs) await writer.data(staticKeys.evalRunLog(runId, id, log.path), await data.evalRunLog(runId, id, log.path));
+  if (!detail.evidenceError)
+    await writer.data(
+      staticKeys.events(runId, id),
+      (await data.events(runId, id, 0, Number.MAX_SAFE_INTEGER))?.items ?? [],
+    );
+  for (const log of detail.logs)
+    await writer.data(staticKeys.evalRunLog(runId, id, log.path), await data.evalRunLog(runId, id, log.path));
   for (const [path, revision] of exported) {
-    await writer.data(staticKeys.workspaceFile(runId, id, revision, path), await data.workspaceFile(runId, id, path, revision));
+    await writer.data(
+      staticKeys.workspaceFile(runId, id, revision, path),
+      await data.workspaceFile(runId, id, path, revision),
+    );
   }
   return leftOut;
 }
 
 /** Of the allowed files: the changed ones (both sides), and small final files within the budget. */
-function workspaceFilesToExport(detail: EvalRunDetail, allowed: (path: string) => boolean): [string, "initial" | "final"][] {
+function workspaceFilesToExport(
+  detail: EvalRunDetail,
+  allowed: (path: string) => boolean,
+): [string, "initial" | "final"][] {
   const chosen: [string, "initial" | "final"][] = [];
   let budget = WORKSPACE_BUDGET;
   for (const diff of detail.diff.filter((file) => allowed(file.path))) {
@@ -174,7 +238,11 @@ function workspaceFilesToExport(detail: EvalRunDetail, allowed: (path: string) =
 }
 
 /** Why each file of the final workspace the export does not hold is left out, for the Files tab. */
-function whyLeftOut(files: EvalRunDetail["files"], exported: readonly [string, "initial" | "final"][], allowed: (path: string) => boolean): Record<string, string> {
+function whyLeftOut(
+  files: EvalRunDetail["files"],
+  exported: readonly [string, "initial" | "final"][],
+  allowed: (path: string) => boolean,
+): Record<string, string> {
   const held = new Set(exported.filter(([, revision]) => revision === "final").map(([path]) => path));
   const reasons: Record<string, string> = {};
   for (const file of files) {
@@ -195,8 +263,13 @@ async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: str
   await writer.data(staticKeys.judgeRun(runId, id), detail);
   for (const file of detail.files) {
     try {
-      if (file.kind === "text") await writer.data(staticKeys.judgeRunText(runId, id, file.path), await data.judgeRunText(runId, id, file.path));
-      else if (file.kind === "image") await writer.copy(data.judgeRunFilePath(runId, id, file.path)!, decodeURIComponent(staticRawFile(runId, id, file.path)));
+      if (file.kind === "text")
+        await writer.data(staticKeys.judgeRunText(runId, id, file.path), await data.judgeRunText(runId, id, file.path));
+      else if (file.kind === "image")
+        await writer.copy(
+          data.judgeRunFilePath(runId, id, file.path)!,
+          decodeURIComponent(staticRawFile(runId, id, file.path)),
+        );
     } catch (error) {
       // A file that fails its hash check is left out; the judge run's integrityError says why.
       if (!(error instanceof UnreadableEvidenceError)) throw error;
@@ -210,7 +283,8 @@ async function prepareOutput(output: string): Promise<void> {
       throw new ExportError("targetNotEmpty", { output });
     }
     // An earlier export: replace it whole, so nothing stale is left behind.
-    for (const name of ["data", "raw", "index.html", "app.js", "app.css", MARKER]) await rm(join(output, name), { recursive: true, force: true });
+    for (const name of ["data", "raw", "index.html", "app.js", "app.css", MARKER])
+      await rm(join(output, name), { recursive: true, force: true });
   }
   await mkdir(output, { recursive: true });
 }
@@ -219,7 +293,10 @@ class ExportWriter {
   files = 0;
   bytes = 0;
 
-  constructor(private readonly root: string, private readonly scrubber: Scrubber) {}
+  constructor(
+    private readonly root: string,
+    private readonly scrubber: Scrubber,
+  ) {}
 
   /** One answer as a data script: `__openevalData(key, value)`, scrubbed. */
   async data(key: string, value: unknown): Promise<void> {

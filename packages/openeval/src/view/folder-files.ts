@@ -58,7 +58,8 @@ export async function readFolderText(root: string, path: string): Promise<FileTe
 }
 
 export function toFileText(path: string, data: Uint8Array): FileText {
-  if (fileKind(path) !== "text" || data.subarray(0, 8_000).includes(0)) return { path, text: null, bytes: data.length, truncated: false };
+  if (fileKind(path) !== "text" || data.subarray(0, 8_000).includes(0))
+    return { path, text: null, bytes: data.length, truncated: false };
   const truncated = data.length > MAX_TEXT_BYTES;
   const text = new TextDecoder().decode(truncated ? data.subarray(0, MAX_TEXT_BYTES) : data);
   return { path, text, bytes: data.length, truncated };

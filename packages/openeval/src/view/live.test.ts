@@ -26,7 +26,8 @@ async function readMessages(reader: ReadableStreamDefaultReader<Uint8Array>, cou
     buffer += new TextDecoder().decode(value);
     const events = buffer.split("\n\n");
     buffer = events.pop()!;
-    for (const event of events) if (event.startsWith("data: ")) messages.push(JSON.parse(event.slice(6)) as LiveMessage);
+    for (const event of events)
+      if (event.startsWith("data: ")) messages.push(JSON.parse(event.slice(6)) as LiveMessage);
   }
   return messages;
 }
@@ -34,7 +35,10 @@ async function readMessages(reader: ReadableStreamDefaultReader<Uint8Array>, cou
 describe("live updates", () => {
   it("tell an open page when a runner adds or finishes work, and the next answers show it", async () => {
     const controller = new AbortController();
-    const response = await handleApi(data, new Request(`http://127.0.0.1/api/runs/${fixture.runId}/live`, { signal: controller.signal }));
+    const response = await handleApi(
+      data,
+      new Request(`http://127.0.0.1/api/runs/${fixture.runId}/live`, { signal: controller.signal }),
+    );
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
     const [first] = await readMessages(reader, 1);
@@ -43,17 +47,33 @@ describe("live updates", () => {
     // A runner starts: heartbeat, then a running eval run of a new repetition.
     const store = ResultsStore.open(fixture.runDirectory);
     store.beat();
-    const running = { ...fixture.evalRuns[0]!, id: "eval_live-0000", slot: { ...fixture.evalRuns[0]!.slot, repetition: 3 }, state: "running" as const, evidence: null, metrics: null };
+    const running = {
+      ...fixture.evalRuns[0]!,
+      id: "eval_live-0000",
+      slot: { ...fixture.evalRuns[0]!.slot, repetition: 3 },
+      state: "running" as const,
+      evidence: null,
+      metrics: null,
+    };
     store.saveEvalRun(running);
     const [second] = await readMessages(reader, 1);
     expect(second!.version).not.toBe(first!.version);
     expect(second!.live).toBe(true);
-    expect(data.evalRuns(fixture.runId, { offset: 0, limit: 10, state: "running" })!.items.map((row) => row.id)).toEqual(["eval_live-0000"]);
+    expect(
+      data.evalRuns(fixture.runId, { offset: 0, limit: 10, state: "running" })!.items.map((row) => row.id),
+    ).toEqual(["eval_live-0000"]);
 
-    store.saveEvalRun({ ...running, state: "failed", error: "provider unreachable", completedAt: new Date().toISOString() });
+    store.saveEvalRun({
+      ...running,
+      state: "failed",
+      error: "provider unreachable",
+      completedAt: new Date().toISOString(),
+    });
     const [third] = await readMessages(reader, 1);
     expect(third!.version).not.toBe(second!.version);
-    expect((await data.evalRun(fixture.runId, "eval_live-0000"))!.evidenceError).toMatch(/No recording was kept \(state failed: provider unreachable\)/);
+    expect((await data.evalRun(fixture.runId, "eval_live-0000"))!.evidenceError).toMatch(
+      /No recording was kept \(state failed: provider unreachable\)/,
+    );
     store.close();
     controller.abort();
     await reader.cancel().catch(() => {});

@@ -25,7 +25,10 @@ export function streamLiveUpdates(data: ViewerData, runId: string, signal: Abort
       const check = async () => {
         if (checking) return;
         checking = true;
-        const message = await data.liveState(runId).catch(() => null).finally(() => (checking = false));
+        const message = await data
+          .liveState(runId)
+          .catch(() => null)
+          .finally(() => (checking = false));
         if (!message) return stop();
         const text = JSON.stringify(message);
         if (text !== last) {
@@ -52,5 +55,7 @@ export function streamLiveUpdates(data: ViewerData, runId: string, signal: Abort
       clearInterval(timer);
     },
   });
-  return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" } });
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" },
+  });
 }

@@ -16,8 +16,15 @@ export interface Missing {
  * // "the log logs/opencode.log of eval run eval_1 (run r1)"
  */
 export function describeMissing(missing: Missing): string {
-  const owner = missing.evalRun ? `eval run ${missing.evalRun}` : missing.judgeRun ? `judge run ${missing.judgeRun}` : missing.run ? `run ${missing.run}` : null;
-  const within = owner && (missing.evalRun || missing.judgeRun) && missing.run ? `${owner} (run ${missing.run})` : owner;
+  const owner = missing.evalRun
+    ? `eval run ${missing.evalRun}`
+    : missing.judgeRun
+      ? `judge run ${missing.judgeRun}`
+      : missing.run
+        ? `run ${missing.run}`
+        : null;
+  const within =
+    owner && (missing.evalRun || missing.judgeRun) && missing.run ? `${owner} (run ${missing.run})` : owner;
   if (!missing.part) return within ?? "nothing named";
   return within ? `${missing.part} of ${within}` : missing.part;
 }
@@ -25,6 +32,9 @@ export function describeMissing(missing: Missing): string {
 /** A comparison's two sides in words, for a missing one. */
 export function describeComparison(request: { a: string; b: string; modelA?: string; modelB?: string }): string {
   const side = (id: string) => (id === "baseline" ? "baseline.json" : `run ${id}`);
-  const models = request.modelA || request.modelB ? ` (${request.modelA ?? "every model"} → ${request.modelB ?? "every model"})` : "";
+  const models =
+    request.modelA || request.modelB
+      ? ` (${request.modelA ?? "every model"} → ${request.modelB ?? "every model"})`
+      : "";
   return `the comparison of ${side(request.a)} with ${side(request.b)}${models}`;
 }

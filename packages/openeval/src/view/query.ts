@@ -24,11 +24,16 @@ export type EvalRunSelection = Omit<EvalRunQuery, "offset" | "limit">;
 /** The rows a query selects, filtered and in its order (every page of it is a slice of this). */
 export function selectEvalRuns(rows: readonly EvalRunRow[], query: EvalRunSelection): readonly EvalRunRow[] {
   const matching = rows.filter(
-    (row) => (!query.evalId || row.evalId === query.evalId) && (!query.model || row.model === query.model) && (!query.candidate || row.candidate === query.candidate) && (!query.state || row.state === query.state),
+    (row) =>
+      (!query.evalId || row.evalId === query.evalId) &&
+      (!query.model || row.model === query.model) &&
+      (!query.candidate || row.candidate === query.candidate) &&
+      (!query.state || row.state === query.state),
   );
   const sort = query.sort ?? "started";
   const descending = query.descending === true;
-  const bySlot = (a: EvalRunRow, b: EvalRunRow) => compareText(a.evalId, b.evalId) || compareText(a.candidate, b.candidate) || a.repetition - b.repetition;
+  const bySlot = (a: EvalRunRow, b: EvalRunRow) =>
+    compareText(a.evalId, b.evalId) || compareText(a.candidate, b.candidate) || a.repetition - b.repetition;
   const compare: Record<NonNullable<EvalRunQuery["sort"]>, (a: EvalRunRow, b: EvalRunRow) => number> = {
     // Rows arrive in the order the runs started; keep it stable.
     started: () => 0,
@@ -47,11 +52,16 @@ export function selectEvalRuns(rows: readonly EvalRunRow[], query: EvalRunSelect
  * Finds a cited message, part or tool call (a tool call's id is its part id) in the sessions' messages.
  * @example locateInTranscript(sessions, "prt_abc") // { sessionID: "ses_1", index: 4, messageID: "msg_9", partID: "prt_abc" }
  */
-export function locateInTranscript(sessions: ReadonlyMap<string, readonly TranscriptMessage[]>, id: string): TranscriptLocation | null {
+export function locateInTranscript(
+  sessions: ReadonlyMap<string, readonly TranscriptMessage[]>,
+  id: string,
+): TranscriptLocation | null {
   for (const [sessionID, messages] of sessions) {
     for (const [index, message] of messages.entries()) {
       if (message.id === id) return { sessionID, index, messageID: message.id, partID: null };
-      const part = message.parts.find((candidate) => candidate.id === id || (candidate.kind === "tool" && candidate.callID === id));
+      const part = message.parts.find(
+        (candidate) => candidate.id === id || (candidate.kind === "tool" && candidate.callID === id),
+      );
       if (part) return { sessionID, index, messageID: message.id, partID: part.id };
     }
   }

@@ -33,7 +33,14 @@ export interface QueueList {
 
 export interface QueueAnswer {
   /** Null when no runner recorded an invocation in this run (runs made before the queue was recorded). */
-  invocation: { id: string; startedAt: string; pid: number; concurrency: number; maxCostUSD: number | null; estimateUSD: number | null } | null;
+  invocation: {
+    id: string;
+    startedAt: string;
+    pid: number;
+    concurrency: number;
+    maxCostUSD: number | null;
+    estimateUSD: number | null;
+  } | null;
   /** Server time of the answer (epoch ms): elapsed times and the ETA are as of then. */
   at: number;
   live: boolean;

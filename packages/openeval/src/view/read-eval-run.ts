@@ -15,12 +15,23 @@ const MAX_PATCH = 5 * MAX_TEXT;
 
 /** The folder holding the eval run's evidence/ and logs/. */
 export function evalRunFolder(index: RunIndex, evalRun: EvalRun): string {
-  return evalRun.evidence ? dirname(join(index.directory, evalRun.evidence.directory)) : join(index.directory, "eval-runs", evalRun.id);
+  return evalRun.evidence
+    ? dirname(join(index.directory, evalRun.evidence.directory))
+    : join(index.directory, "eval-runs", evalRun.id);
 }
 
-export async function openEvalRunRecording(index: RunIndex, evalRun: EvalRun, recordings: RecordingCache): Promise<OpenRecording | { error: string }> {
+export async function openEvalRunRecording(
+  index: RunIndex,
+  evalRun: EvalRun,
+  recordings: RecordingCache,
+): Promise<OpenRecording | { error: string }> {
   if (!evalRun.evidence) {
-    return { error: evalRun.state === "running" ? "The candidate is still running: its recording is written when it finishes." : `No recording was kept (state ${describeState(evalRun.state)}${evalRun.error ? `: ${asClause(evalRun.error)}` : ""}).` };
+    return {
+      error:
+        evalRun.state === "running"
+          ? "The candidate is still running: its recording is written when it finishes."
+          : `No recording was kept (state ${describeState(evalRun.state)}${evalRun.error ? `: ${asClause(evalRun.error)}` : ""}).`,
+    };
   }
   try {
     return await recordings.get(index.directory, evalRun.id, evalRun.evidence.hash);
@@ -29,7 +40,11 @@ export async function openEvalRunRecording(index: RunIndex, evalRun: EvalRun, re
   }
 }
 
-export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recordings: RecordingCache): Promise<EvalRunDetail> {
+export async function readEvalRunDetail(
+  index: RunIndex,
+  evalRun: EvalRun,
+  recordings: RecordingCache,
+): Promise<EvalRunDetail> {
   const base: EvalRunDetail = {
     evalRun,
     candidate: candidateName(evalRun.slot),
@@ -61,8 +76,19 @@ export async function readEvalRunDetail(index: RunIndex, evalRun: EvalRun, recor
     kind: context.native.version !== null ? "candidate" : "constructed",
     rootSessionID: sessions.find((session) => session.parentID === null)?.id ?? null,
     sessions,
-    tools: context.recording.tools().map((tool) => ({ id: tool.id, sessionID: tool.sessionID ?? null, name: tool.name, status: openCodeStatus(tool.status), durationMs: tool.durationMs ?? null, error: tool.error ?? null })),
-    diff: (await context.workspace.patches()).map((file) => (file.patch.length > MAX_PATCH ? { ...file, patch: `${file.patch.slice(0, MAX_PATCH)}\n… (diff cut at ${MAX_PATCH} characters)\n` } : file)),
+    tools: context.recording.tools().map((tool) => ({
+      id: tool.id,
+      sessionID: tool.sessionID ?? null,
+      name: tool.name,
+      status: openCodeStatus(tool.status),
+      durationMs: tool.durationMs ?? null,
+      error: tool.error ?? null,
+    })),
+    diff: (await context.workspace.patches()).map((file) =>
+      file.patch.length > MAX_PATCH
+        ? { ...file, patch: `${file.patch.slice(0, MAX_PATCH)}\n… (diff cut at ${MAX_PATCH} characters)\n` }
+        : file,
+    ),
     files: context.workspace.files("final"),
   };
 }
@@ -83,7 +109,11 @@ function summarizeJudgeRuns(index: RunIndex, evalRun: EvalRun): JudgeRunSummary[
 }
 
 /** A file of the final (or initial) workspace snapshot, verified by the recording reader. */
-export async function readWorkspaceText(recording: OpenRecording, path: string, revision: "initial" | "final"): Promise<FileText> {
+export async function readWorkspaceText(
+  recording: OpenRecording,
+  path: string,
+  revision: "initial" | "final",
+): Promise<FileText> {
   const entry = recording.context.workspace.files(revision).find((file) => file.path === path);
   // Over a snapshot limit: recorded by size and hash only, so there is nothing to show.
   if (entry?.kind === "file" && entry.omitted) return { path, text: null, bytes: entry.bytes, truncated: true };

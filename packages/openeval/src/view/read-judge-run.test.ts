@@ -2,7 +2,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, writeTree } from "../../../../test/helpers/fixtures.ts";
 import type { JudgeRun } from "../records/index.ts";
-import { JUDGE_ANSWER, JUDGE_SESSION, PROVIDER_REJECTION, REJECTION, writeJudgeSession } from "./fixtures/judge-session.ts";
+import {
+  JUDGE_ANSWER,
+  JUDGE_SESSION,
+  PROVIDER_REJECTION,
+  REJECTION,
+  writeJudgeSession,
+} from "./fixtures/judge-session.ts";
 import { readJudgeRunDetail } from "./read-judge-run.ts";
 
 const judgeRun: JudgeRun = {
@@ -27,7 +33,9 @@ describe("readJudgeRunDetail", () => {
     const kept = { ...judgeRun, keptScores: { tests: { value: 1, source: "judge.ts" as const, reason: "All pass." } } };
     const detail = await readJudgeRunDetail("/nonexistent-run", kept, null);
     expect(detail.keptOnly).toBe(true);
-    expect(detail.criteria).toEqual([{ id: "tests", value: 1, source: "judge.ts", reason: "All pass.", citations: [], measurements: null }]);
+    expect(detail.criteria).toEqual([
+      { id: "tests", value: 1, source: "judge.ts", reason: "All pass.", citations: [], measurements: null },
+    ]);
     const nothingKept = await readJudgeRunDetail("/nonexistent-run", judgeRun, null);
     expect(nothingKept).toMatchObject({ keptOnly: false, criteria: [] });
   });
@@ -50,25 +58,51 @@ describe("the rubric judge's own session", () => {
       ["judge_submit_judgment", "error", REJECTION],
     ]);
     const messages = session.transcripts[JUDGE_SESSION]!;
-    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "assistant", "assistant", "assistant"]);
+    expect(messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "assistant",
+      "assistant",
+      "assistant",
+    ]);
     const submission = messages[2]!.parts.find((part) => part.kind === "tool");
-    expect(submission).toMatchObject({ tool: "judge_submit_judgment", status: "error", error: REJECTION, input: { scores: { focused_fix: { value: 1.5 } } } });
+    expect(submission).toMatchObject({
+      tool: "judge_submit_judgment",
+      status: "error",
+      error: REJECTION,
+      input: { scores: { focused_fix: { value: 1.5 } } },
+    });
     // A request the provider rejected keeps no error in the database: the session file's stream error names it.
     expect(messages[3]!.error).toBe(`APIError: ${PROVIDER_REJECTION}`);
   });
 
   it("is not read when its database changed after the judge run finished, and is absent for a code judgment", async () => {
-    const changed = await readJudgeRunDetail(await failedJudgeRun(), judgeRun, null, (path) => (path === "rubric/opencode.db" ? "rubric/opencode.db was changed" : null));
-    expect(changed.session).toEqual({ error: "Integrity error: rubric/opencode.db was changed", rootSessionID: null, sessions: [], tools: [], response: "", transcripts: {} });
+    const changed = await readJudgeRunDetail(await failedJudgeRun(), judgeRun, null, (path) =>
+      path === "rubric/opencode.db" ? "rubric/opencode.db was changed" : null,
+    );
+    expect(changed.session).toEqual({
+      error: "Integrity error: rubric/opencode.db was changed",
+      rootSessionID: null,
+      sessions: [],
+      tools: [],
+      response: "",
+      transcripts: {},
+    });
     expect((await readJudgeRunDetail(await makeTempDir(), { ...judgeRun, kind: "code" }, null)).session).toBeNull();
   });
 
   it("says so when OpenCode never started a session, while the judge still runs, and when its database is unreadable", async () => {
     const directory = await makeTempDir();
     await writeTree({ [`${judgeRun.directory}/rubric/job.json`]: "{}" }, directory);
-    expect((await readJudgeRunDetail(directory, judgeRun, null)).session?.error).toBe("OpenCode recorded no session for the judge: it never started one (see rubric/opencode-stderr.log).");
-    expect((await readJudgeRunDetail(directory, { ...judgeRun, state: "running" }, null)).session?.error).toBe("The judge is still running: its session is shown when it finishes.");
+    expect((await readJudgeRunDetail(directory, judgeRun, null)).session?.error).toBe(
+      "OpenCode recorded no session for the judge: it never started one (see rubric/opencode-stderr.log).",
+    );
+    expect((await readJudgeRunDetail(directory, { ...judgeRun, state: "running" }, null)).session?.error).toBe(
+      "The judge is still running: its session is shown when it finishes.",
+    );
     await writeTree({ [`${judgeRun.directory}/rubric/opencode.db`]: "not a database" }, directory);
-    expect((await readJudgeRunDetail(directory, judgeRun, null)).session?.error).toMatch(/^The judge's session could not be read: .+/);
+    expect((await readJudgeRunDetail(directory, judgeRun, null)).session?.error).toMatch(
+      /^The judge's session could not be read: .+/,
+    );
   });
 });

@@ -6,7 +6,14 @@ import { CODE_JUDGE_FILES, JUDGE_RUN_FOLDERS, RECEIPT_FILE, RUBRIC_FILES } from 
 import { VerificationReceiptSchema } from "../recording/index.ts";
 import { candidateName, CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
-import type { CitationView, CriterionView, EvalRunRow, FileInfo, JudgeRunDetail, VerificationView } from "./api-types.ts";
+import type {
+  CitationView,
+  CriterionView,
+  EvalRunRow,
+  FileInfo,
+  JudgeRunDetail,
+  VerificationView,
+} from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";
 import { readJudgeSessionView } from "./read-judge-session.ts";
 
@@ -27,25 +34,33 @@ export async function readJudgeRunDetail(
 ): Promise<Omit<JudgeRunDetail, "integrityError">> {
   const folder = join(directory, judgeRun.directory);
   // files.json is the integrity manifest of the files listed, not one of them.
-  const files = listFolder(folder).filter((file) => file.path !== JUDGE_FILES_MANIFEST && ownsJudgeRunFile(judgeRun, file.path));
-  const text = async (path: string) => (files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null);
+  const files = listFolder(folder).filter(
+    (file) => file.path !== JUDGE_FILES_MANIFEST && ownsJudgeRunFile(judgeRun, file.path),
+  );
+  const text = async (path: string) =>
+    files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null;
   return {
     judgeRun,
     candidate: candidateName(judgeRun.slot),
     evalRun,
     keptOnly: judgeRun.scores === null && judgeRun.keptScores !== undefined,
-    criteria: Object.entries(judgeRun.scores ?? judgeRun.keptScores ?? {}).map(([id, score]): CriterionView => ({
-      id,
-      value: score.value,
-      source: score.source,
-      reason: score.reason ?? null,
-      citations: (score.evidence ?? []).map(toCitationView),
-      measurements: score.measurements ?? null,
-    })),
+    criteria: Object.entries(judgeRun.scores ?? judgeRun.keptScores ?? {}).map(
+      ([id, score]): CriterionView => ({
+        id,
+        value: score.value,
+        source: score.source,
+        reason: score.reason ?? null,
+        citations: (score.evidence ?? []).map(toCitationView),
+        measurements: score.measurements ?? null,
+      }),
+    ),
     files,
     source: await text(codeFile(CODE_JUDGE_FILES.source)),
     rubricSubmission: parseJson(await text(posix.join(JUDGE_RUN_FOLDERS.rubric, RUBRIC_FILES.submission))),
-    logs: { stdout: await text(codeFile(CODE_JUDGE_FILES.stdout)), stderr: await text(codeFile(CODE_JUDGE_FILES.stderr)) },
+    logs: {
+      stdout: await text(codeFile(CODE_JUDGE_FILES.stdout)),
+      stderr: await text(codeFile(CODE_JUDGE_FILES.stderr)),
+    },
     verifications: await findVerifications(files, text),
     session: await readJudgeSessionView(folder, judgeRun, files, verify),
   };
@@ -68,11 +83,21 @@ export function toCitationView(raw: unknown): CitationView {
   const parsed = CitationSchema.safeParse(raw);
   if (!parsed.success) return { kind: "unknown", id: null, path: null, revision: null, quote: null, raw };
   const citation = parsed.data;
-  return { kind: citation.kind, id: citation.id ?? null, path: citation.path ?? null, revision: citation.revision ?? null, quote: citation.quote ?? null, raw };
+  return {
+    kind: citation.kind,
+    id: citation.id ?? null,
+    path: citation.path ?? null,
+    revision: citation.revision ?? null,
+    quote: citation.quote ?? null,
+    raw,
+  };
 }
 
 /** Verification receipts wherever a judge kept them: `…/verification/<id>/{receipt.json, stdout.log, stderr.log, artifacts/…}`. */
-async function findVerifications(files: readonly FileInfo[], text: (path: string) => Promise<string | null>): Promise<VerificationView[]> {
+async function findVerifications(
+  files: readonly FileInfo[],
+  text: (path: string) => Promise<string | null>,
+): Promise<VerificationView[]> {
   const views: VerificationView[] = [];
   for (const file of files) {
     const match = RECEIPT.exec(file.path);

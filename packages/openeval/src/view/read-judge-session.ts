@@ -8,7 +8,9 @@ import type { FileInfo, JudgeSessionView } from "./api-types.ts";
 import { toSessionInfos, toTranscripts } from "./transcript.ts";
 
 /** The archive files the session is read from, relative to the judge run's folder. */
-export const JUDGE_SESSION_FILES = [RUBRIC_FILES.database, RUBRIC_FILES.session].map((file) => posix.join(JUDGE_RUN_FOLDERS.rubric, file));
+export const JUDGE_SESSION_FILES = [RUBRIC_FILES.database, RUBRIC_FILES.session].map((file) =>
+  posix.join(JUDGE_RUN_FOLDERS.rubric, file),
+);
 
 /**
  * Null when no rubric judge ran (the folder has no `rubric/`, yet). `verify` names what is wrong with one of the judge
@@ -21,20 +23,32 @@ export async function readJudgeSessionView(
   verify: (path: string) => string | null,
 ): Promise<JudgeSessionView | null> {
   if (!files.some((file) => file.path.startsWith(`${JUDGE_RUN_FOLDERS.rubric}/`))) return null;
-  if (judgeRun.state === "running") return unavailable("The judge is still running: its session is shown when it finishes.");
-  const problem = JUDGE_SESSION_FILES.filter((path) => files.some((file) => file.path === path)).map(verify).find((found) => found !== null);
+  if (judgeRun.state === "running")
+    return unavailable("The judge is still running: its session is shown when it finishes.");
+  const problem = JUDGE_SESSION_FILES.filter((path) => files.some((file) => file.path === path))
+    .map(verify)
+    .find((found) => found !== null);
   if (problem) return unavailable(`Integrity error: ${problem}`);
   const session = readArchived(folder);
   if (typeof session === "string") return unavailable(session);
   if (!session || session.sessions.length === 0) {
-    return unavailable(`OpenCode recorded no session for the judge: it never started one (see ${posix.join(JUDGE_RUN_FOLDERS.rubric, RUBRIC_FILES.stderr)}).`);
+    return unavailable(
+      `OpenCode recorded no session for the judge: it never started one (see ${posix.join(JUDGE_RUN_FOLDERS.rubric, RUBRIC_FILES.stderr)}).`,
+    );
   }
   const transcripts = await toTranscripts(session.sessions, async (sessionID) => session.messages.get(sessionID) ?? []);
   return {
     error: null,
     rootSessionID: session.rootSessionID,
     sessions: toSessionInfos(transcripts, session.sessions),
-    tools: session.tools.map((tool) => ({ id: tool.id, sessionID: tool.sessionID, name: tool.name, status: tool.status, durationMs: tool.durationMs, error: tool.error })),
+    tools: session.tools.map((tool) => ({
+      id: tool.id,
+      sessionID: tool.sessionID,
+      name: tool.name,
+      status: tool.status,
+      durationMs: tool.durationMs,
+      error: tool.error,
+    })),
     response: session.response,
     transcripts: Object.fromEntries(transcripts),
   };

@@ -58,7 +58,9 @@ async function openRecording(runDirectory: string, evalRunId: string): Promise<O
 async function readTranscripts(context: JudgeContext): Promise<Map<string, TranscriptMessage[]>> {
   const sessions = await context.recording.sessions();
   if (sessions.length === 0) {
-    return new Map([[CONSTRUCTED_SESSION, constructedTranscript(context.prompt, context.recording.tools(), context.response.text)]]);
+    return new Map([
+      [CONSTRUCTED_SESSION, constructedTranscript(context.prompt, context.recording.tools(), context.response.text)],
+    ]);
   }
   return toTranscripts(sessions, (sessionID) => context.recording.messages(sessionID));
 }
@@ -67,6 +69,13 @@ async function readEvents(context: JudgeContext): Promise<EventRow[]> {
   return context.recording.events().map((event) => {
     const data = JSON.stringify(event.event.data) ?? "null";
     const truncated = data.length > MAX_EVENT_DATA;
-    return { sessionID: event.sessionID, sequence: event.sequence, type: event.event.type, time: event.time === null ? null : Date.parse(event.time), data: truncated ? data.slice(0, MAX_EVENT_DATA) : data, truncated };
+    return {
+      sessionID: event.sessionID,
+      sequence: event.sequence,
+      type: event.event.type,
+      time: event.time === null ? null : Date.parse(event.time),
+      data: truncated ? data.slice(0, MAX_EVENT_DATA) : data,
+      truncated,
+    };
   });
 }

@@ -61,7 +61,8 @@ export class RunCatalog {
         return []; // A run this openeval cannot read (another schema version) is left out, not fatal.
       }
     });
-    const preferred = this.preferredRunId && runs.some((run) => run.id === this.preferredRunId) ? this.preferredRunId : null;
+    const preferred =
+      this.preferredRunId && runs.some((run) => run.id === this.preferredRunId) ? this.preferredRunId : null;
     return { runs, defaultRunId: preferred ?? runs[0]?.id ?? null };
   }
 

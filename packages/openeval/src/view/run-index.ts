@@ -1,14 +1,31 @@
 // One run's records held in memory for the API: read from the results store in one pass, aggregated once, and
 // re-read only when the store's files change (see store-version.ts). Pages are cut from here without touching disk.
 import { basename } from "node:path";
-import { candidateName, cellId, readInvocations, RecordedWorkIndex, ResultsStore, type Invocation, type BenchmarkRun, type IntegrityProblem } from "../records/index.ts";
+import {
+  candidateName,
+  cellId,
+  readInvocations,
+  RecordedWorkIndex,
+  ResultsStore,
+  type Invocation,
+  type BenchmarkRun,
+  type IntegrityProblem,
+} from "../records/index.ts";
 import { aggregateScores, measureCostAndTime, type CostAndTime, type ModelSummary } from "../results/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
 import { toSlotCell } from "./slot-cell.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { collectAfterLargeRead } from "../util/collect-garbage.ts";
-import { INDEXED, readCheckedRecords, recordedSlots, type IndexedEvalRun, type IndexedJudgeRun, type RecordedSlot, type RowCounts } from "../summary/index.ts";
+import {
+  INDEXED,
+  readCheckedRecords,
+  recordedSlots,
+  type IndexedEvalRun,
+  type IndexedJudgeRun,
+  type RecordedSlot,
+  type RowCounts,
+} from "../summary/index.ts";
 import { IndexedEvalRunRow } from "./eval-run-row.ts";
 
 export interface RunIndex {
@@ -57,7 +74,15 @@ export function readRunIndex(directory: string): RunIndex {
     // The planned work is read only for a live run's queue (see readQueue).
     const invocations = readInvocations(store, { work: isLive(heartbeat) });
     // The run's models as add-models and remove-models left them (its record keeps the list it was created with).
-    return buildRunIndex(directory, { ...store.readRun(), models: records.runModels.active }, records.evalRuns, records.judgeRuns, heartbeat, records.integrity, invocations);
+    return buildRunIndex(
+      directory,
+      { ...store.readRun(), models: records.runModels.active },
+      records.evalRuns,
+      records.judgeRuns,
+      heartbeat,
+      records.integrity,
+      invocations,
+    );
   } finally {
     store.close();
   }
@@ -74,7 +99,12 @@ export function buildRunIndex(
 ): RunIndex {
   const live = isLive(heartbeat);
   const finished = (records: readonly { state: string }[]) => count(records, (record) => record.state !== "running");
-  const rowCounts = { evalRuns: evalRuns.length, finishedEvalRuns: finished(evalRuns), judgeRuns: judgeRuns.length, finishedJudgeRuns: finished(judgeRuns) };
+  const rowCounts = {
+    evalRuns: evalRuns.length,
+    finishedEvalRuns: finished(evalRuns),
+    judgeRuns: judgeRuns.length,
+    finishedJudgeRuns: finished(judgeRuns),
+  };
   const version = runVersion(rowCounts, integrity.length, invocations, live);
   const recorded = new RecordedWorkIndex(evalRuns, judgeRuns);
   const judgeRunsByEvalRun = recorded.judgeRunsByEvalRun;
@@ -84,7 +114,11 @@ export function buildRunIndex(
   const rows = evalRuns.map((evalRun) => {
     const slot = active.get(evalRun.id);
     // An inactive (superseded) eval run still shows its own latest judgment.
-    return new IndexedEvalRunRow(evalRun, slot?.judgeRun ?? judgeRunsByEvalRun.get(evalRun.id)?.at(-1) ?? null, slot !== undefined);
+    return new IndexedEvalRunRow(
+      evalRun,
+      slot?.judgeRun ?? judgeRunsByEvalRun.get(evalRun.id)?.at(-1) ?? null,
+      slot !== undefined,
+    );
   });
   const criteria = criteriaByEval(slots);
   // The slots' and rows' making leaves the work index's grouping and each slot's lookups behind; collected before the
@@ -99,7 +133,9 @@ export function buildRunIndex(
     evalRuns: evalRuns.length,
     judgeRuns: judgeRuns.length,
     judged: count(slots, (slot) => slot.scores !== null),
-    running: count(evalRuns, (evalRun) => evalRun.state === "running") + count(judgeRuns, (judgeRun) => judgeRun.state === "running"),
+    running:
+      count(evalRuns, (evalRun) => evalRun.state === "running") +
+      count(judgeRuns, (judgeRun) => judgeRun.state === "running"),
     failed: count(slots, (slot) => slot.failed),
   };
   return {
@@ -121,7 +157,11 @@ export function buildRunIndex(
       complete: counts.judged === counts.slots,
       counts,
       leaderboard: models.map((summary) =>
-        toLeaderboardRow(summary, bySlotModel.get(candidateName(summary)) ?? [], spend.get(candidateName(summary)) ?? null),
+        toLeaderboardRow(
+          summary,
+          bySlotModel.get(candidateName(summary)) ?? [],
+          spend.get(candidateName(summary)) ?? null,
+        ),
       ),
       verdict: null,
       verdictWords: null,
@@ -140,9 +180,23 @@ export function buildRunIndex(
  * these counts move exactly when what the viewer shows does — unlike the store's files, which a runner's heartbeat
  * touches every 2 s.
  */
-export function runVersion(rows: RowCounts, integrityProblems: number, invocations: readonly Invocation[], live: boolean): string {
+export function runVersion(
+  rows: RowCounts,
+  integrityProblems: number,
+  invocations: readonly Invocation[],
+  live: boolean,
+): string {
   const ended = invocations.filter((invocation) => invocation.finished !== null).length;
-  return [rows.evalRuns, rows.finishedEvalRuns, rows.judgeRuns, rows.finishedJudgeRuns, integrityProblems, invocations.length, ended, live ? "live" : "idle"].join(".");
+  return [
+    rows.evalRuns,
+    rows.finishedEvalRuns,
+    rows.judgeRuns,
+    rows.finishedJudgeRuns,
+    integrityProblems,
+    invocations.length,
+    ended,
+    live ? "live" : "idle",
+  ].join(".");
 }
 
 /** The matrix's columns: one per leaderboard row, named by its candidate. */
@@ -155,13 +209,28 @@ export function toRunListItem(index: RunIndex): RunListItem {
   const { run, overview } = index;
   return {
     ...describeRun(basename(index.directory), run, overview.live),
-    counts: { slots: overview.counts.slots, evalRuns: overview.counts.evalRuns, judged: overview.counts.judged, complete: overview.complete },
+    counts: {
+      slots: overview.counts.slots,
+      evalRuns: overview.counts.evalRuns,
+      judged: overview.counts.judged,
+      complete: overview.complete,
+    },
   };
 }
 
 /** A run as listed, from its record alone. */
 export function describeRun(id: string, run: BenchmarkRun, live: boolean): RunListItem {
-  return { id, name: run.name, createdAt: run.createdAt, models: run.models, variants: run.variants ?? [], evals: run.evals, repetitions: run.repetitions, counts: null, live };
+  return {
+    id,
+    name: run.name,
+    createdAt: run.createdAt,
+    models: run.models,
+    variants: run.variants ?? [],
+    evals: run.evals,
+    repetitions: run.repetitions,
+    counts: null,
+    live,
+  };
 }
 
 /** The run record and liveness without reading any eval run. */
@@ -199,13 +268,21 @@ function criteriaByEval(slots: readonly RecordedSlot[]): Record<string, string[]
 }
 
 /** Score, bounds, cost and time come from the results stage; the CI and verdict are added by run-summary.ts. */
-function toLeaderboardRow(summary: ModelSummary, slots: readonly RecordedSlot[], spend: CostAndTime | null): LeaderboardRow {
+function toLeaderboardRow(
+  summary: ModelSummary,
+  slots: readonly RecordedSlot[],
+  spend: CostAndTime | null,
+): LeaderboardRow {
   return {
     model: summary.model,
     ...(summary.variant === undefined ? {} : { variant: summary.variant }),
     candidate: candidateName(summary),
     control: isControlModel(summary.model) || slots.some((slot) => slot.evalRun?.control === true),
-    unsandboxed: !isControlModel(summary.model) && slots.some((slot) => slot.evalRun !== null && !slot.evalRun.control && slot.evalRun.input.isolation !== "container"),
+    unsandboxed:
+      !isControlModel(summary.model) &&
+      slots.some(
+        (slot) => slot.evalRun !== null && !slot.evalRun.control && slot.evalRun.input.isolation !== "container",
+      ),
     score: summary.score,
     ci: null,
     ciNote: null,

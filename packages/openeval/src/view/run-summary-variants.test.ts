@@ -15,10 +15,20 @@ describe("the viewer's overview with variants", () => {
     const { store } = await recordedRun();
     const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
     const overview = await new SummaryReader().overview(index);
-    expect(overview.leaderboard.map((row) => [row.variant ?? "current", row.score.value, row.verdict?.headline ?? null])).toEqual([["current", 100, "pass"], ["worse", 0, null]]);
-    expect(overview.variantComparisons.map((entry) => [entry.variant, entry.comparison.b, entry.comparison.counts.regression, entry.comparison.evals[0]!.difference])).toEqual([
-      ["worse", "p/m [worse]", 1, -1],
+    expect(
+      overview.leaderboard.map((row) => [row.variant ?? "current", row.score.value, row.verdict?.headline ?? null]),
+    ).toEqual([
+      ["current", 100, "pass"],
+      ["worse", 0, null],
     ]);
+    expect(
+      overview.variantComparisons.map((entry) => [
+        entry.variant,
+        entry.comparison.b,
+        entry.comparison.counts.regression,
+        entry.comparison.evals[0]!.difference,
+      ]),
+    ).toEqual([["worse", "p/m [worse]", 1, -1]]);
     store.close();
   });
 });
@@ -26,7 +36,10 @@ describe("the viewer's overview with variants", () => {
 describe("the viewer's scores", () => {
   it("are the CLI's, from one summary, after an edited judge made the recorded judgments stale", async () => {
     const { benchmark, store } = await recordedRun();
-    await writeFile(join(benchmark.directory, "evals", "answer", "judge.ts"), 'export default () => ({ scores: { correct: true } });\n');
+    await writeFile(
+      join(benchmark.directory, "evals", "answer", "judge.ts"),
+      "export default () => ({ scores: { correct: true } });\n",
+    );
     const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
     const overview = await new SummaryReader().overview(index);
     const cli = await readResults(store.directory);
@@ -52,8 +65,13 @@ describe("the viewer's first leaderboard", () => {
     forty.summary.models.find((model) => model.variant === undefined)!.score.value = 42;
     store.appendEvent(SUMMARY_RECORDED_EVENT, forty);
     const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
-    const reads = [vi.spyOn(ResultsStore.prototype, "evalRuns"), vi.spyOn(ResultsStore.prototype, "judgeRuns"), vi.spyOn(ResultsStore.prototype, "evalRun")];
-    const currentScore = (overview: RunOverview) => overview.leaderboard.find((row) => row.variant === undefined)!.score.value;
+    const reads = [
+      vi.spyOn(ResultsStore.prototype, "evalRuns"),
+      vi.spyOn(ResultsStore.prototype, "judgeRuns"),
+      vi.spyOn(ResultsStore.prototype, "evalRun"),
+    ];
+    const currentScore = (overview: RunOverview) =>
+      overview.leaderboard.find((row) => row.variant === undefined)!.score.value;
     try {
       const overview = await new SummaryReader().overview(index);
       expect(reads.map((read) => read.mock.calls.length)).toEqual([0, 0, 0]);
@@ -64,10 +82,14 @@ describe("the viewer's first leaderboard", () => {
     // A new row: the key no longer holds, and the leaderboard is readResults' own, made now.
     const evalRun = store.evalRuns()[0]!;
     store.saveEvalRun({ ...evalRun, id: "eval_again", slot: { ...evalRun.slot, repetition: 2 } });
-    const changed = await new SummaryReader().overview(buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null));
+    const changed = await new SummaryReader().overview(
+      buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null),
+    );
     const cli = await readResults(store.directory);
     expect([currentScore(changed), changed.summaryRecordedAt]).toEqual([100, null]);
-    expect(changed.leaderboard.map((row) => [row.score, row.ci])).toEqual(cli.models.map((model) => [model.score, model.interval.interval]));
+    expect(changed.leaderboard.map((row) => [row.score, row.ci])).toEqual(
+      cli.models.map((model) => [model.score, model.interval.interval]),
+    );
     store.close();
   });
 });
@@ -78,10 +100,11 @@ describe("the viewer's benchmark version", () => {
     let now = 0;
     const reader = new SummaryReader(() => now);
     const index = buildRunIndex(store.directory, store.readRun(), store.evalRuns(), store.judgeRuns(), null);
-    const currentScore = async () => (await reader.overview(index)).leaderboard.find((row) => row.variant === undefined)!.score.value;
+    const currentScore = async () =>
+      (await reader.overview(index)).leaderboard.find((row) => row.variant === undefined)!.score.value;
     expect(await currentScore()).toBe(100);
     const judge = join(benchmark.directory, "evals", "answer", "judge.ts");
-    await writeFile(judge, 'export default () => ({ scores: { correct: true } });\n');
+    await writeFile(judge, "export default () => ({ scores: { correct: true } });\n");
     await utimes(judge, new Date(), new Date(Date.now() + 5_000));
     now = BENCHMARK_RECHECK_MS - 1;
     expect(await currentScore()).toBe(100);
@@ -96,7 +119,11 @@ describe("a finished run's overview from its recorded summary alone (the first l
   it("reads no eval run, and says what the overview made from the run's index says", async () => {
     const { store } = await recordedRun();
     await recordSummary(store);
-    const reads = [vi.spyOn(ResultsStore.prototype, "eachEvalRun"), vi.spyOn(ResultsStore.prototype, "eachJudgeRun"), vi.spyOn(ResultsStore.prototype, "evalRun")];
+    const reads = [
+      vi.spyOn(ResultsStore.prototype, "eachEvalRun"),
+      vi.spyOn(ResultsStore.prototype, "eachJudgeRun"),
+      vi.spyOn(ResultsStore.prototype, "evalRun"),
+    ];
     let recorded: RunOverview | null;
     try {
       recorded = await new SummaryReader().recordedOverview(store.directory);
@@ -111,7 +138,16 @@ describe("a finished run's overview from its recorded summary alone (the first l
     const { leaderboard: indexedLeaderboard, ...indexedRest } = indexed;
     expect(rest).toEqual(indexedRest);
     expect(leaderboard).toEqual(indexedLeaderboard);
-    expect(leaderboard.map((row) => [row.candidate, row.score.value, row.verdict?.headline ?? null, row.slots, row.judged, row.failed])).toEqual([
+    expect(
+      leaderboard.map((row) => [
+        row.candidate,
+        row.score.value,
+        row.verdict?.headline ?? null,
+        row.slots,
+        row.judged,
+        row.failed,
+      ]),
+    ).toEqual([
       ["p/m", 100, "pass", 1, 1, 0],
       ["p/m [worse]", 0, null, 1, 1, 0],
     ]);

@@ -7,8 +7,23 @@
 // statistics, with a note instead of a verdict.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { candidateName, readInvocations, readRunModels, ResultsStore } from "../records/index.ts";
-import { describeVerdict, scoreIntervals, type Bounded, type ScoreInterval, type Verdict, type VerdictStatus, type VerdictWords } from "../results/index.ts";
-import { benchmarkVersion, readRecordedSummary, readResults, toLeaderboardSummary, type LeaderboardSummary, type RecordedLeaderboard } from "../summary/index.ts";
+import {
+  describeVerdict,
+  scoreIntervals,
+  type Bounded,
+  type ScoreInterval,
+  type Verdict,
+  type VerdictStatus,
+  type VerdictWords,
+} from "../results/index.ts";
+import {
+  benchmarkVersion,
+  readRecordedSummary,
+  readResults,
+  toLeaderboardSummary,
+  type LeaderboardSummary,
+  type RecordedLeaderboard,
+} from "../summary/index.ts";
 import type { LeaderboardRow, RunOverview } from "./api-types.ts";
 import { runVersion, type RunIndex } from "./run-index.ts";
 import { isLive, readStoreVersion } from "./store-version.ts";
@@ -61,7 +76,9 @@ export class SummaryReader {
           ...row,
           ...(summarized ? { score: summarized.score } : {}),
           ci: summarized?.interval.interval ?? null,
-          ciNote: summarized ? summarized.interval.reason : "not in the run's summary: benchmark.ts or remove-models no longer includes this candidate",
+          ciNote: summarized
+            ? summarized.interval.reason
+            : "not in the run's summary: benchmark.ts or remove-models no longer includes this candidate",
           // A variant is not part of the verdict the viewer reads (only current blocks unless --variant names one).
           verdict: verdict && !row.control && row.variant === undefined ? modelVerdict(verdict, row) : null,
         };
@@ -87,7 +104,15 @@ export class SummaryReader {
       const base = { run: { ...run, models: readRunModels(store).active }, invocations: readInvocations(store) };
       // Its key is checked without loading the benchmark (~1.5 s for 2,500 evals): only making a summary needs it.
       const overview = readRecordedSummary(directory, this.benchmarkVersion(run.benchmarkDirectory))
-        .then((recorded) => recorded && overviewOf(base.run, runVersion(recorded.rows, recorded.summary.integrity.length, base.invocations, false), recorded))
+        .then(
+          (recorded) =>
+            recorded &&
+            overviewOf(
+              base.run,
+              runVersion(recorded.rows, recorded.summary.integrity.length, base.invocations, false),
+              recorded,
+            ),
+        )
         .catch(() => null);
       this.recorded.set(directory, { version, overview });
       return overview;
@@ -133,7 +158,10 @@ export class SummaryReader {
     if (fromRunner) return toSummary(fromRunner.summary, fromRunner.recordedAt);
     const loaded = this.loaded(folder);
     try {
-      return toSummary(toLeaderboardSummary(await readResults(index.directory, { benchmark: await loaded.benchmark })), null);
+      return toSummary(
+        toLeaderboardSummary(await readResults(index.directory, { benchmark: await loaded.benchmark })),
+        null,
+      );
     } catch (error) {
       // The index's own scores, and CIs from the same observations.
       const recorded = new Map(index.overview.leaderboard.map((row) => [candidateName(row), row.score]));
@@ -142,7 +170,12 @@ export class SummaryReader {
         verdict: null,
         words: null,
         note: `No verdict: the run's benchmark (${folder}) could not be read: ${oneLine((error as Error).message)}`,
-        scores: new Map(intervals.map((interval) => [candidateName(interval), { interval, score: recorded.get(candidateName(interval))! }])),
+        scores: new Map(
+          intervals.map((interval) => [
+            candidateName(interval),
+            { interval, score: recorded.get(candidateName(interval))! },
+          ]),
+        ),
         variantComparisons: [],
         // Criterion categories live in the benchmark's judge files, which could not be read.
         categories: [],
@@ -157,7 +190,9 @@ function toSummary(summary: LeaderboardSummary, recordedAt: string | null): Summ
     verdict: summary.verdict,
     words: describeVerdict(summary.verdict, summary.complete),
     note: summary.settingsNote,
-    scores: new Map(summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }])),
+    scores: new Map(
+      summary.models.map((model) => [candidateName(model), { interval: model.interval, score: model.score }]),
+    ),
     variantComparisons: summary.variantComparisons,
     categories: summary.categories,
     recordedAt,
@@ -170,7 +205,8 @@ function toSummary(summary: LeaderboardSummary, recordedAt: string | null): Summ
  */
 function overviewOf(run: RunOverview["run"], version: string, recorded: RecordedLeaderboard): RunOverview {
   const { summary, rows } = recorded;
-  const sum = (count: (model: LeaderboardSummary["models"][number]) => number) => summary.models.reduce((total, model) => total + count(model), 0);
+  const sum = (count: (model: LeaderboardSummary["models"][number]) => number) =>
+    summary.models.reduce((total, model) => total + count(model), 0);
   const counts = {
     slots: sum((model) => model.slots),
     evalRuns: rows.evalRuns,
@@ -232,7 +268,8 @@ function modelVerdict(verdict: Verdict, row: LeaderboardRow): VerdictWords {
 
 function modelStatus(verdict: Verdict, row: LeaderboardRow): VerdictStatus {
   const name = candidateName(row);
-  const names = (entry: string) => entry.includes(`/${name}/`) || entry.includes(`/${name}#`) || entry.endsWith(`/${name}`);
+  const names = (entry: string) =>
+    entry.includes(`/${name}/`) || entry.includes(`/${name}#`) || entry.endsWith(`/${name}`);
   const gateFails = verdict.gates.some((gate) => gate.model === row.model && gate.status === "fail");
   if (gateFails || verdict.contributors.some((contributor) => contributor.failing.some(names))) return "fail";
   if (verdict.contributors.some((contributor) => contributor.unresolved.some(names))) return "unknown";

@@ -19,17 +19,27 @@ const TOKEN = /[^\s"'`\\,;(){}[\]<>]+/g;
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, REDACTED],
   [/\bsk-(?:ant-|proj-|or-|live-|test-)?[A-Za-z0-9_-]{16,}/g, REDACTED],
-  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|xox[abposr]-[A-Za-z0-9-]{10,})/g, REDACTED],
+  [
+    /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|xox[abposr]-[A-Za-z0-9-]{10,})/g,
+    REDACTED,
+  ],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
   [/\bAIza[0-9A-Za-z_-]{35}/g, REDACTED],
   [/\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, REDACTED],
   [/\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{16,}/g, `$1$2${REDACTED}`],
   // key = value / "key": "value" for names that hold secrets.
-  [/((?:api[_-]?key|apikey|secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|password|passwd|access[_-]?key)["']?\s*[:=]\s*["']?)([^\s"'\\,}{]{8,})/gi, `$1${REDACTED}`],
+  [
+    /((?:api[_-]?key|apikey|secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|password|passwd|access[_-]?key)["']?\s*[:=]\s*["']?)([^\s"'\\,}{]{8,})/gi,
+    `$1${REDACTED}`,
+  ],
 ];
 
 /** Home folders of any user, on Linux, macOS and Windows (JSON-escaped backslashes too). */
-const HOME_PATTERNS: RegExp[] = [/(?<![\w.-])\/home\/[^/\s"'\\]+/g, /(?<![\w.-])\/Users\/[^/\s"'\\]+/g, /\b[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\)[^\\\s"']+/g];
+const HOME_PATTERNS: RegExp[] = [
+  /(?<![\w.-])\/home\/[^/\s"'\\]+/g,
+  /(?<![\w.-])\/Users\/[^/\s"'\\]+/g,
+  /\b[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\)[^\\\s"']+/g,
+];
 
 export interface ScrubOptions {
   /** Absolute folders to replace, each with its label (e.g. the run directory → "<run>"). */
@@ -77,13 +87,17 @@ interface HashedSecrets {
 }
 
 function hashedSecrets(entries: readonly RedactionEntry[]): HashedSecrets {
-  return { lengths: new Set(entries.map((entry) => entry.bytes)), hashes: new Set(entries.map((entry) => entry.sha256)) };
+  return {
+    lengths: new Set(entries.map((entry) => entry.bytes)),
+    hashes: new Set(entries.map((entry) => entry.sha256)),
+  };
 }
 
 function redactHashed(text: string, secrets: HashedSecrets): string {
   if (secrets.hashes.size === 0) return text;
   const isSecret = (candidate: string) =>
-    secrets.lengths.has(Buffer.byteLength(candidate)) && secrets.hashes.has(createHash("sha256").update(candidate).digest("hex"));
+    secrets.lengths.has(Buffer.byteLength(candidate)) &&
+    secrets.hashes.has(createHash("sha256").update(candidate).digest("hex"));
   return text.replace(TOKEN, (token) => {
     if (isSecret(token)) return REDACTED;
     if (!/[=:]/.test(token)) return token;

@@ -25,7 +25,8 @@ export interface ViewerServer {
   stop(): Promise<void>;
 }
 
-const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * @example
@@ -39,7 +40,13 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
   const assets = await bundleViewer();
   const title = "openeval viewer";
   const page = (body: string, type: string) =>
-    new Response(body, { headers: { "content-type": `${type}; charset=utf-8`, "content-security-policy": CONTENT_SECURITY_POLICY, "cache-control": "no-cache" } });
+    new Response(body, {
+      headers: {
+        "content-type": `${type}; charset=utf-8`,
+        "content-security-policy": CONTENT_SECURITY_POLICY,
+        "cache-control": "no-cache",
+      },
+    });
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -48,12 +55,17 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
     idleTimeout: 30,
     // Never Bun's development error page: it shows source paths and code to whoever asks.
     development: false,
-    error: () => new Response("The viewer failed to answer this request", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } }),
+    error: () =>
+      new Response("The viewer failed to answer this request", {
+        status: 500,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      }),
     async fetch(request) {
       const host = request.headers.get("host");
       // Checked before the URL is parsed: without a Host header there is no URL to parse (HTTP/1.0, raw clients).
       if (!host) return new Response("A Host header is required (127.0.0.1 or localhost)", { status: 400 });
-      if (!isLoopbackHost(host)) return new Response("The viewer answers only on 127.0.0.1 / localhost", { status: 403 });
+      if (!isLoopbackHost(host))
+        return new Response("The viewer answers only on 127.0.0.1 / localhost", { status: 403 });
       const url = new URL(request.url);
       if (url.pathname.startsWith("/api/")) {
         try {
@@ -62,7 +74,8 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
           return Response.json({ error: `The viewer failed to answer: ${(error as Error).message}` }, { status: 500 });
         }
       }
-      if (url.pathname === "/" || url.pathname === "/index.html") return page(assets.html({ mode: "server", title }), "text/html");
+      if (url.pathname === "/" || url.pathname === "/index.html")
+        return page(assets.html({ mode: "server", title }), "text/html");
       if (url.pathname === "/app.js") return page(assets.script, "text/javascript");
       if (url.pathname === "/app.css") return page(assets.stylesheet, "text/css");
       return new Response("Not found", { status: 404 });

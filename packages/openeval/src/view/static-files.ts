@@ -13,7 +13,8 @@ export const staticKeys = {
   /** Every session's messages: `Record<sessionID, TranscriptMessage[]>`, root first. */
   transcripts: (run: string, id: string) => `runs/${run}/eval-runs/${id}/transcripts`,
   events: (run: string, id: string) => `runs/${run}/eval-runs/${id}/events`,
-  workspaceFile: (run: string, id: string, revision: string, path: string) => `runs/${run}/eval-runs/${id}/file/${revision}/${path}`,
+  workspaceFile: (run: string, id: string, revision: string, path: string) =>
+    `runs/${run}/eval-runs/${id}/file/${revision}/${path}`,
   evalRunLog: (run: string, id: string, path: string) => `runs/${run}/eval-runs/${id}/log/${path}`,
   judgeRun: (run: string, id: string) => `runs/${run}/judge-runs/${id}`,
   judgeRunText: (run: string, id: string, path: string) => `runs/${run}/judge-runs/${id}/text/${path}`,

@@ -9,25 +9,44 @@ export const MAX_TEXT = 40_000;
 export const CONSTRUCTED_SESSION = "constructed";
 
 /** Session id → its transcript: root sessions (no parent) first, then subagents in the order they started. */
-export async function toTranscripts(sessions: readonly NativeSession[], messagesOf: (sessionID: string) => Promise<readonly NativeMessage[]>): Promise<Map<string, TranscriptMessage[]>> {
-  const ordered = [...sessions.filter((session) => session.parentID === null), ...sessions.filter((session) => session.parentID !== null)];
+export async function toTranscripts(
+  sessions: readonly NativeSession[],
+  messagesOf: (sessionID: string) => Promise<readonly NativeMessage[]>,
+): Promise<Map<string, TranscriptMessage[]>> {
+  const ordered = [
+    ...sessions.filter((session) => session.parentID === null),
+    ...sessions.filter((session) => session.parentID !== null),
+  ];
   const result = new Map<string, TranscriptMessage[]>();
   for (const session of ordered) result.set(session.id, (await messagesOf(session.id)).map(toTranscriptMessage));
   return result;
 }
 
 /** What the session list shows of each transcript; a session OpenCode does not know is the constructed one. */
-export function toSessionInfos(transcripts: ReadonlyMap<string, readonly TranscriptMessage[]>, native: readonly NativeSession[]): SessionInfo[] {
+export function toSessionInfos(
+  transcripts: ReadonlyMap<string, readonly TranscriptMessage[]>,
+  native: readonly NativeSession[],
+): SessionInfo[] {
   return [...transcripts].map(([id, messages]) => {
     const session = native.find((candidate) => candidate.id === id);
-    return { id, parentID: session?.parentID ?? null, title: session?.title ?? "Constructed evidence", messages: messages.length, cost: session?.cost ?? null, tokens: session?.tokens ?? null };
+    return {
+      id,
+      parentID: session?.parentID ?? null,
+      title: session?.title ?? "Constructed evidence",
+      messages: messages.length,
+      cost: session?.cost ?? null,
+      tokens: session?.tokens ?? null,
+    };
   });
 }
 
 export function toTranscriptMessage(message: NativeMessage): TranscriptMessage {
   const info = message.info;
   const time = record(info.time);
-  const model = typeof info.modelID === "string" ? `${typeof info.providerID === "string" ? `${info.providerID}/` : ""}${info.modelID}` : modelOf(info.model);
+  const model =
+    typeof info.modelID === "string"
+      ? `${typeof info.providerID === "string" ? `${info.providerID}/` : ""}${info.modelID}`
+      : modelOf(info.model);
   return {
     id: info.id,
     sessionID: info.sessionID,
@@ -57,7 +76,14 @@ function toPart(part: NativeMessage["parts"][number]): TranscriptPart {
     case "step-start":
       return { kind: "step", id: part.id, phase: "start", cost: null, tokens: null, reason: null };
     case "step-finish":
-      return { kind: "step", id: part.id, phase: "finish", cost: numberOrNull(part.cost), tokens: record(part.tokens), reason: typeof part.reason === "string" ? part.reason : null };
+      return {
+        kind: "step",
+        id: part.id,
+        phase: "finish",
+        cost: numberOrNull(part.cost),
+        tokens: record(part.tokens),
+        reason: typeof part.reason === "string" ? part.reason : null,
+      };
     default:
       return { kind: "other", id: part.id, type: part.type, summary: summarizeOther(part) };
   }
@@ -89,7 +115,11 @@ function toToolPart(part: NativeMessage["parts"][number]): TranscriptPart {
 }
 
 /** One user turn (the prompt), the recorded tool calls, and the final answer. */
-export function constructedTranscript(prompt: string, tools: readonly JudgeToolCall[], response: string): TranscriptMessage[] {
+export function constructedTranscript(
+  prompt: string,
+  tools: readonly JudgeToolCall[],
+  response: string,
+): TranscriptMessage[] {
   const message = (id: string, role: string, parts: TranscriptPart[]): TranscriptMessage => ({
     id,
     sessionID: CONSTRUCTED_SESSION,
@@ -109,9 +139,25 @@ export function constructedTranscript(prompt: string, tools: readonly JudgeToolC
   const toolParts = tools.map((tool): TranscriptPart => {
     const [output, outputCut] = tool.content === undefined ? [null, false] : cut(tool.content);
     const [error, errorCut] = tool.error === undefined ? [null, false] : cut(tool.error);
-    return { kind: "tool", id: tool.id, callID: tool.id, tool: tool.name, status: openCodeStatus(tool.status), title: null, input: tool.input, output, error, durationMs: tool.durationMs ?? null, childSessionID: null, truncated: outputCut || errorCut };
+    return {
+      kind: "tool",
+      id: tool.id,
+      callID: tool.id,
+      tool: tool.name,
+      status: openCodeStatus(tool.status),
+      title: null,
+      input: tool.input,
+      output,
+      error,
+      durationMs: tool.durationMs ?? null,
+      childSessionID: null,
+      truncated: outputCut || errorCut,
+    };
   });
-  return [message("prompt", "user", [text("prompt-text", prompt)]), message("answer", "assistant", [...toolParts, text("response-text", response)])];
+  return [
+    message("prompt", "user", [text("prompt-text", prompt)]),
+    message("answer", "assistant", [...toolParts, text("response-text", response)]),
+  ];
 }
 
 function cut(text: string): [string, boolean] {
@@ -144,7 +190,9 @@ function isStatus(value: unknown): value is "pending" | "running" | "completed" 
 }
 
 function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 function numberOrNull(value: unknown): number | null {

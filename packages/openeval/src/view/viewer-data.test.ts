@@ -14,7 +14,11 @@ let fixture: ViewerFixture;
 let data: ViewerData;
 
 beforeAll(async () => {
-  fixture = await writeViewerFixture(await makeTempDir(), { evals: 3, models: ["provider/alpha", "control/negative"], repetitions: 2 });
+  fixture = await writeViewerFixture(await makeTempDir(), {
+    evals: 3,
+    models: ["provider/alpha", "control/negative"],
+    repetitions: 2,
+  });
   data = new ViewerData(RunCatalog.open({ run: fixture.runDirectory, resultsRoot: "unused" }));
 });
 afterAll(() => data.close());
@@ -23,11 +27,27 @@ const get = (path: string, init?: RequestInit) => handleApi(data, new Request(`h
 
 describe("the run's summary", () => {
   it("lists the run and its leaderboard: scores, bounds, CI, cost and time per model", async () => {
-    expect(data.runs()).toMatchObject({ defaultRunId: fixture.runId, runs: [{ id: fixture.runId, counts: { slots: 12, judged: 12, complete: true }, live: false }] });
+    expect(data.runs()).toMatchObject({
+      defaultRunId: fixture.runId,
+      runs: [{ id: fixture.runId, counts: { slots: 12, judged: 12, complete: true }, live: false }],
+    });
     const overview = (await data.overview(fixture.runId))!;
     const [alpha, negative] = overview.leaderboard;
-    expect(alpha).toMatchObject({ model: "provider/alpha", control: false, score: { value: 100, lower: 100, upper: 100 }, ci: { lower: 100, upper: 100 }, judged: 6, slots: 6 });
-    expect(negative).toMatchObject({ model: "control/negative", control: true, unsandboxed: false, score: { value: 50 }, verdict: null });
+    expect(alpha).toMatchObject({
+      model: "provider/alpha",
+      control: false,
+      score: { value: 100, lower: 100, upper: 100 },
+      ci: { lower: 100, upper: 100 },
+      judged: 6,
+      slots: 6,
+    });
+    expect(negative).toMatchObject({
+      model: "control/negative",
+      control: true,
+      unsandboxed: false,
+      score: { value: 50 },
+      verdict: null,
+    });
     // The fixture's eval runs carry no isolation: recorded before containers, they ran on the host.
     expect(alpha!.unsandboxed).toBe(true);
     expect(alpha!.costUSD).toBeCloseTo(6 * 0.0125);
@@ -68,7 +88,10 @@ describe("the run's index (what a 100,000-run viewer keeps in memory)", () => {
     const judgeRun = fixture.judgeRuns.find((run) => run.evalRunId === evalRun.id)!;
     // Neither the prompt, the full metrics nor a judgment's reasons stay in the index …
     expect(index.evalRuns.get(evalRun.id)).not.toHaveProperty("input.prompt");
-    expect(index.evalRuns.get(evalRun.id)!.metrics).toEqual({ cost: { usd: evalRun.metrics!.cost.usd }, tools: { calls: evalRun.metrics!.tools.calls } });
+    expect(index.evalRuns.get(evalRun.id)!.metrics).toEqual({
+      cost: { usd: evalRun.metrics!.cost.usd },
+      tools: { calls: evalRun.metrics!.tools.calls },
+    });
     const indexedScores = index.judgeRuns.get(judgeRun.id)!.scores!;
     expect(Object.values(indexedScores).every((score) => Object.keys(score).join() === "value")).toBe(true);
     // A judge run shares its eval run's slot, and judge runs share one object per credit.
@@ -124,14 +147,30 @@ describe("an eval run whose recording failed its check against the event stream"
       mismatches: [{ sessionID: "ses_1", quantity: "cost" as const, stream: 0.15, database: 0.002 }],
     };
     const store = ResultsStore.open(forged.runDirectory);
-    store.saveEvalRun({ ...forged.evalRuns[0]!, id: "eval_forged", infrastructureError: true, integrityError, evidence: null, error: "Integrity error: …", integrity: undefined });
+    store.saveEvalRun({
+      ...forged.evalRuns[0]!,
+      id: "eval_forged",
+      infrastructureError: true,
+      integrityError,
+      evidence: null,
+      error: "Integrity error: …",
+      integrity: undefined,
+    });
     store.close();
     const viewer = new ViewerData(RunCatalog.open({ run: forged.runDirectory, resultsRoot: "unused" }));
     try {
-      const row = viewer.evalRuns(forged.runId, { offset: 0, limit: 10 })!.items.find((item) => item.id === "eval_forged")!;
+      const row = viewer
+        .evalRuns(forged.runId, { offset: 0, limit: 10 })!
+        .items.find((item) => item.id === "eval_forged")!;
       expect(row).toMatchObject({ outcome: "integrity error", infrastructureError: true });
       const overview = (await viewer.overview(forged.runId))!;
-      expect(overview.integrity).toEqual([{ kind: "eval-run", id: "eval_forged", message: expect.stringContaining("cost $0.002000 recorded, $0.150000 seen") }]);
+      expect(overview.integrity).toEqual([
+        {
+          kind: "eval-run",
+          id: "eval_forged",
+          message: expect.stringContaining("cost $0.002000 recorded, $0.150000 seen"),
+        },
+      ]);
     } finally {
       viewer.close();
     }
@@ -157,8 +196,16 @@ describe("an eval run's evidence", () => {
 
     const transcript = (await data.transcript(fixture.runId, evalRun.id, { offset: 0, limit: 50 }))!;
     const tools = transcript.items.flatMap((message) => message.parts).filter((part) => part.kind === "tool");
-    expect(tools.map((tool) => tool.kind === "tool" && tool.error)).toEqual([null, null, "cat: missing.txt: No such file or directory"]);
-    expect(await data.locate(fixture.runId, evalRun.id, "tool_3")).toMatchObject({ sessionID: transcript.sessionID, index: 1, partID: "tool_3" });
+    expect(tools.map((tool) => tool.kind === "tool" && tool.error)).toEqual([
+      null,
+      null,
+      "cat: missing.txt: No such file or directory",
+    ]);
+    expect(await data.locate(fixture.runId, evalRun.id, "tool_3")).toMatchObject({
+      sessionID: transcript.sessionID,
+      index: 1,
+      partID: "tool_3",
+    });
   });
 
   it("reads a cited workspace file, and refuses paths that leave the workspace or the run", async () => {
@@ -166,7 +213,9 @@ describe("an eval run's evidence", () => {
     expect((await data.workspaceFile(fixture.runId, evalRun.id, "slugify.js", "final"))!.text).toContain("/g");
     expect(await data.workspaceFile(fixture.runId, evalRun.id, "nope.js", "final")).toBeNull();
     expect((await get(`runs/${fixture.runId}/eval-runs/${evalRun.id}/file?path=../../../store.db`)).status).toBe(404);
-    expect((await get(`runs/${fixture.runId}/judge-runs/${fixture.judgeRuns[0]!.id}/text?path=../../store.db`)).status).toBe(400);
+    expect(
+      (await get(`runs/${fixture.runId}/judge-runs/${fixture.judgeRuns[0]!.id}/text?path=../../store.db`)).status,
+    ).toBe(400);
   });
 });
 
@@ -176,35 +225,65 @@ describe("a judge run", () => {
     const detail = (await data.judgeRun(fixture.runId, judgeRun.id))!;
     const focused = detail.criteria.find((criterion) => criterion.id === "focused_fix")!;
     expect(focused.reason).toMatch(/never re-ran/);
-    expect(focused.citations.map((citation) => citation.kind)).toEqual(["tool", "file", "response", "metric", "unknown"]);
+    expect(focused.citations.map((citation) => citation.kind)).toEqual([
+      "tool",
+      "file",
+      "response",
+      "metric",
+      "unknown",
+    ]);
     expect(detail.judgeRun.output).toMatchObject({ changedFiles: ["slugify.js"] });
     expect(detail.source).toContain("export default");
     expect(detail.logs.stdout).toContain("judging 2");
     expect(detail.verifications).toHaveLength(1);
     const [verification] = detail.verifications;
     expect(verification!.receipt?.result.commands[0]!.argv[0]).toBe("bun");
-    expect(verification!.artifacts).toEqual([{ path: `${verification!.directory}/artifacts/shot.png`, bytes: expect.any(Number), kind: "image" }]);
-    const image = await get(`runs/${fixture.runId}/judge-runs/${judgeRun.id}/raw?path=${encodeURIComponent(verification!.artifacts[0]!.path)}`);
+    expect(verification!.artifacts).toEqual([
+      { path: `${verification!.directory}/artifacts/shot.png`, bytes: expect.any(Number), kind: "image" },
+    ]);
+    const image = await get(
+      `runs/${fixture.runId}/judge-runs/${judgeRun.id}/raw?path=${encodeURIComponent(verification!.artifacts[0]!.path)}`,
+    );
     expect(image.headers.get("content-type")).toBe("image/png");
   });
 });
 
 describe("a failed rubric judgment", () => {
   it("answers with the judge's own session and its metrics, and refuses a session database changed after it finished", async () => {
-    const failed = await writeViewerFixture(await makeTempDir(), { evals: 1, models: ["provider/alpha"], repetitions: 2, failedJudge: "failed" });
+    const failed = await writeViewerFixture(await makeTempDir(), {
+      evals: 1,
+      models: ["provider/alpha"],
+      repetitions: 2,
+      failedJudge: "failed",
+    });
     const viewer = new ViewerData(RunCatalog.open({ run: failed.runDirectory, resultsRoot: "unused" }));
     try {
       const judgeRun = failed.judgeRuns.find((run) => run.state === "failed")!;
-      const answer = await handleApi(viewer, new Request(`http://127.0.0.1/api/runs/${failed.runId}/judge-runs/${judgeRun.id}`));
+      const answer = await handleApi(
+        viewer,
+        new Request(`http://127.0.0.1/api/runs/${failed.runId}/judge-runs/${judgeRun.id}`),
+      );
       const detail = (await answer.json()) as JudgeRunDetail;
       expect(detail.session).toMatchObject({ error: null, rootSessionID: JUDGE_SESSION, response: JUDGE_ANSWER });
-      expect(detail.session!.tools.find((tool) => tool.name === "judge_submit_judgment")).toMatchObject({ status: "error", error: REJECTION });
+      expect(detail.session!.tools.find((tool) => tool.name === "judge_submit_judgment")).toMatchObject({
+        status: "error",
+        error: REJECTION,
+      });
       // Measured from the judge's database as a candidate's are: three answered requests and one the provider rejected.
-      expect(detail.judgeRun.metrics).toMatchObject({ tokens: { input: 3_900, output: 160 }, requests: { started: 4, succeeded: 3, failed: 1 }, timing: { modelActiveMs: 1_100 } });
+      expect(detail.judgeRun.metrics).toMatchObject({
+        tokens: { input: 3_900, output: 160 },
+        requests: { started: 4, succeeded: 3, failed: 1 },
+        timing: { modelActiveMs: 1_100 },
+      });
 
       await appendFile(join(failed.runDirectory, judgeRun.directory, "rubric", "opencode.db"), "forged");
       const changed = (await viewer.judgeRun(failed.runId, judgeRun.id))!;
-      expect(changed.session).toMatchObject({ error: expect.stringMatching(/^Integrity error: .*rubric\/opencode\.db was changed after the judge run finished/), transcripts: {} });
+      expect(changed.session).toMatchObject({
+        error: expect.stringMatching(
+          /^Integrity error: .*rubric\/opencode\.db was changed after the judge run finished/,
+        ),
+        transcripts: {},
+      });
     } finally {
       await viewer.close();
     }
@@ -215,7 +294,12 @@ describe("an eval run an earlyStop check stopped", () => {
   let early: ViewerFixture;
   let earlyData: ViewerData;
   beforeAll(async () => {
-    early = await writeViewerFixture(await makeTempDir(), { evals: 1, models: ["control/negative"], repetitions: 1, decidedEarly: true });
+    early = await writeViewerFixture(await makeTempDir(), {
+      evals: 1,
+      models: ["control/negative"],
+      repetitions: 1,
+      decidedEarly: true,
+    });
     earlyData = new ViewerData(RunCatalog.open({ run: early.runDirectory, resultsRoot: "unused" }));
   });
   afterAll(() => earlyData.close());
@@ -229,7 +313,12 @@ describe("an eval run an earlyStop check stopped", () => {
     // counted once, and the candidate and the judgment were each active once.
     const index = earlyData.index(early.runId)!;
     const [slot] = index.slots;
-    expect(slot).toMatchObject({ costUSD: early.evalRuns[0]!.metrics!.cost.usd, elapsedMs: early.evalRuns[0]!.elapsedMs, executed: true, fresh: false });
+    expect(slot).toMatchObject({
+      costUSD: early.evalRuns[0]!.metrics!.cost.usd,
+      elapsedMs: early.evalRuns[0]!.elapsedMs,
+      executed: true,
+      fresh: false,
+    });
     expect(slot!.judgeCostUSD).toBeCloseTo(0.004);
     expect(slot!.intervals).toHaveLength(2);
     expect(index.overview.leaderboard[0]!.judgeCostUSD).toBeCloseTo(0.004);
@@ -241,7 +330,9 @@ describe("an eval run an earlyStop check stopped", () => {
     expect(detail.judgeRun.decidedEarly).toMatchObject({ check: 2 });
     expect(detail.files.map((file) => file.path)).toEqual(["rubric/job.json", "rubric/submission.json"]);
     expect(detail.rubricSubmission).toMatchObject({ scores: { focused_fix: { value: 0 } } });
-    expect((await earlyData.judgeRunText(early.runId, judgeRun.id, "rubric/submission.json"))!.text).toContain("focused_fix");
+    expect((await earlyData.judgeRunText(early.runId, judgeRun.id, "rubric/submission.json"))!.text).toContain(
+      "focused_fix",
+    );
     expect(await earlyData.judgeRunText(early.runId, judgeRun.id, "evidence/manifest.json")).toBeNull();
     expect(earlyData.judgeRunFilePath(early.runId, judgeRun.id, "./evidence/manifest.json")).toBeNull();
   });
@@ -250,11 +341,16 @@ describe("an eval run an earlyStop check stopped", () => {
 describe("the HTTP boundary", () => {
   it("validates parameters and answers 400, 404 and 405 with a reason", async () => {
     expect((await get(`runs/${fixture.runId}/eval-runs?limit=0`)).status).toBe(400);
-    expect(await (await get(`runs/${fixture.runId}/eval-runs?state=bogus`)).json()).toMatchObject({ error: expect.stringMatching(/state/) });
+    expect(await (await get(`runs/${fixture.runId}/eval-runs?state=bogus`)).json()).toMatchObject({
+      error: expect.stringMatching(/state/),
+    });
     expect((await get("runs/no-such-run")).status).toBe(404);
     expect((await get(`runs/${encodeURIComponent("../x")}`)).status).toBe(400);
     expect((await get("runs", { method: "POST" })).status).toBe(405);
-    const page = (await (await get(`runs/${fixture.runId}/eval-runs?offset=10&limit=5`)).json()) as { total: number; items: unknown[] };
+    const page = (await (await get(`runs/${fixture.runId}/eval-runs?offset=10&limit=5`)).json()) as {
+      total: number;
+      items: unknown[];
+    };
     expect(page).toMatchObject({ total: 12, offset: 10 });
     expect(page.items).toHaveLength(2);
     expect(basename(fixture.runDirectory)).toBe(fixture.runId);
@@ -272,14 +368,26 @@ describe("the HTTP boundary", () => {
       return error;
     };
     expect(await notFound("runs/no-such-run")).toBe("Not found: run no-such-run.");
-    expect(await notFound(`runs/no-such-run/eval-runs/${evalRun}/log?path=logs/x.log`)).toBe("Not found: run no-such-run.");
+    expect(await notFound(`runs/no-such-run/eval-runs/${evalRun}/log?path=logs/x.log`)).toBe(
+      "Not found: run no-such-run.",
+    );
     expect(await notFound(`runs/${run}/eval-runs/eval_nope`)).toBe(`Not found: eval run eval_nope (run ${run}).`);
-    expect(await notFound(`runs/${run}/eval-runs/eval_nope/file?path=slugify.js`)).toBe(`Not found: eval run eval_nope (run ${run}).`);
-    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/file?path=nope.js&revision=initial`)).toBe(`Not found: the file nope.js of the initial workspace of eval run ${evalRun} (run ${run}).`);
-    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/log?path=logs/nope.log`)).toBe(`Not found: the log logs/nope.log of eval run ${evalRun} (run ${run}).`);
-    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/transcript?session=ses_nope`)).toBe(`Not found: the session ses_nope of eval run ${evalRun} (run ${run}).`);
+    expect(await notFound(`runs/${run}/eval-runs/eval_nope/file?path=slugify.js`)).toBe(
+      `Not found: eval run eval_nope (run ${run}).`,
+    );
+    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/file?path=nope.js&revision=initial`)).toBe(
+      `Not found: the file nope.js of the initial workspace of eval run ${evalRun} (run ${run}).`,
+    );
+    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/log?path=logs/nope.log`)).toBe(
+      `Not found: the log logs/nope.log of eval run ${evalRun} (run ${run}).`,
+    );
+    expect(await notFound(`runs/${run}/eval-runs/${evalRun}/transcript?session=ses_nope`)).toBe(
+      `Not found: the session ses_nope of eval run ${evalRun} (run ${run}).`,
+    );
     expect(await notFound(`runs/${run}/judge-runs/judge_nope`)).toBe(`Not found: judge run judge_nope (run ${run}).`);
-    expect(await notFound(`runs/${run}/judge-runs/${judgeRun}/text?path=code/nope.log`)).toBe(`Not found: the file code/nope.log of judge run ${judgeRun} (run ${run}).`);
+    expect(await notFound(`runs/${run}/judge-runs/${judgeRun}/text?path=code/nope.log`)).toBe(
+      `Not found: the file code/nope.log of judge run ${judgeRun} (run ${run}).`,
+    );
     expect(await notFound(`compare?a=no-such-run&b=${run}`)).toBe("Not found: run no-such-run.");
   });
 });

@@ -26,7 +26,13 @@ import type { RunCatalog } from "./run-catalog.ts";
 import { matrixCandidates, matrixRows, type RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
-import type { ChangeQuery, ChangeRow, ComparisonAnswer, ComparisonRequest, ComparisonSummary } from "./compare-types.ts";
+import type {
+  ChangeQuery,
+  ChangeRow,
+  ComparisonAnswer,
+  ComparisonRequest,
+  ComparisonSummary,
+} from "./compare-types.ts";
 import { pairAt, selectChanges, summarizeComparison } from "./compare-pages.ts";
 import { baselineFile, compareSides, loadBaselineSide, loadRunSide } from "./compare-runs.ts";
 import { Selections } from "./selections.ts";
@@ -48,7 +54,9 @@ export class ViewerData {
   private readonly summaries = new SummaryReader();
   private readonly queues = new Map<string, { version: string; answer: QueueAnswer }>();
   private readonly comparisons = new Map<string, ComparisonAnswer>();
-  private readonly evalRunSelections = new Selections((index: RunIndex, selection: EvalRunSelection) => selectEvalRuns(index.rows, selection));
+  private readonly evalRunSelections = new Selections((index: RunIndex, selection: EvalRunSelection) =>
+    selectEvalRuns(index.rows, selection),
+  );
   private readonly changeSelections = new Selections(selectChanges);
 
   constructor(readonly catalog: RunCatalog) {}
@@ -133,7 +141,14 @@ export class ViewerData {
 
   matrix(runId: string, offset: number, limit: number): MatrixAnswer | null {
     const index = this.index(runId);
-    return index && { total: index.matrix.evals.length, offset, items: matrixRows(index, offset, limit), candidates: matrixCandidates(index.overview) };
+    return (
+      index && {
+        total: index.matrix.evals.length,
+        offset,
+        items: matrixRows(index, offset, limit),
+        candidates: matrixCandidates(index.overview),
+      }
+    );
   }
 
   /** A page of eval runs; its query's filtered, sorted rows are kept with the run's index, so paging on is a slice. */
@@ -150,7 +165,11 @@ export class ViewerData {
   }
 
   /** One page of a session's messages; `around` (a message, part or tool call id) picks the page that holds it. */
-  async transcript(runId: string, evalRunId: string, options: { session?: string; offset: number; limit: number }): Promise<TranscriptPage | null> {
+  async transcript(
+    runId: string,
+    evalRunId: string,
+    options: { session?: string; offset: number; limit: number },
+  ): Promise<TranscriptPage | null> {
     const transcripts = await this.transcripts(runId, evalRunId);
     if (!transcripts) return null;
     const sessionID = options.session ?? [...transcripts.keys()][0];
@@ -172,7 +191,12 @@ export class ViewerData {
     return pageOf(await recording.events(), offset, limit);
   }
 
-  async workspaceFile(runId: string, evalRunId: string, path: string, revision: "initial" | "final"): Promise<FileText | null> {
+  async workspaceFile(
+    runId: string,
+    evalRunId: string,
+    path: string,
+    revision: "initial" | "final",
+  ): Promise<FileText | null> {
     const found = this.find(runId, evalRunId);
     if (!found) return null;
     const recording = await openEvalRunRecording(found.index, found.evalRun, this.recordings);
@@ -190,9 +214,21 @@ export class ViewerData {
     const index = this.index(runId);
     const indexed = index?.judgeRuns.get(judgeRunId);
     if (!index || !indexed) return null;
-    const { judgeRun, evalRun } = readWholeRecords(index.directory, (store) => ({ judgeRun: store.judgeRun(judgeRunId)!, evalRun: store.evalRun(indexed.evalRunId) }));
-    const detail = await readJudgeRunDetail(index.directory, judgeRun, index.rowsById.get(judgeRun.evalRunId) ?? null, (path) => judgeRunFileProblem(index.directory, judgeRun, path));
-    const problems = checkRecords(index.directory, { evalRuns: evalRun ? [evalRun] : [], judgeRuns: [judgeRun] }, { files: true });
+    const { judgeRun, evalRun } = readWholeRecords(index.directory, (store) => ({
+      judgeRun: store.judgeRun(judgeRunId)!,
+      evalRun: store.evalRun(indexed.evalRunId),
+    }));
+    const detail = await readJudgeRunDetail(
+      index.directory,
+      judgeRun,
+      index.rowsById.get(judgeRun.evalRunId) ?? null,
+      (path) => judgeRunFileProblem(index.directory, judgeRun, path),
+    );
+    const problems = checkRecords(
+      index.directory,
+      { evalRuns: evalRun ? [evalRun] : [], judgeRuns: [judgeRun] },
+      { files: true },
+    );
     return { ...detail, integrityError: problems.find((problem) => problem.kind === "judge-run")?.message ?? null };
   }
 
@@ -246,7 +282,11 @@ export class ViewerData {
 }
 
 /** What is wrong with a finished judge run's file (it does not match its files.json), or null. */
-function judgeRunFileProblem(directory: string, judgeRun: Pick<JudgeRun, "id" | "state" | "directory">, path: string): string | null {
+function judgeRunFileProblem(
+  directory: string,
+  judgeRun: Pick<JudgeRun, "id" | "state" | "directory">,
+  path: string,
+): string | null {
   if (judgeRun.state === "running" || !existsSync(join(directory, judgeRun.directory, path))) return null;
   return checkJudgeRunFile(directory, judgeRun, path);
 }

@@ -5,11 +5,24 @@ import { NotFoundError } from "../api.ts";
 import { DASH, creditClass, formatCredit, formatJson } from "../format.ts";
 import type { Loaded } from "../hooks.tsx";
 
-export function Tabs({ tabs, current }: { tabs: { id: string; label: ReactNode; href: string; count?: number | null }[]; current: string }) {
+export function Tabs({
+  tabs,
+  current,
+}: {
+  tabs: { id: string; label: ReactNode; href: string; count?: number | null }[];
+  current: string;
+}) {
   return (
     <nav className="tabs" role="tablist">
       {tabs.map((tab) => (
-        <a key={tab.id} href={tab.href} role="tab" aria-selected={tab.id === current} className={tab.id === current ? "tab active" : "tab"} data-tab={tab.id}>
+        <a
+          key={tab.id}
+          href={tab.href}
+          role="tab"
+          aria-selected={tab.id === current}
+          className={tab.id === current ? "tab active" : "tab"}
+          data-tab={tab.id}
+        >
           {tab.label}
           {tab.count !== undefined && tab.count !== null ? <span className="tab-count">{tab.count}</span> : null}
         </a>
@@ -46,7 +59,10 @@ export function ControlBadge() {
 
 export function UnsandboxedBadge() {
   return (
-    <span className="badge tone-bad" title="Ran on the host as the current user (--isolation process), not in a container: the agent could read what that user can">
+    <span
+      className="badge tone-bad"
+      title="Ran on the host as the current user (--isolation process), not in a container: the agent could read what that user can"
+    >
       unsandboxed
     </span>
   );
@@ -83,7 +99,17 @@ export function Json({ value }: { value: unknown }) {
   return <Code language="json">{formatJson(value)}</Code>;
 }
 
-export function Section({ title, children, id, actions }: { title: ReactNode; children: ReactNode; id?: string; actions?: ReactNode }) {
+export function Section({
+  title,
+  children,
+  id,
+  actions,
+}: {
+  title: ReactNode;
+  children: ReactNode;
+  id?: string;
+  actions?: ReactNode;
+}) {
   return (
     <section className="section" id={id}>
       <header className="section-header">

@@ -52,7 +52,8 @@ let context: CanvasRenderingContext2D | null | undefined;
 
 /** The drawn width of `text` in the page's font at `fontSize` (an estimate where there is no canvas). */
 export function measureText(text: string, fontSize = LABEL_FONT): number {
-  if (context === undefined) context = typeof document === "undefined" ? null : document.createElement("canvas").getContext("2d");
+  if (context === undefined)
+    context = typeof document === "undefined" ? null : document.createElement("canvas").getContext("2d");
   if (!context) return text.length * fontSize * 0.62;
   context.font = `${fontSize}px ${getComputedStyle(document.documentElement).fontFamily}`;
   // Tabular figures and hinting can make the drawn text a little wider than measured.
@@ -107,7 +108,10 @@ interface PlaceOptions {
 const RETRIES = 4;
 
 /** One try, in the order given; `failed`: the requests (as given) some part of which found no spot. */
-function placeInOrder(requests: readonly LabelRequest[], options: PlaceOptions): LabelLayout & { failed: Set<LabelRequest> } {
+function placeInOrder(
+  requests: readonly LabelRequest[],
+  options: PlaceOptions,
+): LabelLayout & { failed: Set<LabelRequest> } {
   const fontSize = options.fontSize ?? LABEL_FONT;
   const { bounds } = options;
   const taken: Box[] = [...options.obstacles];
@@ -122,9 +126,17 @@ function placeInOrder(requests: readonly LabelRequest[], options: PlaceOptions):
     const { request, origin } = next;
     const room = bounds.width - 2 * PAD;
     const lines = request.lines.map((line) => fitText(line, room, fontSize));
-    const size = { width: Math.max(...lines.map((line) => measureText(line, fontSize))) + 2 * PAD, height: lines.length * lineHeight(fontSize) };
+    const size = {
+      width: Math.max(...lines.map((line) => measureText(line, fontSize))) + 2 * PAD,
+      height: lines.length * lineHeight(fontSize),
+    };
     const fits = (candidate: Box) => {
-      if (!inside(candidate, bounds) || taken.some((other) => overlaps(candidate, other)) || drawnLines.some((line) => crosses(line, candidate))) return false;
+      if (
+        !inside(candidate, bounds) ||
+        taken.some((other) => overlaps(candidate, other)) ||
+        drawnLines.some((line) => crosses(line, candidate))
+      )
+        return false;
       const leader = leaderLine(request.anchor, candidate);
       return !leader || !placed.some((label) => crosses(leader, label.box));
     };
@@ -135,7 +147,10 @@ function placeInOrder(requests: readonly LabelRequest[], options: PlaceOptions):
         unplaced.push(request);
         failed.add(origin);
       } else {
-        queue.unshift({ request: { ...request, lines: request.lines.slice(0, half) }, origin }, { request: { ...request, key: `${request.key} (${half + 1}…)`, lines: request.lines.slice(half) }, origin });
+        queue.unshift(
+          { request: { ...request, lines: request.lines.slice(0, half) }, origin },
+          { request: { ...request, key: `${request.key} (${half + 1}…)`, lines: request.lines.slice(half) }, origin },
+        );
       }
       continue;
     }
@@ -143,7 +158,15 @@ function placeInOrder(requests: readonly LabelRequest[], options: PlaceOptions):
     if (leader) drawnLines.push(leader);
     taken.push(box);
     const align = box.x + box.width / 2 < request.anchor.x ? "end" : "start";
-    placed.push({ ...request, lines, box, x: align === "end" ? box.x + box.width - PAD : box.x + PAD, y: box.y + fontSize, leader, align });
+    placed.push({
+      ...request,
+      lines,
+      box,
+      x: align === "end" ? box.x + box.width - PAD : box.x + PAD,
+      y: box.y + fontSize,
+      leader,
+      align,
+    });
   }
   return { placed, unplaced, failed };
 }
@@ -152,16 +175,23 @@ function placeInOrder(requests: readonly LabelRequest[], options: PlaceOptions):
  * Marks drawn over (or touching) each other, gathered to share a label, since no label fits between them: each group in
  * the order of its first mark, with a circle around all of them to anchor the label.
  */
-export function groupOverlapping<T extends { x: number; y: number; r: number }>(marks: readonly T[]): { marks: T[]; anchor: LabelRequest["anchor"] }[] {
+export function groupOverlapping<T extends { x: number; y: number; r: number }>(
+  marks: readonly T[],
+): { marks: T[]; anchor: LabelRequest["anchor"] }[] {
   const groups: T[][] = [];
   for (const mark of marks) {
-    const group = groups.find((members) => members.some((other) => Math.hypot(other.x - mark.x, other.y - mark.y) < other.r + mark.r + GAP));
+    const group = groups.find((members) =>
+      members.some((other) => Math.hypot(other.x - mark.x, other.y - mark.y) < other.r + mark.r + GAP),
+    );
     if (group) group.push(mark);
     else groups.push([mark]);
   }
   return groups.map((members) => {
     const [{ x, y }] = members as [T];
-    return { marks: members, anchor: { x, y, r: Math.max(...members.map((member) => Math.hypot(member.x - x, member.y - y) + member.r)) } };
+    return {
+      marks: members,
+      anchor: { x, y, r: Math.max(...members.map((member) => Math.hypot(member.x - x, member.y - y) + member.r)) },
+    };
   });
 }
 
@@ -211,7 +241,12 @@ function crosses(line: Segment, box: Box): boolean {
   const dy = line.y2 - line.y1;
   let low = 0;
   let high = 1;
-  for (const [p, q] of [[-dx, line.x1 - box.x], [dx, box.x + box.width - line.x1], [-dy, line.y1 - box.y], [dy, box.y + box.height - line.y1]] as const) {
+  for (const [p, q] of [
+    [-dx, line.x1 - box.x],
+    [dx, box.x + box.width - line.x1],
+    [-dy, line.y1 - box.y],
+    [dy, box.y + box.height - line.y1],
+  ] as const) {
     if (p === 0) {
       if (q < 0) return false;
       continue;
@@ -233,7 +268,12 @@ function clamp(value: number, low: number, high: number): number {
 }
 
 function inside(box: Box, bounds: Box): boolean {
-  return box.x >= bounds.x && box.y >= bounds.y && box.x + box.width <= bounds.x + bounds.width && box.y + box.height <= bounds.y + bounds.height;
+  return (
+    box.x >= bounds.x &&
+    box.y >= bounds.y &&
+    box.x + box.width <= bounds.x + bounds.width &&
+    box.y + box.height <= bounds.y + bounds.height
+  );
 }
 
 export function overlaps(a: Box, b: Box): boolean {

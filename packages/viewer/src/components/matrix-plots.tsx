@@ -39,9 +39,19 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
   const describe = (cell: (typeof cells)[number]) =>
     `${cell.evalId} × ${cell.candidate}: ${cell.score.value === null ? `unresolved (bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)})` : formatCredit(cell.score.value)}`;
   return (
-    <PlotFrame testId="heat-map" title={`Mean credit, models × evals (${page.offset + 1}–${page.offset + page.items.length} of ${page.total})`} description={cells.map(describe).join("; ")} width={Math.max(width, 360)} height={height}>
+    <PlotFrame
+      testId="heat-map"
+      title={`Mean credit, models × evals (${page.offset + 1}–${page.offset + page.items.length} of ${page.total})`}
+      description={cells.map(describe).join("; ")}
+      width={Math.max(width, 360)}
+      height={height}
+    >
       {page.items.map((row, column) => (
-        <text key={row.evalId} className="mark-label" transform={`translate(${LEFT + column * CELL + CELL / 2 + 4} ${top - 8}) rotate(-55)`}>
+        <text
+          key={row.evalId}
+          className="mark-label"
+          transform={`translate(${LEFT + column * CELL + CELL / 2 + 4} ${top - 8}) rotate(-55)`}
+        >
           {truncate(row.evalId, 16)}
         </text>
       ))}
@@ -55,12 +65,32 @@ export function HeatMap({ run, page }: { run: string; page: MatrixAnswer }) {
         row.cells.map((cell, line) => {
           const label = describe({ evalId: row.evalId, ...cell });
           return (
-            <a key={`${row.evalId}-${cell.candidate}`} href={href({ page: "run", run }, { tab: "eval-runs", eval: row.evalId, candidate: cell.candidate })} aria-label={label}>
-              <rect className="heat-cell" data-plot-eval={row.evalId} data-plot-model={cell.candidate} data-value={cell.score.value ?? ""} x={LEFT + column * CELL} y={top + line * CELL} width={CELL} height={CELL} fill={heatColor(cell.score.value)}>
+            <a
+              key={`${row.evalId}-${cell.candidate}`}
+              href={href({ page: "run", run }, { tab: "eval-runs", eval: row.evalId, candidate: cell.candidate })}
+              aria-label={label}
+            >
+              <rect
+                className="heat-cell"
+                data-plot-eval={row.evalId}
+                data-plot-model={cell.candidate}
+                data-value={cell.score.value ?? ""}
+                x={LEFT + column * CELL}
+                y={top + line * CELL}
+                width={CELL}
+                height={CELL}
+                fill={heatColor(cell.score.value)}
+              >
                 <title>{label}</title>
               </rect>
               {CELL >= 44 ? (
-                <text className="heat-value" x={LEFT + column * CELL + CELL / 2} y={top + line * CELL + CELL / 2 + 4} textAnchor="middle" aria-hidden="true">
+                <text
+                  className="heat-value"
+                  x={LEFT + column * CELL + CELL / 2}
+                  y={top + line * CELL + CELL / 2 + 4}
+                  textAnchor="middle"
+                  aria-hidden="true"
+                >
                   {formatCredit(cell.score.value)}
                 </text>
               ) : null}
@@ -84,20 +114,54 @@ export function RepetitionPlot({ page }: { page: MatrixAnswer }) {
       cell.slots
         .filter((slot) => slot.value !== null)
         // Repetitions with the same credit sit side by side rather than on top of each other.
-        .map((slot) => ({ evalId: row.evalId, model: cell.candidate, modelIndex, repetition: slot.repetition, value: slot.value!, cx: left + column * band + (band - page.candidates.length * spacing) / 2 + modelIndex * spacing + ((slot.repetition - 1) % 3) * 3 })),
+        .map((slot) => ({
+          evalId: row.evalId,
+          model: cell.candidate,
+          modelIndex,
+          repetition: slot.repetition,
+          value: slot.value!,
+          cx:
+            left +
+            column * band +
+            (band - page.candidates.length * spacing) / 2 +
+            modelIndex * spacing +
+            ((slot.repetition - 1) % 3) * 3,
+        })),
     ),
   );
-  const describe = (dot: (typeof dots)[number]) => `${dot.evalId} × ${dot.model} #${dot.repetition}: ${formatCredit(dot.value)}`;
+  const describe = (dot: (typeof dots)[number]) =>
+    `${dot.evalId} × ${dot.model} #${dot.repetition}: ${formatCredit(dot.value)}`;
   return (
-    <PlotFrame testId="repetition-plot" title="Repetitions per eval (one dot per repetition)" description={dots.length > 0 ? dots.map(describe).join("; ") : "No judged repetition on this page"} width={Math.max(width, 360)} height={bottom + 60}>
+    <PlotFrame
+      testId="repetition-plot"
+      title="Repetitions per eval (one dot per repetition)"
+      description={dots.length > 0 ? dots.map(describe).join("; ") : "No judged repetition on this page"}
+      width={Math.max(width, 360)}
+      height={bottom + 60}
+    >
       <YAxis scale={y} x={left} right={width - 10} format={(value) => `${Math.round(value * 100)}%`} />
       {page.items.map((row, column) => (
-        <text key={row.evalId} className="mark-label" transform={`translate(${left + column * band + band / 2 - 4} ${bottom + 12}) rotate(35)`}>
+        <text
+          key={row.evalId}
+          className="mark-label"
+          transform={`translate(${left + column * band + band / 2 - 4} ${bottom + 12}) rotate(35)`}
+        >
           {truncate(row.evalId, 14)}
         </text>
       ))}
       {dots.map((dot) => (
-        <circle key={`${dot.evalId}-${dot.model}-${dot.repetition}`} className="rep-dot" data-plot-eval={dot.evalId} data-plot-model={dot.model} data-value={dot.value} cx={dot.cx} cy={y(dot.value)} r={4} fill={modelColor(dot.modelIndex)} fillOpacity={0.8}>
+        <circle
+          key={`${dot.evalId}-${dot.model}-${dot.repetition}`}
+          className="rep-dot"
+          data-plot-eval={dot.evalId}
+          data-plot-model={dot.model}
+          data-value={dot.value}
+          cx={dot.cx}
+          cy={y(dot.value)}
+          r={4}
+          fill={modelColor(dot.modelIndex)}
+          fillOpacity={0.8}
+        >
           <title>{describe(dot)}</title>
         </circle>
       ))}

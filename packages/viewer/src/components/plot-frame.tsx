@@ -26,7 +26,8 @@ function niceTicks(start: number, stop: number, count: number): number[] {
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= raw) ?? raw;
   const ticks: number[] = [];
-  for (let tick = Math.ceil(start / step) * step; tick <= stop + step * 1e-9; tick += step) ticks.push(Number(tick.toPrecision(12)));
+  for (let tick = Math.ceil(start / step) * step; tick <= stop + step * 1e-9; tick += step)
+    ticks.push(Number(tick.toPrecision(12)));
   return ticks;
 }
 
@@ -50,7 +51,14 @@ export function PlotFrame({ title, description, width, height, children, testId,
       <figcaption className="plot-title" id={`${id}-title`}>
         {title}
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet" style={{ maxHeight: height }}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        preserveAspectRatio="xMinYMin meet"
+        style={{ maxHeight: height }}
+      >
         <desc id={`${id}-desc`}>{description}</desc>
         {children}
       </svg>
@@ -63,7 +71,10 @@ export function PlotFrame({ title, description, width, height, children, testId,
  * The width a plot's frame has for its drawing, kept current as the page resizes: a plot laid out for it draws its text
  * at the page's size and places its labels in the room there is. `fallback` (at least `min`) until it is measured.
  */
-export function useFittedWidth(fallback: number, min: number): { frameRef: (element: HTMLElement | null) => void; width: number } {
+export function useFittedWidth(
+  fallback: number,
+  min: number,
+): { frameRef: (element: HTMLElement | null) => void; width: number } {
   const [element, setElement] = useState<HTMLElement | null>(null);
   const [measured, setMeasured] = useState<number | null>(null);
   const frameRef = useCallback((node: HTMLElement | null) => setElement(node), []);
@@ -82,7 +93,19 @@ export function useFittedWidth(fallback: number, min: number): { frameRef: (elem
 }
 
 /** A horizontal axis at `y` with its ticks and gridlines up to `top`. */
-export function XAxis({ scale, y, top, format, label }: { scale: Scale; y: number; top: number; format: (value: number) => string; label?: string }) {
+export function XAxis({
+  scale,
+  y,
+  top,
+  format,
+  label,
+}: {
+  scale: Scale;
+  y: number;
+  top: number;
+  format: (value: number) => string;
+  label?: string;
+}) {
   const [left, right] = [scale(scale.domain[0]), scale(scale.domain[1])];
   return (
     <g className="axis" aria-hidden="true">
@@ -104,7 +127,19 @@ export function XAxis({ scale, y, top, format, label }: { scale: Scale; y: numbe
   );
 }
 
-export function YAxis({ scale, x, right, format, label }: { scale: Scale; x: number; right: number; format: (value: number) => string; label?: string }) {
+export function YAxis({
+  scale,
+  x,
+  right,
+  format,
+  label,
+}: {
+  scale: Scale;
+  x: number;
+  right: number;
+  format: (value: number) => string;
+  label?: string;
+}) {
   const [bottom, top] = [scale(scale.domain[0]), scale(scale.domain[1])];
   return (
     <g className="axis" aria-hidden="true">
@@ -118,7 +153,11 @@ export function YAxis({ scale, x, right, format, label }: { scale: Scale; x: num
       ))}
       <line className="axis-line" x1={x} x2={x} y1={bottom} y2={top} />
       {label ? (
-        <text className="axis-label" transform={`translate(${x - 40} ${(bottom + top) / 2}) rotate(-90)`} textAnchor="middle">
+        <text
+          className="axis-label"
+          transform={`translate(${x - 40} ${(bottom + top) / 2}) rotate(-90)`}
+          textAnchor="middle"
+        >
           {label}
         </text>
       ) : null}

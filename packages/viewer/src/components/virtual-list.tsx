@@ -23,7 +23,19 @@ export interface VirtualListProps<T> {
   className?: string;
 }
 
-export function VirtualList<T>({ fetchPage, resetKey, rowHeight, pageSize = 100, height = "calc(100vh - 220px)", header, renderRow, renderPlaceholder, empty, onTotal, className }: VirtualListProps<T>) {
+export function VirtualList<T>({
+  fetchPage,
+  resetKey,
+  rowHeight,
+  pageSize = 100,
+  height = "calc(100vh - 220px)",
+  header,
+  renderRow,
+  renderPlaceholder,
+  empty,
+  onTotal,
+  className,
+}: VirtualListProps<T>) {
   const viewport = useRef<HTMLDivElement>(null);
   const { range, onScroll } = useVisibleRange(viewport, rowHeight);
   const { total, pages, error } = usePagedRows({ fetchPage, pageSize, resetKey, range, onTotal });
@@ -32,10 +44,17 @@ export function VirtualList<T>({ fetchPage, resetKey, rowHeight, pageSize = 100,
   return (
     <div className={`virtual-list ${className ?? ""}`}>
       {header}
-      <div className="virtual-viewport" ref={viewport} onScroll={onScroll} style={{ height: fitHeight(height, total, rowHeight) }}>
+      <div
+        className="virtual-viewport"
+        ref={viewport}
+        onScroll={onScroll}
+        style={{ height: fitHeight(height, total, rowHeight) }}
+      >
         {total === 0 ? (empty ?? <div className="empty">Nothing here yet.</div>) : null}
         <div className="virtual-content" style={{ height: (total ?? 0) * rowHeight }}>
-          {total === null ? [] : visibleRows({ range, total, pages, pageSize, rowHeight, renderRow, renderPlaceholder })}
+          {total === null
+            ? []
+            : visibleRows({ range, total, pages, pageSize, rowHeight, renderRow, renderPlaceholder })}
         </div>
       </div>
       {error ? <div className="error-box">{error.message}</div> : null}
@@ -158,14 +177,24 @@ interface VisibleRowsOptions<T> extends Pick<VirtualListProps<T>, "rowHeight" | 
 }
 
 /** One absolutely placed box per row in range: the row when its page is here, a placeholder until then. */
-function visibleRows<T>({ range, total, pages, pageSize, rowHeight, renderRow, renderPlaceholder }: VisibleRowsOptions<T>): ReactNode[] {
+function visibleRows<T>({
+  range,
+  total,
+  pages,
+  pageSize,
+  rowHeight,
+  renderRow,
+  renderPlaceholder,
+}: VisibleRowsOptions<T>): ReactNode[] {
   const rows: ReactNode[] = [];
   for (let index = range.start; index < Math.min(range.end, total); index++) {
     const page = pages.get(Math.floor(index / pageSize) * pageSize);
     const row = page?.[index % pageSize];
     rows.push(
       <div key={index} className="virtual-row" style={{ top: index * rowHeight, height: rowHeight }} data-index={index}>
-        {row !== undefined ? renderRow(row, index) : (renderPlaceholder?.(index) ?? <div className="row-placeholder" />)}
+        {row !== undefined
+          ? renderRow(row, index)
+          : (renderPlaceholder?.(index) ?? <div className="row-placeholder" />)}
       </div>,
     );
   }

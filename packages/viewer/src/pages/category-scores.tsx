@@ -20,7 +20,11 @@ export function CategoryScores({ overview }: { overview: RunOverview }) {
       <tbody>
         {overview.categories.flatMap((entry) =>
           entry.models.map((model) => (
-            <tr key={`${entry.category}\u0000${model.model}\u0000${model.variant ?? ""}`} data-category={entry.category} data-model={model.model}>
+            <tr
+              key={`${entry.category}\u0000${model.model}\u0000${model.variant ?? ""}`}
+              data-category={entry.category}
+              data-model={model.model}
+            >
               <td>{entry.category}</td>
               <td>{model.variant ? `${model.model} [${model.variant}]` : model.model}</td>
               <td className="number">{formatScore(model.score.value)}</td>

@@ -15,9 +15,14 @@ export function DiffView({ diff, focus }: { diff: FileDiff[]; focus: string | nu
         <section key={file.path} className="diff-file" data-id={`diff:${file.path}`}>
           <header className="diff-header">
             <span className="mono strong">{file.path}</span>
-            <span className={`badge tone-${file.status === "added" ? "good" : file.status === "deleted" ? "bad" : "busy"}`}>{file.status}</span>
+            <span
+              className={`badge tone-${file.status === "added" ? "good" : file.status === "deleted" ? "bad" : "busy"}`}
+            >
+              {file.status}
+            </span>
             <span className="spacer" />
-            <span className="tone-text-good">+{file.additions}</span> <span className="tone-text-bad">−{file.deletions}</span>
+            <span className="tone-text-good">+{file.additions}</span>{" "}
+            <span className="tone-text-bad">−{file.deletions}</span>
           </header>
           <pre className="code diff-body">
             {file.patch.split("\n").map((line, index) => (

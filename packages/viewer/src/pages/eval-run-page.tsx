@@ -2,7 +2,18 @@
 // evidence — the transcript, the workspace diff and files, metrics, native events and process logs. `tab` and
 // `focus` come from the URL.
 import type { EvalRunDetail } from "openeval/viewer-api";
-import { Await, ControlBadge, Credit, Dash, Empty, ErrorBox, Section, StateBadge, Tabs, UnsandboxedBadge } from "../components/common.tsx";
+import {
+  Await,
+  ControlBadge,
+  Credit,
+  Dash,
+  Empty,
+  ErrorBox,
+  Section,
+  StateBadge,
+  Tabs,
+  UnsandboxedBadge,
+} from "../components/common.tsx";
 import { JudgeFailure } from "../components/judge-failure.tsx";
 import { formatCost, formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
@@ -27,7 +38,9 @@ export function EvalRunPage({ run, evalRun, location }: { run: string; evalRun: 
         <>
           <EvalRunHeader run={run} detail={data} />
           {/* A run an earlyStop check stopped did not fail: its "error" says why it ended. */}
-          {data.evalRun.error ? <div className={data.evalRun.state === "stopped" ? "notice" : "error-box"}>{data.evalRun.error}</div> : null}
+          {data.evalRun.error ? (
+            <div className={data.evalRun.state === "stopped" ? "notice" : "error-box"}>{data.evalRun.error}</div>
+          ) : null}
           {data.evidenceError ? <ErrorBox error={new Error(data.evidenceError)} /> : null}
           {data.findings.map((finding) => (
             <div key={finding} className="notice" data-testid="eval-run-finding">
@@ -39,12 +52,32 @@ export function EvalRunPage({ run, evalRun, location }: { run: string; evalRun: 
           <Tabs
             current={tab}
             tabs={[
-              { id: "transcript", label: "Transcript", href: withQuery(location, { tab: "transcript", focus: null }), count: data.tools.length > 0 ? data.tools.length : null },
-              { id: "diff", label: "Diff", href: withQuery(location, { tab: "diff", focus: null }), count: data.diff.length },
-              { id: "files", label: "Files", href: withQuery(location, { tab: "files", focus: null }), count: data.files.length },
+              {
+                id: "transcript",
+                label: "Transcript",
+                href: withQuery(location, { tab: "transcript", focus: null }),
+                count: data.tools.length > 0 ? data.tools.length : null,
+              },
+              {
+                id: "diff",
+                label: "Diff",
+                href: withQuery(location, { tab: "diff", focus: null }),
+                count: data.diff.length,
+              },
+              {
+                id: "files",
+                label: "Files",
+                href: withQuery(location, { tab: "files", focus: null }),
+                count: data.files.length,
+              },
               { id: "metrics", label: "Metrics", href: withQuery(location, { tab: "metrics", focus: null }) },
               { id: "events", label: "Events", href: withQuery(location, { tab: "events", focus: null }) },
-              { id: "logs", label: "Logs", href: withQuery(location, { tab: "logs", focus: null }), count: data.logs.length },
+              {
+                id: "logs",
+                label: "Logs",
+                href: withQuery(location, { tab: "logs", focus: null }),
+                count: data.logs.length,
+              },
             ]}
           />
           {tab === "transcript" ? <Transcript source={evalRunTranscript(api, run, data)} location={location} /> : null}
@@ -65,24 +98,42 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
     <div className="page-title">
       <div>
         <h1>
-          {evalRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
+          {evalRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span>{" "}
+          <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
           {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}
         </h1>
         <div className="muted">
-          Eval run <code>{evalRun.id}</code> · started {formatDate(evalRun.startedAt)} · {formatDuration(evalRun.elapsedMs)} · cost <span data-testid="eval-run-cost">{evalRun.state === "running" ? "—" : formatCost(evalRun.metrics?.cost.usd)}</span>{" "}
-          · <span data-testid="eval-run-state"><StateBadge state={evalRun.state} label={detail.outcome} /></span>
-          {evalRun.error ? <div className="small tone-text-bad" data-testid="eval-run-error">{evalRun.error}</div> : null}
+          Eval run <code>{evalRun.id}</code> · started {formatDate(evalRun.startedAt)} ·{" "}
+          {formatDuration(evalRun.elapsedMs)} · cost{" "}
+          <span data-testid="eval-run-cost">
+            {evalRun.state === "running" ? "—" : formatCost(evalRun.metrics?.cost.usd)}
+          </span>{" "}
+          ·{" "}
+          <span data-testid="eval-run-state">
+            <StateBadge state={evalRun.state} label={detail.outcome} />
+          </span>
+          {evalRun.error ? (
+            <div className="small tone-text-bad" data-testid="eval-run-error">
+              {evalRun.error}
+            </div>
+          ) : null}
         </div>
       </div>
       <div className="judgments" data-testid="judgments">
         {judgeRuns.length === 0 ? <span className="muted">Not judged yet</span> : null}
         {judgeRuns.map((judgeRun) => (
-          <a key={judgeRun.id} className={`judgment-card ${judgeRun.active ? "active" : ""}`} href={href({ page: "judge-run", run, judgeRun: judgeRun.id })} data-judge-run={judgeRun.id}>
+          <a
+            key={judgeRun.id}
+            className={`judgment-card ${judgeRun.active ? "active" : ""}`}
+            href={href({ page: "judge-run", run, judgeRun: judgeRun.id })}
+            data-judge-run={judgeRun.id}
+          >
             <div className="judgment-title">
               Judgment <span className="mono">{shortId(judgeRun.id)}</span>
             </div>
             <div>
-              <Credit value={judgeRun.value} /> <StateBadge state={judgeRun.state} /> <span className="muted small">{judgeRun.kind}</span>
+              <Credit value={judgeRun.value} /> <StateBadge state={judgeRun.state} />{" "}
+              <span className="muted small">{judgeRun.kind}</span>
             </div>
             <div className="muted small">
               {judgeRun.active ? "counts for the score" : "superseded"}
@@ -97,8 +148,13 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
 
 /** When the latest judgment of the eval run failed, what that means and how to judge it again. */
 function LatestJudgeFailure({ run, detail }: { run: string; detail: EvalRunDetail }) {
-  const latest = detail.judgeRuns.reduce<EvalRunDetail["judgeRuns"][number] | null>((last, judgeRun) => (last === null || judgeRun.startedAt >= last.startedAt ? judgeRun : last), null);
-  return latest ? <JudgeFailure run={run} evalRunId={detail.evalRun.id} state={latest.state} error={latest.error} /> : null;
+  const latest = detail.judgeRuns.reduce<EvalRunDetail["judgeRuns"][number] | null>(
+    (last, judgeRun) => (last === null || judgeRun.startedAt >= last.startedAt ? judgeRun : last),
+    null,
+  );
+  return latest ? (
+    <JudgeFailure run={run} evalRunId={detail.evalRun.id} state={latest.state} error={latest.error} />
+  ) : null;
 }
 
 /** The earlyStop checks made while the candidate ran; a decisive check links to the judgment it made. */
@@ -108,7 +164,9 @@ function EarlyChecks({ run, detail }: { run: string; detail: EvalRunDetail }) {
   const decided = checks.find((check) => check.outcome === "decided");
   const summary = [
     `${checks.length} ${checks.length === 1 ? "check" : "checks"}`,
-    known.length > 0 ? `${formatUSD(known.reduce((sum, check) => sum + check.costUSD!, 0))}${known.length < checks.length ? " or more" : ""}` : null,
+    known.length > 0
+      ? `${formatUSD(known.reduce((sum, check) => sum + check.costUSD!, 0))}${known.length < checks.length ? " or more" : ""}`
+      : null,
     decided
       ? `check ${decided.check} decided every criterion: the candidate was stopped`
       : detail.evalRun.state === "running"
@@ -116,7 +174,10 @@ function EarlyChecks({ run, detail }: { run: string; detail: EvalRunDetail }) {
         : "no check decided: the run is judged as it ended",
   ];
   return (
-    <Section title="earlyStop checks" actions={<span className="muted small">{summary.filter((part) => part !== null).join(" · ")}</span>}>
+    <Section
+      title="earlyStop checks"
+      actions={<span className="muted small">{summary.filter((part) => part !== null).join(" · ")}</span>}
+    >
       {checks.length === 0 ? (
         <Empty>The run was monitored, but no check ran (it ended before the first one was due).</Empty>
       ) : (
@@ -141,7 +202,10 @@ function EarlyChecks({ run, detail }: { run: string; detail: EvalRunDetail }) {
                     {judgeRun ? (
                       <>
                         {" "}
-                        · <a href={href({ page: "judge-run", run, judgeRun: judgeRun.id })} data-judge-run={judgeRun.id}>judgment {shortId(judgeRun.id)}</a>
+                        ·{" "}
+                        <a href={href({ page: "judge-run", run, judgeRun: judgeRun.id })} data-judge-run={judgeRun.id}>
+                          judgment {shortId(judgeRun.id)}
+                        </a>
                       </>
                     ) : null}
                   </td>
@@ -151,7 +215,10 @@ function EarlyChecks({ run, detail }: { run: string; detail: EvalRunDetail }) {
                   <td className="nowrap">{formatDate(check.startedAt)}</td>
                   <td className="number">{formatDuration(check.elapsedMs)}</td>
                   <td className="number">{formatUSD(check.costUSD)}</td>
-                  <td className="prose small">{check.reason ?? (check.outcome === "decided" ? <span className="muted">every criterion decided</span> : <Dash />)}</td>
+                  <td className="prose small">
+                    {check.reason ??
+                      (check.outcome === "decided" ? <span className="muted">every criterion decided</span> : <Dash />)}
+                  </td>
                 </tr>
               );
             })}

@@ -12,7 +12,10 @@ const COLUMNS = "220px 70px 240px 90px 1fr";
 export function EventsView({ run, evalRun, focus }: { run: string; evalRun: string; focus: string | null }) {
   const api = useApi();
   const [selected, setSelected] = useState<EventRow | null>(null);
-  const fetchPage = useCallback((offset: number, limit: number) => api.events(run, evalRun, offset, limit), [api, run, evalRun]);
+  const fetchPage = useCallback(
+    (offset: number, limit: number) => api.events(run, evalRun, offset, limit),
+    [api, run, evalRun],
+  );
   const container = useRef<HTMLDivElement>(null);
 
   // A cited event: find its index page by page, then scroll the list there.
@@ -59,7 +62,12 @@ export function EventsView({ run, evalRun, focus }: { run: string; evalRun: stri
         renderRow={(event) => {
           const id = `${event.sessionID}#${event.sequence}`;
           return (
-            <button className={`list-row ${focus === id || selected === event ? "focused" : ""}`} style={{ gridTemplateColumns: COLUMNS }} onClick={() => setSelected(event)} data-id={id}>
+            <button
+              className={`list-row ${focus === id || selected === event ? "focused" : ""}`}
+              style={{ gridTemplateColumns: COLUMNS }}
+              onClick={() => setSelected(event)}
+              data-id={id}
+            >
               <div className="mono ellipsis small">{event.sessionID}</div>
               <div className="number">{event.sequence}</div>
               <div className="ellipsis">{event.type}</div>
@@ -74,7 +82,10 @@ export function EventsView({ run, evalRun, focus }: { run: string; evalRun: stri
           <div className="box-label">
             {selected.type} · {selected.sessionID}#{selected.sequence}
           </div>
-          <pre className="code">{prettyJson(selected.data)}{selected.truncated ? "\n… cut here for display" : ""}</pre>
+          <pre className="code">
+            {prettyJson(selected.data)}
+            {selected.truncated ? "\n… cut here for display" : ""}
+          </pre>
         </div>
       ) : null}
     </div>

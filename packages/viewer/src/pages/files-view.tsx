@@ -18,7 +18,12 @@ export function FilesView({ run, detail, location }: { run: string; detail: Eval
     <div className="split">
       <nav className="file-list">
         {detail.files.map((file) => (
-          <a key={file.path} href={withQuery(location, { path: file.path, revision: null, quote: null })} className={`file-link ${file.path === path ? "active" : ""}`} data-path={file.path}>
+          <a
+            key={file.path}
+            href={withQuery(location, { path: file.path, revision: null, quote: null })}
+            className={`file-link ${file.path === path ? "active" : ""}`}
+            data-path={file.path}
+          >
             <span className="mono ellipsis">{file.path}</span>
             {changed.has(file.path) ? <span className="badge tone-busy">changed</span> : null}
             {detail.leftOut?.[file.path] !== undefined ? <span className="badge tone-muted">left out</span> : null}
@@ -33,7 +38,12 @@ export function FilesView({ run, detail, location }: { run: string; detail: Eval
             The contents of <span className="mono">{path}</span> are left out: {detail.leftOut[path]}
           </div>
         ) : path ? (
-          <FileContent key={`${path}:${revision}`} load={() => api.workspaceFile(run, detail.evalRun.id, path, revision)} title={`${path} (${revision})`} quote={location.query.get("quote")} />
+          <FileContent
+            key={`${path}:${revision}`}
+            load={() => api.workspaceFile(run, detail.evalRun.id, path, revision)}
+            title={`${path} (${revision})`}
+            quote={location.query.get("quote")}
+          />
         ) : (
           <Empty>Pick a file.</Empty>
         )}
@@ -50,18 +60,38 @@ export function LogsView({ run, detail, location }: { run: string; detail: EvalR
     <div className="split">
       <nav className="file-list">
         {detail.logs.map((file) => (
-          <a key={file.path} href={withQuery(location, { path: file.path })} className={`file-link ${file.path === path ? "active" : ""}`}>
+          <a
+            key={file.path}
+            href={withQuery(location, { path: file.path })}
+            className={`file-link ${file.path === path ? "active" : ""}`}
+          >
             <span className="mono ellipsis">{file.path}</span>
             <span className="muted small">{formatBytes(file.bytes)}</span>
           </a>
         ))}
       </nav>
-      <div className="file-pane">{path ? <FileContent key={path} load={() => api.evalRunLog(run, detail.evalRun.id, path)} title={path} /> : <Empty>Pick a log.</Empty>}</div>
+      <div className="file-pane">
+        {path ? (
+          <FileContent key={path} load={() => api.evalRunLog(run, detail.evalRun.id, path)} title={path} />
+        ) : (
+          <Empty>Pick a log.</Empty>
+        )}
+      </div>
     </div>
   );
 }
 
-export function FileContent({ load, title, quote, extra }: { load: () => Promise<FileText>; title: string; quote?: string | null; extra?: ReactNode }) {
+export function FileContent({
+  load,
+  title,
+  quote,
+  extra,
+}: {
+  load: () => Promise<FileText>;
+  title: string;
+  quote?: string | null;
+  extra?: ReactNode;
+}) {
   const file = useLoad(load, [title]);
   useEffect(() => {
     if (file.status === "ready" && quote) scrollToFocus("quote");

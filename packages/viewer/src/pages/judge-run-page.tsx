@@ -3,8 +3,24 @@
 // (images inline), the rubric judge's own session with its metrics, the frozen judge source, process logs, and every
 // file of the judge run's folder. A judgment an earlyStop check decided says so: it was made on a snapshot of the
 // running candidate.
-import { describeState, type CitationView, type CriterionView, type JudgeRunDetail, type VerificationView } from "openeval/viewer-api";
-import { Await, Code, ControlBadge, Credit, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
+import {
+  describeState,
+  type CitationView,
+  type CriterionView,
+  type JudgeRunDetail,
+  type VerificationView,
+} from "openeval/viewer-api";
+import {
+  Await,
+  Code,
+  ControlBadge,
+  Credit,
+  Empty,
+  Json,
+  KeyValues,
+  Section,
+  StateBadge,
+} from "../components/common.tsx";
 import { JudgeFailure } from "../components/judge-failure.tsx";
 import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
@@ -24,26 +40,42 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
   return (
     <>
       <JudgeRunTitle run={run} detail={detail} />
-      {judgeRun.decidedEarly ? <DecidedEarlyNotice run={run} judgeRun={judgeRun} decidedEarly={judgeRun.decidedEarly} /> : null}
+      {judgeRun.decidedEarly ? (
+        <DecidedEarlyNotice run={run} judgeRun={judgeRun} decidedEarly={judgeRun.decidedEarly} />
+      ) : null}
       {detail.integrityError ? (
         <div className="error-box" data-testid="integrity-error">
           Integrity error: {detail.integrityError}
         </div>
       ) : null}
       <JudgeFailure run={run} evalRunId={judgeRun.evalRunId} state={judgeRun.state} error={judgeRun.error} />
-      {judgeRun.error && judgeRun.state !== "failed" && judgeRun.state !== "timed_out" ? <div className="error-box">{judgeRun.error}</div> : null}
+      {judgeRun.error && judgeRun.state !== "failed" && judgeRun.state !== "timed_out" ? (
+        <div className="error-box">{judgeRun.error}</div>
+      ) : null}
       <CriteriaSection run={run} detail={detail} />
       {detail.session ? <JudgeSessionSection detail={detail} session={detail.session} location={location} /> : null}
       {detail.verifications.length > 0 ? (
         <Section title="Verification">
           {detail.verifications.map((verification) => (
-            <VerificationCard key={verification.directory} run={run} judgeRunId={judgeRun.id} verification={verification} />
+            <VerificationCard
+              key={verification.directory}
+              run={run}
+              judgeRunId={judgeRun.id}
+              verification={verification}
+            />
           ))}
         </Section>
       ) : null}
       <ReturnedJsonSection detail={detail} />
-      <Section title="Frozen judge source" actions={<span className="muted small">code/judge.js — the bundle that graded, as archived</span>}>
-        {detail.source === null ? <Empty>No code judge ran for this judgment.</Empty> : <Code className="source">{detail.source}</Code>}
+      <Section
+        title="Frozen judge source"
+        actions={<span className="muted small">code/judge.js — the bundle that graded, as archived</span>}
+      >
+        {detail.source === null ? (
+          <Empty>No code judge ran for this judgment.</Empty>
+        ) : (
+          <Code className="source">{detail.source}</Code>
+        )}
       </Section>
       <Section title="Process logs">
         <div className="two-columns">
@@ -65,11 +97,13 @@ function JudgeRunTitle({ run, detail }: { run: string; detail: JudgeRunDetail })
     <div className="page-title">
       <div>
         <h1>
-          Judgment of {judgeRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{judgeRun.slot.repetition}</span>{" "}
-          {evalRun?.control ? <ControlBadge /> : null}
+          Judgment of {judgeRun.slot.evalId} <span className="muted">×</span>{" "}
+          <span data-testid="candidate">{detail.candidate}</span>{" "}
+          <span className="muted">#{judgeRun.slot.repetition}</span> {evalRun?.control ? <ControlBadge /> : null}
         </h1>
         <div className="muted">
-          Judge run <code>{judgeRun.id}</code> · {judgeRun.kind} · started {formatDate(judgeRun.startedAt)} · {formatDuration(judgeRun.elapsedMs)} · <StateBadge state={judgeRun.state} />
+          Judge run <code>{judgeRun.id}</code> · {judgeRun.kind} · started {formatDate(judgeRun.startedAt)} ·{" "}
+          {formatDuration(judgeRun.elapsedMs)} · <StateBadge state={judgeRun.state} />
           {judgeRun.unscored ? <StateBadge state="interrupted" label="unscored" /> : null}
         </div>
       </div>
@@ -87,7 +121,15 @@ function JudgeRunTitle({ run, detail }: { run: string; detail: JudgeRunDetail })
 }
 
 /** An earlyStop check's judgment was made on a snapshot of the running candidate, and is final. */
-function DecidedEarlyNotice({ run, judgeRun, decidedEarly }: { run: string; judgeRun: ShownJudgeRun; decidedEarly: NonNullable<ShownJudgeRun["decidedEarly"]> }) {
+function DecidedEarlyNotice({
+  run,
+  judgeRun,
+  decidedEarly,
+}: {
+  run: string;
+  judgeRun: ShownJudgeRun;
+  decidedEarly: NonNullable<ShownJudgeRun["decidedEarly"]>;
+}) {
   return (
     <div className="notice" data-testid="decided-early">
       Decided early by check {decidedEarly.check} on a snapshot of the running candidate (
@@ -106,7 +148,8 @@ function CriteriaSection({ run, detail }: { run: string; detail: JudgeRunDetail 
       {detail.criteria.length === 0 ? <Empty>No scores (the judge returned none, or grading failed).</Empty> : null}
       {detail.keptOnly ? (
         <p className="notice" data-testid="kept-scores">
-          The judgment failed, so these scores are not counted: they are what the judges that did finish returned, kept as evidence.
+          The judgment failed, so these scores are not counted: they are what the judges that did finish returned, kept
+          as evidence.
         </p>
       ) : null}
       <div className="criteria" data-testid="criteria">
@@ -153,7 +196,12 @@ function JudgeRunFiles({ run, detail, location }: { run: string; detail: JudgeRu
       <div className="split">
         <nav className="file-list">
           {detail.files.map((file) => (
-            <a key={file.path} href={withQuery(location, { file: file.path })} className={`file-link ${file.path === openFile ? "active" : ""}`} data-path={file.path}>
+            <a
+              key={file.path}
+              href={withQuery(location, { file: file.path })}
+              className={`file-link ${file.path === openFile ? "active" : ""}`}
+              data-path={file.path}
+            >
               <span className="mono ellipsis">{file.path}</span>
               <span className="muted small">{formatBytes(file.bytes)}</span>
             </a>
@@ -161,7 +209,13 @@ function JudgeRunFiles({ run, detail, location }: { run: string; detail: JudgeRu
         </nav>
         <div className="file-pane">
           {openFile === null ? (
-            <Empty>Pick a file to read it{detail.files.some((file) => file.path.startsWith("rubric/")) ? ": the rubric judge's archive (job, agent, submission, tool log, its OpenCode session) is here too" : ""}.</Empty>
+            <Empty>
+              Pick a file to read it
+              {detail.files.some((file) => file.path.startsWith("rubric/"))
+                ? ": the rubric judge's archive (job, agent, submission, tool log, its OpenCode session) is here too"
+                : ""}
+              .
+            </Empty>
           ) : detail.files.find((file) => file.path === openFile)?.kind === "image" ? (
             <img className="artifact-image" src={api.judgeRunRawUrl(run, judgeRunId, openFile)} alt={openFile} />
           ) : (
@@ -192,7 +246,11 @@ function CriterionCard({ run, evalRunId, criterion }: { run: string; evalRunId: 
         <span className="spacer" />
         <Credit value={criterion.value} />
       </header>
-      {criterion.reason ? <p className="reason">{criterion.reason}</p> : criterion.source === "judge.md" ? <p className="muted small">No reason given.</p> : null}
+      {criterion.reason ? (
+        <p className="reason">{criterion.reason}</p>
+      ) : criterion.source === "judge.md" ? (
+        <p className="muted small">No reason given.</p>
+      ) : null}
       {criterion.citations.length > 0 ? (
         <ul className="citations">
           {criterion.citations.map((citation, index) => (
@@ -225,7 +283,14 @@ export function citationHref(run: string, evalRunId: string, citation: CitationV
     case "metric":
       return citation.id ? href(page, { tab: "metrics", focus: citation.id }) : null;
     case "file":
-      return citation.path ? href(page, { tab: "files", path: citation.path, revision: citation.revision === "initial" ? "initial" : null, quote: citation.quote }) : null;
+      return citation.path
+        ? href(page, {
+            tab: "files",
+            path: citation.path,
+            revision: citation.revision === "initial" ? "initial" : null,
+            quote: citation.quote,
+          })
+        : null;
     case "unknown":
       return null;
   }
@@ -233,7 +298,8 @@ export function citationHref(run: string, evalRunId: string, citation: CitationV
 
 function CitationLink({ run, evalRunId, citation }: { run: string; evalRunId: string; citation: CitationView }) {
   const target = citationHref(run, evalRunId, citation);
-  const label = citation.kind === "file" ? citation.path : citation.kind === "response" ? "final response" : citation.id;
+  const label =
+    citation.kind === "file" ? citation.path : citation.kind === "response" ? "final response" : citation.id;
   const body = (
     <>
       <span className="citation-kind">{citation.kind}</span>
@@ -241,7 +307,12 @@ function CitationLink({ run, evalRunId, citation }: { run: string; evalRunId: st
       {citation.quote ? <q className="citation-quote">{citation.quote}</q> : null}
     </>
   );
-  if (!target) return <span className="citation unlinked" title={JSON.stringify(citation.raw)}>{citation.kind === "unknown" ? <span className="mono small">{JSON.stringify(citation.raw)}</span> : body}</span>;
+  if (!target)
+    return (
+      <span className="citation unlinked" title={JSON.stringify(citation.raw)}>
+        {citation.kind === "unknown" ? <span className="mono small">{JSON.stringify(citation.raw)}</span> : body}
+      </span>
+    );
   return (
     <a className="citation" href={target} data-citation={citation.kind}>
       {body}
@@ -249,7 +320,15 @@ function CitationLink({ run, evalRunId, citation }: { run: string; evalRunId: st
   );
 }
 
-function VerificationCard({ run, judgeRunId, verification }: { run: string; judgeRunId: string; verification: VerificationView }) {
+function VerificationCard({
+  run,
+  judgeRunId,
+  verification,
+}: {
+  run: string;
+  judgeRunId: string;
+  verification: VerificationView;
+}) {
   const api = useApi();
   const result = verification.receipt?.result ?? null;
   const images = verification.artifacts.filter((artifact) => artifact.kind === "image");
@@ -258,11 +337,23 @@ function VerificationCard({ run, judgeRunId, verification }: { run: string; judg
     <article className="verification" data-verification={verification.id}>
       <header className="criterion-header">
         <span className="criterion-id">Verification {verification.id}</span>
-        {result ? <StateBadge state={result.state === "completed" && result.exitCode === 0 ? "completed" : result.state === "timed_out" ? "timed_out" : "failed"} label={result.state === "completed" ? `exit ${String(result.exitCode)}` : describeState(result.state)} /> : null}
+        {result ? (
+          <StateBadge
+            state={
+              result.state === "completed" && result.exitCode === 0
+                ? "completed"
+                : result.state === "timed_out"
+                  ? "timed_out"
+                  : "failed"
+            }
+            label={result.state === "completed" ? `exit ${String(result.exitCode)}` : describeState(result.state)}
+          />
+        ) : null}
         <span className="spacer" />
         {verification.receipt ? (
           <span className="muted small">
-            {verification.receipt.request.revision} workspace · {formatDuration(verification.receipt.elapsedMs)} · image <span className="mono">{verification.receipt.imageId.slice(0, 19)}</span>
+            {verification.receipt.request.revision} workspace · {formatDuration(verification.receipt.elapsedMs)} · image{" "}
+            <span className="mono">{verification.receipt.imageId.slice(0, 19)}</span>
           </span>
         ) : null}
       </header>
@@ -279,7 +370,9 @@ function VerificationCard({ run, judgeRunId, verification }: { run: string; judg
             {result.commands.map((command, index) => (
               <tr key={index}>
                 <td className="mono">{command.argv.join(" ")}</td>
-                <td className={`number ${command.exitCode === 0 ? "tone-text-good" : "tone-text-bad"}`}>{command.exitCode === null ? "killed" : command.exitCode}</td>
+                <td className={`number ${command.exitCode === 0 ? "tone-text-good" : "tone-text-bad"}`}>
+                  {command.exitCode === null ? "killed" : command.exitCode}
+                </td>
                 <td className="number">{formatDuration(command.elapsedMs)}</td>
               </tr>
             ))}
@@ -292,13 +385,25 @@ function VerificationCard({ run, judgeRunId, verification }: { run: string; judg
         <div className="artifacts">
           {images.map((image) => (
             <figure key={image.path} className="artifact">
-              <img className="artifact-image" src={api.judgeRunRawUrl(run, judgeRunId, image.path)} alt={image.path} data-artifact={image.path} />
+              <img
+                className="artifact-image"
+                src={api.judgeRunRawUrl(run, judgeRunId, image.path)}
+                alt={image.path}
+                data-artifact={image.path}
+              />
               <figcaption className="mono small">{image.path.split("/artifacts/").pop()}</figcaption>
             </figure>
           ))}
         </div>
       ) : null}
-      {others.length > 0 ? <KeyValues items={others.map((artifact) => [<span className="mono">{artifact.path.split("/artifacts/").pop()}</span>, formatBytes(artifact.bytes)])} /> : null}
+      {others.length > 0 ? (
+        <KeyValues
+          items={others.map((artifact) => [
+            <span className="mono">{artifact.path.split("/artifacts/").pop()}</span>,
+            formatBytes(artifact.bytes),
+          ])}
+        />
+      ) : null}
       {result && (result.missingArtifacts.length > 0 || result.refusedArtifacts.length > 0) ? (
         <div className="small tone-text-bad">
           {result.missingArtifacts.length > 0 ? `missing artifacts: ${result.missingArtifacts.join(", ")}. ` : ""}

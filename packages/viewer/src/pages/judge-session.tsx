@@ -7,7 +7,15 @@ import type { Location } from "../route.ts";
 import { MetricsView } from "./metrics-view.tsx";
 import { judgeSessionTranscript, Transcript } from "./transcript.tsx";
 
-export function JudgeSessionSection({ detail, session, location }: { detail: JudgeRunDetail; session: JudgeSessionView; location: Location }) {
+export function JudgeSessionSection({
+  detail,
+  session,
+  location,
+}: {
+  detail: JudgeRunDetail;
+  session: JudgeSessionView;
+  location: Location;
+}) {
   const { metrics } = detail.judgeRun;
   return (
     <>
@@ -15,7 +23,11 @@ export function JudgeSessionSection({ detail, session, location }: { detail: Jud
         <Transcript source={judgeSessionTranscript(detail.judgeRun.id, session)} location={location} />
       </Section>
       <Section title="Judge metrics" id="judge-metrics">
-        <MetricsView metrics={metrics ?? null} focus={null} none="No metrics were recorded for this judge session: its database could not be read, or an older openeval judged it." />
+        <MetricsView
+          metrics={metrics ?? null}
+          focus={null}
+          none="No metrics were recorded for this judge session: its database could not be read, or an older openeval judged it."
+        />
       </Section>
     </>
   );
@@ -27,7 +39,8 @@ function SessionSummary({ metrics }: { metrics: NonNullable<JudgeRunDetail["judg
   return (
     <span className="muted small" data-testid="judge-session-summary">
       {requests ? `${formatNumber(requests.started)} requests (${formatNumber(requests.failed)} failed) · ` : ""}
-      {formatNumber(metrics.tokens.input)} in / {formatNumber(metrics.tokens.output)} out tokens · {formatCost(metrics.cost.usd)} · model active {formatDuration(metrics.timing.modelActiveMs)}
+      {formatNumber(metrics.tokens.input)} in / {formatNumber(metrics.tokens.output)} out tokens ·{" "}
+      {formatCost(metrics.cost.usd)} · model active {formatDuration(metrics.timing.modelActiveMs)}
     </span>
   );
 }

@@ -1,7 +1,15 @@
 // The model leaderboard: the run summary per model — score with completion bounds (and CI once the statistics
 // stage reports it), judged slots, failures, cost, time and verdict. Controls are labelled as such.
 import type { ContributorWord, LeaderboardRow, RunOverview, VerdictWords } from "openeval/viewer-api";
-import { BoundsAndIntervalHeads, ControlBadge, Dash, Empty, ScoreBar, StateBadge, UnsandboxedBadge } from "../components/common.tsx";
+import {
+  BoundsAndIntervalHeads,
+  ControlBadge,
+  Dash,
+  Empty,
+  ScoreBar,
+  StateBadge,
+  UnsandboxedBadge,
+} from "../components/common.tsx";
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDate, formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
@@ -44,8 +52,8 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
       <CategoryScores overview={overview} />
       <VerdictPanel overview={overview} />
       <p className="muted small footnote">
-        Score: 100 × the mean over evals of each eval's mean criterion credit (equal weights). While slots are unresolved the score is “—” and the
-        bounds show where it can still land.
+        Score: 100 × the mean over evals of each eval's mean criterion credit (equal weights). While slots are
+        unresolved the score is “—” and the bounds show where it can still land.
       </p>
     </>
   );
@@ -70,11 +78,24 @@ function VariantComparisons({ overview }: { overview: RunOverview }) {
         {overview.variantComparisons.map(({ model, variant, comparison }) => (
           <tr key={`${model}\u0000${variant}`} data-model={model} data-variant={variant}>
             <td>{comparison.b}</td>
-            <td className="number">{comparison.paired.meanDifference === null ? <Dash /> : points(comparison.paired.meanDifference)}</td>
-            <td className="number" title={comparison.paired.reason ?? undefined}>
-              {comparison.paired.interval ? `${points(comparison.paired.interval.lower)} to ${points(comparison.paired.interval.upper)}` : <Dash />}
+            <td className="number">
+              {comparison.paired.meanDifference === null ? <Dash /> : points(comparison.paired.meanDifference)}
             </td>
-            <td>{comparison.evals.map((evaluation) => `${evaluation.evalId} ${evaluation.difference === null ? evaluation.status : points(100 * evaluation.difference)}`).join(", ")}</td>
+            <td className="number" title={comparison.paired.reason ?? undefined}>
+              {comparison.paired.interval ? (
+                `${points(comparison.paired.interval.lower)} to ${points(comparison.paired.interval.upper)}`
+              ) : (
+                <Dash />
+              )}
+            </td>
+            <td>
+              {comparison.evals
+                .map(
+                  (evaluation) =>
+                    `${evaluation.evalId} ${evaluation.difference === null ? evaluation.status : points(100 * evaluation.difference)}`,
+                )
+                .join(", ")}
+            </td>
             <td>{`${comparison.counts.improvement} improved, ${comparison.counts.regression} regressed, ${comparison.counts.unchanged} unchanged`}</td>
           </tr>
         ))}
@@ -117,7 +138,9 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
       <td className={`number ${row.failed > 0 ? "tone-text-bad" : "muted"}`}>{row.failed}</td>
       <td className="number">
         {row.costUSD === null && row.unknownCost > 0 ? "unknown" : formatUSD(row.costUSD)}
-        {row.unknownCost > 0 ? <span title={`${row.unknownCost} eval runs reported no cost: the total is a lower bound`}>+</span> : null}
+        {row.unknownCost > 0 ? (
+          <span title={`${row.unknownCost} eval runs reported no cost: the total is a lower bound`}>+</span>
+        ) : null}
         <div className="muted small">{formatUSD(row.meanCostUSD)} each</div>
         <div className="muted small" data-testid="judge-cost">
           judge {formatUSD(row.judgeCostUSD)} · total {formatUSD(row.totalCostUSD)}
@@ -127,7 +150,15 @@ function LeaderboardLine({ row, rank, run }: { row: LeaderboardRow; rank: number
         {formatDuration(row.medianElapsedMs)}
         <div className="muted small">p95 {formatDuration(row.p95ElapsedMs)}</div>
       </td>
-      <td data-testid="verdict">{row.control ? <span className="muted small">not in verdict</span> : row.verdict === null ? <Dash /> : <VerdictBadge words={row.verdict} />}</td>
+      <td data-testid="verdict">
+        {row.control ? (
+          <span className="muted small">not in verdict</span>
+        ) : row.verdict === null ? (
+          <Dash />
+        ) : (
+          <VerdictBadge words={row.verdict} />
+        )}
+      </td>
     </tr>
   );
 }
@@ -143,7 +174,14 @@ export function VerdictBadge({ words }: { words: VerdictWords }) {
 
 /** A verdict headline or a contributor's word; a pass over nothing and "skipped" are muted, undecided ones a warning. */
 function StatusBadge({ status }: { status: VerdictWords["headline"] | ContributorWord }) {
-  const state = status === "pass" ? "completed" : status === "fail" ? "failed" : status === "incomplete" || status === "unknown" ? "interrupted" : "skipped";
+  const state =
+    status === "pass"
+      ? "completed"
+      : status === "fail"
+        ? "failed"
+        : status === "incomplete" || status === "unknown"
+          ? "interrupted"
+          : "skipped";
   return <StateBadge state={state} label={status} />;
 }
 
@@ -154,27 +192,51 @@ function VerdictPanel({ overview }: { overview: RunOverview }) {
   return (
     <div className="verdict-panel" data-testid="verdict-panel">
       <div className="verdict-head">
-        <span className="strong">Verdict</span> {overview.verdictWords ? <VerdictBadge words={overview.verdictWords} /> : null}
-        {overview.verdictWords?.reason ? <span className="small" data-testid="verdict-reason">{overview.verdictWords.reason}</span> : null}
+        <span className="strong">Verdict</span>{" "}
+        {overview.verdictWords ? <VerdictBadge words={overview.verdictWords} /> : null}
+        {overview.verdictWords?.reason ? (
+          <span className="small" data-testid="verdict-reason">
+            {overview.verdictWords.reason}
+          </span>
+        ) : null}
         <span className="muted small">
-          {verdict.complete ? "every slot of a real model judged" : `${verdict.unjudged.length} slot(s) of real models unjudged`} · controls never enter the verdict
+          {verdict.complete
+            ? "every slot of a real model judged"
+            : `${verdict.unjudged.length} slot(s) of real models unjudged`}{" "}
+          · controls never enter the verdict
         </span>
       </div>
-      {overview.verdictNote ? <p className="small tone-text-warn" data-testid="verdict-note">Note: {overview.verdictNote}</p> : null}
+      {overview.verdictNote ? (
+        <p className="small tone-text-warn" data-testid="verdict-note">
+          Note: {overview.verdictNote}
+        </p>
+      ) : null}
       {overview.summaryRecordedAt ? (
-        <p className="muted small" data-testid="summary-recorded" title="Neither the run's records nor its benchmark folder have changed since: this is the summary `openeval report` gives now">
+        <p
+          className="muted small"
+          data-testid="summary-recorded"
+          title="Neither the run's records nor its benchmark folder have changed since: this is the summary `openeval report` gives now"
+        >
           Verdict, CIs and comparisons as the runner recorded them at {formatDate(overview.summaryRecordedAt)}
         </p>
       ) : null}
       <div className="contributors">
         {verdict.contributors.map((contributor) => (
-          <div key={contributor.id} className={`contributor status-${contributor.word.replaceAll(" ", "-")}`} data-contributor={contributor.id}>
+          <div
+            key={contributor.id}
+            className={`contributor status-${contributor.word.replaceAll(" ", "-")}`}
+            data-contributor={contributor.id}
+          >
             <div>
-              <span className="mono strong">{contributor.id}</span>{" "}
-              <StatusBadge status={contributor.word} />
+              <span className="mono strong">{contributor.id}</span> <StatusBadge status={contributor.word} />
             </div>
             <div className="muted small">{contributor.detail}</div>
-            {contributor.failing.length > 0 ? <div className="small tone-text-bad">failing: {contributor.failing.slice(0, 8).join(", ")}{contributor.failing.length > 8 ? ` and ${contributor.failing.length - 8} more` : ""}</div> : null}
+            {contributor.failing.length > 0 ? (
+              <div className="small tone-text-bad">
+                failing: {contributor.failing.slice(0, 8).join(", ")}
+                {contributor.failing.length > 8 ? ` and ${contributor.failing.length - 8} more` : ""}
+              </div>
+            ) : null}
           </div>
         ))}
       </div>

@@ -25,13 +25,21 @@ export function MatrixPictures({ run }: { run: string }) {
           </div>
           {data.total > EVALS_PER_PAGE ? (
             <div className="pager">
-              <button className="button small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - EVALS_PER_PAGE))}>
+              <button
+                className="button small"
+                disabled={offset === 0}
+                onClick={() => setOffset(Math.max(0, offset - EVALS_PER_PAGE))}
+              >
                 ← previous {EVALS_PER_PAGE} evals
               </button>
               <span className="muted small">
                 evals {offset + 1}–{offset + data.items.length} of {data.total}
               </span>
-              <button className="button small" disabled={offset + EVALS_PER_PAGE >= data.total} onClick={() => setOffset(offset + EVALS_PER_PAGE)}>
+              <button
+                className="button small"
+                disabled={offset + EVALS_PER_PAGE >= data.total}
+                onClick={() => setOffset(offset + EVALS_PER_PAGE)}
+              >
                 next {EVALS_PER_PAGE} evals →
               </button>
             </div>

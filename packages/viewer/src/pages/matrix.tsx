@@ -50,10 +50,20 @@ export function Matrix({ run, overview }: { run: string; overview: RunOverview }
 }
 
 function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; evalId: string }) {
-  const bounds = cell.score.value === null ? `bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)}` : undefined;
+  const bounds =
+    cell.score.value === null
+      ? `bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)}`
+      : undefined;
   return (
-    <div className={`matrix-cell ${creditClass(cell.score.value)}-bg`} data-model={cell.model} data-variant={cell.variant ?? "current"}>
-      <a href={href({ page: "run", run }, { tab: "eval-runs", eval: evalId, candidate: cell.candidate })} title={bounds}>
+    <div
+      className={`matrix-cell ${creditClass(cell.score.value)}-bg`}
+      data-model={cell.model}
+      data-variant={cell.variant ?? "current"}
+    >
+      <a
+        href={href({ page: "run", run }, { tab: "eval-runs", eval: evalId, candidate: cell.candidate })}
+        title={bounds}
+      >
         <Credit value={cell.score.value} />
       </a>
       <span className="slots">
@@ -69,5 +79,12 @@ function SlotSquare({ run, slot }: { run: string; slot: SlotCell }) {
   const title = `#${slot.repetition}: ${describeState(slot.state)}${slot.judgeState ? `, judge ${describeState(slot.judgeState)}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}`;
   const className = `slot ${slot.state === "running" ? "slot-running" : slot.state === "pending" ? "slot-pending" : creditClass(slot.value)}`;
   if (!slot.evalRunId) return <span className={className} title={title} />;
-  return <a className={className} title={title} href={href({ page: "eval-run", run, evalRun: slot.evalRunId })} data-repetition={slot.repetition} />;
+  return (
+    <a
+      className={className}
+      title={title}
+      href={href({ page: "eval-run", run, evalRun: slot.evalRunId })}
+      data-repetition={slot.repetition}
+    />
+  );
 }

@@ -9,42 +9,72 @@ import { scrollToFocus } from "./focus.ts";
 type Row = [path: string, label: string, value: string];
 
 /** `none`: what to say when there are no metrics. */
-export function MetricsView({ metrics, focus, none = "No metrics were computed for this eval run." }: { metrics: RunMetrics | null; focus: string | null; none?: string }) {
+export function MetricsView({
+  metrics,
+  focus,
+  none = "No metrics were computed for this eval run.",
+}: {
+  metrics: RunMetrics | null;
+  focus: string | null;
+  none?: string;
+}) {
   useEffect(() => {
     if (focus) scrollToFocus(`metric:${focus}`);
   }, [focus]);
   if (!metrics) return <Empty>{none}</Empty>;
   const percent = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)}%`);
   const groups: [string, Row[]][] = [
-    ["Cost and tokens", [
-      ["cost.usd", "Cost", metrics.cost.usd === null ? "unknown" : formatUSD(metrics.cost.usd)],
-      ["tokens.input", "Input tokens", formatNumber(metrics.tokens.input)],
-      ["tokens.output", "Output tokens", formatNumber(metrics.tokens.output)],
-      ["tokens.reasoning", "Reasoning tokens", formatNumber(metrics.tokens.reasoning)],
-      ["tokens.cacheRead", "Cache read", formatNumber(metrics.tokens.cacheRead)],
-      ["tokens.cacheWrite", "Cache write", formatNumber(metrics.tokens.cacheWrite)],
-    ]],
-    ["Tools", [
-      ["tools.calls", "Calls", formatNumber(metrics.tools.calls)],
-      ["tools.succeeded", "Succeeded", formatNumber(metrics.tools.succeeded)],
-      ["tools.failed", "Failed", formatNumber(metrics.tools.failed)],
-      ["tools.unfinished", "Unfinished", formatNumber(metrics.tools.unfinished)],
-      ["tools.errorRate", "Error rate", percent(metrics.tools.errorRate)],
-    ]],
-    ["Requests", [
-      ["requests.started", "Started", formatNumber(metrics.requests?.started)],
-      ["requests.succeeded", "Succeeded", formatNumber(metrics.requests?.succeeded)],
-      ["requests.failed", "Failed", formatNumber(metrics.requests?.failed)],
-      ["requests.retries", "Retries", formatNumber(metrics.requests?.retries)],
-      ["compactions", "Compactions", formatNumber(metrics.compactions)],
-      ["truncated", "Cut at the output limit", formatNumber(metrics.truncated)],
-      ...Object.entries(metrics.requests?.finishReasons ?? {}).map(([reason, count]): Row => [`requests.finishReasons.${reason}`, `Steps ending "${reason}"`, formatNumber(count)]),
-    ]],
-    ["Timing", [
-      ["timing.elapsedMs", "Elapsed", formatDuration(metrics.timing.elapsedMs)],
-      ["timing.modelActiveMs", "Model active", formatDuration(metrics.timing.modelActiveMs)],
-      ["timing.outputTokensPerSecond", "Output tokens / s", metrics.timing.outputTokensPerSecond === null ? "—" : metrics.timing.outputTokensPerSecond.toFixed(1)],
-    ]],
+    [
+      "Cost and tokens",
+      [
+        ["cost.usd", "Cost", metrics.cost.usd === null ? "unknown" : formatUSD(metrics.cost.usd)],
+        ["tokens.input", "Input tokens", formatNumber(metrics.tokens.input)],
+        ["tokens.output", "Output tokens", formatNumber(metrics.tokens.output)],
+        ["tokens.reasoning", "Reasoning tokens", formatNumber(metrics.tokens.reasoning)],
+        ["tokens.cacheRead", "Cache read", formatNumber(metrics.tokens.cacheRead)],
+        ["tokens.cacheWrite", "Cache write", formatNumber(metrics.tokens.cacheWrite)],
+      ],
+    ],
+    [
+      "Tools",
+      [
+        ["tools.calls", "Calls", formatNumber(metrics.tools.calls)],
+        ["tools.succeeded", "Succeeded", formatNumber(metrics.tools.succeeded)],
+        ["tools.failed", "Failed", formatNumber(metrics.tools.failed)],
+        ["tools.unfinished", "Unfinished", formatNumber(metrics.tools.unfinished)],
+        ["tools.errorRate", "Error rate", percent(metrics.tools.errorRate)],
+      ],
+    ],
+    [
+      "Requests",
+      [
+        ["requests.started", "Started", formatNumber(metrics.requests?.started)],
+        ["requests.succeeded", "Succeeded", formatNumber(metrics.requests?.succeeded)],
+        ["requests.failed", "Failed", formatNumber(metrics.requests?.failed)],
+        ["requests.retries", "Retries", formatNumber(metrics.requests?.retries)],
+        ["compactions", "Compactions", formatNumber(metrics.compactions)],
+        ["truncated", "Cut at the output limit", formatNumber(metrics.truncated)],
+        ...Object.entries(metrics.requests?.finishReasons ?? {}).map(
+          ([reason, count]): Row => [
+            `requests.finishReasons.${reason}`,
+            `Steps ending "${reason}"`,
+            formatNumber(count),
+          ],
+        ),
+      ],
+    ],
+    [
+      "Timing",
+      [
+        ["timing.elapsedMs", "Elapsed", formatDuration(metrics.timing.elapsedMs)],
+        ["timing.modelActiveMs", "Model active", formatDuration(metrics.timing.modelActiveMs)],
+        [
+          "timing.outputTokensPerSecond",
+          "Output tokens / s",
+          metrics.timing.outputTokensPerSecond === null ? "—" : metrics.timing.outputTokensPerSecond.toFixed(1),
+        ],
+      ],
+    ],
   ];
   return (
     <div className="metrics" data-testid="metrics">

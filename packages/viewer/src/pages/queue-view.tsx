@@ -44,7 +44,8 @@ function QueueBody({ run, queue, overview }: { run: string; queue: QueueAnswer; 
   const since = queue.status === "running" ? Math.max(0, now - queue.at) : 0;
   if (!queue.invocation) return <Empty>{queue.etaNote}</Empty>;
   const { invocation } = queue;
-  const elapsed = (queue.summary ? Date.parse(queue.summary.finishedAt) : queue.at + since) - Date.parse(invocation.startedAt);
+  const elapsed =
+    (queue.summary ? Date.parse(queue.summary.finishedAt) : queue.at + since) - Date.parse(invocation.startedAt);
   const eta = queue.etaMs === null ? null : Math.max(0, queue.etaMs - since);
   const cap = invocation.maxCostUSD;
   return (
@@ -52,18 +53,21 @@ function QueueBody({ run, queue, overview }: { run: string; queue: QueueAnswer; 
       <div className={`queue-banner status-${queue.status}`} data-testid="queue-status">
         {queue.status === "running" ? (
           <>
-            <StateBadge state="running" label="running" /> started {formatDate(invocation.startedAt)} · {invocation.concurrency} lane{invocation.concurrency === 1 ? "" : "s"} · pid {invocation.pid}
+            <StateBadge state="running" label="running" /> started {formatDate(invocation.startedAt)} ·{" "}
+            {invocation.concurrency} lane{invocation.concurrency === 1 ? "" : "s"} · pid {invocation.pid}
           </>
         ) : queue.status === "finished" && queue.summary ? (
           <>
-            <StateBadge state="completed" label="finished" /> {formatDate(queue.summary.finishedAt)} after {formatDuration(elapsed)} · <RunVerdict overview={overview} /> ·{" "}
+            <StateBadge state="completed" label="finished" /> {formatDate(queue.summary.finishedAt)} after{" "}
+            {formatDuration(elapsed)} · <RunVerdict overview={overview} /> ·{" "}
             <a href={href({ page: "run", run }, { tab: "leaderboard" })} data-testid="queue-summary-link">
               the leaderboard →
             </a>
           </>
         ) : (
           <>
-            <StateBadge state="interrupted" label="stopped" /> The runner went away before this invocation finished; <code>openeval run</code> resumes it.
+            <StateBadge state="interrupted" label="stopped" /> The runner went away before this invocation finished;{" "}
+            <code>openeval run</code> resumes it.
           </>
         )}
       </div>
@@ -75,29 +79,56 @@ function QueueBody({ run, queue, overview }: { run: string; queue: QueueAnswer; 
       <div className="run-stats queue-stats">
         <Stat label="Running" value={String(queue.running.total)} />
         <Stat label="Queued" value={String(queue.queued.total)} />
-        <Stat label="Finished" value={String(queue.finished.total)} note={queue.failed > 0 ? `${queue.failed} failed` : undefined} />
+        <Stat
+          label="Finished"
+          value={String(queue.finished.total)}
+          note={queue.failed > 0 ? `${queue.failed} failed` : undefined}
+        />
         <Stat label="Elapsed" value={formatDuration(elapsed)} />
-        <Stat label="ETA" value={queue.status === "finished" ? "done" : eta === null ? "—" : formatDuration(eta)} note={queue.etaNote ?? undefined} testId="queue-eta" />
+        <Stat
+          label="ETA"
+          value={queue.status === "finished" ? "done" : eta === null ? "—" : formatDuration(eta)}
+          note={queue.etaNote ?? undefined}
+          testId="queue-eta"
+        />
         <div className="stat spend-stat" data-testid="queue-spend">
           <div className="stat-label">Spend{cap !== null ? " / --max-cost" : ""}</div>
           <div className="stat-value">
             {formatUSD(queue.spendUSD)}
-            {queue.unknownCost > 0 ? <span title={`${queue.unknownCost} finished eval runs reported no cost`}>+</span> : null}
+            {queue.unknownCost > 0 ? (
+              <span title={`${queue.unknownCost} finished eval runs reported no cost`}>+</span>
+            ) : null}
             {cap !== null ? <span className="muted"> / {formatUSD(cap)}</span> : null}
           </div>
           {cap !== null ? (
-            <div className="spend-bar" role="meter" aria-valuemin={0} aria-valuemax={cap} aria-valuenow={queue.spendUSD} aria-label="Spend against --max-cost">
+            <div
+              className="spend-bar"
+              role="meter"
+              aria-valuemin={0}
+              aria-valuemax={cap}
+              aria-valuenow={queue.spendUSD}
+              aria-label="Spend against --max-cost"
+            >
               <div style={{ width: `${Math.min(100, cap === 0 ? 100 : (100 * queue.spendUSD) / cap)}%` }} />
             </div>
           ) : (
-            <div className="muted small">no --max-cost cap{invocation.estimateUSD !== null ? ` · plan estimate ${formatUSD(invocation.estimateUSD)}` : ""}</div>
+            <div className="muted small">
+              no --max-cost cap
+              {invocation.estimateUSD !== null ? ` · plan estimate ${formatUSD(invocation.estimateUSD)}` : ""}
+            </div>
           )}
         </div>
       </div>
       <div className="queue-lists">
         <QueueSection title="Running" list={queue.running} run={run} since={since} testId="queue-running" />
         <QueueSection title="Queued" list={queue.queued} run={run} since={0} testId="queue-queued" />
-        <QueueSection title="Finished (latest first)" list={queue.finished} run={run} since={0} testId="queue-finished" />
+        <QueueSection
+          title="Finished (latest first)"
+          list={queue.finished}
+          run={run}
+          since={0}
+          testId="queue-finished"
+        />
       </div>
     </div>
   );
@@ -113,7 +144,19 @@ function Stat({ label, value, note, testId }: { label: string; value: string; no
   );
 }
 
-function QueueSection({ title, list, run, since, testId }: { title: string; list: QueueList; run: string; since: number; testId: string }) {
+function QueueSection({
+  title,
+  list,
+  run,
+  since,
+  testId,
+}: {
+  title: string;
+  list: QueueList;
+  run: string;
+  since: number;
+  testId: string;
+}) {
   return (
     <Section title={`${title} · ${list.total}`}>
       {list.total === 0 ? (
@@ -122,14 +165,20 @@ function QueueSection({ title, list, run, since, testId }: { title: string; list
         <table className="table queue-table" data-testid={testId}>
           <tbody>
             {list.items.map((item, index) => (
-              <QueueLine key={`${item.kind}-${item.evalRunId ?? ""}-${item.judgeRunId ?? ""}-${index}`} item={item} run={run} since={since} />
+              <QueueLine
+                key={`${item.kind}-${item.evalRunId ?? ""}-${item.judgeRunId ?? ""}-${index}`}
+                item={item}
+                run={run}
+                since={since}
+              />
             ))}
           </tbody>
         </table>
       )}
       {list.total > list.items.length ? (
         <div className="muted small">
-          … and {list.total - list.items.length} more (<a href={href({ page: "run", run }, { tab: "eval-runs" })}>every eval run</a>)
+          … and {list.total - list.items.length} more (
+          <a href={href({ page: "run", run }, { tab: "eval-runs" })}>every eval run</a>)
         </div>
       ) : null}
     </Section>
@@ -137,7 +186,11 @@ function QueueSection({ title, list, run, since, testId }: { title: string; list
 }
 
 function QueueLine({ item, run, since }: { item: QueueItem; run: string; since: number }) {
-  const target = item.judgeRunId ? href({ page: "judge-run", run, judgeRun: item.judgeRunId }) : item.evalRunId ? href({ page: "eval-run", run, evalRun: item.evalRunId }) : null;
+  const target = item.judgeRunId
+    ? href({ page: "judge-run", run, judgeRun: item.judgeRunId })
+    : item.evalRunId
+      ? href({ page: "eval-run", run, evalRun: item.evalRunId })
+      : null;
   const slot = `${item.evalId} × ${item.candidate} #${item.repetition}`;
   return (
     <tr data-kind={item.kind} data-state={item.state} data-candidate={item.candidate}>
@@ -145,10 +198,16 @@ function QueueLine({ item, run, since }: { item: QueueItem; run: string; since: 
         <span className={`badge ${item.kind === "judge" ? "tone-control" : "tone-muted"}`}>{item.kind}</span>
       </td>
       <td className="ellipsis">{target ? <a href={target}>{slot}</a> : slot}</td>
-      <td>{item.state === "queued" ? <span className="muted small">queued</span> : <StateBadge state={item.state} />}</td>
-      <td className="number">{item.elapsedMs === null ? "" : formatDuration(item.elapsedMs + (item.state === "running" ? since : 0))}</td>
+      <td>
+        {item.state === "queued" ? <span className="muted small">queued</span> : <StateBadge state={item.state} />}
+      </td>
+      <td className="number">
+        {item.elapsedMs === null ? "" : formatDuration(item.elapsedMs + (item.state === "running" ? since : 0))}
+      </td>
       <td className="number muted small">{item.costUSD === null ? "" : formatUSD(item.costUSD)}</td>
-      <td className="mono muted small">{item.judgeRunId ? shortId(item.judgeRunId) : item.evalRunId ? shortId(item.evalRunId) : ""}</td>
+      <td className="mono muted small">
+        {item.judgeRunId ? shortId(item.judgeRunId) : item.evalRunId ? shortId(item.evalRunId) : ""}
+      </td>
     </tr>
   );
 }

@@ -25,26 +25,47 @@ export function RunPage({ run, location }: { run: string; location: Location }) 
       {(data) => {
         // While a runner works on the run, it opens on the queue.
         if (opened.current?.run !== run) opened.current = { run, live: data.live };
-        const tab = TABS.find((candidate) => candidate === requested) ?? (opened.current.live ? "queue" : "leaderboard");
+        const tab =
+          TABS.find((candidate) => candidate === requested) ?? (opened.current.live ? "queue" : "leaderboard");
         return (
-        <>
-          <RunHeader overview={data} />
-          <Tabs
-            current={tab}
-            tabs={[
-              { id: "leaderboard", label: "Leaderboard", href: withQuery(location, { tab: "leaderboard" }), count: data.leaderboard.length },
-              { id: "matrix", label: "Eval × model", href: withQuery(location, { tab: "matrix" }), count: Object.keys(data.criteria).length },
-              { id: "eval-runs", label: "Eval runs", href: withQuery(location, { tab: "eval-runs" }), count: data.counts.evalRuns },
-              { id: "compare", label: "Compare", href: withQuery(location, { tab: "compare" }) },
-              { id: "queue", label: data.live ? "Queue · live" : "Queue", href: withQuery(location, { tab: "queue" }), count: data.live ? data.counts.running : null },
-            ]}
-          />
-          {tab === "leaderboard" ? <Leaderboard overview={data} run={run} /> : null}
-          {tab === "matrix" ? <Matrix run={run} overview={data} /> : null}
-          {tab === "eval-runs" ? <EvalRunList run={run} overview={data} location={location} /> : null}
-          {tab === "compare" ? <CompareView run={run} overview={data} location={location} /> : null}
-          {tab === "queue" ? <QueueView run={run} overview={data} /> : null}
-        </>
+          <>
+            <RunHeader overview={data} />
+            <Tabs
+              current={tab}
+              tabs={[
+                {
+                  id: "leaderboard",
+                  label: "Leaderboard",
+                  href: withQuery(location, { tab: "leaderboard" }),
+                  count: data.leaderboard.length,
+                },
+                {
+                  id: "matrix",
+                  label: "Eval × model",
+                  href: withQuery(location, { tab: "matrix" }),
+                  count: Object.keys(data.criteria).length,
+                },
+                {
+                  id: "eval-runs",
+                  label: "Eval runs",
+                  href: withQuery(location, { tab: "eval-runs" }),
+                  count: data.counts.evalRuns,
+                },
+                { id: "compare", label: "Compare", href: withQuery(location, { tab: "compare" }) },
+                {
+                  id: "queue",
+                  label: data.live ? "Queue · live" : "Queue",
+                  href: withQuery(location, { tab: "queue" }),
+                  count: data.live ? data.counts.running : null,
+                },
+              ]}
+            />
+            {tab === "leaderboard" ? <Leaderboard overview={data} run={run} /> : null}
+            {tab === "matrix" ? <Matrix run={run} overview={data} /> : null}
+            {tab === "eval-runs" ? <EvalRunList run={run} overview={data} location={location} /> : null}
+            {tab === "compare" ? <CompareView run={run} overview={data} location={location} /> : null}
+            {tab === "queue" ? <QueueView run={run} overview={data} /> : null}
+          </>
         );
       }}
     </Await>
@@ -55,41 +76,54 @@ function RunHeader({ overview }: { overview: RunOverview }) {
   const { run, counts } = overview;
   return (
     <>
-    {overview.integrity.length > 0 ? (
-      <div className="error-box" data-testid="run-integrity">
-        {overview.integrity.length} record{overview.integrity.length === 1 ? "" : "s"} failed the integrity check (judge runs among them are not scored):
-        <ul>
-          {overview.integrity.map((problem) => (
-            <li key={`${problem.kind}:${problem.id}`}>{problem.message}</li>
-          ))}
-        </ul>
-      </div>
-    ) : null}
-    <div className="page-title run-header">
-      <div>
-        <h1>{run.name}</h1>
-        <div className="muted">
-          Run <code>{run.id}</code> · started {formatDate(run.createdAt)} · OpenCode {run.opencodeVersion}
+      {overview.integrity.length > 0 ? (
+        <div className="error-box" data-testid="run-integrity">
+          {overview.integrity.length} record{overview.integrity.length === 1 ? "" : "s"} failed the integrity check
+          (judge runs among them are not scored):
+          <ul>
+            {overview.integrity.map((problem) => (
+              <li key={`${problem.kind}:${problem.id}`}>{problem.message}</li>
+            ))}
+          </ul>
         </div>
-      </div>
-      <div className="run-stats">
-        <Stat label="Judged slots" value={`${counts.judged} / ${counts.slots}`} />
-        <Stat label="Eval runs" value={String(counts.evalRuns)} />
-        <Stat label="Failed" value={String(counts.failed)} tone={counts.failed > 0 ? "bad" : undefined} />
-        <div className="stat">
-          <div className="stat-label">Status</div>
-          <div className="stat-value">
-            {overview.live ? <StateBadge state="running" label="live" /> : overview.complete ? <StateBadge state="completed" label="complete" /> : <StateBadge state="interrupted" label="incomplete" />}
+      ) : null}
+      <div className="page-title run-header">
+        <div>
+          <h1>{run.name}</h1>
+          <div className="muted">
+            Run <code>{run.id}</code> · started {formatDate(run.createdAt)} · OpenCode {run.opencodeVersion}
           </div>
         </div>
-        <div className="stat">
-          <div className="stat-label">Verdict</div>
-          <div className="stat-value" data-testid="run-verdict">
-            {overview.verdictWords === null ? <span className="muted" title={overview.verdictNote ?? undefined}>—</span> : <VerdictBadge words={overview.verdictWords} />}
+        <div className="run-stats">
+          <Stat label="Judged slots" value={`${counts.judged} / ${counts.slots}`} />
+          <Stat label="Eval runs" value={String(counts.evalRuns)} />
+          <Stat label="Failed" value={String(counts.failed)} tone={counts.failed > 0 ? "bad" : undefined} />
+          <div className="stat">
+            <div className="stat-label">Status</div>
+            <div className="stat-value">
+              {overview.live ? (
+                <StateBadge state="running" label="live" />
+              ) : overview.complete ? (
+                <StateBadge state="completed" label="complete" />
+              ) : (
+                <StateBadge state="interrupted" label="incomplete" />
+              )}
+            </div>
+          </div>
+          <div className="stat">
+            <div className="stat-label">Verdict</div>
+            <div className="stat-value" data-testid="run-verdict">
+              {overview.verdictWords === null ? (
+                <span className="muted" title={overview.verdictNote ?? undefined}>
+                  —
+                </span>
+              ) : (
+                <VerdictBadge words={overview.verdictWords} />
+              )}
+            </div>
           </div>
         </div>
       </div>
-    </div>
     </>
   );
 }

@@ -47,11 +47,23 @@ export function RunsPage() {
                           {model}
                         </span>
                       ))}
-                      {run.variants.length > 0 ? <div className="muted small" data-testid="run-variants">variants: current, {run.variants.join(", ")}</div> : null}
+                      {run.variants.length > 0 ? (
+                        <div className="muted small" data-testid="run-variants">
+                          variants: current, {run.variants.join(", ")}
+                        </div>
+                      ) : null}
                     </td>
                     <td className="number">{run.evals.length}</td>
                     <td className="number">{run.repetitions}</td>
-                    <td className="number">{run.counts ? `${run.counts.judged} / ${run.counts.slots}` : <span className="muted" title="A large run: opened when you look at it">—</span>}</td>
+                    <td className="number">
+                      {run.counts ? (
+                        `${run.counts.judged} / ${run.counts.slots}`
+                      ) : (
+                        <span className="muted" title="A large run: opened when you look at it">
+                          —
+                        </span>
+                      )}
+                    </td>
                     <td>
                       {run.live ? (
                         <StateBadge state="running" label="live" />

@@ -11,7 +11,10 @@ export function SideBySidePage({ run, location }: { run: string; location: Locat
   const a = location.query.get("a");
   const b = location.query.get("b");
   const runA = location.query.get("runA") ?? run;
-  if (!a || !b) return <Empty>Name two eval runs: ?a=&lt;eval run&gt;&amp;runA=&lt;its run&gt;&amp;b=&lt;eval run of this run&gt;</Empty>;
+  if (!a || !b)
+    return (
+      <Empty>Name two eval runs: ?a=&lt;eval run&gt;&amp;runA=&lt;its run&gt;&amp;b=&lt;eval run of this run&gt;</Empty>
+    );
   return (
     <>
       <div className="page-title">
@@ -34,7 +37,10 @@ function SideColumn({ label, run, evalRun }: { label: string; run: string; evalR
         {(data) => (
           <>
             <ColumnHeader label={label} run={run} detail={data} />
-            <Transcript source={evalRunTranscript(api, run, data)} location={{ route: { page: "eval-run", run, evalRun }, query: new URLSearchParams() }} />
+            <Transcript
+              source={evalRunTranscript(api, run, data)}
+              location={{ route: { page: "eval-run", run, evalRun }, query: new URLSearchParams() }}
+            />
           </>
         )}
       </Await>
@@ -48,14 +54,23 @@ function ColumnHeader({ label, run, detail }: { label: string; run: string; deta
   return (
     <div className="side-column-header">
       <div>
-        <span className="side-tag">{label}</span> <strong>{evalRun.slot.evalId}</strong> <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span> <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}
+        <span className="side-tag">{label}</span> <strong>{evalRun.slot.evalId}</strong>{" "}
+        <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span>{" "}
+        <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}
       </div>
       <div className="muted small">
-        run <a href={href({ page: "run", run })}>{run}</a> · <a href={href({ page: "eval-run", run, evalRun: evalRun.id })}>eval run {shortId(evalRun.id)}</a> · <StateBadge state={evalRun.state} /> · {formatDuration(evalRun.elapsedMs)} · {formatUSD(evalRun.metrics?.cost.usd)}
+        run <a href={href({ page: "run", run })}>{run}</a> ·{" "}
+        <a href={href({ page: "eval-run", run, evalRun: evalRun.id })}>eval run {shortId(evalRun.id)}</a> ·{" "}
+        <StateBadge state={evalRun.state} /> · {formatDuration(evalRun.elapsedMs)} ·{" "}
+        {formatUSD(evalRun.metrics?.cost.usd)}
         {active ? (
           <>
             {" "}
-            · <a href={href({ page: "judge-run", run, judgeRun: active.id })} data-judge-run={active.id}>judgment</a> <Credit value={active.value} />
+            ·{" "}
+            <a href={href({ page: "judge-run", run, judgeRun: active.id })} data-judge-run={active.id}>
+              judgment
+            </a>{" "}
+            <Credit value={active.value} />
           </>
         ) : null}
       </div>
@@ -73,7 +88,8 @@ function JudgmentCriteria({ run, judgeRun }: { run: string; judgeRun: string }) 
     <ul className="side-criteria" data-testid="side-criteria">
       {detail.data.criteria.map((criterion) => (
         <li key={criterion.id} data-criterion={criterion.id}>
-          <Credit value={criterion.value} /> <span className="mono">{criterion.id}</span> {criterion.reason ? <span className="muted small">— {criterion.reason}</span> : null}
+          <Credit value={criterion.value} /> <span className="mono">{criterion.id}</span>{" "}
+          {criterion.reason ? <span className="muted small">— {criterion.reason}</span> : null}
         </li>
       ))}
     </ul>

@@ -2,7 +2,19 @@
 // with its text, reasoning and tool calls (input, output, error, subagent), and the final answer. Pages of messages
 // load on demand; `focus` (a message, part or tool call id, or "response") scrolls to the cited item and marks it.
 import { useEffect, useState } from "react";
-import { type EvalRunDetail, type JudgeSessionView, locateInTranscript, pageOf, pageOffsetFor, type SessionInfo, type ToolSummary, type TranscriptLocation, type TranscriptMessage, type TranscriptPage, type TranscriptPart } from "openeval/viewer-api";
+import {
+  type EvalRunDetail,
+  type JudgeSessionView,
+  locateInTranscript,
+  pageOf,
+  pageOffsetFor,
+  type SessionInfo,
+  type ToolSummary,
+  type TranscriptLocation,
+  type TranscriptMessage,
+  type TranscriptPage,
+  type TranscriptPart,
+} from "openeval/viewer-api";
 import type { ViewerApi } from "../api.ts";
 import { Code, Empty, ErrorBox, Spinner, StateBadge } from "../components/common.tsx";
 import { formatDuration, formatJson, formatTime, formatUSD } from "../format.ts";
@@ -72,7 +84,11 @@ export function judgeSessionTranscript(judgeRunId: string, session: JudgeSession
 
 export function Transcript({ source, location }: { source: TranscriptSource; location: Location }) {
   const focus = location.query.get("focus");
-  const { loaded, error, busy, loadMore } = useTranscriptPage(source, focus, location.query.get("session") ?? undefined);
+  const { loaded, error, busy, loadMore } = useTranscriptPage(
+    source,
+    focus,
+    location.query.get("session") ?? undefined,
+  );
 
   useEffect(() => {
     if (loaded && focus) scrollToFocus(focus);
@@ -83,11 +99,17 @@ export function Transcript({ source, location }: { source: TranscriptSource; loc
   return (
     <div className="transcript-layout">
       <div className="transcript" data-testid="transcript">
-        {source.sessions.length > 1 ? <SessionNav sessions={source.sessions} location={location} current={loaded?.sessionID} /> : null}
+        {source.sessions.length > 1 ? (
+          <SessionNav sessions={source.sessions} location={location} current={loaded?.sessionID} />
+        ) : null}
         {error ? <ErrorBox error={error} /> : null}
         {loaded === null && !error ? <Spinner /> : null}
-        {loaded !== null ? <Messages loaded={loaded} busy={busy} loadMore={loadMore} location={location} focus={focus} /> : null}
-        {isRoot ? <FinalResponse response={source.response} author={source.author} focused={focus === "response"} /> : null}
+        {loaded !== null ? (
+          <Messages loaded={loaded} busy={busy} loadMore={loadMore} location={location} focus={focus} />
+        ) : null}
+        {isRoot ? (
+          <FinalResponse response={source.response} author={source.author} focused={focus === "response"} />
+        ) : null}
       </div>
       <ToolIndex tools={source.tools} location={location} focus={focus} />
     </div>
@@ -118,7 +140,8 @@ function useTranscriptPage(source: TranscriptSource, focus: string | null, reque
         }
       }
       const page = await source.page(session, offset, PAGE);
-      if (!cancelled) setLoaded({ sessionID: page.sessionID, start: page.offset, messages: page.items, total: page.total });
+      if (!cancelled)
+        setLoaded({ sessionID: page.sessionID, start: page.offset, messages: page.items, total: page.total });
     })().catch((reason: unknown) => !cancelled && setError(toError(reason)));
     return () => {
       cancelled = true;
@@ -133,7 +156,11 @@ function useTranscriptPage(source: TranscriptSource, focus: string | null, reque
       const offset = direction === "earlier" ? Math.max(0, loaded.start - PAGE) : loaded.start + loaded.messages.length;
       const limit = direction === "earlier" ? loaded.start - offset : PAGE;
       const page = await source.page(loaded.sessionID, offset, limit);
-      setLoaded(direction === "earlier" ? { ...loaded, start: offset, messages: [...page.items, ...loaded.messages] } : { ...loaded, messages: [...loaded.messages, ...page.items], total: page.total });
+      setLoaded(
+        direction === "earlier"
+          ? { ...loaded, start: offset, messages: [...page.items, ...loaded.messages] }
+          : { ...loaded, messages: [...loaded.messages, ...page.items], total: page.total },
+      );
     } catch (reason) {
       setError(toError(reason));
     } finally {
@@ -145,12 +172,26 @@ function useTranscriptPage(source: TranscriptSource, focus: string | null, reque
 }
 
 /** The root session and its subagents' sessions: a click opens that session's first page. */
-function SessionNav({ sessions, location, current }: { sessions: SessionInfo[]; location: Location; current: string | undefined }) {
+function SessionNav({
+  sessions,
+  location,
+  current,
+}: {
+  sessions: SessionInfo[];
+  location: Location;
+  current: string | undefined;
+}) {
   return (
     <nav className="sessions">
       {sessions.map((session) => (
-        <a key={session.id} href={withQuery(location, { session: session.id, focus: null })} className={`session-link ${current === session.id ? "active" : ""}`} data-session={session.id}>
-          {session.parentID ? "↳ subagent" : "root"} · {session.title || session.id} <span className="muted">({session.messages})</span>
+        <a
+          key={session.id}
+          href={withQuery(location, { session: session.id, focus: null })}
+          className={`session-link ${current === session.id ? "active" : ""}`}
+          data-session={session.id}
+        >
+          {session.parentID ? "↳ subagent" : "root"} · {session.title || session.id}{" "}
+          <span className="muted">({session.messages})</span>
         </a>
       ))}
     </nav>
@@ -158,7 +199,19 @@ function SessionNav({ sessions, location, current }: { sessions: SessionInfo[]; 
 }
 
 /** The loaded messages between a button for the earlier page and one for the later. */
-function Messages({ loaded, busy, loadMore, location, focus }: { loaded: Loaded; busy: boolean; loadMore: (direction: Direction) => Promise<void>; location: Location; focus: string | null }) {
+function Messages({
+  loaded,
+  busy,
+  loadMore,
+  location,
+  focus,
+}: {
+  loaded: Loaded;
+  busy: boolean;
+  loadMore: (direction: Direction) => Promise<void>;
+  location: Location;
+  focus: string | null;
+}) {
   return (
     <>
       {loaded.start > 0 ? (
@@ -178,11 +231,23 @@ function Messages({ loaded, busy, loadMore, location, focus }: { loaded: Loaded;
   );
 }
 
-function FinalResponse({ response, author, focused }: { response: string; author: TranscriptSource["author"]; focused: boolean }) {
+function FinalResponse({
+  response,
+  author,
+  focused,
+}: {
+  response: string;
+  author: TranscriptSource["author"];
+  focused: boolean;
+}) {
   return (
     <div className={`response-box ${focused ? "focused" : ""}`} data-id="response" id="response">
       <div className="box-label">Final response</div>
-      {response ? <div className="prose">{response}</div> : <span className="muted">The {author} gave no final answer.</span>}
+      {response ? (
+        <div className="prose">{response}</div>
+      ) : (
+        <span className="muted">The {author} gave no final answer.</span>
+      )}
     </div>
   );
 }
@@ -196,7 +261,11 @@ function ToolIndex({ tools, location, focus }: { tools: ToolSummary[]; location:
       <ol>
         {tools.map((tool) => (
           <li key={tool.id}>
-            <a href={withQuery(location, { focus: tool.id, session: null })} className={focus === tool.id ? "active" : ""} title={tool.error ?? undefined}>
+            <a
+              href={withQuery(location, { focus: tool.id, session: null })}
+              className={focus === tool.id ? "active" : ""}
+              title={tool.error ?? undefined}
+            >
               <span className={`dot status-${tool.status}`} />
               <span className="mono">{tool.name}</span>
               <span className="muted small">{formatDuration(tool.durationMs)}</span>
@@ -208,7 +277,15 @@ function ToolIndex({ tools, location, focus }: { tools: ToolSummary[]; location:
   );
 }
 
-function Message({ message, location, focus }: { message: TranscriptMessage; location: Location; focus: string | null }) {
+function Message({
+  message,
+  location,
+  focus,
+}: {
+  message: TranscriptMessage;
+  location: Location;
+  focus: string | null;
+}) {
   const visible = message.parts.filter((part) => !(part.kind === "step" && part.phase === "start"));
   return (
     <article className={`message role-${message.role} ${focus === message.id ? "focused" : ""}`} data-id={message.id}>
@@ -225,7 +302,12 @@ function Message({ message, location, focus }: { message: TranscriptMessage; loc
       </header>
       {message.error ? <div className="error-box">{message.error}</div> : null}
       {visible.map((part) => (
-        <Part key={part.id} part={part} location={location} focused={focus === part.id || (part.kind === "tool" && part.callID !== null && focus === part.callID)} />
+        <Part
+          key={part.id}
+          part={part}
+          location={location}
+          focused={focus === part.id || (part.kind === "tool" && part.callID !== null && focus === part.callID)}
+        />
       ))}
     </article>
   );
@@ -260,7 +342,15 @@ function TextPart({ part, className }: { part: PartOf<"text">; className: string
 }
 
 /** Folded unless it is the cited item. */
-function ReasoningPart({ part, className, focused }: { part: PartOf<"reasoning">; className: string; focused: boolean }) {
+function ReasoningPart({
+  part,
+  className,
+  focused,
+}: {
+  part: PartOf<"reasoning">;
+  className: string;
+  focused: boolean;
+}) {
   return (
     <details className={`part part-reasoning ${className}`} data-id={part.id} open={focused}>
       <summary>Reasoning</summary>
@@ -274,7 +364,9 @@ function StepFinish({ part }: { part: PartOf<"step"> }) {
   return (
     <div className="part part-step muted small" data-id={part.id}>
       step finished{part.reason ? ` (${part.reason})` : ""}
-      {part.tokens && typeof part.tokens.output === "number" ? ` · ${String(part.tokens.input)} in / ${String(part.tokens.output)} out tokens` : ""}
+      {part.tokens && typeof part.tokens.output === "number"
+        ? ` · ${String(part.tokens.input)} in / ${String(part.tokens.output)} out tokens`
+        : ""}
       {part.cost !== null ? ` · ${formatUSD(part.cost)}` : ""}
     </div>
   );
@@ -290,7 +382,12 @@ function OtherPart({ part, className }: { part: PartOf<"other">; className: stri
 
 function ToolCall({ part, location, className }: { part: PartOf<"tool">; location: Location; className: string }) {
   return (
-    <div className={`part tool-call status-${part.status} ${className}`} data-id={part.id} data-call-id={part.callID ?? undefined} data-tool={part.tool}>
+    <div
+      className={`part tool-call status-${part.status} ${className}`}
+      data-id={part.id}
+      data-call-id={part.callID ?? undefined}
+      data-tool={part.tool}
+    >
       <div className="tool-header">
         <span className="tool-name">{part.tool}</span>
         {part.title ? <span className="tool-title">{part.title}</span> : null}

@@ -8,7 +8,17 @@
 import { rm } from "node:fs/promises";
 import { join, posix, relative } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
-import { openSandboxEngine, readFolder, type ContainerEngine, type OutputSink, type ReadTarEntry, type Sandbox, type SandboxLimits, type SandboxUser, type TarEntry } from "../../sandbox/index.ts";
+import {
+  openSandboxEngine,
+  readFolder,
+  type ContainerEngine,
+  type OutputSink,
+  type ReadTarEntry,
+  type Sandbox,
+  type SandboxLimits,
+  type SandboxUser,
+  type TarEntry,
+} from "../../sandbox/index.ts";
 import type { NotCopiedFile } from "../../recording/index.ts";
 import { timePhase } from "../../util/phase-timing.ts";
 import type { EgressPlan } from "./egress.ts";
@@ -42,7 +52,12 @@ export const TOOL_USER: SandboxUser = { uid: 10003, gid: 10003 };
 const ROOT: SandboxUser = { uid: 0, gid: 0 };
 const TOOL_HOME = `${CONTAINER_ROOT}/tool-home`;
 /** The tool user's HOME and TMPDIR (images/candidate/as-tool), as tar entries below CONTAINER_ROOT. */
-const TOOL_HOME_ENTRIES: TarEntry[] = ["", "/tmp"].map((path) => ({ type: "directory", path: posix.basename(TOOL_HOME) + path, mode: 0o700, ...TOOL_USER }));
+const TOOL_HOME_ENTRIES: TarEntry[] = ["", "/tmp"].map((path) => ({
+  type: "directory",
+  path: posix.basename(TOOL_HOME) + path,
+  mode: 0o700,
+  ...TOOL_USER,
+}));
 /** Folders outside the workspace that the agent's commands and OpenCode's file tools share. */
 const SHARED_FOLDERS = [TOOL_HOME, "/tmp"];
 /** Kept only by the launchers, which start as root: to switch to the tool user, end its commands, edit its files. */
@@ -85,7 +100,10 @@ export interface CandidateContainer {
    * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared
    * workspace back to the host, where the initial snapshot is taken.
    */
-  prepare(workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null>;
+  prepare(
+    workspace: string,
+    body: (runStep: StepRunner) => Promise<PreparationFailure | null>,
+  ): Promise<PreparationFailure | null>;
   /**
    * earlyStop: the running candidate's workspace and a consistent copy of its live database (made inside
    * the container, as the process backend makes it on the host), brought to `target` on the host. `paths` are the
@@ -106,18 +124,21 @@ export interface CandidateContainer {
  * snapshots the workspace: prepare and launch wait for them, close removes them (after a start still in flight).
  */
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
-  const engine = await timed(options, "connect", () => openSandboxEngine("container", { container: options.host ? { host: options.host } : {} }));
+  const engine = await timed(options, "connect", () =>
+    openSandboxEngine("container", { container: options.host ? { host: options.host } : {} }),
+  );
   const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
   const started = start(engine, options, made);
   // Its failure reaches prepare or launch; a caller that ends before either still closes, which waits for it.
   started.catch(() => {});
-  const close = () => timed(options, "remove", async () => {
-    await started.catch(() => {});
-    // Each removal is a kill and a wait on the engine: every container left at once, then the volume they shared.
-    await Promise.all(made.sandboxes.splice(0).map((sandbox) => sandbox.remove().catch(() => {})));
-    if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
-    made.volume = null;
-  });
+  const close = () =>
+    timed(options, "remove", async () => {
+      await started.catch(() => {});
+      // Each removal is a kill and a wait on the engine: every container left at once, then the volume they shared.
+      await Promise.all(made.sandboxes.splice(0).map((sandbox) => sandbox.remove().catch(() => {})));
+      if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
+      made.volume = null;
+    });
   const copyLiveOf = (paths: LiveCopy, target: string) => {
     if (!made.candidate) throw new Error("The candidate's container is not running: nothing to copy");
     return copyLive(made.candidate, options.scratch, paths, target, made.deadline);
@@ -133,11 +154,14 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
   return {
     launch: (command) => closingOnError(started.then((containers) => launch(containers, options, made, command))),
     sharedFolders: SHARED_FOLDERS,
-    prepare: (workspace, body) => closingOnError(started.then(({ candidate }) => prepareIn(candidate, options, workspace, body))),
+    prepare: (workspace, body) =>
+      closingOnError(started.then(({ candidate }) => prepareIn(candidate, options, workspace, body))),
     copyLive: copyLiveOf,
     notCopied: (folder) => {
       const prefix = `${insidePath(options.scratch, folder).slice(CONTAINER_ROOT.length + 1)}/`;
-      return made.notCopied.filter((file) => file.path.startsWith(prefix)).map((file) => ({ ...file, path: file.path.slice(prefix.length) }));
+      return made.notCopied
+        .filter((file) => file.path.startsWith(prefix))
+        .map((file) => ({ ...file, path: file.path.slice(prefix.length) }));
     },
     close,
   };
@@ -173,36 +197,61 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
   const lifetimeMs = options.preparationMs + options.timeoutMs + 60_000;
   const deadline = Date.now() + lifetimeMs;
   const [volume, cpus] = await settleAll([
-    timed(options, "volume", async () => (made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" }))),
+    timed(
+      options,
+      "volume",
+      async () => (made.volume = await engine.createVolume({ ...options.labels, "openeval.sandbox": "egress" })),
+    ),
     options.limits.cpus ?? timed(options, "engine-cpus", async () => defaultCandidateCpus(await engine.cpus())),
   ] as const);
   const volumes = [{ name: volume, path: EGRESS_DIR }];
 
   // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
   const proxy = timed(options, "proxy-create", async () => {
-    const created = await engine.create({ image: options.image, labels: { ...options.labels, "openeval.sandbox": "egress-proxy" }, folders: [], workdir: EGRESS_DIR, limits: PROXY_LIMITS, readOnlyRoot: true, lifetimeMs, network: { kind: "host" }, volumes });
+    const created = await engine.create({
+      image: options.image,
+      labels: { ...options.labels, "openeval.sandbox": "egress-proxy" },
+      folders: [],
+      workdir: EGRESS_DIR,
+      limits: PROXY_LIMITS,
+      readOnlyRoot: true,
+      lifetimeMs,
+      network: { kind: "host" },
+      volumes,
+    });
     made.sandboxes.push(created);
     return created;
   });
-  const proxyListening = proxy.then((created) => timed(options, "proxy-listen", () => startAndWait(created, [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")], deadline, options.egressLog)));
+  const proxyListening = proxy.then((created) =>
+    timed(options, "proxy-listen", () =>
+      startAndWait(
+        created,
+        [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")],
+        deadline,
+        options.egressLog,
+      ),
+    ),
+  );
   // Awaited by launch; ended by close (which removes the proxy) when the start or prepare fails first.
   proxyListening.catch(() => {});
 
   // Step: the candidate container: no network, read-only root, limits, only the image's user.
   const startCandidate = async () => {
     const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
-    const candidate = await timed(options, "candidate-create", () => engine.create({
-      image: options.image,
-      labels: { ...options.labels, "openeval.sandbox": "candidate" },
-      folders: [CONTAINER_ROOT],
-      workdir: CONTAINER_ROOT,
-      limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
-      readOnlyRoot: true,
-      lifetimeMs,
-      network: { kind: "none" },
-      volumes,
-      capabilities: LAUNCHER_CAPABILITIES,
-    }));
+    const candidate = await timed(options, "candidate-create", () =>
+      engine.create({
+        image: options.image,
+        labels: { ...options.labels, "openeval.sandbox": "candidate" },
+        folders: [CONTAINER_ROOT],
+        workdir: CONTAINER_ROOT,
+        limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
+        readOnlyRoot: true,
+        lifetimeMs,
+        network: { kind: "none" },
+        volumes,
+        capabilities: LAUNCHER_CAPABILITIES,
+      }),
+    );
     made.sandboxes.push(candidate);
     return candidate;
   };
@@ -212,25 +261,43 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
 }
 
 /** Like Promise.all, but a failure is thrown only once every step has settled (nothing is left being made). */
-async function settleAll<T extends readonly unknown[]>(steps: { readonly [K in keyof T]: T[K] | Promise<T[K]> }): Promise<T> {
+async function settleAll<T extends readonly unknown[]>(
+  steps: { readonly [K in keyof T]: T[K] | Promise<T[K]> },
+): Promise<T> {
   const results = await Promise.allSettled(steps);
   const failed = results.find((result) => result.status === "rejected");
   if (failed) throw failed.reason;
   return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
-async function prepareIn(candidate: Sandbox, options: CandidateContainerOptions, workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null> {
+async function prepareIn(
+  candidate: Sandbox,
+  options: CandidateContainerOptions,
+  workspace: string,
+  body: (runStep: StepRunner) => Promise<PreparationFailure | null>,
+): Promise<PreparationFailure | null> {
   const inside = insidePath(options.scratch, workspace);
   const folder = await readFolder(workspace, COPY_OUT_LIMIT);
-  if (folder.kind !== "copied") throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
+  if (folder.kind !== "copied")
+    throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
   await candidate.copyIn(CONTAINER_ROOT, TOOL_HOME_ENTRIES);
-  await candidate.copyIn(posix.dirname(inside), relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...TOOL_USER })));
+  await candidate.copyIn(
+    posix.dirname(inside),
+    relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...TOOL_USER })),
+  );
   const failure = await body(async ({ argv, cwd, env }, { timeoutMs, output, signal }) => {
     // The runner stopping kills the container's processes; the eval run then ends interrupted.
     const onAbort = () => void candidate.kill();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const outcome = await candidate.run([AS_TOOL, ...argv], { user: ROOT, cwd: insidePath(options.scratch, cwd), env: insideEnv(options.scratch, env), deadline: Date.now() + timeoutMs, stdout: output, stderr: output });
+      const outcome = await candidate.run([AS_TOOL, ...argv], {
+        user: ROOT,
+        cwd: insidePath(options.scratch, cwd),
+        env: insideEnv(options.scratch, env),
+        deadline: Date.now() + timeoutMs,
+        stdout: output,
+        stderr: output,
+      });
       return { exitCode: outcome.exitCode, timedOut: outcome.timedOut };
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -243,7 +310,12 @@ async function prepareIn(candidate: Sandbox, options: CandidateContainerOptions,
   return null;
 }
 
-async function launch({ candidate, proxy, proxyListening }: Started, options: CandidateContainerOptions, made: Made, command: Parameters<Launcher>[0]) {
+async function launch(
+  { candidate, proxy, proxyListening }: Started,
+  options: CandidateContainerOptions,
+  made: Made,
+  command: Parameters<Launcher>[0],
+) {
   const deadline = Date.now() + options.timeoutMs + 60_000;
   made.deadline = deadline;
 
@@ -251,12 +323,31 @@ async function launch({ candidate, proxy, proxyListening }: Started, options: Ca
   // to OpenCode's, and the tool user's HOME) and start the forwarders, which need none of it; the proxy ends its start.
   const copyIn = timed(options, "copy-in", async () => {
     const scratch = await readFolder(options.scratch, COPY_OUT_LIMIT);
-    if (scratch.kind !== "copied") throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
+    if (scratch.kind !== "copied")
+      throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
     const workspace = relative(options.scratch, command.cwd);
-    await candidate.copyIn(CONTAINER_ROOT, [...TOOL_HOME_ENTRIES, ...relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user))]);
+    await candidate.copyIn(CONTAINER_ROOT, [
+      ...TOOL_HOME_ENTRIES,
+      ...relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user)),
+    ]);
   });
   const forwarders = timed(options, "forwarders", () =>
-    settleAll(options.egress.forwards.map((forward) => startAndWait(candidate, [...EGRESS_PROGRAM, "forward", String(forward.port), EGRESS_SOCKET, ...(forward.target ? [forward.target] : [])], deadline, options.egressLog))),
+    settleAll(
+      options.egress.forwards.map((forward) =>
+        startAndWait(
+          candidate,
+          [
+            ...EGRESS_PROGRAM,
+            "forward",
+            String(forward.port),
+            EGRESS_SOCKET,
+            ...(forward.target ? [forward.target] : []),
+          ],
+          deadline,
+          options.egressLog,
+        ),
+      ),
+    ),
   );
   await settleAll([copyIn, forwarders, proxyListening] as const);
 
@@ -264,8 +355,21 @@ async function launch({ candidate, proxy, proxyListening }: Started, options: Ca
   const map = (value: string) => insidePath(options.scratch, value);
   const stdout = streamSink();
   const stderr = streamSink();
-  const env = { ...insideEnv(options.scratch, command.env), ...options.egress.env, ...GIT_SAFE_DIRECTORY, SHELL: TOOL_SHELL };
-  const run = candidate.run([AS_OPENCODE, "opencode", ...command.argv.slice(1).map(map)], { user: ROOT, cwd: map(command.cwd), env, stdin: new TextEncoder().encode(command.stdin), deadline, stdout: stdout.sink, stderr: stderr.sink });
+  const env = {
+    ...insideEnv(options.scratch, command.env),
+    ...options.egress.env,
+    ...GIT_SAFE_DIRECTORY,
+    SHELL: TOOL_SHELL,
+  };
+  const run = candidate.run([AS_OPENCODE, "opencode", ...command.argv.slice(1).map(map)], {
+    user: ROOT,
+    cwd: map(command.cwd),
+    env,
+    stdin: new TextEncoder().encode(command.stdin),
+    deadline,
+    stdout: stdout.sink,
+    stderr: stderr.sink,
+  });
   const exited = run.then((outcome) => {
     stdout.close();
     stderr.close();
@@ -273,13 +377,20 @@ async function launch({ candidate, proxy, proxyListening }: Started, options: Ca
   });
   // Step (after exit): the session's files come back to the host scratch folder, where the recording path reads them,
   // while the egress proxy, of no more use, is removed.
-  const collect = () => settleAll([timed(options, "copy-out", () => copyBack(candidate, options.scratch, made)), timed(options, "proxy-remove", () => removeProxy(made, proxy))]).then(() => {});
+  const collect = () =>
+    settleAll([
+      timed(options, "copy-out", () => copyBack(candidate, options.scratch, made)),
+      timed(options, "proxy-remove", () => removeProxy(made, proxy)),
+    ]).then(() => {});
   return { stdout: stdout.stream, stderr: stderr.stream, exited, collect, kill: () => candidate.kill() };
 }
 
 /** Removes the egress proxy before close; when the engine fails to, close tries again. */
 async function removeProxy(made: Made, proxy: Sandbox): Promise<void> {
-  const removed = await proxy.remove().then(() => true, () => false);
+  const removed = await proxy.remove().then(
+    () => true,
+    () => false,
+  );
   if (removed) made.sandboxes = made.sandboxes.filter((sandbox) => sandbox !== proxy);
 }
 
@@ -290,7 +401,9 @@ function insidePath(scratch: string, value: string): string {
 
 /** An environment for the host's scratch paths, as the container sees them, also inside values (OpenCode's config). */
 function insideEnv(scratch: string, env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value.replaceAll(scratch, CONTAINER_ROOT)]));
+  return Object.fromEntries(
+    Object.entries(env).map(([key, value]) => [key, value.replaceAll(scratch, CONTAINER_ROOT)]),
+  );
 }
 
 /**
@@ -304,7 +417,13 @@ function ownedEntry(entry: TarEntry, workspace: string, opencode: SandboxUser): 
 }
 
 /** The live database is copied with VACUUM INTO inside the container, never read while OpenCode writes its WAL. */
-async function copyLive(candidate: Sandbox, scratch: string, paths: LiveCopy, target: string, deadline: number): Promise<LiveCopy> {
+async function copyLive(
+  candidate: Sandbox,
+  scratch: string,
+  paths: LiveCopy,
+  target: string,
+  deadline: number,
+): Promise<LiveCopy> {
   const folder = `${CONTAINER_ROOT}/.openeval-live-copy`;
   const copy = `${folder}/opencode.db`;
   const script = [
@@ -314,10 +433,21 @@ async function copyLive(candidate: Sandbox, scratch: string, paths: LiveCopy, ta
     `db.run("PRAGMA busy_timeout = 5000"); db.query("VACUUM INTO ?").run(${JSON.stringify(copy)}); db.close();`,
   ].join("\n");
   let problem = "";
-  const made = await candidate.run(["bun", "--no-install", "-e", script], { deadline, maxOutputBytes: 64 * 1024, stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) } });
-  if (made.exitCode !== 0) throw new Error(`The live database could not be copied inside the candidate's container: ${problem.trim() || `exit ${made.exitCode}`}`);
+  const made = await candidate.run(["bun", "--no-install", "-e", script], {
+    deadline,
+    maxOutputBytes: 64 * 1024,
+    stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) },
+  });
+  if (made.exitCode !== 0)
+    throw new Error(
+      `The live database could not be copied inside the candidate's container: ${problem.trim() || `exit ${made.exitCode}`}`,
+    );
   try {
-    for (const [path, name] of [[insidePath(scratch, paths.workspace), "workspace"], [copy, "opencode.db"]] as const) await copyWhole(candidate, path, join(target, name), path);
+    for (const [path, name] of [
+      [insidePath(scratch, paths.workspace), "workspace"],
+      [copy, "opencode.db"],
+    ] as const)
+      await copyWhole(candidate, path, join(target, name), path);
   } finally {
     await candidate.run(["rm", "-rf", folder], { deadline }).catch(() => {});
   }
@@ -329,16 +459,19 @@ async function startAndWait(sandbox: Sandbox, argv: string[], deadline: number, 
   let seen = "";
   let ready!: () => void;
   const listening = new Promise<void>((resolve) => (ready = resolve));
-  const sink = { write: (chunk: Uint8Array) => {
-    log.write(chunk);
-    seen += new TextDecoder().decode(chunk);
-    if (seen.includes("listening")) ready();
-  } };
+  const sink = {
+    write: (chunk: Uint8Array) => {
+      log.write(chunk);
+      seen += new TextDecoder().decode(chunk);
+      if (seen.includes("listening")) ready();
+    },
+  };
   const running = sandbox.run(argv, { deadline, stdout: sink, stderr: sink, maxOutputBytes: 1 << 20 });
   const ended = running.then((outcome) => outcome);
   const first = await Promise.race([listening.then(() => null), ended, Bun.sleep(30_000).then(() => "slow" as const)]);
   if (first === "slow") throw new Error(`${argv.slice(2, 3).join(" ")} did not start listening within 30 s`);
-  if (first !== null) throw new Error(`${argv.slice(2, 3).join(" ")} exited (${first.exitCode}) before listening: ${seen.trim()}`);
+  if (first !== null)
+    throw new Error(`${argv.slice(2, 3).join(" ")} exited (${first.exitCode}) before listening: ${seen.trim()}`);
 }
 
 /**
@@ -353,7 +486,8 @@ function relativeEntries(entries: ReadTarEntry[], skip: number): TarEntry[] {
     if (path === "") continue;
     if (entry.type === "directory") result.push({ type: "directory", path, mode: entry.mode });
     else if (entry.type === "symlink") result.push({ type: "symlink", path, target: entry.target });
-    else if (entry.type === "file") result.push({ type: "file", path, data: entry.data, mode: (entry.mode ?? 0o644) & 0o777 });
+    else if (entry.type === "file")
+      result.push({ type: "file", path, data: entry.data, mode: (entry.mode ?? 0o644) & 0o777 });
   }
   return result;
 }
@@ -362,7 +496,8 @@ function relativeEntries(entries: ReadTarEntry[], skip: number): TarEntry[] {
 async function copyBack(candidate: Sandbox, scratch: string, made: Made): Promise<void> {
   await rm(scratch, { recursive: true, force: true });
   const copied = await candidate.copyOut(CONTAINER_ROOT, scratch, { maxBytes: COPY_OUT_LIMIT });
-  if (copied.kind !== "copied") throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
+  if (copied.kind !== "copied")
+    throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
   const note = `not copied: past the candidate container's ${COPY_OUT_LIMIT}-byte copy-out limit`;
   made.notCopied = copied.omitted.map((file) => ({ ...file, note }));
 }
@@ -370,8 +505,10 @@ async function copyBack(candidate: Sandbox, scratch: string, made: Made): Promis
 /** A copy that must bring everything (a prepared workspace, a checkpoint): anything left behind is an error. */
 async function copyWhole(candidate: Sandbox, path: string, target: string, what: string): Promise<void> {
   const copied = await candidate.copyOut(path, target, { maxBytes: COPY_OUT_LIMIT });
-  if (copied.kind !== "copied") throw new Error(`${what} could not be copied out of the candidate's container (${copied.kind})`);
-  if (copied.omitted.length > 0) throw new Error(`${what} is over the ${COPY_OUT_LIMIT}-byte copy-out limit of the candidate's container`);
+  if (copied.kind !== "copied")
+    throw new Error(`${what} could not be copied out of the candidate's container (${copied.kind})`);
+  if (copied.omitted.length > 0)
+    throw new Error(`${what} is over the ${COPY_OUT_LIMIT}-byte copy-out limit of the candidate's container`);
 }
 
 function streamSink(): { stream: ReadableStream<Uint8Array>; sink: OutputSink; close(): void } {
@@ -388,4 +525,3 @@ function streamSink(): { stream: ReadableStream<Uint8Array>; sink: OutputSink; c
     },
   };
 }
-

@@ -3,7 +3,11 @@ import { planEgress } from "./egress.ts";
 
 describe("planEgress", () => {
   it("keeps a loopback provider's base URL: a forwarder on the same port, only that port allowed, no proxy env", () => {
-    expect(planEgress("http://127.0.0.1:41234/answer/v1", [])).toEqual({ allow: ["127.0.0.1:41234"], forwards: [{ port: 41234, target: "127.0.0.1:41234" }], env: {} });
+    expect(planEgress("http://127.0.0.1:41234/answer/v1", [])).toEqual({
+      allow: ["127.0.0.1:41234"],
+      forwards: [{ port: 41234, target: "127.0.0.1:41234" }],
+      env: {},
+    });
   });
 
   it("sends a remote provider through HTTPS_PROXY and allows its host:port only", () => {
@@ -15,7 +19,10 @@ describe("planEgress", () => {
   });
 
   it("adds candidate.network.allow entries (default port 443), and refuses what is not a host", () => {
-    expect(planEgress(null, ["Registry.example.org", "mirror.example:8080"]).allow).toEqual(["mirror.example:8080", "registry.example.org:443"]);
+    expect(planEgress(null, ["Registry.example.org", "mirror.example:8080"]).allow).toEqual([
+      "mirror.example:8080",
+      "registry.example.org:443",
+    ]);
     expect(planEgress(null, []).forwards).toEqual([]);
     expect(() => planEgress(null, ["http://x"])).toThrow(/not a host or host:port/);
   });

@@ -34,9 +34,20 @@ export function planEgress(providerBaseURL: string | null, allow: readonly strin
       allowed.add(`${url.hostname.toLowerCase()}:${port}`);
     }
   }
-  const viaProxy = [...allowed].some((entry) => !entry.startsWith("127.0.0.1:") || !forwards.some((forward) => forward.target === entry));
+  const viaProxy = [...allowed].some(
+    (entry) => !entry.startsWith("127.0.0.1:") || !forwards.some((forward) => forward.target === entry),
+  );
   if (viaProxy) forwards.push({ port: PROXY_PORT, target: null });
   const proxyURL = `http://127.0.0.1:${PROXY_PORT}`;
-  const env: Record<string, string> = viaProxy ? { HTTPS_PROXY: proxyURL, HTTP_PROXY: proxyURL, https_proxy: proxyURL, http_proxy: proxyURL, NO_PROXY: "127.0.0.1,localhost", no_proxy: "127.0.0.1,localhost" } : {};
+  const env: Record<string, string> = viaProxy
+    ? {
+        HTTPS_PROXY: proxyURL,
+        HTTP_PROXY: proxyURL,
+        https_proxy: proxyURL,
+        http_proxy: proxyURL,
+        NO_PROXY: "127.0.0.1,localhost",
+        no_proxy: "127.0.0.1,localhost",
+      }
+    : {};
   return { allow: [...allowed].sort(), forwards, env };
 }

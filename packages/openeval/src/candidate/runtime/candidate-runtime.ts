@@ -37,7 +37,10 @@ export interface OpenRuntimeOptions {
 /** One eval run's runtime: the steps of a candidate's life, wherever it runs. */
 export interface CandidateRuntime {
   /** Runs eval.ts prepare (`body`'s steps) where the agent will run; the prepared workspace is then on this machine. */
-  prepare(workspace: string, body: (runStep: StepRunner) => Promise<PreparationFailure | null>): Promise<PreparationFailure | null>;
+  prepare(
+    workspace: string,
+    body: (runStep: StepRunner) => Promise<PreparationFailure | null>,
+  ): Promise<PreparationFailure | null>;
   /** How runOpenCode starts the agent (and stops it, and copies its files back): nothing here means this machine. */
   readonly agent: { launch?: Launcher; sharedFolders?: string[] };
   /** A checkpoint of the running agent's workspace and database, recorded on this machine. */

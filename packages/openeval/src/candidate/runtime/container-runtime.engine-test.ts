@@ -10,7 +10,9 @@ const reachable = await isEngineReachable();
 
 if (reachable) {
   beforeAll(async () => {
-    await buildCandidateImage({ onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`) });
+    await buildCandidateImage({
+      onProgress: (event) => event.kind === "phase" && console.error(`[candidate image] ${event.message}`),
+    });
   }, 1_800_000);
   describeRuntimeContract(`container on ${engineAddress()}`, {
     backend: containerRuntime,

@@ -35,7 +35,8 @@ export const containerRuntime: CandidateRuntimeBackend = {
 
 async function openContainerRuntime(options: OpenRuntimeOptions): Promise<CandidateRuntime> {
   const { image, host } = options.pinned;
-  if (!image) throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
+  if (!image)
+    throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
   const logFile = join(options.logs, "egress.log");
   await mkdir(dirname(logFile), { recursive: true });
   const log = Bun.file(logFile).writer();
@@ -66,7 +67,11 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
 }
 
 /** A checkpoint of a candidate in a container: its live files are copied to a scratch folder, then recorded as on the host. */
-function checkpointInContainer(live: LiveCandidate, copyLive: CandidateContainer["copyLive"], evalRunId: string): TakeCheckpoint {
+function checkpointInContainer(
+  live: LiveCandidate,
+  copyLive: CandidateContainer["copyLive"],
+  evalRunId: string,
+): TakeCheckpoint {
   return async (directory) => {
     const copy = await createScratchDir(`${evalRunId}-live`);
     try {

@@ -35,17 +35,39 @@ export function describeRuntimeContract(name: string, fixture: RuntimeContractFi
       const evalRunId = `er_contract_${randomBytes(4).toString("hex")}`;
       const logs = join(scratch, "logs");
       const pinned = await fixture.backend.pin(CANDIDATE);
-      const options = { runId: "run_contract", evalRunId, scratch, logs, timeoutMs: 60_000, preparationMs: 60_000, candidate: CANDIDATE, endpoint: null, secrets: [], pinned };
+      const options = {
+        runId: "run_contract",
+        evalRunId,
+        scratch,
+        logs,
+        timeoutMs: 60_000,
+        preparationMs: 60_000,
+        candidate: CANDIDATE,
+        endpoint: null,
+        secrets: [],
+        pinned,
+      };
       const runtime = await fixture.backend.open(options);
       opened.push(runtime);
       const prepare = (steps: PrepareStep[]) =>
-        runtime.prepare(workspace, (runStep) => prepareWorkspace(steps, { workspace, env: {}, secrets: [], logFile: join(logs, "prepare.log"), logPath: "logs/prepare.log", runStep }));
+        runtime.prepare(workspace, (runStep) =>
+          prepareWorkspace(steps, {
+            workspace,
+            env: {},
+            secrets: [],
+            logFile: join(logs, "prepare.log"),
+            logPath: "logs/prepare.log",
+            runStep,
+          }),
+        );
       return { runtime, workspace, evalRunId, logs, prepare };
     }
 
     it("runs eval.ts prepare where the agent will run, and the prepared workspace is back on this machine", async () => {
       const { workspace, logs, prepare } = await open();
-      expect(await prepare([{ cwd: ".", argv: ["sh", "-c", "echo prepared > made.txt && cp seed.txt copy.txt"] }])).toBeNull();
+      expect(
+        await prepare([{ cwd: ".", argv: ["sh", "-c", "echo prepared > made.txt && cp seed.txt copy.txt"] }]),
+      ).toBeNull();
       expect(await readFile(join(workspace, "made.txt"), "utf8")).toBe("prepared\n");
       expect(await readFile(join(workspace, "copy.txt"), "utf8")).toBe("seed\n");
       expect(await readFile(join(logs, "prepare.log"), "utf8")).toContain("[exited 0");

@@ -5,7 +5,15 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 export type CallLogEntry =
   | { type: "ready"; at: string; pid: number }
   | { type: "fatal"; at: string; error: string }
-  | { type: "call"; at: string; tool: string; arguments: unknown; accepted: boolean; error?: string; elapsedMs: number };
+  | {
+      type: "call";
+      at: string;
+      tool: string;
+      arguments: unknown;
+      accepted: boolean;
+      error?: string;
+      elapsedMs: number;
+    };
 
 /** Appends synchronously: a line is on disk before the model sees the answer it describes. */
 export function appendCallLog(file: string, entry: CallLogEntry): void {

@@ -26,11 +26,26 @@ export function createCitationChecker(context: JudgeContext): CitationChecker {
       case "response":
         return [context.response.text];
       case "message":
-        return lookup((await load()).messages, citation.id, "message", 'message and part ids are printed by judge_evidence action "messages"');
+        return lookup(
+          (await load()).messages,
+          citation.id,
+          "message",
+          'message and part ids are printed by judge_evidence action "messages"',
+        );
       case "tool":
-        return lookup((await load()).tools, citation.id, "tool call", 'tool call ids are printed by judge_evidence action "tools"');
+        return lookup(
+          (await load()).tools,
+          citation.id,
+          "tool call",
+          'tool call ids are printed by judge_evidence action "tools"',
+        );
       case "event":
-        return lookup((await load()).events, citation.id, "event", 'event ids (<sessionID>#<sequence>) are printed by judge_evidence action "events"');
+        return lookup(
+          (await load()).events,
+          citation.id,
+          "event",
+          'event ids (<sessionID>#<sequence>) are printed by judge_evidence action "events"',
+        );
       case "metric":
         return metricTexts(context, citation.id);
       case "file":
@@ -48,9 +63,12 @@ export function createCitationChecker(context: JudgeContext): CitationChecker {
       }
       if (typeof found === "string") return [`${at}: ${found}`];
       if (citation.quote === undefined) return [];
-      if (citation.quote.trim() === "") return [`${at}: quote is empty; give exact text from the cited item or omit quote`];
+      if (citation.quote.trim() === "")
+        return [`${at}: quote is empty; give exact text from the cited item or omit quote`];
       if (found.some((text) => containsQuote(text, citation.quote!))) return [];
-      return [`${at}: quote ${JSON.stringify(abbreviate(citation.quote))} was not found in the cited ${citation.kind}; copy the text exactly from the evidence, or cite another item`];
+      return [
+        `${at}: quote ${JSON.stringify(abbreviate(citation.quote))} was not found in the cited ${citation.kind}; copy the text exactly from the evidence, or cite another item`,
+      ];
     },
   };
 }
@@ -64,8 +82,14 @@ async function indexTargets(context: JudgeContext): Promise<Targets> {
       message.parts.forEach((part, index) => messages.set(part.id, [parts[index]!]));
     }
   }
-  const tools = new Map(context.recording.tools().map((tool) => [tool.id, [renderTool(tool), ...stringLeaves(tool.input)]]));
-  const events = new Map(context.recording.events().map((event) => [eventId(event), [JSON.stringify(event.event.data), ...stringLeaves(event.event.data)]]));
+  const tools = new Map(
+    context.recording.tools().map((tool) => [tool.id, [renderTool(tool), ...stringLeaves(tool.input)]]),
+  );
+  const events = new Map(
+    context.recording
+      .events()
+      .map((event) => [eventId(event), [JSON.stringify(event.event.data), ...stringLeaves(event.event.data)]]),
+  );
   return { messages, tools, events };
 }
 
@@ -79,14 +103,16 @@ function metricTexts(context: JudgeContext, id: string | undefined): string[] | 
   if (id === undefined) return `a metric citation needs an id; ${hint}`;
   let value: unknown = context.metrics;
   for (const key of id.split(".")) {
-    if (value === null || typeof value !== "object" || !Object.hasOwn(value, key)) return `metric ${JSON.stringify(id)} does not exist; ${hint}`;
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, key))
+      return `metric ${JSON.stringify(id)} does not exist; ${hint}`;
     value = (value as Record<string, unknown>)[key];
   }
   return [JSON.stringify(value), JSON.stringify(value, null, 2)];
 }
 
 async function fileTexts(context: JudgeContext, citation: Citation): Promise<string[] | string> {
-  if (citation.path === undefined) return 'a file citation needs a path; paths are listed by judge_evidence action "files"';
+  if (citation.path === undefined)
+    return 'a file citation needs a path; paths are listed by judge_evidence action "files"';
   const path = safePath(citation.path);
   const revision = citation.revision ?? "final";
   if (!context.workspace.files(revision).some((entry) => entry.path === path)) {

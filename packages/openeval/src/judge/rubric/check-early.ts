@@ -20,13 +20,19 @@ export interface EarlyCheckResult {
 }
 
 /** An early check's limits: what is left of the eval's earlyStop budget (required), cancellation, process marker. */
-export type EarlyCheckLimits = Required<Pick<JudgeSessionLimits, "maxCostUSD">> & Pick<JudgeSessionLimits, "signal" | "marker">;
+export type EarlyCheckLimits = Required<Pick<JudgeSessionLimits, "maxCostUSD">> &
+  Pick<JudgeSessionLimits, "signal" | "marker">;
 
 /**
  * Runs one early check of a checkpoint.
  * @example const check = await checkEarly({ ...task, evidence: checkpoint }, join(checkDir, "rubric"), options, { maxCostUSD: 0.4 });
  */
-export async function checkEarly(task: RubricTask, directory: string, options: RubricGraderOptions, limits: EarlyCheckLimits): Promise<EarlyCheckResult> {
+export async function checkEarly(
+  task: RubricTask,
+  directory: string,
+  options: RubricGraderOptions,
+  limits: EarlyCheckLimits,
+): Promise<EarlyCheckResult> {
   const session = await runJudgeSession(task, directory, options, { phase: "early", ...limits });
   if ("error" in session) return { outcome: "failed", scores: null, reason: session.error, costUSD: null };
   const costUSD = session.outcome.costUSD;
@@ -34,12 +40,18 @@ export async function checkEarly(task: RubricTask, directory: string, options: R
   const read = readJudgment(session.files, session.outcome, session.criteria);
   if (read.state === "completed") {
     const open = Object.entries(read.scores ?? {}).filter(([, score]) => score.value === null);
-    if (read.scores === null || open.length > 0) return { outcome: "failed", scores: null, reason: "an early judgment left criteria undecided", ...spent };
+    if (read.scores === null || open.length > 0)
+      return { outcome: "failed", scores: null, reason: "an early judgment left criteria undecided", ...spent };
     return { outcome: "decided", scores: read.scores, reason: null, ...spent };
   }
   const continued = readContinuation(session.files.continuation);
   if (continued !== null) return { outcome: "continue", scores: null, reason: continued, ...spent };
-  return { outcome: "failed", scores: null, reason: read.error ?? "the early check ended without a decision", ...spent };
+  return {
+    outcome: "failed",
+    scores: null,
+    reason: read.error ?? "the early check ended without a decision",
+    ...spent,
+  };
 }
 
 /** The reason of an accepted continue_judging, or null when the check did not end that way. */

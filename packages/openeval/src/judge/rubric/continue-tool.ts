@@ -8,7 +8,8 @@ import type { McpTool } from "./mcp-stdio.ts";
 import { ContinueArgsSchema } from "./schema.ts";
 
 export const CONTINUE_TOOL = "continue_judging";
-const CONTINUED_TEXT = '{"continued":true} The candidate keeps running; this check is over. Reply with one short line and stop.';
+const CONTINUED_TEXT =
+  '{"continued":true} The candidate keeps running; this check is over. Reply with one short line and stop.';
 
 /** @example const tool = createContinueTool(request, { continueFile: "/tmp/j/continue.json" }); */
 export function createContinueTool(request: JudgeRequest, options: { continueFile: string }): McpTool {
@@ -21,11 +22,19 @@ export function createContinueTool(request: JudgeRequest, options: { continueFil
     inputSchema: schema,
     async call(raw) {
       const closed = request.closedBy();
-      if (closed) return { text: `${CONTINUE_TOOL} rejected: ${closed}. Do not call any judge tool again.`, isError: true };
+      if (closed)
+        return { text: `${CONTINUE_TOOL} rejected: ${closed}. Do not call any judge tool again.`, isError: true };
       const parsed = ContinueArgsSchema.safeParse(raw);
-      const problems = parsed.success ? (parsed.data.reason.trim() === "" ? ["reason is empty; say which criterion is still open"] : []) : describeZodIssues(parsed.error);
+      const problems = parsed.success
+        ? parsed.data.reason.trim() === ""
+          ? ["reason is empty; say which criterion is still open"]
+          : []
+        : describeZodIssues(parsed.error);
       if (!parsed.success || problems.length > 0) {
-        return { text: `${CONTINUE_TOOL} rejected:\n${problems.map((problem) => `- ${problem}`).join("\n")}`, isError: true };
+        return {
+          text: `${CONTINUE_TOOL} rejected:\n${problems.map((problem) => `- ${problem}`).join("\n")}`,
+          isError: true,
+        };
       }
       await writeJsonAtomic(options.continueFile, parsed.data);
       request.close("this check already ended with continue_judging");

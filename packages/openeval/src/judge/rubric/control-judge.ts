@@ -21,10 +21,14 @@ export function judgeControls(controls: Record<string, ControlFile>): Record<str
   for (const [name, control] of Object.entries(controls)) {
     if (!control.verdict) continue;
     const verdict = Object.entries(control.verdict);
-    const scores = Object.fromEntries(verdict.map(([criterion, { value, reason }]) => [criterion, { value, reason, evidence: [{ kind: "response" }] }]));
+    const scores = Object.fromEntries(
+      verdict.map(([criterion, { value, reason }]) => [criterion, { value, reason, evidence: [{ kind: "response" }] }]),
+    );
     const submit = { tools: [{ name: SUBMIT_TOOL_NAME, input: { scores } }] };
     const open = verdict.find(([, score]) => score.value === null);
-    const reason = open ? `${open[0]}: ${open[1].reason}` : "The control declares that its run is not decided until it finishes.";
+    const reason = open
+      ? `${open[0]}: ${open[1].reason}`
+      : "The control declares that its run is not decided until it finishes.";
     const keepGoing = { tools: [{ name: CONTINUE_TOOL_NAME, input: { reason } }] };
     const decides = (control.earlyCheck ?? (open ? "continue" : "decide")) === "decide";
     judges[judgeControlName(name, "final")] = { turns: [submit, { text: FINAL_TEXT }] };
@@ -48,14 +52,24 @@ export function resolveJudgeModel(
   phase: JudgePhase = "final",
 ): { model: string } | { error: string } {
   if (judgeModel !== SCRIPTED_JUDGE_MODEL) return { model: judgeModel };
-  if (candidateModel === null) return { error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} plays a control candidate's verdict, and constructed evidence has none; script the judge or use a real model` };
+  if (candidateModel === null)
+    return {
+      error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} plays a control candidate's verdict, and constructed evidence has none; script the judge or use a real model`,
+    };
   if (!isControlModel(candidateModel)) {
-    return { error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} grades only control candidates (control/<name>), and ${candidateModel} is not one; set judge.model to a real model` };
+    return {
+      error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} grades only control candidates (control/<name>), and ${candidateModel} is not one; set judge.model to a real model`,
+    };
   }
   const name = controlName(candidateModel).split("#")[0]!;
-  if (!Object.hasOwn(controls, name)) return { error: `the candidate control "${name}" has no control file, so ${SCRIPTED_JUDGE_MODEL} has no verdict to submit` };
+  if (!Object.hasOwn(controls, name))
+    return {
+      error: `the candidate control "${name}" has no control file, so ${SCRIPTED_JUDGE_MODEL} has no verdict to submit`,
+    };
   if (!controls[name]!.verdict) {
-    return { error: `the candidate control "${name}" declares no verdict; add "verdict": { "<criterion>": { "value": …, "reason": "…" } } to controls/${name}.json for ${SCRIPTED_JUDGE_MODEL}` };
+    return {
+      error: `the candidate control "${name}" declares no verdict; add "verdict": { "<criterion>": { "value": …, "reason": "…" } } to controls/${name}.json for ${SCRIPTED_JUDGE_MODEL}`,
+    };
   }
   return { model: `${CONTROL_PROVIDER}/${judgeControlName(name, phase)}` };
 }

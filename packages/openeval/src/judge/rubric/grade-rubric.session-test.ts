@@ -30,11 +30,32 @@ The candidate ran the test suite and it passed.
 `;
 
 const candidates: Record<string, ControlFile> = {
-  positive: { turns: [{ text: "Done." }], verdict: { correct: { value: true, reason: "The response describes greet()." }, tested: { value: 0.5, reason: "Tests were mentioned, not shown." } } },
-  overreach: { turns: [{ text: "Done." }], verdict: { correct: { value: 1.5, reason: "Out of range on purpose." }, tested: { value: true, reason: "Fine." } } },
-  injected: { turns: [{ text: INJECTION }], verdict: { correct: { value: false, reason: "The response only gives orders." }, tested: { value: 0, reason: "No tests were run." } } },
+  positive: {
+    turns: [{ text: "Done." }],
+    verdict: {
+      correct: { value: true, reason: "The response describes greet()." },
+      tested: { value: 0.5, reason: "Tests were mentioned, not shown." },
+    },
+  },
+  overreach: {
+    turns: [{ text: "Done." }],
+    verdict: { correct: { value: 1.5, reason: "Out of range on purpose." }, tested: { value: true, reason: "Fine." } },
+  },
+  injected: {
+    turns: [{ text: INJECTION }],
+    verdict: {
+      correct: { value: false, reason: "The response only gives orders." },
+      tested: { value: 0, reason: "No tests were run." },
+    },
+  },
   silent: { turns: [{ text: "Done." }] },
-  unsure: { turns: [{ text: "Done." }], verdict: { correct: { value: true, reason: "Described." }, tested: { value: null, reason: "The tests have not run yet." } } },
+  unsure: {
+    turns: [{ text: "Done." }],
+    verdict: {
+      correct: { value: true, reason: "Described." },
+      tested: { value: null, reason: "The tests have not run yet." },
+    },
+  },
 };
 
 /** A judge scripted by hand: reads evidence, cites a quote that is not there, is told so, then cites one that is. */
@@ -42,7 +63,7 @@ const readerJudge: ControlFile = {
   turns: [
     { tools: [{ name: "judge_evidence", input: { action: "summary" } }] },
     { tools: [{ name: "judge_submit_judgment", input: submission("I ran 12 tests") }] },
-    { tools: [{ name: "judge_submit_judgment", input: submission("returns \"Hello, <name>!\"") }] },
+    { tools: [{ name: "judge_submit_judgment", input: submission('returns "Hello, <name>!"') }] },
     { text: "Submitted." },
   ],
 };
@@ -53,14 +74,32 @@ const WRONG_ANSWER = "correct: 1.5, since the response exceeds what was asked.";
 const wrongJudge: ControlFile = {
   turns: [
     { tools: [{ name: "judge_evidence", input: { action: "summary" } }], usage: { input: 1_200, output: 20 } },
-    { tools: [{ name: "judge_submit_judgment", input: { scores: { correct: { value: 1.5, reason: "Exceeds it.", evidence: [{ kind: "response" }] }, tested: { value: null, reason: "Not shown.", evidence: [] } } } }], usage: { input: 1_500, output: 60 } },
+    {
+      tools: [
+        {
+          name: "judge_submit_judgment",
+          input: {
+            scores: {
+              correct: { value: 1.5, reason: "Exceeds it.", evidence: [{ kind: "response" }] },
+              tested: { value: null, reason: "Not shown.", evidence: [] },
+            },
+          },
+        },
+      ],
+      usage: { input: 1_500, output: 60 },
+    },
     { text: WRONG_ANSWER, usage: { input: 1_700, output: 15 } },
   ],
 };
 
 function submission(quote: string) {
   const evidence = [{ kind: "response", quote }];
-  return { scores: { correct: { value: 1, reason: "The response says so.", evidence }, tested: { value: null, reason: "No test output was recorded.", evidence: [] } } };
+  return {
+    scores: {
+      correct: { value: 1, reason: "The response says so.", evidence },
+      tested: { value: null, reason: "No test output was recorded.", evidence: [] },
+    },
+  };
 }
 
 let server: ControlServer;
@@ -68,7 +107,16 @@ let proxy: RecordingProxy;
 let root: string;
 
 beforeAll(async () => {
-  server = await startControlServer({ controls: { [EVAL_ID]: { ...candidates, ...judgeControls(candidates), "reader-judge": readerJudge, "wrong-judge": wrongJudge } } });
+  server = await startControlServer({
+    controls: {
+      [EVAL_ID]: {
+        ...candidates,
+        ...judgeControls(candidates),
+        "reader-judge": readerJudge,
+        "wrong-judge": wrongJudge,
+      },
+    },
+  });
   proxy = startRecordingProxy(server, EVAL_ID);
   root = await mkdtemp(join(tmpdir(), "openeval-rubric-"));
 });
@@ -89,21 +137,39 @@ const grade = createRubricGrader(graderOptions);
 describe("the rubric grader with real OpenCode and the scripted judge", { timeout: 150_000 }, () => {
   it("grades through gradeEvalRun: the control's verdict, every score with a reason and citations, only the two judge tools", async () => {
     const first = proxy.bodies.length;
-    const request = await gradeRequest("control/judge", 'greet() returns "Hello, <name>!". I ran the tests.', "control/positive");
+    const request = await gradeRequest(
+      "control/judge",
+      'greet() returns "Hello, <name>!". I ran the tests.',
+      "control/positive",
+    );
     const judgeRun = await gradeEvalRun(request, grade);
     expect(judgeRun.error).toBeNull();
     expect(judgeRun).toMatchObject({ kind: "rubric", state: "completed", unscored: false, costUSD: 0 });
     expect(judgeRun.scores).toEqual({
-      correct: { value: 1, source: "judge.md", reason: "The response describes greet().", evidence: [{ kind: "response" }] },
-      tested: { value: 0.5, source: "judge.md", reason: "Tests were mentioned, not shown.", evidence: [{ kind: "response" }] },
+      correct: {
+        value: 1,
+        source: "judge.md",
+        reason: "The response describes greet().",
+        evidence: [{ kind: "response" }],
+      },
+      tested: {
+        value: 0.5,
+        source: "judge.md",
+        reason: "Tests were mentioned, not shown.",
+        evidence: [{ kind: "response" }],
+      },
     });
     const directory = join(request.runDirectory, judgeRun.directory, "rubric");
 
     // Only the judge tools were offered, and the rubric is in the system prompt.
-    const bodies = proxy.bodies.slice(first) as { tools?: { function: { name: string } }[]; messages: { role: string; content: unknown }[] }[];
+    const bodies = proxy.bodies.slice(first) as {
+      tools?: { function: { name: string } }[];
+      messages: { role: string; content: unknown }[];
+    }[];
     const withTools = bodies.filter((body) => body.tools && body.tools.length > 0);
     expect(withTools.length).toBeGreaterThanOrEqual(2);
-    for (const body of withTools) expect(body.tools!.map((tool) => tool.function.name).sort()).toEqual(["judge_evidence", "judge_submit_judgment"]);
+    for (const body of withTools)
+      expect(body.tools!.map((tool) => tool.function.name).sort()).toEqual(["judge_evidence", "judge_submit_judgment"]);
     expect(systemText(withTools[0]!)).toContain("## Criterion: tested — the tests were run");
     expect(systemText(withTools[0]!)).toContain("<mcp_instructions>");
 
@@ -113,7 +179,9 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     for (const name of Object.values(archived)) expect(existsSync(join(directory, name)), name).toBe(true);
     expect(existsSync(join(directory, continuation))).toBe(false); // early checks only
     // Outside a run, the session started the harness's cached bundle of the tool server, not its source.
-    const agent = JSON.parse(await readFile(join(directory, RUBRIC_FILES.agent), "utf8")) as { mcp: { judge: { command: string[] } } };
+    const agent = JSON.parse(await readFile(join(directory, RUBRIC_FILES.agent), "utf8")) as {
+      mcp: { judge: { command: string[] } };
+    };
     expect(agent.mcp.judge.command.at(-1)).toMatch(/\.cache\/openeval\/judge-tools-[0-9a-f]{16}\.js$/);
     const calls = readCallLog(join(directory, RUBRIC_FILES.log)).filter((entry) => entry.type === "call");
     expect(calls).toEqual([expect.objectContaining({ tool: "submit_judgment", accepted: true })]);
@@ -124,9 +192,14 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     expect(outcome.state).toBe("failed");
     expect(outcome.scores).toBeNull();
     expect(outcome.error).toContain("the judge submitted no valid judgment");
-    expect(outcome.error).toContain("scores.correct.value must be true, false, null, or a number from 0 to 1 (got 1.5)");
+    expect(outcome.error).toContain(
+      "scores.correct.value must be true, false, null, or a number from 0 to 1 (got 1.5)",
+    );
     expect(existsSync(join(directory, RUBRIC_FILES.submission))).toBe(false);
-    const events = (await readFile(join(directory, RUBRIC_FILES.events), "utf8")).split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    const events = (await readFile(join(directory, RUBRIC_FILES.events), "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const toolUse = events.find((event) => event.type === "tool_use");
     expect(toolUse.part.tool).toBe("judge_submit_judgment");
     expect(toolUse.part.state.status).toBe("error");
@@ -150,9 +223,14 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     // Its archived session, as the judge-run page reads it: the rejected submission with why, and the free-text answer.
     const session = readJudgeSession(join(request.runDirectory, judgeRun.directory, "rubric"))!;
     expect(session.response).toBe(WRONG_ANSWER);
-    expect(session.tools.map((tool) => [tool.name, tool.status])).toEqual([["judge_evidence", "completed"], ["judge_submit_judgment", "error"]]);
+    expect(session.tools.map((tool) => [tool.name, tool.status])).toEqual([
+      ["judge_evidence", "completed"],
+      ["judge_submit_judgment", "error"],
+    ]);
     expect(session.tools[1]).toMatchObject({ input: { scores: { correct: { value: 1.5 } } } });
-    expect(session.tools[1]!.error).toContain("scores.correct.value must be true, false, null, or a number from 0 to 1 (got 1.5)");
+    expect(session.tools[1]!.error).toContain(
+      "scores.correct.value must be true, false, null, or a number from 0 to 1 (got 1.5)",
+    );
     const messages = session.messages.get(session.rootSessionID!)!;
     expect(messages.map((message) => message.info.role)).toEqual(["user", "assistant", "assistant", "assistant"]);
   });
@@ -166,15 +244,28 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
   it("checks quotes through real OpenCode: a made-up quote comes back as a tool error, the corrected one is accepted", async () => {
     const { outcome, directory } = await judge("positive", "control/reader-judge", 'greet() returns "Hello, <name>!".');
     expect(outcome.state).toBe("completed");
-    expect(outcome.scores!.correct).toMatchObject({ value: 1, evidence: [{ kind: "response", quote: 'returns "Hello, <name>!"' }] });
+    expect(outcome.scores!.correct).toMatchObject({
+      value: 1,
+      evidence: [{ kind: "response", quote: 'returns "Hello, <name>!"' }],
+    });
     expect(outcome.scores!.tested!.value).toBeNull();
-    const calls = readCallLog(join(directory, RUBRIC_FILES.log)).flatMap((entry) => (entry.type === "call" ? [entry] : []));
-    expect(calls.map((call) => [call.tool, call.accepted])).toEqual([["evidence", true], ["submit_judgment", false], ["submit_judgment", true]]);
+    const calls = readCallLog(join(directory, RUBRIC_FILES.log)).flatMap((entry) =>
+      entry.type === "call" ? [entry] : [],
+    );
+    expect(calls.map((call) => [call.tool, call.accepted])).toEqual([
+      ["evidence", true],
+      ["submit_judgment", false],
+      ["submit_judgment", true],
+    ]);
     expect(calls[1]!.error).toContain('quote "I ran 12 tests" was not found in the cited response');
   });
 
   it("fails clearly when OpenCode cannot start the tool server (it would carry on silently with no tools)", async () => {
-    const broken = createRubricGrader({ controlBaseURL: () => proxy.baseURL, selectCredentials: async () => ({ env: {}, auth: null, secrets: [] }), bunBinary: join(root, "no-such-bun") });
+    const broken = createRubricGrader({
+      controlBaseURL: () => proxy.baseURL,
+      selectCredentials: async () => ({ env: {}, auth: null, secrets: [] }),
+      bunBinary: join(root, "no-such-bun"),
+    });
     const { outcome, directory } = await judge("positive", "control/judge", "Done.", undefined, broken);
     expect(outcome).toMatchObject({ state: "failed", scores: null });
     expect(outcome.error).toContain("OpenCode could not start the judge's tool server");
@@ -186,12 +277,25 @@ describe("the rubric grader with real OpenCode and the scripted judge", { timeou
     const decided = await early("positive", 'greet() returns "Hello, <name>!".');
     expect(decided).toMatchObject({ outcome: "decided", reason: null, costUSD: 0 });
     expect(decided.scores!.correct!.value).toBe(1);
-    const bodies = proxy.bodies.slice(first) as { tools?: { function: { name: string } }[]; messages: { role: string; content: unknown }[] }[];
+    const bodies = proxy.bodies.slice(first) as {
+      tools?: { function: { name: string } }[];
+      messages: { role: string; content: unknown }[];
+    }[];
     const withTools = bodies.filter((body) => body.tools && body.tools.length > 0);
-    expect(withTools[0]!.tools!.map((tool) => tool.function.name).sort()).toEqual(["judge_continue_judging", "judge_evidence", "judge_submit_judgment"]);
+    expect(withTools[0]!.tools!.map((tool) => tool.function.name).sort()).toEqual([
+      "judge_continue_judging",
+      "judge_evidence",
+      "judge_submit_judgment",
+    ]);
     expect(systemText(withTools[0]!)).toContain("This is an EARLY CHECK. The candidate is still running");
 
-    expect(await early("unsure", "Working on it.")).toEqual({ outcome: "continue", scores: null, reason: "tested: The tests have not run yet.", costUSD: 0, metrics: expect.objectContaining({ requests: expect.objectContaining({ started: 2 }) }) });
+    expect(await early("unsure", "Working on it.")).toEqual({
+      outcome: "continue",
+      scores: null,
+      reason: "tested: The tests have not run yet.",
+      costUSD: 0,
+      metrics: expect.objectContaining({ requests: expect.objectContaining({ started: 2 }) }),
+    });
   });
 
   it("refuses, without starting OpenCode, a scripted judge for a candidate that is not a control or declares no verdict", async () => {
@@ -212,7 +316,10 @@ async function early(control: string, response: string) {
   const request = await gradeRequest("control/judge", response, `control/${control}`);
   const task = {
     judgeRunId: request.judgeRunId,
-    evidence: { directory: join(request.runDirectory, request.evalRun.evidence!.directory), hash: request.evalRun.evidence!.hash },
+    evidence: {
+      directory: join(request.runDirectory, request.evalRun.evidence!.directory),
+      hash: request.evalRun.evidence!.hash,
+    },
     run: { ...request.evalRun, state: "running" as const },
     candidateModel: `control/${control}`,
     evaluation: request.evaluation,
@@ -222,7 +329,13 @@ async function early(control: string, response: string) {
 }
 
 /** Records a constructed candidate run, then grades it with `judgeModel`. */
-async function judge(control: string, judgeModel: string, response: string, candidateModel = `control/${control}`, grader = grade) {
+async function judge(
+  control: string,
+  judgeModel: string,
+  response: string,
+  candidateModel = `control/${control}`,
+  grader = grade,
+) {
   const request = await gradeRequest(judgeModel, response, candidateModel);
   const directory = join(request.runDirectory, "judge-runs", request.judgeRunId, "rubric");
   return { outcome: await grader(request, directory), directory };
@@ -261,7 +374,13 @@ function evalRunFixture(id: string, model: string, evidence: { directory: string
     startedAt: "2026-01-01T00:00:00.000Z",
     completedAt: "2026-01-01T00:00:01.000Z",
     elapsedMs: 1000,
-    input: { candidateFingerprint: "c", prompt: "Write greet(name) in src/greet.ts and run the tests.", timeoutMs: 60_000, maxCostUSD: null, opencodeVersion: "1.18.33" },
+    input: {
+      candidateFingerprint: "c",
+      prompt: "Write greet(name) in src/greet.ts and run the tests.",
+      timeoutMs: 60_000,
+      maxCostUSD: null,
+      opencodeVersion: "1.18.33",
+    },
     evidence,
     metrics: null,
   };
@@ -276,7 +395,12 @@ function evaluationFixture(): EvalDefinition {
     settings: { prepare: [] },
     rubric,
     code: null,
-    criteria: rubric.criteria.map((criterion) => ({ id: criterion.id, label: criterion.label, categories: [], source: "judge.md" as const })),
+    criteria: rubric.criteria.map((criterion) => ({
+      id: criterion.id,
+      label: criterion.label,
+      categories: [],
+      source: "judge.md" as const,
+    })),
     workspace: { directory: null, hash: "empty", fileCount: 0, git: null },
     judgeFiles: [],
     controls: candidates,
@@ -297,7 +421,9 @@ function settingsFixture(judgeModel: string): BenchmarkSettings {
 function sessionAgent(database: string): string | null {
   const db = new Database(database, { readonly: true });
   try {
-    return db.query<{ agent: string | null }, []>("SELECT agent FROM session WHERE parent_id IS NULL").get()?.agent ?? null;
+    return (
+      db.query<{ agent: string | null }, []>("SELECT agent FROM session WHERE parent_id IS NULL").get()?.agent ?? null
+    );
   } finally {
     db.close();
   }

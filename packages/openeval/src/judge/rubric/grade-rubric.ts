@@ -2,7 +2,13 @@
 // the judge tools, grading one eval run; everything it did is archived in the judge run's `rubric/` folder.
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { archiveDatabase, buildProviderConfig, createGitWorkspace, runOpenCode, type OpenCodeOutcome } from "../../opencode/index.ts";
+import {
+  archiveDatabase,
+  buildProviderConfig,
+  createGitWorkspace,
+  runOpenCode,
+  type OpenCodeOutcome,
+} from "../../opencode/index.ts";
 import { measureSession, type EvidenceRef } from "../../recording/index.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
@@ -77,7 +83,8 @@ export interface RubricTask {
 export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
   return async (request, directory) => {
     const { evalRun } = request;
-    if (!evalRun.evidence) return { state: "failed", scores: null, error: `eval run ${evalRun.id} has no recording to judge` };
+    if (!evalRun.evidence)
+      return { state: "failed", scores: null, error: `eval run ${evalRun.id} has no recording to judge` };
     const task: RubricTask = {
       judgeRunId: request.judgeRunId,
       evidence: { directory: resolve(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
@@ -87,7 +94,10 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
       settings: request.settings,
     };
     // The judge run's id marks its processes, so that crash recovery can find and reap them.
-    return gradeRubricTask(task, directory, options, { ...(request.signal ? { signal: request.signal } : {}), marker: request.judgeRunId });
+    return gradeRubricTask(task, directory, options, {
+      ...(request.signal ? { signal: request.signal } : {}),
+      marker: request.judgeRunId,
+    });
   };
 }
 
@@ -100,7 +110,11 @@ export async function gradeRubricTask(
 ): Promise<SourceOutcome> {
   const session = await runJudgeSession(task, directory, options, { phase: "final", ...limits });
   if ("error" in session) return { state: "failed", scores: null, error: session.error };
-  return { ...readJudgment(session.files, session.outcome, session.criteria), costUSD: session.outcome.costUSD, ...(session.metrics ? { metrics: session.metrics } : {}) };
+  return {
+    ...readJudgment(session.files, session.outcome, session.criteria),
+    costUSD: session.outcome.costUSD,
+    ...(session.metrics ? { metrics: session.metrics } : {}),
+  };
 }
 
 /** The session's phase and limits (an early check adds its budget, cancellation and process marker). */
@@ -119,7 +133,6 @@ export interface JudgeSession {
   /** Measured from the archived database as a candidate's are; null when there is none, or it cannot be read. */
   metrics: RunMetrics | null;
 }
-
 
 /** One judge session over the task's recording; a refusal before any process starts is `{ error }`. */
 export async function runJudgeSession(
@@ -142,10 +155,15 @@ export async function runJudgeSession(
 }
 
 /** Step: everything that can be refused before any process starts. */
-function planJudgeRun(task: RubricTask, options: RubricGraderOptions, phase: JudgePhase): JudgePlan | { error: string } {
+function planJudgeRun(
+  task: RubricTask,
+  options: RubricGraderOptions,
+  phase: JudgePhase,
+): JudgePlan | { error: string } {
   const { evaluation, settings } = task;
   if (!evaluation.rubric) return { error: `eval ${evaluation.id} has no judge.md to grade with` };
-  if (!settings.judge.model) return { error: "judge.md needs judge.model in benchmark.ts; set it to the model that should grade" };
+  if (!settings.judge.model)
+    return { error: "judge.md needs judge.model in benchmark.ts; set it to the model that should grade" };
   const resolved = resolveJudgeModel(settings.judge.model, task.candidateModel, evaluation.controls, phase);
   if ("error" in resolved) return resolved;
   try {
@@ -153,7 +171,11 @@ function planJudgeRun(task: RubricTask, options: RubricGraderOptions, phase: Jud
       model: resolved.model,
       evidence: task.evidence,
       criteria: evaluation.rubric.criteria.map((criterion) => criterion.id),
-      provider: buildProviderConfig(resolved.model, settings.candidate.providers, options.controlBaseURL(evaluation.id)),
+      provider: buildProviderConfig(
+        resolved.model,
+        settings.candidate.providers,
+        options.controlBaseURL(evaluation.id),
+      ),
     };
   } catch (error) {
     return { error: (error as Error).message };
@@ -172,7 +194,9 @@ async function runJudge(
   const at = (name: keyof typeof RUBRIC_FILES) => join(directory, RUBRIC_FILES[name]);
   await mkdir(directory, { recursive: true });
   // A retried judge run starts clean: a stale submission would be refused as a resubmission, then read as this one's.
-  await Promise.all(Object.keys(RUBRIC_FILES).map((name) => rm(at(name as keyof typeof RUBRIC_FILES), { force: true })));
+  await Promise.all(
+    Object.keys(RUBRIC_FILES).map((name) => rm(at(name as keyof typeof RUBRIC_FILES), { force: true })),
+  );
 
   // Step: the job the tool server reads, and the agent definition (archived without provider settings).
   const job: JudgeJob = {
@@ -222,8 +246,16 @@ async function runJudge(
   return {
     outcome,
     criteria: plan.criteria,
-    metrics: database ? measureJudgeSession(database, outcome, isPriced(plan.model, task.settings.candidate.providers)) : null,
-    files: { submission: at("submission"), continuation: at("continuation"), log: at("log"), stderr: at("stderr"), database },
+    metrics: database
+      ? measureJudgeSession(database, outcome, isPriced(plan.model, task.settings.candidate.providers))
+      : null,
+    files: {
+      submission: at("submission"),
+      continuation: at("continuation"),
+      log: at("log"),
+      stderr: at("stderr"),
+      database,
+    },
   };
 }
 
@@ -233,7 +265,11 @@ function lowest(...limits: (number | undefined)[]): number | undefined {
 }
 
 /** OpenCode that never started leaves no database; that is reported by the outcome, not thrown. */
-async function archiveJudgeDatabase(outcome: OpenCodeOutcome, target: string, secrets: string[]): Promise<string | null> {
+async function archiveJudgeDatabase(
+  outcome: OpenCodeOutcome,
+  target: string,
+  secrets: string[],
+): Promise<string | null> {
   try {
     return (await archiveDatabase({ live: outcome.databasePath, target, secrets })).path;
   } catch {

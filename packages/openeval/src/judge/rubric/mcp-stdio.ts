@@ -60,7 +60,11 @@ export function serveMcpStdio(options: McpServerOptions): void {
   });
 }
 
-async function handleLine(line: string, options: McpServerOptions, send: (message: Record<string, unknown>) => void): Promise<void> {
+async function handleLine(
+  line: string,
+  options: McpServerOptions,
+  send: (message: Record<string, unknown>) => void,
+): Promise<void> {
   let message: JsonRpcMessage;
   try {
     message = JSON.parse(line) as JsonRpcMessage;
@@ -86,7 +90,11 @@ async function handleLine(line: string, options: McpServerOptions, send: (messag
 }
 
 /** undefined: an unknown method. */
-async function dispatch(method: string, params: unknown, options: McpServerOptions): Promise<Record<string, unknown> | undefined> {
+async function dispatch(
+  method: string,
+  params: unknown,
+  options: McpServerOptions,
+): Promise<Record<string, unknown> | undefined> {
   const input = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
   switch (method) {
     case "initialize":
@@ -122,6 +130,9 @@ async function callTool(tools: McpTool[], params: Record<string, unknown>): Prom
         text: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
         isError: true,
       }))
-    : { text: `Unknown tool ${JSON.stringify(params.name)}; the tools are ${tools.map((item) => item.name).join(", ")}`, isError: true };
+    : {
+        text: `Unknown tool ${JSON.stringify(params.name)}; the tools are ${tools.map((item) => item.name).join(", ")}`,
+        isError: true,
+      };
   return { content: [{ type: "text", text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
 }

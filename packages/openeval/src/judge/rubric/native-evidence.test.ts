@@ -25,10 +25,22 @@ let job: JudgeJob;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "openeval-native-evidence-"));
   const evidence = await recordNativeRun(root, candidate, "Write notes.txt with a greeting.");
-  job = { evidence, run: null, criteria: ["done"], phase: "final", submissionFile: join(root, "submission.json"), continueFile: join(root, "continue.json"), logFile: join(root, "log.jsonl") };
+  job = {
+    evidence,
+    run: null,
+    criteria: ["done"],
+    phase: "final",
+    submissionFile: join(root, "submission.json"),
+    continueFile: join(root, "continue.json"),
+    logFile: join(root, "log.jsonl"),
+  };
   await Bun.write(join(root, "job.json"), JSON.stringify(job));
   server = startClient(join(root, "job.json"));
-  await server.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } });
+  await server.request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "test", version: "0" },
+  });
 }, 150_000); // one real OpenCode run: seconds when idle, much more on a busy 2-core machine
 
 afterAll(async () => {
@@ -48,12 +60,20 @@ describe("judge tools over a native recording", () => {
     const messages = evidenceBody((await server.call("evidence", { action: "messages", sessionID: root })).text);
     expect(messages).toMatch(/^=== session ses_/);
     expect(messages).toMatch(/--- message msg_\S+ \(user, agent build\) ---/);
-    expect(messages).toMatch(/\[part prt_\S+ tool\] bash completed \(call \S+\)\ninput: \{"command":"echo shell-says-hi"/);
+    expect(messages).toMatch(
+      /\[part prt_\S+ tool\] bash completed \(call \S+\)\ninput: \{"command":"echo shell-says-hi"/,
+    );
     expect(messages).toContain(FINAL);
 
-    expect(evidenceBody((await server.call("evidence", { action: "tools" })).text)).toMatch(/--- tool \S+: write \(succeeded, session ses_/);
-    expect(evidenceBody((await server.call("evidence", { action: "events", sessionID: root })).text)).toMatch(new RegExp(`^${root}#\\d+ session\\.created`, "m"));
-    expect((await server.call("evidence", { action: "messages", sessionID: "ses_nope" })).text).toContain('no session "ses_nope" in the recording');
+    expect(evidenceBody((await server.call("evidence", { action: "tools" })).text)).toMatch(
+      /--- tool \S+: write \(succeeded, session ses_/,
+    );
+    expect(evidenceBody((await server.call("evidence", { action: "events", sessionID: root })).text)).toMatch(
+      new RegExp(`^${root}#\\d+ session\\.created`, "m"),
+    );
+    expect((await server.call("evidence", { action: "messages", sessionID: "ses_nope" })).text).toContain(
+      'no session "ses_nope" in the recording',
+    );
   });
 
   it("accepts citations of a message, a part, an event and a tool call found in the recording, with quotes", async () => {
@@ -62,10 +82,21 @@ describe("judge tools over a native recording", () => {
     const assistant = [...messages.matchAll(/--- message (msg_\S+) \(assistant/g)].at(-1)![1]!;
     const events = evidenceBody((await server.call("evidence", { action: "events" })).text);
     const event = /^(ses_\S+#\d+) session\.created/m.exec(events)![1]!;
-    const bash = /--- tool (\S+): bash/.exec(evidenceBody((await server.call("evidence", { action: "tools" })).text))![1]!;
+    const bash = /--- tool (\S+): bash/.exec(
+      evidenceBody((await server.call("evidence", { action: "tools" })).text),
+    )![1]!;
 
     const wrong = await server.call("submit_judgment", {
-      scores: { done: { value: true, reason: "It wrote the file.", evidence: [{ kind: "message", id: finalPart, quote: "Nothing was written." }, { kind: "event", id: `${event}9999` }] } },
+      scores: {
+        done: {
+          value: true,
+          reason: "It wrote the file.",
+          evidence: [
+            { kind: "message", id: finalPart, quote: "Nothing was written." },
+            { kind: "event", id: `${event}9999` },
+          ],
+        },
+      },
     });
     expect(wrong.text).toContain(`quote "Nothing was written." was not found in the cited message`);
     expect(wrong.text).toContain(`event "${event}9999" is not in the recording`);

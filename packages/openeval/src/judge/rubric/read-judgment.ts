@@ -22,27 +22,39 @@ export interface JudgeRunFiles {
 
 const SHOWN_ERRORS = 3;
 
-export function readJudgment(files: JudgeRunFiles, outcome: OpenCodeOutcome, criteria: readonly string[]): SourceOutcome {
+export function readJudgment(
+  files: JudgeRunFiles,
+  outcome: OpenCodeOutcome,
+  criteria: readonly string[],
+): SourceOutcome {
   const log = readCallLog(files.log);
   const fatal = log.find((entry) => entry.type === "fatal");
   if (fatal?.type === "fatal") return failed(`the judge's tool server could not open the recording: ${fatal.error}`);
   const stderr = existsSync(files.stderr) ? readFileSync(files.stderr, "utf8") : "";
   if (/server unavailable.*key=judge/.test(stderr)) {
-    return failed("OpenCode could not start the judge's tool server (its log says \"server unavailable\"), so the judge had no tools; see opencode-stderr.log");
+    return failed(
+      'OpenCode could not start the judge\'s tool server (its log says "server unavailable"), so the judge had no tools; see opencode-stderr.log',
+    );
   }
   const agent = files.database ? readSessionAgent(files.database) : null;
   if (existsSync(files.submission)) {
     // A judge that ran as another agent had every tool (bash included): nothing it left can be trusted.
     if (agent !== JUDGE_AGENT) {
-      return failed(`the judge session ran as agent ${JSON.stringify(agent)}, not "${JUDGE_AGENT}", so it was not confined to the judge tools; its judgment is void`);
+      return failed(
+        `the judge session ran as agent ${JSON.stringify(agent)}, not "${JUDGE_AGENT}", so it was not confined to the judge tools; its judgment is void`,
+      );
     }
     if (!log.some((entry) => entry.type === "call" && entry.tool === "submit_judgment" && entry.accepted)) {
-      return failed("a submission file exists but the tool server never accepted a judgment in this run; its judgment is void");
+      return failed(
+        "a submission file exists but the tool server never accepted a judgment in this run; its judgment is void",
+      );
     }
     return readSubmission(files.submission, criteria);
   }
 
-  const rejected = log.flatMap((entry) => (entry.type === "call" && !entry.accepted && entry.error ? [entry.error] : [])).slice(-SHOWN_ERRORS);
+  const rejected = log
+    .flatMap((entry) => (entry.type === "call" && !entry.accepted && entry.error ? [entry.error] : []))
+    .slice(-SHOWN_ERRORS);
   const last = rejected.length > 0 ? ` Last tool errors:\n${rejected.join("\n")}` : "";
   const ended = ` The session ended ${describeState(outcome.state)}${outcome.error ? `: ${asSentence(outcome.error)}` : "."}`;
   const silent = log.some((entry) => entry.type === "ready") ? "" : " The judge's tool server never reported ready.";
@@ -82,7 +94,11 @@ function lastAnswer(database: string): string {
 function readSessionAgent(database: string): string | null {
   const db = new Database(database, { readonly: true });
   try {
-    const row = db.query<{ agent: string | null }, []>("SELECT agent FROM session WHERE parent_id IS NULL ORDER BY time_created LIMIT 1").get();
+    const row = db
+      .query<{ agent: string | null }, []>(
+        "SELECT agent FROM session WHERE parent_id IS NULL ORDER BY time_created LIMIT 1",
+      )
+      .get();
     return row?.agent ?? null;
   } finally {
     db.close();

@@ -6,9 +6,19 @@ import type { EvalRun } from "../../records/index.ts";
 import { renderSummary } from "./render-evidence.ts";
 
 const run = (state: EvalRun["state"]): EvalRun => ({
-  id: "eval_1", runId: "r", slot: { evalId: "e", model: "p/m", variant: "current", repetition: 2 }, control: false, state, infrastructureError: false,
-  error: state === "stopped" ? "Stopped early" : null, startedAt: "2026-11-30T00:00:00.000Z", completedAt: null, elapsedMs: null,
-  input: { candidateFingerprint: "f", prompt: "Do it.", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" }, evidence: null, metrics: null,
+  id: "eval_1",
+  runId: "r",
+  slot: { evalId: "e", model: "p/m", variant: "current", repetition: 2 },
+  control: false,
+  state,
+  infrastructureError: false,
+  error: state === "stopped" ? "Stopped early" : null,
+  startedAt: "2026-11-30T00:00:00.000Z",
+  completedAt: null,
+  elapsedMs: null,
+  input: { candidateFingerprint: "f", prompt: "Do it.", timeoutMs: 1, maxCostUSD: null, opencodeVersion: "x" },
+  evidence: null,
+  metrics: null,
 });
 
 describe("renderSummary", () => {
@@ -22,6 +32,8 @@ describe("renderSummary", () => {
     expect(await summaryOf(run("running"))).toBe(
       "Eval run eval_1: model p/m, repetition 2, still running: this is a snapshot, and what follows it may change the workspace and the answer",
     );
-    expect(await summaryOf(run("stopped"))).toBe("Eval run eval_1: model p/m, repetition 2, ended stopped (Stopped early)");
+    expect(await summaryOf(run("stopped"))).toBe(
+      "Eval run eval_1: model p/m, repetition 2, ended stopped (Stopped early)",
+    );
   });
 });

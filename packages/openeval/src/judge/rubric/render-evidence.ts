@@ -1,6 +1,13 @@
 // Renders each kind of candidate evidence as plain text for the judge model: candidate-written text stays verbatim
 // (so quotes can be copied exactly), ids are printed where a citation needs them.
-import type { FileDiff, JudgeContext, JudgeToolCall, NativeMessage, RecordedEvent, Revision } from "../../recording/index.ts";
+import type {
+  FileDiff,
+  JudgeContext,
+  JudgeToolCall,
+  NativeMessage,
+  RecordedEvent,
+  Revision,
+} from "../../recording/index.ts";
 
 type Part = NativeMessage["parts"][number];
 
@@ -20,7 +27,9 @@ export function renderSummary(context: JudgeContext, changed: FileDiff[], sessio
         ? `A recorded OpenCode ${context.native.version} session (no eval run record).`
         : "Constructed evidence: no model was run, so there is no native transcript.",
     `Final response: ${context.response.text.length} characters (action "response").`,
-    sessionLines.length > 0 ? `Sessions (action "messages", optional sessionID):\n${sessionLines.join("\n")}` : "Sessions: none recorded.",
+    sessionLines.length > 0
+      ? `Sessions (action "messages", optional sessionID):\n${sessionLines.join("\n")}`
+      : "Sessions: none recorded.",
     `Tool calls: ${tools.length} (${failed} failed, ${unfinished} unfinished) (action "tools").`,
     `Workspace: ${context.workspace.files("initial").length} files initially, ${context.workspace.files("final").length} at the end (actions "files", "file", "diff").`,
     changed.length > 0
@@ -36,7 +45,7 @@ export function renderSummary(context: JudgeContext, changed: FileDiff[], sessio
 
 export function renderMessages(sessions: { id: string; messages: NativeMessage[] }[]): string {
   if (sessions.every((session) => session.messages.length === 0)) {
-    return "No messages recorded (constructed evidence has no native transcript); read \"response\" and \"tools\".";
+    return 'No messages recorded (constructed evidence has no native transcript); read "response" and "tools".';
   }
   return sessions
     .map((session) => [`=== session ${session.id} ===`, ...session.messages.map(renderMessage)].join("\n"))
@@ -45,13 +54,16 @@ export function renderMessages(sessions: { id: string; messages: NativeMessage[]
 
 function renderMessage(message: NativeMessage): string {
   const agent = typeof message.info.agent === "string" ? `, agent ${message.info.agent}` : "";
-  return [`--- message ${message.info.id} (${message.info.role}${agent}) ---`, ...message.parts.map(renderPart)].join("\n");
+  return [`--- message ${message.info.id} (${message.info.role}${agent}) ---`, ...message.parts.map(renderPart)].join(
+    "\n",
+  );
 }
 
 /** Exported for citation checks: a part is cited by the same text the model was shown. */
 export function renderPart(part: Part): string {
   const head = `[part ${part.id} ${part.type}]`;
-  if ((part.type === "text" || part.type === "reasoning") && typeof part.text === "string") return `${head}\n${part.text}`;
+  if ((part.type === "text" || part.type === "reasoning") && typeof part.text === "string")
+    return `${head}\n${part.text}`;
   if (part.type === "tool") {
     const state = (part.state ?? {}) as Record<string, unknown>;
     return [
@@ -84,7 +96,10 @@ export function renderTool(tool: JudgeToolCall): string {
 export function renderEvents(events: RecordedEvent[]): string {
   if (events.length === 0) return "No native events recorded (constructed evidence has none).";
   return events
-    .map((event) => `${eventId(event)} ${event.event.type}${event.time === null ? "" : ` @${event.time}`} ${JSON.stringify(event.event.data)}`)
+    .map(
+      (event) =>
+        `${eventId(event)} ${event.event.type}${event.time === null ? "" : ` @${event.time}`} ${JSON.stringify(event.event.data)}`,
+    )
     .join("\n");
 }
 
@@ -96,7 +111,9 @@ export function renderFiles(context: JudgeContext, revision: Revision): string {
   const files = context.workspace.files(revision);
   if (files.length === 0) return `The ${revision} workspace snapshot has no files.`;
   return files
-    .map((entry) => (entry.kind === "file" ? `${entry.path}\t${entry.bytes} bytes` : `${entry.path}\t-> ${entry.target} (symlink)`))
+    .map((entry) =>
+      entry.kind === "file" ? `${entry.path}\t${entry.bytes} bytes` : `${entry.path}\t-> ${entry.target} (symlink)`,
+    )
     .join("\n");
 }
 

@@ -27,21 +27,40 @@ export const JudgeJobSchema = z.strictObject({
   logFile: z.string().min(1),
 });
 
-export const EVIDENCE_ACTIONS = ["summary", "response", "messages", "tools", "events", "files", "file", "diff", "metrics"] as const;
+export const EVIDENCE_ACTIONS = [
+  "summary",
+  "response",
+  "messages",
+  "tools",
+  "events",
+  "files",
+  "file",
+  "diff",
+  "metrics",
+] as const;
 
 export const EvidenceArgsSchema = z.strictObject({
-  action: z.enum(EVIDENCE_ACTIONS).describe("What to read; start with \"summary\""),
+  action: z.enum(EVIDENCE_ACTIONS).describe('What to read; start with "summary"'),
   sessionID: z.string().optional().describe("messages/tools/events: only this session (ids are listed by summary)"),
   path: z.string().optional().describe("file: required, relative to the workspace root; diff: optional, one file"),
-  revision: z.enum(["initial", "final"]).optional().describe("files/file: workspace snapshot, default \"final\""),
-  offset: z.number().int().nonnegative().optional().describe("Character offset of the page; the previous answer says which"),
+  revision: z.enum(["initial", "final"]).optional().describe('files/file: workspace snapshot, default "final"'),
+  offset: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("Character offset of the page; the previous answer says which"),
   limit: z.number().int().positive().optional().describe("Characters per page (capped by the server)"),
 });
 
 export const ScoreSchema = z.strictObject({
-  value: z.union([z.boolean(), z.number(), z.null()]).describe("true/false, a number from 0 to 1, or null when the evidence cannot decide"),
+  value: z
+    .union([z.boolean(), z.number(), z.null()])
+    .describe("true/false, a number from 0 to 1, or null when the evidence cannot decide"),
   reason: z.string().describe("Why, in a sentence or two, grounded in the evidence"),
-  evidence: z.array(CitationSchema).describe("Citations of the evidence the score rests on (at least one unless value is null)"),
+  evidence: z
+    .array(CitationSchema)
+    .describe("Citations of the evidence the score rests on (at least one unless value is null)"),
 });
 
 export const SubmitArgsSchema = z.strictObject({
@@ -49,7 +68,9 @@ export const SubmitArgsSchema = z.strictObject({
 });
 
 export const ContinueArgsSchema = z.strictObject({
-  reason: z.string().describe("Which criterion is still open, and what the candidate could still do that would change it"),
+  reason: z
+    .string()
+    .describe("Which criterion is still open, and what the candidate could still do that would change it"),
 });
 
 /** The submission file: exactly what was accepted. */
@@ -60,7 +81,9 @@ export const SubmissionFileSchema = SubmitArgsSchema;
  * event stream reported, which name the steps the database keeps none for. Loose: it holds the whole outcome.
  */
 export const SessionFileSchema = z.looseObject({
-  stepErrors: z.array(z.object({ sessionID: z.string().nullable(), at: z.number().nullable(), name: z.string(), message: z.string() })),
+  stepErrors: z.array(
+    z.object({ sessionID: z.string().nullable(), at: z.number().nullable(), name: z.string(), message: z.string() }),
+  ),
 });
 
 export type JudgeJob = z.infer<typeof JudgeJobSchema>;

@@ -67,13 +67,16 @@ async function validate(
   const unknown = given.filter((id) => !criteria.includes(id));
   const problems: string[] = [];
   if (missing.length > 0) problems.push(`missing criteria: ${missing.join(", ")}`);
-  if (unknown.length > 0) problems.push(`unknown criteria: ${unknown.join(", ")} (score exactly: ${criteria.join(", ")})`);
+  if (unknown.length > 0)
+    problems.push(`unknown criteria: ${unknown.join(", ")} (score exactly: ${criteria.join(", ")})`);
   for (const id of given.filter((candidate) => criteria.includes(candidate))) {
     const score = submission.scores[id]!;
     const at = `scores.${id}`;
     const { value } = score;
     if (typeof value === "number" && !(Number.isFinite(value) && value >= 0 && value <= 1)) {
-      problems.push(`${at}.value must be true, false, null, or a number from 0 to 1 (got ${value}); nothing is clamped`);
+      problems.push(
+        `${at}.value must be true, false, null, or a number from 0 to 1 (got ${value}); nothing is clamped`,
+      );
     }
     if (score.reason.trim() === "") problems.push(`${at}.reason is empty; say why, grounded in the evidence`);
     if (value !== null && score.evidence.length === 0) {
@@ -90,12 +93,17 @@ async function validate(
 function undecided(submission: Submission, criteria: readonly string[]): string[] {
   const open = criteria.filter((id) => submission.scores[id]?.value === null);
   if (open.length === 0) return [];
-  return [`${open.map((id) => `scores.${id}.value`).join(", ")} is null: an early check submits only when every criterion is decided irreversibly; if one is still open, call continue_judging instead`];
+  return [
+    `${open.map((id) => `scores.${id}.value`).join(", ")} is null: an early check submits only when every criterion is decided irreversibly; if one is still open, call continue_judging instead`,
+  ];
 }
 
 function reject(problems: string[], fixable = true): ToolAnswer {
   const list = problems.map((problem) => `- ${problem}`).join("\n");
-  return { text: `submit_judgment rejected:\n${list}${fixable ? "\nFix these and call submit_judgment again." : ""}`, isError: true };
+  return {
+    text: `submit_judgment rejected:\n${list}${fixable ? "\nFix these and call submit_judgment again." : ""}`,
+    isError: true,
+  };
 }
 
 /** The schema the model sees names every criterion, so a well-behaved model never has to guess the ids. */

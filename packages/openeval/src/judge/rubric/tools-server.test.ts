@@ -31,7 +31,11 @@ beforeAll(async () => {
     ],
     workspace: {
       initial: { "README.md": "# demo\n", "src/big.ts": BIG_FILE },
-      final: { "README.md": "# demo\n", "src/big.ts": BIG_FILE, "src/greet.ts": 'export const greet = (name: string) => `Hello, ${name}!`;\n' },
+      final: {
+        "README.md": "# demo\n",
+        "src/big.ts": BIG_FILE,
+        "src/greet.ts": "export const greet = (name: string) => `Hello, ${name}!`;\n",
+      },
     },
   });
   job = {
@@ -45,7 +49,11 @@ beforeAll(async () => {
   };
   await Bun.write(join(root, "judge", "job.json"), JSON.stringify(job));
   server = startClient(join(root, "judge", "job.json"));
-  await server.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } });
+  await server.request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "test", version: "0" },
+  });
   server.notify("notifications/initialized");
 });
 
@@ -57,7 +65,11 @@ afterAll(async () => {
 describe("the judge tool server", () => {
   it("answers initialize with the client's protocol version, and ping", async () => {
     const other = startClient(join(root, "judge", "job.json"));
-    const init = (await other.request("initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "0" } })) as Record<string, unknown>;
+    const init = (await other.request("initialize", {
+      protocolVersion: "2025-03-26",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    })) as Record<string, unknown>;
     expect(init.protocolVersion).toBe("2025-03-26");
     expect(init.serverInfo).toMatchObject({ name: "judge" });
     expect(init.capabilities).toEqual({ tools: { listChanged: false } });
@@ -87,8 +99,12 @@ describe("the judge tool server", () => {
     const summary = (await server.call("evidence", { action: "summary" })).text;
     expect(summary).toContain("Constructed evidence: no model was run");
     expect(summary).toContain("Changed files:\n  src/greet.ts (added, +1 -0)");
-    expect((await server.call("evidence", { action: "tools" })).text).toContain("--- tool call_test: bash (succeeded) ---\ninput: {\"command\":\"bun test\"}\noutput:\n3 pass");
-    expect((await server.call("evidence", { action: "files", revision: "initial" })).text).not.toContain("src/greet.ts");
+    expect((await server.call("evidence", { action: "tools" })).text).toContain(
+      '--- tool call_test: bash (succeeded) ---\ninput: {"command":"bun test"}\noutput:\n3 pass',
+    );
+    expect((await server.call("evidence", { action: "files", revision: "initial" })).text).not.toContain(
+      "src/greet.ts",
+    );
     expect((await server.call("evidence", { action: "diff" })).text).toContain("+export const greet");
     expect((await server.call("evidence", { action: "metrics" })).text).toContain('"errorRate": 0');
     expect((await server.call("evidence", { action: "messages" })).text).toContain("No messages recorded");
@@ -127,7 +143,14 @@ describe("the judge tool server", () => {
     const bad = await server.call("submit_judgment", {
       scores: {
         correct: { value: 1.5, reason: "  ", evidence: [{ kind: "tool", id: "call_nope" }] },
-        tested: { value: true, reason: "Tests ran.", evidence: [{ kind: "tool", id: "call_test", quote: "7 pass" }, { kind: "file", path: "../secret" }] },
+        tested: {
+          value: true,
+          reason: "Tests ran.",
+          evidence: [
+            { kind: "tool", id: "call_test", quote: "7 pass" },
+            { kind: "file", path: "../secret" },
+          ],
+        },
         style: { value: 1, reason: "x", evidence: [{ kind: "response" }] },
       },
     });
@@ -138,15 +161,25 @@ describe("the judge tool server", () => {
       "scores.correct.reason is empty",
       'scores.correct.evidence[0]: tool call "call_nope" is not in the recording',
       'scores.tested.evidence[0]: quote "7 pass" was not found in the cited tool',
-      "scores.tested.evidence[1]: path \"../secret\" refused",
+      'scores.tested.evidence[1]: path "../secret" refused',
       "Fix these and call submit_judgment again.",
     ]) {
       expect(bad.text).toContain(expected);
     }
-    const uncited = await server.call("submit_judgment", { scores: { correct: { value: 0, reason: "No.", evidence: [] }, tested: { value: null, reason: "Unknown.", evidence: [] } } });
+    const uncited = await server.call("submit_judgment", {
+      scores: {
+        correct: { value: 0, reason: "No.", evidence: [] },
+        tested: { value: null, reason: "Unknown.", evidence: [] },
+      },
+    });
     expect(uncited.text).toContain("scores.correct.evidence is empty");
     expect(uncited.text).not.toContain("scores.tested.evidence");
-    const badMetric = await server.call("submit_judgment", { scores: { correct: { value: 1, reason: "r", evidence: [{ kind: "metric", id: "tools.nope" }] }, tested: { value: 1, reason: "r", evidence: [{ kind: "message", id: "m1" }] } } });
+    const badMetric = await server.call("submit_judgment", {
+      scores: {
+        correct: { value: 1, reason: "r", evidence: [{ kind: "metric", id: "tools.nope" }] },
+        tested: { value: 1, reason: "r", evidence: [{ kind: "message", id: "m1" }] },
+      },
+    });
     expect(badMetric.text).toContain('metric "tools.nope" does not exist');
     expect(badMetric.text).toContain('message "m1" is not in the recording');
     expect(existsSync(job.submissionFile)).toBe(false);
@@ -161,7 +194,14 @@ describe("the judge tool server", () => {
             { kind: "response", quote: "I added greet()   to src/greet.ts" },
           ],
         },
-        tested: { value: true, reason: "The test run passed.", evidence: [{ kind: "tool", id: "call_test", quote: "3 pass" }, { kind: "metric", id: "tools.errorRate", quote: "0" }] },
+        tested: {
+          value: true,
+          reason: "The test run passed.",
+          evidence: [
+            { kind: "tool", id: "call_test", quote: "3 pass" },
+            { kind: "metric", id: "tools.errorRate", quote: "0" },
+          ],
+        },
       },
     };
     const good = await server.call("submit_judgment", judgment);
@@ -183,11 +223,25 @@ describe("the judge tool server", () => {
     expect(log.filter((entry) => entry.type === "ready").length).toBeGreaterThanOrEqual(1);
     const calls = log.filter((entry) => entry.type === "call");
     expect(calls.length).toBe(before + 2);
-    expect(calls.at(-2)).toMatchObject({ tool: "evidence", arguments: { action: "summary", limit: 10 }, accepted: true });
-    expect(calls.at(-1)).toMatchObject({ tool: "evidence", arguments: { action: "file", path: "../x" }, accepted: false });
+    expect(calls.at(-2)).toMatchObject({
+      tool: "evidence",
+      arguments: { action: "summary", limit: 10 },
+      accepted: true,
+    });
+    expect(calls.at(-1)).toMatchObject({
+      tool: "evidence",
+      arguments: { action: "file", path: "../x" },
+      accepted: false,
+    });
     expect(server.calls).toBe(calls.length);
     const submissions = calls.filter((entry) => entry.type === "call" && entry.tool === "submit_judgment");
-    expect(submissions.map((entry) => entry.type === "call" && entry.accepted)).toEqual([false, false, false, true, false]);
+    expect(submissions.map((entry) => entry.type === "call" && entry.accepted)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      false,
+    ]);
   });
 
   it("in an early check, refuses an undecided criterion, and ends with continue_judging or a fully decided judgment", async () => {
@@ -201,7 +255,11 @@ describe("the judge tool server", () => {
       };
       await Bun.write(join(root, name, "job.json"), JSON.stringify(earlyJob));
       const client = startClient(join(root, name, "job.json"));
-      await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } });
+      await client.request("initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "test", version: "0" },
+      });
       return { client, earlyJob };
     };
     const decided = { value: true, reason: "The test run passed.", evidence: [{ kind: "tool", id: "call_test" }] };
@@ -209,22 +267,32 @@ describe("the judge tool server", () => {
     const open = await early("early-open");
     const { tools } = (await open.client.request("tools/list", {})) as { tools: { name: string }[] };
     expect(tools.map((tool) => tool.name)).toEqual(["evidence", "submit_judgment", "continue_judging"]);
-    const undecided = await open.client.call("submit_judgment", { scores: { correct: { value: null, reason: "Not yet.", evidence: [] }, tested: decided } });
+    const undecided = await open.client.call("submit_judgment", {
+      scores: { correct: { value: null, reason: "Not yet.", evidence: [] }, tested: decided },
+    });
     expect(undecided.isError).toBe(true);
-    expect(undecided.text).toContain("scores.correct.value is null: an early check submits only when every criterion is decided irreversibly");
+    expect(undecided.text).toContain(
+      "scores.correct.value is null: an early check submits only when every criterion is decided irreversibly",
+    );
     expect((await open.client.call("continue_judging", { reason: " " })).text).toContain("reason is empty");
     const continued = await open.client.call("continue_judging", { reason: "correct: greet() may still change." });
     expect(continued.isError).toBeFalsy();
     expect(continued.text).toContain('{"continued":true}');
-    expect(JSON.parse(await readFile(open.earlyJob.continueFile, "utf8"))).toEqual({ reason: "correct: greet() may still change." });
+    expect(JSON.parse(await readFile(open.earlyJob.continueFile, "utf8"))).toEqual({
+      reason: "correct: greet() may still change.",
+    });
     const late = await open.client.call("submit_judgment", { scores: { correct: decided, tested: decided } });
     expect(late.text).toContain("this check already ended with continue_judging");
     expect(existsSync(open.earlyJob.submissionFile)).toBe(false);
     await open.client.close();
 
     const closed = await early("early-decided");
-    expect((await closed.client.call("submit_judgment", { scores: { correct: decided, tested: decided } })).isError).toBeFalsy();
-    expect((await closed.client.call("continue_judging", { reason: "changed my mind" })).text).toContain("a judgment was already accepted");
+    expect(
+      (await closed.client.call("submit_judgment", { scores: { correct: decided, tested: decided } })).isError,
+    ).toBeFalsy();
+    expect((await closed.client.call("continue_judging", { reason: "changed my mind" })).text).toContain(
+      "a judgment was already accepted",
+    );
     expect(existsSync(closed.earlyJob.continueFile)).toBe(false);
     await closed.client.close();
   });
@@ -234,7 +302,9 @@ describe("the judge tool server", () => {
     await writeFile(join(root, "broken.json"), JSON.stringify(broken));
     const client = startClient(join(root, "broken.json"));
     expect(await client.close()).toBe(1);
-    expect(readCallLog(broken.logFile)).toEqual([expect.objectContaining({ type: "fatal", error: expect.stringContaining("hashes to") })]);
+    expect(readCallLog(broken.logFile)).toEqual([
+      expect.objectContaining({ type: "fatal", error: expect.stringContaining("hashes to") }),
+    ]);
   });
 });
 
@@ -245,14 +315,28 @@ describe("the judge tool server as a bundle", () => {
     // Self-contained: no import of the harness's own files is left to resolve when OpenCode starts it.
     expect(await readFile(bundle, "utf8")).not.toMatch(/from\s*["']\.{1,2}\//);
     const session = async (name: string, server?: string) => {
-      const own: JudgeJob = { ...job, submissionFile: join(root, name, "submission.json"), continueFile: join(root, name, "continue.json"), logFile: join(root, name, "log.jsonl") };
+      const own: JudgeJob = {
+        ...job,
+        submissionFile: join(root, name, "submission.json"),
+        continueFile: join(root, name, "continue.json"),
+        logFile: join(root, name, "log.jsonl"),
+      };
       await Bun.write(join(root, name, "job.json"), JSON.stringify(own));
       const client = startClient(join(root, name, "job.json"), server);
       const answers = [
-        await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "0" } }),
+        await client.request("initialize", {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "test", version: "0" },
+        }),
         await client.request("tools/list", {}),
         await client.call("evidence", { action: "summary" }),
-        await client.call("submit_judgment", { scores: { correct: { value: 1, reason: "r", evidence: [{ kind: "response" }] }, tested: { value: null, reason: "r", evidence: [] } } }),
+        await client.call("submit_judgment", {
+          scores: {
+            correct: { value: 1, reason: "r", evidence: [{ kind: "response" }] },
+            tested: { value: null, reason: "r", evidence: [] },
+          },
+        }),
       ];
       expect(await client.close()).toBe(0);
       return { answers, log: readCallLog(own.logFile).map((entry) => entry.type) };

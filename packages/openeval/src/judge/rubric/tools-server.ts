@@ -22,7 +22,11 @@ async function main(): Promise<void> {
     const request = openJudgeRequest(job);
     const tools = [
       createEvidenceTool(context, job.evidence.hash.slice(0, 12)),
-      createSubmitTool(context, request, { criteria: job.criteria, submissionFile: job.submissionFile, phase: job.phase }),
+      createSubmitTool(context, request, {
+        criteria: job.criteria,
+        submissionFile: job.submissionFile,
+        phase: job.phase,
+      }),
       ...(job.phase === "early" ? [createContinueTool(request, { continueFile: job.continueFile })] : []),
     ].map((tool) => logged(tool, job));
     serveMcpStdio({
@@ -38,7 +42,11 @@ async function main(): Promise<void> {
     appendCallLog(job.logFile, { type: "ready", at: new Date().toISOString(), pid: process.pid });
   } catch (error) {
     // OpenCode reads nothing from our stderr and carries on with no tools: the log is the only witness.
-    appendCallLog(job.logFile, { type: "fatal", at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) });
+    appendCallLog(job.logFile, {
+      type: "fatal",
+      at: new Date().toISOString(),
+      error: error instanceof Error ? error.message : String(error),
+    });
     process.exit(1);
   }
 }

@@ -16,7 +16,7 @@ function lcsByTable(a: string, b: string): number {
 
 function seeded(seed: number): () => number {
   let state = seed;
-  return () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 describe("charSimilarity", () => {
@@ -40,9 +40,16 @@ describe("charSimilarity", () => {
   it("agrees with the dynamic programme on random texts across word boundaries (31–130 characters)", () => {
     const random = seeded(7);
     for (let trial = 0; trial < 200; trial++) {
-      const text = () => Array.from({ length: 31 + Math.floor(random() * 100) }, () => "ab c\n(x)"[Math.floor(random() * 8)]).join("");
+      const text = () =>
+        Array.from({ length: 31 + Math.floor(random() * 100) }, () => "ab c\n(x)"[Math.floor(random() * 8)]).join("");
       const [a, b] = [text(), text()];
-      expect(lcsLength([...a].map((c) => c.codePointAt(0)!), [...b].map((c) => c.codePointAt(0)!)), `${a} / ${b}`).toBe(lcsByTable(a, b));
+      expect(
+        lcsLength(
+          [...a].map((c) => c.codePointAt(0)!),
+          [...b].map((c) => c.codePointAt(0)!),
+        ),
+        `${a} / ${b}`,
+      ).toBe(lcsByTable(a, b));
       expect(charSimilarity(a, b).ratio).toBeCloseTo((2 * lcsByTable(a, b)) / (a.length + b.length), 12);
     }
   });
@@ -50,7 +57,8 @@ describe("charSimilarity", () => {
   // Speed is measured by the benchmark script, not asserted here.
   it("compares a few KB whole", () => {
     const random = seeded(11);
-    const text = () => Array.from({ length: 8_000 }, () => String.fromCharCode(32 + Math.floor(random() * 60))).join("");
+    const text = () =>
+      Array.from({ length: 8_000 }, () => String.fromCharCode(32 + Math.floor(random() * 60))).join("");
     const [a, b] = [text(), text()];
     const { ratio, truncated } = charSimilarity(a, b);
     expect(truncated).toBe(false);
@@ -80,6 +88,9 @@ describe("charSimilarity", () => {
 
   it("strips a shared prefix and suffix exactly before any bound applies", () => {
     const shared = "x".repeat(10_000);
-    expect(charSimilarity(`${shared}a${shared}`, `${shared}b${shared}`, 10)).toEqual({ ratio: 40_000 / 40_002, truncated: false });
+    expect(charSimilarity(`${shared}a${shared}`, `${shared}b${shared}`, 10)).toEqual({
+      ratio: 40_000 / 40_002,
+      truncated: false,
+    });
   });
 });

@@ -33,7 +33,12 @@ export function charSimilarity(a: string, b: string, maxChars = MAX_COMPARED_CHA
   let prefix = 0;
   while (prefix < left.length && prefix < right.length && left[prefix] === right[prefix]) prefix++;
   let suffix = 0;
-  while (suffix < left.length - prefix && suffix < right.length - prefix && left[left.length - 1 - suffix] === right[right.length - 1 - suffix]) suffix++;
+  while (
+    suffix < left.length - prefix &&
+    suffix < right.length - prefix &&
+    left[left.length - 1 - suffix] === right[right.length - 1 - suffix]
+  )
+    suffix++;
   const middleLeft = left.slice(prefix, left.length - suffix);
   const middleRight = right.slice(prefix, right.length - suffix);
   const [leftLimit, rightLimit] = limits(middleLeft.length, middleRight.length, maxChars);

@@ -14,7 +14,10 @@ describe("exactMatch", () => {
 
   it("fails on a different answer, on case unless told otherwise, and on whitespace with trim: false", async () => {
     await using ctx = await judgeContext({ response: " Apple " });
-    expect(exactMatch(ctx, "APPLE")).toMatchObject({ value: false, reason: 'expected "APPLE", the response is " Apple " (trimmed, case-sensitive)' });
+    expect(exactMatch(ctx, "APPLE")).toMatchObject({
+      value: false,
+      reason: 'expected "APPLE", the response is " Apple " (trimmed, case-sensitive)',
+    });
     expect(exactMatch(ctx, "APPLE", { caseSensitive: false }).value).toBe(true);
     expect(exactMatch(ctx, "apple", { caseSensitive: false, trim: false }).value).toBe(false);
     expect(exactMatch(ctx, "PEAR").value).toBe(false);
@@ -22,6 +25,8 @@ describe("exactMatch", () => {
 
   it("refuses options it does not know", async () => {
     await using ctx = await judgeContext({ response: "APPLE" });
-    expect(() => exactMatch(ctx, "APPLE", { ignoreCase: true } as never)).toThrow(/exactMatch: invalid options: unknown key "ignoreCase"/);
+    expect(() => exactMatch(ctx, "APPLE", { ignoreCase: true } as never)).toThrow(
+      /exactMatch: invalid options: unknown key "ignoreCase"/,
+    );
   });
 });

@@ -36,7 +36,14 @@ export function exactMatch(ctx: JudgeContext, expected: string, options: ExactMa
   const how = [trim ? "trimmed" : "untrimmed", caseSensitive ? "case-sensitive" : "ignoring case"].join(", ");
   return {
     value,
-    reason: value ? `the response equals ${quote(expected)} (${how})` : `expected ${quote(expected)}, the response is ${quote(received)} (${how})`,
-    measurements: { expected, received: received.length > 2000 ? `${received.slice(0, 2000)}…` : received, trim, caseSensitive },
+    reason: value
+      ? `the response equals ${quote(expected)} (${how})`
+      : `expected ${quote(expected)}, the response is ${quote(received)} (${how})`,
+    measurements: {
+      expected,
+      received: received.length > 2000 ? `${received.slice(0, 2000)}…` : received,
+      trim,
+      caseSensitive,
+    },
   };
 }

@@ -20,13 +20,27 @@ describe("filesChanged", () => {
     await using ctx = await workspaceContext(INITIAL, FINAL);
     expect((await filesChanged(ctx, { only: ["src/**", "README.md"] })).value).toBe(true);
     expect((await filesChanged(ctx, { include: ["src/rates.js", "*.md"], exclude: ["test/**"] })).value).toBe(true);
-    expect(await filesChanged(ctx, { only: ["src/*.js"] })).toMatchObject({ value: false, reason: "changed outside src/*.js: README.md", measurements: { outside: ["README.md"] } });
-    expect(await filesChanged(ctx, { include: ["src/cart.js"] })).toMatchObject({ value: false, reason: "not changed: src/cart.js", measurements: { missing: ["src/cart.js"] } });
-    expect(await filesChanged(ctx, { exclude: ["**/new.js"] })).toMatchObject({ value: false, reason: "changed though excluded: src/new.js" });
+    expect(await filesChanged(ctx, { only: ["src/*.js"] })).toMatchObject({
+      value: false,
+      reason: "changed outside src/*.js: README.md",
+      measurements: { outside: ["README.md"] },
+    });
+    expect(await filesChanged(ctx, { include: ["src/cart.js"] })).toMatchObject({
+      value: false,
+      reason: "not changed: src/cart.js",
+      measurements: { missing: ["src/cart.js"] },
+    });
+    expect(await filesChanged(ctx, { exclude: ["**/new.js"] })).toMatchObject({
+      value: false,
+      reason: "changed though excluded: src/new.js",
+    });
   });
 
   it("fails when nothing changed, even if every listed condition holds vacuously", async () => {
     await using ctx = await workspaceContext(INITIAL, INITIAL);
-    expect(await filesChanged(ctx, { exclude: ["test/**"] })).toMatchObject({ value: false, reason: "no file changed" });
+    expect(await filesChanged(ctx, { exclude: ["test/**"] })).toMatchObject({
+      value: false,
+      reason: "no file changed",
+    });
   });
 });

@@ -5,7 +5,11 @@ import { parseOptions } from "./parse-options.ts";
 import { listPaths } from "./quote.ts";
 
 const Patterns = z.array(z.string().min(1));
-const FilesChangedOptionsSchema = z.strictObject({ only: Patterns.optional(), include: Patterns.optional(), exclude: Patterns.optional() });
+const FilesChangedOptionsSchema = z.strictObject({
+  only: Patterns.optional(),
+  include: Patterns.optional(),
+  exclude: Patterns.optional(),
+});
 
 export interface FilesChangedOptions {
   /** Every changed file must match one of these. */

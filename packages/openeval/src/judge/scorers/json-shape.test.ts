@@ -8,11 +8,17 @@ const Answer = z.object({ total: z.number(), items: z.array(z.string()) });
 describe("jsonShape", () => {
   it("passes when the whole response is JSON of the schema's shape", async () => {
     await using ctx = await judgeContext({ response: '{ "total": 2, "items": ["a", "b"] }' });
-    expect(jsonShape(ctx, Answer)).toEqual({ value: true, reason: "the JSON in the response matches the schema", measurements: { source: "response", issues: [] } });
+    expect(jsonShape(ctx, Answer)).toEqual({
+      value: true,
+      reason: "the JSON in the response matches the schema",
+      measurements: { source: "response", issues: [] },
+    });
   });
 
   it("reads the first ```json block of a prose answer", async () => {
-    await using ctx = await judgeContext({ response: 'Here it is:\n\n```json\n{ "total": 1, "items": ["a"] }\n```\n\nAnything else?' });
+    await using ctx = await judgeContext({
+      response: 'Here it is:\n\n```json\n{ "total": 1, "items": ["a"] }\n```\n\nAnything else?',
+    });
     expect(jsonShape(ctx, Answer)).toMatchObject({ value: true, measurements: { source: "fenced block" } });
   });
 
@@ -26,6 +32,10 @@ describe("jsonShape", () => {
 
   it("fails when there is no JSON at all", async () => {
     await using ctx = await judgeContext({ response: "The total is 2." });
-    expect(jsonShape(ctx, Answer)).toMatchObject({ value: false, reason: "the response holds no JSON", measurements: { source: null } });
+    expect(jsonShape(ctx, Answer)).toMatchObject({
+      value: false,
+      reason: "the response holds no JSON",
+      measurements: { source: null },
+    });
   });
 });

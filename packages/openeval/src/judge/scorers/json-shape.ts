@@ -5,7 +5,10 @@ import { ScorerError } from "./errors.ts";
 
 /** Any zod schema (v3 or v4): all jsonShape needs is safeParse. */
 export interface SafeParseSchema {
-  safeParse(value: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+  safeParse(value: unknown): {
+    success: boolean;
+    error?: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+  };
 }
 
 export interface JsonShapeIssue {
@@ -39,18 +42,33 @@ export function jsonShape(ctx: JudgeContext, schema: SafeParseSchema): JsonShape
     return { value: false, reason: "the response holds no JSON", measurements: { source: null, issues } };
   }
   const result = schema.safeParse(found.value);
-  if (result.success) return { value: true, reason: `the JSON in the ${found.source} matches the schema`, measurements: { source: found.source, issues: [] } };
-  const issues = (result.error?.issues ?? []).map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  if (result.success)
+    return {
+      value: true,
+      reason: `the JSON in the ${found.source} matches the schema`,
+      measurements: { source: found.source, issues: [] },
+    };
+  const issues = (result.error?.issues ?? []).map((issue) => ({
+    path: formatPath(issue.path),
+    message: issue.message,
+  }));
   const listed = issues.slice(0, 3).map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
   const more = issues.length > 3 ? `; and ${issues.length - 3} more` : "";
-  return { value: false, reason: `the JSON in the ${found.source} does not match the schema: ${listed.join("; ")}${more}`, measurements: { source: found.source, issues } };
+  return {
+    value: false,
+    reason: `the JSON in the ${found.source} does not match the schema: ${listed.join("; ")}${more}`,
+    measurements: { source: found.source, issues },
+  };
 }
 
 function findJson(text: string): { value: unknown; source: "response" | "fenced block" } | null {
   const whole = tryParse(text);
   if (whole.ok) return { value: whole.value, source: "response" };
   const blocks = [...text.matchAll(/^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*\n([\s\S]*?)^ {0,3}\1[ \t]*$/gm)];
-  const ordered = [...blocks.filter((block) => /^json$/i.test(block[2]!)), ...blocks.filter((block) => block[2] === "")];
+  const ordered = [
+    ...blocks.filter((block) => /^json$/i.test(block[2]!)),
+    ...blocks.filter((block) => block[2] === ""),
+  ];
   for (const block of ordered) {
     const parsed = tryParse(block[3]!);
     if (parsed.ok) return { value: parsed.value, source: "fenced block" };
@@ -67,5 +85,7 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`)).join("");
+  return path
+    .map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`))
+    .join("");
 }

@@ -19,7 +19,10 @@ export async function readReferenceDiff(path: string): Promise<ReferenceDiff> {
   try {
     text = await readFile(absolute, "utf8");
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : `it cannot be read (${(error as Error).message})`;
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "it does not exist"
+        : `it cannot be read (${(error as Error).message})`;
     throw new ScorerError("referenceUnreadable", { path: absolute, reason }, { cause: error });
   }
   return parseReferenceDiff(text, absolute);
@@ -34,7 +37,9 @@ export function parseReferenceDiff(text: string, source: string): ReferenceDiff 
     } catch (error) {
       if (!(error instanceof DiffSyntaxError)) throw error;
       const line = block.firstLine + error.line - 1;
-      const detail = error.message.replace(/^line \d+: /, "").replace(/\(line (\d+)\)/, (_, at: string) => `(line ${block.firstLine + Number(at) - 1})`);
+      const detail = error.message
+        .replace(/^line \d+: /, "")
+        .replace(/\(line (\d+)\)/, (_, at: string) => `(line ${block.firstLine + Number(at) - 1})`);
       throw new ScorerError("referenceMalformed", { source, line, detail }, { cause: error });
     }
   }
@@ -55,7 +60,8 @@ export function diffBlocks(text: string): Array<{ text: string; firstLine: numbe
     const close = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
     let end = index + 1;
     while (end < lines.length && !close.test(lines[end]!)) end++;
-    if (/^(diff|patch|udiff)$/i.test(open[2]!)) blocks.push({ text: lines.slice(index + 1, end).join("\n"), firstLine: index + 2 });
+    if (/^(diff|patch|udiff)$/i.test(open[2]!))
+      blocks.push({ text: lines.slice(index + 1, end).join("\n"), firstLine: index + 2 });
     index = end;
   }
   return blocks.length > 0 ? blocks : [{ text, firstLine: 1 }];
@@ -65,7 +71,16 @@ function mergeByPath(files: FilePatch[]): FilePatch[] {
   const byPath = new Map<string, FilePatch>();
   for (const file of files) {
     const existing = byPath.get(file.path);
-    byPath.set(file.path, existing ? { ...existing, addedLines: [...existing.addedLines, ...file.addedLines], binary: existing.binary || file.binary } : file);
+    byPath.set(
+      file.path,
+      existing
+        ? {
+            ...existing,
+            addedLines: [...existing.addedLines, ...file.addedLines],
+            binary: existing.binary || file.binary,
+          }
+        : file,
+    );
   }
   return [...byPath.values()];
 }

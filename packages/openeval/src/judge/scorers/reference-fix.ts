@@ -20,7 +20,10 @@ import { parseReferenceDiff, readReferenceDiff } from "./reference-diff.ts";
 import { parseUnifiedDiff } from "./unified-diff.ts";
 import { SCORERS_VERSION } from "../../util/versions.ts";
 
-const Weight = z.number().refine(Number.isFinite, "must be a finite number").refine((weight) => weight >= 0, "must not be negative");
+const Weight = z
+  .number()
+  .refine(Number.isFinite, "must be a finite number")
+  .refine((weight) => weight >= 0, "must not be negative");
 
 const ReferenceFixOptionsSchema = z
   .strictObject({
@@ -28,12 +31,21 @@ const ReferenceFixOptionsSchema = z
     referenceText: z.string().optional(),
     weights: z
       .strictObject({ structural: Weight, textual: Weight })
-      .refine((weights) => weights.structural + weights.textual > 0, "weights.structural + weights.textual must be above 0")
-      .refine((weights) => Number.isFinite(weights.structural + weights.textual), "weights.structural + weights.textual must be a finite number")
+      .refine(
+        (weights) => weights.structural + weights.textual > 0,
+        "weights.structural + weights.textual must be above 0",
+      )
+      .refine(
+        (weights) => Number.isFinite(weights.structural + weights.textual),
+        "weights.structural + weights.textual must be a finite number",
+      )
       .optional(),
     ignore: z.array(z.string().min(1)).optional(),
   })
-  .refine((options) => options.reference === undefined || options.referenceText === undefined, "pass reference (a path) or referenceText, not both");
+  .refine(
+    (options) => options.reference === undefined || options.referenceText === undefined,
+    "pass reference (a path) or referenceText, not both",
+  );
 
 export interface ReferenceFixOptions {
   /** The reference file, resolved against the current directory: a judge.ts runs in its eval folder. Default "REFERENCE_FIX.md". */
@@ -102,8 +114,12 @@ export async function referenceFix(ctx: JudgeContext, options: ReferenceFixOptio
   const ignored = ignoreMatcher(settings.ignore ?? []);
 
   const reference =
-    settings.referenceText === undefined ? await readReferenceDiff(settings.reference ?? DEFAULT_REFERENCE) : parseReferenceDiff(settings.referenceText, "referenceText");
-  const referenceAdded = new Map(reference.files.filter((file) => !ignored(file.path)).map((file) => [file.path, file.addedLines]));
+    settings.referenceText === undefined
+      ? await readReferenceDiff(settings.reference ?? DEFAULT_REFERENCE)
+      : parseReferenceDiff(settings.referenceText, "referenceText");
+  const referenceAdded = new Map(
+    reference.files.filter((file) => !ignored(file.path)).map((file) => [file.path, file.addedLines]),
+  );
   const candidateAdded = await readCandidateAdditions(ctx, ignored);
 
   const matched = [...referenceAdded.keys()].filter((path) => candidateAdded.has(path)).sort();
@@ -138,11 +154,17 @@ export async function referenceFix(ctx: JudgeContext, options: ReferenceFixOptio
 }
 
 /** Path → added lines of the candidate's final diff (binary and too-large files: touched, no lines). */
-async function readCandidateAdditions(ctx: JudgeContext, ignored: (path: string) => boolean): Promise<Map<string, string[]>> {
+async function readCandidateAdditions(
+  ctx: JudgeContext,
+  ignored: (path: string) => boolean,
+): Promise<Map<string, string[]>> {
   const additions = new Map<string, string[]>();
   for (const diff of await ctx.workspace.patches()) {
     if (ignored(diff.path)) continue;
-    additions.set(diff.path, diff.binary || diff.tooLarge ? [] : parseUnifiedDiff(diff.patch).flatMap((file) => file.addedLines));
+    additions.set(
+      diff.path,
+      diff.binary || diff.tooLarge ? [] : parseUnifiedDiff(diff.patch).flatMap((file) => file.addedLines),
+    );
   }
   return additions;
 }
@@ -151,7 +173,13 @@ function compareAdditions(path: string, referenceLines: string[], candidateLines
   const referenceText = referenceLines.join("\n");
   const candidateText = candidateLines.join("\n");
   const { ratio, truncated } = charSimilarity(referenceText, candidateText);
-  return { path, similarity: ratio, reference_chars: countCodePoints(referenceText), candidate_chars: countCodePoints(candidateText), truncated };
+  return {
+    path,
+    similarity: ratio,
+    reference_chars: countCodePoints(referenceText),
+    candidate_chars: countCodePoints(candidateText),
+    truncated,
+  };
 }
 
 function countCodePoints(text: string): number {
@@ -165,7 +193,14 @@ function ignoreMatcher(patterns: string[]): (path: string) => boolean {
   return (path) => patterns.includes(path) || globs.some((glob) => glob.match(path));
 }
 
-function explain(result: { structural: number; textual: number; value: number; matched_files: string[]; missing_files: string[]; extra_files: string[] }): string {
+function explain(result: {
+  structural: number;
+  textual: number;
+  value: number;
+  matched_files: string[];
+  missing_files: string[];
+  extra_files: string[];
+}): string {
   const total = result.matched_files.length + result.missing_files.length;
   const files = [
     `touched ${result.matched_files.length} of the reference's ${total} file${total === 1 ? "" : "s"}`,
@@ -173,7 +208,10 @@ function explain(result: { structural: number; textual: number; value: number; m
     result.extra_files.length > 0 && `extra ${listPaths(result.extra_files)}`,
   ].filter(Boolean);
   const matched = result.matched_files.length;
-  const textual = matched === 0 ? "textual 0 (no file in common)" : `textual ${format(result.textual)} (added lines, mean over ${matched} matched file${matched === 1 ? "" : "s"})`;
+  const textual =
+    matched === 0
+      ? "textual 0 (no file in common)"
+      : `textual ${format(result.textual)} (added lines, mean over ${matched} matched file${matched === 1 ? "" : "s"})`;
   return `${files.join("; ")}: structural ${format(result.structural)}; ${textual}; value ${format(result.value)}`;
 }
 

@@ -21,7 +21,10 @@ describe("toolWasCalled", () => {
 
   it("fails when the tool was not called, or not successfully often enough", async () => {
     await using ctx = await judgeContext({ tools: TOOLS });
-    expect(toolWasCalled(ctx, "edit")).toMatchObject({ value: false, reason: "0 edit calls; fewer than the 1 required" });
+    expect(toolWasCalled(ctx, "edit")).toMatchObject({
+      value: false,
+      reason: "0 edit calls; fewer than the 1 required",
+    });
     expect(toolWasCalled(ctx, "bash", { minTimes: 2, succeeded: true })).toMatchObject({
       value: false,
       reason: "1 successful bash call (2 in all, 1 failed); fewer than the 2 required",

@@ -19,7 +19,15 @@ export interface ToolWasCalledOptions {
 export interface ToolWasCalledScore {
   value: boolean;
   reason: string;
-  measurements: { tool: string; minTimes: number; succeededOnly: boolean; calls: number; completed: number; failed: number; counted: number };
+  measurements: {
+    tool: string;
+    minTimes: number;
+    succeededOnly: boolean;
+    calls: number;
+    completed: number;
+    failed: number;
+    counted: number;
+  };
 }
 
 /**

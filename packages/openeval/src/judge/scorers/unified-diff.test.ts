@@ -34,21 +34,50 @@ describe("parseUnifiedDiff", () => {
       "-OLD = True",
     );
     expect(parseUnifiedDiff(diff)).toEqual([
-      { path: "store/pricing.py", status: "modified", addedLines: ["TAX = rates.tax()", "    x = round(x, 2)"], binary: false },
+      {
+        path: "store/pricing.py",
+        status: "modified",
+        addedLines: ["TAX = rates.tax()", "    x = round(x, 2)"],
+        binary: false,
+      },
       { path: "store/new.py", status: "added", addedLines: ["NEW = True"], binary: false },
       { path: "old.py", status: "deleted", addedLines: [], binary: false },
     ]);
   });
 
   it("reads hunk bodies by their counts, so removed '-- ' and added '++ ' lines are not file headers", () => {
-    const diff = lines("--- a/schema.sql", "+++ b/schema.sql", "@@ -1,2 +1,2 @@", "--- old comment", "+++ new comment", " SELECT 1;");
-    expect(parseUnifiedDiff(diff)).toEqual([{ path: "schema.sql", status: "modified", addedLines: ["++ new comment"], binary: false }]);
+    const diff = lines(
+      "--- a/schema.sql",
+      "+++ b/schema.sql",
+      "@@ -1,2 +1,2 @@",
+      "--- old comment",
+      "+++ new comment",
+      " SELECT 1;",
+    );
+    expect(parseUnifiedDiff(diff)).toEqual([
+      { path: "schema.sql", status: "modified", addedLines: ["++ new comment"], binary: false },
+    ]);
   });
 
   it("reads diff -u output (tab and timestamp after the path, no prefixes) and git's quoted paths", () => {
-    const plain = lines("--- pricing.py.orig\t2024-05-01 10:00:00.000000000 +0200", "+++ pricing.py\t2024-05-01 10:05:00.000000000 +0200", "@@ -1 +1 @@", "-a", "+b");
-    expect(parseUnifiedDiff(plain)).toEqual([{ path: "pricing.py", status: "modified", addedLines: ["b"], binary: false }]);
-    const quoted = lines('diff --git "a/caf\\303\\251 menu.txt" "b/caf\\303\\251 menu.txt"', '--- "a/caf\\303\\251 menu.txt"', '+++ "b/caf\\303\\251 menu.txt"', "@@ -1 +1 @@", "-a", "+b");
+    const plain = lines(
+      "--- pricing.py.orig\t2024-05-01 10:00:00.000000000 +0200",
+      "+++ pricing.py\t2024-05-01 10:05:00.000000000 +0200",
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+    );
+    expect(parseUnifiedDiff(plain)).toEqual([
+      { path: "pricing.py", status: "modified", addedLines: ["b"], binary: false },
+    ]);
+    const quoted = lines(
+      'diff --git "a/caf\\303\\251 menu.txt" "b/caf\\303\\251 menu.txt"',
+      '--- "a/caf\\303\\251 menu.txt"',
+      '+++ "b/caf\\303\\251 menu.txt"',
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+    );
     expect(parseUnifiedDiff(quoted)[0]!.path).toBe("café menu.txt");
   });
 
@@ -68,7 +97,17 @@ describe("parseUnifiedDiff", () => {
   });
 
   it("turns a rename into its old path deleted and its new path added, as a workspace diff shows it", () => {
-    const diff = lines("diff --git a/a.py b/b.py", "similarity index 90%", "rename from a.py", "rename to b.py", "--- a/a.py", "+++ b/b.py", "@@ -1 +1 @@", "-x", "+y");
+    const diff = lines(
+      "diff --git a/a.py b/b.py",
+      "similarity index 90%",
+      "rename from a.py",
+      "rename to b.py",
+      "--- a/a.py",
+      "+++ b/b.py",
+      "@@ -1 +1 @@",
+      "-x",
+      "+y",
+    );
     expect(parseUnifiedDiff(diff)).toEqual([
       { path: "a.py", status: "deleted", addedLines: [], binary: false },
       { path: "b.py", status: "added", addedLines: ["y"], binary: false },
@@ -76,8 +115,11 @@ describe("parseUnifiedDiff", () => {
   });
 
   it("accepts hand-written bare @@ headers, CRLF line ends and 'No newline' markers, and skips prose", () => {
-    const diff = "Some notes first.\r\n--- a/x.js\r\n+++ b/x.js\r\n@@\r\n const a = 1;\r\n-const b = 1;\r\n+const b = 2;\r\n\\ No newline at end of file\r\nMore prose.\r\n";
-    expect(parseUnifiedDiff(diff)).toEqual([{ path: "x.js", status: "modified", addedLines: ["const b = 2;"], binary: false }]);
+    const diff =
+      "Some notes first.\r\n--- a/x.js\r\n+++ b/x.js\r\n@@\r\n const a = 1;\r\n-const b = 1;\r\n+const b = 2;\r\n\\ No newline at end of file\r\nMore prose.\r\n";
+    expect(parseUnifiedDiff(diff)).toEqual([
+      { path: "x.js", status: "modified", addedLines: ["const b = 2;"], binary: false },
+    ]);
   });
 
   it("accepts a hunk whose trailing blank context lines an editor trimmed", () => {
@@ -85,7 +127,9 @@ describe("parseUnifiedDiff", () => {
   });
 
   it("refuses hunks that contradict their counts, naming the line and the hunk", () => {
-    expect(() => parseUnifiedDiff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n")).toThrow(/line 6: hunk "@@ -1 \+1 @@" \(line 3\) has more/);
+    expect(() => parseUnifiedDiff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n")).toThrow(
+      /line 6: hunk "@@ -1 \+1 @@" \(line 3\) has more/,
+    );
     expect(() => parseUnifiedDiff("--- a/x\n+++ b/x\n@@ -1,2 +1,1 @@\n-a\n+b\nprose\n")).toThrow(DiffSyntaxError);
     expect(() => parseUnifiedDiff("@@ -1 +1 @@\n-a\n+b\n")).toThrow(/no file header/);
   });

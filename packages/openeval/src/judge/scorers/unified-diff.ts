@@ -13,7 +13,10 @@ export interface FilePatch {
 
 /** A diff that cannot be read as written; `line` counts from 1 within the text given to the parser. */
 export class DiffSyntaxError extends Error {
-  constructor(readonly line: number, message: string) {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
     super(`line ${line}: ${message}`);
     this.name = "DiffSyntaxError";
   }
@@ -41,7 +44,8 @@ interface Hunk {
   newLeft: number | null;
 }
 
-const FIX_COUNTS = "correct the counts, or write a bare @@ line to have the hunk read up to its last +, - or context line";
+const FIX_COUNTS =
+  "correct the counts, or write a bare @@ line to have the hunk read up to its last +, - or context line";
 const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 /**
@@ -75,11 +79,16 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
     } else if (line.startsWith("--- ") && lines[index + 1]?.startsWith("+++ ")) {
       const oldPath = headerPath(line.slice(4), "a/");
       const newPath = headerPath(lines[index + 1]!.slice(4), "b/");
-      if (file?.git && !file.sawFileHeader && file.hunks === 0) Object.assign(file, { oldPath, newPath, sawFileHeader: true });
+      if (file?.git && !file.sawFileHeader && file.hunks === 0)
+        Object.assign(file, { oldPath, newPath, sawFileHeader: true });
       else file = startFile(drafts, { oldPath, newPath, git: false, sawFileHeader: true });
       index++;
     } else if (line.startsWith("@@")) {
-      if (!file) throw new DiffSyntaxError(index + 1, `hunk "${line}" has no file header before it; start each file with "--- a/<path>" and "+++ b/<path>"`);
+      if (!file)
+        throw new DiffSyntaxError(
+          index + 1,
+          `hunk "${line}" has no file header before it; start each file with "--- a/<path>" and "+++ b/<path>"`,
+        );
       file.hunks++;
       hunk = openHunk(line, index + 1);
     } else if (file?.git && file.hunks === 0 && readGitExtendedHeader(file, line)) {
@@ -89,7 +98,10 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
       else file = startFile(drafts, { ...binaryPaths(line), git: false, sawFileHeader: true, binary: true });
     } else if (previous && /^[-+ ]/.test(line) && line !== "-- ") {
       // "-- " is the signature separator `git format-patch` writes after the last hunk.
-      throw new DiffSyntaxError(index + 1, `hunk "${previous.header}" (line ${previous.line}) has more lines than its header counts; ${FIX_COUNTS}`);
+      throw new DiffSyntaxError(
+        index + 1,
+        `hunk "${previous.header}" (line ${previous.line}) has more lines than its header counts; ${FIX_COUNTS}`,
+      );
     }
   }
   if (hunk) endEarly(hunk, lines.length);
@@ -99,7 +111,11 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
 /** Consumes one line of a hunk body; false when the line cannot belong to the hunk. */
 function readHunkLine(hunk: Hunk, file: Draft, line: string, next: string | undefined, number: number): boolean {
   const counted = hunk.oldLeft !== null && hunk.newLeft !== null;
-  if (!counted && (line.startsWith("@@") || line.startsWith("diff --git ") || (line.startsWith("--- ") && next?.startsWith("+++ ")))) return false;
+  if (
+    !counted &&
+    (line.startsWith("@@") || line.startsWith("diff --git ") || (line.startsWith("--- ") && next?.startsWith("+++ ")))
+  )
+    return false;
   const kind = line === "" ? " " : line[0];
   if (kind === "\\") return true;
   if (kind !== " " && kind !== "-" && kind !== "+") return false;
@@ -108,7 +124,10 @@ function readHunkLine(hunk: Hunk, file: Draft, line: string, next: string | unde
     if (kind !== "+") hunk.oldLeft!--;
     if (kind !== "-") hunk.newLeft!--;
     if (hunk.oldLeft! < 0 || hunk.newLeft! < 0) {
-      throw new DiffSyntaxError(number, `hunk "${hunk.header}" (line ${hunk.line}) has more ${hunk.oldLeft! < 0 ? "old (removed or context)" : "new (added or context)"} lines than its header counts; ${FIX_COUNTS}`);
+      throw new DiffSyntaxError(
+        number,
+        `hunk "${hunk.header}" (line ${hunk.line}) has more ${hunk.oldLeft! < 0 ? "old (removed or context)" : "new (added or context)"} lines than its header counts; ${FIX_COUNTS}`,
+      );
     }
   }
   return true;
@@ -117,7 +136,10 @@ function readHunkLine(hunk: Hunk, file: Draft, line: string, next: string | unde
 /** A hunk cut short is accepted only when the missing lines could all be context (an editor trimmed blank lines). */
 function endEarly(hunk: Hunk, number: number): void {
   if (hunk.oldLeft === null || hunk.oldLeft === hunk.newLeft) return;
-  throw new DiffSyntaxError(number, `hunk "${hunk.header}" (line ${hunk.line}) ends ${hunk.oldLeft} old and ${hunk.newLeft} new lines short of its header's counts; ${FIX_COUNTS}`);
+  throw new DiffSyntaxError(
+    number,
+    `hunk "${hunk.header}" (line ${hunk.line}) ends ${hunk.oldLeft} old and ${hunk.newLeft} new lines short of its header's counts; ${FIX_COUNTS}`,
+  );
 }
 
 function openHunk(line: string, number: number): Hunk | null {
@@ -131,16 +153,30 @@ function openHunk(line: string, number: number): Hunk | null {
 function readGitExtendedHeader(file: Draft, line: string): boolean {
   if (/^new file mode /.test(line)) file.newFile = true;
   else if (/^deleted file mode /.test(line)) file.deletedFile = true;
-  else if (line.startsWith("rename from ")) [file.oldPath, file.renamed] = [plainPath(line.slice("rename from ".length)), true];
-  else if (line.startsWith("rename to ")) [file.newPath, file.renamed] = [plainPath(line.slice("rename to ".length)), true];
+  else if (line.startsWith("rename from "))
+    [file.oldPath, file.renamed] = [plainPath(line.slice("rename from ".length)), true];
+  else if (line.startsWith("rename to "))
+    [file.newPath, file.renamed] = [plainPath(line.slice("rename to ".length)), true];
   else if (line.startsWith("copy to ")) [file.newPath, file.newFile] = [plainPath(line.slice("copy to ".length)), true];
   else if (line === "GIT binary patch") file.binary = true;
   else return /^(index |old mode |new mode |similarity index |dissimilarity index |copy from )/.test(line);
   return true;
 }
 
-function startFile(drafts: Draft[], start: Pick<Draft, "oldPath" | "newPath" | "git"> & Partial<Pick<Draft, "sawFileHeader" | "binary">>): Draft {
-  const draft: Draft = { addedLines: [], binary: false, sawFileHeader: false, hunks: 0, newFile: false, deletedFile: false, renamed: false, ...start };
+function startFile(
+  drafts: Draft[],
+  start: Pick<Draft, "oldPath" | "newPath" | "git"> & Partial<Pick<Draft, "sawFileHeader" | "binary">>,
+): Draft {
+  const draft: Draft = {
+    addedLines: [],
+    binary: false,
+    sawFileHeader: false,
+    hunks: 0,
+    newFile: false,
+    deletedFile: false,
+    renamed: false,
+    ...start,
+  };
   drafts.push(draft);
   return draft;
 }
@@ -152,7 +188,12 @@ function finish(drafts: Draft[]): FilePatch[] {
   const add = (patch: FilePatch) => {
     const existing = byPath.get(patch.path);
     if (!existing) byPath.set(patch.path, patch);
-    else byPath.set(patch.path, { ...existing, addedLines: [...existing.addedLines, ...patch.addedLines], binary: existing.binary || patch.binary });
+    else
+      byPath.set(patch.path, {
+        ...existing,
+        addedLines: [...existing.addedLines, ...patch.addedLines],
+        binary: existing.binary || patch.binary,
+      });
   };
   for (const draft of drafts) {
     const binary = draft.binary;
@@ -161,7 +202,12 @@ function finish(drafts: Draft[]): FilePatch[] {
       add({ path: draft.newPath, status: "added", addedLines: draft.addedLines, binary });
       continue;
     }
-    const status = draft.newFile || draft.oldPath === null ? "added" : draft.deletedFile || draft.newPath === null ? "deleted" : "modified";
+    const status =
+      draft.newFile || draft.oldPath === null
+        ? "added"
+        : draft.deletedFile || draft.newPath === null
+          ? "deleted"
+          : "modified";
     const path = status === "deleted" ? draft.oldPath : draft.newPath;
     if (path) add({ path, status, addedLines: draft.addedLines, binary });
   }
@@ -177,15 +223,19 @@ function binaryPaths(line: string): { oldPath: string | null; newPath: string | 
 /** `a/x b/x` (the common case: both sides equal, spaces allowed), quoted paths, or a split at " b/". */
 function gitHeaderPaths(rest: string): { oldPath: string | null; newPath: string | null } {
   const quoted = /^("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(rest);
-  if (rest.includes('"') && quoted) return { oldPath: headerPath(quoted[1]!, "a/"), newPath: headerPath(quoted[2]!, "b/") };
+  if (rest.includes('"') && quoted)
+    return { oldPath: headerPath(quoted[1]!, "a/"), newPath: headerPath(quoted[2]!, "b/") };
   const half = (rest.length - 1) / 2;
   if (Number.isInteger(half) && rest[half] === " " && rest.slice(2, half) === rest.slice(half + 3)) {
     return { oldPath: headerPath(rest.slice(0, half), "a/"), newPath: headerPath(rest.slice(half + 1), "b/") };
   }
   const split = rest.lastIndexOf(" b/");
-  if (split > 0) return { oldPath: headerPath(rest.slice(0, split), "a/"), newPath: headerPath(rest.slice(split + 1), "b/") };
+  if (split > 0)
+    return { oldPath: headerPath(rest.slice(0, split), "a/"), newPath: headerPath(rest.slice(split + 1), "b/") };
   const space = rest.indexOf(" ");
-  return space < 0 ? { oldPath: null, newPath: null } : { oldPath: headerPath(rest.slice(0, space), "a/"), newPath: headerPath(rest.slice(space + 1), "b/") };
+  return space < 0
+    ? { oldPath: null, newPath: null }
+    : { oldPath: headerPath(rest.slice(0, space), "a/"), newPath: headerPath(rest.slice(space + 1), "b/") };
 }
 
 /** A `---`/`+++` path: drops `diff -u`'s tab + timestamp, unquotes, maps /dev/null to null, strips the prefix. */

@@ -28,14 +28,20 @@ describe("readVerificationArtifact", () => {
   it("refuses an artifact changed after the run", async () => {
     const { directory, result } = await keptResult();
     await writeFile(join(directory, "v_1", "artifacts", "out", "shot.png"), "tampered");
-    await expect(readVerificationArtifact(result, "out/shot.png", directory)).rejects.toMatchObject({ code: "OE_ARTIFACT_CORRUPT" });
+    await expect(readVerificationArtifact(result, "out/shot.png", directory)).rejects.toMatchObject({
+      code: "OE_ARTIFACT_CORRUPT",
+    });
   });
 
   it("says why an artifact is not there: refused, not created, or not requested; and never leaves the folder", async () => {
     const { directory, result } = await keptResult();
-    await expect(readVerificationArtifact(result, "big.bin", directory)).rejects.toThrow(/refused: it is 9000 bytes, over the 100-byte artifact limit/);
+    await expect(readVerificationArtifact(result, "big.bin", directory)).rejects.toThrow(
+      /refused: it is 9000 bytes, over the 100-byte artifact limit/,
+    );
     await expect(readVerificationArtifact(result, "never.txt", directory)).rejects.toThrow(/did not create it/);
     await expect(readVerificationArtifact(result, "other.txt", directory)).rejects.toThrow(/not requested/);
-    await expect(readVerificationArtifact(result, "../receipt.json", directory)).rejects.toThrow(/leaves the workspace/);
+    await expect(readVerificationArtifact(result, "../receipt.json", directory)).rejects.toThrow(
+      /leaves the workspace/,
+    );
   });
 });

@@ -13,7 +13,10 @@ import { WORKSPACE } from "./verification-sandbox.ts";
 
 export const ARTIFACTS_DIRECTORY = "artifacts";
 
-export type CopiedArtifact = { kind: "copied"; path: string; data: Uint8Array } | { kind: "missing"; path: string } | ({ kind: "refused" } & RefusedArtifact);
+export type CopiedArtifact =
+  | { kind: "copied"; path: string; data: Uint8Array }
+  | { kind: "missing"; path: string }
+  | ({ kind: "refused" } & RefusedArtifact);
 
 /** Copies one workspace-relative file out of the sandbox (through a scratch folder), or says why not. */
 export async function copyArtifact(sandbox: Sandbox, path: string, capBytes: number): Promise<CopiedArtifact> {
@@ -24,11 +27,28 @@ export async function copyArtifact(sandbox: Sandbox, path: string, capBytes: num
     if (copied.kind === "missing") return { kind: "missing", path };
     if (copied.kind === "over-limit") {
       if (copied.directory) return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
-      if (copied.bytes === null) return { kind: "refused", path, reason: `grew over the ${capBytes}-byte artifact limit while being copied`, bytes: null };
-      return { kind: "refused", path, reason: `is ${copied.bytes} bytes, over the ${capBytes}-byte artifact limit`, bytes: copied.bytes };
+      if (copied.bytes === null)
+        return {
+          kind: "refused",
+          path,
+          reason: `grew over the ${capBytes}-byte artifact limit while being copied`,
+          bytes: null,
+        };
+      return {
+        kind: "refused",
+        path,
+        reason: `is ${copied.bytes} bytes, over the ${capBytes}-byte artifact limit`,
+        bytes: copied.bytes,
+      };
     }
     if (copied.type === "directory") return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };
-    if (copied.type === "symlink") return { kind: "refused", path, reason: `is a symlink (to ${copied.target}); artifacts are regular files`, bytes: null };
+    if (copied.type === "symlink")
+      return {
+        kind: "refused",
+        path,
+        reason: `is a symlink (to ${copied.target}); artifacts are regular files`,
+        bytes: null,
+      };
     return { kind: "copied", path, data: new Uint8Array(await readFile(file)) };
   } finally {
     await removeScratchDir(scratch);
@@ -40,19 +60,34 @@ export async function copyArtifact(sandbox: Sandbox, path: string, capBytes: num
  * @example
  * const png = await readVerificationArtifact(result, "shot.png", join(judgeRunDirectory, "verification"));
  */
-export async function readVerificationArtifact(result: Pick<VerificationResult, "id" | "artifacts" | "missingArtifacts" | "refusedArtifacts">, path: string, directory: string): Promise<Uint8Array> {
+export async function readVerificationArtifact(
+  result: Pick<VerificationResult, "id" | "artifacts" | "missingArtifacts" | "refusedArtifacts">,
+  path: string,
+  directory: string,
+): Promise<Uint8Array> {
   const safe = toSafeRelativePath(path);
   const artifact = result.artifacts.find((candidate) => candidate.path === safe);
   if (!artifact) {
     const refused = result.refusedArtifacts.find((candidate) => candidate.path === safe);
-    const why = refused ? `it was refused: it ${refused.reason}` : result.missingArtifacts.includes(safe) ? "the commands did not create it" : "it was not requested in `artifacts`";
+    const why = refused
+      ? `it was refused: it ${refused.reason}`
+      : result.missingArtifacts.includes(safe)
+        ? "the commands did not create it"
+        : "it was not requested in `artifacts`";
     throw new VerificationError("OE_ARTIFACT_NOT_FOUND", `Verification ${result.id} has no artifact "${safe}": ${why}`);
   }
   const file = join(directory, toSafeRelativePath(result.id), ARTIFACTS_DIRECTORY, safe);
-  if (!existsSync(file)) throw new VerificationError("OE_ARTIFACT_CORRUPT", `Artifact "${safe}" of verification ${result.id} is missing from ${file}`);
+  if (!existsSync(file))
+    throw new VerificationError(
+      "OE_ARTIFACT_CORRUPT",
+      `Artifact "${safe}" of verification ${result.id} is missing from ${file}`,
+    );
   const data = new Uint8Array(await readFile(file));
   if (sha256(data) !== artifact.sha256) {
-    throw new VerificationError("OE_ARTIFACT_CORRUPT", `Artifact "${safe}" of verification ${result.id} does not match its recorded sha256; it was altered after the run`);
+    throw new VerificationError(
+      "OE_ARTIFACT_CORRUPT",
+      `Artifact "${safe}" of verification ${result.id} does not match its recorded sha256; it was altered after the run`,
+    );
   }
   return data;
 }

@@ -1,6 +1,16 @@
 // `openeval image --verification`: images/verification/ plus its vendored npm packages, through the one labelled-image
 // pipeline: built and pinned by its immutable id, or found again by the folder's hash (or named by the benchmark).
-import { buildLabelledImage, findLabelledImage, findNamedImage, IMAGE_ROLES, openSandboxEngine, type EngineOptions, type ImageProgress, type LabelledImage, type LabelledImageSpec } from "../../sandbox/index.ts";
+import {
+  buildLabelledImage,
+  findLabelledImage,
+  findNamedImage,
+  IMAGE_ROLES,
+  openSandboxEngine,
+  type EngineOptions,
+  type ImageProgress,
+  type LabelledImage,
+  type LabelledImageSpec,
+} from "../../sandbox/index.ts";
 import { DEFAULT_CONTEXT_DIRECTORY, readNpmPackages } from "./image-context.ts";
 import { defaultCacheDirectory, readVendorEntries } from "./vendor-packages.ts";
 import { openVerificationEngine, withVerificationErrors } from "./verification-sandbox.ts";
@@ -42,7 +52,9 @@ export async function buildVerificationImage(options: BuildImageOptions = {}): P
     buildLabelledImage(engine, verificationImageSpec(options), {
       generate: (files, progress) => {
         progress({ kind: "phase", message: "Preparing the build context (npm packages from npm-packages.json)" });
-        return readVendorEntries(readNpmPackages(files), options.cacheDirectory ?? defaultCacheDirectory(), (message) => progress({ kind: "phase", message }));
+        return readVendorEntries(readNpmPackages(files), options.cacheDirectory ?? defaultCacheDirectory(), (message) =>
+          progress({ kind: "phase", message }),
+        );
       },
       ...(options.force ? { force: true } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -58,7 +70,10 @@ export async function buildVerificationImage(options: BuildImageOptions = {}): P
  */
 export async function resolveVerificationImage(options: ResolveImageOptions = {}): Promise<VerificationImage> {
   const engine = await openVerificationEngine(options);
-  if (options.image && options.image !== VERIFICATION_IMAGE) return withVerificationErrors(() => findNamedImage(engine, options.image!, "verification", "judge.verification.image"));
+  if (options.image && options.image !== VERIFICATION_IMAGE)
+    return withVerificationErrors(() =>
+      findNamedImage(engine, options.image!, "verification", "judge.verification.image"),
+    );
   return withVerificationErrors(() => findLabelledImage(engine, verificationImageSpec(options)));
 }
 

@@ -12,7 +12,11 @@ export type VerificationErrorCode =
   | Extract<SandboxErrorCode, "OE_ENGINE_FAILED">;
 
 export class VerificationError extends OpenEvalError {
-  constructor(readonly code: VerificationErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: VerificationErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -12,7 +12,11 @@ export function readNpmPackages(files: ContextFile[]): NpmPackagesManifest {
   const file = files.find((candidate) => candidate.path === NPM_PACKAGES_FILE);
   if (!file) return { packages: [] };
   const parsed = NpmPackagesManifestSchema.safeParse(JSON.parse(new TextDecoder().decode(file.data)));
-  if (!parsed.success) throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", folder: "images/verification/", problem: `${NPM_PACKAGES_FILE} is malformed: ${parsed.error.message}` });
+  if (!parsed.success)
+    throw new ContainerError({
+      code: "OE_IMAGE_BUILD_FAILED",
+      folder: "images/verification/",
+      problem: `${NPM_PACKAGES_FILE} is malformed: ${parsed.error.message}`,
+    });
   return parsed.data;
 }
-

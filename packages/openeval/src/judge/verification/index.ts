@@ -1,6 +1,16 @@
 // Sandboxed verification: the verification image (build, find), runs of argv commands over a recorded
 // workspace in a locked-down container, their artifacts, and the cleanup of leftover containers.
-export { buildVerificationImage, resolveVerificationImage, IMAGE_REPOSITORY, VERIFICATION_IMAGE, type BuildImageOptions, type BuildProgress, type ImageOptions, type ResolveImageOptions, type VerificationImage } from "./build-image.ts";
+export {
+  buildVerificationImage,
+  resolveVerificationImage,
+  IMAGE_REPOSITORY,
+  VERIFICATION_IMAGE,
+  type BuildImageOptions,
+  type BuildProgress,
+  type ImageOptions,
+  type ResolveImageOptions,
+  type VerificationImage,
+} from "./build-image.ts";
 export { runVerification, RECEIPT_FILE, type RunVerificationOptions } from "./run-verification.ts";
 export { readVerificationArtifact } from "./artifacts.ts";
 export { readVerificationReceipts } from "./read-receipts.ts";

@@ -10,9 +10,21 @@ import { openSandboxEngine } from "../../sandbox/index.ts";
 import { reapVerificationContainers } from "./verification-sandbox.ts";
 import { RECEIPT_FILE, runVerification, type RunVerificationOptions } from "./run-verification.ts";
 import { VerificationReceiptSchema, type VerificationLimits, type VerificationRequest } from "../../recording/index.ts";
-import { constructedEvidence, engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./fixtures/engine.ts";
+import {
+  constructedEvidence,
+  engineReachable,
+  engineSuite,
+  makeTempDirectory,
+  verificationImage,
+} from "./fixtures/engine.ts";
 
-const LIMITS: VerificationLimits = { cpus: 1, memoryMiB: 256, pids: 128, logBytes: 64 * 1024, artifactBytes: 256 * 1024 };
+const LIMITS: VerificationLimits = {
+  cpus: 1,
+  memoryMiB: 256,
+  pids: 128,
+  logBytes: 64 * 1024,
+  artifactBytes: 256 * 1024,
+};
 let imageId: string;
 let directory: string;
 
@@ -23,8 +35,21 @@ beforeAll(async () => {
 });
 
 async function verify(request: VerificationRequest, options: Partial<RunVerificationOptions> = {}) {
-  const evidence = options.evidence ?? (await constructedEvidence({ initial: { "app.py": "VERSION = 1\n" }, final: { "app.py": "VERSION = 2\n", "pkg/util.py": "def double(x):\n    return 2 * x\n" } }));
-  return runVerification({ image: imageId, evidence, request, limits: LIMITS, labels: { judgeRun: "jr_engine_test" }, directory, ...options });
+  const evidence =
+    options.evidence ??
+    (await constructedEvidence({
+      initial: { "app.py": "VERSION = 1\n" },
+      final: { "app.py": "VERSION = 2\n", "pkg/util.py": "def double(x):\n    return 2 * x\n" },
+    }));
+  return runVerification({
+    image: imageId,
+    evidence,
+    request,
+    limits: LIMITS,
+    labels: { judgeRun: "jr_engine_test" },
+    directory,
+    ...options,
+  });
 }
 
 async function containersOf(id: string) {
@@ -39,13 +64,29 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
       revision: "final",
       timeoutMs: 60_000,
       cwd: "pkg",
-      files: { "test_util.py": "import sys\nsys.path.insert(0, '/workspace/pkg')\nfrom util import double\nassert double(21) == 42\nprint('check ok')\n" },
-      commands: [["id", "-u"], ["echo", "$HOME", "*"], ["python3", "/verification/test_util.py"], ["cat", "../app.py"]],
+      files: {
+        "test_util.py":
+          "import sys\nsys.path.insert(0, '/workspace/pkg')\nfrom util import double\nassert double(21) == 42\nprint('check ok')\n",
+      },
+      commands: [
+        ["id", "-u"],
+        ["echo", "$HOME", "*"],
+        ["python3", "/verification/test_util.py"],
+        ["cat", "../app.py"],
+      ],
     });
-    expect(result).toMatchObject({ state: "completed", exitCode: 0, logsTruncated: false, artifacts: [], missingArtifacts: [] });
+    expect(result).toMatchObject({
+      state: "completed",
+      exitCode: 0,
+      logsTruncated: false,
+      artifacts: [],
+      missingArtifacts: [],
+    });
     expect(result.commands.map((command) => command.exitCode)).toEqual([0, 0, 0, 0]);
     expect(result.stdout).toBe("10001\n$HOME *\ncheck ok\nVERSION = 2\n");
-    const receipt = VerificationReceiptSchema.parse(JSON.parse(await readFile(join(directory, result.id, RECEIPT_FILE), "utf8")));
+    const receipt = VerificationReceiptSchema.parse(
+      JSON.parse(await readFile(join(directory, result.id, RECEIPT_FILE), "utf8")),
+    );
     expect(receipt.result).toEqual(result);
     expect(receipt.imageId).toBe(imageId);
     expect(await readFile(join(directory, result.id, "stdout.log"), "utf8")).toBe(result.stdout);
@@ -56,7 +97,10 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
   });
 
   it("stops at the first command that fails and reports its exit code", async () => {
-    const result = await verify({ timeoutMs: 30_000, commands: [["true"], ["sh", "-c", "echo failing >&2; exit 3"], ["echo", "never runs"]] });
+    const result = await verify({
+      timeoutMs: 30_000,
+      commands: [["true"], ["sh", "-c", "echo failing >&2; exit 3"], ["echo", "never runs"]],
+    });
     expect(result).toMatchObject({ state: "completed", exitCode: 3, stderr: "failing\n", stdout: "" });
     expect(result.commands.map((command) => command.argv[0])).toEqual(["true", "sh"]);
   });
@@ -72,9 +116,15 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
         timeoutMs: 30_000,
         commands: [
           // Only loopback exists and there is no route at all, so no packet can leave: then try anyway.
-          python("import sys\nroutes = open('/proc/net/route').read().splitlines()[1:]\nnics = [l.split(':')[0].strip() for l in open('/proc/net/dev').read().splitlines()[2:]]\nprint('nics', nics, 'routes', len(routes))\nsys.exit(0 if nics == ['lo'] and not routes else 1)"),
-          python(`import socket\nfor host in ['192.0.2.1', '127.0.0.1']:\n    try:\n        socket.create_connection((host, ${port}), timeout=3)\n        print(host, 'CONNECTED')\n    except OSError as error:\n        print(host, type(error).__name__, error.errno)`),
-          python("import socket\ntry:\n    socket.getaddrinfo('registry.npmjs.org', 443)\n    print('RESOLVED')\nexcept OSError as error:\n    print('dns', type(error).__name__)"),
+          python(
+            "import sys\nroutes = open('/proc/net/route').read().splitlines()[1:]\nnics = [l.split(':')[0].strip() for l in open('/proc/net/dev').read().splitlines()[2:]]\nprint('nics', nics, 'routes', len(routes))\nsys.exit(0 if nics == ['lo'] and not routes else 1)",
+          ),
+          python(
+            `import socket\nfor host in ['192.0.2.1', '127.0.0.1']:\n    try:\n        socket.create_connection((host, ${port}), timeout=3)\n        print(host, 'CONNECTED')\n    except OSError as error:\n        print(host, type(error).__name__, error.errno)`,
+          ),
+          python(
+            "import socket\ntry:\n    socket.getaddrinfo('registry.npmjs.org', 443)\n    print('RESOLVED')\nexcept OSError as error:\n    print('dns', type(error).__name__)",
+          ),
         ],
       });
       expect(result.exitCode, result.stderr).toBe(0);
@@ -91,10 +141,18 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
 
   it("ends a command that outlives timeoutMs as timed_out and leaves no container behind", async () => {
     const started = Date.now();
-    const result = await verify({ timeoutMs: 2_000, commands: [["sh", "-c", "echo started; sleep 60"], ["echo", "never runs"]] });
+    const result = await verify({
+      timeoutMs: 2_000,
+      commands: [
+        ["sh", "-c", "echo started; sleep 60"],
+        ["echo", "never runs"],
+      ],
+    });
     expect(result.state).toBe("timed_out");
     expect(result.exitCode).toBeNull();
-    expect(result.commands).toEqual([{ argv: ["sh", "-c", "echo started; sleep 60"], exitCode: null, elapsedMs: expect.any(Number) }]);
+    expect(result.commands).toEqual([
+      { argv: ["sh", "-c", "echo started; sleep 60"], exitCode: null, elapsedMs: expect.any(Number) },
+    ]);
     expect(result.commands[0]!.elapsedMs).toBeGreaterThanOrEqual(1_900);
     expect(result.stdout).toBe("started\n");
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -105,7 +163,14 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
     const result = await verify({
       timeoutMs: 30_000,
       files: { "check.sh": "echo check" },
-      commands: [["sh", "-c", "echo ok > out.txt && echo ok > /tmp/x && cat out.txt /tmp/x"], ["sh", "-c", "touch /etc/evil; touch /usr/local/bin/evil; echo x >> /verification/check.sh; touch /verification/new; exit 0"]],
+      commands: [
+        ["sh", "-c", "echo ok > out.txt && echo ok > /tmp/x && cat out.txt /tmp/x"],
+        [
+          "sh",
+          "-c",
+          "touch /etc/evil; touch /usr/local/bin/evil; echo x >> /verification/check.sh; touch /verification/new; exit 0",
+        ],
+      ],
     });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe("ok\nok\n");
@@ -124,8 +189,14 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
     const result = await verify({
       timeoutMs: 60_000,
       commands: [
-        ["sh", "-c", "env; cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max /sys/fs/cgroup/cpu.max"],
-        python("import subprocess\nchildren, refused = [], 0\nfor _ in range(300):\n    try:\n        children.append(subprocess.Popen(['sleep', '2']))\n    except OSError:\n        refused += 1\nfor child in children:\n    child.wait()\nprint('forks', len(children), 'refused', refused)"),
+        [
+          "sh",
+          "-c",
+          "env; cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max /sys/fs/cgroup/cpu.max",
+        ],
+        python(
+          "import subprocess\nchildren, refused = [], 0\nfor _ in range(300):\n    try:\n        children.append(subprocess.Popen(['sleep', '2']))\n    except OSError:\n        refused += 1\nfor child in children:\n    child.wait()\nprint('forks', len(children), 'refused', refused)",
+        ),
         python("blocks = [bytearray(32 * 1024 * 1024) for _ in range(24)]\nprint('allocated 768 MiB')"),
       ],
     });
@@ -143,7 +214,10 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
   });
 
   it("bounds logs and flags the truncation", async () => {
-    const result = await verify({ timeoutMs: 30_000, commands: [python("import sys\nsys.stdout.write('x' * 200_000)\nsys.stderr.write('e' * 10)")] });
+    const result = await verify({
+      timeoutMs: 30_000,
+      commands: [python("import sys\nsys.stdout.write('x' * 200_000)\nsys.stderr.write('e' * 10)")],
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe("x".repeat(64 * 1024));
     expect(result.stderr).toBe("e".repeat(10));
@@ -153,7 +227,12 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
   it("copies a requested artifact out with a matching sha256, and reads it back only if it still matches", async () => {
     const result = await verify({
       timeoutMs: 30_000,
-      commands: [python("import os\nos.makedirs('out', exist_ok=True)\nopen('out/data.bin', 'wb').write(bytes(range(256)) * 400)"), ["sha256sum", "out/data.bin"]],
+      commands: [
+        python(
+          "import os\nos.makedirs('out', exist_ok=True)\nopen('out/data.bin', 'wb').write(bytes(range(256)) * 400)",
+        ),
+        ["sha256sum", "out/data.bin"],
+      ],
       artifacts: ["out/data.bin", "out/absent.txt"],
     });
     expect(result.exitCode).toBe(0);
@@ -179,13 +258,18 @@ describe.skipIf(!engineReachable)(engineSuite("runVerification in the verificati
       { path: "folder", reason: "is a folder, not a file", bytes: null },
     ]);
     expect(existsSync(join(directory, result.id, "artifacts", "big.bin"))).toBe(false);
-    await expect(readVerificationArtifact(result, "big.bin", directory)).rejects.toThrow(/refused: it is 1048576 bytes/);
+    await expect(readVerificationArtifact(result, "big.bin", directory)).rejects.toThrow(
+      /refused: it is 1048576 bytes/,
+    );
   });
 
   it("leaves a killed harness's container to reapVerificationContainers(), which removes it", async () => {
     const evidenceDirectory = (await constructedEvidence({ final: { "a.txt": "a" } })).directory;
     const script = join(import.meta.dirname, "fixtures", "crash-process.ts");
-    const child = Bun.spawn([process.execPath, script, imageId, evidenceDirectory, directory], { stdout: "pipe", stderr: "inherit" });
+    const child = Bun.spawn([process.execPath, script, imageId, evidenceDirectory, directory], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     // The child prints the container's verification id once its command is running, then we kill it.
     const reader = child.stdout.getReader();
     let seen = "";

@@ -15,7 +15,15 @@ const NOWHERE = { socketPath: "/nonexistent/openeval-test.sock" };
 
 async function attempt(request: Parameters<typeof runVerification>[0]["request"]) {
   const evidence = await constructedEvidence({ final: { "a.txt": "a" } });
-  return runVerification({ image: "sha256:none", evidence, request, limits: DEFAULT_VERIFICATION_LIMITS, labels: { judgeRun: "jr_test" }, directory: tmpdir(), engine: NOWHERE }).catch((error: unknown) => error);
+  return runVerification({
+    image: "sha256:none",
+    evidence,
+    request,
+    limits: DEFAULT_VERIFICATION_LIMITS,
+    labels: { judgeRun: "jr_test" },
+    directory: tmpdir(),
+    engine: NOWHERE,
+  }).catch((error: unknown) => error);
 }
 
 describe("runVerification without an engine", () => {
@@ -39,7 +47,9 @@ describe("runVerification without an engine", () => {
     expect((error as ContainerError).code).toBe("OE_ENGINE_UNREACHABLE");
     expect((error as Error).message).toContain("No container engine answers at unix:///nonexistent/openeval-test.sock");
     expect((error as Error).message).toContain("setup-container-engine.sh");
-    expect((error as Error).message).toContain("Then `npx openeval image --verification` builds the verification image.");
+    expect((error as Error).message).toContain(
+      "Then `npx openeval image --verification` builds the verification image.",
+    );
   });
 });
 

@@ -9,7 +9,13 @@ import { describeZodIssues } from "../../util/zod-issues.ts";
 import { ARTIFACTS_DIRECTORY, copyArtifact } from "./artifacts.ts";
 import { BoundedBuffer, type EngineOptions, type Sandbox } from "../../sandbox/index.ts";
 import { VerificationError } from "./errors.ts";
-import { CHECK_FILES, openVerificationEngine, verificationSpec, withVerificationErrors, WORKSPACE } from "./verification-sandbox.ts";
+import {
+  CHECK_FILES,
+  openVerificationEngine,
+  verificationSpec,
+  withVerificationErrors,
+  WORKSPACE,
+} from "./verification-sandbox.ts";
 import {
   VerificationLimitsSchema,
   VerificationRequestSchema,
@@ -53,7 +59,13 @@ export async function runVerification(options: RunVerificationOptions): Promise<
   // Read (and hash-check) the snapshot before any container exists.
   const workspace = await workspaceEntries(options.evidence, request.revision);
 
-  const spec = verificationSpec({ imageId: options.image, limits, timeoutMs: request.timeoutMs, id, judgeRun: options.labels.judgeRun });
+  const spec = verificationSpec({
+    imageId: options.image,
+    limits,
+    timeoutMs: request.timeoutMs,
+    id,
+    judgeRun: options.labels.judgeRun,
+  });
   const sandbox = await withVerificationErrors(() => engine.create(spec));
   let result: VerificationResult;
   let artifacts: { path: string; data: Uint8Array }[] = [];
@@ -63,53 +75,88 @@ export async function runVerification(options: RunVerificationOptions): Promise<
     const run = await runCommands(sandbox, request, limits);
     const copied = await copyArtifacts(sandbox, request.artifacts ?? [], limits.artifactBytes);
     artifacts = copied.files;
-    result = { id, ...run, artifacts: copied.listed, missingArtifacts: copied.missing, refusedArtifacts: copied.refused };
+    result = {
+      id,
+      ...run,
+      artifacts: copied.listed,
+      missingArtifacts: copied.missing,
+      refusedArtifacts: copied.refused,
+    };
   } catch (error) {
     if (error instanceof VerificationError) throw error;
-    throw new VerificationError("OE_ENGINE_FAILED", `Verification ${id} failed in the engine: ${(error as Error).message}`, { cause: error });
+    throw new VerificationError(
+      "OE_ENGINE_FAILED",
+      `Verification ${id} failed in the engine: ${(error as Error).message}`,
+      { cause: error },
+    );
   } finally {
     // Also after a timeout or an error; a crash of this process leaves it for reapVerificationContainers().
     await sandbox.remove().catch(() => {});
   }
 
-  await keepReceipt(join(options.directory, id), {
-    format: "openeval.verification-receipt",
-    version: 1,
-    result,
-    imageId: options.image,
-    request,
-    limits,
-    startedAt: startedAt.toISOString(),
-    elapsedMs: Date.now() - startedAt.getTime(),
-  }, artifacts);
+  await keepReceipt(
+    join(options.directory, id),
+    {
+      format: "openeval.verification-receipt",
+      version: 1,
+      result,
+      imageId: options.image,
+      request,
+      limits,
+      startedAt: startedAt.toISOString(),
+      elapsedMs: Date.now() - startedAt.getTime(),
+    },
+    artifacts,
+  );
   return result;
 }
 
 function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
   const parsed = VerificationRequestSchema.safeParse(request);
-  if (!parsed.success) throw new VerificationError("OE_INVALID_REQUEST", `verification.run(): ${describeZodIssues(parsed.error).join("; ")}`);
+  if (!parsed.success)
+    throw new VerificationError(
+      "OE_INVALID_REQUEST",
+      `verification.run(): ${describeZodIssues(parsed.error).join("; ")}`,
+    );
   try {
     // Paths are relative: cwd and artifacts to the workspace, files to the check folder; none may leave them.
-    const cwd = parsed.data.cwd === undefined || parsed.data.cwd === "." ? undefined : toSafeRelativePath(parsed.data.cwd);
-    const files = parsed.data.files && Object.fromEntries(Object.entries(parsed.data.files).map(([name, text]) => [toSafeRelativePath(name), text]));
-    const artifacts = parsed.data.artifacts && [...new Set(parsed.data.artifacts.map((path) => toSafeRelativePath(path)))];
+    const cwd =
+      parsed.data.cwd === undefined || parsed.data.cwd === "." ? undefined : toSafeRelativePath(parsed.data.cwd);
+    const files =
+      parsed.data.files &&
+      Object.fromEntries(Object.entries(parsed.data.files).map(([name, text]) => [toSafeRelativePath(name), text]));
+    const artifacts = parsed.data.artifacts && [
+      ...new Set(parsed.data.artifacts.map((path) => toSafeRelativePath(path))),
+    ];
     return { ...parsed.data, cwd, files, artifacts };
   } catch (error) {
-    if (error instanceof UnsafePathError) throw new VerificationError("OE_INVALID_REQUEST", `verification.run(): ${error.message}`);
+    if (error instanceof UnsafePathError)
+      throw new VerificationError("OE_INVALID_REQUEST", `verification.run(): ${error.message}`);
     throw error;
   }
 }
 
 function parseLimits(limits: VerificationLimits): ParsedVerificationLimits {
   const parsed = VerificationLimitsSchema.safeParse(limits);
-  if (!parsed.success) throw new VerificationError("OE_INVALID_REQUEST", `verification limits: ${describeZodIssues(parsed.error).join("; ")}`);
+  if (!parsed.success)
+    throw new VerificationError(
+      "OE_INVALID_REQUEST",
+      `verification limits: ${describeZodIssues(parsed.error).join("; ")}`,
+    );
   return parsed.data;
 }
 
-type CommandsOutcome = Pick<VerificationResult, "state" | "exitCode" | "commands" | "stdout" | "stderr" | "logsTruncated">;
+type CommandsOutcome = Pick<
+  VerificationResult,
+  "state" | "exitCode" | "commands" | "stdout" | "stderr" | "logsTruncated"
+>;
 
 /** Runs the argv list in order until one exits non-zero or the deadline passes (which kills the sandbox). */
-async function runCommands(sandbox: Sandbox, request: ParsedVerificationRequest, limits: ParsedVerificationLimits): Promise<CommandsOutcome> {
+async function runCommands(
+  sandbox: Sandbox,
+  request: ParsedVerificationRequest,
+  limits: ParsedVerificationLimits,
+): Promise<CommandsOutcome> {
   const stdout = new BoundedBuffer(limits.logBytes);
   const stderr = new BoundedBuffer(limits.logBytes);
   const cwd = request.cwd ? `${WORKSPACE}/${request.cwd}` : WORKSPACE;
@@ -128,7 +175,14 @@ async function runCommands(sandbox: Sandbox, request: ParsedVerificationRequest,
     exitCode = outcome.exitCode;
     if (exitCode !== 0) break;
   }
-  return { state, exitCode, commands, stdout: stdout.text(), stderr: stderr.text(), logsTruncated: stdout.truncated || stderr.truncated };
+  return {
+    state,
+    exitCode,
+    commands,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    logsTruncated: stdout.truncated || stderr.truncated,
+  };
 }
 
 async function copyArtifacts(sandbox: Sandbox, paths: string[], capBytes: number) {
@@ -148,8 +202,13 @@ async function copyArtifacts(sandbox: Sandbox, paths: string[], capBytes: number
   return { files, listed, missing, refused };
 }
 
-async function keepReceipt(directory: string, receipt: VerificationReceipt, artifacts: { path: string; data: Uint8Array }[]): Promise<void> {
-  for (const artifact of artifacts) await writeFileAtomic(join(directory, ARTIFACTS_DIRECTORY, artifact.path), artifact.data);
+async function keepReceipt(
+  directory: string,
+  receipt: VerificationReceipt,
+  artifacts: { path: string; data: Uint8Array }[],
+): Promise<void> {
+  for (const artifact of artifacts)
+    await writeFileAtomic(join(directory, ARTIFACTS_DIRECTORY, artifact.path), artifact.data);
   await writeFileAtomic(join(directory, "stdout.log"), receipt.result.stdout);
   await writeFileAtomic(join(directory, "stderr.log"), receipt.result.stderr);
   // Written last: a receipt names only files that are already in place.

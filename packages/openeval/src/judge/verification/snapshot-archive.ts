@@ -19,13 +19,20 @@ export interface Owner {
 export async function workspaceEntries(evidence: SnapshotReader, revision: Revision): Promise<TarEntry[]> {
   const entries: TarEntry[] = [];
   const files = evidence.files(revision);
-  for (const directory of parentDirectories(files.map((file) => file.path))) entries.push({ type: "directory", path: directory, mode: 0o755 });
+  for (const directory of parentDirectories(files.map((file) => file.path)))
+    entries.push({ type: "directory", path: directory, mode: 0o755 });
   for (const file of files) {
     if (file.kind === "symlink") entries.push({ type: "symlink", path: file.path, target: file.target });
     // Recorded by size and hash only (over a snapshot limit): nothing to restore.
     else if (file.omitted) continue;
     // The owner may always read and write its files; setuid/setgid/sticky bits never enter the container.
-    else entries.push({ type: "file", path: file.path, data: await evidence.read(file.path, revision), mode: (file.mode & 0o777) | 0o600 });
+    else
+      entries.push({
+        type: "file",
+        path: file.path,
+        data: await evidence.read(file.path, revision),
+        mode: (file.mode & 0o777) | 0o600,
+      });
   }
   return entries;
 }
@@ -40,14 +47,17 @@ export function checkFileEntries(files: Record<string, string>): TarEntry[] {
   const paths = Object.keys(files);
   return [
     ...parentDirectories(paths).map((path): TarEntry => ({ type: "directory", path, mode: 0o755, ...root })),
-    ...paths.map((path): TarEntry => ({ type: "file", path, data: encoder.encode(files[path]!), mode: 0o644, ...root })),
+    ...paths.map(
+      (path): TarEntry => ({ type: "file", path, data: encoder.encode(files[path]!), mode: 0o644, ...root }),
+    ),
   ];
 }
 
 function parentDirectories(paths: string[]): string[] {
   const directories = new Set<string>();
   for (const path of paths) {
-    for (let parent = posix.dirname(path); parent !== "." && parent !== "/"; parent = posix.dirname(parent)) directories.add(parent);
+    for (let parent = posix.dirname(path); parent !== "." && parent !== "/"; parent = posix.dirname(parent))
+      directories.add(parent);
   }
   return [...directories].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
 }

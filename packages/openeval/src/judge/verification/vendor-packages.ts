@@ -18,7 +18,11 @@ export function defaultCacheDirectory(env: Record<string, string | undefined> = 
 }
 
 /** Every file of each package, moved from the tarball's `package/` to the package's `into` folder. */
-export async function readVendorEntries(manifest: NpmPackagesManifest, cacheDirectory: string, onProgress?: (message: string) => void): Promise<TarEntry[]> {
+export async function readVendorEntries(
+  manifest: NpmPackagesManifest,
+  cacheDirectory: string,
+  onProgress?: (message: string) => void,
+): Promise<TarEntry[]> {
   const entries: TarEntry[] = [];
   for (const pkg of manifest.packages) {
     const tarball = await fetchPackage(pkg, cacheDirectory, onProgress);
@@ -32,7 +36,11 @@ export async function readVendorEntries(manifest: NpmPackagesManifest, cacheDire
   return entries;
 }
 
-async function fetchPackage(pkg: NpmPackage, cacheDirectory: string, onProgress?: (message: string) => void): Promise<Uint8Array> {
+async function fetchPackage(
+  pkg: NpmPackage,
+  cacheDirectory: string,
+  onProgress?: (message: string) => void,
+): Promise<Uint8Array> {
   const file = join(cacheDirectory, `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`);
   if (existsSync(file)) {
     const cached = new Uint8Array(await readFile(file));
@@ -43,7 +51,11 @@ async function fetchPackage(pkg: NpmPackage, cacheDirectory: string, onProgress?
   await mkdir(staging, { recursive: true });
   let packed: { filename: string }[];
   try {
-    const stdout = await run("npm", ["pack", `${pkg.name}@${pkg.version}`, "--json", "--pack-destination", staging], cacheDirectory);
+    const stdout = await run(
+      "npm",
+      ["pack", `${pkg.name}@${pkg.version}`, "--json", "--pack-destination", staging],
+      cacheDirectory,
+    );
     packed = JSON.parse(stdout) as { filename: string }[];
   } catch (error) {
     throw new VerificationError(
@@ -54,7 +66,10 @@ async function fetchPackage(pkg: NpmPackage, cacheDirectory: string, onProgress?
   }
   const data = new Uint8Array(await readFile(join(staging, packed[0]!.filename)));
   if (integrityOf(data) !== pkg.integrity) {
-    throw new VerificationError("OE_VENDOR_PACKAGE_FAILED", `${pkg.name}@${pkg.version} from npm has integrity ${integrityOf(data)}, not the pinned ${pkg.integrity}`);
+    throw new VerificationError(
+      "OE_VENDOR_PACKAGE_FAILED",
+      `${pkg.name}@${pkg.version} from npm has integrity ${integrityOf(data)}, not the pinned ${pkg.integrity}`,
+    );
   }
   await rename(join(staging, packed[0]!.filename), file);
   return data;
@@ -67,7 +82,8 @@ export function integrityOf(data: Uint8Array): string {
 function run(command: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { cwd, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message.split("\n")[0]} ${stderr.trim().split("\n").slice(-3).join(" ")}`.trim()));
+      if (error)
+        reject(new Error(`${error.message.split("\n")[0]} ${stderr.trim().split("\n").slice(-3).join(" ")}`.trim()));
       else resolve(stdout);
     });
   });

@@ -3,7 +3,12 @@
 import type { EngineOptions } from "../../sandbox/index.ts";
 import { readVerificationArtifact } from "./artifacts.ts";
 import { runVerification } from "./run-verification.ts";
-import type { VerificationApi, VerificationLimits, VerificationRequest, VerificationResult } from "../../recording/index.ts";
+import type {
+  VerificationApi,
+  VerificationLimits,
+  VerificationRequest,
+  VerificationResult,
+} from "../../recording/index.ts";
 import type { SnapshotReader } from "./snapshot-archive.ts";
 
 export interface VerificationApiOptions {
@@ -35,8 +40,17 @@ export const DEFAULT_VERIFICATION_LIMITS = {
 export function createVerificationApi(options: VerificationApiOptions): VerificationApi {
   return {
     run: (request) =>
-      runVerification({ image: options.image, evidence: options.evidence, request, limits: options.limits, labels: { judgeRun: options.judgeRun }, directory: options.directory, engine: options.engine }),
+      runVerification({
+        image: options.image,
+        evidence: options.evidence,
+        request,
+        limits: options.limits,
+        labels: { judgeRun: options.judgeRun },
+        directory: options.directory,
+        engine: options.engine,
+      }),
     read: (result, path) => readVerificationArtifact(result, path, options.directory),
-    text: async (result, path) => new TextDecoder().decode(await readVerificationArtifact(result, path, options.directory)),
+    text: async (result, path) =>
+      new TextDecoder().decode(await readVerificationArtifact(result, path, options.directory)),
   };
 }

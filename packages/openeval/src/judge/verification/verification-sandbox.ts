@@ -1,7 +1,14 @@
 // Verification's policy on the sandbox stage: a container from the pinned verification image with no
 // network, a read-only root, engine-managed /workspace and /verification folders (never host mounts), the image's
 // non-root user, memory/CPU/pids limits and no environment from the host. Engine errors become VerificationErrors.
-import { connectImageEngine, ContainerError, SandboxError, type ContainerEngine, type EngineOptions, type SandboxSpec } from "../../sandbox/index.ts";
+import {
+  connectImageEngine,
+  ContainerError,
+  SandboxError,
+  type ContainerEngine,
+  type EngineOptions,
+  type SandboxSpec,
+} from "../../sandbox/index.ts";
 import { VerificationError } from "./errors.ts";
 import type { ParsedVerificationLimits } from "../../recording/index.ts";
 
@@ -14,15 +21,30 @@ export const CONTAINER_LABELS = {
   judgeRun: "openeval.judge-run",
 } as const;
 
-export function verificationSpec(options: { imageId: string; limits: ParsedVerificationLimits; timeoutMs: number; id: string; judgeRun: string }): SandboxSpec {
+export function verificationSpec(options: {
+  imageId: string;
+  limits: ParsedVerificationLimits;
+  timeoutMs: number;
+  id: string;
+  judgeRun: string;
+}): SandboxSpec {
   return {
     image: options.imageId,
-    labels: { [CONTAINER_LABELS.role]: "verification", [CONTAINER_LABELS.verification]: options.id, [CONTAINER_LABELS.judgeRun]: options.judgeRun },
+    labels: {
+      [CONTAINER_LABELS.role]: "verification",
+      [CONTAINER_LABELS.verification]: options.id,
+      [CONTAINER_LABELS.judgeRun]: options.judgeRun,
+    },
     folders: [WORKSPACE, CHECK_FILES],
     workdir: WORKSPACE,
     // Only what the image sets (PATH, HOME, LANG…): nothing from the host, so no credentials.
     env: {},
-    limits: { cpus: options.limits.cpus, memoryMiB: options.limits.memoryMiB, pids: options.limits.pids, tmpMiB: options.limits.tmpMiB },
+    limits: {
+      cpus: options.limits.cpus,
+      memoryMiB: options.limits.memoryMiB,
+      pids: options.limits.pids,
+      tmpMiB: options.limits.tmpMiB,
+    },
     readOnlyRoot: true,
     lifetimeMs: options.timeoutMs,
     network: { kind: "none" },
@@ -54,7 +76,9 @@ export async function withVerificationErrors<T>(work: () => Promise<T>): Promise
  * await reapVerificationContainers();                       // at the start of `openeval run`: orphans only
  * await reapVerificationContainers({ judgeRun: "jr_123" }); // after a judge worker was killed: all of that judge run
  */
-export async function reapVerificationContainers(options: EngineOptions & { judgeRun?: string } = {}): Promise<string[]> {
+export async function reapVerificationContainers(
+  options: EngineOptions & { judgeRun?: string } = {},
+): Promise<string[]> {
   const { judgeRun, ...engineOptions } = options;
   const engine = await openVerificationEngine(engineOptions);
   if (judgeRun) return engine.reap({ [CONTAINER_LABELS.judgeRun]: judgeRun });

@@ -8,7 +8,18 @@ import { recordEvidence } from "../../recording/index.ts";
 import { judgeEvidence } from "../judge-evidence.ts";
 import { engineReachable, engineSuite, makeTempDirectory, verificationImage } from "./fixtures/engine.ts";
 
-const EVAL_DIRECTORY = join(import.meta.dirname, "..", "..", "..", "..", "..", "examples", "verification", "evals", "verify-page");
+const EVAL_DIRECTORY = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "..",
+  "..",
+  "..",
+  "examples",
+  "verification",
+  "evals",
+  "verify-page",
+);
 
 beforeAll(async () => {
   if (engineReachable) await verificationImage();
@@ -42,11 +53,19 @@ describe.skipIf(!engineReachable)(engineSuite("examples/verification verify-page
   it("scores the positive control 1 on every criterion, and returns the receipt with the screenshot kept beside it", async () => {
     const { result, output, audit } = await gradeControl("positive");
     expect(output.report).toMatchObject({ loaded: true, initial: "0", afterClicks: "3", errors: [] });
-    expect(Object.fromEntries(Object.entries(result.scores).map(([id, score]) => [id, score.value]))).toEqual({ renders: 1, counts_clicks: 1, screenshot: 1 });
+    expect(Object.fromEntries(Object.entries(result.scores).map(([id, score]) => [id, score.value]))).toEqual({
+      renders: 1,
+      counts_clicks: 1,
+      screenshot: 1,
+    });
     expect(result.value).toBe(1);
     expect(result.verification.map((receipt) => receipt.id)).toEqual([output.verification.id]);
-    expect(result.verification[0]!.result.artifacts).toEqual([{ path: "shot.png", bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
-    const kept = JSON.parse(await readFile(join(audit, "verification", output.verification.id, "receipt.json"), "utf8"));
+    expect(result.verification[0]!.result.artifacts).toEqual([
+      { path: "shot.png", bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
+    const kept = JSON.parse(
+      await readFile(join(audit, "verification", output.verification.id, "receipt.json"), "utf8"),
+    );
     expect(kept.imageId).toBe((await verificationImage()).imageId);
   });
 

@@ -10,7 +10,10 @@ const reachable = await isEngineReachable();
 const BASE_IMAGE = process.env.OPENEVAL_BASE_IMAGE ?? "debian:bookworm-slim";
 
 async function alive(sandbox: { id: string }): Promise<boolean> {
-  const info = await new Docker({ socketPath: "/var/run/docker.sock" }).getContainer(sandbox.id).inspect().catch(() => null);
+  const info = await new Docker({ socketPath: "/var/run/docker.sock" })
+    .getContainer(sandbox.id)
+    .inspect()
+    .catch(() => null);
   return info?.State.Running ?? false;
 }
 
@@ -21,5 +24,6 @@ if (reachable) {
     alive,
   });
 } else {
-  describe("container engine", () => it.skip(`SKIPPED: no container engine answers at ${engineAddress()}; start one with \`sudo bash .ci/setup-container-engine.sh\` (or set DOCKER_HOST)`, () => {}));
+  describe("container engine", () =>
+    it.skip(`SKIPPED: no container engine answers at ${engineAddress()}; start one with \`sudo bash .ci/setup-container-engine.sh\` (or set DOCKER_HOST)`, () => {}));
 }

@@ -7,7 +7,15 @@ import type Docker from "dockerode";
 import { SandboxError } from "../errors.ts";
 import { captureRun, StreamDemuxer } from "../output-capture.ts";
 import { ownerLabel } from "../owner.ts";
-import { OWNER_LABEL, type CopyOutResult, type RunOptions, type RunOutcome, type Sandbox, type SandboxSpec, type SandboxUser } from "../sandbox.ts";
+import {
+  OWNER_LABEL,
+  type CopyOutResult,
+  type RunOptions,
+  type RunOutcome,
+  type Sandbox,
+  type SandboxSpec,
+  type SandboxUser,
+} from "../sandbox.ts";
 import { packTar } from "../tar.ts";
 import { writeArchive } from "../tree-writer.ts";
 import { errorMessage, statusOf, type Engine } from "./engine.ts";
@@ -38,7 +46,11 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
       NetworkDisabled: network.kind === "none",
       Volumes: Object.fromEntries(spec.folders.map((folder) => [folder, {}])),
       HostConfig: {
-        Mounts: (spec.volumes ?? []).map((volume) => ({ Type: "volume" as const, Source: volume.name, Target: volume.path })),
+        Mounts: (spec.volumes ?? []).map((volume) => ({
+          Type: "volume" as const,
+          Source: volume.name,
+          Target: volume.path,
+        })),
         NetworkMode: network.kind,
         ReadonlyRootfs: spec.readOnlyRoot ?? false,
         Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpMiB}m,mode=1777` },
@@ -54,12 +66,27 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
         IpcMode: "private",
         LogConfig: { Type: "none", Config: {} },
         // Podman (rootful) otherwise asks for rlimits above this machine kind's hard limits; Docker sets none.
-        ...(engine.kind === "podman" ? { Ulimits: [{ Name: "nofile", Soft: 20_000, Hard: 20_000 }, { Name: "nproc", Soft: 20_000, Hard: 20_000 }] } : {}),
+        ...(engine.kind === "podman"
+          ? {
+              Ulimits: [
+                { Name: "nofile", Soft: 20_000, Hard: 20_000 },
+                { Name: "nproc", Soft: 20_000, Hard: 20_000 },
+              ],
+            }
+          : {}),
       },
     })
     .catch((error: unknown) => {
-      if (statusOf(error) === 404) throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: spec.image! }, { cause: error });
-      throw new SandboxError("OE_ENGINE_FAILED", `Could not create a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+      if (statusOf(error) === 404)
+        throw new ContainerError(
+          { code: "OE_IMAGE_MISSING", address: engine.address, image: spec.image! },
+          { cause: error },
+        );
+      throw new SandboxError(
+        "OE_ENGINE_FAILED",
+        `Could not create a container on ${engine.address}: ${errorMessage(error)}`,
+        { cause: error },
+      );
     });
   let killed = false;
   const kill = async () => {
@@ -71,7 +98,11 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
     await ownFolders(container, spec, user);
   } catch (error) {
     await container.remove({ force: true, v: true }).catch(() => {});
-    throw new SandboxError("OE_ENGINE_FAILED", `Could not start a container on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+    throw new SandboxError(
+      "OE_ENGINE_FAILED",
+      `Could not start a container on ${engine.address}: ${errorMessage(error)}`,
+      { cause: error },
+    );
   }
   return {
     id: container.id,
@@ -95,7 +126,14 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
 }
 
 /** Runs one argv (no shell) until it exits or the deadline passes; past it the container is killed. */
-async function execCommand(container: Docker.Container, user: SandboxUser, spec: SandboxSpec, argv: string[], options: RunOptions, state: { kill: () => Promise<void>; killed: () => boolean }): Promise<RunOutcome> {
+async function execCommand(
+  container: Docker.Container,
+  user: SandboxUser,
+  spec: SandboxSpec,
+  argv: string[],
+  options: RunOptions,
+  state: { kill: () => Promise<void>; killed: () => boolean },
+): Promise<RunOutcome> {
   const { stdout, stderr, outcome } = captureRun(options);
   const exec = await container.exec({
     Cmd: argv,
@@ -107,7 +145,9 @@ async function execCommand(container: Docker.Container, user: SandboxUser, spec:
     User: `${(options.user ?? user).uid}:${(options.user ?? user).gid}`,
     Env: Object.entries(options.env ?? {}).map(([key, value]) => `${key}=${value}`),
   });
-  const stream = (await exec.start({ hijack: true, stdin: options.stdin !== undefined })) as unknown as Readable & { end(data?: Uint8Array): void };
+  const stream = (await exec.start({ hijack: true, stdin: options.stdin !== undefined })) as unknown as Readable & {
+    end(data?: Uint8Array): void;
+  };
   const demuxer = new StreamDemuxer(stdout, stderr);
   stream.on("data", (chunk: Uint8Array) => demuxer.push(chunk));
   const ended = new Promise<"ended">((resolve) => {
@@ -118,7 +158,9 @@ async function execCommand(container: Docker.Container, user: SandboxUser, spec:
   // Half-closing the hijacked connection closes the command's stdin.
   if (options.stdin !== undefined) stream.end(Buffer.from(options.stdin));
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), Math.max(0, options.deadline - Date.now()))));
+  const expired = new Promise<"expired">(
+    (resolve) => (timer = setTimeout(() => resolve("expired"), Math.max(0, options.deadline - Date.now()))),
+  );
   const result = await Promise.race([ended, expired]);
   clearTimeout(timer);
   if (result === "expired") {
@@ -128,7 +170,12 @@ async function execCommand(container: Docker.Container, user: SandboxUser, spec:
     return outcome(null, true);
   }
   const info = await exitOf(exec);
-  return outcome(info.killed || state.killed() || (info.exitCode === 137 && (await containerStopping(container))) ? null : info.exitCode, false);
+  return outcome(
+    info.killed || state.killed() || (info.exitCode === 137 && (await containerStopping(container)))
+      ? null
+      : info.exitCode,
+    false,
+  );
 }
 
 async function exitOf(exec: Docker.Exec): Promise<{ exitCode: number | null; killed: boolean }> {
@@ -163,8 +210,12 @@ async function containerStopping(container: Docker.Container): Promise<boolean> 
 async function ownFolders(container: Docker.Container, spec: SandboxSpec, user: SandboxUser): Promise<void> {
   if (spec.readOnlyRoot) return;
   for (const folder of spec.folders) {
-    const archive = packTar([{ type: "directory", path: posix.basename(folder), mode: 0o755, ...user }], { mtime: Date.now() / 1000 });
-    await container.putArchive(Buffer.from(archive.buffer, archive.byteOffset, archive.length), { path: posix.dirname(folder) });
+    const archive = packTar([{ type: "directory", path: posix.basename(folder), mode: 0o755, ...user }], {
+      mtime: Date.now() / 1000,
+    });
+    await container.putArchive(Buffer.from(archive.buffer, archive.byteOffset, archive.length), {
+      path: posix.dirname(folder),
+    });
   }
 }
 
@@ -175,7 +226,12 @@ async function killContainer(container: Docker.Container): Promise<void> {
 }
 
 /** The engine's archive streams straight to disk: a file of any size costs memory for one chunk at a time. */
-async function copyOut(container: Docker.Container, path: string, target: string, maxBytes: number): Promise<CopyOutResult> {
+async function copyOut(
+  container: Docker.Container,
+  path: string,
+  target: string,
+  maxBytes: number,
+): Promise<CopyOutResult> {
   let response: Readable & { headers?: Record<string, string | undefined> };
   try {
     response = (await container.getArchive({ path })) as unknown as typeof response;
@@ -186,7 +242,8 @@ async function copyOut(container: Docker.Container, path: string, target: string
   // The engine states the size before sending anything: refuse early rather than download a huge file.
   const stat = parseStat(response.headers?.["x-docker-container-path-stat"]);
   const directory = stat ? isDirectory(stat.mode) : false;
-  if (stat && !directory && stat.size > maxBytes) return refuse(response, { kind: "over-limit", bytes: stat.size, directory });
+  if (stat && !directory && stat.size > maxBytes)
+    return refuse(response, { kind: "over-limit", bytes: stat.size, directory });
   try {
     return await writeArchive(response, target, maxBytes, directory);
   } finally {
@@ -219,8 +276,11 @@ async function imageUser(engine: Engine, imageId: string): Promise<SandboxUser> 
   try {
     user = (await engine.docker.getImage(imageId).inspect()).Config?.User ?? "";
   } catch (error) {
-    if (statusOf(error) === 404) throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: imageId }, { cause: error });
-    throw new SandboxError("OE_ENGINE_FAILED", `Could not inspect the image ${imageId}: ${errorMessage(error)}`, { cause: error });
+    if (statusOf(error) === 404)
+      throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: imageId }, { cause: error });
+    throw new SandboxError("OE_ENGINE_FAILED", `Could not inspect the image ${imageId}: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   const match = /^(\d+)(?::(\d+))?$/.exec(user);
   if (!match || match[1] === "0") return FALLBACK_USER;

@@ -20,7 +20,9 @@ describe("the container engine", () => {
   });
 
   it("is looked for at socketPath, else DOCKER_HOST, else the engine's default socket", () => {
-    expect(engineAddress({ socketPath: "/run/engine.sock", env: { DOCKER_HOST: "tcp://engine:2375" } })).toBe("unix:///run/engine.sock");
+    expect(engineAddress({ socketPath: "/run/engine.sock", env: { DOCKER_HOST: "tcp://engine:2375" } })).toBe(
+      "unix:///run/engine.sock",
+    );
     expect(engineAddress({ env: { DOCKER_HOST: "tcp://engine:2375" } })).toBe("tcp://engine:2375");
     expect(engineAddress({ host: "ssh://user@engine", env: {} })).toBe("ssh://user@engine");
     expect(engineAddress({ engine: "podman", env: {} })).toBe("unix:///run/podman/podman.sock");

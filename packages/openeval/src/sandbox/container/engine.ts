@@ -35,11 +35,14 @@ interface EngineTarget {
 function engineTarget(options: EngineOptions): EngineTarget {
   const kind = options.engine ?? "docker";
   const dockerHost = options.host ?? (options.env ?? process.env).DOCKER_HOST;
-  if (options.socketPath) return { kind, address: `unix://${options.socketPath}`, client: { socketPath: options.socketPath } };
+  if (options.socketPath)
+    return { kind, address: `unix://${options.socketPath}`, client: { socketPath: options.socketPath } };
   if (dockerHost) {
-    if (dockerHost.startsWith("unix://")) return { kind, address: dockerHost, client: { socketPath: dockerHost.slice("unix://".length) } };
+    if (dockerHost.startsWith("unix://"))
+      return { kind, address: dockerHost, client: { socketPath: dockerHost.slice("unix://".length) } };
     const tcp = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(dockerHost);
-    if (tcp && !(options.env ?? process.env).DOCKER_TLS_VERIFY) return { kind, address: dockerHost, client: { host: tcp[1], port: Number(tcp[2]), protocol: "http" } };
+    if (tcp && !(options.env ?? process.env).DOCKER_TLS_VERIFY)
+      return { kind, address: dockerHost, client: { host: tcp[1], port: Number(tcp[2]), protocol: "http" } };
     // docker-modem parses the rest of DOCKER_HOST itself (ssh://, tcp:// with DOCKER_TLS_VERIFY / DOCKER_CERT_PATH).
     return { kind, address: dockerHost };
   }
@@ -61,7 +64,10 @@ export async function connectEngine(options: EngineOptions = {}): Promise<Engine
   try {
     await withTimeout(engine.docker.ping(), 5_000, "no answer within 5 s");
   } catch (error) {
-    throw new ContainerError({ code: "OE_ENGINE_UNREACHABLE", address: engine.address, reason: errorMessage(error) }, { cause: error });
+    throw new ContainerError(
+      { code: "OE_ENGINE_UNREACHABLE", address: engine.address, reason: errorMessage(error) },
+      { cause: error },
+    );
   }
   return engine;
 }
@@ -89,7 +95,10 @@ export function statusOf(error: unknown): number | undefined {
 export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }

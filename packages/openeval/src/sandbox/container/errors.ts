@@ -6,8 +6,16 @@ import { ENGINE_REMEDY } from "../errors.ts";
 /** The images built from a folder of this checkout: their repository, the command that (re)builds each, and what a
  * stale one was built from. */
 export const IMAGE_ROLES = {
-  candidate: { repository: "openeval-candidate", buildCommand: "npx openeval image --candidate", source: "images/candidate/ or another OpenCode/Bun version" },
-  verification: { repository: "openeval-verification", buildCommand: "npx openeval image --verification", source: "images/verification/" },
+  candidate: {
+    repository: "openeval-candidate",
+    buildCommand: "npx openeval image --candidate",
+    source: "images/candidate/ or another OpenCode/Bun version",
+  },
+  verification: {
+    repository: "openeval-verification",
+    buildCommand: "npx openeval image --verification",
+    source: "images/verification/",
+  },
 } as const;
 
 export type ImageRole = keyof typeof IMAGE_ROLES;
@@ -34,7 +42,10 @@ export type ContainerErrorCode = ContainerProblem["code"];
 export class ContainerError extends OpenEvalError {
   readonly code: ContainerErrorCode;
 
-  constructor(readonly problem: ContainerProblem, options?: { cause?: unknown }) {
+  constructor(
+    readonly problem: ContainerProblem,
+    options?: { cause?: unknown },
+  ) {
     super(describeProblem(problem), options);
     this.code = problem.code;
   }
@@ -63,7 +74,9 @@ function describeBare(problem: ContainerProblem): string {
     case "OE_IMAGE_STALE":
       return `The ${problem.role} image on ${problem.address} was built from an older ${IMAGE_ROLES[problem.role].source} (its context now hashes to ${problem.contextHash.slice(0, 12)}); rebuild it with ${build}`;
     case "OE_IMAGE_BUILD_FAILED": {
-      const subject = problem.tag ? `${problem.tag} did not build` : `The image folder ${problem.folder} cannot be built`;
+      const subject = problem.tag
+        ? `${problem.tag} did not build`
+        : `The image folder ${problem.folder} cannot be built`;
       return `${subject}: ${problem.problem}${problem.output ? `\nLast build output:\n${problem.output.join("\n")}` : ""}`;
     }
   }
@@ -71,7 +84,10 @@ function describeBare(problem: ContainerProblem): string {
 
 function describeMissing(problem: Extract<ContainerProblem, { code: "OE_IMAGE_MISSING" }>, build: string): string {
   if (!problem.image) return `No ${problem.role} image on ${problem.address}; build it with ${build}`;
-  const named = problem.role && problem.setting ? `The ${problem.role} image ${problem.image} (${problem.setting})` : `The image ${problem.image}`;
+  const named =
+    problem.role && problem.setting
+      ? `The ${problem.role} image ${problem.image} (${problem.setting})`
+      : `The image ${problem.image}`;
   if (!problem.role) return `${named} is not on ${problem.address}`;
   // An image named by a setting that is not one of ours: the user builds or pulls it themselves.
   const ours = !problem.setting || problem.image.startsWith(`${IMAGE_ROLES[problem.role].repository}:`);

@@ -25,17 +25,31 @@ export async function buildImage(engine: Engine, request: BuildRequest): Promise
   let stream: Readable;
   try {
     // A Buffer (typed as a stream in @types/dockerode) is sent with a Content-Length instead of chunked.
-    stream = (await engine.docker.buildImage(Buffer.from(request.context.buffer, request.context.byteOffset, request.context.length) as unknown as NodeJS.ReadableStream, {
-      t: request.tag,
-      labels: request.labels,
-      // Builds fetch Debian packages; a daemon started without a bridge (as .ci/setup-container-engine.sh does)
-      // has no other network for them. Sandboxes themselves never get the host network unless a policy asks.
-      networkmode: "host",
-      rm: true,
-      forcerm: true,
-    })) as unknown as Readable;
+    stream = (await engine.docker.buildImage(
+      Buffer.from(
+        request.context.buffer,
+        request.context.byteOffset,
+        request.context.length,
+      ) as unknown as NodeJS.ReadableStream,
+      {
+        t: request.tag,
+        labels: request.labels,
+        // Builds fetch Debian packages; a daemon started without a bridge (as .ci/setup-container-engine.sh does)
+        // has no other network for them. Sandboxes themselves never get the host network unless a policy asks.
+        networkmode: "host",
+        rm: true,
+        forcerm: true,
+      },
+    )) as unknown as Readable;
   } catch (error) {
-    throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: `the engine refused the build: ${errorMessage(error)}` }, { cause: error });
+    throw new ContainerError(
+      {
+        code: "OE_IMAGE_BUILD_FAILED",
+        tag: request.tag,
+        problem: `the engine refused the build: ${errorMessage(error)}`,
+      },
+      { cause: error },
+    );
   }
   let failure: string | null = null;
   const tail: string[] = [];
@@ -48,10 +62,16 @@ export async function buildImage(engine: Engine, request: BuildRequest): Promise
       request.onOutput?.(line);
     }
   }
-  if (failure) throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: failure, output: tail });
+  if (failure)
+    throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: failure, output: tail });
   // Whatever the build printed, the tag now names the image; inspect gives the full immutable id.
   const built = await inspectImage(engine, request.tag);
-  if (!built) throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: "the build ended without an image" });
+  if (!built)
+    throw new ContainerError({
+      code: "OE_IMAGE_BUILD_FAILED",
+      tag: request.tag,
+      problem: "the build ended without an image",
+    });
   return built.id;
 }
 
@@ -59,7 +79,9 @@ export async function buildImage(engine: Engine, request: BuildRequest): Promise
 export async function findImages(engine: Engine, labels: Record<string, string>): Promise<ImageInfo[]> {
   const filters = { label: Object.entries(labels).map(([key, value]) => (value === "" ? key : `${key}=${value}`)) };
   const images = await engine.docker.listImages({ filters });
-  return images.map((image) => ({ id: image.Id, labels: image.Labels ?? {}, created: image.Created })).sort((a, b) => b.created - a.created);
+  return images
+    .map((image) => ({ id: image.Id, labels: image.Labels ?? {}, created: image.Created }))
+    .sort((a, b) => b.created - a.created);
 }
 
 /** The image a name or id refers to, or null when the engine has none. */
@@ -69,7 +91,11 @@ export async function inspectImage(engine: Engine, name: string): Promise<ImageI
     return { id: image.Id, labels: image.Config?.Labels ?? {}, created: Date.parse(image.Created) / 1000 };
   } catch (error) {
     if (statusOf(error) === 404) return null;
-    throw new SandboxError("OE_ENGINE_FAILED", `Could not inspect the image ${name} on ${engine.address}: ${errorMessage(error)}`, { cause: error });
+    throw new SandboxError(
+      "OE_ENGINE_FAILED",
+      `Could not inspect the image ${name} on ${engine.address}: ${errorMessage(error)}`,
+      { cause: error },
+    );
   }
 }
 

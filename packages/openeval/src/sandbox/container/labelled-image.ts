@@ -46,18 +46,33 @@ export interface BuildLabelledImageOptions {
  * @example
  * const image = await buildLabelledImage(engine, { role: "verification", contextDirectory }, { generate: async () => [] });
  */
-export async function buildLabelledImage(engine: ContainerEngine, spec: LabelledImageSpec, options: BuildLabelledImageOptions): Promise<LabelledImage> {
+export async function buildLabelledImage(
+  engine: ContainerEngine,
+  spec: LabelledImageSpec,
+  options: BuildLabelledImageOptions,
+): Promise<LabelledImage> {
   const progress = options.onProgress ?? (() => {});
   const { files, contextHash, tag } = await readLabelledContext(spec);
   const existing = options.force ? null : await findByHash(engine, contextHash);
   if (existing) {
-    progress({ kind: "phase", message: `${capitalized(spec.role)} image for context ${contextHash.slice(0, 12)} already built: ${existing}` });
+    progress({
+      kind: "phase",
+      message: `${capitalized(spec.role)} image for context ${contextHash.slice(0, 12)} already built: ${existing}`,
+    });
     return { imageId: existing, tag, contextHash };
   }
   const context = packTar(contextEntries(files, await options.generate(files, progress)));
-  progress({ kind: "phase", message: `Building ${tag} on ${engine.address} (${Math.round(context.length / 1_048_576)} MiB context)` });
+  progress({
+    kind: "phase",
+    message: `Building ${tag} on ${engine.address} (${Math.round(context.length / 1_048_576)} MiB context)`,
+  });
   const labels = { [IMAGE_LABELS.role]: spec.role, [IMAGE_LABELS.contextHash]: contextHash };
-  const imageId = await engine.buildImage({ context, tag, labels, onOutput: (message) => progress({ kind: "output", message }) });
+  const imageId = await engine.buildImage({
+    context,
+    tag,
+    labels,
+    onOutput: (message) => progress({ kind: "output", message }),
+  });
   progress({ kind: "phase", message: `Built ${tag}: ${imageId}` });
   return { imageId, tag, contextHash };
 }
@@ -68,7 +83,8 @@ export async function findLabelledImage(engine: ContainerEngine, spec: LabelledI
   const imageId = await findByHash(engine, contextHash);
   if (imageId) return { imageId, tag, contextHash };
   const others = await engine.findImages({ [IMAGE_LABELS.role]: spec.role });
-  if (others.length > 0) throw new ContainerError({ code: "OE_IMAGE_STALE", address: engine.address, role: spec.role, contextHash });
+  if (others.length > 0)
+    throw new ContainerError({ code: "OE_IMAGE_STALE", address: engine.address, role: spec.role, contextHash });
   throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, role: spec.role });
 }
 
@@ -80,7 +96,12 @@ export async function connectImageEngine(role: ImageRole, options: EngineOptions
 }
 
 /** An image named by a setting (`setting`), pinned by its id; OE_IMAGE_MISSING when the engine does not have it. */
-export async function findNamedImage(engine: ContainerEngine, name: string, role: ImageRole, setting: string): Promise<LabelledImage> {
+export async function findNamedImage(
+  engine: ContainerEngine,
+  name: string,
+  role: ImageRole,
+  setting: string,
+): Promise<LabelledImage> {
   const image = await engine.inspectImage(name);
   if (image) return { imageId: image.id, tag: name, contextHash: image.labels[IMAGE_LABELS.contextHash] ?? "" };
   throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: name, role, setting });

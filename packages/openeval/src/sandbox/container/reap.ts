@@ -5,7 +5,10 @@ import { isOrphan, ownerLabel } from "../owner.ts";
 import { OWNER_LABEL, type ReapOptions } from "../sandbox.ts";
 import { statusOf, type Engine } from "./engine.ts";
 
-export async function listContainers(engine: Engine, labels: Record<string, string>): Promise<{ id: string; labels: Record<string, string> }[]> {
+export async function listContainers(
+  engine: Engine,
+  labels: Record<string, string>,
+): Promise<{ id: string; labels: Record<string, string> }[]> {
   const filters = { label: Object.entries(labels).map(([key, value]) => `${key}=${value}`) };
   const containers = await engine.docker.listContainers({ all: true, filters });
   return containers.map((container) => ({ id: container.Id, labels: container.Labels }));
@@ -19,13 +22,20 @@ export async function createVolume(engine: Engine, labels: Record<string, string
 }
 
 export async function removeVolume(engine: Engine, name: string): Promise<void> {
-  await engine.docker.getVolume(name).remove({ force: true }).catch((error: unknown) => {
-    if (statusOf(error) !== 404) throw error;
-  });
+  await engine.docker
+    .getVolume(name)
+    .remove({ force: true })
+    .catch((error: unknown) => {
+      if (statusOf(error) !== 404) throw error;
+    });
 }
 
 /** Removes the matching containers (and their volumes, anonymous and labelled named ones); returns the ids removed. */
-export async function reapContainers(engine: Engine, labels: Record<string, string>, options: ReapOptions = {}): Promise<string[]> {
+export async function reapContainers(
+  engine: Engine,
+  labels: Record<string, string>,
+  options: ReapOptions = {},
+): Promise<string[]> {
   const removed: string[] = [];
   for (const container of await listContainers(engine, labels)) {
     if (options.orphansOnly && !isOrphan(container.labels[OWNER_LABEL])) continue;
@@ -40,7 +50,10 @@ export async function reapContainers(engine: Engine, labels: Record<string, stri
   for (const volume of (await engine.docker.listVolumes({ filters })).Volumes ?? []) {
     if (options.orphansOnly && !isOrphan(volume.Labels?.[OWNER_LABEL])) continue;
     // Still in use by a container outside this reap: the engine refuses (409), and the next reap tries again.
-    await engine.docker.getVolume(volume.Name).remove().catch(() => {});
+    await engine.docker
+      .getVolume(volume.Name)
+      .remove()
+      .catch(() => {});
   }
   return removed;
 }
