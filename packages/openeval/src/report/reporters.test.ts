@@ -9,7 +9,7 @@ import { createTtyProgress, estimateRemainingMs } from "./tty-progress.ts";
 import { aggregateScores, decideVerdict, type CriterionRef } from "../results/index.ts";
 import type { SlotObservation } from "../results/index.ts";
 import { findAll, parseXml, type XmlElement } from "../../../../test/helpers/xml.ts";
-import { check, evalRun, judgeRun, slot } from "./fixtures/runner-events.ts";
+import { check, evalRun, judgeRun, runStarted, slot } from "./fixtures/runner-events.ts";
 
 describe("reporters", () => {
   it("plain lines say what finished, how, and how long it took", () => {
@@ -152,27 +152,7 @@ describe("reporters", () => {
   it("--json writes one parseable event per line, with plans abbreviated", () => {
     const lines: string[] = [];
     const report = createJsonReporter((line) => lines.push(line));
-    const events: RunnerEvent[] = [
-      {
-        type: "run.started",
-        runId: "r",
-        directory: "/d",
-        resumed: false,
-        estimateUSD: null,
-        slots: [
-          {
-            ...slot,
-            action: "candidate",
-            reason: "New",
-            candidateFingerprint: "f",
-            judgeFingerprint: "j",
-            evalRun: null,
-            judgeRun: null,
-          },
-        ],
-      },
-      { type: "candidate.finished", slot, evalRun, outcome: "completed" },
-    ];
+    const events: RunnerEvent[] = [runStarted, { type: "candidate.finished", slot, evalRun, outcome: "completed" }];
     events.forEach(report);
     expect(lines.map((line) => JSON.parse(line).type)).toEqual(["run.started", "candidate.finished"]);
     expect(JSON.parse(lines[0]!).slots).toEqual([{ ...slot, action: "candidate", reason: "New" }]);
