@@ -1,14 +1,11 @@
-// Where a candidate runs, as a family of implementations: one name → implementation map of isolation backends
-// (`process`: this machine; `container`: a container on an engine), each pinning what a run's candidates run with,
-// reaping what dead runners left, and opening one eval run's runtime. Callers name the backend; a new one (an engine
-// pool, per-eval images) is one more entry here, with the shared contract suite (runtime-contract.case.ts).
-import type { BenchmarkSettings, Isolation } from "../../load/index.ts";
+// Where a candidate runs, as one interface every isolation backend implements: each pins what a run's candidates run
+// with, reaps what dead runners left, and opens one eval run's runtime. The backends are chosen by name in
+// runtimes.ts; each passes the shared contract suite (runtime-contract.case.ts).
+import type { BenchmarkSettings } from "../../load/index.ts";
 import type { Launcher } from "../../opencode/index.ts";
 import type { NotCopiedFile } from "../../recording/index.ts";
 import type { LiveCandidate, TakeCheckpoint } from "../checkpoint.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
-import { containerRuntime } from "./container-runtime.ts";
-import { processRuntime } from "./process-runtime.ts";
 
 /** What every eval run of a run executes with, fixed before any candidate starts (the candidate image's id). */
 export interface PinnedRuntime {
@@ -57,17 +54,4 @@ export interface CandidateRuntimeBackend {
   /** Before new work: removes what runners that died left behind. Never fatal. */
   reapOrphans(candidate: BenchmarkSettings["candidate"]): Promise<void>;
   open(options: OpenRuntimeOptions): Promise<CandidateRuntime>;
-}
-
-const RUNTIMES: Record<Isolation, CandidateRuntimeBackend> = {
-  process: processRuntime,
-  container: containerRuntime,
-};
-
-/**
- * @example
- * const runtime = await candidateRuntime("container").open({ ...options, pinned: await candidateRuntime("container").pin(settings.candidate) });
- */
-export function candidateRuntime(isolation: Isolation): CandidateRuntimeBackend {
-  return RUNTIMES[isolation];
 }
