@@ -6,8 +6,8 @@ import type { EngineOptions } from "../sandbox/index.ts";
 
 /**
  * The job the runner writes on a worker's stdin. Not re-validated in the worker: the runner builds it from values it
- * has already validated, and parsing it (the eval run's schema with zod's cycle check) cost a worker ~20 ms of its
- * ~50 ms. The result file comes back from judge code, so that one is parsed (WorkerResultSchema).
+ * has already validated, and parsing it (the eval run's schema with zod's cycle check) would be a large part of a
+ * worker's start. The result file comes back from judge code, so that one is parsed (WorkerResultSchema).
  */
 export interface CodeJudgeJob {
   /** The frozen bundle to import, its package imports pinned to files (link-imports.ts). */

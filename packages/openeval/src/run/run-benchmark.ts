@@ -285,9 +285,8 @@ export async function runBenchmark(
 /**
  * The summary a reader would make now, recorded for the viewer's first leaderboard (recorded-summary.ts); a failure is a
  * notice, as it only costs the viewer the computation. Made before this invocation's own summary, and on a large run
- * the heap is collected between the two: made one after the other, their garbage held the runner's peak at both
- * (10,000 code-judged slots, bench section 9: 169 MiB before recording, 187 with it, 174 with this collection, which
- * takes ~30 ms there).
+ * the heap is collected between the two, since made one after the other their garbage would add up to the runner's
+ * peak (bench section 9 measures it).
  */
 async function recordSummaryForViewer(
   store: ResultsStore,

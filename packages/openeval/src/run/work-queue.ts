@@ -71,8 +71,7 @@ export async function runWorkQueue<Item extends WorkItem>(
 
 /**
  * The queue, one first-in-first-out list per kind (and per monitoring for candidates), so that taking the next item
- * is a look at a few heads rather than a search and a splice of one array: quadratic, that was 20 s of the runner's
- * CPU over a 50,000-slot run.
+ * is a look at a few heads rather than a search and a splice of one array, which is quadratic over a large run.
  */
 class KindQueues<Item extends WorkItem> {
   private readonly checks = new Fifo<Item>();

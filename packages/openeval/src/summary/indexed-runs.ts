@@ -1,6 +1,6 @@
 // What the viewer's index keeps of each eval run and judge run: the fields its rows, slots, statistics
-// and live queue read. Whole records of a 100,000-run index were ~230 MB of the viewer's heap; a detail page reads
-// its record whole from the store by id (viewer-data.ts).
+// and live queue read, because whole records of a large run would fill the viewer's heap; a detail page reads its
+// record whole from the store by id (viewer-data.ts).
 import type { RecordKeeping } from "./checked-records.ts";
 import { sameSlot, type EvalRun, type JudgeRun } from "../records/index.ts";
 

@@ -83,8 +83,7 @@ function list(items: QueueItem[]): QueueList {
 
 /**
  * The latest finished work, newest first, as a list of LIST_LIMIT, and how much of it failed. Sorted by an index into
- * the runs, so that only the listed ones become items: a finished run of 100,000 slots made 200,000 items to keep 100,
- * ~660 ms and ~50 MB of the first queue.
+ * the runs, so that only the listed ones become items, not one per eval run and judge run of a large finished run.
  */
 function latestFinished(
   evalRuns: readonly IndexedEvalRun[],

@@ -122,7 +122,7 @@ export function buildRunIndex(
   });
   const criteria = criteriaByEval(slots);
   // The slots' and rows' making leaves the work index's grouping and each slot's lookups behind; collected before the
-  // aggregation adds its own, a 100,000-run build peaked at ~394 MiB instead of ~461.
+  // aggregation adds its own garbage, so the two never add up to the peak.
   collectAfterLargeRead(evalRuns.length);
   const models = aggregateScores(slots, criteria);
   const bySlotModel = Map.groupBy(slots, candidateName);
