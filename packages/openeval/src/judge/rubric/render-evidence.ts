@@ -12,20 +12,12 @@ import type {
 type Part = NativeMessage["parts"][number];
 
 export function renderSummary(context: JudgeContext, changed: FileDiff[], sessionLines: string[]): string {
-  const { run, metrics } = context;
+  const { metrics } = context;
   const tools = context.recording.tools();
   const failed = tools.filter((tool) => tool.status === "failed").length;
   const unfinished = tools.filter((tool) => tool.status === "preparing" || tool.status === "called").length;
   const lines = [
-    run
-      ? `Eval run ${run.id}: model ${run.slot.model}${run.control ? " (scripted control)" : ""}, repetition ${run.slot.repetition}, ${
-          run.state === "running"
-            ? `still running: this is a snapshot${metrics.timing.elapsedMs === null ? "" : ` taken ${metrics.timing.elapsedMs} ms after it started`}, and what follows it may change the workspace and the answer`
-            : `ended ${run.state}${run.error ? ` (${run.error})` : ""}`
-        }`
-      : context.native.version
-        ? `A recorded OpenCode ${context.native.version} session (no eval run record).`
-        : "Constructed evidence: no model was run, so there is no native transcript.",
+    describeRecording(context),
     `Final response: ${context.response.text.length} characters (action "response").`,
     sessionLines.length > 0
       ? `Sessions (action "messages", optional sessionID):\n${sessionLines.join("\n")}`
@@ -41,6 +33,22 @@ export function renderSummary(context: JudgeContext, changed: FileDiff[], sessio
     context.prompt,
   ];
   return lines.join("\n");
+}
+
+/** The summary's first line: which eval run this is and how it ended, or what kind of evidence has no run. */
+function describeRecording(context: JudgeContext): string {
+  const { run, metrics } = context;
+  if (!run) {
+    if (context.native.version) return `A recorded OpenCode ${context.native.version} session (no eval run record).`;
+    return "Constructed evidence: no model was run, so there is no native transcript.";
+  }
+  const control = run.control ? " (scripted control)" : "";
+  const elapsed = metrics.timing.elapsedMs === null ? "" : ` taken ${metrics.timing.elapsedMs} ms after it started`;
+  const ending =
+    run.state === "running"
+      ? `still running: this is a snapshot${elapsed}, and what follows it may change the workspace and the answer`
+      : `ended ${run.state}${run.error ? ` (${run.error})` : ""}`;
+  return `Eval run ${run.id}: model ${run.slot.model}${control}, repetition ${run.slot.repetition}, ${ending}`;
 }
 
 export function renderMessages(sessions: { id: string; messages: NativeMessage[] }[]): string {
