@@ -30,10 +30,6 @@ export async function openSandboxEngine<Name extends SandboxEngineName>(
   options: SandboxEngineOptions = {},
 ): Promise<SandboxEngines[Name]> {
   const open = ENGINES[name] as ((options: SandboxEngineOptions) => Promise<SandboxEngines[Name]>) | undefined;
-  if (!open)
-    throw new SandboxError(
-      "OE_UNKNOWN_ENGINE",
-      `Unknown sandbox engine "${name}"; use one of: ${SANDBOX_ENGINE_NAMES.join(", ")}`,
-    );
+  if (!open) throw new SandboxError("unknownEngine", { name, known: SANDBOX_ENGINE_NAMES });
   return open(options);
 }

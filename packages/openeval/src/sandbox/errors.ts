@@ -1,16 +1,38 @@
-// Sandbox errors: a stable code and a message that says what to do. A command that fails or times out inside a
+// Sandbox errors: each situation's code and message, written once here. A command that fails or times out inside a
 // sandbox is an outcome, never one of these; these mean the sandbox itself could not be had.
-import { OpenEvalError } from "../util/errors.ts";
+import { SituationError, type Situation, type SituationArgs } from "../util/errors.ts";
 
-export type SandboxErrorCode = "OE_UNKNOWN_ENGINE" | "OE_ENGINE_FAILED" | "OE_ARCHIVE_UNSAFE_PATH";
+const SITUATIONS = {
+  unknownEngine: {
+    code: "OE_UNKNOWN_ENGINE",
+    message: ({ name, known }: { name: string; known: readonly string[] }) =>
+      `Unknown sandbox engine "${name}"; use one of: ${known.join(", ")}`,
+  },
+  /** The engine refused or failed a request; its own words follow. */
+  engineRequestFailed: {
+    code: "OE_ENGINE_FAILED",
+    message: ({ request, address, reason }: { request: string; address: string; reason: string }) =>
+      `Could not ${request} on ${address}: ${reason}`,
+  },
+  archiveUnsafePath: {
+    code: "OE_ARCHIVE_UNSAFE_PATH",
+    message: ({ path }: { path: string }) => `The engine's archive names an unsafe path ${path}; copy-out refused it`,
+  },
+  archivePathBelowSymlink: {
+    code: "OE_ARCHIVE_UNSAFE_PATH",
+    message: ({ path }: { path: string }) => `The engine's archive names ${path} below a symlink; copy-out refused it`,
+  },
+} as const satisfies Record<string, Situation>;
 
-export class SandboxError extends OpenEvalError {
-  constructor(
-    readonly code: SandboxErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+type Situations = typeof SITUATIONS;
+/** The engine-failure code, for a family that passes a sandbox failure on under the sandbox's code. */
+export const ENGINE_FAILED = SITUATIONS.engineRequestFailed.code;
+export type SandboxSituation = keyof Situations;
+export type SandboxErrorCode = Situations[SandboxSituation]["code"];
+
+export class SandboxError<S extends SandboxSituation = SandboxSituation> extends SituationError<Situations, S> {
+  constructor(situation: S, ...[data, options]: SituationArgs<Situations[S]>) {
+    super(SITUATIONS, situation, data, options);
   }
 }
 

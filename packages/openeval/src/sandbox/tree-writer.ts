@@ -159,17 +159,11 @@ export class TreeWriter {
   private resolve(names: string[], type: CopiedTree["type"], target = ""): string {
     for (const [index, name] of names.entries()) {
       if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
-        throw new SandboxError(
-          "OE_ARCHIVE_UNSAFE_PATH",
-          `The engine's archive names an unsafe path ${displayPath(names.join("/"))}; copy-out refused it`,
-        );
+        throw new SandboxError("archiveUnsafePath", { path: displayPath(names.join("/")) });
       }
       // Nothing is written through a symlink this copy made (an archive could name `link/file` after `link`).
       if (this.symlinks.has(names.slice(0, index + 1).join("/")) && index < names.length - 1) {
-        throw new SandboxError(
-          "OE_ARCHIVE_UNSAFE_PATH",
-          `The engine's archive names ${displayPath(names.join("/"))} below a symlink; copy-out refused it`,
-        );
+        throw new SandboxError("archivePathBelowSymlink", { path: displayPath(names.join("/")) });
       }
     }
     if (names.length === 0) this.top = { type, target, skipped: [], omitted: [] };

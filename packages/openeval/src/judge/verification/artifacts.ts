@@ -74,20 +74,14 @@ export async function readVerificationArtifact(
       : result.missingArtifacts.includes(safe)
         ? "the commands did not create it"
         : "it was not requested in `artifacts`";
-    throw new VerificationError("OE_ARTIFACT_NOT_FOUND", `Verification ${result.id} has no artifact "${safe}": ${why}`);
+    throw new VerificationError("artifactNotFound", { verification: result.id, artifact: safe, why });
   }
   const file = join(directory, toSafeRelativePath(result.id), ARTIFACTS_DIRECTORY, safe);
   if (!existsSync(file))
-    throw new VerificationError(
-      "OE_ARTIFACT_CORRUPT",
-      `Artifact "${safe}" of verification ${result.id} is missing from ${file}`,
-    );
+    throw new VerificationError("artifactMissing", { verification: result.id, artifact: safe, file });
   const data = new Uint8Array(await readFile(file));
   if (sha256(data) !== artifact.sha256) {
-    throw new VerificationError(
-      "OE_ARTIFACT_CORRUPT",
-      `Artifact "${safe}" of verification ${result.id} does not match its recorded sha256; it was altered after the run`,
-    );
+    throw new VerificationError("artifactAltered", { verification: result.id, artifact: safe });
   }
   return data;
 }

@@ -1,22 +1,56 @@
-// Verification errors: a stable code and a message that says what to do (fix the request; the engine and image
-// errors are the container engine's own). A command that fails or times out inside the container is a result, never one of these.
-import type { SandboxErrorCode } from "../../sandbox/index.ts";
-import { OpenEvalError } from "../../util/errors.ts";
+// Verification errors: each situation's code and message, written once here (the engine and image errors are the
+// container engine's own). A command that fails or times out inside the container is a result, never one of these.
+import { ENGINE_FAILED } from "../../sandbox/index.ts";
+import { SituationError, type Situation, type SituationArgs } from "../../util/errors.ts";
 
-export type VerificationErrorCode =
-  | "OE_VENDOR_PACKAGE_FAILED"
-  | "OE_INVALID_REQUEST"
-  | "OE_ARTIFACT_NOT_FOUND"
-  | "OE_ARTIFACT_CORRUPT"
-  // The sandbox's code, for a sandbox failure a verification passes on.
-  | Extract<SandboxErrorCode, "OE_ENGINE_FAILED">;
+const SITUATIONS = {
+  vendorFetchFailed: {
+    code: "OE_VENDOR_PACKAGE_FAILED",
+    message: ({ pkg, reason }: { pkg: string; reason: string }) =>
+      `Could not fetch ${pkg} with npm pack (${reason}); check that npm reaches its registry`,
+  },
+  vendorIntegrityMismatch: {
+    code: "OE_VENDOR_PACKAGE_FAILED",
+    message: ({ pkg, integrity, pinned }: { pkg: string; integrity: string; pinned: string }) =>
+      `${pkg} from npm has integrity ${integrity}, not the pinned ${pinned}`,
+  },
+  /** `what` is the call or setting at fault: `verification.run()` or `verification limits`. */
+  invalidRequest: {
+    code: "OE_INVALID_REQUEST",
+    message: ({ what, problems }: { what: string; problems: string }) => `${what}: ${problems}`,
+  },
+  artifactNotFound: {
+    code: "OE_ARTIFACT_NOT_FOUND",
+    message: ({ verification, artifact, why }: { verification: string; artifact: string; why: string }) =>
+      `Verification ${verification} has no artifact "${artifact}": ${why}`,
+  },
+  artifactMissing: {
+    code: "OE_ARTIFACT_CORRUPT",
+    message: ({ verification, artifact, file }: { verification: string; artifact: string; file: string }) =>
+      `Artifact "${artifact}" of verification ${verification} is missing from ${file}`,
+  },
+  artifactAltered: {
+    code: "OE_ARTIFACT_CORRUPT",
+    message: ({ verification, artifact }: { verification: string; artifact: string }) =>
+      `Artifact "${artifact}" of verification ${verification} does not match its recorded sha256; it was altered after the run`,
+  },
+  /** The engine failed a verification's container; `reason` is its error, in the sandbox's words, under its code. */
+  engineFailed: {
+    code: ENGINE_FAILED,
+    message: ({ verification, reason }: { verification?: string; reason: string }) =>
+      verification === undefined ? reason : `Verification ${verification} failed in the engine: ${reason}`,
+  },
+} as const satisfies Record<string, Situation>;
 
-export class VerificationError extends OpenEvalError {
-  constructor(
-    readonly code: VerificationErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+type Situations = typeof SITUATIONS;
+export type VerificationSituation = keyof Situations;
+export type VerificationErrorCode = Situations[VerificationSituation]["code"];
+
+export class VerificationError<S extends VerificationSituation = VerificationSituation> extends SituationError<
+  Situations,
+  S
+> {
+  constructor(situation: S, ...[data, options]: SituationArgs<Situations[S]>) {
+    super(SITUATIONS, situation, data, options);
   }
 }

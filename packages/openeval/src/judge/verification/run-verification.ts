@@ -85,8 +85,8 @@ export async function runVerification(options: RunVerificationOptions): Promise<
   } catch (error) {
     if (error instanceof VerificationError) throw error;
     throw new VerificationError(
-      "OE_ENGINE_FAILED",
-      `Verification ${id} failed in the engine: ${(error as Error).message}`,
+      "engineFailed",
+      { verification: id, reason: (error as Error).message },
       { cause: error },
     );
   } finally {
@@ -114,10 +114,10 @@ export async function runVerification(options: RunVerificationOptions): Promise<
 function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
   const parsed = VerificationRequestSchema.safeParse(request);
   if (!parsed.success)
-    throw new VerificationError(
-      "OE_INVALID_REQUEST",
-      `verification.run(): ${describeZodIssues(parsed.error).join("; ")}`,
-    );
+    throw new VerificationError("invalidRequest", {
+      what: "verification.run()",
+      problems: describeZodIssues(parsed.error).join("; "),
+    });
   try {
     // Paths are relative: cwd and artifacts to the workspace, files to the check folder; none may leave them.
     const cwd =
@@ -131,7 +131,7 @@ function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
     return { ...parsed.data, cwd, files, artifacts };
   } catch (error) {
     if (error instanceof UnsafePathError)
-      throw new VerificationError("OE_INVALID_REQUEST", `verification.run(): ${error.message}`);
+      throw new VerificationError("invalidRequest", { what: "verification.run()", problems: error.message });
     throw error;
   }
 }
@@ -139,10 +139,10 @@ function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
 function parseLimits(limits: VerificationLimits): ParsedVerificationLimits {
   const parsed = VerificationLimitsSchema.safeParse(limits);
   if (!parsed.success)
-    throw new VerificationError(
-      "OE_INVALID_REQUEST",
-      `verification limits: ${describeZodIssues(parsed.error).join("; ")}`,
-    );
+    throw new VerificationError("invalidRequest", {
+      what: "verification limits",
+      problems: describeZodIssues(parsed.error).join("; "),
+    });
   return parsed.data;
 }
 

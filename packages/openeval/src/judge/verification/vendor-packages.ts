@@ -58,18 +58,16 @@ async function fetchPackage(
     );
     packed = JSON.parse(stdout) as { filename: string }[];
   } catch (error) {
-    throw new VerificationError(
-      "OE_VENDOR_PACKAGE_FAILED",
-      `Could not fetch ${pkg.name}@${pkg.version} with npm pack (${error instanceof Error ? error.message : String(error)}); check that npm reaches its registry`,
-      { cause: error },
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new VerificationError("vendorFetchFailed", { pkg: `${pkg.name}@${pkg.version}`, reason }, { cause: error });
   }
   const data = new Uint8Array(await readFile(join(staging, packed[0]!.filename)));
   if (integrityOf(data) !== pkg.integrity) {
-    throw new VerificationError(
-      "OE_VENDOR_PACKAGE_FAILED",
-      `${pkg.name}@${pkg.version} from npm has integrity ${integrityOf(data)}, not the pinned ${pkg.integrity}`,
-    );
+    throw new VerificationError("vendorIntegrityMismatch", {
+      pkg: `${pkg.name}@${pkg.version}`,
+      integrity: integrityOf(data),
+      pinned: pkg.integrity,
+    });
   }
   await rename(join(staging, packed[0]!.filename), file);
   return data;

@@ -66,7 +66,7 @@ export async function withVerificationErrors<T>(work: () => Promise<T>): Promise
   } catch (error) {
     if (error instanceof ContainerError) throw error.problem.role ? error : error.within({ role: "verification" });
     if (!(error instanceof SandboxError)) throw error;
-    throw new VerificationError("OE_ENGINE_FAILED", error.message, { cause: error });
+    throw new VerificationError("engineFailed", { reason: error.message }, { cause: error });
   }
 }
 

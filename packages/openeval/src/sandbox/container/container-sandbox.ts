@@ -83,8 +83,8 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
           { cause: error },
         );
       throw new SandboxError(
-        "OE_ENGINE_FAILED",
-        `Could not create a container on ${engine.address}: ${errorMessage(error)}`,
+        "engineRequestFailed",
+        { request: "create a container", address: engine.address, reason: errorMessage(error) },
         { cause: error },
       );
     });
@@ -99,8 +99,8 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
   } catch (error) {
     await container.remove({ force: true, v: true }).catch(() => {});
     throw new SandboxError(
-      "OE_ENGINE_FAILED",
-      `Could not start a container on ${engine.address}: ${errorMessage(error)}`,
+      "engineRequestFailed",
+      { request: "start a container", address: engine.address, reason: errorMessage(error) },
       { cause: error },
     );
   }
@@ -278,9 +278,11 @@ async function imageUser(engine: Engine, imageId: string): Promise<SandboxUser> 
   } catch (error) {
     if (statusOf(error) === 404)
       throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: imageId }, { cause: error });
-    throw new SandboxError("OE_ENGINE_FAILED", `Could not inspect the image ${imageId}: ${errorMessage(error)}`, {
-      cause: error,
-    });
+    throw new SandboxError(
+      "engineRequestFailed",
+      { request: `inspect the image ${imageId}`, address: engine.address, reason: errorMessage(error) },
+      { cause: error },
+    );
   }
   const match = /^(\d+)(?::(\d+))?$/.exec(user);
   if (!match || match[1] === "0") return FALLBACK_USER;

@@ -92,8 +92,8 @@ export async function inspectImage(engine: Engine, name: string): Promise<ImageI
   } catch (error) {
     if (statusOf(error) === 404) return null;
     throw new SandboxError(
-      "OE_ENGINE_FAILED",
-      `Could not inspect the image ${name} on ${engine.address}: ${errorMessage(error)}`,
+      "engineRequestFailed",
+      { request: `inspect the image ${name}`, address: engine.address, reason: errorMessage(error) },
       { cause: error },
     );
   }
