@@ -11,7 +11,7 @@ describe("formatCliError: one formatter keyed on the error base", () => {
       new OpenCodeError("modelInvalid", { model: "p" }),
       new ExportError("targetNotEmpty", { output: "out/" }),
       new UsageError("outputMissing"),
-      new StoreError("no run record"),
+      new StoreError("noRunRecord", { directory: "results/r" }),
     ]) {
       expect(formatCliError(error)).toEqual({
         message: `error ${error.code}: ${error.message}`,

@@ -38,7 +38,8 @@ export {
   variantOf,
   type CandidateRef,
 } from "./slot-key.ts";
-export { ResultsStore, RunNotFoundError, STORE_FILE, StoreError, type StoreMarks } from "./store.ts";
+export { ResultsStore, STORE_FILE, type StoreMarks } from "./store.ts";
+export { RunNotFoundError, StoreError, type StoreSituation } from "./errors.ts";
 export {
   chooseRunDirectory,
   findLatestRun,

@@ -10,7 +10,8 @@ import {
   type InvocationStarted,
   type PlannedWork,
 } from "./progress-schema.ts";
-import { StoreError, type ResultsStore } from "./store.ts";
+import { StoreError } from "./errors.ts";
+import type { ResultsStore } from "./store.ts";
 
 export interface Invocation {
   started: Omit<InvocationStarted, "work">;
@@ -63,8 +64,6 @@ function parse<T>(
 ): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success)
-    throw new StoreError(
-      `An invocation record in the results store does not match this openeval's format: ${parsed.error.message}`,
-    );
+    throw new StoreError("recordInvalid", { what: "An invocation record", problem: parsed.error.message });
   return parsed.data;
 }

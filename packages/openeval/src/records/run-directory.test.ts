@@ -7,7 +7,8 @@ import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.t
 import { planBenchmark } from "../run/index.ts";
 import { RunCatalog } from "../view/run-catalog.ts";
 import { chooseRunDirectory, findRun, resolveRun } from "./run-directory.ts";
-import { ResultsStore, RunNotFoundError } from "./store.ts";
+import { RunNotFoundError } from "./errors.ts";
+import { ResultsStore } from "./store.ts";
 
 const OLDER = "2026-12-01T10-00-00.000Z-0000aaaa";
 const NEWER = "2026-12-02T10-00-00.000Z-0000bbbb";
@@ -31,6 +32,16 @@ describe("which run", () => {
       directory: join(folder, "results", OLDER),
       created: false,
     });
+  });
+
+  it("refuses --run with --new rather than pick one of them", async () => {
+    const folder = await benchmarkWithRuns();
+    expect(() => chooseRunDirectory(folder, { run: OLDER, new: true })).toThrow(
+      expect.objectContaining({
+        code: "OE_RUN_CHOICE_INVALID",
+        message: "--run and --new contradict each other; pass one of them",
+      }),
+    );
   });
 
   it("is none for a benchmark with no run yet, and resolveRun says how to make one", async () => {

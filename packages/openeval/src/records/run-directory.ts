@@ -3,7 +3,8 @@ import { dlopen, FFIType } from "bun:ffi";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import { RunNotFoundError, STORE_FILE, StoreError } from "./store.ts";
+import { RunNotFoundError, StoreError } from "./errors.ts";
+import { STORE_FILE } from "./store.ts";
 
 export function resultsRoot(benchmarkDirectory: string): string {
   return join(benchmarkDirectory, "results");
@@ -54,7 +55,7 @@ export function chooseRunDirectory(
   benchmarkDirectory: string,
   options: { run?: string; new?: boolean },
 ): RunDirectoryChoice {
-  if (options.run && options.new) throw new StoreError("--run and --new contradict each other; pass one of them");
+  if (options.run && options.new) throw new StoreError("runAndNew");
   if (options.run) return { directory: resolveRun(benchmarkDirectory, options.run), created: false };
   const latest = options.new ? null : findLatestRun(benchmarkDirectory);
   if (latest) return { directory: latest, created: false };
@@ -72,8 +73,7 @@ export function whileCreatingRun<T>(benchmarkDirectory: string, work: () => T): 
   mkdirSync(root, { recursive: true });
   const folder = openSync(root, "r");
   try {
-    if (flock(folder, LOCK_EX) !== 0)
-      throw new StoreError(`could not lock ${root} to create a run in it; check that it is a folder you can read`);
+    if (flock(folder, LOCK_EX) !== 0) throw new StoreError("cannotLock", { root });
     return work();
   } finally {
     closeSync(folder); // releases the lock

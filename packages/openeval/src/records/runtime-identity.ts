@@ -2,7 +2,8 @@
 // rewrite): reading the run later compares its fingerprints against these, so a report, the viewer or a baseline
 // needs no container engine and does not change when an image is rebuilt. Only a planner about to run asks an engine.
 import { RuntimeIdentitySchema, type RuntimeIdentity } from "./schema.ts";
-import { StoreError, type ResultsStore } from "./store.ts";
+import { StoreError } from "./errors.ts";
+import type { ResultsStore } from "./store.ts";
 
 export const RUNTIME_RESOLVED_EVENT = "runtime.resolved";
 
@@ -27,9 +28,7 @@ export function readRuntimeIdentity(store: Pick<ResultsStore, "eventsOf">): Runt
   for (const event of events) {
     const parsed = RuntimeIdentitySchema.safeParse(event.value);
     if (!parsed.success)
-      throw new StoreError(
-        `A runtime identity in the results store does not match this openeval's format: ${parsed.error.message}`,
-      );
+      throw new StoreError("recordInvalid", { what: "A runtime identity", problem: parsed.error.message });
     Object.assign(identity, parsed.data);
   }
   return identity;

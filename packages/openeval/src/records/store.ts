@@ -1,7 +1,7 @@
 // The results store: one embedded SQLite database per run (bun:sqlite, WAL). Finalized eval runs and judge
 // runs are immutable — the database itself refuses to update or delete them — so a crash or a bug cannot
 // rewrite finished, paid-for work.
-import { OpenEvalError } from "../util/errors.ts";
+import { RunNotFoundError, StoreError } from "./errors.ts";
 import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -90,26 +90,6 @@ export interface StoreMarks {
   judgeRuns: number;
 }
 
-export class StoreError extends OpenEvalError {
-  readonly code = "OE_STORE_INVALID";
-}
-
-/**
- * No run where one was asked for: a folder or id named as a run that is not one (`runsUnder`: the results folder whose
- * run ids are accepted too), or none named and none recorded yet. One wording wherever a run is named.
- */
-export class RunNotFoundError extends OpenEvalError {
-  readonly code = "OE_RUN_NOT_FOUND";
-
-  constructor(readonly missing: { named: string; runsUnder?: string } | { noneUnder: string }) {
-    super(
-      "named" in missing
-        ? `${missing.named} is not a run: pass a results/<run-id> folder ${missing.runsUnder === undefined ? "that openeval run wrote" : `or a run id under ${missing.runsUnder}`}`
-        : `No runs under ${missing.noneUnder}; run one with \`npx openeval run\` or pass a run directory`,
-    );
-  }
-}
-
 export class ResultsStore {
   /** The columns a read selects: a schema-1 store opened read-only has no seals, an older one no head columns. */
   private readonly evalRunColumns: string;
@@ -157,9 +137,7 @@ export class ResultsStore {
     const version = schemaVersion(db);
     if (version !== SCHEMA_VERSION && !(version >= 1 && version < SCHEMA_VERSION && options.readonly)) {
       db.close();
-      throw new StoreError(
-        `Results store ${file} has schema ${version}; this openeval reads schemas 1 to ${SCHEMA_VERSION}. Start a new run with --new`,
-      );
+      throw new StoreError("schemaUnsupported", { file, version, newest: SCHEMA_VERSION });
     }
     return new ResultsStore(db, directory, version);
   }
@@ -174,7 +152,7 @@ export class ResultsStore {
 
   readRun(): BenchmarkRun {
     const row = this.db.query("SELECT value FROM run LIMIT 1").get() as { value: string } | null;
-    if (!row) throw new StoreError(`The results store in ${this.directory} has no run record`);
+    if (!row) throw new StoreError("noRunRecord", { directory: this.directory });
     return parseWithSchema(BenchmarkRunSchema, row.value);
   }
 
@@ -235,7 +213,7 @@ export class ResultsStore {
    */
   copyFinalized(evalRuns: readonly EvalRun[], judgeRuns: readonly JudgeRun[]): void {
     if ([...evalRuns, ...judgeRuns].some((record) => record.state === "running"))
-      throw new StoreError("Only finalized eval and judge runs can be copied into a run");
+      throw new StoreError("copyNotFinalized");
     const insertEvalRun = this.db.query(
       "INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
@@ -493,10 +471,7 @@ function unsealed(record: EvalRun | JudgeRun): { value: string; seal: null } {
 /** The record as its schema has it, so that the sealed text parses to the same value with or without the schema. */
 function checkedRow<Schema extends z.ZodType>(schema: Schema, record: z.input<Schema>): z.output<Schema> {
   const parsed = schema.safeParse(record);
-  if (!parsed.success)
-    throw new StoreError(
-      `openeval tried to record a row that does not match its own format (a bug; report it): ${parsed.error.message}`,
-    );
+  if (!parsed.success) throw new StoreError("ownRecordInvalid", { problem: parsed.error.message });
   return parsed.data;
 }
 
@@ -537,7 +512,6 @@ function parseRow<R extends EvalRun | JudgeRun>(schema: z.ZodType<R>, row: Store
 
 function parseWithSchema<Schema extends z.ZodType>(schema: Schema, value: string): z.output<Schema> {
   const parsed = schema.safeParse(JSON.parse(value));
-  if (!parsed.success)
-    throw new StoreError(`A results store row does not match this openeval's format: ${parsed.error.message}`);
+  if (!parsed.success) throw new StoreError("recordInvalid", { what: "A row", problem: parsed.error.message });
   return parsed.data;
 }
