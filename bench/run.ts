@@ -1,6 +1,7 @@
 // `npm run bench`: the performance benchmark (bench/README.md). Runs each measurement in turn, prints one table section
 // per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
-// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory>.
+// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory>,
+// --candidate-cpus <n> (section 8's containers get n CPUs instead of the default).
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -31,8 +32,16 @@ const MEASUREMENTS = [
 ] as const;
 
 const { values: flags } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, only: { type: "string" } },
+  options: {
+    quick: { type: "boolean", default: false },
+    only: { type: "string" },
+    "candidate-cpus": { type: "string" },
+  },
 });
+/** Section 8's `candidate.container.cpus`, to measure how much of the container's cost is its CPU share. */
+const candidateCpus = flags["candidate-cpus"] === undefined ? undefined : Number(flags["candidate-cpus"]);
+if (candidateCpus !== undefined && !(candidateCpus > 0))
+  throw new Error(`--candidate-cpus: "${flags["candidate-cpus"]}" is not a number of CPUs above 0, such as 2 or 1.5`);
 const sizes = flags.quick ? QUICK : FULL;
 const selected = new Set(flags.only ? flags.only.split(",").map((name) => name.trim()) : MEASUREMENTS);
 for (const name of selected) {
@@ -84,7 +93,7 @@ const sandbox = await step("sandbox", "7/9 container sandbox round trips", () =>
   measureSandbox({ repetitions: sizes.sandboxRepetitions }),
 );
 const isolation = await step("isolation", "8/9 isolation backends (whole eval runs, process vs container)", () =>
-  measureIsolation({ evals: sizes.isolationEvals }),
+  measureIsolation({ evals: sizes.isolationEvals, ...(candidateCpus === undefined ? {} : { candidateCpus }) }),
 );
 const runnerMemory = await step(
   "runner-memory",
@@ -109,6 +118,7 @@ const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
   `date ${machine.date} · ${machine.cores} cores (${machine.cpuModel}) · ${machine.memoryGiB} GiB · ${machine.platform}`,
   `Bun ${machine.bunVersion} (${machine.bunRevision}) · OpenCode ${machine.opencodeVersion} · commit ${machine.commit}`,
+  ...(isolation ? [`section 8's candidate CPUs: ${candidateCpus ?? "the default (the engine's CPUs less one)"}`] : []),
   `load average (1/5/15 min) at start ${loadAverage.start.join(" / ")}, at end ${loadAverage.end.join(" / ")} · whole script ${(totalMs / 1000).toFixed(1)} s`,
 ];
 console.log([header.join("\n"), ...sections.map(formatSection)].join("\n\n"));
@@ -119,6 +129,7 @@ const results = {
   format: "openeval.bench",
   version: 1,
   quick: flags.quick,
+  candidateCpus: candidateCpus ?? null,
   machine,
   loadAverage,
   totalMs,

@@ -45,12 +45,19 @@ export interface IsolationBench {
  * The same scripted sessions (tiny evals × control/positive) as whole runs of runBenchmark, once per isolation
  * backend, at concurrency 1 and 4. Null without a container engine.
  */
-export async function measureIsolation(options: { evals: number }): Promise<IsolationBench | null> {
+export async function measureIsolation(options: {
+  evals: number;
+  candidateCpus?: number;
+}): Promise<IsolationBench | null> {
   if (!(await isEngineReachable())) return null;
   await buildCandidateImage();
   return withTempDir("isolation", async (root) => {
     const benchmarkDir = join(root, "benchmark");
-    await writeTinyBenchmark(benchmarkDir, options.evals, { models: ["control/positive"], repetitions: 1 });
+    await writeTinyBenchmark(benchmarkDir, options.evals, {
+      models: ["control/positive"],
+      repetitions: 1,
+      ...(options.candidateCpus === undefined ? {} : { candidateCpus: options.candidateCpus }),
+    });
     const runs: IsolationRun[] = [];
     for (const concurrency of [1, 4]) {
       for (const isolation of ["process", "container"] as const) {

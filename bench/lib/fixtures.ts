@@ -10,11 +10,15 @@ export const EXACT_ANSWER = join(REPO_ROOT, "evals", "exact-answer");
 export interface BenchmarkShape {
   models: string[];
   repetitions: number;
+  /** `candidate.container.cpus`; unset leaves the default (the engine's CPUs less one). */
+  candidateCpus?: number;
 }
 
 /** benchmark.ts with the example's limits; it imports nothing, so it loads from any temp dir. */
 export function benchmarkSource(shape: BenchmarkShape): string {
-  const settings = { ...shape, judge: { timeoutMs: 60_000 }, candidate: { timeoutMs: 120_000 } };
+  const { candidateCpus, ...rest } = shape;
+  const container = candidateCpus === undefined ? {} : { container: { cpus: candidateCpus } };
+  const settings = { ...rest, judge: { timeoutMs: 60_000 }, candidate: { timeoutMs: 120_000, ...container } };
   return `export default ${JSON.stringify(settings)};\n`;
 }
 
