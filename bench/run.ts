@@ -118,7 +118,7 @@ const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
   `date ${machine.date} · ${machine.cores} cores (${machine.cpuModel}) · ${machine.memoryGiB} GiB · ${machine.platform}`,
   `Bun ${machine.bunVersion} (${machine.bunRevision}) · OpenCode ${machine.opencodeVersion} · commit ${machine.commit}`,
-  ...(isolation ? [`section 8's candidate CPUs: ${candidateCpus ?? "the default (the engine's CPUs less one)"}`] : []),
+  ...(isolation ? [`section 8's candidate CPUs: ${candidateCpus ?? "the default (the engine's CPUs, at most 2)"}`] : []),
   `load average (1/5/15 min) at start ${loadAverage.start.join(" / ")}, at end ${loadAverage.end.join(" / ")} · whole script ${(totalMs / 1000).toFixed(1)} s`,
 ];
 console.log([header.join("\n"), ...sections.map(formatSection)].join("\n\n"));

@@ -10,7 +10,7 @@ export const EXACT_ANSWER = join(REPO_ROOT, "evals", "exact-answer");
 export interface BenchmarkShape {
   models: string[];
   repetitions: number;
-  /** `candidate.container.cpus`; unset leaves the default (the engine's CPUs less one). */
+  /** `candidate.container.cpus`; unset leaves the default (the engine's CPUs, at most 2). */
   candidateCpus?: number;
 }
 

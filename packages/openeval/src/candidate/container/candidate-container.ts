@@ -39,13 +39,14 @@ export const DEFAULT_CANDIDATE_LIMITS = { memoryMiB: 4096, pidsLimit: 1024 } as 
 const MAX_DEFAULT_CANDIDATE_CPUS = 2;
 
 /**
- * The candidate's CPUs when `candidate.container.cpus` is not set: the engine host's CPUs less one, for the runner
- * and the engine (at most 2, at least half a CPU); one CPU when the engine does not say how many it has.
- * @example defaultCandidateCpus(2) // 1
+ * The candidate's CPUs when `candidate.container.cpus` is not set: as many as the engine host has, at most 2, so a
+ * candidate gets what it would get in process isolation on a small host (one CPU fewer doubled the agent's start on
+ * two cores; bench/README.md, section 8) and no more than 2 on a large one; one CPU when the engine does not say.
+ * @example defaultCandidateCpus(2) // 2
  */
 export function defaultCandidateCpus(engineCpus: number | null): number {
   if (engineCpus === null) return 1;
-  return Math.max(0.5, Math.min(MAX_DEFAULT_CANDIDATE_CPUS, engineCpus - 1));
+  return Math.min(MAX_DEFAULT_CANDIDATE_CPUS, engineCpus);
 }
 /** The image's `tool` user: every command of the agent, and eval.ts prepare steps, run as it (images/candidate/as-tool). */
 export const TOOL_USER: SandboxUser = { uid: 10003, gid: 10003 };
