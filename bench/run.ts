@@ -38,6 +38,7 @@ const { values: flags } = parseArgs({
     "candidate-cpus": { type: "string" },
   },
 });
+const DEFAULT_CPUS_WORDS = "the default (the engine's CPUs, at most 2)";
 /** Section 8's `candidate.container.cpus`, to measure how much of the container's cost is its CPU share. */
 const candidateCpus = flags["candidate-cpus"] === undefined ? undefined : Number(flags["candidate-cpus"]);
 if (candidateCpus !== undefined && !(candidateCpus > 0))
@@ -118,7 +119,7 @@ const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
   `date ${machine.date} · ${machine.cores} cores (${machine.cpuModel}) · ${machine.memoryGiB} GiB · ${machine.platform}`,
   `Bun ${machine.bunVersion} (${machine.bunRevision}) · OpenCode ${machine.opencodeVersion} · commit ${machine.commit}`,
-  ...(isolation ? [`section 8's candidate CPUs: ${candidateCpus ?? "the default (the engine's CPUs, at most 2)"}`] : []),
+  ...(isolation ? [`section 8's candidate CPUs: ${candidateCpus ?? DEFAULT_CPUS_WORDS}`] : []),
   `load average (1/5/15 min) at start ${loadAverage.start.join(" / ")}, at end ${loadAverage.end.join(" / ")} · whole script ${(totalMs / 1000).toFixed(1)} s`,
 ];
 console.log([header.join("\n"), ...sections.map(formatSection)].join("\n\n"));
