@@ -4,7 +4,7 @@
 export { executeCandidate, evalRunPaths, type CandidateMonitor, type CandidateRequest } from "./execute-candidate.ts";
 export type { TakeCheckpoint } from "./checkpoint.ts";
 export type { EndpointCheck } from "./diagnose-provider.ts";
-export type { CandidateRuntimeBackend, PinnedRuntime } from "./runtime/candidate-runtime.ts";
+export type { PinnedRuntime } from "./runtime/candidate-runtime.ts";
 export { candidateRuntime } from "./runtime/runtimes.ts";
 export {
   buildCandidateImage,

@@ -39,7 +39,7 @@ const SITUATIONS = {
 } as const satisfies Record<string, Situation>;
 
 type Situations = typeof SITUATIONS;
-export type StoreSituation = keyof Situations;
+type StoreSituation = keyof Situations;
 
 export class StoreError<S extends StoreSituation = StoreSituation> extends SituationError<Situations, S> {
   constructor(situation: S, ...[data, options]: SituationArgs<Situations[S]>) {

@@ -39,7 +39,7 @@ export {
   type CandidateRef,
 } from "./slot-key.ts";
 export { ResultsStore, STORE_FILE, type StoreMarks } from "./store.ts";
-export { RunNotFoundError, StoreError, type StoreSituation } from "./errors.ts";
+export { RunNotFoundError, StoreError } from "./errors.ts";
 export {
   chooseRunDirectory,
   findLatestRun,

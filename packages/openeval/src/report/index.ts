@@ -2,9 +2,6 @@
 export {
   chooseEventReporter,
   createEventReporter,
-  EVENT_REPORTER_NAMES,
-  type EventReporter,
-  type EventReporterName,
   type ReporterOutput,
 } from "./event-reporters.ts";
 export { formatSeconds } from "./plain-reporter.ts";

@@ -27,8 +27,7 @@ const SITUATIONS = {
 type Situations = typeof SITUATIONS;
 /** The engine-failure code, for a family that passes a sandbox failure on under the sandbox's code. */
 export const ENGINE_FAILED = SITUATIONS.engineRequestFailed.code;
-export type SandboxSituation = keyof Situations;
-export type SandboxErrorCode = Situations[SandboxSituation]["code"];
+type SandboxSituation = keyof Situations;
 
 export class SandboxError<S extends SandboxSituation = SandboxSituation> extends SituationError<Situations, S> {
   constructor(situation: S, ...[data, options]: SituationArgs<Situations[S]>) {

@@ -49,6 +49,6 @@ export {
 export { runnerTiePrefix, tieToRunner } from "./tie-to-runner.ts";
 export { BoundedBuffer } from "./output-capture.ts";
 export { packTar, unpackTar, type ReadTarEntry, type TarEntry } from "./tar.ts";
-export { SandboxError, ENGINE_FAILED, ENGINE_REMEDY, type SandboxErrorCode } from "./errors.ts";
+export { SandboxError, ENGINE_FAILED, ENGINE_REMEDY } from "./errors.ts";
 export { contextEntries, hashContext, readContextFiles, type ContextFile } from "./image-context.ts";
 export { readTree as readFolder } from "./read-folder.ts";

@@ -43,8 +43,7 @@ const SITUATIONS = {
 } as const satisfies Record<string, Situation>;
 
 type Situations = typeof SITUATIONS;
-export type VerificationSituation = keyof Situations;
-export type VerificationErrorCode = Situations[VerificationSituation]["code"];
+type VerificationSituation = keyof Situations;
 
 export class VerificationError<S extends VerificationSituation = VerificationSituation> extends SituationError<
   Situations,

@@ -16,5 +16,5 @@ export { readVerificationArtifact } from "./artifacts.ts";
 export { readVerificationReceipts } from "./read-receipts.ts";
 export { reapVerificationContainers } from "./verification-sandbox.ts";
 export { createVerificationApi, DEFAULT_VERIFICATION_LIMITS, type VerificationApiOptions } from "./verification-api.ts";
-export { VerificationError, type VerificationErrorCode } from "./errors.ts";
+export { VerificationError } from "./errors.ts";
 export type { SnapshotReader } from "./snapshot-archive.ts";
