@@ -3,6 +3,12 @@ export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./l
 export { workspaceFolders, type Criterion, type EvalDefinition, type JudgeFile } from "./load-eval.ts";
 export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
 export {
+  DEFAULT_ENVIRONMENT_BUILD_TIMEOUT_MS,
+  loadEnvironment,
+  type EnvironmentLimits,
+  type EvalEnvironment,
+} from "./environment.ts";
+export {
   bundleCodeJudge,
   mentionsVerification,
   type CodeCriteria,

@@ -11,6 +11,7 @@ import { parsePrompt, type EvalPrompt } from "./prompt.ts";
 import { parseRubric, type Rubric } from "./rubric.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
 import { loadGitWorkspace, loadWorkspace, type EvalWorkspace } from "./workspace.ts";
+import { loadEnvironment, type EvalEnvironment } from "./environment.ts";
 import { CodedLoadError, type LoadProblem } from "./errors.ts";
 
 export interface Criterion {
@@ -36,6 +37,8 @@ export interface EvalDefinition {
   /** Criteria known before judging: all of judge.md's, plus judge.ts's when it declares them. */
   criteria: Criterion[];
   workspace: EvalWorkspace;
+  /** environment/: the image its candidates run in, built from its Dockerfile; null: the standard candidate image. */
+  environment: EvalEnvironment | null;
   /** Files only judges may read (reference fixes, fixtures); they enter the judge fingerprint. */
   judgeFiles: JudgeFile[];
   controls: Record<string, ControlFile>;
@@ -48,6 +51,7 @@ const HARNESS_ENTRIES = new Set([
   "judge.ts",
   "eval.ts",
   "workspace",
+  "environment",
   "controls",
   "node_modules",
 ]);
@@ -108,6 +112,10 @@ export async function loadEval(
   const workspace = workspaceSettings
     ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
     : await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
+  const environment = has("environment")
+    ? await attempt("environment", async () => loadEnvironment(join(directory, "environment")))
+    : null;
+  if (environment) problems.push(...environmentConflicts(settings, has("workspace"), at));
   const controls = await attempt("controls", () => loadControls(join(directory, "controls")));
   const judgeFiles = await attempt(".", async () => listJudgeFiles(listed.files, workspaceFolders(workspaceSettings)));
 
@@ -138,9 +146,41 @@ export async function loadEval(
   if (problems.length > 0 || !prompt || !settings || !workspace || !controls || !judgeFiles)
     return { definition: null, problems };
   return {
-    definition: { id, directory, prompt, settings, rubric, code, criteria, workspace, judgeFiles, controls },
+    definition: {
+      id,
+      directory,
+      prompt,
+      settings,
+      rubric,
+      code,
+      criteria,
+      workspace,
+      environment,
+      judgeFiles,
+      controls,
+    },
     problems,
   };
+}
+
+/** What an eval with environment/ cannot also have: its candidates start from the image's working directory. */
+function environmentConflicts(
+  settings: EvalSettings | null,
+  hasWorkspaceFolder: boolean,
+  at: (name: string) => string,
+): LoadProblem[] {
+  const remedy = "bake it into environment/Dockerfile (COPY the files, RUN the steps) under its WORKDIR";
+  return [
+    ...(hasWorkspaceFolder
+      ? [{ file: at("workspace"), message: `the candidate starts from environment/'s image, so ${remedy}` }]
+      : []),
+    ...(settings?.workspace
+      ? [{ file: at("eval.ts"), message: `workspace: the candidate starts from environment/'s image; ${remedy}` }]
+      : []),
+    ...(settings && settings.prepare.length > 0
+      ? [{ file: at("eval.ts"), message: `prepare: the candidate starts from environment/'s image; ${remedy}` }]
+      : []),
+  ];
 }
 
 async function loadControls(directory: string): Promise<Record<string, ControlFile>> {

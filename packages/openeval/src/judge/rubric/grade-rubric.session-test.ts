@@ -402,6 +402,7 @@ function evaluationFixture(): EvalDefinition {
       source: "judge.md" as const,
     })),
     workspace: { directory: null, hash: "empty", fileCount: 0, git: null },
+    environment: null,
     judgeFiles: [],
     controls: candidates,
   };

@@ -1,0 +1,67 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
+import { DEFAULT_ENVIRONMENT_BUILD_TIMEOUT_MS } from "./environment.ts";
+import { BenchmarkInvalidError } from "./errors.ts";
+import { loadBenchmark } from "./load-benchmark.ts";
+
+const EVAL = "evals/answer";
+
+async function problemsOf(files: Record<string, string>): Promise<string[]> {
+  const error = await loadBenchmark(await writeTree(minimalBenchmark(files))).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(BenchmarkInvalidError);
+  return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
+}
+
+describe("an eval's environment/", () => {
+  it("is loaded as the eval's environment, a candidate input rather than judge-only material", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        [`${EVAL}/environment/Dockerfile`]: "FROM debian:bookworm-slim\nWORKDIR /app\n",
+        [`${EVAL}/environment/requirements.txt`]: "pytest\n",
+        [`${EVAL}/REFERENCE.md`]: "the answer\n",
+      }),
+    );
+    const [evaluation] = (await loadBenchmark(directory)).evals;
+    expect(evaluation!.environment).toEqual({
+      directory: join(directory, EVAL, "environment"),
+      buildTimeoutMs: DEFAULT_ENVIRONMENT_BUILD_TIMEOUT_MS,
+      limits: {},
+    });
+    expect(evaluation!.judgeFiles.map((file) => file.path)).toEqual(["REFERENCE.md"]);
+  });
+
+  it("is null without the folder", async () => {
+    const [evaluation] = (await loadBenchmark(await writeTree(minimalBenchmark({})))).evals;
+    expect(evaluation!.environment).toBeNull();
+  });
+
+  it("needs a Dockerfile and refuses compose environments, saying what to do", async () => {
+    expect(await problemsOf({ [`${EVAL}/environment/setup.sh`]: "true\n" })).toEqual([
+      `${EVAL}/environment: has no Dockerfile; the eval's candidates run in the image built from environment/Dockerfile`,
+    ]);
+    expect(
+      await problemsOf({
+        [`${EVAL}/environment/Dockerfile`]: "FROM debian\n",
+        [`${EVAL}/environment/docker-compose.yaml`]: "services: {}\n",
+      }),
+    ).toEqual([
+      `${EVAL}/environment: holds docker-compose.yaml: multi-container (compose) environments are not supported; build one image from environment/Dockerfile`,
+    ]);
+  });
+
+  it("refuses a workspace or prepare steps beside it: the candidate starts from the image", async () => {
+    const problems = await problemsOf({
+      [`${EVAL}/environment/Dockerfile`]: "FROM debian\n",
+      [`${EVAL}/workspace/a.txt`]: "a\n",
+      [`${EVAL}/eval.ts`]: `export default { prepare: [{ argv: ["true"] }] };\n`,
+    });
+    expect(problems).toEqual([
+      `${EVAL}/workspace: the candidate starts from environment/'s image, so bake it into environment/Dockerfile (COPY the files, RUN the steps) under its WORKDIR`,
+      `${EVAL}/eval.ts: prepare: the candidate starts from environment/'s image; bake it into environment/Dockerfile (COPY the files, RUN the steps) under its WORKDIR`,
+    ]);
+  });
+});
