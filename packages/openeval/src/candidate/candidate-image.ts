@@ -42,7 +42,7 @@ export async function buildCandidateImage(options: CandidateImageOptions = {}): 
         kind: "phase",
         message: `Adding OpenCode ${OPENCODE_VERSION} and Bun ${bunVersion()} from this project's npm install`,
       });
-      return vendorEntries();
+      return [{ type: "directory", path: "vendor", mode: 0o755 }, ...(await pinnedBinaries("vendor"))];
     },
     ...(options.force ? { force: true } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -59,7 +59,12 @@ export async function resolveCandidateImage(options: CandidateImageOptions = {})
 
 /** images/candidate/, hashed with the versions of the two binaries vendor/ will hold. */
 function candidateImageSpec(contextDirectory = CANDIDATE_CONTEXT_DIRECTORY): LabelledImageSpec {
-  return { role: "candidate", contextDirectory, extraHash: `\0opencode-ai@${OPENCODE_VERSION}\0bun@${bunVersion()}` };
+  return { role: "candidate", contextDirectory, extraHash: pinnedBinariesHash() };
+}
+
+/** The versions of the two binaries pinnedBinaries() adds, as a hash input of the images that hold them. */
+export function pinnedBinariesHash(): string {
+  return `\0opencode-ai@${OPENCODE_VERSION}\0bun@${bunVersion()}`;
 }
 
 function bunPackageDirectory(): string {
@@ -70,19 +75,18 @@ function bunVersion(): string {
   return (createRequire(import.meta.url)("bun/package.json") as { version: string }).version;
 }
 
-/** The pinned binaries, exactly as the process backend runs them: OpenCode's and Bun's own npm packages. */
-async function vendorEntries(): Promise<TarEntry[]> {
+/** The pinned binaries in `folder`, exactly as the process backend runs them: OpenCode's and Bun's own npm packages. */
+export async function pinnedBinaries(folder: string): Promise<TarEntry[]> {
   return [
-    { type: "directory", path: "vendor", mode: 0o755 },
     {
       type: "file",
-      path: "vendor/opencode",
+      path: `${folder}/opencode`,
       data: new Uint8Array(await readFile(resolveOpenCodeBinary())),
       mode: 0o755,
     },
     {
       type: "file",
-      path: "vendor/bun",
+      path: `${folder}/bun`,
       data: new Uint8Array(await readFile(join(bunPackageDirectory(), "bin", "bun.exe"))),
       mode: 0o755,
     },

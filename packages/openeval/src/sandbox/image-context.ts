@@ -13,14 +13,17 @@ export interface ContextFile {
   mode: number;
 }
 
-/** Every regular file of the folder (sorted, forward slashes); vendor/ is generated and never read from disk. */
-export async function readContextFiles(directory: string): Promise<ContextFile[]> {
+/**
+ * Every regular file of the folder (sorted, forward slashes). `generated` (vendor/ of this checkout's image folders)
+ * is added by the builder and never read from disk; null reads every file (an eval's own environment/).
+ */
+export async function readContextFiles(directory: string, generated: string | null = "vendor"): Promise<ContextFile[]> {
   const files: ContextFile[] = [];
   const walk = async (folder: string): Promise<void> => {
     for (const entry of await readdir(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
       const name = relative(directory, path).split(sep).join("/");
-      if (name === "vendor" || name.startsWith("vendor/")) continue;
+      if (generated !== null && (name === generated || name.startsWith(`${generated}/`))) continue;
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile())
         files.push({ path: name, data: new Uint8Array(await readFile(path)), mode: (await stat(path)).mode & 0o777 });
@@ -45,7 +48,7 @@ export async function readContextFiles(directory: string): Promise<ContextFile[]
     throw new ContainerError({
       code: "OE_IMAGE_BUILD_FAILED",
       folder: directory,
-      problem: "it has no Dockerfile; pass an image folder such as images/verification",
+      problem: "it has no Dockerfile at its root; an image is built from the folder's Dockerfile",
     });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));

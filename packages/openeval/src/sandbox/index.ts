@@ -34,6 +34,7 @@ export {
   buildLabelledImage,
   connectImageEngine,
   findLabelledImage,
+  findBuiltImage,
   findNamedImage,
   type ImageProgress,
   type LabelledImage,

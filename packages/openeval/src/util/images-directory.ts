@@ -1,4 +1,4 @@
-// Where the sandbox images' build contexts are (images/candidate/, images/verification/): at the repository's root in
+// Where the sandbox images' build contexts are (images/candidate/, images/verification/, images/environment/): at the repository's root in
 // a clone, inside the package in a tarball (`npm run pack` puts them there).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ const PACKAGE_DIRECTORY = fileURLToPath(new URL("../../", import.meta.url));
  * @example imageContextDirectory("candidate") // <clone>/images/candidate, or <project>/node_modules/openeval/images/candidate
  */
 export function imageContextDirectory(
-  image: "candidate" | "verification",
+  image: "candidate" | "verification" | "environment",
   packageDirectory = PACKAGE_DIRECTORY,
 ): string {
   const packed = join(packageDirectory, "images");

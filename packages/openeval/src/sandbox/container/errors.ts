@@ -16,6 +16,17 @@ export const IMAGE_ROLES = {
     buildCommand: "npx openeval image --verification",
     source: "images/verification/",
   },
+  /** An eval's environment/ as its author wrote it; the harness layer goes over it. */
+  "environment-base": {
+    repository: "openeval-env-base",
+    buildCommand: "npx openeval image --environments",
+    source: "the eval's environment/ folder",
+  },
+  environment: {
+    repository: "openeval-env",
+    buildCommand: "npx openeval image --environments",
+    source: "the eval's environment/ folder, images/environment/ or another OpenCode/Bun version",
+  },
 } as const;
 
 export type ImageRole = keyof typeof IMAGE_ROLES;

@@ -10,6 +10,9 @@ export interface ImageInfo {
   id: string;
   labels: Record<string, string>;
   created: number;
+  /** Its configured working directory and user (inspect only; empty when it sets none). */
+  workdir?: string;
+  user?: string;
 }
 
 export interface BuildRequest {
@@ -17,6 +20,10 @@ export interface BuildRequest {
   context: Uint8Array;
   tag: string;
   labels: Record<string, string>;
+  /** The Dockerfile's ARG values. */
+  buildArgs?: Record<string, string>;
+  /** Past it the build is abandoned (the engine cancels it when the request closes) and fails. */
+  timeoutMs?: number;
   onOutput?: (line: string) => void;
 }
 
@@ -34,6 +41,7 @@ export async function buildImage(engine: Engine, request: BuildRequest): Promise
       {
         t: request.tag,
         labels: request.labels,
+        ...(request.buildArgs ? { buildargs: request.buildArgs } : {}),
         // Builds fetch Debian packages; a daemon started without a bridge (as .ci/setup-container-engine.sh does)
         // has no other network for them. Sandboxes themselves never get the host network unless a policy asks.
         networkmode: "host",
@@ -53,14 +61,28 @@ export async function buildImage(engine: Engine, request: BuildRequest): Promise
   }
   let failure: string | null = null;
   const tail: string[] = [];
-  for await (const message of readJsonLines(stream)) {
-    if (message.error) failure = message.error;
-    for (const line of (message.stream ?? "").split("\n")) {
-      if (line.trim() === "") continue;
-      tail.push(line);
-      if (tail.length > 20) tail.shift();
-      request.onOutput?.(line);
+  const timer =
+    request.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          failure = `it did not finish within its build timeout of ${Math.round(request.timeoutMs! / 1000)} s`;
+          stream.destroy();
+        }, request.timeoutMs);
+  try {
+    for await (const message of readJsonLines(stream)) {
+      if (message.error) failure = message.error;
+      for (const line of (message.stream ?? "").split("\n")) {
+        if (line.trim() === "") continue;
+        tail.push(line);
+        if (tail.length > 20) tail.shift();
+        request.onOutput?.(line);
+      }
     }
+  } catch (error) {
+    // A destroyed stream (the timeout) ends the loop with an error; the failure already says why.
+    if (!failure) throw error;
+  } finally {
+    clearTimeout(timer);
   }
   if (failure)
     throw new ContainerError({ code: "OE_IMAGE_BUILD_FAILED", tag: request.tag, problem: failure, output: tail });
@@ -88,7 +110,13 @@ export async function findImages(engine: Engine, labels: Record<string, string>)
 export async function inspectImage(engine: Engine, name: string): Promise<ImageInfo | null> {
   try {
     const image = await engine.docker.getImage(name).inspect();
-    return { id: image.Id, labels: image.Config?.Labels ?? {}, created: Date.parse(image.Created) / 1000 };
+    return {
+      id: image.Id,
+      labels: image.Config?.Labels ?? {},
+      created: Date.parse(image.Created) / 1000,
+      workdir: image.Config?.WorkingDir ?? "",
+      user: image.Config?.User ?? "",
+    };
   } catch (error) {
     if (statusOf(error) === 404) return null;
     throw new SandboxError(

@@ -18,6 +18,13 @@ export interface LabelledImageSpec {
   contextDirectory: string;
   /** What else the image is built from (pinned versions the generated files come from), hashed with the folder. */
   extraHash?: string;
+  /** The folder's files the builder generates (never read from disk); default vendor/, null: none. */
+  generatedFolder?: string | null;
+  /** The Dockerfile's ARG values; what they name must be in extraHash. */
+  buildArgs?: Record<string, string>;
+  /** Labels besides the role and hash (facts about the image its users read back). */
+  labels?: Record<string, string>;
+  timeoutMs?: number;
 }
 
 export interface LabelledImage {
@@ -66,11 +73,13 @@ export async function buildLabelledImage(
     kind: "phase",
     message: `Building ${tag} on ${engine.address} (${Math.round(context.length / 1_048_576)} MiB context)`,
   });
-  const labels = { [IMAGE_LABELS.role]: spec.role, [IMAGE_LABELS.contextHash]: contextHash };
+  const labels = { ...spec.labels, [IMAGE_LABELS.role]: spec.role, [IMAGE_LABELS.contextHash]: contextHash };
   const imageId = await engine.buildImage({
     context,
     tag,
     labels,
+    ...(spec.buildArgs ? { buildArgs: spec.buildArgs } : {}),
+    ...(spec.timeoutMs !== undefined ? { timeoutMs: spec.timeoutMs } : {}),
     onOutput: (message) => progress({ kind: "output", message }),
   });
   progress({ kind: "phase", message: `Built ${tag}: ${imageId}` });
@@ -107,8 +116,15 @@ export async function findNamedImage(
   throw new ContainerError({ code: "OE_IMAGE_MISSING", address: engine.address, image: name, role, setting });
 }
 
+/** The role's image built from the current contents, by id, or null when there is none (nothing is built). */
+export async function findBuiltImage(engine: ContainerEngine, spec: LabelledImageSpec): Promise<LabelledImage | null> {
+  const { contextHash, tag } = await readLabelledContext(spec);
+  const imageId = await findByHash(engine, contextHash);
+  return imageId ? { imageId, tag, contextHash } : null;
+}
+
 async function readLabelledContext(spec: LabelledImageSpec) {
-  const files = await readContextFiles(spec.contextDirectory);
+  const files = await readContextFiles(spec.contextDirectory, spec.generatedFolder);
   const folderHash = hashContext(files);
   const contextHash = spec.extraHash === undefined ? folderHash : sha256(`${folderHash}${spec.extraHash}`);
   return { files, contextHash, tag: `${IMAGE_ROLES[spec.role].repository}:${contextHash.slice(0, 12)}` };
