@@ -15,6 +15,7 @@ import {
   type CandidateContainerOptions,
 } from "../../packages/openeval/src/candidate/container/candidate-container.ts";
 import { planEgress } from "../../packages/openeval/src/candidate/container/egress.ts";
+import { STANDARD_LAYOUT } from "../../packages/openeval/src/candidate/container/container-layout.ts";
 import { isEngineReachable, openSandboxEngine } from "../../packages/openeval/src/sandbox/index.ts";
 import { PHASE_CHANNEL, type PhaseTiming } from "../../packages/openeval/src/util/phase-timing.ts";
 
@@ -54,7 +55,9 @@ function options(
   return {
     evalRunId,
     image,
+    layout: STANDARD_LAYOUT,
     scratch,
+    workspace: join(scratch, "workspace"),
     limits: {},
     labels: { "openeval.run": RUN_LABEL, "openeval.eval-run": evalRunId },
     // A provider on this machine's loopback: one forwarder inside the container.

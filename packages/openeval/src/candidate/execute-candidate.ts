@@ -62,6 +62,8 @@ export interface CandidateRequest {
   onEvent?: (event: unknown) => void;
   /** earlyStop: checks on snapshots while the candidate runs, and may stop it. */
   monitor?: CandidateMonitor;
+  /** Why this eval's candidates cannot start (its environment did not build): recorded as a setup error. */
+  setupProblem?: string | null;
   /** Set when the model's endpoint failed its preflight: the run is recorded as that error, and nothing starts. */
   endpointProblem?: EndpointProblem;
   /** Checks the model's endpoint again, after its provider failed before the model's first step. */
@@ -120,6 +122,7 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     metrics: null,
   };
   request.save(running);
+  if (request.setupProblem) return finishFailed(request, running, request.setupProblem, { setupError: true });
   const problem = request.endpointProblem;
   if (problem)
     return finishFailed(request, running, describeEndpointProblem(problem), {
@@ -201,16 +204,7 @@ async function record(
   const workspace = join(scratch, "workspace");
   const opencodeScratch = join(scratch, "opencode");
   const isolation = await prepareIsolation(opencodeScratch);
-  const checkout = evaluation.workspace.git;
-  await createGitWorkspace(
-    workspace,
-    evaluation.workspace.directory,
-    checkout ? { exclude: checkoutPaths(checkout) } : {},
-  );
-  if (checkout) await seedCheckout(workspace, checkout, evaluation.directory);
-  // Before the initial snapshot: a variant's workspace files are part of what the candidate starts from.
   const variant = request.variant ?? CURRENT_VARIANT;
-  await layVariant(variant, { workspace, configDir: join(isolation.paths.config, "opencode") });
   const credentials = await selectCredentials({
     model: slot.model,
     environment: process.env,
@@ -222,6 +216,7 @@ async function record(
     runId: request.runId,
     evalRunId: request.evalRunId,
     scratch,
+    workspace,
     logs: join(runDirectory, paths.logs),
     timeoutMs,
     preparationMs: evaluation.settings.prepare.length * PREPARE_STEP_TIMEOUT_MS,
@@ -230,17 +225,21 @@ async function record(
     secrets: credentials.secrets,
     pinned: request.pinned,
   });
-  const ran = await runSession(request, runtime, {
-    workspace,
-    opencodeScratch,
-    isolation,
-    credentials,
-    providers,
-    endpoint,
-    variant,
-    timeoutMs,
-    running,
-  }).finally(() => runtime.close());
+  const ran = await layStart(request, runtime, { workspace, configDir: join(isolation.paths.config, "opencode") })
+    .then(() =>
+      runSession(request, runtime, {
+        workspace,
+        opencodeScratch,
+        isolation,
+        credentials,
+        providers,
+        endpoint,
+        variant,
+        timeoutMs,
+        running,
+      }),
+    )
+    .finally(() => runtime.close());
   if (ran.kind === "unprepared") {
     // Cut short by the runner's interruption, it is interrupted work, not a preparation error.
     if (request.signal?.aborted)
@@ -311,6 +310,28 @@ async function record(
   };
   request.save(finalRun);
   return finalRun;
+}
+
+/**
+ * The starting workspace, before the initial snapshot: the eval's files (or repository checkout), or its
+ * environment's working directory, where the runtime brings its own; then a variant's workspace files.
+ */
+async function layStart(
+  request: CandidateRequest,
+  runtime: CandidateRuntime,
+  where: { workspace: string; configDir: string },
+): Promise<void> {
+  const { evaluation } = request;
+  const checkout = evaluation.workspace.git;
+  await runtime.layWorkspace(async () => {
+    await createGitWorkspace(
+      where.workspace,
+      evaluation.workspace.directory,
+      checkout ? { exclude: checkoutPaths(checkout) } : {},
+    );
+    if (checkout) await seedCheckout(where.workspace, checkout, evaluation.directory);
+  });
+  await layVariant(request.variant ?? CURRENT_VARIANT, where);
 }
 
 interface SessionSetup {

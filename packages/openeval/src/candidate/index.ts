@@ -4,7 +4,13 @@
 export { executeCandidate, evalRunPaths, type CandidateMonitor, type CandidateRequest } from "./execute-candidate.ts";
 export type { TakeCheckpoint } from "./checkpoint.ts";
 export type { EndpointCheck } from "./diagnose-provider.ts";
-export type { PinnedRuntime } from "./runtime/candidate-runtime.ts";
+export type { PinnedRuntime, RuntimeEnvironment } from "./runtime/candidate-runtime.ts";
+export {
+  buildEnvironmentImage,
+  findEnvironmentImage,
+  type EnvironmentBuildOptions,
+  type EnvironmentImage,
+} from "./environment-image.ts";
 export { candidateRuntime } from "./runtime/runtimes.ts";
 export {
   buildCandidateImage,

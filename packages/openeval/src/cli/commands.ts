@@ -275,15 +275,22 @@ export const COMMANDS = {
     },
   },
   image: {
-    usage: "image [--verification] [--candidate] [--engine docker|podman] [--force] [--json] [--benchmark <dir>]",
+    usage:
+      "image [--verification] [--candidate] [--environments] [--engine docker|podman] [--force] [--json] [--benchmark <dir>]",
     summary:
       "Build the sandbox images and record their immutable ids: --verification (images/verification/: Bun, Python, git, Chromium + Playwright), " +
-      "--candidate (images/candidate/: the pinned OpenCode and Bun from this npm install, git, bash, Python). Neither flag: both. " +
+      "--candidate (images/candidate/: the pinned OpenCode and Bun from this npm install, git, bash, Python), " +
+      "--environments (each eval's environment/, with the harness layer over it; logs in results/environment-builds/). No flag: all three. " +
       "Uses DOCKER_HOST, --engine, or benchmark.ts judge.verification.engine.",
     options: {
       ...BENCHMARK,
       verification: { type: "boolean", default: false, description: "Build the verification image" },
       candidate: { type: "boolean", default: false, description: "Build the candidate image" },
+      environments: {
+        type: "boolean",
+        default: false,
+        description: "Build the environment image of every eval with environment/",
+      },
       engine: {
         type: "string",
         value: "docker|podman",

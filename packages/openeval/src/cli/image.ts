@@ -1,48 +1,90 @@
-// `openeval image [--verification] [--candidate]`: build (or find) the sandbox images and print their immutable ids.
-// With neither flag it builds both.
+// `openeval image [--verification] [--candidate] [--environments]`: build (or find) the sandbox images and print
+// their immutable ids. With no flag it builds all three kinds (environments when the benchmark has any).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { buildCandidateImage } from "../candidate/index.ts";
 import { buildVerificationImage, type BuildProgress } from "../judge/index.ts";
-import { loadBenchmark } from "../load/index.ts";
+import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
+import { buildRunEnvironments, ENVIRONMENT_BUILDS_DIRECTORY, findRunEnvironments } from "../run/index.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
+interface BuiltImage {
+  imageId: string;
+  tag: string;
+  contextHash: string;
+}
+
 export const imageCommand = defineCommand("image", {
   async run(flags) {
-    const both = !flags.verification && !flags.candidate;
-    const engine = await chooseEngine(flags.engine as string | undefined, flags.benchmark as string);
+    const all = !flags.verification && !flags.candidate && !flags.environments;
+    const benchmarkDirectory = flags.benchmark as string;
+    const benchmark = existsSync(join(benchmarkDirectory, "benchmark.ts"))
+      ? await loadBenchmark(benchmarkDirectory)
+      : null;
+    if (flags.environments && !benchmark)
+      throw new UsageError("valueInvalid", {
+        flag: "environments",
+        takes: "a benchmark folder (with benchmark.ts) whose evals have environment/",
+        got: benchmarkDirectory,
+      });
+    const engine = chooseEngine(flags.engine as string | undefined, benchmark);
     const options = {
       engine,
       force: flags.force === true,
       onProgress: (event: BuildProgress) => console.error(formatProgress(event)),
     };
-    const images: Record<string, { imageId: string; tag: string; contextHash: string }> = {};
-    if (both || flags.verification) images.verification = await buildVerificationImage(options);
-    if (both || flags.candidate) images.candidate = await buildCandidateImage(options);
-    if (flags.json === true) console.log(JSON.stringify(images));
+    const images: Record<string, BuiltImage> = {};
+    if (all || flags.verification) images.verification = await buildVerificationImage(options);
+    if (all || flags.candidate) images.candidate = await buildCandidateImage(options);
+    const environments =
+      benchmark && (all || flags.environments) ? await buildEnvironments(benchmark, options.force) : null;
+    if (flags.json === true) console.log(JSON.stringify({ ...images, ...(environments ? { environments } : {}) }));
     else {
       for (const [kind, image] of Object.entries(images)) {
         console.log(`${kind === "verification" ? "Verification" : "Candidate"} image ${image.tag}`);
         console.log(`  id: ${image.imageId}`);
         console.log(`  built from images/${kind}/ with hash ${image.contextHash}`);
       }
+      for (const [evalId, built] of Object.entries(environments ?? {})) {
+        console.log(`Environment of eval ${evalId}: ${"error" in built ? `did not build` : built.tag}`);
+        console.log(`  ${"error" in built ? built.error : `id: ${built.imageId}`}`);
+      }
     }
-    return EXIT.pass;
+    return Object.values(environments ?? {}).some((built) => "error" in built) ? EXIT.invalidInput : EXIT.pass;
   },
 });
 
-async function chooseEngine(
+/** Every eval's environment, built unless built from the same contents; each build's log in results/environment-builds/. */
+async function buildEnvironments(benchmark: BenchmarkDefinition, force: boolean) {
+  const host = benchmark.settings.candidate.container?.host;
+  const found = await findRunEnvironments(benchmark.evals, host);
+  const built = await buildRunEnvironments(benchmark.evals, found, {
+    ...(host ? { host } : {}),
+    force,
+    logDirectory: join(benchmark.directory, "results", ENVIRONMENT_BUILDS_DIRECTORY),
+    onProgress: (evalId, event) => console.error(`[${evalId}] ${formatProgress(event)}`),
+  });
+  const results: Record<string, BuiltImage | { error: string }> = {};
+  for (const evaluation of benchmark.evals.filter((evaluation) => evaluation.environment)) {
+    const image = built.imageOf(evaluation.id);
+    results[evaluation.id] = image
+      ? { imageId: image.imageId, tag: image.tag, contextHash: image.contextHash }
+      : { error: built.problemFor(evaluation.id) ?? "not built" };
+  }
+  return results;
+}
+
+function chooseEngine(
   flag: string | undefined,
-  benchmarkDirectory: string,
-): Promise<"docker" | "podman" | undefined> {
+  benchmark: BenchmarkDefinition | null,
+): "docker" | "podman" | undefined {
   if (flag !== undefined) {
     if (flag !== "docker" && flag !== "podman")
       throw new UsageError("valueInvalid", { flag: "engine", takes: "docker or podman", got: flag });
     return flag;
   }
-  if (!existsSync(join(benchmarkDirectory, "benchmark.ts"))) return undefined;
-  return (await loadBenchmark(benchmarkDirectory)).settings.judge.verification?.engine;
+  return benchmark?.settings.judge.verification?.engine;
 }
 
 function formatProgress(event: BuildProgress): string {

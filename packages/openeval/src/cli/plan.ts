@@ -32,6 +32,7 @@ export const planCommand = defineCommand("plan", {
           inputChanges: plan.inputChanges,
           integrity: plan.integrity,
           sinceFrozen: plan.sinceFrozen,
+          unbuiltEnvironments: plan.unbuiltEnvironments,
         }),
       );
       return EXIT.pass;
@@ -49,6 +50,10 @@ export const planCommand = defineCommand("plan", {
         `  changed since ${runDirectory} froze it (if you did not edit it, a candidate may have: the next run grades with it): ${describeInputChanges(changes)}`,
       );
     }
+    if (plan.unbuiltEnvironments.length > 0)
+      console.log(
+        `  environment to build (run builds it first; \`openeval image --environments\` builds it now): ${plan.unbuiltEnvironments.join(", ")}`,
+      );
     for (const slot of plan.slots)
       console.log(
         `  ${slot.action.padEnd(9)} ${describeSlot(slot)}${slot.evalRun ? ` [eval run ${slot.evalRun.id}]` : ""} — ${slot.reason}`,

@@ -21,7 +21,13 @@ export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
 export { categoryKey, categoryKeys, inCategories } from "./categories.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
 export { CURRENT_VARIANT, CURRENT_VARIANT_NAME, type VariantDefinition } from "./variants.ts";
-export { isIsolation, ISOLATION_BACKENDS, resolveIsolation, type Isolation } from "./isolation.ts";
+export {
+  isIsolation,
+  ISOLATION_BACKENDS,
+  resolveEvalIsolation,
+  resolveIsolation,
+  type Isolation,
+} from "./isolation.ts";
 export {
   BenchmarkSchema,
   GatesSchema,

@@ -10,6 +10,16 @@ export function resolveIsolation(model: string, settings: BenchmarkSettings, ove
   return override ?? settings.candidate.isolation ?? (isControlModel(model) ? "process" : "container");
 }
 
+/** An eval with its own environment runs in a container whatever the model: its environment is an image. */
+export function resolveEvalIsolation(
+  model: string,
+  evaluation: { environment: unknown },
+  settings: BenchmarkSettings,
+  override?: Isolation,
+): Isolation {
+  return evaluation.environment ? "container" : resolveIsolation(model, settings, override);
+}
+
 export function isIsolation(value: string): value is Isolation {
   return (ISOLATION_BACKENDS as readonly string[]).includes(value);
 }

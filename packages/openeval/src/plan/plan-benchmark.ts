@@ -120,7 +120,7 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
   recorded: RecordedWork<E, J>,
   scope: PlanScope = {},
   verificationImage: (evalId: string) => string | null = () => null,
-  candidateRuntime: (model: string) => CandidateRuntime = () => PROCESS_RUNTIME,
+  candidateRuntime: (model: string, evaluation: EvalDefinition) => CandidateRuntime = () => PROCESS_RUNTIME,
 ): Plan<E, J> {
   const models = plannedModels(benchmark, scope, recorded.runModels);
   const variants = plannedVariants(benchmark, scope);
@@ -143,7 +143,7 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
           evaluation,
           model,
           benchmark.settings,
-          candidateRuntime(model),
+          candidateRuntime(model, evaluation),
           variant,
         );
         const expected = { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash };

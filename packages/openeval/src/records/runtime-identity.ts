@@ -13,7 +13,13 @@ export function recordRuntimeIdentity(store: ResultsStore, resolved: RuntimeIden
     Object.fromEntries(Object.entries(resolved).filter(([, id]) => id !== undefined)),
   );
   const recorded = readRuntimeIdentity(store);
-  if (Object.entries(identity).every(([key, id]) => recorded?.[key as keyof RuntimeIdentity] === id)) return;
+  const same = (key: keyof RuntimeIdentity) =>
+    key === "environmentImages"
+      ? Object.entries(identity.environmentImages ?? {}).every(
+          ([evalId, id]) => recorded?.environmentImages?.[evalId] === id,
+        )
+      : recorded?.[key] === identity[key];
+  if ((Object.keys(identity) as (keyof RuntimeIdentity)[]).every(same)) return;
   store.appendEvent(RUNTIME_RESOLVED_EVENT, identity);
 }
 
@@ -29,7 +35,9 @@ export function readRuntimeIdentity(store: Pick<ResultsStore, "eventsOf">): Runt
     const parsed = RuntimeIdentitySchema.safeParse(event.value);
     if (!parsed.success)
       throw new StoreError("recordInvalid", { what: "A runtime identity", problem: parsed.error.message });
-    Object.assign(identity, parsed.data);
+    // An invocation scoped to some evals resolves only their environments: the others keep theirs.
+    const environmentImages = { ...identity.environmentImages, ...parsed.data.environmentImages };
+    Object.assign(identity, parsed.data, Object.keys(environmentImages).length > 0 ? { environmentImages } : {});
   }
   return identity;
 }

@@ -250,6 +250,8 @@ export const RuntimeIdentitySchema = z.object({
   candidateImage: z.string().optional(),
   /** The pinned verification image id (`sha256:…`) judges' ctx.verification ran with. */
   verificationImage: z.string().optional(),
+  /** Each eval with its own environment → the pinned environment image id its candidates ran in. */
+  environmentImages: z.record(z.string(), z.string()).optional(),
 });
 
 export type RuntimeIdentity = z.infer<typeof RuntimeIdentitySchema>;

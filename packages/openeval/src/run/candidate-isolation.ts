@@ -1,30 +1,55 @@
-// Where this run's candidates execute: each model's isolation backend (load/isolation.ts picks the name), and what
-// each backend the run uses pins before any model is called (the container backend: the engine and the candidate
-// image). No engine or no image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the
-// way around it.
+// Where this run's candidates execute: each model's isolation backend (load/isolation.ts picks the name; an eval with
+// its own environment always runs in a container), and what each backend the run uses pins before any model is
+// called (the container backend: the engine and the candidate image; each environment: its image). No engine or no
+// image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it, except for
+// evals with environments, which it cannot run.
 import { candidateRuntime, type PinnedRuntime } from "../candidate/index.ts";
-import { resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
+import {
+  resolveEvalIsolation,
+  resolveIsolation,
+  type BenchmarkDefinition,
+  type EvalDefinition,
+  type Isolation,
+} from "../load/index.ts";
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
 import type { RunModels } from "../records/index.ts";
 import { ContainerError } from "../sandbox/index.ts";
+import { join } from "node:path";
+import {
+  buildRunEnvironments,
+  ENVIRONMENT_BUILDS_DIRECTORY,
+  findRunEnvironments,
+  type RunEnvironments,
+} from "./environments.ts";
+import { EnvironmentIsolationError } from "./errors.ts";
 
 export interface RunIsolation {
-  runtimeFor(model: string): CandidateRuntime;
-  /** What the model's backend pinned for this run (the candidate image and its engine); nothing for an unpinned backend. */
-  pinnedFor(model: string): PinnedRuntime;
+  runtimeFor(model: string, evaluation: EvalDefinition): CandidateRuntime;
+  /** What the eval run's backend pinned for this run (the candidate or environment image and its engine). */
+  pinnedFor(model: string, evaluation: EvalDefinition): PinnedRuntime;
+  /** The candidate image the model's backend pinned (what an eval without environment/ runs with). */
+  candidatePinned(model: string): PinnedRuntime;
+  /** Why the eval's candidates cannot start (its environment did not build); null when they can. */
+  problemFor(evaluation: EvalDefinition): string | null;
   /** The backends this run's models use. */
   backends: Isolation[];
   /** The candidate image the run's backends pinned (only the container backend pins one), recorded with the run. */
   candidateImage: string | undefined;
+  environments: RunEnvironments;
 }
 
 export async function resolveRunIsolation(
   benchmark: BenchmarkDefinition,
   models: readonly string[],
   override: Isolation | undefined,
-  options: { strict: boolean },
+  options: { strict: boolean; evals?: readonly EvalDefinition[] },
 ): Promise<RunIsolation> {
+  const evals = options.evals ?? benchmark.evals;
   const isolationOf = (model: string) => resolveIsolation(model, benchmark.settings, override);
+  const confined = evals.filter((evaluation) => evaluation.environment).map((evaluation) => evaluation.id);
+  const asked = override ?? benchmark.settings.candidate.isolation;
+  if (asked === "process" && confined.length > 0)
+    throw new EnvironmentIsolationError(confined, override ? "--isolation process" : 'candidate.isolation: "process"');
   const backends = [...new Set(models.map(isolationOf))];
   const pinned = new Map<Isolation, PinnedRuntime>();
   for (const backend of backends) {
@@ -38,13 +63,56 @@ export async function resolveRunIsolation(
           : error;
     }
   }
-  const pinnedFor = (model: string) => pinned.get(isolationOf(model)) ?? { image: null };
+  const host = benchmark.settings.candidate.container?.host;
+  const environments = await findRunEnvironments(evals, host).catch((error: unknown) => {
+    if (options.strict) throw error;
+    return findRunEnvironments([]);
+  });
   const candidateImage = [...pinned.values()].find((runtime) => runtime.image !== null)?.image ?? undefined;
+  return withEnvironments(
+    { backends, candidateImage, pinnedOf: (model) => pinned.get(isolationOf(model)) ?? { image: null } },
+    environments,
+    (model, evaluation) => resolveEvalIsolation(model, evaluation, benchmark.settings, override),
+    host,
+  );
+}
+
+/** The same isolation once the run's environments are built (run/environments.ts). */
+export function rebuiltIsolation(isolation: RunIsolation, environments: RunEnvironments, host?: string): RunIsolation {
+  return withEnvironments(
+    {
+      backends: isolation.backends,
+      candidateImage: isolation.candidateImage,
+      pinnedOf: isolation.candidatePinned,
+    },
+    environments,
+    (model, evaluation) => isolation.runtimeFor(model, evaluation).isolation,
+    host,
+  );
+}
+
+function withEnvironments(
+  base: { backends: Isolation[]; candidateImage: string | undefined; pinnedOf: (model: string) => PinnedRuntime },
+  environments: RunEnvironments,
+  isolationOf: (model: string, evaluation: EvalDefinition) => Isolation,
+  host: string | undefined,
+): RunIsolation {
+  const pinnedFor = (model: string, evaluation: EvalDefinition): PinnedRuntime => {
+    if (!evaluation.environment) return base.pinnedOf(model);
+    const pinned = environments.pinnedFor(evaluation.id);
+    return pinned ? { ...pinned, ...(host ? { host } : {}) } : { image: null };
+  };
   return {
-    runtimeFor: (model) => ({ isolation: isolationOf(model), image: pinnedFor(model).image }),
+    runtimeFor: (model, evaluation) => ({
+      isolation: isolationOf(model, evaluation),
+      image: pinnedFor(model, evaluation).image,
+    }),
     pinnedFor,
-    backends,
-    candidateImage,
+    candidatePinned: base.pinnedOf,
+    problemFor: (evaluation) => environments.problemFor(evaluation.id),
+    backends: base.backends,
+    candidateImage: base.candidateImage,
+    environments,
   };
 }
 
@@ -56,5 +124,29 @@ export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope, 
 
 /** What runners that died left (their owner gone) is removed before new work, whichever run it belonged to. Never fatal. */
 export async function reapOrphanedCandidates(benchmark: BenchmarkDefinition, isolation: RunIsolation): Promise<void> {
-  for (const backend of isolation.backends) await candidateRuntime(backend).reapOrphans(benchmark.settings.candidate);
+  const backends = new Set(isolation.backends);
+  if (isolation.environments.unbuilt.length + Object.keys(isolation.environments.images).length > 0)
+    backends.add("container");
+  for (const backend of backends) await candidateRuntime(backend).reapOrphans(benchmark.settings.candidate);
+}
+
+/** Builds what the run's evals in scope need and is not built; each build's log goes to the run's environment-builds/. */
+export async function withBuiltEnvironments(
+  benchmark: BenchmarkDefinition,
+  scope: PlanScope,
+  isolation: RunIsolation,
+  runDirectory: string,
+  emit: (event: { type: "notice"; message: string }) => void,
+): Promise<RunIsolation> {
+  const inScope = benchmark.evals.filter((evaluation) => !scope.onlyEvals || scope.onlyEvals.includes(evaluation.id));
+  const host = benchmark.settings.candidate.container?.host;
+  const built = await buildRunEnvironments(inScope, isolation.environments, {
+    ...(host ? { host } : {}),
+    logDirectory: join(runDirectory, ENVIRONMENT_BUILDS_DIRECTORY),
+    onProgress: (evalId, event) => {
+      if (event.kind === "phase" && event.message.startsWith("Building "))
+        emit({ type: "notice", message: `Environment of eval "${evalId}": ${event.message}` });
+    },
+  });
+  return rebuiltIsolation(isolation, built, host);
 }

@@ -12,3 +12,16 @@ export class InputSecretError extends OpenEvalError {
     );
   }
 }
+
+/** `--isolation process` (or benchmark.ts's) asked for evals that bring their own environment image. */
+export class EnvironmentIsolationError extends OpenEvalError {
+  readonly code = "OE_ENVIRONMENT_NEEDS_CONTAINER";
+  constructor(
+    readonly evals: readonly string[],
+    setting: string,
+  ) {
+    super(
+      `${setting} cannot run ${evals.length === 1 ? "eval" : "evals"} ${evals.map((id) => `"${id}"`).join(", ")}: ${evals.length === 1 ? "it brings its own environment" : "they bring their own environments"} (environment/), which only a container runs. Remove ${setting}, or leave ${evals.length === 1 ? "it" : "them"} out with --only-eval`,
+    );
+  }
+}

@@ -41,7 +41,7 @@ import type { InputChange } from "../summary/index.ts";
 /** The judge.ts bundle as graded, beside the files it was made from. */
 const BUNDLE_FILE = "judge.bundle.js";
 /** An eval folder's own definition files, frozen when present. */
-const DEFINITION_FILES = ["prompt.md", "judge.md", "judge.ts", "eval.ts"];
+const DEFINITION_FILES = ["prompt.md", "judge.md", "judge.ts", "eval.ts", "instruction.md", "task.toml"];
 
 export interface FrozenEval {
   evalId: string;
@@ -172,7 +172,7 @@ export async function compareWithFrozen(benchmark: BenchmarkDefinition, runDirec
       const file = join(evaluation.directory, name);
       if (existsSync(file)) live.set(name, sha256(await readFile(file)));
     }
-    const seeds = evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace);
+    const seeds = candidateFolders(evaluation);
     const judgeSide = [...frozen.keys()].filter(
       (name) => name !== BUNDLE_FILE && !seeds.some((folder) => name.startsWith(`${folder}/`)),
     );
@@ -241,9 +241,7 @@ async function freezeEval(
       );
     await store(judgeFile.path, data);
   }
-  // What seeds the candidate: workspace/, or a repository workspace's overlay and revisions folders.
-  const seeds = evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace);
-  for (const folder of seeds) {
+  for (const folder of candidateFolders(evaluation)) {
     for (const entry of walkTree(join(evaluation.directory, folder), new Set([".git"]))) {
       const path = `${folder}/${entry.path}`;
       if (entry.kind === "symlink") files.push({ kind: "symlink", path, target: entry.target });
@@ -260,6 +258,17 @@ async function freezeEval(
     files,
   });
   return { evalId: evaluation.id, source: evaluation.directory, directory, files };
+}
+
+/**
+ * The eval's folders the candidate starts from: workspace/, or a repository workspace's overlay and revisions
+ * folders; environment/ (its image is pinned by id, and the folder it was built from is kept with the run).
+ */
+function candidateFolders(evaluation: EvalDefinition): string[] {
+  return [
+    ...(evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace)),
+    ...(evaluation.environment ? ["environment"] : []),
+  ];
 }
 
 /** Lays one file out from its object (checked against its sha256: a damaged object is an error, never used). */

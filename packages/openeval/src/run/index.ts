@@ -8,3 +8,9 @@ export { addModels, type AddModelsOptions } from "./add-models.ts";
 export { removeModels, type RemovedModels } from "./remove-models.ts";
 export { mergeRuns, type MergedRuns } from "./merge-runs.ts";
 export { snapshotRun, SNAPSHOTS_DIRECTORY, type RunSnapshot } from "./snapshot-run.ts";
+export {
+  buildRunEnvironments,
+  ENVIRONMENT_BUILDS_DIRECTORY,
+  findRunEnvironments,
+  type RunEnvironments,
+} from "./environments.ts";

@@ -42,6 +42,8 @@ export type RunPlan = Plan & {
    * run's directory: what the next run would grade with, although that run did not — possibly a candidate's edit.
    */
   sinceFrozen: { runDirectory: string; changes: InputChange[] } | null;
+  /** Evals whose environment image is not built: `openeval run` builds it first (`openeval image` can beforehand). */
+  unbuiltEnvironments: string[];
 };
 
 export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunPlan> {
@@ -49,24 +51,22 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
   const scope = options.scope ?? {};
   checkModelRefs(benchmark, scope);
   const { imageFor } = await resolveRunVerification(benchmark);
-  const runtimes = async (runModels?: RunModels) =>
-    (
-      await resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, {
-        strict: false,
-      })
-    ).runtimeFor;
+  const isolationFor = (runModels?: RunModels) =>
+    resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: false });
   const runDirectory = options.new ? null : findRun(benchmark.directory, options.run);
   const frozenBy = runDirectory ?? findLatestRun(benchmark.directory);
   const sinceFrozen =
     frozenBy === null ? null : { runDirectory: frozenBy, changes: await compareWithFrozen(benchmark, frozenBy) };
   if (runDirectory === null) {
     checkScope(benchmark, scope);
+    const isolation = await isolationFor();
     return {
-      ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, await runtimes()),
+      ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, isolation.runtimeFor),
       runDirectory,
       inputChanges: [],
       integrity: [],
       sinceFrozen,
+      unbuiltEnvironments: isolation.environments.unbuilt,
     };
   }
   const store = ResultsStore.open(runDirectory, { readonly: true });
@@ -74,12 +74,14 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
     const records = readPlanRecords(store);
     checkScope(benchmark, scope, records.runModels);
     const integrity = [...records.integrity, ...recordedInputProblems(store)];
+    const isolation = await isolationFor(records.runModels);
     return {
-      ...planSlots(benchmark, records, scope, imageFor, await runtimes(records.runModels)),
+      ...planSlots(benchmark, records, scope, imageFor, isolation.runtimeFor),
       runDirectory,
       inputChanges: recordedInputChanges(store),
       integrity,
       sinceFrozen,
+      unbuiltEnvironments: isolation.environments.unbuilt,
     };
   } finally {
     store.close();

@@ -10,7 +10,12 @@ import {
   loadBenchmark,
   type BenchmarkDefinition,
 } from "../load/index.ts";
-import { modelsInScope, reapOrphanedCandidates, resolveRunIsolation } from "./candidate-isolation.ts";
+import {
+  modelsInScope,
+  reapOrphanedCandidates,
+  resolveRunIsolation,
+  withBuiltEnvironments,
+} from "./candidate-isolation.ts";
 import {
   checkScope,
   plannedModels,
@@ -131,7 +136,11 @@ export async function runBenchmark(
     const recordedModels = choice.created ? undefined : readRunModels(store);
     if (recordedModels) checkScope(benchmark, scope, recordedModels);
     const requests = resolveExplicitRequests(() => store.evalRuns(), scope);
-    const isolation = isolationOfNewRun ?? (await resolveIsolation(recordedModels));
+    // Step: the environments of evals in scope that are not built yet are built now (not offline: that waits).
+    const resolvedIsolation = isolationOfNewRun ?? (await resolveIsolation(recordedModels));
+    const isolation = scope.offline
+      ? resolvedIsolation
+      : await withBuiltEnvironments(benchmark, scope, resolvedIsolation, choice.directory, emit);
     // Step: the run's models are benchmark.ts's, the run's own and --model's; models new to a recorded run join it.
     const models = plannedModels(benchmark, scope, recordedModels);
     if (recordedModels)
@@ -156,6 +165,7 @@ export async function runBenchmark(
     recordRuntimeIdentity(store, {
       candidateImage: isolation.candidateImage,
       verificationImage: verification.setup?.image ?? undefined,
+      environmentImages: isolation.environments.images,
     });
     await reapOrphanedVerification(verification);
     await reapOrphanedCandidates(benchmark, isolation);

@@ -1,12 +1,18 @@
 // Where a recorded run's candidates ran and in which images, as its fingerprints need them: each model's isolation
 // from the benchmark's settings and the --isolation its eval runs recorded, and the image ids its runner recorded when
 // it started (records/runtime-identity.ts). Nothing here asks a container engine.
-import { mentionsVerification, resolveIsolation, type BenchmarkDefinition, type Isolation } from "../load/index.ts";
+import {
+  mentionsVerification,
+  resolveEvalIsolation,
+  type BenchmarkDefinition,
+  type EvalDefinition,
+  type Isolation,
+} from "../load/index.ts";
 import type { CandidateRuntime } from "../plan/index.ts";
 import type { RuntimeIdentity } from "../records/index.ts";
 
 export interface RecordedRuntimes {
-  candidateRuntime(model: string): CandidateRuntime;
+  candidateRuntime(model: string, evaluation: EvalDefinition): CandidateRuntime;
   /** The image id that enters an eval's judge fingerprint (null for evals whose judge never verifies). */
   verificationImage(evalId: string): string | null;
 }
@@ -19,8 +25,10 @@ export function recordedRuntimes(
 ): RecordedRuntimes {
   const verifying = new Set(benchmark.evals.filter(mentionsVerification).map((evaluation) => evaluation.id));
   return {
-    candidateRuntime: (model) => {
-      const backend = resolveIsolation(model, benchmark.settings, isolation ?? undefined);
+    candidateRuntime: (model, evaluation) => {
+      const backend = resolveEvalIsolation(model, evaluation, benchmark.settings, isolation ?? undefined);
+      if (evaluation.environment)
+        return { isolation: backend, image: identity?.environmentImages?.[evaluation.id] ?? null };
       return { isolation: backend, image: backend === "container" ? (identity?.candidateImage ?? null) : null };
     },
     verificationImage: (evalId) => (verifying.has(evalId) ? (identity?.verificationImage ?? null) : null),
@@ -36,7 +44,11 @@ export function missingIdentityWarning(
 ): string[] {
   if (identity !== null) return [];
   const needing = [
-    ...(models.some((model) => runtimes.candidateRuntime(model).isolation === "container")
+    ...(benchmark.evals.some(
+      (evaluation) =>
+        evaluation.environment ||
+        models.some((model) => runtimes.candidateRuntime(model, evaluation).isolation === "container"),
+    )
       ? ["candidates in containers"]
       : []),
     ...(benchmark.evals.some(mentionsVerification) ? ["judges that verify"] : []),

@@ -2,7 +2,7 @@
 // active judgment (or as unresolved); then equal-weight scores, statistics, gates and the verdict. Controls are
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
-import { CURRENT_VARIANT_NAME, type BenchmarkDefinition } from "../load/index.ts";
+import { CURRENT_VARIANT_NAME, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
 import {
   describeSlot,
   planSlots,
@@ -58,7 +58,7 @@ export interface SummaryOptions {
   /** The verification image of verification-using evals, as planned (see run/verification.ts). */
   verificationImage?: (evalId: string) => string | null;
   /** Where each model's candidates run, as planned (see run/candidate-isolation.ts). */
-  candidateRuntime?: (model: string) => CandidateRuntime;
+  candidateRuntime?: (model: string, evaluation: EvalDefinition) => CandidateRuntime;
   /**
    * `current` (a run deciding its verdict now, which records them first): today's benchmark.ts and command line.
    * `recorded` (readResults, the viewer): the settings recorded with the run; a selection given here overrides the

@@ -23,13 +23,8 @@ import type { NotCopiedFile } from "../../recording/index.ts";
 import { timePhase } from "../../util/phase-timing.ts";
 import type { EgressPlan } from "./egress.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
+import { TOOL_USER, type ContainerLayout } from "./container-layout.ts";
 
-/** The candidate's whole scratch folder inside the container (the image's HOME, owned by its user). */
-const CONTAINER_ROOT = "/home/candidate";
-const EGRESS_DIR = "/run/openeval-egress";
-const EGRESS_SOCKET = `${EGRESS_DIR}/egress.sock`;
-/** `--no-install` here and below: Bun never fetches packages for the harness's own scripts, in a container either. */
-const EGRESS_PROGRAM = ["bun", "--no-install", "/opt/openeval/openeval-egress.ts"];
 /** The sum of file sizes a copy-out may bring back (streamed to disk, sparse files kept sparse): far above any
  * workspace plus database a candidate should leave. */
 const COPY_OUT_LIMIT = 4 * 1024 ** 3;
@@ -48,25 +43,7 @@ export function defaultCandidateCpus(engineCpus: number | null): number {
   if (engineCpus === null) return 1;
   return Math.min(MAX_DEFAULT_CANDIDATE_CPUS, engineCpus);
 }
-/** The image's `tool` user: every command of the agent, and eval.ts prepare steps, run as it (images/candidate/as-tool). */
-export const TOOL_USER: SandboxUser = { uid: 10003, gid: 10003 };
 const ROOT: SandboxUser = { uid: 0, gid: 0 };
-const TOOL_HOME = `${CONTAINER_ROOT}/tool-home`;
-/** The tool user's HOME and TMPDIR (images/candidate/as-tool), as tar entries below CONTAINER_ROOT. */
-const TOOL_HOME_ENTRIES: TarEntry[] = ["", "/tmp"].map((path) => ({
-  type: "directory",
-  path: posix.basename(TOOL_HOME) + path,
-  mode: 0o700,
-  ...TOOL_USER,
-}));
-/** Folders outside the workspace that the agent's commands and OpenCode's file tools share. */
-const SHARED_FOLDERS = [TOOL_HOME, "/tmp"];
-/** Kept only by the launchers, which start as root: to switch to the tool user, end its commands, edit its files. */
-const LAUNCHER_CAPABILITIES = ["SETUID", "SETGID", "KILL", "DAC_OVERRIDE"];
-const AS_OPENCODE = "/opt/openeval/as-opencode";
-const AS_TOOL = "/opt/openeval/as-tool";
-/** OpenCode's shell: bash as the tool user. */
-const TOOL_SHELL = "/opt/openeval/tool-shell/bash";
 /** OpenCode runs git in the tool user's repository; git refuses another user's repository without this. */
 const GIT_SAFE_DIRECTORY = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*" };
 
@@ -74,9 +51,13 @@ export interface CandidateContainerOptions {
   /** The eval run's id: names this container's phase timings. */
   evalRunId: string;
   image: string;
+  /** Where things are in the image: the standard candidate image's layout, or an environment image's. */
+  layout: ContainerLayout;
   host?: string;
-  /** The host scratch folder that holds the run's workspace and OpenCode dirs; mapped to /home/candidate. */
+  /** The host scratch folder that holds the run's workspace and OpenCode dirs; mapped to the layout's root. */
   scratch: string;
+  /** The host workspace inside `scratch`; with an environment, mapped to its working directory instead. */
+  workspace: string;
   limits: { cpus?: number; memoryMiB?: number; pidsLimit?: number };
   labels: Record<string, string>;
   egress: EgressPlan;
@@ -93,6 +74,11 @@ export interface LiveCopy {
 }
 
 export interface CandidateContainer {
+  /**
+   * Lays the candidate's starting workspace at `workspace` on the host: with an environment, its working directory's
+   * files as the image holds them (copied out of the started container); otherwise `lay` makes it on the host.
+   */
+  layWorkspace(lay: () => Promise<void>): Promise<void>;
   launch: Launcher;
   /** Folders outside the workspace that OpenCode's file tools may use (runOpenCode's `sharedFolders`). */
   sharedFolders: string[];
@@ -129,6 +115,7 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     openSandboxEngine("container", { container: options.host ? { host: options.host } : {} }),
   );
   const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
+  const paths = containerPaths(options);
   const started = start(engine, options, made);
   // Its failure reaches prepare or launch; a caller that ends before either still closes, which waits for it.
   started.catch(() => {});
@@ -140,9 +127,9 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
       if (made.volume) await engine.removeVolume(made.volume).catch(() => {});
       made.volume = null;
     });
-  const copyLiveOf = (paths: LiveCopy, target: string) => {
+  const copyLiveOf = (live: LiveCopy, target: string) => {
     if (!made.candidate) throw new Error("The candidate's container is not running: nothing to copy");
-    return copyLive(made.candidate, options.scratch, paths, target, made.deadline);
+    return copyLive(made.candidate, options.layout, paths, live, target, made.deadline);
   };
   const closingOnError = async <T>(work: Promise<T>): Promise<T> => {
     try {
@@ -153,13 +140,20 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     }
   };
   return {
-    launch: (command) => closingOnError(started.then((containers) => launch(containers, options, made, command))),
-    sharedFolders: SHARED_FOLDERS,
+    layWorkspace: async (lay) => {
+      const workdir = options.layout.workspace;
+      if (workdir === null) return lay();
+      const { candidate } = await closingOnError(started);
+      await closingOnError(copyWhole(candidate, workdir, options.workspace, "The environment's working directory"));
+    },
+    launch: (command) =>
+      closingOnError(started.then((containers) => launch(containers, options, paths, made, command))),
+    sharedFolders: options.layout.sharedFolders,
     prepare: (workspace, body) =>
-      closingOnError(started.then(({ candidate }) => prepareIn(candidate, options, workspace, body))),
+      closingOnError(started.then(({ candidate }) => prepareIn(candidate, options, paths, workspace, body))),
     copyLive: copyLiveOf,
     notCopied: (folder) => {
-      const prefix = `${insidePath(options.scratch, folder).slice(CONTAINER_ROOT.length + 1)}/`;
+      const prefix = `${paths.inside(folder)}/`;
       return made.notCopied
         .filter((file) => file.path.startsWith(prefix))
         .map((file) => ({ ...file, path: file.path.slice(prefix.length) }));
@@ -179,7 +173,7 @@ interface Made {
   /** Set once the candidate container exists (for live copies). */
   candidate: Sandbox | null;
   deadline: number;
-  /** What the final copy-back hashed but did not bring (paths below CONTAINER_ROOT). */
+  /** What the final copy-back hashed but did not bring (absolute paths in the container). */
   notCopied: NotCopiedFile[];
 }
 
@@ -205,7 +199,8 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
     ),
     options.limits.cpus ?? timed(options, "engine-cpus", async () => defaultCandidateCpus(await engine.cpus())),
   ] as const);
-  const volumes = [{ name: volume, path: EGRESS_DIR }];
+  const { layout } = options;
+  const volumes = [{ name: volume, path: layout.egressDir }];
 
   // Step: the egress proxy, on the engine host's network, listening on the shared volume's unix socket.
   const proxy = timed(options, "proxy-create", async () => {
@@ -213,7 +208,7 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
       image: options.image,
       labels: { ...options.labels, "openeval.sandbox": "egress-proxy" },
       folders: [],
-      workdir: EGRESS_DIR,
+      workdir: layout.egressDir,
       limits: PROXY_LIMITS,
       readOnlyRoot: true,
       lifetimeMs,
@@ -227,7 +222,7 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
     timed(options, "proxy-listen", () =>
       startAndWait(
         created,
-        [...EGRESS_PROGRAM, "proxy", EGRESS_SOCKET, options.egress.allow.join(",")],
+        [...layout.egressProgram, "proxy", egressSocket(layout), options.egress.allow.join(",")],
         deadline,
         options.egressLog,
       ),
@@ -236,21 +231,21 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
   // Awaited by launch; ended by close (which removes the proxy) when the start or prepare fails first.
   proxyListening.catch(() => {});
 
-  // Step: the candidate container: no network, read-only root, limits, only the image's user.
+  // Step: the candidate container: no network, read-only root (unless the environment runs as root), limits.
   const startCandidate = async () => {
     const limits = { ...DEFAULT_CANDIDATE_LIMITS, ...options.limits, cpus };
     const candidate = await timed(options, "candidate-create", () =>
       engine.create({
         image: options.image,
         labels: { ...options.labels, "openeval.sandbox": "candidate" },
-        folders: [CONTAINER_ROOT],
-        workdir: CONTAINER_ROOT,
+        folders: [layout.root, ...layout.folders],
+        workdir: layout.root,
         limits: { cpus: limits.cpus, memoryMiB: limits.memoryMiB, pids: limits.pidsLimit, tmpMiB: 512 },
-        readOnlyRoot: true,
+        readOnlyRoot: layout.readOnlyRoot,
         lifetimeMs,
         network: { kind: "none" },
         volumes,
-        capabilities: LAUNCHER_CAPABILITIES,
+        capabilities: layout.capabilities,
       }),
     );
     made.sandboxes.push(candidate);
@@ -274,14 +269,16 @@ async function settleAll<T extends readonly unknown[]>(
 async function prepareIn(
   candidate: Sandbox,
   options: CandidateContainerOptions,
+  paths: ContainerPaths,
   workspace: string,
   body: (runStep: StepRunner) => Promise<PreparationFailure | null>,
 ): Promise<PreparationFailure | null> {
-  const inside = insidePath(options.scratch, workspace);
+  const { layout } = options;
+  const inside = paths.inside(workspace);
   const folder = await readFolder(workspace, COPY_OUT_LIMIT);
   if (folder.kind !== "copied")
     throw new Error(`The candidate's workspace ${workspace} is over ${COPY_OUT_LIMIT} bytes`);
-  await candidate.copyIn(CONTAINER_ROOT, TOOL_HOME_ENTRIES);
+  await candidate.copyIn(layout.root, layout.toolHomeEntries);
   await candidate.copyIn(
     posix.dirname(inside),
     relativeEntries(folder.entries, 0).map((entry) => ({ ...entry, ...TOOL_USER })),
@@ -291,10 +288,10 @@ async function prepareIn(
     const onAbort = () => void candidate.kill();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const outcome = await candidate.run([AS_TOOL, ...argv], {
+      const outcome = await candidate.run([layout.asTool, ...argv], {
         user: ROOT,
-        cwd: insidePath(options.scratch, cwd),
-        env: insideEnv(options.scratch, env),
+        cwd: paths.inside(cwd),
+        env: paths.insideEnv(env),
         deadline: Date.now() + timeoutMs,
         stdout: output,
         stderr: output,
@@ -314,11 +311,13 @@ async function prepareIn(
 async function launch(
   { candidate, proxy, proxyListening }: Started,
   options: CandidateContainerOptions,
+  paths: ContainerPaths,
   made: Made,
   command: Parameters<Launcher>[0],
 ) {
   const deadline = Date.now() + options.timeoutMs + 60_000;
   made.deadline = deadline;
+  const { layout } = options;
 
   // Step, all at once: copy the scratch folder in (as one tar: the workspace owned by the tool user, the rest private
   // to OpenCode's, and the tool user's HOME) and start the forwarders, which need none of it; the proxy ends its start.
@@ -327,9 +326,13 @@ async function launch(
     if (scratch.kind !== "copied")
       throw new Error(`The candidate's scratch folder ${options.scratch} is over ${COPY_OUT_LIMIT} bytes`);
     const workspace = relative(options.scratch, command.cwd);
-    await candidate.copyIn(CONTAINER_ROOT, [
-      ...TOOL_HOME_ENTRIES,
-      ...relativeEntries(scratch.entries, 1).map((entry) => ownedEntry(entry, workspace, candidate.user)),
+    // With an environment, the workspace is already in the container, at its working directory.
+    const entries = relativeEntries(scratch.entries, 1).filter(
+      (entry) => layout.workspace === null || !within(entry.path, workspace),
+    );
+    await candidate.copyIn(layout.root, [
+      ...layout.toolHomeEntries,
+      ...entries.map((entry) => ownedEntry(entry, workspace, candidate.user)),
     ]);
   });
   const forwarders = timed(options, "forwarders", () =>
@@ -338,10 +341,10 @@ async function launch(
         startAndWait(
           candidate,
           [
-            ...EGRESS_PROGRAM,
+            ...layout.egressProgram,
             "forward",
             String(forward.port),
-            EGRESS_SOCKET,
+            egressSocket(layout),
             ...(forward.target ? [forward.target] : []),
           ],
           deadline,
@@ -353,16 +356,16 @@ async function launch(
   await settleAll([copyIn, forwarders, proxyListening] as const);
 
   // Step: OpenCode itself, at the container's paths; its output streams out as it comes.
-  const map = (value: string) => insidePath(options.scratch, value);
+  const map = paths.inside;
   const stdout = streamSink();
   const stderr = streamSink();
   const env = {
-    ...insideEnv(options.scratch, command.env),
+    ...paths.insideEnv(command.env),
     ...options.egress.env,
     ...GIT_SAFE_DIRECTORY,
-    SHELL: TOOL_SHELL,
+    SHELL: layout.toolShell,
   };
-  const run = candidate.run([AS_OPENCODE, "opencode", ...command.argv.slice(1).map(map)], {
+  const run = candidate.run([layout.asOpenCode, layout.opencode, ...command.argv.slice(1).map(map)], {
     user: ROOT,
     cwd: map(command.cwd),
     env,
@@ -380,7 +383,7 @@ async function launch(
   // while the egress proxy, of no more use, is removed.
   const collect = () =>
     settleAll([
-      timed(options, "copy-out", () => copyBack(candidate, options.scratch, made)),
+      timed(options, "copy-out", () => copyBack(candidate, options, made)),
       timed(options, "proxy-remove", () => removeProxy(made, proxy)),
     ]).then(() => {});
   return { stdout: stdout.stream, stderr: stderr.stream, exited, collect, kill: () => candidate.kill() };
@@ -395,16 +398,40 @@ async function removeProxy(made: Made, proxy: Sandbox): Promise<void> {
   if (removed) made.sandboxes = made.sandboxes.filter((sandbox) => sandbox !== proxy);
 }
 
-/** A host scratch path as the container sees it (other values unchanged). */
-function insidePath(scratch: string, value: string): string {
-  return value.startsWith(scratch) ? CONTAINER_ROOT + value.slice(scratch.length) : value;
+interface ContainerPaths {
+  /** A host scratch path as the container sees it (other values unchanged). */
+  inside(value: string): string;
+  /** An environment for the host's scratch paths, as the container sees them, also inside values (OpenCode's config). */
+  insideEnv(env: Record<string, string>): Record<string, string>;
 }
 
-/** An environment for the host's scratch paths, as the container sees them, also inside values (OpenCode's config). */
-function insideEnv(scratch: string, env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).map(([key, value]) => [key, value.replaceAll(scratch, CONTAINER_ROOT)]),
-  );
+/** The host scratch folder is the layout's root, except the workspace when an environment has its own. */
+function containerPaths({ scratch, workspace, layout }: CandidateContainerOptions): ContainerPaths {
+  const moves: [string, string][] = [
+    ...(layout.workspace === null ? [] : [[workspace, layout.workspace] as [string, string]]),
+    [scratch, layout.root],
+  ];
+  return {
+    inside: (value) => {
+      const move = moves.find(([host]) => within(value, host));
+      return move ? move[1] + value.slice(move[0].length) : value;
+    },
+    insideEnv: (env) =>
+      Object.fromEntries(
+        Object.entries(env).map(([key, value]) => [
+          key,
+          moves.reduce((moved, [host, inside]) => moved.replaceAll(host, inside), value),
+        ]),
+      ),
+  };
+}
+
+function within(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(`${folder}/`);
+}
+
+function egressSocket(layout: ContainerLayout): string {
+  return `${layout.egressDir}/egress.sock`;
 }
 
 /**
@@ -420,21 +447,22 @@ function ownedEntry(entry: TarEntry, workspace: string, opencode: SandboxUser): 
 /** The live database is copied with VACUUM INTO inside the container, never read while OpenCode writes its WAL. */
 async function copyLive(
   candidate: Sandbox,
-  scratch: string,
-  paths: LiveCopy,
+  layout: ContainerLayout,
+  paths: ContainerPaths,
+  live: LiveCopy,
   target: string,
   deadline: number,
 ): Promise<LiveCopy> {
-  const folder = `${CONTAINER_ROOT}/.openeval-live-copy`;
+  const folder = `${layout.root}/.openeval-live-copy`;
   const copy = `${folder}/opencode.db`;
   const script = [
     'const { mkdirSync, rmSync } = require("node:fs");',
     `rmSync(${JSON.stringify(folder)}, { recursive: true, force: true }); mkdirSync(${JSON.stringify(folder)});`,
-    `const db = new (require("bun:sqlite").Database)(${JSON.stringify(insidePath(scratch, paths.database))}, { readonly: true });`,
+    `const db = new (require("bun:sqlite").Database)(${JSON.stringify(paths.inside(live.database))}, { readonly: true });`,
     `db.run("PRAGMA busy_timeout = 5000"); db.query("VACUUM INTO ?").run(${JSON.stringify(copy)}); db.close();`,
   ].join("\n");
   let problem = "";
-  const made = await candidate.run(["bun", "--no-install", "-e", script], {
+  const made = await candidate.run([layout.bun, "--no-install", "-e", script], {
     deadline,
     maxOutputBytes: 64 * 1024,
     stderr: { write: (chunk) => void (problem += new TextDecoder().decode(chunk)) },
@@ -445,7 +473,7 @@ async function copyLive(
     );
   try {
     for (const [path, name] of [
-      [insidePath(scratch, paths.workspace), "workspace"],
+      [paths.inside(live.workspace), "workspace"],
       [copy, "opencode.db"],
     ] as const)
       await copyWhole(candidate, path, join(target, name), path);
@@ -493,14 +521,25 @@ function relativeEntries(entries: ReadTarEntry[], skip: number): TarEntry[] {
   return result;
 }
 
-/** The session's files back to the host scratch folder; files past the limit stay behind, listed by size and hash. */
-async function copyBack(candidate: Sandbox, scratch: string, made: Made): Promise<void> {
-  await rm(scratch, { recursive: true, force: true });
-  const copied = await candidate.copyOut(CONTAINER_ROOT, scratch, { maxBytes: COPY_OUT_LIMIT });
-  if (copied.kind !== "copied")
-    throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
+/**
+ * The session's files back to the host scratch folder (with an environment, its working directory back to the
+ * host workspace); files past the limit stay behind, listed by size and hash.
+ */
+async function copyBack(candidate: Sandbox, options: CandidateContainerOptions, made: Made): Promise<void> {
+  const { layout } = options;
+  await rm(options.scratch, { recursive: true, force: true });
+  const folders: [string, string][] = [
+    [layout.root, options.scratch],
+    ...(layout.workspace === null ? [] : [[layout.workspace, options.workspace] as [string, string]]),
+  ];
   const note = `not copied: past the candidate container's ${COPY_OUT_LIMIT}-byte copy-out limit`;
-  made.notCopied = copied.omitted.map((file) => ({ ...file, note }));
+  made.notCopied = [];
+  for (const [inside, host] of folders) {
+    const copied = await candidate.copyOut(inside, host, { maxBytes: COPY_OUT_LIMIT });
+    if (copied.kind !== "copied")
+      throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
+    made.notCopied.push(...copied.omitted.map((file) => ({ ...file, path: `${inside}/${file.path}`, note })));
+  }
 }
 
 /** A copy that must bring everything (a prepared workspace, a checkpoint): anything left behind is an error. */

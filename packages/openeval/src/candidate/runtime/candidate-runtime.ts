@@ -1,17 +1,31 @@
 // Where a candidate runs, as one interface every isolation backend implements: each pins what a run's candidates run
 // with, reaps what dead runners left, and opens one eval run's runtime. The backends are chosen by name in
 // runtimes.ts; each passes the shared contract suite (runtime-contract.case.ts).
-import type { BenchmarkSettings } from "../../load/index.ts";
+import type { BenchmarkSettings, EnvironmentLimits } from "../../load/index.ts";
 import type { Launcher } from "../../opencode/index.ts";
 import type { NotCopiedFile } from "../../recording/index.ts";
 import type { LiveCandidate, TakeCheckpoint } from "../checkpoint.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 
-/** What every eval run of a run executes with, fixed before any candidate starts (the candidate image's id). */
+/**
+ * What an eval run executes with, fixed before any candidate starts: the candidate image's id, or for an eval with
+ * its own environment, that environment's image.
+ */
 export interface PinnedRuntime {
   image: string | null;
   /** The engine address, when the backend runs on one (benchmark.ts `candidate.container.host`). */
   host?: string;
+  /** Set when `image` is the eval's environment image. */
+  environment?: RuntimeEnvironment;
+}
+
+export interface RuntimeEnvironment {
+  /** The workspace: the environment's working directory. */
+  workdir: string;
+  /** The agent's commands run as root on a writable root (the environment names no USER). */
+  asRoot: boolean;
+  /** The eval's own limits, over benchmark.ts's `candidate.container`. */
+  limits: EnvironmentLimits;
 }
 
 export interface OpenRuntimeOptions {
@@ -19,6 +33,8 @@ export interface OpenRuntimeOptions {
   evalRunId: string;
   /** The eval run's scratch folder on this machine (HOME, config, live database, workspace). */
   scratch: string;
+  /** The workspace inside `scratch`. */
+  workspace: string;
   /** The eval run's logs folder (absolute). */
   logs: string;
   /** The candidate's time limit, and the longest its eval.ts prepare steps may take before it. */
@@ -33,6 +49,11 @@ export interface OpenRuntimeOptions {
 
 /** One eval run's runtime: the steps of a candidate's life, wherever it runs. */
 export interface CandidateRuntime {
+  /**
+   * Lays the starting workspace on this machine: `lay` makes it from the eval's files, unless the runtime's
+   * environment brings its own (then its working directory's files are copied here).
+   */
+  layWorkspace(lay: () => Promise<void>): Promise<void>;
   /** Runs eval.ts prepare (`body`'s steps) where the agent will run; the prepared workspace is then on this machine. */
   prepare(
     workspace: string,

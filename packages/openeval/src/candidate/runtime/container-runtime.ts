@@ -9,7 +9,13 @@ import { resolveCandidateImage } from "../candidate-image.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "../checkpoint.ts";
 import { openCandidateContainer, type CandidateContainer } from "../container/candidate-container.ts";
 import { planEgress } from "../container/egress.ts";
-import type { CandidateRuntime, CandidateRuntimeBackend, OpenRuntimeOptions } from "./candidate-runtime.ts";
+import { environmentLayout, STANDARD_LAYOUT } from "../container/container-layout.ts";
+import type {
+  CandidateRuntime,
+  CandidateRuntimeBackend,
+  OpenRuntimeOptions,
+  RuntimeEnvironment,
+} from "./candidate-runtime.ts";
 
 /** The roles of what a candidate leaves on the engine: its container, its egress proxy and their shared volume. */
 const CANDIDATE_ROLES = ["candidate", "egress-proxy", "egress"];
@@ -34,7 +40,7 @@ export const containerRuntime: CandidateRuntimeBackend = {
 };
 
 async function openContainerRuntime(options: OpenRuntimeOptions): Promise<CandidateRuntime> {
-  const { image, host } = options.pinned;
+  const { image, host, environment } = options.pinned;
   if (!image)
     throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
   const logFile = join(options.logs, "egress.log");
@@ -43,9 +49,11 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
   const container = await openCandidateContainer({
     evalRunId: options.evalRunId,
     image,
+    layout: environment ? environmentLayout(environment) : STANDARD_LAYOUT,
     ...(host ? { host } : {}),
     scratch: options.scratch,
-    limits: options.candidate.container ?? {},
+    workspace: options.workspace,
+    limits: { ...options.candidate.container, ...environmentLimits(environment) },
     labels: { "openeval.run": options.runId, "openeval.eval-run": options.evalRunId },
     egress: planEgress(options.endpoint, options.candidate.network?.allow ?? []),
     timeoutMs: options.timeoutMs,
@@ -54,6 +62,7 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
   });
   let closed = false;
   return {
+    layWorkspace: container.layWorkspace,
     prepare: container.prepare,
     agent: { launch: container.launch, sharedFolders: container.sharedFolders },
     checkpoint: (live) => checkpointInContainer(live, container.copyLive, options.evalRunId),
@@ -64,6 +73,12 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
       closed = true;
     },
   };
+}
+
+/** The eval's own CPUs and memory (task.toml's), over benchmark.ts's. */
+function environmentLimits(environment: RuntimeEnvironment | undefined) {
+  const { cpus, memoryMiB } = environment?.limits ?? {};
+  return { ...(cpus !== undefined ? { cpus } : {}), ...(memoryMiB !== undefined ? { memoryMiB } : {}) };
 }
 
 /** A checkpoint of a candidate in a container: its live files are copied to a scratch folder, then recorded as on the host. */

@@ -8,7 +8,12 @@ export const processRuntime: CandidateRuntimeBackend = {
   pin: async () => ({ image: null }),
   // Its processes die with their runner (tied to it, and swept by marker).
   reapOrphans: async () => {},
-  open: async ({ evalRunId }) => ({
+  open: async ({ evalRunId, pinned }) => ({
+    layWorkspace: (lay) => {
+      if (pinned.environment)
+        throw new Error("An eval with its own environment runs in a container; the process backend cannot run it");
+      return lay();
+    },
     prepare: (_workspace, body) => body(hostStepRunner(evalRunId)),
     agent: {},
     checkpoint: checkpointOf,

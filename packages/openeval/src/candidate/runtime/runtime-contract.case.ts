@@ -39,6 +39,7 @@ export function describeRuntimeContract(name: string, fixture: RuntimeContractFi
         runId: "run_contract",
         evalRunId,
         scratch,
+        workspace,
         logs,
         timeoutMs: 60_000,
         preparationMs: 60_000,

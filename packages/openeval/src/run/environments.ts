@@ -1,0 +1,127 @@
+// The environment images of a run's evals (candidate/environment-image.ts): found by their content hash before
+// anything is planned, and built when a run needs them, each build's log kept beside the run. A build that fails is
+// that eval's setup error, told to each of its candidates; the other evals run.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  buildEnvironmentImage,
+  findEnvironmentImage,
+  type EnvironmentImage,
+  type RuntimeEnvironment,
+} from "../candidate/index.ts";
+import type { EvalDefinition } from "../load/index.ts";
+import { connectImageEngine, ContainerError, type ContainerEngine, type ImageProgress } from "../sandbox/index.ts";
+
+/** Where a run keeps its environment builds' logs, one `<eval id>.log` each. */
+export const ENVIRONMENT_BUILDS_DIRECTORY = "environment-builds";
+
+export interface RunEnvironments {
+  /** The built image of an eval's environment; null when it has none, or none built. */
+  imageOf(evalId: string): EnvironmentImage | null;
+  /** What an eval with environment/ runs in: its image and facts; null when it has none, or none built. */
+  pinnedFor(evalId: string): { image: string; environment: RuntimeEnvironment } | null;
+  /** Why the eval's environment cannot be used (its build failed): its candidates' setup error. */
+  problemFor(evalId: string): string | null;
+  /** Evals with environment/ whose image is not built yet. */
+  unbuilt: string[];
+  /** Each built environment's image id, recorded with the run. */
+  images: Record<string, string>;
+}
+
+interface Resolved {
+  image: EnvironmentImage | null;
+  problem: string | null;
+}
+
+/** The environments already built; nothing is built. No eval with environment/: no engine is asked. */
+export async function findRunEnvironments(
+  evaluations: readonly EvalDefinition[],
+  host?: string,
+): Promise<RunEnvironments> {
+  const withEnvironment = evaluations.filter((evaluation) => evaluation.environment);
+  if (withEnvironment.length === 0) return environmentsOf(evaluations, new Map());
+  const engine = await connect(host);
+  const resolved = new Map<string, Resolved>();
+  for (const evaluation of withEnvironment)
+    resolved.set(evaluation.id, { image: await findEnvironmentImage(engine, evaluation.environment!), problem: null });
+  return environmentsOf(evaluations, resolved);
+}
+
+/**
+ * Builds the environments not built yet, each build's output in `<logDirectory>/<eval id>.log`; a failure is kept as
+ * that eval's problem, never thrown.
+ */
+export async function buildRunEnvironments(
+  evaluations: readonly EvalDefinition[],
+  found: RunEnvironments,
+  options: {
+    host?: string;
+    logDirectory: string;
+    /** Build again even what is built (the engine's layer cache still applies). */
+    force?: boolean;
+    onProgress?: (evalId: string, event: ImageProgress) => void;
+  },
+): Promise<RunEnvironments> {
+  if (found.unbuilt.length === 0 && !options.force) return found;
+  const engine = await connect(options.host);
+  const resolved = new Map<string, Resolved>();
+  for (const evaluation of evaluations.filter((evaluation) => evaluation.environment)) {
+    const image = options.force ? null : found.imageOf(evaluation.id);
+    resolved.set(evaluation.id, image ? { image, problem: null } : await buildLogged(engine, evaluation, options));
+  }
+  return environmentsOf(evaluations, resolved);
+}
+
+async function buildLogged(
+  engine: ContainerEngine,
+  evaluation: EvalDefinition,
+  options: { logDirectory: string; force?: boolean; onProgress?: (evalId: string, event: ImageProgress) => void },
+): Promise<Resolved> {
+  await mkdir(options.logDirectory, { recursive: true });
+  const logFile = join(options.logDirectory, `${evaluation.id}.log`);
+  const log = Bun.file(logFile).writer();
+  try {
+    const image = await buildEnvironmentImage(engine, evaluation.environment!, {
+      ...(options.force ? { force: true } : {}),
+      onProgress: (event) => {
+        log.write(`${event.kind === "phase" ? "» " : "  "}${event.message}\n`);
+        options.onProgress?.(evaluation.id, event);
+      },
+    });
+    return { image, problem: null };
+  } catch (error) {
+    if (!(error instanceof ContainerError)) throw error;
+    log.write(`${error.message}\n`);
+    return {
+      image: null,
+      problem: `The environment of eval "${evaluation.id}" did not build, so its candidates did not start: ${error.message.split("\n")[0]} The whole build log: ${logFile}`,
+    };
+  } finally {
+    await log.end();
+  }
+}
+
+function environmentsOf(evaluations: readonly EvalDefinition[], resolved: Map<string, Resolved>): RunEnvironments {
+  const limitsOf = new Map(evaluations.map((evaluation) => [evaluation.id, evaluation.environment?.limits ?? {}]));
+  const images = Object.fromEntries(
+    [...resolved].flatMap(([evalId, { image }]) => (image ? [[evalId, image.imageId]] : [])),
+  );
+  return {
+    imageOf: (evalId) => resolved.get(evalId)?.image ?? null,
+    pinnedFor: (evalId) => {
+      const image = resolved.get(evalId)?.image;
+      if (!image) return null;
+      return {
+        image: image.imageId,
+        environment: { workdir: image.workdir, asRoot: image.asRoot, limits: limitsOf.get(evalId) ?? {} },
+      };
+    },
+    problemFor: (evalId) => resolved.get(evalId)?.problem ?? null,
+    unbuilt: [...resolved].filter(([, entry]) => !entry.image && !entry.problem).map(([evalId]) => evalId),
+    images,
+  };
+}
+
+function connect(host: string | undefined): Promise<ContainerEngine> {
+  return connectImageEngine("environment", host ? { host } : {});
+}
