@@ -44,6 +44,17 @@ function environmentEval(dockerfile: string): Record<string, string> {
   };
 }
 
+/** Checks the final workspace in a fresh container of the eval's own image, with ctx.verification. */
+const VERIFYING_JUDGE = `export default async ({ workspace, verification }) => {
+  const checked = await verification.run({
+    image: "environment",
+    timeoutMs: 60_000,
+    commands: [["sh", "-c", "pwd; cat seed.txt; echo uid $(id -u); echo interfaces $(ls /sys/class/net); ls -A /oe-home"]],
+  });
+  return { scores: { probed: (await workspace.text("found.txt")).includes("interfaces"), verified: checked.exitCode === 0 }, stdout: checked.stdout };
+};
+`;
+
 function inEval(id: string, files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).map(([path, text]) => [`evals/${id}/${path}`, text]));
 }
@@ -58,7 +69,7 @@ beforeAll(async () => {
     "FROM debian:bookworm-slim\nRUN useradd --uid 1000 --create-home app && mkdir /app && chown app /app\nCOPY --chown=app seed.txt /app/seed.txt\nWORKDIR /app\nUSER app\n";
   directory = await writeTree({
     "benchmark.ts": `export default { models: ["control/prober"], repetitions: 1, candidate: { timeoutMs: 180_000 } };\n`,
-    ...inEval("as-root", environmentEval(root)),
+    ...inEval("as-root", { ...environmentEval(root), "judge.ts": VERIFYING_JUDGE }),
     ...inEval("as-user", environmentEval(user)),
     ...inEval("broken", environmentEval("FROM debian:bookworm-slim\nRUN echo 'cannot build' && exit 4\n")),
   });
@@ -73,7 +84,16 @@ describe.skipIf(!reachable)("an eval with its own environment", () => {
       infrastructureError: false,
       input: { isolation: "container" },
     });
-    expect(judgeRun?.scores).toEqual({ probed: { value: 1, source: "judge.ts" } });
+    expect(judgeRun?.scores).toEqual({
+      probed: { value: 1, source: "judge.ts" },
+      verified: { value: 1, source: "judge.ts" },
+    });
+  });
+
+  it("verifies in a fresh container of the environment image: the final workspace at its working directory, no network", () => {
+    const { judgeRun } = recorded("as-root");
+    // Nothing of the candidate's container is left: the harness's home folder is the image's, empty.
+    expect((judgeRun?.output as { stdout: string }).stdout).toBe("/app\nseed\nchanged\nuid 0\ninterfaces lo\n");
   });
 
   it("as root: a writable root, no capability, OpenCode's and the harness's files out of reach, no network, no judge files", async () => {

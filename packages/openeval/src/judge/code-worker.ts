@@ -17,7 +17,8 @@ async function main(): Promise<never> {
   const job = JSON.parse(input) as CodeJudgeJob;
   process.chdir(job.cwd);
   // The container client is loaded only for a judge that can use it: it is half of a worker's start-up time.
-  const verification = job.verification?.image ? await import("./verification/index.ts") : null;
+  const verification =
+    job.verification?.image || job.verification?.environment ? await import("./verification/index.ts") : null;
   const result = await grade(job, verification);
   await Bun.write(
     job.output,
@@ -59,7 +60,7 @@ function verificationFor(
   const settings = job.verification;
   if (!settings) return undefined;
   return (evidence) => {
-    if (!settings.image || !verification) {
+    if ((!settings.image && !settings.environment) || !verification) {
       const fail = async (): Promise<never> => {
         throw new Error(settings.unavailable ?? "no verification image");
       };
@@ -67,6 +68,8 @@ function verificationFor(
     }
     return verification.createVerificationApi({
       image: settings.image,
+      environment: settings.environment,
+      unavailable: settings.unavailable,
       evidence,
       limits: settings.limits,
       judgeRun: settings.judgeRun,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import type { CriterionScore, EvalRun, JudgeRun, RunMetrics } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
+import type { VerificationEnvironment } from "./schema.ts";
 import type { VerificationLimits } from "../recording/index.ts";
 import { describeState } from "../util/words.ts";
 
@@ -17,6 +18,8 @@ export interface GradeRequest {
   judgeFingerprint: string;
   /** The verification image resolved for this run (for judges that use ctx.verification). */
   verification?: VerificationSetup | null;
+  /** The eval's environment image the recording was made in (verification `image: "environment"`). */
+  environment?: VerificationEnvironment | null;
   /** Aborted when the runner is interrupted: judging stops and the judge run ends `interrupted`. */
   signal?: AbortSignal;
   /** The code-judge worker frozen when the run started (bundleProgram); default: the harness's own. */
@@ -100,6 +103,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
             ...request.verification,
             judgeRun: request.judgeRunId,
             directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification),
+            environment: request.environment ?? null,
           }
         : null,
     });

@@ -164,7 +164,10 @@ async function gradeCode(
     timeoutMs: settings.judge.timeoutMs,
     directory: join(directory, JUDGE_RUN_FOLDERS.code),
     marker: judgeRun,
-    verification: setup ? { ...setup, judgeRun, directory: join(directory, JUDGE_RUN_FOLDERS.verification) } : null,
+    // A judge run on its own knows no eval's environment image.
+    verification: setup
+      ? { ...setup, judgeRun, directory: join(directory, JUDGE_RUN_FOLDERS.verification), environment: null }
+      : null,
   });
   return {
     state: execution.state,

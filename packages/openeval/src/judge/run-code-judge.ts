@@ -97,7 +97,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
   request.signal?.removeEventListener("abort", onAbort);
   await logs;
   // A killed judge cannot remove its own containers.
-  if (job.verification?.image)
+  if (job.verification?.image || job.verification?.environment)
     await reapVerificationContainers({ judgeRun: job.verification.judgeRun, ...job.verification.engine }).catch(
       () => undefined,
     );

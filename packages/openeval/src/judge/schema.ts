@@ -26,7 +26,15 @@ export interface CodeJudgeJob {
     limits: VerificationLimits;
     judgeRun: string;
     directory: string;
+    /** The eval's environment image, for `image: "environment"` requests; null when the eval has none. */
+    environment: VerificationEnvironment | null;
   } | null;
+}
+
+/** The eval's environment image and its working directory, where verification restores the snapshot. */
+export interface VerificationEnvironment {
+  image: string;
+  workdir: string;
 }
 
 export const WorkerResultSchema = z.discriminatedUnion("ok", [

@@ -7,6 +7,8 @@ import * as z from "zod";
  * restored workspace, `files` to /verification (outside the workspace). */
 export const VerificationRequestSchema = z.strictObject({
   revision: z.enum(["final", "initial"]).default("final"),
+  /** `environment`: a fresh container of the eval's own environment image, the snapshot at its working directory. */
+  image: z.enum(["verification", "environment"]).default("verification"),
   timeoutMs: z
     .number()
     .int()

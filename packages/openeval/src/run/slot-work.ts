@@ -185,16 +185,19 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   const judgeRunId = `judge_${randomUUID()}`;
   if (!(await context.restoreInputs(slot.evalId, "judge"))) return;
   context.emit({ type: "judge.started", slot: key, judgeRunId });
+  const evaluation = evaluationOf(context, slot);
+  const environment = context.isolation.environments.pinnedFor(evaluation.id);
   const judgeRun = await gradeEvalRun(
     {
       runId: context.runId,
       runDirectory: store.directory,
       judgeRunId,
       evalRun: work.evalRun,
-      evaluation: evaluationOf(context, slot),
+      evaluation,
       settings: context.benchmark.settings,
       judgeFingerprint: slot.judgeFingerprint,
       verification: context.verification,
+      environment: environment ? { image: environment.image, workdir: environment.environment.workdir } : null,
       ...(context.signal ? { signal: context.signal } : {}),
       secrets: context.secrets,
       ...(context.codeWorker ? { codeWorker: context.codeWorker } : {}),

@@ -24,6 +24,8 @@ export interface SandboxSpec {
   labels: Record<string, string>;
   /** Writable folders (absolute sandbox paths) that copyIn/copyOut reach; they live exactly as long as the sandbox. */
   folders: string[];
+  /** Like `folders`, but empty even where the image has files at that path (a workspace restored from a snapshot). */
+  emptyFolders?: string[];
   /** Working folder of every run unless a run names its own. */
   workdir: string;
   /** Environment of every run (nothing comes from the host's own environment). */

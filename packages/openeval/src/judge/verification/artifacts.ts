@@ -19,11 +19,16 @@ export type CopiedArtifact =
   | ({ kind: "refused" } & RefusedArtifact);
 
 /** Copies one workspace-relative file out of the sandbox (through a scratch folder), or says why not. */
-export async function copyArtifact(sandbox: Sandbox, path: string, capBytes: number): Promise<CopiedArtifact> {
+export async function copyArtifact(
+  sandbox: Sandbox,
+  path: string,
+  capBytes: number,
+  workspace = WORKSPACE,
+): Promise<CopiedArtifact> {
   const scratch = await createScratchDir("artifact");
   try {
     const file = join(scratch, "artifact");
-    const copied = await sandbox.copyOut(posix.join(WORKSPACE, path), file, { maxBytes: capBytes });
+    const copied = await sandbox.copyOut(posix.join(workspace, path), file, { maxBytes: capBytes });
     if (copied.kind === "missing") return { kind: "missing", path };
     if (copied.kind === "over-limit") {
       if (copied.directory) return { kind: "refused", path, reason: "is a folder, not a file", bytes: null };

@@ -7,7 +7,8 @@ import { writeFileAtomic, writeJsonAtomic } from "../../util/files.ts";
 import { sha256 } from "../../util/hash.ts";
 import { describeZodIssues } from "../../util/zod-issues.ts";
 import { ARTIFACTS_DIRECTORY, copyArtifact } from "./artifacts.ts";
-import { BoundedBuffer, type EngineOptions, type Sandbox } from "../../sandbox/index.ts";
+import { BoundedBuffer, type EngineOptions, type Sandbox, type SandboxUser } from "../../sandbox/index.ts";
+import type { VerificationEnvironment } from "../schema.ts";
 import { VerificationError } from "./errors.ts";
 import {
   CHECK_FILES,
@@ -30,8 +31,12 @@ import {
 import { checkFileEntries, withOwner, workspaceEntries, type SnapshotReader } from "./snapshot-archive.ts";
 
 export interface RunVerificationOptions {
-  /** The pinned image id (`sha256:…`) from resolveVerificationImage(). */
-  image: string;
+  /** The pinned image id (`sha256:…`) from resolveVerificationImage(); null when there is none. */
+  image: string | null;
+  /** Why there is no verification image. */
+  unavailable?: string | null;
+  /** The eval's environment image, for `image: "environment"` requests. */
+  environment?: VerificationEnvironment | null;
   evidence: SnapshotReader;
   request: VerificationRequest;
   limits: VerificationLimits;
@@ -55,25 +60,28 @@ export async function runVerification(options: RunVerificationOptions): Promise<
   const limits = parseLimits(options.limits);
   const id = `v_${randomBytes(6).toString("hex")}`;
   const startedAt = new Date();
+  const place = verificationPlace(request, options);
   const engine = await openVerificationEngine(options.engine);
   // Read (and hash-check) the snapshot before any container exists.
   const workspace = await workspaceEntries(options.evidence, request.revision);
 
   const spec = verificationSpec({
-    imageId: options.image,
+    imageId: place.image,
     limits,
     timeoutMs: request.timeoutMs,
     id,
     judgeRun: options.labels.judgeRun,
+    ...(place.environment ? { environment: place.environment } : {}),
   });
   const sandbox = await withVerificationErrors(() => engine.create(spec));
+  const owner = place.environment ? ROOT : sandbox.user;
   let result: VerificationResult;
   let artifacts: { path: string; data: Uint8Array }[] = [];
   try {
-    await sandbox.copyIn(WORKSPACE, withOwner(workspace, sandbox.user));
+    await sandbox.copyIn(place.workspace, withOwner(workspace, owner));
     await sandbox.copyIn(CHECK_FILES, checkFileEntries(request.files ?? {}));
-    const run = await runCommands(sandbox, request, limits);
-    const copied = await copyArtifacts(sandbox, request.artifacts ?? [], limits.artifactBytes);
+    const run = await runCommands(sandbox, request, limits, place.workspace, owner);
+    const copied = await copyArtifacts(sandbox, request.artifacts ?? [], limits.artifactBytes, place.workspace);
     artifacts = copied.files;
     result = {
       id,
@@ -100,7 +108,7 @@ export async function runVerification(options: RunVerificationOptions): Promise<
       format: "openeval.verification-receipt",
       version: 1,
       result,
-      imageId: options.image,
+      imageId: place.image,
       request,
       limits,
       startedAt: startedAt.toISOString(),
@@ -109,6 +117,29 @@ export async function runVerification(options: RunVerificationOptions): Promise<
     artifacts,
   );
   return result;
+}
+
+/** The root user, without capabilities: who runs an environment's checks (its files may belong to anyone). */
+const ROOT: SandboxUser = { uid: 0, gid: 0 };
+
+/** Which image the request runs in, and where its snapshot goes: the verification image's /workspace, or the
+ * environment image's working directory. */
+function verificationPlace(request: ParsedVerificationRequest, options: RunVerificationOptions) {
+  if (request.image === "environment") {
+    if (!options.environment)
+      throw new VerificationError("invalidRequest", {
+        what: "verification.run()",
+        problems: 'image: "environment" needs an eval with environment/ (its own image); this eval has none',
+      });
+    return {
+      image: options.environment.image,
+      workspace: options.environment.workdir,
+      environment: options.environment,
+    };
+  }
+  // The reason the run could not resolve its image, as every verification of that run says it.
+  if (!options.image) throw new Error(options.unavailable ?? "no verification image");
+  return { image: options.image, workspace: WORKSPACE, environment: null };
 }
 
 function parseRequest(request: VerificationRequest): ParsedVerificationRequest {
@@ -156,16 +187,18 @@ async function runCommands(
   sandbox: Sandbox,
   request: ParsedVerificationRequest,
   limits: ParsedVerificationLimits,
+  workspace: string,
+  user: SandboxUser,
 ): Promise<CommandsOutcome> {
   const stdout = new BoundedBuffer(limits.logBytes);
   const stderr = new BoundedBuffer(limits.logBytes);
-  const cwd = request.cwd ? `${WORKSPACE}/${request.cwd}` : WORKSPACE;
+  const cwd = request.cwd ? `${workspace}/${request.cwd}` : workspace;
   const deadline = Date.now() + request.timeoutMs;
   const commands: CommandResult[] = [];
   let state: VerificationResult["state"] = "completed";
   let exitCode: number | null = 0;
   for (const argv of request.commands) {
-    const outcome = await sandbox.run(argv, { cwd, deadline, stdout, stderr });
+    const outcome = await sandbox.run(argv, { cwd, deadline, stdout, stderr, user });
     commands.push({ argv, exitCode: outcome.exitCode, elapsedMs: outcome.elapsedMs });
     if (outcome.timedOut) {
       state = "timed_out";
@@ -185,13 +218,13 @@ async function runCommands(
   };
 }
 
-async function copyArtifacts(sandbox: Sandbox, paths: string[], capBytes: number) {
+async function copyArtifacts(sandbox: Sandbox, paths: string[], capBytes: number, workspace: string) {
   const files: { path: string; data: Uint8Array }[] = [];
   const listed: VerificationResult["artifacts"] = [];
   const missing: string[] = [];
   const refused: VerificationResult["refusedArtifacts"] = [];
   for (const path of paths) {
-    const copied = await copyArtifact(sandbox, path, capBytes);
+    const copied = await copyArtifact(sandbox, path, capBytes, workspace);
     if (copied.kind === "missing") missing.push(path);
     else if (copied.kind === "refused") refused.push({ path, reason: copied.reason, bytes: copied.bytes });
     else {

@@ -10,10 +10,15 @@ import type {
   VerificationResult,
 } from "../../recording/index.ts";
 import type { SnapshotReader } from "./snapshot-archive.ts";
+import type { VerificationEnvironment } from "../schema.ts";
 
 export interface VerificationApiOptions {
   /** The pinned image id; resolve it once per judge run (resolveVerificationImage) so every check uses the same. */
-  image: string;
+  image: string | null;
+  /** Why there is no verification image (requests for it fail with this). */
+  unavailable?: string | null;
+  /** The eval's environment image, for `image: "environment"` requests. */
+  environment?: VerificationEnvironment | null;
   evidence: SnapshotReader;
   limits: VerificationLimits;
   judgeRun: string;
@@ -42,6 +47,8 @@ export function createVerificationApi(options: VerificationApiOptions): Verifica
     run: (request) =>
       runVerification({
         image: options.image,
+        environment: options.environment ?? null,
+        unavailable: options.unavailable ?? null,
         evidence: options.evidence,
         request,
         limits: options.limits,

@@ -21,13 +21,19 @@ export const CONTAINER_LABELS = {
   judgeRun: "openeval.judge-run",
 } as const;
 
+/**
+ * With `environment`, the container is the eval's environment image: the snapshot goes to an empty working
+ * directory and its root stays writable (its checks run as root, without capabilities, as its Dockerfile expects).
+ */
 export function verificationSpec(options: {
   imageId: string;
   limits: ParsedVerificationLimits;
   timeoutMs: number;
   id: string;
   judgeRun: string;
+  environment?: { workdir: string };
 }): SandboxSpec {
+  const workdir = options.environment?.workdir ?? WORKSPACE;
   return {
     image: options.imageId,
     labels: {
@@ -35,8 +41,9 @@ export function verificationSpec(options: {
       [CONTAINER_LABELS.verification]: options.id,
       [CONTAINER_LABELS.judgeRun]: options.judgeRun,
     },
-    folders: [WORKSPACE, CHECK_FILES],
-    workdir: WORKSPACE,
+    folders: options.environment ? [CHECK_FILES] : [WORKSPACE, CHECK_FILES],
+    ...(options.environment ? { emptyFolders: [workdir] } : {}),
+    workdir,
     // Only what the image sets (PATH, HOME, LANG…): nothing from the host, so no credentials.
     env: {},
     limits: {
@@ -45,7 +52,7 @@ export function verificationSpec(options: {
       pids: options.limits.pids,
       tmpMiB: options.limits.tmpMiB,
     },
-    readOnlyRoot: true,
+    readOnlyRoot: !options.environment,
     lifetimeMs: options.timeoutMs,
     network: { kind: "none" },
   };

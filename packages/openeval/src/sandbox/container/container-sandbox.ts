@@ -46,11 +46,20 @@ export async function createContainerSandbox(engine: Engine, spec: SandboxSpec):
       NetworkDisabled: network.kind === "none",
       Volumes: Object.fromEntries(spec.folders.map((folder) => [folder, {}])),
       HostConfig: {
-        Mounts: (spec.volumes ?? []).map((volume) => ({
-          Type: "volume" as const,
-          Source: volume.name,
-          Target: volume.path,
-        })),
+        Mounts: [
+          ...(spec.volumes ?? []).map((volume) => ({
+            Type: "volume" as const,
+            Source: volume.name,
+            Target: volume.path,
+          })),
+          // Anonymous, so removed with the container; NoCopy keeps the image's files at that path out of it.
+          ...(spec.emptyFolders ?? []).map((path) => ({
+            Type: "volume" as const,
+            Source: "",
+            Target: path,
+            VolumeOptions: { NoCopy: true },
+          })),
+        ],
         NetworkMode: network.kind,
         ReadonlyRootfs: spec.readOnlyRoot ?? false,
         Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${limits.tmpMiB}m,mode=1777` },
