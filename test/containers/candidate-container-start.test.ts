@@ -58,6 +58,7 @@ function options(
     layout: STANDARD_LAYOUT,
     scratch,
     workspace: join(scratch, "workspace"),
+    solution: null,
     limits: {},
     labels: { "openeval.run": RUN_LABEL, "openeval.eval-run": evalRunId },
     // A provider on this machine's loopback: one forwarder inside the container.

@@ -1,5 +1,6 @@
 // One eval run, end to end: seed the workspace, run OpenCode isolated, then turn what it left behind into a
 // verified recording (snapshots, archived database, session exports, events, metrics) and a finalized EvalRun.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   CURRENT_VARIANT,
@@ -39,7 +40,7 @@ import { prepareWorkspace, type PreparationFailure } from "./prepare-workspace.t
 import type { CandidateRuntime, PinnedRuntime } from "./runtime/candidate-runtime.ts";
 import { candidateRuntime } from "./runtime/runtimes.ts";
 import { checkoutPaths, seedCheckout } from "./seed-checkout.ts";
-import { isControlModel } from "../util/control-model.ts";
+import { isControlModel, ORACLE_CONTROL } from "../util/control-model.ts";
 import { isPriced } from "../util/model-pricing.ts";
 import { createScratchDir, removeScratchDir } from "../util/scratch-dir.ts";
 
@@ -224,6 +225,7 @@ async function record(
     endpoint,
     secrets: credentials.secrets,
     pinned: request.pinned,
+    solution: oracleSolution(request),
   });
   const ran = await layStart(request, runtime, { workspace, configDir: join(isolation.paths.config, "opencode") })
     .then(() =>
@@ -410,6 +412,12 @@ function toolCallTextFinding(found: readonly ToolCallText[]): EvalRunFinding {
     shape: first!.shape,
     excerpt: first!.excerpt,
   };
+}
+
+/** The oracle control runs the task's own solution/solve.sh: its solution/ goes into its container (and no other's). */
+function oracleSolution({ slot, evaluation }: CandidateRequest): string | null {
+  const solution = join(evaluation.directory, "solution");
+  return slot.model === ORACLE_CONTROL && evaluation.environment && existsSync(solution) ? solution : null;
 }
 
 /** Where the candidate's time limit of this eval is set. */

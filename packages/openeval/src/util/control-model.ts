@@ -4,6 +4,9 @@
 /** The scripted control provider: served on 127.0.0.1, never handed a real key. */
 export const CONTROL_PROVIDER = "control";
 
+/** Built-in controls of evals with their own environment: the oracle runs the task's solution/solve.sh. */
+export const ORACLE_CONTROL = `${CONTROL_PROVIDER}/oracle`;
+
 export function isControlModel(model: string): boolean {
   return model.startsWith(`${CONTROL_PROVIDER}/`);
 }

@@ -58,6 +58,8 @@ export interface CandidateContainerOptions {
   scratch: string;
   /** The host workspace inside `scratch`; with an environment, mapped to its working directory instead. */
   workspace: string;
+  /** The eval's solution/ on the host, laid at the layout's `solution` folder for the oracle control; else null. */
+  solution: string | null;
   limits: { cpus?: number; memoryMiB?: number; pidsLimit?: number };
   labels: Record<string, string>;
   egress: EgressPlan;
@@ -145,6 +147,8 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
       if (workdir === null) return lay();
       const { candidate } = await closingOnError(started);
       await closingOnError(copyWhole(candidate, workdir, options.workspace, "The environment's working directory"));
+      if (options.solution && options.layout.solution)
+        await closingOnError(laySolution(candidate, options.solution, options.layout.solution));
     },
     launch: (command) =>
       closingOnError(started.then((containers) => launch(containers, options, paths, made, command))),
@@ -540,6 +544,17 @@ async function copyBack(candidate: Sandbox, options: CandidateContainerOptions, 
       throw new Error(`The candidate's files could not be copied out of its container (${copied.kind})`);
     made.notCopied.push(...copied.omitted.map((file) => ({ ...file, path: `${inside}/${file.path}`, note })));
   }
+}
+
+/** The task's solution/ for the oracle control, readable (and its folders enterable) by whoever runs the agent's commands. */
+async function laySolution(candidate: Sandbox, folder: string, inside: string): Promise<void> {
+  const files = await readFolder(folder, COPY_OUT_LIMIT);
+  if (files.kind !== "copied") throw new Error(`The task's solution ${folder} is over ${COPY_OUT_LIMIT} bytes`);
+  const readable = (entry: TarEntry): TarEntry =>
+    entry.type === "symlink"
+      ? entry
+      : { ...entry, mode: (entry.mode ?? 0o644) | (entry.type === "directory" ? 0o555 : 0o444), ...ROOT };
+  await candidate.copyIn(inside, relativeEntries(files.entries, 1).map(readable));
 }
 
 /** A copy that must bring everything (a prepared workspace, a checkpoint): anything left behind is an error. */

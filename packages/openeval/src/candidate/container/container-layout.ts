@@ -29,6 +29,8 @@ export interface ContainerLayout {
   readOnlyRoot: boolean;
   /** The environment's working directory, where the workspace lives instead of under `root`. */
   workspace: string | null;
+  /** Where the oracle control finds the task's solution/ (an environment's layout only). */
+  solution: string | null;
 }
 
 /** The standard image's `tool` user: every command of the agent, and eval.ts prepare steps, run as it. */
@@ -59,6 +61,7 @@ export const STANDARD_LAYOUT: ContainerLayout = {
   folders: [],
   readOnlyRoot: true,
   workspace: null,
+  solution: null,
 };
 
 /**
@@ -67,6 +70,7 @@ export const STANDARD_LAYOUT: ContainerLayout = {
  * as the environment's own user, the root stays read-only and the working directory is a volume filled from the image.
  */
 export function environmentLayout(environment: { workdir: string; asRoot: boolean }): ContainerLayout {
+  const solution = "/solution";
   return {
     root: "/oe-home",
     egressDir: "/oe-egress",
@@ -79,8 +83,9 @@ export function environmentLayout(environment: { workdir: string; asRoot: boolea
     sharedFolders: ["/tmp", ...(environment.asRoot ? ["/root"] : [])],
     toolHomeEntries: [],
     capabilities: [...LAUNCHER_CAPABILITIES, "SETPCAP"],
-    folders: ["/oe", ...(environment.asRoot ? [] : [environment.workdir])],
+    folders: ["/oe", solution, ...(environment.asRoot ? [] : [environment.workdir])],
     readOnlyRoot: !environment.asRoot,
     workspace: environment.workdir,
+    solution,
   };
 }

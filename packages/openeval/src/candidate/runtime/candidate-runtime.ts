@@ -45,6 +45,8 @@ export interface OpenRuntimeOptions {
   endpoint: string | null;
   secrets: string[];
   pinned: PinnedRuntime;
+  /** The eval's solution/ folder on this machine, laid at /solution for the oracle control to run (else null). */
+  solution: string | null;
 }
 
 /** One eval run's runtime: the steps of a candidate's life, wherever it runs. */

@@ -53,6 +53,7 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
     ...(host ? { host } : {}),
     scratch: options.scratch,
     workspace: options.workspace,
+    solution: options.solution,
     limits: { ...options.candidate.container, ...environmentLimits(environment) },
     labels: { "openeval.run": options.runId, "openeval.eval-run": options.evalRunId },
     egress: planEgress(options.endpoint, options.candidate.network?.allow ?? []),

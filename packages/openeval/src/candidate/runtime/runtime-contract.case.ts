@@ -47,6 +47,7 @@ export function describeRuntimeContract(name: string, fixture: RuntimeContractFi
         endpoint: null,
         secrets: [],
         pinned,
+        solution: null,
       };
       const runtime = await fixture.backend.open(options);
       opened.push(runtime);
