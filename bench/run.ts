@@ -1,11 +1,12 @@
 // `npm run bench`: the performance benchmark (bench/README.md). Runs each measurement in turn, prints one table section
 // per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
-// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory>,
+// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory,environments>,
 // --candidate-cpus <n> (section 8's containers get n CPUs instead of the default).
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { measureEnvironments, sectionEnvironments } from "./environments.ts";
 import { measureHarnessOverhead, sectionHarnessOverhead } from "./harness-overhead.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { FULL, QUICK } from "./lib/sizes.ts";
@@ -29,6 +30,7 @@ const MEASUREMENTS = [
   "sandbox",
   "isolation",
   "runner-memory",
+  "environments",
 ] as const;
 
 const { values: flags } = parseArgs({
@@ -68,38 +70,41 @@ async function step<T>(
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/9 harness overhead", () =>
+const harnessOverhead = await step("overhead", "1/10 harness overhead", () =>
   measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }),
 );
-const throughput = await step("throughput", "2/9 throughput", () =>
+const throughput = await step("throughput", "2/10 throughput", () =>
   measureThroughput({
     evals: sizes.throughputEvals,
     concurrency: sizes.throughputConcurrency,
     rounds: sizes.throughputRounds,
   }),
 );
-const rejudge = await step("rejudge", "3/9 rejudge", () =>
+const rejudge = await step("rejudge", "3/10 rejudge", () =>
   measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }),
 );
-const plan = await step("plan", "4/9 plan", () =>
+const plan = await step("plan", "4/10 plan", () =>
   measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }),
 );
 const viewerApi = await step(
   "viewer",
-  `5/9 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`,
+  `5/10 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`,
   () => measureViewerApi({ evalRuns: sizes.viewerEvalRuns }),
 );
-const workspaceDiff = await step("diff", "6/9 workspace diff of large changes", () => measureWorkspaceDiff());
-const sandbox = await step("sandbox", "7/9 container sandbox round trips", () =>
+const workspaceDiff = await step("diff", "6/10 workspace diff of large changes", () => measureWorkspaceDiff());
+const sandbox = await step("sandbox", "7/10 container sandbox round trips", () =>
   measureSandbox({ repetitions: sizes.sandboxRepetitions }),
 );
-const isolation = await step("isolation", "8/9 isolation backends (whole eval runs, process vs container)", () =>
+const isolation = await step("isolation", "8/10 isolation backends (whole eval runs, process vs container)", () =>
   measureIsolation({ evals: sizes.isolationEvals, ...(candidateCpus === undefined ? {} : { candidateCpus }) }),
 );
 const runnerMemory = await step(
   "runner-memory",
-  `9/9 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`,
+  `9/10 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`,
   () => measureRunnerMemory({ slots: sizes.runnerMemorySlots }),
+);
+const environments = await step("environments", "10/10 task environments (image builds, eval runs in them)", () =>
+  measureEnvironments({ evals: sizes.environmentEvals }),
 );
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
@@ -114,6 +119,7 @@ const sections: Section[] = [
   ...(sandbox ? [sectionSandbox(sandbox)] : []),
   ...(isolation ? sectionIsolation(isolation) : []),
   ...(runnerMemory ? [sectionRunnerMemory(runnerMemory)] : []),
+  ...(environments ? [sectionEnvironments(environments)] : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
@@ -144,6 +150,7 @@ const results = {
   sandbox,
   isolation,
   runnerMemory,
+  environments,
 };
 await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
 process.stderr.write(`bench: wrote ${output}\n`);

@@ -15,6 +15,8 @@ export interface BenchSizes {
   planLoads: number;
   sandboxRepetitions: number;
   isolationEvals: number;
+  /** Section 10: evals with an environment (built cold, then warm), and their eval runs. */
+  environmentEvals: number;
   /** Judged eval runs in the run `openeval view` serves (section 5). */
   viewerEvalRuns: number;
   /** Recorded slots the runner code-judges (section 9). */
@@ -33,6 +35,7 @@ export const FULL: BenchSizes = {
   planLoads: 3,
   sandboxRepetitions: 10,
   isolationEvals: 8,
+  environmentEvals: 3,
   viewerEvalRuns: 100_000,
   runnerMemorySlots: 10_000,
 };
@@ -49,6 +52,7 @@ export const QUICK: BenchSizes = {
   planLoads: 1,
   sandboxRepetitions: 2,
   isolationEvals: 2,
+  environmentEvals: 3,
   viewerEvalRuns: 2_000,
   runnerMemorySlots: 100,
 };

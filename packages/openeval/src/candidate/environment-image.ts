@@ -59,7 +59,7 @@ export async function buildEnvironmentImage(
         message: "Adding the harness layer: the pinned OpenCode and Bun from this project's npm install",
       });
       return [
-        ...(await pinnedBinaries("oe/bin")),
+        ...(await pinnedBinaries("oe-bin")),
         {
           type: "file",
           path: "oe/openeval-egress.ts",

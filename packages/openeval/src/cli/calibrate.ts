@@ -23,15 +23,18 @@ export const calibrateCommand = defineCommand("calibrate", {
           `${item.status.padEnd(9)} ${item.evalId} × control/${item.control} (${item.expectation}): ${criteria}${item.problem ? ` — ${item.problem}` : ""}`,
         );
       }
+      if (report.broken.length > 0) console.log(`Broken tasks: ${report.broken.join(", ")}`);
       console.log(
         report.suspect.length > 0
           ? `Suspect judges: ${report.suspect.join(", ")}`
-          : report.complete
-            ? "Every judge passed calibration."
-            : "Calibration is incomplete: some controls are not judged.",
+          : report.broken.length > 0
+            ? "The other judges passed calibration."
+            : report.complete
+              ? "Every judge passed calibration."
+              : "Calibration is incomplete: some controls are not judged.",
       );
     }
-    if (report.suspect.length > 0) return EXIT.verdictFail;
+    if (report.suspect.length > 0 || report.broken.length > 0) return EXIT.verdictFail;
     return report.complete ? EXIT.pass : EXIT.incomplete;
   },
 });

@@ -41,6 +41,8 @@ export interface SourceOutcome {
   costUSD?: number;
   /** The rubric judge session's metrics; absent for code judges and when its database could not be read. */
   metrics?: RunMetrics;
+  /** It failed for the harness's reasons (a verifier that could not run), not the judge's. */
+  infrastructureError?: boolean;
 }
 
 /** The rubric source is pluggable so that the LLM judge lives in its own module. */
@@ -136,7 +138,9 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
 export function combineSources(
   outcomes: readonly SourceOutcome[],
   interrupted = false,
-): Pick<JudgeRun, "scores" | "unscored" | "error" | "keptScores"> & { state: SourceOutcome["state"] } {
+): Pick<JudgeRun, "scores" | "unscored" | "error" | "keptScores" | "infrastructureError"> & {
+  state: SourceOutcome["state"];
+} {
   // A judgment the runner's interruption cut short is retryable work, never a judge's failure.
   if (interrupted && (outcomes.length === 0 || outcomes.some((outcome) => outcome.state !== "completed"))) {
     return {
@@ -159,6 +163,7 @@ export function combineSources(
       unscored: false,
       error,
       ...(Object.keys(kept).length > 0 ? { keptScores: kept } : {}),
+      ...(failed.infrastructureError ? { infrastructureError: true } : {}),
     };
   }
   const scores: Record<string, CriterionScore> = {};

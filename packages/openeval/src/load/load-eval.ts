@@ -12,6 +12,7 @@ import { parseRubric, type Rubric } from "./rubric.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
 import { loadGitWorkspace, loadWorkspace, type EvalWorkspace } from "./workspace.ts";
 import { loadEnvironment, type EvalEnvironment } from "./environment.ts";
+import { builtInControls } from "./built-in-controls.ts";
 import { CodedLoadError, type LoadProblem } from "./errors.ts";
 
 export interface Criterion {
@@ -116,7 +117,10 @@ export async function loadEval(
     ? await attempt("environment", async () => loadEnvironment(join(directory, "environment")))
     : null;
   if (environment) problems.push(...environmentConflicts(settings, has("workspace"), at));
-  const controls = await attempt("controls", () => loadControls(join(directory, "controls")));
+  const controls = await attempt("controls", async () => ({
+    ...builtInControls(directory, environment !== null),
+    ...(await loadControls(join(directory, "controls"))),
+  }));
   const judgeFiles = await attempt(".", async () => listJudgeFiles(listed.files, workspaceFolders(workspaceSettings)));
 
   if (settings?.earlyStop && has("judge.ts")) {

@@ -165,10 +165,14 @@ export const CitationSchema = z.strictObject({
   quote: z.string().optional().describe("Optional exact text from the cited item; it is checked against the recording"),
 });
 
+/** What scores a criterion: the eval's judge.ts or judge.md, or a task's own verifier (its tests/test.sh). */
+export const CRITERION_SOURCES = ["judge.ts", "judge.md", "tests/test.sh"] as const;
+export type CriterionSource = (typeof CRITERION_SOURCES)[number];
+
 export const CriterionScoreSchema = z.object({
   /** Credit in [0,1], or null when unresolved. */
   value: z.number().min(0).max(1).nullable(),
-  source: z.enum(["judge.ts", "judge.md"]),
+  source: z.enum(CRITERION_SOURCES),
   reason: z.string().optional(),
   evidence: z.array(z.unknown()).optional(),
   measurements: z.unknown().optional(),
@@ -191,7 +195,8 @@ export const JudgeRunSchema = z.object({
   runId: z.string(),
   evalRunId: z.string(),
   slot: SlotKeySchema,
-  kind: z.enum(["code", "rubric", "hybrid"]),
+  /** `verifier`: a task's own tests/test.sh; `hybrid`: more than one of the three sources. */
+  kind: z.enum(["code", "rubric", "verifier", "hybrid"]),
   state: z.enum(JUDGE_RUN_STATES),
   judgeFingerprint: z.string(),
   startedAt: z.string(),
@@ -216,6 +221,9 @@ export const JudgeRunSchema = z.object({
    */
   metrics: RunMetricsSchema.optional(),
   error: z.string().nullable(),
+  /** Grading failed for the harness's reasons (a verifier that could not start, ran out of time, wrote no reward),
+   * not the judge's: `rejudge failed` retries it. Absent otherwise. */
+  infrastructureError: z.boolean().optional(),
   /** The judge run's folder, relative to the run directory. */
   directory: z.string(),
   /** The judgment of an earlyStop check that stopped the candidate: final, made on that check's snapshot. */

@@ -8,7 +8,7 @@ import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
 import { evaluateGates, gateName, type GateResult } from "./gates.ts";
 import { findRegressions, type SlotFingerprint } from "./regression.ts";
 import type { SlotObservation } from "./statistics.ts";
-import { candidateName } from "../records/index.ts";
+import { candidateName, type CriterionSource } from "../records/index.ts";
 
 /** `unknown`: nothing failed, but unresolved evidence keeps the contributor from passing. `skipped`: not enabled. */
 export type ContributorStatus = "pass" | "fail" | "unknown" | "skipped";
@@ -38,7 +38,7 @@ export interface ContributorOutcome {
 /** A criterion and the judge that scores it (load's Criterion fits; add criteria seen only in judgments). */
 export interface CriterionRef {
   id: string;
-  source: "judge.ts" | "judge.md";
+  source: CriterionSource;
 }
 
 export interface VerdictInput {
@@ -81,7 +81,7 @@ export interface Verdict {
  * @example contributorForSource("judge.md") // "llm-judge"
  */
 export function contributorForSource(source: CriterionRef["source"]): "code-judge" | "llm-judge" {
-  return source === "judge.ts" ? "code-judge" : "llm-judge";
+  return source === "judge.md" ? "llm-judge" : "code-judge";
 }
 
 /**
@@ -186,10 +186,13 @@ function judgeContributor(
   }));
   const failing = statuses.filter((cell) => cell.status === "fail").map((cell) => cell.name);
   const unresolved = statuses.filter((cell) => cell.status === "unknown").map((cell) => cell.name);
+  // How the contributor's judges are named in its detail (a task verifier is code too).
   const source = id === "code-judge" ? "judge.ts" : "judge.md";
   if (cells.length === 0) {
     const awaiting = input.observations.filter(
-      (slot) => slot.scores === null && (input.judges?.[slot.evalId] ?? []).includes(source),
+      (slot) =>
+        slot.scores === null &&
+        (input.judges?.[slot.evalId] ?? []).some((source) => contributorForSource(source) === id),
     );
     if (awaiting.length > 0) {
       const names = awaiting.map((slot) => `${slot.evalId}/${candidateName(slot)}#${slot.repetition}`);

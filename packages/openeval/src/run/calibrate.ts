@@ -1,6 +1,8 @@
 // calibrateBenchmark(): runs every eval's controls and checks its judges against them: every
 // positive control (`controls/positive*.json`) must score 1 on every criterion, every negative control
-// (`controls/negative*.json`) must score below 1, or the judge is suspect.
+// (`controls/negative*.json`) must score below 1, or the judge is suspect. An eval with its own environment is checked
+// the same way with its built-in controls: its oracle (solution/solve.sh) must earn full credit and its nop less, or
+// the task is broken.
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import type { RunnerListener, RunSummary } from "../summary/index.ts";
 import { runBenchmark } from "./run-benchmark.ts";
@@ -22,8 +24,10 @@ export interface ControlCheck {
 export interface CalibrationReport {
   runDirectory: string;
   checks: ControlCheck[];
-  /** Evals whose judge failed calibration. */
+  /** Evals whose judge failed calibration (a positive or negative control). */
   suspect: string[];
+  /** Tasks whose oracle earned less than full credit, or whose nop earned it. */
+  broken: string[];
   complete: boolean;
 }
 
@@ -57,20 +61,34 @@ export async function calibrateBenchmark(options: {
   const checks = summaries.flatMap((summary) =>
     summary.models.flatMap((model) => model.evals.map((evaluation) => check(evaluation, controlName(model.model)))),
   );
+  const failed = (task: boolean) => [
+    ...new Set(
+      checks
+        .filter((item) => item.status === "fail" && isTaskControl(item.control) === task)
+        .map((item) => item.evalId),
+    ),
+  ];
   return {
     runDirectory: run ?? "",
     checks,
-    suspect: [...new Set(checks.filter((item) => item.status === "fail").map((item) => item.evalId))],
+    suspect: failed(false),
+    broken: failed(true),
     complete: checks.every((item) => item.status !== "unjudged"),
   };
 }
 
+/** The built-in controls check the task itself (its solution and tests), not its judge. */
+function isTaskControl(control: string): boolean {
+  return control === "oracle" || control === "nop";
+}
+
 function check(evaluation: RunSummary["models"][number]["evals"][number], control: string): ControlCheck {
-  const expectation = control.startsWith("positive")
-    ? "positive"
-    : control.startsWith("negative")
-      ? "negative"
-      : "none";
+  const expectation =
+    control.startsWith("positive") || control === "oracle"
+      ? "positive"
+      : control.startsWith("negative") || control === "nop"
+        ? "negative"
+        : "none";
   const criteria = Object.fromEntries(Object.entries(evaluation.criteria).map(([id, score]) => [id, score.value]));
   const base = { evalId: evaluation.evalId, control, expectation, criteria, score: evaluation.value } as const;
   if (expectation === "none") return { ...base, status: "unchecked", problem: null };
@@ -83,7 +101,7 @@ function check(evaluation: RunSummary["models"][number]["evals"][number], contro
       : {
           ...base,
           status: "fail",
-          problem: `positive control scored below 1 on ${below.map(([id, value]) => `${id} (${value})`).join(", ")}`,
+          problem: `${control === "oracle" ? "broken task: the oracle (solution/solve.sh)" : "positive control"} scored below 1 on ${below.map(([id, value]) => `${id} (${value})`).join(", ")}`,
         };
   }
   return evaluation.value < 1
@@ -91,6 +109,9 @@ function check(evaluation: RunSummary["models"][number]["evals"][number], contro
     : {
         ...base,
         status: "fail",
-        problem: "negative control scored 1 on every criterion: the judge does not tell it apart",
+        problem:
+          control === "nop"
+            ? "broken task: the nop control, which does nothing, earned full credit: the tests pass without any work"
+            : "negative control scored 1 on every criterion: the judge does not tell it apart",
       };
 }

@@ -1,6 +1,7 @@
 // The viewer's JSON API: every answer the server (or a static export) gives the front end. packages/viewer
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../recording/index.ts";
+import type { CriterionSource } from "../records/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
 import type {
   BenchmarkRun,
@@ -374,7 +375,7 @@ export interface CitationView {
 export interface CriterionView {
   id: string;
   value: number | null;
-  source: "judge.ts" | "judge.md";
+  source: CriterionSource;
   reason: string | null;
   citations: CitationView[];
   measurements: unknown;

@@ -65,8 +65,9 @@ export const STANDARD_LAYOUT: ContainerLayout = {
 };
 
 /**
- * An environment image's layout (its `/oe` folder mounted as its own volume). As root, the agent's commands run on a
- * writable root with no capabilities and an empty bounding set (OpenCode's launcher keeps SETPCAP to empty it);
+ * An environment image's layout: its launchers' `/oe` mounted as their own volume (the binaries in `/oe-bin` stay in
+ * the image: a volume filled with them would cost a copy of 280 MB per eval run). As root, the agent's commands run
+ * on a writable root with no capabilities and an empty bounding set (OpenCode's launcher keeps SETPCAP to empty it);
  * as the environment's own user, the root stays read-only and the working directory is a volume filled from the image.
  */
 export function environmentLayout(environment: { workdir: string; asRoot: boolean }): ContainerLayout {
@@ -74,10 +75,10 @@ export function environmentLayout(environment: { workdir: string; asRoot: boolea
   return {
     root: "/oe-home",
     egressDir: "/oe-egress",
-    egressProgram: ["/oe/bin/bun", "--no-install", "/oe/openeval-egress.ts"],
-    bun: "/oe/bin/bun",
+    egressProgram: ["/oe-bin/bun", "--no-install", "/oe/openeval-egress.ts"],
+    bun: "/oe-bin/bun",
     asOpenCode: "/oe/as-opencode",
-    opencode: "/oe/bin/opencode",
+    opencode: "/oe-bin/opencode",
     asTool: "/oe/as-tool",
     toolShell: "/oe/tool-shell/bash",
     sharedFolders: ["/tmp", ...(environment.asRoot ? ["/root"] : [])],
