@@ -2,12 +2,13 @@
 // over the final workspace, its reward read from /logs/verifier. A reward is a score; a reward that is not one is the
 // verifier's error; a verifier that writes none (it needed the network), cannot start or runs out of time is an
 // infrastructure problem — never a 0. Nothing is left on the engine.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildEnvironmentImage } from "../../packages/openeval/src/candidate/index.ts";
 import { DEFAULT_VERIFICATION_LIMITS } from "../../packages/openeval/src/judge/verification/index.ts";
+import { VerificationReceiptSchema } from "../../packages/openeval/src/recording/index.ts";
 import { runTaskVerifier } from "../../packages/openeval/src/judge/verification/task-verifier.ts";
 import {
   isEngineReachable,
@@ -41,7 +42,7 @@ async function verify(testScript: string, options: { timeoutMs?: number; env?: R
   const evidence = await constructedEvidence({ initial: { "stale.txt": "old\n" }, final: { "answer.txt": "42\n" } });
   const receipts = await mkdtemp(join(tmpdir(), "openeval-task-verifier-receipts-"));
   try {
-    return await runTaskVerifier({
+    const outcome = await runTaskVerifier({
       environment,
       evidence,
       tests: [{ type: "file", path: "test.sh", data: new TextEncoder().encode(testScript), mode: 0o755 }],
@@ -51,6 +52,12 @@ async function verify(testScript: string, options: { timeoutMs?: number; env?: R
       judgeRun: "judge_task_verifier_test",
       directory: receipts,
     });
+    // Kept as any verification is: a receipt the viewer reads, with the reward file as its artifact.
+    const receipt = VerificationReceiptSchema.parse(
+      JSON.parse(await readFile(join(receipts, outcome.id, "receipt.json"), "utf8")),
+    );
+    expect(receipt.request).toMatchObject({ image: "environment", commands: [["bash", "/tests/test.sh"]] });
+    return { ...outcome, receipt };
   } finally {
     await rm(receipts, { recursive: true, force: true });
   }
@@ -66,6 +73,7 @@ describe.skipIf(!reachable)("a task's own verifier", () => {
       { env: { GREETING: "hi" } },
     );
     expect(outcome).toMatchObject({ kind: "rewards", rewards: { reward: 1 } });
+    expect(outcome.receipt.result.artifacts.map((artifact) => artifact.path)).toEqual(["logs/verifier/reward.txt"]);
   });
 
   it("reads reward.json as one criterion per key", async () => {

@@ -235,7 +235,8 @@ async function copyArtifacts(sandbox: Sandbox, paths: string[], capBytes: number
   return { files, listed, missing, refused };
 }
 
-async function keepReceipt(
+/** Keeps a verification's artifacts, logs and receipt in `directory` (its `<id>/` folder). */
+export async function keepReceipt(
   directory: string,
   receipt: VerificationReceipt,
   artifacts: { path: string; data: Uint8Array }[],

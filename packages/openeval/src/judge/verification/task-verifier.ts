@@ -13,14 +13,16 @@ import {
   type TarEntry,
 } from "../../sandbox/index.ts";
 import { CRITERION_ID } from "../../util/criterion-id.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../../util/files.ts";
+import { sha256 } from "../../util/hash.ts";
 import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
-import type { ParsedVerificationLimits } from "../../recording/index.ts";
+import type { ParsedVerificationLimits, VerificationResult } from "../../recording/index.ts";
+import { keepReceipt } from "./run-verification.ts";
 import type { VerificationEnvironment } from "../schema.ts";
 import { workspaceEntries, withOwner, type SnapshotReader } from "./snapshot-archive.ts";
 import { openVerificationEngine, verificationSpec, withVerificationErrors } from "./verification-sandbox.ts";
 
 const ROOT: SandboxUser = { uid: 0, gid: 0 };
+const COMMAND = ["bash", "/tests/test.sh"];
 const REWARD_FILES = ["reward.txt", "reward.json"] as const;
 /** A reward file is a number or a small JSON object: anything larger is not one. */
 const MAX_REWARD_BYTES = 64 * 1024;
@@ -72,7 +74,11 @@ export async function runTaskVerifier(options: TaskVerifierOptions): Promise<Tas
   const stdout = new BoundedBuffer(options.limits.logBytes);
   const stderr = new BoundedBuffer(options.limits.logBytes);
   let outcome: TaskVerifierOutcome;
-  let exitCode: number | null = null;
+  let ran: { exitCode: number | null; elapsedMs: number; timedOut: boolean } = {
+    exitCode: null,
+    elapsedMs: 0,
+    timedOut: false,
+  };
   let rewardFile: { name: string; text: string } | null = null;
   try {
     await sandbox.copyIn(options.environment.workdir, withOwner(workspace, ROOT));
@@ -85,7 +91,7 @@ export async function runTaskVerifier(options: TaskVerifierOptions): Promise<Tas
       { type: "directory", path: "logs", mode: 0o755, ...ROOT },
       { type: "directory", path: "logs/verifier", mode: 0o777, ...ROOT },
     ]);
-    const ran = await sandbox.run(["bash", "/tests/test.sh"], {
+    ran = await sandbox.run(COMMAND, {
       cwd: options.environment.workdir,
       env: options.env,
       user: ROOT,
@@ -93,7 +99,6 @@ export async function runTaskVerifier(options: TaskVerifierOptions): Promise<Tas
       stdout,
       stderr,
     });
-    exitCode = ran.exitCode;
     if (ran.timedOut)
       outcome = {
         kind: "infrastructure",
@@ -106,27 +111,44 @@ export async function runTaskVerifier(options: TaskVerifierOptions): Promise<Tas
         ? rewardsOf(rewardFile, id)
         : {
             kind: "infrastructure",
-            problem: `the verifier (tests/test.sh) wrote neither /logs/verifier/reward.txt nor reward.json (exit code ${exitCode}${lastLine(stderr.text() || stdout.text())}); it runs with no network, so a verifier that installs its tools or fetches anything cannot run here`,
+            problem: `the verifier (tests/test.sh) wrote neither /logs/verifier/reward.txt nor reward.json (exit code ${ran.exitCode}${lastLine(stderr.text() || stdout.text())}); it runs with no network, so a verifier that installs its tools or fetches anything cannot run here`,
             id,
           };
     }
   } finally {
     await sandbox.remove().catch(() => {});
   }
-  await keepVerifierOutput(join(options.directory, id), {
+  // Kept as a verification receipt, so that the viewer shows it as any other: the reward file is its artifact.
+  const reward = rewardFile && {
+    path: `logs/verifier/${rewardFile.name}`,
+    data: new TextEncoder().encode(rewardFile.text),
+  };
+  const result: VerificationResult = {
+    id,
+    state: ran.timedOut ? "timed_out" : "completed",
+    exitCode: ran.timedOut ? null : ran.exitCode,
+    commands: [{ argv: COMMAND, exitCode: ran.exitCode, elapsedMs: ran.elapsedMs }],
     stdout: stdout.text(),
     stderr: stderr.text(),
-    rewardFile,
-    receipt: {
-      format: "openeval.task-verifier-receipt",
+    logsTruncated: stdout.truncated || stderr.truncated,
+    artifacts: reward ? [{ path: reward.path, bytes: reward.data.length, sha256: sha256(reward.data) }] : [],
+    missingArtifacts: reward ? [] : REWARD_FILES.map((name) => `logs/verifier/${name}`),
+    refusedArtifacts: [],
+  };
+  await keepReceipt(
+    join(options.directory, id),
+    {
+      format: "openeval.verification-receipt",
       version: 1,
+      result,
       imageId: options.environment.image,
-      command: ["bash", "/tests/test.sh"],
-      exitCode,
-      outcome,
+      request: { revision: "final", image: "environment", timeoutMs: options.timeoutMs, commands: [COMMAND] },
+      limits: options.limits,
+      startedAt: new Date(startedAt).toISOString(),
       elapsedMs: Date.now() - startedAt,
     },
-  });
+    reward ? [reward] : [],
+  );
   return outcome;
 }
 
@@ -186,15 +208,4 @@ export function rewardsOf(file: { name: string; text: string }, id: string): Tas
 function lastLine(text: string): string {
   const line = text.trim().split("\n").at(-1)?.trim();
   return line ? `; last output: ${line.slice(0, 200)}` : "";
-}
-
-async function keepVerifierOutput(
-  directory: string,
-  kept: { stdout: string; stderr: string; rewardFile: { name: string; text: string } | null; receipt: unknown },
-): Promise<void> {
-  await writeFileAtomic(join(directory, "stdout.log"), kept.stdout);
-  await writeFileAtomic(join(directory, "stderr.log"), kept.stderr);
-  if (kept.rewardFile) await writeFileAtomic(join(directory, kept.rewardFile.name), kept.rewardFile.text);
-  // Written last: a receipt names only files that are already in place.
-  await writeJsonAtomic(join(directory, "receipt.json"), kept.receipt);
 }
