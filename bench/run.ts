@@ -119,7 +119,7 @@ const sections: Section[] = [
   ...(sandbox ? [sectionSandbox(sandbox)] : []),
   ...(isolation ? sectionIsolation(isolation) : []),
   ...(runnerMemory ? [sectionRunnerMemory(runnerMemory)] : []),
-  ...(environments ? [sectionEnvironments(environments)] : []),
+  ...(environments ? sectionEnvironments(environments) : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,

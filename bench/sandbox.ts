@@ -101,7 +101,7 @@ export async function measureIsolation(options: {
  * The phases of section 8's breakdown, in the order of an eval run, indented by what holds them: the runner's events,
  * then what runOpenCode and the candidate container publish. "candidate.other" is derived (see withOtherPhases).
  */
-const PHASES: [name: string, label: string][] = [
+export const PHASES: [name: string, label: string][] = [
   ["candidate", "candidate (candidate.started → finished)"],
   ["container.connect", "  engine: connect (ping)"],
   ["opencode.setup", "  OpenCode set-up (isolated HOME, auth entry)"],
@@ -111,6 +111,7 @@ const PHASES: [name: string, label: string][] = [
   ["container.proxy-listen", "    egress proxy: bun start → listening"],
   ["container.engine-cpus", "    engine: CPUs (info)"],
   ["container.candidate-create", "    candidate container: create + start"],
+  ["container.lay-workspace", "  environment: its working directory copied out (the starting workspace)"],
   ["container.copy-in", "    scratch folder and tool user's HOME copy-in (read + tar + put)"],
   ["container.forwarders", "    forwarders: bun start → listening"],
   ["opencode.first-event", "  OpenCode start (launched → first event)"],
@@ -125,7 +126,7 @@ const PHASES: [name: string, label: string][] = [
 ];
 
 /** Adds, per eval run, the candidate's time outside the phases published inside it. */
-function withOtherPhases(byEvalRun: Map<string, PhaseTotals>): Map<string, PhaseTotals> {
+export function withOtherPhases(byEvalRun: Map<string, PhaseTotals>): Map<string, PhaseTotals> {
   const inside = [
     "container.connect",
     "opencode.setup",

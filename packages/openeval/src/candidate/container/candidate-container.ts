@@ -146,7 +146,11 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
       const workdir = options.layout.workspace;
       if (workdir === null) return lay();
       const { candidate } = await closingOnError(started);
-      await closingOnError(copyWhole(candidate, workdir, options.workspace, "The environment's working directory"));
+      await closingOnError(
+        timed(options, "lay-workspace", () =>
+          copyWhole(candidate, workdir, options.workspace, "The environment's working directory"),
+        ),
+      );
       if (options.solution && options.layout.solution)
         await closingOnError(laySolution(candidate, options.solution, options.layout.solution));
     },
