@@ -1,5 +1,5 @@
-// The two controls every eval with its own environment has without a control file (docs/guide/harbor-tasks.md):
-// `control/nop` does nothing, and `control/oracle` runs the task's reference solution, solution/solve.sh, which its
+// The controls an eval with its own environment has without a control file (docs/guide/harbor-tasks.md):
+// `control/nop` does nothing, and with a reference solution `control/oracle` runs solution/solve.sh, which its
 // container alone receives at /solution. Calibration expects the oracle to earn full credit and the nop less.
 import { existsSync } from "node:fs";
 import { join } from "node:path";

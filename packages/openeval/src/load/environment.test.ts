@@ -64,4 +64,31 @@ describe("an eval's environment/", () => {
       `${EVAL}/eval.ts: prepare: the candidate starts from environment/'s image; bake it into environment/Dockerfile (COPY the files, RUN the steps) under its WORKDIR`,
     ]);
   });
+
+  it("gives the eval the built-in nop control, and the oracle when it has solution/solve.sh", async () => {
+    const load = async (files: Record<string, string>) =>
+      (await loadBenchmark(await writeTree(minimalBenchmark(files)))).evals[0]!.controls;
+    const dockerfile = { [`${EVAL}/environment/Dockerfile`]: "FROM debian\nWORKDIR /app\n" };
+    expect(Object.keys(await load(dockerfile))).toEqual(["nop"]);
+    const withSolution = await load({ ...dockerfile, [`${EVAL}/solution/solve.sh`]: "echo solved > answer.txt\n" });
+    expect(withSolution.oracle?.turns[0]?.tools?.[0]).toMatchObject({
+      name: "bash",
+      input: { command: "bash /solution/solve.sh" },
+    });
+    expect(withSolution.nop?.turns).toEqual([
+      { text: "Nothing done: the nop control leaves the workspace as it found it." },
+    ]);
+    // An eval without an environment has neither: its controls are its control files.
+    expect(await load({ [`${EVAL}/solution/solve.sh`]: "true\n" })).toEqual({});
+  });
+
+  it("refuses a variant's workspace files, which an environment's workspace has no place for", async () => {
+    const problems = await problemsOf({
+      "benchmark.ts": `export default { models: ["provider/model"], variants: { notes: { files: { "workspace/NOTES.md": "x" } } } };\n`,
+      [`${EVAL}/environment/Dockerfile`]: "FROM debian\n",
+    });
+    expect(problems).toEqual([
+      "benchmark.ts: variants.notes.files: workspace/NOTES.md cannot be laid in answer, whose workspace is its environment image's working directory; put the file in the environment's Dockerfile, or use the variant's instructions or config/ files",
+    ]);
+  });
 });

@@ -60,7 +60,8 @@ export async function loadBenchmark(path: string): Promise<BenchmarkDefinition> 
     importer.close();
   }
   const composed = composeByCategories(settings?.categories, evals, problems);
-  if (settings) problems.push(...checkAcrossEvals(settings, composed.evals));
+  if (settings)
+    problems.push(...checkAcrossEvals(settings, composed.evals), ...variantWorkspaceProblems(variants, composed.evals));
   if (problems.length > 0 || !settings) throw new BenchmarkInvalidError(problems);
   return {
     name: settings.name ?? basename(directory),
@@ -127,6 +128,26 @@ export function checkModelOverride(benchmark: BenchmarkDefinition, models: reado
     ]),
   );
   if (problems.length > 0) throw new BenchmarkInvalidError(problems);
+}
+
+/** A variant's workspace files have nowhere to go in an eval whose workspace is its environment image's. */
+function variantWorkspaceProblems(
+  variants: readonly VariantDefinition[],
+  evals: readonly EvalDefinition[],
+): LoadProblem[] {
+  const confined = evals.filter((evaluation) => evaluation.environment).map((evaluation) => evaluation.id);
+  if (confined.length === 0) return [];
+  return variants.flatMap((variant) => {
+    const paths = Object.keys(variant.files).filter((path) => path.startsWith("workspace/"));
+    return paths.length === 0
+      ? []
+      : [
+          {
+            file: "benchmark.ts",
+            message: `variants.${variant.name}.files: ${paths.join(", ")} cannot be laid in ${confined.join(", ")}, whose workspace is ${confined.length === 1 ? "its" : "their"} environment image's working directory; put the file in the environment's Dockerfile, or use the variant's instructions or config/ files`,
+          },
+        ];
+  });
 }
 
 /** Rules that need both benchmark.ts and the evals. */
