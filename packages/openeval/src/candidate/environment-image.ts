@@ -10,6 +10,7 @@ import {
   buildLabelledImage,
   ContainerError,
   findBuiltImage,
+  findNamedImage,
   type ContainerEngine,
   type ImageProgress,
   type LabelledImage,
@@ -50,7 +51,10 @@ export async function buildEnvironmentImage(
     ...(options.force ? { force: true } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   };
-  const base = await buildLabelledImage(engine, baseSpec(environment), { generate: async () => [], ...shared });
+  const spec = baseSpec(environment);
+  const base = spec
+    ? await buildLabelledImage(engine, spec, { generate: async () => [], ...shared })
+    : await namedBase(engine, environment);
   const facts = await baseFacts(engine, base.imageId);
   const layer = await buildLabelledImage(engine, await layerSpec(environment, base, facts), {
     generate: async (_files, progress) => {
@@ -78,7 +82,8 @@ export async function findEnvironmentImage(
   engine: ContainerEngine,
   environment: EvalEnvironment,
 ): Promise<EnvironmentImage | null> {
-  const base = await findBuiltImage(engine, baseSpec(environment));
+  const spec = baseSpec(environment);
+  const base = spec ? await findBuiltImage(engine, spec) : await namedBase(engine, environment).catch(() => null);
   if (!base) return null;
   const layer = await findBuiltImage(engine, await layerSpec(environment, base, null));
   if (!layer) return null;
@@ -88,13 +93,26 @@ export async function findEnvironmentImage(
   return { ...layer, workdir, asRoot: isRoot(labels[LABELS.user] ?? "") };
 }
 
-function baseSpec(environment: EvalEnvironment): LabelledImageSpec {
+/** The base built from environment/; null when the environment names a prebuilt image (task.toml docker_image). */
+function baseSpec(environment: EvalEnvironment): LabelledImageSpec | null {
+  if (environment.directory === null) return null;
   return {
     role: "environment-base",
     contextDirectory: environment.directory,
     generatedFolder: null,
     timeoutMs: environment.buildTimeoutMs,
   };
+}
+
+/** A prebuilt base, pinned by its id (which stands for its contents in the layer's hash); OE_IMAGE_MISSING without it. */
+async function namedBase(engine: ContainerEngine, environment: EvalEnvironment): Promise<LabelledImage> {
+  const image = await findNamedImage(
+    engine,
+    environment.baseImage!,
+    "environment-base",
+    "task.toml environment.docker_image",
+  );
+  return { ...image, contextHash: image.imageId };
 }
 
 /** `facts` are needed to build (they become its build arguments and labels), not to find it: they follow from the base. */

@@ -15,6 +15,10 @@ export const validateCommand = defineCommand("validate", {
       console.log(`  composed from the criteria in categories: ${benchmark.categories.join(", ")}`);
     console.log(`  ${benchmark.evals.length} eval${benchmark.evals.length === 1 ? "" : "s"}:`);
     for (const evaluation of benchmark.evals) {
+      if (evaluation.harbor) {
+        console.log(`  - ${evaluation.id}: ${evaluation.harbor.mapped.join("; ")}`);
+        continue;
+      }
       const kinds = [evaluation.rubric && "judge.md", evaluation.code && "judge.ts"].filter(Boolean).join(" + ");
       const criteria = evaluation.criteria.map(
         (criterion) => `${criterion.id} (${[criterion.source, ...criterion.categories].join("; ")})`,
@@ -26,6 +30,7 @@ export const validateCommand = defineCommand("validate", {
         `${kinds}`,
         `criteria: ${criteria.join(", ")}`,
         ...(controls.length > 0 ? [`controls: ${controls.join(", ")}`] : []),
+        ...(evaluation.environment ? ["environment/: its own image (a container, whatever the model)"] : []),
         ...(policy
           ? [
               `earlyStop: checks ≥ ${policy.minIntervalMs} ms apart, at most ${policy.maxChecks}, judge spend ≤ $${policy.maxCostUSD}${onlyModelsOf(evaluation.settings.earlyStop)}`,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import type { CriterionScore, EvalRun, JudgeRun, RunMetrics } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
+import { gradeTaskVerifier } from "./grade-task-verifier.ts";
 import type { VerificationEnvironment } from "./schema.ts";
 import type { VerificationLimits } from "../recording/index.ts";
 import { describeState } from "../util/words.ts";
@@ -72,7 +73,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
     runId: request.runId,
     evalRunId: evalRun.id,
     slot: evalRun.slot,
-    kind: evaluation.code && evaluation.rubric ? "hybrid" : evaluation.code ? "code" : "rubric",
+    kind: judgeKind(evaluation),
     state: "running",
     judgeFingerprint: request.judgeFingerprint,
     startedAt: startedAt.toISOString(),
@@ -112,6 +113,20 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
     output = code.output;
     outcomes.push({ state: code.state, scores: code.scores, error: code.error });
   }
+  if (evaluation.harbor && !request.signal?.aborted) {
+    const verifier = await gradeTaskVerifier({
+      evalRun,
+      runDirectory: request.runDirectory,
+      evalDirectory: evaluation.directory,
+      verifier: evaluation.harbor.verifier,
+      environment: request.environment ?? null,
+      verification: request.verification ?? null,
+      judgeRun: request.judgeRunId,
+      directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification),
+    });
+    output ??= verifier.output;
+    outcomes.push(verifier);
+  }
   if (evaluation.rubric && !request.signal?.aborted)
     outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric)));
 
@@ -129,6 +144,16 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
   };
   request.save(final);
   return final;
+}
+
+/** One source is its kind; more than one is hybrid. */
+function judgeKind(evaluation: EvalDefinition): JudgeRun["kind"] {
+  const kinds = [
+    ...(evaluation.code ? (["code"] as const) : []),
+    ...(evaluation.harbor ? (["verifier"] as const) : []),
+    ...(evaluation.rubric ? (["rubric"] as const) : []),
+  ];
+  return kinds.length === 1 ? kinds[0]! : "hybrid";
 }
 
 /**

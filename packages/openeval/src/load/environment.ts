@@ -15,8 +15,11 @@ export interface EnvironmentLimits {
 }
 
 export interface EvalEnvironment {
-  /** The environment/ folder (absolute): the Dockerfile at its root is built with the folder as its context. */
-  directory: string;
+  /** The environment/ folder (absolute): the Dockerfile at its root is built with the folder as its context. Null
+   * when `baseImage` names a prebuilt image instead. */
+  directory: string | null;
+  /** A prebuilt image on the engine (a Harbor task's `docker_image`), used as it is. */
+  baseImage?: string;
   buildTimeoutMs: number;
   /** The eval's own container limits, over benchmark.ts's `candidate.container`. */
   limits: EnvironmentLimits;

@@ -13,6 +13,7 @@ import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
 import { loadGitWorkspace, loadWorkspace, type EvalWorkspace } from "./workspace.ts";
 import { loadEnvironment, type EvalEnvironment } from "./environment.ts";
 import { builtInControls } from "./built-in-controls.ts";
+import { isHarborTask, mapHarborTask, readTaskToml, type HarborTask } from "./harbor-task.ts";
 import { CodedLoadError, type LoadProblem } from "./errors.ts";
 
 export interface Criterion {
@@ -40,6 +41,8 @@ export interface EvalDefinition {
   workspace: EvalWorkspace;
   /** environment/: the image its candidates run in, built from its Dockerfile; null: the standard candidate image. */
   environment: EvalEnvironment | null;
+  /** A Harbor task's verifier and what its task.toml became; null for an ordinary eval. */
+  harbor: HarborTask | null;
   /** Files only judges may read (reference fixes, fixtures); they enter the judge fingerprint. */
   judgeFiles: JudgeFile[];
   controls: Record<string, ControlFile>;
@@ -82,7 +85,9 @@ export async function loadEval(
   if (!listed || listed.problems.length > 0)
     return { definition: null, problems: [...problems, ...(listed?.problems ?? [])] };
   const has = (name: string) => existsSync(join(directory, name));
-  if (!has("prompt.md") || (!has("judge.md") && !has("judge.ts"))) {
+  const harborTask = isHarborTask(directory);
+  if (harborTask) problems.push(...harborConflicts(has, at));
+  else if (!has("prompt.md") || (!has("judge.md") && !has("judge.ts"))) {
     const missing = [!has("prompt.md") && "prompt.md", !has("judge.md") && !has("judge.ts") && "judge.md or judge.ts"];
     problems.push({
       file: relative(benchmarkDirectory, directory),
@@ -90,12 +95,20 @@ export async function loadEval(
     });
   }
 
-  const prompt = has("prompt.md")
-    ? await attempt("prompt.md", async () => parsePrompt(readFileSync(join(directory, "prompt.md"))))
-    : null;
-  const settings = has("eval.ts")
-    ? await attempt("eval.ts", () => importer.import(join(directory, "eval.ts"), EvalSettingsSchema))
-    : EvalSettingsSchema.parse({});
+  const toml = harborTask ? await attempt("task.toml", async () => readTaskToml(directory)) : null;
+  const harbor = toml ? await attempt("task.toml", async () => mapHarborTask(directory, toml)) : null;
+  const prompt = harbor
+    ? harbor.prompt
+    : has("prompt.md")
+      ? await attempt("prompt.md", async () => parsePrompt(readFileSync(join(directory, "prompt.md"))))
+      : null;
+  const settings = harbor
+    ? harbor.settings
+    : has("eval.ts")
+      ? await attempt("eval.ts", () => importer.import(join(directory, "eval.ts"), EvalSettingsSchema))
+      : harborTask
+        ? null
+        : EvalSettingsSchema.parse({});
   const rubric = has("judge.md")
     ? await attempt("judge.md", async () => parseRubric(readFileSync(join(directory, "judge.md"), "utf8")))
     : null;
@@ -113,15 +126,19 @@ export async function loadEval(
   const workspace = workspaceSettings
     ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
     : await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
-  const environment = has("environment")
-    ? await attempt("environment", async () => loadEnvironment(join(directory, "environment")))
-    : null;
+  const environment = harbor
+    ? harbor.environment
+    : has("environment")
+      ? await attempt("environment", async () => loadEnvironment(join(directory, "environment")))
+      : null;
   if (environment) problems.push(...environmentConflicts(settings, has("workspace"), at));
   const controls = await attempt("controls", async () => ({
     ...builtInControls(directory, environment !== null),
     ...(await loadControls(join(directory, "controls"))),
   }));
-  const judgeFiles = await attempt(".", async () => listJudgeFiles(listed.files, workspaceFolders(workspaceSettings)));
+  const judgeFiles = await attempt(".", async () =>
+    listJudgeFiles(listed.files, workspaceFolders(workspaceSettings), harborTask ? HARBOR_ENTRIES : []),
+  );
 
   if (settings?.earlyStop && has("judge.ts")) {
     problems.push({
@@ -160,6 +177,7 @@ export async function loadEval(
       criteria,
       workspace,
       environment,
+      harbor: harbor?.harbor ?? null,
       judgeFiles,
       controls,
     },
@@ -187,6 +205,24 @@ function environmentConflicts(
   ];
 }
 
+/** A Harbor task's definition files: read by the harness, not judge-only (tests/ and solution/ are). */
+const HARBOR_ENTRIES = ["task.toml", "instruction.md"];
+
+/** What a Harbor task folder cannot also hold, and what it must. */
+function harborConflicts(has: (name: string) => boolean, at: (name: string) => string): LoadProblem[] {
+  return [
+    ...(has("prompt.md")
+      ? [{ file: at("prompt.md"), message: "a Harbor task's prompt is instruction.md; remove prompt.md" }]
+      : []),
+    ...(has("eval.ts")
+      ? [{ file: at("eval.ts"), message: "a Harbor task's settings are its task.toml's; remove eval.ts" }]
+      : []),
+    ...(has("tests/test.sh")
+      ? []
+      : [{ file: at("tests"), message: "a Harbor task is graded by tests/test.sh, which it does not have; add it" }]),
+  ];
+}
+
 async function loadControls(directory: string): Promise<Record<string, ControlFile>> {
   if (!existsSync(directory)) return {};
   const names = (await readdir(directory)).filter((name) => name.endsWith(".json")).sort();
@@ -209,11 +245,12 @@ export function workspaceFolders(settings: EvalSettings["workspace"]): string[] 
  * `candidateFolders`: folders the candidate gets (see workspaceFolders), which are not judge-only either. A link to a
  * file elsewhere in the benchmark is frozen as that file's content.
  */
-function listJudgeFiles(files: EvalFile[], candidateFolders: string[]): JudgeFile[] {
+function listJudgeFiles(files: EvalFile[], candidateFolders: string[], harnessFiles: string[]): JudgeFile[] {
   const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
-  const judgeOnly = files.filter(
-    (entry) => !HARNESS_ENTRIES.has(entry.path.split("/")[0] ?? "") && !inFolder(entry.path),
-  );
+  const judgeOnly = files.filter((entry) => {
+    const top = entry.path.split("/")[0] ?? "";
+    return !HARNESS_ENTRIES.has(top) && !harnessFiles.includes(top) && !inFolder(entry.path);
+  });
   return judgeOnly.map((entry) => ({ path: entry.path, sha256: sha256(readFileSync(entry.absolute)) }));
 }
 

@@ -267,7 +267,7 @@ async function freezeEval(
 function candidateFolders(evaluation: EvalDefinition): string[] {
   return [
     ...(evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace)),
-    ...(evaluation.environment ? ["environment"] : []),
+    ...(evaluation.environment?.directory ? ["environment"] : []),
   ];
 }
 

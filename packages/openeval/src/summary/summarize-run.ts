@@ -164,7 +164,7 @@ export async function summarizeRun(
       })),
     outOfScope: plan.slots.length - inScope.length,
     criteria: criterionIds,
-    categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark), { seed: 1 }),
+    categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark, criterionIds), { seed: 1 }),
     inputChanges: recordedInputChanges(store),
     integrity,
     warnings: warningsOf(benchmark, inScope),
@@ -253,7 +253,11 @@ function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string
  * unless categories choose the criteria (benchmark.ts `categories`, --only-category): an undeclared one has none.
  */
 function judgesOf(evaluation: BenchmarkDefinition["evals"][number]): CriterionRef["source"][] {
-  return [...(evaluation.code ? ["judge.ts" as const] : []), ...(evaluation.rubric ? ["judge.md" as const] : [])];
+  return [
+    ...(evaluation.code ? ["judge.ts" as const] : []),
+    ...(evaluation.harbor ? ["tests/test.sh" as const] : []),
+    ...(evaluation.rubric ? ["judge.md" as const] : []),
+  ];
 }
 
 function criteriaOf(
@@ -273,22 +277,33 @@ function criteriaOf(
       continue;
     }
     const seen = (byEval.get(evaluation.id) ?? []).flatMap((observation) => Object.keys(observation.scores ?? {}));
-    for (const id of new Set(seen)) if (!refs.some((ref) => ref.id === id)) refs.push({ id, source: "judge.ts" });
+    // Criteria learned from judgments: a Harbor task's verifier names its own (reward.txt's, or reward.json's keys).
+    const learned = evaluation.harbor && !evaluation.code ? "tests/test.sh" : "judge.ts";
+    for (const id of new Set(seen)) if (!refs.some((ref) => ref.id === id)) refs.push({ id, source: learned });
     criteria[evaluation.id] = refs;
   }
   return criteria;
 }
 
-/** Eval id → criterion id → its category keys, for the criteria that have any. */
-function categoriesOf(benchmark: BenchmarkDefinition): Record<string, Record<string, string[]>> {
+/**
+ * Eval id → criterion id → its category keys, for the criteria that have any. A Harbor task's category (task.toml
+ * metadata) is that of every criterion its verifier scored.
+ */
+function categoriesOf(
+  benchmark: BenchmarkDefinition,
+  scored: Readonly<Record<string, readonly string[]>>,
+): Record<string, Record<string, string[]>> {
   return Object.fromEntries(
     benchmark.evals.map((evaluation) => [
       evaluation.id,
-      Object.fromEntries(
-        evaluation.criteria
+      Object.fromEntries([
+        ...(evaluation.harbor?.categories.length
+          ? (scored[evaluation.id] ?? []).map((id) => [id, evaluation.harbor!.categories] as const)
+          : []),
+        ...evaluation.criteria
           .filter((criterion) => criterion.categories.length > 0)
-          .map((criterion) => [criterion.id, criterion.categories]),
-      ),
+          .map((criterion) => [criterion.id, criterion.categories] as const),
+      ]),
     ]),
   );
 }

@@ -403,6 +403,7 @@ function evaluationFixture(): EvalDefinition {
     })),
     workspace: { directory: null, hash: "empty", fileCount: 0, git: null },
     environment: null,
+    harbor: null,
     judgeFiles: [],
     controls: candidates,
   };
