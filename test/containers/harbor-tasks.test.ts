@@ -3,7 +3,7 @@
 // grades them in a fresh container of its image. The oracle earns 1 on every solvable task and the nop 0; a verifier
 // that needs the network is an infrastructure error, never a 0; calibration passes the solvable tasks; a candidate
 // never sees tests/ or solution/ (the oracle alone gets solution/); a second `openeval image` builds nothing.
-import { cpSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readRecording } from "../../packages/openeval/src/recording/index.ts";
@@ -49,8 +49,10 @@ beforeAll(async () => {
   if (!reachable) return;
   directory = await makeTempDir("openeval-harbor-");
   cpSync(EXAMPLE, directory, { recursive: true });
-  for (const [task, script] of Object.entries(SCRIPTED))
+  for (const [task, script] of Object.entries(SCRIPTED)) {
+    mkdirSync(join(directory, "evals", task, "controls"));
     writeFileSync(join(directory, "evals", task, "controls", "scripted.json"), JSON.stringify(script));
+  }
   writeFileSync(
     join(directory, "benchmark.ts"),
     `export default { models: ["control/oracle", "control/nop", "control/scripted"], repetitions: 1 };\n`,

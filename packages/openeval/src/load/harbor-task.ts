@@ -47,11 +47,10 @@ export function readTaskToml(directory: string): HarborTaskToml {
   return toml.data;
 }
 
-/** The eval's prompt, settings, environment and verifier from a task folder whose task.toml is valid. */
-export function mapHarborTask(directory: string, toml: HarborTaskToml): LoadedHarborTask {
+/** The eval's prompt, settings and verifier from a task folder whose task.toml and environment are valid. */
+export function mapHarborTask(directory: string, toml: HarborTaskToml, environment: EvalEnvironment): LoadedHarborTask {
   const agentSec = toml.agent?.timeout_sec ?? HARBOR_DEFAULT_TIMEOUT_SEC;
   const verifierSec = toml.verifier?.timeout_sec ?? HARBOR_DEFAULT_TIMEOUT_SEC;
-  const environment = environmentOf(directory, toml);
   const metadata = toml.metadata ?? {};
   const category = typeof metadata.category === "string" ? categoryKey(metadata.category) : "";
   const tags = [
@@ -76,7 +75,8 @@ export function mapHarborTask(directory: string, toml: HarborTaskToml): LoadedHa
   };
 }
 
-function environmentOf(directory: string, toml: HarborTaskToml): EvalEnvironment {
+/** environment/ with task.toml's build timeout and limits, or its prebuilt docker_image. */
+export function harborEnvironment(directory: string, toml: HarborTaskToml): EvalEnvironment {
   const settings = toml.environment ?? {};
   const limits: EnvironmentLimits = {
     ...(settings.cpus !== undefined ? { cpus: settings.cpus } : {}),

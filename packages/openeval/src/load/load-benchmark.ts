@@ -7,6 +7,7 @@ import { ConfigInvalidError, createConfigImporter, type ConfigImporter } from ".
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
 import { BenchmarkSchema, MAX_SLOTS, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
 import { loadVariants, type VariantDefinition } from "./variants.ts";
+import { BUILT_IN_CONTROLS } from "./built-in-controls.ts";
 import { composeByCategories } from "./compose-categories.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
 
@@ -241,7 +242,9 @@ function controlFileProblems(models: readonly string[], evals: EvalDefinition[])
     for (const name of controlNames.filter((control) => !(control in evaluation.controls))) {
       problems.push({
         file: `evals/${evaluation.id}/controls`,
-        message: `model "control/${name}" needs evals/${evaluation.id}/controls/${name}.json; write the control or remove the model`,
+        message: (BUILT_IN_CONTROLS as readonly string[]).includes(name)
+          ? `model "control/${name}" is built in only for evals with environment/${name === "oracle" ? " and solution/solve.sh" : ""}, which ${evaluation.id} does not have; remove the model (\`openeval calibrate\` runs the oracle and nop of every eval that has them)`
+          : `model "control/${name}" needs evals/${evaluation.id}/controls/${name}.json; write the control or remove the model`,
       });
     }
   }

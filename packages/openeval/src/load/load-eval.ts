@@ -12,8 +12,8 @@ import { parseRubric, type Rubric } from "./rubric.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
 import { loadGitWorkspace, loadWorkspace, type EvalWorkspace } from "./workspace.ts";
 import { loadEnvironment, type EvalEnvironment } from "./environment.ts";
-import { builtInControls } from "./built-in-controls.ts";
-import { isHarborTask, mapHarborTask, readTaskToml, type HarborTask } from "./harbor-task.ts";
+import { BUILT_IN_CONTROLS, builtInControls } from "./built-in-controls.ts";
+import { harborEnvironment, isHarborTask, mapHarborTask, readTaskToml, type HarborTask } from "./harbor-task.ts";
 import { CodedLoadError, type LoadProblem } from "./errors.ts";
 
 export interface Criterion {
@@ -96,7 +96,15 @@ export async function loadEval(
   }
 
   const toml = harborTask ? await attempt("task.toml", async () => readTaskToml(directory)) : null;
-  const harbor = toml ? await attempt("task.toml", async () => mapHarborTask(directory, toml)) : null;
+  const harborImage = toml
+    ? await attempt(toml.environment?.docker_image === undefined ? "environment" : "task.toml", async () =>
+        harborEnvironment(directory, toml),
+      )
+    : null;
+  const harbor =
+    toml && harborImage
+      ? await attempt("instruction.md", async () => mapHarborTask(directory, toml, harborImage))
+      : null;
   const prompt = harbor
     ? harbor.prompt
     : has("prompt.md")
@@ -126,15 +134,15 @@ export async function loadEval(
   const workspace = workspaceSettings
     ? await attempt("eval.ts", () => loadGitWorkspace(workspaceSettings, directory))
     : await attempt("workspace", () => loadWorkspace(has("workspace") ? join(directory, "workspace") : null));
-  const environment = harbor
-    ? harbor.environment
+  const environment = harborTask
+    ? harborImage
     : has("environment")
       ? await attempt("environment", async () => loadEnvironment(join(directory, "environment")))
       : null;
   if (environment) problems.push(...environmentConflicts(settings, has("workspace"), at));
   const controls = await attempt("controls", async () => ({
-    ...builtInControls(directory, environment !== null),
     ...(await loadControls(join(directory, "controls"))),
+    ...builtInControls(directory, environment !== null),
   }));
   const judgeFiles = await attempt(".", async () =>
     listJudgeFiles(listed.files, workspaceFolders(workspaceSettings), harborTask ? HARBOR_ENTRIES : []),
@@ -226,6 +234,13 @@ function harborConflicts(has: (name: string) => boolean, at: (name: string) => s
 async function loadControls(directory: string): Promise<Record<string, ControlFile>> {
   if (!existsSync(directory)) return {};
   const names = (await readdir(directory)).filter((name) => name.endsWith(".json")).sort();
+  const reserved = names.filter((name) =>
+    (BUILT_IN_CONTROLS as readonly string[]).includes(name.slice(0, -".json".length)),
+  );
+  if (reserved.length > 0)
+    throw new Error(
+      `${reserved.join(", ")}: control/oracle and control/nop are built in (the task's solution/solve.sh, and doing nothing); give the control file another name`,
+    );
   const controls: Record<string, ControlFile> = {};
   for (const name of names) controls[name.slice(0, -".json".length)] = await loadControlFile(join(directory, name));
   return controls;
