@@ -4,14 +4,15 @@
 // root yet holds no capability, cannot touch OpenCode's files or the harness's, and sees no network; as the
 // Dockerfile's USER the root stays read-only. An environment that does not build is that eval's setup error, and
 // changing one Dockerfile plans only that eval's candidates again.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readRecording } from "../../packages/openeval/src/recording/index.ts";
-import { ResultsStore, type EvalRun, type JudgeRun } from "../../packages/openeval/src/records/index.ts";
+import type { EvalRun, JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
+import { onlyRunDirectory, readSlot } from "../helpers/results.ts";
 
 const reachable = await isEngineReachable();
 
@@ -145,22 +146,8 @@ describe.skipIf(!reachable)("an eval with its own environment", () => {
   });
 });
 
-function runStore<T>(read: (store: ResultsStore, runDirectory: string) => T): T {
-  const root = join(directory, "results");
-  const name = readdirSync(root).find((entry) => entry !== "environment-builds")!;
-  const store = ResultsStore.open(join(root, name), { readonly: true });
-  try {
-    return read(store, join(root, name));
-  } finally {
-    store.close();
-  }
-}
-
-function recorded(evalId: string): { evalRun: EvalRun; judgeRun: JudgeRun | undefined } {
-  return runStore((store) => {
-    const evalRun = store.evalRuns().find((candidate) => candidate.slot.evalId === evalId)!;
-    return { evalRun, judgeRun: store.judgeRuns(evalRun.id)[0] };
-  });
+function recorded(evalId: string): { evalRun: EvalRun; judgeRun?: JudgeRun } {
+  return readSlot(runDirectory(), evalId, "control/prober");
 }
 
 async function workspaceFile(evalId: string, path: string, revision: "initial" | "final" = "final"): Promise<string> {
@@ -174,5 +161,5 @@ async function workspacePaths(evalId: string, revision: "initial" | "final"): Pr
 }
 
 function runDirectory(): string {
-  return runStore((_store, runDirectory) => runDirectory);
+  return onlyRunDirectory(directory);
 }

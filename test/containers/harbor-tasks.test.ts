@@ -3,14 +3,15 @@
 // grades them in a fresh container of its image. The oracle earns 1 on every solvable task and the nop 0; a verifier
 // that needs the network is an infrastructure error, never a 0; calibration passes the solvable tasks; a candidate
 // never sees tests/ or solution/ (the oracle alone gets solution/); a second `openeval image` builds nothing.
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readRecording } from "../../packages/openeval/src/recording/index.ts";
-import { ResultsStore, type EvalRun, type JudgeRun } from "../../packages/openeval/src/records/index.ts";
+import type { EvalRun, JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
+import { onlyRunDirectory, readSlot } from "../helpers/results.ts";
 
 const reachable = await isEngineReachable();
 const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "harbor");
@@ -119,26 +120,8 @@ describe.skipIf(!reachable)("the example Harbor tasks", () => {
   });
 });
 
-function runStore<T>(read: (store: ResultsStore, runDirectory: string) => T): T {
-  const root = join(directory, "results");
-  const name = readdirSync(root).find((entry) => entry !== "environment-builds")!;
-  const store = ResultsStore.open(join(root, name), { readonly: true });
-  try {
-    return read(store, join(root, name));
-  } finally {
-    store.close();
-  }
-}
-
-function runDirectory(): string {
-  return runStore((_store, runDirectory) => runDirectory);
-}
-
-function recorded(evalId: string, model: string): { evalRun: EvalRun; judgeRun: JudgeRun | undefined } {
-  return runStore((store) => {
-    const evalRun = store.evalRuns().find((run) => run.slot.evalId === evalId && run.slot.model === model)!;
-    return { evalRun, judgeRun: store.judgeRuns(evalRun.id)[0] };
-  });
+function recorded(evalId: string, model: string): { evalRun: EvalRun; judgeRun?: JudgeRun } {
+  return readSlot(runDirectory(), evalId, model);
 }
 
 function rewards(): Record<string, number | null> {
@@ -149,4 +132,8 @@ function rewards(): Record<string, number | null> {
       result[`${evalId} × ${model}`] = judgeRun?.scores?.reward?.value ?? null;
     }
   return result;
+}
+
+function runDirectory(): string {
+  return onlyRunDirectory(directory);
 }
