@@ -56,6 +56,19 @@ describe.skipIf(!reachable)(`environment images on ${engineAddress()}`, () => {
     expect(changed).toMatchObject({ workdir: "/work", asRoot: false });
   });
 
+  it("runs the agent's commands as the task's agent user when it names one, in an image of its own", async () => {
+    const environment = await environmentOf("FROM debian:bookworm-slim\nWORKDIR /app\n");
+    const asRoot = await buildEnvironmentImage(await engine(), environment);
+    const asNobody = await buildEnvironmentImage(await engine(), { ...environment, agentUser: "nobody" });
+    expect(asRoot.asRoot).toBe(true);
+    expect(asNobody).toMatchObject({ asRoot: false, workdir: "/app" });
+    expect(asNobody.imageId).not.toBe(asRoot.imageId);
+    expect(await findEnvironmentImage(await engine(), { ...environment, agentUser: "nobody" })).toMatchObject({
+      imageId: asNobody.imageId,
+      asRoot: false,
+    });
+  });
+
   it("names the failing step and its output; a missing WORKDIR says what to add", async () => {
     const failing = await environmentOf("FROM debian:bookworm-slim\nRUN echo 'step output' && exit 3\n");
     const error = await buildEnvironmentImage(await engine(), failing).catch((caught: Error) => caught);

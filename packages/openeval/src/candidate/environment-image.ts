@@ -55,7 +55,7 @@ export async function buildEnvironmentImage(
   const base = spec
     ? await buildLabelledImage(engine, spec, { generate: async () => [], ...shared })
     : await namedBase(engine, environment);
-  const facts = await baseFacts(engine, base.imageId);
+  const facts = await baseFacts(engine, base.imageId, environment.agentUser);
   const layer = await buildLabelledImage(engine, await layerSpec(environment, base, facts), {
     generate: async (_files, progress) => {
       progress({
@@ -124,7 +124,7 @@ async function layerSpec(
   return {
     role: "environment",
     contextDirectory: LAYER_CONTEXT_DIRECTORY,
-    extraHash: `\0base:${base.contextHash}${pinnedBinariesHash()}\0egress:${sha256(await readFile(EGRESS_PROGRAM))}`,
+    extraHash: `\0base:${base.contextHash}${pinnedBinariesHash()}\0egress:${sha256(await readFile(EGRESS_PROGRAM))}${environment.agentUser === undefined ? "" : `\0user:${environment.agentUser}`}`,
     timeoutMs: environment.buildTimeoutMs,
     ...(facts
       ? {
@@ -136,10 +136,10 @@ async function layerSpec(
 }
 
 /** The base image's WORKDIR (required: it is the workspace) and USER. */
-async function baseFacts(engine: ContainerEngine, imageId: string) {
+async function baseFacts(engine: ContainerEngine, imageId: string, agentUser: string | undefined) {
   const image = await engine.inspectImage(imageId);
   const workdir = image?.workdir ?? "";
-  const user = image?.user ?? "";
+  const user = agentUser ?? image?.user ?? "";
   if (!workdir.startsWith("/") || workdir === "/")
     throw new ContainerError({
       code: "OE_IMAGE_BUILD_FAILED",

@@ -20,6 +20,8 @@ export interface EvalEnvironment {
   directory: string | null;
   /** A prebuilt image on the engine (a Harbor task's `docker_image`), used as it is. */
   baseImage?: string;
+  /** Whom the agent's commands run as instead of the Dockerfile's USER (a Harbor task's `[agent] user`). */
+  agentUser?: string;
   buildTimeoutMs: number;
   /** The eval's own container limits, over benchmark.ts's `candidate.container`. */
   limits: EnvironmentLimits;

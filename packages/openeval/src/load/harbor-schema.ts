@@ -36,7 +36,14 @@ export const HarborTaskTomlSchema = z
       })
       .optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
-    agent: z.strictObject({ timeout_sec: seconds.optional(), setup_timeout_sec: seconds.optional() }).optional(),
+    agent: z
+      .strictObject({
+        timeout_sec: seconds.optional(),
+        setup_timeout_sec: seconds.optional(),
+        /** The user the agent's commands run as, instead of the Dockerfile's USER. */
+        user: z.string().min(1).optional(),
+      })
+      .optional(),
     verifier: z
       .strictObject({
         timeout_sec: seconds.optional(),
@@ -66,6 +73,13 @@ export const HarborTaskTomlSchema = z
           })
           .optional(),
         gpu_types: refused("openeval runs no GPU tasks: its containers get no GPU; remove gpu_types"),
+        tpus: z
+          .number()
+          .int()
+          .refine((tpus) => tpus === 0, {
+            message: "openeval runs no TPU tasks: its containers get no TPU; remove tpus (or set it to 0)",
+          })
+          .optional(),
         allow_internet: z
           .boolean()
           .refine((allowed) => !allowed, {

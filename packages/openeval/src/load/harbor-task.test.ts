@@ -48,6 +48,7 @@ env = { GREETING = "hi" }
 [agent]
 timeout_sec = 300.0
 setup_timeout_sec = 60.0
+user = "agent"
 
 [environment]
 build_timeout_sec = 900.0
@@ -71,6 +72,7 @@ describe("a Harbor task folder", () => {
       directory: join(directory, TASK, "environment"),
       buildTimeoutMs: 900_000,
       limits: { cpus: 2, memoryMiB: 2048, storageMiB: 10240 },
+      agentUser: "agent",
     });
     expect(evaluation!.harbor).toMatchObject({
       verifier: { timeoutMs: 120_000, env: { GREETING: "hi" } },
@@ -88,6 +90,7 @@ describe("a Harbor task folder", () => {
     expect(evaluation!.harbor!.mapped).toEqual([
       "Harbor task",
       "agent timeout 300 s",
+      "agent's commands as user agent",
       "agent setup: none needed (OpenCode is in the image; nothing is installed at run time)",
       "verifier tests/test.sh, timeout 120 s, env GREETING",
       "environment environment/ (build timeout 900 s; cpus 2, memory 2048 MiB)",
@@ -121,6 +124,7 @@ describe("a Harbor task folder", () => {
       task(`[environment]
 gpus = 1
 gpu_types = ["H100"]
+tpus = 8
 allow_internet = true
 os = "windows"
 mcp_servers = []
@@ -135,6 +139,7 @@ instruction = "first"
       `${TASK}/task.toml: verifier.user: openeval runs the verifier as root (without capabilities); only "root" is supported, or remove user`,
       `${TASK}/task.toml: environment.gpus: openeval runs no GPU tasks: its containers get no GPU; remove gpus (or set it to 0)`,
       `${TASK}/task.toml: environment.gpu_types: openeval runs no GPU tasks: its containers get no GPU; remove gpu_types`,
+      `${TASK}/task.toml: environment.tpus: openeval runs no TPU tasks: its containers get no TPU; remove tpus (or set it to 0)`,
       `${TASK}/task.toml: environment.allow_internet: the task demands open internet, which openeval never gives a candidate (only its model provider's endpoint and the hosts benchmark.ts candidate.network.allow names); set allow_internet = false or remove it to run the task without internet`,
       `${TASK}/task.toml: environment.os: openeval runs Linux containers only; use "linux" or remove os`,
       `${TASK}/task.toml: environment.mcp_servers: MCP servers for the agent are not supported; remove mcp_servers (the candidate is OpenCode, configured by benchmark.ts and its variants)`,

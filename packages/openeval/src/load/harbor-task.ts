@@ -77,6 +77,7 @@ export function mapHarborTask(directory: string, toml: HarborTaskToml, environme
 
 /** environment/ with task.toml's build timeout and limits, or its prebuilt docker_image. */
 export function harborEnvironment(directory: string, toml: HarborTaskToml): EvalEnvironment {
+  const agentUser = toml.agent?.user !== undefined ? { agentUser: toml.agent.user } : {};
   const settings = toml.environment ?? {};
   const limits: EnvironmentLimits = {
     ...(settings.cpus !== undefined ? { cpus: settings.cpus } : {}),
@@ -94,13 +95,13 @@ export function harborEnvironment(directory: string, toml: HarborTaskToml): Eval
       throw new ConfigInvalidError([
         `environment.docker_image: the task also has environment/; remove docker_image to build environment/, or remove the folder to run ${settings.docker_image}`,
       ]);
-    return { directory: null, baseImage: settings.docker_image, buildTimeoutMs, limits };
+    return { directory: null, baseImage: settings.docker_image, buildTimeoutMs, limits, ...agentUser };
   }
   if (!existsSync(folder))
     throw new ConfigInvalidError([
       "the task has no environment/ folder and no environment.docker_image; add environment/Dockerfile",
     ]);
-  return loadEnvironment(folder, { buildTimeoutMs, limits });
+  return { ...loadEnvironment(folder, { buildTimeoutMs, limits }), ...agentUser };
 }
 
 function describeMapping(
@@ -117,6 +118,7 @@ function describeMapping(
   return [
     "Harbor task",
     `agent timeout ${mapped.agentSec} s${defaulted(toml.agent?.timeout_sec)}`,
+    ...(environment.agentUser ? [`agent's commands as user ${environment.agentUser}`] : []),
     ...(toml.agent?.setup_timeout_sec !== undefined
       ? ["agent setup: none needed (OpenCode is in the image; nothing is installed at run time)"]
       : []),
