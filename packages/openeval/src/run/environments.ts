@@ -9,7 +9,7 @@ import {
   type EnvironmentImage,
   type RuntimeEnvironment,
 } from "../candidate/index.ts";
-import type { EvalDefinition } from "../load/index.ts";
+import type { EvalDefinition, LoadProblem } from "../load/index.ts";
 import { connectImageEngine, ContainerError, type ContainerEngine, type ImageProgress } from "../sandbox/index.ts";
 
 /** Where a run keeps its environment builds' logs, one `<eval id>.log` each. */
@@ -124,4 +124,35 @@ function environmentsOf(evaluations: readonly EvalDefinition[], resolved: Map<st
 
 function connect(host: string | undefined): Promise<ContainerEngine> {
   return connectImageEngine("environment", host ? { host } : {});
+}
+
+/**
+ * Harbor tasks' prebuilt images (task.toml docker_image) missing from the engine, as validation problems: a task
+ * whose image is not there cannot run. No such task: no engine is asked.
+ */
+export async function prebuiltImageProblems(
+  evaluations: readonly EvalDefinition[],
+  host?: string,
+): Promise<LoadProblem[]> {
+  const named = evaluations.filter((evaluation) => evaluation.environment?.baseImage);
+  if (named.length === 0) return [];
+  let engine: ContainerEngine;
+  try {
+    engine = await connect(host);
+  } catch (error) {
+    return named.map((evaluation) => ({
+      file: `evals/${evaluation.id}/task.toml`,
+      message: `environment.docker_image ${evaluation.environment!.baseImage} cannot be checked: ${(error as Error).message}`,
+    }));
+  }
+  const problems: LoadProblem[] = [];
+  for (const evaluation of named) {
+    const image = evaluation.environment!.baseImage!;
+    if (!(await engine.inspectImage(image)))
+      problems.push({
+        file: `evals/${evaluation.id}/task.toml`,
+        message: `environment.docker_image ${image} is not on the engine at ${engine.address}; pull or build it there (openeval fetches nothing), or give the task an environment/ folder`,
+      });
+  }
+  return problems;
 }

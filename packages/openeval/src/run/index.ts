@@ -9,6 +9,7 @@ export { removeModels, type RemovedModels } from "./remove-models.ts";
 export { mergeRuns, type MergedRuns } from "./merge-runs.ts";
 export { snapshotRun, SNAPSHOTS_DIRECTORY, type RunSnapshot } from "./snapshot-run.ts";
 export {
+  prebuiltImageProblems,
   buildRunEnvironments,
   ENVIRONMENT_BUILDS_DIRECTORY,
   findRunEnvironments,
