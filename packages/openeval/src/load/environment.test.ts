@@ -2,18 +2,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { DEFAULT_ENVIRONMENT_BUILD_TIMEOUT_MS } from "./environment.ts";
-import { BenchmarkInvalidError } from "./errors.ts";
 import { loadBenchmark } from "./load-benchmark.ts";
+import { loadProblems } from "./fixtures/load-problems.ts";
 
 const EVAL = "evals/answer";
 
 async function problemsOf(files: Record<string, string>): Promise<string[]> {
-  const error = await loadBenchmark(await writeTree(minimalBenchmark(files))).then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(BenchmarkInvalidError);
-  return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
+  return loadProblems(await writeTree(minimalBenchmark(files)));
 }
 
 describe("an eval's environment/", () => {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeTree } from "../../../../test/helpers/fixtures.ts";
-import { BenchmarkInvalidError } from "./errors.ts";
 import { loadBenchmark } from "./load-benchmark.ts";
+import { loadProblems } from "./fixtures/load-problems.ts";
 
 const TASK = "evals/hello";
 const BENCHMARK = { "benchmark.ts": `export default { models: ["control/oracle", "control/nop"], repetitions: 1 };\n` };
@@ -20,13 +20,8 @@ function task(toml: string, extra: Record<string, string> = {}): Record<string, 
   };
 }
 
-async function problemsOf(files: Record<string, string>): Promise<string[]> {
-  const error = await loadBenchmark(await writeTree(files)).then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(BenchmarkInvalidError);
-  return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
+function problemsOf(files: Record<string, string>): Promise<string[]> {
+  return writeTree(files).then(loadProblems);
 }
 
 const FULL = `version = "1.0"

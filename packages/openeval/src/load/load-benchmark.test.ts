@@ -2,17 +2,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
-import { BenchmarkInvalidError } from "./errors.ts";
 import { checkModelOverride, loadBenchmark } from "./load-benchmark.ts";
+import { loadProblems } from "./fixtures/load-problems.ts";
 
 async function problemsOf(files: Record<string, string | { symlink: string }>): Promise<string[]> {
-  const directory = await writeTree(files);
-  const error = await loadBenchmark(directory).then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(BenchmarkInvalidError);
-  return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
+  return loadProblems(await writeTree(files));
 }
 
 describe("loadBenchmark", () => {

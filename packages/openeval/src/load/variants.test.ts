@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
-import { BenchmarkInvalidError } from "./errors.ts";
 import { loadBenchmark } from "./load-benchmark.ts";
+import { loadProblems } from "./fixtures/load-problems.ts";
 
 function benchmarkWith(variants: string, files: Record<string, string> = {}) {
   return writeTree(
@@ -13,12 +13,7 @@ function benchmarkWith(variants: string, files: Record<string, string> = {}) {
 }
 
 async function problemsOf(variants: string): Promise<string[]> {
-  const error = await loadBenchmark(await benchmarkWith(variants)).then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(BenchmarkInvalidError);
-  return (error as BenchmarkInvalidError).problems.map((problem) => `${problem.file}: ${problem.message}`);
+  return loadProblems(await benchmarkWith(variants));
 }
 
 describe("benchmark.ts variants", () => {
