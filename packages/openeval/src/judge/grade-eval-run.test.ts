@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { combineSources, type SourceOutcome } from "./grade-eval-run.ts";
+import { combineSources } from "./grade-eval-run.ts";
+import type { SourceOutcome } from "./judge-source.ts";
 
 const code: SourceOutcome = { state: "completed", scores: { tests: { value: 1, source: "judge.ts" } } };
 const rubric: SourceOutcome = {

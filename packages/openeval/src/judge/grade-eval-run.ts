@@ -2,11 +2,11 @@
 // judgment becomes active only when both sources succeed; neither overwrites the other's criteria.
 import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
-import type { CriterionScore, EvalRun, JudgeRun, RunMetrics } from "../records/index.ts";
+import type { CriterionScore, EvalRun, JudgeRun } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import { gradeTaskVerifier } from "./grade-task-verifier.ts";
+import type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
 import type { VerificationEnvironment } from "./schema.ts";
-import type { VerificationLimits } from "../recording/index.ts";
 import { describeState } from "../util/words.ts";
 
 export interface GradeRequest {
@@ -31,31 +31,8 @@ export interface GradeRequest {
   save(judgeRun: JudgeRun): void;
 }
 
-/** What one judge source (judge.ts or judge.md) produced. */
-export interface SourceOutcome {
-  state: "completed" | "failed" | "timed_out" | "interrupted";
-  /** null: the source returned no scores (unscored). */
-  scores: Record<string, CriterionScore> | null;
-  output?: unknown;
-  error?: string;
-  /** Model spend of this source (USD): the rubric judge's session; absent for code judges, which call no model. */
-  costUSD?: number;
-  /** The rubric judge session's metrics; absent for code judges and when its database could not be read. */
-  metrics?: RunMetrics;
-  /** It failed for the harness's reasons (a verifier that could not run), not the judge's. */
-  infrastructureError?: boolean;
-}
-
 /** The rubric source is pluggable so that the LLM judge lives in its own module. */
 export type RubricGrader = (request: GradeRequest, directory: string) => Promise<SourceOutcome>;
-
-/** What a run resolved once for ctx.verification: the pinned image, or why there is none. */
-export interface VerificationSetup {
-  image: string | null;
-  unavailable: string | null;
-  engine: { engine?: "docker" | "podman"; socketPath?: string };
-  limits: VerificationLimits;
-}
 
 /** A judge run's folder: one sub-folder per source (files: CODE_JUDGE_FILES, RUBRIC_FILES) and verification's receipts. */
 export const JUDGE_RUN_FOLDERS = { code: "code", rubric: "rubric", verification: "verification" } as const;

@@ -7,7 +7,7 @@ import type { CriterionSource, EvalRun } from "../records/index.ts";
 import { openSealedEvidence } from "../recording/index.ts";
 import type { TarEntry } from "../sandbox/index.ts";
 import { walkTree } from "../util/tree.ts";
-import type { SourceOutcome, VerificationSetup } from "./grade-eval-run.ts";
+import type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
 import type { VerificationEnvironment } from "./schema.ts";
 import { DEFAULT_VERIFICATION_LIMITS } from "./verification/index.ts";
 import { runTaskVerifier } from "./verification/task-verifier.ts";

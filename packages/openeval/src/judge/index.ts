@@ -18,9 +18,8 @@ export {
   JUDGE_RUN_FOLDERS,
   type GradeRequest,
   type RubricGrader,
-  type SourceOutcome,
-  type VerificationSetup,
 } from "./grade-eval-run.ts";
+export type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
 export {
   checkEarly,
   createRubricGrader,

@@ -1,7 +1,7 @@
 // Resolving ctx.verification once per run: only when some judge.ts uses it, and never fatal — a missing engine
 // or image becomes the reason every verification run of that run fails (a recorded judging failure).
 import { mentionsVerification, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
-import type { VerificationSetup } from "./grade-eval-run.ts";
+import type { VerificationSetup } from "./judge-source.ts";
 import { DEFAULT_VERIFICATION_LIMITS, resolveVerificationImage } from "./verification/index.ts";
 
 export async function setUpVerification(

@@ -4,7 +4,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import type { OpenCodeOutcome } from "../../opencode/index.ts";
-import type { SourceOutcome } from "../grade-eval-run.ts";
+import type { SourceOutcome } from "../judge-source.ts";
 import { JudgingError, normalizeJudgeOutput } from "../normalize.ts";
 import { extractNative } from "../../recording/index.ts";
 import { readCallLog } from "./call-log.ts";
