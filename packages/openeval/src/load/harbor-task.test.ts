@@ -162,12 +162,14 @@ instruction = "first"
     ]);
   });
 
-  it("takes a prebuilt docker_image instead of environment/, and refuses both at once", async () => {
+  it("takes a prebuilt docker_image instead of environment/, and builds environment/ when it has both", async () => {
     const files = task(`[environment]\ndocker_image = "ghcr.io/org/task:1"\n`);
-    const both = await problemsOf(files);
-    expect(both).toEqual([
-      `${TASK}/task.toml: environment.docker_image: the task also has environment/; remove docker_image to build environment/, or remove the folder to run ghcr.io/org/task:1`,
-    ]);
+    const [both] = (await loadBenchmark(await writeTree(files))).evals;
+    expect(both!.environment!.directory).toMatch(/environment$/);
+    expect(both!.environment!.baseImage).toBeUndefined();
+    expect(both!.harbor!.mapped).toContain(
+      "docker_image ghcr.io/org/task:1: not used; environment/ is built instead (openeval pulls no image)",
+    );
     delete files[`${TASK}/environment/Dockerfile`];
     const [evaluation] = (await loadBenchmark(await writeTree(files))).evals;
     expect(evaluation!.environment).toMatchObject({ directory: null, baseImage: "ghcr.io/org/task:1" });
@@ -191,5 +193,15 @@ describe("the built-in controls", () => {
       'evals/plain/controls: model "control/oracle" is built in only for evals with environment/ and solution/solve.sh, which plain does not have; remove the model (`openeval calibrate` runs the oracle and nop of every eval that has them)',
       'evals/plain/controls: model "control/nop" is built in only for evals with environment/, which plain does not have; remove the model (`openeval calibrate` runs the oracle and nop of every eval that has them)',
     ]);
+  });
+});
+
+describe("gates over Harbor tasks", () => {
+  it("accept the reward criterion that reward.txt scores", async () => {
+    const files = task("");
+    files["benchmark.ts"] =
+      `export default { models: ["control/oracle"], gates: { criteria: { reward: { min: 1 } } } };\n`;
+    const benchmark = await loadBenchmark(await writeTree(files));
+    expect(benchmark.settings.gates?.criteria).toEqual({ reward: { min: 1 } });
   });
 });

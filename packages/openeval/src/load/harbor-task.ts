@@ -11,6 +11,9 @@ import { ConfigInvalidError } from "./import-config.ts";
 import { parsePrompt, type EvalPrompt } from "./prompt.ts";
 import { EvalSettingsSchema, type EvalSettings } from "./schema.ts";
 
+/** The criterion a verifier's reward.txt scores. */
+export const HARBOR_REWARD = "reward";
+
 /** Harbor's defaults, which a task written for Harbor expects when it leaves a timeout out. */
 const HARBOR_DEFAULT_TIMEOUT_SEC = 600;
 
@@ -90,13 +93,9 @@ export function harborEnvironment(directory: string, toml: HarborTaskToml): Eval
   };
   const buildTimeoutMs = Math.round((settings.build_timeout_sec ?? HARBOR_DEFAULT_TIMEOUT_SEC) * 1000);
   const folder = join(directory, "environment");
-  if (settings.docker_image !== undefined) {
-    if (existsSync(folder))
-      throw new ConfigInvalidError([
-        `environment.docker_image: the task also has environment/; remove docker_image to build environment/, or remove the folder to run ${settings.docker_image}`,
-      ]);
+  // With both, environment/ is built: docker_image is the same image prebuilt for a registry openeval never pulls from.
+  if (settings.docker_image !== undefined && !existsSync(folder))
     return { directory: null, baseImage: settings.docker_image, buildTimeoutMs, limits, ...agentUser };
-  }
   if (!existsSync(folder))
     throw new ConfigInvalidError([
       "the task has no environment/ folder and no environment.docker_image; add environment/Dockerfile",
@@ -124,6 +123,11 @@ function describeMapping(
       : []),
     `verifier tests/test.sh, timeout ${mapped.verifierSec} s${defaulted(toml.verifier?.timeout_sec)}${Object.keys(toml.verifier?.env ?? {}).length > 0 ? `, env ${Object.keys(toml.verifier!.env!).join(", ")}` : ""}`,
     `environment ${environment.directory ? "environment/" : `image ${environment.baseImage}`} (build timeout ${environment.buildTimeoutMs / 1000} s${limits.length > 0 ? `; ${limits.join(", ")}` : ""})`,
+    ...(environment.directory && toml.environment?.docker_image !== undefined
+      ? [
+          `docker_image ${toml.environment.docker_image}: not used; environment/ is built instead (openeval pulls no image)`,
+        ]
+      : []),
     ...(environment.limits.storageMiB !== undefined
       ? [
           `storage ${environment.limits.storageMiB} MiB: not enforced (a container engine caps storage only on some storage drivers, such as overlay2 on xfs with pquota)`,

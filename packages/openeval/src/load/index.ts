@@ -1,6 +1,7 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
 export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
 export { workspaceFolders, type Criterion, type EvalDefinition, type JudgeFile } from "./load-eval.ts";
+export { HARBOR_REWARD, type HarborTask } from "./harbor-task.ts";
 export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
 export {
   DEFAULT_ENVIRONMENT_BUILD_TIMEOUT_MS,

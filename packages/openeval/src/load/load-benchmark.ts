@@ -8,6 +8,7 @@ import { loadEval, type EvalDefinition } from "./load-eval.ts";
 import { BenchmarkSchema, MAX_SLOTS, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
 import { loadVariants, type VariantDefinition } from "./variants.ts";
 import { BUILT_IN_CONTROLS } from "./built-in-controls.ts";
+import { HARBOR_REWARD } from "./harbor-task.ts";
 import { composeByCategories } from "./compose-categories.ts";
 import { controlName, isControlModel } from "../util/control-model.ts";
 
@@ -217,8 +218,12 @@ function earlyStopModelProblems(models: readonly string[], evals: readonly EvalD
  * could still never be decided.
  */
 function gateCriterionProblems(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
+  // A Harbor task's verifier scores `reward` (its reward.txt); reward.json's keys are known only when it runs.
   const declared = [
-    ...new Set(evals.flatMap((evaluation) => evaluation.criteria.map((criterion) => criterion.id))),
+    ...new Set([
+      ...evals.flatMap((evaluation) => evaluation.criteria.map((criterion) => criterion.id)),
+      ...(evals.some((evaluation) => evaluation.harbor) ? [HARBOR_REWARD] : []),
+    ]),
   ].sort();
   const undeclaring = evals
     .filter((evaluation) => evaluation.code !== null && evaluation.code.criteria === null)

@@ -12,6 +12,7 @@ import {
   type SandboxUser,
   type TarEntry,
 } from "../../sandbox/index.ts";
+import { HARBOR_REWARD } from "../../load/index.ts";
 import { CRITERION_ID } from "../../util/criterion-id.ts";
 import { sha256 } from "../../util/hash.ts";
 import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
@@ -179,7 +180,7 @@ export function rewardsOf(file: { name: string; text: string }, id: string): Tas
   if (file.name === "reward.txt") {
     const text = file.text.trim();
     if (text === "" || Number.isNaN(Number(text))) return invalid(`holds "${text.slice(0, 80)}", not a number`);
-    entries = [["reward", Number(text)]];
+    entries = [[HARBOR_REWARD, Number(text)]];
   } else {
     let parsed: unknown;
     try {
