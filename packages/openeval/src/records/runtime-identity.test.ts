@@ -29,6 +29,17 @@ describe("a run's runtime identity", () => {
     store.close();
   });
 
+  it("keeps each eval's environment image as the latest invocation that resolved it, whichever evals it scoped", async () => {
+    const store = await emptyStore();
+    recordRuntimeIdentity(store, { environmentImages: { a: "sha256:a1", b: "sha256:b1" } });
+    recordRuntimeIdentity(store, { environmentImages: { b: "sha256:b2" } });
+    recordRuntimeIdentity(store, { environmentImages: { a: "sha256:a1" } });
+    expect(readRuntimeIdentity(store)).toEqual({ environmentImages: { a: "sha256:a1", b: "sha256:b2" } });
+    // The last invocation resolved what the run already held: nothing appended for it.
+    expect(store.eventsOf([RUNTIME_RESOLVED_EVENT])).toHaveLength(2);
+    store.close();
+  });
+
   it("refuses a recorded identity that is not in this openeval's format, saying so", async () => {
     const store = await emptyStore();
     store.appendEvent(RUNTIME_RESOLVED_EVENT, { candidateImage: 7 });

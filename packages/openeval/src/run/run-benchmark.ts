@@ -165,7 +165,9 @@ export async function runBenchmark(
     recordRuntimeIdentity(store, {
       candidateImage: isolation.candidateImage,
       verificationImage: verification.setup?.image ?? undefined,
-      environmentImages: isolation.environments.images,
+      // Only a run with environments records them (an empty map would read as a change of identity).
+      environmentImages:
+        Object.keys(isolation.environments.images).length > 0 ? isolation.environments.images : undefined,
     });
     await reapOrphanedVerification(verification);
     await reapOrphanedCandidates(benchmark, isolation);
