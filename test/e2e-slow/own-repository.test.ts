@@ -47,7 +47,7 @@ describe.skipIf(offlineUnavailable !== null)(
       expect(install.exitCode, install.stderr).toBe(0);
       expect(install.stderr, "every install script is decided in allowScripts").not.toContain("install-scripts");
       // What `openeval image` builds from comes with the package.
-      for (const image of ["candidate", "verification"])
+      for (const image of ["candidate", "verification", "environment"])
         expect(existsSync(join(project, "node_modules", "openeval", "images", image, "Dockerfile"))).toBe(true);
 
       const npx = (args: string[]) =>
