@@ -71,4 +71,30 @@ describe("candidate isolation", () => {
     expect(result.stderr).toMatch(/candidate\.isolation/);
     expect(result.stderr).toMatch(/gpus/);
   });
+
+  it("refuses --isolation process for an eval with its own environment, naming it, and plans it without an engine", async () => {
+    const confined = await writeTree({
+      "benchmark.ts": `export default { models: ["control/nop"], repetitions: 1 };\n`,
+      "evals/boxed/prompt.md": "Do nothing.\n",
+      "evals/boxed/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+      "evals/boxed/environment/Dockerfile": "FROM debian:bookworm-slim\nWORKDIR /app\n",
+    });
+    const refused = await runCli(["run", "--benchmark", confined, "--isolation", "process"], { env: NO_ENGINE });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(
+      'error OE_ENVIRONMENT_NEEDS_CONTAINER: --isolation process cannot run eval "boxed": it brings its own environment (environment/), which only a container runs. Remove --isolation process, or leave it out with --only-eval',
+    );
+    expect(existsSync(join(confined, "results"))).toBe(false);
+    const plan = await runCli(["plan", "--benchmark", confined, "--json"], { env: NO_ENGINE });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout).work.map((slot: { action: string }) => slot.action)).toEqual(["candidate"]);
+  });
+
+  it("refuses `openeval image --environments` for a benchmark with no environment to build", async () => {
+    const result = await runCli(["image", "--environments", "--benchmark", directory], { env: NO_ENGINE });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      "--environments takes a benchmark folder (--benchmark) with evals that have environment/",
+    );
+  });
 });

@@ -22,11 +22,12 @@ export const imageCommand = defineCommand("image", {
     const benchmark = existsSync(join(benchmarkDirectory, "benchmark.ts"))
       ? await loadBenchmark(benchmarkDirectory)
       : null;
-    if (flags.environments && !benchmark)
+    const withEnvironments = benchmark?.evals.some((evaluation) => evaluation.environment) ?? false;
+    if (flags.environments && !withEnvironments)
       throw new UsageError("valueInvalid", {
         flag: "environments",
-        takes: "a benchmark folder (with benchmark.ts) whose evals have environment/",
-        got: benchmarkDirectory,
+        takes: "a benchmark folder (--benchmark) with evals that have environment/ (or are Harbor tasks)",
+        got: `${benchmarkDirectory}, which has none`,
       });
     const engine = chooseEngine(flags.engine as string | undefined, benchmark);
     const options = {
@@ -38,7 +39,9 @@ export const imageCommand = defineCommand("image", {
     if (all || flags.verification) images.verification = await buildVerificationImage(options);
     if (all || flags.candidate) images.candidate = await buildCandidateImage(options);
     const environments =
-      benchmark && (all || flags.environments) ? await buildEnvironments(benchmark, options.force) : null;
+      benchmark && withEnvironments && (all || flags.environments)
+        ? await buildEnvironments(benchmark, options.force)
+        : null;
     if (flags.json === true) console.log(JSON.stringify({ ...images, ...(environments ? { environments } : {}) }));
     else {
       for (const [kind, image] of Object.entries(images)) {
