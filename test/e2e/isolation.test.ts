@@ -72,12 +72,17 @@ describe("candidate isolation", () => {
     expect(result.stderr).toMatch(/gpus/);
   });
 
-  it("refuses --isolation process for an eval with its own environment, naming it, and plans it without an engine", async () => {
+  it("refuses --isolation process for an eval with its own environment, naming it, and runs the others without it", async () => {
+    const positive = JSON.stringify({ turns: [{ text: "OK" }] });
     const confined = await writeTree({
-      "benchmark.ts": `export default { models: ["control/nop"], repetitions: 1 };\n`,
-      "evals/boxed/prompt.md": "Do nothing.\n",
+      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
+      "evals/boxed/prompt.md": "Reply with OK.\n",
       "evals/boxed/judge.ts": "export default () => ({ scores: { ok: true } });\n",
       "evals/boxed/environment/Dockerfile": "FROM debian:bookworm-slim\nWORKDIR /app\n",
+      "evals/boxed/controls/positive.json": positive,
+      "evals/plain/prompt.md": "Reply with OK.\n",
+      "evals/plain/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+      "evals/plain/controls/positive.json": positive,
     });
     const refused = await runCli(["run", "--benchmark", confined, "--isolation", "process"], { env: NO_ENGINE });
     expect(refused.exitCode).toBe(2);
@@ -87,7 +92,15 @@ describe("candidate isolation", () => {
     expect(existsSync(join(confined, "results"))).toBe(false);
     const plan = await runCli(["plan", "--benchmark", confined, "--json"], { env: NO_ENGINE });
     expect(plan.exitCode, plan.stderr).toBe(0);
-    expect(JSON.parse(plan.stdout).work.map((slot: { action: string }) => slot.action)).toEqual(["candidate"]);
+    expect(JSON.parse(plan.stdout).work.map((slot: { action: string }) => slot.action)).toEqual([
+      "candidate",
+      "candidate",
+    ]);
+    // Left out with --only-eval, as the error says, the eval with an environment needs neither a container nor an engine.
+    const plain = await runCli(["run", "--benchmark", confined, "--isolation", "process", "--only-eval", "plain"], {
+      env: NO_ENGINE,
+    });
+    expect(plain.exitCode, plain.stderr).toBe(0);
   });
 
   it("refuses `openeval image --environments` for a benchmark with no environment to build", async () => {

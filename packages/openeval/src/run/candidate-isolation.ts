@@ -3,6 +3,7 @@
 // called (the container backend: the engine and the candidate image; each environment: its image). No engine or no
 // image stops a run that needs one (exit 2) with the remedy; `--isolation process` is the way around it, except for
 // evals with environments, which it cannot run.
+import { join } from "node:path";
 import { candidateRuntime, type PinnedRuntime } from "../candidate/index.ts";
 import {
   resolveEvalIsolation,
@@ -14,7 +15,6 @@ import {
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
 import type { RunModels } from "../records/index.ts";
 import { ContainerError } from "../sandbox/index.ts";
-import { join } from "node:path";
 import {
   buildRunEnvironments,
   ENVIRONMENT_BUILDS_DIRECTORY,
@@ -38,15 +38,21 @@ export interface RunIsolation {
   environments: RunEnvironments;
 }
 
+/**
+ * `scope`'s evals are those this invocation may run: only theirs are refused `--isolation process` and need the engine
+ * (every eval's environment is looked for, so that recorded work out of scope keeps its fingerprints).
+ */
 export async function resolveRunIsolation(
   benchmark: BenchmarkDefinition,
   models: readonly string[],
-  override: Isolation | undefined,
-  options: { strict: boolean; evals?: readonly EvalDefinition[] },
+  scope: Pick<PlanScope, "isolation" | "onlyEvals">,
+  options: { strict: boolean },
 ): Promise<RunIsolation> {
-  const evals = options.evals ?? benchmark.evals;
+  const override = scope.isolation;
   const isolationOf = (model: string) => resolveIsolation(model, benchmark.settings, override);
-  const confined = evals.filter((evaluation) => evaluation.environment).map((evaluation) => evaluation.id);
+  const confined = evalsInScope(benchmark, scope)
+    .filter((evaluation) => evaluation.environment)
+    .map((evaluation) => evaluation.id);
   const asked = override ?? benchmark.settings.candidate.isolation;
   if (asked === "process" && confined.length > 0)
     throw new EnvironmentIsolationError(confined, override ? "--isolation process" : 'candidate.isolation: "process"');
@@ -64,8 +70,8 @@ export async function resolveRunIsolation(
     }
   }
   const host = benchmark.settings.candidate.container?.host;
-  const environments = await findRunEnvironments(evals, host).catch((error: unknown) => {
-    if (options.strict) throw error;
+  const environments = await findRunEnvironments(benchmark.evals, host).catch((error: unknown) => {
+    if (options.strict && confined.length > 0) throw error;
     return findRunEnvironments([]);
   });
   const candidateImage = [...pinned.values()].find((runtime) => runtime.image !== null)?.image ?? undefined;
@@ -78,7 +84,7 @@ export async function resolveRunIsolation(
 }
 
 /** The same isolation once the run's environments are built (run/environments.ts). */
-export function rebuiltIsolation(isolation: RunIsolation, environments: RunEnvironments, host?: string): RunIsolation {
+function rebuiltIsolation(isolation: RunIsolation, environments: RunEnvironments, host?: string): RunIsolation {
   return withEnvironments(
     {
       backends: isolation.backends,
@@ -116,6 +122,11 @@ function withEnvironments(
   };
 }
 
+/** The evals this invocation may run candidates for (`--only-eval`). */
+function evalsInScope(benchmark: BenchmarkDefinition, scope: Pick<PlanScope, "onlyEvals">): EvalDefinition[] {
+  return benchmark.evals.filter((evaluation) => !scope.onlyEvals || scope.onlyEvals.includes(evaluation.id));
+}
+
 /** The models this invocation may run candidates for (plannedModels, narrowed by `--only-model`). */
 export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope, runModels?: RunModels): string[] {
   const models = plannedModels(benchmark, scope, runModels);
@@ -138,10 +149,10 @@ export async function withBuiltEnvironments(
   runDirectory: string,
   emit: (event: { type: "notice"; message: string }) => void,
 ): Promise<RunIsolation> {
-  const inScope = benchmark.evals.filter((evaluation) => !scope.onlyEvals || scope.onlyEvals.includes(evaluation.id));
   const host = benchmark.settings.candidate.container?.host;
-  const built = await buildRunEnvironments(inScope, isolation.environments, {
+  const built = await buildRunEnvironments(benchmark.evals, isolation.environments, {
     ...(host ? { host } : {}),
+    only: new Set(evalsInScope(benchmark, scope).map((evaluation) => evaluation.id)),
     logDirectory: join(runDirectory, ENVIRONMENT_BUILDS_DIRECTORY),
     onProgress: (evalId, event) => {
       if (event.kind === "phase" && event.message.startsWith("Building "))

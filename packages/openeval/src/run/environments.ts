@@ -48,8 +48,8 @@ export async function findRunEnvironments(
 }
 
 /**
- * Builds the environments not built yet, each build's output in `<logDirectory>/<eval id>.log`; a failure is kept as
- * that eval's problem, never thrown.
+ * Builds the environments not built yet (of the evals in `only`, when given; the others keep what `found` found), each
+ * build's output in `<logDirectory>/<eval id>.log`; a failure is kept as that eval's problem, never thrown.
  */
 export async function buildRunEnvironments(
   evaluations: readonly EvalDefinition[],
@@ -59,6 +59,7 @@ export async function buildRunEnvironments(
     logDirectory: string;
     /** Build again even what is built (the engine's layer cache still applies). */
     force?: boolean;
+    only?: ReadonlySet<string>;
     onProgress?: (evalId: string, event: ImageProgress) => void;
   },
 ): Promise<RunEnvironments> {
@@ -66,8 +67,12 @@ export async function buildRunEnvironments(
   const engine = await connect(options.host);
   const resolved = new Map<string, Resolved>();
   for (const evaluation of evaluations.filter((evaluation) => evaluation.environment)) {
-    const image = options.force ? null : found.imageOf(evaluation.id);
-    resolved.set(evaluation.id, image ? { image, problem: null } : await buildLogged(engine, evaluation, options));
+    const image = found.imageOf(evaluation.id);
+    const build = !options.only || options.only.has(evaluation.id);
+    resolved.set(
+      evaluation.id,
+      build && (options.force || !image) ? await buildLogged(engine, evaluation, options) : { image, problem: null },
+    );
   }
   return environmentsOf(evaluations, resolved);
 }

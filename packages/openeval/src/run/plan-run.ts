@@ -52,7 +52,7 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
   checkModelRefs(benchmark, scope);
   const { imageFor } = await resolveRunVerification(benchmark);
   const isolationFor = (runModels?: RunModels) =>
-    resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, { strict: false });
+    resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope, { strict: false });
   const runDirectory = options.new ? null : findRun(benchmark.directory, options.run);
   const frozenBy = runDirectory ?? findLatestRun(benchmark.directory);
   const sinceFrozen =

@@ -115,7 +115,7 @@ export async function runBenchmark(
   // Before any model call a model that needs a container engine or image it cannot have stops here: for a new run
   // before its directory exists; on a recorded run after retry/rejudge ids are checked, so a typo is named first.
   const resolveIsolation = (runModels?: RunModels) =>
-    resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope.isolation, {
+    resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope, {
       strict: !scope.offline,
     });
   const checkedIsolation = expected.created ? await resolveIsolation() : null;
