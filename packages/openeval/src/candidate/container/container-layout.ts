@@ -70,8 +70,12 @@ export const STANDARD_LAYOUT: ContainerLayout = {
  * on a writable root with no capabilities and an empty bounding set (OpenCode's launcher keeps SETPCAP to empty it);
  * as the environment's own user, the root stays read-only and the working directory is a volume filled from the image.
  */
-export function environmentLayout(environment: { workdir: string; asRoot: boolean }): ContainerLayout {
-  const solution = "/solution";
+export function environmentLayout(
+  environment: { workdir: string; asRoot: boolean },
+  options: { solution: boolean },
+): ContainerLayout {
+  // Only the oracle's container gets one: others have no /solution at all.
+  const solution = options.solution ? "/solution" : null;
   return {
     root: "/oe-home",
     egressDir: "/oe-egress",
@@ -84,7 +88,7 @@ export function environmentLayout(environment: { workdir: string; asRoot: boolea
     sharedFolders: ["/tmp", ...(environment.asRoot ? ["/root"] : [])],
     toolHomeEntries: [],
     capabilities: [...LAUNCHER_CAPABILITIES, "SETPCAP"],
-    folders: ["/oe", solution, ...(environment.asRoot ? [] : [environment.workdir])],
+    folders: ["/oe", ...(solution ? [solution] : []), ...(environment.asRoot ? [] : [environment.workdir])],
     readOnlyRoot: !environment.asRoot,
     workspace: environment.workdir,
     solution,

@@ -49,7 +49,7 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
   const container = await openCandidateContainer({
     evalRunId: options.evalRunId,
     image,
-    layout: environment ? environmentLayout(environment) : STANDARD_LAYOUT,
+    layout: environment ? environmentLayout(environment, { solution: options.solution !== null }) : STANDARD_LAYOUT,
     ...(host ? { host } : {}),
     scratch: options.scratch,
     workspace: options.workspace,
