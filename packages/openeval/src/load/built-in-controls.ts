@@ -10,7 +10,12 @@ const BASH_TOOL_TIMEOUT_MS = 600_000;
 
 export const BUILT_IN_CONTROLS = ["oracle", "nop"] as const;
 
-export function builtInControls(evalDirectory: string, hasEnvironment: boolean): Record<string, ControlFile> {
+/** `solutionEnv`: the variables solve.sh runs with (a Harbor task's `[solution] env`). */
+export function builtInControls(
+  evalDirectory: string,
+  hasEnvironment: boolean,
+  solutionEnv: Record<string, string> = {},
+): Record<string, ControlFile> {
   if (!hasEnvironment) return {};
   const nop: ControlFile = { turns: [{ text: "Nothing done: the nop control leaves the workspace as it found it." }] };
   if (!existsSync(join(evalDirectory, "solution", "solve.sh"))) return { nop };
@@ -21,7 +26,10 @@ export function builtInControls(evalDirectory: string, hasEnvironment: boolean):
           {
             name: "bash",
             input: {
-              command: "bash /solution/solve.sh",
+              command: [
+                ...Object.entries(solutionEnv).map(([name, value]) => `${name}=${shellQuoted(value)}`),
+                "bash /solution/solve.sh",
+              ].join(" "),
               description: "Run the task's reference solution",
               timeout: BASH_TOOL_TIMEOUT_MS,
             },
@@ -32,4 +40,9 @@ export function builtInControls(evalDirectory: string, hasEnvironment: boolean):
     ],
   };
   return { oracle, nop };
+}
+
+/** A value as one single-quoted shell word. */
+function shellQuoted(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
 }

@@ -10,7 +10,15 @@ const size = z
   .string()
   .regex(/^\d+(\.\d+)?\s*[KMGT]i?B?$/i, { message: 'must be a size such as "2G" or "512M"' })
   .transform(toMebibytes);
-const stringMap = z.record(z.string(), z.string());
+/** Environment variables: names a shell accepts (the oracle's are written into its command). */
+const stringMap = z.record(z.string(), z.string()).superRefine((env, context) => {
+  for (const name of Object.keys(env).filter((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)))
+    context.addIssue({
+      code: "custom",
+      path: [name],
+      message: "is not an environment variable name (letters, digits and _, not starting with a digit)",
+    });
+});
 
 /** A key openeval cannot honour: refused with the reason and what to do. */
 function refused(reason: string) {

@@ -51,6 +51,9 @@ cpus = 2
 memory = "2G"
 storage_mb = 10240
 allow_internet = false
+
+[solution]
+env = { LEVEL = "it's 3" }
 `;
 
 describe("a Harbor task folder", () => {
@@ -82,6 +85,10 @@ describe("a Harbor task folder", () => {
       "tests/test_hello.py",
     ]);
     expect(Object.keys(evaluation!.controls).sort()).toEqual(["nop", "oracle"]);
+    // The oracle runs solve.sh with [solution] env, each value one shell word.
+    expect(evaluation!.controls.oracle!.turns[0]!.tools![0]!.input.command).toBe(
+      "LEVEL='it'\\''s 3' bash /solution/solve.sh",
+    );
     expect(evaluation!.harbor!.mapped).toEqual([
       "Harbor task",
       "agent timeout 300 s",
@@ -91,7 +98,7 @@ describe("a Harbor task folder", () => {
       "environment environment/ (build timeout 900 s; cpus 2, memory 2048 MiB)",
       "storage 10240 MiB: not enforced (a container engine caps storage only on some storage drivers, such as overlay2 on xfs with pquota)",
       "network: none but the model's provider",
-      "solution/solve.sh: control/oracle",
+      "solution/solve.sh: control/oracle, env LEVEL",
       "tags shell, files, difficulty:easy",
       "category file operations",
     ]);
@@ -126,11 +133,13 @@ mcp_servers = []
 skills_dir = "skills"
 [verifier]
 user = "tester"
+env = { "NOT A NAME" = "x" }
 [[steps]]
 instruction = "first"
 `),
     );
     expect(refusals).toEqual([
+      `${TASK}/task.toml: verifier.env.NOT A NAME: is not an environment variable name (letters, digits and _, not starting with a digit)`,
       `${TASK}/task.toml: verifier.user: openeval runs the verifier as root (without capabilities); only "root" is supported, or remove user`,
       `${TASK}/task.toml: environment.gpus: openeval runs no GPU tasks: its containers get no GPU; remove gpus (or set it to 0)`,
       `${TASK}/task.toml: environment.gpu_types: openeval runs no GPU tasks: its containers get no GPU; remove gpu_types`,

@@ -19,6 +19,8 @@ const HARBOR_DEFAULT_TIMEOUT_SEC = 600;
 
 export interface HarborTask {
   verifier: { timeoutMs: number; env: Record<string, string> };
+  /** `[solution] env`: the oracle runs solution/solve.sh with it. */
+  solutionEnv: Record<string, string>;
   /** metadata.category, as the category of every criterion its verifier scores. */
   categories: string[];
   /** What each task.toml key became, as `openeval validate` lists it. */
@@ -72,6 +74,7 @@ export function mapHarborTask(directory: string, toml: HarborTaskToml, environme
     environment,
     harbor: {
       verifier: { timeoutMs: Math.round(verifierSec * 1000), env: toml.verifier?.env ?? {} },
+      solutionEnv: toml.solution?.env ?? {},
       categories: category ? [category] : [],
       mapped: describeMapping(directory, toml, { agentSec, verifierSec, environment, tags, category }),
     },
@@ -134,7 +137,11 @@ function describeMapping(
         ]
       : []),
     `network: none but the model's provider${toml.environment?.allow_internet === undefined ? " (allow_internet unset; Harbor's default would be open internet)" : ""}`,
-    ...(existsSync(join(directory, "solution", "solve.sh")) ? ["solution/solve.sh: control/oracle"] : []),
+    ...(existsSync(join(directory, "solution", "solve.sh"))
+      ? [
+          `solution/solve.sh: control/oracle${Object.keys(toml.solution?.env ?? {}).length > 0 ? `, env ${Object.keys(toml.solution!.env!).join(", ")}` : ""}`,
+        ]
+      : []),
     ...(mapped.tags.length > 0 ? [`tags ${mapped.tags.join(", ")}`] : []),
     ...(mapped.category ? [`category ${mapped.category}`] : []),
   ];

@@ -142,7 +142,7 @@ export async function loadEval(
   if (environment) problems.push(...environmentConflicts(settings, has("workspace"), at));
   const controls = await attempt("controls", async () => ({
     ...(await loadControls(join(directory, "controls"))),
-    ...builtInControls(directory, environment !== null),
+    ...builtInControls(directory, environment !== null, harbor?.harbor.solutionEnv),
   }));
   const judgeFiles = await attempt(".", async () =>
     listJudgeFiles(listed.files, workspaceFolders(workspaceSettings), harborTask ? HARBOR_ENTRIES : []),
