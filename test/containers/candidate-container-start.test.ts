@@ -56,6 +56,7 @@ function options(
     evalRunId,
     image,
     layout: STANDARD_LAYOUT,
+    engine: {},
     scratch,
     workspace: join(scratch, "workspace"),
     solution: null,

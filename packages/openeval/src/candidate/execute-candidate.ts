@@ -69,6 +69,13 @@ export interface CandidateRequest {
   endpointProblem?: EndpointProblem;
   /** Checks the model's endpoint again, after its provider failed before the model's first step. */
   recheckEndpoint?: () => Promise<EndpointCheck>;
+  /**
+   * The engine of the pool it was placed on: recorded, and asked after a failure whether it was lost (then the run
+   * is interrupted work, never the candidate's failure).
+   */
+  engine?: { name: string; lost(): Promise<string | null> };
+  /** Set when no engine could take it (every engine of the pool lost): recorded as interrupted, nothing runs. */
+  interruptedBy?: string;
   /** Called with the running record before OpenCode starts, then with the final one. */
   save(evalRun: EvalRun): void;
 }
@@ -118,11 +125,13 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
       maxCostUSD: settings.candidate.maxCostUSD ?? null,
       opencodeVersion: OPENCODE_VERSION,
       isolation: request.isolation,
+      ...(request.engine ? { engine: request.engine.name } : {}),
     },
     evidence: null,
     metrics: null,
   };
   request.save(running);
+  if (request.interruptedBy) return finishFailed(request, running, request.interruptedBy, { interrupted: true });
   if (request.setupProblem) return finishFailed(request, running, request.setupProblem, { setupError: true });
   const problem = request.endpointProblem;
   if (problem)
@@ -136,6 +145,8 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
   try {
     return await record(request, running, scratch, timeoutMs, (outcome) => (ran = outcome));
   } catch (error) {
+    const lost = await engineLost(request);
+    if (lost) return finishFailed(request, running, lost, { interrupted: true });
     // What the session itself ended with (e.g. the provider's rejection) is the cause; keep it before the harness's own failure.
     const outcome = ran as OpenCodeOutcome | null;
     const cause = outcome?.error ? `${outcome.error} — and ` : "";
@@ -150,6 +161,12 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
     await request.monitor?.finish();
     await removeScratchDir(scratch);
   }
+}
+
+/** Why the run was cut short by its engine (`Interrupted: engine "b" lost: …`), when it was; null otherwise. */
+async function engineLost(request: CandidateRequest): Promise<string | null> {
+  const lost = await request.engine?.lost();
+  return lost ? `Interrupted: ${lost}` : null;
 }
 
 /** An eval run that ended without a recording (nothing ran, or it could not be recorded): an infrastructure error,
@@ -243,6 +260,8 @@ async function record(
     )
     .finally(() => runtime.close());
   if (ran.kind === "unprepared") {
+    const lost = await engineLost(request);
+    if (lost) return finishFailed(request, running, lost, { interrupted: true });
     // Cut short by the runner's interruption, it is interrupted work, not a preparation error.
     if (request.signal?.aborted)
       return finishFailed(request, running, "Interrupted while the eval's prepare steps ran", { interrupted: true });
@@ -293,6 +312,11 @@ async function record(
         endpoint,
       })
     : { error: outcome.error ?? null, setupError: outcome.setupError };
+  // A session cut off by its engine going away is interrupted work, whatever it managed to record.
+  if (outcome.infrastructureError || outcome.state === "interrupted") {
+    const lost = await engineLost(request);
+    if (lost) return finishFailed(request, running, lost, { interrupted: true });
+  }
   const finalRun: EvalRun = {
     ...running,
     state: outcome.state,

@@ -274,6 +274,12 @@ export const COMMANDS = {
       ...json("Print the calibration report as one JSON object, no progress"),
     },
   },
+  engines: {
+    usage: "engines [--benchmark <dir>] [--json]",
+    summary:
+      "List the container engines candidates and verifications are placed on (benchmark.ts candidate.container.engines, OPENEVAL_ENGINES, else the one engine): health, capacity, version, and which of the benchmark's images each holds. Exits 1 when one does not answer.",
+    options: { ...BENCHMARK, ...json("Print the engines as one JSON object") },
+  },
   image: {
     usage:
       "image [--verification] [--candidate] [--environments] [--engine docker|podman] [--force] [--json] [--benchmark <dir>]",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { buildCandidateImage } from "../candidate/index.ts";
 import { buildVerificationImage, type BuildProgress } from "../judge/index.ts";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
-import { buildRunEnvironments, ENVIRONMENT_BUILDS_DIRECTORY, findRunEnvironments } from "../run/index.ts";
+import { buildRunEnvironments, ENVIRONMENT_BUILDS_DIRECTORY, findRunEnvironments, homeEngine } from "../run/index.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
@@ -60,10 +60,10 @@ export const imageCommand = defineCommand("image", {
 
 /** Every eval's environment, built unless built from the same contents; each build's log in results/environment-builds/. */
 async function buildEnvironments(benchmark: BenchmarkDefinition, force: boolean) {
-  const host = benchmark.settings.candidate.container?.host;
-  const found = await findRunEnvironments(benchmark.evals, host);
+  const engine = homeEngine(benchmark.settings);
+  const found = await findRunEnvironments(benchmark.evals, engine);
   const built = await buildRunEnvironments(benchmark.evals, found, {
-    ...(host ? { host } : {}),
+    engine,
     force,
     logDirectory: join(benchmark.directory, "results", ENVIRONMENT_BUILDS_DIRECTORY),
     onProgress: (evalId, event) => console.error(`[${evalId}] ${formatProgress(event)}`),

@@ -20,6 +20,7 @@ const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
   report: async () => (await import("./report.ts")).reportCommand,
   calibrate: async () => (await import("./calibrate.ts")).calibrateCommand,
   image: async () => (await import("./image.ts")).imageCommand,
+  engines: async () => (await import("./engines.ts")).enginesCommand,
   view: async () => (await import("./view.ts")).viewCommand,
   export: async () => (await import("./export.ts")).exportCommand,
   validate: async () => (await import("./validate.ts")).validateCommand,

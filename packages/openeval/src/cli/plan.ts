@@ -33,6 +33,7 @@ export const planCommand = defineCommand("plan", {
           integrity: plan.integrity,
           sinceFrozen: plan.sinceFrozen,
           unbuiltEnvironments: plan.unbuiltEnvironments,
+          carry: plan.carry,
         }),
       );
       return EXIT.pass;
@@ -54,6 +55,11 @@ export const planCommand = defineCommand("plan", {
       console.log(
         `  environment to build (run builds it first; \`openeval image --environments\` builds it now): ${plan.unbuiltEnvironments.join(", ")}`,
       );
+    for (const { engine, images, problem } of plan.carry)
+      if (images.length > 0)
+        console.log(
+          `  images to carry to engine ${engine} before its first sandbox (run carries them from the first engine): ${images.map((id) => id.slice(7, 19)).join(", ")}${problem ? ` (${problem})` : ""}`,
+        );
     for (const slot of plan.slots)
       console.log(
         `  ${slot.action.padEnd(9)} ${describeSlot(slot)}${slot.evalRun ? ` [eval run ${slot.evalRun.id}]` : ""} — ${slot.reason}`,

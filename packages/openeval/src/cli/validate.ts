@@ -1,6 +1,6 @@
 // `openeval validate`: load and check every eval without running anything (no model, no judge code).
 import { BenchmarkInvalidError, earlyStopPolicy, loadBenchmark, type EvalSettings } from "../load/index.ts";
-import { prebuiltImageProblems } from "../run/index.ts";
+import { homeEngine, prebuiltImageProblems } from "../run/index.ts";
 import { defineCommand } from "./commands.ts";
 import { EXIT } from "./errors.ts";
 
@@ -9,7 +9,7 @@ export const validateCommand = defineCommand("validate", {
     const benchmark = await loadBenchmark(flags.benchmark as string);
     const { settings } = benchmark;
     // The one check that asks an engine, and only for tasks that name a prebuilt image.
-    const missing = await prebuiltImageProblems(benchmark.evals, settings.candidate.container?.host);
+    const missing = await prebuiltImageProblems(benchmark.evals, homeEngine(settings));
     if (missing.length > 0) throw new BenchmarkInvalidError(missing);
     console.log(`Benchmark ${benchmark.name} (${benchmark.directory})`);
     console.log(`  models: ${settings.models.join(", ")}; repetitions: ${settings.repetitions}`);

@@ -6,6 +6,7 @@ import type { CriterionScore, EvalRun, JudgeRun } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import { gradeTaskVerifier } from "./grade-task-verifier.ts";
 import type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
+import type { EngineOptions } from "../sandbox/index.ts";
 import type { VerificationEnvironment } from "./schema.ts";
 import { describeState } from "../util/words.ts";
 
@@ -21,6 +22,8 @@ export interface GradeRequest {
   verification?: VerificationSetup | null;
   /** The eval's environment image the recording was made in (verification `image: "environment"`). */
   environment?: VerificationEnvironment | null;
+  /** The pool engine this judge run was placed on: its verification containers run there. */
+  engine?: EngineOptions;
   /** Aborted when the runner is interrupted: judging stops and the judge run ends `interrupted`. */
   signal?: AbortSignal;
   /** The code-judge worker frozen when the run started (bundleProgram); default: the harness's own. */
@@ -81,6 +84,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       verification: request.verification
         ? {
             ...request.verification,
+            engine: { ...request.verification.engine, ...request.engine },
             judgeRun: request.judgeRunId,
             directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification),
             environment: request.environment ?? null,
@@ -98,6 +102,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       verifier: evaluation.harbor.verifier,
       environment: request.environment ?? null,
       verification: request.verification ?? null,
+      engine: { ...request.verification?.engine, ...request.engine },
       judgeRun: request.judgeRunId,
       directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification),
     });

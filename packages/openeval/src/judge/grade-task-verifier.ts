@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CriterionSource, EvalRun } from "../records/index.ts";
 import { openSealedEvidence } from "../recording/index.ts";
-import type { TarEntry } from "../sandbox/index.ts";
+import type { EngineOptions, TarEntry } from "../sandbox/index.ts";
 import { walkTree } from "../util/tree.ts";
 import type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
 import type { VerificationEnvironment } from "./schema.ts";
@@ -28,6 +28,8 @@ export interface GradeTaskVerifierRequest {
   verifier: TaskVerifierSettings;
   environment: VerificationEnvironment | null;
   verification: VerificationSetup | null;
+  /** Where its container runs: the judge run's pool engine, else verification's engine. */
+  engine: EngineOptions;
   judgeRun: string;
   /** The judge run's `verification/` folder. */
   directory: string;
@@ -59,7 +61,7 @@ export async function gradeTaskVerifier(request: GradeTaskVerifierRequest): Prom
       limits: { ...limits, tmpMiB: limits.tmpMiB ?? DEFAULT_VERIFICATION_LIMITS.tmpMiB },
       judgeRun: request.judgeRun,
       directory: request.directory,
-      ...(request.verification?.engine ? { engine: request.verification.engine } : {}),
+      engine: request.engine,
     });
     if (outcome.kind === "infrastructure") return infrastructure(`${outcome.problem} (verification ${outcome.id})`);
     if (outcome.kind === "invalid")

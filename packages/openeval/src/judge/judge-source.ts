@@ -2,6 +2,7 @@
 // run resolved once for ctx.verification: the types the sources and grade-eval-run.ts share.
 import type { CriterionScore, RunMetrics } from "../records/index.ts";
 import type { VerificationLimits } from "../recording/index.ts";
+import type { EngineOptions } from "../sandbox/index.ts";
 
 /** What one judge source (judge.ts or judge.md) produced. */
 export interface SourceOutcome {
@@ -22,6 +23,7 @@ export interface SourceOutcome {
 export interface VerificationSetup {
   image: string | null;
   unavailable: string | null;
-  engine: { engine?: "docker" | "podman"; socketPath?: string };
+  /** The engine verification runs on (plain data: it goes to the code-judge worker); a judge run placed on a pool engine gets that one. */
+  engine: EngineOptions;
   limits: VerificationLimits;
 }

@@ -38,3 +38,8 @@ export class BenchmarkInvalidError extends OpenEvalError {
     );
   }
 }
+
+/** OPENEVAL_ENGINES is not a valid engine list, or names engines that benchmark.ts names too. */
+export class EnginesSettingError extends OpenEvalError {
+  readonly code = "OE_ENGINES_INVALID";
+}

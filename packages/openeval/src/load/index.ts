@@ -18,7 +18,7 @@ export {
 } from "./code-judge-bundle.ts";
 export { resolveJudgeImport } from "./resolve-judge-import.ts";
 export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";
-export { BenchmarkInvalidError, type LoadProblem } from "./errors.ts";
+export { BenchmarkInvalidError, EnginesSettingError, type LoadProblem } from "./errors.ts";
 export { categoryKey, categoryKeys, inCategories } from "./categories.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
 export { CURRENT_VARIANT, CURRENT_VARIANT_NAME, type VariantDefinition } from "./variants.ts";
@@ -45,3 +45,9 @@ export {
   type GateSettings,
   type PrepareStep,
 } from "./schema.ts";
+export {
+  configuredEngines,
+  DEFAULT_ENGINE_NAME,
+  ENGINES_VARIABLE,
+  type EngineMemberSettings,
+} from "./engine-pool.ts";

@@ -5,6 +5,8 @@ import { CRITERION_ID } from "../util/criterion-id.ts";
 export { CRITERION_ID };
 import { DEFAULT_SNAPSHOT_LIMITS } from "../util/evidence-limits.ts";
 import { CONTROL_PROVIDER } from "../util/control-model.ts";
+import { isPlainRemoteTcp, PLAIN_TCP_REMEDY } from "../util/engine-address.ts";
+import { EngineAddressSchema, EnginesSchema } from "./engines-schema.ts";
 
 /** `provider/model[#variant]`, as OpenCode names models. */
 export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
@@ -73,26 +75,34 @@ export const JudgeSettingsSchema = z.strictObject({
 /** Where candidates run: `container` (sandboxed; the default for real models), `process` (this machine). */
 export const ISOLATION_BACKENDS = ["container", "process"] as const;
 
-export const CandidateContainerSchema = z.strictObject({
-  cpus: z.number().positive().optional(),
-  memoryMiB: positiveInt
-    .min(MIN_CANDIDATE_MEMORY_MIB, {
-      message: `must be at least ${MIN_CANDIDATE_MEMORY_MIB} (MiB): OpenCode alone takes about 200 MiB in the container, besides the agent's commands; the default is 4096`,
-    })
-    .optional(),
-  pidsLimit: positiveInt
-    .min(MIN_CANDIDATE_PIDS, {
-      message: `must be at least ${MIN_CANDIDATE_PIDS}: OpenCode's threads, its shell and the agent's commands all count; the default is 1024`,
-    })
-    .optional(),
-  /** A container engine address (`tcp://host:port`, `unix:///path`), instead of DOCKER_HOST or the local socket. */
-  host: z
-    .string()
-    .regex(/^(unix|tcp|ssh):\/\//, {
-      message: 'must be an engine address such as "tcp://127.0.0.1:2375" or "unix:///var/run/docker.sock"',
-    })
-    .optional(),
-});
+export const CandidateContainerSchema = z
+  .strictObject({
+    cpus: z.number().positive().optional(),
+    memoryMiB: positiveInt
+      .min(MIN_CANDIDATE_MEMORY_MIB, {
+        message: `must be at least ${MIN_CANDIDATE_MEMORY_MIB} (MiB): OpenCode alone takes about 200 MiB in the container, besides the agent's commands; the default is 4096`,
+      })
+      .optional(),
+    pidsLimit: positiveInt
+      .min(MIN_CANDIDATE_PIDS, {
+        message: `must be at least ${MIN_CANDIDATE_PIDS}: OpenCode's threads, its shell and the agent's commands all count; the default is 1024`,
+      })
+      .optional(),
+    /** A container engine address (`tcp://host:port`, `unix:///path`), instead of DOCKER_HOST or the local socket. */
+    host: EngineAddressSchema.refine((host) => !isPlainRemoteTcp(host, { tls: false }), {
+      message: `is plain TCP on an address other than loopback, which makes the engine root on its host for anyone who can reach it: ${PLAIN_TCP_REMEDY}`,
+    }).optional(),
+    /** A pool of engines work is placed on (each sandbox on the one with the most free capacity); instead of `host`. */
+    engines: EnginesSchema.optional(),
+  })
+  .superRefine((container, context) => {
+    if (container.host !== undefined && container.engines !== undefined)
+      context.addIssue({
+        code: "custom",
+        path: ["engines"],
+        message: "give either host (one engine) or engines (a pool), not both: one engine is a pool of one",
+      });
+  });
 
 /** What benchmark.ts may say about the built-in control provider: its models' prices (USD per million tokens). */
 const ControlPricingSchema = z.strictObject({

@@ -138,6 +138,8 @@ export const EvalRunSchema = z.object({
     opencodeVersion: z.string(),
     /** Where the candidate ran; absent in records made before containers, which all ran as processes. */
     isolation: z.enum(["container", "process"]).optional(),
+    /** The container engine of the pool it ran on (its name); absent for processes and in older records. */
+    engine: z.string().optional(),
   }),
   evidence: EvidenceRefSchema.nullable(),
   metrics: RunMetricsSchema.nullable(),

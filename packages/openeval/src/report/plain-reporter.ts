@@ -1,12 +1,20 @@
 // Plain progress lines (one per event that matters), for logs and non-TTY output.
 import { describeSlot } from "../plan/index.ts";
 import { describeOutcome } from "../records/index.ts";
-import type { RunnerEvent } from "../summary/index.ts";
+import type { EngineCounts, RunnerEvent } from "../summary/index.ts";
 import { describeState } from "../util/words.ts";
 
 export function createPlainReporter(write: (line: string) => void): (event: RunnerEvent) => void {
+  /** Each engine's health as last reported: a line is written when it changes, not on every count. */
+  const health = new Map<string, EngineCounts["health"]>();
   return (event) => {
     switch (event.type) {
+      case "engines.changed":
+        for (const engine of event.engines) {
+          if ((health.get(engine.name) ?? "ok") !== engine.health) write(describeEngineHealth(engine));
+          health.set(engine.name, engine.health);
+        }
+        break;
       case "run.started": {
         const counts = new Map<string, number>();
         for (const slot of event.slots) counts.set(slot.action, (counts.get(slot.action) ?? 0) + 1);
@@ -17,8 +25,10 @@ export function createPlainReporter(write: (line: string) => void): (event: Runn
       case "candidate.finished": {
         const run = event.evalRun;
         const detail = run.error ? ` (${run.error})` : "";
+        // Where it ran says something only in a pool of several engines.
+        const engine = run.input.engine && health.size > 1 ? ` on engine ${run.input.engine}` : "";
         write(
-          `candidate ${describeSlot(event.slot)}: ${describeOutcome(run)} in ${formatSeconds(run.elapsedMs)}, eval run ${run.id}${detail}`,
+          `candidate ${describeSlot(event.slot)}: ${describeOutcome(run)} in ${formatSeconds(run.elapsedMs)}${engine}, eval run ${run.id}${detail}`,
         );
         break;
       }
@@ -50,6 +60,12 @@ export function createPlainReporter(write: (line: string) => void): (event: Runn
         break;
     }
   };
+}
+
+function describeEngineHealth(engine: EngineCounts): string {
+  if (engine.health === "ok") return `Engine "${engine.name}" (${engine.address}) answers again: work is placed on it`;
+  const state = engine.health === "lost" ? "lost" : "unusable for this run";
+  return `Engine "${engine.name}" (${engine.address}) ${state}: ${engine.problem}; its running work is interrupted, and no more is placed on it${engine.health === "lost" ? " until it answers again" : ""}`;
 }
 
 export function formatSeconds(ms: number | null): string {

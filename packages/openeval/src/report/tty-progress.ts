@@ -2,7 +2,7 @@
 // done/running/queued, spend, elapsed and ETA. The line is cut to the terminal's width (a wrapped line cannot be
 // redrawn in place; 80 columns when the terminal reports 0) and redrawn every second, so elapsed time and ETA move
 // during a long candidate. Only for a terminal: elsewhere the plain reporter writes lines without `\r`.
-import type { RunnerEvent } from "../summary/index.ts";
+import type { EngineCounts, RunnerEvent } from "../summary/index.ts";
 import { terminalWidth } from "../util/terminal-width.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 
@@ -19,6 +19,7 @@ export function createTtyProgress(
   let ticker: ReturnType<typeof setInterval> | undefined;
   let state: QueueState = { running: 0, queued: 0, done: 0, runningSince: [], doneMs: 0 };
   let spendUSD = 0;
+  let engines: EngineCounts[] = [];
   let status = "";
   const plain = createPlainReporter((line) => {
     clear();
@@ -33,12 +34,13 @@ export function createTtyProgress(
     const total = state.done + state.running + state.queued;
     const remaining = estimateRemainingMs(state, now());
     const eta = remaining === null ? "—" : formatDuration(remaining);
-    const line = `[${state.done}/${total}] running ${state.running}, queued ${state.queued} · spent $${spendUSD.toFixed(4)} · ${formatDuration(elapsed)} elapsed · ETA ${eta}`;
+    const line = `[${state.done}/${total}] running ${state.running}, queued ${state.queued}${describeEngines(engines)} · spent $${spendUSD.toFixed(4)} · ${formatDuration(elapsed)} elapsed · ETA ${eta}`;
     status = truncate(line, terminalWidth(stream.columns) - 1);
     stream.write(status);
   };
   return (event) => {
     if (event.type === "queue.changed") state = event;
+    if (event.type === "engines.changed") engines = event.engines;
     // Spend: candidates, then their judges and earlyStop checks.
     if (event.type === "candidate.finished") spendUSD += event.evalRun.metrics?.cost.usd ?? 0;
     if (event.type === "judge.finished" && event.judgeRun.decidedEarly === undefined)
@@ -66,6 +68,23 @@ export function estimateRemainingMs(state: QueueState, at: number): number | nul
   const mean = state.doneMs / state.done;
   const runningLeft = state.runningSince.reduce((sum, since) => sum + Math.max(0, mean - (at - since)), 0);
   return (state.queued * mean + runningLeft) / Math.max(1, state.runningSince.length);
+}
+
+/**
+ * A pool of several engines, each as `name running/capacity` (queued waiting for its images, failed, lost); one
+ * engine says nothing the queue does not.
+ * @example describeEngines([a, b]) // " · engines a 2/4, b 1/4 +1 queued, c lost"
+ */
+export function describeEngines(engines: readonly EngineCounts[]): string {
+  if (engines.length < 2) return "";
+  const each = engines.map((engine) => {
+    if (engine.health !== "ok") return `${engine.name} ${engine.health}`;
+    const parts = [`${engine.name} ${engine.running}/${engine.capacity ?? "∞"}`];
+    if (engine.queued > 0) parts.push(`+${engine.queued} queued`);
+    if (engine.failed > 0) parts.push(`${engine.failed} failed`);
+    return parts.join(" ");
+  });
+  return ` · engines ${each.join(", ")}`;
 }
 
 /** Cut to `width` characters (code points), marking the cut with an ellipsis. */

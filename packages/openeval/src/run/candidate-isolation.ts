@@ -14,7 +14,8 @@ import {
 } from "../load/index.ts";
 import { plannedModels, type CandidateRuntime, type PlanScope } from "../plan/index.ts";
 import type { RunModels } from "../records/index.ts";
-import { ContainerError } from "../sandbox/index.ts";
+import { ContainerError, type EngineOptions, type PoolMember } from "../sandbox/index.ts";
+import { homeEngine } from "./engine-pool.ts";
 import {
   buildRunEnvironments,
   ENVIRONMENT_BUILDS_DIRECTORY,
@@ -57,10 +58,11 @@ export async function resolveRunIsolation(
   if (asked === "process" && confined.length > 0)
     throw new EnvironmentIsolationError(confined, override ? "--isolation process" : 'candidate.isolation: "process"');
   const backends = [...new Set(models.map(isolationOf))];
+  const home = homeEngine(benchmark.settings);
   const pinned = new Map<Isolation, PinnedRuntime>();
   for (const backend of backends) {
     try {
-      pinned.set(backend, await candidateRuntime(backend).pin(benchmark.settings.candidate));
+      pinned.set(backend, await candidateRuntime(backend).pin(home));
     } catch (error) {
       // `openeval plan` calls no model: without an image it plans candidate work and says nothing is reusable.
       if (options.strict)
@@ -69,8 +71,7 @@ export async function resolveRunIsolation(
           : error;
     }
   }
-  const host = benchmark.settings.candidate.container?.host;
-  const environments = await findRunEnvironments(benchmark.evals, host).catch((error: unknown) => {
+  const environments = await findRunEnvironments(benchmark.evals, home).catch((error: unknown) => {
     if (options.strict && confined.length > 0) throw error;
     return findRunEnvironments([]);
   });
@@ -79,12 +80,12 @@ export async function resolveRunIsolation(
     { backends, candidateImage, pinnedOf: (model) => pinned.get(isolationOf(model)) ?? { image: null } },
     environments,
     (model, evaluation) => resolveEvalIsolation(model, evaluation, benchmark.settings, override),
-    host,
+    home,
   );
 }
 
 /** The same isolation once the run's environments are built (run/environments.ts). */
-function rebuiltIsolation(isolation: RunIsolation, environments: RunEnvironments, host?: string): RunIsolation {
+function rebuiltIsolation(isolation: RunIsolation, environments: RunEnvironments, home: EngineOptions): RunIsolation {
   return withEnvironments(
     {
       backends: isolation.backends,
@@ -93,7 +94,7 @@ function rebuiltIsolation(isolation: RunIsolation, environments: RunEnvironments
     },
     environments,
     (model, evaluation) => isolation.runtimeFor(model, evaluation).isolation,
-    host,
+    home,
   );
 }
 
@@ -101,12 +102,12 @@ function withEnvironments(
   base: { backends: Isolation[]; candidateImage: string | undefined; pinnedOf: (model: string) => PinnedRuntime },
   environments: RunEnvironments,
   isolationOf: (model: string, evaluation: EvalDefinition) => Isolation,
-  host: string | undefined,
+  home: EngineOptions,
 ): RunIsolation {
   const pinnedFor = (model: string, evaluation: EvalDefinition): PinnedRuntime => {
     if (!evaluation.environment) return base.pinnedOf(model);
     const pinned = environments.pinnedFor(evaluation.id);
-    return pinned ? { ...pinned, ...(host ? { host } : {}) } : { image: null };
+    return pinned ? { ...pinned, engine: home } : { image: null };
   };
   return {
     runtimeFor: (model, evaluation) => ({
@@ -134,11 +135,17 @@ export function modelsInScope(benchmark: BenchmarkDefinition, scope: PlanScope, 
 }
 
 /** What runners that died left (their owner gone) is removed before new work, whichever run it belonged to. Never fatal. */
-export async function reapOrphanedCandidates(benchmark: BenchmarkDefinition, isolation: RunIsolation): Promise<void> {
-  const backends = new Set(isolation.backends);
-  if (isolation.environments.unbuilt.length + Object.keys(isolation.environments.images).length > 0)
-    backends.add("container");
-  for (const backend of backends) await candidateRuntime(backend).reapOrphans(benchmark.settings.candidate);
+export async function reapOrphanedCandidates(isolation: RunIsolation, engines: readonly PoolMember[]): Promise<void> {
+  if (!usesContainers(isolation)) return;
+  for (const member of engines) await candidateRuntime("container").reapOrphans(member.options);
+}
+
+/** Whether some candidate of the run may run in a container (its model's backend, or an eval's environment). */
+export function usesContainers(isolation: RunIsolation): boolean {
+  return (
+    isolation.backends.includes("container") ||
+    isolation.environments.unbuilt.length + Object.keys(isolation.environments.images).length > 0
+  );
 }
 
 /** Builds what the run's evals in scope need and is not built; each build's log goes to the run's environment-builds/. */
@@ -149,9 +156,9 @@ export async function withBuiltEnvironments(
   runDirectory: string,
   emit: (event: { type: "notice"; message: string }) => void,
 ): Promise<RunIsolation> {
-  const host = benchmark.settings.candidate.container?.host;
+  const home = homeEngine(benchmark.settings);
   const built = await buildRunEnvironments(benchmark.evals, isolation.environments, {
-    ...(host ? { host } : {}),
+    engine: home,
     only: new Set(evalsInScope(benchmark, scope).map((evaluation) => evaluation.id)),
     logDirectory: join(runDirectory, ENVIRONMENT_BUILDS_DIRECTORY),
     onProgress: (evalId, event) => {
@@ -159,5 +166,5 @@ export async function withBuiltEnvironments(
         emit({ type: "notice", message: `Environment of eval "${evalId}": ${event.message}` });
     },
   });
-  return rebuiltIsolation(isolation, built, host);
+  return rebuiltIsolation(isolation, built, home);
 }

@@ -10,7 +10,13 @@ import {
   type RuntimeEnvironment,
 } from "../candidate/index.ts";
 import type { EvalDefinition, LoadProblem } from "../load/index.ts";
-import { connectImageEngine, ContainerError, type ContainerEngine, type ImageProgress } from "../sandbox/index.ts";
+import {
+  connectImageEngine,
+  ContainerError,
+  type ContainerEngine,
+  type EngineOptions,
+  type ImageProgress,
+} from "../sandbox/index.ts";
 
 /** Where a run keeps its environment builds' logs, one `<eval id>.log` each. */
 export const ENVIRONMENT_BUILDS_DIRECTORY = "environment-builds";
@@ -36,11 +42,11 @@ interface Resolved {
 /** The environments already built; nothing is built. No eval with environment/: no engine is asked. */
 export async function findRunEnvironments(
   evaluations: readonly EvalDefinition[],
-  host?: string,
+  engineOptions: EngineOptions = {},
 ): Promise<RunEnvironments> {
   const withEnvironment = evaluations.filter((evaluation) => evaluation.environment);
   if (withEnvironment.length === 0) return environmentsOf(evaluations, new Map());
-  const engine = await connect(host);
+  const engine = await connect(engineOptions);
   const resolved = new Map<string, Resolved>();
   for (const evaluation of withEnvironment)
     resolved.set(evaluation.id, { image: await findEnvironmentImage(engine, evaluation.environment!), problem: null });
@@ -55,7 +61,8 @@ export async function buildRunEnvironments(
   evaluations: readonly EvalDefinition[],
   found: RunEnvironments,
   options: {
-    host?: string;
+    /** The engine environments are built on (the pool's home engine); others get them carried. */
+    engine?: EngineOptions;
     logDirectory: string;
     /** Build again even what is built (the engine's layer cache still applies). */
     force?: boolean;
@@ -64,7 +71,7 @@ export async function buildRunEnvironments(
   },
 ): Promise<RunEnvironments> {
   if (found.unbuilt.length === 0 && !options.force) return found;
-  const engine = await connect(options.host);
+  const engine = await connect(options.engine ?? {});
   const resolved = new Map<string, Resolved>();
   for (const evaluation of evaluations.filter((evaluation) => evaluation.environment)) {
     const image = found.imageOf(evaluation.id);
@@ -127,8 +134,8 @@ function environmentsOf(evaluations: readonly EvalDefinition[], resolved: Map<st
   };
 }
 
-function connect(host: string | undefined): Promise<ContainerEngine> {
-  return connectImageEngine("environment", host ? { host } : {});
+function connect(engineOptions: EngineOptions): Promise<ContainerEngine> {
+  return connectImageEngine("environment", engineOptions);
 }
 
 /**
@@ -137,13 +144,13 @@ function connect(host: string | undefined): Promise<ContainerEngine> {
  */
 export async function prebuiltImageProblems(
   evaluations: readonly EvalDefinition[],
-  host?: string,
+  engineOptions: EngineOptions = {},
 ): Promise<LoadProblem[]> {
   const named = evaluations.filter((evaluation) => evaluation.environment?.baseImage);
   if (named.length === 0) return [];
   let engine: ContainerEngine;
   try {
-    engine = await connect(host);
+    engine = await connect(engineOptions);
   } catch (error) {
     return named.map((evaluation) => ({
       file: `evals/${evaluation.id}/task.toml`,

@@ -15,3 +15,5 @@ export {
   findRunEnvironments,
   type RunEnvironments,
 } from "./environments.ts";
+export { homeEngine, imagesToCarry, insecureEngineWarnings, runEngineMembers } from "./engine-pool.ts";
+export { describeEngines, type EngineDescription } from "./describe-engines.ts";

@@ -3,7 +3,8 @@
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
 import { checkScope, planSlots, type Plan, type PlanScope } from "../plan/index.ts";
 import { findLatestRun, findRun, ResultsStore } from "../records/index.ts";
-import { modelsInScope, resolveRunIsolation } from "./candidate-isolation.ts";
+import { modelsInScope, resolveRunIsolation, usesContainers, type RunIsolation } from "./candidate-isolation.ts";
+import { imagesToCarry, runEngineMembers, runImages } from "./engine-pool.ts";
 import { resolveRunVerification } from "./verification.ts";
 import {
   readPlanRecords,
@@ -44,13 +45,30 @@ export type RunPlan = Plan & {
   sinceFrozen: { runDirectory: string; changes: InputChange[] } | null;
   /** Evals whose environment image is not built: `openeval run` builds it first (`openeval image` can beforehand). */
   unbuiltEnvironments: string[];
+  /**
+   * For a pool of several engines, the images each engine after the first lacks: `openeval run` carries them from the
+   * first engine before that engine's first sandbox (an engine that does not answer says why).
+   */
+  carry: { engine: string; images: string[]; problem?: string }[];
 };
 
 export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunPlan> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   const scope = options.scope ?? {};
   checkModelRefs(benchmark, scope);
-  const { imageFor } = await resolveRunVerification(benchmark);
+  const verification = await resolveRunVerification(benchmark);
+  const { imageFor } = verification;
+  const carryFor = (isolation: RunIsolation) =>
+    usesContainers(isolation) || verification.setup?.image
+      ? imagesToCarry(
+          runEngineMembers(benchmark.settings),
+          runImages({
+            candidateImage: isolation.candidateImage,
+            verificationImage: verification.setup?.image,
+            environmentImages: isolation.environments.images,
+          }),
+        )
+      : Promise.resolve([]);
   const isolationFor = (runModels?: RunModels) =>
     resolveRunIsolation(benchmark, modelsInScope(benchmark, scope, runModels), scope, { strict: false });
   const runDirectory = options.new ? null : findRun(benchmark.directory, options.run);
@@ -67,6 +85,7 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
       integrity: [],
       sinceFrozen,
       unbuiltEnvironments: isolation.environments.unbuilt,
+      carry: await carryFor(isolation),
     };
   }
   const store = ResultsStore.open(runDirectory, { readonly: true });
@@ -82,6 +101,7 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
       integrity,
       sinceFrozen,
       unbuiltEnvironments: isolation.environments.unbuilt,
+      carry: await carryFor(isolation),
     };
   } finally {
     store.close();

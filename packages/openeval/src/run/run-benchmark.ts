@@ -14,8 +14,16 @@ import {
   modelsInScope,
   reapOrphanedCandidates,
   resolveRunIsolation,
+  usesContainers,
   withBuiltEnvironments,
 } from "./candidate-isolation.ts";
+import {
+  insecureEngineWarnings,
+  openRunEngines,
+  reapRunSandboxes,
+  runEngineMembers,
+  runImages,
+} from "./engine-pool.ts";
 import {
   checkScope,
   plannedModels,
@@ -169,8 +177,11 @@ export async function runBenchmark(
       environmentImages:
         Object.keys(isolation.environments.images).length > 0 ? isolation.environments.images : undefined,
     });
-    await reapOrphanedVerification(verification);
-    await reapOrphanedCandidates(benchmark, isolation);
+    // Step: the engines work is placed on; what dead runners left on each is removed before new work.
+    const members = usesContainers(isolation) || verification.setup?.image ? runEngineMembers(benchmark.settings) : [];
+    for (const message of insecureEngineWarnings(members)) emit({ type: "notice", message });
+    await reapOrphanedVerification(verification, members);
+    await reapOrphanedCandidates(isolation, members);
     const records = readCheckedRecords(store);
     for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
     const plan = planSlots(benchmark, records, { ...scope, ...requests }, verification.imageFor, isolation.runtimeFor);
@@ -240,6 +251,19 @@ export async function runBenchmark(
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;
+    const engines =
+      members.length > 0 && work.length > 0
+        ? openRunEngines(members, {
+            images: () =>
+              runImages({
+                candidateImage: isolation.candidateImage,
+                verificationImage: verification.setup?.image,
+                environmentImages: isolation.environments.images,
+              }),
+            onChange: (states) => emit({ type: "engines.changed", engines: states }),
+            onCarry: (message) => emit({ type: "notice", message }),
+          })
+        : null;
     const context: WorkContext = {
       benchmark: frozenBenchmark,
       restoreInputs,
@@ -255,6 +279,7 @@ export async function runBenchmark(
       verification: verification.setup,
       isolation,
       preflight: createPreflight(benchmark),
+      engines,
     };
     try {
       await runWorkQueue(
@@ -271,6 +296,8 @@ export async function runBenchmark(
     } finally {
       await controls?.close();
       if (codeWorker) await stopCodeWorkers(codeWorker);
+      engines?.close();
+      if (engines) await reapRunSandboxes(engines, runId);
     }
     if (sources) reportChanges(compareSources(sources, await hashSources(benchmark.directory)));
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.

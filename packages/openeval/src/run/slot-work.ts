@@ -20,6 +20,7 @@ import {
 import {
   CURRENT_VARIANT,
   earlyStopPolicy,
+  mentionsVerification,
   type BenchmarkDefinition,
   type EarlyStopPolicy,
   type EvalDefinition,
@@ -31,6 +32,8 @@ import type { ResultsStore } from "../records/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
 import type { RunnerListener } from "../summary/index.ts";
 import type { Preflight } from "./preflight.ts";
+import type { EnginePool } from "../sandbox/index.ts";
+import { placeOnEngine } from "./engine-lease.ts";
 
 export interface SlotWork {
   kind: "candidate" | "judge" | "check";
@@ -69,6 +72,8 @@ export interface WorkContext {
   codeWorker: string | null;
   /** Whether a model's endpoint is reachable, checked once before its first slot. */
   preflight: Preflight;
+  /** The container engines candidates and verifications are placed on; null when the run uses none. */
+  engines: EnginePool | null;
 }
 
 /**
@@ -105,8 +110,17 @@ export async function runCandidateWork(
   let latest: EvalRun | null = null;
   const policy = work.monitored ? earlyStopPolicy(evaluation.settings.earlyStop, slot.model) : null;
   const monitor = policy ? monitorCandidate(slot, evaluation, policy, context, evalRunId, () => latest, enqueue) : null;
+  const isolation = context.isolation.runtimeFor(slot.model, evaluation).isolation;
+  const setupProblem = context.isolation.problemFor(evaluation);
+  const placement =
+    isolation === "container" && !setupProblem && context.engines
+      ? await placeOnEngine(context.engines, context.signal)
+      : null;
+  if (placement?.kind === "stopping") return;
+  const lease = placement?.kind === "placed" ? placement.lease : null;
   context.emit({ type: "candidate.started", slot: key, evalRunId });
   const endpointProblem = await context.preflight.check(slot.model);
+  const pinned = context.isolation.pinnedFor(slot.model, evaluation);
   const evalRun = await executeCandidate({
     runId: context.runId,
     runDirectory: store.directory,
@@ -116,11 +130,13 @@ export async function runCandidateWork(
     variant: variantDefinitionOf(context, slot),
     settings: benchmark.settings,
     candidateFingerprint: slot.candidateFingerprint,
-    isolation: context.isolation.runtimeFor(slot.model, evaluation).isolation,
-    pinned: context.isolation.pinnedFor(slot.model, evaluation),
-    setupProblem: context.isolation.problemFor(evaluation),
+    isolation,
+    pinned: lease ? { ...pinned, engine: lease.options } : pinned,
+    setupProblem,
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
-    signal: context.signal,
+    signal: placement?.kind === "placed" ? placement.signal : context.signal,
+    ...(lease ? { engine: { name: lease.name, lost: lease.check } } : {}),
+    ...(placement?.kind === "unplaced" ? { interruptedBy: placement.problem } : {}),
     ...(monitor ? { monitor } : {}),
     ...(endpointProblem ? { endpointProblem } : {}),
     recheckEndpoint: () => context.preflight.recheck(slot.model),
@@ -129,6 +145,7 @@ export async function runCandidateWork(
       store.saveEvalRun(record);
     },
   });
+  lease?.release({ failed: evalRun.state === "failed" || evalRun.state === "interrupted" });
   context.fresh.add(evalRun.id);
   context.emit({ type: "candidate.finished", slot: key, evalRun, outcome: describeOutcome(evalRun) });
   const decision = monitor?.decision() ?? null;
@@ -184,9 +201,13 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   if (!work.evalRun || context.signal?.aborted) return;
   const judgeRunId = `judge_${randomUUID()}`;
   if (!(await context.restoreInputs(slot.evalId, "judge"))) return;
-  context.emit({ type: "judge.started", slot: key, judgeRunId });
   const evaluation = evaluationOf(context, slot);
   const environment = context.isolation.environments.pinnedFor(evaluation.id);
+  const verifies = (context.verification !== null && mentionsVerification(evaluation)) || evaluation.harbor !== null;
+  const placement = verifies && context.engines ? await placeOnEngine(context.engines, context.signal) : null;
+  if (placement?.kind === "stopping") return;
+  const lease = placement?.kind === "placed" ? placement.lease : null;
+  context.emit({ type: "judge.started", slot: key, judgeRunId });
   const judgeRun = await gradeEvalRun(
     {
       runId: context.runId,
@@ -198,13 +219,19 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
       judgeFingerprint: slot.judgeFingerprint,
       verification: context.verification,
       environment: environment ? { image: environment.image, workdir: environment.environment.workdir } : null,
-      ...(context.signal ? { signal: context.signal } : {}),
+      ...(lease ? { engine: lease.options } : {}),
+      ...(placement?.kind === "placed"
+        ? { signal: placement.signal }
+        : context.signal
+          ? { signal: context.signal }
+          : {}),
       secrets: context.secrets,
       ...(context.codeWorker ? { codeWorker: context.codeWorker } : {}),
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,
   );
+  lease?.release({ failed: judgeRun.state !== "completed" });
   context.emit({ type: "judge.finished", slot: key, judgeRun });
 }
 

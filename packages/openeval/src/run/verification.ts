@@ -1,6 +1,8 @@
 // The run's verification image, resolved once and shared by planning (judge fingerprints) and grading.
 import { reapVerificationContainers, setUpVerification, type VerificationSetup } from "../judge/index.ts";
 import { mentionsVerification, type BenchmarkDefinition } from "../load/index.ts";
+import type { PoolMember } from "../sandbox/index.ts";
+import { homeEngine } from "./engine-pool.ts";
 
 export interface RunVerification {
   setup: VerificationSetup | null;
@@ -9,12 +11,21 @@ export interface RunVerification {
 }
 
 export async function resolveRunVerification(benchmark: BenchmarkDefinition): Promise<RunVerification> {
-  const setup = await setUpVerification(benchmark.settings, benchmark.evals);
+  const setup = await setUpVerification(benchmark.settings, benchmark.evals, homeEngine(benchmark.settings));
   const verifying = new Set(benchmark.evals.filter(mentionsVerification).map((evaluation) => evaluation.id));
   return { setup, imageFor: (evalId) => (verifying.has(evalId) ? (setup?.image ?? null) : null) };
 }
 
-/** Containers left by a runner that died mid-check (their owning process is gone) are removed before new work. */
-export async function reapOrphanedVerification(verification: RunVerification): Promise<void> {
-  if (verification.setup?.image) await reapVerificationContainers(verification.setup.engine).catch(() => undefined);
+/**
+ * Containers left by a runner that died mid-check (their owning process is gone) are removed from every engine of
+ * the pool before new work.
+ */
+export async function reapOrphanedVerification(
+  verification: RunVerification,
+  engines: readonly PoolMember[],
+): Promise<void> {
+  const setup = verification.setup;
+  if (!setup?.image) return;
+  for (const member of engines)
+    await reapVerificationContainers({ ...setup.engine, ...member.options }).catch(() => undefined);
 }

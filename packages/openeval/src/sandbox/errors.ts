@@ -14,6 +14,21 @@ const SITUATIONS = {
     message: ({ request, address, reason }: { request: string; address: string; reason: string }) =>
       `Could not ${request} on ${address}: ${reason}`,
   },
+  emptyPool: {
+    code: "OE_ENGINE_POOL_EMPTY",
+    message: (_: Record<string, never>) => "An engine pool needs at least one engine",
+  },
+  unknownPoolEngine: {
+    code: "OE_UNKNOWN_POOL_ENGINE",
+    message: ({ name, known }: { name: string; known: readonly string[] }) =>
+      `No engine "${name}" in the pool; its engines are: ${known.join(", ")}`,
+  },
+  /** Every engine of the pool is lost or unusable: the work waiting for one is interrupted, to be redone. */
+  noEngineAnswers: {
+    code: "OE_NO_ENGINE_ANSWERS",
+    message: ({ engines }: { engines: string }) =>
+      `No engine of the pool can take work: ${engines}. Start them again (or fix what each says); the next openeval run redoes the interrupted work`,
+  },
   archiveUnsafePath: {
     code: "OE_ARCHIVE_UNSAFE_PATH",
     message: ({ path }: { path: string }) => `The engine's archive names an unsafe path ${path}; copy-out refused it`,

@@ -21,7 +21,16 @@ export type {
 export { OWNER_LABEL } from "./sandbox.ts";
 export { openSandboxEngine, SANDBOX_ENGINE_NAMES, type SandboxEngineOptions, type SandboxEngines } from "./engines.ts";
 export type { ContainerEngine } from "./container/container-engine.ts";
-export { engineAddress, isEngineReachable, type EngineOptions } from "./container/engine.ts";
+export {
+  openEnginePool,
+  type EngineHealth,
+  type EngineLease,
+  type EnginePool,
+  type EnginePoolOptions,
+  type EngineState,
+  type PoolMember,
+} from "./engine-pool.ts";
+export { engineAddress, errorMessage, isEngineReachable, type EngineOptions } from "./container/engine.ts";
 export type { BuildRequest, ImageInfo } from "./container/images.ts";
 export {
   ContainerError,

@@ -27,6 +27,21 @@ export interface WorkQueueState {
   doneMs: number;
 }
 
+/** One container engine of the run's pool as the runner reports it on every change (sandbox/engine-pool.ts). */
+export interface EngineCounts {
+  name: string;
+  address: string;
+  /** Sandboxes it may run at once; null: bounded by the run's concurrency only. */
+  capacity: number | null;
+  running: number;
+  /** Placed there, waiting for its images. */
+  queued: number;
+  failed: number;
+  done: number;
+  health: "ok" | "lost" | "unusable";
+  problem: string | null;
+}
+
 export type RunnerEvent =
   | {
       type: "run.started";
@@ -37,6 +52,7 @@ export type RunnerEvent =
       estimateUSD: number | null;
     }
   | ({ type: "queue.changed" } & WorkQueueState)
+  | { type: "engines.changed"; engines: EngineCounts[] }
   | { type: "candidate.started"; slot: SlotKey; evalRunId: string }
   | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun; outcome: EvalRunOutcome }
   | { type: "check.finished"; slot: SlotKey; evalRunId: string; check: EarlyCheck }

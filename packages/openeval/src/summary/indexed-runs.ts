@@ -88,6 +88,7 @@ function indexEvalRun(evalRun: EvalRun): IndexedEvalRun {
     input: {
       candidateFingerprint: input.candidateFingerprint,
       ...(input.isolation === undefined ? {} : { isolation: input.isolation }),
+      ...(input.engine === undefined ? {} : { engine: input.engine }),
     },
     metrics: metrics && { cost: { usd: metrics.cost.usd }, tools: { calls: metrics.tools.calls } },
   };

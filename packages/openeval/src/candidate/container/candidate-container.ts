@@ -12,6 +12,7 @@ import {
   openSandboxEngine,
   readFolder,
   type ContainerEngine,
+  type EngineOptions,
   type OutputSink,
   type ReadTarEntry,
   type Sandbox,
@@ -53,7 +54,8 @@ export interface CandidateContainerOptions {
   image: string;
   /** Where things are in the image: the standard candidate image's layout, or an environment image's. */
   layout: ContainerLayout;
-  host?: string;
+  /** The engine to run on (the pool's engine this eval run was placed on). */
+  engine: EngineOptions;
   /** The host scratch folder that holds the run's workspace and OpenCode dirs; mapped to the layout's root. */
   scratch: string;
   /** The host workspace inside `scratch`; with an environment, mapped to its working directory instead. */
@@ -113,9 +115,7 @@ export interface CandidateContainer {
  * snapshots the workspace: prepare and launch wait for them, close removes them (after a start still in flight).
  */
 export async function openCandidateContainer(options: CandidateContainerOptions): Promise<CandidateContainer> {
-  const engine = await timed(options, "connect", () =>
-    openSandboxEngine("container", { container: options.host ? { host: options.host } : {} }),
-  );
+  const engine = await timed(options, "connect", () => openSandboxEngine("container", { container: options.engine }));
   const made: Made = { sandboxes: [], volume: null, candidate: null, deadline: 0, notCopied: [] };
   const paths = containerPaths(options);
   const started = start(engine, options, made);

@@ -3,6 +3,7 @@
 // runtimes.ts; each passes the shared contract suite (runtime-contract.case.ts).
 import type { BenchmarkSettings, EnvironmentLimits } from "../../load/index.ts";
 import type { Launcher } from "../../opencode/index.ts";
+import type { EngineOptions } from "../../sandbox/index.ts";
 import type { NotCopiedFile } from "../../recording/index.ts";
 import type { LiveCandidate, TakeCheckpoint } from "../checkpoint.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
@@ -13,8 +14,8 @@ import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
  */
 export interface PinnedRuntime {
   image: string | null;
-  /** The engine address, when the backend runs on one (benchmark.ts `candidate.container.host`). */
-  host?: string;
+  /** The engine it runs on, when the backend runs on one: the pool's engine this eval run was placed on. */
+  engine?: EngineOptions;
   /** Set when `image` is the eval's environment image. */
   environment?: RuntimeEnvironment;
 }
@@ -72,9 +73,12 @@ export interface CandidateRuntime {
 }
 
 export interface CandidateRuntimeBackend {
-  /** Before any candidate of a run starts: what they run with; throws what stops the run (no engine, no image). */
-  pin(candidate: BenchmarkSettings["candidate"]): Promise<PinnedRuntime>;
-  /** Before new work: removes what runners that died left behind. Never fatal. */
-  reapOrphans(candidate: BenchmarkSettings["candidate"]): Promise<void>;
+  /**
+   * Before any candidate of a run starts: what they run with, found on `engine` (the pool's home engine); throws
+   * what stops the run (no engine, no image).
+   */
+  pin(engine: EngineOptions): Promise<PinnedRuntime>;
+  /** Before new work: removes what runners that died left behind on that engine. Never fatal. */
+  reapOrphans(engine: EngineOptions): Promise<void>;
   open(options: OpenRuntimeOptions): Promise<CandidateRuntime>;
 }

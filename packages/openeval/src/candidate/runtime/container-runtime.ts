@@ -21,16 +21,14 @@ import type {
 const CANDIDATE_ROLES = ["candidate", "egress-proxy", "egress"];
 
 export const containerRuntime: CandidateRuntimeBackend = {
-  pin: async (candidate) => {
-    const host = candidate.container?.host;
-    const { imageId } = await resolveCandidateImage(host ? { host } : {});
-    return { image: imageId, ...(host ? { host } : {}) };
+  pin: async (engine) => {
+    const { imageId } = await resolveCandidateImage(engine);
+    return { image: imageId, engine };
   },
   // Whichever run they belonged to, those whose runner died (owner gone) go; a live run's stay.
-  reapOrphans: async (candidate) => {
-    const host = candidate.container?.host;
+  reapOrphans: async (engineOptions) => {
     try {
-      const engine = await openSandboxEngine("container", { container: host ? { host } : {} });
+      const engine = await openSandboxEngine("container", { container: engineOptions });
       for (const role of CANDIDATE_ROLES) await engine.reap({ "openeval.sandbox": role }, { orphansOnly: true });
     } catch {
       // No engine now: nothing of ours can be running there either.
@@ -40,7 +38,7 @@ export const containerRuntime: CandidateRuntimeBackend = {
 };
 
 async function openContainerRuntime(options: OpenRuntimeOptions): Promise<CandidateRuntime> {
-  const { image, host, environment } = options.pinned;
+  const { image, engine, environment } = options.pinned;
   if (!image)
     throw new Error("container isolation needs the candidate image; run/ resolves it before any candidate starts");
   const logFile = join(options.logs, "egress.log");
@@ -50,7 +48,7 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
     evalRunId: options.evalRunId,
     image,
     layout: environment ? environmentLayout(environment, { solution: options.solution !== null }) : STANDARD_LAYOUT,
-    ...(host ? { host } : {}),
+    engine: engine ?? {},
     scratch: options.scratch,
     workspace: options.workspace,
     solution: options.solution,

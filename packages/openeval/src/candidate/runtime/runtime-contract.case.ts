@@ -8,10 +8,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../../test/helpers/fixtures.ts";
 import type { BenchmarkSettings, PrepareStep } from "../../load/index.ts";
 import { prepareWorkspace } from "../prepare-workspace.ts";
+import type { EngineOptions } from "../../sandbox/index.ts";
 import type { CandidateRuntime, CandidateRuntimeBackend } from "./candidate-runtime.ts";
 
 export interface RuntimeContractFixture {
   backend: CandidateRuntimeBackend;
+  /** The engine the backend runs on (one engine of a pool); default DOCKER_HOST or the local socket. */
+  engine?: EngineOptions;
   /** What the backend's sandboxes of an eval run still hold on their engine (ids); none on this machine. */
   leftovers(evalRunId: string): Promise<string[]>;
 }
@@ -34,7 +37,7 @@ export function describeRuntimeContract(name: string, fixture: RuntimeContractFi
       await writeFile(join(workspace, "seed.txt"), "seed\n");
       const evalRunId = `er_contract_${randomBytes(4).toString("hex")}`;
       const logs = join(scratch, "logs");
-      const pinned = await fixture.backend.pin(CANDIDATE);
+      const pinned = await fixture.backend.pin(fixture.engine ?? {});
       const options = {
         runId: "run_contract",
         evalRunId,

@@ -3,7 +3,8 @@
 // verification and candidate images need; nothing it returns carries a dockerode type.
 import type { SandboxEngine } from "../sandbox.ts";
 import { createContainerSandbox } from "./container-sandbox.ts";
-import { connectEngine, type EngineOptions } from "./engine.ts";
+import { carryImage } from "./carry-image.ts";
+import { connectEngine, withTimeout, type Engine, type EngineOptions } from "./engine.ts";
 import { buildImage, findImages, inspectImage, type BuildRequest, type ImageInfo } from "./images.ts";
 import { createVolume, listContainers, reapContainers, removeVolume } from "./reap.ts";
 
@@ -18,7 +19,18 @@ export interface ContainerEngine extends SandboxEngine {
   removeVolume(name: string): Promise<void>;
   /** How many CPUs the engine's host has (its info's NCPU); null when the engine does not say. */
   cpus(): Promise<number | null>;
+  /** Throws when the engine does not answer within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
+  /** The engine's version and API version, as it reports them. */
+  version(): Promise<{ version: string; apiVersion: string }>;
+  /** Whether it holds an image of that id. */
+  hasImage(id: string): Promise<boolean>;
+  /** Streams the image of that id from this engine into `to` and checks its id there (carry-image.ts). */
+  carryImage(id: string, to: ContainerEngine): Promise<void>;
 }
+
+/** The connection behind each engine handed out, for work between two engines (carrying an image). */
+const CONNECTIONS = new WeakMap<ContainerEngine, Engine>();
 
 /**
  * Connects (ENGINE_UNREACHABLE, with the remedy, when nothing answers).
@@ -28,7 +40,7 @@ export interface ContainerEngine extends SandboxEngine {
  */
 export async function connectContainerEngine(options: EngineOptions = {}): Promise<ContainerEngine> {
   const engine = await connectEngine(options);
-  return {
+  const containerEngine: ContainerEngine = {
     name: "container",
     kind: engine.kind,
     address: engine.address,
@@ -45,5 +57,20 @@ export async function connectContainerEngine(options: EngineOptions = {}): Promi
       const { NCPU } = (await engine.docker.info()) as { NCPU?: unknown };
       return typeof NCPU === "number" && NCPU > 0 ? NCPU : null;
     },
+    ping: async (timeoutMs) => {
+      await withTimeout(engine.docker.ping(), timeoutMs, `no answer within ${timeoutMs / 1000} s`);
+    },
+    version: async () => {
+      const { Version, ApiVersion } = await engine.docker.version();
+      return { version: Version, apiVersion: ApiVersion };
+    },
+    hasImage: async (id) => (await inspectImage(engine, id))?.id === id,
+    carryImage: (id, to) => {
+      const target = CONNECTIONS.get(to);
+      if (!target) throw new Error("carryImage: the target engine was not connected by connectContainerEngine");
+      return carryImage(engine, target, id);
+    },
   };
+  CONNECTIONS.set(containerEngine, engine);
+  return containerEngine;
 }

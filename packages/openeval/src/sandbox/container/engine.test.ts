@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { engineAddress } from "./engine.ts";
+import { connectEngine, engineAddress } from "./engine.ts";
 
 const HARNESS = new URL("../../index.ts", import.meta.url).pathname;
 const ENGINE = new URL("./engine.ts", import.meta.url).pathname;
@@ -27,5 +27,31 @@ describe("the container engine", () => {
     expect(engineAddress({ host: "ssh://user@engine", env: {} })).toBe("ssh://user@engine");
     expect(engineAddress({ engine: "podman", env: {} })).toBe("unix:///run/podman/podman.sock");
     expect(engineAddress({ env: {} })).toBe("unix:///var/run/docker.sock");
+  });
+
+  // Both are refused before any request leaves this machine: nothing dials the addresses below.
+  it("refuses DOCKER_HOST on plain TCP to another machine, saying how to reach it safely", async () => {
+    const refused = await connectEngine({ env: { DOCKER_HOST: "tcp://10.250.0.9:2375" } }).catch((error) => error);
+    expect(refused).toMatchObject({ code: "OE_ENGINE_INSECURE" });
+    expect(refused.message).toContain(
+      "The container engine at tcp://10.250.0.9:2375 is plain TCP on an address other than loopback",
+    );
+    expect(refused.message).toContain("DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH");
+  });
+
+  it("reads an engine's TLS files from its certificate folder, and names the folder when they are missing", async () => {
+    const refused = await connectEngine({
+      host: "tcp://10.250.0.9:2376",
+      tls: { certPath: "/nonexistent/certs" },
+      env: {},
+    }).catch((error) => error);
+    expect(refused).toMatchObject({ code: "OE_ENGINE_TLS" });
+    expect(refused.message).toMatch(
+      /^The TLS files of a container engine could not be read in \/nonexistent\/certs \(.*ENOENT.*\): it needs ca\.pem, cert\.pem and key\.pem there/,
+    );
+    const fromEnvironment = await connectEngine({
+      env: { DOCKER_HOST: "tcp://10.250.0.9:2376", DOCKER_TLS_VERIFY: "1", DOCKER_CERT_PATH: "/nonexistent/env-certs" },
+    }).catch((error) => error);
+    expect(fromEnvironment.message).toContain("/nonexistent/env-certs");
   });
 });

@@ -1,6 +1,10 @@
 // Connecting to a container engine (Docker, or Podman's Docker-compatible API) through dockerode: which socket,
 // and one clear error when nothing answers there.
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type Docker from "dockerode";
+import { isPlainRemoteTcp } from "../../util/engine-address.ts";
 import { ContainerError } from "./errors.ts";
 
 export interface EngineOptions {
@@ -10,7 +14,11 @@ export interface EngineOptions {
   socketPath?: string;
   /** An engine address (`unix:///…`, `tcp://host:port`, `ssh://…`), as DOCKER_HOST would give it; overrides it. */
   host?: string;
-  /** Defaults to process.env; only DOCKER_HOST is read from it. */
+  /** TLS with client certificates for a `tcp://` host: a folder of ca.pem, cert.pem and key.pem (DOCKER_CERT_PATH's layout). */
+  tls?: { certPath: string };
+  /** Plain TCP to another machine, declared knowingly (candidate.container.engines `insecure: true`). */
+  insecure?: boolean;
+  /** Defaults to process.env; DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH are read from it. */
   env?: Record<string, string | undefined>;
 }
 
@@ -34,24 +42,56 @@ interface EngineTarget {
  * engine's default socket. Does not connect. */
 function engineTarget(options: EngineOptions): EngineTarget {
   const kind = options.engine ?? "docker";
-  const dockerHost = options.host ?? (options.env ?? process.env).DOCKER_HOST;
+  const env = options.env ?? process.env;
+  const dockerHost = options.host ?? env.DOCKER_HOST;
   if (options.socketPath)
     return { kind, address: `unix://${options.socketPath}`, client: { socketPath: options.socketPath } };
   if (dockerHost) {
     if (dockerHost.startsWith("unix://"))
       return { kind, address: dockerHost, client: { socketPath: dockerHost.slice("unix://".length) } };
     const tcp = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(dockerHost);
-    if (tcp && !(options.env ?? process.env).DOCKER_TLS_VERIFY)
+    // Docker's own convention for the environment's engine; a pool member names its folder itself.
+    const certPath =
+      options.tls?.certPath ?? (options.host === undefined && env.DOCKER_TLS_VERIFY ? dockerCertPath(env) : undefined);
+    if (tcp && certPath !== undefined)
+      return {
+        kind,
+        address: dockerHost,
+        client: { host: tcp[1], port: Number(tcp[2]), protocol: "https", ...certificates(certPath) },
+      };
+    if (tcp) {
+      if (isPlainRemoteTcp(dockerHost, { tls: false }) && !options.insecure)
+        throw new ContainerError({ code: "OE_ENGINE_INSECURE", address: dockerHost });
       return { kind, address: dockerHost, client: { host: tcp[1], port: Number(tcp[2]), protocol: "http" } };
-    // docker-modem parses the rest of DOCKER_HOST itself (ssh://, tcp:// with DOCKER_TLS_VERIFY / DOCKER_CERT_PATH).
+    }
+    // docker-modem parses the rest of DOCKER_HOST itself (ssh://).
     return { kind, address: dockerHost };
   }
   return { kind, address: `unix://${DEFAULT_SOCKETS[kind]}`, client: { socketPath: DEFAULT_SOCKETS[kind] } };
 }
 
+function dockerCertPath(env: Record<string, string | undefined>): string {
+  return env.DOCKER_CERT_PATH ?? join(env.HOME ?? homedir(), ".docker");
+}
+
+/** The CA that signs the engine's certificate, and this client's certificate and key, read when connecting. */
+function certificates(certPath: string): { ca: Buffer; cert: Buffer; key: Buffer } {
+  const read = (file: string) => {
+    try {
+      return readFileSync(join(certPath, file));
+    } catch (error) {
+      throw new ContainerError({ code: "OE_ENGINE_TLS", certPath, reason: errorMessage(error) }, { cause: error });
+    }
+  };
+  return { ca: read("ca.pem"), cert: read("cert.pem"), key: read("key.pem") };
+}
+
 /** Where the engine would be looked for (socket or DOCKER_HOST), for messages and test titles. */
 export function engineAddress(options: EngineOptions = {}): string {
-  return engineTarget(options).address;
+  if (options.socketPath) return `unix://${options.socketPath}`;
+  return (
+    options.host ?? (options.env ?? process.env).DOCKER_HOST ?? `unix://${DEFAULT_SOCKETS[options.engine ?? "docker"]}`
+  );
 }
 
 /** Connects and checks that the engine answers; throws OE_ENGINE_UNREACHABLE saying how to get one (callers add theirs). */

@@ -1,6 +1,7 @@
 // The container engine's image and engine errors, declared once for every stage that builds, finds or runs an
 // image: each message is written here, from the typed facts of the problem, so the words never drift apart.
 import { OpenEvalError } from "../../util/errors.ts";
+import { PLAIN_TCP_REMEDY } from "../../util/engine-address.ts";
 import { ENGINE_REMEDY } from "../errors.ts";
 
 /** The images built from a folder of this checkout: their repository, the command that (re)builds each, and what a
@@ -41,9 +42,15 @@ export interface ProblemContext {
 export type ContainerProblem = ProblemContext &
   (
     | { code: "OE_ENGINE_UNREACHABLE"; address: string; reason: string }
+    /** Plain TCP to an engine on another machine, not declared `insecure`. */
+    | { code: "OE_ENGINE_INSECURE"; address: string }
+    /** The engine's TLS files could not be read. */
+    | { code: "OE_ENGINE_TLS"; certPath: string; reason: string }
     /** No image of `role` built (no `image`), or the named image is not there; `setting` is where it was named. */
     | { code: "OE_IMAGE_MISSING"; address: string; image?: string; setting?: string }
     | { code: "OE_IMAGE_STALE"; address: string; role: ImageRole; contextHash: string }
+    /** An image could not be carried from one engine to another (save → load). */
+    | { code: "OE_IMAGE_CARRY_FAILED"; image: string; from: string; to: string; problem: string }
     /** A build that failed (`tag`) or an image folder that cannot be built (`folder`); `output`: the build's last lines. */
     | { code: "OE_IMAGE_BUILD_FAILED"; tag?: string; folder?: string; problem: string; output?: string[] }
   );
@@ -80,6 +87,12 @@ function describeBare(problem: ContainerProblem): string {
   switch (problem.code) {
     case "OE_ENGINE_UNREACHABLE":
       return `No container engine answers at ${problem.address} (${problem.reason}). ${ENGINE_REMEDY}.${problem.role ? ` Then ${build} builds the ${problem.role} image.` : ""}`;
+    case "OE_ENGINE_INSECURE":
+      return `The container engine at ${problem.address} is plain TCP on an address other than loopback, which makes it root on its host for anyone who can reach it; nothing was run. Instead: ${PLAIN_TCP_REMEDY}.`;
+    case "OE_ENGINE_TLS":
+      return `The TLS files of a container engine could not be read in ${problem.certPath} (${problem.reason}): it needs ca.pem, cert.pem and key.pem there (Docker's DOCKER_CERT_PATH layout).`;
+    case "OE_IMAGE_CARRY_FAILED":
+      return `The image ${problem.image.slice(0, 19)} could not be carried from the engine at ${problem.from} to the one at ${problem.to}: ${problem.problem}. Check that engine's disk space and log; no work is placed on it for this run.`;
     case "OE_IMAGE_MISSING":
       return describeMissing(problem, build);
     case "OE_IMAGE_STALE":
