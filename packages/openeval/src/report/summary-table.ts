@@ -44,6 +44,7 @@ export function formatSummary(summary: RunSummary): string {
   }
   for (const entry of summary.variantComparisons) lines.push(...formatVariantComparison(entry));
   if (summary.categories.length > 0) lines.push("", "By category:", ...formatCategories(summary.categories));
+  if (summary.engines?.length) lines.push("", `Engines: ${formatEngines(summary.engines)}`);
   if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
@@ -176,4 +177,14 @@ function listSome(items: readonly string[]): string {
 function formatScore(score: { value: number | null; lower: number; upper: number }): string {
   if (score.value !== null) return `${score.value.toFixed(1)}%`;
   return `[${score.lower.toFixed(1)}–${score.upper.toFixed(1)}]% (incomplete)`;
+}
+
+/** @example formatEngines([{ name: "a", evalRuns: 3, interrupted: 0 }, { name: "b", evalRuns: 2, interrupted: 1 }]) // "a 3 eval runs; b 2 eval runs (1 interrupted by the engine)" */
+export function formatEngines(engines: NonNullable<RunSummary["engines"]>): string {
+  return engines
+    .map(
+      ({ name, evalRuns, interrupted }) =>
+        `${name} ${evalRuns} eval run${evalRuns === 1 ? "" : "s"}${interrupted > 0 ? ` (${interrupted} interrupted)` : ""}`,
+    )
+    .join("; ");
 }

@@ -103,6 +103,8 @@ export interface RunSummary {
   inputChanges: InputChangeRecord[];
   /** Records that fail their integrity check: reported, and judge runs among them not scored. */
   integrity: IntegrityProblem[];
+  /** A pool's engines, with the eval runs each ran and how many of them it cut short; empty with one engine (absent in summaries recorded before pools). */
+  engines?: { name: string; evalRuns: number; interrupted: number }[];
 }
 
 export interface ModelResult extends ModelSummary {

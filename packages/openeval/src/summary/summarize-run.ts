@@ -2,7 +2,12 @@
 // active judgment (or as unresolved); then equal-weight scores, statistics, gates and the verdict. Controls are
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
-import { CURRENT_VARIANT_NAME, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
+import {
+  CURRENT_VARIANT_NAME,
+  DEFAULT_ENGINE_NAME,
+  type BenchmarkDefinition,
+  type EvalDefinition,
+} from "../load/index.ts";
 import {
   describeSlot,
   planSlots,
@@ -169,7 +174,22 @@ export async function summarizeRun(
     integrity,
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
+    engines: engineCounts(records.evalRuns),
   };
+}
+
+/** Eval runs per engine of a pool (those the engine cut short apart); empty when every run used the one engine. */
+function engineCounts(evalRuns: readonly EvalRun[]): NonNullable<RunSummary["engines"]> {
+  const byEngine = Map.groupBy(
+    evalRuns.filter((evalRun) => evalRun.input.engine !== undefined),
+    (evalRun) => evalRun.input.engine!,
+  );
+  if ([...byEngine.keys()].every((name) => name === DEFAULT_ENGINE_NAME)) return [];
+  return [...byEngine].map(([name, runs]) => ({
+    name,
+    evalRuns: runs.length,
+    interrupted: runs.filter((evalRun) => evalRun.state === "interrupted").length,
+  }));
 }
 
 function sameCandidate(a: { model: string; variant?: string }, b: { model: string; variant?: string }): boolean {

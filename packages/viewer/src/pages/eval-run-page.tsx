@@ -103,8 +103,14 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
           {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}
         </h1>
         <div className="muted">
-          Eval run <code>{evalRun.id}</code> · started {formatDate(evalRun.startedAt)} ·{" "}
-          {formatDuration(evalRun.elapsedMs)} · cost{" "}
+          Eval run <code>{evalRun.id}</code>
+          {evalRun.input.engine ? (
+            <>
+              {" "}
+              on engine <code data-testid="eval-run-engine">{evalRun.input.engine}</code>
+            </>
+          ) : null}{" "}
+          · started {formatDate(evalRun.startedAt)} · {formatDuration(evalRun.elapsedMs)} · cost{" "}
           <span data-testid="eval-run-cost">
             {evalRun.state === "running" ? "—" : formatCost(evalRun.metrics?.cost.usd)}
           </span>{" "}
