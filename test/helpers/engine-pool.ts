@@ -152,6 +152,21 @@ function planEngine(
   return state;
 }
 
+/** dockerd flags for an engine that keeps all its state below `root` and leaves the machine's network alone. */
+export function privateDockerdArguments(root: string): string[] {
+  return [
+    "--data-root",
+    join(root, "data"),
+    "--exec-root",
+    join(root, "exec"),
+    "--pidfile",
+    join(root, "dockerd.pid"),
+    "--iptables=false",
+    "--ip-forward=false",
+    "--bridge=none",
+  ];
+}
+
 function dockerdArguments(state: EngineState, certificates: EngineCertificates | null): string[] {
   const { root, engine } = state;
   const transport =
@@ -166,17 +181,9 @@ function dockerdArguments(state: EngineState, certificates: EngineCertificates |
     engine.host,
     "--config-file",
     join(root, "daemon.json"),
-    "--data-root",
-    join(root, "data"),
-    "--exec-root",
-    join(root, "exec"),
-    "--pidfile",
-    join(root, "dockerd.pid"),
     "--cgroup-parent",
     `/${state.cgroup}`,
-    "--iptables=false",
-    "--ip-forward=false",
-    "--bridge=none",
+    ...privateDockerdArguments(root),
   ];
 }
 
