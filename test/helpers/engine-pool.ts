@@ -187,6 +187,10 @@ function dockerdArguments(state: EngineState, certificates: EngineCertificates |
   ];
 }
 
+function isRunning(daemon: EngineState["daemon"]): daemon is NonNullable<EngineState["daemon"]> {
+  return daemon !== undefined && daemon.exitCode === null && daemon.signalCode === null;
+}
+
 function answers(docker: Docker): Promise<boolean> {
   return docker.ping().then(
     () => true,
@@ -197,7 +201,7 @@ function answers(docker: Docker): Promise<boolean> {
 async function waitUntilReady(state: EngineState): Promise<void> {
   const docker = dockerFor(state.engine, { timeoutMs: 2_000 });
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline && state.daemon?.exitCode === null) {
+  while (Date.now() < deadline && isRunning(state.daemon)) {
     if (await answers(docker)) return;
     await Bun.sleep(250);
   }
@@ -237,10 +241,10 @@ async function startEngine(state: EngineState): Promise<void> {
 async function stopEngine(state: EngineState): Promise<void> {
   await killEngineContainers(state.cgroup);
   const daemon = state.daemon;
-  if (daemon !== undefined && daemon.exitCode === null && daemon.signalCode === null) {
+  if (isRunning(daemon)) {
     daemon.kill("SIGTERM");
     await Promise.race([daemon.exited, Bun.sleep(15_000)]);
-    if (daemon.exitCode === null && daemon.signalCode === null) daemon.kill("SIGKILL");
+    if (isRunning(daemon)) daemon.kill("SIGKILL");
     await daemon.exited;
   }
   await removeEngineCgroup(state.cgroup);
