@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { privateDockerdArguments } from "../helpers/engine-pool.ts";
 
 export interface SecondEngine {
   host: string;
@@ -34,23 +35,11 @@ async function ping(host: string): Promise<boolean> {
 export async function startSecondEngine(baseImage: string): Promise<SecondEngine> {
   const root = await mkdtemp(join(tmpdir(), "openeval-second-engine-"));
   const host = `tcp://127.0.0.1:${await freePort()}`;
-  const daemon = Bun.spawn(
-    [
-      "dockerd",
-      "--host",
-      host,
-      "--data-root",
-      join(root, "data"),
-      "--exec-root",
-      join(root, "exec"),
-      "--pidfile",
-      join(root, "dockerd.pid"),
-      "--iptables=false",
-      "--ip-forward=false",
-      "--bridge=none",
-    ],
-    { stdout: Bun.file(join(root, "dockerd.log")), stderr: "pipe", stdin: "ignore" },
-  );
+  const daemon = Bun.spawn(["dockerd", "--host", host, ...privateDockerdArguments(root)], {
+    stdout: Bun.file(join(root, "dockerd.log")),
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const stop = async () => {
     daemon.kill("SIGTERM");
     await Promise.race([daemon.exited, Bun.sleep(15_000)]);
