@@ -1,11 +1,12 @@
 // `npm run bench`: the performance benchmark (bench/README.md). Runs each measurement in turn, prints one table section
 // per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
-// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory,environments>,
+// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory,environments,engine-pool>,
 // --candidate-cpus <n> (section 8's containers get n CPUs instead of the default).
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { measureEnginePool, sectionEnginePool } from "./engine-pool.ts";
 import { measureEnvironments, sectionEnvironments } from "./environments.ts";
 import { measureHarnessOverhead, sectionHarnessOverhead } from "./harness-overhead.ts";
 import { describeMachine } from "./lib/machine.ts";
@@ -31,6 +32,7 @@ const MEASUREMENTS = [
   "isolation",
   "runner-memory",
   "environments",
+  "engine-pool",
 ] as const;
 
 const { values: flags } = parseArgs({
@@ -70,41 +72,44 @@ async function step<T>(
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/10 harness overhead", () =>
+const harnessOverhead = await step("overhead", "1/11 harness overhead", () =>
   measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }),
 );
-const throughput = await step("throughput", "2/10 throughput", () =>
+const throughput = await step("throughput", "2/11 throughput", () =>
   measureThroughput({
     evals: sizes.throughputEvals,
     concurrency: sizes.throughputConcurrency,
     rounds: sizes.throughputRounds,
   }),
 );
-const rejudge = await step("rejudge", "3/10 rejudge", () =>
+const rejudge = await step("rejudge", "3/11 rejudge", () =>
   measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }),
 );
-const plan = await step("plan", "4/10 plan", () =>
+const plan = await step("plan", "4/11 plan", () =>
   measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }),
 );
 const viewerApi = await step(
   "viewer",
-  `5/10 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`,
+  `5/11 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`,
   () => measureViewerApi({ evalRuns: sizes.viewerEvalRuns }),
 );
-const workspaceDiff = await step("diff", "6/10 workspace diff of large changes", () => measureWorkspaceDiff());
-const sandbox = await step("sandbox", "7/10 container sandbox round trips", () =>
+const workspaceDiff = await step("diff", "6/11 workspace diff of large changes", () => measureWorkspaceDiff());
+const sandbox = await step("sandbox", "7/11 container sandbox round trips", () =>
   measureSandbox({ repetitions: sizes.sandboxRepetitions }),
 );
-const isolation = await step("isolation", "8/10 isolation backends (whole eval runs, process vs container)", () =>
+const isolation = await step("isolation", "8/11 isolation backends (whole eval runs, process vs container)", () =>
   measureIsolation({ evals: sizes.isolationEvals, ...(candidateCpus === undefined ? {} : { candidateCpus }) }),
 );
 const runnerMemory = await step(
   "runner-memory",
-  `9/10 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`,
+  `9/11 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`,
   () => measureRunnerMemory({ slots: sizes.runnerMemorySlots }),
 );
-const environments = await step("environments", "10/10 task environments (image builds, eval runs in them)", () =>
+const environments = await step("environments", "10/11 task environments (image builds, eval runs in them)", () =>
   measureEnvironments({ evals: sizes.environmentEvals }),
+);
+const enginePool = await step("engine-pool", "11/11 a pool of 1, 2 and 3 engines in network namespaces", () =>
+  measureEnginePool({ evalRuns: sizes.enginePoolEvalRuns }),
 );
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
@@ -120,6 +125,7 @@ const sections: Section[] = [
   ...(isolation ? sectionIsolation(isolation) : []),
   ...(runnerMemory ? [sectionRunnerMemory(runnerMemory)] : []),
   ...(environments ? sectionEnvironments(environments) : []),
+  ...(enginePool ? sectionEnginePool(enginePool) : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
@@ -151,6 +157,7 @@ const results = {
   isolation,
   runnerMemory,
   environments,
+  enginePool,
 };
 await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
 process.stderr.write(`bench: wrote ${output}\n`);

@@ -17,6 +17,8 @@ export interface BenchSizes {
   isolationEvals: number;
   /** Section 10: evals with an environment (built cold, then warm), and their eval runs. */
   environmentEvals: number;
+  /** Section 11: eval runs on each pool size (1, 2, 3 engines). */
+  enginePoolEvalRuns: number;
   /** Judged eval runs in the run `openeval view` serves (section 5). */
   viewerEvalRuns: number;
   /** Recorded slots the runner code-judges (section 9). */
@@ -36,6 +38,7 @@ export const FULL: BenchSizes = {
   sandboxRepetitions: 10,
   isolationEvals: 8,
   environmentEvals: 3,
+  enginePoolEvalRuns: 6,
   viewerEvalRuns: 100_000,
   runnerMemorySlots: 10_000,
 };
@@ -53,6 +56,7 @@ export const QUICK: BenchSizes = {
   sandboxRepetitions: 2,
   isolationEvals: 2,
   environmentEvals: 3,
+  enginePoolEvalRuns: 2,
   viewerEvalRuns: 2_000,
   runnerMemorySlots: 100,
 };

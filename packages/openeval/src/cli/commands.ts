@@ -287,7 +287,7 @@ export const COMMANDS = {
       "Build the sandbox images and record their immutable ids: --verification (images/verification/: Bun, Python, git, Chromium + Playwright), " +
       "--candidate (images/candidate/: the pinned OpenCode and Bun from this npm install, git, bash, Python), " +
       "--environments (each eval's environment/, with the harness layer over it; logs in results/environment-builds/). No flag: all three. " +
-      "Uses DOCKER_HOST, --engine, or benchmark.ts judge.verification.engine.",
+      "Builds on the benchmark's first engine (candidate.container.engines or host, else DOCKER_HOST); a run carries the images to the other engines of a pool. --engine or benchmark.ts judge.verification.engine picks docker or podman.",
     options: {
       ...BENCHMARK,
       verification: { type: "boolean", default: false, description: "Build the verification image" },

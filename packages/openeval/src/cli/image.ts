@@ -31,6 +31,8 @@ export const imageCommand = defineCommand("image", {
       });
     const engine = chooseEngine(flags.engine as string | undefined, benchmark);
     const options = {
+      // Built where a run finds them: the benchmark's first engine (a run carries them to the others).
+      ...(benchmark ? homeEngine(benchmark.settings) : {}),
       engine,
       force: flags.force === true,
       onProgress: (event: BuildProgress) => console.error(formatProgress(event)),

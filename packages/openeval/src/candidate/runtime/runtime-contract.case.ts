@@ -13,8 +13,8 @@ import type { CandidateRuntime, CandidateRuntimeBackend } from "./candidate-runt
 
 export interface RuntimeContractFixture {
   backend: CandidateRuntimeBackend;
-  /** The engine the backend runs on (one engine of a pool); default DOCKER_HOST or the local socket. */
-  engine?: EngineOptions;
+  /** The engine the backend runs on (one engine of a pool, known once the suite starts); default DOCKER_HOST or the local socket. */
+  engine?: () => EngineOptions;
   /** What the backend's sandboxes of an eval run still hold on their engine (ids); none on this machine. */
   leftovers(evalRunId: string): Promise<string[]>;
 }
@@ -37,7 +37,7 @@ export function describeRuntimeContract(name: string, fixture: RuntimeContractFi
       await writeFile(join(workspace, "seed.txt"), "seed\n");
       const evalRunId = `er_contract_${randomBytes(4).toString("hex")}`;
       const logs = join(scratch, "logs");
-      const pinned = await fixture.backend.pin(fixture.engine ?? {});
+      const pinned = await fixture.backend.pin(fixture.engine?.() ?? {});
       const options = {
         runId: "run_contract",
         evalRunId,
