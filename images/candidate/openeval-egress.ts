@@ -28,7 +28,10 @@ export interface Frame {
 const HEADER_BYTES = 9;
 /** The largest payload of one frame; a socket's chunks are split to it. */
 export const MAX_PAYLOAD = 64 * 1024;
-/** Bytes one side may send on a stream before the other has passed them on: the most either side holds per stream. */
+/**
+ * Bytes one side may send on a stream before the other has passed them on: past it the socket pauses, so the other
+ * side holds at most this plus one read of the socket per stream.
+ */
 export const WINDOW = 256 * 1024;
 /** Targets on loopback are the runner's: relayed, never dialed from the engine host. */
 export const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost"]);

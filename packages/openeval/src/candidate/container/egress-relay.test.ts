@@ -4,7 +4,13 @@
 // refused and logged; closing leaves no connection.
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { encodeFrame, FrameDecoder, FrameLink, MAX_PAYLOAD } from "../../../../../images/candidate/openeval-egress.ts";
+import {
+  encodeFrame,
+  FrameDecoder,
+  FrameLink,
+  MAX_PAYLOAD,
+  WINDOW,
+} from "../../../../../images/candidate/openeval-egress.ts";
 import { openEgressRelay, type EgressRelay } from "./egress-relay.ts";
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
@@ -113,6 +119,34 @@ function exchange(client: Socket, payload: Buffer): Promise<Buffer> {
     client.write(payload);
   });
 }
+
+describe("a link without credit coming back", () => {
+  it("stops sending a socket's bytes past its window (and the socket's one read beyond it), the socket paused", async () => {
+    const { server, port } = await echoServer();
+    let sent = 0;
+    const link = new FrameLink(
+      (frame) => void (sent += frame.length > 9 ? frame.length - 9 : 0),
+      () => {},
+    );
+    const client = connect(port, "127.0.0.1");
+    await new Promise((resolve) => client.once("connect", resolve));
+    let largestRead = 0;
+    client.on("data", (chunk: Buffer) => void (largestRead = Math.max(largestRead, chunk.length)));
+    link.accept(1, client);
+    // The echo server sends 4 MiB back; nothing credits the link, so the window and one read are all that leave it.
+    client.write(Buffer.alloc(16 * WINDOW));
+    await waitFor(() => sent >= WINDOW);
+    await Bun.sleep(300);
+    const settled = sent;
+    await Bun.sleep(300);
+    expect(sent).toBe(settled);
+    expect(sent).toBeLessThanOrEqual(WINDOW + largestRead);
+    expect(sent).toBeLessThan(16 * WINDOW);
+    expect(client.isPaused()).toBe(true);
+    link.close();
+    server.close();
+  });
+});
 
 describe("the runner's end of the relay", () => {
   const cleanup: (() => void)[] = [];
