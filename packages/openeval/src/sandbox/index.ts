@@ -57,7 +57,7 @@ export {
   type KillTarget,
 } from "./process-tree.ts";
 export { runnerTiePrefix, tieToRunner } from "./tie-to-runner.ts";
-export { BoundedBuffer } from "./output-capture.ts";
+export { BoundedBuffer, cappedSink } from "./output-capture.ts";
 export { packTar, unpackTar, type ReadTarEntry, type TarEntry } from "./tar.ts";
 export { SandboxError, ENGINE_FAILED, ENGINE_REMEDY } from "./errors.ts";
 export { contextEntries, hashContext, readContextFiles, type ContextFile } from "./image-context.ts";

@@ -1,5 +1,5 @@
 // The one contract every sandbox engine keeps, run by a test per implementation: exit codes, env and
-// stdin, the deadline, output caps, copy in/out, whole-tree kill and reaping by label.
+// stdin (given whole or streamed), the deadline, output caps, copy in/out, whole-tree kill and reaping by label.
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -101,6 +101,25 @@ export function describeSandboxContract(title: string, fixture: ContractFixture)
       delete process.env.OPENEVAL_CONTRACT_SECRET;
       expect(outcome.exitCode).toBe(0);
       expect(stdout.text()).toBe(`hi|spec|${sandbox.path("/work/sub")}|[]|piped input`);
+    });
+
+    it("streams stdin to a running command: its echo comes back before stdin closes, and the exit after", async () => {
+      const sandbox = await open();
+      let input!: ReadableStreamDefaultController<Uint8Array>;
+      const stdin = new ReadableStream<Uint8Array>({ start: (controller) => void (input = controller) });
+      const stdout = collector();
+      const running = sandbox.run(["cat"], { stdin, deadline: inFuture(30_000), stdout });
+      let exited = false;
+      void running.then(() => (exited = true));
+      input.enqueue(encoder.encode("ping\n"));
+      await waitFor(() => stdout.text() === "ping\n");
+      expect(stdout.text()).toBe("ping\n");
+      input.enqueue(encoder.encode("pong\n"));
+      await waitFor(() => stdout.text() === "ping\npong\n");
+      expect(stdout.text()).toBe("ping\npong\n");
+      expect(exited).toBe(false);
+      input.close();
+      expect(await running).toMatchObject({ exitCode: 0, timedOut: false, stdoutBytes: 10 });
     });
 
     it("kills everything at the deadline: timedOut, no exit code, output so far kept, folders still readable", async () => {

@@ -59,8 +59,11 @@ export interface RunOptions {
   /** Sandbox path; default the spec's workdir. */
   cwd?: string;
   env?: Record<string, string>;
-  /** Written to the command's stdin, which is then closed. Without it stdin is empty. */
-  stdin?: Uint8Array;
+  /**
+   * Written to the command's stdin, which is then closed. A stream is written as it yields, while the command runs,
+   * and stdin closes when it ends; a command that exits first cancels it. Without it stdin is empty.
+   */
+  stdin?: Uint8Array | ReadableStream<Uint8Array>;
   /** Epoch ms; past it the whole sandbox is killed and the run is `timedOut`. */
   deadline: number;
   stdout?: OutputSink;

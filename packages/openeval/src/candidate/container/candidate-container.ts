@@ -9,6 +9,7 @@ import { rm } from "node:fs/promises";
 import { join, posix, relative } from "node:path";
 import type { Launcher } from "../../opencode/index.ts";
 import {
+  cappedSink,
   openSandboxEngine,
   readFolder,
   type ContainerEngine,
@@ -23,6 +24,7 @@ import {
 import type { NotCopiedFile } from "../../recording/index.ts";
 import { timePhase } from "../../util/phase-timing.ts";
 import type { EgressPlan } from "./egress.ts";
+import { openEgressRelay, type EgressRelay } from "./egress-relay.ts";
 import type { PreparationFailure, StepRunner } from "../prepare-workspace.ts";
 import { TOOL_USER, type ContainerLayout } from "./container-layout.ts";
 
@@ -227,12 +229,13 @@ async function start(engine: ContainerEngine, options: CandidateContainerOptions
     return created;
   });
   const proxyListening = proxy.then((created) =>
-    timed(options, "proxy-listen", () =>
+    timed(options, "proxy-listen", async () =>
       startAndWait(
         created,
         [...layout.egressProgram, "proxy", egressSocket(layout), options.egress.allow.join(",")],
         deadline,
         options.egressLog,
+        await openEgressRelay(options.egress.allow, options.egressLog),
       ),
     ),
   );
@@ -491,20 +494,37 @@ async function copyLive(
   return { workspace: join(target, "workspace"), database: join(target, "opencode.db") };
 }
 
-/** Starts a long-running helper and waits for its "listening" line (or its early exit). */
-async function startAndWait(sandbox: Sandbox, argv: string[], deadline: number, log: OutputSink): Promise<void> {
+/**
+ * Starts a long-running helper and waits for its "listening" line (or its early exit). With a relay (the egress proxy),
+ * its stdin and stdout are the relay's frames and its log lines come on stderr; the relay closes when it ends.
+ */
+async function startAndWait(
+  sandbox: Sandbox,
+  argv: string[],
+  deadline: number,
+  log: OutputSink,
+  relay?: EgressRelay,
+): Promise<void> {
   let seen = "";
   let ready!: () => void;
   const listening = new Promise<void>((resolve) => (ready = resolve));
-  const sink = {
-    write: (chunk: Uint8Array) => {
-      log.write(chunk);
-      seen += new TextDecoder().decode(chunk);
-      if (seen.includes("listening")) ready();
+  const sink = cappedSink(
+    {
+      write: (chunk: Uint8Array) => {
+        log.write(chunk);
+        seen += new TextDecoder().decode(chunk);
+        if (seen.includes("listening")) ready();
+      },
     },
-  };
-  const running = sandbox.run(argv, { deadline, stdout: sink, stderr: sink, maxOutputBytes: 1 << 20 });
-  const ended = running.then((outcome) => outcome);
+    1 << 20,
+  );
+  const running = sandbox.run(argv, {
+    deadline,
+    stdout: relay?.output ?? sink,
+    stderr: sink,
+    ...(relay ? { stdin: relay.input } : {}),
+  });
+  const ended = running.finally(() => relay?.close());
   const first = await Promise.race([listening.then(() => null), ended, Bun.sleep(30_000).then(() => "slow" as const)]);
   if (first === "slow") throw new Error(`${argv.slice(2, 3).join(" ")} did not start listening within 30 s`);
   if (first !== null)

@@ -2,7 +2,7 @@
 // folders (never host mounts), the image's non-root user and no host environment; commands run through the exec
 // API without a shell; kill and remove act on the whole container. dockerode stays inside this folder.
 import { posix } from "node:path";
-import type { Readable } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import type Docker from "dockerode";
 import { SandboxError } from "../errors.ts";
 import { captureRun, StreamDemuxer } from "../output-capture.ts";
@@ -154,9 +154,7 @@ async function execCommand(
     User: `${(options.user ?? user).uid}:${(options.user ?? user).gid}`,
     Env: Object.entries(options.env ?? {}).map(([key, value]) => `${key}=${value}`),
   });
-  const stream = (await exec.start({ hijack: true, stdin: options.stdin !== undefined })) as unknown as Readable & {
-    end(data?: Uint8Array): void;
-  };
+  const stream = (await exec.start({ hijack: true, stdin: options.stdin !== undefined })) as unknown as Duplex;
   const demuxer = new StreamDemuxer(stdout, stderr);
   stream.on("data", (chunk: Uint8Array) => demuxer.push(chunk));
   const ended = new Promise<"ended">((resolve) => {
@@ -165,7 +163,8 @@ async function execCommand(
     stream.once("error", () => resolve("ended"));
   });
   // Half-closing the hijacked connection closes the command's stdin.
-  if (options.stdin !== undefined) stream.end(Buffer.from(options.stdin));
+  if (options.stdin instanceof Uint8Array) stream.end(Buffer.from(options.stdin));
+  else if (options.stdin) void writeInput(options.stdin, stream);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<"expired">(
     (resolve) => (timer = setTimeout(() => resolve("expired"), Math.max(0, options.deadline - Date.now()))),
@@ -185,6 +184,34 @@ async function execCommand(
       : info.exitCode,
     false,
   );
+}
+
+/** Streams a command's input as it comes, never ahead of the connection (it waits for drain), then half-closes. */
+async function writeInput(input: ReadableStream<Uint8Array>, stream: Duplex): Promise<void> {
+  const reader = input.getReader();
+  // Closed when the command has exited or the run ended it; the input is then cancelled.
+  const closed = new Promise<null>((resolve) => stream.once("close", () => resolve(null)));
+  stream.on("error", () => {});
+  const settled = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off("drain", done).off("close", done);
+        resolve();
+      };
+      stream.on("drain", done).on("close", done);
+    });
+  try {
+    for (;;) {
+      const read = await Promise.race([reader.read(), closed]);
+      if (read === null || read.done || stream.destroyed) break;
+      if (!stream.write(read.value)) await settled();
+    }
+    if (!stream.destroyed) stream.end();
+  } catch {
+    // The input failed: the command's stdin closes with the connection.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
 
 async function exitOf(exec: Docker.Exec): Promise<{ exitCode: number | null; killed: boolean }> {
