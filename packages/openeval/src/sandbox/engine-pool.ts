@@ -5,6 +5,7 @@ import type { ContainerEngine } from "./container/container-engine.ts";
 import { engineAddress, errorMessage, type EngineOptions } from "./container/engine.ts";
 import { openSandboxEngine } from "./engines.ts";
 import { SandboxError } from "./errors.ts";
+import type { EngineHealth, EngineState } from "../util/engine-state.ts";
 
 export interface PoolMember {
   name: string;
@@ -13,23 +14,7 @@ export interface PoolMember {
   capacity: number | null;
 }
 
-export type EngineHealth = "ok" | "lost" | "unusable";
-
-export interface EngineState {
-  name: string;
-  address: string;
-  capacity: number | null;
-  /** Leases held: work running there. */
-  running: number;
-  /** Leases placed there still waiting for its images. */
-  queued: number;
-  /** Work there that ended failed or was cut short by the engine. */
-  failed: number;
-  done: number;
-  health: EngineHealth;
-  /** Why it is lost or unusable. */
-  problem: string | null;
-}
+export type { EngineHealth, EngineState };
 
 export interface EngineLease {
   readonly name: string;

@@ -1,6 +1,7 @@
 // The runner's typed lifecycle events and the summary it ends with (the one readResults gives). The runner never
 // prints: reporters subscribe to these.
 import type { PlannedSlot } from "../plan/index.ts";
+import type { EngineState } from "../util/engine-state.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
 import type { IntegrityProblem } from "../records/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
@@ -27,20 +28,8 @@ export interface WorkQueueState {
   doneMs: number;
 }
 
-/** One container engine of the run's pool as the runner reports it on every change (sandbox/engine-pool.ts). */
-export interface EngineCounts {
-  name: string;
-  address: string;
-  /** Sandboxes it may run at once; null: bounded by the run's concurrency only. */
-  capacity: number | null;
-  running: number;
-  /** Placed there, waiting for its images. */
-  queued: number;
-  failed: number;
-  done: number;
-  health: "ok" | "lost" | "unusable";
-  problem: string | null;
-}
+/** One container engine of the run's pool as the runner reports it on every change. */
+export type EngineCounts = EngineState;
 
 export type RunnerEvent =
   | {
