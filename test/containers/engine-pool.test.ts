@@ -5,12 +5,12 @@
 // slot exactly once. Control models on the runner's 127.0.0.1 reach candidates on every engine through the relay.
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCandidateImage } from "../../packages/openeval/src/candidate/index.ts";
 import { containerRuntime } from "../../packages/openeval/src/candidate/runtime/container-runtime.ts";
 import { describeRuntimeContract } from "../../packages/openeval/src/candidate/runtime/runtime-contract.case.ts";
-import { ResultsStore, type EvalRun } from "../../packages/openeval/src/records/index.ts";
+import { findLatestRun, ResultsStore, type EvalRun } from "../../packages/openeval/src/records/index.ts";
 import { isEngineReachable, openSandboxEngine, type EngineOptions } from "../../packages/openeval/src/sandbox/index.ts";
 import { describeSandboxContract } from "../../packages/openeval/src/sandbox/sandbox-contract.case.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
@@ -77,8 +77,9 @@ async function poolBenchmark(models: string[], repetitions: number, concurrency:
 }
 
 function readRun(directory: string): { runId: string; evalRuns: EvalRun[]; judged: Set<string> } {
-  const runId = readdirSync(join(directory, "results")).find((name) => name.startsWith("run"))!;
-  const store = ResultsStore.open(join(directory, "results", runId), { readonly: true });
+  const runDirectory = findLatestRun(directory)!;
+  const runId = basename(runDirectory);
+  const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
     const evalRuns = store.evalRuns();
     const judged = new Set(evalRuns.filter((run) => store.judgeRuns(run.id).length > 0).map((run) => run.id));
@@ -141,15 +142,34 @@ describe.skipIf(!runnable)("a pool of three engines in their own network namespa
   describe("a run of six slots", () => {
     let directory: string;
     let run: CliResult;
+    let planned: CliResult;
+    let listed: CliResult;
     let since: Date;
 
     beforeAll(async () => {
       // b and c lack the candidate image: the run carries it there from a, its first engine.
       for (const name of ["b", "c"]) await dockerFor(engineOf(name)).getImage(candidateImage).remove({ force: true });
       directory = await poolBenchmark(["control/positive"], 6, 3);
+      planned = await runCli(["plan", "--benchmark", directory, "--json"]);
+      listed = await runCli(["engines", "--benchmark", directory, "--json"]);
       since = new Date(Date.now() - 1_000);
       run = await runCli(["run", "--benchmark", directory], { timeoutMs: 1_500_000 });
     }, 1_800_000);
+
+    it("is planned with the images to carry to each engine that lacks them, and listed by openeval engines", () => {
+      expect(planned.exitCode, planned.stderr).toBe(0);
+      expect(JSON.parse(planned.stdout).carry).toEqual([
+        { engine: "b", images: [candidateImage] },
+        { engine: "c", images: [candidateImage] },
+      ]);
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      const engines = JSON.parse(listed.stdout).engines as { name: string; answers: boolean; images: object }[];
+      expect(engines.map(({ name, answers, images }) => ({ name, answers, images }))).toEqual([
+        { name: "a", answers: true, images: { candidate: true } },
+        { name: "b", answers: true, images: { candidate: false } },
+        { name: "c", answers: true, images: { candidate: false } },
+      ]);
+    });
 
     it("completes and is graded, with its candidates on all three engines, each engine's containers only its own", async () => {
       expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);

@@ -185,11 +185,13 @@ function engineCounts(evalRuns: readonly EvalRun[]): NonNullable<RunSummary["eng
     (evalRun) => evalRun.input.engine!,
   );
   if ([...byEngine.keys()].every((name) => name === DEFAULT_ENGINE_NAME)) return [];
-  return [...byEngine].map(([name, runs]) => ({
-    name,
-    evalRuns: runs.length,
-    interrupted: runs.filter((evalRun) => evalRun.state === "interrupted").length,
-  }));
+  return [...byEngine]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, runs]) => ({
+      name,
+      evalRuns: runs.length,
+      interrupted: runs.filter((evalRun) => evalRun.state === "interrupted").length,
+    }));
 }
 
 function sameCandidate(a: { model: string; variant?: string }, b: { model: string; variant?: string }): boolean {
