@@ -39,6 +39,7 @@ beforeAll(async () => {
     repetitions: 2,
     failedJudge: "timed_out",
     invocation: true,
+    engines: ["a", "b"],
   });
   viewer = await startViewer(fixture.benchmarkDirectory);
   exported = join(await makeTempDir(), "export");
@@ -195,6 +196,9 @@ describe("variants are named on every page", () => {
       await expect
         .poll(() => page.locator('h1 [data-testid="candidate"]').textContent())
         .toBe("control/negative [concise]");
+      // Where it ran: the pool engine its record names.
+      expect(concise.input.engine).toMatch(/^[ab]$/);
+      expect(await page.locator('[data-testid="eval-run-engine"]').textContent()).toBe(concise.input.engine);
       const judgment = fixture.judgeRuns.find((run) => run.evalRunId === concise.id)!;
       await page.goto(`${viewer.url}#/runs/${encodeURIComponent(fixture.runId)}/judge-runs/${judgment.id}`);
       await expect
