@@ -54,8 +54,24 @@ function enginesSetting(capacity: number) {
   }));
 }
 
-/** A benchmark of evals/exact-answer with a `slow` control that sleeps in its workspace before answering. */
-async function poolBenchmark(models: string[], repetitions: number, concurrency: number): Promise<string> {
+/** judge.ts of exact-answer that also checks in a verification container (the base image, named by benchmark.ts). */
+const VERIFYING_JUDGE = `import type { JudgeContext } from "openeval";
+export default async ({ response, verification }: JudgeContext) => {
+  const result = await verification.run({ revision: "final", timeoutMs: 120_000, commands: [["sh", "-c", "echo verified"]] });
+  return { scores: { correct_answer: response.text === "APPLE" && result.exitCode === 0 && result.stdout.includes("verified") } };
+};
+`;
+
+/**
+ * A benchmark of evals/exact-answer with a `slow` control that sleeps in its workspace before answering; with
+ * `verify`, its judge also runs a command in a verification container, placed on the pool like the candidates.
+ */
+async function poolBenchmark(
+  models: string[],
+  repetitions: number,
+  concurrency: number,
+  options: { verify?: boolean } = {},
+): Promise<string> {
   const directory = await makeTempDir("openeval-engine-pool-");
   const evalDirectory = join(directory, "evals", "exact-answer");
   await cp(join(ROOT, "evals", "exact-answer"), evalDirectory, { recursive: true });
@@ -69,9 +85,11 @@ async function poolBenchmark(models: string[], repetitions: number, concurrency:
     }),
   );
   const candidate = { timeoutMs: 300_000, isolation: "container", container: { engines: enginesSetting(1) } };
+  const judge = options.verify ? { judge: { verification: { image: BASE_IMAGE } } } : {};
+  if (options.verify) await writeFile(join(evalDirectory, "judge.ts"), VERIFYING_JUDGE);
   await writeFile(
     join(directory, "benchmark.ts"),
-    `export default ${JSON.stringify({ models, repetitions, concurrency, candidate })};\n`,
+    `export default ${JSON.stringify({ models, repetitions, concurrency, candidate, ...judge })};\n`,
   );
   return directory;
 }
@@ -149,7 +167,7 @@ describe.skipIf(!runnable)("a pool of three engines in their own network namespa
     beforeAll(async () => {
       // b and c lack the candidate image: the run carries it there from a, its first engine.
       for (const name of ["b", "c"]) await dockerFor(engineOf(name)).getImage(candidateImage).remove({ force: true });
-      directory = await poolBenchmark(["control/positive"], 6, 3);
+      directory = await poolBenchmark(["control/positive"], 6, 3, { verify: true });
       planned = await runCli(["plan", "--benchmark", directory, "--json"]);
       listed = await runCli(["engines", "--benchmark", directory, "--json"]);
       since = new Date(Date.now() - 1_000);
@@ -165,9 +183,9 @@ describe.skipIf(!runnable)("a pool of three engines in their own network namespa
       expect(listed.exitCode, listed.stderr).toBe(0);
       const engines = JSON.parse(listed.stdout).engines as { name: string; answers: boolean; images: object }[];
       expect(engines.map(({ name, answers, images }) => ({ name, answers, images }))).toEqual([
-        { name: "a", answers: true, images: { candidate: true } },
-        { name: "b", answers: true, images: { candidate: false } },
-        { name: "c", answers: true, images: { candidate: false } },
+        { name: "a", answers: true, images: { candidate: true, verification: true } },
+        { name: "b", answers: true, images: { candidate: false, verification: true } },
+        { name: "c", answers: true, images: { candidate: false, verification: true } },
       ]);
     });
 
@@ -179,16 +197,32 @@ describe.skipIf(!runnable)("a pool of three engines in their own network namespa
       expect(judged.size).toBe(6);
       const engines = new Set(evalRuns.map((evalRun) => evalRun.input.engine));
       expect([...engines].sort()).toEqual(NAMES);
+      let verifications = 0;
       for (const engine of pool.engines) {
-        const ranThere = evalRuns
-          .filter((evalRun) => evalRun.input.engine === engine.name)
-          .map((evalRun) => evalRun.id);
+        const ranThere = evalRuns.filter((evalRun) => evalRun.input.engine === engine.name);
         const created = await containersCreatedOn(engine, since);
-        // A candidate and its egress proxy per eval run placed there, and nothing else.
-        expect(created).toHaveLength(2 * ranThere.length);
+        const roles = (role: string) => created.filter((container) => container.role === role).length;
+        // A candidate and its egress proxy per eval run placed there, the verifications placed there, nothing else.
+        expect(roles("candidate")).toBe(ranThere.length);
+        expect(roles("egress-proxy")).toBe(ranThere.length);
+        expect(created).toHaveLength(2 * ranThere.length + roles("verification"));
+        verifications += roles("verification");
         expect(await leftOn(engine, runId)).toEqual([]);
+        const verifying = await dockerFor(engine).listContainers({
+          all: true,
+          filters: { label: ["openeval.sandbox=verification"] },
+        });
+        expect(verifying).toEqual([]);
       }
+      // Every judge run verified once, on whichever engine had room.
+      expect(verifications).toBe(6);
       expect(run.stderr).toContain("Carrying image");
+      // a and c are plain TCP to another network namespace, declared insecure: every run says so.
+      for (const name of ["a", "c"])
+        expect(run.stderr).toContain(
+          `Engine "${name}" at ${engineOf(name).host} is reached by plain TCP (insecure: true): anyone who can reach that address is root on its host.`,
+        );
+      expect(run.stderr).not.toContain('Engine "b" at');
       expect(run.stdout).toMatch(/Engines: a \d eval runs?; b \d eval runs?; c \d eval runs?/);
     });
   });

@@ -98,8 +98,11 @@ export function dockerFor(engine: TestEngine, options: { timeoutMs?: number } = 
   return new Docker({ host: hostname, port: Number(port), protocol: "https", ca, cert, key, timeout });
 }
 
-/** The containers created on `engine` from `since` until now, read from its event log. */
-export async function containersCreatedOn(engine: TestEngine, since: Date): Promise<{ id: string; name: string }[]> {
+/** The containers created on `engine` from `since` until now, read from its event log; `role` is openeval's `openeval.sandbox` label. */
+export async function containersCreatedOn(
+  engine: TestEngine,
+  since: Date,
+): Promise<{ id: string; name: string; role: string | null }[]> {
   const stream = await dockerFor(engine).getEvents({
     since: Math.floor(since.getTime() / 1_000),
     until: Math.ceil(Date.now() / 1_000),
@@ -110,8 +113,12 @@ export async function containersCreatedOn(engine: TestEngine, since: Date): Prom
   return text
     .split("\n")
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { Actor: { ID: string; Attributes: { name?: string } } })
-    .map((event) => ({ id: event.Actor.ID, name: event.Actor.Attributes.name ?? "" }));
+    .map((line) => JSON.parse(line) as { Actor: { ID: string; Attributes: Record<string, string | undefined> } })
+    .map(({ Actor }) => ({
+      id: Actor.ID,
+      name: Actor.Attributes.name ?? "",
+      role: Actor.Attributes["openeval.sandbox"] ?? null,
+    }));
 }
 
 /** The names and addresses of engine number `index` (from 1) of pool `pool`; nothing is made yet. */

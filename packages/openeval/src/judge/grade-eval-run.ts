@@ -84,7 +84,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       verification: request.verification
         ? {
             ...request.verification,
-            engine: { ...request.verification.engine, ...request.engine },
+            engine: verificationEngine(request),
             judgeRun: request.judgeRunId,
             directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification),
             environment: request.environment ?? null,
@@ -102,7 +102,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       verifier: evaluation.harbor.verifier,
       environment: request.environment ?? null,
       verification: request.verification ?? null,
-      engine: { ...request.verification?.engine, ...request.engine },
+      engine: verificationEngine(request),
       judgeRun: request.judgeRunId,
       directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.verification),
     });
@@ -189,4 +189,14 @@ export function combineSources(
   }
   const unscored = outcomes.every((outcome) => outcome.scores === null);
   return { state: "completed", scores: unscored ? null : scores, unscored, error: null };
+}
+
+/**
+ * Where this judge run's verification containers run: the pool engine it was placed on (keeping the configured docker
+ * or podman), else the run's verification engine. Never a mix of the two engines' addresses and certificates.
+ */
+function verificationEngine(request: GradeRequest): EngineOptions {
+  const configured = request.verification?.engine ?? {};
+  if (!request.engine) return configured;
+  return { ...(configured.engine ? { engine: configured.engine } : {}), ...request.engine };
 }

@@ -26,6 +26,6 @@ export async function reapOrphanedVerification(
 ): Promise<void> {
   const setup = verification.setup;
   if (!setup?.image) return;
-  for (const member of engines)
-    await reapVerificationContainers({ ...setup.engine, ...member.options }).catch(() => undefined);
+  const kind = setup.engine.engine ? { engine: setup.engine.engine } : {};
+  for (const member of engines) await reapVerificationContainers({ ...kind, ...member.options }).catch(() => undefined);
 }
