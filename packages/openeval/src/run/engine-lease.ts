@@ -15,6 +15,6 @@ export async function placeOnEngine(engines: EnginePool, signal: AbortSignal | u
     return { kind: "placed", lease, signal: signal ? AbortSignal.any([signal, lease.lost]) : lease.lost };
   } catch (error) {
     if (signal?.aborted) return { kind: "stopping" };
-    return { kind: "unplaced", problem: `Interrupted: ${(error as Error).message}` };
+    return { kind: "unplaced", problem: (error as Error).message };
   }
 }

@@ -26,7 +26,7 @@ import {
   type EvalDefinition,
   type VariantDefinition,
 } from "../load/index.ts";
-import type { PlannedSlot } from "../plan/index.ts";
+import { describeSlot, type PlannedSlot } from "../plan/index.ts";
 import { describeOutcome, isJudgeable, toSlotKey, type EvalRun } from "../records/index.ts";
 import type { ResultsStore } from "../records/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
@@ -136,7 +136,7 @@ export async function runCandidateWork(
     controlBaseURL: context.controls?.baseURL(slot.evalId) ?? null,
     signal: placement?.kind === "placed" ? placement.signal : context.signal,
     ...(lease ? { engine: { name: lease.name, lost: lease.check } } : {}),
-    ...(placement?.kind === "unplaced" ? { interruptedBy: placement.problem } : {}),
+    ...(placement?.kind === "unplaced" ? { interruptedBy: `Interrupted: ${placement.problem}` } : {}),
     ...(monitor ? { monitor } : {}),
     ...(endpointProblem ? { endpointProblem } : {}),
     recheckEndpoint: () => context.preflight.recheck(slot.model),
@@ -206,6 +206,14 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
   const verifies = (context.verification !== null && mentionsVerification(evaluation)) || evaluation.harbor !== null;
   const placement = verifies && context.engines ? await placeOnEngine(context.engines, context.signal) : null;
   if (placement?.kind === "stopping") return;
+  // No engine can verify it now: it stays unjudged, and the next run judges it (as it would interrupted judging).
+  if (placement?.kind === "unplaced") {
+    context.emit({
+      type: "notice",
+      message: `Judging ${describeSlot(slot)} waits for the next run: ${placement.problem}`,
+    });
+    return;
+  }
   const lease = placement?.kind === "placed" ? placement.lease : null;
   context.emit({ type: "judge.started", slot: key, judgeRunId });
   const judgeRun = await gradeEvalRun(
