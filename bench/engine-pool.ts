@@ -7,8 +7,14 @@
 import { join } from "node:path";
 import { buildCandidateImage } from "../packages/openeval/src/candidate/index.ts";
 import { runBenchmark } from "../packages/openeval/src/index.ts";
-import { isEngineReachable, openSandboxEngine, type EngineOptions } from "../packages/openeval/src/sandbox/index.ts";
-import { canStartEnginePool, startEnginePool, type TestEngine } from "../test/helpers/engine-pool.ts";
+import { isEngineReachable, openSandboxEngine } from "../packages/openeval/src/sandbox/index.ts";
+import {
+  canStartEnginePool,
+  engineOptionsOf,
+  enginesSetting,
+  startEnginePool,
+  type TestEngine,
+} from "../test/helpers/engine-pool.ts";
 import { readCpuTime } from "./lib/cpu.ts";
 import { tinyEvalFiles } from "./lib/fixtures.ts";
 import { median, now, round } from "./lib/stats.ts";
@@ -33,12 +39,6 @@ export interface EnginePoolBench {
   }[];
 }
 
-function optionsOf(engine: TestEngine): EngineOptions {
-  return engine.tls
-    ? { host: engine.host, tls: { certPath: engine.tls.certPath } }
-    : { host: engine.host, insecure: true };
-}
-
 /** Null when a pool cannot be started here (not root, no dockerd, no local engine to carry images from). */
 export async function measureEnginePool(options: { evalRuns: number }): Promise<EnginePoolBench | null> {
   if (!canStartEnginePool().ok || !(await isEngineReachable())) return null;
@@ -49,7 +49,7 @@ export async function measureEnginePool(options: { evalRuns: number }): Promise<
     const carried: number[] = [];
     for (const engine of pool.engines) {
       const start = now();
-      await local.carryImage(imageId, await openSandboxEngine("container", { container: optionsOf(engine) }));
+      await local.carryImage(imageId, await openSandboxEngine("container", { container: engineOptionsOf(engine) }));
       carried.push(now() - start);
     }
     const byEngines: EnginePoolBench["byEngines"] = [];
@@ -64,14 +64,7 @@ async function measureRuns(engines: TestEngine[], evalRuns: number): Promise<Eng
   return withTempDir("engine-pool", async (directory) => {
     const files: Record<string, string> = {};
     for (let n = 1; n <= evalRuns; n++) Object.assign(files, tinyEvalFiles(n));
-    const container = {
-      engines: engines.map((engine) => ({
-        name: engine.name,
-        host: engine.host,
-        capacity: 1,
-        ...(engine.tls ? { tls: { certPath: engine.tls.certPath } } : { insecure: true }),
-      })),
-    };
+    const container = { engines: enginesSetting(engines, 1) };
     const settings = {
       models: ["control/positive"],
       repetitions: 1,

@@ -11,13 +11,15 @@ import { buildCandidateImage } from "../../packages/openeval/src/candidate/index
 import { containerRuntime } from "../../packages/openeval/src/candidate/runtime/container-runtime.ts";
 import { describeRuntimeContract } from "../../packages/openeval/src/candidate/runtime/runtime-contract.case.ts";
 import { findLatestRun, ResultsStore, type EvalRun } from "../../packages/openeval/src/records/index.ts";
-import { isEngineReachable, openSandboxEngine, type EngineOptions } from "../../packages/openeval/src/sandbox/index.ts";
+import { isEngineReachable, openSandboxEngine } from "../../packages/openeval/src/sandbox/index.ts";
 import { describeSandboxContract } from "../../packages/openeval/src/sandbox/sandbox-contract.case.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import {
   canStartEnginePool,
   containersCreatedOn,
   dockerFor,
+  engineOptionsOf,
+  enginesSetting,
   startEnginePool,
   type TestEngine,
   type TestEnginePool,
@@ -35,23 +37,6 @@ let candidateImage: string;
 
 function engineOf(name: string): TestEngine {
   return pool.engines.find((engine) => engine.name === name)!;
-}
-
-/** How openeval reaches a test engine: TLS with its certificate folder, or plain TCP on the veth, declared insecure. */
-function optionsOf(engine: TestEngine): EngineOptions {
-  return engine.tls
-    ? { host: engine.host, tls: { certPath: engine.tls.certPath } }
-    : { host: engine.host, insecure: true };
-}
-
-/** benchmark.ts's `candidate.container.engines` for the pool, each taking `capacity` sandboxes at once. */
-function enginesSetting(capacity: number) {
-  return pool.engines.map((engine) => ({
-    name: engine.name,
-    host: engine.host,
-    capacity,
-    ...(engine.tls ? { tls: { certPath: engine.tls.certPath } } : { insecure: true }),
-  }));
 }
 
 /** judge.ts of exact-answer that also checks in a verification container (the base image, named by benchmark.ts). */
@@ -84,7 +69,11 @@ async function poolBenchmark(
       ],
     }),
   );
-  const candidate = { timeoutMs: 300_000, isolation: "container", container: { engines: enginesSetting(1) } };
+  const candidate = {
+    timeoutMs: 300_000,
+    isolation: "container",
+    container: { engines: enginesSetting(pool.engines, 1) },
+  };
   const judge = options.verify ? { judge: { verification: { image: BASE_IMAGE } } } : {};
   if (options.verify) await writeFile(join(evalDirectory, "judge.ts"), VERIFYING_JUDGE);
   await writeFile(
@@ -124,7 +113,7 @@ describe.skipIf(!runnable)("a pool of three engines in their own network namespa
     const local = await openSandboxEngine("container");
     const baseId = (await local.inspectImage(BASE_IMAGE))!.id;
     for (const engine of pool.engines) {
-      const target = await openSandboxEngine("container", { container: optionsOf(engine) });
+      const target = await openSandboxEngine("container", { container: engineOptionsOf(engine) });
       await local.carryImage(baseId, target);
       await local.carryImage(candidateImage, target);
       const [repo, tag] = BASE_IMAGE.split(":") as [string, string];
@@ -137,7 +126,7 @@ describe.skipIf(!runnable)("a pool of three engines in their own network namespa
 
   for (const name of NAMES) {
     describeSandboxContract(`sandbox contract on engine ${name}`, {
-      engine: () => openSandboxEngine("container", { container: optionsOf(engineOf(name)) }),
+      engine: () => openSandboxEngine("container", { container: engineOptionsOf(engineOf(name)) }),
       spec: async () => ({ image: BASE_IMAGE }),
       alive: async (sandbox) => {
         const info = await dockerFor(engineOf(name))
@@ -149,9 +138,9 @@ describe.skipIf(!runnable)("a pool of three engines in their own network namespa
     });
     describeRuntimeContract(`container on engine ${name}`, {
       backend: containerRuntime,
-      engine: () => optionsOf(engineOf(name)),
+      engine: () => engineOptionsOf(engineOf(name)),
       leftovers: async (evalRunId) =>
-        (await openSandboxEngine("container", { container: optionsOf(engineOf(name)) })).list({
+        (await openSandboxEngine("container", { container: engineOptionsOf(engineOf(name)) })).list({
           "openeval.eval-run": evalRunId,
         }),
     });

@@ -302,3 +302,15 @@ export async function startEnginePool(options: EnginePoolOptions): Promise<TestE
   };
   return { engines: states.map((state) => state.engine), root, kill9, stop };
 }
+
+/** How openeval reaches a test engine: TLS with its certificate folder, or plain TCP on its veth, declared insecure. */
+export function engineOptionsOf(engine: TestEngine): { host: string; tls?: { certPath: string }; insecure?: true } {
+  return engine.tls
+    ? { host: engine.host, tls: { certPath: engine.tls.certPath } }
+    : { host: engine.host, insecure: true };
+}
+
+/** benchmark.ts's `candidate.container.engines` for these engines, each taking `capacity` sandboxes at once. */
+export function enginesSetting(engines: readonly TestEngine[], capacity: number) {
+  return engines.map((engine) => ({ name: engine.name, capacity, ...engineOptionsOf(engine) }));
+}

@@ -2,7 +2,7 @@
 // the images this benchmark's sandboxes use (found on the first engine, where they are built).
 import { resolveCandidateImage } from "../candidate/index.ts";
 import type { BenchmarkDefinition } from "../load/index.ts";
-import { errorMessage, openEnginePool } from "../sandbox/index.ts";
+import { engineAddress, errorMessage, openSandboxEngine } from "../sandbox/index.ts";
 import { findRunEnvironments } from "./environments.ts";
 import { homeEngine, runEngineMembers } from "./engine-pool.ts";
 import { resolveRunVerification } from "./verification.ts";
@@ -38,28 +38,23 @@ async function benchmarkImages(benchmark: BenchmarkDefinition): Promise<Record<s
 export async function describeEngines(benchmark: BenchmarkDefinition): Promise<EngineDescription[]> {
   const members = runEngineMembers(benchmark.settings);
   const images = await benchmarkImages(benchmark);
-  const pool = openEnginePool(members);
-  try {
-    return await Promise.all(
-      members.map(async (member, index) => {
-        const base = {
-          name: member.name,
-          address: pool.states()[index]!.address,
-          capacity: member.capacity,
-          insecure: member.options.insecure === true,
-        };
-        try {
-          const engine = await pool.engine(member.name);
-          const { version, apiVersion } = await engine.version();
-          const present: Record<string, boolean> = {};
-          for (const [what, id] of Object.entries(images)) present[what] = await engine.hasImage(id);
-          return { ...base, answers: true, problem: null, version, apiVersion, images: present };
-        } catch (error) {
-          return { ...base, answers: false, problem: errorMessage(error), version: null, apiVersion: null, images: {} };
-        }
-      }),
-    );
-  } finally {
-    pool.close();
-  }
+  return Promise.all(
+    members.map(async (member) => {
+      const base = {
+        name: member.name,
+        address: engineAddress(member.options),
+        capacity: member.capacity,
+        insecure: member.options.insecure === true,
+      };
+      try {
+        const engine = await openSandboxEngine("container", { container: member.options });
+        const { version, apiVersion } = await engine.version();
+        const present: Record<string, boolean> = {};
+        for (const [what, id] of Object.entries(images)) present[what] = await engine.hasImage(id);
+        return { ...base, answers: true, problem: null, version, apiVersion, images: present };
+      } catch (error) {
+        return { ...base, answers: false, problem: errorMessage(error), version: null, apiVersion: null, images: {} };
+      }
+    }),
+  );
 }

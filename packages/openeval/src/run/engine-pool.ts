@@ -4,6 +4,7 @@
 import { configuredEngines, type BenchmarkSettings, type EngineMemberSettings } from "../load/index.ts";
 import {
   openEnginePool,
+  openSandboxEngine,
   type ContainerEngine,
   type EngineOptions,
   type EnginePool,
@@ -85,23 +86,19 @@ export async function imagesToCarry(
   images: readonly string[],
 ): Promise<{ engine: string; images: string[]; problem?: string }[]> {
   if (members.length < 2 || images.length === 0) return [];
-  const pool = openEnginePool(members);
-  try {
-    const plan: { engine: string; images: string[]; problem?: string }[] = [];
-    for (const member of members.slice(1)) {
-      try {
-        const engine = await pool.engine(member.name);
-        const missing: string[] = [];
-        for (const id of new Set(images)) if (!(await engine.hasImage(id))) missing.push(id);
-        plan.push({ engine: member.name, images: missing });
-      } catch (error) {
-        plan.push({ engine: member.name, images: [...new Set(images)], problem: (error as Error).message });
-      }
+  const wanted = [...new Set(images)];
+  const plan: { engine: string; images: string[]; problem?: string }[] = [];
+  for (const member of members.slice(1)) {
+    try {
+      const engine = await openSandboxEngine("container", { container: member.options });
+      const missing: string[] = [];
+      for (const id of wanted) if (!(await engine.hasImage(id))) missing.push(id);
+      plan.push({ engine: member.name, images: missing });
+    } catch (error) {
+      plan.push({ engine: member.name, images: wanted, problem: (error as Error).message });
     }
-    return plan;
-  } finally {
-    pool.close();
   }
+  return plan;
 }
 
 /** The image ids this run's sandboxes use: the candidate image, the verification image and each built environment's. */

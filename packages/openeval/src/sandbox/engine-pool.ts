@@ -105,10 +105,14 @@ export function openEnginePool(members: readonly PoolMember[], options: EnginePo
   const changed = () => options.onChange?.(states());
 
   const connectionOf = (member: Member): Promise<ContainerEngine> => {
-    member.connection ??= connect(member.spec.options);
+    if (member.connection) return member.connection;
+    const connection = connect(member.spec.options);
+    member.connection = connection;
     // A failed connection is tried again next time.
-    member.connection.catch(() => (member.connection = null));
-    return member.connection;
+    connection.catch(() => {
+      if (member.connection === connection) member.connection = null;
+    });
+    return connection;
   };
 
   const lose = (member: Member, problem: string) => {

@@ -38,36 +38,27 @@ interface EngineTarget {
   client?: Docker.DockerOptions;
 }
 
-/** Picks the engine address: socketPath, else DOCKER_HOST (unix://, tcp://, ssh:// as dockerode reads it), else the
- * engine's default socket. Does not connect. */
+/** The dockerode options that reach the engine at engineAddress(options). Does not connect. */
 function engineTarget(options: EngineOptions): EngineTarget {
   const kind = options.engine ?? "docker";
   const env = options.env ?? process.env;
-  const dockerHost = options.host ?? env.DOCKER_HOST;
-  if (options.socketPath)
-    return { kind, address: `unix://${options.socketPath}`, client: { socketPath: options.socketPath } };
-  if (dockerHost) {
-    if (dockerHost.startsWith("unix://"))
-      return { kind, address: dockerHost, client: { socketPath: dockerHost.slice("unix://".length) } };
-    const tcp = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(dockerHost);
-    // Docker's own convention for the environment's engine; a pool member names its folder itself.
-    const certPath =
-      options.tls?.certPath ?? (options.host === undefined && env.DOCKER_TLS_VERIFY ? dockerCertPath(env) : undefined);
-    if (tcp && certPath !== undefined)
-      return {
-        kind,
-        address: dockerHost,
-        client: { host: tcp[1], port: Number(tcp[2]), protocol: "https", ...certificates(certPath) },
-      };
-    if (tcp) {
-      if (isPlainRemoteTcp(dockerHost, { tls: false }) && !options.insecure)
-        throw new ContainerError({ code: "OE_ENGINE_INSECURE", address: dockerHost });
-      return { kind, address: dockerHost, client: { host: tcp[1], port: Number(tcp[2]), protocol: "http" } };
-    }
-    // docker-modem parses the rest of DOCKER_HOST itself (ssh://).
-    return { kind, address: dockerHost };
-  }
-  return { kind, address: `unix://${DEFAULT_SOCKETS[kind]}`, client: { socketPath: DEFAULT_SOCKETS[kind] } };
+  const address = engineAddress(options);
+  if (address.startsWith("unix://")) return { kind, address, client: { socketPath: address.slice("unix://".length) } };
+  const tcp = /^tcp:\/\/([^:/]+):(\d+)\/?$/.exec(address);
+  // docker-modem parses the rest of DOCKER_HOST itself (ssh://).
+  if (!tcp) return { kind, address };
+  // Docker's own convention for the environment's engine; a pool member names its folder itself.
+  const certPath =
+    options.tls?.certPath ?? (options.host === undefined && env.DOCKER_TLS_VERIFY ? dockerCertPath(env) : undefined);
+  if (certPath !== undefined)
+    return {
+      kind,
+      address,
+      client: { host: tcp[1], port: Number(tcp[2]), protocol: "https", ...certificates(certPath) },
+    };
+  if (isPlainRemoteTcp(address, { tls: false }) && !options.insecure)
+    throw new ContainerError({ code: "OE_ENGINE_INSECURE", address });
+  return { kind, address, client: { host: tcp[1], port: Number(tcp[2]), protocol: "http" } };
 }
 
 function dockerCertPath(env: Record<string, string | undefined>): string {
@@ -86,7 +77,7 @@ function certificates(certPath: string): { ca: Buffer; cert: Buffer; key: Buffer
   return { ca: read("ca.pem"), cert: read("cert.pem"), key: read("key.pem") };
 }
 
-/** Where the engine would be looked for (socket or DOCKER_HOST), for messages and test titles. */
+/** Where the engine is looked for: socketPath, else host, else DOCKER_HOST, else the engine's default socket. */
 export function engineAddress(options: EngineOptions = {}): string {
   if (options.socketPath) return `unix://${options.socketPath}`;
   return (
