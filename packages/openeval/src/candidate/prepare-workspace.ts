@@ -9,6 +9,7 @@ import { PREPARE_STEP_TIMEOUT_MS, type PrepareStep } from "../load/index.ts";
 import { redactSecrets, RUN_MARKER } from "../opencode/index.ts";
 import type { PreparationError } from "../records/index.ts";
 import { BoundedBuffer, confineCommand, killProcessTree, tieToRunner, type OutputSink } from "../sandbox/index.ts";
+import { shellWord } from "../util/shell-word.ts";
 
 /** What a step kept of its output: enough for the log; the error keeps only the tail. */
 const MAX_STEP_OUTPUT_BYTES = 1024 * 1024;
@@ -79,7 +80,7 @@ export async function prepareWorkspace(
       redact(output.text()) +
       (output.truncated ? `\n[${output.total - MAX_STEP_OUTPUT_BYTES} more bytes not kept]\n` : "");
     const argv = step.argv.map(redact);
-    const command = argv.map(quote).join(" ");
+    const command = argv.map(shellWord).join(" ");
     const ending = redact(describeEnd(end, timeoutMs));
     log.push(`$ (cd ${step.cwd} && ${command})`, `${text.replace(/\n?$/, "\n")}[${ending}]`, "");
     if (end.exitCode !== 0) {
@@ -157,8 +158,4 @@ function lastLine(text: string): string {
 
 function tailOf(text: string): string {
   return text.trimEnd().split("\n").slice(-TAIL_LINES).join("\n").slice(-TAIL_CHARS);
-}
-
-function quote(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", `'\\''`)}'`;
 }

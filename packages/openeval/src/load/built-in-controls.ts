@@ -1,6 +1,7 @@
 // The controls an eval with its own environment has without a control file (docs/guide/harbor-tasks.md):
 // `control/nop` does nothing, and with a reference solution `control/oracle` runs solution/solve.sh, which its
 // container alone receives at /solution. Calibration expects the oracle to earn full credit and the nop less.
+import { shellWord } from "../util/shell-word.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ControlFile } from "@openeval/control-model";
@@ -27,7 +28,7 @@ export function builtInControls(
             name: "bash",
             input: {
               command: [
-                ...Object.entries(solutionEnv).map(([name, value]) => `${name}=${shellQuoted(value)}`),
+                ...Object.entries(solutionEnv).map(([name, value]) => `${name}=${shellWord(value)}`),
                 "bash /solution/solve.sh",
               ].join(" "),
               description: "Run the task's reference solution",
@@ -40,9 +41,4 @@ export function builtInControls(
     ],
   };
   return { oracle, nop };
-}
-
-/** A value as one single-quoted shell word. */
-function shellQuoted(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
 }
