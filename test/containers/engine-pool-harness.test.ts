@@ -136,9 +136,13 @@ describe.skipIf(!check.ok)(`a pool of three engines${check.ok ? "" : ` (skipped:
       await importSleepImage(docker);
       created[name] = (await startSleeper(docker, `sleeper-${name}`)).id;
     }
-    expect(await containersCreatedOn(engine(pool, "a"), since)).toEqual([{ id: created.a, name: "sleeper-a" }]);
+    expect(await containersCreatedOn(engine(pool, "a"), since)).toEqual([
+      { id: created.a, name: "sleeper-a", role: null },
+    ]);
     expect(await containersCreatedOn(engine(pool, "b"), since)).toEqual([]);
-    expect(await containersCreatedOn(engine(pool, "c"), since)).toEqual([{ id: created.c, name: "sleeper-c" }]);
+    expect(await containersCreatedOn(engine(pool, "c"), since)).toEqual([
+      { id: created.c, name: "sleeper-c", role: null },
+    ]);
   });
 
   it("after kill -9 of one engine, stop() leaves no namespace, veth, process, mount, cgroup or folder", async () => {
