@@ -38,6 +38,7 @@ import type { TakeCheckpoint } from "./checkpoint.ts";
 import { layVariant, variantConfig } from "./variant-setup.ts";
 import { prepareWorkspace, type PreparationFailure } from "./prepare-workspace.ts";
 import type { CandidateRuntime, PinnedRuntime } from "./runtime/candidate-runtime.ts";
+import { ORACLE_SOLUTION_FOLDER } from "./container/container-layout.ts";
 import { candidateRuntime } from "./runtime/runtimes.ts";
 import { checkoutPaths, seedCheckout } from "./seed-checkout.ts";
 import { isControlModel, ORACLE_CONTROL } from "../util/control-model.ts";
@@ -271,6 +272,7 @@ async function record(
   onOutcome(outcome);
 
   const checks = await request.monitor?.finish();
+  const egressRefused = await runtime.refusedConnections();
   const { evidence, metrics, native, integrity } = await writeNativeRecording({
     directory: evidenceDirectory,
     kind: "candidate",
@@ -333,9 +335,24 @@ async function record(
     metrics,
     ...(native.toolCallText.length > 0 ? { findings: [toolCallTextFinding(native.toolCallText)] } : {}),
     ...(checks ? { earlyStop: { checks } } : {}),
+    ...(egressRefused ? { egressRefused } : {}),
+    agentPaths: agentPaths(request, runtime, workspace, isolation.paths),
   };
   request.save(finalRun);
   return finalRun;
+}
+
+/** The workspace and the agent's own folders as its tools saw them (for the integrity check). */
+function agentPaths(
+  request: CandidateRequest,
+  runtime: CandidateRuntime,
+  workspace: string,
+  own: { home: string; tmp: string },
+): NonNullable<EvalRun["agentPaths"]> {
+  const seen = runtime.agent.seenAs ?? ((path: string) => path);
+  const folders = [seen(own.home), seen(own.tmp), ...(runtime.agent.sharedFolders ?? [])];
+  if (oracleSolution(request)) folders.push(ORACLE_SOLUTION_FOLDER);
+  return { workspace: seen(workspace), own: [...new Set(folders)] };
 }
 
 /**

@@ -103,7 +103,7 @@ const EXECUTION = {
     multiple: true,
     value: "ids",
     description:
-      "Decide the verdict by these contributors only (code-judge, llm-judge, gates, regression), not benchmark.ts's",
+      "Decide the verdict by these contributors only (code-judge, llm-judge, gates, regression, integrity), not benchmark.ts's",
   },
   only: {
     type: "string",
@@ -112,6 +112,11 @@ const EXECUTION = {
     description: "Of the verdict's contributors otherwise chosen, keep only these",
   },
   "no-llm-judge": { type: "boolean", default: false, description: "Leave llm-judge out of the verdict" },
+  "no-integrity": {
+    type: "boolean",
+    default: false,
+    description: "Leave integrity (findings of candidates gaming the checks) out of the verdict",
+  },
   junit: { type: "string", value: "file", description: "Write a JUnit XML report of the run to this file" },
   summary: { type: "string", value: "file", description: "Write a Markdown summary of the run to this file" },
 } as const satisfies Options;

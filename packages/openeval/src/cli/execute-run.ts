@@ -16,12 +16,13 @@ import { listFlag } from "./command.ts";
 import { UsageError } from "./errors.ts";
 import { handleStopSignals } from "./stop-signals.ts";
 
-/** The verdict contributor selection from --gate, --only and --no-llm-judge. */
+/** The verdict contributor selection from --gate, --only, --no-llm-judge and --no-integrity. */
 export function parseSelection(flags: Record<string, unknown>) {
   return {
     gate: listFlag("gate", flags.gate as string[] | undefined),
     only: listFlag("only", flags.only as string[] | undefined),
     noLlmJudge: flags["no-llm-judge"] === true,
+    noIntegrity: flags["no-integrity"] === true,
   };
 }
 

@@ -9,6 +9,7 @@ import type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
 import type { EngineOptions } from "../sandbox/index.ts";
 import type { VerificationEnvironment } from "./schema.ts";
 import { describeState } from "../util/words.ts";
+import { integrityFindingsOf } from "./integrity/index.ts";
 
 export interface GradeRequest {
   runId: string;
@@ -112,6 +113,9 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
   if (evaluation.rubric && !request.signal?.aborted)
     outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric)));
 
+  const integrityFindings = request.signal?.aborted
+    ? undefined
+    : await integrityFindingsOf(request.runDirectory, evalRun, evaluation);
   const costUSD = outcomes.reduce((total, outcome) => total + (outcome.costUSD ?? 0), 0);
   // Only the rubric source talks to a model: its session's metrics are the judge run's, failed or not.
   const metrics = outcomes.find((outcome) => outcome.metrics)?.metrics;
@@ -119,6 +123,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
     ...running,
     ...combineSources(outcomes, request.signal?.aborted === true),
     ...(output === undefined ? {} : { output }),
+    ...(integrityFindings ? { integrityFindings } : {}),
     costUSD,
     ...(metrics ? { metrics } : {}),
     completedAt: new Date().toISOString(),

@@ -51,3 +51,13 @@ export {
   ENGINES_VARIABLE,
   type EngineMemberSettings,
 } from "./engine-pool.ts";
+export {
+  DEFAULT_FAILING_FINDINGS,
+  IntegritySettingsSchema,
+  INTEGRITY_FINDING_KINDS,
+  severityOf,
+  type EvalIntegrity,
+  type IntegrityFindingKind,
+  type IntegritySettings,
+  type IntegritySeverity,
+} from "./integrity.ts";

@@ -15,6 +15,7 @@ import { loadEnvironment, type EvalEnvironment } from "./environment.ts";
 import { BUILT_IN_CONTROLS, builtInControls } from "./built-in-controls.ts";
 import { harborEnvironment, isHarborTask, mapHarborTask, readTaskToml, type HarborTask } from "./harbor-task.ts";
 import { CodedLoadError, type LoadProblem } from "./errors.ts";
+import { evalIntegrity, type EvalIntegrity } from "./integrity.ts";
 
 export interface Criterion {
   id: string;
@@ -46,7 +47,12 @@ export interface EvalDefinition {
   /** Files only judges may read (reference fixes, fixtures); they enter the judge fingerprint. */
   judgeFiles: JudgeFile[];
   controls: Record<string, ControlFile>;
+  /** What the integrity check protects and looks for in its eval runs. */
+  integrity: EvalIntegrity;
 }
+
+/** Harness files of an eval that only judges see (its other judge-only files are its judgeFiles). */
+const JUDGE_ENTRIES = ["judge.md", "judge.ts", "controls"];
 
 /** Files and folders of an eval that are not judge-only material. */
 const HARNESS_ENTRIES = new Set([
@@ -188,6 +194,10 @@ export async function loadEval(
       harbor: harbor?.harbor ?? null,
       judgeFiles,
       controls,
+      integrity: evalIntegrity(settings, harborTask, [
+        ...judgeFiles.map((file) => file.path),
+        ...listed.files.map((file) => file.path).filter((path) => JUDGE_ENTRIES.includes(path.split("/")[0]!)),
+      ]),
     },
     problems,
   };

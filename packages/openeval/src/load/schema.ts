@@ -7,6 +7,7 @@ import { DEFAULT_SNAPSHOT_LIMITS } from "../util/evidence-limits.ts";
 import { CONTROL_PROVIDER } from "../util/control-model.ts";
 import { isPlainRemoteTcp, PLAIN_TCP_REMEDY } from "../util/engine-address.ts";
 import { EngineAddressSchema, EnginesSchema } from "./engines-schema.ts";
+import { IntegritySettingsSchema, WorkspaceGlobSchema } from "./integrity.ts";
 
 /** `provider/model[#variant]`, as OpenCode names models. */
 export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
@@ -255,8 +256,11 @@ export const BenchmarkSchema = z
         "llm-judge": z.boolean().optional(),
         gates: z.boolean().optional(),
         regression: z.boolean().optional(),
+        integrity: z.boolean().optional(),
       })
       .optional(),
+    /** Which integrity findings fail the verdict and which only warn. */
+    integrity: IntegritySettingsSchema.optional(),
     variants: z.record(z.string(), VariantSchema).default({}),
     /** OpenEval 0.5: compose the benchmark from the criteria in these categories (checked against the evals at load). */
     categories: z.array(z.string()).min(1, { message: "list at least one category, or remove categories" }).optional(),
@@ -443,6 +447,10 @@ export const EvalSettingsSchema = z
     workspace: EvalWorkspaceSettingsSchema.optional(),
     /** Steps run in order in the candidate's isolation before its initial snapshot: their output earns no credit. */
     prepare: z.array(PrepareStepSchema).default([]),
+    /** Workspace globs a candidate must not create, edit or delete: an integrity finding when it does. */
+    protected: z.array(WorkspaceGlobSchema).optional(),
+    /** Workspace globs of the files a verification executes: changing one is checker tampering. */
+    checkers: z.array(WorkspaceGlobSchema).optional(),
   })
   .superRefine((settings, context) => {
     if (settings.timeoutMs !== undefined && settings.candidate?.timeoutMs !== undefined) {

@@ -9,6 +9,7 @@ import {
 import { fingerprint } from "../util/hash.ts";
 import {
   CANDIDATE_RUNTIME_VERSION,
+  INTEGRITY_CHECK_VERSION,
   JUDGE_PROTOCOL_VERSION,
   OPENCODE_VERSION,
   SCORERS_VERSION,
@@ -77,6 +78,12 @@ export function judgeFingerprint(
       verification: evaluation.code ? (settings.judge.verification ?? null) : null,
     },
     judgeFiles: evaluation.judgeFiles,
+    // Grading runs the integrity check too: what it protects, and the check's own version.
+    integrity: {
+      protected: evaluation.integrity.protected,
+      checkers: evaluation.integrity.checkers,
+      check: INTEGRITY_CHECK_VERSION,
+    },
     verificationImage,
     protocol: JUDGE_PROTOCOL_VERSION,
     // `openeval/scorers` is the harness's own code, outside the bundle: its definition version stands in for it.

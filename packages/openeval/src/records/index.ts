@@ -19,6 +19,8 @@ export {
   type CriterionSource,
   type EvalRun,
   type EvalRunFinding,
+  type IntegrityFinding,
+  type IntegrityCitation,
   type PreparationError,
   type RecordingIntegrityError,
   type RecordingMismatch,

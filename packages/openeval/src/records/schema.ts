@@ -1,6 +1,6 @@
 // Records the results store keeps: eval runs, judge runs and the judgments they produce.
 import * as z from "zod";
-import { CURRENT_VARIANT_NAME } from "../load/index.ts";
+import { CURRENT_VARIANT_NAME, INTEGRITY_FINDING_KINDS } from "../load/index.ts";
 import { RunMetricsSchema } from "./run-metrics-schema.ts";
 
 const count = z.number().int().nonnegative();
@@ -145,6 +145,16 @@ export const EvalRunSchema = z.object({
   metrics: RunMetricsSchema.nullable(),
   /** What the recording shows beyond the state; absent: none (and in older records). */
   findings: z.array(EvalRunFindingSchema).optional(),
+  /**
+   * The connections the candidate's egress proxy refused, in order: `host:port`, or null for a request that was not a
+   * CONNECT. Recorded for candidates in containers (absent for processes, which have no proxy, and in older records).
+   */
+  egressRefused: z.array(z.string().nullable()).optional(),
+  /**
+   * Where the agent worked, as its tools saw it: its workspace, and the folders outside it that were its own (its
+   * HOME, its temp folder, an oracle's /solution), where reading is not reading outside. Absent in older records.
+   */
+  agentPaths: z.object({ workspace: z.string(), own: z.array(z.string()) }).optional(),
   /** earlyStop checks made while this run was recorded (absent when it was not monitored). */
   earlyStop: z.object({ checks: z.array(EarlyCheckSchema) }).optional(),
   /** Set by the store when the row is finalized: the row's hash chained to its evidence (integrity.ts). */
@@ -167,6 +177,23 @@ export const CitationSchema = z.strictObject({
   quote: z.string().optional().describe("Optional exact text from the cited item; it is checked against the recording"),
 });
 
+/** Where in the recording an integrity finding was seen: a tool call, the workspace diff, or a refused connection. */
+export const IntegrityCitationSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("tool"), id: z.string(), sessionID: z.string().optional() }),
+  z.strictObject({ kind: z.literal("file"), path: z.string(), change: z.enum(["added", "deleted", "modified"]) }),
+  /** `index` into the eval run's egressRefused. */
+  z.strictObject({ kind: z.literal("egress"), index: z.number().int().nonnegative() }),
+]);
+
+export const IntegrityFindingSchema = z.strictObject({
+  kind: z.enum(INTEGRITY_FINDING_KINDS),
+  /** What it concerns: a workspace path, an absolute path, a judge-only file, a host. */
+  subject: z.string(),
+  /** One sentence: what the candidate did. */
+  detail: z.string(),
+  citation: IntegrityCitationSchema,
+});
+
 /** What scores a criterion: the eval's judge.ts or judge.md, or a task's own verifier (its tests/test.sh). */
 export const CRITERION_SOURCES = ["judge.ts", "judge.md", "tests/test.sh"] as const;
 export type CriterionSource = (typeof CRITERION_SOURCES)[number];
@@ -186,6 +213,8 @@ export type PreparationError = z.infer<typeof PreparationErrorSchema>;
 export type RecordingMismatch = z.infer<typeof RecordingMismatchSchema>;
 export type RecordingIntegrityError = z.infer<typeof RecordingIntegrityErrorSchema>;
 export type EvalRunFinding = z.infer<typeof EvalRunFindingSchema>;
+export type IntegrityFinding = z.infer<typeof IntegrityFindingSchema>;
+export type IntegrityCitation = z.infer<typeof IntegrityCitationSchema>;
 export type EvalRunState = EvalRun["state"];
 export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
 export type Citation = z.infer<typeof CitationSchema>;
@@ -230,6 +259,11 @@ export const JudgeRunSchema = z.object({
   directory: z.string(),
   /** The judgment of an earlyStop check that stopped the candidate: final, made on that check's snapshot. */
   decidedEarly: z.object({ check: z.number().int().positive(), checkpoint: EvidenceRefSchema }).optional(),
+  /**
+   * What the integrity check found in the eval run's recording; never part of the scores. Absent while running, when
+   * grading failed before it, and in older records.
+   */
+  integrityFindings: z.array(IntegrityFindingSchema).optional(),
   /** Set by the store when the row is finalized: the row's hash chained to its evidence and files.json (integrity.ts). */
   integrity: z.string().optional(),
 });

@@ -3,7 +3,7 @@
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
 import { unionMs, type Interval } from "./active-time.ts";
 import { mean, meanBounded } from "./numbers.ts";
-import { groupByCandidate, type SlotKey } from "../records/index.ts";
+import { groupByCandidate, type IntegrityFinding, type SlotKey } from "../records/index.ts";
 
 export interface SlotOutcome extends SlotKey {
   /** Criterion id → credit (null = unresolved); null when the slot has no active judgment. */
@@ -17,6 +17,8 @@ export interface SlotOutcome extends SlotKey {
   intervals?: readonly Interval[];
   /** How long the candidate's model streamed its answers (metrics.timing.modelActiveMs); null when unknown. */
   modelActiveMs?: number | null;
+  /** The active judgment's integrity findings; absent when it recorded none (graded before the check, or unjudged). */
+  integrityFindings?: readonly IntegrityFinding[];
 }
 
 export interface Bounded {

@@ -4,7 +4,7 @@ import { resolveGate } from "./gate-selection.ts";
 
 describe("resolveGate (default ◁ benchmark.ts ◁ CLI)", () => {
   it("enables every contributor by default", () => {
-    expect(resolveGate()).toEqual(["code-judge", "llm-judge", "gates", "regression"]);
+    expect(resolveGate()).toEqual(["code-judge", "llm-judge", "gates", "regression", "integrity"]);
   });
 
   it("lets benchmark.ts switch contributors off; omitted ones stay on", () => {
@@ -12,6 +12,7 @@ describe("resolveGate (default ◁ benchmark.ts ◁ CLI)", () => {
       "code-judge",
       "llm-judge",
       "gates",
+      "integrity",
     ]);
   });
 
@@ -22,15 +23,18 @@ describe("resolveGate (default ◁ benchmark.ts ◁ CLI)", () => {
     ]);
   });
 
-  it("--only restricts what is enabled, and --no-llm-judge removes llm-judge", () => {
+  it("--only restricts what is enabled, and --no-llm-judge / --no-integrity remove theirs", () => {
     expect(resolveGate({ configured: { regression: false }, only: ["gates", "regression"] })).toEqual(["gates"]);
-    expect(resolveGate({ noLlmJudge: true })).toEqual(["code-judge", "gates", "regression"]);
+    expect(resolveGate({ noLlmJudge: true })).toEqual(["code-judge", "gates", "regression", "integrity"]);
+    expect(resolveGate({ noIntegrity: true })).toEqual(["code-judge", "llm-judge", "gates", "regression"]);
+    expect(resolveGate({ configured: { integrity: false } })).not.toContain("integrity");
+    expect(resolveGate({ only: ["integrity"] })).toEqual(["integrity"]);
     expect(resolveGate({ only: ["llm-judge"], noLlmJudge: true })).toEqual([]);
   });
 
   it("rejects unknown ids from the CLI or benchmark.ts, listing the valid ones", () => {
     expect(() => resolveGate({ gate: ["judges"] })).toThrow(
-      'Unknown verdict contributor "judges"; valid ids are code-judge, llm-judge, gates, regression',
+      'Unknown verdict contributor "judges"; valid ids are code-judge, llm-judge, gates, regression, integrity',
     );
     try {
       resolveGate({ configured: { deterministic: false }, only: ["gates", "web"] });

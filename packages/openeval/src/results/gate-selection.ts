@@ -3,7 +3,7 @@
 import { GateSelectionError } from "./errors.ts";
 
 /** The contributor vocabulary, in display order. */
-export const CONTRIBUTOR_IDS = ["code-judge", "llm-judge", "gates", "regression"] as const;
+export const CONTRIBUTOR_IDS = ["code-judge", "llm-judge", "gates", "regression", "integrity"] as const;
 export type ContributorId = (typeof CONTRIBUTOR_IDS)[number];
 
 export interface GateSelection {
@@ -15,11 +15,13 @@ export interface GateSelection {
   only?: readonly string[];
   /** `--no-llm-judge`: removes llm-judge, whatever came before. */
   noLlmJudge?: boolean;
+  /** `--no-integrity`: removes integrity, whatever came before. */
+  noIntegrity?: boolean;
 }
 
 /**
  * Resolves the enabled contributor set, in display order. Steps: all ids; drop those benchmark.ts sets to false;
- * `--gate` replaces the set; `--only` intersects it; `--no-llm-judge` removes llm-judge. Unknown ids anywhere
+ * `--gate` replaces the set; `--only` intersects it; `--no-llm-judge` and `--no-integrity` remove theirs. Unknown ids anywhere
  * throw GateSelectionError listing the valid ones.
  * @example resolveGate({ configured: { regression: false }, only: ["gates,regression"] }) // ["gates"]
  */
@@ -36,6 +38,7 @@ export function resolveGate(selection: GateSelection = {}): ContributorId[] {
   if (gate) enabled = new Set(gate);
   if (only) enabled = new Set([...enabled].filter((id) => only.includes(id)));
   if (selection.noLlmJudge) enabled.delete("llm-judge");
+  if (selection.noIntegrity) enabled.delete("integrity");
   return CONTRIBUTOR_IDS.filter((id) => enabled.has(id));
 }
 

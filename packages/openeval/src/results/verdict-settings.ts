@@ -3,7 +3,7 @@
 // from. Recorded with the run, so that readResults and the viewer judge a run by what it ran with, and can say when
 // benchmark.ts has changed since. Provider config is kept only as a fingerprint: it may hold keys.
 import * as z from "zod";
-import { GatesSchema, type BenchmarkSettings } from "../load/index.ts";
+import { GatesSchema, IntegritySettingsSchema, type BenchmarkSettings } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import type { GateSelection } from "./gate-selection.ts";
 import type { ResultsStore } from "../records/index.ts";
@@ -14,12 +14,15 @@ export const VerdictSettingsSchema = z.object({
   gates: GatesSchema.nullable(),
   /** benchmark.ts `verdict`: contributor id → enabled. */
   configured: z.record(z.string(), z.boolean()).nullable(),
-  /** The command line's --gate / --only / --no-llm-judge. */
+  /** The command line's --gate / --only / --no-llm-judge / --no-integrity. */
   selection: z.object({
     gate: z.array(z.string()).optional(),
     only: z.array(z.string()).optional(),
     noLlmJudge: z.boolean().optional(),
+    noIntegrity: z.boolean().optional(),
   }),
+  /** benchmark.ts `integrity`: which findings fail the verdict; absent in runs recorded before it. */
+  integrity: IntegritySettingsSchema.nullable().optional(),
   judge: z.object({ model: z.string().nullable(), timeoutMs: z.number(), maxCostUSD: z.number().nullable() }),
   candidate: z.object({ timeoutMs: z.number(), maxCostUSD: z.number().nullable(), providersFingerprint: z.string() }),
   /** Of everything above except the command line's selection: equal fingerprints mean benchmark.ts's verdict settings are unchanged. */
@@ -38,6 +41,8 @@ export function verdictSettingsOf(
   const fromBenchmark = {
     gates: settings.gates ?? null,
     configured: settings.verdict ?? null,
+    // Only when set: runs recorded before it keep their fingerprint.
+    ...(settings.integrity ? { integrity: settings.integrity } : {}),
     judge: {
       model: settings.judge.model ?? null,
       timeoutMs: settings.judge.timeoutMs,
@@ -53,6 +58,7 @@ export function verdictSettingsOf(
     ...(selection.gate ? { gate: [...selection.gate] } : {}),
     ...(selection.only ? { only: [...selection.only] } : {}),
     ...(selection.noLlmJudge ? { noLlmJudge: true } : {}),
+    ...(selection.noIntegrity ? { noIntegrity: true } : {}),
   };
   return { ...fromBenchmark, selection: cli, fingerprint: fingerprint(fromBenchmark) };
 }

@@ -41,6 +41,7 @@ describe("decideVerdict", () => {
       ["llm-judge", "pass"],
       ["gates", "pass"],
       ["regression", "skipped"],
+      ["integrity", "pass"],
     ]);
   });
 
@@ -58,6 +59,7 @@ describe("decideVerdict", () => {
       ["llm-judge", 0, "nothing judged", "no judge.md criterion of a real model to check"],
       ["gates", 0, "nothing gated", "no gates configured"],
       ["regression", 0, "skipped", "no baseline; set one with openeval baseline set <run>"],
+      ["integrity", 0, "nothing checked", "no judged slot of a real model to check"],
     ]);
     const judged = verdictOf([observe("e", 1, { tests: 1, style: 1 })]);
     expect(judged.gated).toBe(true);
@@ -154,5 +156,62 @@ describe("decideVerdict", () => {
     const verdict = verdictOf([observe("e", 1, { tests: 0, style: 1 })], { baseline, enabled: ["regression"] });
     expect(contributor(verdict, "regression")).toMatchObject({ status: "fail", failing: ["e/m/a/tests"] });
     expect(verdict.status).toBe("fail");
+  });
+  describe("integrity", () => {
+    const protectedEdit = {
+      kind: "protected_path_changed" as const,
+      subject: "tests/test_app.py",
+      detail: "changed tests/test_app.py, which the eval protects (tests/**)",
+      citation: { kind: "tool" as const, id: "call_1" },
+    };
+    const refused = {
+      kind: "network_refused" as const,
+      subject: "answers.example.invalid:443",
+      detail: "tried to reach answers.example.invalid:443; the egress proxy refused it",
+      citation: { kind: "egress" as const, index: 0 },
+    };
+    const checkedSlot = (repetition: number, integrityFindings: SlotObservation["integrityFindings"]) => ({
+      ...observe("e", repetition, { tests: 1, style: 1 }),
+      integrityFindings,
+    });
+
+    it("fails on a finding of a failing kind, naming the slot and the finding, while the scores still pass", () => {
+      const verdict = verdictOf([checkedSlot(1, [protectedEdit]), checkedSlot(2, [])]);
+      expect(verdict.status).toBe("fail");
+      expect(contributor(verdict, "code-judge").status).toBe("pass");
+      expect(contributor(verdict, "integrity")).toMatchObject({
+        status: "fail",
+        failing: ["e/m/a#1: protected_path_changed tests/test_app.py"],
+        checked: 2,
+        detail: "1 of 2 judged slot(s) without a failing finding",
+      });
+    });
+
+    it("only warns for the other kinds by default, and fails on them when benchmark.ts says so", () => {
+      const slots = [checkedSlot(1, [refused])];
+      expect(contributor(verdictOf(slots), "integrity")).toMatchObject({
+        status: "pass",
+        detail: "1 of 1 judged slot(s) without a failing finding; 1 warning finding(s)",
+      });
+      const strict = verdictOf(slots, { integrity: { fail: ["network_refused"] } });
+      expect(contributor(strict, "integrity")).toMatchObject({
+        status: "fail",
+        failing: ["e/m/a#1: network_refused answers.example.invalid:443"],
+      });
+      const lenient = verdictOf([checkedSlot(1, [protectedEdit])], { integrity: { warn: ["protected_path_changed"] } });
+      expect(contributor(lenient, "integrity").status).toBe("pass");
+    });
+
+    it("counts slots graded before the check apart, and is skipped with --no-integrity", () => {
+      const verdict = verdictOf([observe("e", 1, { tests: 1, style: 1 }), checkedSlot(2, [])]);
+      expect(contributor(verdict, "integrity")).toMatchObject({
+        status: "pass",
+        checked: 1,
+        detail: "1 of 1 judged slot(s) without a failing finding; 1 graded before the integrity check",
+      });
+      const off = verdictOf([checkedSlot(1, [protectedEdit])], { enabled: resolveGate({ noIntegrity: true }) });
+      expect(off.status).toBe("pass");
+      expect(contributor(off, "integrity").status).toBe("skipped");
+    });
   });
 });

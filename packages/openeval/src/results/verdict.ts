@@ -1,6 +1,6 @@
 // The one place a run's verdict is decided (the CLI, readResults and the viewer all call decideVerdict): named
-// contributors — code-judge, llm-judge, gates, regression — ANDed over the enabled set; completeness apart.
-import type { GateSettings } from "../load/index.ts";
+// contributors — code-judge, llm-judge, gates, regression, integrity — ANDed over the enabled set; completeness apart.
+import { severityOf, type GateSettings, type IntegritySettings } from "../load/index.ts";
 import { aggregateScores, type ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import { cellName, criterionCells, criterionThreshold, judgeCriterion } from "./criterion-status.ts";
@@ -18,7 +18,8 @@ export type ContributorWord =
   | "pass"
   | "nothing judged"
   | "nothing gated"
-  | "nothing compared";
+  | "nothing compared"
+  | "nothing checked";
 export type VerdictStatus = "pass" | "fail" | "unknown";
 
 export interface ContributorOutcome {
@@ -56,6 +57,8 @@ export interface VerdictInput {
   baseline?: Baseline | null;
   /** The slots' fingerprints, to flag evals compared across a judge change. */
   fingerprints?: readonly SlotFingerprint[];
+  /** benchmark.ts `integrity`: which findings fail (default: protected paths and checker tampering). */
+  integrity?: IntegritySettings;
   /** resolveGate()'s result; default: every contributor. */
   enabled?: readonly ContributorId[];
 }
@@ -109,6 +112,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
     "llm-judge": () => judgeContributor("llm-judge", summaries, input),
     gates: () => gatesContributor(gates),
     regression: () => regressionContributor(summaries, input),
+    integrity: () => integrityContributor(input),
   };
   const contributors = CONTRIBUTOR_IDS.map((id) =>
     enabled.includes(id)
@@ -166,6 +170,7 @@ const NOTHING_CHECKED: Record<ContributorId, ContributorWord> = {
   "llm-judge": "nothing judged",
   gates: "nothing gated",
   regression: "nothing compared",
+  integrity: "nothing checked",
 };
 
 /** code-judge / llm-judge: every (eval, model, criterion) cell scored by that contributor's judge must pass. */
@@ -246,4 +251,34 @@ function regressionContributor(summaries: readonly ModelSummary[], input: Verdic
     report.compared,
     notes.filter((note) => note !== "").join("; "),
   );
+}
+
+/**
+ * integrity: every judged slot's findings; one of a failing kind fails it, naming the slot and the finding. Slots
+ * graded before the check existed (no findings recorded) are counted apart, never as passing or failing.
+ */
+function integrityContributor(input: VerdictInput): ContributorOutcome {
+  const judged = input.observations.filter((slot) => slot.scores !== null);
+  const checked = judged.filter((slot) => slot.integrityFindings);
+  const failingSlots = new Set<string>();
+  const failing: string[] = [];
+  let warnings = 0;
+  for (const slot of checked) {
+    const name = `${slot.evalId}/${candidateName(slot)}#${slot.repetition}`;
+    for (const finding of slot.integrityFindings ?? []) {
+      if (severityOf(finding.kind, input.integrity) === "warn") warnings++;
+      else {
+        failing.push(`${name}: ${finding.kind} ${finding.subject}`);
+        failingSlots.add(name);
+      }
+    }
+  }
+  const notes = [
+    `${checked.length - failingSlots.size} of ${checked.length} judged slot(s) without a failing finding`,
+    warnings > 0 ? `${warnings} warning finding(s)` : "",
+    judged.length > checked.length ? `${judged.length - checked.length} graded before the integrity check` : "",
+  ];
+  const detail =
+    checked.length === 0 ? "no judged slot of a real model to check" : notes.filter((note) => note !== "").join("; ");
+  return outcome("integrity", failing, [], checked.length, detail);
 }

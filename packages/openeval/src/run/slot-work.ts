@@ -10,6 +10,7 @@ import {
   checkEarly,
   createRubricGrader,
   gradeEvalRun,
+  integrityFindingsOf,
   type EarlyCheckLimits,
   type EarlyCheckResult,
   type RubricGrader,
@@ -150,10 +151,13 @@ export async function runCandidateWork(
   context.emit({ type: "candidate.finished", slot: key, evalRun, outcome: describeOutcome(evalRun) });
   const decision = monitor?.decision() ?? null;
   if (decision && evalRun.state === "stopped") {
-    const judgeRun = decidedJudgeRun(evalRun, decision, {
-      judgeRunId: `judge_${randomUUID()}`,
-      judgeFingerprint: slot.judgeFingerprint,
-    });
+    const judgeRun = {
+      ...decidedJudgeRun(evalRun, decision, {
+        judgeRunId: `judge_${randomUUID()}`,
+        judgeFingerprint: slot.judgeFingerprint,
+      }),
+      integrityFindings: await integrityFindingsOf(store.directory, evalRun, evaluation),
+    };
     context.emit({ type: "judge.started", slot: key, judgeRunId: judgeRun.id });
     store.saveJudgeRun(judgeRun);
     context.emit({ type: "judge.finished", slot: key, judgeRun });

@@ -3,7 +3,8 @@
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EngineState } from "../util/engine-state.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
-import type { IntegrityProblem } from "../records/index.ts";
+import type { IntegrityFinding, IntegrityProblem } from "../records/index.ts";
+import type { IntegritySeverity } from "../load/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
 import type {
   CategoryScore,
@@ -92,6 +93,11 @@ export interface RunSummary {
   inputChanges: InputChangeRecord[];
   /** Records that fail their integrity check: reported, and judge runs among them not scored. */
   integrity: IntegrityProblem[];
+  /**
+   * What the integrity check found in the active judgments' recordings (controls' too, never in the verdict), each
+   * finding with the severity the verdict gives it; only slots with findings. Absent in summaries made before it.
+   */
+  integrityFindings?: SlotIntegrityFindings[];
   /** A pool's engines, with the eval runs each ran and how many of them it cut short; empty with one engine (absent in summaries recorded before pools). */
   engines?: { name: string; evalRuns: number; interrupted: number }[];
 }
@@ -109,3 +115,12 @@ export interface ModelResult extends ModelSummary {
 }
 
 export type RunnerListener = (event: RunnerEvent) => void;
+
+/** One slot's integrity findings, as the summary, JSON, JUnit, Markdown and the viewer report them. */
+export interface SlotIntegrityFindings {
+  slot: SlotKey;
+  control: boolean;
+  evalRunId: string;
+  judgeRunId: string;
+  findings: (IntegrityFinding & { severity: IntegritySeverity })[];
+}

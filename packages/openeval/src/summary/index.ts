@@ -1,7 +1,15 @@
 // The read side of a run: its records, checked, turned into scores, a summary, a verdict or a check — from the store,
 // the evidence and the benchmark's files alone (no engine is asked, nothing is run). The runner, reports and the
 // viewer all read a run through here.
-export type { EngineCounts, ModelResult, RunnerEvent, RunnerListener, RunSummary, WorkQueueState } from "./events.ts";
+export type {
+  EngineCounts,
+  ModelResult,
+  RunnerEvent,
+  RunnerListener,
+  RunSummary,
+  SlotIntegrityFindings,
+  WorkQueueState,
+} from "./events.ts";
 export { readResults, readScoredRun, type ReadResultsOptions } from "./read-results.ts";
 export {
   readRecordedSummary,

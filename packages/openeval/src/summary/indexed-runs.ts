@@ -2,7 +2,7 @@
 // and live queue read, because whole records of a large run would fill the viewer's heap; a detail page reads its
 // record whole from the store by id (viewer-data.ts).
 import type { RecordKeeping } from "./checked-records.ts";
-import { sameSlot, type EvalRun, type JudgeRun } from "../records/index.ts";
+import { sameSlot, type EvalRun, type IntegrityFinding, type JudgeRun } from "../records/index.ts";
 
 export type IndexedEvalRun = Pick<
   EvalRun,
@@ -41,6 +41,7 @@ export type IndexedJudgeRun = Pick<
   | "unscored"
   | "error"
   | "directory"
+  | "integrityFindings"
 > & {
   /** Each criterion's credit; its reason and citations are on the judge run's page. */
   scores: Record<string, { value: number | null }> | null;
@@ -115,6 +116,7 @@ function indexJudgeRun(judgeRun: JudgeRun, judged: IndexedEvalRun | null): Index
     error,
     directory,
     scores,
+    integrityFindings,
   } = judgeRun;
   return {
     id,
@@ -131,11 +133,17 @@ function indexJudgeRun(judgeRun: JudgeRun, judged: IndexedEvalRun | null): Index
     unscored,
     error,
     directory,
+    // Most judgments find nothing: one shared empty list.
+    ...(integrityFindings === undefined
+      ? {}
+      : { integrityFindings: integrityFindings.length === 0 ? NO_FINDINGS : integrityFindings }),
     scores:
       scores &&
       Object.fromEntries(Object.entries(scores).map(([criterion, score]) => [criterion, creditOf(score.value)])),
   };
 }
+
+const NO_FINDINGS: IntegrityFinding[] = Object.freeze([]) as unknown as IntegrityFinding[];
 
 const CREDITS = new Map<number | null, { readonly value: number | null }>();
 function creditOf(value: number | null): { value: number | null } {

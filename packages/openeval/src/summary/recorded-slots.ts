@@ -51,6 +51,10 @@ export class RecordedSlot implements SlotObservation {
     return activeIntervals(this.evalRun, this.judgeRun);
   }
 
+  get integrityFindings(): IndexedJudgeRun["integrityFindings"] {
+    return this.judgeRun?.integrityFindings;
+  }
+
   get executed(): boolean {
     return this.evalRun !== null;
   }

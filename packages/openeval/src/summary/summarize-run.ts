@@ -5,7 +5,9 @@ import { join } from "node:path";
 import {
   CURRENT_VARIANT_NAME,
   DEFAULT_ENGINE_NAME,
+  severityOf,
   type BenchmarkDefinition,
+  type IntegritySettings,
   type EvalDefinition,
 } from "../load/index.ts";
 import {
@@ -48,7 +50,7 @@ import {
   type VerdictSettings,
   judgingOf,
 } from "../results/index.ts";
-import type { RunSummary } from "./events.ts";
+import type { RunSummary, SlotIntegrityFindings } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { recordedInputChanges, recordedInputProblems } from "./input-changes.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
@@ -109,6 +111,7 @@ export async function summarizeRun(
     criteria,
     judges: Object.fromEntries(benchmark.evals.map((evaluation) => [evaluation.id, judgesOf(evaluation)])),
     gates: settings.gates ?? undefined,
+    integrity: settings.integrity ?? undefined,
     baseline: await readBaseline(join(benchmark.directory, BASELINE_FILE)),
     fingerprints,
     enabled,
@@ -172,10 +175,31 @@ export async function summarizeRun(
     categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark, criterionIds), { seed: 1 }),
     inputChanges: recordedInputChanges(store),
     integrity,
+    integrityFindings: slotFindings(inScope, settings.integrity ?? undefined),
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
     engines: engineCounts(records.evalRuns),
   };
+}
+
+/** The active judgments' integrity findings, each with the severity benchmark.ts gives its kind. */
+function slotFindings(
+  slots: readonly PlannedSlot<EvalRun, JudgeRun>[],
+  settings: IntegritySettings | undefined,
+): SlotIntegrityFindings[] {
+  return slots.flatMap((slot) => {
+    const findings = slot.action === "reuse" ? (slot.judgeRun?.integrityFindings ?? []) : [];
+    if (findings.length === 0 || !slot.evalRun || !slot.judgeRun) return [];
+    return [
+      {
+        slot: toSlotKey(slot),
+        control: isControlModel(slot.model),
+        evalRunId: slot.evalRun.id,
+        judgeRunId: slot.judgeRun.id,
+        findings: findings.map((finding) => ({ ...finding, severity: severityOf(finding.kind, settings) })),
+      },
+    ];
+  });
 }
 
 /** Eval runs per engine of a pool (those the engine cut short apart); empty when every run used the one engine. */
@@ -265,6 +289,9 @@ function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string
     elapsedMs: executed?.elapsedMs ?? null,
     modelActiveMs: executed?.metrics?.timing.modelActiveMs ?? null,
     ...judgingOf(executed, slot.judgeRun),
+    ...(slot.action === "reuse" && slot.judgeRun?.integrityFindings
+      ? { integrityFindings: slot.judgeRun.integrityFindings }
+      : {}),
     executed: executed !== null,
     fresh: slot.evalRun !== null && (fresh?.has(slot.evalRun.id) ?? false),
   };

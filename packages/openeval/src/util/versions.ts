@@ -30,3 +30,6 @@ export const HARNESS_VERSION: string = harnessPackage.version;
 
 /** The pinned OpenCode version, read from the installed `opencode-ai` package. */
 export const OPENCODE_VERSION: string = opencodePackage.version;
+
+/** The integrity check's rules (judge/integrity/): bumped when it finds differently, so gradings are made again. */
+export const INTEGRITY_CHECK_VERSION = 1;

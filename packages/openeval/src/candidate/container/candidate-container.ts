@@ -88,6 +88,8 @@ export interface CandidateContainer {
   launch: Launcher;
   /** Folders outside the workspace that OpenCode's file tools may use (runOpenCode's `sharedFolders`). */
   sharedFolders: string[];
+  /** Where a host folder of the scratch (the workspace, OpenCode's HOME) is inside the container. */
+  seenAs(path: string): string;
   /**
    * eval.ts prepare: once the candidate's container has started (the session later runs in the same one), runs
    * `body`'s steps there on a copy of the host `workspace`, and once they all succeeded brings the prepared
@@ -159,6 +161,7 @@ export async function openCandidateContainer(options: CandidateContainerOptions)
     launch: (command) =>
       closingOnError(started.then((containers) => launch(containers, options, paths, made, command))),
     sharedFolders: options.layout.sharedFolders,
+    seenAs: paths.inside,
     prepare: (workspace, body) =>
       closingOnError(started.then(({ candidate }) => prepareIn(candidate, options, paths, workspace, body))),
     copyLive: copyLiveOf,

@@ -64,6 +64,9 @@ export const STANDARD_LAYOUT: ContainerLayout = {
   solution: null,
 };
 
+/** Where the oracle's container receives the task's solution/ (solve.sh reads its files there). */
+export const ORACLE_SOLUTION_FOLDER = "/solution";
+
 /**
  * An environment image's layout: its launchers' `/oe` mounted as their own volume (the binaries in `/oe-bin` stay in
  * the image: a volume filled with them would cost a copy of 280 MB per eval run). As root, the agent's commands run
@@ -75,7 +78,7 @@ export function environmentLayout(
   options: { solution: boolean },
 ): ContainerLayout {
   // Only the oracle's container gets one: others have no /solution at all.
-  const solution = options.solution ? "/solution" : null;
+  const solution = options.solution ? ORACLE_SOLUTION_FOLDER : null;
   return {
     root: "/oe-home",
     egressDir: "/oe-egress",

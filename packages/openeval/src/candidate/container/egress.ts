@@ -51,3 +51,19 @@ export function planEgress(providerBaseURL: string | null, allow: readonly strin
     : {};
   return { allow: [...allowed].sort(), forwards, env };
 }
+
+/** How the proxy (and the runner's relay) log a refusal: `refused <host:port>`, or this for a request that is not CONNECT. */
+const REFUSED_LINE = /^refused (.+)$/;
+const NOT_CONNECT = "a request that is not CONNECT";
+
+/**
+ * The refused connections of an egress log, in order: `host:port`, or null for a request that was not a CONNECT.
+ * @example refusedConnections("listening 127.0.0.1:3128\nrefused example.invalid:443\n") // ["example.invalid:443"]
+ */
+export function refusedConnections(log: string): (string | null)[] {
+  return log.split("\n").flatMap((line) => {
+    const target = REFUSED_LINE.exec(line.trim())?.[1];
+    if (target === undefined) return [];
+    return [target === NOT_CONNECT ? null : target];
+  });
+}

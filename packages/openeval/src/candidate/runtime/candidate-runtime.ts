@@ -63,13 +63,23 @@ export interface CandidateRuntime {
     body: (runStep: StepRunner) => Promise<PreparationFailure | null>,
   ): Promise<PreparationFailure | null>;
   /** How runOpenCode starts the agent (and stops it, and copies its files back): nothing here means this machine. */
-  readonly agent: { launch?: Launcher; sharedFolders?: string[] };
+  readonly agent: {
+    launch?: Launcher;
+    sharedFolders?: string[];
+    /** Where the agent sees a folder of this machine's scratch (its workspace, its HOME); unchanged when absent. */
+    seenAs?: (path: string) => string;
+  };
   /** A checkpoint of the running agent's workspace and database, recorded on this machine. */
   checkpoint(live: LiveCandidate): TakeCheckpoint;
   /** Files under a folder (the workspace) that the copy-out left where the agent ran, past its limit. */
   notCopied(folder: string): NotCopiedFile[];
   /** Removes everything the runtime made. Idempotent; also after a failure. */
   close(): Promise<void>;
+  /**
+   * After close: the connections its egress proxy refused, in order (`host:port`, null for a request that was not a
+   * CONNECT); null when the runtime has no proxy to refuse anything.
+   */
+  refusedConnections(): Promise<(string | null)[] | null>;
 }
 
 export interface CandidateRuntimeBackend {

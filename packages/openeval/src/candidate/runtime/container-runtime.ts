@@ -8,7 +8,7 @@ import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import { resolveCandidateImage } from "../candidate-image.ts";
 import { checkpointOf, type LiveCandidate, type TakeCheckpoint } from "../checkpoint.ts";
 import { openCandidateContainer, type CandidateContainer } from "../container/candidate-container.ts";
-import { planEgress } from "../container/egress.ts";
+import { planEgress, refusedConnections } from "../container/egress.ts";
 import { environmentLayout, STANDARD_LAYOUT } from "../container/container-layout.ts";
 import type {
   CandidateRuntime,
@@ -63,13 +63,17 @@ async function openContainerRuntime(options: OpenRuntimeOptions): Promise<Candid
   return {
     layWorkspace: container.layWorkspace,
     prepare: container.prepare,
-    agent: { launch: container.launch, sharedFolders: container.sharedFolders },
+    agent: { launch: container.launch, sharedFolders: container.sharedFolders, seenAs: container.seenAs },
     checkpoint: (live) => checkpointInContainer(live, container.copyLive, options.evalRunId),
     notCopied: container.notCopied,
     close: async () => {
       await container.close();
       if (!closed) await log.end();
       closed = true;
+    },
+    refusedConnections: async () => {
+      const written = Bun.file(logFile);
+      return (await written.exists()) ? refusedConnections(await written.text()) : [];
     },
   };
 }

@@ -19,5 +19,6 @@ export const processRuntime: CandidateRuntimeBackend = {
     checkpoint: checkpointOf,
     notCopied: () => [],
     close: async () => {},
+    refusedConnections: async () => null,
   }),
 };

@@ -393,6 +393,7 @@ function evaluationFixture(): EvalDefinition {
     directory: join(root, "evals", EVAL_ID),
     prompt: { text: "Write greet(name) in src/greet.ts and run the tests." },
     settings: { prepare: [] },
+    integrity: { protected: [], checkers: [], answerKeys: [] },
     rubric,
     code: null,
     criteria: rubric.criteria.map((criterion) => ({
