@@ -157,11 +157,12 @@ export async function checkIntegrity(
   }
 
   (evalRun.egressRefused ?? []).forEach((target, index) => {
-    const host = target ?? "a request that was not a CONNECT";
     findings.add(
       "network_refused",
-      host,
-      `tried to reach ${host}; the egress proxy refused it`,
+      target ?? "a request that was not a CONNECT",
+      target === null
+        ? "sent its egress proxy a request that was not a CONNECT; the proxy refused it"
+        : `tried to reach ${target}; the egress proxy refused it`,
       { kind: "egress", index },
       { repeat: true },
     );

@@ -16,6 +16,9 @@ export interface ShellPaths {
 const COPYING = new Set(["cp", "mv", "install", "ln", "rsync"]);
 /** Commands that change the files they are given. */
 const CHANGING = new Set(["rm", "touch", "chmod", "chown", "truncate", "tee", "unlink", "rmdir", "mkdir", "shred"]);
+/** Commands whose arguments are text, never files. */
+const TEXT_ONLY = new Set(["echo", "printf"]);
+const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "sed", "awk", "gawk"]);
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>"]);
 /** `2>&1`: a redirection to another descriptor, whose number is no file. */
 const FD_REDIRECTS = new Set([">&", "<&"]);
@@ -68,11 +71,22 @@ function collect(words: string[], into: ShellPaths): void {
   const args = words.slice(start + 1).filter((word) => !/^\d+$/.test(word));
   into.programs.push(program);
   const name = program.split("/").pop()!;
-  const paths = args.filter((word) => !word.startsWith("-") && looksLikePath(word));
+  const operands = TEXT_ONLY.has(name) ? [] : args.filter((word) => !word.startsWith("-"));
+  // A search's pattern or an editor's script comes first, unless -e gave it.
+  if (PATTERN_FIRST.has(name) && !args.includes("-e") && !args.includes("-f")) operands.shift();
+  const paths = operands.filter(looksLikePath);
   into.operands.push(...paths);
   if (COPYING.has(name) && paths.length > 0) into.writes.push(paths.at(-1)!);
   if (CHANGING.has(name)) into.writes.push(...paths);
-  if (name === "sed" && args.some((arg) => /^-i/.test(arg) || arg === "--in-place")) into.writes.push(...paths);
+  if (name === "sed" && args.some((arg) => /^-i/.test(arg) || arg === "--in-place"))
+    into.writes.push(...sedFiles(args));
+}
+
+/** The files `sed` edits: its operands but the script (the first one, unless -e or -f gave it). */
+function sedFiles(args: readonly string[]): string[] {
+  const operands = args.filter((arg, index) => !arg.startsWith("-") && !["-e", "-f"].includes(args[index - 1] ?? ""));
+  const scripted = args.some((arg) => arg === "-e" || arg === "-f");
+  return (scripted ? operands : operands.slice(1)).filter(looksLikePath);
 }
 
 /** An absolute or home path, or one with a folder in it; a bare word (`foo`, `HEAD`) is not taken for a path. */
