@@ -14,6 +14,7 @@ import {
   type Verdict,
 } from "../results/index.ts";
 import type { ModelResult, RunSummary } from "../summary/index.ts";
+import { findingLines } from "./integrity-findings.ts";
 
 export function formatJunit(summary: RunSummary): string {
   const suites = [verdictSuite(summary), ...summary.models.map((model) => modelSuite(summary, model))];
@@ -27,22 +28,30 @@ function verdictSuite(summary: RunSummary): string {
     words.headline
   ];
   const verdict = testCase("openeval", "verdict", [["verdict", words.headline]], body);
-  return testSuite("openeval verdict", [verdict, ...summary.verdict.contributors.map(contributorCase)], "");
+  const cases = summary.verdict.contributors.map((contributor) =>
+    contributorCase(contributor, contributor.id === "integrity" ? findingProperties(summary) : []),
+  );
+  return testSuite("openeval verdict", [verdict, ...cases], "");
+}
+
+/** `finding.<n>`: each integrity finding as the summary lists it (controls' too: they never fail the case). */
+function findingProperties(summary: RunSummary): [string, string][] {
+  return findingLines(summary.integrityFindings ?? []).map((line, index) => [`finding.${index + 1}`, line]);
 }
 
 /** Failed with what fails it, skipped while unresolved, not enabled or with nothing to check; the detail otherwise. */
-function contributorCase(contributor: ContributorOutcome): string {
+function contributorCase(contributor: ContributorOutcome, extra: [string, string][] = []): string {
   const name = contributor.id;
-  if (contributor.status === "skipped") return testCase("openeval.verdict", name, [], skipped(contributor.detail));
+  if (contributor.status === "skipped") return testCase("openeval.verdict", name, extra, skipped(contributor.detail));
   if (contributor.status === "pass" && contributor.checked === 0)
-    return testCase("openeval.verdict", name, [], skipped(`${contributor.word}: ${contributor.detail}`));
+    return testCase("openeval.verdict", name, extra, skipped(`${contributor.word}: ${contributor.detail}`));
   const body =
     contributor.status === "fail"
       ? failure(`failing: ${contributor.failing.join(", ")}`)
       : contributor.status === "unknown"
         ? skipped(`unresolved: ${contributor.unresolved.join(", ")}`)
         : "";
-  return testCase("openeval.verdict", name, [["detail", contributor.detail]], body);
+  return testCase("openeval.verdict", name, [["detail", contributor.detail], ...extra], body);
 }
 
 function modelSuite(summary: RunSummary, model: ModelResult): string {

@@ -1,5 +1,5 @@
 // A Markdown summary for a CI job page: the verdict first, then the model table (and per-category scores when criteria
-// have categories) and what failed or is open.
+// have categories), the integrity check's findings, and what failed or is open.
 import { candidateName } from "../records/index.ts";
 import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
@@ -11,6 +11,7 @@ import {
   formatModelCost,
   formatVariantComparison,
 } from "./summary-table.ts";
+import { findingLines } from "./integrity-findings.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -61,6 +62,11 @@ export function formatMarkdownSummary(summary: RunSummary): string {
         `| ${contributor.id} | ${contributor.word} | ${contributor.failing.map((item) => `\`${item}\``).join(", ") || "—"} |`,
     ),
   ];
+  const findings = findingLines(summary.integrityFindings ?? []);
+  if (findings.length > 0) {
+    lines.push("", `<details><summary>Integrity: ${findings.length} finding(s)</summary>`, "");
+    lines.push(...findings.map((line) => `- ${line}`), "", "</details>");
+  }
   if (summary.open.length > 0) {
     lines.push("", `<details><summary>${summary.open.length} slot(s) not finished</summary>`, "");
     for (const open of summary.open) {

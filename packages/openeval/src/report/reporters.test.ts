@@ -694,4 +694,86 @@ describe("reporters", () => {
     expect(formatMarkdownSummary(incomplete)).toContain("## ⚠️ openeval: incomplete (some slots are not judged)");
     expect(verdictCase(incomplete).children.at(-1)!.attributes.message).toBe("incomplete (some slots are not judged)");
   });
+  it("every report shows the integrity findings, with severity, eval run and citation; the verdict fails on integrity alone", () => {
+    const key = { evalId: "fix-add", model: "p/m", variant: "current", repetition: 1 };
+    const integrityFindings: RunSummary["integrityFindings"] = [
+      {
+        slot: key,
+        control: false,
+        evalRunId: "eval_1",
+        judgeRunId: "judge_1",
+        findings: [
+          {
+            kind: "protected_path_changed",
+            subject: "tests/test_app.py",
+            detail: "wrote tests/test_app.py, which the eval protects (tests/**)",
+            citation: { kind: "tool", id: "call_7" },
+            severity: "fail",
+          },
+          {
+            kind: "network_refused",
+            subject: "answers.example.invalid:443",
+            detail: "tried to reach answers.example.invalid:443; the egress proxy refused it",
+            citation: { kind: "egress", index: 0 },
+            severity: "warn",
+          },
+        ],
+      },
+    ];
+    const observations: SlotObservation[] = [
+      {
+        ...key,
+        scores: { tests_pass: 1 },
+        costUSD: 0,
+        elapsedMs: 1,
+        executed: true,
+        fresh: true,
+        integrityFindings: integrityFindings[0]!.findings,
+      },
+    ];
+    const criteria: Record<string, CriterionRef[]> = { "fix-add": [{ id: "tests_pass", source: "judge.ts" }] };
+    const verdict = decideVerdict({ observations, criteria });
+    const summary: RunSummary = {
+      runId: "r",
+      directory: "/results/r",
+      outOfScope: 0,
+      criteria: { "fix-add": ["tests_pass"] },
+      categories: [],
+      comparisons: [],
+      variantComparisons: [],
+      fingerprints: [],
+      models: [],
+      open: [],
+      warnings: [],
+      inputChanges: [],
+      integrity: [],
+      integrityFindings,
+      settingsNote: null,
+      complete: true,
+      verdict,
+    };
+    const line =
+      "fix-add/p/m#1 [eval run eval_1] fail protected_path_changed tests/test_app.py: wrote tests/test_app.py, which the eval protects (tests/**) (cites tool call call_7)";
+    const text = formatSummary(summary);
+    expect(text).toContain(
+      `Integrity: 2 findings in 1 eval run (1 failing the verdict; controls never do):\n  ${line}\n  fix-add/p/m#1 [eval run eval_1] warn network_refused answers.example.invalid:443`,
+    );
+    expect(text).toContain("(cites refused connection #1 of the egress log)");
+    expect(text).toContain("integrity  fail — failing: fix-add/p/m#1: protected_path_changed tests/test_app.py");
+    expect(text).toContain("code-judge pass");
+    expect(formatMarkdownSummary(summary)).toContain(
+      `<details><summary>Integrity: 2 finding(s)</summary>\n\n- ${line}\n`,
+    );
+    const integrityCase = findAll(parseXml(formatJunit(summary)), "testcase").find(
+      (element) => element.attributes.name === "integrity",
+    )!;
+    const properties = findAll(integrityCase, "property").map((property) => [
+      property.attributes.name,
+      property.attributes.value,
+    ]);
+    expect(properties).toContainEqual(["finding.1", line]);
+    expect(integrityCase.children.at(-1)!.attributes.message).toBe(
+      "failing: fix-add/p/m#1: protected_path_changed tests/test_app.py",
+    );
+  });
 });

@@ -1,11 +1,12 @@
 // The human summary of a run: one row per model (score with completion bounds and 95% CI, pass@k, candidate and
 // judge cost apart and together, model-active and wall time), per-category scores when criteria have categories,
-// the verdict with each contributor and what failed it, then what is still open.
+// the integrity check's findings, the verdict with each contributor and what failed it, then what is still open.
 import { describeSlot } from "../plan/index.ts";
 import { candidateName } from "../records/index.ts";
 import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeInputChanges, type RunSummary } from "../summary/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
+import { integrityBlock } from "./integrity-findings.ts";
 
 export function formatSummary(summary: RunSummary): string {
   const header = [
@@ -46,6 +47,8 @@ export function formatSummary(summary: RunSummary): string {
   if (summary.categories.length > 0) lines.push("", "By category:", ...formatCategories(summary.categories));
   if (summary.engines?.length) lines.push("", `Engines: ${formatEngines(summary.engines)}`);
   if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
+  const integrity = integrityBlock(summary);
+  if (integrity.length > 0) lines.push("", ...integrity);
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
     lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);
