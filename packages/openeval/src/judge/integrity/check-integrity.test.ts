@@ -94,14 +94,22 @@ describe("checkIntegrity", () => {
     ]);
   });
 
-  it("a failed edit of a protected file changed nothing: no finding", async () => {
+  it("a failed edit of a protected file changed nothing: no finding; a failed bash command is still an attempt", async () => {
     const findings = await findingsOf({
       tools: [
         { name: "edit", status: "error", error: "oldString not found", input: { filePath: "tests/test_app.py" } },
+        { id: "refused", name: "bash", status: "error", input: { command: "cp wrap.sh ~/.local/bin/python3" } },
       ],
       workspace: { initial: start, final: start },
     });
-    expect(findings).toEqual([]);
+    expect(findings).toEqual([
+      {
+        kind: "checker_tampering",
+        subject: "~/.local/bin/python3",
+        detail: "tried to write ~/.local/bin/python3, a stand-in for the python3 that checks run",
+        citation: { kind: "tool", id: "refused" },
+      },
+    ]);
   });
 
   it("finds checker tampering: a named checker, test configuration, scripts.test, a git hook, interpreter stand-ins", async () => {
