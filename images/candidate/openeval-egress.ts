@@ -211,6 +211,12 @@ function pipe(a: Socket, b: Socket): void {
   b.on("error", close).on("close", close);
 }
 
+/** Where a plain proxy request (`GET http://host[:port]/… HTTP/1.1`) was going: refused, but named in the log. */
+function plainTarget(requestLine: string): string | null {
+  const match = /^[A-Z]+ http:\/\/([^/\s:]+)(?::(\d+))?[/\s]/.exec(requestLine);
+  return match ? `${match[1]}:${match[2] ?? "80"}` : null;
+}
+
 function proxy(socketPath: string, allowList: string): void {
   const allowed = new Set(allowList.split(",").filter(Boolean));
   const link = relayOverStdio();
@@ -225,10 +231,11 @@ function proxy(socketPath: string, allowList: string): void {
       }
       client.off("data", onData);
       client.pause();
-      const match = /^CONNECT ([^\s:]+):(\d+) HTTP\/1\.[01]\r\n/.exec(head.subarray(0, end + 2).toString("latin1"));
+      const requestLine = head.subarray(0, end + 2).toString("latin1");
+      const match = /^CONNECT ([^\s:]+):(\d+) HTTP\/1\.[01]\r\n/.exec(requestLine);
       const target = match ? `${match[1]}:${match[2]}` : null;
       if (target === null || !allowed.has(target)) {
-        console.error(`refused ${target ?? "a request that is not CONNECT"}`);
+        console.error(`refused ${target ?? plainTarget(requestLine) ?? "a request that is not CONNECT"}`);
         client.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
         return;
       }

@@ -1,13 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { planEgress } from "./egress.ts";
+import { planEgress, refusedConnections } from "./egress.ts";
 
 describe("planEgress", () => {
-  it("keeps a loopback provider's base URL: a forwarder on the same port, only that port allowed, no proxy env", () => {
-    expect(planEgress("http://127.0.0.1:41234/answer/v1", [])).toEqual({
-      allow: ["127.0.0.1:41234"],
-      forwards: [{ port: 41234, target: "127.0.0.1:41234" }],
-      env: {},
-    });
+  it("keeps a loopback provider's base URL (a forwarder on the same port, only that port allowed) and still proxies the rest, to refuse and log it", () => {
+    const plan = planEgress("http://127.0.0.1:41234/answer/v1", []);
+    expect(plan.allow).toEqual(["127.0.0.1:41234"]);
+    expect(plan.forwards).toEqual([
+      { port: 41234, target: "127.0.0.1:41234" },
+      { port: 3128, target: null },
+    ]);
+    expect(plan.env).toMatchObject({ HTTPS_PROXY: "http://127.0.0.1:3128", NO_PROXY: "127.0.0.1,localhost" });
+    // A provider on the proxy's own port keeps it: no second listener there.
+    expect(planEgress("http://127.0.0.1:3128/v1", []).forwards).toEqual([{ port: 3128, target: "127.0.0.1:3128" }]);
+  });
+
+  it("reads the refusals of an egress log, plain requests named by their host", () => {
+    const log =
+      "listening 127.0.0.1:3128\nrefused answers.example.invalid:443\nrefused a request that is not CONNECT\n";
+    expect(refusedConnections(log)).toEqual(["answers.example.invalid:443", null]);
   });
 
   it("sends a remote provider through HTTPS_PROXY and allows its host:port only", () => {
@@ -23,7 +33,7 @@ describe("planEgress", () => {
       "mirror.example:8080",
       "registry.example.org:443",
     ]);
-    expect(planEgress(null, []).forwards).toEqual([]);
+    expect(planEgress(null, []).forwards).toEqual([{ port: 3128, target: null }]);
     expect(() => planEgress(null, ["http://x"])).toThrow(/not a host or host:port/);
   });
 });

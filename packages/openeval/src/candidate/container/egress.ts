@@ -1,6 +1,7 @@
 // Which endpoints a containerized candidate may reach (docs/design/container-isolation.md): its own provider's
 // host:port, plus `candidate.network.allow`. A provider on this machine's loopback keeps its base URL (a forwarder
-// listens on the same port inside the container); any other goes through HTTPS_PROXY to the egress proxy.
+// listens on the same port inside the container); any other goes through HTTPS_PROXY to the egress proxy, which
+// listens always, so that what else the candidate tries to reach is refused and logged.
 export interface EgressPlan {
   /** host:port pairs the proxy lets through; nothing else. */
   allow: string[];
@@ -34,9 +35,9 @@ export function planEgress(providerBaseURL: string | null, allow: readonly strin
       allowed.add(`${url.hostname.toLowerCase()}:${port}`);
     }
   }
-  const viaProxy = [...allowed].some(
-    (entry) => !entry.startsWith("127.0.0.1:") || !forwards.some((forward) => forward.target === entry),
-  );
+  // The proxy listens even when nothing but a loopback provider is allowed: whatever else the candidate's programs try
+  // to reach is then refused there and recorded (the integrity check's network_refused), not lost in a failed lookup.
+  const viaProxy = !forwards.some((forward) => forward.port === PROXY_PORT);
   if (viaProxy) forwards.push({ port: PROXY_PORT, target: null });
   const proxyURL = `http://127.0.0.1:${PROXY_PORT}`;
   const env: Record<string, string> = viaProxy
