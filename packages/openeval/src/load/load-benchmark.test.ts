@@ -205,6 +205,51 @@ describe("loadBenchmark", () => {
     ]);
   });
 
+  it("takes eval.ts protected and checkers, protects a task's tests/ and solution/ by default, and lists judge-only files as answer keys", async () => {
+    const benchmark = await loadBenchmark(
+      await writeTree(
+        minimalBenchmark({
+          "evals/answer/eval.ts":
+            'export default { protected: ["tests/**", "package-lock.json"], checkers: ["check.sh"] };\n',
+          "evals/answer/REFERENCE_FIX.md": "APPLE\n",
+        }),
+      ),
+    );
+    expect(benchmark.evals[0]!.integrity).toEqual({
+      protected: ["tests/**", "package-lock.json"],
+      checkers: ["check.sh"],
+      answerKeys: ["REFERENCE_FIX.md", "judge.ts"],
+    });
+    const harbor = await loadBenchmark(join(import.meta.dirname, "../../../../examples/harbor"));
+    const task = harbor.evals.find((evaluation) => evaluation.id === "hello-file")!;
+    expect(task.integrity.protected).toEqual(["tests/**", "solution/**"]);
+    expect(task.integrity.answerKeys).toContain("tests/test.sh");
+    expect(task.integrity.answerKeys).toContain("solution/solve.sh");
+  });
+
+  it("refuses protected globs that leave the workspace, and integrity settings naming no finding or one twice", async () => {
+    const benchmark = (integrity: string) =>
+      `export default { models: ["provider/model"], repetitions: 1, integrity: ${integrity} };\n`;
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": benchmark('{ fail: ["protected_path_changed", "cheating"] }'),
+        "evals/answer/eval.ts": 'export default { protected: ["../judge.ts", "/etc/**"] };\n',
+      }),
+    );
+    const glob = "must be a workspace-relative glob (no leading / and no ..), such as tests/** or package-lock.json";
+    expect(problems).toEqual([
+      'benchmark.ts: integrity.fail[1]: "cheating" is not an integrity finding; the findings are protected_path_changed, checker_tampering, read_outside_workspace, answer_key_probe, network_refused',
+      `evals/answer/eval.ts: protected[0]: ${glob}`,
+      `evals/answer/eval.ts: protected[1]: ${glob}`,
+    ]);
+    const twice = await problemsOf(
+      minimalBenchmark({ "benchmark.ts": benchmark('{ fail: ["network_refused"], warn: ["network_refused"] }') }),
+    );
+    expect(twice).toEqual([
+      'benchmark.ts: integrity.warn: "network_refused" is listed in both fail and warn; keep it in one',
+    ]);
+  });
+
   it("takes OpenEval's repository workspace: a local path becomes a file:// URL, checkout and remote get their defaults", async () => {
     const commit = "a".repeat(40);
     const directory = await writeTree(
