@@ -7,7 +7,9 @@ describe("parseSelection", () => {
       gate: ["code-judge", "gates"],
       only: ["gates"],
       noLlmJudge: false,
+      noIntegrity: false,
     });
+    expect(parseSelection({ "no-integrity": true }).noIntegrity).toBe(true);
     expect(() => parseSelection({ gate: [","] })).toThrow('--gate has an empty item in ","');
     expect(() => parseSelection({ only: ["gates,"] })).toThrow('--only has an empty item in "gates,"');
   });
