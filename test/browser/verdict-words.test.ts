@@ -86,6 +86,15 @@ describe("the verdict's words in the viewer", () => {
       const gates = page.locator('[data-contributor="gates"]');
       expect(await gates.locator(".badge").first().textContent()).toBe("nothing gated");
       expect(await gates.getAttribute("class")).not.toContain("status-pass");
+      // Every contributor the CLI reports is listed, in its order and words: integrity checked no finding here.
+      const contributors = page.locator("[data-contributor]");
+      expect(
+        await contributors.evaluateAll((items) => items.map((item) => item.getAttribute("data-contributor"))),
+      ).toEqual(summary.verdict.contributors.map((contributor) => contributor.id));
+      expect(await contributors.locator(".badge").allTextContents()).toEqual(
+        summary.verdict.contributors.map((contributor) => contributor.word),
+      );
+      expect(await page.locator('[data-contributor="integrity"] .badge').textContent()).toBe("nothing checked");
       // The real model's own part passed; the control is not in the verdict.
       expect(await page.locator('[data-testid="leaderboard"] [data-testid="verdict"]').allTextContents()).toEqual([
         "pass",

@@ -3,16 +3,20 @@
 import { join } from "node:path";
 import { loadBenchmark } from "../../packages/openeval/src/load/index.ts";
 import { planSlots } from "../../packages/openeval/src/plan/index.ts";
-import { ResultsStore, toSlotKey } from "../../packages/openeval/src/records/index.ts";
+import { ResultsStore, toSlotKey, type IntegrityFinding } from "../../packages/openeval/src/records/index.ts";
 import { minimalBenchmark, writeTree } from "./fixtures.ts";
 
 export const RUN_ID = "2026-12-01T10-00-00.000Z-0000beef";
 
-/** A benchmark of `models` whose run RUN_ID holds every slot's eval run and judgment (`credit` of 1 or 0), except the slots `unjudged` names. */
+/**
+ * A benchmark of `models` whose run RUN_ID holds every slot's eval run and judgment (`credit` of 1 or 0), except the
+ * slots `unjudged` names; a judgment carries the integrity findings `findings` gives its slot (none: not checked).
+ */
 export async function recordedBenchmark(
   models: string[],
   credit: (model: string) => number,
   unjudged: (repetition: number, model: string) => boolean = () => false,
+  findings: (repetition: number, model: string) => IntegrityFinding[] | undefined = () => undefined,
 ): Promise<string> {
   const directory = await writeTree(
     minimalBenchmark({
@@ -57,6 +61,7 @@ export async function recordedBenchmark(
       metrics: null,
     });
     if (unjudged(slot.repetition, slot.model)) continue;
+    const integrityFindings = findings(slot.repetition, slot.model);
     store.saveJudgeRun({
       id: `judge_${id}`,
       runId: RUN_ID,
@@ -70,6 +75,7 @@ export async function recordedBenchmark(
       unscored: false,
       error: null,
       directory: `judge-runs/judge_${id}`,
+      ...(integrityFindings ? { integrityFindings } : {}),
     });
   }
   store.close();

@@ -9,11 +9,13 @@ import type {
   EvalRun,
   EvalRunOutcome,
   EvalRunState,
+  IntegrityFinding,
   IntegrityProblem,
   JudgeRun,
   JudgeRunState,
   RunMetrics,
 } from "../records/index.ts";
+import type { IntegritySeverity } from "../load/index.ts";
 import type {
   Bounded,
   CategoryScore,
@@ -28,6 +30,8 @@ import type {
 
 export type { VerificationReceipt };
 export type {
+  IntegrityFinding,
+  IntegritySeverity,
   Bounded,
   BenchmarkRun,
   ContributorStatus,
@@ -158,6 +162,19 @@ export interface SlotCell {
   value: number | null;
 }
 
+/** A slot's (or a cell's slots') integrity findings: how many, and the worst severity the verdict gives one. */
+export interface IntegrityFlag {
+  findings: number;
+  /** "fail" when any finding fails the verdict (benchmark.ts `integrity`, recorded with the run), else "warn". */
+  severity: IntegritySeverity;
+}
+
+/** A slot as the matrix shows it: with its active judgment's integrity findings flagged. */
+export interface MatrixSlotCell extends SlotCell {
+  /** Null: no findings (or not checked). */
+  integrity: IntegrityFlag | null;
+}
+
 export interface MatrixCell {
   model: string;
   /** Absent for current. */
@@ -166,7 +183,9 @@ export interface MatrixCell {
   candidate: string;
   /** Mean over repetitions of the eval's criteria, 0–1, with completion bounds. */
   score: Bounded;
-  slots: SlotCell[];
+  slots: MatrixSlotCell[];
+  /** Its slots' integrity findings together; null when none of them has one. */
+  integrity: IntegrityFlag | null;
 }
 
 export interface MatrixRow {
@@ -282,7 +301,38 @@ export interface EvalRunDetail {
   /** Process logs of the eval run (paths relative to its folder). */
   logs: FileInfo[];
   metrics: RunMetrics | null;
+  /**
+   * What the integrity check found in this eval run's recording, as its active judgment (else its latest one) recorded
+   * it; null when that judgment has no check (none yet, grading failed before it, or it predates the check).
+   */
+  integrity: EvalRunIntegrity | null;
 }
+
+export interface EvalRunIntegrity {
+  judgeRunId: string;
+  /** Null when the check found nothing. */
+  flag: IntegrityFlag | null;
+  findings: IntegrityFindingView[];
+}
+
+/** One integrity finding, with the severity the verdict gives it and where on the eval-run page its citation leads. */
+export interface IntegrityFindingView extends IntegrityFinding {
+  severity: IntegritySeverity;
+  /** Null when the recording shown does not hold what the citation names (or could not be read). */
+  target: IntegrityTarget | null;
+}
+
+/**
+ * Where an integrity citation leads on the eval-run page:
+ * - tool: the Transcript tab's step for the call (`?tab=transcript&focus=<focus>`: the element whose data-id or
+ *   data-call-id is `focus`);
+ * - file: the Diff tab's entry for the path (`?tab=diff&path=<path>`);
+ * - egress: entry `index` of the eval run's refused connections (`host` null: a request that was not a CONNECT).
+ */
+export type IntegrityTarget =
+  | { kind: "tool"; focus: string; sessionID: string | null; tool: string }
+  | { kind: "file"; path: string; status: FileDiff["status"] }
+  | { kind: "egress"; index: number; host: string | null };
 
 /** One part of a message, reduced to what the transcript shows. Long text is cut (`truncated`). */
 export type TranscriptPart =

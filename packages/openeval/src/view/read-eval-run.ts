@@ -4,8 +4,9 @@ import { dirname, join } from "node:path";
 import { openCodeStatus } from "../recording/index.ts";
 import { candidateName, creditsOf, describeFinding, describeOutcome, type EvalRun } from "../records/index.ts";
 import { slotCredit } from "../results/index.ts";
-import type { EvalRunDetail, FileText, JudgeRunSummary } from "./api-types.ts";
+import type { EvalRunDetail, EvalRunIntegrity, FileText, JudgeRunSummary } from "./api-types.ts";
 import { listFolder, toFileText } from "./folder-files.ts";
+import { flagFindings, toFindingViews } from "./integrity-findings.ts";
 import type { OpenRecording, RecordingCache } from "./recording-cache.ts";
 import type { RunIndex } from "./run-index.ts";
 import { MAX_TEXT, toSessionInfos } from "./transcript.ts";
@@ -62,15 +63,16 @@ export async function readEvalRunDetail(
     files: [],
     logs: listFolder(join(evalRunFolder(index, evalRun), "logs")),
     metrics: evalRun.metrics,
+    integrity: null,
   };
   const recording = await openEvalRunRecording(index, evalRun, recordings);
-  if ("error" in recording) return { ...base, evidenceError: recording.error };
+  if ("error" in recording)
+    return { ...base, evidenceError: recording.error, integrity: integrityOf(index, evalRun, base) };
   const { context } = recording;
   const transcripts = await recording.transcripts();
   const native = context.native.version !== null ? await context.recording.sessions() : [];
   const sessions = toSessionInfos(transcripts, native);
-  return {
-    ...base,
+  const evidence = {
     prompt: context.prompt,
     response: context.response.text,
     kind: context.native.version !== null ? "candidate" : "constructed",
@@ -90,6 +92,23 @@ export async function readEvalRunDetail(
         : file,
     ),
     files: context.workspace.files("final"),
+  } satisfies Partial<EvalRunDetail>;
+  return { ...base, ...evidence, integrity: integrityOf(index, evalRun, evidence) };
+}
+
+/** The findings of the judgment the page counts (the slot's active one, else the eval run's latest), pointed at `page`. */
+function integrityOf(
+  index: RunIndex,
+  evalRun: EvalRun,
+  page: Pick<EvalRunDetail, "tools" | "diff">,
+): EvalRunIntegrity | null {
+  const judgeRunId = index.rowsById.get(evalRun.id)?.judgeRunId ?? null;
+  const findings = judgeRunId === null ? undefined : index.judgeRuns.get(judgeRunId)?.integrityFindings;
+  if (judgeRunId === null || findings === undefined) return null;
+  return {
+    judgeRunId,
+    flag: flagFindings(findings, index.integritySettings),
+    findings: toFindingViews(findings, index.integritySettings, { ...page, egressRefused: evalRun.egressRefused }),
   };
 }
 

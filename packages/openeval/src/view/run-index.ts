@@ -12,7 +12,9 @@ import {
   type IntegrityProblem,
 } from "../records/index.ts";
 import { aggregateScores, measureCostAndTime, type CostAndTime, type ModelSummary } from "../results/index.ts";
+import type { IntegritySettings } from "../load/index.ts";
 import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
+import { flagFindings, mergeFlags, readIntegritySettings } from "./integrity-findings.ts";
 import { toSlotCell } from "./slot-cell.ts";
 import { isLive } from "./store-version.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -49,6 +51,8 @@ export interface RunIndex {
   overview: RunOverview;
   /** What the matrix's rows are cut from, a page at a time (matrixRows): a whole matrix of 100,000 slots is ~30 MB. */
   matrix: MatrixSource;
+  /** benchmark.ts `integrity` as recorded with the run: the severity of each integrity finding (default when absent). */
+  integritySettings: IntegritySettings | undefined;
 }
 
 export interface MatrixSource {
@@ -82,6 +86,7 @@ export function readRunIndex(directory: string): RunIndex {
       heartbeat,
       records.integrity,
       invocations,
+      readIntegritySettings(store),
     );
   } finally {
     store.close();
@@ -96,6 +101,7 @@ export function buildRunIndex(
   heartbeat: { at: number } | null,
   integrity: IntegrityProblem[] = [],
   invocations: Invocation[] = [],
+  integritySettings?: IntegritySettings,
 ): RunIndex {
   const live = isLive(heartbeat);
   const finished = (records: readonly { state: string }[]) => count(records, (record) => record.state !== "running");
@@ -172,6 +178,7 @@ export function buildRunIndex(
       categories: [],
     },
     matrix: matrixSource(slots, models),
+    integritySettings,
   };
 }
 
@@ -310,19 +317,27 @@ function matrixSource(slots: readonly RecordedSlot[], models: readonly ModelSumm
   };
 }
 
-/** The matrix's rows from `offset` on, at most `limit` of them (all by default). */
+/**
+ * The matrix's rows from `offset` on, at most `limit` of them (all by default). Integrity flags are counted here, for
+ * the rows asked for, from the findings the index's judge runs keep.
+ */
 export function matrixRows(index: RunIndex, offset = 0, limit = Number.POSITIVE_INFINITY): MatrixRow[] {
   const { evals, columns, scores, slotsByCell } = index.matrix;
   return evals.slice(offset, offset + limit).map((evalId) => ({
     evalId,
     cells: columns.map((summary, column) => {
       const score = scores[column]!.get(evalId) ?? { value: null, lower: 0, upper: 1 };
+      const slots = (slotsByCell.get(cellId(evalId, summary)) ?? []).map((slot) => ({
+        ...toSlotCell(slot),
+        integrity: flagFindings(slot.integrityFindings, index.integritySettings),
+      }));
       return {
         model: summary.model,
         ...(summary.variant === undefined ? {} : { variant: summary.variant }),
         candidate: candidateName(summary),
         score: { value: score.value, lower: score.lower, upper: score.upper },
-        slots: (slotsByCell.get(cellId(evalId, summary)) ?? []).map(toSlotCell),
+        slots,
+        integrity: mergeFlags(slots.map((slot) => slot.integrity)),
       };
     }),
   }));

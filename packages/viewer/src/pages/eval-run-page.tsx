@@ -1,6 +1,6 @@
 // One eval run: what it was (slot, state, timing, cost), how it was judged (with its earlyStop checks), and its
-// evidence — the transcript, the workspace diff and files, metrics, native events and process logs. `tab` and
-// `focus` come from the URL.
+// evidence — the transcript, the workspace diff and files, metrics, native events and process logs — with what the
+// integrity check found in it. `tab` and `focus` come from the URL.
 import type { EvalRunDetail } from "openeval/viewer-api";
 import {
   Await,
@@ -14,6 +14,7 @@ import {
   Tabs,
   UnsandboxedBadge,
 } from "../components/common.tsx";
+import { IntegrityFlagBadge } from "../components/integrity-flag.tsx";
 import { JudgeFailure } from "../components/judge-failure.tsx";
 import { formatCost, formatDate, formatDuration, formatUSD, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
@@ -21,6 +22,7 @@ import { href, withQuery, type Location } from "../route.ts";
 import { DiffView } from "./diff-view.tsx";
 import { EventsView } from "./events-view.tsx";
 import { FilesView, LogsView } from "./files-view.tsx";
+import { IntegrityPanel, RefusedConnections } from "./integrity-panel.tsx";
 import { MetricsView } from "./metrics-view.tsx";
 import { evalRunTranscript, Transcript } from "./transcript.tsx";
 
@@ -49,6 +51,8 @@ export function EvalRunPage({ run, evalRun, location }: { run: string; evalRun: 
           ))}
           <LatestJudgeFailure run={run} detail={data} />
           {data.evalRun.earlyStop ? <EarlyChecks run={run} detail={data} /> : null}
+          <IntegrityPanel run={run} detail={data} location={location} />
+          <RefusedConnections detail={data} location={location} />
           <Tabs
             current={tab}
             tabs={[
@@ -100,7 +104,8 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
         <h1>
           {evalRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span>{" "}
           <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
-          {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}
+          {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}{" "}
+          {detail.integrity?.flag ? <IntegrityFlagBadge flag={detail.integrity.flag} /> : null}
         </h1>
         <div className="muted">
           Eval run <code>{evalRun.id}</code>

@@ -185,7 +185,7 @@ function StatusBadge({ status }: { status: VerdictWords["headline"] | Contributo
   return <StateBadge state={state} label={status} />;
 }
 
-/** The verdict's contributors (code-judge, llm-judge, gates, regression): each one's status and what failed it. */
+/** The verdict's contributors (code-judge, llm-judge, gates, regression, integrity): each one's status and what failed it. */
 function VerdictPanel({ overview }: { overview: RunOverview }) {
   const { verdict } = overview;
   if (!verdict) return <p className="muted small footnote">{overview.verdictNote}</p>;

@@ -1,8 +1,10 @@
 // The eval × model matrix: each cell is the eval's mean credit for the model, with one square per repetition that
-// opens that eval run (or its judgment). Rows are virtualized and fetched a page at a time.
+// opens that eval run (or its judgment), and a flag when its slots' judgments found integrity findings. Rows are
+// virtualized and fetched a page at a time.
 import { useCallback } from "react";
-import { describeState, type MatrixCell, type RunOverview, type SlotCell } from "openeval/viewer-api";
+import { describeState, type MatrixCell, type MatrixSlotCell, type RunOverview } from "openeval/viewer-api";
 import { Credit } from "../components/common.tsx";
+import { describeIntegrityFlag, IntegrityFlagBadge } from "../components/integrity-flag.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { creditClass, formatCredit } from "../format.ts";
 import { useApi, useLiveVersion } from "../hooks.tsx";
@@ -54,6 +56,8 @@ function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; 
     cell.score.value === null
       ? `bounds ${formatCredit(cell.score.lower)}–${formatCredit(cell.score.upper)}`
       : undefined;
+  // The flag opens the first flagged slot's eval run, whose page lists the findings.
+  const flagged = cell.slots.find((slot) => slot.integrity !== null && slot.evalRunId !== null);
   return (
     <div
       className={`matrix-cell ${creditClass(cell.score.value)}-bg`}
@@ -66,6 +70,12 @@ function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; 
       >
         <Credit value={cell.score.value} />
       </a>
+      {cell.integrity ? (
+        <IntegrityFlagBadge
+          flag={cell.integrity}
+          href={flagged ? href({ page: "eval-run", run, evalRun: flagged.evalRunId! }) : undefined}
+        />
+      ) : null}
       <span className="slots">
         {cell.slots.map((slot) => (
           <SlotSquare key={slot.repetition} run={run} slot={slot} />
@@ -75,9 +85,9 @@ function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; 
   );
 }
 
-function SlotSquare({ run, slot }: { run: string; slot: SlotCell }) {
-  const title = `#${slot.repetition}: ${describeState(slot.state)}${slot.judgeState ? `, judge ${describeState(slot.judgeState)}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}`;
-  const className = `slot ${slot.state === "running" ? "slot-running" : slot.state === "pending" ? "slot-pending" : creditClass(slot.value)}`;
+function SlotSquare({ run, slot }: { run: string; slot: MatrixSlotCell }) {
+  const title = `#${slot.repetition}: ${describeState(slot.state)}${slot.judgeState ? `, judge ${describeState(slot.judgeState)}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}${slot.integrity ? `, ${describeIntegrityFlag(slot.integrity)}` : ""}`;
+  const className = `slot ${slot.state === "running" ? "slot-running" : slot.state === "pending" ? "slot-pending" : creditClass(slot.value)}${slot.integrity ? ` slot-flagged-${slot.integrity.severity}` : ""}`;
   if (!slot.evalRunId) return <span className={className} title={title} />;
   return (
     <a
