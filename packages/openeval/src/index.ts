@@ -40,12 +40,12 @@ export type {
   RunBenchmarkOptions,
 } from "./run/index.ts";
 export { readResults } from "./summary/index.ts";
-export type { ModelResult, ReadResultsOptions, RunnerEvent, RunSummary } from "./summary/index.ts";
+export type { ModelResult, ReadResultsOptions, RunnerEvent, RunSummary, SlotIntegrityFindings } from "./summary/index.ts";
 export type { ContributorOutcome, Verdict } from "./results/index.ts";
 export type { Plan, PlannedSlot, PlanScope, SlotAction } from "./plan/index.ts";
 export { readRecording } from "./recording/index.ts";
 export type { JudgeEvidenceOptions, JudgeResult } from "./judge/index.ts";
 export { resolveRun, RunNotFoundError } from "./records/index.ts";
-export type { CriterionScore, EvalRun } from "./records/index.ts";
+export type { CriterionScore, EvalRun, IntegrityFinding, JudgeRun } from "./records/index.ts";
 export { compareRuns } from "./view/index.ts";
 export type { ComparisonAnswer, CompareRunsOptions } from "./view/index.ts";

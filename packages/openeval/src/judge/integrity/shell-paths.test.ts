@@ -22,6 +22,22 @@ describe("shellPaths", () => {
     expect(shellPaths("sed -i 's/a/b/' src/app.py && rm -rf build/").writes).toEqual(["src/app.py", "build/"]);
     expect(shellPaths(`grep -rn "/api/v1" src/ && echo "see /etc/x"`).operands).toEqual(["src/"]);
   });
+
+  it("reads each line as a command, leaves heredoc bodies out, and joins continued lines", () => {
+    const script = [
+      "cat > tests/test_new.py <<'EOF'",
+      "open('/etc/config')",
+      "  /usr/bin/env x",
+      "EOF",
+      "ls /srv \\",
+      "  /opt",
+    ];
+    expect(shellPaths(script.join("\n"))).toEqual({
+      operands: ["/srv", "/opt"],
+      writes: ["tests/test_new.py"],
+      programs: ["cat", "ls"],
+    });
+  });
 });
 
 describe("agentPath", () => {

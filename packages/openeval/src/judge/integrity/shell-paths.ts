@@ -30,7 +30,7 @@ const FD_REDIRECTS = new Set([">&", "<&"]);
 export function shellPaths(command: string): ShellPaths {
   const result: ShellPaths = { operands: [], writes: [], programs: [] };
   // Variables stay as written ($HOME/x), so that a path under them is never mistaken for an absolute one.
-  const entries = parse(command, (name) => `$${name}`);
+  const entries = parse(commandLines(command), (name) => `$${name}`);
   let words: string[] = [];
   let redirect: string | null = null;
   const endCommand = () => {
@@ -61,6 +61,28 @@ export function shellPaths(command: string): ShellPaths {
   endCommand();
   result.writes = result.writes.filter((path) => !/^\d+$/.test(path) && !path.startsWith("&"));
   return result;
+}
+
+/** `<<EOF`, `<<-'EOF'`, `<< "END"`: the delimiter of a heredoc. */
+const HEREDOC = /<<(-?)\s*(['"]?)([A-Za-z_][\w-]*)\2/;
+
+/**
+ * The command with its heredoc bodies left out (they are data, not words) and each line a command of its own, as a
+ * shell reads them; a line ending in a backslash continues.
+ */
+function commandLines(command: string): string {
+  const lines: string[] = [];
+  let delimiter: { word: string; indented: boolean } | null = null;
+  for (const line of command.replace(/\\\n/g, " ").split("\n")) {
+    if (delimiter) {
+      if ((delimiter.indented ? line.trim() : line) === delimiter.word) delimiter = null;
+      continue;
+    }
+    const heredoc = HEREDOC.exec(line);
+    lines.push(heredoc ? line.replace(HEREDOC, "") : line);
+    if (heredoc) delimiter = { word: heredoc[3]!, indented: heredoc[1] === "-" };
+  }
+  return lines.join(" ; ");
 }
 
 function collect(words: string[], into: ShellPaths): void {
