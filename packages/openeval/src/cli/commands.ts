@@ -279,6 +279,28 @@ export const COMMANDS = {
       ...json("Print the calibration report as one JSON object, no progress"),
     },
   },
+  audit: {
+    usage: "audit [--benchmark <dir>] [--eval <id>]... [--run <dir> | --new] [--json]",
+    summary:
+      "Play built-in attacks against each eval as scripted controls, and name each eval one passes as well as its reference (a positive control or the oracle). " +
+      "The attacks delete or overwrite the tests, edit the checker, write the output the prompt states, wrap the interpreter, make the test script exit 0, and answer nothing. " +
+      "Exits 1 naming each hackable eval, 3 when a control could not be judged.",
+    options: {
+      ...BENCHMARK,
+      eval: {
+        type: "string",
+        multiple: true,
+        value: "id",
+        description: "Audit these evals only (default: every eval)",
+      },
+      run: {
+        ...RUN_DIRECTORY,
+        description: "Record the attacks' and references' work in this run directory (default: the latest run)",
+      },
+      new: NEW_RUN,
+      ...json("Print the audit report as one JSON object, no progress"),
+    },
+  },
   engines: {
     usage: "engines [--benchmark <dir>] [--json]",
     summary:

@@ -70,7 +70,7 @@ describe("--help text", () => {
     const offering = Object.entries(COMMANDS)
       .filter(([, command]) => "new" in command.options)
       .map(([name]) => name);
-    expect(offering).toEqual(["run", "plan", "calibrate"]);
+    expect(offering).toEqual(["run", "plan", "calibrate", "audit"]);
   });
 
   it("states the viewer's real default port", () => {

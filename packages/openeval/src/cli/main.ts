@@ -19,6 +19,7 @@ const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
   baseline: async () => (await import("./baseline.ts")).baselineCommand,
   report: async () => (await import("./report.ts")).reportCommand,
   calibrate: async () => (await import("./calibrate.ts")).calibrateCommand,
+  audit: async () => (await import("./audit.ts")).auditCommand,
   image: async () => (await import("./image.ts")).imageCommand,
   engines: async () => (await import("./engines.ts")).enginesCommand,
   view: async () => (await import("./view.ts")).viewCommand,

@@ -4,6 +4,14 @@ export { planBenchmark, type PlanBenchmarkOptions } from "./plan-run.ts";
 export { defaultConcurrency } from "./run-benchmark.ts";
 export { RunInProgressError } from "./recover.ts";
 export { calibrateBenchmark, type CalibrationReport, type ControlCheck } from "./calibrate.ts";
+export { auditBenchmark, type AuditOptions, type AuditReport } from "./audit.ts";
+export {
+  AUDIT_STATUSES,
+  type AttackOutcome,
+  type AuditFinding,
+  type AuditStatus,
+  type EvalAudit,
+} from "./audit-report.ts";
 export { addModels, type AddModelsOptions } from "./add-models.ts";
 export { removeModels, type RemovedModels } from "./remove-models.ts";
 export { mergeRuns, type MergedRuns } from "./merge-runs.ts";
