@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark, type EvalDefinition } from "../load/index.ts";
-import { planEvalAudit } from "./audit.ts";
+import { auditBenchmark, planEvalAudit } from "./audit.ts";
 
 async function loadEval(files: Record<string, string>, benchmark: string): Promise<EvalDefinition> {
   const directory = await writeTree({ "benchmark.ts": benchmark, ...files });
@@ -53,5 +53,20 @@ describe("planEvalAudit", () => {
       `export default { models: ["control/oracle"], repetitions: 1 };\n`,
     );
     expect(planEvalAudit(evaluation, undefined).references).toEqual(["control/oracle"]);
+  });
+});
+
+describe("auditBenchmark", () => {
+  it("refuses, before anything runs, an eval whose own control file bears an attack's name", async () => {
+    const directory = await writeTree({
+      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 1 };\n`,
+      "evals/count/prompt.md": "Write `count.txt`.\n",
+      "evals/count/judge.ts": "export default () => ({ scores: { ok: true } });\n",
+      "evals/count/controls/positive.json": JSON.stringify({ turns: [{ text: "ok" }] }),
+      "evals/count/controls/attack-empty.json": JSON.stringify({ turns: [{ text: "mine" }] }),
+    });
+    await expect(auditBenchmark({ benchmark: directory })).rejects.toThrow(
+      "these evals have control files of the same name:\n  evals/count/controls/attack-empty.json\nRename those control files",
+    );
   });
 });

@@ -19,6 +19,7 @@ import {
 } from "./audit-report.ts";
 import { whileHoldingRun } from "./recover.ts";
 import { runBenchmark } from "./run-benchmark.ts";
+import { AuditControlNameError } from "./errors.ts";
 
 export interface AuditOptions {
   /** A benchmark folder, or one already loaded. */
@@ -48,6 +49,10 @@ export interface AuditReport {
 export async function auditBenchmark(options: AuditOptions): Promise<AuditReport> {
   const benchmark = typeof options.benchmark === "string" ? await loadBenchmark(options.benchmark) : options.benchmark;
   const evaluations = selectEvals(benchmark, options.evals);
+  const taken = evaluations.flatMap((evaluation) =>
+    ATTACK_NAMES.filter((name) => name in evaluation.controls).map((name) => ({ evalId: evaluation.id, name })),
+  );
+  if (taken.length > 0) throw new AuditControlNameError(taken);
   const plans = evaluations.map((evaluation) => planEvalAudit(evaluation, benchmark.settings.judge.model));
   // Step: run the references and the attacks that apply, one runner pass per set of evals they share.
   const { runDirectory, summaries } = await runPasses(benchmark, plans, options);

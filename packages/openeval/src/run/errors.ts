@@ -25,3 +25,15 @@ export class EnvironmentIsolationError extends OpenEvalError {
     );
   }
 }
+
+/** An eval's own control file bears the name of one of `openeval audit`'s attacks, which would silently replace it. */
+export class AuditControlNameError extends OpenEvalError {
+  readonly code = "OE_AUDIT_CONTROL_NAME_TAKEN";
+  constructor(readonly taken: readonly { evalId: string; name: string }[]) {
+    super(
+      `openeval audit plays its own control/attack-… candidates, and these evals have control files of the same name:\n` +
+        taken.map(({ evalId, name }) => `  evals/${evalId}/controls/${name}.json`).join("\n") +
+        "\nRename those control files (any name not starting with attack-), then audit again",
+    );
+  }
+}
