@@ -23,11 +23,10 @@ import { writeViewerFixture, type ViewerFixture } from "../../packages/openeval/
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
-import { startViewer } from "./start-viewer.ts";
+import { exportRun, startViewer } from "./start-viewer.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "packages", "openeval", "bin", "openeval");
-const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
 const BENCHMARK = join(ROOT, "test-artifacts", "browser-runs", "insight");
 const EXPORTED = join(ROOT, "test-artifacts", "browser-runs", "insight-export");
 const JUDGE = join(BENCHMARK, "evals", "exact-answer", "judge.ts");
@@ -286,20 +285,7 @@ describe("a comparison of many evals, paged by the server", () => {
 
   it("pages the same comparison from a static export, without a server", async () => {
     const output = join(await makeTempDir(), "export");
-    const exporting = Bun.spawnSync(
-      [
-        process.execPath,
-        RUN_COMMAND,
-        "export",
-        fixture.runId,
-        "--benchmark",
-        fixture.benchmarkDirectory,
-        "--output",
-        output,
-      ],
-      { stdout: "pipe", stderr: "pipe" },
-    );
-    expect(exporting.exitCode, exporting.stderr.toString()).toBe(0);
+    exportRun(fixture.runId, fixture.benchmarkDirectory, output);
     const { page, errors } = await newPage();
     try {
       await page.goto(
@@ -413,11 +399,7 @@ describe("plots", () => {
 
   it("draw the same from a static export, without a server; its compare tab works too", async () => {
     await rm(EXPORTED, { recursive: true, force: true });
-    const exporting = Bun.spawnSync(
-      [process.execPath, RUN_COMMAND, "export", RUN_B, "--benchmark", BENCHMARK, "--output", EXPORTED],
-      { stdout: "pipe", stderr: "pipe" },
-    );
-    expect(exporting.exitCode, exporting.stderr.toString()).toBe(0);
+    exportRun(RUN_B, BENCHMARK, EXPORTED);
     const { page, errors } = await newPage();
     const base = `file://${join(EXPORTED, "index.html")}`;
     try {

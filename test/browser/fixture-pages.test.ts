@@ -15,9 +15,8 @@ import {
 import type { RunOverview } from "../../packages/openeval/src/view/index.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
-import { startViewer } from "./start-viewer.ts";
+import { exportRun, startViewer } from "./start-viewer.ts";
 
-const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
 const MODELS = [
   "control/positive",
   "control/negative",
@@ -43,22 +42,7 @@ beforeAll(async () => {
   });
   viewer = await startViewer(fixture.benchmarkDirectory);
   exported = join(await makeTempDir(), "export");
-  const exporting = Bun.spawnSync(
-    [
-      process.execPath,
-      RUN_COMMAND,
-      "export",
-      fixture.runId,
-      "--benchmark",
-      fixture.benchmarkDirectory,
-      "--output",
-      exported,
-      "--allow-artifact",
-      "slugify.js",
-    ],
-    { stdout: "pipe", stderr: "pipe" },
-  );
-  if (exporting.exitCode !== 0) throw new Error(`openeval export failed: ${exporting.stderr.toString()}`);
+  exportRun(fixture.runId, fixture.benchmarkDirectory, exported, ["--allow-artifact", "slugify.js"]);
   browser = await launchChromium();
 });
 

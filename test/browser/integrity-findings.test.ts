@@ -12,9 +12,8 @@ import {
 } from "../../packages/openeval/src/view/fixtures/viewer-run.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
-import { startViewer } from "./start-viewer.ts";
+import { exportRun, startViewer } from "./start-viewer.ts";
 
-const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
 const FLAG = "integrity: 4 findings (fail)";
 const NARROW = { width: 820, height: 700 };
 
@@ -32,20 +31,7 @@ beforeAll(async () => {
   });
   viewer = await startViewer(fixture.benchmarkDirectory);
   exported = join(await makeTempDir(), "export");
-  const exporting = Bun.spawnSync(
-    [
-      process.execPath,
-      RUN_COMMAND,
-      "export",
-      fixture.runId,
-      "--benchmark",
-      fixture.benchmarkDirectory,
-      "--output",
-      exported,
-    ],
-    { stdout: "pipe", stderr: "pipe" },
-  );
-  if (exporting.exitCode !== 0) throw new Error(`openeval export failed: ${exporting.stderr.toString()}`);
+  exportRun(fixture.runId, fixture.benchmarkDirectory, exported);
   browser = await launchChromium();
 });
 

@@ -1,4 +1,4 @@
-// `openeval view --port 0` for the browser tests, until it prints its URL.
+// `openeval view --port 0` for the browser tests, until it prints its URL; and `openeval export` of a run.
 import { join } from "node:path";
 
 const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
@@ -20,4 +20,13 @@ export async function startViewer(directory: string): Promise<{ url: string; pro
   }
   child.kill();
   throw new Error(`openeval view did not start: ${output}${await new Response(child.stderr).text()}`);
+}
+
+/** `openeval export <runId> --benchmark <benchmark> --output <output> [extra]`; throws with its stderr when it fails. */
+export function exportRun(runId: string, benchmark: string, output: string, extra: string[] = []): void {
+  const exporting = Bun.spawnSync(
+    [process.execPath, RUN_COMMAND, "export", runId, "--benchmark", benchmark, "--output", output, ...extra],
+    { stdout: "pipe", stderr: "pipe" },
+  );
+  if (exporting.exitCode !== 0) throw new Error(`openeval export failed: ${exporting.stderr.toString()}`);
 }

@@ -14,10 +14,9 @@ import { readResults, type RunSummary } from "../../packages/openeval/src/summar
 import type { EvalRunRow, JudgeRunDetail, Page as ApiPage } from "../../packages/openeval/src/view/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
-import { startViewer } from "./start-viewer.ts";
+import { exportRun, startViewer } from "./start-viewer.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
 const RUNS = join(ROOT, "test-artifacts", "browser-runs");
 
 interface Served {
@@ -71,22 +70,7 @@ async function serveAndExport(benchmark: string): Promise<Served> {
   const runId = (await readdir(join(benchmark, "results"))).sort().at(-1)!;
   const exported = join(RUNS, `${runId}-export`);
   await rm(exported, { recursive: true, force: true });
-  const exporting = Bun.spawnSync(
-    [
-      process.execPath,
-      RUN_COMMAND,
-      "export",
-      runId,
-      "--benchmark",
-      benchmark,
-      "--output",
-      exported,
-      "--allow-artifact",
-      "slugify.js",
-    ],
-    { stdout: "pipe", stderr: "pipe" },
-  );
-  if (exporting.exitCode !== 0) throw new Error(`openeval export failed: ${exporting.stderr.toString()}`);
+  exportRun(runId, benchmark, exported, ["--allow-artifact", "slugify.js"]);
   return { benchmark, runId, exported, ...(await startViewer(benchmark)) };
 }
 

@@ -11,6 +11,23 @@ import type { SlotObservation } from "../results/index.ts";
 import { findAll, parseXml, type XmlElement } from "../../../../test/helpers/xml.ts";
 import { check, evalRun, judgeRun, runStarted, slot } from "./fixtures/runner-events.ts";
 
+/** A summary of nothing, for the tests that set what they check on top. */
+const EMPTY_SUMMARY = {
+  runId: "r",
+  directory: "/results/r",
+  outOfScope: 0,
+  criteria: {},
+  categories: [],
+  comparisons: [],
+  variantComparisons: [],
+  fingerprints: [],
+  models: [],
+  open: [],
+  warnings: [],
+  inputChanges: [],
+  integrity: [],
+};
+
 describe("reporters", () => {
   it("plain lines say what finished, how, and how long it took", () => {
     const lines: string[] = [];
@@ -487,21 +504,7 @@ describe("reporters", () => {
   });
 
   it("an undecidable verdict is headlined incomplete, never pass; a recorded-settings note is shown", () => {
-    const base = {
-      runId: "r",
-      directory: "/results/r",
-      outOfScope: 0,
-      criteria: {},
-      categories: [],
-      comparisons: [],
-      variantComparisons: [],
-      fingerprints: [],
-      models: [],
-      open: [],
-      warnings: [],
-      inputChanges: [],
-      integrity: [],
-    };
+    const base = EMPTY_SUMMARY;
     const verdict = {
       status: "pass" as const,
       complete: false,
@@ -649,22 +652,7 @@ describe("reporters", () => {
   });
 
   it("JUnit and Markdown word an incomplete verdict and one over nothing as the table does", () => {
-    const base = {
-      runId: "r",
-      directory: "/results/r",
-      outOfScope: 0,
-      criteria: {},
-      categories: [],
-      comparisons: [],
-      variantComparisons: [],
-      fingerprints: [],
-      models: [],
-      open: [],
-      warnings: [],
-      inputChanges: [],
-      integrity: [],
-      settingsNote: null,
-    };
+    const base = { ...EMPTY_SUMMARY, settingsNote: null };
     const nothing: RunSummary = { ...base, complete: true, verdict: decideVerdict({ observations: [], criteria: {} }) };
     expect(formatSummary(nothing)).toContain(
       "Verdict: nothing gated (no real model's criterion, gate or baseline cell was there to check; controls never enter the verdict)\n",
@@ -734,19 +722,8 @@ describe("reporters", () => {
     const criteria: Record<string, CriterionRef[]> = { "fix-add": [{ id: "tests_pass", source: "judge.ts" }] };
     const verdict = decideVerdict({ observations, criteria });
     const summary: RunSummary = {
-      runId: "r",
-      directory: "/results/r",
-      outOfScope: 0,
+      ...EMPTY_SUMMARY,
       criteria: { "fix-add": ["tests_pass"] },
-      categories: [],
-      comparisons: [],
-      variantComparisons: [],
-      fingerprints: [],
-      models: [],
-      open: [],
-      warnings: [],
-      inputChanges: [],
-      integrity: [],
       integrityFindings,
       settingsNote: null,
       complete: true,
