@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { EvalIntegrity } from "../../load/index.ts";
 import type { EvalRun } from "../../records/index.ts";
 import { openEvidence, recordEvidence, type RecordEvidenceOptions } from "../../recording/index.ts";
-import { checkIntegrity, MAX_FINDINGS_PER_KIND } from "./check-integrity.ts";
+import { checkIntegrity } from "./check-integrity.ts";
+import { MAX_FINDINGS_PER_KIND } from "./findings.ts";
 
 const root = await mkdtemp(join(tmpdir(), "integrity-"));
 afterAll(() => rm(root, { recursive: true, force: true }));

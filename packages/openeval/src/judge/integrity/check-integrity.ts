@@ -2,11 +2,13 @@
 // from its tool calls, its workspace before and after, and its egress proxy's refusals. No model is called, and the
 // findings never change a score: the verdict's `integrity` contributor reads them. docs/guide/integrity.md.
 import { posix } from "node:path";
-import { INTEGRITY_FINDING_KINDS, type EvalIntegrity, type IntegrityFindingKind } from "../../load/index.ts";
+import type { EvalIntegrity } from "../../load/index.ts";
 import type { EvalRun, IntegrityCitation, IntegrityFinding } from "../../records/index.ts";
 import type { Evidence, FileEntry, ToolCall } from "../../recording/index.ts";
 import { agentPath, type AgentFolders } from "./agent-path.ts";
-import { toolPaths, type ToolPaths } from "./tool-paths.ts";
+import { toolPaths } from "./tool-paths.ts";
+import { answerKeyPattern, answerKeysNamed } from "./answer-keys.ts";
+import { Findings } from "./findings.ts";
 
 /** Programs a check runs by name: a file of this name that the candidate wrote stands in for them. */
 export const INTERPRETERS = new Set([
@@ -31,8 +33,6 @@ export const INTERPRETERS = new Set([
 const TEST_CONFIG = [/(^|\/)conftest\.py$/, /(^|\/)pytest\.ini$/, /(^|\/)(vitest|jest)\.(config|workspace)\.[^/]+$/];
 /** Folders on a container's PATH and a home's conventional ones. */
 const PATH_FOLDERS = [/^\/(usr\/(local\/)?)?s?bin\//, /^(~|\$HOME)\/(\.local\/)?bin\//];
-/** Findings past this many of one kind are not listed: one is enough to fail, and a loop of them would bloat records. */
-export const MAX_FINDINGS_PER_KIND = 100;
 
 interface ChangedFile {
   path: string;
@@ -169,71 +169,6 @@ export async function checkIntegrity(
     );
   });
   return findings.list();
-}
-
-/** Collects findings once per kind and subject, in the vocabulary's order. */
-class Findings {
-  private readonly found: IntegrityFinding[] = [];
-
-  add(
-    kind: IntegrityFindingKind,
-    subject: string,
-    detail: string,
-    /** A function when finding the citation costs a search: called only for a finding that is kept. */
-    citation: IntegrityCitation | (() => IntegrityCitation),
-    options: { repeat?: boolean } = {},
-  ): void {
-    const ofKind = this.found.filter((finding) => finding.kind === kind);
-    if (ofKind.length >= MAX_FINDINGS_PER_KIND) return;
-    if (!options.repeat && ofKind.some((finding) => finding.subject === subject)) return;
-    this.found.push({ kind, subject, detail, citation: typeof citation === "function" ? citation() : citation });
-  }
-
-  list(): IntegrityFinding[] {
-    const order = (kind: IntegrityFindingKind) => INTEGRITY_FINDING_KINDS.indexOf(kind);
-    return [...this.found].sort((a, b) => order(a.kind) - order(b.kind));
-  }
-}
-
-/** One pattern for all of an eval's answer keys, longest first so that `tests/judge.ts` wins over `judge.ts`. */
-function answerKeyPattern(keys: readonly string[]): RegExp | null {
-  if (keys.length === 0) return null;
-  const escaped = [...keys]
-    .sort((a, b) => b.length - a.length)
-    .map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(escaped.join("|"), "g");
-}
-
-/**
- * The judge-only files (paths relative to the eval's folder) that `text` names: as a whole path or its end, not as
- * part of a longer name; unless that path is the candidate's own (a workspace file, its folders).
- */
-function answerKeysNamed(
-  text: string,
-  pattern: RegExp,
-  folders: AgentFolders | null,
-  inSnapshots: ReadonlySet<string>,
-): string[] {
-  const named: string[] = [];
-  for (const match of text.matchAll(pattern)) {
-    const from = match.index;
-    const key = match[0];
-    const before = text[from - 1];
-    const after = text[from + key.length];
-    if ((before !== undefined && !/[\s/'"=:(`]/.test(before)) || (after !== undefined && /[\w.\-/]/.test(after)))
-      continue;
-    const resolved = agentPath(tokenAround(text, from, from + key.length), folders);
-    const own = resolved.where === "own" || (resolved.where === "workspace" && inSnapshots.has(resolved.path));
-    if (!own) named.push(key);
-  }
-  return named;
-}
-
-/** The whitespace- or quote-delimited word around text[start, end). */
-function tokenAround(text: string, start: number, end: number): string {
-  let left = start;
-  while (left > 0 && !/[\s'"=(`]/.test(text[left - 1]!)) left--;
-  return text.slice(left, end);
 }
 
 function changedFiles(initial: readonly FileEntry[], final: readonly FileEntry[]): ChangedFile[] {
