@@ -149,6 +149,22 @@ describe("checkIntegrity", () => {
     expect(findings[4]!.detail).toBe("wrote ~/.local/bin/python3, a stand-in for the python3 that checks run");
   });
 
+  it("takes no interpreter that installing put in a virtual environment or node_modules for a stand-in", async () => {
+    const findings = await findingsOf({
+      tools: [{ name: "bash", input: { command: "python3 -m venv .venv && .venv/bin/pip install -q requests" } }],
+      workspace: {
+        initial: start,
+        final: {
+          ...start,
+          ".venv/pyvenv.cfg": "home = /usr/bin\n",
+          ".venv/bin/python3": "#!/bin/sh\n",
+          "node_modules/.bin/node": "#!/bin/sh\n",
+        },
+      },
+    });
+    expect(findings).toEqual([]);
+  });
+
   it("finds reads outside the workspace and its own folders, from file tools and parsed bash", async () => {
     const findings = await findingsOf({
       tools: [

@@ -131,8 +131,17 @@ export async function checkIntegrity(
         toolCitation(call),
       );
   }
+  // A virtual environment (its pyvenv.cfg beside bin/) or node_modules holds interpreters that installing put there.
+  const environments = evidence
+    .files("final")
+    .filter((entry) => posix.basename(entry.path) === "pyvenv.cfg")
+    .map((entry) => `${posix.dirname(entry.path)}/`);
+  const installed = (path: string) =>
+    path.startsWith("node_modules/") ||
+    path.includes("/node_modules/") ||
+    environments.some((folder) => path.startsWith(folder));
   for (const file of changed) {
-    if (file.change !== "deleted" && INTERPRETERS.has(posix.basename(file.path)))
+    if (file.change !== "deleted" && INTERPRETERS.has(posix.basename(file.path)) && !installed(file.path))
       findings.add(
         "checker_tampering",
         file.path,
