@@ -40,7 +40,13 @@ export type {
   RunBenchmarkOptions,
 } from "./run/index.ts";
 export { readResults } from "./summary/index.ts";
-export type { ModelResult, ReadResultsOptions, RunnerEvent, RunSummary, SlotIntegrityFindings } from "./summary/index.ts";
+export type {
+  ModelResult,
+  ReadResultsOptions,
+  RunnerEvent,
+  RunSummary,
+  SlotIntegrityFindings,
+} from "./summary/index.ts";
 export type { ContributorOutcome, Verdict } from "./results/index.ts";
 export type { Plan, PlannedSlot, PlanScope, SlotAction } from "./plan/index.ts";
 export { readRecording } from "./recording/index.ts";
