@@ -1,6 +1,12 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
 export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
-export { workspaceFolders, type Criterion, type EvalDefinition, type JudgeFile } from "./load-eval.ts";
+export {
+  REFERENCE_FIX_FILE,
+  workspaceFolders,
+  type Criterion,
+  type EvalDefinition,
+  type JudgeFile,
+} from "./load-eval.ts";
 export { HARBOR_REWARD, type HarborTask } from "./harbor-task.ts";
 export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
 export {
@@ -17,7 +23,14 @@ export {
   type JudgeDependency,
 } from "./code-judge-bundle.ts";
 export { resolveJudgeImport } from "./resolve-judge-import.ts";
-export { parseRubric, rubricCriteria, type Rubric, type RubricCriterion } from "./rubric.ts";
+export {
+  parseRubric,
+  RUBRIC_CEILINGS,
+  rubricCriteria,
+  type Rubric,
+  type RubricCeiling,
+  type RubricCriterion,
+} from "./rubric.ts";
 export { BenchmarkInvalidError, EnginesSettingError, type LoadProblem } from "./errors.ts";
 export { categoryKey, categoryKeys, inCategories } from "./categories.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";

@@ -250,6 +250,22 @@ describe("loadBenchmark", () => {
     ]);
   });
 
+  it("refuses Ceiling: reference_fix in an eval without REFERENCE_FIX.md, naming the criteria", async () => {
+    const rubric = "## Criterion: fixed — Fixed\nCeiling: reference_fix\nThe bug is gone.\n";
+    const files = minimalBenchmark({
+      "benchmark.ts":
+        'export default { models: ["provider/model"], repetitions: 1, judge: { model: "provider/judge" } };\n',
+      "evals/answer/judge.md": rubric,
+    });
+    expect(await problemsOf(files)).toEqual([
+      "evals/answer/judge.md: fixed: Ceiling: reference_fix caps a score at the reference-fix scorer's value, and this eval has no REFERENCE_FIX.md; add it, or remove the Ceiling line",
+    ]);
+    const loaded = await loadBenchmark(
+      await writeTree({ ...files, "evals/answer/REFERENCE_FIX.md": "```diff\n```\n" }),
+    );
+    expect(loaded.evals[0]!.rubric?.criteria[0]?.ceiling).toBe("reference_fix");
+  });
+
   it("takes OpenEval's repository workspace: a local path becomes a file:// URL, checkout and remote get their defaults", async () => {
     const commit = "a".repeat(40);
     const directory = await writeTree(

@@ -51,6 +51,9 @@ export interface EvalDefinition {
   integrity: EvalIntegrity;
 }
 
+/** The eval's reference fix (a unified diff in Markdown): the reference-fix scorer's input, judge-only. */
+export const REFERENCE_FIX_FILE = "REFERENCE_FIX.md";
+
 /** Harness files of an eval that only judges see (its other judge-only files are its judgeFiles). */
 const JUDGE_ENTRIES = ["judge.md", "judge.ts", "controls"];
 
@@ -159,6 +162,13 @@ export async function loadEval(
       file: at("eval.ts"),
       message:
         "earlyStop needs a Markdown-only judge (judge.ts grades finalized recordings); remove earlyStop or judge.ts",
+    });
+  }
+  const capped = rubric?.criteria.filter((criterion) => criterion.ceiling === "reference_fix") ?? [];
+  if (capped.length > 0 && !has(REFERENCE_FIX_FILE)) {
+    problems.push({
+      file: at("judge.md"),
+      message: `${capped.map((criterion) => criterion.id).join(", ")}: Ceiling: reference_fix caps a score at the reference-fix scorer's value, and this eval has no ${REFERENCE_FIX_FILE}; add it, or remove the Ceiling line`,
     });
   }
   const criteria = [

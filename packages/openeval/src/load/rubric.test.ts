@@ -62,4 +62,25 @@ describe("parseRubric", () => {
       /line 5: duplicate criterion id "a"/,
     );
   });
+
+  it("reads a Ceiling line under a criterion heading, beside its Categories in either order, out of the judge's text", () => {
+    const rubric = parseRubric(
+      "## Criterion: fixed — Fixed\nCeiling: reference_fix\nCategories: correctness\nThe bug is gone.\n\n## Criterion: tidy — Tidy\nCategories: style\nCeiling: reference_fix\nClean.\n\n## Criterion: kind — Kind\nPolite.\n",
+    );
+    expect(rubric.criteria.map(({ id, ceiling, categories, text }) => ({ id, ceiling, categories, text }))).toEqual([
+      { id: "fixed", ceiling: "reference_fix", categories: ["correctness"], text: "The bug is gone." },
+      { id: "tidy", ceiling: "reference_fix", categories: ["style"], text: "Clean." },
+      { id: "kind", ceiling: undefined, categories: [], text: "Polite." },
+    ]);
+    expect(rubric.text).not.toContain("Ceiling");
+  });
+
+  it("refuses an unknown ceiling and one away from its heading, saying what is allowed", () => {
+    expect(() => parseRubric("## Criterion: a — A\nCeiling: tests\n")).toThrow(
+      'line 2: unknown ceiling "tests"; the only ceiling is reference_fix (the eval\'s REFERENCE_FIX.md, scored)',
+    );
+    expect(() => parseRubric("## Criterion: a — A\n\nCeiling: reference_fix\n")).toThrow(
+      'line 3: a Ceiling line must come directly below its "## Criterion:" heading',
+    );
+  });
 });

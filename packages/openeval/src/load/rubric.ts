@@ -1,6 +1,7 @@
 // judge.md: the LLM rubric. Criteria are `## Criterion: <id> — <label>` headings (em dash, en dash or hyphen);
-// each criterion's text runs to the next heading of the same or higher level. A `Categories: a, b` line directly under
-// a criterion heading is metadata: it is taken out of the text the judge reads and the fingerprint hashes.
+// each criterion's text runs to the next heading of the same or higher level. `Categories: a, b` and
+// `Ceiling: reference_fix` lines directly under a criterion heading are metadata: they are taken out of the text the
+// judge reads (the fingerprint takes them apart).
 import { unified } from "unified";
 import remarkParse from "remark-parse";
 import { toString } from "mdast-util-to-string";
@@ -15,7 +16,13 @@ export interface RubricCriterion {
   text: string;
   /** Category keys from the `Categories:` line, trimmed and lowercased; empty when there is none. */
   categories: string[];
+  /** `Ceiling: reference_fix`: its score is capped at the reference-fix scorer's value. */
+  ceiling?: RubricCeiling;
 }
+
+/** What may cap a criterion's score: the eval's reference fix, scored by the harness (judge/scorers/reference-fix.ts). */
+export const RUBRIC_CEILINGS = ["reference_fix"] as const;
+export type RubricCeiling = (typeof RUBRIC_CEILINGS)[number];
 
 export interface Rubric {
   /** judge.md without its Categories lines: what the judge reads and the judge fingerprint hashes. */
@@ -29,7 +36,7 @@ const CRITERION_HEADING = /^Criterion:\s*(\S+)\s*[—–-]\s*(.+)$/;
 /** Parses judge.md. Throws an Error whose message says what to fix (the caller adds the file name). */
 export function parseRubric(source: string): Rubric {
   const problems: string[] = [];
-  const { text, originLine, categoriesAt } = takeCategoryLines(source, problems);
+  const { text, originLine, categoriesAt, ceilingAt } = takeMetadataLines(source, problems);
   const tree = unified().use(remarkParse).parse(text) as Root;
   const criteria: RubricCriterion[] = [];
   let title: string | null = null;
@@ -62,11 +69,13 @@ export function parseRubric(source: string): Rubric {
       return;
     }
     const categories = categoriesAt.get(line) ?? [];
+    const ceiling = ceilingAt.get(line);
     criteria.push({
       id,
       label: label.trim(),
       text: sectionText(text, node, nextSection(headings, position)),
       categories,
+      ...(ceiling ? { ceiling } : {}),
     });
   });
 
@@ -87,38 +96,53 @@ export function rubricCriteria(text: string): { id: string; name: string }[] {
 
 const CRITERION_LINE = /^##[ \t]+Criterion\b/;
 const CATEGORY_LINE = /^Categor(?:y|ies):[ \t]*(.*?)\r?$/i;
+const CEILING_LINE = /^Ceiling:[ \t]*(.*?)\r?$/i;
 
 /**
- * Removes each `Categories:` line that directly follows a `## Criterion:` heading, keyed by the heading's line; any
- * other Categories line is a problem (it would otherwise reach the judge as rubric text). Line numbers stay those of
- * the file the author wrote.
+ * Removes the metadata lines (`Categories:`, `Ceiling:`) that directly follow a `## Criterion:` heading (in either
+ * order), keyed by the heading's line; one anywhere else is a problem (it would otherwise reach the judge as rubric
+ * text). Line numbers stay those of the file the author wrote.
  */
-function takeCategoryLines(source: string, problems: string[]) {
+function takeMetadataLines(source: string, problems: string[]) {
   const lines = source.split("\n");
   const kept: string[] = [];
   const origins: number[] = [];
   const categoriesAt = new Map<number, string[]>();
+  const ceilingAt = new Map<number, RubricCeiling>();
+  let heading: number | null = null;
   lines.forEach((line, index) => {
     const category = CATEGORY_LINE.exec(line);
-    if (!category) {
+    const ceiling = CEILING_LINE.exec(line);
+    if (!category && !ceiling) {
+      heading = CRITERION_LINE.test(line) ? index + 1 : null;
       kept.push(line);
       origins.push(index + 1);
       return;
     }
-    if (!CRITERION_LINE.test(lines[index - 1] ?? "")) {
-      problems.push(`line ${index + 1}: a Categories line must come directly below its "## Criterion:" heading`);
+    const name = category ? "a Categories" : "a Ceiling";
+    if (heading === null) {
+      problems.push(`line ${index + 1}: ${name} line must come directly below its "## Criterion:" heading`);
       return;
     }
-    try {
-      categoriesAt.set(
-        index,
-        categoryKeys(category[1]!.trim() === "" ? [] : category[1]!.split(","), `line ${index + 1}`),
-      );
-    } catch (error) {
-      problems.push((error as Error).message);
+    if (category) {
+      try {
+        categoriesAt.set(
+          heading,
+          categoryKeys(category[1]!.trim() === "" ? [] : category[1]!.split(","), `line ${index + 1}`),
+        );
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+      return;
     }
+    const value = ceiling![1]!.trim();
+    if ((RUBRIC_CEILINGS as readonly string[]).includes(value)) ceilingAt.set(heading, value as RubricCeiling);
+    else
+      problems.push(
+        `line ${index + 1}: unknown ceiling "${value}"; the only ceiling is ${RUBRIC_CEILINGS.join(", ")} (the eval's REFERENCE_FIX.md, scored)`,
+      );
   });
-  return { text: kept.join("\n"), originLine: (line: number) => origins[line - 1] ?? line, categoriesAt };
+  return { text: kept.join("\n"), originLine: (line: number) => origins[line - 1] ?? line, categoriesAt, ceilingAt };
 }
 
 function nextSection(headings: { node: Heading }[], position: number): Heading | undefined {

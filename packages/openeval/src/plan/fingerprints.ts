@@ -1,6 +1,7 @@
 // Candidate and judge fingerprints: what, if changed, makes recorded work stale. Reuse is exact-match.
 import {
   CURRENT_VARIANT,
+  REFERENCE_FIX_FILE,
   type BenchmarkSettings,
   type EvalDefinition,
   type Isolation,
@@ -10,6 +11,7 @@ import { fingerprint } from "../util/hash.ts";
 import {
   CANDIDATE_RUNTIME_VERSION,
   INTEGRITY_CHECK_VERSION,
+  REFERENCE_FACTS_VERSION,
   JUDGE_PROTOCOL_VERSION,
   OPENCODE_VERSION,
   SCORERS_VERSION,
@@ -78,6 +80,17 @@ export function judgeFingerprint(
       verification: evaluation.code ? (settings.judge.verification ?? null) : null,
     },
     judgeFiles: evaluation.judgeFiles,
+    // Rubric judges read the reference-fix scorer's result as facts, and capped criteria are capped at it.
+    ...(evaluation.rubric && evaluation.judgeFiles.some((file) => file.path === REFERENCE_FIX_FILE)
+      ? {
+          referenceFacts: {
+            version: REFERENCE_FACTS_VERSION,
+            ceilings: evaluation.rubric.criteria.flatMap((criterion) =>
+              criterion.ceiling ? [[criterion.id, criterion.ceiling]] : [],
+            ),
+          },
+        }
+      : {}),
     // Grading runs the integrity check too: what it protects, and the check's own version.
     integrity: {
       protected: evaluation.integrity.protected,

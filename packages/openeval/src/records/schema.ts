@@ -205,6 +205,8 @@ export const CriterionScoreSchema = z.object({
   reason: z.string().optional(),
   evidence: z.array(z.unknown()).optional(),
   measurements: z.unknown().optional(),
+  /** `Ceiling: reference_fix`: the reference-fix scorer's value that caps it, and what the judge scored before the cap. */
+  ceiling: z.object({ kind: z.literal("reference_fix"), value: z.number(), judged: z.number().nullable() }).optional(),
 });
 
 export type SlotKey = z.infer<typeof SlotKeySchema>;

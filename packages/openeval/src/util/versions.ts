@@ -33,3 +33,6 @@ export const OPENCODE_VERSION: string = opencodePackage.version;
 
 /** The integrity check's rules (judge/integrity/): bumped when it finds differently, so gradings are made again. */
 export const INTEGRITY_CHECK_VERSION = 1;
+
+/** What a rubric judge is told of the reference-fix scorer's result, and how a ceiling caps: bumped when either changes. */
+export const REFERENCE_FACTS_VERSION = 1;

@@ -429,6 +429,8 @@ export interface CriterionView {
   reason: string | null;
   citations: CitationView[];
   measurements: unknown;
+  /** `Ceiling: reference_fix`: the reference-fix scorer's value that capped the score, and the judge's own score. */
+  ceiling: { kind: "reference_fix"; value: number; judged: number | null } | null;
 }
 
 export interface VerificationView {

@@ -34,10 +34,32 @@ describe("readJudgeRunDetail", () => {
     const detail = await readJudgeRunDetail("/nonexistent-run", kept, null);
     expect(detail.keptOnly).toBe(true);
     expect(detail.criteria).toEqual([
-      { id: "tests", value: 1, source: "judge.ts", reason: "All pass.", citations: [], measurements: null },
+      {
+        id: "tests",
+        value: 1,
+        source: "judge.ts",
+        reason: "All pass.",
+        citations: [],
+        measurements: null,
+        ceiling: null,
+      },
     ]);
     const nothingKept = await readJudgeRunDetail("/nonexistent-run", judgeRun, null);
     expect(nothingKept).toMatchObject({ keptOnly: false, criteria: [] });
+  });
+});
+
+describe("a criterion capped at the reference fix", () => {
+  it("shows the cap and the judge's own score beside the capped value", async () => {
+    const ceiling = { kind: "reference_fix" as const, value: 0.4, judged: 1 };
+    const capped = {
+      ...judgeRun,
+      state: "completed" as const,
+      error: null,
+      scores: { fixed: { value: 0.4, source: "judge.md" as const, reason: "Fixed.", ceiling } },
+    };
+    const detail = await readJudgeRunDetail("/nonexistent-run", capped, null);
+    expect(detail.criteria).toEqual([expect.objectContaining({ id: "fixed", value: 0.4, ceiling })]);
   });
 });
 

@@ -52,6 +52,7 @@ export async function readJudgeRunDetail(
         reason: score.reason ?? null,
         citations: (score.evidence ?? []).map(toCitationView),
         measurements: score.measurements ?? null,
+        ceiling: score.ceiling ?? null,
       }),
     ),
     files,

@@ -246,6 +246,13 @@ function CriterionCard({ run, evalRunId, criterion }: { run: string; evalRunId: 
         <span className="spacer" />
         <Credit value={criterion.value} />
       </header>
+      {criterion.ceiling ? (
+        <p className="muted small" data-ceiling>
+          {criterion.ceiling.judged !== null && criterion.ceiling.judged > criterion.ceiling.value
+            ? `Capped at the reference fix's score ${criterion.ceiling.value.toFixed(2)}: the judge scored ${criterion.ceiling.judged.toFixed(2)}.`
+            : `Ceiling: the reference fix's score ${criterion.ceiling.value.toFixed(2)}; the judge scored ${criterion.ceiling.judged === null ? "unresolved" : criterion.ceiling.judged.toFixed(2)}, under it.`}
+        </p>
+      ) : null}
       {criterion.reason ? (
         <p className="reason">{criterion.reason}</p>
       ) : criterion.source === "judge.md" ? (

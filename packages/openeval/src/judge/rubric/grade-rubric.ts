@@ -15,13 +15,15 @@ import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import { harnessProgram } from "../bundle-program.ts";
 import type { RubricGrader } from "../grade-eval-run.ts";
 import type { SourceOutcome } from "../judge-source.ts";
-import type { BenchmarkSettings, EvalDefinition } from "../../load/index.ts";
+import { REFERENCE_FIX_FILE, type BenchmarkSettings, type EvalDefinition } from "../../load/index.ts";
 import type { EvalRun, RunMetrics } from "../../records/index.ts";
 import { isPriced } from "../../util/model-pricing.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
 import { buildJudgeConfig, judgeUserPrompt } from "./judge-agent.ts";
 import { type JudgeRunFiles, readJudgment } from "./read-judgment.ts";
 import type { JudgeJob, JudgePhase } from "./schema.ts";
+import { applyCeilings, cappedCriteria, referenceFactsText, scoreReferenceFix } from "./reference-facts.ts";
+import type { ReferenceFixScore } from "../scorers/index.ts";
 
 /** What the judge session may see: only the judge model's own provider credentials. */
 export interface JudgeCredentials {
@@ -74,6 +76,8 @@ export interface RubricTask {
   candidateModel: string | null;
   evaluation: Pick<EvalDefinition, "id" | "rubric" | "controls">;
   settings: BenchmarkSettings;
+  /** The reference-fix scorer's result, told to the judge as facts, and the criteria it caps (none without REFERENCE_FIX.md). */
+  reference?: { score: ReferenceFixScore; capped: string[] } | null;
 }
 
 /**
@@ -86,13 +90,28 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
     const { evalRun } = request;
     if (!evalRun.evidence)
       return { state: "failed", scores: null, error: `eval run ${evalRun.id} has no recording to judge` };
+    const evidence = {
+      directory: resolve(request.runDirectory, evalRun.evidence.directory),
+      hash: evalRun.evidence.hash,
+    };
+    let score: ReferenceFixScore | null;
+    try {
+      score = await scoreReferenceFix(request.evaluation, evidence, evalRun);
+    } catch (error) {
+      return {
+        state: "failed",
+        scores: null,
+        error: `the reference fix (${REFERENCE_FIX_FILE}) could not be scored for the judge: ${(error as Error).message}`,
+      };
+    }
     const task: RubricTask = {
       judgeRunId: request.judgeRunId,
-      evidence: { directory: resolve(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
+      evidence,
       run: evalRun,
       candidateModel: evalRun.slot.model,
       evaluation: request.evaluation,
       settings: request.settings,
+      reference: score ? { score, capped: cappedCriteria(request.evaluation) } : null,
     };
     // The judge run's id marks its processes, so that crash recovery can find and reap them.
     return gradeRubricTask(task, directory, options, {
@@ -111,8 +130,13 @@ export async function gradeRubricTask(
 ): Promise<SourceOutcome> {
   const session = await runJudgeSession(task, directory, options, { phase: "final", ...limits });
   if ("error" in session) return { state: "failed", scores: null, error: session.error };
+  const judgment = readJudgment(session.files, session.outcome, session.criteria);
+  const { reference } = task;
   return {
-    ...readJudgment(session.files, session.outcome, session.criteria),
+    ...judgment,
+    ...(reference && judgment.scores && reference.capped.length > 0
+      ? { scores: applyCeilings(judgment.scores, reference.capped, reference.score.value) }
+      : {}),
     costUSD: session.outcome.costUSD,
     ...(session.metrics ? { metrics: session.metrics } : {}),
   };
@@ -227,7 +251,13 @@ async function runJudge(
   const outcome = await runOpenCode({
     scratchDir: join(scratch, "opencode"),
     workspace: await createGitWorkspace(join(scratch, "workspace")),
-    prompt: judgeUserPrompt(rubric, limits.phase),
+    prompt: judgeUserPrompt(
+      rubric,
+      limits.phase,
+      task.reference && limits.phase === "final"
+        ? referenceFactsText(task.reference.score, task.reference.capped)
+        : undefined,
+    ),
     model: plan.model,
     config,
     credentials,
