@@ -264,6 +264,14 @@ describe("loadBenchmark", () => {
       await writeTree({ ...files, "evals/answer/REFERENCE_FIX.md": "```diff\n```\n" }),
     );
     expect(loaded.evals[0]!.rubric?.criteria[0]?.ceiling).toBe("reference_fix");
+    const early = await problemsOf({
+      ...files,
+      "evals/answer/REFERENCE_FIX.md": "```diff\n```\n",
+      "evals/answer/eval.ts": "export default { earlyStop: true };\n",
+    });
+    expect(early).toContain(
+      "evals/answer/eval.ts: earlyStop decides on a snapshot of a running candidate, and fixed is capped by the reference fix, which scores the final changes; remove earlyStop or the Ceiling line",
+    );
   });
 
   it("takes OpenEval's repository workspace: a local path becomes a file:// URL, checkout and remote get their defaults", async () => {

@@ -165,6 +165,12 @@ export async function loadEval(
     });
   }
   const capped = rubric?.criteria.filter((criterion) => criterion.ceiling === "reference_fix") ?? [];
+  if (capped.length > 0 && settings?.earlyStop) {
+    problems.push({
+      file: at("eval.ts"),
+      message: `earlyStop decides on a snapshot of a running candidate, and ${capped.map((criterion) => criterion.id).join(", ")} ${capped.length === 1 ? "is" : "are"} capped by the reference fix, which scores the final changes; remove earlyStop or the Ceiling line`,
+    });
+  }
   if (capped.length > 0 && !has(REFERENCE_FIX_FILE)) {
     problems.push({
       file: at("judge.md"),
