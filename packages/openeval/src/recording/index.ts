@@ -8,7 +8,7 @@ export { captureDirectory, captureFiles, copySnapshotObjects, type NotCopiedFile
 export { createJudgeContext, type JudgeContext, type EventFilter, type ToolFilter } from "./judge-context.ts";
 export { measureConstructed, measureTools } from "./metrics.ts";
 export { EvidenceError } from "./errors.ts";
-export type { FileDiff } from "./workspace-diff.ts";
+export { changedFiles, type ChangedFile, type FileDiff } from "./workspace-diff.ts";
 export {
   openCodeStatus,
   type JudgeMetrics,

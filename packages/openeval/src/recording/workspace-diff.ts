@@ -18,19 +18,32 @@ export interface FileDiff {
   deletions: number;
 }
 
-export async function diffWorkspace(evidence: Evidence, path?: string): Promise<FileDiff[]> {
-  const only = path === undefined ? null : toSafeRelativePath(path);
+/** A path whose entry differs between the snapshots, with both sides' entries (absent where it does not exist). */
+export interface ChangedFile {
+  path: string;
+  status: FileDiff["status"];
+  before?: FileEntry;
+  after?: FileEntry;
+}
+
+/** Every changed path, in path order, from the snapshots' entries alone: no file is read. */
+export function changedFiles(evidence: Evidence): ChangedFile[] {
   const initial = byPath(evidence.files("initial"));
   const final = byPath(evidence.files("final"));
-  const paths = [...new Set([...initial.keys(), ...final.keys()])]
-    .filter((candidate) => only === null || candidate === only)
-    .sort();
+  return [...new Set([...initial.keys(), ...final.keys()])].sort().flatMap((path): ChangedFile[] => {
+    const before = initial.get(path);
+    const after = final.get(path);
+    if (before && after && sameContent(before, after)) return [];
+    const status = !before ? "added" : !after ? "deleted" : "modified";
+    return [{ path, status, ...(before ? { before } : {}), ...(after ? { after } : {}) }];
+  });
+}
+
+export async function diffWorkspace(evidence: Evidence, path?: string): Promise<FileDiff[]> {
+  const only = path === undefined ? null : toSafeRelativePath(path);
   const diffs: FileDiff[] = [];
-  for (const candidate of paths) {
-    const before = initial.get(candidate);
-    const after = final.get(candidate);
-    if (before && after && sameContent(before, after)) continue;
-    diffs.push(await diffFile(evidence, candidate, before, after));
+  for (const file of changedFiles(evidence)) {
+    if (only === null || file.path === only) diffs.push(await diffFile(evidence, file));
   }
   return diffs;
 }
@@ -53,13 +66,7 @@ export async function diffContents(
 /** Either side larger than this (bytes) is summarized instead of diffed. */
 export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 
-async function diffFile(
-  evidence: Evidence,
-  path: string,
-  before: FileEntry | undefined,
-  after: FileEntry | undefined,
-): Promise<FileDiff> {
-  const status = !before ? "added" : !after ? "deleted" : "modified";
+async function diffFile(evidence: Evidence, { path, status, before, after }: ChangedFile): Promise<FileDiff> {
   // Recorded by size and hash only (over the snapshot limits): there is no content to diff.
   const omitted = [before, after].find((entry) => entry?.kind === "file" && entry.omitted);
   if (omitted?.kind === "file") {

@@ -4,7 +4,7 @@
 import { posix } from "node:path";
 import type { EvalIntegrity } from "../../load/index.ts";
 import type { EvalRun, IntegrityCitation, IntegrityFinding } from "../../records/index.ts";
-import type { Evidence, FileEntry, ToolCall } from "../../recording/index.ts";
+import { changedFiles, type ChangedFile, type Evidence, type ToolCall } from "../../recording/index.ts";
 import { agentPath, type AgentFolders } from "./agent-path.ts";
 import { toolPaths } from "./tool-paths.ts";
 import { answerKeyPattern, answerKeysNamed } from "./answer-keys.ts";
@@ -34,11 +34,6 @@ const TEST_CONFIG = [/(^|\/)conftest\.py$/, /(^|\/)pytest\.ini$/, /(^|\/)(vitest
 /** Folders on a container's PATH and a home's conventional ones. */
 const PATH_FOLDERS = [/^\/(usr\/(local\/)?)?s?bin\//, /^(~|\$HOME)\/(\.local\/)?bin\//];
 
-interface ChangedFile {
-  path: string;
-  change: "added" | "deleted" | "modified";
-}
-
 /**
  * @example await checkIntegrity(evidence, evalRun, evaluation.integrity)
  * // [{ kind: "protected_path_changed", subject: "tests/test_app.py", detail: "…", citation: { kind: "tool", id: "call_1" } }]
@@ -57,7 +52,7 @@ export async function checkIntegrity(
     });
     return { call, paths, inWorkspace };
   });
-  const changed = changedFiles(evidence.files("initial"), evidence.files("final"));
+  const changed = changedFiles(evidence);
   const inSnapshots = new Set([...evidence.files("initial"), ...evidence.files("final")].map((entry) => entry.path));
   const findings = new Findings();
   const answerKeys = answerKeyPattern(spec.answerKeys);
@@ -67,7 +62,7 @@ export async function checkIntegrity(
     const writer =
       calls.find(({ call, inWorkspace }) => attempted(call) && inWorkspace.includes(file.path)) ??
       calls.find(({ call, paths }) => attempted(call) && paths.strings.some((text) => text.includes(file.path)));
-    return writer ? toolCitation(writer.call) : { kind: "file", path: file.path, change: file.change };
+    return writer ? toolCitation(writer.call) : { kind: "file", path: file.path, change: file.status };
   };
   const compiled = (globs: readonly string[]) => globs.map((glob) => ({ glob, matcher: new Bun.Glob(glob) }));
   const protectedGlobs = compiled(spec.protected);
@@ -81,7 +76,7 @@ export async function checkIntegrity(
     if (!attempted(call)) continue;
     for (const path of inWorkspace) touched.push({ path, cite: () => toolCitation(call), change: wrote(call) });
   }
-  for (const file of changed) touched.push({ path: file.path, cite: citeChange(file), change: file.change });
+  for (const file of changed) touched.push({ path: file.path, cite: citeChange(file), change: file.status });
 
   for (const { path, cite, change } of touched) {
     const glob = matches(protectedGlobs, path);
@@ -95,7 +90,7 @@ export async function checkIntegrity(
     else if (path.startsWith(".git/hooks/"))
       findings.add("checker_tampering", path, `${verb(change)} ${path}, a git hook`, cite);
   }
-  const packageJson = changed.find((file) => file.path === "package.json" && file.change === "modified");
+  const packageJson = changed.find((file) => file.path === "package.json" && file.status === "modified");
   if (packageJson && (await testScript(evidence, "initial")) !== (await testScript(evidence, "final")))
     findings.add(
       "checker_tampering",
@@ -141,11 +136,11 @@ export async function checkIntegrity(
     path.includes("/node_modules/") ||
     environments.some((folder) => path.startsWith(folder));
   for (const file of changed) {
-    if (file.change !== "deleted" && INTERPRETERS.has(posix.basename(file.path)) && !installed(file.path))
+    if (file.status !== "deleted" && INTERPRETERS.has(posix.basename(file.path)) && !installed(file.path))
       findings.add(
         "checker_tampering",
         file.path,
-        `${verb(file.change)} ${file.path}, a stand-in for the ${posix.basename(file.path)} that checks run`,
+        `${verb(file.status)} ${file.path}, a stand-in for the ${posix.basename(file.path)} that checks run`,
         citeChange(file),
       );
   }
@@ -178,23 +173,6 @@ export async function checkIntegrity(
     );
   });
   return findings.list();
-}
-
-function changedFiles(initial: readonly FileEntry[], final: readonly FileEntry[]): ChangedFile[] {
-  const before = new Map(initial.map((entry) => [entry.path, entry]));
-  const after = new Map(final.map((entry) => [entry.path, entry]));
-  const changes: ChangedFile[] = [];
-  for (const [path, entry] of after) {
-    const was = before.get(path);
-    if (!was) changes.push({ path, change: "added" });
-    else if (identity(was) !== identity(entry)) changes.push({ path, change: "modified" });
-  }
-  for (const path of before.keys()) if (!after.has(path)) changes.push({ path, change: "deleted" });
-  return changes;
-}
-
-function identity(entry: FileEntry): string {
-  return entry.kind === "file" ? `file:${entry.sha256}:${entry.mode}` : `symlink:${entry.target}`;
 }
 
 async function testScript(evidence: Evidence, revision: "initial" | "final"): Promise<string | null> {
