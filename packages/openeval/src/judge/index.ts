@@ -47,4 +47,4 @@ export {
   type BuildProgress,
 } from "./verification/index.ts";
 export { setUpVerification, resolveVerificationSetup } from "./verification-setup.ts";
-export { checkIntegrity, integrityFindingsOf, INTERPRETERS } from "./integrity/index.ts";
+export { integrityFindingsOf, TEST_CONFIG } from "./integrity/index.ts";

@@ -25,10 +25,8 @@ export {
 export { resolveJudgeImport } from "./resolve-judge-import.ts";
 export {
   parseRubric,
-  RUBRIC_CEILINGS,
   rubricCriteria,
   type Rubric,
-  type RubricCeiling,
   type RubricCriterion,
 } from "./rubric.ts";
 export { BenchmarkInvalidError, EnginesSettingError, type LoadProblem } from "./errors.ts";
@@ -65,7 +63,6 @@ export {
   type EngineMemberSettings,
 } from "./engine-pool.ts";
 export {
-  DEFAULT_FAILING_FINDINGS,
   IntegritySettingsSchema,
   INTEGRITY_FINDING_KINDS,
   severityOf,

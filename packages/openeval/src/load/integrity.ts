@@ -71,7 +71,7 @@ export interface EvalIntegrity {
 }
 
 /** A Harbor task's verifier and oracle material: protected in the workspace, and judge-only in the task folder. */
-export const HARBOR_PROTECTED = ["tests/**", "solution/**"] as const;
+const HARBOR_PROTECTED = ["tests/**", "solution/**"] as const;
 
 /**
  * @example evalIntegrity({ protected: ["tests/**"] }, false, ["judge.ts", "REFERENCE_FIX.md"])

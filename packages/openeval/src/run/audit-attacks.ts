@@ -14,6 +14,7 @@ import {
   type FileSource,
 } from "./audit-shell.ts";
 import { shellWord } from "../util/shell-word.ts";
+import { TEST_CONFIG } from "../judge/index.ts";
 import {
   PASSING_CHECKER,
   PASSING_CONFIG,
@@ -64,8 +65,7 @@ const TEST_FIND = [
   ["-path", "'*/__tests__/*'"],
   ...["test_*.py", "*_test.py", "*.test.*", "*.spec.*", "*_test.go"].map((name) => ["-name", shellWord(name)]),
 ];
-/** Test runners' configuration (as the integrity check knows it). */
-const TEST_CONFIG = [/(^|\/)conftest\.py$/, /(^|\/)pytest\.ini$/, /(^|\/)(vitest|jest)\.(config|workspace)\.[^/]+$/];
+/** Test configuration (the integrity check's TEST_CONFIG) as find(1) tests, for a workspace known only at run time. */
 const TEST_CONFIG_FIND = [
   ["-name", "conftest.py"],
   ["-name", "pytest.ini"],

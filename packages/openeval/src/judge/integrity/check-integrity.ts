@@ -11,7 +11,7 @@ import { answerKeyPattern, answerKeysNamed } from "./answer-keys.ts";
 import { Findings } from "./findings.ts";
 
 /** Programs a check runs by name: a file of this name that the candidate wrote stands in for them. */
-export const INTERPRETERS = new Set([
+const INTERPRETERS = new Set([
   "python",
   "python3",
   "pytest",
@@ -30,7 +30,11 @@ export const INTERPRETERS = new Set([
   "java",
 ]);
 /** Test runners' configuration: changing it changes what the tests check. */
-const TEST_CONFIG = [/(^|\/)conftest\.py$/, /(^|\/)pytest\.ini$/, /(^|\/)(vitest|jest)\.(config|workspace)\.[^/]+$/];
+export const TEST_CONFIG = [
+  /(^|\/)conftest\.py$/,
+  /(^|\/)pytest\.ini$/,
+  /(^|\/)(vitest|jest)\.(config|workspace)\.[^/]+$/,
+];
 /** Folders on a container's PATH and a home's conventional ones. */
 const PATH_FOLDERS = [/^\/(usr\/(local\/)?)?s?bin\//, /^(~|\$HOME)\/(\.local\/)?bin\//];
 

@@ -5,9 +5,7 @@ import type { EvalRun, IntegrityFinding } from "../../records/index.ts";
 import { openSealedEvidence } from "../../recording/index.ts";
 import { checkIntegrity } from "./check-integrity.ts";
 
-export { checkIntegrity, INTERPRETERS } from "./check-integrity.ts";
-export { MAX_FINDINGS_PER_KIND } from "./findings.ts";
-export { shellPaths } from "./shell-paths.ts";
+export { TEST_CONFIG } from "./check-integrity.ts";
 
 /** The findings of an eval run recorded under `runDirectory`; none for a run without a recording. */
 export async function integrityFindingsOf(

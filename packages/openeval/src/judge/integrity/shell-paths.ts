@@ -8,8 +8,6 @@ export interface ShellPaths {
   operands: string[];
   /** Redirection targets (`> out`, `>> log`, `tee file`, the last argument of cp/mv/install/ln, sed -i files). */
   writes: string[];
-  /** The programs run, as written (`/usr/bin/python3`, `git`). */
-  programs: string[];
 }
 
 /** Commands whose last argument is where they write. */
@@ -25,10 +23,10 @@ const FD_REDIRECTS = new Set([">&", "<&"]);
 
 /**
  * @example shellPaths("cat /etc/hosts > out.txt && cp wrap.sh ~/.local/bin/python3")
- * // { operands: ["/etc/hosts", "wrap.sh", "~/.local/bin/python3"], writes: ["out.txt", "~/.local/bin/python3"], programs: ["cat", "cp"] }
+ * // { operands: ["/etc/hosts", "~/.local/bin/python3"], writes: ["out.txt", "~/.local/bin/python3"] }
  */
 export function shellPaths(command: string): ShellPaths {
-  const result: ShellPaths = { operands: [], writes: [], programs: [] };
+  const result: ShellPaths = { operands: [], writes: [] };
   // Variables stay as written ($HOME/x), so that a path under them is never mistaken for an absolute one.
   const entries = parse(commandLines(command), (name) => `$${name}`);
   let words: string[] = [];
@@ -55,7 +53,6 @@ export function shellPaths(command: string): ShellPaths {
       redirect = null;
       continue;
     }
-    // A file descriptor number before a redirection (2>): not a word of the command.
     words.push(word);
   }
   endCommand();
@@ -90,8 +87,8 @@ function collect(words: string[], into: ShellPaths): void {
   const start = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
   if (start === -1) return;
   const program = words[start]!;
+  // A descriptor number before a redirection (`2>`) is no argument.
   const args = words.slice(start + 1).filter((word) => !/^\d+$/.test(word));
-  into.programs.push(program);
   const name = program.split("/").pop()!;
   const operands = TEXT_ONLY.has(name) ? [] : args.filter((word) => !word.startsWith("-"));
   // A search's pattern or an editor's script comes first, unless -e gave it.
