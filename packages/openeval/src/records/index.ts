@@ -10,6 +10,8 @@ export {
   EvalRunSchema,
   JUDGE_RUN_STATES,
   JudgeRunSchema,
+  PANEL_COMBINE_RULES,
+  PanelJudgmentSchema,
   RuntimeIdentitySchema,
   SlotKeySchema,
   type BenchmarkRun,
@@ -27,6 +29,8 @@ export {
   type EvalRunState,
   type JudgeRun,
   type JudgeRunState,
+  type PanelCombineRule,
+  type PanelJudgment,
   type RuntimeIdentity,
   type SlotKey,
 } from "./schema.ts";

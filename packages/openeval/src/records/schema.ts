@@ -223,6 +223,32 @@ export type Citation = z.infer<typeof CitationSchema>;
 export type EarlyCheck = z.infer<typeof EarlyCheckSchema>;
 export type JudgeRunState = (typeof JUDGE_RUN_STATES)[number];
 
+/** How a panel's judgments of one criterion become its score: their mean, the majority value, or the lowest. */
+export const PANEL_COMBINE_RULES = ["mean", "majority", "min"] as const;
+export type PanelCombineRule = (typeof PANEL_COMBINE_RULES)[number];
+
+/** One judge model's grading of the rubric in a panel: its own session, scores and cost. */
+export const PanelJudgmentSchema = z.object({
+  /** The judge model as configured (`judge.models`). */
+  model: z.string(),
+  /** Which of this model's gradings of the recording it is: 0 first, then one per `rejudge --repeat`. */
+  repeat: z.number().int().nonnegative(),
+  /** What this grading depended on (rubric, model, settings); a later judge run reuses a judgment whose fingerprint is unchanged. */
+  fingerprint: z.string(),
+  state: z.enum(JUDGE_RUN_STATES),
+  /** Its normalized rubric scores; null when it failed or submitted none. */
+  scores: z.record(z.string(), CriterionScoreSchema).nullable(),
+  error: z.string().nullable(),
+  costUSD: z.number().optional(),
+  metrics: RunMetricsSchema.optional(),
+  /** Its rubric folder, relative to the run directory: another judge run's when reused. */
+  directory: z.string(),
+  /** The judge run that made it, when this one reused it. */
+  gradedBy: z.string(),
+});
+
+export type PanelJudgment = z.infer<typeof PanelJudgmentSchema>;
+
 export const JudgeRunSchema = z.object({
   id: z.string(),
   runId: z.string(),
@@ -242,6 +268,12 @@ export const JudgeRunSchema = z.object({
    * failed). Kept as evidence and shown, never counted: the judgment stays inactive. Absent otherwise.
    */
   keptScores: z.record(z.string(), CriterionScoreSchema).optional(),
+  /**
+   * A panel's rubric judgments (several judge models, or repeats), each kept with its own scores; `scores` holds
+   * their combination by `combine`. Absent when one judge model graded once.
+   */
+  panel: z.array(PanelJudgmentSchema).optional(),
+  combine: z.enum(PANEL_COMBINE_RULES).optional(),
   /** The judge returned no scores: the slot stays in the denominator as unresolved. */
   unscored: z.boolean(),
   /** judge.ts's returned JSON, exactly as returned. */
