@@ -76,6 +76,16 @@ export const ControlFileSchema = z.strictObject({
   turns: z.array(TurnSchema).min(1),
   verdict: z.record(z.string().min(1), VerdictEntrySchema).optional(),
   /**
+   * What a scripted judge variant `control/judge#<name>` submits instead, criterion by criterion (the rest as in
+   * `verdict`): judges that disagree make a panel testable offline.
+   */
+  judges: z
+    .record(
+      z.string().regex(/^[\w.-]+$/, { message: "must be letters, digits, '.', '_' or '-'" }),
+      z.record(z.string().min(1), VerdictEntrySchema),
+    )
+    .optional(),
+  /**
    * What the scripted judge answers in an early check (earlyStop) of this control's run: "decide" submits the
    * verdict (the run is stopped), "continue" waits for the finished run. Default: decide when no value is null.
    */

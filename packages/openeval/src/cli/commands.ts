@@ -171,12 +171,18 @@ export const COMMANDS = {
     },
   },
   rejudge: {
-    usage: "rejudge [<eval-run>...] [--benchmark <dir>] [--run <dir>]",
+    usage: "rejudge [<eval-run>...] [--repeat <n>] [--benchmark <dir>] [--run <dir>]",
     summary:
-      "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused. Ids as for retry: in full, or a prefix no other eval run shares.",
+      "Grade the named eval runs again, or, without names, every recording whose judging failed. The recordings are reused. Ids as for retry: in full, or a prefix no other eval run shares. " +
+      "--repeat n keeps each recording's rubric judgments and has every judge model grade it n more times (without names: every judged recording), so that judge agreement is measured even with one judge model.",
     options: {
       ...BENCHMARK,
       run: { ...RUN_DIRECTORY, description: "The run holding the eval runs (default: the latest run)" },
+      repeat: {
+        type: "string",
+        value: "n",
+        description: "Grade each recording n more times with every judge model, keeping its earlier judgments",
+      },
       ...EXECUTION,
     },
   },

@@ -10,6 +10,7 @@ import type { EngineOptions } from "../sandbox/index.ts";
 import type { VerificationEnvironment } from "./schema.ts";
 import { describeState } from "../util/words.ts";
 import { integrityFindingsOf } from "./integrity/index.ts";
+import type { PanelRequest } from "./rubric/grade-panel.ts";
 
 export interface GradeRequest {
   runId: string;
@@ -31,6 +32,8 @@ export interface GradeRequest {
   codeWorker?: string;
   /** Values to redact from what the judge leaves (its logs and returned JSON): every secret the runner can see. */
   secrets?: readonly string[];
+  /** Who grades the rubric and which earlier judgments may be reused; default: the benchmark's judges, graded afresh. */
+  panel?: PanelRequest;
   /** Called with the running record, then with the final one. */
   save(judgeRun: JudgeRun): void;
 }
@@ -119,11 +122,14 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
   const costUSD = outcomes.reduce((total, outcome) => total + (outcome.costUSD ?? 0), 0);
   // Only the rubric source talks to a model: its session's metrics are the judge run's, failed or not.
   const metrics = outcomes.find((outcome) => outcome.metrics)?.metrics;
+  const rubric = outcomes.find((outcome) => outcome.panel);
   const final: JudgeRun = {
     ...running,
     ...combineSources(outcomes, request.signal?.aborted === true),
     ...(output === undefined ? {} : { output }),
     ...(integrityFindings ? { integrityFindings } : {}),
+    ...(rubric?.panel ? { panel: rubric.panel } : {}),
+    ...(rubric?.combine ? { combine: rubric.combine } : {}),
     costUSD,
     ...(metrics ? { metrics } : {}),
     completedAt: new Date().toISOString(),

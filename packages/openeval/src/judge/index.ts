@@ -28,6 +28,8 @@ export {
   type EarlyCheckResult,
   type RubricGraderOptions,
   type RubricTask,
+  type PanelRequest,
+  judgeLabel,
   SCRIPTED_JUDGE_MODEL,
   RUBRIC_FILES,
   readCallLog,

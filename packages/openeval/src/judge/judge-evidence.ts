@@ -208,6 +208,7 @@ async function gradeRubric(
         judgeRunId: `judge_${crypto.randomUUID()}`,
         evidence,
         run: null,
+        judgeModel: settings.judge.model!,
         candidateModel: null,
         evaluation: { id: "constructed", rubric, controls: {} },
         settings,

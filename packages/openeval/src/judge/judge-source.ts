@@ -1,6 +1,7 @@
 // What each judge source (judge.ts, judge.md, a task's tests/) hands back to the grading of an eval run, and what a
 // run resolved once for ctx.verification: the types the sources and grade-eval-run.ts share.
-import type { CriterionScore, RunMetrics } from "../records/index.ts";
+import type { PanelCombineRule } from "../load/index.ts";
+import type { CriterionScore, PanelJudgment, RunMetrics } from "../records/index.ts";
 import type { VerificationLimits } from "../recording/index.ts";
 import type { EngineOptions } from "../sandbox/index.ts";
 
@@ -17,6 +18,10 @@ export interface SourceOutcome {
   metrics?: RunMetrics;
   /** It failed for the harness's reasons (a verifier that could not run), not the judge's. */
   infrastructureError?: boolean;
+  /** The rubric's judgments, one per judge model and repeat, kept on the judge run. */
+  panel?: PanelJudgment[];
+  /** How they combined, when there is more than one. */
+  combine?: PanelCombineRule;
 }
 
 /** What a run resolved once for ctx.verification: the pinned image, or why there is none. */

@@ -32,6 +32,15 @@ export {
 export { BenchmarkInvalidError, EnginesSettingError, type LoadProblem } from "./errors.ts";
 export { categoryKey, categoryKeys, inCategories } from "./categories.ts";
 export { DEFAULT_EARLY_STOP, earlyStopPolicy, type EarlyStopPolicy } from "./early-stop.ts";
+export {
+  agreementSettingsOf,
+  DEFAULT_MIN_AGREEMENT,
+  judgePanelOf,
+  PANEL_COMBINE_RULES,
+  type AgreementSettings,
+  type JudgePanel,
+  type PanelCombineRule,
+} from "./judge-panel.ts";
 export { CURRENT_VARIANT, CURRENT_VARIANT_NAME, type VariantDefinition } from "./variants.ts";
 export {
   isIsolation,
@@ -48,6 +57,7 @@ export {
   MODEL_ID,
   PREPARE_STEP_TIMEOUT_MS,
   RESERVED_VARIANTS,
+  JudgeSettingsSchema,
   VerificationSettingsSchema,
   type Benchmark,
   type BenchmarkSettings,

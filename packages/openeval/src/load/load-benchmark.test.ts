@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { checkModelOverride, loadBenchmark } from "./load-benchmark.ts";
+import { agreementSettingsOf, judgePanelOf } from "./judge-panel.ts";
 import { loadProblems } from "./fixtures/load-problems.ts";
 
 async function problemsOf(files: Record<string, string | { symlink: string }>): Promise<string[]> {
@@ -148,6 +149,40 @@ describe("loadBenchmark", () => {
       expect.stringMatching(
         /^benchmark.ts: concurrency 1 leaves no lane for the earlyStop checks of notes; set concurrency to 2 or more/,
       ),
+    ]);
+  });
+
+  it("takes a judge panel (judge.model beside judge.models), and refuses a model listed twice or a panel deciding early", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"], judge: { model: "a/judge", models: ["b/judge"], combine: "min", minAgreement: 0.8, strict: true } };\n`,
+        "evals/notes/prompt.md": "Write notes.\n",
+        "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear notes\n\nThe notes are clear.\n",
+      }),
+    );
+    const { settings } = await loadBenchmark(directory);
+    expect(judgePanelOf(settings)).toEqual({ models: ["a/judge", "b/judge"], combine: "min" });
+    expect(agreementSettingsOf(settings)).toEqual({ minAgreement: 0.8, minUnits: 2, strict: true });
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"], concurrency: 2, judge: { model: "a/judge", models: ["b/judge", "a/judge"], combine: "vote" } };\n`,
+        "evals/notes/prompt.md": "Write notes.\n",
+        "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear notes\n\nThe notes are clear.\n",
+        "evals/notes/eval.ts": "export default { earlyStop: true };\n",
+      }),
+    );
+    expect(problems).toEqual([expect.stringMatching(/^benchmark.ts: judge.combine: .*"mean"\|"majority"\|"min"/)]);
+    const more = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"], concurrency: 2, judge: { model: "a/judge", models: ["b/judge", "a/judge"] } };\n`,
+        "evals/notes/prompt.md": "Write notes.\n",
+        "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear notes\n\nThe notes are clear.\n",
+        "evals/notes/eval.ts": "export default { earlyStop: true };\n",
+      }),
+    );
+    expect(more).toEqual([
+      "benchmark.ts: judge.models: a/judge is listed twice (judge.model counts as one of the panel); list each judge model once, and grade a recording again with openeval rejudge --repeat <n>",
+      "benchmark.ts: judge.models: a panel cannot decide early, since an earlyStop check is one judge's decision; remove earlyStop from notes, or grade with one judge model",
     ]);
   });
 

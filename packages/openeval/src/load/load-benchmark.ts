@@ -7,6 +7,7 @@ import { ConfigInvalidError, createConfigImporter, type ConfigImporter } from ".
 import { loadEval, type EvalDefinition } from "./load-eval.ts";
 import { BenchmarkSchema, MAX_SLOTS, MODEL_ID, type BenchmarkSettings } from "./schema.ts";
 import { loadVariants, type VariantDefinition } from "./variants.ts";
+import { judgePanelOf, judgePanelProblems } from "./judge-panel.ts";
 import { BUILT_IN_CONTROLS } from "./built-in-controls.ts";
 import { HARBOR_REWARD } from "./harbor-task.ts";
 import { composeByCategories } from "./compose-categories.ts";
@@ -152,19 +153,30 @@ function variantWorkspaceProblems(
   });
 }
 
+function earlyStops(evaluation: EvalDefinition): boolean {
+  return evaluation.settings.earlyStop !== undefined && evaluation.settings.earlyStop !== false;
+}
+
 /** Rules that need both benchmark.ts and the evals. */
 function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]): LoadProblem[] {
   const problems: LoadProblem[] = [];
   const rubricEvals = evals.filter((evaluation) => evaluation.rubric !== null);
-  if (rubricEvals.length > 0 && !settings.judge.model) {
+  const panel = judgePanelOf(settings);
+  if (rubricEvals.length > 0 && panel.models.length === 0) {
     problems.push({
       file: "benchmark.ts",
       message: `judge.model is required because ${rubricEvals.map((evaluation) => evaluation.id).join(", ")} ha${rubricEvals.length === 1 ? "s" : "ve"} judge.md`,
     });
   }
-  const earlyStopEvals = evals.filter(
-    (evaluation) => evaluation.settings.earlyStop !== undefined && evaluation.settings.earlyStop !== false,
-  );
+  problems.push(...judgePanelProblems(settings).map((message) => ({ file: "benchmark.ts", message })));
+  const earlyPanel = panel.models.length > 1 ? rubricEvals.filter((evaluation) => earlyStops(evaluation)) : [];
+  if (earlyPanel.length > 0) {
+    problems.push({
+      file: "benchmark.ts",
+      message: `judge.models: a panel cannot decide early, since an earlyStop check is one judge's decision; remove earlyStop from ${earlyPanel.map((evaluation) => evaluation.id).join(", ")}, or grade with one judge model`,
+    });
+  }
+  const earlyStopEvals = evals.filter(earlyStops);
   if (earlyStopEvals.length > 0 && settings.concurrency === 1) {
     problems.push({
       file: "benchmark.ts",

@@ -1,5 +1,6 @@
 // The shapes authors write: benchmark.ts and eval.ts. Parsed once at load time; types come from here.
 import * as z from "zod";
+import { PANEL_COMBINE_RULES } from "./judge-panel.ts";
 import { CRITERION_ID } from "../util/criterion-id.ts";
 
 export { CRITERION_ID };
@@ -67,6 +68,16 @@ export const VerificationSettingsSchema = z.strictObject({
 
 export const JudgeSettingsSchema = z.strictObject({
   model: ModelIdSchema.optional(),
+  /** A panel: each grades every rubric on its own (beside judge.model, or instead of it). */
+  models: z.array(ModelIdSchema).min(1).optional(),
+  /** How the panel's judgments of a criterion combine (default mean). */
+  combine: z.enum(PANEL_COMBINE_RULES).optional(),
+  /** Krippendorff's α below which a criterion's judges are unreliable (default 0.67). */
+  minAgreement: z.number().min(-1).max(1).optional(),
+  /** Recordings with two or more judgments needed before α can call a criterion unreliable (default 2). */
+  minAgreementUnits: z.number().int().min(2).optional(),
+  /** An unreliable criterion's failures still block (default false: they are advisory). */
+  strict: z.boolean().optional(),
   timeoutMs: positiveInt.default(DEFAULT_JUDGE_TIMEOUT_MS),
   maxCostUSD: positiveUSD.optional(),
   verification: VerificationSettingsSchema.optional(),

@@ -3,7 +3,7 @@
 // would quietly do nothing: both are refused, naming the eval runs that are active for the slot. A name may be the
 // full id or, as the viewer shows ids, a prefix of it that no other eval run of the run shares.
 import { sameSlot, type EvalRun } from "../records/index.ts";
-import { describeSlot, type PlanScope } from "./plan-benchmark.ts";
+import { describeSlot, type PlannedSlot, type PlanScope } from "./plan-benchmark.ts";
 import { ScopeInvalidError } from "./check-scope.ts";
 import { describeState } from "../util/words.ts";
 
@@ -25,7 +25,7 @@ export function resolveExplicitRequests(
   scope: ExplicitRequests,
 ): ExplicitRequests {
   const { retry, rejudge } = scope;
-  if (!retry?.length && (rejudge === undefined || rejudge === "failed" || rejudge.length === 0)) return scope;
+  if (!retry?.length && (rejudge === undefined || typeof rejudge === "string" || rejudge.length === 0)) return scope;
   const evalRuns = readEvalRuns();
   const problems: string[] = [];
   const resolveAll = (command: "retry" | "rejudge", names: readonly string[]) =>
@@ -36,7 +36,7 @@ export function resolveExplicitRequests(
     });
   const resolved = {
     ...(retry ? { retry: resolveAll("retry", retry) } : {}),
-    ...(rejudge ? { rejudge: rejudge === "failed" ? rejudge : resolveAll("rejudge", rejudge) } : {}),
+    ...(rejudge ? { rejudge: typeof rejudge === "string" ? rejudge : resolveAll("rejudge", rejudge) } : {}),
   };
   if (problems.length > 0) throw new ScopeInvalidError(problems);
   return resolved;
@@ -82,4 +82,28 @@ function resolveRequest(command: "retry" | "rejudge", name: string, evalRuns: re
     return `rejudge ${name}: it ended ${describeState(evalRun.state)}${evalRun.infrastructureError ? " (infrastructure error)" : ""} and has no recording to judge; execute it again with \`openeval retry ${id}\``;
   }
   return evalRun;
+}
+
+/**
+ * `rejudge --repeat` that would grade nothing is refused: a named eval run whose eval has no judge.md (only rubric
+ * judgments repeat), or a run with no judged rubric recording in scope.
+ */
+export function checkRepeatedJudging(slots: readonly PlannedSlot[], scope: PlanScope): void {
+  if (!scope.repeatJudgments) return;
+  const repeated = slots.filter((slot) => typeof slot.judging === "object");
+  const named = Array.isArray(scope.rejudge) ? scope.rejudge : [];
+  const problems = named
+    .filter((id) => !repeated.some((slot) => slot.evalRun?.id === id))
+    .map((id) => {
+      const slot = slots.find((planned) => planned.evalRun?.id === id);
+      return slot
+        ? `rejudge --repeat ${id}: ${describeSlot(slot)} has no judge.md judgment to grade again (${slot.reason.toLowerCase()}); only rubric judgments repeat`
+        : `rejudge --repeat ${id}: it is not the recording any slot in scope counts; \`openeval plan\` lists them`;
+    });
+  if (problems.length === 0 && repeated.length === 0) {
+    problems.push(
+      "rejudge --repeat: no judged recording of an eval with judge.md is in scope, so there is nothing to grade again; run `openeval run` first, or widen the scope",
+    );
+  }
+  if (problems.length > 0) throw new ScopeInvalidError(problems);
 }

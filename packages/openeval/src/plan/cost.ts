@@ -1,6 +1,6 @@
 // Cost before spending: each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
-import { earlyStopPolicy, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
+import { earlyStopPolicy, judgePanelOf, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
 import { cellId, type EvalRunHead } from "../records/index.ts";
 import { median } from "../util/median.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
@@ -24,9 +24,12 @@ export function unknownCandidateCost(model: string, settings: BenchmarkSettings)
 }
 
 /** The most a judge run can cost: code judges call no model; rubric judges are bounded by judge.maxCostUSD. */
-export function judgeMaxCost(hasRubric: boolean, settings: BenchmarkSettings): number | null {
-  if (!hasRubric || isScriptedJudge(settings)) return 0;
-  return settings.judge.maxCostUSD ?? null;
+export function judgeMaxCost(hasRubric: boolean, settings: BenchmarkSettings, gradingsPerJudge = 1): number | null {
+  const realJudges = judgePanelOf(settings).models.filter((model) => !isControlModel(model)).length;
+  if (!hasRubric || realJudges === 0) return 0;
+  // Each real judge model's session is bounded on its own; a panel's reused judgments make this an upper bound.
+  const limit = settings.judge.maxCostUSD;
+  return limit === undefined ? null : limit * realJudges * gradingsPerJudge;
 }
 
 /** The most a candidate's earlyStop checks can spend on its judge (the eval's earlyStop maxCostUSD; 0 when unmonitored). */
@@ -35,8 +38,10 @@ export function checksMaxCost(evaluation: EvalDefinition, settings: BenchmarkSet
   return policy === null || isScriptedJudge(settings) ? 0 : policy.maxCostUSD;
 }
 
+/** Early checks are graded by the one judge model (a panel cannot decide early). */
 function isScriptedJudge(settings: BenchmarkSettings): boolean {
-  return settings.judge.model !== undefined && isControlModel(settings.judge.model);
+  const [model] = judgePanelOf(settings).models;
+  return model !== undefined && isControlModel(model);
 }
 
 export interface CostLimits {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import { candidateFingerprint } from "./fingerprints.ts";
+import { candidateFingerprint, judgeFingerprint, judgmentFingerprint } from "./fingerprints.ts";
 
 const withScorers = `import { exactMatch } from "openeval/scorers";\nexport default (ctx) => ({ scores: { correct: exactMatch(ctx.response.text, "APPLE") } });\n`;
 
@@ -27,6 +27,41 @@ describe("judgeFingerprint", () => {
     expect(await fingerprintWith("1.0.0", withScorers)).not.toBe(await fingerprintWith("2.0.0", withScorers));
     const plain = minimalBenchmark()["evals/answer/judge.ts"] as string;
     expect(await fingerprintWith("1.0.0", plain)).toBe(await fingerprintWith("2.0.0", plain));
+  });
+});
+
+describe("judge panels", () => {
+  async function benchmarkJudgedBy(judge: string) {
+    return loadBenchmark(
+      await writeTree(
+        minimalBenchmark({
+          "benchmark.ts": `export default { models: ["p/a"], judge: ${judge} };\n`,
+          "evals/answer/judge.md": "## Criterion: clear — Clear\nThe answer is clear.\n",
+        }),
+      ),
+    );
+  }
+
+  it("adding a judge changes the slot's judge fingerprint, not the judgment fingerprint of the judges it had", async () => {
+    const one = await benchmarkJudgedBy(`{ model: "a/judge" }`);
+    const two = await benchmarkJudgedBy(`{ model: "a/judge", models: ["b/judge"] }`);
+    const sameOne = await benchmarkJudgedBy(`{ models: ["a/judge"] }`);
+    const [evaluation] = one.evals;
+    expect(judgeFingerprint(two.evals[0]!, two.settings)).not.toBe(judgeFingerprint(evaluation!, one.settings));
+    // One model in judge.models is judge.model: recorded judgments stay reusable.
+    expect(judgeFingerprint(sameOne.evals[0]!, sameOne.settings)).toBe(judgeFingerprint(evaluation!, one.settings));
+    expect(judgmentFingerprint(two.evals[0]!, two.settings, "a/judge")).toBe(
+      judgmentFingerprint(evaluation!, one.settings, "a/judge"),
+    );
+    expect(judgmentFingerprint(evaluation!, one.settings, "b/judge")).not.toBe(
+      judgmentFingerprint(evaluation!, one.settings, "a/judge"),
+    );
+  });
+
+  it("the combine rule changes a panel's fingerprint", async () => {
+    const mean = await benchmarkJudgedBy(`{ models: ["a/judge", "b/judge"] }`);
+    const min = await benchmarkJudgedBy(`{ models: ["a/judge", "b/judge"], combine: "min" }`);
+    expect(judgeFingerprint(mean.evals[0]!, mean.settings)).not.toBe(judgeFingerprint(min.evals[0]!, min.settings));
   });
 });
 

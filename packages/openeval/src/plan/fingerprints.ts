@@ -1,6 +1,7 @@
 // Candidate and judge fingerprints: what, if changed, makes recorded work stale. Reuse is exact-match.
 import {
   CURRENT_VARIANT,
+  judgePanelOf,
   REFERENCE_FIX_FILE,
   type BenchmarkSettings,
   type EvalDefinition,
@@ -65,6 +66,7 @@ export function judgeFingerprint(
   settings: BenchmarkSettings,
   verificationImage: string | null = null,
 ): string {
+  const panel = judgePanelOf(settings);
   return fingerprint({
     rubric: evaluation.rubric?.text ?? null,
     // Categories are reporting metadata (OpenEval 0.5): changing them never rejudges.
@@ -75,22 +77,14 @@ export function judgeFingerprint(
         }
       : null,
     judge: {
-      model: evaluation.rubric ? (settings.judge.model ?? null) : null,
+      model: evaluation.rubric && panel.models.length === 1 ? panel.models[0]! : null,
       timeoutMs: settings.judge.timeoutMs,
       verification: evaluation.code ? (settings.judge.verification ?? null) : null,
     },
+    // Only a panel adds the key, so judgments by one judge model stay reusable.
+    ...(evaluation.rubric && panel.models.length > 1 ? { panel } : {}),
     judgeFiles: evaluation.judgeFiles,
-    // Rubric judges read the reference-fix scorer's result as facts, and capped criteria are capped at it.
-    ...(evaluation.rubric && evaluation.judgeFiles.some((file) => file.path === REFERENCE_FIX_FILE)
-      ? {
-          referenceFacts: {
-            version: REFERENCE_FACTS_VERSION,
-            ceilings: evaluation.rubric.criteria.flatMap((criterion) =>
-              criterion.ceiling ? [[criterion.id, criterion.ceiling]] : [],
-            ),
-          },
-        }
-      : {}),
+    ...referenceFactsInput(evaluation),
     // Grading runs the integrity check too: what it protects, and the check's own version.
     integrity: {
       protected: evaluation.integrity.protected,
@@ -102,6 +96,34 @@ export function judgeFingerprint(
     // `openeval/scorers` is the harness's own code, outside the bundle: its definition version stands in for it.
     ...(usesScorers(evaluation) ? { scorers: SCORERS_VERSION } : {}),
   });
+}
+
+/**
+ * What one judge model's grading of the rubric depends on: a panel's judgment with an unchanged fingerprint is
+ * reused when the panel changes, so adding a judge grades only with the new one.
+ */
+export function judgmentFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings, model: string): string {
+  return fingerprint({
+    rubric: evaluation.rubric?.text ?? null,
+    model,
+    timeoutMs: settings.judge.timeoutMs,
+    judgeFiles: evaluation.judgeFiles,
+    ...referenceFactsInput(evaluation),
+    protocol: JUDGE_PROTOCOL_VERSION,
+  });
+}
+
+/** Rubric judges read the reference-fix scorer's result as facts, and capped criteria are capped at it. */
+function referenceFactsInput(evaluation: EvalDefinition) {
+  if (!evaluation.rubric || !evaluation.judgeFiles.some((file) => file.path === REFERENCE_FIX_FILE)) return {};
+  return {
+    referenceFacts: {
+      version: REFERENCE_FACTS_VERSION,
+      ceilings: evaluation.rubric.criteria.flatMap((criterion) =>
+        criterion.ceiling ? [[criterion.id, criterion.ceiling]] : [],
+      ),
+    },
+  };
 }
 
 function usesScorers(evaluation: EvalDefinition): boolean {

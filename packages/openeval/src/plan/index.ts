@@ -12,5 +12,11 @@ export {
   type SlotAction,
 } from "./plan-benchmark.ts";
 export { checkScope, ScopeInvalidError } from "./check-scope.ts";
-export { resolveExplicitRequests } from "./check-requests.ts";
-export { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
+export { checkRepeatedJudging, resolveExplicitRequests } from "./check-requests.ts";
+export {
+  candidateFingerprint,
+  judgeFingerprint,
+  judgmentFingerprint,
+  PROCESS_RUNTIME,
+  type CandidateRuntime,
+} from "./fingerprints.ts";

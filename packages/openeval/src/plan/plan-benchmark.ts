@@ -52,6 +52,12 @@ export interface PlannedSlot<E extends EvalRunHead = EvalRunHead, J extends Judg
   judgeRun: J | null;
   /** The slot's execution that never finished (action `candidate`): never judged, but what it spent was spent. */
   interruptedRun?: E;
+  /**
+   * How judge work treats the recording's earlier rubric judgments: `fresh` (an explicit rejudge) grades every judge
+   * again; `{ repeat }` (rejudge --repeat) keeps them and grades each judge that many more times. Absent: judgments
+   * with unchanged inputs are kept, the rest are graded.
+   */
+  judging?: "fresh" | { repeat: number };
 }
 
 export interface PlanScope {
@@ -79,8 +85,13 @@ export interface PlanScope {
   isolation?: Isolation;
   /** Eval runs to execute again although they failed (`openeval retry`). */
   retry?: readonly string[];
-  /** Eval runs to grade again (`openeval rejudge <eval-run>`), or every failed judgment (`"failed"`). */
-  rejudge?: readonly string[] | "failed";
+  /**
+   * Eval runs to grade again (`openeval rejudge <eval-run>`), every failed judgment (`"failed"`), or every judged
+   * recording (`"judged"`, with `repeatJudgments`).
+   */
+  rejudge?: readonly string[] | "failed" | "judged";
+  /** `rejudge --repeat N`: grade the recordings N more times with every judge model, keeping earlier judgments. */
+  repeatJudgments?: number;
   /** Do only what retry/rejudge asked for; other pending work waits for `openeval run`. */
   explicitOnly?: boolean;
 }
@@ -154,7 +165,8 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
             inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
               ? applyExplicitRequests(
                   decide(index.activeWork(key, expected)),
-                  scope,
+                  // Only a rubric has judgments to repeat.
+                  evaluation.rubric ? scope : { ...scope, repeatJudgments: 0 },
                   scope.retry?.length ? index.latest(key)?.id : undefined,
                 )
               : {
@@ -173,7 +185,11 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
   const hasRubric = (slot: SlotKey) => evalsById.get(slot.evalId)?.rubric != null;
   const limited = limitWork(slots, scope, {
     maxCost: (slot) => {
-      const judge = judgeMaxCost(hasRubric(slot), benchmark.settings);
+      const judge = judgeMaxCost(
+        hasRubric(slot),
+        benchmark.settings,
+        typeof slot.judging === "object" ? slot.judging.repeat : 1,
+      );
       if (slot.action !== "candidate") return judge;
       const candidate = candidateMaxCost(slot.model, benchmark.settings);
       const checks = scope.finalOnly ? 0 : checksMaxCost(evalsById.get(slot.evalId)!, benchmark.settings, slot.model);
@@ -242,7 +258,7 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
 
 type Decision<E extends EvalRunHead, J extends JudgeRunHead> = Pick<
   PlannedSlot<E, J>,
-  "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy" | "interruptedRun"
+  "action" | "reason" | "evalRun" | "judgeRun" | "deferredBy" | "interruptedRun" | "judging"
 >;
 
 /** The slot's action and its reason, from the work that counts for it (records/active-work.ts decides which). */
@@ -330,8 +346,25 @@ function explicitRequest<E extends EvalRunHead, J extends JudgeRunHead>(
   const judgeFailed = decision.action === "failed" && decision.judgeRun !== null;
   const candidateFailed = decision.action === "failed" && decision.judgeRun === null;
   const listed = Array.isArray(scope.rejudge) && scope.rejudge.includes(evalRunId);
+  const repeat = scope.repeatJudgments ?? 0;
+  if (repeat > 0 && (listed || (scope.rejudge === "judged" && decision.action === "reuse"))) {
+    if (candidateFailed) return null;
+    return {
+      ...decision,
+      action: "judge",
+      reason: `Repeated judging of ${evalRunId}: each judge grades it ${repeat} more time(s)`,
+      judgeRun: null,
+      judging: { repeat },
+    };
+  }
   if ((listed && !candidateFailed) || (scope.rejudge === "failed" && judgeFailed)) {
-    return { ...decision, action: "judge", reason: `Explicit rejudge of ${evalRunId}`, judgeRun: null };
+    return {
+      ...decision,
+      action: "judge",
+      reason: `Explicit rejudge of ${evalRunId}`,
+      judgeRun: null,
+      ...(listed ? { judging: "fresh" as const } : {}),
+    };
   }
   return null;
 }

@@ -5,6 +5,7 @@ import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.t
 import { loadBenchmark } from "../load/index.ts";
 import { toSlotKey, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { plannedModels, planSlots, type PlannedSlot } from "./plan-benchmark.ts";
+import { checkRepeatedJudging } from "./check-requests.ts";
 
 async function benchmarkWith(overrides: Record<string, string> = {}, directory?: string) {
   const root = await writeTree(
@@ -252,6 +253,36 @@ describe("planSlots", () => {
     expect(
       planSlots(benchmark, partly, { rejudge: "failed", explicitOnly: true }).slots.map((slot) => slot.action),
     ).toEqual(["reuse", "judge", "deferred", "deferred"]);
+  });
+
+  it("rejudge --repeat grades judged rubric recordings again keeping their judgments; an explicit rejudge grades afresh", async () => {
+    const benchmark = await benchmarkWith({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 2, judge: { model: "p/judge" } };\n`,
+      "evals/answer/judge.md": "## Criterion: clear — Clear\nThe answer is clear.\n",
+    });
+    const recorded = recordAll(planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots);
+    const repeated = planSlots(benchmark, recorded, { rejudge: "judged", repeatJudgments: 2, explicitOnly: true });
+    // answer has a rubric (its judge.ts and judge.md make it hybrid); other has judge.ts only: nothing to repeat.
+    expect(repeated.slots.map((slot) => [slot.evalId, slot.action, slot.judging ?? null])).toEqual([
+      ["answer", "judge", { repeat: 2 }],
+      ["answer", "judge", { repeat: 2 }],
+      ["other", "reuse", null],
+      ["other", "reuse", null],
+    ]);
+    expect(repeated.slots[0]!.reason).toBe("Repeated judging of eval_0: each judge grades it 2 more time(s)");
+    expect(() => checkRepeatedJudging(repeated.slots, { rejudge: "judged", repeatJudgments: 2 })).not.toThrow();
+    expect(planSlots(benchmark, recorded, { rejudge: ["eval_1"] }).slots[1]).toMatchObject({
+      action: "judge",
+      judging: "fresh",
+    });
+    const onCode = planSlots(benchmark, recorded, { rejudge: ["eval_2"], repeatJudgments: 1, explicitOnly: true });
+    expect(() => checkRepeatedJudging(onCode.slots, { rejudge: ["eval_2"], repeatJudgments: 1 })).toThrow(
+      "rejudge --repeat eval_2: other × p/a #1 has no judge.md judgment to grade again",
+    );
+    const nothing = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, { rejudge: "judged", repeatJudgments: 1 });
+    expect(() => checkRepeatedJudging(nothing.slots, { rejudge: "judged", repeatJudgments: 1 })).toThrow(
+      "rejudge --repeat: no judged recording of an eval with judge.md is in scope",
+    );
   });
 
   it("re-plans interrupted work", async () => {

@@ -1,6 +1,6 @@
 // Records the results store keeps: eval runs, judge runs and the judgments they produce.
 import * as z from "zod";
-import { CURRENT_VARIANT_NAME, INTEGRITY_FINDING_KINDS } from "../load/index.ts";
+import { CURRENT_VARIANT_NAME, INTEGRITY_FINDING_KINDS, PANEL_COMBINE_RULES } from "../load/index.ts";
 import { RunMetricsSchema } from "./run-metrics-schema.ts";
 
 const count = z.number().int().nonnegative();
@@ -222,10 +222,6 @@ export type CriterionScore = z.infer<typeof CriterionScoreSchema>;
 export type Citation = z.infer<typeof CitationSchema>;
 export type EarlyCheck = z.infer<typeof EarlyCheckSchema>;
 export type JudgeRunState = (typeof JUDGE_RUN_STATES)[number];
-
-/** How a panel's judgments of one criterion become its score: their mean, the majority value, or the lowest. */
-export const PANEL_COMBINE_RULES = ["mean", "majority", "min"] as const;
-export type PanelCombineRule = (typeof PANEL_COMBINE_RULES)[number];
 
 /** One judge model's grading of the rubric in a panel: its own session, scores and cost. */
 export const PanelJudgmentSchema = z.object({

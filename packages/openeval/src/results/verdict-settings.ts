@@ -3,7 +3,7 @@
 // from. Recorded with the run, so that readResults and the viewer judge a run by what it ran with, and can say when
 // benchmark.ts has changed since. Provider config is kept only as a fingerprint: it may hold keys.
 import * as z from "zod";
-import { GatesSchema, IntegritySettingsSchema, type BenchmarkSettings } from "../load/index.ts";
+import { GatesSchema, IntegritySettingsSchema, JudgeSettingsSchema, type BenchmarkSettings } from "../load/index.ts";
 import { fingerprint } from "../util/hash.ts";
 import type { GateSelection } from "./gate-selection.ts";
 import type { ResultsStore } from "../records/index.ts";
@@ -23,7 +23,18 @@ export const VerdictSettingsSchema = z.object({
   }),
   /** benchmark.ts `integrity`: which findings fail the verdict; absent in runs recorded before it. */
   integrity: IntegritySettingsSchema.nullable().optional(),
-  judge: z.object({ model: z.string().nullable(), timeoutMs: z.number(), maxCostUSD: z.number().nullable() }),
+  /** The judges, and when their disagreement keeps a criterion from blocking (the panel keys only when set). */
+  judge: JudgeSettingsSchema.pick({
+    models: true,
+    combine: true,
+    minAgreement: true,
+    minAgreementUnits: true,
+    strict: true,
+  }).extend({
+    model: z.string().nullable(),
+    timeoutMs: z.number(),
+    maxCostUSD: z.number().nullable(),
+  }),
   candidate: z.object({ timeoutMs: z.number(), maxCostUSD: z.number().nullable(), providersFingerprint: z.string() }),
   /** Of everything above except the command line's selection: equal fingerprints mean benchmark.ts's verdict settings are unchanged. */
   fingerprint: z.string(),
@@ -47,6 +58,8 @@ export function verdictSettingsOf(
       model: settings.judge.model ?? null,
       timeoutMs: settings.judge.timeoutMs,
       maxCostUSD: settings.judge.maxCostUSD ?? null,
+      // Only when set: runs recorded before panels keep their fingerprint.
+      ...panelSettings(settings),
     },
     candidate: {
       timeoutMs: settings.candidate.timeoutMs,
@@ -72,4 +85,16 @@ export function recordVerdictSettings(store: ResultsStore, settings: VerdictSett
 export function readVerdictSettings(store: ResultsStore): VerdictSettings | null {
   const recorded = store.latestEvent(VERDICT_SETTINGS_EVENT);
   return recorded === null ? null : VerdictSettingsSchema.parse(recorded);
+}
+
+/** The panel and agreement keys benchmark.ts sets: they change which failures block. */
+function panelSettings(settings: BenchmarkSettings) {
+  const { models, combine, minAgreement, minAgreementUnits, strict } = settings.judge;
+  return {
+    ...(models ? { models } : {}),
+    ...(combine ? { combine } : {}),
+    ...(minAgreement === undefined ? {} : { minAgreement }),
+    ...(minAgreementUnits === undefined ? {} : { minAgreementUnits }),
+    ...(strict === undefined ? {} : { strict }),
+  };
 }

@@ -7,6 +7,7 @@ import {
   checkModelOverride,
   CURRENT_VARIANT_NAME,
   earlyStopPolicy,
+  judgePanelOf,
   loadBenchmark,
   type BenchmarkDefinition,
 } from "../load/index.ts";
@@ -29,6 +30,7 @@ import {
   plannedModels,
   plannedVariants,
   planSlots,
+  checkRepeatedJudging,
   resolveExplicitRequests,
   type PlanScope,
 } from "../plan/index.ts";
@@ -185,6 +187,7 @@ export async function runBenchmark(
     const records = readCheckedRecords(store);
     for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
     const plan = planSlots(benchmark, records, { ...scope, ...requests }, verification.imageFor, isolation.runtimeFor);
+    checkRepeatedJudging(plan.slots, { ...scope, ...requests });
     emit({
       type: "run.started",
       runId,
@@ -246,8 +249,7 @@ export async function runBenchmark(
       for (const problem of problems) emit({ type: "notice", message: `Integrity error: ${problem.message}` });
       return usable;
     };
-    const scriptedJudge =
-      benchmark.settings.judge.model !== undefined && isControlModel(benchmark.settings.judge.model);
+    const scriptedJudge = judgePanelOf(benchmark.settings).models.some(isControlModel);
     const controls: ControlServer | null = work.some((item) => isControlModel(item.slot.model) || scriptedJudge)
       ? await startControls(benchmark)
       : null;

@@ -13,6 +13,7 @@ import {
   integrityFindingsOf,
   type EarlyCheckLimits,
   type EarlyCheckResult,
+  type PanelRequest,
   type RubricGrader,
   type RubricGraderOptions,
   type RubricTask,
@@ -21,13 +22,14 @@ import {
 import {
   CURRENT_VARIANT,
   earlyStopPolicy,
+  judgePanelOf,
   mentionsVerification,
   type BenchmarkDefinition,
   type EarlyStopPolicy,
   type EvalDefinition,
   type VariantDefinition,
 } from "../load/index.ts";
-import { describeSlot, type PlannedSlot } from "../plan/index.ts";
+import { describeSlot, judgmentFingerprint, type PlannedSlot } from "../plan/index.ts";
 import { describeOutcome, isJudgeable, toSlotKey, type EvalRun } from "../records/index.ts";
 import type { ResultsStore } from "../records/index.ts";
 import { checkMarker, createEarlyStopMonitor, decidedJudgeRun, type EarlyStopMonitor } from "./early-stop.ts";
@@ -187,6 +189,8 @@ function monitorCandidate(
           judgeRunId: `${evalRunId}-check`,
           evidence: checkpoint,
           run: running(),
+          // A panel cannot decide early (refused at load): checks are graded by the one judge model.
+          judgeModel: judgePanelOf(context.benchmark.settings).models[0]!,
           candidateModel: slot.model,
           evaluation,
           settings: context.benchmark.settings,
@@ -239,12 +243,31 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
           : {}),
       secrets: context.secrets,
       ...(context.codeWorker ? { codeWorker: context.codeWorker } : {}),
+      ...(evaluation.rubric ? { panel: panelRequest(context, evaluation, slot, work.evalRun.id) } : {}),
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,
   );
   lease?.release({ failed: judgeRun.state !== "completed" });
   context.emit({ type: "judge.finished", slot: key, judgeRun });
+}
+
+/** The benchmark's judge models, and the judgments earlier judge runs of this recording made, oldest first. */
+function panelRequest(
+  context: WorkContext,
+  evaluation: EvalDefinition,
+  slot: PlannedSlot,
+  evalRunId: string,
+): PanelRequest {
+  const { settings } = context.benchmark;
+  const { models, combine } = judgePanelOf(settings);
+  return {
+    judges: models.map((model) => ({ model, fingerprint: judgmentFingerprint(evaluation, settings, model) })),
+    combine,
+    previous: context.store.judgeRuns(evalRunId).flatMap((judgeRun) => judgeRun.panel ?? []),
+    repeat: typeof slot.judging === "object" ? slot.judging.repeat : 0,
+    reuse: slot.judging !== "fresh",
+  };
 }
 
 function evaluationOf(context: WorkContext, slot: PlannedSlot) {

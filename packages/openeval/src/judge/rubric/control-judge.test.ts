@@ -83,3 +83,45 @@ describe("resolveJudgeModel", () => {
     });
   });
 });
+
+describe("scripted judge variants (control/judge#<name>)", () => {
+  const disputed: Record<string, ControlFile> = {
+    positive: {
+      turns: [{ text: "ok" }],
+      verdict: { correct: { value: true, reason: "Right." }, style: { value: true, reason: "Tidy." } },
+      judges: { harsh: { style: { value: false, reason: "Untidy." } } },
+    },
+  };
+
+  it("plays the control's judges.<name> verdict for the criteria it names, and the verdict for the rest", () => {
+    const judges = judgeControls(disputed);
+    expect(Object.keys(judges)).toEqual(["judge.positive", "judge-early.positive", "judge.positive.harsh"]);
+    expect(judges["judge.positive.harsh"]!.turns[0]!.tools![0]!.input).toEqual({
+      scores: {
+        correct: { value: true, reason: "Right.", evidence: [{ kind: "response" }] },
+        style: { value: false, reason: "Untidy.", evidence: [{ kind: "response" }] },
+      },
+    });
+  });
+
+  it("resolves a declared variant to its own judge, and an undeclared one (or an early check) to control/judge's", () => {
+    expect(resolveJudgeModel("control/judge#harsh", "control/positive", disputed)).toEqual({
+      model: "control/judge.positive.harsh",
+    });
+    expect(resolveJudgeModel("control/judge#lenient", "control/positive", disputed)).toEqual({
+      model: "control/judge.positive",
+    });
+    expect(resolveJudgeModel("control/judge#harsh", "control/positive", disputed, "early")).toEqual({
+      model: "control/judge-early.positive",
+    });
+  });
+
+  it("refuses a variant name that could not be a control name, naming the field", () => {
+    const parsed = ControlFileSchema.safeParse({
+      turns: [{ text: "ok" }],
+      judges: { "no good": { correct: { value: true, reason: "x" } } },
+    });
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error!.issues)).toContain("must be letters, digits");
+  });
+});

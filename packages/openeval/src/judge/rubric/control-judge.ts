@@ -1,6 +1,7 @@
 // The scripted judge `control/judge`: for each candidate control with a `verdict`, a control
 // `judge.<name>` that submits that verdict through judge_submit_judgment, then says it is done; and for earlyStop
-// checks `judge-early.<name>`, which submits a verdict that decides every criterion and otherwise continues.
+// checks `judge-early.<name>`, which submits a verdict that decides every criterion and otherwise continues. A
+// variant `control/judge#<v>` plays the control's `judges.<v>` verdict instead, where it declares one.
 import type { ControlFile } from "@openeval/control-model";
 import type { JudgePhase } from "./schema.ts";
 import { CONTROL_PROVIDER, controlName, isControlModel } from "../../util/control-model.ts";
@@ -33,12 +34,23 @@ export function judgeControls(controls: Record<string, ControlFile>): Record<str
     const decides = (control.earlyCheck ?? (open ? "continue" : "decide")) === "decide";
     judges[judgeControlName(name, "final")] = { turns: [submit, { text: FINAL_TEXT }] };
     judges[judgeControlName(name, "early")] = { turns: [decides ? submit : keepGoing, { text: FINAL_TEXT }] };
+    for (const [variant, overrides] of Object.entries(control.judges ?? {})) {
+      const scores = Object.fromEntries(
+        Object.entries({ ...control.verdict, ...overrides }).map(([criterion, { value, reason }]) => [
+          criterion,
+          { value, reason, evidence: [{ kind: "response" }] },
+        ]),
+      );
+      const turns = [{ tools: [{ name: SUBMIT_TOOL_NAME, input: { scores } }] }, { text: FINAL_TEXT }];
+      judges[judgeControlName(name, "final", variant)] = { turns };
+    }
   }
   return judges;
 }
 
-export function judgeControlName(candidateControl: string, phase: JudgePhase): string {
-  return `${phase === "early" ? "judge-early" : "judge"}.${candidateControl}`;
+/** `judge.<control>`, `judge-early.<control>`, or a variant's `judge.<control>.<variant>`. */
+export function judgeControlName(candidateControl: string, phase: JudgePhase, variant?: string): string {
+  return `${phase === "early" ? "judge-early" : "judge"}.${candidateControl}${variant ? `.${variant}` : ""}`;
 }
 
 /**
@@ -51,7 +63,8 @@ export function resolveJudgeModel(
   controls: Record<string, ControlFile>,
   phase: JudgePhase = "final",
 ): { model: string } | { error: string } {
-  if (judgeModel !== SCRIPTED_JUDGE_MODEL) return { model: judgeModel };
+  const [scripted, variant] = judgeModel.split("#") as [string, string | undefined];
+  if (scripted !== SCRIPTED_JUDGE_MODEL) return { model: judgeModel };
   if (candidateModel === null)
     return {
       error: `the scripted judge ${SCRIPTED_JUDGE_MODEL} plays a control candidate's verdict, and constructed evidence has none; script the judge or use a real model`,
@@ -71,5 +84,7 @@ export function resolveJudgeModel(
       error: `the candidate control "${name}" declares no verdict; add "verdict": { "<criterion>": { "value": …, "reason": "…" } } to controls/${name}.json for ${SCRIPTED_JUDGE_MODEL}`,
     };
   }
-  return { model: `${CONTROL_PROVIDER}/${judgeControlName(name, phase)}` };
+  // A variant the candidate's control says nothing about judges as control/judge does, and so do early checks.
+  const declared = phase === "final" && variant !== undefined && Object.hasOwn(controls[name]!.judges ?? {}, variant);
+  return { model: `${CONTROL_PROVIDER}/${judgeControlName(name, phase, declared ? variant : undefined)}` };
 }

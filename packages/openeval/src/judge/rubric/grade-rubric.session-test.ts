@@ -374,6 +374,7 @@ async function early(control: string, response: string) {
       hash: request.evalRun.evidence!.hash,
     },
     run: { ...request.evalRun, state: "running" as const },
+    judgeModel: request.settings.judge.model!,
     candidateModel: `control/${control}`,
     evaluation: request.evaluation,
     settings: request.settings,

@@ -15,7 +15,8 @@ import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import { harnessProgram } from "../bundle-program.ts";
 import type { RubricGrader } from "../grade-eval-run.ts";
 import type { SourceOutcome } from "../judge-source.ts";
-import { REFERENCE_FIX_FILE, type BenchmarkSettings, type EvalDefinition } from "../../load/index.ts";
+import { judgePanelOf, REFERENCE_FIX_FILE, type BenchmarkSettings, type EvalDefinition } from "../../load/index.ts";
+import { gradePanel, type PanelRequest } from "./grade-panel.ts";
 import type { EvalRun, RunMetrics } from "../../records/index.ts";
 import { isPriced } from "../../util/model-pricing.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
@@ -72,6 +73,8 @@ export interface RubricTask {
   /** Absolute evidence location. */
   evidence: EvidenceRef;
   run: EvalRun | null;
+  /** The judge model this session runs (one of `judge.model` / `judge.models`). */
+  judgeModel: string;
   /** The candidate's model (for `control/judge`, which plays that control's verdict); null for constructed evidence. */
   candidateModel: string | null;
   evaluation: Pick<EvalDefinition, "id" | "rubric" | "controls">;
@@ -104,7 +107,7 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
         error: `the reference fix (${REFERENCE_FIX_FILE}) could not be scored for the judge: ${(error as Error).message}`,
       };
     }
-    const task: RubricTask = {
+    const task: Omit<RubricTask, "judgeModel"> = {
       judgeRunId: request.judgeRunId,
       evidence,
       run: evalRun,
@@ -113,11 +116,31 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
       settings: request.settings,
       reference: score ? { score, capped: cappedCriteria(request.evaluation) } : null,
     };
-    // The judge run's id marks its processes, so that crash recovery can find and reap them.
-    return gradeRubricTask(task, directory, options, {
+    const panel = request.panel ?? freshPanel(request.settings);
+    return gradePanel(panel, {
+      judgeRunId: request.judgeRunId,
+      runDirectory: request.runDirectory,
+      directory,
       ...(request.signal ? { signal: request.signal } : {}),
-      marker: request.judgeRunId,
+      // The judge run's id marks its processes, so that crash recovery can find and reap them.
+      grade: (judgeModel, folder) =>
+        gradeRubricTask({ ...task, judgeModel }, folder, options, {
+          ...(request.signal ? { signal: request.signal } : {}),
+          marker: request.judgeRunId,
+        }),
     });
+  };
+}
+
+/** The benchmark's judges, each graded once, nothing reused (a caller that keeps no earlier judgments). */
+function freshPanel(settings: BenchmarkSettings): PanelRequest {
+  const { models, combine } = judgePanelOf(settings);
+  return {
+    judges: models.map((model) => ({ model, fingerprint: model })),
+    combine,
+    previous: [],
+    repeat: 0,
+    reuse: false,
   };
 }
 
@@ -187,9 +210,7 @@ function planJudgeRun(
 ): JudgePlan | { error: string } {
   const { evaluation, settings } = task;
   if (!evaluation.rubric) return { error: `eval ${evaluation.id} has no judge.md to grade with` };
-  if (!settings.judge.model)
-    return { error: "judge.md needs judge.model in benchmark.ts; set it to the model that should grade" };
-  const resolved = resolveJudgeModel(settings.judge.model, task.candidateModel, evaluation.controls, phase);
+  const resolved = resolveJudgeModel(task.judgeModel, task.candidateModel, evaluation.controls, phase);
   if ("error" in resolved) return resolved;
   try {
     return {

@@ -9,6 +9,8 @@ export {
   type RubricGraderOptions,
   type RubricTask,
 } from "./grade-rubric.ts";
+export { gradePanel, planJudgments, type PanelRequest } from "./grade-panel.ts";
+export { combinePanelScores, combineValues, judgeLabel } from "./panel-scores.ts";
 export { judgeControls, judgeControlName, SCRIPTED_JUDGE_MODEL } from "./control-judge.ts";
 export { SubmissionFileSchema, type Submission } from "./schema.ts";
 export { readCallLog, type CallLogEntry } from "./call-log.ts";
