@@ -43,7 +43,9 @@ export function judgePanelOf(settings: JudgeChoice): JudgePanel {
   return { models: [...(model ? [model] : []), ...(models ?? [])], combine: combine ?? "mean" };
 }
 
-export function agreementSettingsOf(settings: JudgeChoice): AgreementSettings {
+export function agreementSettingsOf(settings: {
+  judge: Pick<JudgeChoice["judge"], "minAgreement" | "minAgreementUnits" | "strict">;
+}): AgreementSettings {
   return {
     minAgreement: settings.judge.minAgreement ?? DEFAULT_MIN_AGREEMENT,
     minUnits: settings.judge.minAgreementUnits ?? DEFAULT_MIN_AGREEMENT_UNITS,

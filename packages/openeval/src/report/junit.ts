@@ -15,6 +15,7 @@ import {
 } from "../results/index.ts";
 import type { ModelResult, RunSummary } from "../summary/index.ts";
 import { findingLines } from "./integrity-findings.ts";
+import { agreementLine } from "./judge-agreement.ts";
 
 export function formatJunit(summary: RunSummary): string {
   const suites = [verdictSuite(summary), ...summary.models.map((model) => modelSuite(summary, model))];
@@ -29,9 +30,21 @@ function verdictSuite(summary: RunSummary): string {
   ];
   const verdict = testCase("openeval", "verdict", [["verdict", words.headline]], body);
   const cases = summary.verdict.contributors.map((contributor) =>
-    contributorCase(contributor, contributor.id === "integrity" ? findingProperties(summary) : []),
+    contributorCase(contributor, propertiesOf(contributor, summary)),
   );
   return testSuite("openeval verdict", [verdict, ...cases], "");
+}
+
+/** Integrity's findings; a contributor's advisory failures, and llm-judge's unreliable criteria. */
+function propertiesOf(contributor: ContributorOutcome, summary: RunSummary): [string, string][] {
+  const advisory = (contributor.advisory ?? []).map((name, index): [string, string] => [`advisory.${index + 1}`, name]);
+  const unreliable =
+    contributor.id === "llm-judge"
+      ? (summary.agreement ?? [])
+          .filter((entry) => entry.unreliable)
+          .map((entry, index): [string, string] => [`unreliable.${index + 1}`, agreementLine(entry)])
+      : [];
+  return [...(contributor.id === "integrity" ? findingProperties(summary) : []), ...advisory, ...unreliable];
 }
 
 /** `finding.<n>`: each integrity finding as the summary lists it (controls' too: they never fail the case). */

@@ -12,6 +12,7 @@ import {
   formatVariantComparison,
 } from "./summary-table.ts";
 import { findingLines } from "./integrity-findings.ts";
+import { agreementEffect, agreementLine } from "./judge-agreement.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -66,6 +67,18 @@ export function formatMarkdownSummary(summary: RunSummary): string {
   if (findings.length > 0) {
     lines.push("", `<details><summary>Integrity: ${findings.length} finding(s)</summary>`, "");
     lines.push(...findings.map((line) => `- ${line}`), "", "</details>");
+  }
+  const agreement = summary.agreement ?? [];
+  if (agreement.length > 0) {
+    const unreliable = agreement.filter((entry) => entry.unreliable);
+    const effect = agreementEffect(summary);
+    if (effect) lines.push("", `**${effect}**`);
+    lines.push(
+      "",
+      `<details><summary>Judge agreement: ${agreement.length} criterion(s), ${unreliable.length} unreliable</summary>`,
+      "",
+    );
+    lines.push(...agreement.map((entry) => `- ${agreementLine(entry)}`), "", "</details>");
   }
   if (summary.open.length > 0) {
     lines.push("", `<details><summary>${summary.open.length} slot(s) not finished</summary>`, "");

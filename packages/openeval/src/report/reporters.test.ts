@@ -753,4 +753,73 @@ describe("reporters", () => {
       "failing: fix-add/p/m#1: protected_path_changed tests/test_app.py",
     );
   });
+
+  it("every report names the unreliable criteria with their α, and says how many decisions became advisory", () => {
+    const key = { evalId: "notes", model: "p/m", variant: "current", repetition: 1 };
+    const observations: SlotObservation[] = [
+      { ...key, scores: { clear: 1, tone: 0 }, costUSD: 0, elapsedMs: 1, executed: true, fresh: true },
+    ];
+    const criteria: Record<string, CriterionRef[]> = {
+      notes: [
+        { id: "clear", source: "judge.md" },
+        { id: "tone", source: "judge.md" },
+      ],
+    };
+    const agreement: RunSummary["agreement"] = [
+      {
+        evalId: "notes",
+        criterionId: "clear",
+        alpha: 1,
+        interval: { lower: 1, upper: 1 },
+        units: 4,
+        values: 8,
+        level: "nominal",
+        judges: ["control/judge", "control/judge#harsh"],
+        unreliable: false,
+      },
+      {
+        evalId: "notes",
+        criterionId: "tone",
+        alpha: -0.75,
+        interval: { lower: -1, upper: -0.5 },
+        units: 4,
+        values: 8,
+        level: "nominal",
+        judges: ["control/judge", "control/judge#harsh"],
+        unreliable: true,
+      },
+    ];
+    const verdict = decideVerdict({ observations, criteria, unreliable: [{ evalId: "notes", criterionId: "tone" }] });
+    const summary: RunSummary = {
+      ...EMPTY_SUMMARY,
+      criteria: { notes: ["clear", "tone"] },
+      agreement,
+      settingsNote: null,
+      complete: true,
+      verdict,
+    };
+    const line =
+      "notes/tone α -0.75 [-1, -0.5] over 4 recording(s), nominal, judges control/judge, control/judge#harsh — unreliable";
+    const effect =
+      "Unreliable criteria (notes/tone) are advisory: that changed 0 gate decision(s), 1 criterion cell(s) and 0 regression(s) from fail to advisory.";
+    const text = formatSummary(summary);
+    expect(text).toContain(`Judge agreement (Krippendorff's α): 2 criterion(s) judged by a panel, 1 unreliable:`);
+    expect(text).toContain(`  ${line}\n  ${effect}`);
+    expect(text).toContain("llm-judge  pass");
+    const markdown = formatMarkdownSummary(summary);
+    expect(markdown).toContain(`**${effect}**`);
+    expect(markdown).toContain(`- ${line}`);
+    const llmCase = findAll(parseXml(formatJunit(summary)), "testcase").find(
+      (element) => element.attributes.name === "llm-judge",
+    )!;
+    const properties = findAll(llmCase, "property").map((property) => [
+      property.attributes.name,
+      property.attributes.value,
+    ]);
+    expect(properties).toEqual([
+      ["detail", "1 of 2 judge.md criterion cell(s) pass; 1 advisory failure(s) of unreliable criteria"],
+      ["advisory.1", "notes/p/m/tone"],
+      ["unreliable.1", line],
+    ]);
+  });
 });

@@ -7,6 +7,7 @@ import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeInputChanges, type RunSummary } from "../summary/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 import { integrityBlock } from "./integrity-findings.ts";
+import { agreementBlock } from "./judge-agreement.ts";
 
 export function formatSummary(summary: RunSummary): string {
   const header = [
@@ -49,6 +50,8 @@ export function formatSummary(summary: RunSummary): string {
   if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
   const integrity = integrityBlock(summary);
   if (integrity.length > 0) lines.push("", ...integrity);
+  const agreement = agreementBlock(summary);
+  if (agreement.length > 0) lines.push("", ...agreement);
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
     lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);

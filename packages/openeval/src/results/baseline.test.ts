@@ -141,6 +141,7 @@ describe("findRegressions", () => {
       notCompared: [],
       compared: 1,
       judgeChanged: [],
+      advisory: [],
     });
   });
 

@@ -20,6 +20,8 @@ export interface GateResult {
   actual: number | null;
   threshold: number;
   detail: string;
+  /** It failed only through criteria whose judges disagree (unreliable): advisory, never blocking. */
+  advisory?: boolean;
 }
 
 export interface GateInput {

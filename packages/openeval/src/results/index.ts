@@ -22,6 +22,8 @@ export {
 } from "./statistics.ts";
 export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";
+export { judgeAgreement, type CriterionAgreement, type JudgedRecording } from "./judge-agreement.ts";
+export { krippendorffAlpha, measureAgreement, type AgreementLevel, type AgreementMeasure } from "./agreement.ts";
 export { DEFAULT_CRITERION_THRESHOLD, judgeCriterion } from "./criterion-status.ts";
 export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";
 export {

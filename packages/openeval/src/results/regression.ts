@@ -35,6 +35,8 @@ export interface RegressionReport {
   compared: number;
   /** `<eval>/<model>` judged with a different judge than the baseline (a regression there may be the judge's). */
   judgeChanged: string[];
+  /** Regressed cells of criteria whose judges disagree too much to block (unreliable): advisory, not in `regressed`. */
+  advisory: string[];
 }
 
 /**
@@ -46,6 +48,7 @@ export function findRegressions(
   summaries: readonly ModelSummary[],
   gates: GateSettings | undefined,
   fingerprints: readonly SlotFingerprint[] = [],
+  isAdvisory: (evalId: string, criterionId: string) => boolean = () => false,
 ): RegressionReport {
   const now = new Map<string, CriterionStatus>(
     criterionCells(summaries).map((cell) => [
@@ -53,7 +56,14 @@ export function findRegressions(
       judgeCriterion(cell.score, criterionThreshold(gates, cell.criterionId)),
     ]),
   );
-  const report: RegressionReport = { regressed: [], unresolved: [], notCompared: [], compared: 0, judgeChanged: [] };
+  const report: RegressionReport = {
+    regressed: [],
+    unresolved: [],
+    notCompared: [],
+    compared: 0,
+    judgeChanged: [],
+    advisory: [],
+  };
   // A baseline keeps its controls' scores (for report --compare), but controls never enter the verdict.
   for (const entry of baseline.entries.filter((candidate) => !isControlModel(candidate.model))) {
     for (const [criterionId, value] of Object.entries(entry.criteria)) {
@@ -61,7 +71,7 @@ export function findRegressions(
         continue;
       const name = cellName({ ...entry, criterionId });
       const status = now.get(name);
-      if (status === "fail") report.regressed.push(name);
+      if (status === "fail") (isAdvisory(entry.evalId, criterionId) ? report.advisory : report.regressed).push(name);
       else if (status === "unknown") report.unresolved.push(name);
       else if (status === undefined) report.notCompared.push(name);
       if (status !== undefined) report.compared++;

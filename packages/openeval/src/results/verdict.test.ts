@@ -84,6 +84,7 @@ describe("decideVerdict", () => {
       unresolved: ["e/m/a#1"],
       checked: 0,
       detail: "nothing judged yet: 0 of 1 slot(s) of real models with a judge.ts judged",
+      advisory: [],
     });
     expect(contributor(unjudged, "llm-judge")).toMatchObject({ status: "pass", word: "nothing judged" });
     expect(unjudged.status).toBe("unknown");
@@ -157,6 +158,78 @@ describe("decideVerdict", () => {
     expect(contributor(verdict, "regression")).toMatchObject({ status: "fail", failing: ["e/m/a/tests"] });
     expect(verdict.status).toBe("fail");
   });
+  describe("unreliable criteria", () => {
+    const unreliable = [{ evalId: "e", criterionId: "style" }];
+    const failingStyle = [observe("e", 1, { tests: 1, style: 0 }), observe("e", 2, { tests: 1, style: 0 })];
+
+    it("a failing unreliable criterion is advisory: it does not fail llm-judge, and the verdict says what it changed", () => {
+      const verdict = verdictOf(failingStyle, { unreliable });
+      expect(verdict.status).toBe("pass");
+      expect(contributor(verdict, "llm-judge")).toMatchObject({
+        status: "pass",
+        failing: [],
+        advisory: ["e/m/a/style"],
+        detail: "0 of 1 judge.md criterion cell(s) pass; 1 advisory failure(s) of unreliable criteria",
+      });
+      expect(verdict.agreement).toEqual({
+        unreliable: ["e/style"],
+        strict: false,
+        changed: { gates: 0, cells: 1, regressions: 0 },
+      });
+    });
+
+    it("with judge.strict it fails as any criterion does, and changes nothing", () => {
+      const verdict = verdictOf(failingStyle, { unreliable, strict: true });
+      expect(verdict.status).toBe("fail");
+      expect(contributor(verdict, "llm-judge").failing).toEqual(["e/m/a/style"]);
+      expect(verdict.agreement!.changed).toEqual({ gates: 0, cells: 0, regressions: 0 });
+    });
+
+    it("a gate that fails only through an unreliable criterion is advisory; one that fails anyway still fails", () => {
+      const gates = { score: { min: 0.75 }, criteria: { style: { min: 0.5 } } };
+      const verdict = verdictOf(failingStyle, { unreliable, gates, enabled: ["gates"] });
+      expect(verdict.gates.map((gate) => [gate.id, gate.status, gate.advisory ?? false])).toEqual([
+        ["score.min", "pass", true],
+        ["criteria.style.min", "pass", true],
+      ]);
+      expect(verdict.status).toBe("pass");
+      expect(verdict.agreement!.changed.gates).toBe(2);
+      const failingBoth = [observe("e", 1, { tests: 0, style: 0 })];
+      const still = verdictOf(failingBoth, { unreliable, gates: { score: { min: 0.75 } }, enabled: ["gates"] });
+      expect(still.gates[0]).toMatchObject({ status: "fail" });
+      expect(still.gates[0]!.advisory).toBeUndefined();
+      expect(still.status).toBe("fail");
+    });
+
+    it("a regression of an unreliable criterion is advisory", () => {
+      const baseline: Baseline = {
+        format: "openeval.baseline",
+        version: 1,
+        runId: "old",
+        createdAt: "2026-01-01T00:00:00.000Z",
+        verdict: "pass",
+        acceptedFailing: false,
+        gate: [],
+        entries: [
+          {
+            evalId: "e",
+            model: "m/a",
+            candidateFingerprints: [],
+            judgeFingerprints: [],
+            criteria: { tests: 1, style: 1 },
+          },
+        ],
+      };
+      const verdict = verdictOf(failingStyle, { baseline, unreliable, enabled: ["regression"] });
+      expect(contributor(verdict, "regression")).toMatchObject({
+        status: "pass",
+        failing: [],
+        advisory: ["e/m/a/style"],
+      });
+      expect(verdict.agreement!.changed.regressions).toBe(1);
+    });
+  });
+
   describe("integrity", () => {
     const protectedEdit = {
       kind: "protected_path_changed" as const,

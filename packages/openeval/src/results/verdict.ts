@@ -34,6 +34,8 @@ export interface ContributorOutcome {
   /** How many cells or gates it had to check (baseline passes, for regression); 0: it had nothing to check. */
   checked: number;
   detail: string;
+  /** Failures of unreliable criteria that did not count (judge.strict off): shown, never blocking. */
+  advisory?: string[];
 }
 
 /** A criterion and the judge that scores it (load's Criterion fits; add criteria seen only in judgments). */
@@ -61,6 +63,19 @@ export interface VerdictInput {
   integrity?: IntegritySettings;
   /** resolveGate()'s result; default: every contributor. */
   enabled?: readonly ContributorId[];
+  /** Criteria whose judges agree too little (judgeAgreement): their failures are advisory unless `strict`. */
+  unreliable?: readonly { evalId: string; criterionId: string }[];
+  /** judge.strict: unreliable criteria block like any other. */
+  strict?: boolean;
+}
+
+/** What unreliable criteria did to the verdict: the decisions that would have failed without them being advisory. */
+export interface AgreementEffect {
+  /** `<eval>/<criterion>` of every unreliable criterion. */
+  unreliable: string[];
+  strict: boolean;
+  /** Decisions that failed only through unreliable criteria and count as advisory instead (0 when strict). */
+  changed: { gates: number; cells: number; regressions: number };
 }
 
 export interface Verdict {
@@ -77,6 +92,8 @@ export interface Verdict {
   gates: GateResult[];
   /** Some enabled contributor had something to check; false: a pass means nothing was gated (only controls ran, say). */
   gated: boolean;
+  /** Absent in summaries recorded before judge agreement. */
+  agreement?: AgreementEffect;
 }
 
 /**
@@ -101,17 +118,19 @@ export function decideVerdict(input: VerdictInput): Verdict {
   const unjudged = input.observations
     .filter((slot) => slot.scores === null)
     .map((slot) => `${slot.evalId}/${slot.model}#${slot.repetition}`);
-  const gates = evaluateGates({
+  const advisory = advisoryCriteria(input);
+  const gateInput = {
     gates: input.gates,
     summaries,
     observations: input.observations,
     complete: unjudged.length === 0,
-  });
+  };
+  const gates = advisory ? advisoryGates(gateInput, criterionIds, advisory) : evaluateGates(gateInput);
   const evaluate: Record<ContributorId, () => ContributorOutcome> = {
-    "code-judge": () => judgeContributor("code-judge", summaries, input),
-    "llm-judge": () => judgeContributor("llm-judge", summaries, input),
+    "code-judge": () => judgeContributor("code-judge", summaries, input, advisory),
+    "llm-judge": () => judgeContributor("llm-judge", summaries, input, advisory),
     gates: () => gatesContributor(gates),
-    regression: () => regressionContributor(summaries, input),
+    regression: () => regressionContributor(summaries, input, advisory),
     integrity: () => integrityContributor(input),
   };
   const contributors = CONTRIBUTOR_IDS.map((id) =>
@@ -125,9 +144,14 @@ export function decideVerdict(input: VerdictInput): Verdict {
           unresolved: [],
           checked: 0,
           detail: "not enabled",
+          advisory: [],
         },
   );
   const gated = contributors.some((contributor) => contributor.status !== "skipped" && contributor.checked > 0);
+  const counted = (ids: ContributorId[]) =>
+    contributors
+      .filter((contributor) => ids.includes(contributor.id))
+      .reduce((sum, c) => sum + (c.advisory?.length ?? 0), 0);
   return {
     status: andOver(contributors),
     complete: unjudged.length === 0,
@@ -136,7 +160,60 @@ export function decideVerdict(input: VerdictInput): Verdict {
     contributors,
     gates,
     gated,
+    agreement: {
+      unreliable: (input.unreliable ?? []).map((entry) => `${entry.evalId}/${entry.criterionId}`),
+      strict: input.strict === true,
+      changed: {
+        gates: counted(["gates"]),
+        cells: counted(["code-judge", "llm-judge"]),
+        regressions: counted(["regression"]),
+      },
+    },
   };
+}
+
+/** Is this eval's criterion's failure advisory? Null when nothing is (no unreliable criterion, or strict). */
+type AdvisoryCheck = ((evalId: string, criterionId: string) => boolean) | null;
+
+function advisoryCriteria(input: VerdictInput): AdvisoryCheck {
+  if (input.strict || !input.unreliable?.length) return null;
+  const keys = new Set(input.unreliable.map((entry) => `${entry.evalId}\u0000${entry.criterionId}`));
+  return (evalId, criterionId) => keys.has(`${evalId}\u0000${criterionId}`);
+}
+
+/**
+ * Every gate, with a gate that fails only through unreliable criteria made advisory: evaluated again without those
+ * criteria, it does not fail (a criterion gate of a criterion unreliable everywhere has nothing left to fail on).
+ */
+function advisoryGates(
+  input: Parameters<typeof evaluateGates>[0],
+  criterionIds: Record<string, string[]>,
+  isAdvisory: NonNullable<AdvisoryCheck>,
+): GateResult[] {
+  const gates = evaluateGates(input);
+  const reliableIds = Object.fromEntries(
+    Object.entries(criterionIds).map(([evalId, ids]) => [evalId, ids.filter((id) => !isAdvisory(evalId, id))]),
+  );
+  const observations = input.observations.map((slot) =>
+    slot.scores === null
+      ? slot
+      : {
+          ...slot,
+          scores: Object.fromEntries(Object.entries(slot.scores).filter(([id]) => !isAdvisory(slot.evalId, id))),
+        },
+  );
+  const reliable = evaluateGates({ ...input, observations, summaries: aggregateScores(observations, reliableIds) });
+  return gates.map((gate, index) => {
+    const without = reliable[index]!;
+    const gone = gate.id.startsWith("criteria.") && gate.actual !== null && without.actual === null;
+    if (gate.status !== "fail" || (without.status === "fail" && !gone)) return gate;
+    return {
+      ...gate,
+      status: gone ? "pass" : without.status,
+      advisory: true,
+      detail: `${gate.detail}; it fails only through criteria whose judges disagree (unreliable), so it is advisory`,
+    };
+  });
 }
 
 /** Skipped contributors take no part; AND over none is pass. */
@@ -152,8 +229,10 @@ function outcome(
   unresolved: string[],
   checked: number,
   detail: string,
+  advisory: string[] = [],
 ): ContributorOutcome {
   const status = failing.length > 0 ? "fail" : unresolved.length > 0 ? "unknown" : "pass";
+  const advised = advisory.length > 0 ? `; ${advisory.length} advisory failure(s) of unreliable criteria` : "";
   return {
     id,
     status,
@@ -161,7 +240,8 @@ function outcome(
     failing,
     unresolved,
     checked,
-    detail,
+    detail: `${detail}${advised}`,
+    advisory,
   };
 }
 
@@ -178,6 +258,7 @@ function judgeContributor(
   id: "code-judge" | "llm-judge",
   summaries: readonly ModelSummary[],
   input: VerdictInput,
+  isAdvisory: AdvisoryCheck,
 ): ContributorOutcome {
   const sourceOf = (evalId: string, criterionId: string) =>
     input.criteria[evalId]?.find((ref) => ref.id === criterionId)?.source;
@@ -188,8 +269,11 @@ function judgeContributor(
   const statuses = cells.map((cell) => ({
     name: cellName(cell),
     status: judgeCriterion(cell.score, criterionThreshold(input.gates, cell.criterionId)),
+    advisory: isAdvisory?.(cell.evalId, cell.criterionId) ?? false,
   }));
-  const failing = statuses.filter((cell) => cell.status === "fail").map((cell) => cell.name);
+  const failed = statuses.filter((cell) => cell.status === "fail");
+  const failing = failed.filter((cell) => !cell.advisory).map((cell) => cell.name);
+  const advisory = failed.filter((cell) => cell.advisory).map((cell) => cell.name);
   const unresolved = statuses.filter((cell) => cell.status === "unknown").map((cell) => cell.name);
   // How the contributor's judges are named in its detail (a task verifier is code too).
   const source = id === "code-judge" ? "judge.ts" : "judge.md";
@@ -211,8 +295,8 @@ function judgeContributor(
     }
     return outcome(id, [], [], 0, `no ${source} criterion of a real model to check`);
   }
-  const detail = `${cells.length - failing.length - unresolved.length} of ${cells.length} ${source} criterion cell(s) pass`;
-  return outcome(id, failing, unresolved, cells.length, detail);
+  const detail = `${cells.length - failed.length - unresolved.length} of ${cells.length} ${source} criterion cell(s) pass`;
+  return outcome(id, failing, unresolved, cells.length, detail, advisory);
 }
 
 function gatesContributor(gates: readonly GateResult[]): ContributorOutcome {
@@ -224,10 +308,15 @@ function gatesContributor(gates: readonly GateResult[]): ContributorOutcome {
     unresolved,
     gates.length,
     gates.length === 0 ? "no gates configured" : gates.map((gate) => `${gateName(gate)}: ${gate.detail}`).join("; "),
+    gates.filter((gate) => gate.advisory).map(gateName),
   );
 }
 
-function regressionContributor(summaries: readonly ModelSummary[], input: VerdictInput): ContributorOutcome {
+function regressionContributor(
+  summaries: readonly ModelSummary[],
+  input: VerdictInput,
+  isAdvisory: AdvisoryCheck,
+): ContributorOutcome {
   if (!input.baseline)
     return {
       id: "regression",
@@ -237,8 +326,9 @@ function regressionContributor(summaries: readonly ModelSummary[], input: Verdic
       unresolved: [],
       checked: 0,
       detail: "no baseline; set one with openeval baseline set <run>",
+      advisory: [],
     };
-  const report = findRegressions(input.baseline, summaries, input.gates, input.fingerprints);
+  const report = findRegressions(input.baseline, summaries, input.gates, input.fingerprints, isAdvisory ?? undefined);
   const notes = [
     `against baseline of run ${input.baseline.runId}`,
     report.notCompared.length > 0 ? `${report.notCompared.length} baseline pass(es) not in this run` : "",
@@ -250,6 +340,7 @@ function regressionContributor(summaries: readonly ModelSummary[], input: Verdic
     report.unresolved,
     report.compared,
     notes.filter((note) => note !== "").join("; "),
+    report.advisory,
   );
 }
 

@@ -22,10 +22,10 @@ describe("planEvalAudit", () => {
 
   it("does not audit a judge.md eval graded by the scripted judge, and says what it needs", async () => {
     const evaluation = await loadEval(RUBRIC, withJudge("control/judge"));
-    expect(planEvalAudit(evaluation, "control/judge")).toEqual({
+    expect(planEvalAudit(evaluation, ["control/judge"])).toEqual({
       evalId: "essay",
       notAudited:
-        "not audited: its judge.md needs a real judge.model to grade attacks (control/judge replays only the verdicts control files declare)",
+        "not audited: its judge.md needs real judge models to grade attacks (control/judge replays only the verdicts control files declare)",
       references: [],
       attacks: [],
     });
@@ -33,7 +33,7 @@ describe("planEvalAudit", () => {
 
   it("audits it with a real judge.model, against every positive control", async () => {
     const evaluation = await loadEval(RUBRIC, withJudge("openai/gpt-5"));
-    const plan = planEvalAudit(evaluation, "openai/gpt-5");
+    const plan = planEvalAudit(evaluation, ["openai/gpt-5"]);
     expect(plan.notAudited).toBeNull();
     expect(plan.references).toEqual(["control/positive", "control/positive-short"]);
     expect(plan.attacks.filter((attack) => attack.applicable).map((attack) => attack.name)).toContain(
@@ -52,7 +52,7 @@ describe("planEvalAudit", () => {
       },
       `export default { models: ["control/oracle"], repetitions: 1 };\n`,
     );
-    expect(planEvalAudit(evaluation, undefined).references).toEqual(["control/oracle"]);
+    expect(planEvalAudit(evaluation, []).references).toEqual(["control/oracle"]);
   });
 });
 

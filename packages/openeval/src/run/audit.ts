@@ -3,7 +3,13 @@
 // which evals an attack passes as well as a real solution does. Offline: controls call no model, and only a rubric
 // judge does, which the audit needs to be a real one. docs/guide/audit.md.
 import type { ControlFile } from "@openeval/control-model";
-import { CURRENT_VARIANT_NAME, loadBenchmark, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
+import {
+  CURRENT_VARIANT_NAME,
+  judgePanelOf,
+  loadBenchmark,
+  type BenchmarkDefinition,
+  type EvalDefinition,
+} from "../load/index.ts";
 import { ScopeInvalidError } from "../plan/index.ts";
 import { readRunModels, recordModelsRetired, ResultsStore } from "../records/index.ts";
 import type { RunnerListener, RunSummary } from "../summary/index.ts";
@@ -53,7 +59,8 @@ export async function auditBenchmark(options: AuditOptions): Promise<AuditReport
     ATTACK_NAMES.filter((name) => name in evaluation.controls).map((name) => ({ evalId: evaluation.id, name })),
   );
   if (taken.length > 0) throw new AuditControlNameError(taken);
-  const plans = evaluations.map((evaluation) => planEvalAudit(evaluation, benchmark.settings.judge.model));
+  const judges = judgePanelOf(benchmark.settings).models;
+  const plans = evaluations.map((evaluation) => planEvalAudit(evaluation, judges));
   // Step: run the references and the attacks that apply, one runner pass per set of evals they share.
   const { runDirectory, summaries } = await runPasses(benchmark, plans, options);
   const results = collectResults(summaries);
@@ -79,12 +86,13 @@ function selectEvals(benchmark: BenchmarkDefinition, ids: readonly string[] | un
   return benchmark.evals.filter((evaluation) => ids.includes(evaluation.id));
 }
 
-/** A rubric is graded by judge.model: the scripted control/judge only replays verdicts control files declare. */
-export function planEvalAudit(evaluation: EvalDefinition, judgeModel: string | undefined): EvalAuditPlan {
-  if (evaluation.rubric && (judgeModel === undefined || isControlModel(judgeModel)))
+/** A rubric is graded by its judge models: the scripted control/judge only replays verdicts control files declare. */
+export function planEvalAudit(evaluation: EvalDefinition, judgeModels: readonly string[]): EvalAuditPlan {
+  const scripted = judgeModels.filter(isControlModel);
+  if (evaluation.rubric && (judgeModels.length === 0 || scripted.length > 0))
     return {
       evalId: evaluation.id,
-      notAudited: `not audited: its judge.md needs a real judge.model to grade attacks (${judgeModel ?? "none"} replays only the verdicts control files declare)`,
+      notAudited: `not audited: its judge.md needs real judge models to grade attacks (${scripted.join(", ") || "none"} replays only the verdicts control files declare)`,
       references: [],
       attacks: [],
     };

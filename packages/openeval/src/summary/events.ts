@@ -8,6 +8,7 @@ import type { IntegritySeverity } from "../load/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
 import type {
   CategoryScore,
+  CriterionAgreement,
   CostAndTime,
   ModelPairComparison,
   ModelSummary,
@@ -98,6 +99,11 @@ export interface RunSummary {
    * finding with the severity the verdict gives it; only slots with findings. Absent in summaries made before it.
    */
   integrityFindings?: SlotIntegrityFindings[];
+  /**
+   * Krippendorff's α of each criterion a panel (or repeated gradings) judged, and whether it is unreliable. Absent in
+   * summaries recorded before judge agreement.
+   */
+  agreement?: CriterionAgreement[];
   /** A pool's engines, with the eval runs each ran and how many of them it cut short; empty with one engine (absent in summaries recorded before pools). */
   engines?: { name: string; evalRuns: number; interrupted: number }[];
 }

@@ -3,6 +3,7 @@
 // scored and shown, but never enter the verdict: they calibrate judges, they are not results.
 import { join } from "node:path";
 import {
+  agreementSettingsOf,
   CURRENT_VARIANT_NAME,
   DEFAULT_ENGINE_NAME,
   severityOf,
@@ -49,6 +50,7 @@ import {
   verdictSettingsOf,
   type VerdictSettings,
   judgingOf,
+  judgeAgreement,
 } from "../results/index.ts";
 import type { RunSummary, SlotIntegrityFindings } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
@@ -106,6 +108,13 @@ export async function summarizeRun(
   const { settings, note: settingsNote } = chooseVerdictSettings(benchmark, store, options);
   const enabled = resolveGate({ configured: settings.configured ?? undefined, ...settings.selection });
   const fingerprints = fingerprintsOf(inScope);
+  const agreementSettings = agreementSettingsOf(settings);
+  const agreement = judgeAgreement(
+    inScope.flatMap((slot) =>
+      slot.action === "reuse" && slot.judgeRun?.panel ? [{ evalId: slot.evalId, judgments: slot.judgeRun.panel }] : [],
+    ),
+    agreementSettings,
+  );
   const verdict = decideVerdict({
     observations: real,
     criteria,
@@ -115,6 +124,8 @@ export async function summarizeRun(
     baseline: await readBaseline(join(benchmark.directory, BASELINE_FILE)),
     fingerprints,
     enabled,
+    unreliable: agreement.filter((criterion) => criterion.unreliable),
+    strict: agreementSettings.strict,
   });
 
   const intervals = scoreIntervals(observations, criterionIds, { seed: 1 });
@@ -176,6 +187,7 @@ export async function summarizeRun(
     inputChanges: recordedInputChanges(store),
     integrity,
     integrityFindings: slotFindings(inScope, settings.integrity ?? undefined),
+    agreement,
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
     engines: engineCounts(records.evalRuns),

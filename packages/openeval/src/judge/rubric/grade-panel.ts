@@ -7,6 +7,7 @@ import type { PanelCombineRule } from "../../load/index.ts";
 import type { PanelJudgment } from "../../records/index.ts";
 import type { SourceOutcome } from "../judge-source.ts";
 import { combinePanelScores, judgeLabel } from "./panel-scores.ts";
+import { describeState } from "../../util/words.ts";
 
 export interface PanelRequest {
   /** Each judge model with the fingerprint of its grading, in panel order. */
@@ -70,7 +71,7 @@ export async function gradePanel(panel: PanelRequest, grading: PanelGrading): Pr
   if (failed || made.length < planned.length) {
     const state = failed?.state ?? "interrupted";
     const error = failed
-      ? `judge ${judgeLabel(failed)}: ${failed.error ?? `it ended ${failed.state}`}`
+      ? `judge ${judgeLabel(failed)}: ${failed.error ?? `it ended ${describeState(failed.state)}`}`
       : "The runner was interrupted before every judge of the panel graded";
     return { state: state === "running" ? "failed" : state, scores: null, error, ...shared };
   }
