@@ -278,7 +278,8 @@ export const JudgeRunSchema = z.object({
   costUSD: z.number().optional(),
   /**
    * The rubric judge session's metrics (tokens, cost, requests, model-active time), measured from its archived OpenCode
-   * database as a candidate's are, whether or not it submitted a judgment. Absent for code judges and in older records.
+   * database as a candidate's are, whether or not it submitted a judgment: for a panel, the session in this judge run's
+   * `rubric/` folder (each judgment keeps its own). Absent for code judges and in older records.
    */
   metrics: RunMetricsSchema.optional(),
   error: z.string().nullable(),

@@ -22,7 +22,7 @@ import { summarizeRecordedRun } from "./read-results.ts";
 
 export const SUMMARY_RECORDED_EVENT = "summary.recorded";
 /** Bump when LeaderboardSummary or the key's ingredients change: a summary recorded by the same harness version in an older shape is never matched. */
-const FORMAT = 6;
+const FORMAT = 7;
 /** Events that never change what readResults says: the runner's invocation log, and these summaries themselves. Any other type counts. */
 const UNCOUNTED_EVENTS = [INVOCATION_STARTED, INVOCATION_FINISHED, SUMMARY_RECORDED_EVENT];
 
@@ -41,6 +41,7 @@ export interface LeaderboardSummary {
   criteria: RunSummary["criteria"];
   integrity: IntegrityProblem[];
   integrityFindings: NonNullable<RunSummary["integrityFindings"]>;
+  agreement: NonNullable<RunSummary["agreement"]>;
 }
 
 /** How many eval and judge runs (less those failing their check) a run holds, and how many of them are finished. */
@@ -101,6 +102,7 @@ export function toLeaderboardSummary(summary: RunSummary): LeaderboardSummary {
     criteria: summary.criteria,
     integrity: summary.integrity,
     integrityFindings: summary.integrityFindings ?? [],
+    agreement: summary.agreement ?? [],
   };
 }
 

@@ -20,6 +20,7 @@ import type {
   Bounded,
   CategoryScore,
   ContributorStatus,
+  CriterionAgreement,
   ContributorWord,
   ModelPairComparison,
   Verdict,
@@ -36,6 +37,7 @@ export type {
   BenchmarkRun,
   ContributorStatus,
   ContributorWord,
+  CriterionAgreement,
   EvalRun,
   EvalRunOutcome,
   EvalRunState,
@@ -148,6 +150,11 @@ export interface RunOverview {
   variantComparisons: { model: string; variant: string; comparison: ModelPairComparison }[];
   /** Per criterion category, each model's score with bounds and 95% CI, as the run's summary gives it; [] without categories. */
   categories: CategoryScore[];
+  /**
+   * Krippendorff's α of each criterion a judge panel graded, unreliable ones flagged, as the run's summary gives it;
+   * [] without a panel. Absent only from the run index's own overview, before the summary is read.
+   */
+  agreement?: CriterionAgreement[];
 }
 
 /** The active work of one slot (the latest eval run and its latest finished judgment). */
@@ -453,6 +460,8 @@ export interface JudgeRunDetail {
   criteria: CriterionView[];
   /** The criteria are the failed judgment's kept scores (JudgeRun.keptScores): shown, not counted. */
   keptOnly: boolean;
+  /** A panel's judgments (several judge models, or repeated gradings), each with its own scores; [] for one judgment. */
+  panel: PanelJudgmentView[];
   /** Every file of the judge run's folder (frozen judge source, logs, rubric archive, verification). */
   files: FileInfo[];
   /** code/judge.js, the frozen bundle that graded. */
@@ -465,6 +474,21 @@ export interface JudgeRunDetail {
   session: JudgeSessionView | null;
   /** What of this judge run changed after it finished (its row or a file), or null when it checks out. */
   integrityError: string | null;
+}
+
+/** One judge model's grading of the rubric, as the judge-run page shows it beside the panel's combination. */
+export interface PanelJudgmentView {
+  model: string;
+  /** 0 for the first grading; 1, 2, … for `rejudge --repeat`. */
+  repeat: number;
+  state: JudgeRunState;
+  error: string | null;
+  costUSD: number | null;
+  /** The judge run that made it: this one, or an earlier one whose judgment was reused. */
+  gradedBy: string;
+  /** Its rubric folder, relative to the run directory. */
+  directory: string;
+  criteria: CriterionView[];
 }
 
 /**

@@ -4,7 +4,14 @@
 import { join, posix } from "node:path";
 import { CODE_JUDGE_FILES, JUDGE_RUN_FOLDERS, RECEIPT_FILE, RUBRIC_FILES } from "../judge/index.ts";
 import { VerificationReceiptSchema } from "../recording/index.ts";
-import { candidateName, CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../records/index.ts";
+import {
+  candidateName,
+  CitationSchema,
+  JUDGE_FILES_MANIFEST,
+  type CriterionScore,
+  type JudgeRun,
+  type PanelJudgment,
+} from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import type {
   CitationView,
@@ -12,6 +19,7 @@ import type {
   EvalRunRow,
   FileInfo,
   JudgeRunDetail,
+  PanelJudgmentView,
   VerificationView,
 } from "./api-types.ts";
 import { listFolder, readFolderText } from "./folder-files.ts";
@@ -44,17 +52,8 @@ export async function readJudgeRunDetail(
     candidate: candidateName(judgeRun.slot),
     evalRun,
     keptOnly: judgeRun.scores === null && judgeRun.keptScores !== undefined,
-    criteria: Object.entries(judgeRun.scores ?? judgeRun.keptScores ?? {}).map(
-      ([id, score]): CriterionView => ({
-        id,
-        value: score.value,
-        source: score.source,
-        reason: score.reason ?? null,
-        citations: (score.evidence ?? []).map(toCitationView),
-        measurements: score.measurements ?? null,
-        ceiling: score.ceiling ?? null,
-      }),
-    ),
+    criteria: criterionViews(judgeRun.scores ?? judgeRun.keptScores ?? {}),
+    panel: (judgeRun.panel?.length ?? 0) > 1 ? judgeRun.panel!.map(toPanelJudgmentView) : [],
     files,
     source: await text(codeFile(CODE_JUDGE_FILES.source)),
     rubricSubmission: parseJson(await text(posix.join(JUDGE_RUN_FOLDERS.rubric, RUBRIC_FILES.submission))),
@@ -64,6 +63,31 @@ export async function readJudgeRunDetail(
     },
     verifications: await findVerifications(files, text),
     session: await readJudgeSessionView(folder, judgeRun, files, verify),
+  };
+}
+
+function criterionViews(scores: Record<string, CriterionScore>): CriterionView[] {
+  return Object.entries(scores).map(([id, score]) => ({
+    id,
+    value: score.value,
+    source: score.source,
+    reason: score.reason ?? null,
+    citations: (score.evidence ?? []).map(toCitationView),
+    measurements: score.measurements ?? null,
+    ceiling: score.ceiling ?? null,
+  }));
+}
+
+function toPanelJudgmentView(judgment: PanelJudgment): PanelJudgmentView {
+  return {
+    model: judgment.model,
+    repeat: judgment.repeat,
+    state: judgment.state,
+    error: judgment.error,
+    costUSD: judgment.costUSD ?? null,
+    gradedBy: judgment.gradedBy,
+    directory: judgment.directory,
+    criteria: criterionViews(judgment.scores ?? {}),
   };
 }
 

@@ -44,6 +44,7 @@ interface Summary {
   scores: Map<string, { interval: ScoreInterval; score: Bounded }>;
   variantComparisons: RunOverview["variantComparisons"];
   categories: RunOverview["categories"];
+  agreement: NonNullable<RunOverview["agreement"]>;
   /** When the runner recorded it; null when made here. */
   recordedAt: string | null;
 }
@@ -59,12 +60,14 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, words, note, scores, variantComparisons, categories, recordedAt } = await this.read(index);
+    const { verdict, words, note, scores, variantComparisons, categories, agreement, recordedAt } =
+      await this.read(index);
     const overview = index.overview;
     return {
       ...overview,
       variantComparisons,
       categories,
+      agreement,
       verdict,
       verdictWords: words,
       verdictNote: note,
@@ -179,6 +182,7 @@ export class SummaryReader {
         variantComparisons: [],
         // Criterion categories live in the benchmark's judge files, which could not be read.
         categories: [],
+        agreement: [],
         recordedAt: null,
       };
     }
@@ -195,6 +199,7 @@ function toSummary(summary: LeaderboardSummary, recordedAt: string | null): Summ
     ),
     variantComparisons: summary.variantComparisons,
     categories: summary.categories,
+    agreement: summary.agreement,
     recordedAt,
   };
 }
@@ -254,6 +259,7 @@ function overviewOf(run: RunOverview["run"], version: string, recorded: Recorded
     integrity: summary.integrity,
     variantComparisons: summary.variantComparisons,
     categories: summary.categories,
+    agreement: summary.agreement,
   };
 }
 

@@ -3,30 +3,16 @@
 // (images inline), the rubric judge's own session with its metrics, the frozen judge source, process logs, and every
 // file of the judge run's folder. A judgment an earlyStop check decided says so: it was made on a snapshot of the
 // running candidate.
-import {
-  describeState,
-  type CitationView,
-  type CriterionView,
-  type JudgeRunDetail,
-  type VerificationView,
-} from "openeval/viewer-api";
-import {
-  Await,
-  Code,
-  ControlBadge,
-  Credit,
-  Empty,
-  Json,
-  KeyValues,
-  Section,
-  StateBadge,
-} from "../components/common.tsx";
+import { describeState, type JudgeRunDetail, type VerificationView } from "openeval/viewer-api";
+import { Await, Code, ControlBadge, Empty, Json, KeyValues, Section, StateBadge } from "../components/common.tsx";
 import { JudgeFailure } from "../components/judge-failure.tsx";
 import { formatBytes, formatDate, formatDuration, shortId } from "../format.ts";
 import { useApi, useLiveVersion, useLoad } from "../hooks.tsx";
 import { href, withQuery, type Location } from "../route.ts";
 import { FileContent } from "./files-view.tsx";
+import { CriterionCard } from "./criterion-card.tsx";
 import { JudgeSessionSection } from "./judge-session.tsx";
+import { JudgePanelSection } from "./judge-panel.tsx";
 
 export function JudgeRunPage({ run, judgeRun, location }: { run: string; judgeRun: string; location: Location }) {
   const api = useApi();
@@ -53,6 +39,7 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
         <div className="error-box">{judgeRun.error}</div>
       ) : null}
       <CriteriaSection run={run} detail={detail} />
+      <JudgePanelSection run={run} detail={detail} />
       {detail.session ? <JudgeSessionSection detail={detail} session={detail.session} location={location} /> : null}
       {detail.verifications.length > 0 ? (
         <Section title="Verification">
@@ -234,96 +221,6 @@ function Log({ label, text }: { label: string; text: string | null | undefined }
       <div className="box-label">{label}</div>
       {text ? <Code>{text}</Code> : <span className="muted">empty</span>}
     </div>
-  );
-}
-
-function CriterionCard({ run, evalRunId, criterion }: { run: string; evalRunId: string; criterion: CriterionView }) {
-  return (
-    <article className="criterion" data-criterion={criterion.id}>
-      <header className="criterion-header">
-        <span className="criterion-id">{criterion.id}</span>
-        <span className="badge tone-muted">{criterion.source}</span>
-        <span className="spacer" />
-        <Credit value={criterion.value} />
-      </header>
-      {criterion.ceiling ? (
-        <p className="muted small" data-ceiling>
-          {criterion.ceiling.judged !== null && criterion.ceiling.judged > criterion.ceiling.value
-            ? `Capped at the reference fix's score ${criterion.ceiling.value.toFixed(2)}: the judge scored ${criterion.ceiling.judged.toFixed(2)}.`
-            : `Ceiling: the reference fix's score ${criterion.ceiling.value.toFixed(2)}; the judge scored ${criterion.ceiling.judged === null ? "unresolved" : criterion.ceiling.judged.toFixed(2)}, under it.`}
-        </p>
-      ) : null}
-      {criterion.reason ? (
-        <p className="reason">{criterion.reason}</p>
-      ) : criterion.source === "judge.md" ? (
-        <p className="muted small">No reason given.</p>
-      ) : null}
-      {criterion.citations.length > 0 ? (
-        <ul className="citations">
-          {criterion.citations.map((citation, index) => (
-            <li key={index}>
-              <CitationLink run={run} evalRunId={evalRunId} citation={citation} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {criterion.measurements !== null ? (
-        <details>
-          <summary className="muted small">measurements</summary>
-          <Json value={criterion.measurements} />
-        </details>
-      ) : null}
-    </article>
-  );
-}
-
-export function citationHref(run: string, evalRunId: string, citation: CitationView): string | null {
-  const page = { page: "eval-run" as const, run, evalRun: evalRunId };
-  switch (citation.kind) {
-    case "response":
-      return href(page, { tab: "transcript", focus: "response" });
-    case "message":
-    case "tool":
-      return citation.id ? href(page, { tab: "transcript", focus: citation.id }) : null;
-    case "event":
-      return citation.id ? href(page, { tab: "events", focus: citation.id }) : null;
-    case "metric":
-      return citation.id ? href(page, { tab: "metrics", focus: citation.id }) : null;
-    case "file":
-      return citation.path
-        ? href(page, {
-            tab: "files",
-            path: citation.path,
-            revision: citation.revision === "initial" ? "initial" : null,
-            quote: citation.quote,
-          })
-        : null;
-    case "unknown":
-      return null;
-  }
-}
-
-function CitationLink({ run, evalRunId, citation }: { run: string; evalRunId: string; citation: CitationView }) {
-  const target = citationHref(run, evalRunId, citation);
-  const label =
-    citation.kind === "file" ? citation.path : citation.kind === "response" ? "final response" : citation.id;
-  const body = (
-    <>
-      <span className="citation-kind">{citation.kind}</span>
-      {label ? <span className="mono citation-target">{label}</span> : null}
-      {citation.quote ? <q className="citation-quote">{citation.quote}</q> : null}
-    </>
-  );
-  if (!target)
-    return (
-      <span className="citation unlinked" title={JSON.stringify(citation.raw)}>
-        {citation.kind === "unknown" ? <span className="mono small">{JSON.stringify(citation.raw)}</span> : body}
-      </span>
-    );
-  return (
-    <a className="citation" href={target} data-citation={citation.kind}>
-      {body}
-    </a>
   );
 }
 

@@ -17,9 +17,15 @@ export function JudgeSessionSection({
   location: Location;
 }) {
   const { metrics } = detail.judgeRun;
+  // A panel's page shows the session in the judge run's own rubric/ folder: the first judgment graded by it.
+  const judge = detail.panel.find((judgment) => judgment.gradedBy === detail.judgeRun.id);
   return (
     <>
-      <Section title="Judge session" id="judge-session" actions={metrics ? <SessionSummary metrics={metrics} /> : null}>
+      <Section
+        title={judge ? `Judge session of ${judge.model}` : "Judge session"}
+        id="judge-session"
+        actions={metrics ? <SessionSummary metrics={metrics} /> : null}
+      >
         <Transcript source={judgeSessionTranscript(detail.judgeRun.id, session)} location={location} />
       </Section>
       <Section title="Judge metrics" id="judge-metrics">

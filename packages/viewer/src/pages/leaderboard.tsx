@@ -14,6 +14,7 @@ import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots
 import { formatDate, formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
 import { CategoryScores } from "./category-scores.tsx";
+import { JudgeAgreement } from "./judge-agreement.tsx";
 
 export function Leaderboard({ overview, run }: { overview: RunOverview; run: string }) {
   const rows = rankLeaderboard(overview.leaderboard);
@@ -50,6 +51,7 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
       </table>
       <VariantComparisons overview={overview} />
       <CategoryScores overview={overview} />
+      <JudgeAgreement overview={overview} />
       <VerdictPanel overview={overview} />
       <p className="muted small footnote">
         Score: 100 × the mean over evals of each eval's mean criterion credit (equal weights). While slots are

@@ -191,7 +191,7 @@ describe("gradePanel", () => {
     expect(outcome.panel!.map((entry) => entry.state)).toEqual(["completed", "timed_out"]);
   });
 
-  it("one judge graded once is no panel: no combine rule, its own session's metrics", async () => {
+  it("one judge graded once is no panel: no combine rule, its own session's metrics and scores", async () => {
     const metrics = { cost: { usd: 0.1 } } as unknown as SourceOutcome["metrics"];
     const { grading: request } = grading({ "a/judge": { state: "completed", scores: { tests: score(1) }, metrics } });
     const outcome = await gradePanel(panel({ judges: [{ model: "a/judge", fingerprint: "fp-a/judge" }] }), request);

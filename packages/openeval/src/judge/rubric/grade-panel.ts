@@ -65,7 +65,8 @@ export async function gradePanel(panel: PanelRequest, grading: PanelGrading): Pr
     panel: judgments,
     ...(judgments.length > 1 ? { combine: panel.combine } : {}),
     costUSD,
-    ...(made.length === 1 && made[0]!.metrics ? { metrics: made[0]!.metrics } : {}),
+    // The session archived in the judge run's own rubric/ folder is the first judgment made here: its metrics go with it.
+    ...(made[0]?.metrics ? { metrics: made[0].metrics } : {}),
   };
   const failed = made.find((judgment) => judgment.state !== "completed");
   if (failed || made.length < planned.length) {

@@ -39,7 +39,12 @@ function combineCriterion(
     value,
     source: given[0]!.score.source,
     reason: `${rule} of ${judges} judgments (${each})`,
-    evidence: given.flatMap(({ score }) => score.evidence ?? []),
+    // The same citation from several judges is one citation.
+    evidence: [
+      ...new Map(
+        given.flatMap(({ score }) => score.evidence ?? []).map((cited) => [JSON.stringify(cited), cited]),
+      ).values(),
+    ],
     // Every judgment was capped at the same scorer value; what they judged before it combines like their scores.
     ...(ceilings.length > 0
       ? {

@@ -1,0 +1,104 @@
+// A judge panel in a real browser, served and exported: a run of a control candidate graded by control/judge and
+// control/judge#harsh, which disagree on `tone`. The run page lists each criterion's α with `tone` unreliable; the
+// judge-run page shows both judgments with their own scores and reasons beside the combination, and flags `tone`.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
+import type { JudgeRun } from "../../packages/openeval/src/records/index.ts";
+import { runCli } from "../helpers/cli.ts";
+import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
+import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import { exportRun, startViewer } from "./start-viewer.ts";
+
+let directory: string;
+let runId: string;
+let judgeRun: JudgeRun;
+let viewer: Awaited<ReturnType<typeof startViewer>>;
+let exported: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  directory = await writeTree({
+    "benchmark.ts": `export default { models: ["control/positive"], repetitions: 2, judge: { models: ["control/judge", "control/judge#harsh"] } };\n`,
+    "evals/notes/prompt.md": "Write release notes.\n",
+    "evals/notes/judge.md":
+      "# Notes\n\n## Criterion: clear — Clear\n\nClear.\n\n## Criterion: tone — Friendly tone\n\nFriendly.\n",
+    "evals/notes/controls/positive.json": JSON.stringify({
+      turns: [{ text: "Notes." }],
+      verdict: { clear: { value: true, reason: "Says what changed." }, tone: { value: true, reason: "Friendly." } },
+      judges: { harsh: { tone: { value: false, reason: "Curt." } } },
+    }),
+  });
+  const run = await runCli(["run", "--benchmark", directory]);
+  expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+  runId = readdirSync(join(directory, "results"))[0]!;
+  const store = ResultsStore.open(join(directory, "results", runId), { readonly: true });
+  judgeRun = store.judgeRuns()[0]!;
+  store.close();
+  viewer = await startViewer(directory);
+  exported = join(await makeTempDir(), "export");
+  exportRun(runId, directory, exported);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  viewer?.process.kill();
+  await viewer?.process.exited;
+});
+
+const SIDES = ["served", "exported"] as const;
+const baseOf = (side: (typeof SIDES)[number]) =>
+  side === "served" ? viewer.url : `file://${join(exported, "index.html")}`;
+
+async function withPage(test: (page: Page) => Promise<void>) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = watchErrors(page);
+  try {
+    await test(page);
+    expect(errors).toEqual([]);
+  } finally {
+    await page.close();
+  }
+}
+
+describe("judge agreement on the run page", () => {
+  it.each(SIDES)("lists each criterion's α, with the one the judges disagree on unreliable (%s)", async (side) => {
+    await withPage(async (page) => {
+      await page.goto(`${baseOf(side)}#/runs/${encodeURIComponent(runId)}`);
+      const table = page.getByRole("region", { name: "judge agreement" });
+      await table.getByTestId("judge-agreement").waitFor();
+      const tone = table.locator('tr[data-criterion="notes/tone"]');
+      expect(await tone.getAttribute("data-unreliable")).toBe("true");
+      expect(await tone.locator("td").nth(2).textContent()).toBe("-0.50");
+      expect(await tone.getByTestId("unreliable").textContent()).toBe("unreliable");
+      expect(await table.locator('tr[data-criterion="notes/clear"]').getAttribute("data-unreliable")).toBe("false");
+      expect(await table.getByTestId("agreement-effect").textContent()).toContain("Unreliable criteria (notes/tone)");
+      if (side === "served") await screenshot(page, "judge-agreement");
+    });
+  });
+});
+
+describe("the judge-run page", () => {
+  it.each(SIDES)("shows every judgment's own scores and reasons beside the combination (%s)", async (side) => {
+    await withPage(async (page) => {
+      await page.goto(
+        `${baseOf(side)}#/runs/${encodeURIComponent(runId)}/judge-runs/${encodeURIComponent(judgeRun.id)}`,
+      );
+      const panel = page.getByTestId("judge-panel");
+      await panel.waitFor();
+      const harsh = panel.locator('[data-judge="control/judge#harsh"]');
+      expect(await panel.locator("[data-judge]").count()).toBe(2);
+      expect(await harsh.locator('[data-criterion="tone"] .reason').textContent()).toBe("Curt.");
+      expect(await panel.locator('[data-judge="control/judge"] [data-criterion="tone"] .reason').textContent()).toBe(
+        "Friendly.",
+      );
+      const combined = page.getByTestId("criteria").locator('[data-criterion="tone"] .reason');
+      expect(await combined.textContent()).toBe("mean of 2 judgments (control/judge 1, control/judge#harsh 0)");
+      expect(await page.getByTestId("panel-unreliable").textContent()).toContain("agree too little on tone");
+      if (side === "served") await screenshot(page, "judge-panel");
+    });
+  });
+});
