@@ -2,7 +2,7 @@
 // judgment becomes active only when both sources succeed; neither overwrites the other's criteria.
 import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
-import type { CriterionScore, EvalRun, JudgeRun } from "../records/index.ts";
+import type { CriterionScore, EvalRun, JudgeRun, PanelJudgment } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
 import { gradeTaskVerifier } from "./grade-task-verifier.ts";
 import type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
@@ -39,7 +39,12 @@ export interface GradeRequest {
 }
 
 /** The rubric source is pluggable so that the LLM judge lives in its own module. */
-export type RubricGrader = (request: GradeRequest, directory: string) => Promise<SourceOutcome>;
+export type RubricGrader = (
+  request: GradeRequest,
+  directory: string,
+  /** Called with the judgments made so far after each one, so that a judge run cut short keeps them for reuse. */
+  onJudgment?: (panel: PanelJudgment[]) => void,
+) => Promise<SourceOutcome>;
 
 /** A judge run's folder: one sub-folder per source (files: CODE_JUDGE_FILES, RUBRIC_FILES) and verification's receipts. */
 export const JUDGE_RUN_FOLDERS = { code: "code", rubric: "rubric", verification: "verification" } as const;
@@ -114,7 +119,11 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
     outcomes.push(verifier);
   }
   if (evaluation.rubric && !request.signal?.aborted)
-    outcomes.push(await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric)));
+    outcomes.push(
+      await gradeRubric(request, join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.rubric), (panel) =>
+        request.save({ ...running, panel }),
+      ),
+    );
 
   const integrityFindings = request.signal?.aborted
     ? undefined

@@ -177,6 +177,16 @@ describe("gradePanel", () => {
     ]);
   });
 
+  it("reports the judgments made so far after each one, so that a judge run cut short keeps them", async () => {
+    const { grading: request } = grading({
+      "a/judge": { state: "completed", scores: { tests: score(1) } },
+      "b/judge": { state: "completed", scores: { tests: score(1) } },
+    });
+    const seen: string[][] = [];
+    await gradePanel(panel(), { ...request, onJudgment: (judgments) => seen.push(judgments.map((j) => j.model)) });
+    expect(seen).toEqual([["a/judge"], ["a/judge", "b/judge"]]);
+  });
+
   it("one judge failing fails the judgment, naming it, and keeps every judgment for the next grading", async () => {
     const { grading: request } = grading({
       "a/judge": { state: "completed", scores: { tests: score(1) } },

@@ -35,6 +35,8 @@ export interface PanelGrading {
   directory: string;
   grade(model: string, directory: string): Promise<SourceOutcome>;
   signal?: AbortSignal;
+  /** After each judgment: every judgment so far (kept and made), for the running record. */
+  onJudgment?: (panel: PanelJudgment[]) => void;
 }
 
 /** A panel's outcome: the combined scores, and every judgment (reused and new) on the judge run. */
@@ -57,6 +59,7 @@ export async function gradePanel(panel: PanelRequest, grading: PanelGrading): Pr
       directory: relative(grading.runDirectory, directory),
       gradedBy: grading.judgeRunId,
     });
+    grading.onJudgment?.(order([...kept, ...made], panel));
   }
   const judgments = order([...kept, ...made], panel);
   // Spend counts once, on the judge run that made it; a reused judgment was paid for by its own.

@@ -89,7 +89,7 @@ export interface RubricTask {
  * const judgeRun = await gradeEvalRun(request, gradeRubric);
  */
 export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
-  return async (request, directory) => {
+  return async (request, directory, onJudgment) => {
     const { evalRun } = request;
     if (!evalRun.evidence)
       return { state: "failed", scores: null, error: `eval run ${evalRun.id} has no recording to judge` };
@@ -122,6 +122,7 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
       runDirectory: request.runDirectory,
       directory,
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(onJudgment ? { onJudgment } : {}),
       // The judge run's id marks its processes, so that crash recovery can find and reap them.
       grade: (judgeModel, folder) =>
         gradeRubricTask({ ...task, judgeModel }, folder, options, {
