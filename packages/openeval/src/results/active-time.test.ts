@@ -59,4 +59,14 @@ describe("active time", () => {
     expect(of(null, { ...judgeRun, costUSD: undefined }).judgeCostUSD).toBeNull();
     expect(unionMs(of(evalRun, judgeRun).intervals)).toBe(1_500);
   });
+
+  it("a panel's judgment costs what all its judgments did, those reused from an earlier judge run included", () => {
+    // This judge run spent 0.04 on the judge it added; the other judgment (0.05) was paid for by an earlier run.
+    const panel = [
+      { costUSD: 0.05, gradedBy: "judge_old" },
+      { costUSD: 0.04, gradedBy: "judge_new" },
+    ];
+    const judgeRun = { startedAt: "2026-12-01T00:00:02.000Z", elapsedMs: 500, costUSD: 0.04, panel };
+    expect(judgingOf(null, judgeRun as Parameters<typeof judgingOf>[1]).judgeCostUSD).toBeCloseTo(0.09);
+  });
 });

@@ -21,23 +21,32 @@ export function intervalOf(
  */
 export function judgingOf(
   evalRun: Pick<EvalRun, "earlyStop" | "startedAt" | "elapsedMs"> | null,
-  judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD" | "startedAt" | "elapsedMs"> | null,
+  judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD" | "panel" | "startedAt" | "elapsedMs"> | null,
 ): { judgeCostUSD: number | null; intervals: Interval[] } {
   return { judgeCostUSD: judgeCostOf(evalRun, judgeRun), intervals: activeIntervals(evalRun, judgeRun) };
 }
 
-/** What a slot's judging spent: each earlyStop check, then the judgment unless it was decided early; null when unknown. */
+/**
+ * What a slot's judging spent: each earlyStop check, then the judgment unless it was decided early; null when unknown.
+ * A panel's judgment costs what all its judgments did, those reused from earlier judge runs too (a judge run's own
+ * costUSD counts only what it spent).
+ */
 export function judgeCostOf(
   evalRun: Pick<EvalRun, "earlyStop"> | null,
-  judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD"> | null,
+  judgeRun: Pick<JudgeRun, "decidedEarly" | "costUSD" | "panel"> | null,
 ): number | null {
   // Summed in the order listed (each check, then the judgment) without listing them: a summary does this for every slot.
   let judgeCostUSD: number | null = null;
   for (const check of evalRun?.earlyStop?.checks ?? [])
     if (typeof check.costUSD === "number") judgeCostUSD = (judgeCostUSD ?? 0) + check.costUSD;
-  const judging = judgeRun?.decidedEarly ? null : judgeRun?.costUSD;
+  const judging = judgeRun?.decidedEarly ? null : judgmentCost(judgeRun);
   if (typeof judging === "number") judgeCostUSD = (judgeCostUSD ?? 0) + judging;
   return judgeCostUSD;
+}
+
+function judgmentCost(judgeRun: Pick<JudgeRun, "costUSD" | "panel"> | null): number | undefined {
+  if (!judgeRun?.panel) return judgeRun?.costUSD;
+  return judgeRun.panel.reduce((total, judgment) => total + (judgment.costUSD ?? 0), 0);
 }
 
 /** When a slot's candidate and judge were active. */
