@@ -73,6 +73,11 @@ const USAGE = {
     code: "OE_USAGE",
     message: () => "snapshot takes a run and a name, e.g. `openeval snapshot results/<run-id> before-change`",
   },
+  reviewArguments: {
+    code: "OE_USAGE",
+    message: ({ missing }: { missing: string }) =>
+      `review needs ${missing}, e.g. \`openeval review results/<run-id> eval_1a2b --criterion correct --score 1 --reason "The fix is right"\``,
+  },
   retryWithoutEvalRuns: {
     code: "OE_USAGE",
     message: () => "name the eval runs to retry, e.g. `openeval retry eval_1234…`; `openeval plan` lists failed ones",

@@ -46,3 +46,11 @@ export {
   type PlanRecords,
   type RecordKeeping,
 } from "./checked-records.ts";
+export {
+  LatestReviews,
+  type ReviewedJudgeRun,
+  type ReviewedScore,
+  type ReviewStanding,
+} from "./apply-reviews.ts";
+export { parseReviewScore, reviewEvalRun, type ReviewOptions, type ReviewResult } from "./review-eval-run.ts";
+export { ReviewError } from "./errors.ts";

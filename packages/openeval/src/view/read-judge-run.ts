@@ -1,4 +1,5 @@
-// One judge run for the viewer: per-criterion scores with reasons and citations, the returned JSON (on the record),
+// One judge run for the viewer: per-criterion scores with reasons and citations (and people's reviews of them), the
+// returned JSON (on the record),
 // and everything in its folder — the frozen judge.js, process logs, the rubric archive and the rubric judge's own
 // session, verification receipts.
 import { join, posix } from "node:path";
@@ -6,6 +7,7 @@ import { CODE_JUDGE_FILES, JUDGE_RUN_FOLDERS, RECEIPT_FILE, RUBRIC_FILES } from 
 import { VerificationReceiptSchema } from "../recording/index.ts";
 import { candidateName, CitationSchema, JUDGE_FILES_MANIFEST, type JudgeRun } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
+import { LatestReviews, type ReviewedScore } from "../summary/index.ts";
 import type {
   CitationView,
   CriterionView,
@@ -23,7 +25,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const RECEIPT = new RegExp(`^(.*/)?${escape(JUDGE_RUN_FOLDERS.verification)}/([^/]+)/${escape(RECEIPT_FILE)}$`);
 
 /**
- * The detail as its folder holds it; the caller adds `integrityError` (it needs the eval run it judged). `verify` names
+ * The detail as its folder holds it, with the reviews of its eval run applied to its criteria; the caller adds
+ * `integrityError` and `reviewProblems` (it needs the eval run it judged and the store). `verify` names
  * what is wrong with one of the folder's files before it is read as evidence (the judge's session database).
  */
 export async function readJudgeRunDetail(
@@ -31,7 +34,8 @@ export async function readJudgeRunDetail(
   judgeRun: JudgeRun,
   evalRun: EvalRunRow | null,
   verify: (path: string) => string | null = () => null,
-): Promise<Omit<JudgeRunDetail, "integrityError">> {
+  reviews: LatestReviews = new LatestReviews([]),
+): Promise<Omit<JudgeRunDetail, "integrityError" | "reviewProblems">> {
   const folder = join(directory, judgeRun.directory);
   // files.json is the integrity manifest of the files listed, not one of them.
   const files = listFolder(folder).filter(
@@ -39,12 +43,17 @@ export async function readJudgeRunDetail(
   );
   const text = async (path: string) =>
     files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null;
+  const ofEvalRun = new LatestReviews(reviews.all.filter((review) => review.evalRunId === judgeRun.evalRunId));
+  // Reviews decide a completed judgment's scores; a failed one's kept scores are shown as they were, never counted.
+  const scored: Record<string, ReviewedScore> | null =
+    judgeRun.state === "completed" ? ofEvalRun.apply(judgeRun).scores : judgeRun.scores;
   return {
     judgeRun,
     candidate: candidateName(judgeRun.slot),
     evalRun,
     keptOnly: judgeRun.scores === null && judgeRun.keptScores !== undefined,
-    criteria: Object.entries(judgeRun.scores ?? judgeRun.keptScores ?? {}).map(
+    reviews: ofEvalRun.standings(judgeRun.state === "completed" ? [judgeRun] : []),
+    criteria: Object.entries<ReviewedScore>(scored ?? judgeRun.keptScores ?? {}).map(
       ([id, score]): CriterionView => ({
         id,
         value: score.value,
@@ -53,6 +62,7 @@ export async function readJudgeRunDetail(
         citations: (score.evidence ?? []).map(toCitationView),
         measurements: score.measurements ?? null,
         ceiling: score.ceiling ?? null,
+        review: score.review ?? null,
       }),
     ),
     files,
