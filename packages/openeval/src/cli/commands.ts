@@ -300,16 +300,23 @@ export const COMMANDS = {
     },
   },
   calibrate: {
-    usage: "calibrate [--benchmark <dir>] [--run <dir> | --new] [--json]",
+    usage:
+      "calibrate [--benchmark <dir>] [--run <dir> | --new] [--json] | calibrate --against-reviews [--run <dir>] [--json]",
     summary:
-      "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge.",
+      "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge. " +
+      "--against-reviews runs nothing: per criterion and judge, Cohen's κ with the people who reviewed the run (`openeval review`), true-positive and true-negative rates and counts; exits 1 when a judge's κ is below judge.minAgreement.",
     options: {
       ...BENCHMARK,
       run: {
         ...RUN_DIRECTORY,
-        description: "Record the controls' work in this run directory (default: the latest run)",
+        description: "Record the controls' work in this run directory, or read its reviews (default: the latest run)",
       },
       new: NEW_RUN,
+      "against-reviews": {
+        type: "boolean",
+        default: false,
+        description: "Measure the judges against the run's reviews (score ≥ 0.5 passes; unresolved pairs are left out)",
+      },
       ...json("Print the calibration report as one JSON object, no progress"),
     },
   },

@@ -83,7 +83,7 @@ export function formatSummary(summary: RunSummary): string {
   return lines.join("\n");
 }
 
-function formatTable(header: string[], rows: string[][]): string[] {
+export function formatTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
     cells

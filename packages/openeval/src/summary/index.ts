@@ -54,3 +54,10 @@ export {
 } from "./apply-reviews.ts";
 export { parseReviewScore, reviewEvalRun, type ReviewOptions, type ReviewResult } from "./review-eval-run.ts";
 export { ReviewError } from "./errors.ts";
+export {
+  calibrateAgainstReviews,
+  PASS_AT,
+  type CalibrateAgainstReviewsOptions,
+  type JudgeCalibration,
+  type ReviewCalibration,
+} from "./calibrate-against-reviews.ts";
