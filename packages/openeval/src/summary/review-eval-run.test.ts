@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordedRun } from "../../../../test/helpers/variant-run.ts";
 import { reviewFile, type JudgeRun, type ResultsStore } from "../records/index.ts";
+import { formatMarkdownSummary } from "../report/markdown-summary.ts";
+import { formatSummary } from "../report/summary-table.ts";
 import { parseReviewScore, reviewEvalRun, type ReviewOptions } from "./review-eval-run.ts";
 import { summarizeRun } from "./summarize-run.ts";
 
@@ -57,6 +59,13 @@ describe("a review", () => {
     const after = await summarizeRun(benchmark, store, {}, "r");
     expect([after.models[0]!.score.value, after.verdict.status]).toEqual([100, "pass"]);
     expect(after.reviews).toEqual(reviews);
+    const line = "answer × p/m #1 correct: 1 (judge 0) by Ada: The answer is right";
+    expect(formatSummary(after)).toContain(
+      `1 criterion reviewed by people (their scores replace the judge's):\n  ${line}`,
+    );
+    expect(formatMarkdownSummary(after)).toContain(
+      `<details><summary>1 criterion reviewed by people (their scores replace the judge's)</summary>\n\n- ${line}`,
+    );
 
     // A rejudge that still fails it: the review still decides; one that now passes it: flagged as agreeing.
     rejudge(store, "judge_again", 0);

@@ -18,6 +18,7 @@ import {
   type Reviewer,
   type ReviewScore,
 } from "../records/index.ts";
+import { describeState } from "../util/words.ts";
 import { LatestReviews, type ReviewStanding } from "./apply-reviews.ts";
 import { ReviewError } from "./errors.ts";
 
@@ -115,7 +116,7 @@ function activeJudgment(store: ResultsStore, evalRun: EvalRun): JudgeRun {
   const judgeRun =
     store.judgeRuns(evalRun.id).findLast((run) => run.state !== "running" && run.state !== "interrupted") ?? null;
   const notJudged = (why: string) => new ReviewError("notJudged", { evalRunId: evalRun.id, why });
-  if (judgeRun === null) throw notJudged(`it has no finished judgment (it ended ${evalRun.state})`);
+  if (judgeRun === null) throw notJudged(`it has no finished judgment (it ended ${describeState(evalRun.state)})`);
   if (judgeRun.state !== "completed" || judgeRun.scores === null)
     throw notJudged(
       `its latest judgment (judge run ${judgeRun.id}) ${judgeRun.state === "completed" ? "scored nothing" : "failed"}`,
