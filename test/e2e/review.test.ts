@@ -223,6 +223,12 @@ describe("openeval review", () => {
       }),
     ]);
 
+    const withNew = await runCli(["calibrate", "--against-reviews", "--new", "--benchmark", benchmark]);
+    expect([withNew.exitCode, withNew.stderr.trim()]).toEqual([
+      2,
+      "error OE_USAGE: --against-reviews reads a recorded run's reviews and runs nothing; drop --new (pick the run with --run <dir>)",
+    ]);
+
     const verified = await runCli(["verify", RUN_ID, "--benchmark", benchmark]);
     expect(verified.exitCode, verified.stderr).toBe(0);
     expect(verified.stdout).toContain("2 reviews");
