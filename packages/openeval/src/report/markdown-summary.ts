@@ -4,7 +4,7 @@ import { candidateName } from "../records/index.ts";
 import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../summary/index.ts";
-import { reviewedCount, reviewLines } from "./review-lines.ts";
+import { reviewBlock } from "./review-lines.ts";
 import {
   CATEGORY_HEADER,
   categoryRows,
@@ -64,10 +64,10 @@ export function formatMarkdownSummary(summary: RunSummary): string {
         `| ${contributor.id} | ${contributor.word} | ${contributor.failing.map((item) => `\`${item}\``).join(", ") || "—"} |`,
     ),
   ];
-  const reviews = reviewLines(summary);
-  if (reviews.length > 0) {
-    lines.push("", `<details><summary>${reviewedCount(reviews)}</summary>`, "");
-    lines.push(...reviews.map((line) => `- ${line}`), "", "</details>");
+  const reviews = reviewBlock(summary);
+  if (reviews) {
+    lines.push("", `<details><summary>${reviews.title}</summary>`, "");
+    lines.push(...reviews.lines.map((line) => `- ${line}`), "", "</details>");
   }
   const findings = findingLines(summary.integrityFindings ?? []);
   if (findings.length > 0) {

@@ -8,7 +8,7 @@ import { describeInputChanges, type RunSummary } from "../summary/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 import { integrityBlock } from "./integrity-findings.ts";
 import { agreementBlock } from "./judge-agreement.ts";
-import { reviewedCount, reviewLines } from "./review-lines.ts";
+import { reviewBlock } from "./review-lines.ts";
 
 export function formatSummary(summary: RunSummary): string {
   const header = [
@@ -49,8 +49,8 @@ export function formatSummary(summary: RunSummary): string {
   if (summary.categories.length > 0) lines.push("", "By category:", ...formatCategories(summary.categories));
   if (summary.engines?.length) lines.push("", `Engines: ${formatEngines(summary.engines)}`);
   if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
-  const reviews = reviewLines(summary);
-  if (reviews.length > 0) lines.push("", `${reviewedCount(reviews)}:`, ...reviews.map((line) => `  ${line}`));
+  const reviews = reviewBlock(summary);
+  if (reviews) lines.push("", `${reviews.title}:`, ...reviews.lines.map((line) => `  ${line}`));
   const integrity = integrityBlock(summary);
   if (integrity.length > 0) lines.push("", ...integrity);
   const agreement = agreementBlock(summary);
