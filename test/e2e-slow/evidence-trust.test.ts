@@ -199,7 +199,9 @@ describe("tamper-evident results", () => {
     const verified = await runCli(["verify", runDirectory]);
     expect(verified.stderr).toBe("");
     expect(verified.exitCode).toBe(0);
-    expect(verified.stdout).toMatch(/Verified .*: 4 eval runs, 4 judge runs, \d+ recording files; nothing changed\./);
+    expect(verified.stdout).toMatch(
+      /Verified .*: 4 eval runs, 4 judge runs, 0 reviews, \d+ recording files; nothing changed\./,
+    );
   });
 
   it("an edited judge-run file is named by verify and refused by the viewer", async () => {

@@ -6,6 +6,7 @@ describe("the public API", () => {
     expect(Object.keys(api).sort()).toEqual([
       "BenchmarkInvalidError",
       "EvidenceError",
+      "ReviewError",
       "RunNotFoundError",
       "VERIFICATION_IMAGE",
       "addModels",
@@ -21,6 +22,7 @@ describe("the public API", () => {
       "recordEvidence",
       "removeModels",
       "resolveRun",
+      "reviewEvalRun",
       "rubricCriteria",
       "runBenchmark",
       "snapshotRun",

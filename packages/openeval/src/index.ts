@@ -39,10 +39,14 @@ export type {
   PlanBenchmarkOptions,
   RunBenchmarkOptions,
 } from "./run/index.ts";
-export { readResults } from "./summary/index.ts";
+export { readResults, reviewEvalRun, ReviewError } from "./summary/index.ts";
 export type {
   ModelResult,
   ReadResultsOptions,
+  ReviewedScore,
+  ReviewOptions,
+  ReviewResult,
+  ReviewStanding,
   RunnerEvent,
   RunSummary,
   SlotIntegrityFindings,
@@ -52,6 +56,15 @@ export type { Plan, PlannedSlot, PlanScope, SlotAction } from "./plan/index.ts";
 export { readRecording } from "./recording/index.ts";
 export type { JudgeEvidenceOptions, JudgeResult } from "./judge/index.ts";
 export { resolveRun, RunNotFoundError } from "./records/index.ts";
-export type { CriterionScore, EvalRun, IntegrityFinding, JudgeRun } from "./records/index.ts";
+export type {
+  CriterionScore,
+  EvalRun,
+  IntegrityFinding,
+  JudgeRun,
+  Review,
+  Reviewer,
+  ReviewScore,
+  ScoreReview,
+} from "./records/index.ts";
 export { compareRuns } from "./view/index.ts";
 export type { ComparisonAnswer, CompareRunsOptions } from "./view/index.ts";

@@ -1,12 +1,22 @@
-// `openeval calibrate`: run every eval's controls and say whether each judge tells positive from negative.
+// `openeval calibrate`: run every eval's controls and say whether each judge tells positive from negative; with
+// --against-reviews, measure each judge against the people who reviewed the run's scores instead (runs nothing).
 import { calibrateBenchmark } from "../run/index.ts";
-import { createEventReporter } from "../report/index.ts";
+import { createEventReporter, formatReviewCalibration } from "../report/index.ts";
+import { resolveRun } from "../records/index.ts";
+import { calibrateAgainstReviews } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
 import { CONSOLE_OUTPUT } from "./console-output.ts";
-import { EXIT } from "./errors.ts";
+import { EXIT, UsageError } from "./errors.ts";
 
 export const calibrateCommand = defineCommand("calibrate", {
   async run(flags) {
+    if (flags["against-reviews"]) {
+      if (flags.new) throw new UsageError("againstReviewsNew");
+      const calibration = await calibrateAgainstReviews({ run: resolveRun(flags.benchmark, flags.run) });
+      console.log(flags.json ? JSON.stringify(calibration) : formatReviewCalibration(calibration));
+      if (calibration.judges.some((judge) => judge.flagged)) return EXIT.verdictFail;
+      return calibration.labels > 0 && calibration.problems.length === 0 ? EXIT.pass : EXIT.incomplete;
+    }
     const report = await calibrateBenchmark({
       benchmark: flags.benchmark as string,
       run: flags.run as string | undefined,

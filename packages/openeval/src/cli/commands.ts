@@ -236,6 +236,34 @@ export const COMMANDS = {
       ...json("show: print the baseline as JSON"),
     },
   },
+  review: {
+    usage:
+      'review <run-dir | run-id> <eval-run> --criterion <id> --score <1|0|0.5|unresolved> --reason "…" [--by <name>] [--json] [--benchmark <dir>]',
+    summary:
+      "Record a person's score for one criterion of an eval run in place of the judge's, with why; the judge's score stays beside it. " +
+      "Reviews are append-only and sealed (`verify` checks them); the latest of an eval run's criterion counts, and a rejudge keeps it. " +
+      "Eval run ids as for retry: in full, or a prefix no other eval run shares.",
+    options: {
+      ...BENCHMARK,
+      criterion: { type: "string", value: "id", description: "The criterion to score, as the judgment names it" },
+      score: {
+        type: "string",
+        value: "1|0|0.5|unresolved",
+        description: "The score: 1 pass, 0 fail, 0.5 half credit, unresolved (counted unscored)",
+      },
+      reason: {
+        type: "string",
+        value: "text",
+        description: "Why the judge's score is wrong (required; kept with the review)",
+      },
+      by: {
+        type: "string",
+        value: "name",
+        description: "Who reviews (default: git config user.name; the email is git config user.email)",
+      },
+      ...json("Print the review and every review of the eval run as one JSON object"),
+    },
+  },
   report: {
     usage:
       "report [<run-dir | run-id>] [--json | --markdown] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
@@ -272,16 +300,23 @@ export const COMMANDS = {
     },
   },
   calibrate: {
-    usage: "calibrate [--benchmark <dir>] [--run <dir> | --new] [--json]",
+    usage:
+      "calibrate [--benchmark <dir>] [--run <dir> | --new] [--json] | calibrate --against-reviews [--run <dir>] [--json]",
     summary:
-      "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge.",
+      "Run each eval's controls: positive controls must score 1 on every criterion, negative ones below 1. Exits 1 naming any suspect judge. " +
+      "--against-reviews runs nothing: per criterion and judge, Cohen's κ with the people who reviewed the run (`openeval review`), true-positive and true-negative rates and counts; exits 1 when a judge's κ is below judge.minAgreement.",
     options: {
       ...BENCHMARK,
       run: {
         ...RUN_DIRECTORY,
-        description: "Record the controls' work in this run directory (default: the latest run)",
+        description: "Record the controls' work in this run directory, or read its reviews (default: the latest run)",
       },
       new: NEW_RUN,
+      "against-reviews": {
+        type: "boolean",
+        default: false,
+        description: "Measure the judges against the run's reviews (score ≥ 0.5 passes; unresolved pairs are left out)",
+      },
       ...json("Print the calibration report as one JSON object, no progress"),
     },
   },
@@ -359,10 +394,11 @@ export const COMMANDS = {
     },
   },
   export: {
-    usage: "export [<run-dir | run-id>] --output <dir> [--allow-artifact <path>]… [--benchmark <dir>]",
+    usage:
+      "export [<run-dir | run-id>] --output <dir> [--allow-artifact <path>]… [--reviewer-emails] [--benchmark <dir>]",
     summary:
       "Write a static copy of a run's viewer (credentials and host paths scrubbed) that opens from disk without a server. Default: the latest run. " +
-      "Workspace file contents are left out unless --allow-artifact names the file or a folder holding it.",
+      "Workspace file contents are left out unless --allow-artifact names the file or a folder holding it; reviewers' emails unless --reviewer-emails.",
     options: {
       ...BENCHMARK,
       output: {
@@ -375,6 +411,11 @@ export const COMMANDS = {
         multiple: true,
         value: "path",
         description: "Include the contents of this workspace file, or of every file under this folder",
+      },
+      "reviewer-emails": {
+        type: "boolean",
+        default: false,
+        description: "Keep the emails of the people who reviewed scores (default: their names only)",
       },
     },
   },

@@ -73,6 +73,16 @@ const USAGE = {
     code: "OE_USAGE",
     message: () => "snapshot takes a run and a name, e.g. `openeval snapshot results/<run-id> before-change`",
   },
+  reviewArguments: {
+    code: "OE_USAGE",
+    message: ({ missing }: { missing: string }) =>
+      `review needs ${missing}, e.g. \`openeval review results/<run-id> eval_1a2b --criterion correct --score 1 --reason "The fix is right"\``,
+  },
+  againstReviewsNew: {
+    code: "OE_USAGE",
+    message: () =>
+      "--against-reviews reads a recorded run's reviews and runs nothing; drop --new (pick the run with --run <dir>)",
+  },
   retryWithoutEvalRuns: {
     code: "OE_USAGE",
     message: () => "name the eval runs to retry, e.g. `openeval retry eval_1234…`; `openeval plan` lists failed ones",

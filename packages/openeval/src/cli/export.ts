@@ -17,6 +17,7 @@ export const exportCommand = defineCommand("export", {
       run,
       output: flags.output,
       allowArtifacts: (flags["allow-artifact"] as string[] | undefined) ?? [],
+      reviewerEmails: flags["reviewer-emails"] === true,
       onProgress: progress,
     });
     if (progress) process.stderr.write("\n");

@@ -17,6 +17,7 @@ const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
   "merge-runs": async () => (await import("./merge-runs.ts")).mergeRunsCommand,
   snapshot: async () => (await import("./snapshot.ts")).snapshotCommand,
   baseline: async () => (await import("./baseline.ts")).baselineCommand,
+  review: async () => (await import("./review.ts")).reviewCommand,
   report: async () => (await import("./report.ts")).reportCommand,
   calibrate: async () => (await import("./calibrate.ts")).calibrateCommand,
   audit: async () => (await import("./audit.ts")).auditCommand,

@@ -47,7 +47,7 @@ export function resolveExplicitRequests(
  * form); the problem, in words, when there is none or more than one.
  * @example findEvalRun("eval_1a2b3c4d", evalRuns) // the eval run eval_1a2b3c4d-…, when no other id starts so
  */
-function findEvalRun(name: string, evalRuns: readonly EvalRun[]): EvalRun | string {
+export function findEvalRun<E extends Pick<EvalRun, "id">>(name: string, evalRuns: readonly E[]): E | string {
   const exact = evalRuns.find((run) => run.id === name);
   if (exact) return exact;
   const matches = name === "" ? [] : evalRuns.filter((run) => run.id.startsWith(name));

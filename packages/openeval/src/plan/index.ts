@@ -12,7 +12,7 @@ export {
   type SlotAction,
 } from "./plan-benchmark.ts";
 export { checkScope, ScopeInvalidError } from "./check-scope.ts";
-export { checkRepeatedJudging, resolveExplicitRequests } from "./check-requests.ts";
+export { checkRepeatedJudging, findEvalRun, resolveExplicitRequests } from "./check-requests.ts";
 export {
   candidateFingerprint,
   judgeFingerprint,

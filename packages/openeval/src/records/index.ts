@@ -115,3 +115,13 @@ export {
   type FrozenFile,
   type FrozenPrograms,
 } from "./frozen-inputs.ts";
+export {
+  REVIEW_FORMAT,
+  REVIEW_SCORES,
+  ReviewSchema,
+  type Review,
+  type Reviewer,
+  type ReviewScore,
+  type ScoreReview,
+} from "./review-schema.ts";
+export { readReviews, recordReview, REVIEW_RECORDED_EVENT, reviewFile, REVIEWS_DIRECTORY } from "./reviews.ts";

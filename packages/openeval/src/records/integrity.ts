@@ -31,8 +31,8 @@ const JudgeFilesSchema = z.object({
 });
 
 export interface IntegrityProblem {
-  /** The record the problem is about; `inputs`: a run's frozen inputs (id: the eval's id, or "harness"). */
-  kind: "eval-run" | "judge-run" | "inputs";
+  /** The record the problem is about; `inputs`: a run's frozen inputs (id: the eval's id, or "harness"); `review`: a person's review (records/reviews.ts). */
+  kind: "eval-run" | "judge-run" | "inputs" | "review";
   id: string;
   /** What changed, naming the row or file. */
   message: string;

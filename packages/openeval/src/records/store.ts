@@ -84,6 +84,25 @@ const ADD_HEAD_COLUMNS = [
 
 const UPGRADES: Record<number, string> = { 0: SCHEMA, 1: `${ADD_SEALS}\n${ADD_HEAD_COLUMNS}`, 2: ADD_HEAD_COLUMNS };
 
+/** Reviews are append-only: a later review of the same criterion supersedes an earlier one, none is changed or deleted. */
+const REVIEWS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS reviews (
+  id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL, criterion TEXT NOT NULL, value TEXT NOT NULL,
+  value_sha256 TEXT NOT NULL, created INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS reviews_never_changed BEFORE UPDATE ON reviews
+BEGIN SELECT RAISE(ABORT, 'openeval: reviews are never changed; record a new one'); END;
+CREATE TRIGGER IF NOT EXISTS reviews_never_deleted BEFORE DELETE ON reviews
+BEGIN SELECT RAISE(ABORT, 'openeval: reviews are never deleted'); END;`;
+
+/** A review as the store keeps it: its file's text and that text's sha256. */
+export interface ReviewRow {
+  id: string;
+  evalRunId: string;
+  criterion: string;
+  value: string;
+  valueSha256: string;
+}
+
 /** The last rowid of each table when read (see marks()). */
 export interface StoreMarks {
   evalRuns: number;
@@ -199,6 +218,46 @@ export class ResultsStore {
         $valueSha256: row.seal?.valueSha256 ?? null,
         $chainSha256: row.seal?.chainSha256 ?? null,
       });
+  }
+
+  /**
+   * Appends a review's row: its text and that text's sha256 (records/reviews.ts writes the file beside it). The table
+   * and its triggers are made by the first review, so a store without reviews is the schema it was.
+   */
+  saveReview(row: ReviewRow): void {
+    this.db.transaction(() => {
+      this.db.run(REVIEWS_SCHEMA);
+      this.db
+        .query(
+          "INSERT INTO reviews (id, eval_run_id, criterion, value, value_sha256, created) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .run(row.id, row.evalRunId, row.criterion, row.value, row.valueSha256, Date.now());
+    })();
+  }
+
+  /** Every review's row, in the order they were recorded (none when no review was ever recorded). */
+  reviewRows(): ReviewRow[] {
+    if (!this.hasTable("reviews")) return [];
+    return this.db
+      .query(
+        "SELECT id, eval_run_id AS evalRunId, criterion, value, value_sha256 AS valueSha256 FROM reviews ORDER BY rowid",
+      )
+      .all() as ReviewRow[];
+  }
+
+  /** Whether the triggers that keep reviews append-only stand (true while there is no review table). */
+  reviewsImmutable(): boolean {
+    if (!this.hasTable("reviews")) return true;
+    const present = this.db
+      .query(
+        "SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN ('reviews_never_changed', 'reviews_never_deleted')",
+      )
+      .get() as { count: number };
+    return present.count === 2;
+  }
+
+  private hasTable(name: string): boolean {
+    return this.db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
   }
 
   /** Runs `work` in one transaction: many saves commit once (a bulk import; each save alone is its own commit). */

@@ -9,3 +9,4 @@ export { formatDuration } from "./tty-progress.ts";
 export { formatSummary } from "./summary-table.ts";
 export { formatJunit } from "./junit.ts";
 export { formatMarkdownSummary } from "./markdown-summary.ts";
+export { formatReviewCalibration } from "./review-calibration.ts";

@@ -1,9 +1,10 @@
 // A Markdown summary for a CI job page: the verdict first, then the model table (and per-category scores when criteria
-// have categories), the integrity check's findings, and what failed or is open.
+// have categories), the criteria people reviewed, the integrity check's findings, and what failed or is open.
 import { candidateName } from "../records/index.ts";
 import { describeVerdict, formatVerdictWords } from "../results/index.ts";
 import { describeSlot } from "../plan/index.ts";
 import type { RunSummary } from "../summary/index.ts";
+import { reviewBlock } from "./review-lines.ts";
 import {
   CATEGORY_HEADER,
   categoryRows,
@@ -63,6 +64,11 @@ export function formatMarkdownSummary(summary: RunSummary): string {
         `| ${contributor.id} | ${contributor.word} | ${contributor.failing.map((item) => `\`${item}\``).join(", ") || "—"} |`,
     ),
   ];
+  const reviews = reviewBlock(summary);
+  if (reviews) {
+    lines.push("", `<details><summary>${reviews.title}</summary>`, "");
+    lines.push(...reviews.lines.map((line) => `- ${line}`), "", "</details>");
+  }
   const findings = findingLines(summary.integrityFindings ?? []);
   if (findings.length > 0) {
     lines.push("", `<details><summary>Integrity: ${findings.length} finding(s)</summary>`, "");

@@ -8,6 +8,7 @@ import { describeInputChanges, type RunSummary } from "../summary/index.ts";
 import { formatSeconds } from "./plain-reporter.ts";
 import { integrityBlock } from "./integrity-findings.ts";
 import { agreementBlock } from "./judge-agreement.ts";
+import { reviewBlock } from "./review-lines.ts";
 
 export function formatSummary(summary: RunSummary): string {
   const header = [
@@ -48,6 +49,8 @@ export function formatSummary(summary: RunSummary): string {
   if (summary.categories.length > 0) lines.push("", "By category:", ...formatCategories(summary.categories));
   if (summary.engines?.length) lines.push("", `Engines: ${formatEngines(summary.engines)}`);
   if (summary.warnings.length > 0) lines.push("", "Warnings:", ...summary.warnings.map((warning) => `  ${warning}`));
+  const reviews = reviewBlock(summary);
+  if (reviews) lines.push("", `${reviews.title}:`, ...reviews.lines.map((line) => `  ${line}`));
   const integrity = integrityBlock(summary);
   if (integrity.length > 0) lines.push("", ...integrity);
   const agreement = agreementBlock(summary);
@@ -80,7 +83,7 @@ export function formatSummary(summary: RunSummary): string {
   return lines.join("\n");
 }
 
-function formatTable(header: string[], rows: string[][]): string[] {
+export function formatTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
     cells

@@ -61,3 +61,4 @@ export {
   verdictSettingsOf,
   type VerdictSettings,
 } from "./verdict-settings.ts";
+export { cohensKappa, type BinaryAgreement, type LabelPair } from "./cohens-kappa.ts";

@@ -3,6 +3,7 @@
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EngineState } from "../util/engine-state.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
+import type { ReviewStanding } from "./apply-reviews.ts";
 import type { IntegrityFinding, IntegrityProblem } from "../records/index.ts";
 import type { IntegritySeverity } from "../load/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
@@ -104,6 +105,11 @@ export interface RunSummary {
    * summaries recorded before judge agreement.
    */
   agreement?: CriterionAgreement[];
+  /**
+   * People's reviews of criteria (`openeval review`), history included: the latest of an eval run's criterion decides
+   * its score in place of the judge's. Absent in summaries made before reviews.
+   */
+  reviews?: ReviewStanding[];
   /** A pool's engines, with the eval runs each ran and how many of them it cut short; empty with one engine (absent in summaries recorded before pools). */
   engines?: { name: string; evalRuns: number; interrupted: number }[];
 }

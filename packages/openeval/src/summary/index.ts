@@ -46,3 +46,18 @@ export {
   type PlanRecords,
   type RecordKeeping,
 } from "./checked-records.ts";
+export {
+  LatestReviews,
+  type ReviewedJudgeRun,
+  type ReviewedScore,
+  type ReviewStanding,
+} from "./apply-reviews.ts";
+export { parseReviewScore, reviewEvalRun, type ReviewOptions, type ReviewResult } from "./review-eval-run.ts";
+export { ReviewError } from "./errors.ts";
+export {
+  calibrateAgainstReviews,
+  PASS_AT,
+  type CalibrateAgainstReviewsOptions,
+  type JudgeCalibration,
+  type ReviewCalibration,
+} from "./calibrate-against-reviews.ts";

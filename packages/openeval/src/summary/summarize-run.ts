@@ -24,6 +24,7 @@ import {
   candidateName,
   creditsOf,
   describeFinding,
+  readReviews,
   toCandidateRef,
   toSlotKey,
   type EvalRun,
@@ -56,6 +57,7 @@ import type { RunSummary, SlotIntegrityFindings } from "./events.ts";
 import { isControlModel } from "../util/control-model.ts";
 import { recordedInputChanges, recordedInputProblems } from "./input-changes.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
+import { LatestReviews } from "./apply-reviews.ts";
 
 export const BASELINE_FILE = "baseline.json";
 
@@ -95,7 +97,10 @@ export async function summarizeRun(
     options.candidateRuntime,
   );
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
-  const observations = inScope.map((slot) => observe(slot, options.fresh));
+  // People's reviews decide the criteria they review (apply-reviews.ts); one that fails its check is reported, not used.
+  const { reviews, problems: reviewProblems } = readReviews(store);
+  const latestReviews = new LatestReviews(reviews);
+  const observations = inScope.map((slot) => observe(slot, options.fresh, latestReviews));
   const criteria = criteriaOf(benchmark, observations, scope);
   const criterionIds = Object.fromEntries(
     Object.entries(criteria).map(([evalId, refs]) => [evalId, refs.map((ref) => ref.id)]),
@@ -141,7 +146,7 @@ export async function summarizeRun(
   const summaries = aggregateScores(observations, criterionIds);
   // A summary plans without retry or rejudge: "failed" is exactly a failed candidate or judgment (plan-benchmark.ts decide).
   // Besides the records' own checks: frozen inputs found tampered with before they were used.
-  const integrity = [...records.integrity, ...recordedInputProblems(store)];
+  const integrity = [...records.integrity, ...recordedInputProblems(store), ...reviewProblems];
   const failedByCandidate = new Map(
     [
       ...Map.groupBy(
@@ -188,6 +193,9 @@ export async function summarizeRun(
     integrity,
     integrityFindings: slotFindings(inScope, settings.integrity ?? undefined),
     agreement,
+    reviews: latestReviews.standings(
+      inScope.flatMap((slot) => (slot.action === "reuse" && slot.judgeRun ? [slot.judgeRun] : [])),
+    ),
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
     engines: engineCounts(records.evalRuns),
@@ -291,12 +299,16 @@ function chooseVerdictSettings(
   };
 }
 
-function observe(slot: PlannedSlot<EvalRun, JudgeRun>, fresh: ReadonlySet<string> | undefined): SlotObservation {
+function observe(
+  slot: PlannedSlot<EvalRun, JudgeRun>,
+  fresh: ReadonlySet<string> | undefined,
+  reviews: LatestReviews,
+): SlotObservation {
   // An execution the runner stopped is not judged, but its spend and time are recorded: they count as executed.
   const executed = slot.evalRun ?? slot.interruptedRun ?? null;
   return {
     ...toSlotKey(slot),
-    scores: slot.action === "reuse" ? creditsOf(slot.judgeRun) : null,
+    scores: slot.action === "reuse" ? creditsOf(reviews.apply(slot.judgeRun)) : null,
     costUSD: executed?.metrics?.cost.usd ?? null,
     elapsedMs: executed?.elapsedMs ?? null,
     modelActiveMs: executed?.metrics?.timing.modelActiveMs ?? null,

@@ -1,16 +1,25 @@
 // verifyRun(): `openeval verify <run>` — the whole run checked against its hashes: every finalized
 // row's integrity hash, every file of every judge run against its files.json, and every file of every recording
 // (manifest, snapshots' objects, events, native database, session exports) against the sha256 its manifest gives;
-// and the run's frozen inputs (eval folders, their objects, the harness programs) against theirs.
+// and the run's frozen inputs (eval folders, their objects, the harness programs) against theirs; and every review file
+// against its store row (an edited, deleted or hand-added one).
 import { join } from "node:path";
 import { EvidenceError, openEvidence, type Evidence } from "../recording/index.ts";
-import { checkRecords, ResultsStore, verifyFrozenInputs, type IntegrityProblem } from "../records/index.ts";
+import {
+  checkRecords,
+  readReviews,
+  ResultsStore,
+  verifyFrozenInputs,
+  type IntegrityProblem,
+} from "../records/index.ts";
 import { recordedInputProblems } from "./input-changes.ts";
 
 export interface RunVerification {
   directory: string;
   evalRuns: number;
   judgeRuns: number;
+  /** Reviews that check out. */
+  reviews: number;
   /** Recording files whose hash was checked. */
   files: number;
   problems: IntegrityProblem[];
@@ -45,7 +54,16 @@ export async function verifyRun(runDirectory: string): Promise<RunVerification> 
       if (!found.has(problem.message)) problems.push(problem);
       found.add(problem.message);
     }
-    return { directory: store.directory, evalRuns: evalRuns.length, judgeRuns: judgeRuns.length, files, problems };
+    const reviews = readReviews(store);
+    problems.push(...reviews.problems);
+    return {
+      directory: store.directory,
+      evalRuns: evalRuns.length,
+      judgeRuns: judgeRuns.length,
+      reviews: reviews.reviews.length,
+      files,
+      problems,
+    };
   } finally {
     store.close();
   }

@@ -1,7 +1,8 @@
 // The viewer's JSON API: every answer the server (or a static export) gives the front end. packages/viewer
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../recording/index.ts";
-import type { CriterionSource } from "../records/index.ts";
+import type { CriterionSource, ScoreReview } from "../records/index.ts";
+import type { ReviewStanding } from "../summary/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
 import type {
   BenchmarkRun,
@@ -438,6 +439,8 @@ export interface CriterionView {
   measurements: unknown;
   /** `Ceiling: reference_fix`: the reference-fix scorer's value that capped the score, and the judge's own score. */
   ceiling: { kind: "reference_fix"; value: number; judged: number | null } | null;
+  /** A person's review that decides `value` in place of the judge's score (kept in `review.judged`); null when none. */
+  review: ScoreReview | null;
 }
 
 export interface VerificationView {
@@ -474,6 +477,14 @@ export interface JudgeRunDetail {
   session: JudgeSessionView | null;
   /** What of this judge run changed after it finished (its row or a file), or null when it checks out. */
   integrityError: string | null;
+  /**
+   * Every review of the judged eval run, history included (`openeval review`), each with where it stands against this
+   * judge run (`active`: it decides this judgment's criterion; `judgeAgrees`: this judge scored the same). An export
+   * leaves the reviewers' emails out unless asked.
+   */
+  reviews: ReviewStanding[];
+  /** Reviews of the judged eval run that fail their check (an edited or deleted review file): not applied. */
+  reviewProblems: string[];
 }
 
 /** One judge model's grading of the rubric, as the judge-run page shows it beside the panel's combination. */

@@ -6,14 +6,14 @@
 import { existsSync, readdirSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { EvalRunDetail, TranscriptMessage } from "./api-types.ts";
+import type { EvalRunDetail, JudgeRunDetail, TranscriptMessage } from "./api-types.ts";
 import type { ComparisonRequest } from "./compare-types.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
 import { baselineFile } from "./compare-runs.ts";
 import { CompareError, ExportError, UnreadableEvidenceError } from "./errors.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { matrixCandidates, matrixRows, toRunListItem } from "./run-index.ts";
-import { readRedactionList } from "../records/index.ts";
+import { readRedactionList, type Reviewer } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
 import { createScrubber, hostPaths, type Scrubber } from "./scrub.ts";
 import { STATIC_CALLBACK, staticDataFile, staticKeys, staticRawFile } from "./static-files.ts";
@@ -34,6 +34,8 @@ export interface ExportRunOptions {
   secrets?: string[];
   /** Workspace paths (a file, or a folder for everything under it) whose contents the export may show. */
   allowArtifacts?: string[];
+  /** Keep the emails of the people who reviewed scores (`openeval review`); left out by default, their names kept. */
+  reviewerEmails?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -106,7 +108,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportResult
       options.onProgress?.(++done, total);
     }
     for (const id of judgeRunIds) {
-      await exportJudgeRun(data, writer, runId, id);
+      await exportJudgeRun(data, writer, runId, id, options.reviewerEmails === true);
       options.onProgress?.(++done, total);
     }
     const marker = {
@@ -258,9 +260,15 @@ function whyLeftOut(
   return reasons;
 }
 
-async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: string, id: string): Promise<void> {
+async function exportJudgeRun(
+  data: ViewerData,
+  writer: ExportWriter,
+  runId: string,
+  id: string,
+  reviewerEmails: boolean,
+): Promise<void> {
   const detail = (await data.judgeRun(runId, id))!;
-  await writer.data(staticKeys.judgeRun(runId, id), detail);
+  await writer.data(staticKeys.judgeRun(runId, id), reviewerEmails ? detail : withoutReviewerEmails(detail));
   for (const file of detail.files) {
     try {
       if (file.kind === "text")
@@ -275,6 +283,22 @@ async function exportJudgeRun(data: ViewerData, writer: ExportWriter, runId: str
       if (!(error instanceof UnreadableEvidenceError)) throw error;
     }
   }
+}
+
+/** The judge run's detail with every reviewer's email left out: an export is shared beyond the people who reviewed. */
+export function withoutReviewerEmails(detail: JudgeRunDetail): JudgeRunDetail {
+  const anonymous = <T extends { reviewer: Reviewer }>(item: T): T => ({
+    ...item,
+    reviewer: { ...item.reviewer, email: null },
+  });
+  return {
+    ...detail,
+    criteria: detail.criteria.map((criterion) => ({
+      ...criterion,
+      review: criterion.review && anonymous(criterion.review),
+    })),
+    reviews: detail.reviews.map((standing) => ({ ...standing, review: anonymous(standing.review) })),
+  };
 }
 
 async function prepareOutput(output: string): Promise<void> {

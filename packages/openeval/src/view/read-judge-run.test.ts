@@ -42,6 +42,7 @@ describe("readJudgeRunDetail", () => {
         citations: [],
         measurements: null,
         ceiling: null,
+        review: null,
       },
     ]);
     const nothingKept = await readJudgeRunDetail("/nonexistent-run", judgeRun, null);

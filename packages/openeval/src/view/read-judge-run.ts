@@ -1,4 +1,5 @@
-// One judge run for the viewer: per-criterion scores with reasons and citations, the returned JSON (on the record),
+// One judge run for the viewer: per-criterion scores with reasons and citations (and people's reviews of them), the
+// returned JSON (on the record),
 // and everything in its folder — the frozen judge.js, process logs, the rubric archive and the rubric judge's own
 // session, verification receipts.
 import { join, posix } from "node:path";
@@ -13,6 +14,7 @@ import {
   type PanelJudgment,
 } from "../records/index.ts";
 import { toSafeRelativePath } from "../util/relative-path.ts";
+import { LatestReviews, type ReviewedScore } from "../summary/index.ts";
 import type {
   CitationView,
   CriterionView,
@@ -31,7 +33,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const RECEIPT = new RegExp(`^(.*/)?${escape(JUDGE_RUN_FOLDERS.verification)}/([^/]+)/${escape(RECEIPT_FILE)}$`);
 
 /**
- * The detail as its folder holds it; the caller adds `integrityError` (it needs the eval run it judged). `verify` names
+ * The detail as its folder holds it, with the reviews of its eval run applied to its criteria; the caller adds
+ * `integrityError` and `reviewProblems` (it needs the eval run it judged and the store). `verify` names
  * what is wrong with one of the folder's files before it is read as evidence (the judge's session database).
  */
 export async function readJudgeRunDetail(
@@ -39,7 +42,8 @@ export async function readJudgeRunDetail(
   judgeRun: JudgeRun,
   evalRun: EvalRunRow | null,
   verify: (path: string) => string | null = () => null,
-): Promise<Omit<JudgeRunDetail, "integrityError">> {
+  reviews: LatestReviews = new LatestReviews([]),
+): Promise<Omit<JudgeRunDetail, "integrityError" | "reviewProblems">> {
   const folder = join(directory, judgeRun.directory);
   // files.json is the integrity manifest of the files listed, not one of them.
   const files = listFolder(folder).filter(
@@ -47,12 +51,17 @@ export async function readJudgeRunDetail(
   );
   const text = async (path: string) =>
     files.some((file) => file.path === path) ? ((await readFolderText(folder, path))?.text ?? null) : null;
+  const ofEvalRun = new LatestReviews(reviews.all.filter((review) => review.evalRunId === judgeRun.evalRunId));
+  // Reviews decide a completed judgment's scores; a failed one's kept scores are shown as they were, never counted.
+  const scored: Record<string, ReviewedScore> | null =
+    judgeRun.state === "completed" ? ofEvalRun.apply(judgeRun).scores : judgeRun.scores;
   return {
     judgeRun,
     candidate: candidateName(judgeRun.slot),
     evalRun,
     keptOnly: judgeRun.scores === null && judgeRun.keptScores !== undefined,
-    criteria: criterionViews(judgeRun.scores ?? judgeRun.keptScores ?? {}),
+    reviews: ofEvalRun.standings(judgeRun.state === "completed" ? [judgeRun] : []),
+    criteria: criterionViews(scored ?? judgeRun.keptScores ?? {}),
     panel: (judgeRun.panel?.length ?? 0) > 1 ? judgeRun.panel!.map(toPanelJudgmentView) : [],
     files,
     source: await text(codeFile(CODE_JUDGE_FILES.source)),
@@ -66,7 +75,8 @@ export async function readJudgeRunDetail(
   };
 }
 
-function criterionViews(scores: Record<string, CriterionScore>): CriterionView[] {
+/** A judgment's criteria; a reviewed score carries its review (a panel's single judgments never do). */
+function criterionViews(scores: Record<string, ReviewedScore | CriterionScore>): CriterionView[] {
   return Object.entries(scores).map(([id, score]) => ({
     id,
     value: score.value,
@@ -75,6 +85,7 @@ function criterionViews(scores: Record<string, CriterionScore>): CriterionView[]
     citations: (score.evidence ?? []).map(toCitationView),
     measurements: score.measurements ?? null,
     ceiling: score.ceiling ?? null,
+    review: "review" in score ? (score.review ?? null) : null,
   }));
 }
 

@@ -2,7 +2,15 @@
 // calls the same methods to write its data files. Null means "no such run / eval run / judge run / file".
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { checkJudgeRunFile, checkRecords, ResultsStore, type EvalRun, type JudgeRun } from "../records/index.ts";
+import {
+  checkJudgeRunFile,
+  checkRecords,
+  readReviews,
+  ResultsStore,
+  type EvalRun,
+  type JudgeRun,
+} from "../records/index.ts";
+import { LatestReviews } from "../summary/index.ts";
 import { UnreadableEvidenceError } from "./errors.ts";
 import type {
   EvalRunDetail,
@@ -214,22 +222,32 @@ export class ViewerData {
     const index = this.index(runId);
     const indexed = index?.judgeRuns.get(judgeRunId);
     if (!index || !indexed) return null;
-    const { judgeRun, evalRun } = readWholeRecords(index.directory, (store) => ({
+    const { judgeRun, evalRun, reviews, reviewed } = readWholeRecords(index.directory, (store) => ({
       judgeRun: store.judgeRun(judgeRunId)!,
       evalRun: store.evalRun(indexed.evalRunId),
+      reviews: readReviews(store),
+      reviewed: new Map(store.reviewRows().map((row) => [row.id, row.evalRunId])),
     }));
     const detail = await readJudgeRunDetail(
       index.directory,
       judgeRun,
       index.rowsById.get(judgeRun.evalRunId) ?? null,
       (path) => judgeRunFileProblem(index.directory, judgeRun, path),
+      new LatestReviews(reviews.reviews),
     );
     const problems = checkRecords(
       index.directory,
       { evalRuns: evalRun ? [evalRun] : [], judgeRuns: [judgeRun] },
       { files: true },
     );
-    return { ...detail, integrityError: problems.find((problem) => problem.kind === "judge-run")?.message ?? null };
+    const reviewProblems = reviews.problems
+      .filter((problem) => reviewed.get(problem.id) === judgeRun.evalRunId)
+      .map((problem) => problem.message);
+    return {
+      ...detail,
+      integrityError: problems.find((problem) => problem.kind === "judge-run")?.message ?? null,
+      reviewProblems,
+    };
   }
 
   async judgeRunText(runId: string, judgeRunId: string, path: string): Promise<FileText | null> {
