@@ -1,6 +1,8 @@
-// A judge panel in a real browser, served and exported: a run of a control candidate graded by control/judge and
-// control/judge#harsh, which disagree on `tone`. The run page lists each criterion's α with `tone` unreliable; the
-// judge-run page shows both judgments with their own scores and reasons beside the combination, and flags `tone`.
+// A judge panel and a person's review in a real browser, served and exported: a run of a control candidate graded by
+// control/judge and control/judge#harsh, which disagree on `tone`. The run page lists each criterion's α with `tone`
+// unreliable; the judge-run page shows both judgments with their own scores and reasons beside the combination, and
+// flags `tone`. A review recorded from that page decides `tone`, with the judges' score beside it; a read-only viewer
+// and an export offer no form.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -16,6 +18,7 @@ let directory: string;
 let runId: string;
 let judgeRun: JudgeRun;
 let viewer: Awaited<ReturnType<typeof startViewer>>;
+let readOnly: Awaited<ReturnType<typeof startViewer>>;
 let exported: string;
 let browser: Browser;
 
@@ -38,6 +41,7 @@ beforeAll(async () => {
   judgeRun = store.judgeRuns()[0]!;
   store.close();
   viewer = await startViewer(directory);
+  readOnly = await startViewer(directory, ["--read-only"]);
   exported = join(await makeTempDir(), "export");
   exportRun(runId, directory, exported);
   browser = await launchChromium();
@@ -45,8 +49,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  viewer?.process.kill();
-  await viewer?.process.exited;
+  for (const server of [viewer, readOnly]) {
+    server?.process.kill();
+    await server?.process.exited;
+  }
 });
 
 const SIDES = ["served", "exported"] as const;
@@ -99,6 +105,44 @@ describe("the judge-run page", () => {
       expect(await combined.textContent()).toBe("mean of 2 judgments (control/judge 1, control/judge#harsh 0)");
       expect(await page.getByTestId("panel-unreliable").textContent()).toContain("agree too little on tone");
       if (side === "served") await screenshot(page, "judge-panel");
+    });
+  });
+});
+
+describe("reviewing from the judge-run page", () => {
+  const judgeRunPage = (base: string) =>
+    `${base}#/runs/${encodeURIComponent(runId)}/judge-runs/${encodeURIComponent(judgeRun.id)}`;
+
+  it("records a review that decides the criterion, keeps the judges' score beside it, and lists it", async () => {
+    await withPage(async (page) => {
+      await page.goto(judgeRunPage(viewer.url));
+      const form = page.getByRole("form", { name: "review a criterion" });
+      await form.locator('select[name="criterion"]').selectOption("tone");
+      await form.locator('select[name="score"]').selectOption("1");
+      await form.locator('textarea[name="reason"]').fill("The notes are friendly; the harsh judge misread them");
+      await form.locator('input[name="by"]').fill("Ada");
+      await form.getByRole("button", { name: "Record review" }).click();
+      const tone = page.getByTestId("criteria").locator('[data-criterion="tone"]');
+      await tone.locator("[data-review]").waitFor();
+      expect(await tone.locator(".credit").textContent()).toBe("100%");
+      expect(await tone.locator("[data-judged]").textContent()).toBe("50%");
+      expect(await tone.locator("[data-review]").textContent()).toContain("Reviewed by Ada on");
+      const history = page.getByTestId("review-history");
+      expect(await history.locator("li").count()).toBe(1);
+      expect(await history.textContent()).toContain("The notes are friendly; the harsh judge misread them");
+      await screenshot(page, "judge-run-review");
+    });
+  });
+
+  it("offers no form in a read-only viewer or an export, and still shows the scores", async () => {
+    await withPage(async (page) => {
+      await page.goto(judgeRunPage(readOnly.url));
+      await page.getByTestId("criteria").waitFor();
+      expect(await page.getByRole("form", { name: "review a criterion" }).count()).toBe(0);
+      expect(await page.getByText("This viewer is read-only").count()).toBe(1);
+      await page.goto(judgeRunPage(`file://${join(exported, "index.html")}`));
+      await page.getByTestId("criteria").waitFor();
+      expect(await page.getByRole("form", { name: "review a criterion" }).count()).toBe(0);
     });
   });
 });

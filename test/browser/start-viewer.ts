@@ -3,8 +3,11 @@ import { join } from "node:path";
 
 const RUN_COMMAND = join(import.meta.dirname, "run-command.ts");
 
-export async function startViewer(directory: string): Promise<{ url: string; process: ReturnType<typeof Bun.spawn> }> {
-  const child = Bun.spawn([process.execPath, RUN_COMMAND, "view", "--benchmark", directory, "--port", "0"], {
+export async function startViewer(
+  directory: string,
+  extra: string[] = [],
+): Promise<{ url: string; process: ReturnType<typeof Bun.spawn> }> {
+  const child = Bun.spawn([process.execPath, RUN_COMMAND, "view", "--benchmark", directory, "--port", "0", ...extra], {
     stdout: "pipe",
     stderr: "pipe",
   });

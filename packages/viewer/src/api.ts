@@ -25,6 +25,8 @@ import {
   queryEvalRuns,
   type QueueAnswer,
   type RunOverview,
+  type ReviewRequest,
+  type ReviewStanding,
   type RunsAnswer,
   STATIC_CALLBACK,
   staticDataFile,
@@ -69,6 +71,10 @@ export interface ViewerApi {
   compareChanges(request: ComparisonRequest, query: ChangeQuery): Promise<Page<ChangeRow>>;
   /** Calls back whenever the run's content changes; returns the unsubscribe. A static export never changes. */
   subscribe(run: string, onChange: (message: LiveMessage) => void): () => void;
+  /** Reviews can be recorded from the page: a served viewer not started --read-only. */
+  canReview: boolean;
+  /** Records a person's review of a criterion (as `openeval review` does); throws with the server's reason. */
+  review(run: string, request: ReviewRequest): Promise<{ review: ReviewStanding["review"] }>;
 }
 
 export class NotFoundError extends Error {}
@@ -77,11 +83,12 @@ function notInExport(missing: Missing): NotFoundError {
   return new NotFoundError(`Not in this export: ${describeMissing(missing)}.`);
 }
 
-export function createApi(mode: "server" | "static"): ViewerApi {
-  return mode === "static" ? staticApi() : serverApi();
+/** `token`: the served page's action token (null: read-only). */
+export function createApi(mode: "server" | "static", token: string | null = null): ViewerApi {
+  return mode === "static" ? staticApi() : serverApi(token);
 }
 
-function serverApi(): ViewerApi {
+function serverApi(token: string | null): ViewerApi {
   const get = async <T>(
     path: string,
     query: Record<string, string | number | boolean | undefined> = {},
@@ -99,6 +106,17 @@ function serverApi(): ViewerApi {
   const run = (id: string) => `runs/${encodeURIComponent(id)}`;
   return {
     mode: "server",
+    canReview: token !== null,
+    async review(id, request) {
+      const response = await fetch(`api/actions/${run(id)}/reviews`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-openeval-token": token ?? "" },
+        body: JSON.stringify(request),
+      });
+      const body = (await response.json()) as { review: ReviewStanding["review"]; error?: string };
+      if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+      return body;
+    },
     runs: () => get("runs"),
     overview: (id) => get(run(id)),
     matrix: (id, offset, limit) => get(`${run(id)}/matrix`, { offset, limit }),
@@ -206,6 +224,8 @@ function staticApi(): ViewerApi {
     );
   return {
     mode: "static",
+    canReview: false,
+    review: () => Promise.reject(new Error("A static export changes nothing: review with `openeval review`")),
     runs: () => load(staticKeys.runs(), { part: "the list of runs" }),
     overview: (run) => load(staticKeys.overview(run), { run }),
     matrix: async (run, offset, limit) => {

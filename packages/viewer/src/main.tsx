@@ -8,13 +8,14 @@ import "./styles.css";
 
 declare global {
   interface Window {
-    OPENEVAL_VIEWER?: { mode: "server" | "static" };
+    /** `token`: what a request that changes results must carry; absent read-only and in a static export. */
+    OPENEVAL_VIEWER?: { mode: "server" | "static"; token?: string };
   }
 }
 
 const mode = window.OPENEVAL_VIEWER?.mode ?? (window.location.protocol === "file:" ? "static" : "server");
 createRoot(document.getElementById("root")!).render(
-  <ApiContext.Provider value={createApi(mode)}>
+  <ApiContext.Provider value={createApi(mode, window.OPENEVAL_VIEWER?.token ?? null)}>
     <App />
   </ApiContext.Provider>,
 );

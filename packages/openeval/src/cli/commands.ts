@@ -379,9 +379,10 @@ export const COMMANDS = {
     },
   },
   view: {
-    usage: "view [--benchmark <dir>] [--run <dir>] [--port <port>]",
+    usage: "view [--benchmark <dir>] [--run <dir>] [--port <port>] [--read-only]",
     summary:
-      "Browse runs in a web app on 127.0.0.1: leaderboard, eval × model matrix, transcripts, judgments. Updates live while a run is in progress.",
+      "Browse runs in a web app on 127.0.0.1: leaderboard, eval × model matrix, transcripts, judgments. Updates live while a run is in progress. " +
+      "A judgment's criteria can be reviewed from its page (as `openeval review` does) unless --read-only.",
     options: {
       ...BENCHMARK,
       run: { ...RUN_DIRECTORY, description: "Open this run directory first (default: the latest run)" },
@@ -390,6 +391,12 @@ export const COMMANDS = {
         default: "4173",
         value: "port",
         description: "The port on 127.0.0.1; 0 picks a free one",
+      },
+      "read-only": {
+        type: "boolean",
+        default: false,
+        description:
+          "Change nothing from the page: no review form, and every request that would change results is refused",
       },
     },
   },

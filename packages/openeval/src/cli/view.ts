@@ -16,6 +16,7 @@ export const viewCommand = defineCommand("view", {
       benchmark: flags.benchmark as string,
       run: flags.run as string | undefined,
       port,
+      readOnly: flags["read-only"] === true,
     }).catch((error: unknown) => {
       if ((error as { code?: string }).code === "EADDRINUSE") throw new UsageError("portInUse", { port });
       throw error;

@@ -1,7 +1,7 @@
 // The viewer's JSON API: every answer the server (or a static export) gives the front end. packages/viewer
 // imports these types; it never re-declares them. Scores in a leaderboard are 0–100, everywhere else 0–1.
 import type { VerificationReceipt } from "../recording/index.ts";
-import type { CriterionSource, ScoreReview } from "../records/index.ts";
+import type { CriterionSource, ReviewScore, ScoreReview } from "../records/index.ts";
 import type { ReviewStanding } from "../summary/index.ts";
 import type { FileDiff, FileEntry, Revision } from "../recording/index.ts";
 import type {
@@ -31,6 +31,7 @@ import type {
 } from "../results/index.ts";
 
 export type { VerificationReceipt };
+export type { ReviewStanding, ScoreReview };
 export type {
   IntegrityFinding,
   IntegritySeverity,
@@ -485,6 +486,16 @@ export interface JudgeRunDetail {
   reviews: ReviewStanding[];
   /** Reviews of the judged eval run that fail their check (an edited or deleted review file): not applied. */
   reviewProblems: string[];
+}
+
+/** What the viewer's review form sends (POST /api/actions/runs/<run>/reviews); `openeval review` takes the same. */
+export interface ReviewRequest {
+  evalRunId: string;
+  criterion: string;
+  score: ReviewScore;
+  reason: string;
+  /** The reviewer's name; default `git config user.name` where the viewer runs. */
+  by?: string;
 }
 
 /** One judge model's grading of the rubric, as the judge-run page shows it beside the panel's combination. */

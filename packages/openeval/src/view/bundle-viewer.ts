@@ -4,7 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface ViewerAssets {
-  html(options: { mode: "server" | "static"; title: string }): string;
+  /** `token`: the served page's action token (null when read-only; a static export has none). */
+  html(options: { mode: "server" | "static"; title: string; token?: string | null }): string;
   script: string;
   stylesheet: string;
 }
@@ -44,7 +45,7 @@ async function build(): Promise<ViewerAssets> {
   return { script, stylesheet, html: (options) => renderHtml(options) };
 }
 
-function renderHtml(options: { mode: "server" | "static"; title: string }): string {
+function renderHtml(options: { mode: "server" | "static"; title: string; token?: string | null }): string {
   const escaped = options.title.replace(/[<>&"]/g, (char) => `&#${char.charCodeAt(0)};`);
   return `<!doctype html>
 <html lang="en">
@@ -57,7 +58,7 @@ function renderHtml(options: { mode: "server" | "static"; title: string }): stri
 </head>
 <body>
 <div id="root"></div>
-<script>window.OPENEVAL_VIEWER = ${JSON.stringify({ mode: options.mode })};</script>
+<script>window.OPENEVAL_VIEWER = ${JSON.stringify({ mode: options.mode, ...(options.token ? { token: options.token } : {}) })};</script>
 <script src="app.js"></script>
 </body>
 </html>

@@ -1,7 +1,10 @@
 // `openeval view`: the bundled front end and the JSON API on 127.0.0.1 only. Requests naming another host are
-// refused, so a web page elsewhere cannot reach the results through DNS rebinding.
+// refused, so a web page elsewhere cannot reach the results through DNS rebinding; requests that change anything pass
+// action-guard.ts first.
 import { resultsRoot } from "../records/index.ts";
 import { handleApi } from "./api.ts";
+import { handleAction, isActionPath } from "./actions.ts";
+import { createActionToken, refuseAction } from "./action-guard.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
@@ -15,6 +18,8 @@ export interface ServeViewerOptions {
   run?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Nothing can be changed from the page (no review form, every action refused). */
+  readOnly?: boolean;
 }
 
 export interface ViewerServer {
@@ -38,6 +43,7 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
   const catalog = RunCatalog.open({ run: options.run, resultsRoot: resultsRoot(options.benchmark ?? ".") });
   const data = new ViewerData(catalog);
   const assets = await bundleViewer();
+  const token = options.readOnly ? null : createActionToken();
   const title = "openeval viewer";
   const page = (body: string, type: string) =>
     new Response(body, {
@@ -67,6 +73,7 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
       if (!isLoopbackHost(host))
         return new Response("The viewer answers only on 127.0.0.1 / localhost", { status: 403 });
       const url = new URL(request.url);
+      if (isActionPath(url.pathname)) return refuseAction(request, token) ?? (await handleAction(data, request));
       if (url.pathname.startsWith("/api/")) {
         try {
           return await handleApi(data, request);
@@ -75,7 +82,7 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
         }
       }
       if (url.pathname === "/" || url.pathname === "/index.html")
-        return page(assets.html({ mode: "server", title }), "text/html");
+        return page(assets.html({ mode: "server", title, token }), "text/html");
       if (url.pathname === "/app.js") return page(assets.script, "text/javascript");
       if (url.pathname === "/app.css") return page(assets.stylesheet, "text/css");
       return new Response("Not found", { status: 404 });

@@ -1,7 +1,9 @@
-// A criterion's score as the judge-run page shows it: credit, source, the reference-fix cap, the reason, citations
-// that open what they cite in the eval run, and any measurements.
-import type { CitationView, CriterionView } from "openeval/viewer-api";
+// A criterion's score as the judge-run page shows it: credit, source, the reference-fix cap, a person's review that
+// decides it (with the judge's own score beside it), the reason, citations that open what they cite in the eval run,
+// and any measurements.
+import type { CitationView, CriterionView, ScoreReview } from "openeval/viewer-api";
 import { Credit, Json } from "../components/common.tsx";
+import { formatCredit, formatDate } from "../format.ts";
 import { href } from "../route.ts";
 
 export function CriterionCard({
@@ -28,6 +30,7 @@ export function CriterionCard({
             : `Ceiling: the reference fix's score ${criterion.ceiling.value.toFixed(2)}; the judge scored ${criterion.ceiling.judged === null ? "unresolved" : criterion.ceiling.judged.toFixed(2)}, under it.`}
         </p>
       ) : null}
+      {criterion.review ? <ReviewNote review={criterion.review} /> : null}
       {criterion.reason ? (
         <p className="reason">{criterion.reason}</p>
       ) : criterion.source === "judge.md" ? (
@@ -99,5 +102,21 @@ function CitationLink({ run, evalRunId, citation }: { run: string; evalRunId: st
     <a className="citation" href={target} data-citation={citation.kind}>
       {body}
     </a>
+  );
+}
+
+/** A review decides the score shown; the judge's own score stays beside it. */
+function ReviewNote({ review }: { review: ScoreReview }) {
+  const who = review.reviewer.name ?? review.reviewer.email ?? "someone";
+  return (
+    <p className="notice small" data-review>
+      Reviewed by {who} on {formatDate(review.at)}: {review.reason} The judge scored{" "}
+      <span data-judged>{formatCredit(review.judged)}</span>.
+      {review.judgeAgrees ? (
+        <span className="badge tone-good" data-judge-agrees>
+          judge now agrees
+        </span>
+      ) : null}
+    </p>
   );
 }

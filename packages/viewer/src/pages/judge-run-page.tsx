@@ -13,15 +13,40 @@ import { FileContent } from "./files-view.tsx";
 import { CriterionCard } from "./criterion-card.tsx";
 import { JudgeSessionSection } from "./judge-session.tsx";
 import { JudgePanelSection } from "./judge-panel.tsx";
+import { ReviewsSection } from "./reviews.tsx";
+import { useState } from "react";
 
 export function JudgeRunPage({ run, judgeRun, location }: { run: string; judgeRun: string; location: Location }) {
   const api = useApi();
   const version = useLiveVersion();
-  const detail = useLoad(() => api.judgeRun(run, judgeRun), [run, judgeRun], version);
-  return <Await state={detail}>{(data) => <JudgeRunView run={run} detail={data} location={location} />}</Await>;
+  // A review recorded from this page reloads it at once, without waiting for the live update.
+  const [reviewed, setReviewed] = useState(0);
+  const detail = useLoad(() => api.judgeRun(run, judgeRun), [run, judgeRun], `${version}:${reviewed}`);
+  return (
+    <Await state={detail}>
+      {(data) => (
+        <JudgeRunView
+          run={run}
+          detail={data}
+          location={location}
+          onReviewed={() => setReviewed((count) => count + 1)}
+        />
+      )}
+    </Await>
+  );
 }
 
-function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRunDetail; location: Location }) {
+function JudgeRunView({
+  run,
+  detail,
+  location,
+  onReviewed,
+}: {
+  run: string;
+  detail: JudgeRunDetail;
+  location: Location;
+  onReviewed: () => void;
+}) {
   const { judgeRun } = detail;
   return (
     <>
@@ -39,6 +64,7 @@ function JudgeRunView({ run, detail, location }: { run: string; detail: JudgeRun
         <div className="error-box">{judgeRun.error}</div>
       ) : null}
       <CriteriaSection run={run} detail={detail} />
+      <ReviewsSection run={run} detail={detail} onReviewed={onReviewed} />
       <JudgePanelSection run={run} detail={detail} />
       {detail.session ? <JudgeSessionSection detail={detail} session={detail.session} location={location} /> : null}
       {detail.verifications.length > 0 ? (
