@@ -61,6 +61,15 @@ export class LatestReviews {
     return { ...judgeRun, scores };
   }
 
+  /** A judgment's credits (creditsOf) with each reviewed criterion's credit its latest review's score. */
+  applyCredits(evalRunId: string, credits: Record<string, number | null> | null): Record<string, number | null> | null {
+    const reviews = this.byEvalRun.get(evalRunId);
+    if (!credits || !reviews) return credits;
+    const reviewed = { ...credits };
+    for (const [criterion, review] of reviews) if (criterion in credits) reviewed[criterion] = review.score;
+    return reviewed;
+  }
+
   /** Every review (history included), with the judge run each latest one applies to among `active`. */
   standings(active: readonly Pick<JudgeRun, "id" | "evalRunId" | "scores">[]): ReviewStanding[] {
     const judgeRuns = new Map(active.map((judgeRun) => [judgeRun.evalRunId, judgeRun]));

@@ -6,6 +6,7 @@ import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 import { creditsOf, type BenchmarkRun, type RecordedWorkIndex, type SlotKey } from "../records/index.ts";
 import { activeIntervals, judgeCostOf, type Interval, type SlotObservation } from "../results/index.ts";
 import type { IndexedEvalRun, IndexedJudgeRun } from "./indexed-runs.ts";
+import type { LatestReviews } from "./apply-reviews.ts";
 
 /**
  * A slot with the recorded work that counts for it (not run/slot-work.ts's SlotWork, which is work to do), and what
@@ -27,12 +28,15 @@ export class RecordedSlot implements SlotObservation {
     /** The latest finished (not running, not interrupted) judge run of evalRun. */
     readonly judgeRun: IndexedJudgeRun | null,
     readonly failed: boolean,
+    /** People's reviews decide the criteria they review, as in the run's summary. */
+    reviews?: LatestReviews,
   ) {
     this.evalId = key.evalId;
     this.model = key.model;
     this.variant = key.variant;
     this.repetition = key.repetition;
-    this.scores = creditsOf(judgeRun);
+    this.scores =
+      judgeRun && reviews ? reviews.applyCredits(judgeRun.evalRunId, creditsOf(judgeRun)) : creditsOf(judgeRun);
   }
 
   get costUSD(): number | null {
@@ -69,6 +73,7 @@ export function recordedSlots(
   run: BenchmarkRun,
   evalRuns: readonly IndexedEvalRun[],
   recorded: RecordedWorkIndex<IndexedEvalRun, IndexedJudgeRun>,
+  reviews?: LatestReviews,
 ): RecordedSlot[] {
   const evals = unique([...run.evals, ...evalRuns.map((evalRun) => evalRun.slot.evalId)]);
   const models = unique([...run.models, ...evalRuns.map((evalRun) => evalRun.slot.model)]);
@@ -96,6 +101,7 @@ export function recordedSlots(
               work.evalRun,
               work.judgeRun,
               work.status === "candidateFailed" || work.status === "judgeFailed",
+              reviews,
             ),
           );
         }

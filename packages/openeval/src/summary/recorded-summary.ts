@@ -50,6 +50,8 @@ export interface RowCounts {
   finishedEvalRuns: number;
   judgeRuns: number;
   finishedJudgeRuns: number;
+  /** People's reviews that check out (they decide scores). */
+  reviews: number;
 }
 
 export interface RecordedLeaderboard {
@@ -88,6 +90,7 @@ const RecordedSummarySchema = z.object({
     finishedEvalRuns: z.number(),
     judgeRuns: z.number(),
     finishedJudgeRuns: z.number(),
+    reviews: z.number(),
   }),
 });
 
@@ -146,6 +149,7 @@ export async function recordSummary(store: ResultsStore, options: RecordSummaryO
     finishedEvalRuns: finished(records.evalRuns),
     judgeRuns: records.judgeRuns.length,
     finishedJudgeRuns: finished(records.judgeRuns),
+    reviews: summary.reviews?.length ?? 0,
   };
   const recorded: z.infer<typeof RecordedSummarySchema> = {
     key: keyOf(benchmark.directory, stamp, kept, state),

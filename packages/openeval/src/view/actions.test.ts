@@ -91,6 +91,18 @@ describe("the viewer's actions", () => {
   });
 
   it("records a review from its own page as openeval review does, and names what is wrong with a bad one", async () => {
+    const matrix = async () =>
+      (await (await fetch(`${viewer.url}api/runs/${encodeURIComponent(fixture.runId)}/matrix`)).json()) as {
+        items: { cells: { score: { value: number } }[] }[];
+      };
+    const overview = async () =>
+      (
+        (await (await fetch(`${viewer.url}api/runs/${encodeURIComponent(fixture.runId)}`)).json()) as {
+          version: string;
+        }
+      ).version;
+    expect((await matrix()).items[0]!.cells[0]!.score.value).toBe(1);
+    const before = await overview();
     const bad = await post(viewer, { [ACTION_TOKEN_HEADER]: token }, { ...review(), criterion: "nope" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({
@@ -112,5 +124,8 @@ describe("the viewer's actions", () => {
       value: 0,
       review: { judged: 1, reason: "The test passes only because it was skipped" },
     });
+    // The matrix follows the review too (tests_pass 0, focused_fix 1), and the run's version moved for live pages.
+    expect((await matrix()).items[0]!.cells[0]!.score.value).toBe(0.5);
+    expect(await overview()).not.toBe(before);
   });
 });

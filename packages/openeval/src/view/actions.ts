@@ -44,6 +44,8 @@ export async function handleAction(data: ViewerData, request: Request): Promise<
       reason,
       ...(by ? { by: { name: by } } : {}),
     });
+    // The page reloads at once: it must not be served the index read before the review.
+    data.catalog.forget(runId);
     return Response.json(result);
   } catch (error) {
     if (error instanceof OpenEvalError)

@@ -72,6 +72,11 @@ export class RunCatalog {
     return join(this.root, runId);
   }
 
+  /** The next index() reads the run again: this process just changed it (a review from the page). */
+  forget(runId: string): void {
+    this.cache.delete(runId);
+  }
+
   index(runId: string, now = Date.now()): RunIndex {
     const cached = this.cache.get(runId);
     if (cached && now - cached.checkedAt < CHECK_EVERY_MS) return cached.index;

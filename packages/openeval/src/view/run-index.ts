@@ -5,6 +5,7 @@ import {
   candidateName,
   cellId,
   readInvocations,
+  readReviews,
   RecordedWorkIndex,
   ResultsStore,
   type Invocation,
@@ -21,6 +22,7 @@ import { isControlModel } from "../util/control-model.ts";
 import { collectAfterLargeRead } from "../util/collect-garbage.ts";
 import {
   INDEXED,
+  LatestReviews,
   readCheckedRecords,
   recordedSlots,
   type IndexedEvalRun,
@@ -87,6 +89,7 @@ export function readRunIndex(directory: string): RunIndex {
       records.integrity,
       invocations,
       readIntegritySettings(store),
+      new LatestReviews(readReviews(store).reviews),
     );
   } finally {
     store.close();
@@ -102,6 +105,7 @@ export function buildRunIndex(
   integrity: IntegrityProblem[] = [],
   invocations: Invocation[] = [],
   integritySettings?: IntegritySettings,
+  reviews: LatestReviews = new LatestReviews([]),
 ): RunIndex {
   const live = isLive(heartbeat);
   const finished = (records: readonly { state: string }[]) => count(records, (record) => record.state !== "running");
@@ -110,11 +114,12 @@ export function buildRunIndex(
     finishedEvalRuns: finished(evalRuns),
     judgeRuns: judgeRuns.length,
     finishedJudgeRuns: finished(judgeRuns),
+    reviews: reviews.size,
   };
   const version = runVersion(rowCounts, integrity.length, invocations, live);
   const recorded = new RecordedWorkIndex(evalRuns, judgeRuns);
   const judgeRunsByEvalRun = recorded.judgeRunsByEvalRun;
-  const slots = recordedSlots(run, evalRuns, recorded);
+  const slots = recordedSlots(run, evalRuns, recorded, reviews);
   const active = new Map<string, RecordedSlot>();
   for (const slot of slots) if (slot.evalRun) active.set(slot.evalRun.id, slot);
   const rows = evalRuns.map((evalRun) => {
@@ -199,6 +204,7 @@ export function runVersion(
     rows.finishedEvalRuns,
     rows.judgeRuns,
     rows.finishedJudgeRuns,
+    rows.reviews,
     integrityProblems,
     invocations.length,
     ended,
