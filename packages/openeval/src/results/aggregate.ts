@@ -19,6 +19,8 @@ export interface SlotOutcome extends SlotKey {
   modelActiveMs?: number | null;
   /** The active judgment's integrity findings; absent when it recorded none (graded before the check, or unjudged). */
   integrityFindings?: readonly IntegrityFinding[];
+  /** Criteria whose credit a person's review decided, not a judge; absent when none. */
+  reviewed?: readonly string[];
 }
 
 export interface Bounded {

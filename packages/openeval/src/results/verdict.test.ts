@@ -178,6 +178,13 @@ describe("decideVerdict", () => {
       });
     });
 
+    it("a cell a person reviewed is not advisory: the review, not the disagreeing judges, decided it", () => {
+      const reviewed = failingStyle.map((slot, index) => (index === 0 ? { ...slot, reviewed: ["style"] } : slot));
+      const verdict = verdictOf(reviewed, { unreliable });
+      expect(verdict.status).toBe("fail");
+      expect(contributor(verdict, "llm-judge")).toMatchObject({ failing: ["e/m/a/style"], advisory: [] });
+    });
+
     it("with judge.strict it fails as any criterion does, and changes nothing", () => {
       const verdict = verdictOf(failingStyle, { unreliable, strict: true });
       expect(verdict.status).toBe("fail");

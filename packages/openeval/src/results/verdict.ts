@@ -3,7 +3,13 @@
 import { severityOf, type GateSettings, type IntegritySettings } from "../load/index.ts";
 import { aggregateScores, type ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
-import { cellName, criterionCells, criterionThreshold, judgeCriterion } from "./criterion-status.ts";
+import {
+  cellName,
+  criterionCells,
+  criterionThreshold,
+  judgeCriterion,
+  type CriterionCell,
+} from "./criterion-status.ts";
 import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
 import { evaluateGates, gateName, type GateResult } from "./gates.ts";
 import { findRegressions, type SlotFingerprint } from "./regression.ts";
@@ -172,6 +178,15 @@ export function decideVerdict(input: VerdictInput): Verdict {
   };
 }
 
+function reviewedCell(input: VerdictInput, cell: CriterionCell): boolean {
+  return input.observations.some(
+    (slot) =>
+      slot.evalId === cell.evalId &&
+      candidateName(slot) === candidateName(cell) &&
+      (slot.reviewed?.includes(cell.criterionId) ?? false),
+  );
+}
+
 /** Is this eval's criterion's failure advisory? Null when nothing is (no unreliable criterion, or strict). */
 type AdvisoryCheck = ((evalId: string, criterionId: string) => boolean) | null;
 
@@ -269,7 +284,8 @@ function judgeContributor(
   const statuses = cells.map((cell) => ({
     name: cellName(cell),
     status: judgeCriterion(cell.score, criterionThreshold(input.gates, cell.criterionId)),
-    advisory: isAdvisory?.(cell.evalId, cell.criterionId) ?? false,
+    // A cell a person reviewed is no longer the disagreeing judges' word alone: it blocks as any other.
+    advisory: (isAdvisory?.(cell.evalId, cell.criterionId) ?? false) && !reviewedCell(input, cell),
   }));
   const failed = statuses.filter((cell) => cell.status === "fail");
   const failing = failed.filter((cell) => !cell.advisory).map((cell) => cell.name);

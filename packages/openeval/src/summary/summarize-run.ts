@@ -306,9 +306,12 @@ function observe(
 ): SlotObservation {
   // An execution the runner stopped is not judged, but its spend and time are recorded: they count as executed.
   const executed = slot.evalRun ?? slot.interruptedRun ?? null;
+  const judged = slot.action === "reuse" ? reviews.apply(slot.judgeRun) : null;
+  const reviewed = Object.entries(judged?.scores ?? {}).flatMap(([id, score]) => (score.review ? [id] : []));
   return {
     ...toSlotKey(slot),
-    scores: slot.action === "reuse" ? creditsOf(reviews.apply(slot.judgeRun)) : null,
+    scores: creditsOf(judged),
+    ...(reviewed.length > 0 ? { reviewed } : {}),
     costUSD: executed?.metrics?.cost.usd ?? null,
     elapsedMs: executed?.elapsedMs ?? null,
     modelActiveMs: executed?.metrics?.timing.modelActiveMs ?? null,
