@@ -11,6 +11,7 @@ import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import type { JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
+import { CONTROL_PANEL_BENCHMARK } from "../helpers/judge-panel-benchmark.ts";
 import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
 import { exportRun, startViewer } from "./start-viewer.ts";
 
@@ -23,17 +24,7 @@ let exported: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  directory = await writeTree({
-    "benchmark.ts": `export default { models: ["control/positive"], repetitions: 2, judge: { models: ["control/judge", "control/judge#harsh"] } };\n`,
-    "evals/notes/prompt.md": "Write release notes.\n",
-    "evals/notes/judge.md":
-      "# Notes\n\n## Criterion: clear — Clear\n\nClear.\n\n## Criterion: tone — Friendly tone\n\nFriendly.\n",
-    "evals/notes/controls/positive.json": JSON.stringify({
-      turns: [{ text: "Notes." }],
-      verdict: { clear: { value: true, reason: "Says what changed." }, tone: { value: true, reason: "Friendly." } },
-      judges: { harsh: { tone: { value: false, reason: "Curt." } } },
-    }),
-  });
+  directory = await writeTree(CONTROL_PANEL_BENCHMARK);
   const run = await runCli(["run", "--benchmark", directory]);
   expect(run.exitCode, run.stdout + run.stderr).toBe(0);
   runId = readdirSync(join(directory, "results"))[0]!;

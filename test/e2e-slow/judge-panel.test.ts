@@ -12,7 +12,7 @@ import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import type { JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
-import { PANEL_CONTROLS, panelBenchmark } from "../helpers/judge-panel-benchmark.ts";
+import { CONTROL_PANEL_BENCHMARK, PANEL_CONTROLS, panelBenchmark } from "../helpers/judge-panel-benchmark.ts";
 
 let provider: ControlServer;
 let directory: string;
@@ -130,17 +130,7 @@ describe("a panel of two scripted judges", () => {
 
 describe("a panel of scripted control judges (offline)", () => {
   it("control/judge and control/judge#harsh grade control candidates; their disagreement is measured", async () => {
-    const controls = await writeTree({
-      "benchmark.ts": `export default { models: ["control/positive"], repetitions: 2, judge: { models: ["control/judge", "control/judge#harsh"] } };\n`,
-      "evals/notes/prompt.md": "Write release notes.\n",
-      "evals/notes/judge.md":
-        "# Notes\n\n## Criterion: clear — Clear\n\nClear.\n\n## Criterion: tone — Friendly tone\n\nFriendly.\n",
-      "evals/notes/controls/positive.json": JSON.stringify({
-        turns: [{ text: "Notes." }],
-        verdict: { clear: { value: true, reason: "Clear." }, tone: { value: true, reason: "Friendly." } },
-        judges: { harsh: { tone: { value: false, reason: "Curt." } } },
-      }),
-    });
+    const controls = await writeTree(CONTROL_PANEL_BENCHMARK);
     const run = await runCli(["run", "--benchmark", controls]);
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const [judgeRun] = activeJudgeRuns(controls);

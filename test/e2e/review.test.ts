@@ -6,79 +6,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadBenchmark } from "../../packages/openeval/src/load/index.ts";
-import { planSlots } from "../../packages/openeval/src/plan/index.ts";
-import { recordEvidence } from "../../packages/openeval/src/recording/index.ts";
-import { ResultsStore, toSlotKey } from "../../packages/openeval/src/records/index.ts";
 import { runCli } from "../helpers/cli.ts";
-import { minimalBenchmark, writeTree } from "../helpers/fixtures.ts";
-
-const RUN_ID = "2026-12-01T10-00-00.000Z-0000cafe";
+import { recordedBenchmark, RUN_ID } from "../helpers/recorded-benchmark.ts";
 
 /** One model, two repetitions, each recorded answering "42" and judged by judge.ts: `correct` fails both. */
 async function failingRun(): Promise<{ benchmark: string; run: string }> {
-  const directory = await writeTree(
-    minimalBenchmark({
-      "benchmark.ts": `export default { models: ["p/m"], repetitions: 2, candidate: { isolation: "process" } };\n`,
-    }),
-  );
-  const benchmark = await loadBenchmark(directory);
-  const store = ResultsStore.open(join(directory, "results", RUN_ID), { create: true });
-  store.writeRun({
-    id: RUN_ID,
-    name: "review",
-    benchmarkDirectory: directory,
-    createdAt: "2026-12-01T10:00:00.000Z",
-    opencodeVersion: "1.18.33",
-    models: ["p/m"],
-    repetitions: 2,
-    evals: ["answer"],
-  });
-  for (const slot of planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots) {
-    const id = `eval_${slot.repetition}`;
-    const time = { startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:01.000Z", elapsedMs: 1000 };
-    const evidence = await recordEvidence({
-      directory: join(store.directory, "eval-runs", id, "evidence"),
-      prompt: "Reply with exactly APPLE.",
-      response: "42",
-    });
-    store.saveEvalRun({
-      id,
-      runId: RUN_ID,
-      slot: toSlotKey(slot),
-      control: false,
-      state: "completed",
-      infrastructureError: false,
-      error: null,
-      ...time,
-      input: {
-        candidateFingerprint: slot.candidateFingerprint,
-        prompt: "p",
-        timeoutMs: 1,
-        maxCostUSD: null,
-        opencodeVersion: "1.18.33",
-        isolation: "process",
-      },
-      evidence: { directory: `eval-runs/${id}/evidence`, hash: evidence.hash },
-      metrics: null,
-    });
-    store.saveJudgeRun({
-      id: `judge_${id}`,
-      runId: RUN_ID,
-      evalRunId: id,
-      slot: toSlotKey(slot),
-      kind: "code",
-      state: "completed",
-      judgeFingerprint: slot.judgeFingerprint,
-      ...time,
-      scores: { correct: { value: 0, source: "judge.ts" } },
-      unscored: false,
-      error: null,
-      directory: `judge-runs/judge_${id}`,
-    });
-  }
-  store.close();
-  return { benchmark: directory, run: store.directory };
+  const directory = await recordedBenchmark(["p/m"], () => 0, undefined, undefined, { response: "42" });
+  return { benchmark: directory, run: join(directory, "results", RUN_ID) };
 }
 
 let benchmark: string;
@@ -109,7 +43,7 @@ describe("openeval review", () => {
     expect([before.verdict.status, before.models[0]!.score.value]).toEqual(["fail", 0]);
 
     const first = await review(
-      "eval_1",
+      "eval_p_m_1",
       "--criterion",
       "correct",
       "--score",
@@ -125,9 +59,9 @@ describe("openeval review", () => {
       review: { id: string; reviewer: { name: string }; supersedes: unknown };
     };
     expect(recorded.review.reviewer.name).toBe("Ada");
-    expect(recorded.review.supersedes).toEqual({ judgeRunId: "judge_eval_1", value: 0 });
+    expect(recorded.review.supersedes).toEqual({ judgeRunId: "judge_eval_p_m_1", value: 0 });
     const second = await review(
-      "eval_2",
+      "eval_p_m_2",
       "--criterion",
       "correct",
       "--score",
@@ -139,26 +73,26 @@ describe("openeval review", () => {
     );
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stdout).toContain(
-      "Reviewed correct of eval run eval_2: 1 (the judge scored 0 in judge run judge_eval_2)",
+      "Reviewed correct of eval run eval_p_m_2: 1 (the judge scored 0 in judge run judge_eval_p_m_2)",
     );
 
     const after = await report();
     expect([after.verdict.status, after.models[0]!.score.value]).toEqual(["pass", 100]);
     expect(after.reviews.map((entry) => entry.active)).toEqual([
-      { judgeRunId: "judge_eval_1", judged: 0, judgeAgrees: false },
-      { judgeRunId: "judge_eval_2", judged: 0, judgeAgrees: false },
+      { judgeRunId: "judge_eval_p_m_1", judged: 0, judgeAgrees: false },
+      { judgeRunId: "judge_eval_p_m_2", judged: 0, judgeAgrees: false },
     ]);
     const plain = await runCli(["report", RUN_ID, "--benchmark", benchmark]);
     expect(plain.stdout).toContain("2 criteria reviewed by people (their scores replace the judge's):");
     expect(plain.stdout).toContain("correct: 1 (judge 0) by Ada: 42 is right here");
 
     // The code judge grades the recording again and still fails it: a new judge run, and the review still decides.
-    const rejudged = await runCli(["rejudge", "eval_1", "--benchmark", benchmark, "--run", run]);
+    const rejudged = await runCli(["rejudge", "eval_p_m_1", "--benchmark", benchmark, "--run", run]);
     expect(rejudged.exitCode, rejudged.stderr).toBe(0);
     const kept = await report();
     expect([kept.verdict.status, kept.models[0]!.score.value]).toEqual(["pass", 100]);
     const active = kept.reviews[0]!.active!;
-    expect(active.judgeRunId).not.toBe("judge_eval_1");
+    expect(active.judgeRunId).not.toBe("judge_eval_p_m_1");
     expect([active.judged, active.judgeAgrees]).toEqual([0, false]);
   }, 120_000);
 
@@ -168,14 +102,14 @@ describe("openeval review", () => {
       expect(result.exitCode).toBe(2);
       return result.stderr.trim();
     };
-    // eval_1 was judged again above: its judgment is the rejudge's.
-    expect(await refused("eval_1", "--criterion", "style", "--score", "1", "--reason", "r")).toMatch(
-      /^error OE_REVIEW_CRITERION_UNKNOWN: review eval_1: its judgment \(judge run judge_[0-9a-f-]+\) has no criterion "style"; pass --criterion with one of: correct$/,
+    // eval_p_m_1 was judged again above: its judgment is the rejudge's.
+    expect(await refused("eval_p_m_1", "--criterion", "style", "--score", "1", "--reason", "r")).toMatch(
+      /^error OE_REVIEW_CRITERION_UNKNOWN: review eval_p_m_1: its judgment \(judge run judge_[0-9a-f-]+\) has no criterion "style"; pass --criterion with one of: correct$/,
     );
-    expect(await refused("eval_1", "--criterion", "correct", "--score", "yes", "--reason", "r")).toBe(
+    expect(await refused("eval_p_m_1", "--criterion", "correct", "--score", "yes", "--reason", "r")).toBe(
       'error OE_REVIEW_SCORE_INVALID: --score takes 1 (pass), 0 (fail), 0.5 (half credit) or unresolved; got "yes"',
     );
-    expect(await refused("eval_1", "--criterion", "correct", "--score", "0")).toBe(
+    expect(await refused("eval_p_m_1", "--criterion", "correct", "--score", "0")).toBe(
       'error OE_REVIEW_REASON_MISSING: a review needs its reason: pass --reason "…" saying why the judge\'s score is wrong (it is kept with the review)',
     );
     expect(await refused("eval_9", "--criterion", "correct", "--score", "0", "--reason", "r")).toMatch(
@@ -184,7 +118,7 @@ describe("openeval review", () => {
     const noRun = await runCli([
       "review",
       "nope",
-      "eval_1",
+      "eval_p_m_1",
       "--benchmark",
       benchmark,
       "--criterion",

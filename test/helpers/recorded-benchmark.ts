@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { loadBenchmark } from "../../packages/openeval/src/load/index.ts";
 import { planSlots } from "../../packages/openeval/src/plan/index.ts";
+import { recordEvidence } from "../../packages/openeval/src/recording/index.ts";
 import { ResultsStore, toSlotKey, type IntegrityFinding } from "../../packages/openeval/src/records/index.ts";
 import { minimalBenchmark, writeTree } from "./fixtures.ts";
 
@@ -11,12 +12,14 @@ export const RUN_ID = "2026-12-01T10-00-00.000Z-0000beef";
 /**
  * A benchmark of `models` whose run RUN_ID holds every slot's eval run and judgment (`credit` of 1 or 0), except the
  * slots `unjudged` names; a judgment carries the integrity findings `findings` gives its slot (none: not checked).
+ * With `response`, each eval run has a real recording answering it, so its judge.ts can grade it again (rejudge).
  */
 export async function recordedBenchmark(
   models: string[],
   credit: (model: string) => number,
   unjudged: (repetition: number, model: string) => boolean = () => false,
   findings: (repetition: number, model: string) => IntegrityFinding[] | undefined = () => undefined,
+  options: { response?: string } = {},
 ): Promise<string> {
   const directory = await writeTree(
     minimalBenchmark({
@@ -40,6 +43,14 @@ export async function recordedBenchmark(
   for (const slot of planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots) {
     const id = `eval_${slot.model.replace("/", "_")}_${slot.repetition}`;
     const time = { startedAt: "2026-12-01T10:00:00.000Z", completedAt: "2026-12-01T10:00:01.000Z", elapsedMs: 1000 };
+    const evidence =
+      options.response === undefined
+        ? null
+        : await recordEvidence({
+            directory: join(store.directory, "eval-runs", id, "evidence"),
+            prompt: "Reply with exactly APPLE.",
+            response: options.response,
+          });
     store.saveEvalRun({
       id,
       runId: RUN_ID,
@@ -57,7 +68,7 @@ export async function recordedBenchmark(
         opencodeVersion: "1.18.33",
         isolation: "process",
       },
-      evidence: null,
+      evidence: evidence && { directory: `eval-runs/${id}/evidence`, hash: evidence.hash },
       metrics: null,
     });
     if (unjudged(slot.repetition, slot.model)) continue;

@@ -27,6 +27,19 @@ const criteria: Record<string, CriterionRef[]> = {
     { id: "style", source: "judge.md" },
   ],
 };
+/** A baseline in which e/m/a passed both criteria. */
+const passingBaseline: Baseline = {
+  format: "openeval.baseline",
+  version: 1,
+  runId: "old",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  verdict: "pass",
+  acceptedFailing: false,
+  gate: [],
+  entries: [
+    { evalId: "e", model: "m/a", candidateFingerprints: [], judgeFingerprints: [], criteria: { tests: 1, style: 1 } },
+  ],
+};
 const verdictOf = (observations: SlotObservation[], extra: Partial<VerdictInput> = {}) =>
   decideVerdict({ observations, criteria, ...extra });
 const contributor = (verdict: ReturnType<typeof decideVerdict>, id: string) =>
@@ -136,25 +149,10 @@ describe("decideVerdict", () => {
   });
 
   it("fails regression for a criterion that passed in the baseline and fails now", () => {
-    const baseline: Baseline = {
-      format: "openeval.baseline",
-      version: 1,
-      runId: "old",
-      createdAt: "2026-01-01T00:00:00.000Z",
-      verdict: "pass",
-      acceptedFailing: false,
-      gate: [],
-      entries: [
-        {
-          evalId: "e",
-          model: "m/a",
-          candidateFingerprints: [],
-          judgeFingerprints: [],
-          criteria: { tests: 1, style: 1 },
-        },
-      ],
-    };
-    const verdict = verdictOf([observe("e", 1, { tests: 0, style: 1 })], { baseline, enabled: ["regression"] });
+    const verdict = verdictOf([observe("e", 1, { tests: 0, style: 1 })], {
+      baseline: passingBaseline,
+      enabled: ["regression"],
+    });
     expect(contributor(verdict, "regression")).toMatchObject({ status: "fail", failing: ["e/m/a/tests"] });
     expect(verdict.status).toBe("fail");
   });
@@ -209,25 +207,7 @@ describe("decideVerdict", () => {
     });
 
     it("a regression of an unreliable criterion is advisory", () => {
-      const baseline: Baseline = {
-        format: "openeval.baseline",
-        version: 1,
-        runId: "old",
-        createdAt: "2026-01-01T00:00:00.000Z",
-        verdict: "pass",
-        acceptedFailing: false,
-        gate: [],
-        entries: [
-          {
-            evalId: "e",
-            model: "m/a",
-            candidateFingerprints: [],
-            judgeFingerprints: [],
-            criteria: { tests: 1, style: 1 },
-          },
-        ],
-      };
-      const verdict = verdictOf(failingStyle, { baseline, unreliable, enabled: ["regression"] });
+      const verdict = verdictOf(failingStyle, { baseline: passingBaseline, unreliable, enabled: ["regression"] });
       expect(contributor(verdict, "regression")).toMatchObject({
         status: "pass",
         failing: [],
