@@ -13,6 +13,7 @@ import {
 } from "../../packages/openeval/src/records/index.ts";
 import { engineAddress, isEngineReachable } from "../../packages/openeval/src/sandbox/index.ts";
 import type { RunSummary } from "../../packages/openeval/src/summary/index.ts";
+import { SummaryReader } from "../../packages/openeval/src/view/run-summary.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/fixtures.ts";
 
@@ -138,6 +139,10 @@ describe.skipIf(!reachable)("invariants in the verification sandbox", () => {
       ["summary-readable", "holds"],
       ["no-todo", "violated"],
     ]);
+    // The viewer's first leaderboard is the summary the runner recorded: the same standings, logs included.
+    const overview = await new SummaryReader().recordedOverview(runDirectory());
+    expect(overview?.invariants).toEqual(summary.invariants);
+    expect(overview?.verdict?.contributors.find((each) => each.id === "invariants")?.failing).toEqual(["no-todo"]);
     const offline = await report({ DOCKER_HOST: "unix:///nonexistent/docker.sock" });
     expect(offline.invariants).toEqual(summary.invariants);
     expect(evaluations()).toEqual(before);
