@@ -165,19 +165,27 @@ describe.skipIf(!reachable)("invariants in the verification sandbox", () => {
     ]);
   });
 
-  it("is unevaluable when it hangs past its timeoutMs, and only the new invariant runs", async () => {
+  it("is unevaluable when it hangs past its timeoutMs or cannot start, and only the new invariants run", async () => {
     writeFileSync(
       join(directory, "benchmark.ts"),
-      invariants('\n    { id: "hangs", argv: ["sleep", "120"], over: "summary", timeoutMs: 2000 },'),
+      invariants(`
+    { id: "hangs", argv: ["sleep", "120"], over: "summary", timeoutMs: 2000 },
+    { id: "missing", argv: ["no-such-program"], over: "summary" },`),
     );
     const before = evaluations().length;
     const result = await runCli(["run", "--benchmark", directory], { timeoutMs: 600_000 });
     expect(result.exitCode, result.stderr).toBe(1);
     const added = evaluations().slice(before);
-    expect(added.map((each) => [each.invariant, each.status, each.exitCode])).toEqual([["hangs", "unevaluable", null]]);
+    expect(added.map((each) => [each.invariant, each.status, each.exitCode])).toEqual([
+      ["hangs", "unevaluable", null],
+      ["missing", "unevaluable", 126],
+    ]);
     expect(added[0]!.reason).toBe("it did not finish within its timeoutMs (2000 ms) and was killed");
+    expect(added[1]!.reason).toBe(
+      "its command could not start (exit code 126: no-such-program is missing or not executable in the verification image, with /benchmark as its working directory)",
+    );
     const summary = await report();
-    expect(invariantsOf(summary)).toMatchObject({ status: "fail", failing: ["no-todo", "hangs"] });
+    expect(invariantsOf(summary)).toMatchObject({ status: "fail", failing: ["no-todo", "hangs", "missing"] });
   });
 
   it("without an engine they are unevaluable naming why; --offline leaves them not evaluated (undecided); back with an engine they run again", async () => {
@@ -195,23 +203,24 @@ describe.skipIf(!reachable)("invariants in the verification sandbox", () => {
       ["summary-readable", "unevaluable", false],
       ["no-todo", "unevaluable", false],
       ["hangs", "unevaluable", false],
+      ["missing", "unevaluable", false],
     ]);
     expect(unevaluable[0]!.reason).toMatch(
       /^invariants run in the verification sandbox, which this run cannot use: .*nonexistent/,
     );
-    expect(noEngine.stdout).toContain("invariants fail — failing: summary-readable, no-todo, hangs");
+    expect(noEngine.stdout).toContain("invariants fail — failing: summary-readable, no-todo, hangs, missing");
 
     edit("offline");
     const offline = await runCli(["run", "--offline", "--benchmark", directory], { timeoutMs: 600_000 });
     expect(offline.exitCode, offline.stdout + offline.stderr).toBe(3);
-    expect(offline.stdout).toContain("invariants unknown — unresolved: summary-readable, no-todo, hangs");
+    expect(offline.stdout).toContain("invariants unknown — unresolved: summary-readable, no-todo, hangs, missing");
     expect(offline.stdout).toContain(
       "  no-todo: not evaluated: --offline: invariants are not run offline; `openeval run` without --offline evaluates them",
     );
 
     const back = await runCli(["run", "--benchmark", directory], { timeoutMs: 600_000 });
     expect(back.exitCode, back.stderr).toBe(1);
-    expect(back.stdout).toContain("invariants fail — failing: no-todo, hangs");
+    expect(back.stdout).toContain("invariants fail — failing: no-todo, hangs, missing");
     expect(back.stdout).toContain("  summary-readable: holds");
   });
 });
