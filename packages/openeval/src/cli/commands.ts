@@ -103,7 +103,7 @@ const EXECUTION = {
     multiple: true,
     value: "ids",
     description:
-      "Decide the verdict by these contributors only (code-judge, llm-judge, gates, regression, integrity), not benchmark.ts's",
+      "Decide the verdict by these contributors only (code-judge, llm-judge, gates, regression, integrity, invariants), not benchmark.ts's",
   },
   only: {
     type: "string",
@@ -116,6 +116,11 @@ const EXECUTION = {
     type: "boolean",
     default: false,
     description: "Leave integrity (findings of candidates gaming the checks) out of the verdict",
+  },
+  "no-invariants": {
+    type: "boolean",
+    default: false,
+    description: "Leave invariants (benchmark.ts's run-level checks) out of the verdict",
   },
   junit: { type: "string", value: "file", description: "Write a JUnit XML report of the run to this file" },
   summary: { type: "string", value: "file", description: "Write a Markdown summary of the run to this file" },

@@ -8,8 +8,10 @@ describe("parseSelection", () => {
       only: ["gates"],
       noLlmJudge: false,
       noIntegrity: false,
+      noInvariants: false,
     });
     expect(parseSelection({ "no-integrity": true }).noIntegrity).toBe(true);
+    expect(parseSelection({ "no-invariants": true }).noInvariants).toBe(true);
     expect(() => parseSelection({ gate: [","] })).toThrow('--gate has an empty item in ","');
     expect(() => parseSelection({ only: ["gates,"] })).toThrow('--only has an empty item in "gates,"');
   });

@@ -16,13 +16,14 @@ import { listFlag } from "./command.ts";
 import { UsageError } from "./errors.ts";
 import { handleStopSignals } from "./stop-signals.ts";
 
-/** The verdict contributor selection from --gate, --only, --no-llm-judge and --no-integrity. */
+/** The verdict contributor selection from --gate, --only, --no-llm-judge, --no-integrity and --no-invariants. */
 export function parseSelection(flags: Record<string, unknown>) {
   return {
     gate: listFlag("gate", flags.gate as string[] | undefined),
     only: listFlag("only", flags.only as string[] | undefined),
     noLlmJudge: flags["no-llm-judge"] === true,
     noIntegrity: flags["no-integrity"] === true,
+    noInvariants: flags["no-invariants"] === true,
   };
 }
 

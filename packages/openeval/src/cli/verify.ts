@@ -11,7 +11,7 @@ export const verifyCommand = defineCommand("verify", {
     if (flags.json) console.log(JSON.stringify(result));
     else if (result.problems.length === 0) {
       console.log(
-        `Verified ${result.directory}: ${result.evalRuns} eval runs, ${result.judgeRuns} judge runs, ${result.reviews} reviews, ${result.files} recording files; nothing changed.`,
+        `Verified ${result.directory}: ${result.evalRuns} eval runs, ${result.judgeRuns} judge runs, ${result.reviews} reviews, ${result.files} recording files${result.invariantEvaluations > 0 ? `, ${result.invariantEvaluations} invariant evaluations` : ""}; nothing changed.`,
       );
     } else {
       console.error(

@@ -50,3 +50,11 @@ export {
 } from "./verification/index.ts";
 export { setUpVerification, resolveVerificationSetup } from "./verification-setup.ts";
 export { integrityFindingsOf, TEST_CONFIG } from "./integrity/index.ts";
+export {
+  benchmarkEntries,
+  evaluateInvariant,
+  INVARIANT_LOG_BYTES,
+  type EvaluateInvariantRequest,
+  type InvariantInput,
+  type InvariantOutcome,
+} from "./evaluate-invariant.ts";

@@ -81,3 +81,12 @@ export {
   type IntegritySettings,
   type IntegritySeverity,
 } from "./integrity.ts";
+export {
+  DEFAULT_INVARIANT_TIMEOUT_MS,
+  INVARIANT_ID,
+  INVARIANT_INPUTS,
+  invariantDefinition,
+  InvariantsSchema,
+  type Invariant,
+  type InvariantOver,
+} from "./invariants.ts";

@@ -285,6 +285,46 @@ describe("loadBenchmark", () => {
     ]);
   });
 
+  it("takes benchmark.ts invariants with their defaults, and refuses a bad id, a duplicate, an empty argv or an unknown input, saying what to write", async () => {
+    const benchmark = (invariants: string) =>
+      `export default { models: ["provider/model"], repetitions: 1, invariants: ${invariants} };\n`;
+    const loaded = await loadBenchmark(
+      await writeTree(
+        minimalBenchmark({
+          "benchmark.ts": benchmark('[{ id: "cost-cap", argv: ["bun", "checks/cost.ts"], over: "summary" }]'),
+        }),
+      ),
+    );
+    expect(loaded.settings.invariants).toEqual([
+      { id: "cost-cap", argv: ["bun", "checks/cost.ts"], over: "summary", timeoutMs: 120_000 },
+    ]);
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": benchmark(
+          '[{ id: "Cost Cap", argv: ["x"], over: "summary" }, { id: "a", argv: [], over: "workspaces" }, { id: "a", argv: ["x"], over: "sumary" }, { id: "b", argv: ["x"] }, { id: "c", argv: [""], over: "summary", run: 1 }]',
+        ),
+      }),
+    );
+    const inputs =
+      'write over: "summary" (the run\'s summary JSON at /input/summary.json) or over: "workspaces" (every eval run\'s final workspace under /input/workspaces/<eval>/<eval-run>/)';
+    expect(problems).toEqual([
+      'benchmark.ts: invariants[0].id: must be a lowercase letter or digit, then lowercase letters, digits, ".", "_" or "-", such as "no-secrets-in-workspaces"',
+      'benchmark.ts: invariants[1].argv: give the command and its arguments as a list, e.g. ["bun", "checks/no-secrets.ts"]',
+      `benchmark.ts: invariants[2].over: "sumary" is not an input; ${inputs}`,
+      `benchmark.ts: invariants[3].over: is missing; ${inputs}`,
+      "benchmark.ts: invariants[4].argv: the command (argv[0]) is empty; name the program to run",
+      'benchmark.ts: invariants[4]: unknown key "run"; remove or correct it',
+    ]);
+    const twice = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": benchmark(
+          '[{ id: "a", argv: ["x"], over: "summary" }, { id: "a", argv: ["y"], over: "summary" }]',
+        ),
+      }),
+    );
+    expect(twice).toEqual(['benchmark.ts: invariants[1].id: "a" is declared twice; give each invariant its own id']);
+  });
+
   it("refuses Ceiling: reference_fix in an eval without REFERENCE_FIX.md, naming the criteria", async () => {
     const rubric = "## Criterion: fixed — Fixed\nCeiling: reference_fix\nThe bug is gone.\n";
     const files = minimalBenchmark({

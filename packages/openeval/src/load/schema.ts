@@ -9,6 +9,7 @@ import { CONTROL_PROVIDER } from "../util/control-model.ts";
 import { isPlainRemoteTcp, PLAIN_TCP_REMEDY } from "../util/engine-address.ts";
 import { EngineAddressSchema, EnginesSchema } from "./engines-schema.ts";
 import { IntegritySettingsSchema, WorkspaceGlobSchema } from "./integrity.ts";
+import { InvariantsSchema } from "./invariants.ts";
 
 /** `provider/model[#variant]`, as OpenCode names models. */
 export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
@@ -268,10 +269,13 @@ export const BenchmarkSchema = z
         gates: z.boolean().optional(),
         regression: z.boolean().optional(),
         integrity: z.boolean().optional(),
+        invariants: z.boolean().optional(),
       })
       .optional(),
     /** Which integrity findings fail the verdict and which only warn. */
     integrity: IntegritySettingsSchema.optional(),
+    /** Run-level checks over the run's summary or final workspaces: the `invariants` verdict contributor. */
+    invariants: InvariantsSchema.optional(),
     variants: z.record(z.string(), VariantSchema).default({}),
     /** OpenEval 0.5: compose the benchmark from the criteria in these categories (checked against the evals at load). */
     categories: z.array(z.string()).min(1, { message: "list at least one category, or remove categories" }).optional(),

@@ -125,3 +125,16 @@ export {
   type ScoreReview,
 } from "./review-schema.ts";
 export { readReviews, recordReview, REVIEW_RECORDED_EVENT, reviewFile, REVIEWS_DIRECTORY } from "./reviews.ts";
+export {
+  INVARIANT_STATUSES,
+  InvariantEvaluationSchema,
+  type InvariantEvaluation,
+  type InvariantStatus,
+} from "./invariant-result-schema.ts";
+export {
+  INVARIANT_EVALUATED_EVENT,
+  latestInvariantEvaluations,
+  newInvariantEvaluationId,
+  readInvariantEvaluations,
+  recordInvariantEvaluation,
+} from "./invariant-results.ts";

@@ -31,8 +31,8 @@ const JudgeFilesSchema = z.object({
 });
 
 export interface IntegrityProblem {
-  /** The record the problem is about; `inputs`: a run's frozen inputs (id: the eval's id, or "harness"); `review`: a person's review (records/reviews.ts). */
-  kind: "eval-run" | "judge-run" | "inputs" | "review";
+  /** The record the problem is about; `inputs`: a run's frozen inputs (id: the eval's id, or "harness"); `review`: a person's review (records/reviews.ts); `invariant`: an invariant evaluation (records/invariant-results.ts). */
+  kind: "eval-run" | "judge-run" | "inputs" | "review" | "invariant";
   id: string;
   /** What changed, naming the row or file. */
   message: string;

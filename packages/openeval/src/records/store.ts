@@ -103,6 +103,26 @@ export interface ReviewRow {
   valueSha256: string;
 }
 
+/**
+ * Invariant evaluations are append-only: a later one of the same invariant supersedes an earlier one, none is changed
+ * or deleted. Made by the first evaluation, so a run without invariants keeps the schema it had.
+ */
+const INVARIANT_EVALUATIONS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS invariant_evaluations (
+  id TEXT PRIMARY KEY, invariant TEXT NOT NULL, value TEXT NOT NULL, value_sha256 TEXT NOT NULL, created INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS invariant_evaluations_never_changed BEFORE UPDATE ON invariant_evaluations
+BEGIN SELECT RAISE(ABORT, 'openeval: invariant evaluations are never changed; record a new one'); END;
+CREATE TRIGGER IF NOT EXISTS invariant_evaluations_never_deleted BEFORE DELETE ON invariant_evaluations
+BEGIN SELECT RAISE(ABORT, 'openeval: invariant evaluations are never deleted'); END;`;
+
+/** An invariant evaluation as the store keeps it: its text and that text's sha256 (records/invariant-results.ts). */
+export interface InvariantEvaluationRow {
+  id: string;
+  invariant: string;
+  value: string;
+  valueSha256: string;
+}
+
 /** The last rowid of each table when read (see marks()). */
 export interface StoreMarks {
   evalRuns: number;
@@ -464,6 +484,36 @@ export class ResultsStore {
       value: string;
     } | null;
     return row === null ? null : (JSON.parse(row.value) as unknown);
+  }
+
+  /** Appends an invariant evaluation's row and, in the same transaction, the event that says the run changed. */
+  saveInvariantEvaluation(row: InvariantEvaluationRow, event: { type: string; value: unknown }): void {
+    this.db.transaction(() => {
+      this.db.run(INVARIANT_EVALUATIONS_SCHEMA);
+      this.db
+        .query("INSERT INTO invariant_evaluations (id, invariant, value, value_sha256, created) VALUES (?, ?, ?, ?, ?)")
+        .run(row.id, row.invariant, row.value, row.valueSha256, Date.now());
+      this.appendEvent(event.type, event.value);
+    })();
+  }
+
+  /** Every invariant evaluation's row, in the order they were recorded (none when none was ever recorded). */
+  invariantEvaluationRows(): InvariantEvaluationRow[] {
+    if (!this.hasTable("invariant_evaluations")) return [];
+    return this.db
+      .query("SELECT id, invariant, value, value_sha256 AS valueSha256 FROM invariant_evaluations ORDER BY rowid")
+      .all() as InvariantEvaluationRow[];
+  }
+
+  /** Whether the triggers that keep invariant evaluations append-only stand (true while there is no such table). */
+  invariantEvaluationsImmutable(): boolean {
+    if (!this.hasTable("invariant_evaluations")) return true;
+    const present = this.db
+      .query(
+        "SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN ('invariant_evaluations_never_changed', 'invariant_evaluations_never_deleted')",
+      )
+      .get() as { count: number };
+    return present.count === 2;
   }
 
   beat(pid = process.pid): void {

@@ -16,6 +16,7 @@ import {
 import type { ModelResult, RunSummary } from "../summary/index.ts";
 import { findingLines } from "./integrity-findings.ts";
 import { agreementLine } from "./judge-agreement.ts";
+import { invariantLine } from "./invariant-lines.ts";
 
 export function formatJunit(summary: RunSummary): string {
   const suites = [verdictSuite(summary), ...summary.models.map((model) => modelSuite(summary, model))];
@@ -35,7 +36,7 @@ function verdictSuite(summary: RunSummary): string {
   return testSuite("openeval verdict", [verdict, ...cases], "");
 }
 
-/** Integrity's findings; a contributor's advisory failures, and llm-judge's unreliable criteria. */
+/** Integrity's findings, each invariant's standing; a contributor's advisory failures, and llm-judge's unreliable criteria. */
 function propertiesOf(contributor: ContributorOutcome, summary: RunSummary): [string, string][] {
   const advisory = (contributor.advisory ?? []).map((name, index): [string, string] => [`advisory.${index + 1}`, name]);
   const unreliable =
@@ -44,7 +45,16 @@ function propertiesOf(contributor: ContributorOutcome, summary: RunSummary): [st
           .filter((entry) => entry.unreliable)
           .map((entry, index): [string, string] => [`unreliable.${index + 1}`, agreementLine(entry)])
       : [];
-  return [...(contributor.id === "integrity" ? findingProperties(summary) : []), ...advisory, ...unreliable];
+  const invariants =
+    contributor.id === "invariants"
+      ? (summary.invariants ?? []).map((report): [string, string] => [`invariant.${report.id}`, invariantLine(report)])
+      : [];
+  return [
+    ...(contributor.id === "integrity" ? findingProperties(summary) : []),
+    ...invariants,
+    ...advisory,
+    ...unreliable,
+  ];
 }
 
 /** `finding.<n>`: each integrity finding as the summary lists it (controls' too: they never fail the case). */

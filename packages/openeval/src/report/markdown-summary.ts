@@ -14,6 +14,7 @@ import {
 } from "./summary-table.ts";
 import { findingLines } from "./integrity-findings.ts";
 import { agreementEffect, agreementLine } from "./judge-agreement.ts";
+import { invariantLine } from "./invariant-lines.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -73,6 +74,12 @@ export function formatMarkdownSummary(summary: RunSummary): string {
   if (findings.length > 0) {
     lines.push("", `<details><summary>Integrity: ${findings.length} finding(s)</summary>`, "");
     lines.push(...findings.map((line) => `- ${line}`), "", "</details>");
+  }
+  const invariants = summary.invariants ?? [];
+  if (invariants.length > 0) {
+    const holding = invariants.filter((report) => report.status === "holds").length;
+    lines.push("", `**Invariants: ${holding} of ${invariants.length} hold**`, "");
+    lines.push(...invariants.map((report) => `- ${invariantLine(report).replace(/^([^:]+):/, "`$1`:")}`));
   }
   const agreement = summary.agreement ?? [];
   if (agreement.length > 0) {

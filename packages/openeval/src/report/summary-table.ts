@@ -9,6 +9,7 @@ import { formatSeconds } from "./plain-reporter.ts";
 import { integrityBlock } from "./integrity-findings.ts";
 import { agreementBlock } from "./judge-agreement.ts";
 import { reviewBlock } from "./review-lines.ts";
+import { invariantBlock } from "./invariant-lines.ts";
 
 export function formatSummary(summary: RunSummary): string {
   const header = [
@@ -55,6 +56,8 @@ export function formatSummary(summary: RunSummary): string {
   if (integrity.length > 0) lines.push("", ...integrity);
   const agreement = agreementBlock(summary);
   if (agreement.length > 0) lines.push("", ...agreement);
+  const invariants = invariantBlock(summary);
+  if (invariants.length > 0) lines.push("", ...invariants);
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
     lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);

@@ -67,7 +67,7 @@ describe("buildBaseline", () => {
       createdAt: "2026-01-01T00:00:00.000Z",
       verdict: "pass",
       acceptedFailing: false,
-      gate: ["code-judge", "llm-judge", "gates", "regression", "integrity"],
+      gate: ["code-judge", "llm-judge", "gates", "regression", "integrity", "invariants"],
       entries: [
         {
           evalId: "e",

@@ -3,7 +3,7 @@
 import { GateSelectionError } from "./errors.ts";
 
 /** The contributor vocabulary, in display order. */
-export const CONTRIBUTOR_IDS = ["code-judge", "llm-judge", "gates", "regression", "integrity"] as const;
+export const CONTRIBUTOR_IDS = ["code-judge", "llm-judge", "gates", "regression", "integrity", "invariants"] as const;
 export type ContributorId = (typeof CONTRIBUTOR_IDS)[number];
 
 export interface GateSelection {
@@ -17,11 +17,13 @@ export interface GateSelection {
   noLlmJudge?: boolean;
   /** `--no-integrity`: removes integrity, whatever came before. */
   noIntegrity?: boolean;
+  /** `--no-invariants`: removes invariants, whatever came before. */
+  noInvariants?: boolean;
 }
 
 /**
  * Resolves the enabled contributor set, in display order. Steps: all ids; drop those benchmark.ts sets to false;
- * `--gate` replaces the set; `--only` intersects it; `--no-llm-judge` and `--no-integrity` remove theirs. Unknown ids anywhere
+ * `--gate` replaces the set; `--only` intersects it; `--no-llm-judge`, `--no-integrity` and `--no-invariants` remove theirs. Unknown ids anywhere
  * throw GateSelectionError listing the valid ones.
  * @example resolveGate({ configured: { regression: false }, only: ["gates,regression"] }) // ["gates"]
  */
@@ -39,6 +41,7 @@ export function resolveGate(selection: GateSelection = {}): ContributorId[] {
   if (only) enabled = new Set([...enabled].filter((id) => only.includes(id)));
   if (selection.noLlmJudge) enabled.delete("llm-judge");
   if (selection.noIntegrity) enabled.delete("integrity");
+  if (selection.noInvariants) enabled.delete("invariants");
   return CONTRIBUTOR_IDS.filter((id) => enabled.has(id));
 }
 

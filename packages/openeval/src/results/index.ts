@@ -36,6 +36,12 @@ export {
   type VerdictStatus,
 } from "./verdict.ts";
 export {
+  describeStanding,
+  invariantsContributor,
+  type InvariantStanding,
+  type InvariantsVerdictInput,
+} from "./invariants-contributor.ts";
+export {
   describeVerdict,
   exitCodeFor,
   formatVerdictWords,

@@ -28,6 +28,15 @@ describe("verdict settings", () => {
     expect(verdictSettingsOf(settings(), { gate: ["gates"] }).fingerprint).toBe(base.fingerprint);
     expect(verdictSettingsOf(settings({ gates: { score: { min: 0.9 } } })).fingerprint).not.toBe(base.fingerprint);
     expect(verdictSettingsOf(settings({ judge: { timeoutMs: 5 } })).fingerprint).not.toBe(base.fingerprint);
+    // The invariants manifest is part of it; none declared keeps the fingerprint runs recorded before invariants had.
+    const invariant = { id: "a", argv: ["true"], over: "summary" };
+    const declared = verdictSettingsOf(settings({ invariants: [invariant] }));
+    expect(declared.fingerprint).not.toBe(base.fingerprint);
+    expect(verdictSettingsOf(settings({ invariants: [] })).fingerprint).toBe(base.fingerprint);
+    expect(verdictSettingsOf(settings({ invariants: [{ ...invariant, argv: ["false"] }] })).fingerprint).not.toBe(
+      declared.fingerprint,
+    );
+    expect(verdictSettingsOf(settings(), { noInvariants: true })).toMatchObject({ selection: { noInvariants: true } });
   });
 
   it("are read back as the latest recorded, and as null for a run that recorded none", async () => {

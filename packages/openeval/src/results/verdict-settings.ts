@@ -14,15 +14,22 @@ export const VerdictSettingsSchema = z.object({
   gates: GatesSchema.nullable(),
   /** benchmark.ts `verdict`: contributor id → enabled. */
   configured: z.record(z.string(), z.boolean()).nullable(),
-  /** The command line's --gate / --only / --no-llm-judge / --no-integrity. */
+  /** The command line's --gate / --only / --no-llm-judge / --no-integrity / --no-invariants. */
   selection: z.object({
     gate: z.array(z.string()).optional(),
     only: z.array(z.string()).optional(),
     noLlmJudge: z.boolean().optional(),
     noIntegrity: z.boolean().optional(),
+    noInvariants: z.boolean().optional(),
   }),
   /** benchmark.ts `integrity`: which findings fail the verdict; absent in runs recorded before it. */
   integrity: IntegritySettingsSchema.nullable().optional(),
+  /**
+   * benchmark.ts `invariants`, the manifest the invariants contributor checks; absent when none is declared. Kept as
+   * recorded and parsed where it is used, so that a recorded manifest that no longer parses fails that contributor
+   * instead of every reader of the run.
+   */
+  invariants: z.array(z.unknown()).optional(),
   /** The judges, and when their disagreement keeps a criterion from blocking (the panel keys only when set). */
   judge: JudgeSettingsSchema.pick({
     models: true,
@@ -54,6 +61,7 @@ export function verdictSettingsOf(
     configured: settings.verdict ?? null,
     // Only when set: runs recorded before it keep their fingerprint.
     ...(settings.integrity ? { integrity: settings.integrity } : {}),
+    ...(settings.invariants?.length ? { invariants: settings.invariants } : {}),
     judge: {
       model: settings.judge.model ?? null,
       timeoutMs: settings.judge.timeoutMs,
@@ -72,6 +80,7 @@ export function verdictSettingsOf(
     ...(selection.only ? { only: [...selection.only] } : {}),
     ...(selection.noLlmJudge ? { noLlmJudge: true } : {}),
     ...(selection.noIntegrity ? { noIntegrity: true } : {}),
+    ...(selection.noInvariants ? { noInvariants: true } : {}),
   };
   return { ...fromBenchmark, selection: cli, fingerprint: fingerprint(fromBenchmark) };
 }

@@ -3,6 +3,7 @@ import type { Baseline } from "./baseline-schema.ts";
 import { resolveGate } from "./gate-selection.ts";
 import type { SlotObservation } from "./statistics.ts";
 import { decideVerdict, type CriterionRef, type VerdictInput } from "./verdict.ts";
+import type { InvariantStanding } from "./invariants-contributor.ts";
 
 const observe = (
   evalId: string,
@@ -55,6 +56,7 @@ describe("decideVerdict", () => {
       ["gates", "pass"],
       ["regression", "skipped"],
       ["integrity", "pass"],
+      ["invariants", "skipped"],
     ]);
   });
 
@@ -73,6 +75,7 @@ describe("decideVerdict", () => {
       ["gates", 0, "nothing gated", "no gates configured"],
       ["regression", 0, "skipped", "no baseline; set one with openeval baseline set <run>"],
       ["integrity", 0, "nothing checked", "no judged slot of a real model to check"],
+      ["invariants", 0, "skipped", "no invariants declared"],
     ]);
     const judged = verdictOf([observe("e", 1, { tests: 1, style: 1 })]);
     expect(judged.gated).toBe(true);
@@ -272,6 +275,70 @@ describe("decideVerdict", () => {
       const off = verdictOf([checkedSlot(1, [protectedEdit])], { enabled: resolveGate({ noIntegrity: true }) });
       expect(off.status).toBe("pass");
       expect(contributor(off, "integrity").status).toBe("skipped");
+    });
+  });
+
+  describe("invariants", () => {
+    const judged = [observe("e", 1, { tests: 1, style: 1 })];
+    const standing = (id: string, status: InvariantStanding["status"], extra: Partial<InvariantStanding> = {}) => ({
+      id,
+      status,
+      exitCode: status === "holds" ? 0 : status === "violated" ? 1 : null,
+      reason: null,
+      ...extra,
+    });
+
+    it("fails naming the violated and unevaluable invariants, with why in its detail", () => {
+      const verdict = verdictOf(judged, {
+        invariants: {
+          standings: [
+            standing("cost-cap", "holds"),
+            standing("no-todo", "violated", { exitCode: 3 }),
+            standing("hangs", "unevaluable", { reason: "it did not finish within its timeoutMs (1000 ms)" }),
+          ],
+          manifestProblem: null,
+        },
+      });
+      expect(verdict.status).toBe("fail");
+      expect(contributor(verdict, "invariants")).toMatchObject({
+        status: "fail",
+        failing: ["no-todo", "hangs"],
+        checked: 3,
+        detail:
+          "1 of 3 invariant(s) hold; no-todo violated (exit code 3); hangs unevaluable: it did not finish within its timeoutMs (1000 ms)",
+      });
+    });
+
+    it("passes when every invariant holds, and stays undecided while one is not evaluated", () => {
+      const holding = verdictOf(judged, {
+        invariants: { standings: [standing("a", "holds"), standing("b", "holds")], manifestProblem: null },
+      });
+      expect(contributor(holding, "invariants")).toMatchObject({ status: "pass", word: "pass", checked: 2 });
+      expect(holding.status).toBe("pass");
+      const offline = verdictOf(judged, {
+        invariants: {
+          standings: [standing("a", "holds"), standing("b", "not-evaluated", { reason: "--offline" })],
+          manifestProblem: null,
+        },
+      });
+      expect(contributor(offline, "invariants")).toMatchObject({ status: "unknown", unresolved: ["b"] });
+      expect(offline.status).toBe("unknown");
+    });
+
+    it("fails when the manifest cannot be loaded, and is skipped when not enabled or none is declared", () => {
+      const broken = verdictOf(judged, { invariants: { standings: [], manifestProblem: "[0].argv: empty" } });
+      expect(contributor(broken, "invariants")).toMatchObject({
+        status: "fail",
+        failing: ["manifest"],
+        detail: "the invariants manifest could not be loaded: [0].argv: empty",
+      });
+      const violated = { standings: [standing("a", "violated")], manifestProblem: null };
+      const off = verdictOf(judged, { invariants: violated, enabled: resolveGate({ noInvariants: true }) });
+      expect(contributor(off, "invariants")).toMatchObject({ status: "skipped", detail: "not enabled" });
+      expect(off.status).toBe("pass");
+      expect(
+        contributor(verdictOf(judged, { invariants: { standings: [], manifestProblem: null } }), "invariants"),
+      ).toMatchObject({ status: "skipped", detail: "no invariants declared" });
     });
   });
 });

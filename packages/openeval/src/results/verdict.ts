@@ -1,5 +1,5 @@
 // The one place a run's verdict is decided (the CLI, readResults and the viewer all call decideVerdict): named
-// contributors — code-judge, llm-judge, gates, regression, integrity — ANDed over the enabled set; completeness apart.
+// contributors — code-judge, llm-judge, gates, regression, integrity, invariants — ANDed over the enabled set; completeness apart.
 import { severityOf, type GateSettings, type IntegritySettings } from "../load/index.ts";
 import { aggregateScores, type ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
@@ -13,6 +13,7 @@ import {
 import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
 import { evaluateGates, gateName, type GateResult } from "./gates.ts";
 import { findRegressions, type SlotFingerprint } from "./regression.ts";
+import { invariantsContributor, type InvariantsVerdictInput } from "./invariants-contributor.ts";
 import type { SlotObservation } from "./statistics.ts";
 import { candidateName, type CriterionSource } from "../records/index.ts";
 
@@ -73,6 +74,8 @@ export interface VerdictInput {
   unreliable?: readonly { evalId: string; criterionId: string }[];
   /** judge.strict: unreliable criteria block like any other. */
   strict?: boolean;
+  /** benchmark.ts `invariants` with their recorded evaluations; absent: none declared (skipped). */
+  invariants?: InvariantsVerdictInput;
 }
 
 /** What unreliable criteria did to the verdict: the decisions that would have failed without them being advisory. */
@@ -138,6 +141,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
     gates: () => gatesContributor(gates),
     regression: () => regressionContributor(summaries, input, advisory),
     integrity: () => integrityContributor(input),
+    invariants: () => invariantsContributor(input.invariants),
   };
   const contributors = CONTRIBUTOR_IDS.map((id) =>
     enabled.includes(id)
@@ -266,6 +270,7 @@ const NOTHING_CHECKED: Record<ContributorId, ContributorWord> = {
   gates: "nothing gated",
   regression: "nothing compared",
   integrity: "nothing checked",
+  invariants: "nothing checked",
 };
 
 /** code-judge / llm-judge: every (eval, model, criterion) cell scored by that contributor's judge must pass. */

@@ -53,6 +53,7 @@ import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
+import { runInvariants } from "./run-invariants.ts";
 import { runOptionsOf } from "./run-options.ts";
 import { checkFrozenBeforeUse, freezeInputs, programsRunBy } from "./freeze-inputs.ts";
 import { stopCodeWorkers } from "../judge/index.ts";
@@ -305,6 +306,17 @@ export async function runBenchmark(
     // The verdict is decided with these settings: recorded so that readResults and the viewer decide it the same way later.
     recordVerdictSettings(store, verdictSettingsOf(benchmark.settings, options.selection));
     const current = readCheckedRecordsSince(store, records);
+    // Step: the run's invariants, over what it holds now; before the summaries, which read their results.
+    if (!options.signal?.aborted)
+      await runInvariants({
+        benchmark,
+        store,
+        runId,
+        verification: verification.setup,
+        records: current,
+        offline: scope.offline ?? false,
+        emit,
+      });
     // Step: record the summary a reader would make now (the whole run, its recorded settings) for the viewer.
     await recordSummaryForViewer(store, current, stamp === null ? null : { benchmark, stamp }, emit);
     const summary = await summarizeRun(benchmark, store, scope, runId, {

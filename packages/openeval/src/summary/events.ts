@@ -4,6 +4,7 @@ import type { PlannedSlot } from "../plan/index.ts";
 import type { EngineState } from "../util/engine-state.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
 import type { ReviewStanding } from "./apply-reviews.ts";
+import type { InvariantReport } from "./invariant-standings.ts";
 import type { IntegrityFinding, IntegrityProblem } from "../records/index.ts";
 import type { IntegritySeverity } from "../load/index.ts";
 import type { EarlyCheck, EvalRunOutcome, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
@@ -110,6 +111,11 @@ export interface RunSummary {
    * its score in place of the judge's. Absent in summaries made before reviews.
    */
   reviews?: ReviewStanding[];
+  /**
+   * benchmark.ts `invariants`, each with what its recorded evaluation found (never run again to say so); [] when none
+   * is declared. Absent in summaries recorded before invariants.
+   */
+  invariants?: InvariantReport[];
   /** A pool's engines, with the eval runs each ran and how many of them it cut short; empty with one engine (absent in summaries recorded before pools). */
   engines?: { name: string; evalRuns: number; interrupted: number }[];
 }

@@ -10,7 +10,7 @@ export type {
   SlotIntegrityFindings,
   WorkQueueState,
 } from "./events.ts";
-export { readResults, readScoredRun, type ReadResultsOptions } from "./read-results.ts";
+export { readResults, readScoredRun, summarizeRecordedRun, type ReadResultsOptions } from "./read-results.ts";
 export {
   readRecordedSummary,
   recordSummary,
@@ -61,3 +61,4 @@ export {
   type JudgeCalibration,
   type ReviewCalibration,
 } from "./calibrate-against-reviews.ts";
+export { readInvariantStandings, type InvariantReport } from "./invariant-standings.ts";

@@ -22,7 +22,7 @@ import { summarizeRecordedRun } from "./read-results.ts";
 
 export const SUMMARY_RECORDED_EVENT = "summary.recorded";
 /** Bump when LeaderboardSummary or the key's ingredients change: a summary recorded by the same harness version in an older shape is never matched. */
-const FORMAT = 7;
+const FORMAT = 8;
 /** Events that never change what readResults says: the runner's invocation log, and these summaries themselves. Any other type counts. */
 const UNCOUNTED_EVENTS = [INVOCATION_STARTED, INVOCATION_FINISHED, SUMMARY_RECORDED_EVENT];
 
@@ -42,6 +42,8 @@ export interface LeaderboardSummary {
   integrity: IntegrityProblem[];
   integrityFindings: NonNullable<RunSummary["integrityFindings"]>;
   agreement: NonNullable<RunSummary["agreement"]>;
+  /** Each declared invariant with its recorded standing; [] when none is declared. */
+  invariants: NonNullable<RunSummary["invariants"]>;
 }
 
 /** How many eval and judge runs (less those failing their check) a run holds, and how many of them are finished. */
@@ -106,6 +108,7 @@ export function toLeaderboardSummary(summary: RunSummary): LeaderboardSummary {
     integrity: summary.integrity,
     integrityFindings: summary.integrityFindings ?? [],
     agreement: summary.agreement ?? [],
+    invariants: summary.invariants ?? [],
   };
 }
 

@@ -58,6 +58,7 @@ import { isControlModel } from "../util/control-model.ts";
 import { recordedInputChanges, recordedInputProblems } from "./input-changes.ts";
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 import { LatestReviews } from "./apply-reviews.ts";
+import { readInvariantStandings } from "./invariant-standings.ts";
 
 export const BASELINE_FILE = "baseline.json";
 
@@ -120,6 +121,7 @@ export async function summarizeRun(
     ),
     agreementSettings,
   );
+  const invariants = readInvariantStandings(store, settings.invariants);
   const verdict = decideVerdict({
     observations: real,
     criteria,
@@ -131,6 +133,7 @@ export async function summarizeRun(
     enabled,
     unreliable: agreement.filter((criterion) => criterion.unreliable),
     strict: agreementSettings.strict,
+    invariants: invariants.verdict,
   });
 
   const intervals = scoreIntervals(observations, criterionIds, { seed: 1 });
@@ -146,7 +149,7 @@ export async function summarizeRun(
   const summaries = aggregateScores(observations, criterionIds);
   // A summary plans without retry or rejudge: "failed" is exactly a failed candidate or judgment (plan-benchmark.ts decide).
   // Besides the records' own checks: frozen inputs found tampered with before they were used.
-  const integrity = [...records.integrity, ...recordedInputProblems(store), ...reviewProblems];
+  const integrity = [...records.integrity, ...recordedInputProblems(store), ...reviewProblems, ...invariants.problems];
   const failedByCandidate = new Map(
     [
       ...Map.groupBy(
@@ -196,6 +199,7 @@ export async function summarizeRun(
     reviews: latestReviews.standings(
       inScope.flatMap((slot) => (slot.action === "reuse" && slot.judgeRun ? [slot.judgeRun] : [])),
     ),
+    invariants: invariants.reports,
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
     engines: engineCounts(records.evalRuns),

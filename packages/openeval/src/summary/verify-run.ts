@@ -1,13 +1,15 @@
 // verifyRun(): `openeval verify <run>` — the whole run checked against its hashes: every finalized
 // row's integrity hash, every file of every judge run against its files.json, and every file of every recording
 // (manifest, snapshots' objects, events, native database, session exports) against the sha256 its manifest gives;
-// and the run's frozen inputs (eval folders, their objects, the harness programs) against theirs; and every review file
-// against its store row (an edited, deleted or hand-added one).
+// and the run's frozen inputs (eval folders, their objects, the harness programs) against theirs; every review file
+// against its store row (an edited, deleted or hand-added one); and every invariant evaluation against its seal (and
+// the triggers that keep them append-only).
 import { join } from "node:path";
 import { EvidenceError, openEvidence, type Evidence } from "../recording/index.ts";
 import {
   checkRecords,
   readReviews,
+  readInvariantEvaluations,
   ResultsStore,
   verifyFrozenInputs,
   type IntegrityProblem,
@@ -22,6 +24,8 @@ export interface RunVerification {
   reviews: number;
   /** Recording files whose hash was checked. */
   files: number;
+  /** Invariant evaluations that check out. */
+  invariantEvaluations: number;
   problems: IntegrityProblem[];
 }
 
@@ -56,12 +60,15 @@ export async function verifyRun(runDirectory: string): Promise<RunVerification> 
     }
     const reviews = readReviews(store);
     problems.push(...reviews.problems);
+    const invariants = readInvariantEvaluations(store);
+    problems.push(...invariants.problems);
     return {
       directory: store.directory,
       evalRuns: evalRuns.length,
       judgeRuns: judgeRuns.length,
       reviews: reviews.reviews.length,
       files,
+      invariantEvaluations: invariants.evaluations.length,
       problems,
     };
   } finally {

@@ -17,6 +17,7 @@ import type {
   RunMetrics,
 } from "../records/index.ts";
 import type { IntegritySeverity } from "../load/index.ts";
+import type { InvariantReport } from "../summary/index.ts";
 import type {
   Bounded,
   CategoryScore,
@@ -157,6 +158,11 @@ export interface RunOverview {
    * [] without a panel. Absent only from the run index's own overview, before the summary is read.
    */
   agreement?: CriterionAgreement[];
+  /**
+   * benchmark.ts `invariants`, each with its recorded standing (read, never run), as the run's summary gives it; []
+   * when none is declared. Absent only from the run index's own overview, before the summary is read.
+   */
+  invariants?: InvariantReport[];
 }
 
 /** The active work of one slot (the latest eval run and its latest finished judgment). */

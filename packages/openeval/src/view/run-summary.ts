@@ -45,6 +45,7 @@ interface Summary {
   variantComparisons: RunOverview["variantComparisons"];
   categories: RunOverview["categories"];
   agreement: NonNullable<RunOverview["agreement"]>;
+  invariants: NonNullable<RunOverview["invariants"]>;
   /** When the runner recorded it; null when made here. */
   recordedAt: string | null;
 }
@@ -60,7 +61,7 @@ export class SummaryReader {
 
   /** The index's overview with CIs and the verdict (run-wide and per model) filled in. */
   async overview(index: RunIndex): Promise<RunOverview> {
-    const { verdict, words, note, scores, variantComparisons, categories, agreement, recordedAt } =
+    const { verdict, words, note, scores, variantComparisons, categories, agreement, invariants, recordedAt } =
       await this.read(index);
     const overview = index.overview;
     return {
@@ -68,6 +69,7 @@ export class SummaryReader {
       variantComparisons,
       categories,
       agreement,
+      invariants,
       verdict,
       verdictWords: words,
       verdictNote: note,
@@ -183,6 +185,7 @@ export class SummaryReader {
         // Criterion categories live in the benchmark's judge files, which could not be read.
         categories: [],
         agreement: [],
+        invariants: [],
         recordedAt: null,
       };
     }
@@ -200,6 +203,7 @@ function toSummary(summary: LeaderboardSummary, recordedAt: string | null): Summ
     variantComparisons: summary.variantComparisons,
     categories: summary.categories,
     agreement: summary.agreement,
+    invariants: summary.invariants,
     recordedAt,
   };
 }
@@ -260,6 +264,7 @@ function overviewOf(run: RunOverview["run"], version: string, recorded: Recorded
     variantComparisons: summary.variantComparisons,
     categories: summary.categories,
     agreement: summary.agreement,
+    invariants: summary.invariants,
   };
 }
 

@@ -187,7 +187,7 @@ function StatusBadge({ status }: { status: VerdictWords["headline"] | Contributo
   return <StateBadge state={state} label={status} />;
 }
 
-/** The verdict's contributors (code-judge, llm-judge, gates, regression, integrity): each one's status and what failed it. */
+/** The verdict's contributors (code-judge, llm-judge, gates, regression, integrity, invariants): each one's status and what failed it. */
 function VerdictPanel({ overview }: { overview: RunOverview }) {
   const { verdict } = overview;
   if (!verdict) return <p className="muted small footnote">{overview.verdictNote}</p>;
@@ -242,6 +242,46 @@ function VerdictPanel({ overview }: { overview: RunOverview }) {
           </div>
         ))}
       </div>
+      <Invariants invariants={overview.invariants ?? []} />
+    </div>
+  );
+}
+
+/** Each declared invariant as its recorded evaluation found it (the viewer never runs one), its output on demand. */
+function Invariants({ invariants }: { invariants: NonNullable<RunOverview["invariants"]> }) {
+  if (invariants.length === 0) return null;
+  const word = (status: (typeof invariants)[number]["status"]): ContributorWord =>
+    status === "holds" ? "pass" : status === "not-evaluated" ? "unknown" : "fail";
+  return (
+    <div className="invariants" data-testid="invariants">
+      <div className="strong small">Invariants</div>
+      {invariants.map((invariant) => (
+        <details key={invariant.id} className="invariant" data-invariant={invariant.id}>
+          <summary>
+            <span className="mono">{invariant.id}</span> <StatusBadge status={word(invariant.status)} />{" "}
+            <span className="small">
+              {invariant.status === "violated"
+                ? `violated (exit code ${invariant.exitCode})`
+                : invariant.status === "holds"
+                  ? "holds"
+                  : `${invariant.status === "unevaluable" ? "unevaluable" : "not evaluated"}: ${invariant.reason ?? ""}`}
+            </span>
+            {invariant.description ? <span className="muted small"> · {invariant.description}</span> : null}
+          </summary>
+          <div className="muted small">
+            <span className="mono">{invariant.argv.join(" ")}</span> over {invariant.over}
+            {invariant.evaluation
+              ? ` · evaluated ${formatDate(invariant.evaluation.startedAt)} (${invariant.evaluation.id})`
+              : ""}
+          </div>
+          {invariant.stdout || invariant.stderr ? (
+            <pre className="invariant-log">
+              {invariant.stderr || invariant.stdout}
+              {invariant.logsTruncated ? "\n… (truncated)" : ""}
+            </pre>
+          ) : null}
+        </details>
+      ))}
     </div>
   );
 }
