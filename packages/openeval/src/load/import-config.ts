@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { describeZodIssues } from "../util/zod-issues.ts";
 import { BenchmarkInvalidError } from "./errors.ts";
-import { RESULT_PREFIX } from "./plain-data.ts";
+import { RESULT_PREFIX, type CaseCheck, type ConfigRequest } from "./plain-data.ts";
 
 const WORKER = fileURLToPath(new URL("./config-worker.ts", import.meta.url));
 export const DEFAULT_CONFIG_TIMEOUT_MS = 10_000;
@@ -23,6 +23,8 @@ export class ConfigInvalidError extends Error {
 export interface ConfigImporter {
   /** Imports one settings module and validates its default export. */
   import<Schema extends z.ZodType>(file: string, schema: Schema): Promise<z.output<Schema>>;
+  /** Checks case lines against the case schemas of `file` (an eval.ts imported before): one check a case, in order. */
+  validateCases(file: string, cases: { input: unknown; expected?: unknown }[]): Promise<CaseCheck[]>;
   close(): void;
 }
 
@@ -37,10 +39,10 @@ export function createConfigImporter(timeoutMs = configTimeout()): ConfigImporte
   let worker: ReturnType<typeof startWorker> | null = null;
   // One import at a time: answers come back in request order.
   let queue: Promise<unknown> = Promise.resolve();
-  const importDefault = async (file: string): Promise<Answer> => {
+  const ask = async (request: ConfigRequest): Promise<Answer> => {
     worker ??= startWorker();
     const current = worker;
-    current.process.stdin.write(`${file}\n`);
+    current.process.stdin.write(`${JSON.stringify(request)}\n`);
     current.process.stdin.flush();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
@@ -52,7 +54,10 @@ export function createConfigImporter(timeoutMs = configTimeout()): ConfigImporte
     if (answer === "timeout") {
       return {
         ok: false,
-        error: `its import did not settle within ${timeoutMs} ms (a top-level await that never resolves, or a loop); fix it, or raise ${CONFIG_TIMEOUT_ENV}`,
+        error:
+          "import" in request
+            ? `its import did not settle within ${timeoutMs} ms (a top-level await that never resolves, or a loop); fix it, or raise ${CONFIG_TIMEOUT_ENV}`
+            : `its case schemas did not check the cases within ${timeoutMs} ms (a refinement that never resolves, or a loop); fix them, or raise ${CONFIG_TIMEOUT_ENV}`,
       };
     }
     // The worker waits on a settling import forever; it only ends when the module ends its process.
@@ -65,16 +70,20 @@ export function createConfigImporter(timeoutMs = configTimeout()): ConfigImporte
       error: `its import ended the process (${how}), e.g. with process.exit(); a settings module only exports its settings: remove the call`,
     };
   };
+  const askInTurn = async (request: ConfigRequest): Promise<unknown> => {
+    const answer = queue.then(() => ask(request));
+    queue = answer.catch(() => undefined);
+    const result = await answer;
+    if (!result.ok) throw new Error(result.error);
+    return result.value;
+  };
   return {
     import: async (file, schema) => {
-      const answer = queue.then(() => importDefault(file));
-      queue = answer.catch(() => undefined);
-      const result = await answer;
-      if (!result.ok) throw new Error(result.error);
-      const parsed = schema.safeParse(result.value);
+      const parsed = schema.safeParse(await askInTurn({ import: file }));
       if (!parsed.success) throw new ConfigInvalidError(describeZodIssues(parsed.error));
       return parsed.data;
     },
+    validateCases: async (file, cases) => (await askInTurn({ validateCases: file, cases })) as CaseCheck[],
     close: () => worker?.process.kill("SIGKILL"),
   };
 }

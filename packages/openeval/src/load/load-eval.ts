@@ -16,6 +16,8 @@ import { BUILT_IN_CONTROLS, builtInControls } from "./built-in-controls.ts";
 import { harborEnvironment, isHarborTask, mapHarborTask, readTaskToml, type HarborTask } from "./harbor-task.ts";
 import { CodedLoadError, type LoadProblem } from "./errors.ts";
 import { evalIntegrity, type EvalIntegrity } from "./integrity.ts";
+import { CASE_OVERLAYS_FOLDER, loadEvalCases, type EvalCase } from "./eval-cases.ts";
+import { caseFilesOf } from "./case-files.ts";
 
 export interface Criterion {
   id: string;
@@ -49,6 +51,8 @@ export interface EvalDefinition {
   controls: Record<string, ControlFile>;
   /** What the integrity check protects and looks for in its eval runs. */
   integrity: EvalIntegrity;
+  /** Its cases (cases.jsonl, regression.cases.jsonl), each with its own prompt; null for an eval without cases. */
+  cases: EvalCase[] | null;
 }
 
 /** The eval's reference fix (a unified diff in Markdown): the reference-fix scorer's input, judge-only. */
@@ -126,6 +130,27 @@ export async function loadEval(
       : harborTask
         ? null
         : EvalSettingsSchema.parse({});
+  const loadedCases =
+    settings && !harborTask
+      ? await attempt(".", () =>
+          loadEvalCases(directory, settings.cases, has("prompt.md") && prompt ? prompt.text : null, importer),
+        )
+      : null;
+  for (const problem of loadedCases?.problems ?? []) problems.push({ file: at(problem.at), message: problem.message });
+  const cases = loadedCases?.cases ?? null;
+  if (harborTask && caseFilesOf(undefined).some(has)) {
+    problems.push({
+      file: at(caseFilesOf(undefined)[0]!),
+      message: "a Harbor task takes no cases; remove the case file",
+    });
+  }
+  if (cases?.some((item) => item.overlay) && (settings?.workspace || has("environment"))) {
+    problems.push({
+      file: at(CASE_OVERLAYS_FOLDER),
+      message:
+        "per-case overlays are laid over the eval's workspace/ folder, and this eval's candidates start from a repository or environment/'s image; put the case's files in its input instead",
+    });
+  }
   const rubric = has("judge.md")
     ? await attempt("judge.md", async () => parseRubric(readFileSync(join(directory, "judge.md"), "utf8")))
     : null;
@@ -154,7 +179,11 @@ export async function loadEval(
     ...builtInControls(directory, environment !== null, harbor?.harbor.solutionEnv),
   }));
   const judgeFiles = await attempt(".", async () =>
-    listJudgeFiles(listed.files, workspaceFolders(workspaceSettings), harborTask ? HARBOR_ENTRIES : []),
+    listJudgeFiles(
+      listed.files,
+      [...workspaceFolders(workspaceSettings), ...caseInputs(settings)],
+      harborTask ? HARBOR_ENTRIES : [],
+    ),
   );
 
   if (settings?.earlyStop && has("judge.ts")) {
@@ -214,6 +243,7 @@ export async function loadEval(
         ...judgeFiles.map((file) => file.path),
         ...listed.files.map((file) => file.path).filter((path) => JUDGE_ENTRIES.includes(path.split("/")[0]!)),
       ]),
+      cases,
     },
     problems,
   };
@@ -282,12 +312,18 @@ export function workspaceFolders(settings: EvalSettings["workspace"]): string[] 
     : [];
 }
 
+/** The case files and per-case overlays: candidate inputs of each case (never judge-only files). */
+export function caseInputs(settings: EvalSettings | null): string[] {
+  return [...caseFilesOf(settings?.cases), CASE_OVERLAYS_FOLDER];
+}
+
 /**
- * `candidateFolders`: folders the candidate gets (see workspaceFolders), which are not judge-only either. A link to a
+ * `candidateFolders`: folders (or files) the candidate gets (see workspaceFolders), which are not judge-only either. A link to a
  * file elsewhere in the benchmark is frozen as that file's content.
  */
 function listJudgeFiles(files: EvalFile[], candidateFolders: string[], harnessFiles: string[]): JudgeFile[] {
-  const inFolder = (path: string) => candidateFolders.some((folder) => path.startsWith(`${folder}/`));
+  const inFolder = (path: string) =>
+    candidateFolders.some((folder) => path === folder || path.startsWith(`${folder}/`));
   const judgeOnly = files.filter((entry) => {
     const top = entry.path.split("/")[0] ?? "";
     return !HARNESS_ENTRIES.has(top) && !harnessFiles.includes(top) && !inFolder(entry.path);

@@ -10,6 +10,7 @@ import { isPlainRemoteTcp, PLAIN_TCP_REMEDY } from "../util/engine-address.ts";
 import { EngineAddressSchema, EnginesSchema } from "./engines-schema.ts";
 import { IntegritySettingsSchema, WorkspaceGlobSchema } from "./integrity.ts";
 import { InvariantsSchema } from "./invariants.ts";
+import { CASE_SCHEMA_MARKER, type CaseSchema } from "./plain-data.ts";
 
 /** `provider/model[#variant]`, as OpenCode names models. */
 export const MODEL_ID = /^[\w.-]+\/[^\s/#]+(?:\/[^\s/#]+)*(?:#[\w.-]+)?$/;
@@ -447,6 +448,49 @@ export const EvalWorkspaceSettingsSchema = z
       );
   });
 
+/** A case's id: unique in its eval, a folder name (`cases/<id>/`) and part of its slots' keys. */
+export const CASE_ID = /^[A-Za-z0-9][\w.-]*$/;
+export const CASE_ID_RULE = 'starts with a letter or digit and holds only letters, digits, "_", "." and "-"';
+
+/** One line of a case file: a case's typed input, the expected evidence judges may compare against, its tags. */
+export const CaseLineSchema = z.strictObject({
+  id: z
+    .string({ error: "give each case an id (a string)" })
+    .regex(CASE_ID, { message: `must be an id that ${CASE_ID_RULE}` }),
+  input: z.record(z.string(), z.unknown(), { error: "give the case's input as a JSON object" }),
+  expected: z.unknown().optional(),
+  tags: z.array(z.string().min(1)).optional(),
+});
+
+/** A schema eval.ts gives for every case's input or expected value; the config worker keeps it and checks each line. */
+const CaseSchemaMarker = z
+  .custom<CaseSchema>((value) => value === CASE_SCHEMA_MARKER, {
+    message: "must be a schema (a zod schema, or another Standard Schema) every case's value is checked against",
+  })
+  .transform((): true => true);
+
+/** The case file every eval with cases may have beside its own: reviewed regression cases, tagged `regression`. */
+export const REGRESSION_CASE_FILE = "regression.cases.jsonl";
+export const DEFAULT_CASE_FILE = "cases.jsonl";
+
+/** A case file's name: a `.jsonl` file of the eval, relative to its folder. */
+const CASE_FILE = z
+  .string()
+  .refine((file) => isWorkspaceFolder(file) && file.endsWith(".jsonl"), {
+    message: 'must be a .jsonl file of the eval, relative to its folder, without ".." or an absolute path',
+  })
+  .transform(normalizeFolder)
+  .refine((file) => file !== REGRESSION_CASE_FILE, {
+    message: `${REGRESSION_CASE_FILE} is always loaded beside the case file; name the case file otherwise`,
+  });
+
+/** eval.ts `cases`: the case file, and the schemas every line's input and expected value must satisfy. */
+export const EvalCasesSettingsSchema = z.strictObject({
+  file: CASE_FILE.optional(),
+  input: CaseSchemaMarker.optional(),
+  expected: CaseSchemaMarker.optional(),
+});
+
 /**
  * eval.ts. The candidate's time limit is `candidate: { timeoutMs }` (OpenEval's spelling, overriding benchmark.ts's);
  * a top-level `timeoutMs` is accepted as an alias. Validated, both come out as `timeoutMs`.
@@ -466,6 +510,8 @@ export const EvalSettingsSchema = z
     protected: z.array(WorkspaceGlobSchema).optional(),
     /** Workspace globs of the files a verification executes: changing one is checker tampering. */
     checkers: z.array(WorkspaceGlobSchema).optional(),
+    /** Many typed inputs for one eval: a case file, checked line by line against these schemas. */
+    cases: EvalCasesSettingsSchema.optional(),
   })
   .superRefine((settings, context) => {
     if (settings.timeoutMs !== undefined && settings.candidate?.timeoutMs !== undefined) {
@@ -497,3 +543,5 @@ export type GateSettings = z.output<typeof GatesSchema>;
 export type VariantSettings = z.output<typeof VariantSchema>;
 export type PrepareStep = z.output<typeof PrepareStepSchema>;
 export type EvalWorkspaceSettings = z.output<typeof EvalWorkspaceSettingsSchema>;
+export type EvalCasesSettings = z.output<typeof EvalCasesSettingsSchema>;
+export type CaseLine = z.output<typeof CaseLineSchema>;

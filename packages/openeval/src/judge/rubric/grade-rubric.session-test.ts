@@ -458,6 +458,7 @@ function evaluationFixture(): EvalDefinition {
     })),
     workspace: { directory: null, hash: "empty", fileCount: 0, git: null },
     environment: null,
+    cases: null,
     harbor: null,
     judgeFiles: [],
     controls: candidates,
