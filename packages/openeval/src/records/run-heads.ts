@@ -30,6 +30,9 @@ export const EVAL_RUN_HEAD_COLUMNS: readonly HeadColumn[] = [
   ["cost_usd", "REAL", "$.metrics.cost.usd"],
 ];
 
+/** The eval run's case (store schema 4): null for an eval without cases. */
+export const EVAL_RUN_CASE_COLUMNS: readonly HeadColumn[] = [["case_id", "TEXT", "$.slot.case"]];
+
 export const JUDGE_RUN_HEAD_COLUMNS: readonly HeadColumn[] = [
   ["judge_fingerprint", "TEXT", "$.judgeFingerprint"],
   ["error", "TEXT", "$.error"],
@@ -54,6 +57,7 @@ export interface EvalRunHeadRow {
   repetition: number;
   state: EvalRun["state"];
   variant: string | null;
+  case_id: string | null;
   candidate_fingerprint: string;
   infrastructure_error: number;
   setup_error: number | null;
@@ -78,6 +82,7 @@ export function toEvalRunHead(row: EvalRunHeadRow): EvalRunHead {
       model: row.model,
       repetition: row.repetition,
       variant: row.variant ?? undefined,
+      ...(row.case_id === null ? {} : { case: row.case_id }),
     }),
     state: row.state,
     infrastructureError: row.infrastructure_error === 1,

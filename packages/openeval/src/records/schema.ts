@@ -26,6 +26,8 @@ export const SlotKeySchema = z.object({
    * as rows recorded before variants do, so a row read without one is current.
    */
   variant: z.string().default(CURRENT_VARIANT_NAME),
+  /** The case of an eval with cases (load/eval-cases.ts); absent for an eval without, as every earlier row is. */
+  case: z.string().optional(),
 });
 
 const EvidenceRefSchema = z.object({ directory: z.string(), hash: z.string() });

@@ -1,6 +1,7 @@
-// A slot is (eval, model, variant, repetition); `current` is the variant with no overrides. Every slot key in memory
-// names its variant. Stored rows leave `current` out, as every row recorded before variants does: old and new rows
-// then have one stored form, one integrity hash and one value in the store's variant column (toStoredRow).
+// A slot is (eval, case, model, variant, repetition); `current` is the variant with no overrides. Every slot key in
+// memory names its variant. Stored rows leave `current` out, as every row recorded before variants does: old and new
+// rows then have one stored form, one integrity hash and one value in the store's variant column (toStoredRow). Only
+// an eval with cases has a `case`: the keys of every other eval, stored and in memory, are what they always were.
 import type * as z from "zod";
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 import type { SlotKey, SlotKeySchema } from "./schema.ts";
@@ -10,14 +11,17 @@ export function variantOf(item: { variant?: string }): string {
   return item.variant ?? CURRENT_VARIANT_NAME;
 }
 
-/** The key of a slot (or of anything that extends one): its four fields and nothing else. */
+/** The key of a slot (or of anything that extends one): its fields and nothing else (`case` only when it has one). */
 export function toSlotKey(slot: SlotKey): SlotKey {
-  return { evalId: slot.evalId, model: slot.model, variant: slot.variant, repetition: slot.repetition };
+  const key: SlotKey = { evalId: slot.evalId, model: slot.model, variant: slot.variant, repetition: slot.repetition };
+  if (slot.case !== undefined) key.case = slot.case;
+  return key;
 }
 
 /** One string per slot, for maps and sets: what makes two slots the same, and the only place that says it. */
 export function slotId(slot: SlotKey): string {
-  return `${slot.evalId}\u0000${slot.model}\u0000${slot.variant}\u0000${slot.repetition}`;
+  const key = `${slot.evalId}\u0000${slot.model}\u0000${slot.variant}\u0000${slot.repetition}`;
+  return slot.case === undefined ? key : `${key}\u0000${slot.case}`;
 }
 
 /** Whether two keys name the same slot (slotId decides). */
@@ -37,12 +41,7 @@ export function toStoredRow<R extends { slot: SlotKey }>(row: R): Omit<R, "slot"
 
 /** A stored slot as the key it is: without a variant, current (SlotKeySchema's default, for rows read without it). */
 export function fromStoredSlot(slot: StoredSlotKey): SlotKey {
-  return {
-    evalId: slot.evalId,
-    model: slot.model,
-    variant: slot.variant ?? CURRENT_VARIANT_NAME,
-    repetition: slot.repetition,
-  };
+  return toSlotKey({ ...slot, variant: slot.variant ?? CURRENT_VARIANT_NAME });
 }
 
 /** One string per (eval, candidate) cell of the eval × model matrix, for maps; `candidate` may be its name. */

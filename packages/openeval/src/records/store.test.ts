@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../../../../test/helpers/fixtures.ts";
 import { EvalRunSchema, type EvalRun, type JudgeRun } from "./schema.ts";
+import { EVAL_RUN_HEAD_COLUMNS, generatedColumns, JUDGE_RUN_HEAD_COLUMNS } from "./run-heads.ts";
 import { ResultsStore } from "./store.ts";
 
 function evalRun(overrides: Partial<EvalRun> = {}): EvalRun {
@@ -143,7 +144,7 @@ setTimeout(() => db.close(), 400);`,
     db.run("PRAGMA user_version = 99");
     db.close();
     expect(() => ResultsStore.open(other)).toThrow(
-      /has schema 99; this openeval reads schemas 1 to 3. Start a new run with --new/,
+      /has schema 99; this openeval reads schemas 1 to 4. Start a new run with --new/,
     );
   });
 
@@ -172,7 +173,7 @@ setTimeout(() => db.close(), 400);`,
       schema.mockRestore();
     }
     const check = new Database(join(directory, "store.db"), { readonly: true });
-    expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: 3 });
+    expect(check.query("PRAGMA user_version").get()).toEqual({ user_version: 4 });
     expect(check.query("SELECT id, value_sha256 IS NOT NULL AS sealed FROM eval_runs ORDER BY rowid").all()).toEqual([
       { id: "eval_1", sealed: 0 },
       { id: "eval_2", sealed: 1 },
@@ -218,6 +219,13 @@ setTimeout(() => db.close(), 400);`,
         input: { ...evalRun().input, candidateFingerprint: "g" },
       }),
       evalRun({ id: "eval_3", state: "running" }),
+      evalRun({
+        id: "eval_4",
+        slot: { evalId: "cased", model: "control/positive", variant: "current", repetition: 1, case: "late" },
+        state: "completed",
+        completedAt: "2026-11-29T00:00:04.000Z",
+        elapsedMs: 10,
+      }),
     ];
     const judged = () => [
       judgeRun({ state: "failed", error: "judge.ts threw", completedAt: "2026-11-29T00:00:03.000Z", elapsedMs: 10 }),
@@ -260,7 +268,7 @@ setTimeout(() => db.close(), 400);`,
       const store = ResultsStore.open(current, { readonly: true });
       expect(store.heads()).toEqual(expectedHeads());
       store.close();
-      for (const version of [1, 2] as const) {
+      for (const version of [1, 2, 3] as const) {
         const directory = await write();
         rewriteInSchema(directory, version);
         const readonly = ResultsStore.open(directory, { readonly: true });
@@ -299,7 +307,7 @@ setTimeout(() => db.close(), 400);`,
       const old = await write();
       rewriteInSchema(old, 1);
       const unsealed = ResultsStore.open(old, { readonly: true });
-      expect(unsealed.unsealed().evalRuns.map((run) => run.id)).toEqual(["eval_1", "eval_2"]);
+      expect(unsealed.unsealed().evalRuns.map((run) => run.id)).toEqual(["eval_1", "eval_2", "eval_4"]);
       expect(unsealed.unsealed().judgeRuns.map((run) => run.id)).toEqual(["judge_1"]);
       unsealed.close();
     });
@@ -320,25 +328,30 @@ function metricsCosting(usd: number): NonNullable<EvalRun["metrics"]> {
 
 /**
  * The store in `directory` rewritten in an older schema's layout, as that openeval created it: schema 1 without the
- * seal columns, schema 2 with them, neither with the head columns; the same rows and triggers.
+ * seal columns, schema 2 with them, neither with the head columns; schema 3 with the head columns but the case's;
+ * the same rows and triggers.
  */
-function rewriteInSchema(directory: string, version: 1 | 2): void {
+function rewriteInSchema(directory: string, version: 1 | 2 | 3): void {
   const file = join(directory, "store.db");
   const current = `${file}.current`;
   renameSync(file, current);
   const db = new Database(file);
-  const seals = (columns: string) => (version === 2 ? `, ${columns}` : "");
+  const heads = (columns: typeof EVAL_RUN_HEAD_COLUMNS) =>
+    version === 3 ? `, ${generatedColumns(columns, "STORED").join(", ")}` : "";
+  const seals = (columns: string, headColumns: typeof EVAL_RUN_HEAD_COLUMNS) =>
+    version >= 2 ? `, ${columns}${heads(headColumns)}` : "";
   db.run(`CREATE TABLE run (id TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE eval_runs (id TEXT PRIMARY KEY, eval_id TEXT NOT NULL, model TEXT NOT NULL, repetition INTEGER NOT NULL, state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL${seals("value_sha256 TEXT")});
+CREATE TABLE eval_runs (id TEXT PRIMARY KEY, eval_id TEXT NOT NULL, model TEXT NOT NULL, repetition INTEGER NOT NULL, state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL${seals("value_sha256 TEXT", EVAL_RUN_HEAD_COLUMNS)});
 CREATE INDEX eval_runs_slot ON eval_runs (eval_id, model, repetition);
-CREATE TABLE judge_runs (id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL REFERENCES eval_runs (id), state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL${seals("value_sha256 TEXT, chain_sha256 TEXT")});
+CREATE TABLE judge_runs (id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL REFERENCES eval_runs (id), state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL${seals("value_sha256 TEXT, chain_sha256 TEXT", JUDGE_RUN_HEAD_COLUMNS)});
 CREATE INDEX judge_runs_eval_run ON judge_runs (eval_run_id);
 CREATE TABLE events (sequence INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, type TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at INTEGER NOT NULL);`);
+  const copied = (columns: string) => (version >= 2 ? `, ${columns}` : "");
   db.query("ATTACH ? AS current").run(current);
   db.run(`INSERT INTO run SELECT * FROM current.run;
-INSERT INTO eval_runs SELECT id, eval_id, model, repetition, state, value, created${seals("value_sha256")} FROM current.eval_runs ORDER BY rowid;
-INSERT INTO judge_runs SELECT id, eval_run_id, state, value, created${seals("value_sha256, chain_sha256")} FROM current.judge_runs ORDER BY rowid;
+INSERT INTO eval_runs (id, eval_id, model, repetition, state, value, created${copied("value_sha256")}) SELECT id, eval_id, model, repetition, state, value, created${copied("value_sha256")} FROM current.eval_runs ORDER BY rowid;
+INSERT INTO judge_runs (id, eval_run_id, state, value, created${copied("value_sha256, chain_sha256")}) SELECT id, eval_run_id, state, value, created${copied("value_sha256, chain_sha256")} FROM current.judge_runs ORDER BY rowid;
 INSERT INTO events SELECT * FROM current.events;`);
   for (const { sql } of db.query("SELECT sql FROM current.sqlite_master WHERE type = 'trigger'").all() as {
     sql: string;

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type * as z from "zod";
 import { sealEvalRun, sealJudgeRun, vouchForStoredText } from "./integrity.ts";
 import {
+  EVAL_RUN_CASE_COLUMNS,
   EVAL_RUN_HEAD_COLUMNS,
   generatedColumns,
   JUDGE_RUN_HEAD_COLUMNS,
@@ -31,10 +32,10 @@ import {
 } from "./schema.ts";
 
 export const STORE_FILE = "store.db";
-/** 2 added the stored-text seals (integrity.ts), 3 the columns a plan reads (run-heads.ts). An older store is upgraded
- * when opened for writing (its rows have no seal and are checked in full; its head columns are computed as read), and
- * a read-only open reads it as it is. */
-const SCHEMA_VERSION = 3;
+/** 2 added the stored-text seals (integrity.ts), 3 the columns a plan reads (run-heads.ts), 4 the eval run's case.
+ * An older store is upgraded when opened for writing (its rows have no seal and are checked in full; its head columns
+ * are computed as read), and a read-only open reads it as it is. */
+const SCHEMA_VERSION = 4;
 /** "OEV1": marks the file as an openeval results store. */
 const APPLICATION_ID = 0x4f455631;
 
@@ -57,7 +58,7 @@ CREATE TABLE IF NOT EXISTS run (id TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS eval_runs (
   id TEXT PRIMARY KEY, eval_id TEXT NOT NULL, model TEXT NOT NULL, repetition INTEGER NOT NULL,
   state TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL, value_sha256 TEXT,
-  ${generatedColumns(EVAL_RUN_HEAD_COLUMNS, "STORED").join(",\n  ")});
+  ${generatedColumns([...EVAL_RUN_HEAD_COLUMNS, ...EVAL_RUN_CASE_COLUMNS], "STORED").join(",\n  ")});
 CREATE INDEX IF NOT EXISTS eval_runs_slot ON eval_runs (eval_id, model, repetition);
 CREATE TABLE IF NOT EXISTS judge_runs (
   id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL REFERENCES eval_runs (id), state TEXT NOT NULL,
@@ -82,7 +83,16 @@ const ADD_HEAD_COLUMNS = [
   ),
 ].join("\n");
 
-const UPGRADES: Record<number, string> = { 0: SCHEMA, 1: `${ADD_SEALS}\n${ADD_HEAD_COLUMNS}`, 2: ADD_HEAD_COLUMNS };
+const ADD_CASE_COLUMNS = generatedColumns(EVAL_RUN_CASE_COLUMNS, "VIRTUAL")
+  .map((column) => `ALTER TABLE eval_runs ADD COLUMN ${column};`)
+  .join("\n");
+
+const UPGRADES: Record<number, string> = {
+  0: SCHEMA,
+  1: `${ADD_SEALS}\n${ADD_HEAD_COLUMNS}\n${ADD_CASE_COLUMNS}`,
+  2: `${ADD_HEAD_COLUMNS}\n${ADD_CASE_COLUMNS}`,
+  3: ADD_CASE_COLUMNS,
+};
 
 /** Reviews are append-only: a later review of the same criterion supersedes an earlier one, none is changed or deleted. */
 const REVIEWS_SCHEMA = `
@@ -147,7 +157,10 @@ export class ResultsStore {
       ? "value, value_sha256, NULL AS chain_sha256"
       : "value, NULL AS value_sha256, NULL AS chain_sha256";
     this.judgeRunColumns = this.sealed ? "value, value_sha256, chain_sha256" : this.evalRunColumns;
-    this.evalRunHeadColumns = selectHeadColumns(EVAL_RUN_HEAD_COLUMNS, version >= 3);
+    this.evalRunHeadColumns = [
+      selectHeadColumns(EVAL_RUN_HEAD_COLUMNS, version >= 3),
+      selectHeadColumns(EVAL_RUN_CASE_COLUMNS, version >= 4),
+    ].join(", ");
     this.judgeRunHeadColumns = selectHeadColumns(JUDGE_RUN_HEAD_COLUMNS, version >= 3);
   }
 
