@@ -51,6 +51,12 @@ const SCOPE = {
     description: "Work on these variants' slots only (current or a variant's name)",
   },
   "only-eval": { type: "string", multiple: true, value: "id", description: "Work on these evals only" },
+  "only-case": {
+    type: "string",
+    multiple: true,
+    value: "id",
+    description: "Work on these cases only (of evals with a case file); the run is then incomplete",
+  },
   "only-category": {
     type: "string",
     multiple: true,

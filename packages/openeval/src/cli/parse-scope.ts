@@ -29,6 +29,7 @@ export function parseScope(flags: Record<string, unknown>): PlanScope {
     variants: list("variant"),
     onlyVariants: list("only-variant"),
     onlyEvals: list("only-eval"),
+    onlyCases: list("only-case"),
     onlyCategories: list("only-category"),
     onlyRepetitions: repetitions,
     fresh: flags.fresh === true,

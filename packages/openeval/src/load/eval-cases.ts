@@ -15,8 +15,22 @@ export const CASE_OVERLAYS_FOLDER = "cases";
 export interface EvalCase extends CaseRecord {
   /** prompt.md rendered over this case: what its candidates are sent. */
   prompt: string;
-  /** `cases/<id>/`: laid over the workspace for this case; null when the eval has no such folder. */
-  overlay: { directory: string; hash: string } | null;
+  /** `cases/<id>/` (its path relative to the eval folder): laid over the workspace for this case; null when absent. */
+  overlay: { path: string; hash: string } | null;
+}
+
+/**
+ * The case a slot names, or null for a slot of an eval without cases.
+ * @throws when the eval has no such case (a slot planned from another definition)
+ */
+export function caseOf(
+  evaluation: { id: string; cases: EvalCase[] | null },
+  caseId: string | undefined,
+): EvalCase | null {
+  if (caseId === undefined) return null;
+  const found = evaluation.cases?.find((item) => item.id === caseId);
+  if (!found) throw new Error(`The eval ${evaluation.id} has no case "${caseId}"; plan the run again`);
+  return found;
 }
 
 /**
@@ -66,7 +80,7 @@ async function loadOverlay(overlays: string, item: CaseRecord): Promise<EvalCase
   const directory = join(overlays, item.id);
   if (!existsSync(directory)) return null;
   const { hash } = await loadWorkspace(directory);
-  return { directory, hash };
+  return { path: `${CASE_OVERLAYS_FOLDER}/${item.id}`, hash };
 }
 
 /** An overlay folder no case is named by: a typo would otherwise lay nothing, silently. */

@@ -1,12 +1,16 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
 export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
 export {
+  caseInputs,
+  evalForCase,
   REFERENCE_FIX_FILE,
   workspaceFolders,
   type Criterion,
   type EvalDefinition,
   type JudgeFile,
 } from "./load-eval.ts";
+export { caseOf, CASE_OVERLAYS_FOLDER, type EvalCase } from "./eval-cases.ts";
+export { caseFilesOf, REGRESSION_TAG } from "./case-files.ts";
 export { HARBOR_REWARD, type HarborTask } from "./harbor-task.ts";
 export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
 export {

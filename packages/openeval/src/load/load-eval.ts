@@ -16,7 +16,7 @@ import { BUILT_IN_CONTROLS, builtInControls } from "./built-in-controls.ts";
 import { harborEnvironment, isHarborTask, mapHarborTask, readTaskToml, type HarborTask } from "./harbor-task.ts";
 import { CodedLoadError, type LoadProblem } from "./errors.ts";
 import { evalIntegrity, type EvalIntegrity } from "./integrity.ts";
-import { CASE_OVERLAYS_FOLDER, loadEvalCases, type EvalCase } from "./eval-cases.ts";
+import { CASE_OVERLAYS_FOLDER, caseOf, loadEvalCases, type EvalCase } from "./eval-cases.ts";
 import { caseFilesOf } from "./case-files.ts";
 
 export interface Criterion {
@@ -267,6 +267,15 @@ function environmentConflicts(
       ? [{ file: at("eval.ts"), message: `prepare: the candidate starts from environment/'s image; ${remedy}` }]
       : []),
   ];
+}
+
+/**
+ * The eval as one case's slots see it: prompt.md rendered over the case. An eval without cases (`caseId` undefined)
+ * is returned as it is.
+ */
+export function evalForCase(evaluation: EvalDefinition, caseId: string | undefined): EvalDefinition {
+  const item = caseOf(evaluation, caseId);
+  return item ? { ...evaluation, prompt: { ...evaluation.prompt, text: item.prompt } } : evaluation;
 }
 
 /** A Harbor task's definition files: read by the harness, not judge-only (tests/ and solution/ are). */

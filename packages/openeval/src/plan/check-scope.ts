@@ -14,7 +14,7 @@ export class ScopeInvalidError extends OpenEvalError {
 }
 
 /**
- * Throws ScopeInvalidError naming every --only-eval / --only-category / --only-model / --only-repetition / --variant / --only-variant value that matches nothing.
+ * Throws ScopeInvalidError naming every --only-eval / --only-case / --only-category / --only-model / --only-repetition / --variant / --only-variant value that matches nothing.
  * @example checkScope(benchmark, { onlyEvals: ["typo"] }) // throws: --only-eval "typo" matches no eval; the evals are: …
  */
 export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope, runModels?: RunModels): void {
@@ -28,6 +28,7 @@ export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope, run
       benchmark.evals.map((evaluation) => evaluation.id),
       "eval",
     ),
+    ...unmatched("--only-case", scope.onlyCases, casesOf(benchmark, scope.onlyEvals), "case"),
     ...unmatched(
       "--only-category",
       scope.onlyCategories?.map(categoryKey),
@@ -50,6 +51,12 @@ export function checkScope(benchmark: BenchmarkDefinition, scope: PlanScope, run
     ),
   ];
   if (problems.length > 0) throw new ScopeInvalidError(problems);
+}
+
+/** The case ids of the evals in scope (every eval without --only-eval), each once, in order. */
+function casesOf(benchmark: BenchmarkDefinition, onlyEvals: readonly string[] | undefined): string[] {
+  const evals = benchmark.evals.filter((evaluation) => !onlyEvals || onlyEvals.includes(evaluation.id));
+  return [...new Set(evals.flatMap((evaluation) => evaluation.cases?.map((item) => item.id) ?? []))];
 }
 
 /** The categories of the criteria the benchmark is made of, sorted. */

@@ -110,3 +110,25 @@ describe("candidateFingerprint", () => {
     expect(await overlaid("one\n")).not.toBe(await overlaid("two\n"));
   });
 });
+
+describe("an eval without cases", () => {
+  it("keeps the fingerprints it had before evals could have cases, so its recorded work stays reusable", async () => {
+    const benchmark = await loadBenchmark(
+      await writeTree({
+        "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, judge: { model: "a/judge" } };\n`,
+        "evals/answer/prompt.md": "Reply with exactly APPLE.\n",
+        "evals/answer/judge.ts": `export default ({ response }) => ({ scores: { correct: response.text === "APPLE" } });\n`,
+        "evals/answer/judge.md": "## Criterion: clear — Clear\nThe answer is clear.\n",
+        "evals/answer/workspace/a.txt": "a\n",
+      }),
+    );
+    const [evaluation] = benchmark.evals;
+    // Computed by the harness before cases existed; a version in util/versions.ts that moves changes them on purpose.
+    expect(candidateFingerprint(evaluation!, "p/m", benchmark.settings)).toBe(
+      "55be9b07c76180898180d880ac20119b47a79fc2580ebdaafa0a6d33f298e20a",
+    );
+    expect(judgeFingerprint(evaluation!, benchmark.settings)).toBe(
+      "88bd0ad02c47255ce47a8cd547406ec3c1621d9be465e5a8c4eb57240c115571",
+    );
+  });
+});

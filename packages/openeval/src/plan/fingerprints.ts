@@ -4,6 +4,7 @@ import {
   judgePanelOf,
   REFERENCE_FIX_FILE,
   type BenchmarkSettings,
+  type EvalCase,
   type EvalDefinition,
   type Isolation,
   type VariantDefinition,
@@ -34,10 +35,12 @@ export function candidateFingerprint(
   settings: BenchmarkSettings,
   runtime: CandidateRuntime = PROCESS_RUNTIME,
   variant: VariantDefinition = CURRENT_VARIANT,
+  evalCase: EvalCase | null = null,
 ): string {
   const provider = model.split("/")[0] ?? model;
   return fingerprint({
-    prompt: evaluation.prompt.text,
+    // A case's slots are sent prompt.md rendered over the case.
+    prompt: evalCase?.prompt ?? evaluation.prompt.text,
     workspace: evaluation.workspace.hash,
     model,
     // A control's script is its "model": editing it must re-run the control.
@@ -57,7 +60,14 @@ export function candidateFingerprint(
       : {}),
     // The variant's whole definition, file contents included; current adds nothing, so older recordings stay its own.
     ...(variant.name === CURRENT_VARIANT.name ? {} : { variant }),
+    // Only a case's own values: editing one case leaves every other case's slots reusable.
+    ...(evalCase ? { case: { id: evalCase.id, input: evalCase.input, overlay: evalCase.overlay?.hash ?? null } } : {}),
   });
+}
+
+/** What judges see of a case (its expected value and tags; its input is in the candidate fingerprint already). */
+function caseJudgeInput(evalCase: EvalCase | null) {
+  return evalCase ? { case: { id: evalCase.id, expected: evalCase.expected ?? null, tags: evalCase.tags } } : {};
 }
 
 /** `verificationImage`: the pinned image id when this eval's judge uses ctx.verification. */
@@ -65,6 +75,7 @@ export function judgeFingerprint(
   evaluation: EvalDefinition,
   settings: BenchmarkSettings,
   verificationImage: string | null = null,
+  evalCase: EvalCase | null = null,
 ): string {
   const panel = judgePanelOf(settings);
   return fingerprint({
@@ -95,6 +106,7 @@ export function judgeFingerprint(
     protocol: JUDGE_PROTOCOL_VERSION,
     // `openeval/scorers` is the harness's own code, outside the bundle: its definition version stands in for it.
     ...(usesScorers(evaluation) ? { scorers: SCORERS_VERSION } : {}),
+    ...caseJudgeInput(evalCase),
   });
 }
 
@@ -102,7 +114,12 @@ export function judgeFingerprint(
  * What one judge model's grading of the rubric depends on: a panel's judgment with an unchanged fingerprint is
  * reused when the panel changes, so adding a judge grades only with the new one.
  */
-export function judgmentFingerprint(evaluation: EvalDefinition, settings: BenchmarkSettings, model: string): string {
+export function judgmentFingerprint(
+  evaluation: EvalDefinition,
+  settings: BenchmarkSettings,
+  model: string,
+  evalCase: EvalCase | null = null,
+): string {
   return fingerprint({
     rubric: evaluation.rubric?.text ?? null,
     model,
@@ -110,6 +127,7 @@ export function judgmentFingerprint(evaluation: EvalDefinition, settings: Benchm
     judgeFiles: evaluation.judgeFiles,
     ...referenceFactsInput(evaluation),
     protocol: JUDGE_PROTOCOL_VERSION,
+    ...caseJudgeInput(evalCase),
   });
 }
 

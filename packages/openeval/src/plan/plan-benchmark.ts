@@ -1,4 +1,4 @@
-// The planner: for every slot (eval × model × repetition), what to do now and why. It reads the
+// The planner: for every slot (eval × case × model × variant × repetition), what to do now and why. It reads the
 // definition and the store only: planning never executes author code and never calls a model.
 import {
   categoryKey,
@@ -70,6 +70,8 @@ export interface PlanScope {
   variants?: string[];
   onlyVariants?: string[];
   onlyEvals?: string[];
+  /** `--only-case`: only these cases' slots (of the evals that have them); evals without cases wait. */
+  onlyCases?: string[];
   /** `--only-category`: only evals with a criterion in these categories, scored by those criteria. */
   onlyCategories?: string[];
   onlyRepetitions?: number[];
@@ -146,8 +148,12 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
           .map((evaluation) => evaluation.id),
       )
     : null;
-  for (const evaluation of benchmark.evals) {
-    const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id));
+  // An eval without cases is one case with no id: its slots have no `case`, as they always had.
+  for (const [evaluation, evalCase] of benchmark.evals.flatMap((evaluation) =>
+    (evaluation.cases ?? [null]).map((item) => [evaluation, item] as const),
+  )) {
+    const judgeHash = judgeFingerprint(evaluation, benchmark.settings, verificationImage(evaluation.id), evalCase);
+    const caseKey = evalCase ? { case: evalCase.id } : {};
     for (const model of models) {
       for (const variant of variants) {
         const candidateHash = candidateFingerprint(
@@ -156,10 +162,11 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
           benchmark.settings,
           candidateRuntime(model, evaluation),
           variant,
+          evalCase,
         );
         const expected = { candidateFingerprint: candidateHash, judgeFingerprint: judgeHash };
         for (let repetition = 1; repetition <= benchmark.settings.repetitions; repetition++) {
-          const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name });
+          const key = toSlotKey({ evalId: evaluation.id, model, repetition, variant: variant.name, ...caseKey });
           // Only retry names a slot by its latest execution: looking that up for every slot cost a key string each.
           const decision: Decision<E, J> =
             inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
@@ -250,6 +257,7 @@ export function scoredCriteria(
 function inScope(slot: SlotKey, scope: PlanScope): boolean {
   return (
     (!scope.onlyEvals || scope.onlyEvals.includes(slot.evalId)) &&
+    (!scope.onlyCases || (slot.case !== undefined && scope.onlyCases.includes(slot.case))) &&
     (!scope.onlyModels || scope.onlyModels.includes(slot.model)) &&
     (!scope.onlyVariants || scope.onlyVariants.includes(slot.variant)) &&
     (!scope.onlyRepetitions || scope.onlyRepetitions.includes(slot.repetition))
@@ -370,5 +378,5 @@ function explicitRequest<E extends EvalRunHead, J extends JudgeRunHead>(
 }
 
 export function describeSlot(slot: SlotKey): string {
-  return `${slot.evalId} × ${candidateName(slot)} #${slot.repetition}`;
+  return `${slot.evalId}${slot.case === undefined ? "" : ` (case ${slot.case})`} × ${candidateName(slot)} #${slot.repetition}`;
 }
