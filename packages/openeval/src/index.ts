@@ -14,6 +14,7 @@ export type {
   EvidenceRef,
   FileDiff,
   FileEntry,
+  JudgeCase,
   JudgeContext,
   JudgeMetrics,
   JudgeToolCall,

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
+  caseOf,
   CURRENT_VARIANT,
   PREPARE_STEP_TIMEOUT_MS,
   type BenchmarkSettings,
@@ -366,12 +367,12 @@ async function layStart(
 ): Promise<void> {
   const { evaluation } = request;
   const checkout = evaluation.workspace.git;
+  const overlay = caseOf(evaluation, request.slot.case)?.overlay;
   await runtime.layWorkspace(async () => {
-    await createGitWorkspace(
-      where.workspace,
-      evaluation.workspace.directory,
-      checkout ? { exclude: checkoutPaths(checkout) } : {},
-    );
+    await createGitWorkspace(where.workspace, evaluation.workspace.directory, {
+      ...(checkout ? { exclude: checkoutPaths(checkout) } : {}),
+      ...(overlay ? { overlays: [join(evaluation.directory, overlay.path)] } : {}),
+    });
     if (checkout) await seedCheckout(where.workspace, checkout, evaluation.directory);
   });
   await layVariant(request.variant ?? CURRENT_VARIANT, where);

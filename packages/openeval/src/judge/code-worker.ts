@@ -32,7 +32,7 @@ async function grade(job: CodeJudgeJob, verification: VerificationStage | null):
     await using context = await createJudgeContext(
       await openSealedEvidence(job.evidence.directory, job.evidence.hash),
       job.run,
-      { verification: verificationFor(job, verification) },
+      { verification: verificationFor(job, verification), case: job.case },
     );
     const module = (await import(job.module)) as { default?: unknown };
     if (typeof module.default !== "function") {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { BenchmarkSettings, EvalDefinition } from "../load/index.ts";
 import type { CriterionScore, EvalRun, JudgeRun, PanelJudgment } from "../records/index.ts";
 import { runCodeJudge } from "./run-code-judge.ts";
+import { judgeCaseOf } from "./judge-case.ts";
 import { gradeTaskVerifier } from "./grade-task-verifier.ts";
 import type { SourceOutcome, VerificationSetup } from "./judge-source.ts";
 import type { EngineOptions } from "../sandbox/index.ts";
@@ -84,6 +85,7 @@ export async function gradeEvalRun(request: GradeRequest, gradeRubric: RubricGra
       evalDirectory: evaluation.directory,
       evidence: { directory: join(request.runDirectory, evalRun.evidence.directory), hash: evalRun.evidence.hash },
       run: evalRun,
+      case: judgeCaseOf(evaluation, evalRun.slot.case),
       timeoutMs: request.settings.judge.timeoutMs,
       directory: join(request.runDirectory, directory, JUDGE_RUN_FOLDERS.code),
       ...(request.signal ? { signal: request.signal } : {}),

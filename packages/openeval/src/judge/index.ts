@@ -58,3 +58,4 @@ export {
   type InvariantInput,
   type InvariantOutcome,
 } from "./evaluate-invariant.ts";
+export { judgeCaseOf } from "./judge-case.ts";

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { CodeJudgeBundle } from "../load/index.ts";
-import type { EvidenceRef } from "../recording/index.ts";
+import type { EvidenceRef, JudgeCase } from "../recording/index.ts";
 import type { CriterionScore, EvalRun } from "../records/index.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
 import { JudgingError, normalizeJudgeOutput } from "./normalize.ts";
@@ -21,6 +21,8 @@ export interface CodeJudgeRequest {
   evalDirectory: string;
   evidence: EvidenceRef;
   run: EvalRun | null;
+  /** ctx.case (default null: an eval without cases). */
+  case?: JudgeCase | null;
   timeoutMs: number;
   /** The judge run's `code/` folder: bundle, logs and returned JSON are kept here. */
   directory: string;
@@ -70,6 +72,7 @@ export async function runCodeJudge(request: CodeJudgeRequest): Promise<CodeJudge
     cwd: request.evalDirectory,
     evidence: request.evidence,
     run: request.run,
+    case: request.case ?? null,
     declaredCriteria: request.bundle.criteria?.map((criterion) => criterion.id) ?? null,
     verification: request.verification ?? null,
   };

@@ -1,6 +1,6 @@
 // The code-judge worker protocol: the job the host writes on the worker's stdin and the result file it reads.
 import * as z from "zod";
-import type { VerificationLimits } from "../recording/index.ts";
+import type { JudgeCase, VerificationLimits } from "../recording/index.ts";
 import type { EvalRun } from "../records/index.ts";
 import type { EngineOptions } from "../sandbox/index.ts";
 
@@ -17,6 +17,8 @@ export interface CodeJudgeJob {
   cwd: string;
   evidence: { directory: string; hash: string };
   run: EvalRun | null;
+  /** ctx.case: the case the eval run was for; null for an eval without cases. */
+  case: JudgeCase | null;
   declaredCriteria: string[] | null;
   /** How ctx.verification runs: the pinned image (or why there is none), engine, limits, where receipts go. */
   verification: {

@@ -8,10 +8,13 @@ import { git } from "../util/git.ts";
 export async function createGitWorkspace(
   target: string,
   source: string | null = null,
-  options: { exclude?: string[] } = {},
+  options: { exclude?: string[]; overlays?: string[] } = {},
 ): Promise<string> {
   await mkdir(target, { recursive: true });
   if (source) await cp(source, target, { recursive: true, verbatimSymlinks: true });
+  // Folders laid over the source in order (a case's files): they add files and replace those of the same path.
+  for (const overlay of options.overlays ?? [])
+    await cp(overlay, target, { recursive: true, verbatimSymlinks: true, force: true });
   await git(target, ["init", "--quiet", "--initial-branch=main"]);
   if (options.exclude?.length)
     await writeFile(join(target, ".git", "info", "exclude"), options.exclude.map((path) => `${path}\n`).join(""));

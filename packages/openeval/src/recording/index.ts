@@ -5,7 +5,13 @@ export { writeEvidence, writeEventsFile } from "./evidence-writer.ts";
 export { extractNative, type NativeExtract, type StreamError } from "./native-extract.ts";
 export type { ToolCallText } from "./tool-call-text.ts";
 export { captureDirectory, captureFiles, copySnapshotObjects, type NotCopiedFile } from "./snapshot.ts";
-export { createJudgeContext, type JudgeContext, type EventFilter, type ToolFilter } from "./judge-context.ts";
+export {
+  createJudgeContext,
+  type JudgeCase,
+  type JudgeContext,
+  type EventFilter,
+  type ToolFilter,
+} from "./judge-context.ts";
 export { measureConstructed, measureTools } from "./metrics.ts";
 export { EvidenceError } from "./errors.ts";
 export { changedFiles, type ChangedFile, type FileDiff } from "./workspace-diff.ts";

@@ -42,6 +42,14 @@ export interface ToolFilter {
   name?: string;
 }
 
+/** The case an eval run was for: its id, typed input, expected value (null when none) and tags. */
+export interface JudgeCase {
+  id: string;
+  input: Record<string, unknown>;
+  expected: unknown;
+  tags: string[];
+}
+
 export interface JudgeContext extends AsyncDisposable {
   /** The final root answer; "" when the candidate gave none. */
   response: { text: string };
@@ -49,6 +57,11 @@ export interface JudgeContext extends AsyncDisposable {
   prompt: string;
   /** The eval run (model, repetition, state, timing, inputs); null for constructed evidence. */
   run: Readonly<EvalRun> | null;
+  /**
+   * The case this eval run was for, from the eval's case files; null for an eval without cases. An addition of this
+   * openeval to OpenEval's JudgeContext.
+   */
+  case: Readonly<JudgeCase> | null;
   metrics: Readonly<JudgeMetrics>;
   recording: {
     evidence: { directory: string; hash: string };
@@ -92,6 +105,8 @@ export interface JudgeContext extends AsyncDisposable {
 /** What a context can run verification with; without it, `ctx.verification` explains how to get it. */
 export interface JudgeContextOptions {
   verification?: (evidence: Evidence) => VerificationApi;
+  /** ctx.case (default null: no case). */
+  case?: JudgeCase | null;
 }
 
 const NO_VERIFICATION: VerificationApi = {
@@ -130,6 +145,7 @@ export async function createJudgeContext(
     response: { text: manifest.response.text ?? "" },
     prompt: manifest.prompt,
     run,
+    case: options.case ?? null,
     metrics: judgeMetrics(evidence, events),
     recording: {
       evidence: { directory: evidence.directory, hash: evidence.hash },

@@ -15,7 +15,13 @@ import { chmod, copyFile, mkdir, readFile, rm, symlink } from "node:fs/promises"
 import { dirname, join, relative } from "node:path";
 import * as z from "zod";
 import { bundleProgram } from "../judge/index.ts";
-import { workspaceFolders, type BenchmarkDefinition, type EvalDefinition } from "../load/index.ts";
+import {
+  CASE_OVERLAYS_FOLDER,
+  caseFilesOf,
+  workspaceFolders,
+  type BenchmarkDefinition,
+  type EvalDefinition,
+} from "../load/index.ts";
 import { findSecretsIn, type KnownSecret } from "../opencode/index.ts";
 import { InputSecretError } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../util/files.ts";
@@ -168,7 +174,7 @@ export async function compareWithFrozen(benchmark: BenchmarkDefinition, runDirec
       manifest.files.flatMap((file) => (file.kind === "file" ? [[file.path, file.sha256] as const] : [])),
     );
     const live = new Map(evaluation.judgeFiles.map((file) => [file.path, file.sha256]));
-    for (const name of DEFINITION_FILES) {
+    for (const name of [...DEFINITION_FILES, ...caseFiles(evaluation)]) {
       const file = join(evaluation.directory, name);
       if (existsSync(file)) live.set(name, sha256(await readFile(file)));
     }
@@ -227,7 +233,7 @@ async function freezeEval(
     if (!existsSync(object)) await writeFileAtomic(object, data);
     files.push({ kind: "file", path, sha256: hash, mode });
   };
-  for (const name of DEFINITION_FILES) {
+  for (const name of [...DEFINITION_FILES, ...caseFiles(evaluation)]) {
     const file = join(evaluation.directory, name);
     if (existsSync(file)) await store(name, await readFile(file));
   }
@@ -268,7 +274,14 @@ function candidateFolders(evaluation: EvalDefinition): string[] {
   return [
     ...(evaluation.workspace.directory ? ["workspace"] : workspaceFolders(evaluation.settings.workspace)),
     ...(evaluation.environment?.directory ? ["environment"] : []),
+    ...(evaluation.cases?.some((item) => item.overlay) ? [CASE_OVERLAYS_FOLDER] : []),
   ];
+}
+
+/** The eval's case files that exist: candidate inputs, frozen so the run keeps what its cases were. */
+function caseFiles(evaluation: EvalDefinition): string[] {
+  if (!evaluation.cases) return [];
+  return caseFilesOf(evaluation.settings.cases).filter((name) => existsSync(join(evaluation.directory, name)));
 }
 
 /** Lays one file out from its object (checked against its sha256: a damaged object is an error, never used). */

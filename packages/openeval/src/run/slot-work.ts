@@ -18,9 +18,12 @@ import {
   type RubricGraderOptions,
   type RubricTask,
   type VerificationSetup,
+  judgeCaseOf,
 } from "../judge/index.ts";
 import {
+  caseOf,
   CURRENT_VARIANT,
+  evalForCase,
   earlyStopPolicy,
   judgePanelOf,
   mentionsVerification,
@@ -194,6 +197,7 @@ function monitorCandidate(
           candidateModel: slot.model,
           evaluation,
           settings: context.benchmark.settings,
+          case: judgeCaseOf(evaluation, slot.case),
         },
         directory,
         { ...limits, marker: checkMarker(evalRunId) },
@@ -262,7 +266,10 @@ function panelRequest(
   const { settings } = context.benchmark;
   const { models, combine } = judgePanelOf(settings);
   return {
-    judges: models.map((model) => ({ model, fingerprint: judgmentFingerprint(evaluation, settings, model) })),
+    judges: models.map((model) => ({
+      model,
+      fingerprint: judgmentFingerprint(evaluation, settings, model, caseOf(evaluation, slot.case)),
+    })),
     combine,
     previous: context.store.judgeRuns(evalRunId).flatMap((judgeRun) => judgeRun.panel ?? []),
     repeat: typeof slot.judging === "object" ? slot.judging.repeat : 0,
@@ -270,8 +277,9 @@ function panelRequest(
   };
 }
 
+/** The slot's eval as its work sees it: for a case's slot, prompt.md rendered over that case. */
 function evaluationOf(context: WorkContext, slot: PlannedSlot) {
-  return context.benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)!;
+  return evalForCase(context.benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)!, slot.case);
 }
 
 function variantDefinitionOf(context: WorkContext, slot: PlannedSlot): VariantDefinition {

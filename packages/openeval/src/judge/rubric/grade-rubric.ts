@@ -9,7 +9,8 @@ import {
   runOpenCode,
   type OpenCodeOutcome,
 } from "../../opencode/index.ts";
-import { measureSession, type EvidenceRef } from "../../recording/index.ts";
+import { measureSession, type EvidenceRef, type JudgeCase } from "../../recording/index.ts";
+import { caseFactsText, judgeCaseOf } from "../judge-case.ts";
 import { writeJsonAtomic } from "../../util/files.ts";
 import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import { harnessProgram } from "../bundle-program.ts";
@@ -81,6 +82,8 @@ export interface RubricTask {
   settings: BenchmarkSettings;
   /** The reference-fix scorer's result, told to the judge as facts, and the criteria it caps (none without REFERENCE_FIX.md). */
   reference?: { score: ReferenceFixScore; capped: string[] } | null;
+  /** The case the eval run was for, told to the judge as facts; null (or absent) for an eval without cases. */
+  case?: JudgeCase | null;
 }
 
 /**
@@ -115,6 +118,7 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
       evaluation: request.evaluation,
       settings: request.settings,
       reference: score ? { score, capped: cappedCriteria(request.evaluation) } : null,
+      case: judgeCaseOf(request.evaluation, evalRun.slot.case),
     };
     const panel = request.panel ?? freshPanel(request.settings);
     return gradePanel(panel, {
@@ -276,9 +280,14 @@ async function runJudge(
     prompt: judgeUserPrompt(
       rubric,
       limits.phase,
-      task.reference && limits.phase === "final"
-        ? referenceFactsText(task.reference.score, task.reference.capped)
-        : undefined,
+      [
+        task.case ? caseFactsText(task.case) : null,
+        task.reference && limits.phase === "final"
+          ? referenceFactsText(task.reference.score, task.reference.capped)
+          : null,
+      ]
+        .filter((facts) => facts !== null)
+        .join("\n\n") || undefined,
     ),
     model: plan.model,
     config,

@@ -83,7 +83,8 @@ ${rubric.text.trim()}
 /** `facts`: what the harness computed for the judge (the reference fix's score), after the task. */
 export function judgeUserPrompt(rubric: Rubric, phase: JudgePhase = "final", facts?: string): string {
   if (phase === "early") {
-    return `Early check of a candidate run that is still going (criteria: ${rubric.criteria.map((criterion) => criterion.id).join(", ")}). Read the snapshot with judge_evidence; then either submit a judgment with judge_submit_judgment if every criterion is decided irreversibly, or call judge_continue_judging.`;
+    const early = `Early check of a candidate run that is still going (criteria: ${rubric.criteria.map((criterion) => criterion.id).join(", ")}). Read the snapshot with judge_evidence; then either submit a judgment with judge_submit_judgment if every criterion is decided irreversibly, or call judge_continue_judging.`;
+    return facts ? `${early}\n\n${facts}` : early;
   }
   const task = `Grade the recorded candidate run against the rubric in your instructions (criteria: ${rubric.criteria.map((criterion) => criterion.id).join(", ")}). Read the evidence with judge_evidence, then submit your judgment with judge_submit_judgment.`;
   return facts ? `${task}\n\n${facts}` : task;
