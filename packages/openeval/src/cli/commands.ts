@@ -277,7 +277,7 @@ export const COMMANDS = {
   },
   report: {
     usage:
-      "report [<run-dir | run-id>] [--json | --markdown] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
+      "report [<run-dir | run-id>] [--json | --markdown] [--cases] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
     summary:
       "Print a recorded run's summary (default: the latest run) as `run` prints it, running nothing; exits as `run` would (0 pass, 1 fail, 3 incomplete). " +
       "--compare: two runs (or baseline.json with a run, or two models or variants — --model 'p/m,p/m [terse]'): scores, paired difference with 95% CI, regressions and improvements.",
@@ -308,6 +308,11 @@ export const COMMANDS = {
       },
       junit: { type: "string", value: "file", description: "Write a JUnit XML report of the run to this file" },
       summary: { type: "string", value: "file", description: "Write a Markdown summary of the run to this file" },
+      cases: {
+        type: "boolean",
+        default: false,
+        description: "Also print each case's score per candidate (evals with cases; --json always has them)",
+      },
     },
   },
   calibrate: {

@@ -9,6 +9,7 @@ import {
   createEventReporter,
   formatJunit,
   formatMarkdownSummary,
+  formatCaseTable,
   formatSummary,
 } from "../report/index.ts";
 import { CONSOLE_OUTPUT } from "./console-output.ts";
@@ -76,6 +77,7 @@ export async function reportSummary(summary: RunSummary, flags: Record<string, u
     );
   else if (flags.markdown === true) console.log(formatMarkdownSummary(summary));
   else console.log(formatSummary(summary));
+  if (flags.cases === true && flags.json !== true) console.log(`\nBy case:\n${formatCaseTable(summary)}`);
   if (typeof flags.junit === "string") await writeFile(flags.junit, formatJunit(summary));
   if (typeof flags.summary === "string") await writeFile(flags.summary, formatMarkdownSummary(summary));
   return exitCodeFor(summary.verdict, summary.complete);

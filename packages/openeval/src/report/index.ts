@@ -7,6 +7,7 @@ export {
 export { formatSeconds } from "./plain-reporter.ts";
 export { formatDuration } from "./tty-progress.ts";
 export { formatSummary } from "./summary-table.ts";
+export { formatCaseTable } from "./case-table.ts";
 export { formatJunit } from "./junit.ts";
 export { formatMarkdownSummary } from "./markdown-summary.ts";
 export { formatReviewCalibration } from "./review-calibration.ts";

@@ -81,3 +81,48 @@ describe("a model's times", () => {
     expect(aggregateScores([outcome(1, null, [])], { e: ["ok"] })[0]!.modelActiveMs).toBeNull();
   });
 });
+
+describe("aggregateScores with cases", () => {
+  const cased = (caseId: string, repetition: number, scores: SlotOutcome["scores"]): SlotOutcome => ({
+    ...slot("cased", repetition, scores),
+    case: caseId,
+  });
+
+  it("scores each case as an eval (its criteria over repetitions), the eval as the mean of its cases, the model as the mean of its evals", () => {
+    const outcomes = [
+      cased("one", 1, { x: 1, y: 1 }),
+      cased("one", 2, { x: 1, y: 0 }),
+      cased("two", 1, { x: 0, y: 0 }),
+      cased("two", 2, { x: 0, y: 0 }),
+      cased("three", 1, { x: 1, y: 1 }),
+      cased("three", 2, { x: 1, y: 1 }),
+      slot("plain", 1, { z: 0 }),
+      slot("plain", 2, { z: 0 }),
+    ];
+    const [summary] = aggregateScores(outcomes, { cased: ["x", "y"], plain: ["z"] });
+    const [cases, plain] = summary!.evals;
+    // one: x 1, y 0.5 → 0.75; two: 0; three: 1 → eval (0.75 + 0 + 1) / 3; plain 0 → model 100 × that / 2.
+    expect(cases!.cases?.map(({ caseId, value }) => [caseId, value])).toEqual([
+      ["one", 0.75],
+      ["two", 0],
+      ["three", 1],
+    ]);
+    expect(cases!.value).toBeCloseTo(1.75 / 3, 12);
+    expect(cases!.criteria.y!.value).toBeCloseTo(1.5 / 3, 12);
+    expect(summary!.score.value).toBeCloseTo((100 * 1.75) / 3 / 2, 9);
+    // Three cases weigh as much as the one plain eval: the model's score is not pulled toward the eval with cases.
+    expect(plain).toEqual({
+      evalId: "plain",
+      criteria: { z: { value: 0, lower: 0, upper: 0 } },
+      value: 0,
+      lower: 0,
+      upper: 0,
+    });
+  });
+
+  it("an unjudged case leaves its eval's score unresolved, with bounds", () => {
+    const [summary] = aggregateScores([cased("one", 1, { x: 1 }), cased("two", 1, null)], { cased: ["x"] });
+    expect(summary!.evals[0]).toMatchObject({ value: null, lower: 0.5, upper: 1 });
+    expect(summary!.evals[0]!.cases?.[1]).toMatchObject({ caseId: "two", value: null, lower: 0, upper: 1 });
+  });
+});

@@ -1,5 +1,6 @@
 // Equal-weight aggregation: criterion = mean over repetitions, eval = mean of its criteria,
-// model = 100 × mean of its evals. Unresolved values (null, unscored, unjudged) give completion bounds —
+// model = 100 × mean of its evals. An eval with cases scores each case so (case = mean of its criteria over
+// repetitions), and is the mean of its cases: each case weighs the same, and the eval as much as any other. Unresolved values (null, unscored, unjudged) give completion bounds —
 // lower counts them as 0, upper as 1 — and the point score is null: never a silent number.
 import { unionMs, type Interval } from "./active-time.ts";
 import { mean, meanBounded } from "./numbers.ts";
@@ -30,9 +31,17 @@ export interface Bounded {
   upper: number;
 }
 
+export interface CaseSummary extends Bounded {
+  caseId: string;
+  criteria: Record<string, Bounded>;
+}
+
 export interface EvalSummary extends Bounded {
   evalId: string;
+  /** Each criterion's mean over the eval's repetitions (over its cases' means, for an eval with cases). */
   criteria: Record<string, Bounded>;
+  /** An eval with cases: each case's score, in first-seen order; absent for an eval without cases. */
+  cases?: CaseSummary[];
 }
 
 export interface ModelSummary {
@@ -80,12 +89,26 @@ export function aggregateScores(
   });
 }
 
-function summarizeEval(
-  evalId: string,
+function summarizeEval(evalId: string, outcomes: readonly SlotOutcome[], criterionIds: readonly string[]): EvalSummary {
+  if (!outcomes.some((outcome) => outcome.case !== undefined))
+    return { evalId, ...summarizeRepetitions(outcomes, criterionIds) };
+  const cases = [...Map.groupBy(outcomes, (outcome) => outcome.case ?? "")].map(([caseId, repetitions]) => ({
+    caseId,
+    ...summarizeRepetitions(repetitions, criterionIds),
+  }));
+  if (criterionIds.length === 0) return { evalId, criteria: {}, value: null, lower: 0, upper: 1, cases };
+  const criteria = Object.fromEntries(
+    criterionIds.map((id) => [id, meanBounded(cases.map((item) => item.criteria[id]!))]),
+  );
+  return { evalId, criteria, ...meanBounded(cases), cases };
+}
+
+/** Criteria over one eval's (or one case's) repetitions, and their mean. */
+function summarizeRepetitions(
   repetitions: readonly SlotOutcome[],
   criterionIds: readonly string[],
-): EvalSummary {
-  if (criterionIds.length === 0) return { evalId, criteria: {}, value: null, lower: 0, upper: 1 };
+): Bounded & { criteria: Record<string, Bounded> } {
+  if (criterionIds.length === 0) return { criteria: {}, value: null, lower: 0, upper: 1 };
   const criteria: Record<string, Bounded> = {};
   for (const id of criterionIds) {
     const values = repetitions.map((outcome) => (outcome.scores ? (outcome.scores[id] ?? null) : null));
@@ -95,7 +118,7 @@ function summarizeEval(
       upper: mean(values.map((value) => value ?? 1)),
     };
   }
-  return { evalId, criteria, ...meanBounded(Object.values(criteria)) };
+  return { criteria, ...meanBounded(Object.values(criteria)) };
 }
 
 function spendOf(outcomes: readonly SlotOutcome[]): Pick<ModelSummary, "costUSD" | "judgeCostUSD" | "totalCostUSD"> {

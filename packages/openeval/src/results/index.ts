@@ -4,6 +4,7 @@ export {
   aggregateScores,
   slotCredit,
   type Bounded,
+  type CaseSummary,
   type EvalSummary,
   type ModelSummary,
   type SlotOutcome,

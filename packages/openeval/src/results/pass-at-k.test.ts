@@ -80,3 +80,19 @@ describe("summarizePassK", () => {
     expect(summarizePassK([slot("e", 1, { s: 0.3 })], { e: ["s"] }, 1)[0]!.reason).toMatch(/no binary criteria/);
   });
 });
+
+describe("summarizePassK with cases", () => {
+  it("counts each case's repetitions on their own: a cell's estimate is the mean of its cases'", () => {
+    const cased = (caseId: string, repetition: number, value: number) => ({
+      ...slot("c", repetition, { t: value }),
+      case: caseId,
+    });
+    // Case a passes both repetitions, case b neither: pass^2 is (1 + 0) / 2, not the 1/6 of four mixed repetitions.
+    const [summary] = summarizePassK(
+      [cased("a", 1, 1), cased("a", 2, 1), cased("b", 1, 0), cased("b", 2, 0)],
+      { c: ["t"] },
+      2,
+    );
+    expect(summary).toMatchObject({ cells: 1, passAtK: 0.5, passHatK: 0.5, reason: null });
+  });
+});

@@ -57,12 +57,17 @@ export function summarizePassK(
   return groupByCandidate(outcomes).map(({ candidate, items: mine }) => {
     const empty = { ...candidate, k, passAtK: null, passHatK: null, cells: 0 };
     const byEval = Map.groupBy(mine, (outcome) => outcome.evalId);
+    // An eval with cases has one run of repetitions per case: each case is counted on its own, and the cell's
+    // estimate is the mean of its cases' (every case weighs the same; the cell as much as any other).
     const counted = cells
       .filter((cell) => byEval.has(cell.evalId))
       .map((cell) => ({
         ...cell,
-        values: byEval.get(cell.evalId)!.map((outcome) => outcome.scores?.[cell.criterion] ?? null),
-      }));
+        cases: [...Map.groupBy(byEval.get(cell.evalId)!, (outcome) => outcome.case ?? "").values()].map((repetitions) =>
+          repetitions.map((outcome) => outcome.scores?.[cell.criterion] ?? null),
+        ),
+      }))
+      .map((cell) => ({ ...cell, values: cell.cases.flat() }));
     if (counted.length === 0) return { ...empty, reason: "no binary criteria (every recorded value 0 or 1)" };
     const unresolved = counted.find((cell) => cell.values.includes(null));
     if (unresolved)
@@ -71,22 +76,21 @@ export function summarizePassK(
         cells: counted.length,
         reason: `${unresolved.evalId}/${unresolved.criterion} has unresolved repetitions`,
       };
-    const short = counted.find((cell) => cell.values.length < k);
+    const short = counted.find((cell) => cell.cases.some((values) => values.length < k));
     if (short)
       return {
         ...empty,
         cells: counted.length,
-        reason: `${short.evalId} has ${short.values.length} repetition(s), fewer than k = ${k}`,
+        reason: `${short.evalId} has ${Math.min(...short.cases.map((values) => values.length))} repetition(s), fewer than k = ${k}`,
       };
-    const counts = counted.map((cell) => ({
-      n: cell.values.length,
-      c: cell.values.filter((value) => value === 1).length,
-    }));
+    const counts = counted.map((cell) =>
+      cell.cases.map((values) => ({ n: values.length, c: values.filter((value) => value === 1).length })),
+    );
     return {
       ...candidate,
       k,
-      passAtK: mean(counts.map(({ n, c }) => passAtK(n, c, k))),
-      passHatK: mean(counts.map(({ n, c }) => passHatK(n, c, k))),
+      passAtK: mean(counts.map((cases) => mean(cases.map(({ n, c }) => passAtK(n, c, k))))),
+      passHatK: mean(counts.map((cases) => mean(cases.map(({ n, c }) => passHatK(n, c, k))))),
       cells: counted.length,
       reason: null,
     };
