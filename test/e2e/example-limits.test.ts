@@ -8,7 +8,12 @@ import { DEFAULT_JUDGE_TIMEOUT_MS, loadBenchmark } from "../../packages/openeval
 import { DEFAULT_CANDIDATE_TIMEOUT_MS } from "../../packages/openeval/src/load/schema.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const EXAMPLES = [ROOT, join(ROOT, "examples", "verification"), join(ROOT, "examples", "audit")];
+const EXAMPLES = [
+  ROOT,
+  join(ROOT, "examples", "verification"),
+  join(ROOT, "examples", "audit"),
+  join(ROOT, "examples", "cases"),
+];
 
 describe.each(EXAMPLES)("the example benchmark in %s", (directory) => {
   it("keeps the default time limits of candidates and judges, or looser ones", async () => {

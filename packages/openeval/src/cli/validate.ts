@@ -34,6 +34,7 @@ export const validateCommand = defineCommand("validate", {
         `${kinds}`,
         `criteria: ${criteria.join(", ")}`,
         ...(controls.length > 0 ? [`controls: ${controls.join(", ")}`] : []),
+        ...(evaluation.cases ? [`${evaluation.cases.length} case${evaluation.cases.length === 1 ? "" : "s"}`] : []),
         ...(evaluation.environment ? ["environment/: its own image (a container, whatever the model)"] : []),
         ...(policy
           ? [

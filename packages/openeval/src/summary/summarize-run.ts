@@ -179,8 +179,12 @@ export async function summarizeRun(
     variantComparisons: compareVariants(summaries),
     verdict,
     fingerprints,
-    // A run with records that fail their integrity check has no trustworthy verdict.
-    complete: inScope.every((slot) => slot.action === "reuse") && integrity.length === 0,
+    // A run with records that fail their integrity check has no trustworthy verdict. Cases left out by --only-case
+    // leave their evals' scores partial: the run is incomplete until they are run.
+    complete:
+      inScope.every((slot) => slot.action === "reuse") &&
+      integrity.length === 0 &&
+      !(scope.onlyCases && inScope.length < plan.slots.length),
     open: inScope
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({
