@@ -1,6 +1,7 @@
 // JUnit XML for CI systems. First a suite for the verdict: one test case for the verdict itself (a failure when it
 // fails, an error while it is incomplete, skipped when nothing was gated) and one per contributor. Then one suite per
-// model (and variant), one test case per (eval, criterion) carrying its score, threshold and status as properties: a
+// model (and variant), one test case per (eval, criterion) carrying its score, threshold and status as properties (and,
+// for an eval with cases, one per case with its scores, which never fails itself: the verdict judges the eval): a
 // failure when the verdict fails on that cell (a judge contributor or regression names it) or its criterion gate fails
 // and the cell is below it; skipped while unresolved. Controls never enter the verdict, so their cells never fail a
 // build: their properties still say a negative control scored 0. Per-category scores are the suite's properties.
@@ -10,6 +11,7 @@ import {
   describeVerdict,
   formatVerdictWords,
   judgeCriterion,
+  type CaseSummary,
   type ContributorOutcome,
   type Verdict,
 } from "../results/index.ts";
@@ -120,10 +122,34 @@ function modelSuite(summary: RunSummary, model: ModelResult): string {
     }),
   );
   const name = model.control ? `${candidate} (control)` : candidate;
+  const caseCases = model.evals.flatMap((evaluation) =>
+    (evaluation.cases ?? []).map((item) => caseTestCase(`${candidate}.${evaluation.evalId}`, item)),
+  );
+  cases.push(...caseCases);
   const control: [string, string][] = model.control
     ? [["control", "a scripted control: never enters the verdict"]]
     : [];
   return testSuite(name, cases, properties([...control, ...categoryProperties(summary, candidate)], "    "));
+}
+
+/**
+ * One test case per case of an eval with cases: its score and each criterion's as properties, skipped while
+ * unresolved. The verdict judges the eval's criteria (the mean of its cases), so a case's test case never fails itself.
+ */
+function caseTestCase(classname: string, item: CaseSummary): string {
+  const format = (score: { value: number | null }) => (score.value === null ? "unresolved" : score.value.toFixed(3));
+  const properties: [string, string][] = [
+    ["score", format(item)],
+    ...(item.value === null
+      ? ([
+          ["score.lower", item.lower.toFixed(3)],
+          ["score.upper", item.upper.toFixed(3)],
+        ] as [string, string][])
+      : []),
+    ...Object.entries(item.criteria).map(([id, score]): [string, string] => [`criterion.${id}`, format(score)]),
+  ];
+  const body = item.value === null ? skipped(`case ${item.caseId} is unresolved`) : "";
+  return testCase(classname, `case ${item.caseId}`, properties, body);
 }
 
 /** The criterion's pass mark as the verdict used it: its `gates.criteria.<id>.min` (evaluated as a gate), else the default. */

@@ -651,6 +651,71 @@ describe("reporters", () => {
     expect(outcome(testCase("openeval verdict", "gates"))).toEqual([["failure", "failing: criteria.style.min"]]);
   });
 
+  it("JUnit gives an eval with cases one test case per case, with its scores, beside the eval's criterion test cases", () => {
+    const observe = (caseId: string, scores: SlotObservation["scores"]): SlotObservation => ({
+      evalId: "e",
+      case: caseId,
+      model: "p/m",
+      variant: "current",
+      repetition: 1,
+      scores,
+      costUSD: 0,
+      elapsedMs: 1,
+      executed: true,
+      fresh: false,
+    });
+    const observations = [observe("late", { ok: 1 }), observe("early", { ok: 0 }), observe("open", null)];
+    const ids = { e: ["ok"] };
+    const verdict = decideVerdict({
+      observations,
+      criteria: { e: [{ id: "ok", source: "judge.ts" }] },
+      enabled: ["code-judge"],
+    });
+    const summary: RunSummary = {
+      ...EMPTY_SUMMARY,
+      complete: false,
+      criteria: ids,
+      settingsNote: null,
+      verdict,
+      models: aggregateScores(observations, ids).map((model) => ({
+        ...model,
+        control: false,
+        unsandboxed: false,
+        failed: 0,
+        interval: { model: "p/m", interval: null, reason: "few" },
+        passK: null,
+        costTime: {
+          model: "p/m",
+          executed: 3,
+          totalUSD: 0,
+          meanUSD: 0,
+          unknownCost: 0,
+          medianElapsedMs: 1,
+          p95ElapsedMs: 1,
+          unknownElapsed: 0,
+        },
+      })),
+    };
+    const xml = parseXml(formatJunit(summary));
+    const suite = findAll(xml, "testsuite").find((element) => element.attributes.name === "p/m")!;
+    const cases = findAll(suite, "testcase").filter((element) => element.attributes.name!.startsWith("case "));
+    expect(cases.map((element) => [element.attributes.classname, element.attributes.name])).toEqual([
+      ["p/m.e", "case late"],
+      ["p/m.e", "case early"],
+      ["p/m.e", "case open"],
+    ]);
+    const properties = (element: XmlElement) =>
+      Object.fromEntries(
+        findAll(element, "property").map((property) => [property.attributes.name, property.attributes.value]),
+      );
+    expect(properties(cases[0]!)).toEqual({ score: "1.000", "criterion.ok": "1.000" });
+    expect(properties(cases[1]!)).toEqual({ score: "0.000", "criterion.ok": "0.000" });
+    expect(findAll(cases[1]!, "failure")).toEqual([]);
+    expect(findAll(cases[2]!, "skipped").map((element) => element.attributes.message)).toEqual([
+      "case open is unresolved",
+    ]);
+  });
+
   it("JUnit and Markdown word an incomplete verdict and one over nothing as the table does", () => {
     const base = { ...EMPTY_SUMMARY, settingsNote: null };
     const nothing: RunSummary = { ...base, complete: true, verdict: decideVerdict({ observations: [], criteria: {} }) };
