@@ -19,6 +19,8 @@ export class RecordedSlot implements SlotObservation {
   readonly model: string;
   readonly variant: string;
   readonly repetition: number;
+  /** The case of an eval with cases; absent for an eval without. */
+  readonly case?: string;
   /** Criterion id → credit, from a completed judgment; null when the slot is unresolved. */
   readonly scores: Record<string, number | null> | null;
 
@@ -35,6 +37,7 @@ export class RecordedSlot implements SlotObservation {
     this.model = key.model;
     this.variant = key.variant;
     this.repetition = key.repetition;
+    if (key.case !== undefined) this.case = key.case;
     this.scores =
       judgeRun && reviews ? reviews.applyCredits(judgeRun.evalRunId, creditsOf(judgeRun)) : creditsOf(judgeRun);
   }
@@ -86,24 +89,32 @@ export function recordedSlots(
     run.evals.includes(key.evalId) &&
     run.models.includes(key.model) &&
     declaredVariants.includes(key.variant);
+  // The run's record does not list cases: an eval's are those its eval runs were recorded for.
+  const casesOf = Map.groupBy(
+    evalRuns.filter((evalRun) => evalRun.slot.case !== undefined),
+    (evalRun) => evalRun.slot.evalId,
+  );
   const slots: RecordedSlot[] = [];
   for (const evalId of evals) {
-    for (const model of models) {
-      for (const variant of variants) {
-        for (let repetition = 1; repetition <= repetitions; repetition++) {
-          const key = { evalId, model, variant, repetition };
-          const work = recorded.activeWork(key);
-          // Slots beyond the declared ones count only when something was recorded for them.
-          if (!work.evalRun && !declared(key)) continue;
-          slots.push(
-            new RecordedSlot(
-              key,
-              work.evalRun,
-              work.judgeRun,
-              work.status === "candidateFailed" || work.status === "judgeFailed",
-              reviews,
-            ),
-          );
+    const cases = unique(casesOf.get(evalId)?.map((evalRun) => evalRun.slot.case) ?? [undefined]);
+    for (const caseId of cases) {
+      for (const model of models) {
+        for (const variant of variants) {
+          for (let repetition = 1; repetition <= repetitions; repetition++) {
+            const key = { evalId, model, variant, repetition, ...(caseId === undefined ? {} : { case: caseId }) };
+            const work = recorded.activeWork(key);
+            // Slots beyond the declared ones count only when something was recorded for them.
+            if (!work.evalRun && !declared(key)) continue;
+            slots.push(
+              new RecordedSlot(
+                key,
+                work.evalRun,
+                work.judgeRun,
+                work.status === "candidateFailed" || work.status === "judgeFailed",
+                reviews,
+              ),
+            );
+          }
         }
       }
     }

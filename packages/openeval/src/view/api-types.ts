@@ -168,6 +168,8 @@ export interface RunOverview {
 /** The active work of one slot (the latest eval run and its latest finished judgment). */
 export interface SlotCell {
   repetition: number;
+  /** The case of an eval with cases; absent for an eval without. */
+  case?: string;
   evalRunId: string | null;
   /** "pending": nothing recorded for the slot yet. */
   state: EvalRunState | "pending";

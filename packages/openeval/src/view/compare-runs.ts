@@ -7,7 +7,7 @@ import type { RecordedSlot } from "../summary/index.ts";
 import { toSlotCell } from "./slot-cell.ts";
 import { baselineSummaries, compareSummaries, readBaseline, type ModelSummary } from "../results/index.ts";
 import { BASELINE_FILE } from "../summary/index.ts";
-import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView } from "./compare-types.ts";
+import type { ComparisonAnswer, ComparisonRequest, ComparisonSide, ModelPairView, SlotPair } from "./compare-types.ts";
 import { CompareError } from "./errors.ts";
 import { readRunIndex, type RunIndex } from "./run-index.ts";
 
@@ -99,14 +99,24 @@ function comparePair(a: LoadedSide, b: LoadedSide, modelA: string, modelB: strin
   };
 }
 
-function pairSlots(a: readonly RecordedSlot[] | undefined, b: readonly RecordedSlot[] | undefined) {
+/** The two sides' slots paired by case (for an eval with cases) and repetition, in case then repetition order. */
+function pairSlots(a: readonly RecordedSlot[] | undefined, b: readonly RecordedSlot[] | undefined): SlotPair[] {
   if (!a || !b) return [];
-  const repetitions = [...new Set([...a, ...b].map((slot) => slot.repetition))].sort((x, y) => x - y);
-  const cellOf = (slots: readonly RecordedSlot[], repetition: number) => {
-    const slot = slots.find((candidate) => candidate.repetition === repetition);
+  const keyOf = (slot: Pick<RecordedSlot, "case" | "repetition">) => `${slot.case ?? ""}\u0000${slot.repetition}`;
+  const keys = new Map<string, Pick<RecordedSlot, "case" | "repetition">>();
+  for (const slot of [...a, ...b]) if (!keys.has(keyOf(slot))) keys.set(keyOf(slot), slot);
+  const cellOf = (slots: readonly RecordedSlot[], key: string) => {
+    const slot = slots.find((candidate) => keyOf(candidate) === key);
     return slot ? toSlotCell(slot) : null;
   };
-  return repetitions.map((repetition) => ({ repetition, a: cellOf(a, repetition), b: cellOf(b, repetition) }));
+  return [...keys]
+    .sort(([, x], [, y]) => (x.case ?? "").localeCompare(y.case ?? "") || x.repetition - y.repetition)
+    .map(([key, slot]) => ({
+      repetition: slot.repetition,
+      ...(slot.case === undefined ? {} : { case: slot.case }),
+      a: cellOf(a, key),
+      b: cellOf(b, key),
+    }));
 }
 
 function describe(loaded: LoadedSide): string {

@@ -19,6 +19,8 @@ export interface ComparisonSide {
 /** One slot's active work on each side, for opening the two transcripts side by side. */
 export interface SlotPair {
   repetition: number;
+  /** The case of an eval with cases; absent for an eval without. */
+  case?: string;
   a: SlotCell | null;
   b: SlotCell | null;
 }

@@ -6,6 +6,7 @@ import type { SlotCell } from "./api-types.ts";
 export function toSlotCell(slot: RecordedSlot): SlotCell {
   return {
     repetition: slot.repetition,
+    ...(slot.case === undefined ? {} : { case: slot.case }),
     evalRunId: slot.evalRun?.id ?? null,
     state: slot.evalRun?.state ?? "pending",
     judgeRunId: slot.judgeRun?.id ?? null,

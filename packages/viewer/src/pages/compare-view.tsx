@@ -332,16 +332,16 @@ function Change({ row, summary, run }: { row: ChangeRow; summary: ComparisonSumm
           .filter((slot) => slot.a?.evalRunId && slot.b?.evalRunId)
           .map((slot) => (
             <a
-              key={slot.repetition}
+              key={`${slot.case ?? ""}#${slot.repetition}`}
               className="chip"
               href={href(
                 { page: "side-by-side", run },
                 { runA: summary.a.runId, a: slot.a!.evalRunId, b: slot.b!.evalRunId },
               )}
               data-side-by-side={slot.repetition}
-              title={`repetition ${slot.repetition}: a ${formatCredit(slot.a!.value)}, b ${formatCredit(slot.b!.value)}`}
+              title={`${slot.case === undefined ? "" : `case ${slot.case}, `}repetition ${slot.repetition}: a ${formatCredit(slot.a!.value)}, b ${formatCredit(slot.b!.value)}`}
             >
-              #{slot.repetition} a ⇆ b
+              {slot.case === undefined ? "" : `${slot.case} `}#{slot.repetition} a ⇆ b
             </a>
           ))}
         {row.slots.length === 0 ? (

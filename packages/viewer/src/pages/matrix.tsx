@@ -78,7 +78,7 @@ function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; 
       ) : null}
       <span className="slots">
         {cell.slots.map((slot) => (
-          <SlotSquare key={slot.repetition} run={run} slot={slot} />
+          <SlotSquare key={`${slot.case ?? ""}#${slot.repetition}`} run={run} slot={slot} />
         ))}
       </span>
     </div>
@@ -86,7 +86,7 @@ function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; 
 }
 
 function SlotSquare({ run, slot }: { run: string; slot: MatrixSlotCell }) {
-  const title = `#${slot.repetition}: ${describeState(slot.state)}${slot.judgeState ? `, judge ${describeState(slot.judgeState)}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}${slot.integrity ? `, ${describeIntegrityFlag(slot.integrity)}` : ""}`;
+  const title = `${slot.case === undefined ? "" : `case ${slot.case} `}#${slot.repetition}: ${describeState(slot.state)}${slot.judgeState ? `, judge ${describeState(slot.judgeState)}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}${slot.integrity ? `, ${describeIntegrityFlag(slot.integrity)}` : ""}`;
   const className = `slot ${slot.state === "running" ? "slot-running" : slot.state === "pending" ? "slot-pending" : creditClass(slot.value)}${slot.integrity ? ` slot-flagged-${slot.integrity.severity}` : ""}`;
   if (!slot.evalRunId) return <span className={className} title={title} />;
   return (
