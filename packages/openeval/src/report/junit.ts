@@ -1,7 +1,7 @@
 // JUnit XML for CI systems. First a suite for the verdict: one test case for the verdict itself (a failure when it
 // fails, an error while it is incomplete, skipped when nothing was gated) and one per contributor. Then one suite per
 // model (and variant), one test case per (eval, criterion) carrying its score, threshold and status as properties (and,
-// for an eval with cases, one per case with its scores, which never fails itself: the verdict judges the eval): a
+// for an eval with cases, one per case with its scores, failed where regression names the case): a
 // failure when the verdict fails on that cell (a judge contributor or regression names it) or its criterion gate fails
 // and the cell is below it; skipped while unresolved. Controls never enter the verdict, so their cells never fail a
 // build: their properties still say a negative control scored 0. Per-category scores are the suite's properties.
@@ -11,6 +11,7 @@ import {
   describeVerdict,
   formatVerdictWords,
   judgeCriterion,
+  caseCellEval,
   type CaseSummary,
   type ContributorOutcome,
   type Verdict,
@@ -123,7 +124,7 @@ function modelSuite(summary: RunSummary, model: ModelResult): string {
   );
   const name = model.control ? `${candidate} (control)` : candidate;
   const caseCases = model.evals.flatMap((evaluation) =>
-    (evaluation.cases ?? []).map((item) => caseTestCase(`${candidate}.${evaluation.evalId}`, item)),
+    (evaluation.cases ?? []).map((item) => caseTestCase(summary.verdict, candidate, evaluation.evalId, item)),
   );
   cases.push(...caseCases);
   const control: [string, string][] = model.control
@@ -134,9 +135,15 @@ function modelSuite(summary: RunSummary, model: ModelResult): string {
 
 /**
  * One test case per case of an eval with cases: its score and each criterion's as properties, skipped while
- * unresolved. The verdict judges the eval's criteria (the mean of its cases), so a case's test case never fails itself.
+ * unresolved, failed where the verdict names one of its cells (a case that passed in the baseline and fails now).
  */
-function caseTestCase(classname: string, item: CaseSummary): string {
+function caseTestCase(verdict: Verdict, candidate: string, evalId: string, item: CaseSummary): string {
+  const cells = Object.keys(item.criteria).map(
+    (criterion) => `${caseCellEval(evalId, item.caseId)}/${candidate}/${criterion}`,
+  );
+  const failedBy = verdict.contributors.flatMap((contributor) =>
+    cells.filter((cell) => contributor.failing.includes(cell)).map((cell) => `${contributor.id} (${cell})`),
+  );
   const format = (score: { value: number | null }) => (score.value === null ? "unresolved" : score.value.toFixed(3));
   const properties: [string, string][] = [
     ["score", format(item)],
@@ -148,8 +155,13 @@ function caseTestCase(classname: string, item: CaseSummary): string {
       : []),
     ...Object.entries(item.criteria).map(([id, score]): [string, string] => [`criterion.${id}`, format(score)]),
   ];
-  const body = item.value === null ? skipped(`case ${item.caseId} is unresolved`) : "";
-  return testCase(classname, `case ${item.caseId}`, properties, body);
+  const body =
+    failedBy.length > 0
+      ? failure(`case ${item.caseId} fails ${failedBy.join(", ")}`)
+      : item.value === null
+        ? skipped(`case ${item.caseId} is unresolved`)
+        : "";
+  return testCase(`${candidate}.${evalId}`, `case ${item.caseId}`, properties, body);
 }
 
 /** The criterion's pass mark as the verdict used it: its `gates.criteria.<id>.min` (evaluated as a gate), else the default. */

@@ -651,7 +651,7 @@ describe("reporters", () => {
     expect(outcome(testCase("openeval verdict", "gates"))).toEqual([["failure", "failing: criteria.style.min"]]);
   });
 
-  it("JUnit gives an eval with cases one test case per case, with its scores, beside the eval's criterion test cases", () => {
+  it("JUnit gives an eval with cases one test case per case, with its scores, failed where regression names the case", () => {
     const observe = (caseId: string, scores: SlotObservation["scores"]): SlotObservation => ({
       evalId: "e",
       case: caseId,
@@ -666,10 +666,31 @@ describe("reporters", () => {
     });
     const observations = [observe("late", { ok: 1 }), observe("early", { ok: 0 }), observe("open", null)];
     const ids = { e: ["ok"] };
+    // The baseline had case early passing: it regressed, and its test case fails naming the regression.
+    const baseline = {
+      format: "openeval.baseline" as const,
+      version: 1 as const,
+      runId: "base",
+      createdAt: "x",
+      verdict: "pass" as const,
+      acceptedFailing: false,
+      gate: [],
+      entries: [
+        {
+          evalId: "e",
+          model: "p/m",
+          candidateFingerprints: [],
+          judgeFingerprints: [],
+          criteria: { ok: 1 },
+          cases: { late: { ok: 1 }, early: { ok: 1 } },
+        },
+      ],
+    };
     const verdict = decideVerdict({
       observations,
       criteria: { e: [{ id: "ok", source: "judge.ts" }] },
-      enabled: ["code-judge"],
+      enabled: ["regression"],
+      baseline,
     });
     const summary: RunSummary = {
       ...EMPTY_SUMMARY,
@@ -710,7 +731,10 @@ describe("reporters", () => {
       );
     expect(properties(cases[0]!)).toEqual({ score: "1.000", "criterion.ok": "1.000" });
     expect(properties(cases[1]!)).toEqual({ score: "0.000", "criterion.ok": "0.000" });
-    expect(findAll(cases[1]!, "failure")).toEqual([]);
+    expect(findAll(cases[0]!, "failure")).toEqual([]);
+    expect(findAll(cases[1]!, "failure").map((element) => element.attributes.message)).toEqual([
+      "case early fails regression (e[early]/p/m/ok)",
+    ]);
     expect(findAll(cases[2]!, "skipped").map((element) => element.attributes.message)).toEqual([
       "case open is unresolved",
     ]);

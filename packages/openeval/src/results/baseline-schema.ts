@@ -16,6 +16,8 @@ export const BaselineEntrySchema = z.strictObject({
   judgeFingerprints: z.array(z.string()),
   /** Criterion id → score (mean over repetitions); always resolved. */
   criteria: z.record(z.string(), z.number().min(0).max(1)),
+  /** An eval with cases: case id → criterion id → score, so that regression compares each case; absent without. */
+  cases: z.record(z.string(), z.record(z.string(), z.number().min(0).max(1))).optional(),
 });
 
 export const BaselineSchema = z

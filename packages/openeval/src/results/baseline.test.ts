@@ -215,3 +215,30 @@ describe("findRegressions", () => {
     expect(findRegressions(current, now, undefined).regressed).toEqual([]);
   });
 });
+
+describe("a baseline of an eval with cases", () => {
+  const cased = (caseId: string, scores: SlotObservation["scores"]): SlotObservation => ({
+    ...observe(1, scores),
+    case: caseId,
+  });
+  const accepted = [cased("late", { tests: 1, style: 1 }), cased("early", { tests: 1, style: 0 })];
+
+  it("keeps each case's criterion scores beside the eval's; an eval without cases keeps none", () => {
+    const baseline = buildBaseline({ ...inputFor(accepted), acceptFailing: true });
+    expect(baseline.entries[0]).toMatchObject({
+      criteria: { tests: 1, style: 0.5 },
+      cases: { late: { tests: 1, style: 1 }, early: { tests: 1, style: 0 } },
+    });
+    const plain = buildBaseline(inputFor([observe(1, { tests: 1, style: 1 }), observe(2, { tests: 1, style: 1 })]));
+    expect(plain.entries[0]).not.toHaveProperty("cases");
+  });
+
+  it("compares case by case: a case that passed and fails now regressed, named with its case", () => {
+    const baseline = buildBaseline({ ...inputFor(accepted), acceptFailing: true });
+    const now = aggregateScores([cased("late", { tests: 0, style: 1 }), cased("early", { tests: 1, style: 1 })], ids);
+    const report = findRegressions(baseline, now, undefined);
+    // tests fell for the eval (1 → 0.5) and for case late; style passed for late only and still does.
+    expect(report.regressed).toEqual(["e/m/a/tests", "e[late]/m/a/tests"]);
+    expect(report.compared).toBe(4);
+  });
+});

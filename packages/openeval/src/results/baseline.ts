@@ -55,6 +55,16 @@ export function buildBaseline(input: BaselineInput): Baseline {
         criteria: Object.fromEntries(
           Object.entries(evaluation.criteria).map(([id, score]) => [id, score.value as number]),
         ),
+        ...(evaluation.cases
+          ? {
+              cases: Object.fromEntries(
+                evaluation.cases.map((item) => [
+                  item.caseId,
+                  Object.fromEntries(Object.entries(item.criteria).map(([id, score]) => [id, score.value as number])),
+                ]),
+              ),
+            }
+          : {}),
       };
     }),
   );

@@ -40,6 +40,34 @@ export function judgeCriterion(score: Bounded, threshold: number): CriterionStat
 }
 
 /**
+ * The cell of one case of an eval with cases: named `<eval>[<case>]/<model>/<criterion>` where an eval's cell is
+ * `<eval>/<model>/<criterion>`.
+ */
+export function caseCellEval(evalId: string, caseId: string): string {
+  return `${evalId}[${caseId}]`;
+}
+
+/**
+ * Every (eval, case, model, criterion) cell of the evals with cases, as criterion cells whose eval is named with its
+ * case (caseCellEval), in summary order.
+ */
+export function caseCriterionCells(summaries: readonly ModelSummary[]): CriterionCell[] {
+  return summaries.flatMap((summary) =>
+    summary.evals.flatMap((evaluation) =>
+      (evaluation.cases ?? []).flatMap((item) =>
+        Object.entries(item.criteria).map(([criterionId, score]) => ({
+          evalId: caseCellEval(evaluation.evalId, item.caseId),
+          model: summary.model,
+          ...(summary.variant === undefined ? {} : { variant: summary.variant }),
+          criterionId,
+          score,
+        })),
+      ),
+    ),
+  );
+}
+
+/**
  * Every (eval, model, criterion) cell of the aggregated summaries, in summary order.
  * @example criterionCells(aggregateScores(outcomes, criteria)).map(cellName) // ["a/m/x", …]
  */

@@ -25,7 +25,7 @@ export { passAtK, passHatK, summarizePassK, type PassK } from "./pass-at-k.ts";
 export { evaluateGates, gateName, type GateResult } from "./gates.ts";
 export { judgeAgreement, type CriterionAgreement, type JudgedRecording } from "./judge-agreement.ts";
 export { krippendorffAlpha, measureAgreement, type AgreementLevel, type AgreementMeasure } from "./agreement.ts";
-export { DEFAULT_CRITERION_THRESHOLD, judgeCriterion } from "./criterion-status.ts";
+export { caseCellEval, DEFAULT_CRITERION_THRESHOLD, judgeCriterion } from "./criterion-status.ts";
 export { CONTRIBUTOR_IDS, resolveGate, type ContributorId, type GateSelection } from "./gate-selection.ts";
 export {
   decideVerdict,

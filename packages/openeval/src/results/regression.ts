@@ -4,6 +4,8 @@ import type { GateSettings } from "../load/index.ts";
 import type { ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
 import {
+  caseCellEval,
+  caseCriterionCells,
   cellName,
   criterionCells,
   criterionThreshold,
@@ -51,7 +53,7 @@ export function findRegressions(
   isAdvisory: (evalId: string, criterionId: string) => boolean = () => false,
 ): RegressionReport {
   const now = new Map<string, CriterionStatus>(
-    criterionCells(summaries).map((cell) => [
+    [...criterionCells(summaries), ...caseCriterionCells(summaries)].map((cell) => [
       cellName(cell),
       judgeCriterion(cell.score, criterionThreshold(gates, cell.criterionId)),
     ]),
@@ -66,10 +68,21 @@ export function findRegressions(
   };
   // A baseline keeps its controls' scores (for report --compare), but controls never enter the verdict.
   for (const entry of baseline.entries.filter((candidate) => !isControlModel(candidate.model))) {
-    for (const [criterionId, value] of Object.entries(entry.criteria)) {
+    // An eval with cases is compared as a whole and case by case: a case that passed and fails now regressed.
+    const cells = [
+      ...Object.entries(entry.criteria).map(([criterionId, value]) => ({ evalId: entry.evalId, criterionId, value })),
+      ...Object.entries(entry.cases ?? {}).flatMap(([caseId, criteria]) =>
+        Object.entries(criteria).map(([criterionId, value]) => ({
+          evalId: caseCellEval(entry.evalId, caseId),
+          criterionId,
+          value,
+        })),
+      ),
+    ];
+    for (const { evalId, criterionId, value } of cells) {
       if (judgeCriterion({ value, lower: value, upper: value }, criterionThreshold(gates, criterionId)) !== "pass")
         continue;
-      const name = cellName({ ...entry, criterionId });
+      const name = cellName({ ...entry, evalId, criterionId });
       const status = now.get(name);
       if (status === "fail") (isAdvisory(entry.evalId, criterionId) ? report.advisory : report.regressed).push(name);
       else if (status === "unknown") report.unresolved.push(name);
