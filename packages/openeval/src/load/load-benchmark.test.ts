@@ -560,5 +560,18 @@ describe("loadBenchmark", () => {
       "--model: 1 evals × 502 models × 2 variants (current included) × 1000 repetitions make 1,004,000 slots, over the limit of 1,000,000",
     );
     expect(() => checkModelOverride(benchmark, many.slice(0, 499))).not.toThrow();
+    // Each case of an eval with cases is its own slot.
+    const cases = Array.from({ length: 3 }, (_, index) => `{"id": "c${index}", "input": {}}\n`).join("");
+    const fewerModels = Array.from({ length: 334 }, (_, index) => `"p/m${index}"`).join(", ");
+    expect(
+      await problemsOf(
+        minimalBenchmark({
+          "benchmark.ts": `export default { models: [${fewerModels}], repetitions: 1000 };\n`,
+          "evals/answer/cases.jsonl": cases,
+        }),
+      ),
+    ).toEqual([
+      "benchmark.ts: 1 evals (3 with their cases) × 334 models × 1 variants (current included) × 1000 repetitions make 1,002,000 slots, over the limit of 1,000,000; lower repetitions, or split the benchmark",
+    ]);
   });
 });

@@ -200,9 +200,12 @@ function slotCountProblems(
   models: readonly string[],
 ): LoadProblem[] {
   const candidates = Object.keys(settings.variants).length + 1;
-  const slots = evals.length * models.length * candidates * settings.repetitions;
+  // An eval with cases has a slot per case.
+  const units = evals.reduce((sum, evaluation) => sum + (evaluation.cases?.length ?? 1), 0);
+  const slots = units * models.length * candidates * settings.repetitions;
   if (slots <= MAX_SLOTS) return [];
-  const shape = `${evals.length} evals × ${models.length} models × ${candidates} variants (current included) × ${settings.repetitions} repetitions`;
+  const what = units === evals.length ? `${evals.length} evals` : `${evals.length} evals (${units} with their cases)`;
+  const shape = `${what} × ${models.length} models × ${candidates} variants (current included) × ${settings.repetitions} repetitions`;
   return [
     {
       file,

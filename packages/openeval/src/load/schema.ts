@@ -245,7 +245,7 @@ export const VariantSchema = z
  * as `repetitions: 1e9` is refused at load instead of growing the plan in memory.
  */
 export const MAX_REPETITIONS = 1_000;
-/** Slots = evals × models × (variants + current) × repetitions. */
+/** Slots = evals (each eval's cases, for an eval with cases) × models × (variants + current) × repetitions. */
 export const MAX_SLOTS = 1_000_000;
 
 export const BenchmarkSchema = z
