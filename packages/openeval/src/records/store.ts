@@ -94,15 +94,23 @@ const UPGRADES: Record<number, string> = {
   3: ADD_CASE_COLUMNS,
 };
 
-/** Reviews are append-only: a later review of the same criterion supersedes an earlier one, none is changed or deleted. */
+/**
+ * The triggers that keep a table append-only (reviews, invariant evaluations): a later row supersedes an earlier one,
+ * none is changed or deleted. `what` names its rows in the refusal.
+ */
+function appendOnlyTriggers(table: string, what: string): string {
+  return `
+CREATE TRIGGER IF NOT EXISTS ${table}_never_changed BEFORE UPDATE ON ${table}
+BEGIN SELECT RAISE(ABORT, 'openeval: ${what} are never changed; record a new one'); END;
+CREATE TRIGGER IF NOT EXISTS ${table}_never_deleted BEFORE DELETE ON ${table}
+BEGIN SELECT RAISE(ABORT, 'openeval: ${what} are never deleted'); END;`;
+}
+
+/** Reviews are append-only: a later review of the same criterion supersedes an earlier one. */
 const REVIEWS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS reviews (
   id TEXT PRIMARY KEY, eval_run_id TEXT NOT NULL, criterion TEXT NOT NULL, value TEXT NOT NULL,
-  value_sha256 TEXT NOT NULL, created INTEGER NOT NULL);
-CREATE TRIGGER IF NOT EXISTS reviews_never_changed BEFORE UPDATE ON reviews
-BEGIN SELECT RAISE(ABORT, 'openeval: reviews are never changed; record a new one'); END;
-CREATE TRIGGER IF NOT EXISTS reviews_never_deleted BEFORE DELETE ON reviews
-BEGIN SELECT RAISE(ABORT, 'openeval: reviews are never deleted'); END;`;
+  value_sha256 TEXT NOT NULL, created INTEGER NOT NULL);${appendOnlyTriggers("reviews", "reviews")}`;
 
 /** A review as the store keeps it: its file's text and that text's sha256. */
 export interface ReviewRow {
@@ -119,11 +127,7 @@ export interface ReviewRow {
  */
 const INVARIANT_EVALUATIONS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS invariant_evaluations (
-  id TEXT PRIMARY KEY, invariant TEXT NOT NULL, value TEXT NOT NULL, value_sha256 TEXT NOT NULL, created INTEGER NOT NULL);
-CREATE TRIGGER IF NOT EXISTS invariant_evaluations_never_changed BEFORE UPDATE ON invariant_evaluations
-BEGIN SELECT RAISE(ABORT, 'openeval: invariant evaluations are never changed; record a new one'); END;
-CREATE TRIGGER IF NOT EXISTS invariant_evaluations_never_deleted BEFORE DELETE ON invariant_evaluations
-BEGIN SELECT RAISE(ABORT, 'openeval: invariant evaluations are never deleted'); END;`;
+  id TEXT PRIMARY KEY, invariant TEXT NOT NULL, value TEXT NOT NULL, value_sha256 TEXT NOT NULL, created INTEGER NOT NULL);${appendOnlyTriggers("invariant_evaluations", "invariant evaluations")}`;
 
 /** An invariant evaluation as the store keeps it: its text and that text's sha256 (records/invariant-results.ts). */
 export interface InvariantEvaluationRow {
@@ -280,12 +284,17 @@ export class ResultsStore {
 
   /** Whether the triggers that keep reviews append-only stand (true while there is no review table). */
   reviewsImmutable(): boolean {
-    if (!this.hasTable("reviews")) return true;
+    return this.appendOnly("reviews");
+  }
+
+  /** Whether a table made by the first row it holds is still append-only: absent, or its two triggers standing. */
+  private appendOnly(table: string): boolean {
+    if (!this.hasTable(table)) return true;
     const present = this.db
       .query(
-        "SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN ('reviews_never_changed', 'reviews_never_deleted')",
+        "SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN (?, ?)",
       )
-      .get() as { count: number };
+      .get(`${table}_never_changed`, `${table}_never_deleted`) as { count: number };
     return present.count === 2;
   }
 
@@ -520,13 +529,7 @@ export class ResultsStore {
 
   /** Whether the triggers that keep invariant evaluations append-only stand (true while there is no such table). */
   invariantEvaluationsImmutable(): boolean {
-    if (!this.hasTable("invariant_evaluations")) return true;
-    const present = this.db
-      .query(
-        "SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%RAISE(ABORT%' AND name IN ('invariant_evaluations_never_changed', 'invariant_evaluations_never_deleted')",
-      )
-      .get() as { count: number };
-    return present.count === 2;
+    return this.appendOnly("invariant_evaluations");
   }
 
   beat(pid = process.pid): void {
