@@ -5,6 +5,7 @@
 import { cp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
 
@@ -84,4 +85,53 @@ describe("an eval with cases", () => {
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('--only-case "frnace" matches no case; the valid values are: france, japan, italy');
   }, 360_000);
+
+  it("a reviewed slot saved with --save-regression becomes a regression case the next plan runs, nothing else changing", async () => {
+    const [runId] = await readdir(join(directory, "results"));
+    const store = ResultsStore.open(join(directory, "results", runId!), { readonly: true });
+    const evalRun = store
+      .evalRuns()
+      .find((each) => each.slot.case === "france" && each.slot.model === "control/tokyo")!;
+    store.close();
+    const reviewed = await runCli([
+      "review",
+      runId!,
+      evalRun.id,
+      "--benchmark",
+      directory,
+      "--criterion",
+      Object.keys(await judgedScores(evalRun.id))[0]!,
+      "--score",
+      "0",
+      "--reason",
+      "Tokyo is not the capital of France",
+      "--save-regression",
+      "--json",
+    ]);
+    expect(reviewed.exitCode, reviewed.stderr).toBe(0);
+    const { regressionCase } = JSON.parse(reviewed.stdout) as { regressionCase: { id: string; file: string } };
+    expect(regressionCase.id).toMatch(/^france-reviewed-[0-9a-f]{8}$/);
+    const saved = (await readFile(join(directory, regressionCase.file), "utf8")).trim().split("\n").at(-1)!;
+    expect(JSON.parse(saved)).toEqual({
+      id: regressionCase.id,
+      input: { country: "France" },
+      expected: { capital: "Paris" },
+      tags: ["europe", "reviewed"],
+    });
+    const plan = await runCli(["plan", "--benchmark", directory]);
+    expect(
+      plan.stdout.match(new RegExp(`^ {2}candidate +capitals \\(case ${regressionCase.id}\\)`, "gm")),
+    ).toHaveLength(2);
+  });
 });
+
+/** The active judgment's scores of an eval run, as the store keeps them. */
+async function judgedScores(evalRunId: string): Promise<Record<string, unknown>> {
+  const [runId] = await readdir(join(directory, "results"));
+  const store = ResultsStore.open(join(directory, "results", runId!), { readonly: true });
+  try {
+    return store.judgeRuns(evalRunId).at(-1)!.scores!;
+  } finally {
+    store.close();
+  }
+}

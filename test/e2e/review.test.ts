@@ -106,6 +106,14 @@ describe("openeval review", () => {
     expect(await refused("eval_p_m_1", "--criterion", "style", "--score", "1", "--reason", "r")).toMatch(
       /^error OE_REVIEW_CRITERION_UNKNOWN: review eval_p_m_1: its judgment \(judge run judge_[0-9a-f-]+\) has no criterion "style"; pass --criterion with one of: correct$/,
     );
+    const before = (await report()).reviews.length;
+    expect(
+      await refused("eval_p_m_1", "--criterion", "correct", "--score", "1", "--reason", "r", "--save-regression"),
+    ).toMatch(
+      /^error OE_REVIEW_REGRESSION_NEEDS_CASE: review eval_p_m_1 --save-regression: eval answer ran it without cases/,
+    );
+    // Refused before anything was recorded.
+    expect((await report()).reviews).toHaveLength(before);
     expect(await refused("eval_p_m_1", "--criterion", "correct", "--score", "yes", "--reason", "r")).toBe(
       'error OE_REVIEW_SCORE_INVALID: --score takes 1 (pass), 0 (fail), 0.5 (half credit) or unresolved; got "yes"',
     );

@@ -249,7 +249,7 @@ export const COMMANDS = {
   },
   review: {
     usage:
-      'review <run-dir | run-id> <eval-run> --criterion <id> --score <1|0|0.5|unresolved> --reason "…" [--by <name>] [--json] [--benchmark <dir>]',
+      'review <run-dir | run-id> <eval-run> --criterion <id> --score <1|0|0.5|unresolved> --reason "…" [--by <name>] [--save-regression] [--json] [--benchmark <dir>]',
     summary:
       "Record a person's score for one criterion of an eval run in place of the judge's, with why; the judge's score stays beside it. " +
       "Reviews are append-only and sealed (`verify` checks them); the latest of an eval run's criterion counts, and a rejudge keeps it. " +
@@ -271,6 +271,12 @@ export const COMMANDS = {
         type: "string",
         value: "name",
         description: "Who reviews (default: git config user.name; the email is git config user.email)",
+      },
+      "save-regression": {
+        type: "boolean",
+        default: false,
+        description:
+          "Also save the reviewed slot's case (its input and expected value) as a regression case of its eval, in regression.cases.jsonl",
       },
       ...json("Print the review and every review of the eval run as one JSON object"),
     },

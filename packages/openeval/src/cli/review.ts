@@ -1,4 +1,5 @@
 // `openeval review <run> <eval-run> --criterion <id> --score <…> --reason "…"`: a person's score in place of the judge's.
+import { loadBenchmark } from "../load/index.ts";
 import { resolveRun } from "../records/index.ts";
 import { parseReviewScore, reviewEvalRun, type ReviewResult } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
@@ -16,13 +17,14 @@ export const reviewCommand = defineCommand("review", {
       score: parseReviewScore(flags.score),
       reason: flags.reason ?? "",
       ...(flags.by === undefined ? {} : { by: { name: flags.by } }),
+      ...(flags["save-regression"] ? { saveRegressionTo: await loadBenchmark(flags.benchmark) } : {}),
     });
     console.log(flags.json ? JSON.stringify(result) : formatReview(result));
     return EXIT.pass;
   },
 });
 
-function formatReview({ review, reviews }: ReviewResult): string {
+function formatReview({ review, reviews, regressionCase }: ReviewResult): string {
   const word = (value: number | null) => (value === null ? "unresolved" : String(value));
   const reviewer = [review.reviewer.name, review.reviewer.email && `<${review.reviewer.email}>`]
     .filter(Boolean)
@@ -32,5 +34,8 @@ function formatReview({ review, reviews }: ReviewResult): string {
     `Reviewed ${review.criterion} of eval run ${review.evalRunId}: ${word(review.score)} (the judge scored ${word(review.supersedes.value)} in judge run ${review.supersedes.judgeRunId})`,
     `  by ${reviewer || "an unknown reviewer (set git config user.name or pass --by)"} at ${review.at}: ${review.reason}`,
     `  recorded as reviews/${review.id}.json${earlier > 0 ? `; ${earlier} earlier review${earlier === 1 ? "" : "s"} of this eval run are kept` : ""}`,
+    ...(regressionCase
+      ? [`  saved as regression case ${regressionCase.id} in ${regressionCase.file}; the next openeval run runs it`]
+      : []),
   ].join("\n");
 }

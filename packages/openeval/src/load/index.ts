@@ -11,6 +11,7 @@ export {
 } from "./load-eval.ts";
 export { caseOf, CASE_OVERLAYS_FOLDER, type EvalCase } from "./eval-cases.ts";
 export { caseFilesOf, REGRESSION_TAG } from "./case-files.ts";
+export { REGRESSION_CASE_FILE } from "./schema.ts";
 export { HARBOR_REWARD, type HarborTask } from "./harbor-task.ts";
 export type { EvalWorkspace, GitWorkspace } from "./workspace.ts";
 export {

@@ -37,6 +37,16 @@ const SITUATIONS = {
     message: ({ got }: { got: string }) =>
       `--score takes 1 (pass), 0 (fail), 0.5 (half credit) or unresolved; got "${got}"`,
   },
+  regressionNeedsCase: {
+    code: "OE_REVIEW_REGRESSION_NEEDS_CASE",
+    message: ({ evalRunId, evalId }: { evalRunId: string; evalId: string }) =>
+      `review ${evalRunId} --save-regression: eval ${evalId} ran it without cases, so there is no case input to save; give the eval a cases.jsonl (docs/guide/cases.md), or review without --save-regression`,
+  },
+  regressionCaseGone: {
+    code: "OE_REVIEW_REGRESSION_CASE_GONE",
+    message: ({ evalRunId, evalId, caseId }: { evalRunId: string; evalId: string; caseId: string }) =>
+      `review ${evalRunId} --save-regression: eval ${evalId} of the benchmark no longer has the case "${caseId}" it ran; restore the case, or review without --save-regression`,
+  },
   reasonMissing: {
     code: "OE_REVIEW_REASON_MISSING",
     message: () =>

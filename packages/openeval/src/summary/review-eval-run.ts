@@ -21,6 +21,8 @@ import {
 import { describeState } from "../util/words.ts";
 import { LatestReviews, type ReviewStanding } from "./apply-reviews.ts";
 import { ReviewError } from "./errors.ts";
+import { reviewedCase, saveRegressionCase } from "./save-regression-case.ts";
+import type { BenchmarkDefinition } from "../load/index.ts";
 
 export interface ReviewOptions {
   /** The run directory (results/<run-id>). */
@@ -38,12 +40,16 @@ export interface ReviewOptions {
   cwd?: string;
   /** When it is recorded (default: now). */
   at?: Date;
+  /** Also save the reviewed slot's case as a regression case of this benchmark's eval (`--save-regression`). */
+  saveRegressionTo?: BenchmarkDefinition;
 }
 
 export interface ReviewResult {
   review: Review;
   /** Every review of the eval run, history included, each with where it stands now: the new one last. */
   reviews: ReviewStanding[];
+  /** The regression case saved from it (`saveRegressionTo`): its id and file, relative to the benchmark folder. */
+  regressionCase?: { id: string; file: string };
 }
 
 /**
@@ -84,9 +90,15 @@ export async function reviewEvalRun(options: ReviewOptions): Promise<ReviewResul
       at: (options.at ?? new Date()).toISOString(),
       supersedes: { judgeRunId: judgeRun.id, value: judged.value },
     };
+    // Checked before anything is recorded: a review is never left without the case it was asked to save.
+    const source = options.saveRegressionTo ? reviewedCase(options.saveRegressionTo, evalRun) : null;
     recordReview(store, review);
     const reviews = readReviews(store).reviews.filter((each) => each.evalRunId === evalRun.id);
-    return { review, reviews: new LatestReviews(reviews).standings([judgeRun]) };
+    return {
+      review,
+      reviews: new LatestReviews(reviews).standings([judgeRun]),
+      ...(source ? { regressionCase: saveRegressionCase(options.saveRegressionTo!, source, review) } : {}),
+    };
   } finally {
     store.close();
   }
