@@ -33,8 +33,8 @@ export interface GradeRequest {
   codeWorker?: string;
   /** Values to redact from what the judge leaves (its logs and returned JSON): every secret the runner can see. */
   secrets?: readonly string[];
-  /** Who grades the rubric and which earlier judgments may be reused; default: the benchmark's judges, graded afresh. */
-  panel?: PanelRequest;
+  /** Who grades the rubric and which earlier judgments may be reused; null for an eval without judge.md. */
+  panel: PanelRequest | null;
   /** Called with the running record, then with the final one. */
   save(judgeRun: JudgeRun): void;
 }

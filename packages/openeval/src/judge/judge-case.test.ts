@@ -61,6 +61,7 @@ async function grade(evaluation: Awaited<ReturnType<typeof benchmarkWithCases>>[
       evaluation,
       settings: (await benchmarkWithCases()).settings,
       judgeFingerprint: "j",
+      panel: null,
       save: () => {},
     },
     async () => ({ state: "failed", scores: null, error: "no rubric here" }),

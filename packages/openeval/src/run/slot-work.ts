@@ -247,7 +247,7 @@ export async function runJudgeWork(work: SlotWork, context: WorkContext): Promis
           : {}),
       secrets: context.secrets,
       ...(context.codeWorker ? { codeWorker: context.codeWorker } : {}),
-      ...(evaluation.rubric ? { panel: panelRequest(context, evaluation, slot, work.evalRun.id) } : {}),
+      panel: evaluation.rubric ? panelRequest(context, evaluation, slot, work.evalRun.id) : null,
       save: (record) => store.saveJudgeRun(record),
     },
     context.gradeRubric,

@@ -412,6 +412,14 @@ async function gradeRequest(judgeModel: string, response: string, candidateModel
     evaluation: evaluationFixture(),
     settings: settingsFixture(judgeModel),
     judgeFingerprint: "fingerprint",
+    // One judge, graded afresh: what the runner asks for a benchmark with one judge model.
+    panel: {
+      judges: [{ model: judgeModel, fingerprint: "judgment" }],
+      combine: "mean",
+      previous: [],
+      repeat: 0,
+      reuse: false,
+    },
     save: () => {},
   };
 }

@@ -16,8 +16,8 @@ import { createScratchDir, removeScratchDir } from "../../util/scratch-dir.ts";
 import { harnessProgram } from "../bundle-program.ts";
 import type { RubricGrader } from "../grade-eval-run.ts";
 import type { SourceOutcome } from "../judge-source.ts";
-import { judgePanelOf, REFERENCE_FIX_FILE, type BenchmarkSettings, type EvalDefinition } from "../../load/index.ts";
-import { gradePanel, type PanelRequest } from "./grade-panel.ts";
+import { REFERENCE_FIX_FILE, type BenchmarkSettings, type EvalDefinition } from "../../load/index.ts";
+import { gradePanel } from "./grade-panel.ts";
 import type { EvalRun, RunMetrics } from "../../records/index.ts";
 import { isPriced } from "../../util/model-pricing.ts";
 import { resolveJudgeModel } from "./control-judge.ts";
@@ -120,8 +120,8 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
       reference: score ? { score, capped: cappedCriteria(request.evaluation) } : null,
       case: judgeCaseOf(request.evaluation, evalRun.slot.case),
     };
-    const panel = request.panel ?? freshPanel(request.settings);
-    return gradePanel(panel, {
+    if (!request.panel) return { state: "failed", scores: null, error: "no judge panel was given for judge.md" };
+    return gradePanel(request.panel, {
       judgeRunId: request.judgeRunId,
       runDirectory: request.runDirectory,
       directory,
@@ -134,18 +134,6 @@ export function createRubricGrader(options: RubricGraderOptions): RubricGrader {
           marker: request.judgeRunId,
         }),
     });
-  };
-}
-
-/** The benchmark's judges, each graded once, nothing reused (a caller that keeps no earlier judgments). */
-function freshPanel(settings: BenchmarkSettings): PanelRequest {
-  const { models, combine } = judgePanelOf(settings);
-  return {
-    judges: models.map((model) => ({ model, fingerprint: model })),
-    combine,
-    previous: [],
-    repeat: 0,
-    reuse: false,
   };
 }
 
