@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import { toSlotKey, type EvalRun, type JudgeRun } from "../records/index.ts";
 import { checkScope } from "./check-scope.ts";
 import { candidateFingerprint, judgeFingerprint } from "./fingerprints.ts";
 import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
+import { recordAll } from "./fixtures/recorded-work.ts";
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 const CASES = [
@@ -26,49 +26,6 @@ async function benchmarkWith(cases: unknown[], directory?: string, overrides: Re
     directory,
   );
   return loadBenchmark(root);
-}
-
-/** Every planned slot recorded as finished and judged with the fingerprints it was planned with. */
-function recordAll(slots: readonly PlannedSlot[]): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-  return {
-    evalRuns: slots.map((slot, index) => ({
-      id: `eval_${index}`,
-      runId: "r",
-      slot: toSlotKey(slot),
-      control: false,
-      state: "completed",
-      infrastructureError: false,
-      error: null,
-      startedAt: "x",
-      completedAt: "y",
-      elapsedMs: 1,
-      input: {
-        candidateFingerprint: slot.candidateFingerprint,
-        prompt: "p",
-        timeoutMs: 1,
-        maxCostUSD: null,
-        opencodeVersion: "x",
-      },
-      evidence: { directory: "e", hash: "h" },
-      metrics: null,
-    })),
-    judgeRuns: slots.map((slot, index) => ({
-      id: `judge_${index}`,
-      runId: "r",
-      evalRunId: `eval_${index}`,
-      slot: toSlotKey(slot),
-      kind: "code",
-      state: "completed",
-      judgeFingerprint: slot.judgeFingerprint,
-      startedAt: "x",
-      completedAt: "y",
-      elapsedMs: 1,
-      scores: {},
-      unscored: false,
-      error: null,
-      directory: "d",
-    })),
-  };
 }
 
 const actions = (slots: readonly PlannedSlot[]) =>

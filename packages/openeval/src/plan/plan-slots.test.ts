@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import { toSlotKey, type EvalRun, type JudgeRun } from "../records/index.ts";
+import type { EvalRun } from "../records/index.ts";
 import { plannedModels, planSlots, type PlannedSlot } from "./plan-benchmark.ts";
+import { recordAll } from "./fixtures/recorded-work.ts";
 import { checkRepeatedJudging } from "./check-requests.ts";
 
 async function benchmarkWith(overrides: Record<string, string> = {}, directory?: string) {
@@ -18,55 +19,6 @@ async function benchmarkWith(overrides: Record<string, string> = {}, directory?:
     directory,
   );
   return loadBenchmark(root);
-}
-
-/** Records every planned slot as finished and judged, as a run would have. */
-function recordAll(
-  slots: readonly PlannedSlot[],
-  state: EvalRun["state"] = "completed",
-): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-  const evalRuns = slots.map(
-    (slot, index): EvalRun => ({
-      id: `eval_${index}`,
-      runId: "r",
-      slot: toSlotKey(slot),
-      control: false,
-      state,
-      infrastructureError: false,
-      error: null,
-      startedAt: "2026-01-01T00:00:00Z",
-      completedAt: "2026-01-01T00:00:01Z",
-      elapsedMs: 1000,
-      input: {
-        candidateFingerprint: slot.candidateFingerprint,
-        prompt: "p",
-        timeoutMs: 1,
-        maxCostUSD: null,
-        opencodeVersion: "x",
-      },
-      evidence: { directory: "e", hash: "h" },
-      metrics: null,
-    }),
-  );
-  const judgeRuns = slots.map(
-    (slot, index): JudgeRun => ({
-      id: `judge_${index}`,
-      runId: "r",
-      evalRunId: `eval_${index}`,
-      slot: toSlotKey(slot),
-      kind: "code",
-      state: "completed",
-      judgeFingerprint: slot.judgeFingerprint,
-      startedAt: "x",
-      completedAt: "y",
-      elapsedMs: 1,
-      scores: {},
-      unscored: false,
-      error: null,
-      directory: "d",
-    }),
-  );
-  return { evalRuns, judgeRuns };
 }
 
 function metricsCosting(usd: number): NonNullable<EvalRun["metrics"]> {

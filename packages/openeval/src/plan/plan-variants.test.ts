@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { minimalBenchmark, writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark } from "../load/index.ts";
-import { toSlotKey, type EvalRun, type JudgeRun } from "../records/index.ts";
+import { toSlotKey } from "../records/index.ts";
 import { checkScope } from "./check-scope.ts";
 import { planSlots, type PlannedSlot } from "./plan-benchmark.ts";
+import { recordAll } from "./fixtures/recorded-work.ts";
 
 const VARIANTS = `{ terse: { instructions: { file: "variants/terse.md" } }, strict: { agent: { prompt: "Be strict." }, config: { tools: { webfetch: false } } } }`;
 
@@ -18,52 +19,6 @@ async function benchmarkWith(variants: string | null, files: Record<string, stri
     directory,
   );
   return loadBenchmark(root);
-}
-
-/** Records every planned slot as finished and judged; the rows carry the slot key as the runner writes it. */
-function recordAll(slots: readonly PlannedSlot[]): { evalRuns: EvalRun[]; judgeRuns: JudgeRun[] } {
-  const evalRuns = slots.map(
-    (slot, index): EvalRun => ({
-      id: `eval_${index}`,
-      runId: "r",
-      slot: toSlotKey(slot),
-      control: false,
-      state: "completed",
-      infrastructureError: false,
-      error: null,
-      startedAt: "2026-01-01T00:00:00Z",
-      completedAt: "2026-01-01T00:00:01Z",
-      elapsedMs: 1000,
-      input: {
-        candidateFingerprint: slot.candidateFingerprint,
-        prompt: "p",
-        timeoutMs: 1,
-        maxCostUSD: null,
-        opencodeVersion: "x",
-      },
-      evidence: { directory: "e", hash: "h" },
-      metrics: null,
-    }),
-  );
-  const judgeRuns = slots.map(
-    (slot, index): JudgeRun => ({
-      id: `judge_${index}`,
-      runId: "r",
-      evalRunId: `eval_${index}`,
-      slot: toSlotKey(slot),
-      kind: "code",
-      state: "completed",
-      judgeFingerprint: slot.judgeFingerprint,
-      startedAt: "x",
-      completedAt: "y",
-      elapsedMs: 1,
-      scores: {},
-      unscored: false,
-      error: null,
-      directory: "d",
-    }),
-  );
-  return { evalRuns, judgeRuns };
 }
 
 const actions = (slots: readonly PlannedSlot[]) => slots.map((slot) => `${slot.model}[${slot.variant}]:${slot.action}`);

@@ -5,6 +5,7 @@ import type { InvariantReport, RunSummary } from "../summary/index.ts";
 import { formatJunit } from "./junit.ts";
 import { formatMarkdownSummary } from "./markdown-summary.ts";
 import { formatSummary } from "./summary-table.ts";
+import { EMPTY_SUMMARY } from "./fixtures/empty-summary.ts";
 
 const report = (
   id: string,
@@ -28,19 +29,7 @@ const report = (
 
 function summaryWith(invariants: InvariantReport[]): RunSummary {
   return {
-    runId: "r",
-    directory: "/results/r",
-    outOfScope: 0,
-    criteria: {},
-    categories: [],
-    comparisons: [],
-    variantComparisons: [],
-    fingerprints: [],
-    models: [],
-    open: [],
-    warnings: [],
-    inputChanges: [],
-    integrity: [],
+    ...EMPTY_SUMMARY,
     settingsNote: null,
     complete: true,
     invariants,

@@ -10,23 +10,7 @@ import { aggregateScores, decideVerdict, type CriterionRef } from "../results/in
 import type { SlotObservation } from "../results/index.ts";
 import { findAll, parseXml, type XmlElement } from "../../../../test/helpers/xml.ts";
 import { check, evalRun, judgeRun, runStarted, slot } from "./fixtures/runner-events.ts";
-
-/** A summary of nothing, for the tests that set what they check on top. */
-const EMPTY_SUMMARY = {
-  runId: "r",
-  directory: "/results/r",
-  outOfScope: 0,
-  criteria: {},
-  categories: [],
-  comparisons: [],
-  variantComparisons: [],
-  fingerprints: [],
-  models: [],
-  open: [],
-  warnings: [],
-  inputChanges: [],
-  integrity: [],
-};
+import { EMPTY_SUMMARY } from "./fixtures/empty-summary.ts";
 
 describe("reporters", () => {
   it("plain lines say what finished, how, and how long it took", () => {
