@@ -3,13 +3,7 @@
 import { severityOf, type GateSettings, type IntegritySettings } from "../load/index.ts";
 import { aggregateScores, type ModelSummary } from "./aggregate.ts";
 import type { Baseline } from "./baseline-schema.ts";
-import {
-  cellName,
-  criterionCells,
-  criterionThreshold,
-  judgeCriterion,
-  type CriterionCell,
-} from "./criterion-status.ts";
+import { cellName, criterionCells, criterionThreshold, judgeCriterion } from "./criterion-status.ts";
 import { CONTRIBUTOR_IDS, type ContributorId } from "./gate-selection.ts";
 import { evaluateGates, gateName, type GateResult } from "./gates.ts";
 import { findRegressions, type SlotFingerprint } from "./regression.ts";
@@ -182,12 +176,14 @@ export function decideVerdict(input: VerdictInput): Verdict {
   };
 }
 
-function reviewedCell(input: VerdictInput, cell: CriterionCell): boolean {
-  return input.observations.some(
-    (slot) =>
-      slot.evalId === cell.evalId &&
-      candidateName(slot) === candidateName(cell) &&
-      (slot.reviewed?.includes(cell.criterionId) ?? false),
+/** The cells (as cellName names them) with a repetition whose credit a person's review decided: one pass over the slots. */
+function reviewedCells(observations: VerdictInput["observations"]): Set<string> {
+  return new Set(
+    observations.flatMap((slot) =>
+      (slot.reviewed ?? []).map((criterionId) =>
+        cellName({ evalId: slot.evalId, model: slot.model, variant: slot.variant, criterionId }),
+      ),
+    ),
   );
 }
 
@@ -286,11 +282,12 @@ function judgeContributor(
     const source = sourceOf(cell.evalId, cell.criterionId);
     return source !== undefined && contributorForSource(source) === id;
   });
+  const reviewed = isAdvisory ? reviewedCells(input.observations) : new Set<string>();
   const statuses = cells.map((cell) => ({
     name: cellName(cell),
     status: judgeCriterion(cell.score, criterionThreshold(input.gates, cell.criterionId)),
     // A cell a person reviewed is no longer the disagreeing judges' word alone: it blocks as any other.
-    advisory: (isAdvisory?.(cell.evalId, cell.criterionId) ?? false) && !reviewedCell(input, cell),
+    advisory: (isAdvisory?.(cell.evalId, cell.criterionId) ?? false) && !reviewed.has(cellName(cell)),
   }));
   const failed = statuses.filter((cell) => cell.status === "fail");
   const failing = failed.filter((cell) => !cell.advisory).map((cell) => cell.name);

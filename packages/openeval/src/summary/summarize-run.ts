@@ -315,7 +315,11 @@ function observe(
   // An execution the runner stopped is not judged, but its spend and time are recorded: they count as executed.
   const executed = slot.evalRun ?? slot.interruptedRun ?? null;
   const judged = slot.action === "reuse" ? reviews.apply(slot.judgeRun) : null;
-  const reviewed = Object.entries(judged?.scores ?? {}).flatMap(([id, score]) => (score.review ? [id] : []));
+  // apply() returns the judge run itself when no review touches it: only a reviewed one is looked through.
+  const reviewed =
+    judged === slot.judgeRun
+      ? []
+      : Object.entries(judged?.scores ?? {}).flatMap(([id, score]) => (score.review ? [id] : []));
   return {
     ...toSlotKey(slot),
     scores: creditsOf(judged),
