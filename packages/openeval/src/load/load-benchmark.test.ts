@@ -186,6 +186,25 @@ describe("loadBenchmark", () => {
     ]);
   });
 
+  it("refuses a scripted judge variant no control file declares, naming it", async () => {
+    const problems = await problemsOf(
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["control/positive"], judge: { models: ["control/judge", "control/judge#hrash"] } };\n`,
+        "evals/notes/prompt.md": "Write notes.\n",
+        "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear notes\n\nThe notes are clear.\n",
+        "evals/notes/controls/positive.json": JSON.stringify({
+          turns: [{ text: "Notes." }],
+          verdict: { clear: { value: true, reason: "Clear." } },
+          judges: { harsh: { clear: { value: false, reason: "Unclear." } } },
+        }),
+        "evals/answer/controls/positive.json": JSON.stringify({ turns: [{ text: "APPLE" }] }),
+      }),
+    );
+    expect(problems).toEqual([
+      'benchmark.ts: judge.models: control/judge#hrash plays a control file\'s judges.hrash verdict, and no control of an eval with judge.md declares one; add "judges": { "hrash": { … } } to a control file, or fix the name',
+    ]);
+  });
+
   it("takes OpenEval's eval.ts candidate: { timeoutMs }, with top-level timeoutMs as its alias, and refuses both at once", async () => {
     const loadWith = async (evalTs: string) => {
       const directory = await writeTree(minimalBenchmark({ "evals/answer/eval.ts": evalTs }));

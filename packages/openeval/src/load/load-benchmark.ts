@@ -11,7 +11,7 @@ import { judgePanelOf, judgePanelProblems } from "./judge-panel.ts";
 import { BUILT_IN_CONTROLS } from "./built-in-controls.ts";
 import { HARBOR_REWARD } from "./harbor-task.ts";
 import { composeByCategories } from "./compose-categories.ts";
-import { controlName, isControlModel } from "../util/control-model.ts";
+import { CONTROL_PROVIDER, controlName, isControlModel } from "../util/control-model.ts";
 
 export interface BenchmarkDefinition {
   name: string;
@@ -153,6 +153,27 @@ function variantWorkspaceProblems(
   });
 }
 
+/**
+ * A scripted judge variant `control/judge#<name>` that no control file of a judge.md eval declares (`judges.<name>`)
+ * would grade exactly as control/judge does: a typo, said at load.
+ */
+function judgeVariantProblems(models: readonly string[], rubricEvals: readonly EvalDefinition[]): LoadProblem[] {
+  return models.flatMap((model) => {
+    const [name, variant] = model.split("#");
+    if (name !== `${CONTROL_PROVIDER}/judge` || variant === undefined) return [];
+    const declared = rubricEvals.some((evaluation) =>
+      Object.values(evaluation.controls).some((control) => Object.hasOwn(control.judges ?? {}, variant)),
+    );
+    if (declared) return [];
+    return [
+      {
+        file: "benchmark.ts",
+        message: `judge.models: ${model} plays a control file's judges.${variant} verdict, and no control of an eval with judge.md declares one; add "judges": { "${variant}": { … } } to a control file, or fix the name`,
+      },
+    ];
+  });
+}
+
 function earlyStops(evaluation: EvalDefinition): boolean {
   return evaluation.settings.earlyStop !== undefined && evaluation.settings.earlyStop !== false;
 }
@@ -169,6 +190,7 @@ function checkAcrossEvals(settings: BenchmarkSettings, evals: EvalDefinition[]):
     });
   }
   problems.push(...judgePanelProblems(settings).map((message) => ({ file: "benchmark.ts", message })));
+  problems.push(...judgeVariantProblems(panel.models, rubricEvals));
   const earlyPanel = panel.models.length > 1 ? rubricEvals.filter((evaluation) => earlyStops(evaluation)) : [];
   if (earlyPanel.length > 0) {
     problems.push({
