@@ -43,6 +43,8 @@ export interface ViewerApi {
   runs(): Promise<RunsAnswer>;
   overview(run: string): Promise<RunOverview>;
   matrix(run: string, offset: number, limit: number): Promise<MatrixAnswer>;
+  /** One eval's matrix row, with each candidate's case scores when the eval has cases. */
+  matrixRow(run: string, evalId: string): Promise<MatrixRow>;
   evalRuns(run: string, query: EvalRunQuery): Promise<Page<EvalRunRow>>;
   evalRun(run: string, id: string): Promise<EvalRunDetail>;
   transcript(
@@ -120,6 +122,7 @@ function serverApi(token: string | null): ViewerApi {
     runs: () => get("runs"),
     overview: (id) => get(run(id)),
     matrix: (id, offset, limit) => get(`${run(id)}/matrix`, { offset, limit }),
+    matrixRow: (id, evalId) => get(`${run(id)}/matrix/${encodeURIComponent(evalId)}`),
     evalRuns: (id, query) =>
       get(`${run(id)}/eval-runs`, {
         offset: query.offset,
@@ -231,6 +234,12 @@ function staticApi(): ViewerApi {
     matrix: async (run, offset, limit) => {
       const all = await load<{ candidates: string[]; rows: MatrixRow[] }>(staticKeys.matrix(run), { run });
       return { ...pageOf(all.rows, offset, limit), candidates: all.candidates };
+    },
+    matrixRow: async (run, evalId) => {
+      const all = await load<{ rows: MatrixRow[] }>(staticKeys.matrix(run), { run });
+      const row = all.rows.find((candidate) => candidate.evalId === evalId);
+      if (!row) throw notInExport({ run, part: `the eval ${evalId}` });
+      return row;
     },
     evalRuns: async (run, query) => queryEvalRuns(await load<EvalRunRow[]>(staticKeys.evalRuns(run), { run }), query),
     evalRun: (run, id) => load(staticKeys.evalRun(run, id), { run, evalRun: id }),

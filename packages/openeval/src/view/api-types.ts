@@ -203,10 +203,20 @@ export interface MatrixCell {
   slots: MatrixSlotCell[];
   /** Its slots' integrity findings together; null when none of them has one. */
   integrity: IntegrityFlag | null;
+  /** An eval with cases: each case's score for this candidate, in MatrixRow.cases order; absent without cases. */
+  cases?: CaseCell[];
+}
+
+/** One case of an eval for one candidate: the mean of its criteria over repetitions, with completion bounds. */
+export interface CaseCell {
+  caseId: string;
+  score: Bounded;
 }
 
 export interface MatrixRow {
   evalId: string;
+  /** An eval with cases: its case ids, in the order they were first recorded; absent for an eval without cases. */
+  cases?: string[];
   /** In the order of MatrixAnswer.models. */
   cells: MatrixCell[];
 }
@@ -225,6 +235,8 @@ export interface EvalRunRow {
   /** `model`, or `model [variant]`: what the list shows and filters by. */
   candidate: string;
   repetition: number;
+  /** The case of an eval with cases; absent for an eval without. */
+  case?: string;
   control: boolean;
   state: EvalRunState;
   infrastructureError: boolean;

@@ -80,6 +80,11 @@ const ROUTES: [RegExp, Handler, Describe][] = [
     ofRun,
   ],
   [
+    /^\/api\/runs\/([^/]+)\/matrix\/([^/]+)$/,
+    (data, [run, evalId]) => data.matrixRow(run!, evalId!),
+    (data, [run, evalId]) => (data.hasRun(run!) ? { run, part: `the eval ${evalId}` } : { run }),
+  ],
+  [
     /^\/api\/runs\/([^/]+)\/eval-runs$/,
     (data, [run], query) => {
       const { eval: evalId, desc, ...rest } = parse(EvalRunQuerySchema, query);

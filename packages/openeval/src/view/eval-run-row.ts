@@ -37,6 +37,9 @@ export class IndexedEvalRunRow implements EvalRunRow {
   get repetition(): number {
     return this.evalRun.slot.repetition;
   }
+  get case(): string | undefined {
+    return this.evalRun.slot.case;
+  }
   get control(): boolean {
     return this.evalRun.control;
   }
@@ -72,7 +75,7 @@ export class IndexedEvalRunRow implements EvalRunRow {
   }
 
   toJSON(): EvalRunRow {
-    const { variant } = this;
+    const { variant, case: caseId } = this;
     return {
       id: this.id,
       evalId: this.evalId,
@@ -80,6 +83,7 @@ export class IndexedEvalRunRow implements EvalRunRow {
       ...(variant === undefined ? {} : { variant }),
       candidate: this.candidate,
       repetition: this.repetition,
+      ...(caseId === undefined ? {} : { case: caseId }),
       control: this.control,
       state: this.state,
       infrastructureError: this.infrastructureError,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BenchmarkRun, EvalRun, JudgeRun, SlotKey } from "../records/index.ts";
 import { compareSides, loadRunSide } from "./compare-runs.ts";
-import { buildRunIndex, matrixRows } from "./run-index.ts";
+import { buildRunIndex, matrixRowOf, matrixRows } from "./run-index.ts";
 
 const run: BenchmarkRun = {
   id: "r",
@@ -84,6 +84,29 @@ describe("the viewer with cases", () => {
       ["late", "eval_m/a_late"],
       ["early", "eval_m/a_early"],
     ]);
+  });
+
+  it("drills from the eval to its cases: each candidate's score per case, and 404 material for an unknown eval", () => {
+    const built = index();
+    const row = matrixRowOf(built, "e")!;
+    expect(row.cases).toEqual(["late", "early"]);
+    expect(row.cells.map((cell) => [cell.candidate, cell.cases])).toEqual([
+      [
+        "m/a",
+        [
+          { caseId: "late", score: { value: 1, lower: 1, upper: 1 } },
+          { caseId: "early", score: { value: 0, lower: 0, upper: 0 } },
+        ],
+      ],
+      [
+        "m/b",
+        [
+          { caseId: "late", score: { value: 0, lower: 0, upper: 0 } },
+          { caseId: "early", score: { value: 0, lower: 0, upper: 0 } },
+        ],
+      ],
+    ]);
+    expect(matrixRowOf(built, "nope")).toBeNull();
   });
 
   it("pairs the two sides' slots of a comparison by case, not by repetition alone", () => {

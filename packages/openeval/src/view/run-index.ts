@@ -12,9 +12,15 @@ import {
   type BenchmarkRun,
   type IntegrityProblem,
 } from "../records/index.ts";
-import { aggregateScores, measureCostAndTime, type CostAndTime, type ModelSummary } from "../results/index.ts";
+import {
+  aggregateScores,
+  measureCostAndTime,
+  type CaseSummary,
+  type CostAndTime,
+  type ModelSummary,
+} from "../results/index.ts";
 import type { IntegritySettings } from "../load/index.ts";
-import type { EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
+import type { CaseCell, EvalRunRow, LeaderboardRow, MatrixRow, RunListItem, RunOverview } from "./api-types.ts";
 import { flagFindings, mergeFlags, readIntegritySettings } from "./integrity-findings.ts";
 import { toSlotCell } from "./slot-cell.ts";
 import { isLive } from "./store-version.ts";
@@ -66,6 +72,8 @@ export interface MatrixSource {
   scores: readonly ReadonlyMap<string, ModelSummary["evals"][number]>[];
   /** cellId → the cell's slots. */
   slotsByCell: ReadonlyMap<string, readonly RecordedSlot[]>;
+  /** An eval with cases → its case ids, in the order they were first recorded. */
+  casesByEval: ReadonlyMap<string, readonly string[]>;
 }
 
 export function readRunIndex(directory: string): RunIndex {
@@ -320,6 +328,14 @@ function matrixSource(slots: readonly RecordedSlot[], models: readonly ModelSumm
     columns: models,
     scores: models.map((summary) => new Map(summary.evals.map((score) => [score.evalId, score]))),
     slotsByCell: Map.groupBy(slots, (slot) => cellId(slot.evalId, slot)),
+    casesByEval: new Map(
+      [
+        ...Map.groupBy(
+          slots.filter((slot) => slot.case !== undefined),
+          (slot) => slot.evalId,
+        ),
+      ].map(([evalId, withCases]) => [evalId, [...new Set(withCases.map((slot) => slot.case!))]]),
+    ),
   };
 }
 
@@ -328,9 +344,20 @@ function matrixSource(slots: readonly RecordedSlot[], models: readonly ModelSumm
  * the rows asked for, from the findings the index's judge runs keep.
  */
 export function matrixRows(index: RunIndex, offset = 0, limit = Number.POSITIVE_INFINITY): MatrixRow[] {
-  const { evals, columns, scores, slotsByCell } = index.matrix;
-  return evals.slice(offset, offset + limit).map((evalId) => ({
+  return index.matrix.evals.slice(offset, offset + limit).map((evalId) => matrixRow(index, evalId));
+}
+
+/** One eval's row, for the drill-down from an eval to its cases; null when the run has no slot of that eval. */
+export function matrixRowOf(index: RunIndex, evalId: string): MatrixRow | null {
+  return index.matrix.evals.includes(evalId) ? matrixRow(index, evalId) : null;
+}
+
+function matrixRow(index: RunIndex, evalId: string): MatrixRow {
+  const { columns, scores, slotsByCell, casesByEval } = index.matrix;
+  const cases = casesByEval.get(evalId);
+  return {
     evalId,
+    ...(cases === undefined ? {} : { cases: [...cases] }),
     cells: columns.map((summary, column) => {
       const score = scores[column]!.get(evalId) ?? { value: null, lower: 0, upper: 1 };
       const slots = (slotsByCell.get(cellId(evalId, summary)) ?? []).map((slot) => ({
@@ -344,7 +371,17 @@ export function matrixRows(index: RunIndex, offset = 0, limit = Number.POSITIVE_
         score: { value: score.value, lower: score.lower, upper: score.upper },
         slots,
         integrity: mergeFlags(slots.map((slot) => slot.integrity)),
+        ...(cases === undefined ? {} : { cases: caseCells(cases, "cases" in score ? score.cases : undefined) }),
       };
     }),
-  }));
+  };
+}
+
+/** Each case's score for one candidate, in the row's case order; a case it has no slot of is unresolved. */
+function caseCells(cases: readonly string[], scored: readonly CaseSummary[] | undefined): CaseCell[] {
+  const byCase = new Map((scored ?? []).map((summary) => [summary.caseId, summary]));
+  return cases.map((caseId) => {
+    const score = byCase.get(caseId) ?? { value: null, lower: 0, upper: 1 };
+    return { caseId, score: { value: score.value, lower: score.lower, upper: score.upper } };
+  });
 }

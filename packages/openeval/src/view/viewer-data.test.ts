@@ -6,7 +6,7 @@ import { ResultsStore } from "../records/index.ts";
 import { handleApi } from "./api.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
-import type { JudgeRunDetail } from "./api-types.ts";
+import type { JudgeRunDetail, MatrixRow } from "./api-types.ts";
 import { JUDGE_ANSWER, JUDGE_SESSION, REJECTION } from "./fixtures/judge-session.ts";
 import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts";
 
@@ -69,6 +69,15 @@ describe("the run's summary", () => {
       [1, 0.5, "completed"],
       [2, 0.5, "completed"],
     ]);
+  });
+
+  it("answers one eval's row by its id, with no case list for an eval without cases", async () => {
+    const response = await get(`runs/${fixture.runId}/matrix/eval-0002`);
+    expect(response.status).toBe(200);
+    const row = (await response.json()) as MatrixRow;
+    expect(row).toEqual(data.matrix(fixture.runId, 1, 1)!.items[0]);
+    expect(row.cases).toBeUndefined();
+    expect(row.cells.map((cell) => cell.cases)).toEqual([undefined, undefined]);
   });
 
   it("filters, sorts and pages eval runs", () => {
@@ -372,6 +381,8 @@ describe("the HTTP boundary", () => {
       "Not found: run no-such-run.",
     );
     expect(await notFound(`runs/${run}/eval-runs/eval_nope`)).toBe(`Not found: eval run eval_nope (run ${run}).`);
+    expect(await notFound(`runs/${run}/matrix/eval-nope`)).toBe(`Not found: the eval eval-nope of run ${run}.`);
+    expect(await notFound("runs/no-such-run/matrix/eval-0001")).toBe("Not found: run no-such-run.");
     expect(await notFound(`runs/${run}/eval-runs/eval_nope/file?path=slugify.js`)).toBe(
       `Not found: eval run eval_nope (run ${run}).`,
     );

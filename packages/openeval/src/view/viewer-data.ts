@@ -20,6 +20,7 @@ import type {
   JudgeRunDetail,
   LiveMessage,
   MatrixAnswer,
+  MatrixRow,
   Page,
   RunOverview,
   RunsAnswer,
@@ -31,7 +32,7 @@ import { locateInTranscript, pageOf, selectEvalRuns, type EvalRunSelection } fro
 import { evalRunFolder, openEvalRunRecording, readEvalRunDetail, readWorkspaceText } from "./read-eval-run.ts";
 import { ownsJudgeRunFile, readJudgeRunDetail } from "./read-judge-run.ts";
 import type { RunCatalog } from "./run-catalog.ts";
-import { matrixCandidates, matrixRows, type RunIndex } from "./run-index.ts";
+import { matrixCandidates, matrixRowOf, matrixRows, type RunIndex } from "./run-index.ts";
 import { RecordingCache } from "./recording-cache.ts";
 import { SummaryReader } from "./run-summary.ts";
 import type {
@@ -157,6 +158,12 @@ export class ViewerData {
         candidates: matrixCandidates(index.overview),
       }
     );
+  }
+
+  /** One eval's matrix row, its cases' scores among it; null when the run or the eval is unknown. */
+  matrixRow(runId: string, evalId: string): MatrixRow | null {
+    const index = this.index(runId);
+    return index && matrixRowOf(index, evalId);
   }
 
   /** A page of eval runs; its query's filtered, sorted rows are kept with the run's index, so paging on is a slice. */

@@ -112,7 +112,10 @@ export function EvalRunList({ run, overview, location }: { run: string; overview
             <div className="mono" title={row.id}>
               {shortId(row.id)}
             </div>
-            <div className="ellipsis">{row.evalId}</div>
+            <div className="ellipsis">
+              {row.evalId}
+              {row.case === undefined ? null : <span className="muted"> · {row.case}</span>}
+            </div>
             <div className="ellipsis">
               {row.candidate} {row.control ? <ControlBadge /> : null}
             </div>

@@ -102,7 +102,13 @@ function EvalRunHeader({ run, detail }: { run: string; detail: EvalRunDetail }) 
     <div className="page-title">
       <div>
         <h1>
-          {evalRun.slot.evalId} <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span>{" "}
+          {evalRun.slot.evalId}{" "}
+          {evalRun.slot.case === undefined ? null : (
+            <span className="muted" data-testid="eval-run-case">
+              case {evalRun.slot.case}{" "}
+            </span>
+          )}
+          <span className="muted">×</span> <span data-testid="candidate">{detail.candidate}</span>{" "}
           <span className="muted">#{evalRun.slot.repetition}</span> {evalRun.control ? <ControlBadge /> : null}{" "}
           {!evalRun.control && evalRun.input.isolation !== "container" ? <UnsandboxedBadge /> : null}{" "}
           {detail.integrity?.flag ? <IntegrityFlagBadge flag={detail.integrity.flag} /> : null}

@@ -1,19 +1,27 @@
 // The eval × model matrix: each cell is the eval's mean credit for the model, with one square per repetition that
 // opens that eval run (or its judgment), and a flag when its slots' judgments found integrity findings. Rows are
-// virtualized and fetched a page at a time.
+// virtualized and fetched a page at a time. An eval with cases drills down to its case × model table (`?cases=<eval>`).
 import { useCallback } from "react";
-import { describeState, type MatrixCell, type MatrixSlotCell, type RunOverview } from "openeval/viewer-api";
+import type { MatrixCell, RunOverview } from "openeval/viewer-api";
 import { Credit } from "../components/common.tsx";
-import { describeIntegrityFlag, IntegrityFlagBadge } from "../components/integrity-flag.tsx";
+import { IntegrityFlagBadge } from "../components/integrity-flag.tsx";
 import { VirtualList } from "../components/virtual-list.tsx";
 import { creditClass, formatCredit } from "../format.ts";
 import { useApi, useLiveVersion } from "../hooks.tsx";
-import { href } from "../route.ts";
+import { href, type Location } from "../route.ts";
+import { EvalCases } from "./eval-cases.tsx";
+import { SlotSquare } from "../components/slot-square.tsx";
 import { MatrixPictures } from "./matrix-pictures.tsx";
 
 const ROW_HEIGHT = 52;
 
-export function Matrix({ run, overview }: { run: string; overview: RunOverview }) {
+export function Matrix({ run, overview, location }: { run: string; overview: RunOverview; location: Location }) {
+  const drilled = location.query.get("cases");
+  if (drilled) return <EvalCases run={run} evalId={drilled} />;
+  return <EvalMatrix run={run} overview={overview} />;
+}
+
+function EvalMatrix({ run, overview }: { run: string; overview: RunOverview }) {
   const api = useApi();
   const version = useLiveVersion();
   const candidates = overview.leaderboard.map((row) => row.candidate);
@@ -39,6 +47,18 @@ export function Matrix({ run, overview }: { run: string; overview: RunOverview }
           <div className="matrix-row" style={{ gridTemplateColumns: columns }} data-eval={row.evalId}>
             <div className="matrix-eval">
               <a href={href({ page: "run", run }, { tab: "eval-runs", eval: row.evalId })}>{row.evalId}</a>
+              {row.cases ? (
+                <>
+                  {" "}
+                  <a
+                    className="button small"
+                    data-testid="drill-cases"
+                    href={href({ page: "run", run }, { tab: "matrix", cases: row.evalId })}
+                  >
+                    {row.cases.length} cases ▸
+                  </a>
+                </>
+              ) : null}
               <div className="muted small">{(overview.criteria[row.evalId] ?? []).join(", ") || "no judgment yet"}</div>
             </div>
             {row.cells.map((cell) => (
@@ -82,19 +102,5 @@ function MatrixCellView({ run, cell, evalId }: { run: string; cell: MatrixCell; 
         ))}
       </span>
     </div>
-  );
-}
-
-function SlotSquare({ run, slot }: { run: string; slot: MatrixSlotCell }) {
-  const title = `${slot.case === undefined ? "" : `case ${slot.case} `}#${slot.repetition}: ${describeState(slot.state)}${slot.judgeState ? `, judge ${describeState(slot.judgeState)}` : ""}${slot.value !== null ? `, ${formatCredit(slot.value)}` : ""}${slot.integrity ? `, ${describeIntegrityFlag(slot.integrity)}` : ""}`;
-  const className = `slot ${slot.state === "running" ? "slot-running" : slot.state === "pending" ? "slot-pending" : creditClass(slot.value)}${slot.integrity ? ` slot-flagged-${slot.integrity.severity}` : ""}`;
-  if (!slot.evalRunId) return <span className={className} title={title} />;
-  return (
-    <a
-      className={className}
-      title={title}
-      href={href({ page: "eval-run", run, evalRun: slot.evalRunId })}
-      data-repetition={slot.repetition}
-    />
   );
 }

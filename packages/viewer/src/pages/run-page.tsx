@@ -61,7 +61,7 @@ export function RunPage({ run, location }: { run: string; location: Location }) 
               ]}
             />
             {tab === "leaderboard" ? <Leaderboard overview={data} run={run} /> : null}
-            {tab === "matrix" ? <Matrix run={run} overview={data} /> : null}
+            {tab === "matrix" ? <Matrix run={run} overview={data} location={location} /> : null}
             {tab === "eval-runs" ? <EvalRunList run={run} overview={data} location={location} /> : null}
             {tab === "compare" ? <CompareView run={run} overview={data} location={location} /> : null}
             {tab === "queue" ? <QueueView run={run} overview={data} /> : null}
