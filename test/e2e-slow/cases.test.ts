@@ -1,10 +1,12 @@
 // A copy of examples/cases run for real: one eval with three cases (two in cases.jsonl, one in
 // regression.cases.jsonl), run by two scripted controls that each pass only the case whose answer they give. One
 // OpenCode session per case per control; per-case scores as the controls earn them; editing one case re-plans only
-// its slots; --only-case leaves the run incomplete, and such a run is refused as a baseline.
+// its slots; readRecording gives a script the case; --only-case leaves the run incomplete, and such a run is refused
+// as a baseline.
 import { cp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readRecording } from "../../packages/openeval/src/recording/index.ts";
 import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
@@ -52,6 +54,21 @@ describe("an eval with cases", () => {
     const table = await runCli(["report", "--benchmark", directory, "--cases"]);
     expect(table.stdout).toMatch(/^capitals\s+japan\s+0\.0%\s+100\.0%$/m);
   }, 560_000);
+
+  it("readRecording gives a script the case as the run's judges were given it", async () => {
+    const [runId] = await readdir(join(directory, "results"));
+    const runDirectory = join(directory, "results", runId!);
+    const store = ResultsStore.open(runDirectory, { readonly: true });
+    const italy = store.evalRuns().find((each) => each.slot.case === "italy")!;
+    store.close();
+    await using ctx = await readRecording(runDirectory, italy.id);
+    expect(ctx.case).toEqual({
+      id: "italy",
+      input: { country: "Italy" },
+      expected: { capital: "Rome" },
+      tags: ["europe", "regression"],
+    });
+  });
 
   it("editing one case's input plans candidates for that case only; editing a regression case's expected value re-judges it only", async () => {
     const cases = join(directory, "evals", "capitals", "cases.jsonl");

@@ -18,6 +18,11 @@ const SITUATIONS = {
     message: ({ evalRunId, state, error }: { evalRunId: string; state: string; error: string | null }) =>
       `Eval run ${evalRunId} has no recording (state ${describeState(state)}${error ? `: ${asClause(error)}` : ""})`,
   },
+  caseNotFrozen: {
+    code: "OE_EVIDENCE_NOT_FOUND",
+    message: ({ evalId, caseId, directory }: { evalId: string; caseId: string; directory: string }) =>
+      `The run ${directory} kept no case "${caseId}" of the eval ${evalId} (it was recorded before runs kept their cases); read it from the eval's case file`,
+  },
   manifestMalformed: {
     code: "OE_EVIDENCE_CORRUPT",
     message: ({ path, problem }: { path: string; problem: string }) =>

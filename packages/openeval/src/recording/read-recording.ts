@@ -1,6 +1,7 @@
-// readRecording(): the JudgeContext of one eval run of a finished (or running) benchmark run, for scripts.
+// readRecording(): the JudgeContext of one eval run of a finished (or running) benchmark run, for scripts. ctx.case is
+// the case as the run last froze its eval: what its latest judgments were given.
 import { join, resolve } from "node:path";
-import { ResultsStore } from "../records/index.ts";
+import { readFrozenCase, ResultsStore } from "../records/index.ts";
 import { EvidenceError } from "./errors.ts";
 import { openEvidence } from "./evidence-reader.ts";
 import { createJudgeContext, type JudgeContext } from "./judge-context.ts";
@@ -24,11 +25,20 @@ export async function readRecording(runDirectory: string, evalRunId: string): Pr
     if (!evalRun.evidence) {
       throw new EvidenceError("evalRunUnrecorded", { evalRunId, state: evalRun.state, error: evalRun.error });
     }
+    const { evalId, case: caseId } = evalRun.slot;
     return createJudgeContext(
       await openEvidence(join(directory, evalRun.evidence.directory), evalRun.evidence.hash),
       evalRun,
+      { case: caseId === undefined ? null : await readCase(directory, evalId, caseId) },
     );
   } finally {
     store.close();
   }
+}
+
+/** ctx.case as the run's judges were given it: from the eval's cases the run froze. */
+async function readCase(directory: string, evalId: string, caseId: string) {
+  const item = await readFrozenCase(directory, evalId, caseId);
+  if (!item) throw new EvidenceError("caseNotFrozen", { evalId, caseId, directory });
+  return item;
 }

@@ -18,11 +18,22 @@ const FrozenFileSchema = z.union([
   z.object({ kind: z.literal("file"), path: z.string(), sha256: z.string(), mode: z.number() }),
   z.object({ kind: z.literal("symlink"), path: z.string(), target: z.string() }),
 ]);
+const FrozenCaseSchema = z.object({
+  id: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  expected: z.unknown(),
+  tags: z.array(z.string()),
+});
+/** A case as its eval run's judges were given it: its lines' values after eval.ts's schemas, expected null when none. */
+export type FrozenCase = z.infer<typeof FrozenCaseSchema>;
+
 /** `inputs/evals/<id>.json`: what an eval folder was frozen as. */
 export const FrozenManifestSchema = z.object({
   evalId: z.string().regex(/^[^/\\]+$/),
   source: z.string(),
   files: z.array(FrozenFileSchema),
+  /** An eval with cases: its cases as loaded, so a recording read later gets its case as the run used it. */
+  cases: z.array(FrozenCaseSchema).optional(),
 });
 export type FrozenFile = z.infer<typeof FrozenFileSchema>;
 
@@ -158,4 +169,16 @@ export function objectName(file: { path: string; sha256: string }): string {
 export function objectIntact(inputs: string, hash: string): boolean {
   const object = join(inputs, "objects", hash);
   return existsSync(object) && sha256(readFileSync(object)) === hash;
+}
+
+/**
+ * A case of an eval as the run last froze it (its latest invocation's definition); null when the run froze no such
+ * case (or froze the eval before cases were kept with it).
+ */
+export async function readFrozenCase(runDirectory: string, evalId: string, caseId: string): Promise<FrozenCase | null> {
+  const manifest = await readManifest(
+    join(runDirectory, INPUTS_DIRECTORY, "evals", `${evalId}.json`),
+    FrozenManifestSchema,
+  );
+  return manifest?.cases?.find((item) => item.id === caseId) ?? null;
 }

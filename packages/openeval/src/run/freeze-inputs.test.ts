@@ -7,7 +7,7 @@ import { makeTempDir, minimalBenchmark, writeTree } from "../../../../test/helpe
 import { loadBenchmark } from "../load/index.ts";
 import { findKnownSecrets } from "../opencode/index.ts";
 import { InputSecretError } from "./errors.ts";
-import { verifyFrozenInputs } from "../records/index.ts";
+import { readFrozenCase, verifyFrozenInputs } from "../records/index.ts";
 import {
   checkFrozenBeforeUse,
   compareWithFrozen,
@@ -45,6 +45,33 @@ describe("freezeInputs", () => {
     await writeFile(join(directory, "evals", "answer", "REFERENCE_FIX.md"), "rewritten by a candidate\n");
     expect(await restoreFrozen(frozen.get("answer")!)).toEqual({ restored: [], added: [], damaged: [] });
     expect(readFileSync(join(evaluation.directory, "REFERENCE_FIX.md"), "utf8")).toBe("reference\n");
+  });
+
+  it("keeps an eval's cases as loaded with its frozen folder, so a recording read later gets its case", async () => {
+    const directory = await writeTree(
+      minimalBenchmark({
+        "evals/answer/prompt.md": "Say {{input.word}}.\n",
+        "evals/answer/cases.jsonl":
+          '{"id": "apple", "input": {"word": "APPLE"}, "expected": "APPLE", "tags": ["fruit"]}\n',
+        "evals/answer/regression.cases.jsonl": '{"id": "pear", "input": {"word": "PEAR"}}\n',
+      }),
+    );
+    const run = await makeTempDir();
+    await freezeInputs(await loadBenchmark(directory), run, []);
+    expect(await readFrozenCase(run, "answer", "apple")).toEqual({
+      id: "apple",
+      input: { word: "APPLE" },
+      expected: "APPLE",
+      tags: ["fruit"],
+    });
+    expect(await readFrozenCase(run, "answer", "pear")).toEqual({
+      id: "pear",
+      input: { word: "PEAR" },
+      expected: null,
+      tags: ["regression"],
+    });
+    expect(await readFrozenCase(run, "answer", "plum")).toBeNull();
+    expect(await readFrozenCase(run, "nope", "apple")).toBeNull();
   });
 
   it("freezes a repository workspace's overlay and revisions folders as candidate inputs, not judge-only files", async () => {

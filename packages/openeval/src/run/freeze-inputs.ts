@@ -262,6 +262,16 @@ async function freezeEval(
     evalId: evaluation.id,
     source: evaluation.directory,
     files,
+    ...(evaluation.cases
+      ? {
+          cases: evaluation.cases.map((item) => ({
+            id: item.id,
+            input: item.input,
+            expected: item.expected ?? null,
+            tags: item.tags,
+          })),
+        }
+      : {}),
   });
   return { evalId: evaluation.id, source: evaluation.directory, directory, files };
 }
