@@ -217,6 +217,22 @@ describe("attack-prompt-output", () => {
     expect(text(root, "server.log")).toBe("GET / ERROR\n");
   });
 
+  it("reads an eval with cases by its cases' prompts, never by the template's {{…}} tags", async () => {
+    const subject = readAuditSubject(
+      await loadEval({
+        "evals/say/prompt.md": 'Write "{{input.word}}" to `{{input.file}}`.\n',
+        "evals/say/cases.jsonl":
+          '{"id": "one", "input": {"word": "APPLE", "file": "a.txt"}}\n{"id": "two", "input": {"word": "PEAR", "file": "b.txt"}}\n',
+        "evals/say/judge.ts": JUDGE,
+      }),
+    );
+    expect(subject.prompt).toBe('Write "APPLE" to `a.txt`.\n\nWrite "PEAR" to `b.txt`.');
+    const planned = attack(planAttacks(subject), "attack-prompt-output");
+    expect(planned.applicable && planned.control.turns.at(-1)).toEqual({ text: "APPLE\nPEAR" });
+    const { root } = await play(planned, {});
+    expect([text(root, "a.txt"), text(root, "b.txt")]).toEqual(["APPLE\nPEAR\n", "APPLE\nPEAR\n"]);
+  });
+
   it("writes an absolute path only in the eval's own container, never on this machine", () => {
     const subject: AuditSubject = {
       evalId: "x",

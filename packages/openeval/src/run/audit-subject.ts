@@ -8,6 +8,7 @@ import { walkTree } from "../util/tree.ts";
 
 export interface AuditSubject {
   evalId: string;
+  /** What candidates are sent: prompt.md, or for an eval with cases every case's rendered prompt, one after another. */
   prompt: string;
   /** Workspace globs the eval protects (eval.ts `protected`; a Harbor task's tests/** and solution/**). */
   protected: readonly string[];
@@ -31,7 +32,10 @@ export interface KnownWorkspace {
 export function readAuditSubject(evaluation: EvalDefinition): AuditSubject {
   return {
     evalId: evaluation.id,
-    prompt: evaluation.prompt.text,
+    // A case eval's prompt.md is a template: its claims are those its cases' prompts make.
+    prompt: evaluation.cases
+      ? evaluation.cases.map((item) => item.prompt.trimEnd()).join("\n\n")
+      : evaluation.prompt.text,
     protected: evaluation.integrity.protected,
     checkers: evaluation.integrity.checkers,
     harbor: evaluation.harbor !== null,
