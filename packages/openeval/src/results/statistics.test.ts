@@ -33,6 +33,21 @@ describe("scoreIntervals (bootstrap clustered by eval)", () => {
     expect(scoreIntervals(outcomes, { a: ["x"] })[0]!.interval).toEqual({ lower: 0, upper: 100 });
   });
 
+  it("clusters an eval's cases in its eval: three cases of one repetition each give an interval, resampled within the eval", () => {
+    const byCase = (caseId: string, x: number) => ({ ...slot("a", 1, { x }), case: caseId });
+    const outcomes = [
+      byCase("one", 0),
+      byCase("two", 1),
+      byCase("three", 1),
+      slot("b", 1, { x: 1 }),
+      slot("b", 2, { x: 1 }),
+    ];
+    const [interval] = scoreIntervals(outcomes, { a: ["x"], b: ["x"] });
+    // Evals a (2/3) and b (1) drawn with replacement, a's cases resampled: from 0 (a twice, its 0 case thrice) to 100.
+    expect(interval).toEqual({ model: "m/a", interval: { lower: expect.any(Number), upper: 100 }, reason: null });
+    expect(interval!.interval!.lower).toBeLessThan(100 * (2 / 3));
+  });
+
   it("gives, to the last bit, the interval of drawing every value, also where whole evals score alike (their draws are skipped)", () => {
     // Equal repetitions of 1/3 sum with rounding: the shortcut must sum them as the draws do.
     const values = [
