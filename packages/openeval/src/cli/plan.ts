@@ -1,5 +1,5 @@
 // `openeval plan`: per slot, the action `run` would take and why, plus a cost estimate. Runs nothing.
-import { describeSlot } from "../plan/index.ts";
+import { describeMaximum, describeSlot } from "../plan/index.ts";
 import { planBenchmark } from "../run/index.ts";
 import { describeInputChanges } from "../summary/index.ts";
 import { defineCommand } from "./commands.ts";
@@ -29,6 +29,7 @@ export const planCommand = defineCommand("plan", {
         JSON.stringify({
           work,
           estimate: plan.estimate,
+          maximum: plan.maximum,
           inputChanges: plan.inputChanges,
           integrity: plan.integrity,
           sinceFrozen: plan.sinceFrozen,
@@ -67,7 +68,7 @@ export const planCommand = defineCommand("plan", {
     const counts = new Map<string, number>();
     for (const slot of plan.slots) counts.set(slot.action, (counts.get(slot.action) ?? 0) + 1);
     console.log(
-      `${[...counts].map(([action, count]) => `${count} ${action}`).join(", ")}; estimated cost: ${plan.estimate.usd === null ? "unknown (no cost history for some work)" : `$${plan.estimate.usd.toFixed(4)}`}`,
+      `${[...counts].map(([action, count]) => `${count} ${action}`).join(", ")}; estimated cost: ${plan.estimate.usd === null ? "unknown (no cost history for some work)" : `$${plan.estimate.usd.toFixed(4)}`}; ${describeMaximum(plan.maximum)}`,
     );
     return EXIT.pass;
   },

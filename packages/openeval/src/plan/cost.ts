@@ -1,7 +1,7 @@
 // Cost before spending: each action's maximum cost (known only when a limit bounds it), the
 // --max-cost hard cap that defers work before any spend, --offline, and the estimate shown with the plan.
 import { earlyStopPolicy, judgePanelOf, type BenchmarkSettings, type EvalDefinition } from "../load/index.ts";
-import { cellId, type EvalRunHead } from "../records/index.ts";
+import { cellId, toSlotKey, type EvalRunHead, type SlotKey } from "../records/index.ts";
 import { median } from "../util/median.ts";
 import type { PlannedSlot } from "./plan-benchmark.ts";
 import { CONTROL_PROVIDER, isControlModel } from "../util/control-model.ts";
@@ -92,6 +92,47 @@ export function limitWork<Slot extends PlannedSlot>(slots: Slot[], limits: CostL
     remaining -= maxCost;
     return slot;
   });
+}
+
+/** Work whose maximum cost nothing bounds, and what would bound it. */
+export interface UnboundedWork {
+  slot: SlotKey;
+  action: "candidate" | "judge";
+  why: string;
+}
+
+export interface MaximumCost {
+  /** The most the planned work can spend; null when any of it is unbounded. */
+  usd: number | null;
+  /** The work with an unknown maximum (a real model with no limit, or an unpriced one). */
+  unbounded: UnboundedWork[];
+}
+
+/**
+ * The most the planned work can spend: each candidate run and judgment at its maximum. What a person is asked to
+ * confirm before a run starts from the viewer, and what `openeval plan` prints beside the estimate.
+ */
+export function maximumCost(slots: readonly PlannedSlot[], cost: WorkCost): MaximumCost {
+  let usd = 0;
+  const unbounded: UnboundedWork[] = [];
+  for (const slot of slots) {
+    if (slot.action !== "candidate" && slot.action !== "judge") continue;
+    const maxCost = cost.maxCost(slot);
+    if (maxCost === null) unbounded.push({ slot: toSlotKey(slot), action: slot.action, why: cost.whyUnknown(slot) });
+    else usd += maxCost;
+  }
+  return { usd: unbounded.length > 0 ? null : usd, unbounded };
+}
+
+/**
+ * The maximum in words, each distinct reason once.
+ * @example describeMaximum({ usd: 0.5, unbounded: [] }) // "maximum cost: $0.5000"
+ */
+export function describeMaximum(maximum: MaximumCost): string {
+  if (maximum.usd !== null) return `maximum cost: $${maximum.usd.toFixed(4)}`;
+  const reasons = [...new Set(maximum.unbounded.map((work) => work.why))];
+  const count = maximum.unbounded.length;
+  return `maximum cost: unknown (${count} unbounded ${count === 1 ? "item" : "items"} of work: ${reasons.join("; ")})`;
 }
 
 /**

@@ -27,7 +27,10 @@ import {
   candidateCostEstimator,
   judgeMaxCost,
   limitWork,
+  maximumCost,
   unknownCandidateCost,
+  type MaximumCost,
+  type WorkCost,
 } from "./cost.ts";
 import { candidateFingerprint, judgeFingerprint, PROCESS_RUNTIME, type CandidateRuntime } from "./fingerprints.ts";
 import { isPriced } from "../util/model-pricing.ts";
@@ -102,6 +105,8 @@ export interface Plan<E extends EvalRunHead = EvalRunHead, J extends JudgeRunHea
   slots: PlannedSlot<E, J>[];
   /** Expected spend of the planned work: null when any part of it has no cost history. */
   estimate: { usd: number | null };
+  /** The most the planned work can spend, and the work nothing bounds. */
+  maximum: MaximumCost;
 }
 
 /** What the planner needs from a store: every eval run and judge run recorded so far (whole, or their heads), and the run's models. */
@@ -190,7 +195,7 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
   }
   const evalsById = new Map(benchmark.evals.map((evaluation) => [evaluation.id, evaluation]));
   const hasRubric = (slot: SlotKey) => evalsById.get(slot.evalId)?.rubric != null;
-  const limited = limitWork(slots, scope, {
+  const cost: WorkCost = {
     maxCost: (slot) => {
       const judge = judgeMaxCost(
         hasRubric(slot),
@@ -208,8 +213,13 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
         return unknownCandidateCost(slot.model, benchmark.settings);
       return "set judge.maxCostUSD to bound it";
     },
-  });
-  return { slots: limited, estimate: { usd: estimate(limited, recorded.evalRuns, benchmark) } };
+  };
+  const limited = limitWork(slots, scope, cost);
+  return {
+    slots: limited,
+    estimate: { usd: estimate(limited, recorded.evalRuns, benchmark) },
+    maximum: maximumCost(limited, cost),
+  };
 }
 
 function estimate(

@@ -7,6 +7,7 @@ import type { EvalRun } from "../records/index.ts";
 import { plannedModels, planSlots, type PlannedSlot } from "./plan-benchmark.ts";
 import { recordAll } from "./fixtures/recorded-work.ts";
 import { checkRepeatedJudging } from "./check-requests.ts";
+import { describeMaximum } from "./cost.ts";
 
 async function benchmarkWith(overrides: Record<string, string> = {}, directory?: string) {
   const root = await writeTree(
@@ -311,6 +312,34 @@ describe("planSlots", () => {
       ["p/a", "candidate"],
       ["p/b", "deferred"],
     ]);
+  });
+
+  it("gives the most the planned work can spend, and names the work nothing bounds", async () => {
+    const bounded = await benchmarkWith({
+      "benchmark.ts": `export default { models: ["p/a", "p/b"], repetitions: 1, judge: { model: "p/judge", maxCostUSD: 0.2 }, candidate: { maxCostUSD: 0.4 } };\n`,
+      "evals/notes/prompt.md": "Write notes.\n",
+      "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear\n\nClear notes.\n",
+    });
+    const scope = { onlyEvals: ["notes"] };
+    // Two candidates, each 0.4 plus its judgment's 0.2.
+    const known = planSlots(bounded, { evalRuns: [], judgeRuns: [] }, scope).maximum;
+    expect(known.usd).toBeCloseTo(1.2, 12);
+    expect(known.unbounded).toEqual([]);
+    expect(describeMaximum({ usd: 1.2, unbounded: [] })).toBe("maximum cost: $1.2000");
+    const unbounded = await benchmarkWith({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 2, judge: { model: "p/judge" }, candidate: { maxCostUSD: 0.4 } };\n`,
+      "evals/notes/prompt.md": "Write notes.\n",
+      "evals/notes/judge.md": "# Notes\n\n## Criterion: clear — Clear\n\nClear notes.\n",
+    });
+    const maximum = planSlots(unbounded, { evalRuns: [], judgeRuns: [] }, scope).maximum;
+    expect(maximum.usd).toBeNull();
+    expect(maximum.unbounded.map((work) => [work.slot.repetition, work.action, work.why])).toEqual([
+      [1, "candidate", "set judge.maxCostUSD to bound it"],
+      [2, "candidate", "set judge.maxCostUSD to bound it"],
+    ]);
+    expect(describeMaximum(maximum)).toBe(
+      "maximum cost: unknown (2 unbounded items of work: set judge.maxCostUSD to bound it)",
+    );
   });
 
   it("estimates from the median recorded cost of the same eval and model, else unknown", async () => {
