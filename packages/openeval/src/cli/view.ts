@@ -1,6 +1,7 @@
 // `openeval view`: serve the results viewer on 127.0.0.1 until interrupted.
 import { serveViewer } from "../view/index.ts";
 import { defineCommand } from "./commands.ts";
+import { createViewLauncher } from "./view-launcher.ts";
 import { EXIT, UsageError } from "./errors.ts";
 
 export const viewCommand = defineCommand("view", {
@@ -17,6 +18,7 @@ export const viewCommand = defineCommand("view", {
       run: flags.run as string | undefined,
       port,
       readOnly: flags["read-only"] === true,
+      launcher: createViewLauncher((flags.benchmark as string | undefined) ?? "."),
     }).catch((error: unknown) => {
       if ((error as { code?: string }).code === "EADDRINUSE") throw new UsageError("portInUse", { port });
       throw error;

@@ -50,6 +50,7 @@ export {
   chooseRunDirectory,
   findLatestRun,
   findRun,
+  listRunIds,
   newRunId,
   resolveRun,
   resultsRoot,

@@ -16,12 +16,17 @@ export function newRunId(now = new Date()): string {
 }
 
 export function findLatestRun(benchmarkDirectory: string): string | null {
+  const latest = listRunIds(benchmarkDirectory).at(-1);
+  return latest === undefined ? null : join(resultsRoot(benchmarkDirectory), latest);
+}
+
+/** The ids of the benchmark's recorded runs (folders of results/ that hold a store), oldest first. */
+export function listRunIds(benchmarkDirectory: string): string[] {
   const root = resultsRoot(benchmarkDirectory);
-  if (!existsSync(root)) return null;
-  const runs = readdirSync(root)
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
     .filter((name) => existsSync(join(root, name, STORE_FILE)))
     .sort();
-  return runs.length === 0 ? null : join(root, runs[runs.length - 1]!);
 }
 
 /**

@@ -2,7 +2,7 @@
 export { runBenchmark, type RunBenchmarkOptions } from "./run-benchmark.ts";
 export { planBenchmark, type PlanBenchmarkOptions } from "./plan-run.ts";
 export { defaultConcurrency } from "./run-benchmark.ts";
-export { RunInProgressError } from "./recover.ts";
+export { RunInProgressError, runHolder } from "./recover.ts";
 export { calibrateBenchmark, type CalibrationReport, type ControlCheck } from "./calibrate.ts";
 export { auditBenchmark, type AuditOptions, type AuditReport } from "./audit.ts";
 export {

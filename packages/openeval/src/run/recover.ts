@@ -98,9 +98,14 @@ export function claimRun(store: ResultsStore, alternative = "", now = Date.now()
 
 /** Throws RunInProgressError when a live runner holds the run; writes nothing (merge-runs reads its source so). */
 export function checkNotHeld(store: ResultsStore, now = Date.now()): void {
+  const pid = runHolder(store, now);
+  if (pid !== null) throw new RunInProgressError(pid, store.directory, "");
+}
+
+/** The pid of the live runner (another process) that holds the run; null when none does. */
+export function runHolder(store: ResultsStore, now = Date.now()): number | null {
   const holder = store.heartbeat();
-  if (holder && holder.pid !== process.pid && holds(holder, now))
-    throw new RunInProgressError(holder.pid, store.directory, "");
+  return holder && holder.pid !== process.pid && holds(holder, now) ? holder.pid : null;
 }
 
 function holds(beat: { pid: number; at: number }, now: number): boolean {

@@ -9,26 +9,28 @@
 
 import { spawnSync } from "node:child_process";
 
-let launcher: string[] | undefined;
+let setpriv: string | null | undefined;
 
-/** `setpriv --pdeathsig SIGKILL` when this machine has a setpriv that supports it, else nothing. Checked once. */
-export function runnerTiePrefix(): readonly string[] {
-  launcher ??= probeSetpriv();
-  return launcher;
+/**
+ * `setpriv --pdeathsig <signal>` when this machine has a setpriv that supports it, else nothing. Checked once.
+ * SIGTERM (for a child that stops cleanly on it, such as `openeval run`) lets it record what it was doing.
+ */
+export function runnerTiePrefix(signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): readonly string[] {
+  setpriv ??= probeSetpriv();
+  return setpriv === null ? [] : [setpriv, "--pdeathsig", signal];
 }
 
 /**
  * argv with the launcher in front: the child (and, through `unshare --kill-child`, its namespace) dies with us.
  * @example Bun.spawn(tieToRunner(["bun", "worker.ts"]))
  */
-export function tieToRunner(argv: readonly string[]): string[] {
-  return [...runnerTiePrefix(), ...argv];
+export function tieToRunner(argv: readonly string[], signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): string[] {
+  return [...runnerTiePrefix(signal), ...argv];
 }
 
-function probeSetpriv(): string[] {
-  const setpriv = Bun.which("setpriv");
-  if (!setpriv) return [];
-  const prefix = [setpriv, "--pdeathsig", "SIGKILL"];
-  const probe = spawnSync(prefix[0]!, [...prefix.slice(1), "true"], { stdio: "ignore", timeout: 5_000 });
-  return probe.status === 0 ? prefix : [];
+function probeSetpriv(): string | null {
+  const path = Bun.which("setpriv");
+  if (!path) return null;
+  const probe = spawnSync(path, ["--pdeathsig", "SIGKILL", "true"], { stdio: "ignore", timeout: 5_000 });
+  return probe.status === 0 ? path : null;
 }

@@ -4,8 +4,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface ViewerAssets {
-  /** `token`: the served page's action token (null when read-only; a static export has none). */
-  html(options: { mode: "server" | "static"; title: string; token?: string | null }): string;
+  /**
+   * `token`: the served page's action token (null when read-only; a static export has none); `canRun`: the page may
+   * start runs (a launcher serves it).
+   */
+  html(options: PageOptions): string;
   script: string;
   stylesheet: string;
 }
@@ -45,7 +48,14 @@ async function build(): Promise<ViewerAssets> {
   return { script, stylesheet, html: (options) => renderHtml(options) };
 }
 
-function renderHtml(options: { mode: "server" | "static"; title: string; token?: string | null }): string {
+interface PageOptions {
+  mode: "server" | "static";
+  title: string;
+  token?: string | null;
+  canRun?: boolean;
+}
+
+function renderHtml(options: PageOptions): string {
   const escaped = options.title.replace(/[<>&"]/g, (char) => `&#${char.charCodeAt(0)};`);
   return `<!doctype html>
 <html lang="en">
@@ -58,7 +68,7 @@ function renderHtml(options: { mode: "server" | "static"; title: string; token?:
 </head>
 <body>
 <div id="root"></div>
-<script>window.OPENEVAL_VIEWER = ${JSON.stringify({ mode: options.mode, ...(options.token ? { token: options.token } : {}) })};</script>
+<script>window.OPENEVAL_VIEWER = ${JSON.stringify({ mode: options.mode, ...(options.token ? { token: options.token, canRun: options.canRun === true } : {}) })};</script>
 <script src="app.js"></script>
 </body>
 </html>

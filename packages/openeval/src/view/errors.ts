@@ -43,6 +43,25 @@ const SITUATIONS = {
     message: ({ pairs, index }: { pairs: number; index: number }) =>
       `pair: this comparison has ${pairs} model pair(s), at positions 0 to ${pairs - 1}; got ${index}`,
   },
+  planChanged: {
+    code: "OE_LAUNCH_PLAN_CHANGED",
+    message: ({ confirmed, now }: { confirmed: string; now: string }) =>
+      `The plan changed since it was confirmed (confirmed ${confirmed}, now ${now}); look at the plan again and confirm what it now says`,
+  },
+  runnerEnded: {
+    code: "OE_LAUNCH_FAILED",
+    message: ({ exitCode, output }: { exitCode: number | null; output: string }) =>
+      `openeval run ended before it started the run (exit code ${exitCode ?? "none"}): ${output.trim() || "it printed nothing"}`,
+  },
+  notRunHere: {
+    code: "OE_LAUNCH_NOT_RUNNING",
+    message: ({ runId }: { runId: string }) =>
+      `This viewer is not running ${runId}; a run started elsewhere is stopped where it runs (Ctrl+C, or kill its pid)`,
+  },
+  noLauncher: {
+    code: "OE_LAUNCH_UNAVAILABLE",
+    message: () => "This viewer cannot start runs (it was not started by `openeval view`); use `openeval run`",
+  },
 } as const satisfies Record<string, Situation>;
 
 type Situations = typeof SITUATIONS;
@@ -76,6 +95,19 @@ type CompareSituation = SituationOf<"OE_COMPARE_INVALID">;
 /** A comparison that names no run, baseline or model it can compare (the message lists what exists). */
 export class CompareError<S extends CompareSituation = CompareSituation> extends SituationError<
   Pick<Situations, CompareSituation>,
+  S
+> {
+  constructor(situation: S, ...[data, options]: SituationArgs<Situations[S]>) {
+    super(SITUATIONS, situation, data, options);
+  }
+}
+
+type LaunchSituation = SituationOf<
+  "OE_LAUNCH_PLAN_CHANGED" | "OE_LAUNCH_FAILED" | "OE_LAUNCH_NOT_RUNNING" | "OE_LAUNCH_UNAVAILABLE"
+>;
+/** A run the viewer's page asked to start or stop that it cannot: the API answers 409 with the message. */
+export class RunLaunchError<S extends LaunchSituation = LaunchSituation> extends SituationError<
+  Pick<Situations, LaunchSituation>,
   S
 > {
   constructor(situation: S, ...[data, options]: SituationArgs<Situations[S]>) {

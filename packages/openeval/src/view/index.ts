@@ -5,6 +5,7 @@ export { exportRun, type ExportRunOptions, type ExportResult } from "./export-ru
 export type * from "./api-types.ts";
 export { compareRuns, type CompareRunsOptions } from "./compare-runs.ts";
 export { formatComparison } from "./compare-table.ts";
-export { CompareError, ExportError } from "./errors.ts";
+export { CompareError, ExportError, RunLaunchError } from "./errors.ts";
+export type * from "./run-launch-types.ts";
 export type * from "./compare-types.ts";
 export type * from "./queue-types.ts";

@@ -8,6 +8,7 @@ import { createActionToken, refuseAction } from "./action-guard.ts";
 import { bundleViewer } from "./bundle-viewer.ts";
 import { RunCatalog } from "./run-catalog.ts";
 import { ViewerData } from "./viewer-data.ts";
+import type { RunLauncher } from "./run-launch-types.ts";
 
 export const DEFAULT_VIEWER_PORT = 4173;
 
@@ -18,8 +19,10 @@ export interface ServeViewerOptions {
   run?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Nothing can be changed from the page (no review form, every action refused). */
+  /** Nothing can be changed from the page (no review form, no Run, every action refused). */
   readOnly?: boolean;
+  /** Plans, starts and stops `openeval run` for the page; without one the page cannot start runs. */
+  launcher?: RunLauncher;
 }
 
 export interface ViewerServer {
@@ -44,6 +47,7 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
   const data = new ViewerData(catalog);
   const assets = await bundleViewer();
   const token = options.readOnly ? null : createActionToken();
+  const launcher = options.readOnly ? null : (options.launcher ?? null);
   const title = "openeval viewer";
   const page = (body: string, type: string) =>
     new Response(body, {
@@ -73,7 +77,8 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
       if (!isLoopbackHost(host))
         return new Response("The viewer answers only on 127.0.0.1 / localhost", { status: 403 });
       const url = new URL(request.url);
-      if (isActionPath(url.pathname)) return refuseAction(request, token) ?? (await handleAction(data, request));
+      if (isActionPath(url.pathname))
+        return refuseAction(request, token) ?? (await handleAction(data, request, launcher));
       if (url.pathname.startsWith("/api/")) {
         try {
           return await handleApi(data, request);
@@ -82,7 +87,7 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
         }
       }
       if (url.pathname === "/" || url.pathname === "/index.html")
-        return page(assets.html({ mode: "server", title, token }), "text/html");
+        return page(assets.html({ mode: "server", title, token, canRun: launcher !== null }), "text/html");
       if (url.pathname === "/app.js") return page(assets.script, "text/javascript");
       if (url.pathname === "/app.css") return page(assets.stylesheet, "text/css");
       return new Response("Not found", { status: 404 });
@@ -93,6 +98,8 @@ export async function serveViewer(options: ServeViewerOptions = {}): Promise<Vie
     port: server.port!,
     defaultRunId: catalog.listRuns().defaultRunId,
     async stop() {
+      // A run this viewer started stops as `openeval run` does on SIGTERM: its running work recorded interrupted.
+      await launcher?.close();
       await server.stop(true);
       await data.close();
     },

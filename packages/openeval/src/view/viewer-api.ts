@@ -4,6 +4,7 @@
 export type * from "./api-types.ts";
 export type * from "./compare-types.ts";
 export type * from "./queue-types.ts";
+export type * from "./run-launch-types.ts";
 export { EVAL_RUN_SORTS } from "./api-types.ts";
 export { CHANGE_SORTS } from "./compare-types.ts";
 export { locateInTranscript, pageOf, pageOffsetFor, queryEvalRuns } from "./query.ts";
