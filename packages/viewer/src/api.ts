@@ -25,6 +25,11 @@ import {
   queryEvalRuns,
   type QueueAnswer,
   type RunOverview,
+  type RunPlanAnswer,
+  type RunSelection,
+  type RunStartRequest,
+  type StartedRun,
+  type StoppedRun,
   type ReviewRequest,
   type ReviewStanding,
   type RunsAnswer,
@@ -77,6 +82,14 @@ export interface ViewerApi {
   canReview: boolean;
   /** Records a person's review of a criterion (as `openeval review` does); throws with the server's reason. */
   review(run: string, request: ReviewRequest): Promise<{ review: ReviewStanding["review"] }>;
+  /** Runs can be planned, started and stopped from the page: a served viewer with a launcher, not --read-only. */
+  canRun: boolean;
+  /** What `openeval run` would do for the selection, its estimate and its maximum cost. */
+  planRun(selection: RunSelection): Promise<RunPlanAnswer>;
+  /** Starts `openeval run` for the selection, confirmed against the maximum the plan showed. */
+  startRun(request: RunStartRequest): Promise<StartedRun>;
+  /** Stops a run this viewer started, as SIGTERM stops `openeval run`. */
+  stopRun(run: string): Promise<StoppedRun>;
 }
 
 export class NotFoundError extends Error {}
@@ -85,12 +98,12 @@ function notInExport(missing: Missing): NotFoundError {
   return new NotFoundError(`Not in this export: ${describeMissing(missing)}.`);
 }
 
-/** `token`: the served page's action token (null: read-only). */
-export function createApi(mode: "server" | "static", token: string | null = null): ViewerApi {
-  return mode === "static" ? staticApi() : serverApi(token);
+/** `token`: the served page's action token (null: read-only); `canRun`: the server can start runs. */
+export function createApi(mode: "server" | "static", token: string | null = null, canRun = false): ViewerApi {
+  return mode === "static" ? staticApi() : serverApi(token, canRun);
 }
 
-function serverApi(token: string | null): ViewerApi {
+function serverApi(token: string | null, canRun: boolean): ViewerApi {
   const get = async <T>(
     path: string,
     query: Record<string, string | number | boolean | undefined> = {},
@@ -106,19 +119,24 @@ function serverApi(token: string | null): ViewerApi {
     return body;
   };
   const run = (id: string) => `runs/${encodeURIComponent(id)}`;
+  const act = async <T>(path: string, request: unknown): Promise<T> => {
+    const response = await fetch(`api/actions/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-openeval-token": token ?? "" },
+      body: JSON.stringify(request),
+    });
+    const body = (await response.json()) as T & { error?: string };
+    if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+    return body;
+  };
   return {
     mode: "server",
     canReview: token !== null,
-    async review(id, request) {
-      const response = await fetch(`api/actions/${run(id)}/reviews`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-openeval-token": token ?? "" },
-        body: JSON.stringify(request),
-      });
-      const body = (await response.json()) as { review: ReviewStanding["review"]; error?: string };
-      if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
-      return body;
-    },
+    review: (id, request) => act(`${run(id)}/reviews`, request),
+    canRun: token !== null && canRun,
+    planRun: (selection) => act("plan", selection),
+    startRun: (request) => act("runs", request),
+    stopRun: (id) => act(`${run(id)}/stop`, {}),
     runs: () => get("runs"),
     overview: (id) => get(run(id)),
     matrix: (id, offset, limit) => get(`${run(id)}/matrix`, { offset, limit }),
@@ -229,6 +247,10 @@ function staticApi(): ViewerApi {
     mode: "static",
     canReview: false,
     review: () => Promise.reject(new Error("A static export changes nothing: review with `openeval review`")),
+    canRun: false,
+    planRun: () => Promise.reject(new Error("A static export runs nothing: plan with `openeval plan`")),
+    startRun: () => Promise.reject(new Error("A static export runs nothing: run with `openeval run`")),
+    stopRun: () => Promise.reject(new Error("A static export runs nothing")),
     runs: () => load(staticKeys.runs(), { part: "the list of runs" }),
     overview: (run) => load(staticKeys.overview(run), { run }),
     matrix: async (run, offset, limit) => {

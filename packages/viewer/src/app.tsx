@@ -3,6 +3,7 @@ import { useContext, useEffect, type ReactNode } from "react";
 import { LiveContext, LiveProvider, useApi, useLocation } from "./hooks.tsx";
 import { EvalRunPage } from "./pages/eval-run-page.tsx";
 import { JudgeRunPage } from "./pages/judge-run-page.tsx";
+import { LaunchPage } from "./pages/launch-page.tsx";
 import { RunPage } from "./pages/run-page.tsx";
 import { RunsPage } from "./pages/runs-page.tsx";
 import { SideBySidePage } from "./pages/side-by-side-page.tsx";
@@ -19,6 +20,8 @@ export function App() {
   const page =
     route.page === "runs" ? (
       <RunsPage />
+    ) : route.page === "launch" ? (
+      <LaunchPage location={location} />
     ) : route.page === "run" ? (
       <RunPage run={route.run} location={location} />
     ) : route.page === "eval-run" ? (
@@ -55,6 +58,7 @@ function TopBar({ route }: { route: Route }) {
       </a>,
     );
   }
+  if (route.page === "launch") crumbs.push(<span key="launch">Run</span>);
   if (route.page === "eval-run") crumbs.push(<span key="eval">Eval run {shortId(route.evalRun)}</span>);
   if (route.page === "judge-run") crumbs.push(<span key="judge">Judge run {shortId(route.judgeRun)}</span>);
   if (route.page === "side-by-side") crumbs.push(<span key="side">Side by side</span>);

@@ -3,6 +3,8 @@
 
 export type Route =
   | { page: "runs" }
+  /** Starting a run (`?run=<id>` resumes that run; default a new one). */
+  | { page: "launch" }
   | { page: "run"; run: string }
   | { page: "eval-run"; run: string; evalRun: string }
   | { page: "judge-run"; run: string; judgeRun: string }
@@ -21,6 +23,7 @@ export function parseHash(hash: string): Location {
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   const query = new URLSearchParams(search);
   if (parts.length === 0) return { route: { page: "runs" }, query };
+  if (parts.length === 1 && parts[0] === "run") return { route: { page: "launch" }, query };
   if (parts[0] === "runs" && parts.length === 2) return { route: { page: "run", run: parts[1]! }, query };
   if (parts[0] === "runs" && parts.length === 3 && parts[2] === "side-by-side")
     return { route: { page: "side-by-side", run: parts[1]! }, query };
@@ -38,15 +41,17 @@ export function href(route: Route, query: QueryValues = {}): string {
   const path =
     route.page === "runs"
       ? "/"
-      : route.page === "run"
-        ? `/runs/${encodeURIComponent(route.run)}`
-        : route.page === "eval-run"
-          ? `/runs/${encodeURIComponent(route.run)}/eval-runs/${encodeURIComponent(route.evalRun)}`
-          : route.page === "judge-run"
-            ? `/runs/${encodeURIComponent(route.run)}/judge-runs/${encodeURIComponent(route.judgeRun)}`
-            : route.page === "side-by-side"
-              ? `/runs/${encodeURIComponent(route.run)}/side-by-side`
-              : route.path;
+      : route.page === "launch"
+        ? "/run"
+        : route.page === "run"
+          ? `/runs/${encodeURIComponent(route.run)}`
+          : route.page === "eval-run"
+            ? `/runs/${encodeURIComponent(route.run)}/eval-runs/${encodeURIComponent(route.evalRun)}`
+            : route.page === "judge-run"
+              ? `/runs/${encodeURIComponent(route.run)}/judge-runs/${encodeURIComponent(route.judgeRun)}`
+              : route.page === "side-by-side"
+                ? `/runs/${encodeURIComponent(route.run)}/side-by-side`
+                : route.path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
     if (value !== undefined && value !== null && value !== "" && value !== false) params.set(key, String(value));

@@ -8,6 +8,7 @@ import { withQuery, type Location } from "../route.ts";
 import { EvalRunList } from "./eval-run-list.tsx";
 import { Leaderboard, VerdictBadge } from "./leaderboard.tsx";
 import { Matrix } from "./matrix.tsx";
+import { RunControls } from "../components/run-controls.tsx";
 import { CompareView } from "./compare-view.tsx";
 import { QueueView } from "./queue-view.tsx";
 
@@ -93,6 +94,7 @@ function RunHeader({ overview }: { overview: RunOverview }) {
           <div className="muted">
             Run <code>{run.id}</code> · started {formatDate(run.createdAt)} · OpenCode {run.opencodeVersion}
           </div>
+          <RunControls run={run.id} live={overview.live} />
         </div>
         <div className="run-stats">
           <Stat label="Judged slots" value={`${counts.judged} / ${counts.slots}`} />

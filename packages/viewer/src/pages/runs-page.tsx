@@ -11,6 +11,11 @@ export function RunsPage() {
     <>
       <div className="page-title">
         <h1>Runs</h1>
+        {api.canRun ? (
+          <a className="button" href={href({ page: "launch" })} data-testid="start-run">
+            Run…
+          </a>
+        ) : null}
       </div>
       <Await state={runs}>
         {({ runs: list, defaultRunId }) =>
