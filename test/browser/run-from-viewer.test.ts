@@ -2,7 +2,8 @@
 // shows the work and its maximum, Start waits for the confirmation, the run page opens live and the run finishes with
 // the results a CLI run of the same selection gives. A forged request from another site starts nothing, a read-only
 // viewer offers no Run, a run a CLI runner holds cannot be started from the page (its pid is named), and Stop stops a
-// run the page started as SIGTERM stops `openeval run`: its eval run recorded interrupted.
+// run the page started as SIGTERM stops `openeval run`: its eval run recorded interrupted. While the page's run works,
+// a CLI runner is refused it, as it would be by another CLI runner.
 import { cp, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -107,67 +108,81 @@ function scoresOf(summary: {
 }
 
 describe("a run started from the page", () => {
-  it("plans the selection, starts only once its maximum is confirmed, opens live and ends as a CLI run of it does", async () => {
-    await withPage(async (page) => {
-      await page.goto(viewer.url);
-      await page.getByTestId("start-run").click();
-      const form = page.getByRole("form", { name: "what to run" });
-      await form.waitFor();
-      for (const other of ["fix-discount", "fix-slugify", "incident-summary", "tidy-build"])
-        await form.locator(`input[name="eval"][value="${other}"]`).uncheck();
-      await form.locator('input[name="repetition"][value="2"]').uncheck();
-      // Two models × current and concise: four candidates, the control judge's grading costs nothing.
-      await page.getByTestId("plan-counts").filter({ hasText: "4 candidate" }).waitFor();
-      expect(await page.locator('[data-testid="plan-work"] tbody tr').count()).toBe(4);
-      expect(await page.getByTestId("plan-maximum").textContent()).toBe("$0");
-      expect(await page.getByTestId("launch-confirmation").textContent()).toBe(
-        "Start this run: it can spend at most $0.0000.",
-      );
-      const start = page.getByRole("button", { name: "Start the run" });
-      expect(await start.isDisabled()).toBe(true);
-      expect(await runIds(example)).toEqual([]);
-      await screenshot(page, "launch-plan");
-      await page.locator('input[name="confirm"]').check();
-      await start.click();
-      await page.waitForURL(/#\/runs\/[^/?]+\?tab=queue$/);
-      const runId = decodeURIComponent(/#\/runs\/([^/?]+)/.exec(page.url())![1]!);
-      expect(await runIds(example)).toEqual([runId]);
-      expect((await waitUntilFinished(viewer.url, runId)).counts.judged).toBe(4);
-      await page.goto(viewer.url);
-      await page.locator(`[data-testid="runs"] a[href*="${encodeURIComponent(runId)}"]`).waitFor();
+  it(
+    "plans the selection, starts only once its maximum is confirmed, opens live and ends as a CLI run of it does",
+    async () => {
+      await withPage(async (page) => {
+        await page.goto(viewer.url);
+        await page.getByTestId("start-run").click();
+        const form = page.getByRole("form", { name: "what to run" });
+        await form.waitFor();
+        for (const other of ["fix-discount", "fix-slugify", "incident-summary", "tidy-build"])
+          await form.locator(`input[name="eval"][value="${other}"]`).uncheck();
+        await form.locator('input[name="repetition"][value="2"]').uncheck();
+        // Two models × current and concise: four candidates, the control judge's grading costs nothing.
+        await page.getByTestId("plan-counts").filter({ hasText: "4 candidate" }).waitFor();
+        expect(await page.locator('[data-testid="plan-work"] tbody tr').count()).toBe(4);
+        expect(await page.getByTestId("plan-maximum").textContent()).toBe("$0");
+        expect(await page.getByTestId("launch-confirmation").textContent()).toBe(
+          "Start this run: it can spend at most $0.0000.",
+        );
+        const start = page.getByRole("button", { name: "Start the run" });
+        expect(await start.isDisabled()).toBe(true);
+        expect(await runIds(example)).toEqual([]);
+        await screenshot(page, "launch-plan");
+        await page.locator('input[name="confirm"]').check();
+        await start.click();
+        await page.waitForURL(/#\/runs\/[^/?]+\?tab=queue$/);
+        const runId = decodeURIComponent(/#\/runs\/([^/?]+)/.exec(page.url())![1]!);
+        expect(await runIds(example)).toEqual([runId]);
+        expect((await waitUntilFinished(viewer.url, runId)).counts.judged).toBe(4);
+        await page.goto(viewer.url);
+        await page.locator(`[data-testid="runs"] a[href*="${encodeURIComponent(runId)}"]`).waitFor();
 
-      const fromPage = JSON.parse((await runCli(["report", "--benchmark", example, "--json"])).stdout);
-      const cli = await copyExample();
-      const run = await runCli(["run", "--benchmark", cli, "--only-eval", EVAL, "--only-repetition", "1"]);
-      expect(run.exitCode, run.stderr).toBe(0);
-      const fromCli = JSON.parse((await runCli(["report", "--benchmark", cli, "--json"])).stdout);
-      // A selection leaves the run incomplete, from the page as from the CLI.
-      expect([fromPage.complete, fromCli.complete]).toEqual([false, false]);
-      expect(scoresOf(fromPage)).toEqual(scoresOf(fromCli));
-      expect(scoresOf(fromPage).map((entry) => [entry.model, entry.variant])).toEqual([
-        ["control/positive", "current"],
-        ["control/positive", "concise"],
-        ["control/negative", "current"],
-        ["control/negative", "concise"],
-      ]);
-    });
-  }, RUNS_SESSIONS);
+        const fromPage = JSON.parse((await runCli(["report", "--benchmark", example, "--json"])).stdout);
+        const cli = await copyExample();
+        const run = await runCli(["run", "--benchmark", cli, "--only-eval", EVAL, "--only-repetition", "1"]);
+        expect(run.exitCode, run.stderr).toBe(0);
+        const fromCli = JSON.parse((await runCli(["report", "--benchmark", cli, "--json"])).stdout);
+        // A selection leaves the run incomplete, from the page as from the CLI.
+        expect([fromPage.complete, fromCli.complete]).toEqual([false, false]);
+        expect(scoresOf(fromPage)).toEqual(scoresOf(fromCli));
+        expect(scoresOf(fromPage).map((entry) => [entry.model, entry.variant])).toEqual([
+          ["control/positive", "current"],
+          ["control/positive", "concise"],
+          ["control/negative", "current"],
+          ["control/negative", "concise"],
+        ]);
+      });
+    },
+    RUNS_SESSIONS,
+  );
 
-  it("is stopped by Stop as SIGTERM stops openeval run: its running eval run is recorded interrupted", async () => {
-    await withPage(async (page) => {
-      await page.goto(`${slowViewer.url}#/run`);
-      await page.locator('input[name="confirm"]').check();
-      await page.getByRole("button", { name: "Start the run" }).click();
-      await page.waitForURL(/#\/runs\/[^/?]+\?tab=queue$/);
-      const runId = decodeURIComponent(/#\/runs\/([^/?]+)/.exec(page.url())![1]!);
-      // Stopped while its candidate waits for the slow answer.
-      await until(() => evalRunStates(join(slow, "results", runId)).includes("running"));
-      await page.getByRole("button", { name: "Stop" }).click();
-      await page.getByTestId("stop-message").filter({ hasText: "Stopped" }).waitFor();
-      expect(await page.getByTestId("stop-message").textContent()).toBe("Stopped (openeval run exited with 143).");
-      expect(evalRunStates(join(slow, "results", runId))).toEqual(["interrupted"]);
-    });
-  }, RUNS_SESSIONS);
+  it(
+    "is stopped by Stop as SIGTERM stops openeval run: its running eval run is recorded interrupted",
+    async () => {
+      await withPage(async (page) => {
+        await page.goto(`${slowViewer.url}#/run`);
+        await page.locator('input[name="confirm"]').check();
+        await page.getByRole("button", { name: "Start the run" }).click();
+        await page.waitForURL(/#\/runs\/[^/?]+\?tab=queue$/);
+        const runId = decodeURIComponent(/#\/runs\/([^/?]+)/.exec(page.url())![1]!);
+        // Stopped while its candidate waits for the slow answer.
+        await until(() => evalRunStates(join(slow, "results", runId)).includes("running"));
+        // The page's runner holds the run against the CLI as a CLI runner would.
+        const cli = await runCli(["run", "--benchmark", slow, "--run", runId]);
+        expect(cli.exitCode).toBe(2);
+        expect(cli.stderr).toContain(
+          `Another openeval run (pid ${holderOf(join(slow, "results", runId))}) is working on`,
+        );
+        await page.getByRole("button", { name: "Stop" }).click();
+        await page.getByTestId("stop-message").filter({ hasText: "Stopped" }).waitFor();
+        expect(await page.getByTestId("stop-message").textContent()).toBe("Stopped (openeval run exited with 143).");
+        expect(evalRunStates(join(slow, "results", runId))).toEqual(["interrupted"]);
+      });
+    },
+    RUNS_SESSIONS,
+  );
 });
 
 describe("what cannot start a run", () => {
@@ -227,24 +242,28 @@ describe("what cannot start a run", () => {
     expect(refused.status).toBe(403);
   });
 
-  it("a run a CLI runner holds: the page names the runner's pid and cannot start it", async () => {
-    const runner = Bun.spawn([process.execPath, RUN_COMMAND, "run", "--benchmark", slow, "--new"], {
-      stdout: "ignore",
-      stderr: "ignore",
-    });
-    runners.push(runner);
-    const runId = await heldRun(slow, runner.pid);
-    await withPage(async (page) => {
-      await page.goto(`${slowViewer.url}#/run?run=${encodeURIComponent(runId)}`);
-      await page.getByTestId("launch-held").waitFor();
-      expect(await page.getByTestId("launch-held").textContent()).toBe(
-        `openeval run (pid ${runner.pid}) is working on ${runId}: it cannot start here until that one ends.`,
-      );
-      expect(await page.getByRole("button", { name: "Start the run" }).isDisabled()).toBe(true);
-    });
-    runner.kill("SIGTERM");
-    await runner.exited;
-  }, RUNS_SESSIONS);
+  it(
+    "a run a CLI runner holds: the page names the runner's pid and cannot start it",
+    async () => {
+      const runner = Bun.spawn([process.execPath, RUN_COMMAND, "run", "--benchmark", slow, "--new"], {
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+      runners.push(runner);
+      const runId = await heldRun(slow, runner.pid);
+      await withPage(async (page) => {
+        await page.goto(`${slowViewer.url}#/run?run=${encodeURIComponent(runId)}`);
+        await page.getByTestId("launch-held").waitFor();
+        expect(await page.getByTestId("launch-held").textContent()).toBe(
+          `openeval run (pid ${runner.pid}) is working on ${runId}: it cannot start here until that one ends.`,
+        );
+        expect(await page.getByRole("button", { name: "Start the run" }).isDisabled()).toBe(true);
+      });
+      runner.kill("SIGTERM");
+      await runner.exited;
+    },
+    RUNS_SESSIONS,
+  );
 });
 
 /** The id of the run `pid` creates and holds under `benchmark`, once its heartbeat is written. */
