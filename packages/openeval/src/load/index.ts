@@ -55,6 +55,7 @@ export {
   type Isolation,
 } from "./isolation.ts";
 export {
+  ADAPTIVE_COMPARISONS,
   BenchmarkSchema,
   GatesSchema,
   CRITERION_ID,
@@ -64,6 +65,7 @@ export {
   RESERVED_VARIANTS,
   JudgeSettingsSchema,
   VerificationSettingsSchema,
+  type AdaptiveRepetitions,
   type Benchmark,
   type BenchmarkSettings,
   type EvalConfig,

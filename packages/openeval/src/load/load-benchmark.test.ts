@@ -61,7 +61,7 @@ describe("loadBenchmark", () => {
     );
     expect(problems).toEqual([
       'benchmark.ts: models[1]: must look like "provider/model" or "provider/model#variant"',
-      "benchmark.ts: repetitions: Invalid input: expected number, received string",
+      "benchmark.ts: repetitions: Invalid input: expected number or object, received string",
       'benchmark.ts: unknown key "colour"; remove or correct it',
     ]);
     expect(

@@ -248,15 +248,37 @@ export const MAX_REPETITIONS = 1_000;
 /** Slots = evals (each eval's cases, for an eval with cases) × models × (variants + current) × repetitions. */
 export const MAX_SLOTS = 1_000_000;
 
+const RepetitionCountSchema = positiveInt.max(MAX_REPETITIONS, {
+  message: `must be at most ${MAX_REPETITIONS}; each repetition runs every eval for every model again`,
+});
+
+/** What adaptive repetitions decide before they stop: each variant against current, each pair of models, or each candidate against baseline.json. */
+export const ADAPTIVE_COMPARISONS = ["variants", "models", "baseline"] as const;
+
+/**
+ * Adaptive repetitions: `min` for every slot, then one more round at a time, up to `max`, for the slots of the
+ * comparisons not decided yet (docs/guide/adaptive-repetitions.md).
+ */
+const AdaptiveRepetitionsSchema = z
+  .strictObject({
+    min: RepetitionCountSchema,
+    max: RepetitionCountSchema,
+    stopWhen: z.strictObject({
+      decided: z.enum(ADAPTIVE_COMPARISONS),
+      /** Also decided once the difference is known to lie within ±margin (credit, 0–1). */
+      margin: z.number().positive().max(1).optional(),
+    }),
+  })
+  .refine((adaptive) => adaptive.min <= adaptive.max, {
+    path: ["min"],
+    message: "must be at most max; min repetitions run for every slot, max bounds the rounds",
+  });
+
 export const BenchmarkSchema = z
   .strictObject({
     name: z.string().min(1).optional(),
     models: z.array(ModelIdSchema).min(1, { message: "list at least one model" }),
-    repetitions: positiveInt
-      .max(MAX_REPETITIONS, {
-        message: `must be at most ${MAX_REPETITIONS}; each repetition runs every eval for every model again`,
-      })
-      .default(3),
+    repetitions: z.union([RepetitionCountSchema, AdaptiveRepetitionsSchema]).default(3),
     concurrency: positiveInt.optional(),
     judge: JudgeSettingsSchema.default({ timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS }),
     candidate: CandidateSettingsSchema.default({ timeoutMs: DEFAULT_CANDIDATE_TIMEOUT_MS, providers: {} }),
@@ -293,6 +315,21 @@ export const BenchmarkSchema = z
       }
       seen.add(model);
     });
+    const adaptive = typeof benchmark.repetitions === "number" ? null : benchmark.repetitions;
+    if (adaptive?.stopWhen.decided === "variants" && Object.keys(benchmark.variants).length === 0)
+      context.addIssue({
+        code: "custom",
+        path: ["repetitions", "stopWhen", "decided"],
+        message:
+          '"variants" compares each variant with current, and benchmark.ts declares no variant; add one, or decide "models" or "baseline"',
+      });
+    if (adaptive?.stopWhen.decided === "models" && benchmark.models.length < 2)
+      context.addIssue({
+        code: "custom",
+        path: ["repetitions", "stopWhen", "decided"],
+        message:
+          '"models" compares each pair of models, and benchmark.ts lists one; add a model, or decide "variants" or "baseline"',
+      });
     for (const name of Object.keys(benchmark.variants)) {
       if ((RESERVED_VARIANTS as readonly string[]).includes(name)) {
         context.addIssue({
@@ -308,7 +345,23 @@ export const BenchmarkSchema = z
         });
       }
     }
-  });
+  })
+  // Slots are planned up to `repetitions` (adaptive: max); `adaptive` says how many of them run.
+  .transform(({ repetitions, ...benchmark }) => ({
+    ...benchmark,
+    repetitions: typeof repetitions === "number" ? repetitions : repetitions.max,
+    adaptive:
+      typeof repetitions === "number"
+        ? null
+        : {
+            min: repetitions.min,
+            max: repetitions.max,
+            decided: repetitions.stopWhen.decided,
+            margin: repetitions.stopWhen.margin ?? null,
+          },
+  }));
+
+export type AdaptiveRepetitions = NonNullable<BenchmarkSettings["adaptive"]>;
 
 export const EarlyStopSchema = z.union([
   z.literal(true),

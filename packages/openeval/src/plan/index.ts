@@ -6,6 +6,7 @@ export {
   scoredCriteria,
   describeSlot,
   type Plan,
+  type PlanRounds,
   type PlanScope,
   type PlannedSlot,
   type RecordedWork,

@@ -46,8 +46,11 @@ export interface PlannedSlot<E extends EvalRunHead = EvalRunHead, J extends Judg
   extends SlotKey {
   action: SlotAction;
   reason: string;
-  /** Why a deferred slot waits: outside the --only-* scope, or in scope but held back by --offline / --max-cost. */
-  deferredBy?: "scope" | "offline" | "budget";
+  /**
+   * Why a deferred slot waits: outside the --only-* scope; held back by --offline / --max-cost; or, with adaptive
+   * repetitions, a repetition its comparisons no longer need (`decided`) or one of a later round (`round`).
+   */
+  deferredBy?: "scope" | "offline" | "budget" | "decided" | "round";
   candidateFingerprint: string;
   judgeFingerprint: string;
   /** The recording to judge or reuse, when there is one. */
@@ -61,6 +64,14 @@ export interface PlannedSlot<E extends EvalRunHead = EvalRunHead, J extends Judg
    * with unchanged inputs are kept, the rest are graded.
    */
   judging?: "fresh" | { repeat: number };
+}
+
+/** Where adaptive repetitions stand (summary/adaptive-rounds.ts decides it from the recorded work). */
+export interface PlanRounds {
+  /** The highest repetition the current round runs. */
+  level: number;
+  /** Whether the slot's candidate needs no repetition after `after`: every comparison it is in was decided then. */
+  stopped(slot: SlotKey): { after: number; reason: string } | null;
 }
 
 export interface PlanScope {
@@ -97,6 +108,8 @@ export interface PlanScope {
   rejudge?: readonly string[] | "failed" | "judged";
   /** `rejudge --repeat N`: grade the recordings N more times with every judge model, keeping earlier judgments. */
   repeatJudgments?: number;
+  /** Adaptive repetitions: the round being run and the candidates whose comparisons are decided. */
+  rounds?: PlanRounds;
   /** Do only what retry/rejudge asked for; other pending work waits for `openeval run`. */
   explicitOnly?: boolean;
 }
@@ -175,11 +188,15 @@ export function planSlots<E extends EvalRunHead, J extends JudgeRunHead>(
           // Only retry names a slot by its latest execution: looking that up for every slot cost a key string each.
           const decision: Decision<E, J> =
             inScope(key, scope) && (categorized?.has(key.evalId) ?? true)
-              ? applyExplicitRequests(
-                  decide(index.activeWork(key, expected)),
-                  // Only a rubric has judgments to repeat.
-                  evaluation.rubric ? scope : { ...scope, repeatJudgments: 0 },
-                  scope.retry?.length ? index.latest(key)?.id : undefined,
+              ? applyRounds(
+                  applyExplicitRequests(
+                    decide(index.activeWork(key, expected)),
+                    // Only a rubric has judgments to repeat.
+                    evaluation.rubric ? scope : { ...scope, repeatJudgments: 0 },
+                    scope.retry?.length ? index.latest(key)?.id : undefined,
+                  ),
+                  key,
+                  scope.rounds,
                 )
               : {
                   action: "deferred",
@@ -272,6 +289,31 @@ function inScope(slot: SlotKey, scope: PlanScope): boolean {
     (!scope.onlyVariants || scope.onlyVariants.includes(slot.variant)) &&
     (!scope.onlyRepetitions || scope.onlyRepetitions.includes(slot.repetition))
   );
+}
+
+/** Adaptive repetitions hold back work its round does not run yet, or that a decided comparison no longer needs. */
+function applyRounds<E extends EvalRunHead, J extends JudgeRunHead>(
+  decision: Decision<E, J>,
+  slot: SlotKey,
+  rounds: PlanRounds | undefined,
+): Decision<E, J> {
+  if (!rounds || (decision.action !== "candidate" && decision.action !== "judge")) return decision;
+  const stopped = rounds.stopped(slot);
+  if (stopped && slot.repetition > stopped.after)
+    return {
+      ...decision,
+      action: "deferred",
+      deferredBy: "decided",
+      reason: `Adaptive repetitions: decided after repetition ${stopped.after} (${stopped.reason})`,
+    };
+  if (slot.repetition > rounds.level)
+    return {
+      ...decision,
+      action: "deferred",
+      deferredBy: "round",
+      reason: `Adaptive repetitions: repetition ${slot.repetition} waits for its round, if its comparisons are still undecided then`,
+    };
+  return decision;
 }
 
 type Decision<E extends EvalRunHead, J extends JudgeRunHead> = Pick<

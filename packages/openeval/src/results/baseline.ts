@@ -12,6 +12,8 @@ import type { Verdict } from "./verdict.ts";
 import { candidateName, variantOf } from "../records/index.ts";
 import { CURRENT_VARIANT_NAME } from "../load/index.ts";
 
+/** Where a benchmark keeps its accepted run's scores: beside benchmark.ts. */
+export const BASELINE_FILE = "baseline.json";
 export interface BaselineInput {
   runId: string;
   /** ISO time written into the file; passed in so that the content is a pure function of the input. */

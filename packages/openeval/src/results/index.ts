@@ -49,7 +49,14 @@ export {
   type VerdictHeadline,
   type VerdictWords,
 } from "./verdict-words.ts";
-export { buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
+export { BASELINE_FILE, buildBaseline, readBaseline, writeBaseline, type BaselineInput } from "./baseline.ts";
+export {
+  decideLook,
+  lookAlpha,
+  type ComparisonDecision,
+  type SequentialLook,
+  type SequentialOptions,
+} from "./sequential-decision.ts";
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
 export { BaselineInvalidError, BaselineRefusedError, GateSelectionError, RunMaintenanceError } from "./errors.ts";

@@ -7,6 +7,8 @@ import { modelsInScope, resolveRunIsolation, usesContainers, type RunIsolation }
 import { imagesToCarry, runEngineMembers, runImages } from "./engine-pool.ts";
 import { resolveRunVerification } from "./verification.ts";
 import {
+  planAdaptively,
+  readCheckedRecords,
   readPlanRecords,
   recordedInputChanges,
   recordedInputProblems,
@@ -79,7 +81,7 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
     checkScope(benchmark, scope);
     const isolation = await isolationFor();
     return {
-      ...planSlots(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, isolation.runtimeFor),
+      ...(await planAdaptively(benchmark, { evalRuns: [], judgeRuns: [] }, scope, imageFor, isolation.runtimeFor)).plan,
       runDirectory,
       inputChanges: [],
       integrity: [],
@@ -95,7 +97,9 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
     const integrity = [...records.integrity, ...recordedInputProblems(store)];
     const isolation = await isolationFor(records.runModels);
     return {
-      ...planSlots(benchmark, records, scope, imageFor, isolation.runtimeFor),
+      ...(benchmark.settings.adaptive
+        ? (await planAdaptively(benchmark, readCheckedRecords(store), scope, imageFor, isolation.runtimeFor)).plan
+        : planSlots(benchmark, records, scope, imageFor, isolation.runtimeFor)),
       runDirectory,
       inputChanges: recordedInputChanges(store),
       integrity,

@@ -29,7 +29,6 @@ import {
   checkScope,
   plannedModels,
   plannedVariants,
-  planSlots,
   checkRepeatedJudging,
   resolveExplicitRequests,
   type PlanScope,
@@ -40,6 +39,7 @@ import type { BenchmarkRun } from "../records/index.ts";
 import {
   readRunModels,
   recordModelsAdded,
+  slotId,
   recordRuntimeIdentity,
   type ResultsStore,
   type RunModels,
@@ -67,6 +67,7 @@ import {
   INPUTS_TAMPERED_EVENT,
   readCheckedRecords,
   readCheckedRecordsSince,
+  planAdaptively,
   recordSummary,
   summarizeRun,
   type CheckedRecords,
@@ -185,9 +186,11 @@ export async function runBenchmark(
     for (const message of insecureEngineWarnings(members)) emit({ type: "notice", message });
     await reapOrphanedVerification(verification, members);
     await reapOrphanedCandidates(isolation, members);
-    const records = readCheckedRecords(store);
+    let records = readCheckedRecords(store);
     for (const message of describeIntegrityProblems(records.integrity)) emit({ type: "notice", message });
-    const plan = planSlots(benchmark, records, { ...scope, ...requests }, verification.imageFor, isolation.runtimeFor);
+    const planRound = async (roundScope: PlanScope) =>
+      (await planAdaptively(benchmark, records, roundScope, verification.imageFor, isolation.runtimeFor)).plan;
+    const plan = await planRound({ ...scope, ...requests });
     checkRepeatedJudging(plan.slots, { ...scope, ...requests });
     emit({
       type: "run.started",
@@ -199,20 +202,22 @@ export async function runBenchmark(
     });
 
     const monitored = monitoredEvals(benchmark, concurrency, scope.finalOnly ?? false, emit);
-    const work: SlotWork[] = plan.slots
-      .filter((slot) => slot.action === "candidate" || slot.action === "judge")
-      .map((slot) => ({
-        kind: slot.action === "candidate" ? "candidate" : "judge",
-        slot,
-        evalRun: slot.evalRun,
-        monitored:
-          slot.action === "candidate" &&
-          monitored.has(slot.evalId) &&
-          earlyStopPolicy(
-            benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)?.settings.earlyStop,
-            slot.model,
-          ) !== null,
-      }));
+    const workOf = (planned: typeof plan): SlotWork[] =>
+      planned.slots
+        .filter((slot) => slot.action === "candidate" || slot.action === "judge")
+        .map((slot) => ({
+          kind: slot.action === "candidate" ? "candidate" : "judge",
+          slot,
+          evalRun: slot.evalRun,
+          monitored:
+            slot.action === "candidate" &&
+            monitored.has(slot.evalId) &&
+            earlyStopPolicy(
+              benchmark.evals.find((evaluation) => evaluation.id === slot.evalId)?.settings.earlyStop,
+              slot.model,
+            ) !== null,
+        }));
+    let work = workOf(plan);
     // Step: freeze what candidates and judges use, and hash what they must not change, before any candidate starts.
     const sources = work.length > 0 ? await hashSources(benchmark.directory) : null;
     const {
@@ -285,17 +290,28 @@ export async function runBenchmark(
       engines,
     };
     try {
-      await runWorkQueue(
-        work,
-        concurrency,
-        (item, enqueue) =>
-          item.kind === "candidate"
-            ? runCandidateWork(item, context, enqueue)
-            : item.kind === "check"
-              ? item.check!()
-              : runJudgeWork(item, context),
-        { signal: options.signal, onChange: (state) => emit({ type: "queue.changed", ...state }) },
-      );
+      for (;;) {
+        await runWorkQueue(
+          work,
+          concurrency,
+          (item, enqueue) =>
+            item.kind === "candidate"
+              ? runCandidateWork(item, context, enqueue)
+              : item.kind === "check"
+                ? item.check!()
+                : runJudgeWork(item, context),
+          { signal: options.signal, onChange: (state) => emit({ type: "queue.changed", ...state }) },
+        );
+        // Adaptive repetitions: the next round is what the comparisons still need (retry and rejudge do only theirs).
+        if (!benchmark.settings.adaptive || scope.explicitOnly || options.signal?.aborted) break;
+        records = readCheckedRecordsSince(store, records);
+        const done = new Set(work.map((item) => slotId(item.slot)));
+        const next = workOf(await planRound({ ...scope, fresh: false }));
+        // Work that did not move (inputs it could not use) is not tried again in a loop.
+        if (next.length === 0 || next.every((item) => done.has(slotId(item.slot)))) break;
+        emit({ type: "notice", message: describeRound(next) });
+        work = next;
+      }
     } finally {
       await controls?.close();
       if (codeWorker) await stopCodeWorkers(codeWorker);
@@ -398,4 +414,10 @@ function describeRun(runId: string, benchmark: BenchmarkDefinition, models: stri
     repetitions: benchmark.settings.repetitions,
     evals: benchmark.evals.map((evaluation) => evaluation.id),
   };
+}
+
+/** The notice a new round of adaptive repetitions starts with. */
+function describeRound(work: readonly SlotWork[]): string {
+  const repetitions = [...new Set(work.map((item) => item.slot.repetition))].sort((a, b) => a - b);
+  return `Adaptive repetitions: comparisons still undecided; running repetition ${repetitions.join(", ")} of ${work.length} slot(s)`;
 }

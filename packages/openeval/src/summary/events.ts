@@ -1,5 +1,6 @@
 // The runner's typed lifecycle events and the summary it ends with (the one readResults gives). The runner never
 // prints: reporters subscribe to these.
+import type { AdaptiveProgress } from "./adaptive-rounds.ts";
 import type { PlannedSlot } from "../plan/index.ts";
 import type { EngineState } from "../util/engine-state.ts";
 import type { InputChangeRecord } from "./input-changes.ts";
@@ -118,6 +119,11 @@ export interface RunSummary {
   invariants?: InvariantReport[];
   /** A pool's engines, with the eval runs each ran and how many of them it cut short; empty with one engine (absent in summaries recorded before pools). */
   engines?: { name: string; evalRuns: number; interrupted: number }[];
+  /**
+   * Adaptive repetitions: the round reached against `max`, each comparison's decision, and the slots (and spend) a
+   * decision spared; null without them (absent in summaries recorded before them).
+   */
+  adaptive?: AdaptiveProgress | null;
 }
 
 export interface ModelResult extends ModelSummary {

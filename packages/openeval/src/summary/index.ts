@@ -20,7 +20,9 @@ export {
   type RecordedLeaderboard,
   type RowCounts,
 } from "./recorded-summary.ts";
-export { BASELINE_FILE, summarizeRun, type SummaryOptions } from "./summarize-run.ts";
+export { summarizeRun, type SummaryOptions } from "./summarize-run.ts";
+export { BASELINE_FILE } from "../results/index.ts";
+export { planAdaptively, type AdaptiveComparison, type AdaptiveProgress } from "./adaptive-rounds.ts";
 export { benchmarkVersion } from "./benchmark-version.ts";
 export {
   compareSources,

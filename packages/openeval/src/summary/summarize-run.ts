@@ -38,6 +38,7 @@ import {
   costAndTimeByModel,
   decideVerdict,
   readBaseline,
+  BASELINE_FILE,
   resolveGate,
   scoreCategories,
   scoreIntervals,
@@ -59,8 +60,7 @@ import { recordedInputChanges, recordedInputProblems } from "./input-changes.ts"
 import { readCheckedRecords, type CheckedRecords } from "./checked-records.ts";
 import { LatestReviews } from "./apply-reviews.ts";
 import { readInvariantStandings } from "./invariant-standings.ts";
-
-export const BASELINE_FILE = "baseline.json";
+import { planAdaptively } from "./adaptive-rounds.ts";
 
 export interface SummaryOptions {
   /** Eval runs executed by this invocation: only they count as live latency measurements. */
@@ -90,7 +90,7 @@ export async function summarizeRun(
 ): Promise<RunSummary> {
   // Same limits as the run, so deferrals keep their reasons; explicit retry/rejudge requests are spent.
   const records = options.records ?? readCheckedRecords(store);
-  const plan = planSlots(
+  const { plan, adaptive } = await planAdaptively(
     benchmark,
     records,
     { ...scope, fresh: false, retry: [], rejudge: [], explicitOnly: false },
@@ -98,6 +98,8 @@ export async function summarizeRun(
     options.candidateRuntime,
   );
   const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
+  // Repetitions a decided comparison no longer needs are done, not missing.
+  const needed = inScope.filter((slot) => slot.deferredBy !== "decided");
   // People's reviews decide the criteria they review (apply-reviews.ts); one that fails its check is reported, not used.
   const { reviews, problems: reviewProblems } = readReviews(store);
   const latestReviews = new LatestReviews(reviews);
@@ -182,10 +184,10 @@ export async function summarizeRun(
     // A run with records that fail their integrity check has no trustworthy verdict. Cases left out by --only-case
     // leave their evals' scores partial: the run is incomplete until they are run.
     complete:
-      inScope.every((slot) => slot.action === "reuse") &&
+      needed.every((slot) => slot.action === "reuse") &&
       integrity.length === 0 &&
       !(scope.onlyCases && inScope.length < plan.slots.length),
-    open: inScope
+    open: needed
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({
         slot: toSlotKey(slot),
@@ -207,6 +209,7 @@ export async function summarizeRun(
     warnings: warningsOf(benchmark, inScope),
     settingsNote,
     engines: engineCounts(records.evalRuns),
+    adaptive,
   };
 }
 

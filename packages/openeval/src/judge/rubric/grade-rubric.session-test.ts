@@ -477,6 +477,7 @@ function settingsFixture(judgeModel: string): BenchmarkSettings {
   return {
     models: ["control/positive"],
     repetitions: 1,
+    adaptive: null,
     judge: { model: judgeModel, timeoutMs: 120_000 },
     evidence: { maxFileBytes: 1024 * 1024, maxSnapshotBytes: 10 * 1024 * 1024 },
     candidate: { timeoutMs: 60_000, providers: {} },
