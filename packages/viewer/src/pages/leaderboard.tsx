@@ -13,6 +13,7 @@ import {
 import { ScoreIntervalPlot, TradeOffPlot } from "../components/leaderboard-plots.tsx";
 import { formatDate, formatDuration, formatScore, formatUSD } from "../format.ts";
 import { href } from "../route.ts";
+import { CategoryPictures } from "./category-pictures.tsx";
 import { CategoryScores } from "./category-scores.tsx";
 import { JudgeAgreement } from "./judge-agreement.tsx";
 
@@ -50,6 +51,7 @@ export function Leaderboard({ overview, run }: { overview: RunOverview; run: str
         </tbody>
       </table>
       <VariantComparisons overview={overview} />
+      <CategoryPictures overview={overview} rows={rows} />
       <CategoryScores overview={overview} />
       <JudgeAgreement overview={overview} />
       <VerdictPanel overview={overview} />
