@@ -125,6 +125,9 @@ export async function executeCandidate(request: CandidateRequest): Promise<EvalR
       prompt: evaluation.prompt.text,
       timeoutMs,
       maxCostUSD: settings.candidate.maxCostUSD ?? null,
+      // Only when set: records made without them read as before.
+      ...(settings.candidate.maxTokens === undefined ? {} : { maxTokens: settings.candidate.maxTokens }),
+      ...(settings.candidate.maxSteps === undefined ? {} : { maxSteps: settings.candidate.maxSteps }),
       opencodeVersion: OPENCODE_VERSION,
       isolation: request.isolation,
       ...(request.engine ? { engine: request.engine.name } : {}),
@@ -432,6 +435,8 @@ async function runSession(
     credentials,
     timeoutMs,
     maxCostUSD: settings.candidate.maxCostUSD,
+    maxTokens: settings.candidate.maxTokens,
+    maxSteps: settings.candidate.maxSteps,
     endpoint,
     signal: request.signal,
     onEvent: request.onEvent,

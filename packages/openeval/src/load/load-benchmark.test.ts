@@ -551,6 +551,24 @@ describe("loadBenchmark", () => {
     ]);
   });
 
+  it("takes candidate.maxTokens and maxSteps as whole counts of at least 1, naming the key of a bad one", async () => {
+    const benchmark = (candidate: string) =>
+      minimalBenchmark({
+        "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, candidate: ${candidate} };\n`,
+      });
+    const loaded = await loadBenchmark(await writeTree(benchmark("{ maxTokens: 200_000, maxSteps: 50 }")));
+    expect(loaded.settings.candidate).toMatchObject({ maxTokens: 200_000, maxSteps: 50 });
+    expect((await loadBenchmark(await writeTree(benchmark("{}")))).settings.candidate).not.toHaveProperty("maxSteps");
+    expect(await problemsOf(benchmark(`{ maxTokens: 0, maxSteps: 2.5 }`))).toEqual([
+      "benchmark.ts: candidate.maxTokens: must be a whole number of tokens (input + output, as recorded), at least 1",
+      "benchmark.ts: candidate.maxSteps: must be a whole number of model steps, at least 1",
+    ]);
+    expect(await problemsOf(benchmark(`{ maxTokens: "100k", maxSteps: -3 }`))).toEqual([
+      "benchmark.ts: candidate.maxTokens: must be a whole number of tokens (input + output, as recorded), at least 1",
+      "benchmark.ts: candidate.maxSteps: must be a whole number of model steps, at least 1",
+    ]);
+  });
+
   it("bounds repetitions and the slot count before anything is planned", async () => {
     expect(
       await problemsOf(

@@ -20,6 +20,12 @@ export const DEFAULT_CANDIDATE_TIMEOUT_MS = 45 * 60 * 1000;
 export const DEFAULT_JUDGE_TIMEOUT_MS = 600_000;
 
 const positiveInt = z.number().int().positive();
+
+/** A whole count of at least 1, with one message naming what it counts, whatever is wrong with the value. */
+function positiveCount(what: string) {
+  const message = `must be a whole number of ${what}, at least 1`;
+  return z.number({ message }).int({ message }).positive({ message });
+}
 const positiveUSD = z.number().positive().finite();
 
 export const ModelIdSchema = z
@@ -126,6 +132,10 @@ const ControlPricingSchema = z.strictObject({
 export const CandidateSettingsSchema = z.strictObject({
   timeoutMs: positiveInt.max(MAX_CANDIDATE_TIMEOUT_MS).default(DEFAULT_CANDIDATE_TIMEOUT_MS),
   maxCostUSD: positiveUSD.optional(),
+  /** Input + output tokens of the session's steps, as recorded: passing it stops the session (`token_limited`). */
+  maxTokens: positiveCount("tokens (input + output, as recorded)").optional(),
+  /** Model steps (turns): the session is stopped once the model has taken this many and goes on (`step_limited`). */
+  maxSteps: positiveCount("model steps").optional(),
   /**
    * OpenCode `provider` config entries, merged into each candidate's inline config. `control` is the built-in scripted
    * provider: only its models' prices may be set (to exercise cost limits), never where it is or how it is reached.

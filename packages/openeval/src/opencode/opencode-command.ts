@@ -31,7 +31,8 @@ export function buildRunArgs(workspace: string, model: ModelRef, agent?: string)
 /**
  * Permissions that never resolve to "ask". In `run` mode an "ask" is auto-rejected and the session *stops* with
  * exit 0, so the run would look completed while the agent was cut off mid-task.
- * - doom_loop: OpenCode asks after three identical tool calls; loops are the harness's job (timeout, maxCostUSD).
+ * - doom_loop: OpenCode asks after three identical tool calls; loops are the harness's job (timeout, maxCostUSD,
+ *   maxTokens, maxSteps).
  * - read: the default asks for `*.env*` files, which an eval workspace may well contain on purpose.
  */
 const NEVER_ASK = { doom_loop: "allow", read: "allow" } as const;

@@ -14,6 +14,7 @@ import { redactSecrets } from "./redact.ts";
 import { hasModelOutput, hasToolCall, readRootSessionID } from "./native-database.ts";
 import {
   type KillReason,
+  type RunLimits,
   type RunState,
   type RunTracker,
   type StepError,
@@ -21,12 +22,14 @@ import {
   classifyEnding,
   observeEvent,
   observeLogLine,
+  passedLimit,
 } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
 import type { StreamLedger } from "./stream-ledger.ts";
 import { recordPhase } from "../util/phase-timing.ts";
 
-export interface OpenCodeRequest {
+/** `maxCostUSD`, `maxTokens` and `maxSteps` (RunLimits) stop the session as soon as its event stream passes them. */
+export interface OpenCodeRequest extends RunLimits {
   scratchDir: string;
   /** Absolute path, already a git repository (so OpenCode's upward AGENTS.md/config walk stops there). */
   workspace: string;
@@ -40,7 +43,6 @@ export interface OpenCodeRequest {
   agent?: string;
   credentials: { env: Record<string, string>; auth: Record<string, unknown> | null };
   timeoutMs: number;
-  maxCostUSD?: number;
   /** The provider's configured endpoint, named when the provider fails; null for a catalog provider. */
   endpoint?: string | null;
   signal?: AbortSignal;
@@ -156,6 +158,8 @@ export async function runOpenCode(request: OpenCodeRequest): Promise<OpenCodeOut
     const limits = {
       timeoutMs: request.timeoutMs,
       maxCostUSD: request.maxCostUSD,
+      maxTokens: request.maxTokens,
+      maxSteps: request.maxSteps,
       model: request.model,
       endpoint: request.endpoint ?? null,
     };
@@ -284,7 +288,7 @@ function enforceLimits(
 
 /**
  * Streams stdout (events) and stderr (log), redacted, to disk, the tracker and the observers; a context the provider
- * keeps rejecting or spend over the cap kills the session. `drain()` waits (bounded) for both streams and closes the files.
+ * keeps rejecting, or spend, tokens or steps past their limits kill the session. `drain()` waits (bounded) for both streams and closes the files.
  */
 function streamOutput(
   child: LaunchedCommand,
@@ -305,7 +309,8 @@ function streamOutput(
     if (observeEvent(tracker, event) === "context_overflow") kill("context_overflow");
     notify(request.onEvent, event);
     if (isBoundary(event)) notify(request.onBoundary, undefined);
-    if (request.maxCostUSD !== undefined && tracker.costUSD > request.maxCostUSD) kill("cost_limited");
+    const limit = passedLimit(tracker, event, request);
+    if (limit !== null) kill(limit);
   });
   const stderrDone = readLines(child.stderr, (raw) => {
     const line = redactSecrets(raw, request.secrets);

@@ -1,5 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { type RunTracker, createRunTracker, classifyEnding, observeEvent, observeLogLine } from "./run-tracker.ts";
+import {
+  type RunLimits,
+  type RunTracker,
+  createRunTracker,
+  classifyEnding,
+  observeEvent,
+  observeLogLine,
+  passedLimit,
+} from "./run-tracker.ts";
 
 type TestEvent = Parameters<typeof observeEvent>[1];
 
@@ -145,6 +153,96 @@ describe("classifyEnding", () => {
       setupError: false,
       waitedForFirstAnswer: false,
       error: expect.stringMatching(/^Stopped early: an earlyStop check decided every criterion/),
+    });
+  });
+});
+
+describe("limits passed live", () => {
+  /** One step of a looping model, in OpenCode's order: it starts, its tool call runs, and then it is reported finished. */
+  const loopingStep = (usage: { input: number; output: number }, reason = "tool-calls"): TestEvent[] => [
+    { type: "step_start" },
+    { type: "tool_use", part: { id: "prt_tool", tool: "bash" } },
+    {
+      type: "step_finish",
+      part: { cost: 0.01, reason, tokens: { ...usage, reasoning: 7, cache: { read: 500, write: 9 } } },
+    },
+  ];
+
+  /** Feeds the steps' events as the runner does and says where the first limit was passed (event index), if at all. */
+  function firstLimit(limits: RunLimits, steps: TestEvent[][]) {
+    const tracker = createRunTracker();
+    const events = steps.flat();
+    for (const [index, event] of events.entries()) {
+      observeEvent(tracker, { sessionID: "ses_1", ...event });
+      const limit = passedLimit(tracker, { sessionID: "ses_1", ...event }, limits);
+      if (limit !== null) return { limit, index, event: event.type, tracker };
+    }
+    return { limit: null, tracker };
+  }
+
+  const usage = { input: 1_000, output: 50 };
+  const looping = Array.from({ length: 20 }, () => loopingStep(usage));
+
+  test("maxSteps: the last allowed step, its tool calls run, ends asking for more", () => {
+    const stopped = firstLimit({ maxSteps: 3 }, looping);
+    // Three whole steps (three events each): stopped at the third's finish, before the model is asked again.
+    expect(stopped).toMatchObject({ limit: "step_limited", index: 8, event: "step_finish" });
+    expect(stopped.tracker.candidateSteps).toBe(3);
+    expect(stopped.tracker.ledger.tools).toHaveLength(3);
+    // A session whose last allowed step is its final answer ends on its own.
+    expect(firstLimit({ maxSteps: 3 }, [...looping.slice(0, 2), loopingStep(usage, "stop")]).limit).toBeNull();
+    // Any other way on is stopped as the step past the limit begins.
+    const truncated = firstLimit({ maxSteps: 3 }, [...looping.slice(0, 2), loopingStep(usage, "length"), looping[0]!]);
+    expect(truncated).toMatchObject({ limit: "step_limited", index: 9, event: "step_start" });
+  });
+
+  test("maxTokens: input + output as recorded, at the step that passes it (cache and reasoning not counted)", () => {
+    // 1,050 a step: 3,150 after the third passes 3,000 (with cache and reasoning it would pass after the second).
+    const stopped = firstLimit({ maxTokens: 3_000 }, looping);
+    expect(stopped).toMatchObject({ limit: "token_limited", index: 8, event: "step_finish" });
+    expect(stopped.tracker.tokens).toBe(3_150);
+    // Exactly at the limit is not past it.
+    expect(firstLimit({ maxTokens: 3_150 }, looping.slice(0, 3)).limit).toBeNull();
+  });
+
+  test("no limits set: nothing is ever passed; the first limit passed is the one named", () => {
+    expect(firstLimit({}, looping).limit).toBeNull();
+    expect(firstLimit({ maxSteps: 10, maxTokens: 2_000 }, looping)).toMatchObject({ limit: "token_limited", index: 5 });
+    expect(firstLimit({ maxSteps: 1, maxTokens: 2_000 }, looping)).toMatchObject({ limit: "step_limited", index: 2 });
+    // Passed at the same step: the limit its usage passed comes before the one it would pass by going on.
+    expect(firstLimit({ maxSteps: 2, maxTokens: 2_000 }, looping)).toMatchObject({ limit: "token_limited", index: 5 });
+    expect(firstLimit({ maxCostUSD: 0.025, maxTokens: 1_000_000 }, looping)).toMatchObject({
+      limit: "cost_limited",
+      index: 8,
+    });
+  });
+
+  test("a compaction summary is not a step the limit counts", () => {
+    const compaction: TestEvent[] = [
+      { type: "step_start" },
+      { type: "step_finish", part: { cost: 0, reason: "stop", messageID: "msg_summary" } },
+      { type: "text", part: { synthetic: true, metadata: { compaction_continue: true } } },
+    ];
+    const stopped = firstLimit({ maxSteps: 2 }, [loopingStep(usage), compaction, ...looping]);
+    // Step 1 (3 events), the compaction (3), then step 2's finish.
+    expect(stopped).toMatchObject({ limit: "step_limited", index: 8 });
+  });
+
+  test("a limit passed is the candidate's own outcome, its error naming the limit", () => {
+    const looped = tracked(...loopingStep(usage), ...loopingStep(usage));
+    expect(classifyEnding(looped, { ...ending, killReason: "token_limited", maxTokens: 2_000 })).toEqual({
+      state: "token_limited",
+      infrastructureError: false,
+      setupError: false,
+      waitedForFirstAnswer: false,
+      error: "Recorded tokens 2100 (input + output) passed maxTokens 2000; the run was stopped.",
+    });
+    expect(classifyEnding(looped, { ...ending, killReason: "step_limited", maxSteps: 2 })).toEqual({
+      state: "step_limited",
+      infrastructureError: false,
+      setupError: false,
+      waitedForFirstAnswer: false,
+      error: "The model went on after 2 steps, the most maxSteps allows; the run was stopped.",
     });
   });
 });

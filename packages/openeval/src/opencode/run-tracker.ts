@@ -5,12 +5,14 @@ import { type ContextOverflow, readContextOverflow } from "./provider-errors.ts"
 import type { RunEvent } from "./schema.ts";
 import { createStreamLedger, recordStreamEvent, type StreamLedger } from "./stream-ledger.ts";
 
-export type RunState = "completed" | "failed" | "timed_out" | "cost_limited" | "stopped" | "interrupted";
+/** The limits a run is stopped at once it passes them, read from its own event stream. */
+export type LimitState = "cost_limited" | "token_limited" | "step_limited";
+export type RunState = "completed" | "failed" | "timed_out" | LimitState | "stopped" | "interrupted";
 /**
  * Why the harness killed the process; the first reason wins. `stopped`: a judge decided early (earlyStop);
  * `context_overflow`: the provider rejects the requests as larger than the model's context and compaction cannot help.
  */
-export type KillReason = "timed_out" | "cost_limited" | "stopped" | "interrupted" | "context_overflow";
+export type KillReason = "timed_out" | LimitState | "stopped" | "interrupted" | "context_overflow";
 
 /** An error OpenCode reported for a step in its event stream (the database does not keep rejected attempts' errors). */
 export interface StepError {
@@ -42,6 +44,8 @@ export interface RunTracker {
   stepErrors: StepError[];
   /** Sum of `step_finish.part.cost` (USD) of the root session; subagent sessions are not in the stream. */
   costUSD: number;
+  /** Sum of `step_finish.part.tokens` input + output of the root session, as the recording counts them. */
+  tokens: number;
   /** Each step's usage and each tool call the stream showed, to check the recording against. */
   ledger: StreamLedger;
   /** The first `error` event, as "Name: message". */
@@ -65,6 +69,7 @@ export function createRunTracker(): RunTracker {
     contextOverflow: null,
     stepErrors: [],
     costUSD: 0,
+    tokens: 0,
     ledger: createStreamLedger(),
     firstError: null,
     lastLogError: null,
@@ -89,6 +94,7 @@ export function observeEvent(tracker: RunTracker, event: RunEvent): Observation 
   if (event.type === "tool_use") tracker.sawToolCall = true;
   if (event.type === "step_finish") {
     tracker.costUSD += event.part?.cost ?? 0;
+    tracker.tokens += (event.part?.tokens?.input ?? 0) + (event.part?.tokens?.output ?? 0);
     tracker.candidateSteps += 1;
     tracker.pendingStep = true;
   }
@@ -140,6 +146,32 @@ export function observeLogLine(tracker: RunTracker, line: string): void {
 
 const LOG_SESSION = / session\.id=(\S+)/;
 
+/** The candidate's own limits, each enforced only when set. */
+export interface RunLimits {
+  maxCostUSD?: number;
+  /** Input + output tokens, as `tokens` counts them. */
+  maxTokens?: number;
+  /** Model steps, as `candidateSteps` counts them. */
+  maxSteps?: number;
+}
+
+/**
+ * The limit the run has passed once it has observed `event`, or null. OpenCode runs a step's tool calls before it
+ * reports the step finished, so cost and tokens, known from that report, stop the run with the step that passed them
+ * whole, its tool calls included. The step limit is passed once the model has taken `maxSteps` steps and goes on: its
+ * last allowed step ended asking for tools (OpenCode then asks the model again), or, for any other way on, a step
+ * past the limit begins.
+ * @example passedLimit(tracker, { type: "step_finish", part: { reason: "tool-calls" } }, { maxSteps: 3 }) // "step_limited" at the third
+ */
+export function passedLimit(tracker: RunTracker, event: RunEvent, limits: RunLimits): LimitState | null {
+  if (event.type === "step_finish") {
+    if (limits.maxCostUSD !== undefined && tracker.costUSD > limits.maxCostUSD) return "cost_limited";
+    if (limits.maxTokens !== undefined && tracker.tokens > limits.maxTokens) return "token_limited";
+  }
+  const goesOn = event.type === "step_start" || (event.type === "step_finish" && event.part?.reason === "tool-calls");
+  return goesOn && limits.maxSteps !== undefined && tracker.candidateSteps >= limits.maxSteps ? "step_limited" : null;
+}
+
 export interface RunVerdict {
   state: RunState;
   infrastructureError: boolean;
@@ -150,12 +182,11 @@ export interface RunVerdict {
   error?: string;
 }
 
-export interface RunEnding {
+export interface RunEnding extends RunLimits {
   killReason: KillReason | null;
   exitCode: number | null;
   spawnError?: string;
   timeoutMs: number;
-  maxCostUSD?: number;
   /** `provider/model`, named in a setup error. */
   model: string;
   /** The provider's configured endpoint (`options.baseURL`), named when the provider failed; null for a catalog provider. */
@@ -173,7 +204,8 @@ export interface RunEnding {
  * Infrastructure error (never scored as the candidate's 0): the run failed or timed out *before the candidate
  * completed a single model step* (compaction summaries do not count; a step whose tool call is running has completed
  * its output): OpenCode could not start, the provider was unreachable, rejected the request, or never finished
- * answering. After that, a failure or a timeout is the candidate's own (e.g. its tool call hanging in `sleep`).
+ * answering. After that, a failure or a timeout is the candidate's own (e.g. its tool call hanging in `sleep`). A
+ * limit it passed (cost, tokens, steps) is its own too: each needs a finished step, and the run is judged as it stands.
  */
 export function classifyEnding(tracker: RunTracker, ending: RunEnding): RunVerdict {
   const state: RunState =
@@ -247,6 +279,10 @@ function describeError(state: RunState, tracker: RunTracker, ending: RunEnding):
       return `Wall-clock timeout of ${ending.timeoutMs} ms reached; the whole process tree was killed.`;
     case "cost_limited":
       return `Recorded cost $${tracker.costUSD.toFixed(6)} passed maxCostUSD $${ending.maxCostUSD}; the run was stopped.`;
+    case "token_limited":
+      return `Recorded tokens ${tracker.tokens} (input + output) passed maxTokens ${ending.maxTokens}; the run was stopped.`;
+    case "step_limited":
+      return `The model went on after ${ending.maxSteps} steps, the most maxSteps allows; the run was stopped.`;
     case "stopped":
       return "Stopped early: an earlyStop check decided every criterion, so the rest of the run could not change the judgment.";
     case "interrupted":

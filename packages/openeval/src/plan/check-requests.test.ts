@@ -113,6 +113,25 @@ describe("retry and rejudge by id with variants", () => {
   });
 });
 
+describe("an eval run stopped at a token or step limit", () => {
+  it("can be retried (to run again, say under a raised limit) and rejudged (it has a recording)", async () => {
+    const records = recordArms(planSlots(await variantBenchmark(), { evalRuns: [], judgeRuns: [] }).slots);
+    for (const state of ["token_limited", "step_limited"] as const) {
+      const evalRuns = records.evalRuns.map((run) => (run.id === IDS.current2 ? { ...run, state } : run));
+      expect(resolveExplicitRequests(() => evalRuns, { retry: [IDS.current2] })).toStrictEqual({
+        retry: [IDS.current2],
+      });
+      expect(resolveExplicitRequests(() => evalRuns, { rejudge: [IDS.current2] })).toStrictEqual({
+        rejudge: [IDS.current2],
+      });
+    }
+    // A completed run is not retried: the limits' states are what makes it retryable.
+    expect(() => resolveExplicitRequests(() => records.evalRuns, { retry: [IDS.current2] })).toThrow(
+      /it ended completed/,
+    );
+  });
+});
+
 describe("eval-run names as the viewer shortens them", () => {
   it("resolve a prefix only one eval run's id starts with to that eval run", async () => {
     const records = recordArms(planSlots(await variantBenchmark(), { evalRuns: [], judgeRuns: [] }).slots);

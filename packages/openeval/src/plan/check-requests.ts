@@ -8,7 +8,14 @@ import { ScopeInvalidError } from "./check-scope.ts";
 import { describeState } from "../util/words.ts";
 
 /** Eval run states `retry` executes again: the candidate did not finish on its own terms, or the harness failed it. */
-const RETRYABLE = new Set<EvalRun["state"]>(["failed", "timed_out", "cost_limited", "interrupted"]);
+const RETRYABLE = new Set<EvalRun["state"]>([
+  "failed",
+  "timed_out",
+  "cost_limited",
+  "token_limited",
+  "step_limited",
+  "interrupted",
+]);
 /** How many eval runs an ambiguous name lists. */
 const LISTED_CANDIDATES = 5;
 

@@ -18,9 +18,16 @@ export function candidateMaxCost(model: string, settings: BenchmarkSettings): nu
   return settings.candidate.maxCostUSD ?? null;
 }
 
-/** Why a candidate's maximum cost is unknown, as the plan says it. */
+/**
+ * Why a candidate's maximum cost is unknown, as the plan says it. maxTokens and maxSteps stop a run but bound no
+ * spend: a step's usage is known only once it ends, and cached tokens are priced but not counted.
+ */
 export function unknownCandidateCost(model: string, settings: BenchmarkSettings): string {
-  return isPriced(model, settings.candidate.providers) ? "set candidate.maxCostUSD to bound it" : unpricedReason(model);
+  if (!isPriced(model, settings.candidate.providers)) return unpricedReason(model);
+  const { maxTokens, maxSteps } = settings.candidate;
+  return maxTokens === undefined && maxSteps === undefined
+    ? "set candidate.maxCostUSD to bound it"
+    : "set candidate.maxCostUSD to bound it (maxTokens and maxSteps stop a run, but do not bound what it spends)";
 }
 
 /** The most a judge run can cost: code judges call no model; rubric judges are bounded by judge.maxCostUSD. */
@@ -136,9 +143,11 @@ export function describeMaximum(maximum: MaximumCost): string {
 }
 
 /**
- * Median recorded cost of the same eval and model, else of the model, else unknown (null). The recorded costs are
- * grouped once: filtering every recorded run for every slot made a plan quadratic (50,000 changed slots of a
- * 50,000-slot run: 5·10⁹ filter calls).
+ * Median recorded cost of runs with the same candidate inputs (the fingerprint, limits included), else of the same
+ * eval and model, else of the model, else unknown (null): runs made under the slot's own maxTokens, maxSteps or
+ * maxCostUSD tell what it will spend better than runs cut at other limits. The recorded costs are grouped once:
+ * filtering every recorded run for every slot made a plan quadratic (50,000 changed slots of a 50,000-slot run: 5·10⁹
+ * filter calls).
  */
 export function candidateCostEstimator(recorded: readonly EvalRunHead[]): (slot: PlannedSlot) => number | null {
   const costed = recorded.filter((run) => run.metrics?.cost.usd != null);
@@ -146,7 +155,12 @@ export function candidateCostEstimator(recorded: readonly EvalRunHead[]): (slot:
     new Map(
       [...Map.groupBy(costed, key)].map(([group, runs]) => [group, median(runs.map((run) => run.metrics!.cost.usd!))]),
     );
+  const byInputs = medians((run) => run.input.candidateFingerprint);
   const byCell = medians((run) => cellId(run.slot.evalId, run.slot.model));
   const byModel = medians((run) => run.slot.model);
-  return (slot) => byCell.get(cellId(slot.evalId, slot.model)) ?? byModel.get(slot.model) ?? null;
+  return (slot) =>
+    byInputs.get(slot.candidateFingerprint) ??
+    byCell.get(cellId(slot.evalId, slot.model)) ??
+    byModel.get(slot.model) ??
+    null;
 }

@@ -111,6 +111,30 @@ describe("candidateFingerprint", () => {
   });
 });
 
+describe("candidate limits", () => {
+  async function fingerprintWith(candidate: string): Promise<string> {
+    const benchmark = await loadBenchmark(
+      await writeTree(
+        minimalBenchmark({
+          "benchmark.ts": `export default { models: ["provider/model"], repetitions: 1, candidate: ${candidate} };\n`,
+        }),
+      ),
+    );
+    return candidateFingerprint(benchmark.evals[0]!, "provider/model", benchmark.settings);
+  }
+
+  it("maxTokens and maxSteps cut a session short: each value is its own candidate; unset hashes as before them", async () => {
+    const unlimited = await fingerprintWith("{}");
+    const fingerprints = await Promise.all(
+      ["{ maxTokens: 1000 }", "{ maxTokens: 2000 }", "{ maxSteps: 10 }", "{ maxSteps: 20 }"].map(fingerprintWith),
+    );
+    expect(new Set([unlimited, ...fingerprints]).size).toBe(5);
+    // The two limits are different keys: the same number as either is not the same candidate.
+    expect(await fingerprintWith("{ maxTokens: 10 }")).not.toBe(fingerprints[2]);
+    expect(await fingerprintWith("{ maxSteps: 10, maxTokens: 1000 }")).not.toBe(fingerprints[0]);
+  });
+});
+
 describe("an eval without cases", () => {
   it("keeps the fingerprints it had before evals could have cases, so its recorded work stays reusable", async () => {
     const benchmark = await loadBenchmark(

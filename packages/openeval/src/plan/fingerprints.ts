@@ -49,6 +49,10 @@ export function candidateFingerprint(
       timeoutMs: evaluation.settings.timeoutMs ?? settings.candidate.timeoutMs,
       maxCostUSD: settings.candidate.maxCostUSD ?? null,
       provider: settings.candidate.providers[provider] ?? null,
+      // A limit cuts the session short, so it changes what is recorded; only a set one adds its key, so recordings
+      // made without these limits stay reusable.
+      ...(settings.candidate.maxTokens === undefined ? {} : { maxTokens: settings.candidate.maxTokens }),
+      ...(settings.candidate.maxSteps === undefined ? {} : { maxSteps: settings.candidate.maxSteps }),
     },
     opencode: OPENCODE_VERSION,
     runtime: CANDIDATE_RUNTIME_VERSION,

@@ -352,6 +352,47 @@ describe("planSlots", () => {
     expect(planSlots(benchmark, recorded).estimate.usd).toBeCloseTo(0.75);
   });
 
+  it("estimates from runs made under the same limits first, then the eval's and the model's runs", async () => {
+    const unlimited = await benchmarkWith();
+    const limitedSettings = `export default { models: ["p/a"], repetitions: 2, candidate: { maxTokens: 1000, maxSteps: 5 } };\n`;
+    const limited = await benchmarkWith({ "benchmark.ts": limitedSettings });
+    const before = recordAll(planSlots(unlimited, { evalRuns: [], judgeRuns: [] }).slots);
+    for (const evalRun of before.evalRuns) evalRun.metrics = metricsCosting(1);
+    // The limits are new candidate inputs: every slot runs again, estimated from the unlimited runs.
+    const replanned = planSlots(limited, before);
+    expect(replanned.slots.every((slot) => slot.action === "candidate")).toBe(true);
+    expect(replanned.estimate.usd).toBeCloseTo(4);
+    // Once the first repetitions ran under the limits, they tell what the second ones will spend.
+    const firsts = recordAll(replanned.slots.filter((slot) => slot.repetition === 1));
+    for (const [index, evalRun] of firsts.evalRuns.entries()) {
+      evalRun.id = `limited_${index}`;
+      evalRun.metrics = metricsCosting(0.2);
+      firsts.judgeRuns[index]!.evalRunId = evalRun.id;
+    }
+    const recorded = {
+      evalRuns: [...before.evalRuns, ...firsts.evalRuns],
+      judgeRuns: [...before.judgeRuns, ...firsts.judgeRuns],
+    };
+    const plan = planSlots(limited, recorded);
+    expect(actions(plan.slots.filter((slot) => slot.action === "candidate"))).toEqual([
+      "answer/p/a/2:candidate",
+      "other/p/a/2:candidate",
+    ]);
+    // 0.2 each, not the median of every run of the eval and model (1: two unlimited runs, one limited).
+    expect(plan.estimate.usd).toBeCloseTo(0.4);
+  });
+
+  it("says that maxTokens and maxSteps do not bound a candidate's maximum cost", async () => {
+    const benchmark = await benchmarkWith({
+      "benchmark.ts": `export default { models: ["p/a"], repetitions: 1, candidate: { maxTokens: 1000, maxSteps: 5 } };\n`,
+    });
+    const maximum = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).maximum;
+    expect(maximum.usd).toBeNull();
+    expect(describeMaximum(maximum)).toBe(
+      "maximum cost: unknown (2 unbounded items of work: set candidate.maxCostUSD to bound it (maxTokens and maxSteps stop a run, but do not bound what it spends))",
+    );
+  });
+
   it("prefers the same eval's median to the model's, and has no estimate for a model without history", async () => {
     const benchmark = await benchmarkWith();
     const slots = planSlots(benchmark, { evalRuns: [], judgeRuns: [] }).slots;

@@ -27,6 +27,8 @@ describe("describeOutcome", () => {
   it("words the candidate's own endings", () => {
     expect(describeOutcome({ state: "failed", infrastructureError: false })).toBe("candidate failed");
     expect(describeOutcome({ state: "timed_out", infrastructureError: false })).toBe("timed out");
+    expect(describeOutcome({ state: "token_limited", infrastructureError: false })).toBe("token limited");
+    expect(describeOutcome({ state: "step_limited", infrastructureError: false })).toBe("step limited");
     expect(describeOutcome({ state: "completed", infrastructureError: false })).toBe("completed");
     expect(capitalizeOutcome("setup error")).toBe("Setup error");
   });

@@ -12,6 +12,8 @@ export type EvalRunOutcome =
   | "candidate failed"
   | "timed out"
   | "cost limited"
+  | "token limited"
+  | "step limited"
   | "stopped"
   | "interrupted";
 
@@ -21,6 +23,8 @@ const STATE_WORDS: Record<EvalRun["state"], EvalRunOutcome> = {
   failed: "candidate failed",
   timed_out: "timed out",
   cost_limited: "cost limited",
+  token_limited: "token limited",
+  step_limited: "step limited",
   stopped: "stopped",
   interrupted: "interrupted",
 };

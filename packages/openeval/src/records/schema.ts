@@ -12,6 +12,8 @@ export const EVAL_RUN_STATES = [
   "failed",
   "timed_out",
   "cost_limited",
+  "token_limited",
+  "step_limited",
   "stopped",
   "interrupted",
 ] as const;
@@ -137,6 +139,9 @@ export const EvalRunSchema = z.object({
     prompt: z.string(),
     timeoutMs: z.number(),
     maxCostUSD: z.number().nullable(),
+    /** benchmark.ts candidate.maxTokens and maxSteps; absent when not set (and in older records). */
+    maxTokens: z.number().int().positive().optional(),
+    maxSteps: z.number().int().positive().optional(),
     opencodeVersion: z.string(),
     /** Where the candidate ran; absent in records made before containers, which all ran as processes. */
     isolation: z.enum(["container", "process"]).optional(),

@@ -39,6 +39,18 @@ describe("verdict settings", () => {
     expect(verdictSettingsOf(settings(), { noInvariants: true })).toMatchObject({ selection: { noInvariants: true } });
   });
 
+  it("hold the candidate's token and step limits only when set, so runs recorded before them keep their fingerprint", () => {
+    const base = verdictSettingsOf(settings());
+    const providers = { local: { options: { apiKey: "sk-secret-123" } } };
+    const limited = verdictSettingsOf(settings({ candidate: { providers, maxTokens: 1000, maxSteps: 5 } }));
+    expect(base.candidate).not.toHaveProperty("maxTokens");
+    expect(limited.candidate).toMatchObject({ maxTokens: 1000, maxSteps: 5 });
+    expect(limited.fingerprint).not.toBe(base.fingerprint);
+    expect(verdictSettingsOf(settings({ candidate: { providers, maxSteps: 6 } })).fingerprint).not.toBe(
+      verdictSettingsOf(settings({ candidate: { providers, maxSteps: 5 } })).fingerprint,
+    );
+  });
+
   it("are read back as the latest recorded, and as null for a run that recorded none", async () => {
     const store = ResultsStore.open(await makeTempDir(), { create: true });
     try {

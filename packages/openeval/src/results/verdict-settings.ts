@@ -42,7 +42,14 @@ export const VerdictSettingsSchema = z.object({
     timeoutMs: z.number(),
     maxCostUSD: z.number().nullable(),
   }),
-  candidate: z.object({ timeoutMs: z.number(), maxCostUSD: z.number().nullable(), providersFingerprint: z.string() }),
+  /** `maxTokens` and `maxSteps` only when set, and absent in runs recorded before them. */
+  candidate: z.object({
+    timeoutMs: z.number(),
+    maxCostUSD: z.number().nullable(),
+    maxTokens: z.number().optional(),
+    maxSteps: z.number().optional(),
+    providersFingerprint: z.string(),
+  }),
   /** Of everything above except the command line's selection: equal fingerprints mean benchmark.ts's verdict settings are unchanged. */
   fingerprint: z.string(),
 });
@@ -72,6 +79,9 @@ export function verdictSettingsOf(
     candidate: {
       timeoutMs: settings.candidate.timeoutMs,
       maxCostUSD: settings.candidate.maxCostUSD ?? null,
+      // Only when set: runs recorded before them keep their fingerprint.
+      ...(settings.candidate.maxTokens === undefined ? {} : { maxTokens: settings.candidate.maxTokens }),
+      ...(settings.candidate.maxSteps === undefined ? {} : { maxSteps: settings.candidate.maxSteps }),
       providersFingerprint: fingerprint(settings.candidate.providers),
     },
   };

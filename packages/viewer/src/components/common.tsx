@@ -38,6 +38,8 @@ const STATE_TONES: Record<string, string> = {
   failed: "bad",
   timed_out: "bad",
   cost_limited: "warn",
+  token_limited: "warn",
+  step_limited: "warn",
   stopped: "warn",
   interrupted: "warn",
   error: "bad",

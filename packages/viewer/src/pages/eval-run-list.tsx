@@ -19,6 +19,8 @@ const STATES: EvalRunState[] = [
   "failed",
   "timed_out",
   "cost_limited",
+  "token_limited",
+  "step_limited",
   "stopped",
   "interrupted",
 ];
