@@ -1,11 +1,12 @@
 // `npm run bench`: the performance benchmark (bench/README.md). Runs each measurement in turn, prints one table section
 // per measurement, and writes every raw sample and summary to bench/results/latest.json. Not part of `npm test`.
-// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory,environments,engine-pool>,
+// Flags: --quick (smoke-test sizes, writes quick.json), --only <overhead,throughput,rejudge,plan,viewer,diff,sandbox,isolation,runner-memory,environments,engine-pool,adaptive>,
 // --candidate-cpus <n> (section 8's containers get n CPUs instead of the default).
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { measureAdaptive, sectionAdaptive } from "./adaptive.ts";
 import { measureEnginePool, sectionEnginePool } from "./engine-pool.ts";
 import { measureEnvironments, sectionEnvironments } from "./environments.ts";
 import { measureHarnessOverhead, sectionHarnessOverhead } from "./harness-overhead.ts";
@@ -33,6 +34,7 @@ const MEASUREMENTS = [
   "runner-memory",
   "environments",
   "engine-pool",
+  "adaptive",
 ] as const;
 
 const { values: flags } = parseArgs({
@@ -72,44 +74,47 @@ async function step<T>(
   return result;
 }
 
-const harnessOverhead = await step("overhead", "1/11 harness overhead", () =>
+const harnessOverhead = await step("overhead", "1/12 harness overhead", () =>
   measureHarnessOverhead({ repetitions: sizes.overheadRepetitions }),
 );
-const throughput = await step("throughput", "2/11 throughput", () =>
+const throughput = await step("throughput", "2/12 throughput", () =>
   measureThroughput({
     evals: sizes.throughputEvals,
     concurrency: sizes.throughputConcurrency,
     rounds: sizes.throughputRounds,
   }),
 );
-const rejudge = await step("rejudge", "3/11 rejudge", () =>
+const rejudge = await step("rejudge", "3/12 rejudge", () =>
   measureRejudge({ recordings: sizes.rejudgeRecordings, pools: sizes.rejudgePools }),
 );
-const plan = await step("plan", "4/11 plan", () =>
+const plan = await step("plan", "4/12 plan", () =>
   measurePlan(sizes.plan, { repetitions: sizes.planRepetitions, loads: sizes.planLoads }),
 );
 const viewerApi = await step(
   "viewer",
-  `5/11 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`,
+  `5/12 viewer API on a generated run of ${sizes.viewerEvalRuns.toLocaleString("en-US")} eval runs`,
   () => measureViewerApi({ evalRuns: sizes.viewerEvalRuns }),
 );
-const workspaceDiff = await step("diff", "6/11 workspace diff of large changes", () => measureWorkspaceDiff());
-const sandbox = await step("sandbox", "7/11 container sandbox round trips", () =>
+const workspaceDiff = await step("diff", "6/12 workspace diff of large changes", () => measureWorkspaceDiff());
+const sandbox = await step("sandbox", "7/12 container sandbox round trips", () =>
   measureSandbox({ repetitions: sizes.sandboxRepetitions }),
 );
-const isolation = await step("isolation", "8/11 isolation backends (whole eval runs, process vs container)", () =>
+const isolation = await step("isolation", "8/12 isolation backends (whole eval runs, process vs container)", () =>
   measureIsolation({ evals: sizes.isolationEvals, ...(candidateCpus === undefined ? {} : { candidateCpus }) }),
 );
 const runnerMemory = await step(
   "runner-memory",
-  `9/11 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`,
+  `9/12 runner memory over ${sizes.runnerMemorySlots.toLocaleString("en-US")} code-judged slots`,
   () => measureRunnerMemory({ slots: sizes.runnerMemorySlots }),
 );
-const environments = await step("environments", "10/11 task environments (image builds, eval runs in them)", () =>
+const environments = await step("environments", "10/12 task environments (image builds, eval runs in them)", () =>
   measureEnvironments({ evals: sizes.environmentEvals }),
 );
-const enginePool = await step("engine-pool", "11/11 a pool of 1, 2 and 3 engines in network namespaces", () =>
+const enginePool = await step("engine-pool", "11/12 a pool of 1, 2 and 3 engines in network namespaces", () =>
   measureEnginePool({ evalRuns: sizes.enginePoolEvalRuns }),
+);
+const adaptive = await step("adaptive", "12/12 adaptive repetitions against a fixed max (simulated)", async () =>
+  measureAdaptive({ comparisons: sizes.adaptiveComparisons }),
 );
 loadAverage.end = loadavg().map((value) => round(value, 2));
 const totalMs = round(now() - started);
@@ -126,6 +131,7 @@ const sections: Section[] = [
   ...(runnerMemory ? [sectionRunnerMemory(runnerMemory)] : []),
   ...(environments ? sectionEnvironments(environments) : []),
   ...(enginePool ? sectionEnginePool(enginePool) : []),
+  ...(adaptive ? [sectionAdaptive(adaptive)] : []),
 ];
 const header = [
   `# openeval performance benchmark${flags.quick ? " (--quick: smoke-test sizes, not for comparison)" : ""}`,
@@ -158,6 +164,7 @@ const results = {
   runnerMemory,
   environments,
   enginePool,
+  adaptive,
 };
 await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
 process.stderr.write(`bench: wrote ${output}\n`);

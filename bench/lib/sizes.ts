@@ -23,6 +23,8 @@ export interface BenchSizes {
   viewerEvalRuns: number;
   /** Recorded slots the runner code-judges (section 9). */
   runnerMemorySlots: number;
+  /** Simulated comparisons of section 12, per case. */
+  adaptiveComparisons: number;
 }
 
 export const FULL: BenchSizes = {
@@ -41,6 +43,7 @@ export const FULL: BenchSizes = {
   enginePoolEvalRuns: 6,
   viewerEvalRuns: 100_000,
   runnerMemorySlots: 10_000,
+  adaptiveComparisons: 10_000,
 };
 
 export const QUICK: BenchSizes = {
@@ -59,4 +62,5 @@ export const QUICK: BenchSizes = {
   enginePoolEvalRuns: 2,
   viewerEvalRuns: 2_000,
   runnerMemorySlots: 100,
+  adaptiveComparisons: 500,
 };

@@ -15,6 +15,7 @@ import {
 import { findingLines } from "./integrity-findings.ts";
 import { agreementEffect, agreementLine } from "./judge-agreement.ts";
 import { invariantLine } from "./invariant-lines.ts";
+import { adaptiveBlock } from "./adaptive-lines.ts";
 
 export function formatMarkdownSummary(summary: RunSummary): string {
   const { verdict } = summary;
@@ -81,6 +82,8 @@ export function formatMarkdownSummary(summary: RunSummary): string {
     lines.push("", `**Invariants: ${holding} of ${invariants.length} hold**`, "");
     lines.push(...invariants.map((report) => `- ${invariantLine(report).replace(/^([^:]+):/, "`$1`:")}`));
   }
+  const [adaptive, ...comparisons] = adaptiveBlock(summary);
+  if (adaptive) lines.push("", `**${adaptive}**`, "", ...comparisons.map((line) => `- ${line.trim()}`));
   const agreement = summary.agreement ?? [];
   if (agreement.length > 0) {
     const unreliable = agreement.filter((entry) => entry.unreliable);

@@ -10,6 +10,7 @@ import { integrityBlock } from "./integrity-findings.ts";
 import { agreementBlock } from "./judge-agreement.ts";
 import { reviewBlock } from "./review-lines.ts";
 import { invariantBlock } from "./invariant-lines.ts";
+import { adaptiveBlock } from "./adaptive-lines.ts";
 
 export function formatSummary(summary: RunSummary): string {
   const header = [
@@ -58,6 +59,8 @@ export function formatSummary(summary: RunSummary): string {
   if (agreement.length > 0) lines.push("", ...agreement);
   const invariants = invariantBlock(summary);
   if (invariants.length > 0) lines.push("", ...invariants);
+  const adaptive = adaptiveBlock(summary);
+  if (adaptive.length > 0) lines.push("", ...adaptive);
   lines.push("", ...formatVerdict(summary));
   if (summary.open.length > 0) {
     lines.push("", `${summary.open.length} slot${summary.open.length === 1 ? "" : "s"} not finished:`);

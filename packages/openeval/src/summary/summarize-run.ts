@@ -97,9 +97,9 @@ export async function summarizeRun(
     options.verificationImage,
     options.candidateRuntime,
   );
-  const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope");
-  // Repetitions a decided comparison no longer needs are done, not missing.
-  const needed = inScope.filter((slot) => slot.deferredBy !== "decided");
+  const outOfScope = plan.slots.filter((slot) => slot.deferredBy === "scope").length;
+  // Repetitions a decided comparison no longer needs are not part of the run's results: not missing, not unresolved.
+  const inScope = plan.slots.filter((slot) => slot.deferredBy !== "scope" && slot.deferredBy !== "decided");
   // People's reviews decide the criteria they review (apply-reviews.ts); one that fails its check is reported, not used.
   const { reviews, problems: reviewProblems } = readReviews(store);
   const latestReviews = new LatestReviews(reviews);
@@ -139,7 +139,8 @@ export async function summarizeRun(
   });
 
   const intervals = scoreIntervals(observations, criterionIds, { seed: 1 });
-  const passK = summarizePassK(observations, criterionIds, benchmark.settings.repetitions);
+  // With adaptive repetitions, only min is run for every slot.
+  const passK = summarizePassK(observations, criterionIds, adaptive?.min ?? benchmark.settings.repetitions);
   const costTime = costAndTimeByModel(observations);
   const realModels = [
     ...new Set(
@@ -184,10 +185,10 @@ export async function summarizeRun(
     // A run with records that fail their integrity check has no trustworthy verdict. Cases left out by --only-case
     // leave their evals' scores partial: the run is incomplete until they are run.
     complete:
-      needed.every((slot) => slot.action === "reuse") &&
+      inScope.every((slot) => slot.action === "reuse") &&
       integrity.length === 0 &&
-      !(scope.onlyCases && inScope.length < plan.slots.length),
-    open: needed
+      !(scope.onlyCases && outOfScope > 0),
+    open: inScope
       .filter((slot) => slot.action !== "reuse")
       .map((slot) => ({
         slot: toSlotKey(slot),
@@ -195,7 +196,7 @@ export async function summarizeRun(
         reason: slot.reason,
         evalRunId: (slot.evalRun ?? slot.interruptedRun)?.id ?? null,
       })),
-    outOfScope: plan.slots.length - inScope.length,
+    outOfScope,
     criteria: criterionIds,
     categories: scoreCategories(observations, criterionIds, categoriesOf(benchmark, criterionIds), { seed: 1 }),
     inputChanges: recordedInputChanges(store),
