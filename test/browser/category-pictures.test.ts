@@ -13,7 +13,15 @@ import type { LeaderboardRow, RunOverview } from "../../packages/openeval/src/vi
 import { runCli } from "../helpers/cli.ts";
 import { CATEGORY_MODELS, categoryBenchmark } from "../helpers/category-benchmark.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
-import { ARTIFACTS, launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import {
+  ARTIFACTS,
+  launchChromium,
+  screenshot,
+  sideBase,
+  SIDES,
+  withPage as withFreshPage,
+  type Side,
+} from "./chromium.ts";
 import { exportRun, startViewer } from "./start-viewer.ts";
 
 let directory: string;
@@ -53,32 +61,25 @@ afterAll(async () => {
   }
 });
 
-const SIDES = ["served", "exported"] as const;
-const runPage = (side: (typeof SIDES)[number]) =>
-  `${side === "served" ? viewer.url : `file://${join(exported, "index.html")}`}#/runs/${encodeURIComponent(runId)}`;
+const runPage = (side: Side) => `${sideBase(side, viewer.url, exported)}#/runs/${encodeURIComponent(runId)}`;
 
 /** A page that fails the test on any error; window.blobTypes lists each Blob it made a URL for (what a download is). */
-async function withPage(test: (page: Page) => Promise<void>, width = 1280) {
-  const page = await browser.newPage({ viewport: { width, height: 900 }, acceptDownloads: true });
-  const errors = watchErrors(page);
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+function withPage(test: (page: Page) => Promise<void>, width = 1280) {
+  return withFreshPage(browser, test, {
+    viewport: { width, height: 900 },
+    consoleErrors: true,
+    acceptDownloads: true,
+    prepare: (page) =>
+      page.addInitScript(() => {
+        const types: string[] = [];
+        (window as unknown as { blobTypes: string[] }).blobTypes = types;
+        const create = URL.createObjectURL.bind(URL);
+        URL.createObjectURL = (object: Blob | MediaSource) => {
+          if (object instanceof Blob) types.push(object.type);
+          return create(object);
+        };
+      }),
   });
-  await page.addInitScript(() => {
-    const types: string[] = [];
-    (window as unknown as { blobTypes: string[] }).blobTypes = types;
-    const create = URL.createObjectURL.bind(URL);
-    URL.createObjectURL = (object: Blob | MediaSource) => {
-      if (object instanceof Blob) types.push(object.type);
-      return create(object);
-    };
-  });
-  try {
-    await test(page);
-    expect(errors).toEqual([]);
-  } finally {
-    await page.close();
-  }
 }
 
 /** An attribute as React writes a number (or "" for none), to compare with the API's numbers exactly. */

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 export const CHROMIUM = process.env.OPENEVAL_CHROMIUM ?? "/usr/bin/chromium";
 /** Screenshots of each main page, kept as test artifacts (git-ignored). */
@@ -44,4 +45,48 @@ export async function screenshot(page: Page, name: string, options: { viewport?:
   if (!options.viewport) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path, fullPage: !options.viewport });
   return path;
+}
+
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  /** Count the console's errors (a failed request among them) as the page's errors too. */
+  consoleErrors?: boolean;
+  acceptDownloads?: boolean;
+  /** Runs before the test, e.g. an init script. */
+  prepare?: (page: Page) => Promise<unknown>;
+  /** The test provokes errors on purpose (a page of another site): they do not fail it. */
+  errorsExpected?: boolean;
+}
+
+/** A fresh page of `browser` for `test`, closed after it; an error on the page fails the test. */
+export async function withPage(
+  browser: Browser,
+  test: (page: Page) => Promise<void>,
+  options: PageOptions = {},
+): Promise<void> {
+  const page = await browser.newPage({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    acceptDownloads: options.acceptDownloads,
+  });
+  const errors = watchErrors(page);
+  if (options.consoleErrors)
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console: ${message.text()}`);
+    });
+  await options.prepare?.(page);
+  try {
+    await test(page);
+    if (!options.errorsExpected) expect(errors).toEqual([]);
+  } finally {
+    await page.close();
+  }
+}
+
+/** The two ways a run's viewer is opened: served by `openeval view`, and an export opened from disk. */
+export const SIDES = ["served", "exported"] as const;
+export type Side = (typeof SIDES)[number];
+
+/** Where a side's viewer starts: the server's URL, or the export's index.html. */
+export function sideBase(side: Side, viewerUrl: string, exported: string): string {
+  return side === "served" ? viewerUrl : `file://${join(exported, "index.html")}`;
 }

@@ -4,11 +4,11 @@
 // case's slot square opening its eval run.
 import { cp, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
-import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import { launchChromium, screenshot, sideBase, SIDES, withPage, type Side } from "./chromium.ts";
 import { exportRun, startViewer } from "./start-viewer.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -43,24 +43,11 @@ afterAll(async () => {
   await viewer?.process.exited;
 });
 
-const SIDES = ["served", "exported"] as const;
-const baseOf = (side: (typeof SIDES)[number]) =>
-  side === "served" ? viewer.url : `file://${join(exported, "index.html")}`;
-
-async function withPage(test: (page: Page) => Promise<void>) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const errors = watchErrors(page);
-  try {
-    await test(page);
-    expect(errors).toEqual([]);
-  } finally {
-    await page.close();
-  }
-}
+const baseOf = (side: Side) => sideBase(side, viewer.url, exported);
 
 describe("the matrix's drill-down from an eval to its cases", () => {
   it.each(SIDES)("shows each case's score per candidate as the report gives it (%s)", async (side) => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await page.goto(`${baseOf(side)}#/runs/${encodeURIComponent(summary.runId)}?tab=matrix`);
       const drill = page.locator('[data-eval="capitals"]').getByTestId("drill-cases");
       expect(await drill.textContent()).toBe("3 cases ▸");
@@ -95,7 +82,7 @@ describe("the matrix's drill-down from an eval to its cases", () => {
   });
 
   it.each(SIDES)("says which eval it could not find (%s)", async (side) => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await page.goto(`${baseOf(side)}#/runs/${encodeURIComponent(summary.runId)}?tab=matrix&cases=nope`);
       await page.getByText(/the eval nope of run/).waitFor();
     });

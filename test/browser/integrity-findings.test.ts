@@ -11,7 +11,7 @@ import {
   type ViewerFixture,
 } from "../../packages/openeval/src/view/fixtures/viewer-run.ts";
 import { makeTempDir } from "../helpers/fixtures.ts";
-import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import { launchChromium, screenshot, sideBase, SIDES, withPage as withFreshPage, type Side } from "./chromium.ts";
 import { exportRun, startViewer } from "./start-viewer.ts";
 
 const FLAG = "integrity: 4 findings (fail)";
@@ -41,24 +41,12 @@ afterAll(async () => {
   await viewer?.process.exited;
 });
 
-const SIDES = ["served", "exported"] as const;
-const baseOf = (side: (typeof SIDES)[number]) =>
-  side === "served" ? viewer.url : `file://${join(exported, "index.html")}`;
+const baseOf = (side: Side) => sideBase(side, viewer.url, exported);
 const flagged = () => fixture.evalRuns[0]!;
 const runHash = () => `#/runs/${encodeURIComponent(fixture.runId)}`;
 
-async function withPage(viewport: { width: number; height: number }, test: (page: Page) => Promise<void>) {
-  const page = await browser.newPage({ viewport });
-  const errors = watchErrors(page);
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()}`);
-  });
-  try {
-    await test(page);
-    expect(errors).toEqual([]);
-  } finally {
-    await page.close();
-  }
+function withPage(viewport: { width: number; height: number }, test: (page: Page) => Promise<void>) {
+  return withFreshPage(browser, test, { viewport, consoleErrors: true });
 }
 
 /** Whether the element is wholly on screen, and whether it is marked as the cited item. */

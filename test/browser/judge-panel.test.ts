@@ -12,7 +12,7 @@ import type { JudgeRun } from "../../packages/openeval/src/records/index.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
 import { CONTROL_PANEL_BENCHMARK } from "../helpers/judge-panel-benchmark.ts";
-import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import { launchChromium, screenshot, sideBase, SIDES, withPage, type Side } from "./chromium.ts";
 import { exportRun, startViewer } from "./start-viewer.ts";
 
 let directory: string;
@@ -46,24 +46,11 @@ afterAll(async () => {
   }
 });
 
-const SIDES = ["served", "exported"] as const;
-const baseOf = (side: (typeof SIDES)[number]) =>
-  side === "served" ? viewer.url : `file://${join(exported, "index.html")}`;
-
-async function withPage(test: (page: Page) => Promise<void>) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const errors = watchErrors(page);
-  try {
-    await test(page);
-    expect(errors).toEqual([]);
-  } finally {
-    await page.close();
-  }
-}
+const baseOf = (side: Side) => sideBase(side, viewer.url, exported);
 
 describe("judge agreement on the run page", () => {
   it.each(SIDES)("lists each criterion's α, with the one the judges disagree on unreliable (%s)", async (side) => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await page.goto(`${baseOf(side)}#/runs/${encodeURIComponent(runId)}`);
       const table = page.getByRole("region", { name: "judge agreement" });
       await table.getByTestId("judge-agreement").waitFor();
@@ -80,7 +67,7 @@ describe("judge agreement on the run page", () => {
 
 describe("the judge-run page", () => {
   it.each(SIDES)("shows every judgment's own scores and reasons beside the combination (%s)", async (side) => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await page.goto(
         `${baseOf(side)}#/runs/${encodeURIComponent(runId)}/judge-runs/${encodeURIComponent(judgeRun.id)}`,
       );
@@ -105,7 +92,7 @@ describe("reviewing from the judge-run page", () => {
     `${base}#/runs/${encodeURIComponent(runId)}/judge-runs/${encodeURIComponent(judgeRun.id)}`;
 
   it("records a review that decides the criterion, keeps the judges' score beside it, and lists it", async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await page.goto(judgeRunPage(viewer.url));
       const form = page.getByRole("form", { name: "review a criterion" });
       await form.locator('select[name="criterion"]').selectOption("tone");
@@ -126,7 +113,7 @@ describe("reviewing from the judge-run page", () => {
   });
 
   it("offers no form in a read-only viewer or an export, and still shows the scores", async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await page.goto(judgeRunPage(readOnly.url));
       await page.getByTestId("criteria").waitFor();
       expect(await page.getByRole("form", { name: "review a criterion" }).count()).toBe(0);

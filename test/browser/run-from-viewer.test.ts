@@ -6,12 +6,12 @@
 // a CLI runner is refused it, as it would be by another CLI runner.
 import { cp, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResultsStore } from "../../packages/openeval/src/records/store.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeTempDir, writeTree } from "../helpers/fixtures.ts";
-import { launchChromium, screenshot, watchErrors } from "./chromium.ts";
+import { launchChromium, screenshot, withPage } from "./chromium.ts";
 import { startViewer } from "./start-viewer.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -63,17 +63,6 @@ afterAll(async () => {
   }
 });
 
-async function withPage(test: (page: Page) => Promise<void>, errorsExpected = false) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const errors = watchErrors(page);
-  try {
-    await test(page);
-    if (!errorsExpected) expect(errors).toEqual([]);
-  } finally {
-    await page.close();
-  }
-}
-
 const runIds = async (benchmark: string) => (await readdir(join(benchmark, "results")).catch(() => [])).sort();
 
 interface Overview {
@@ -111,7 +100,7 @@ describe("a run started from the page", () => {
   it(
     "plans the selection, starts only once its maximum is confirmed, opens live and ends as a CLI run of it does",
     async () => {
-      await withPage(async (page) => {
+      await withPage(browser, async (page) => {
         await page.goto(viewer.url);
         await page.getByTestId("start-run").click();
         const form = page.getByRole("form", { name: "what to run" });
@@ -161,7 +150,7 @@ describe("a run started from the page", () => {
   it(
     "is stopped by Stop as SIGTERM stops openeval run: its running eval run is recorded interrupted",
     async () => {
-      await withPage(async (page) => {
+      await withPage(browser, async (page) => {
         await page.goto(`${slowViewer.url}#/run`);
         await page.locator('input[name="confirm"]').check();
         await page.getByRole("button", { name: "Start the run" }).click();
@@ -195,18 +184,22 @@ describe("what cannot start a run", () => {
         new Response("<!doctype html><title>elsewhere</title>", { headers: { "content-type": "text/html" } }),
     });
     try {
-      await withPage(async (page) => {
-        await page.goto(`http://127.0.0.1:${otherSite.port}/`);
-        // A simple request needs no preflight: it reaches the viewer, which refuses its Origin.
-        await page.evaluate(async (url) => {
-          await fetch(`${url}api/actions/runs`, {
-            method: "POST",
-            mode: "no-cors",
-            headers: { "content-type": "text/plain" },
-            body: JSON.stringify({ run: "new", confirm: { maximumUSD: 0 } }),
-          });
-        }, viewer.url);
-      }, true);
+      await withPage(
+        browser,
+        async (page) => {
+          await page.goto(`http://127.0.0.1:${otherSite.port}/`);
+          // A simple request needs no preflight: it reaches the viewer, which refuses its Origin.
+          await page.evaluate(async (url) => {
+            await fetch(`${url}api/actions/runs`, {
+              method: "POST",
+              mode: "no-cors",
+              headers: { "content-type": "text/plain" },
+              body: JSON.stringify({ run: "new", confirm: { maximumUSD: 0 } }),
+            });
+          }, viewer.url);
+        },
+        { errorsExpected: true },
+      );
       const forged = await fetch(`${viewer.url}api/actions/runs`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: `http://127.0.0.1:${otherSite.port}` },
@@ -227,7 +220,7 @@ describe("what cannot start a run", () => {
   });
 
   it("a read-only viewer has no Run button, says why on the run page, and refuses the endpoint", async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await page.goto(readOnly.url);
       await page.getByRole("heading", { name: "Runs" }).waitFor();
       expect(await page.getByTestId("start-run").count()).toBe(0);
@@ -251,7 +244,7 @@ describe("what cannot start a run", () => {
       });
       runners.push(runner);
       const runId = await heldRun(slow, runner.pid);
-      await withPage(async (page) => {
+      await withPage(browser, async (page) => {
         await page.goto(`${slowViewer.url}#/run?run=${encodeURIComponent(runId)}`);
         await page.getByTestId("launch-held").waitFor();
         expect(await page.getByTestId("launch-held").textContent()).toBe(
