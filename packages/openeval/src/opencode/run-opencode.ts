@@ -23,6 +23,7 @@ import {
   observeLogLine,
 } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
+import { type ProviderSignal, readProviderSignal } from "./provider-signals.ts";
 import type { StreamLedger } from "./stream-ledger.ts";
 import { recordPhase } from "../util/phase-timing.ts";
 
@@ -50,6 +51,8 @@ export interface OpenCodeRequest {
   onEvent?: (event: unknown) => void;
   /** At each evidence boundary: a tool call finished, or a model step ended without calling tools. */
   onBoundary?: () => void;
+  /** Each model request sent or failed (from the log) and each step answered, as it happens: the provider's load. */
+  onProviderSignal?: (signal: ProviderSignal) => void;
   eventsFile: string;
   stderrFile: string;
   secrets: string[];
@@ -304,6 +307,8 @@ function streamOutput(
     // A context the provider keeps rejecting makes OpenCode compact and retry forever: end it as a setup error.
     if (observeEvent(tracker, event) === "context_overflow") kill("context_overflow");
     notify(request.onEvent, event);
+    if (event.type === "step_finish")
+      notify(request.onProviderSignal, { kind: "answered", sessionID: event.sessionID ?? null });
     if (isBoundary(event)) notify(request.onBoundary, undefined);
     if (request.maxCostUSD !== undefined && tracker.costUSD > request.maxCostUSD) kill("cost_limited");
   });
@@ -311,6 +316,8 @@ function streamOutput(
     const line = redactSecrets(raw, request.secrets);
     log.write(line + "\n");
     observeLogLine(tracker, line);
+    const signal = readProviderSignal(line);
+    if (signal) notify(request.onProviderSignal, signal);
   });
   return {
     drain: async () => {
@@ -383,7 +390,7 @@ function isBoundary(event: RunEvent): boolean {
   return event.type === "tool_use" || (event.type === "step_finish" && event.part?.reason !== "tool-calls");
 }
 
-function notify(onEvent: ((event: unknown) => void) | undefined, event: unknown): void {
+function notify<Event>(onEvent: ((event: Event) => void) | undefined, event: Event): void {
   try {
     onEvent?.(event);
   } catch {
