@@ -51,6 +51,7 @@ import { HEARTBEAT_INTERVAL_MS, openRun, recoverRun } from "./recover.ts";
 import { createPreflight } from "./preflight.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
+import { admitCandidates, createProviderLimiter } from "./provider-limiter.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 import { runInvariants } from "./run-invariants.ts";
@@ -267,6 +268,11 @@ export async function runBenchmark(
             onCarry: (message) => emit({ type: "notice", message }),
           })
         : null;
+    // Each provider's share of the candidate lanes, lowered by its 429 and 503 answers and raised by its answers.
+    const providers = createProviderLimiter({
+      max: concurrency,
+      onChange: (change) => emit({ type: "provider.backoff", ...change }),
+    });
     const context: WorkContext = {
       benchmark: frozenBenchmark,
       restoreInputs,
@@ -283,6 +289,7 @@ export async function runBenchmark(
       isolation,
       preflight: createPreflight(benchmark),
       engines,
+      providers,
     };
     try {
       await runWorkQueue(
@@ -294,7 +301,11 @@ export async function runBenchmark(
             : item.kind === "check"
               ? item.check!()
               : runJudgeWork(item, context),
-        { signal: options.signal, onChange: (state) => emit({ type: "queue.changed", ...state }) },
+        {
+          signal: options.signal,
+          onChange: (state) => emit({ type: "queue.changed", ...state }),
+          admission: admitCandidates(providers),
+        },
       );
     } finally {
       await controls?.close();
