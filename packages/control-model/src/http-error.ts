@@ -14,6 +14,15 @@ export function errorBodyResponse(status: number, body: unknown, retryAfterMs?: 
   return Response.json(body, { status, headers });
 }
 
+/**
+ * A rate limit's answer: 429 (or 503), an OpenAI error body, and `retry-after` in seconds as providers send it (OpenCode
+ * waits that long before its retry).
+ */
+export function rateLimitResponse(status: 429 | 503, message: string, retryAfterSeconds: number): Response {
+  const body = { error: { message, type: errorType(status), code: "rate_limited" } };
+  return Response.json(body, { status, headers: { "retry-after": String(retryAfterSeconds) } });
+}
+
 function errorType(status: number): string {
   if (status === 401) return "authentication_error";
   if (status === 403) return "permission_error";

@@ -105,6 +105,17 @@ describe("loadControlFile", () => {
       "verdict.correct.reason",
     ],
     ["an early check that is neither decide nor continue", { turns: [{}], earlyCheck: "maybe" }, "earlyCheck"],
+    [
+      "a rate limit with a status other than 429 or 503",
+      { turns: [{}], rateLimit: { concurrent: 2, retryAfter: 1, status: 500 } },
+      "rateLimit.status",
+    ],
+    [
+      "a rate limit that admits no request",
+      { turns: [{}], rateLimit: { concurrent: 0, retryAfter: 1 } },
+      "rateLimit.concurrent",
+    ],
+    ["a rate limit without retryAfter", { turns: [{}], rateLimit: { concurrent: 2 } }, "rateLimit.retryAfter"],
   ])("rejects %s, naming the path, the field and where the format is described", async (name, content, field) => {
     const path = await writeControl(name.replaceAll(" ", "-"), content);
     const error = await loadError(path);

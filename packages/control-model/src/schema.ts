@@ -90,6 +90,20 @@ export const ControlFileSchema = z.strictObject({
    * verdict (the run is stopped), "continue" waits for the finished run. Default: decide when no value is null.
    */
   earlyCheck: z.enum(["decide", "continue"]).optional(),
+  /**
+   * A provider's rate limit: while `concurrent` requests of this control (any session, any eval) are being answered,
+   * more are answered `status` (429, or 503 for an overloaded provider) with a `retry-after` header, which OpenCode
+   * honours before its retry.
+   */
+  rateLimit: z
+    .strictObject({
+      concurrent: z.number().int().min(1),
+      /** Seconds, sent as the `retry-after` header. */
+      retryAfter: z.number().nonnegative(),
+      status: z.union([z.literal(429), z.literal(503)], { error: "must be 429 or 503" }).optional(),
+      message: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 export type ControlFile = z.infer<typeof ControlFileSchema>;

@@ -72,6 +72,11 @@ const controls: Record<string, Record<string, ControlFile>> = {
     slow: { turns: [{ delayMs: 300, text: "Finally." }] },
     flaky: { turns: [{ failFirst: { times: 2, status: 503 }, text: "Third time lucky." }] },
     stuck: { turns: [{ delayMs: 60_000, text: "Never sent." }] },
+    limited: { turns: [{ delayMs: 300, text: "Admitted." }], rateLimit: { concurrent: 2, retryAfter: 1 } },
+    overloaded: {
+      turns: [{ delayMs: 300, text: "Admitted." }],
+      rateLimit: { concurrent: 1, retryAfter: 0.5, status: 503, message: "Overloaded" },
+    },
   },
   "with/slash": { only: { turns: [{ text: "Slash eval." }] } },
 };
@@ -285,6 +290,41 @@ describe("scripted errors and delays", () => {
   });
 });
 
+describe("rate limits", () => {
+  it("answers 429 with retry-after while `concurrent` requests of the control are in flight, and admits again after", async () => {
+    const ask = () => chat("fix-bug", { model: "limited", messages: [user()] });
+    const first = await Promise.all([ask(), ask(), ask()]);
+    expect(first.map((response) => response.status).sort()).toEqual([200, 200, 429]);
+    const pushedBack = first.find((response) => response.status === 429)!;
+    expect(pushedBack.headers.get("retry-after")).toBe("1");
+    expect(pushedBack.headers.get("retry-after-ms")).toBeNull();
+    expect(await pushedBack.json()).toEqual({
+      error: {
+        message: "Rate limit reached: more than 2 concurrent requests to limited",
+        type: "rate_limit_error",
+        code: "rate_limited",
+      },
+    });
+    // Answered requests leave the count: two more fit again.
+    const again = await Promise.all([ask(), ask()]);
+    expect(again.map((response) => response.status)).toEqual([200, 200]);
+  });
+
+  it("pushes back with 503 and its own message when the control says so; other controls are not counted", async () => {
+    const [first, second, other] = await Promise.all([
+      chat("fix-bug", { model: "overloaded", messages: [user()] }),
+      chat("fix-bug", { model: "overloaded", messages: [user()] }),
+      chat("fix-bug", { model: "slow", messages: [user()] }),
+    ]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toEqual([200, 503]);
+    const pushedBack = first.status === 503 ? first : second;
+    expect(pushedBack.headers.get("retry-after")).toBe("0.5");
+    expect((await pushedBack.json()).error.message).toBe("Overloaded");
+    expect(other.status).toBe(200);
+  });
+});
+
 describe("routing", () => {
   it("serves /health and lists an eval's controls", async () => {
     expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: "ok" });
@@ -298,6 +338,8 @@ describe("routing", () => {
       "slow",
       "flaky",
       "stuck",
+      "limited",
+      "overloaded",
     ]);
   });
 

@@ -5,6 +5,7 @@ import { answerTurn, SUMMARY_ANSWER, type Answer } from "./answer.ts";
 import { formatCompletion } from "./completion.ts";
 import { errorBodyResponse, errorResponse } from "./http-error.ts";
 import { ChatRequestSchema, type ChatRequest, type ControlFile } from "./schema.ts";
+import { createRateLimits, type RateLimits } from "./rate-limit.ts";
 import { countStep, selectTurn } from "./select-turn.ts";
 import { formatSseEvents } from "./stream.ts";
 
@@ -59,6 +60,7 @@ export async function startControlServer(options: StartControlServerOptions): Pr
   const requests: ControlRequestLog[] = [];
   /** Requests answered so far per (eval, control, session, step), for `failFirst`. */
   const attempts = new Map<string, number>();
+  const rateLimits = createRateLimits();
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: options.port ?? 0,
@@ -81,13 +83,11 @@ export async function startControlServer(options: StartControlServerOptions): Pr
           ].join("\u0000");
           const attempt = (attempts.get(attemptKey) ?? 0) + 1;
           attempts.set(attemptKey, attempt);
-          const response = await playStep(
-            req,
+          const response = await answerWithin(
+            rateLimits,
+            body.model,
             findControl(controls, req.params.evalId, body.model),
-            body,
-            step,
-            hadTools,
-            attempt,
+            (control) => playStep(req, control, body, step, hadTools, attempt),
           );
           requests.push({
             evalId: req.params.evalId,
@@ -114,15 +114,31 @@ export async function startControlServer(options: StartControlServerOptions): Pr
   };
 }
 
+/** Plays the request if the control's rate limit admits it (counting it in flight until answered), else pushes back. */
+async function answerWithin(
+  rateLimits: RateLimits,
+  name: string,
+  control: ControlFile | Response,
+  play: (control: ControlFile) => Promise<Response>,
+): Promise<Response> {
+  if (control instanceof Response) return control;
+  const admission = rateLimits.admit(name, control);
+  if (admission instanceof Response) return admission;
+  try {
+    return await play(control);
+  } finally {
+    admission.release();
+  }
+}
+
 async function playStep(
   req: Request,
-  control: ControlFile | Response,
+  control: ControlFile,
   body: ChatRequest,
   step: number,
   hadTools: boolean,
   attempt: number,
 ): Promise<Response> {
-  if (control instanceof Response) return control;
   if (!hadTools) return answerResponse(SUMMARY_ANSWER, body);
   const turn = selectTurn(control, step);
   if (turn.delayMs && !(await sleep(turn.delayMs, req.signal))) return new Response(null, { status: CLIENT_CLOSED });

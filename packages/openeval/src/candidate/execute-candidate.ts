@@ -33,6 +33,7 @@ import {
   type EndpointProblem,
   type Isolation as OpenCodeIsolation,
   type OpenCodeOutcome,
+  type ProviderSignal,
 } from "../opencode/index.ts";
 import { diagnoseProvider, type EndpointCheck } from "./diagnose-provider.ts";
 import type { TakeCheckpoint } from "./checkpoint.ts";
@@ -63,6 +64,8 @@ export interface CandidateRequest {
   controlBaseURL: string | null;
   signal?: AbortSignal;
   onEvent?: (event: unknown) => void;
+  /** Each model request sent or failed and each step answered, live: what paces the provider's candidates. */
+  onProviderSignal?: (signal: ProviderSignal) => void;
   /** earlyStop: checks on snapshots while the candidate runs, and may stop it. */
   monitor?: CandidateMonitor;
   /** Why this eval's candidates cannot start (its environment did not build): recorded as a setup error. */
@@ -440,6 +443,7 @@ async function runSession(
     endpoint,
     signal: request.signal,
     onEvent: request.onEvent,
+    onProviderSignal: request.onProviderSignal,
     ...(monitor ? { stop: monitor.stop, onBoundary: () => monitor.onBoundary(takeCheckpoint) } : {}),
     eventsFile: join(runDirectory, paths.logs, EVENTS_FILE),
     stderrFile: join(runDirectory, paths.logs, "opencode-stderr.log"),

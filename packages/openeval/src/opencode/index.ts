@@ -16,6 +16,7 @@ export {
   type OpenCodeRequest,
 } from "./run-opencode.ts";
 export type { RunState } from "./run-tracker.ts";
+export type { ProviderPressure, ProviderSignal } from "./provider-signals.ts";
 export type { StreamLedger, StreamStep, StreamToolCall, TokenCounts } from "./stream-ledger.ts";
 export { prepareIsolation, seedConfigDir, type Isolation, type IsolationPaths } from "./isolated-env.ts";
 export { archiveDatabase, snapshotDatabase, type ArchiveRequest, type ArchivedDatabase } from "./archive-database.ts";

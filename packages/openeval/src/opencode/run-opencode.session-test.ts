@@ -20,6 +20,7 @@ import {
   startRecordingProxy,
   systemText,
 } from "./fixtures/opencode-run.ts";
+import type { ProviderSignal } from "./provider-signals.ts";
 import { type OpenCodeOutcome, type OpenCodeRequest, runOpenCode } from "./run-opencode.ts";
 
 const EVAL_ID = "candidate-stage";
@@ -295,14 +296,32 @@ test("a provider that answers only HTTP 500 is an infrastructure failure", async
   expect(outcome.retries).toBe(5);
 });
 
-test("a provider that fails transiently is retried by OpenCode, and every retry is counted", async () => {
-  const { outcome } = await runControl("flaky", "flaky");
+test("a provider that fails transiently is retried by OpenCode, and every retry is counted and signalled live", async () => {
+  const signals: ProviderSignal[] = [];
+  const { outcome } = await runControl("flaky", "flaky", { onProviderSignal: (signal) => signals.push(signal) });
   expect(outcome).toMatchObject({ state: "completed", infrastructureError: false, exitCode: 0 });
   const attempts = server.requests
     .filter((request) => request.control === "flaky" && request.hadTools)
     .map((request) => request.status);
   expect(attempts).toEqual([503, 200, 429, 429, 200]);
   expect(outcome.retries).toBe(3);
+  // The same attempts as the runner sees them while the session runs (log lines in order; the answered steps come
+  // from the event stream, a separate pipe): each failure says which pressure it was.
+  const logged = signals
+    .filter((signal) => signal.kind !== "answered")
+    .map((signal) => (signal.kind === "failed" ? `failed ${signal.pressure}` : signal.kind));
+  expect(logged).toEqual([
+    "sent",
+    "failed unavailable",
+    "sent",
+    "sent",
+    "failed rate_limited",
+    "sent",
+    "failed rate_limited",
+    "sent",
+  ]);
+  expect(signals.filter((signal) => signal.kind === "answered")).toHaveLength(2);
+  expect(signals.every((signal) => signal.kind === "answered" || signal.provider === "control")).toBe(true);
 });
 
 test("OpenCode that cannot start is an infrastructure failure", async () => {

@@ -25,6 +25,7 @@ import {
   passedLimit,
 } from "./run-tracker.ts";
 import { type RunEvent, RunEventSchema } from "./schema.ts";
+import { type ProviderSignal, readProviderSignal } from "./provider-signals.ts";
 import type { StreamLedger } from "./stream-ledger.ts";
 import { recordPhase } from "../util/phase-timing.ts";
 
@@ -52,6 +53,8 @@ export interface OpenCodeRequest extends RunLimits {
   onEvent?: (event: unknown) => void;
   /** At each evidence boundary: a tool call finished, or a model step ended without calling tools. */
   onBoundary?: () => void;
+  /** Each model request sent or failed (from the log) and each step answered, as it happens: the provider's load. */
+  onProviderSignal?: (signal: ProviderSignal) => void;
   eventsFile: string;
   stderrFile: string;
   secrets: string[];
@@ -308,6 +311,8 @@ function streamOutput(
     // A context the provider keeps rejecting makes OpenCode compact and retry forever: end it as a setup error.
     if (observeEvent(tracker, event) === "context_overflow") kill("context_overflow");
     notify(request.onEvent, event);
+    if (event.type === "step_finish")
+      notify(request.onProviderSignal, { kind: "answered", sessionID: event.sessionID ?? null });
     if (isBoundary(event)) notify(request.onBoundary, undefined);
     const limit = passedLimit(tracker, event, request);
     if (limit !== null) kill(limit);
@@ -316,6 +321,8 @@ function streamOutput(
     const line = redactSecrets(raw, request.secrets);
     log.write(line + "\n");
     observeLogLine(tracker, line);
+    const signal = readProviderSignal(line);
+    if (signal) notify(request.onProviderSignal, signal);
   });
   return {
     drain: async () => {
@@ -388,7 +395,7 @@ function isBoundary(event: RunEvent): boolean {
   return event.type === "tool_use" || (event.type === "step_finish" && event.part?.reason !== "tool-calls");
 }
 
-function notify(onEvent: ((event: unknown) => void) | undefined, event: unknown): void {
+function notify<Event>(onEvent: ((event: Event) => void) | undefined, event: Event): void {
   try {
     onEvent?.(event);
   } catch {

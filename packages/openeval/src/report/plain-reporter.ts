@@ -1,7 +1,7 @@
 // Plain progress lines (one per event that matters), for logs and non-TTY output.
 import { describeSlot } from "../plan/index.ts";
 import { describeOutcome } from "../records/index.ts";
-import type { EngineCounts, RunnerEvent } from "../summary/index.ts";
+import type { EngineCounts, ProviderBackoff, RunnerEvent } from "../summary/index.ts";
 import { describeState } from "../util/words.ts";
 
 export function createPlainReporter(write: (line: string) => void): (event: RunnerEvent) => void {
@@ -56,6 +56,9 @@ export function createPlainReporter(write: (line: string) => void): (event: Runn
       case "notice":
         write(event.message);
         break;
+      case "provider.backoff":
+        write(describeProviderBackoff(event));
+        break;
       default:
         break;
     }
@@ -66,6 +69,29 @@ function describeEngineHealth(engine: EngineCounts): string {
   if (engine.health === "ok") return `Engine "${engine.name}" (${engine.address}) answers again: work is placed on it`;
   const state = engine.health === "lost" ? "lost" : "unusable for this run";
   return `Engine "${engine.name}" (${engine.address}) ${state}: ${engine.problem}; its running work is interrupted, and no more is placed on it${engine.health === "lost" ? " until it answers again" : ""}`;
+}
+
+/**
+ * One line per change of a provider's share of the candidates.
+ * @example describeProviderBackoff({ provider: "local", change: "lowered", limit: 2, max: 4, reason: "rate_limited", message: "Too Many Requests", retryAfterMs: null })
+ * // 'Provider local rate limited ("Too Many Requests"): at most 2 of 4 candidates at once; new ones wait for OpenCode\'s retry'
+ */
+export function describeProviderBackoff(backoff: ProviderBackoff): string {
+  const { provider, limit, max } = backoff;
+  const share = `at most ${limit} of ${max} candidates at once`;
+  const answered = `${backoff.reason === "unavailable" ? "unavailable" : "rate limited"} ("${backoff.message ?? ""}")`;
+  switch (backoff.change) {
+    case "lowered":
+      return `Provider ${provider} ${answered}: ${share}; new ones wait for OpenCode's retry`;
+    case "held":
+      return `Provider ${provider} ${answered} again: new candidates wait for OpenCode's retry (${share})`;
+    case "resumed":
+      return `Provider ${provider}: retried after ${formatSeconds(backoff.retryAfterMs)}; new candidates start again (${share})`;
+    case "raised":
+      return `Provider ${provider} answers: ${share}`;
+    case "recovered":
+      return `Provider ${provider} recovered: back to ${limit} of ${max} candidates at once`;
+  }
 }
 
 export function formatSeconds(ms: number | null): string {

@@ -2,7 +2,7 @@
 // done/running/queued, spend, elapsed and ETA. The line is cut to the terminal's width (a wrapped line cannot be
 // redrawn in place; 80 columns when the terminal reports 0) and redrawn every second, so elapsed time and ETA move
 // during a long candidate. Only for a terminal: elsewhere the plain reporter writes lines without `\r`.
-import type { EngineCounts, RunnerEvent } from "../summary/index.ts";
+import type { EngineCounts, ProviderBackoff, RunnerEvent } from "../summary/index.ts";
 import { terminalWidth } from "../util/terminal-width.ts";
 import { createPlainReporter } from "./plain-reporter.ts";
 
@@ -20,6 +20,8 @@ export function createTtyProgress(
   let state: QueueState = { running: 0, queued: 0, done: 0, runningSince: [], doneMs: 0 };
   let spendUSD = 0;
   let engines: EngineCounts[] = [];
+  /** Each provider's last change of share, while below its full share. */
+  const providers = new Map<string, ProviderBackoff>();
   let status = "";
   const plain = createPlainReporter((line) => {
     clear();
@@ -34,13 +36,18 @@ export function createTtyProgress(
     const total = state.done + state.running + state.queued;
     const remaining = estimateRemainingMs(state, now());
     const eta = remaining === null ? "—" : formatDuration(remaining);
-    const line = `[${state.done}/${total}] running ${state.running}, queued ${state.queued}${describeEngines(engines)} · spent $${spendUSD.toFixed(4)} · ${formatDuration(elapsed)} elapsed · ETA ${eta}`;
+    const line = `[${state.done}/${total}] running ${state.running}, queued ${state.queued}${describeEngines(engines)}${describeProviders(providers)} · spent $${spendUSD.toFixed(4)} · ${formatDuration(elapsed)} elapsed · ETA ${eta}`;
     status = truncate(line, terminalWidth(stream.columns) - 1);
     stream.write(status);
   };
   return (event) => {
     if (event.type === "queue.changed") state = event;
     if (event.type === "engines.changed") engines = event.engines;
+    if (event.type === "provider.backoff") {
+      const waiting = event.change === "lowered" || event.change === "held";
+      if (event.limit >= event.max && !waiting) providers.delete(event.provider);
+      else providers.set(event.provider, event);
+    }
     // Spend: candidates, then their judges and earlyStop checks.
     if (event.type === "candidate.finished") spendUSD += event.evalRun.metrics?.cost.usd ?? 0;
     if (event.type === "judge.finished" && event.judgeRun.decidedEarly === undefined)
@@ -85,6 +92,20 @@ export function describeEngines(engines: readonly EngineCounts[]): string {
     return parts.join(" ");
   });
   return ` · engines ${each.join(", ")}`;
+}
+
+/**
+ * Providers below their full share, each as `provider limit/max`, with "waiting" while new candidates wait for
+ * OpenCode's retry.
+ * @example describeProviders(new Map([["local", lowered]])) // " · local 2/4 waiting"
+ */
+export function describeProviders(providers: ReadonlyMap<string, ProviderBackoff>): string {
+  if (providers.size === 0) return "";
+  const each = [...providers.values()].map((backoff) => {
+    const waiting = backoff.change === "lowered" || backoff.change === "held" ? " waiting" : "";
+    return `${backoff.provider} ${backoff.limit}/${backoff.max}${waiting}`;
+  });
+  return ` · ${each.join(", ")}`;
 }
 
 /** Cut to `width` characters (code points), marking the cut with an ellipsis. */

@@ -51,6 +51,7 @@ import { HEARTBEAT_INTERVAL_MS, openRun, recoverRun } from "./recover.ts";
 import { createPreflight } from "./preflight.ts";
 import { startControls } from "./start-controls.ts";
 import { rubricJudgesFor, runCandidateWork, runJudgeWork, type SlotWork, type WorkContext } from "./slot-work.ts";
+import { admitCandidates, createProviderLimiter } from "./provider-limiter.ts";
 import { reapOrphanedVerification, resolveRunVerification } from "./verification.ts";
 import { runWorkQueue } from "./work-queue.ts";
 import { runInvariants } from "./run-invariants.ts";
@@ -272,6 +273,11 @@ export async function runBenchmark(
             onCarry: (message) => emit({ type: "notice", message }),
           })
         : null;
+    // Each provider's share of the candidate lanes, lowered by its 429 and 503 answers and raised by its answers.
+    const providers = createProviderLimiter({
+      max: concurrency,
+      onChange: (change) => emit({ type: "provider.backoff", ...change }),
+    });
     const context: WorkContext = {
       benchmark: frozenBenchmark,
       restoreInputs,
@@ -288,6 +294,7 @@ export async function runBenchmark(
       isolation,
       preflight: createPreflight(benchmark),
       engines,
+      providers,
     };
     try {
       for (;;) {
@@ -300,7 +307,11 @@ export async function runBenchmark(
               : item.kind === "check"
                 ? item.check!()
                 : runJudgeWork(item, context),
-          { signal: options.signal, onChange: (state) => emit({ type: "queue.changed", ...state }) },
+          {
+            signal: options.signal,
+            onChange: (state) => emit({ type: "queue.changed", ...state }),
+            admission: admitCandidates(providers),
+          },
         );
         // Adaptive repetitions: the next round is what the comparisons still need (retry and rejudge do only theirs).
         if (!benchmark.settings.adaptive || scope.explicitOnly || options.signal?.aborted) break;

@@ -5,7 +5,7 @@ import type { RunIsolation } from "./candidate-isolation.ts";
 import { randomUUID } from "node:crypto";
 import type { ControlServer } from "@openeval/control-model";
 import { executeCandidate } from "../candidate/index.ts";
-import { selectCredentials } from "../opencode/index.ts";
+import { parseModelRef, selectCredentials } from "../opencode/index.ts";
 import {
   checkEarly,
   createRubricGrader,
@@ -40,6 +40,7 @@ import type { RunnerListener } from "../summary/index.ts";
 import type { Preflight } from "./preflight.ts";
 import type { EnginePool } from "../sandbox/index.ts";
 import { placeOnEngine } from "./engine-lease.ts";
+import type { ProviderLimiter } from "./provider-limiter.ts";
 
 export interface SlotWork {
   kind: "candidate" | "judge" | "check";
@@ -80,6 +81,8 @@ export interface WorkContext {
   preflight: Preflight;
   /** The container engines candidates and verifications are placed on; null when the run uses none. */
   engines: EnginePool | null;
+  /** Each provider's share of the candidate lanes, paced by its 429 and 503 answers; absent: no pacing. */
+  providers?: ProviderLimiter;
 }
 
 /**
@@ -127,6 +130,7 @@ export async function runCandidateWork(
   context.emit({ type: "candidate.started", slot: key, evalRunId });
   const endpointProblem = await context.preflight.check(slot.model);
   const pinned = context.isolation.pinnedFor(slot.model, evaluation);
+  const provider = context.providers?.watch(parseModelRef(slot.model).provider);
   const evalRun = await executeCandidate({
     runId: context.runId,
     runDirectory: store.directory,
@@ -145,12 +149,13 @@ export async function runCandidateWork(
     ...(placement?.kind === "unplaced" ? { interruptedBy: `Interrupted: ${placement.problem}` } : {}),
     ...(monitor ? { monitor } : {}),
     ...(endpointProblem ? { endpointProblem } : {}),
+    ...(provider ? { onProviderSignal: provider.observe } : {}),
     recheckEndpoint: () => context.preflight.recheck(slot.model),
     save: (record) => {
       latest = record;
       store.saveEvalRun(record);
     },
-  });
+  }).finally(() => provider?.end());
   lease?.release({ failed: evalRun.state === "failed" || evalRun.state === "interrupted" });
   context.fresh.add(evalRun.id);
   context.emit({ type: "candidate.finished", slot: key, evalRun, outcome: describeOutcome(evalRun) });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runWorkQueue, type WorkItem, type WorkQueueState } from "./work-queue.ts";
+import { createProviderLimiter } from "./provider-limiter.ts";
+import { runWorkQueue, type CandidateAdmission, type WorkItem, type WorkQueueState } from "./work-queue.ts";
 
 interface Item extends WorkItem {
   name: string;
@@ -134,5 +135,46 @@ describe("runWorkQueue", () => {
       { signal: controller.signal },
     );
     expect(started).toEqual(["a"]);
+  });
+
+  it("starts other providers' candidates while one provider's wait, and its own once it admits them again", async () => {
+    const limiter = createProviderLimiter({ max: 4 });
+    const providerOf = (item: Item) => item.name.split("-")[0]!;
+    const admission: CandidateAdmission<Item> = {
+      groupOf: providerOf,
+      admits: (item) => limiter.admits(providerOf(item)),
+      started: (item) => limiter.started(providerOf(item)),
+      finished: (item) => limiter.finished(providerOf(item)),
+      subscribe: (listener) => limiter.subscribe(listener),
+    };
+    const slow = limiter.watch("slow");
+    const started: string[] = [];
+    const names = ["slow-1", "slow-2", "slow-3", "fast-1", "fast-2", "fast-3"];
+    await runWorkQueue(
+      names.map((name) => ({ kind: "candidate", name }) as Item),
+      4,
+      async (item) => {
+        started.push(item.name);
+        if (item.name === "slow-1") {
+          // Its provider answers 429: the other slow ones wait for the retry, the fast ones take the lanes.
+          slow.observe({
+            kind: "failed",
+            provider: null,
+            sessionID: "ses_1",
+            pressure: "rate_limited",
+            message: "429",
+          });
+          await Bun.sleep(20);
+          slow.observe({ kind: "sent", provider: null, sessionID: "ses_1" });
+          await Bun.sleep(20);
+          started.push("slow-1 done");
+        } else await Bun.sleep(5);
+      },
+      { admission },
+    );
+    // Once the retry is sent, the next slow candidate starts at once (its share of 2 has room), before slow-1 ends.
+    expect(started.slice(0, 5)).toEqual(["slow-1", "fast-1", "fast-2", "fast-3", "slow-2"]);
+    expect(started.indexOf("slow-2")).toBeLessThan(started.indexOf("slow-1 done"));
+    expect(started).toContain("slow-3");
   });
 });

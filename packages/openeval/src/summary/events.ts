@@ -51,9 +51,39 @@ export type RunnerEvent =
   | { type: "candidate.finished"; slot: SlotKey; evalRun: EvalRun; outcome: EvalRunOutcome }
   | { type: "check.finished"; slot: SlotKey; evalRunId: string; check: EarlyCheck }
   | { type: "notice"; message: string }
+  | ({ type: "provider.backoff" } & ProviderBackoff)
   | { type: "judge.started"; slot: SlotKey; judgeRunId: string }
   | { type: "judge.finished"; slot: SlotKey; judgeRun: JudgeRun }
   | { type: "run.finished"; runId: string; directory: string; summary: RunSummary };
+
+/**
+ * A change of one provider's share of the candidate lanes (docs/guide/running.md#provider-back-off): lowered on a 429
+ * or 503, held while OpenCode waits to retry, resumed once it has, raised again by answers, recovered at full share.
+ */
+export interface ProviderBackoff {
+  /** The model ref's provider part (`anthropic`, `local`, `control`). */
+  provider: string;
+  /**
+   * lowered: a 429/503 halved the share, and new candidates of the provider wait for OpenCode's retry; held: the
+   * same wait, the share unchanged (candidates started under a higher one were still running); resumed: every
+   * pushed-back request was sent again, new candidates may start; raised: answers since raised the share by one;
+   * recovered: raised back to the run's concurrency.
+   */
+  change: "lowered" | "held" | "resumed" | "raised" | "recovered";
+  /** How many of the provider's candidates may run at once now. */
+  limit: number;
+  /** The run's concurrency: the provider's full share. */
+  max: number;
+  /** lowered, held: what the provider answered (429-like or 503-like); null otherwise. */
+  reason: "rate_limited" | "unavailable" | null;
+  /** lowered, held: the provider's message (or the HTTP status text); null otherwise. */
+  message: string | null;
+  /**
+   * resumed: how long new candidates of the provider waited, until OpenCode sent the pushed-back requests again (it
+   * waits the answer's `retry-after` when it has one, else 2 s doubling); null otherwise.
+   */
+  retryAfterMs: number | null;
+}
 
 export interface RunSummary {
   runId: string;

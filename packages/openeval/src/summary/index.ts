@@ -4,6 +4,7 @@
 export type {
   EngineCounts,
   ModelResult,
+  ProviderBackoff,
   RunnerEvent,
   RunnerListener,
   RunSummary,
