@@ -180,3 +180,39 @@ describe("openeval report [<run>]", () => {
     expect(JSON.parse(itself.stdout).error.code).toBe("OE_COMPARE_INVALID");
   });
 });
+
+describe("openeval report --markdown --against-baseline", () => {
+  it("refuses without baseline.json, naming the file and how to make one, and without --markdown or --summary", async () => {
+    const missing = await runCli(["report", "--markdown", "--against-baseline", "--benchmark", directory]);
+    expect([missing.exitCode, missing.stdout]).toEqual([2, ""]);
+    expect(missing.stderr).toBe(
+      `error OE_BASELINE_MISSING: No baseline at ${join(directory, "baseline.json")}, so there is nothing to compare the run with. ` +
+        "Make one from an accepted run with `openeval baseline set <run-dir>` and commit it beside benchmark.ts, or drop --against-baseline\n",
+    );
+    const bare = await runCli(["report", "--against-baseline", "--benchmark", directory]);
+    expect([bare.exitCode, bare.stderr]).toEqual([
+      2,
+      "error OE_USAGE: --against-baseline adds a section to the Markdown summary; pass --markdown (or --summary <file>) with it\n",
+    ]);
+  });
+
+  it("adds the changes against baseline.json to the Markdown on stdout and in --summary's file", async () => {
+    const copy = await makeTempDir();
+    await cp(directory, copy, { recursive: true });
+    expect((await runCli(["baseline", "set", RUN_ID, "--benchmark", copy])).exitCode).toBe(0);
+    const summaryFile = join(copy, "summary.md");
+    const report = await runCli([
+      "report",
+      "--markdown",
+      "--against-baseline",
+      "--summary",
+      summaryFile,
+      "--benchmark",
+      copy,
+    ]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(report.stdout).toContain(`### Against baseline\n\nBaseline: run \`${RUN_ID}\``);
+    expect(report.stdout).toMatch(/^\| p\/m \| 100\.0 \| 100\.0 \| ±0\.0.* \| 0 \| 0 \|$/m);
+    expect(readFileSync(summaryFile, "utf8")).toBe(report.stdout.slice(0, -1));
+  });
+});

@@ -283,9 +283,10 @@ export const COMMANDS = {
   },
   report: {
     usage:
-      "report [<run-dir | run-id>] [--json | --markdown] [--cases] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
+      "report [<run-dir | run-id>] [--json | --markdown [--against-baseline]] [--cases] [--junit <file>] [--summary <file>] [--benchmark <dir>] | report --compare <run-a | baseline> <run-b> [--model <a>[,<b>]] [--json] [--benchmark <dir>]",
     summary:
       "Print a recorded run's summary (default: the latest run) as `run` prints it, running nothing; exits as `run` would (0 pass, 1 fail, 3 incomplete). " +
+      "--against-baseline adds to the Markdown each model's and eval's change against baseline.json. " +
       "--compare: two runs (or baseline.json with a run, or two models or variants — --model 'p/m,p/m [terse]'): scores, paired difference with 95% CI, regressions and improvements.",
     options: {
       // No default: named, it is also the benchmark a run's summary is read with (a run folder copied from CI records a
@@ -311,6 +312,12 @@ export const COMMANDS = {
         type: "boolean",
         default: false,
         description: "Print the run's Markdown summary instead of the table",
+      },
+      "against-baseline": {
+        type: "boolean",
+        default: false,
+        description:
+          "With --markdown or --summary: add each model's and eval's change against baseline.json (a pull request's comment)",
       },
       junit: { type: "string", value: "file", description: "Write a JUnit XML report of the run to this file" },
       summary: { type: "string", value: "file", description: "Write a Markdown summary of the run to this file" },

@@ -104,6 +104,11 @@ const USAGE = {
     code: "OE_USAGE",
     message: () => "--json and --markdown each choose what stdout holds; pass one of them",
   },
+  againstBaselineWithoutMarkdown: {
+    code: "OE_USAGE",
+    message: () =>
+      "--against-baseline adds a section to the Markdown summary; pass --markdown (or --summary <file>) with it",
+  },
   compareRuns: {
     code: "OE_USAGE",
     message: ({ given }: { given: readonly string[] }) =>

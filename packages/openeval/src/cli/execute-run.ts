@@ -68,18 +68,24 @@ export async function executeRun(flags: Record<string, unknown>, scope: PlanScop
 
 /**
  * Prints the summary (the table; JSON with --json, its verdict's words beside the verdict; Markdown with report's
- * --markdown), writes --junit/--summary files, and returns the exit code.
+ * --markdown), writes --junit/--summary files, and returns the exit code. `markdownAppendix` follows the Markdown
+ * summary wherever it goes (report's --against-baseline section).
  */
-export async function reportSummary(summary: RunSummary, flags: Record<string, unknown>): Promise<number> {
+export async function reportSummary(
+  summary: RunSummary,
+  flags: Record<string, unknown>,
+  markdownAppendix = "",
+): Promise<number> {
+  const markdown = () => formatMarkdownSummary(summary) + markdownAppendix;
   if (flags.json === true)
     console.log(
       JSON.stringify({ type: "summary", ...summary, verdictWords: describeVerdict(summary.verdict, summary.complete) }),
     );
-  else if (flags.markdown === true) console.log(formatMarkdownSummary(summary));
+  else if (flags.markdown === true) console.log(markdown());
   else console.log(formatSummary(summary));
   if (flags.cases === true && flags.json !== true) console.log(`\nBy case:\n${formatCaseTable(summary)}`);
   if (typeof flags.junit === "string") await writeFile(flags.junit, formatJunit(summary));
-  if (typeof flags.summary === "string") await writeFile(flags.summary, formatMarkdownSummary(summary));
+  if (typeof flags.summary === "string") await writeFile(flags.summary, markdown());
   return exitCodeFor(summary.verdict, summary.complete);
 }
 

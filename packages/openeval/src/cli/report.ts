@@ -3,8 +3,13 @@
 // container. `openeval report --compare <run-a> <run-b>`: what changed from run a to run b (b − a) — per model the two
 // scores and the paired difference with its 95% CI, and every criterion that regressed or improved. `baseline` as
 // run a compares run b with baseline.json. With --json, stdout is the summary or the comparison only (for CI to post).
+// --markdown --against-baseline: the Markdown summary with each model's and eval's change against baseline.json, the
+// body of a pull request's comment (`openeval ci comment`).
+import { join } from "node:path";
 import { resolveRun } from "../records/index.ts";
-import { readResults } from "../summary/index.ts";
+import { formatBaselineDeltas } from "../report/index.ts";
+import { BaselineMissingError, readBaseline } from "../results/index.ts";
+import { BASELINE_FILE, readResults, readScoredRun } from "../summary/index.ts";
 import { compareRuns, formatComparison } from "../view/index.ts";
 import { listFlag } from "./command.ts";
 import { defineCommand } from "./commands.ts";
@@ -15,7 +20,7 @@ export const reportCommand = defineCommand("report", {
   async run(flags, positionals) {
     const benchmark = flags.benchmark ?? ".";
     if (flags.compare) {
-      const summaryOnly = (["markdown", "junit", "summary"] as const).filter(
+      const summaryOnly = (["markdown", "against-baseline", "junit", "summary"] as const).filter(
         (name) => flags[name] !== undefined && flags[name] !== false,
       );
       if (summaryOnly.length > 0) throw new UsageError("summaryFlagsWithCompare", { flags: summaryOnly });
@@ -26,12 +31,27 @@ export const reportCommand = defineCommand("report", {
       throw new UsageError("oneRun", { command: "report", given: positionals, or: "--compare <run-a> <run-b>" });
     if (flags.json && flags.markdown) throw new UsageError("jsonAndMarkdown");
     const run = resolveRun(benchmark, positionals[0]);
-    return reportSummary(
-      await readResults(run, flags.benchmark === undefined ? {} : { benchmark: flags.benchmark }),
-      flags,
-    );
+    const options = flags.benchmark === undefined ? {} : { benchmark: flags.benchmark };
+    if (flags["against-baseline"]) {
+      if (!flags.markdown && flags.summary === undefined) throw new UsageError("againstBaselineWithoutMarkdown");
+      return reportAgainstBaseline(run, options, flags);
+    }
+    return reportSummary(await readResults(run, options), flags);
   },
 });
+
+/** The run's summary with the baseline section after its Markdown; baseline.json is the benchmark's the run records. */
+async function reportAgainstBaseline(
+  run: string,
+  options: { benchmark?: string },
+  flags: Record<string, unknown>,
+): Promise<number> {
+  const scored = await readScoredRun(run, options);
+  const file = join(options.benchmark ?? scored.run.benchmarkDirectory, BASELINE_FILE);
+  const baseline = await readBaseline(file);
+  if (!baseline) throw new BaselineMissingError(file);
+  return reportSummary(scored.summary, flags, formatBaselineDeltas(scored.summary, baseline));
+}
 
 async function compare(
   benchmark: string,

@@ -11,3 +11,4 @@ export { formatCaseTable } from "./case-table.ts";
 export { formatJunit } from "./junit.ts";
 export { formatMarkdownSummary } from "./markdown-summary.ts";
 export { formatReviewCalibration } from "./review-calibration.ts";
+export { formatBaselineDeltas } from "./baseline-deltas.ts";

@@ -1,5 +1,5 @@
-// Results-stage errors a user can act on: a bad contributor selection, a refused or unreadable baseline.
-// Each carries a stable code; the CLI maps all three to exit code 2 (invalid input, nothing decided).
+// Results-stage errors a user can act on: a bad contributor selection, a refused, missing or unreadable baseline.
+// Each carries a stable code; the CLI maps them all to exit code 2 (invalid input, nothing decided).
 import { OpenEvalError, SituationError, type Situation, type SituationArgs } from "../util/errors.ts";
 
 /** `--gate`, `--only` or benchmark.ts named a contributor that does not exist. */
@@ -47,6 +47,17 @@ export class BaselineInvalidError extends OpenEvalError {
     super(
       `${file} is not a valid baseline:\n${problems.map((problem) => `  ${problem}`).join("\n")}\nSet it again with: openeval baseline set <run>`,
       options,
+    );
+  }
+}
+
+/** A comparison with baseline.json was asked for, and the benchmark has none. */
+export class BaselineMissingError extends OpenEvalError {
+  readonly code = "OE_BASELINE_MISSING";
+  constructor(readonly file: string) {
+    super(
+      `No baseline at ${file}, so there is nothing to compare the run with. Make one from an accepted run with ` +
+        "`openeval baseline set <run-dir>` and commit it beside benchmark.ts, or drop --against-baseline",
     );
   }
 }

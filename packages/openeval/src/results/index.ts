@@ -59,7 +59,13 @@ export {
 } from "./sequential-decision.ts";
 export type { Baseline } from "./baseline-schema.ts";
 export type { SlotFingerprint } from "./regression.ts";
-export { BaselineInvalidError, BaselineRefusedError, GateSelectionError, RunMaintenanceError } from "./errors.ts";
+export {
+  BaselineInvalidError,
+  BaselineMissingError,
+  BaselineRefusedError,
+  GateSelectionError,
+  RunMaintenanceError,
+} from "./errors.ts";
 export {
   baselineSummaries,
   compareSummaries,
