@@ -455,6 +455,31 @@ export const COMMANDS = {
       },
     },
   },
+  ci: {
+    usage: "ci comment [--body-file <file>] [--pr <number>] [--name <name>] [--json]",
+    summary:
+      "Post the body (a file, or stdin) as the pull request's one openeval comment, or update the one an earlier push posted (found by a hidden marker). " +
+      "Reads GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL (default https://api.github.com) and the pull request from GITHUB_EVENT_PATH's event, as GitHub Actions sets them.",
+    options: {
+      "body-file": {
+        type: "string",
+        value: "file",
+        description:
+          "The comment's Markdown, e.g. from `openeval report --markdown --against-baseline` (default: stdin)",
+      },
+      pr: {
+        type: "string",
+        value: "number",
+        description: "The pull request to comment on (default: the one GITHUB_EVENT_PATH's event names)",
+      },
+      name: {
+        type: "string",
+        value: "name",
+        description: "Keep a separate comment per name (several benchmarks in one pull request); default one comment",
+      },
+      ...json("Print what was posted (created or updated, its id and URL) as one JSON object"),
+    },
+  },
   validate: {
     usage: "validate [--benchmark <dir>]",
     summary: "Load benchmark.ts and every eval, check them, and list what was found. Runs no model and no judge code.",

@@ -109,6 +109,11 @@ const USAGE = {
     message: () =>
       "--against-baseline adds a section to the Markdown summary; pass --markdown (or --summary <file>) with it",
   },
+  ciAction: {
+    code: "OE_USAGE",
+    message: ({ given }: { given: readonly string[] }) =>
+      `ci takes one action, comment (e.g. \`openeval ci comment --body-file summary.md\`); got ${given.join(" ") || "none"}`,
+  },
   compareRuns: {
     code: "OE_USAGE",
     message: ({ given }: { given: readonly string[] }) =>

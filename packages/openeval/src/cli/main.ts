@@ -25,6 +25,7 @@ const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
   engines: async () => (await import("./engines.ts")).enginesCommand,
   view: async () => (await import("./view.ts")).viewCommand,
   export: async () => (await import("./export.ts")).exportCommand,
+  ci: async () => (await import("./ci.ts")).ciCommand,
   validate: async () => (await import("./validate.ts")).validateCommand,
   verify: async () => (await import("./verify.ts")).verifyCommand,
 };
