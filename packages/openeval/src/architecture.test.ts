@@ -33,6 +33,7 @@ const ALLOWED: Record<string, string[]> = {
     "sandbox",
   ],
   report: ["util", "records", "results", "plan", "summary"],
+  scaffold: ["util", "load"],
   view: [
     "util",
     "sandbox",
@@ -60,6 +61,7 @@ const ALLOWED: Record<string, string[]> = {
     "run",
     "report",
     "view",
+    "scaffold",
   ],
 };
 

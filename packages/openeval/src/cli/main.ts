@@ -8,6 +8,7 @@ import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
 
 /** Each command's action, imported when it runs. */
 const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
+  init: async () => (await import("./init.ts")).initCommand,
   run: async () => (await import("./run.ts")).runCommand,
   plan: async () => (await import("./plan.ts")).planCommand,
   retry: async () => (await import("./retry.ts")).retryCommand,
