@@ -144,24 +144,6 @@ const NEW_RUN = {
 } as const;
 
 export const COMMANDS = {
-  init: {
-    usage: "init [<dir>] | init [<dir>] --eval <id> [--rubric]",
-    summary:
-      "Write a new benchmark to <dir> (default .): benchmark.ts, a code-judged and a rubric eval with positive and negative controls, a .gitignore for results/ and a README of next steps; it validates, runs offline and passes calibrate as written. " +
-      "--eval adds one eval (prompt.md, judge.ts or with --rubric judge.md, workspace/, controls/) to the benchmark in <dir>. Overwrites nothing: refuses, naming what exists.",
-    options: {
-      eval: {
-        type: "string",
-        value: "id",
-        description: "Add one eval, evals/<id>/, to the benchmark in <dir> instead of writing a benchmark",
-      },
-      rubric: {
-        type: "boolean",
-        default: false,
-        description: "With --eval: grade the eval by a judge.md rubric (an LLM judge) instead of a judge.ts",
-      },
-    },
-  },
   run: {
     usage:
       "run [--benchmark <dir>] [--run <dir> | --new] [--model <provider/model>]... [--offline] [--max-cost <usd>] [--final-only] [--isolation container|process] [--json]",
@@ -463,6 +445,25 @@ export const COMMANDS = {
         type: "boolean",
         default: false,
         description: "Keep the emails of the people who reviewed scores (default: their names only)",
+      },
+    },
+  },
+  init: {
+    usage: "init [<dir>] | init [<dir>] --eval <id> [--rubric]",
+    summary:
+      "Write a working benchmark to <dir> (default .), or add one eval to a benchmark with --eval. " +
+      "The benchmark: benchmark.ts, a code-judged eval and a rubric eval graded by control/judge, each with positive and negative controls, a .gitignore for results/ and a README of next steps; it validates, runs offline and passes calibrate as written. " +
+      "--eval writes evals/<id>/: prompt.md, judge.ts (judge.md with --rubric), workspace/ and controls/. Overwrites nothing: refuses, naming what exists.",
+    options: {
+      eval: {
+        type: "string",
+        value: "id",
+        description: "Add one eval, evals/<id>/, to the benchmark in <dir> instead of writing a benchmark",
+      },
+      rubric: {
+        type: "boolean",
+        default: false,
+        description: "With --eval: grade the eval by a judge.md rubric (an LLM judge) instead of a judge.ts",
       },
     },
   },

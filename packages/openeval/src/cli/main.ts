@@ -8,7 +8,6 @@ import { HARNESS_VERSION, OPENCODE_VERSION } from "../util/versions.ts";
 
 /** Each command's action, imported when it runs. */
 const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
-  init: async () => (await import("./init.ts")).initCommand,
   run: async () => (await import("./run.ts")).runCommand,
   plan: async () => (await import("./plan.ts")).planCommand,
   retry: async () => (await import("./retry.ts")).retryCommand,
@@ -26,6 +25,7 @@ const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
   engines: async () => (await import("./engines.ts")).enginesCommand,
   view: async () => (await import("./view.ts")).viewCommand,
   export: async () => (await import("./export.ts")).exportCommand,
+  init: async () => (await import("./init.ts")).initCommand,
   validate: async () => (await import("./validate.ts")).validateCommand,
   verify: async () => (await import("./verify.ts")).verifyCommand,
 };
