@@ -1,8 +1,9 @@
 // Packs openeval into one npm tarball that installs and runs outside this repository (`npm run pack -- [<dir>]`,
 // default: the current folder). The CLI and library (packages/openeval) run with two workspace packages that are
 // not published, the control model and the viewer's front end: the tarball carries them as bundled dependencies,
-// and the viewer's own dependencies become openeval's; and with the sandbox images' build contexts (images/).
-// Tests and their fixtures stay out.
+// and the viewer's own dependencies become openeval's; with the sandbox images' build contexts (images/), the
+// templates `openeval init` writes, and the documentation it points to (docs/, llms.txt). Tests and their fixtures
+// stay out.
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -40,9 +41,11 @@ async function pack(staging: string, destination: string): Promise<string> {
     await copySources(join(PACKAGES, folder), join(staging, "node_modules", name), ["src", "README.md"]);
     await writeManifest(join(staging, "node_modules", name), rest);
   }
-  await copySources(join(PACKAGES, "openeval"), staging, ["bin", "src"]);
-  // The sandbox images' build contexts, which `openeval image` reads from the package (src/util/images-directory.ts).
-  await copySources(join(PACKAGES, ".."), staging, ["images"]);
+  // templates/: what `openeval init` writes (src/scaffold/templates.ts).
+  await copySources(join(PACKAGES, "openeval"), staging, ["bin", "src", "templates"]);
+  // The sandbox images' build contexts, which `openeval image` reads from the package (src/util/images-directory.ts);
+  // the guides `openeval init` points to, docs/writing-evals.md and llms.txt, with the pages they link.
+  await copySources(join(PACKAGES, ".."), staging, ["images", "docs", "llms.txt"]);
   const { devDependencies: _, ...published } = openeval;
   await writeManifest(staging, {
     ...published,

@@ -36,7 +36,7 @@ describe.skipIf(offlineUnavailable !== null)(
       expect(scores(run)).toEqual([["control/positive", 100]]);
     });
 
-    it("a packed tarball (npm run pack): installed from its lock, the project's benchmark validates, runs and exports", async () => {
+    it("a packed tarball (npm run pack): installed from its lock, the project's benchmark validates, runs and exports, and init writes a new one", async () => {
       const project = await writeTree(userBenchmark());
       const pack = await runOffline(["npm", "run", "pack", "--", project], { cwd: ROOT, env: NPM_QUIET });
       expect(pack.exitCode, pack.stderr).toBe(0);
@@ -67,6 +67,22 @@ describe.skipIf(offlineUnavailable !== null)(
       expect(exported.attempts).toEqual([]);
       expect(exported.exitCode, exported.stderr).toBe(0);
       expect(existsSync(join(project, "exported", "app.js"))).toBe(true);
+      // `npx openeval init` from the installed package: its templates and the guides it points to come with it. This
+      // folder holds a benchmark already, so a plain init refuses; a new folder gets one that validates.
+      const refused = await npx(["init"]);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain(`error OE_INIT_WOULD_OVERWRITE: ${project} already holds benchmark.ts, evals;`);
+      const init = await npx(["init", "starter"]);
+      expect(init.attempts).toEqual([]);
+      expect(init.exitCode, init.stderr).toBe(0);
+      const installed = join(project, "node_modules", "openeval");
+      expect(init.stdout).toContain(`How to write good evals: ${join(installed, "docs", "writing-evals.md")}\n`);
+      expect(existsSync(join(installed, "docs", "writing-evals.md")) && existsSync(join(installed, "llms.txt"))).toBe(
+        true,
+      );
+      const starter = await npx(["validate", "--benchmark", "starter"]);
+      expect(starter.exitCode, starter.stderr).toBe(0);
+      expect(starter.stdout).toContain("fix-spelling: judge.ts; criteria: fixed_spelling (judge.ts)");
     });
   },
 );

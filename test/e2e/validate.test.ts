@@ -112,7 +112,7 @@ describe("openeval validate", () => {
     const unknown = await runCli(["valdiate"]);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain(
-      'unknown command "valdiate"; the commands are: run, plan, retry, rejudge, add-models, remove-models, merge-runs, snapshot, baseline, review, report, calibrate, audit, engines, image, view, export, ci, validate, verify',
+      'unknown command "valdiate"; the commands are: run, plan, retry, rejudge, add-models, remove-models, merge-runs, snapshot, baseline, review, report, calibrate, audit, engines, image, view, export, ci, init, validate, verify',
     );
     const help = await runCli(["validate", "--help"]);
     expect(help.exitCode).toBe(0);

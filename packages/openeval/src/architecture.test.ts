@@ -34,6 +34,7 @@ const ALLOWED: Record<string, string[]> = {
   ],
   report: ["util", "records", "results", "plan", "summary"],
   ci: ["util"],
+  scaffold: ["util", "load"],
   view: [
     "util",
     "sandbox",
@@ -62,6 +63,7 @@ const ALLOWED: Record<string, string[]> = {
     "report",
     "view",
     "ci",
+    "scaffold",
   ],
 };
 

@@ -480,6 +480,25 @@ export const COMMANDS = {
       ...json("Print what was posted (created or updated, its id and URL) as one JSON object"),
     },
   },
+  init: {
+    usage: "init [<dir>] | init [<dir>] --eval <id> [--rubric]",
+    summary:
+      "Write a working benchmark to <dir> (default .), or add one eval to a benchmark with --eval. " +
+      "The benchmark: benchmark.ts, a code-judged eval and a rubric eval graded by control/judge, each with positive and negative controls, a .gitignore for results/ and a README of next steps; it validates, runs offline and passes calibrate as written. " +
+      "--eval writes evals/<id>/: prompt.md, judge.ts (judge.md with --rubric), workspace/ and controls/. Overwrites nothing: refuses, naming what exists.",
+    options: {
+      eval: {
+        type: "string",
+        value: "id",
+        description: "Add one eval, evals/<id>/, to the benchmark in <dir> instead of writing a benchmark",
+      },
+      rubric: {
+        type: "boolean",
+        default: false,
+        description: "With --eval: grade the eval by a judge.md rubric (an LLM judge) instead of a judge.ts",
+      },
+    },
+  },
   validate: {
     usage: "validate [--benchmark <dir>]",
     summary: "Load benchmark.ts and every eval, check them, and list what was found. Runs no model and no judge code.",

@@ -83,6 +83,15 @@ const USAGE = {
     message: () =>
       "--against-reviews reads a recorded run's reviews and runs nothing; drop --new (pick the run with --run <dir>)",
   },
+  initFolders: {
+    code: "OE_USAGE",
+    message: ({ given }: { given: readonly string[] }) => `init takes one folder (default .); got ${runs(given)}`,
+  },
+  rubricWithoutEval: {
+    code: "OE_USAGE",
+    message: () =>
+      "--rubric chooses the judge of the eval --eval <id> adds; a new benchmark gets both kinds. Add --eval <id>, or drop --rubric",
+  },
   retryWithoutEvalRuns: {
     code: "OE_USAGE",
     message: () => "name the eval runs to retry, e.g. `openeval retry eval_1234…`; `openeval plan` lists failed ones",

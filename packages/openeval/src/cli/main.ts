@@ -26,6 +26,7 @@ const ACTIONS: { [N in CommandName]: () => Promise<{ run: ActionOf<N> }> } = {
   view: async () => (await import("./view.ts")).viewCommand,
   export: async () => (await import("./export.ts")).exportCommand,
   ci: async () => (await import("./ci.ts")).ciCommand,
+  init: async () => (await import("./init.ts")).initCommand,
   validate: async () => (await import("./validate.ts")).validateCommand,
   verify: async () => (await import("./verify.ts")).verifyCommand,
 };

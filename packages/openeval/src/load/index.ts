@@ -1,5 +1,5 @@
 // The load stage: benchmark.ts, eval folders, judge.md criteria, judge.ts bundles, controls → BenchmarkDefinition.
-export { checkModelOverride, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
+export { checkModelOverride, EVAL_ID, loadBenchmark, type BenchmarkDefinition } from "./load-benchmark.ts";
 export {
   caseInputs,
   evalForCase,

@@ -29,7 +29,8 @@ export interface BenchmarkDefinition {
   categories: string[] | null;
 }
 
-const EVAL_ID = /^[A-Za-z0-9][\w.-]*$/;
+/** An eval folder's name, which is its id. */
+export const EVAL_ID = /^[A-Za-z0-9][\w.-]*$/;
 
 /**
  * Loads and validates a benchmark without running any judge code.

@@ -1,0 +1,3 @@
+export const greeting = "Hello, wrold!";
+
+console.log(greeting);
