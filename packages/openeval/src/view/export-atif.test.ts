@@ -13,6 +13,7 @@ import { writeViewerFixture, type ViewerFixture } from "./fixtures/viewer-run.ts
 const ENV_SECRET = "planted-env-credential-7f3a9c21";
 const SHAPED_SECRET = "sk-ant-api03-PLANTEDplanted0123456789";
 const NATIVE_EVAL_RUN = "eval_native-0000-4000-8000-000000000000";
+const UNRECORDED_EVAL_RUN = "eval_failed-0000-4000-8000-000000000000";
 
 let fixture: ViewerFixture;
 let output: string;
@@ -48,6 +49,17 @@ async function addNativeEvalRun(fixture: ViewerFixture): Promise<void> {
       slot: { ...model.slot, repetition: 2 },
       evidence: { directory: relative(fixture.runDirectory, evidence.directory), hash: evidence.hash },
     });
+    // An infrastructure failure before OpenCode started: nothing was recorded.
+    store.saveEvalRun({
+      ...model,
+      id: UNRECORDED_EVAL_RUN,
+      slot: { ...model.slot, repetition: 3 },
+      state: "failed",
+      infrastructureError: true,
+      error: "the sandbox could not start",
+      evidence: null,
+      metrics: null,
+    });
   } finally {
     store.close();
   }
@@ -61,7 +73,7 @@ describe("exportAtif", () => {
   it("writes one folder per eval run with a valid trajectory, and lists them in openeval-atif.json", () => {
     const ids = [...fixture.evalRuns.map((evalRun) => evalRun.id), NATIVE_EVAL_RUN];
     expect(result.trajectories.map((entry) => entry.evalRunId).sort()).toEqual(ids.sort());
-    expect(result.skipped).toEqual([]);
+    expect(result.skipped).toEqual([{ evalRunId: UNRECORDED_EVAL_RUN, reason: "no recording (state failed)" }]);
     for (const entry of result.trajectories) {
       const trajectory = AtifTrajectorySchema.parse(JSON.parse(readFileSync(join(output, entry.path), "utf8")));
       expect(trajectory.steps).toHaveLength(entry.steps);
@@ -69,6 +81,7 @@ describe("exportAtif", () => {
     const marker = JSON.parse(readFileSync(join(output, "openeval-atif.json"), "utf8"));
     expect(marker).toMatchObject({ format: "openeval.atif-export", schemaVersion: "ATIF-v1.4", runId: fixture.runId });
     expect(marker.trajectories).toHaveLength(ids.length);
+    expect(marker.skipped).toEqual(result.skipped);
   });
 
   it("writes a subagent's trajectory where its reference points", () => {

@@ -14,6 +14,7 @@ import {
   type AtifTrajectory,
 } from "../recording/index.ts";
 import { readRedactionList, ResultsStore, type EvalRun } from "../records/index.ts";
+import { describeState } from "../util/words.ts";
 import { ExportError } from "./errors.ts";
 import { createScrubber, hostPaths, type Scrubber } from "./scrub.ts";
 
@@ -68,7 +69,8 @@ export async function exportAtif(options: ExportAtifOptions): Promise<ExportAtif
   const trajectories: ExportedTrajectory[] = [];
   const skipped: ExportAtifResult["skipped"] = [];
   for (const [index, evalRun] of evalRuns.entries()) {
-    if (!evalRun.evidence) skipped.push({ evalRunId: evalRun.id, reason: `no recording (state ${evalRun.state})` });
+    if (!evalRun.evidence)
+      skipped.push({ evalRunId: evalRun.id, reason: `no recording (state ${describeState(evalRun.state)})` });
     else {
       try {
         trajectories.push(await exportEvalRun(runDirectory, evalRun, output, scrubber));
