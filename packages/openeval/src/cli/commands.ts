@@ -431,12 +431,19 @@ export const COMMANDS = {
   },
   export: {
     usage:
-      "export [<run-dir | run-id>] --output <dir> [--allow-artifact <path>]… [--reviewer-emails] [--benchmark <dir>]",
+      "export [<run-dir | run-id>] --output <dir> [--format viewer|atif] [--allow-artifact <path>]… [--reviewer-emails] [--benchmark <dir>]",
     summary:
       "Write a static copy of a run's viewer (credentials and host paths scrubbed) that opens from disk without a server. Default: the latest run. " +
-      "Workspace file contents are left out unless --allow-artifact names the file or a folder holding it; reviewers' emails unless --reviewer-emails.",
+      "Workspace file contents are left out unless --allow-artifact names the file or a folder holding it; reviewers' emails unless --reviewer-emails. " +
+      "--format atif writes each eval run's trajectory in Harbor's ATIF instead (docs/guide/atif.md).",
     options: {
       ...BENCHMARK,
+      format: {
+        type: "string",
+        value: "viewer|atif",
+        default: "viewer",
+        description: "viewer: the static viewer; atif: one Harbor trajectory (ATIF v1.4) folder per eval run",
+      },
       output: {
         type: "string",
         value: "dir",

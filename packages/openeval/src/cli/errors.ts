@@ -44,6 +44,11 @@ const USAGE = {
     code: "OE_USAGE",
     message: ({ port }: { port: number }) => `Port ${port} is in use; pick another with --port (0 picks a free one)`,
   },
+  flagNeedsFormat: {
+    code: "OE_USAGE",
+    message: ({ flag, format }: { flag: string; format: string }) =>
+      `--${flag} applies to --format ${format} only; leave it out, or export with --format ${format}`,
+  },
   outputMissing: { code: "OE_USAGE", message: () => "--output <dir> is required: the folder to write the export to" },
   variantUnknown: {
     code: "OE_USAGE",

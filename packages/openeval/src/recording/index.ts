@@ -42,6 +42,8 @@ export {
   type ToolCall,
 } from "./schema.ts";
 export { readRecording } from "./read-recording.ts";
+export { toAtifTrajectories, type AtifTrajectories, type AtifOptions } from "./atif.ts";
+export { ATIF_SCHEMA_VERSION, AtifTrajectorySchema, type AtifTrajectory, type AtifStep } from "./atif-schema.ts";
 export { writeNativeRecording, type NativeRecording, type NativeRecordingRequest } from "./write-native-recording.ts";
 export {
   VerificationLimitsSchema,

@@ -33,6 +33,16 @@ const SITUATIONS = {
     code: "OE_INVALID_OPTIONS",
     message: () => 'toolWasCalled: name must be a tool name such as "bash" or "edit"',
   },
+  toolSequenceInvalid: {
+    code: "OE_INVALID_OPTIONS",
+    message: () =>
+      'toolSequence: expected must be a non-empty list of tool names or { name, input? } steps, e.g. ["read", { name: "bash", input: { command: /test/ } }]',
+  },
+  stepsUncounted: {
+    code: "OE_STEPS_UNCOUNTED",
+    message: () =>
+      "stepCount: this recording counts no model steps (constructed evidence, as recordEvidence writes, ran no model); use it on an eval run's recording, or leave stepCount out of judges that score constructed controls",
+  },
   schemaMissing: {
     code: "OE_INVALID_OPTIONS",
     message: () => "jsonShape: pass a zod schema (an object with safeParse), e.g. jsonShape(ctx, z.object({ ... }))",

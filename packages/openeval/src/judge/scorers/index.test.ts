@@ -14,8 +14,11 @@ describe("openeval/scorers", () => {
       "exactMatch",
       "filesChanged",
       "jsonShape",
+      "noToolErrors",
       "parseUnifiedDiff",
       "referenceFix",
+      "stepCount",
+      "toolSequence",
       "toolWasCalled",
     ]);
     expect(scorers.SCORERS_VERSION).toMatch(/^\d+\.\d+\.\d+$/);

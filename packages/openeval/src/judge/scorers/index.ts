@@ -17,3 +17,12 @@ export { exactMatch, type ExactMatchOptions, type ExactMatchScore } from "./exac
 export { jsonShape, type JsonShapeIssue, type JsonShapeScore, type SafeParseSchema } from "./json-shape.ts";
 export { toolWasCalled, type ToolWasCalledOptions, type ToolWasCalledScore } from "./tool-was-called.ts";
 export { filesChanged, type FilesChangedOptions, type FilesChangedScore } from "./files-changed.ts";
+export {
+  toolSequence,
+  type ToolSequenceOptions,
+  type ToolSequenceScore,
+  type ToolSequenceStep,
+} from "./tool-sequence.ts";
+export type { InputPattern } from "./partial-match.ts";
+export { stepCount, type StepCountOptions, type StepCountScore } from "./step-count.ts";
+export { noToolErrors, type NoToolErrorsOptions, type NoToolErrorsScore } from "./no-tool-errors.ts";
