@@ -243,9 +243,10 @@ function sleepsIn(workspace: string): Promise<number[]> {
   return findSleeps(["30"], workspace);
 }
 
-// The timeout leaves room: on this 2-core machine with other suites running, OpenCode needed over 10 s to reach its
-// first tool call, and a kill before the sleeps exist would prove nothing (hence the `sawSleeps` check).
-const SLEEPER_TIMEOUT_MS = 25_000;
+// The timeout leaves room: on a 2-core machine with other suites running, OpenCode needed over 25 s to reach its
+// first tool call, and a kill before the sleeps exist would prove nothing (hence the `sawSleeps` check). The control
+// calls its tool again whenever the sleeps end, so there are sleeps to kill whenever the deadline comes.
+const SLEEPER_TIMEOUT_MS = 60_000;
 
 const namespaceAvailable = (await detectPidNamespace()) !== null;
 
@@ -288,7 +289,8 @@ async function expectSleeperKilled(pidNamespace: boolean, confinement: OpenCodeO
 }
 
 test("a provider that answers only HTTP 500 is an infrastructure failure", async () => {
-  const { outcome, events } = await runControl("broken", "broken");
+  // OpenCode's five retries wait seconds each: time enough for them on a loaded machine.
+  const { outcome, events } = await runControl("broken", "broken", { timeoutMs: 180_000 });
   expect(outcome).toMatchObject({ state: "failed", infrastructureError: true, exitCode: 1 });
   expect(outcome.error).toContain("control says no");
   expect(typesOf(events)).toEqual(["error"]);
