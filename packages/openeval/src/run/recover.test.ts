@@ -79,21 +79,28 @@ describe("recoverRun", () => {
     const deadRunner = Bun.spawn(["true"]);
     await deadRunner.exited;
     const scratch = join(tmpdir(), `openeval-eval_starting-${process.pid}-x4`);
-    await mkdir(scratch, { recursive: true });
-    await writeFile(join(scratch, ".owner"), JSON.stringify({ pid: deadRunner.pid, start: "1" }));
-    // An OpenCode of the dead runner still starting: it (re)creates its XDG folders in the scratch folder.
-    const starting = Bun.spawn(["sh", "-c", `while true; do mkdir -p '${scratch}/opencode/data'; sleep 0.005; done`], {
-      env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_starting" },
-    });
-    await Bun.sleep(50);
-    store.beat(999_999_999);
-    await recoverRun(store);
-    await starting.exited;
-    await Bun.sleep(50);
-    expect(existsSync(scratch)).toBe(false);
-    // A `mkdir` the loop forked just before the reaper's kill can still land after it: leave no folder behind.
-    await Bun.sleep(200);
-    await rm(scratch, { recursive: true, force: true });
+    try {
+      await mkdir(scratch, { recursive: true });
+      await writeFile(join(scratch, ".owner"), JSON.stringify({ pid: deadRunner.pid, start: "1" }));
+      // An OpenCode of the dead runner still starting: it (re)creates its XDG folders in the scratch folder. One
+      // process that forks nothing, so that once it is dead nothing can write there any more.
+      const starting = Bun.spawn(
+        [
+          process.execPath,
+          "-e",
+          `const { mkdirSync } = require("node:fs"); for (;;) { mkdirSync(${JSON.stringify(join(scratch, "opencode", "data"))}, { recursive: true }); Bun.sleepSync(5); }`,
+        ],
+        { env: { ...process.env, OPENEVAL_RUN_MARKER: "eval_starting" } },
+      );
+      // It is writing before the run is recovered.
+      while (!existsSync(join(scratch, "opencode", "data"))) await Bun.sleep(10);
+      store.beat(999_999_999);
+      await recoverRun(store);
+      await starting.exited;
+      expect(existsSync(scratch)).toBe(false);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 
   it("refuses to take over a run whose runner is alive", async () => {
