@@ -92,13 +92,15 @@ export async function planBenchmark(options: PlanBenchmarkOptions): Promise<RunP
   }
   const store = ResultsStore.open(runDirectory, { readonly: true });
   try {
-    const records = readPlanRecords(store);
+    // Adaptive repetitions decide from the judgments' scores, which the records' heads leave out: read once, whole.
+    const whole = benchmark.settings.adaptive ? readCheckedRecords(store) : null;
+    const records = whole ?? readPlanRecords(store);
     checkScope(benchmark, scope, records.runModels);
     const integrity = [...records.integrity, ...recordedInputProblems(store)];
     const isolation = await isolationFor(records.runModels);
     return {
-      ...(benchmark.settings.adaptive
-        ? (await planAdaptively(benchmark, readCheckedRecords(store), scope, imageFor, isolation.runtimeFor)).plan
+      ...(whole
+        ? (await planAdaptively(benchmark, whole, scope, imageFor, isolation.runtimeFor)).plan
         : planSlots(benchmark, records, scope, imageFor, isolation.runtimeFor)),
       runDirectory,
       inputChanges: recordedInputChanges(store),

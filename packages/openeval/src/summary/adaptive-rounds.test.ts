@@ -1,6 +1,8 @@
 // Adaptive repetitions replayed from recorded work, round by round as the runner would record it: a variant that
 // always passes against a current that always fails is decided after few repetitions and its later ones are spared;
 // identical arms are never decided and run to max; baseline mode without baseline.json says it cannot decide.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeTree } from "../../../../test/helpers/fixtures.ts";
 import { loadBenchmark, type BenchmarkDefinition } from "../load/index.ts";
@@ -92,6 +94,44 @@ describe("adaptive repetitions", () => {
     expect(adaptive.note).toBe(
       "no baseline.json to decide against: every slot runs 2 repetitions; set one with `openeval baseline set`",
     );
+  });
+
+  it("decide each candidate against baseline.json's score of the same case", async () => {
+    const benchmark = await benchmarkWith(`{ min: 1, max: 4, stopWhen: { decided: "baseline" } }`);
+    const cases = Object.fromEntries(Array.from({ length: 9 }, (_, index) => [`c${index}`, { ok: 1 }]));
+    const entry = (variant?: string) => ({
+      evalId: "count",
+      model: "p/a",
+      ...(variant ? { variant } : {}),
+      candidateFingerprints: [],
+      judgeFingerprints: [],
+      criteria: { ok: 1 },
+      cases,
+    });
+    await writeFile(
+      join(benchmark.directory, "baseline.json"),
+      JSON.stringify({
+        format: "openeval.baseline",
+        version: 1,
+        runId: "r0",
+        createdAt: "2026-12-01T00:00:00.000Z",
+        verdict: "pass",
+        acceptedFailing: false,
+        gate: [],
+        entries: [entry(), entry("hinted")],
+      }),
+    );
+    // The variant holds the baseline's 1 on every case; current fell to 0 on every case.
+    const { adaptive, rounds } = await runRounds(benchmark, (variant) => (variant === "hinted" ? 1 : 0));
+    expect(rounds).toEqual([[1], [2], [3], [4]]);
+    expect(adaptive.comparisons.map((comparison) => [comparison.a, comparison.b, comparison.look.decision])).toEqual([
+      ["p/a", "baseline", "different"],
+      ["p/a [hinted]", "baseline", null],
+    ]);
+    expect(adaptive.comparisons[0]!.decidedAfter).toBe(1);
+    // The variant stays undecided (no margin), so its repetitions run to max; current's stop after the first.
+    expect(adaptive.level).toBe(4);
+    expect(adaptive.saved.slots).toBe(9 * 3);
   });
 
   it("are refused at load when they cannot compare what they are told to, naming the key", async () => {

@@ -51,11 +51,8 @@ export interface AdaptiveProgress extends AdaptiveRepetitions {
   note: string | null;
 }
 
-interface Side {
-  name: string;
-  /** cell (eval and case) → repetition → credit. */
-  credits: Map<string, Map<number, number | null>>;
-}
+/** One candidate's credits: cell (eval and case) → repetition → credit. */
+type Side = Map<string, Map<number, number | null>>;
 
 /**
  * The plan of the round the run has reached, and where adaptive repetitions stand; a benchmark without them plans
@@ -72,6 +69,7 @@ export async function planAdaptively<E extends EvalRunHead, J extends JudgedHead
   if (!settings) return { plan: planSlots(benchmark, records, scope, imageFor, runtimeFor), adaptive: null };
   const baseline =
     settings.decided === "baseline" ? await readBaseline(join(benchmark.directory, BASELINE_FILE)) : null;
+  const baselineCredits = baselineCreditsOf(baseline);
   const decided = new Map<string, { after: number; look: SequentialLook }>();
   let comparisons: { a: string; b: string }[] | null = null;
   const stopped = (slot: SlotKey) => {
@@ -91,7 +89,8 @@ export async function planAdaptively<E extends EvalRunHead, J extends JudgedHead
     const planAt = () => planSlots(benchmark, records, { ...scope, rounds: { level, stopped } }, imageFor, runtimeFor);
     let plan = planAt();
     comparisons ??= comparisonsOf(plan.slots, settings.decided, baseline);
-    const looks = new Map(comparisons.map((comparison) => [key(comparison), look(plan.slots, comparison, level)]));
+    const sides = sidesOf(plan.slots, level);
+    const looks = new Map(comparisons.map((comparison) => [key(comparison), look(sides, comparison, level)]));
     const finish = () => ({ plan, adaptive: progress(settings, level, comparisons!, decided, looks, plan, baseline) });
     if (plan.slots.some((slot) => slot.action === "candidate" || slot.action === "judge")) return finish();
     let newlyDecided = false;
@@ -108,16 +107,15 @@ export async function planAdaptively<E extends EvalRunHead, J extends JudgedHead
     level++;
   }
 
-  function look(slots: readonly PlannedSlot<E, J>[], comparison: { a: string; b: string }, upTo: number) {
-    const sides = sidesOf(slots, upTo);
+  function look(sides: ReadonlyMap<string, Side>, comparison: { a: string; b: string }, upTo: number) {
     const a = sides.get(comparison.a);
     const differences: number[] = [];
-    for (const [cell, repetitions] of a?.credits ?? []) {
+    for (const [cell, repetitions] of a ?? []) {
       for (const [repetition, credit] of repetitions) {
         const other =
           comparison.b === "baseline"
-            ? baselineCredit(baseline, comparison.a, cell)
-            : (sides.get(comparison.b)?.credits.get(cell)?.get(repetition) ?? null);
+            ? (baselineCredits.get(`${comparison.a}\u0000${cell}`) ?? null)
+            : (sides.get(comparison.b)?.get(cell)?.get(repetition) ?? null);
         if (credit !== null && other !== null) differences.push(credit - other);
       }
     }
@@ -134,11 +132,11 @@ function sidesOf<E extends EvalRunHead, J extends JudgedHead>(
   for (const slot of slots) {
     if (slot.action !== "reuse" || slot.repetition > upTo) continue;
     const name = candidateName(slot);
-    const side = sides.get(name) ?? { name, credits: new Map() };
+    const side: Side = sides.get(name) ?? new Map();
     sides.set(name, side);
     const cell = cellOf(slot);
-    const repetitions = side.credits.get(cell) ?? new Map<number, number | null>();
-    side.credits.set(cell, repetitions);
+    const repetitions = side.get(cell) ?? new Map<number, number | null>();
+    side.set(cell, repetitions);
     repetitions.set(slot.repetition, slotCredit(slot.judgeRun));
   }
   return sides;
@@ -182,17 +180,28 @@ function comparisonsOf(
     .map((candidate) => ({ a: candidateName(candidate), b: "baseline" }));
 }
 
-/** baseline.json's credit for a candidate's cell: the mean of its criteria (of the case, for an eval with cases). */
-function baselineCredit(baseline: Baseline | null, candidate: string, cell: string): number | null {
-  const [evalId, caseId] = cell.split("\u0000") as [string, string];
-  const entry = baseline?.entries.find(
-    (each) =>
-      each.evalId === evalId &&
-      candidateName({ model: each.model, variant: each.variant ?? CURRENT_VARIANT_NAME }) === candidate,
-  );
-  const criteria = caseId === "" ? entry?.criteria : entry?.cases?.[caseId];
-  const values = Object.values(criteria ?? {});
-  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+/** baseline.json's credit of each candidate's cell (`candidate␀eval␀case`): the mean of its criteria, of the case's for an eval with cases. */
+function baselineCreditsOf(baseline: Baseline | null): Map<string, number> {
+  const credits = new Map<string, number>();
+  const mean = (criteria: Record<string, number>) => {
+    const values = Object.values(criteria);
+    return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+  };
+  for (const entry of baseline?.entries ?? []) {
+    const candidate = candidateName({ model: entry.model, variant: entry.variant ?? CURRENT_VARIANT_NAME });
+    const cells: [string, Record<string, number>][] = entry.cases
+      ? Object.entries(entry.cases).map(([caseId, criteria]) => [caseId, criteria])
+      : [["", entry.criteria]];
+    for (const [caseId, criteria] of cells) {
+      const credit = mean(criteria);
+      if (credit !== null)
+        credits.set(
+          `${candidate}\u0000${cellOf({ evalId: entry.evalId, ...(caseId ? { case: caseId } : {}) })}`,
+          credit,
+        );
+    }
+  }
+  return credits;
 }
 
 function progress<E extends EvalRunHead, J extends JudgedHead>(
@@ -239,7 +248,7 @@ function progress<E extends EvalRunHead, J extends JudgedHead>(
   };
 }
 
-function cellOf(slot: SlotKey): string {
+function cellOf(slot: Pick<SlotKey, "evalId" | "case">): string {
   return `${slot.evalId}\u0000${slot.case ?? ""}`;
 }
 
