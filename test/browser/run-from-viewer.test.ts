@@ -105,6 +105,12 @@ describe("a run started from the page", () => {
         await page.getByTestId("start-run").click();
         const form = page.getByRole("form", { name: "what to run" });
         await form.waitFor();
+        // A cost cap that is not an amount is said so, never planned as no cap.
+        await form.locator('input[name="max-cost"]').fill("two dollars");
+        expect(await page.getByTestId("launch-problem").textContent()).toBe(
+          'The cost cap "two dollars" is not an amount in USD; write one such as 2.5, or leave it empty for no cap.',
+        );
+        await form.locator('input[name="max-cost"]').fill("");
         for (const other of ["fix-discount", "fix-slugify", "incident-summary", "tidy-build"])
           await form.locator(`input[name="eval"][value="${other}"]`).uncheck();
         await form.locator('input[name="repetition"][value="2"]').uncheck();

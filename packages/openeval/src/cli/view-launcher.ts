@@ -3,7 +3,7 @@
 // lock, events and exit semantics, and Stop is the CLI's SIGTERM: running work is recorded interrupted. The child gets
 // SIGTERM too if the viewer dies.
 import { join, resolve } from "node:path";
-import { describeMaximum, describeSlot, type MaximumCost, type PlanScope, type PlannedSlot } from "../plan/index.ts";
+import { describeSlot, describeUnbounded, type MaximumCost, type PlanScope, type PlannedSlot } from "../plan/index.ts";
 import { listRunIds, ResultsStore, RunNotFoundError, resultsRoot } from "../records/index.ts";
 import { planBenchmark, RunInProgressError, runHolder } from "../run/index.ts";
 import { tieToRunner } from "../sandbox/index.ts";
@@ -163,7 +163,7 @@ function holderOf(runDirectory: string): number | null {
 /** What the person confirms by starting: the most the run can spend, or that nothing bounds it and why. */
 function confirmationOf(maximum: MaximumCost): string {
   if (maximum.usd !== null) return `Start this run: it can spend at most $${maximum.usd.toFixed(4)}.`;
-  return `Start this run although the most it can spend is unknown: ${describeMaximum(maximum).replace(/^maximum cost: unknown \((.*)\)$/, "$1")}.`;
+  return `Start this run although the most it can spend is unknown: ${describeUnbounded(maximum.unbounded)}.`;
 }
 
 /** The same maximum to the cent's hundredth: the page shows and sends what the plan gave. */

@@ -136,10 +136,18 @@ export function maximumCost(slots: readonly PlannedSlot[], cost: WorkCost): Maxi
  * @example describeMaximum({ usd: 0.5, unbounded: [] }) // "maximum cost: $0.5000"
  */
 export function describeMaximum(maximum: MaximumCost): string {
-  if (maximum.usd !== null) return `maximum cost: $${maximum.usd.toFixed(4)}`;
-  const reasons = [...new Set(maximum.unbounded.map((work) => work.why))];
-  const count = maximum.unbounded.length;
-  return `maximum cost: unknown (${count} unbounded ${count === 1 ? "item" : "items"} of work: ${reasons.join("; ")})`;
+  return maximum.usd !== null
+    ? `maximum cost: $${maximum.usd.toFixed(4)}`
+    : `maximum cost: unknown (${describeUnbounded(maximum.unbounded)})`;
+}
+
+/**
+ * The work no limit bounds, and why, each distinct reason once.
+ * @example describeUnbounded([{ …, why: "set candidate.maxCostUSD to bound it" }]) // "1 unbounded item of work: set candidate.maxCostUSD to bound it"
+ */
+export function describeUnbounded(unbounded: readonly UnboundedWork[]): string {
+  const reasons = [...new Set(unbounded.map((work) => work.why))];
+  return `${unbounded.length} unbounded ${unbounded.length === 1 ? "item" : "items"} of work: ${reasons.join("; ")}`;
 }
 
 /**

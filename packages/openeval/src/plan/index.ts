@@ -13,7 +13,7 @@ export {
   type SlotAction,
 } from "./plan-benchmark.ts";
 export { checkScope, ScopeInvalidError } from "./check-scope.ts";
-export { describeMaximum, type MaximumCost, type UnboundedWork } from "./cost.ts";
+export { describeMaximum, describeUnbounded, type MaximumCost, type UnboundedWork } from "./cost.ts";
 export { checkRepeatedJudging, findEvalRun, resolveExplicitRequests } from "./check-requests.ts";
 export {
   candidateFingerprint,

@@ -35,10 +35,10 @@ export function LaunchPage({ location }: { location: Location }) {
     maxCost: "",
   });
   const selection = toSelection(choice);
-  const empty = EMPTY_GROUPS.find((group) => choice[group]?.length === 0);
+  const problem = problemOf(choice);
   const plan = useLoad(
-    () => (api.canRun && !empty ? api.planRun(selection) : Promise.resolve(null)),
-    [JSON.stringify(selection), empty],
+    () => (api.canRun && !problem ? api.planRun(selection) : Promise.resolve(null)),
+    [JSON.stringify(selection), problem],
   );
   // The form stays on screen while a new choice is planned (a new plan starts empty).
   const offered = useRef<RunChoices | null>(null);
@@ -57,9 +57,9 @@ export function LaunchPage({ location }: { location: Location }) {
         <h1>Run the benchmark</h1>
       </div>
       <SelectionForm choices={offered.current} choice={choice} onChange={setChoice} />
-      {empty ? (
+      {problem ? (
         <div className="error-box" data-testid="launch-problem">
-          Choose at least one of the {empty}, or tick them all.
+          {problem}
         </div>
       ) : plan.status === "error" ? (
         <div className="error-box" data-testid="launch-problem">
@@ -79,7 +79,17 @@ export function LaunchPage({ location }: { location: Location }) {
   );
 }
 
-const EMPTY_GROUPS = ["evals", "cases", "models", "variants", "repetitions"] as const;
+const GROUPS = ["evals", "cases", "models", "variants", "repetitions"] as const;
+
+/** What stops the choice from being planned: a group with nothing ticked, or a cost cap that is not an amount. */
+function problemOf(choice: Choice): string | null {
+  const empty = GROUPS.find((group) => choice[group]?.length === 0);
+  if (empty) return `Choose at least one of the ${empty}, or tick them all.`;
+  const cap = choice.maxCost.trim();
+  if (cap !== "" && !(Number(cap) >= 0))
+    return `The cost cap "${cap}" is not an amount in USD; write one such as 2.5, or leave it empty for no cap.`;
+  return null;
+}
 
 function toSelection(choice: Choice): RunSelection {
   const maxCost = Number(choice.maxCost);
@@ -90,7 +100,7 @@ function toSelection(choice: Choice): RunSelection {
     ...(choice.models ? { models: choice.models } : {}),
     ...(choice.variants ? { variants: choice.variants } : {}),
     ...(choice.repetitions ? { repetitions: choice.repetitions } : {}),
-    ...(choice.maxCost.trim() !== "" && Number.isFinite(maxCost) ? { maxCostUSD: maxCost } : {}),
+    ...(choice.maxCost.trim() !== "" ? { maxCostUSD: maxCost } : {}),
   };
 }
 
